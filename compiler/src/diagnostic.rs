@@ -1,0 +1,202 @@
+//! Diagnostics: one error type for every phase, rendered with source
+//! snippets by codespan-reporting.
+//!
+//! Phases produce [`Diagnostic`]s; only [`render`] turns byte spans into
+//! `file:line:column` and snippets.
+
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term;
+
+use crate::span::{FileId, Span};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+    pub primary: bool,
+}
+
+/// A problem found in a source file, with where it is and how to fix it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    pub labels: Vec<Label>,
+    pub notes: Vec<String>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            labels: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    pub fn warning(message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message) }
+    }
+
+    /// Adds the primary label: what is at the place of the problem.
+    pub fn primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label { span, message: message.into(), primary: true });
+        self
+    }
+
+    /// Adds a secondary label: related context elsewhere.
+    pub fn secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label { span, message: message.into(), primary: false });
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_help(mut self, help: Option<String>) -> Diagnostic {
+        self.help = help;
+        self
+    }
+
+    /// Where the diagnostic points, for sorting.
+    pub fn primary_span(&self) -> Option<Span> {
+        self.labels.iter().find(|l| l.primary).map(|l| l.span)
+    }
+}
+
+/// The source files diagnostics refer to.
+#[derive(Default)]
+pub struct SourceMap {
+    files: SimpleFiles<String, String>,
+}
+
+impl SourceMap {
+    pub fn new() -> SourceMap {
+        SourceMap::default()
+    }
+
+    pub fn add(&mut self, name: impl Into<String>, source: impl Into<String>) -> FileId {
+        FileId(self.files.add(name.into(), source.into()) as u32)
+    }
+
+    pub fn source(&self, file: FileId) -> &str {
+        self.files.get(file.0 as usize).map(|f| f.source().as_str()).unwrap_or("")
+    }
+
+    pub fn name(&self, file: FileId) -> &str {
+        self.files.get(file.0 as usize).map(|f| f.name().as_str()).unwrap_or("")
+    }
+}
+
+/// Renders diagnostics as text, with ANSI colour or without.
+pub fn render(sources: &SourceMap, diagnostics: &[Diagnostic], color: bool) -> String {
+    let config = term::Config::default();
+    let mut out = String::new();
+    for d in diagnostics {
+        let cs_diag = to_codespan(d);
+        if color {
+            let mut buf = Vec::new();
+            let mut writer = term::termcolor::Ansi::new(&mut buf);
+            let styles = term::Styles::default();
+            let mut styled = term::StylesWriter::new(&mut writer, &styles);
+            if term::emit_to_write_style(&mut styled, &config, &sources.files, &cs_diag).is_ok() {
+                out.push_str(&String::from_utf8_lossy(&buf));
+            }
+        } else if let Ok(text) = term::emit_into_string(&config, &sources.files, &cs_diag) {
+            out.push_str(&text);
+        }
+    }
+    out
+}
+
+fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<usize> {
+    let severity = match d.severity {
+        Severity::Error => cs::Severity::Error,
+        Severity::Warning => cs::Severity::Warning,
+    };
+    let labels = d
+        .labels
+        .iter()
+        .map(|l| {
+            let style = if l.primary { cs::LabelStyle::Primary } else { cs::LabelStyle::Secondary };
+            cs::Label::new(style, l.span.file.0 as usize, l.span.range()).with_message(&l.message)
+        })
+        .collect();
+    let mut notes = d.notes.clone();
+    if let Some(help) = &d.help {
+        notes.push(format!("help: {help}"));
+    }
+    cs::Diagnostic::new(severity).with_message(&d.message).with_labels(labels).with_notes(notes)
+}
+
+/// The candidate closest to `name` by edit distance, if it is close enough to
+/// be a likely typo.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let len = name.chars().count();
+    if len < 2 {
+        return None;
+    }
+    let limit = (len / 3).max(1);
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| format!("did you mean `{c}`?"))
+}
+
+/// Optimal-string-alignment distance: edits plus swaps of adjacent letters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * w + j] = if i == 0 {
+                j
+            } else if j == 0 {
+                i
+            } else {
+                let mut best = (d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]))
+                    .min(d[(i - 1) * w + j] + 1)
+                    .min(d[i * w + j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    best = best.min(d[(i - 2) * w + j - 2] + 1);
+                }
+                best
+            };
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_names_only() {
+        assert_eq!(did_you_mean("hnad", ["hand", "deck"]), Some("did you mean `hand`?".into()));
+        assert_eq!(did_you_mean("x", ["hand", "deck"]), None);
+        assert_eq!(did_you_mean("Moev", ["Move"]), Some("did you mean `Move`?".into()));
+    }
+}

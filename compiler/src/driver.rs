@@ -1,0 +1,190 @@
+//! The front-end pipeline for one file: read, decode, parse, check, apply
+//! param overrides. Shared by every `galac` subcommand.
+
+use crate::diagnostic::{Diagnostic, SourceMap};
+use crate::span::Span;
+use crate::typeck::{self, tast, types::Ty};
+
+/// Largest source file galac reads (spans are 32-bit offsets).
+pub const MAX_SOURCE_BYTES: usize = 64 << 20;
+
+/// Stack size of the compiler thread: generous, so that the bounded-depth
+/// recursive passes can never overflow it.
+const COMPILER_STACK: usize = 256 << 20;
+
+/// A checked game, with the source map its spans refer to.
+pub struct Checked {
+    pub program: tast::Program,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Decodes, parses and checks a source file. `name` is how the file is shown
+/// in messages.
+pub fn check_source(sources: &mut SourceMap, name: &str, bytes: &[u8]) -> Result<Checked, Vec<Diagnostic>> {
+    if bytes.len() > MAX_SOURCE_BYTES {
+        let file = sources.add(name, String::new());
+        return Err(vec![Diagnostic::error(format!(
+            "`{name}` is too large: {} bytes (at most {} MiB)",
+            bytes.len(),
+            MAX_SOURCE_BYTES >> 20
+        ))
+        .primary(Span::new(file, 0, 0), "this file")]);
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t.to_string(),
+        Err(e) => {
+            // Show the file with replacement characters; the prefix is valid,
+            // so the offset of the first bad byte is the same in both.
+            let lossy = String::from_utf8_lossy(bytes).into_owned();
+            let at = e.valid_up_to();
+            let end = lossy[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+            let file = sources.add(name, lossy);
+            return Err(vec![Diagnostic::error("the file is not valid UTF-8")
+                .primary(Span::new(file, at, end), "invalid byte here")
+                .help("save the file as UTF-8")]);
+        }
+    };
+    let file = sources.add(name, text);
+    let src = sources.source(file).to_string();
+    run_on_big_stack(move || {
+        let (program, mut diagnostics) = crate::parser::parse(file, &src);
+        let Some(program) = program else { return Err(diagnostics) };
+        let (typed, problems) = typeck::check(&program);
+        diagnostics.extend(problems);
+        match typed {
+            Some(program) if diagnostics.iter().all(|d| d.severity != crate::diagnostic::Severity::Error) => {
+                Ok(Checked { program, warnings: diagnostics })
+            }
+            _ => Err(diagnostics),
+        }
+    })
+}
+
+fn run_on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let handle = std::thread::Builder::new().stack_size(COMPILER_STACK).spawn(f);
+    match handle {
+        Ok(h) => match h.join() {
+            Ok(v) => v,
+            Err(panic) => std::panic::resume_unwind(panic),
+        },
+        // Could not spawn a thread: run here.
+        Err(_) => panic!("internal error: cannot start the compiler thread, please report"),
+    }
+}
+
+/// A value given to a param with `--param name=value`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamValue {
+    Int(i64),
+    Bool(bool),
+}
+
+impl std::fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamValue::Int(n) => write!(f, "{n}"),
+            ParamValue::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// Parses `name=value` overrides against the program's params.
+pub fn parse_param_overrides(program: &tast::Program, args: &[String]) -> Result<Vec<(usize, ParamValue)>, String> {
+    let mut out: Vec<(usize, ParamValue)> = Vec::new();
+    for arg in args {
+        let Some((name, value)) = arg.split_once('=') else {
+            return Err(format!("`--param {arg}`: expected `name=value`"));
+        };
+        let (name, value) = (name.trim(), value.trim());
+        let Some(idx) = program.params.iter().position(|p| p.name == name) else {
+            let known: Vec<&str> = program.params.iter().map(|p| p.name.as_str()).collect();
+            let list = if known.is_empty() {
+                format!("game `{}` has no params", program.name)
+            } else {
+                format!("its params are: {}", known.join(", "))
+            };
+            return Err(format!("`--param {arg}`: game `{}` has no param `{name}`; {list}", program.name));
+        };
+        let parsed = match program.params[idx].ty {
+            Ty::Bool => match value {
+                "true" => ParamValue::Bool(true),
+                "false" => ParamValue::Bool(false),
+                _ => return Err(format!("`--param {arg}`: `{name}` is a bool; give `true` or `false`")),
+            },
+            _ => match value.replace('_', "").parse::<i64>() {
+                Ok(n) => ParamValue::Int(n),
+                Err(_) => {
+                    return Err(format!("`--param {arg}`: `{name}` is an int; `{value}` is not a 64-bit integer"))
+                }
+            },
+        };
+        out.retain(|(i, _)| *i != idx);
+        out.push((idx, parsed));
+    }
+    Ok(out)
+}
+
+/// The value of every param: its default, or the override given for it.
+/// Defaults may use earlier params and integer arithmetic.
+pub fn param_values(program: &tast::Program, overrides: &[(usize, ParamValue)]) -> Result<Vec<ParamValue>, String> {
+    let mut values: Vec<ParamValue> = Vec::with_capacity(program.params.len());
+    for (i, p) in program.params.iter().enumerate() {
+        let v = match overrides.iter().find(|(idx, _)| *idx == i) {
+            Some((_, v)) => v.clone(),
+            None => eval_const(&p.default, &values)
+                .map_err(|why| format!("the default of param `{}` cannot be computed: {why}", p.name))?,
+        };
+        values.push(v);
+    }
+    Ok(values)
+}
+
+/// Evaluates a param default (literals, earlier params, arithmetic).
+fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, String> {
+    use crate::ast::BinOp;
+    use tast::ExprKind as K;
+    let int = |e: &tast::Expr| match eval_const(e, params)? {
+        ParamValue::Int(n) => Ok(n),
+        ParamValue::Bool(_) => Err("expected an int".to_string()),
+    };
+    let boolean = |e: &tast::Expr| match eval_const(e, params)? {
+        ParamValue::Bool(b) => Ok(b),
+        ParamValue::Int(_) => Err("expected a bool".to_string()),
+    };
+    let overflow = || "integer overflow".to_string();
+    Ok(match &e.kind {
+        K::Int(n) => ParamValue::Int(*n),
+        K::Bool(b) => ParamValue::Bool(*b),
+        K::Param(id) => params.get(id.0 as usize).cloned().ok_or("a later param")?,
+        K::Neg(x) => ParamValue::Int(int(x)?.checked_neg().ok_or_else(overflow)?),
+        K::Not(x) => ParamValue::Bool(!boolean(x)?),
+        K::If(c, a, b) => if boolean(c)? { eval_const(a, params)? } else { eval_const(b, params)? },
+        K::Binary(op, a, b) => match op {
+            BinOp::And => ParamValue::Bool(boolean(a)? && boolean(b)?),
+            BinOp::Or => ParamValue::Bool(boolean(a)? || boolean(b)?),
+            BinOp::Eq => ParamValue::Bool(eval_const(a, params)? == eval_const(b, params)?),
+            BinOp::Ne => ParamValue::Bool(eval_const(a, params)? != eval_const(b, params)?),
+            _ => {
+                let (x, y) = (int(a)?, int(b)?);
+                match op {
+                    BinOp::Add => ParamValue::Int(x.checked_add(y).ok_or_else(overflow)?),
+                    BinOp::Sub => ParamValue::Int(x.checked_sub(y).ok_or_else(overflow)?),
+                    BinOp::Mul => ParamValue::Int(x.checked_mul(y).ok_or_else(overflow)?),
+                    BinOp::Div => ParamValue::Int(x.checked_div(y).ok_or("division by zero")?),
+                    BinOp::Rem => ParamValue::Int(x.checked_rem(y).ok_or("division by zero")?),
+                    BinOp::Lt => ParamValue::Bool(x < y),
+                    BinOp::Le => ParamValue::Bool(x <= y),
+                    BinOp::Gt => ParamValue::Bool(x > y),
+                    BinOp::Ge => ParamValue::Bool(x >= y),
+                    _ => return Err("unsupported operator".into()),
+                }
+            }
+        },
+        K::Builtin(tast::Builtin::Min, args) if args.len() == 2 => ParamValue::Int(int(&args[0])?.min(int(&args[1])?)),
+        K::Builtin(tast::Builtin::Max, args) if args.len() == 2 => ParamValue::Int(int(&args[0])?.max(int(&args[1])?)),
+        K::Builtin(tast::Builtin::Abs, args) if args.len() == 1 => {
+            ParamValue::Int(int(&args[0])?.checked_abs().ok_or_else(overflow)?)
+        }
+        _ => return Err("only literals, earlier params and arithmetic are allowed".into()),
+    })
+}

@@ -1,0 +1,14 @@
+//! galac: the Gala game-description compiler.
+pub mod ast;
+pub mod cli;
+pub mod diagnostic;
+pub mod driver;
+pub mod parser;
+pub mod typeck;
+pub mod lexer;
+pub mod span;
+
+#[allow(clippy::all, unused)]
+mod grammar {
+    lalrpop_util::lalrpop_mod!(pub grammar);
+}

@@ -1,0 +1,409 @@
+//! Name resolution and static type checking: AST to the typed program.
+//!
+//! The checker never stops at the first problem: every error is pushed into
+//! one list (sorted by position at the end) and an erroneous expression gets
+//! the type [`Ty::Error`], which is compatible with everything, so that one
+//! mistake yields one message. A typed program is returned only when there
+//! are no errors.
+
+mod builtins;
+mod env;
+mod expr;
+mod stmt;
+pub mod tast;
+pub mod types;
+
+use std::collections::HashMap;
+
+use crate::ast;
+use crate::diagnostic::{did_you_mean, Diagnostic, Severity};
+use crate::span::Span;
+use env::{Body, BodyKind, Env, FlowSig, FnSig, Global};
+use tast::{FlowId, FnId, ParamId, VarId};
+use types::{EnumId, Ty};
+
+/// Checks a parsed program.
+pub fn check(program: &ast::Program) -> (Option<tast::Program>, Vec<Diagnostic>) {
+    let mut checker = Checker { env: Env::default(), problems: Vec::new(), body: Body::new(BodyKind::Flow) };
+    let typed = checker.program(program);
+    let mut problems = checker.problems;
+    problems.sort_by_key(|d| d.primary_span());
+    let ok = !problems.iter().any(|d| d.severity == Severity::Error);
+    (typed.filter(|_| ok), problems)
+}
+
+pub(crate) struct Checker {
+    env: Env,
+    problems: Vec<Diagnostic>,
+    body: Body,
+}
+
+impl Checker {
+    fn error(&mut self, d: Diagnostic) {
+        self.problems.push(d);
+    }
+
+    fn program(&mut self, p: &ast::Program) -> Option<tast::Program> {
+        self.collect_players(p);
+        self.collect_enums(p);
+        let params = self.collect_params(p);
+        let vars = self.collect_vars(p);
+        let (fn_decls, flow_decls, main) = self.collect_callables(p);
+
+        let params = self.check_params(params);
+        let vars = self.check_vars(vars);
+        let fns: Vec<tast::Fn> = fn_decls.iter().map(|f| self.check_fn(f)).collect();
+        let flows: Vec<tast::Flow> = flow_decls.iter().map(|f| self.check_flow(f)).collect();
+
+        let main_flow = match main {
+            Some(id) => id,
+            None => {
+                self.error(
+                    Diagnostic::error(format!("game `{}` has no main flow", p.name.name))
+                        .primary(p.name.span, "this game never starts")
+                        .help("add the main flow: `flow { ... }`"),
+                );
+                return None;
+            }
+        };
+        Some(tast::Program {
+            name: p.name.name.clone(),
+            players: self.env.players.clone(),
+            params,
+            enums: self.env.enums.clone(),
+            vars,
+            fns,
+            flows,
+            main_flow,
+            facts: self.env.facts.clone(),
+        })
+    }
+
+    /// Declares a global name, reporting a duplicate.
+    fn declare_global(&mut self, name: &ast::Ident, g: Global) -> bool {
+        if let Some((prev, prev_span)) = self.env.globals.get(&name.name).copied() {
+            self.error(
+                Diagnostic::error(format!("`{}` is declared twice", name.name))
+                    .primary(name.span, "declared again here")
+                    .secondary(prev_span, format!("first declared here as a {}", prev.describe())),
+            );
+            return false;
+        }
+        if let Some(vs) = self.env.variants.get(&name.name) {
+            let (e, _) = vs[0];
+            let enum_name = self.env.enums[e.0 as usize].name.clone();
+            self.error(
+                Diagnostic::error(format!("`{}` is declared twice", name.name))
+                    .primary(name.span, "declared again here")
+                    .note(format!("`{}` is already a variant of enum `{enum_name}`", name.name)),
+            );
+            return false;
+        }
+        self.env.globals.insert(name.name.clone(), (g, name.span));
+        true
+    }
+
+    fn collect_players(&mut self, p: &ast::Program) {
+        let mut decls = p.items.iter().filter_map(|i| match i {
+            ast::Item::Players(d) => Some(d),
+            _ => None,
+        });
+        let Some(first) = decls.next() else {
+            self.error(
+                Diagnostic::error(format!("game `{}` declares no players", p.name.name))
+                    .primary(p.name.span, "who plays this game?")
+                    .help("declare the players in turn order: `players alice, bob;`"),
+            );
+            return;
+        };
+        for again in decls {
+            self.error(
+                Diagnostic::error("players are declared twice")
+                    .primary(again.span, "second `players` declaration")
+                    .secondary(first.span, "first declared here")
+                    .help("list all players in one declaration, in turn order"),
+            );
+        }
+        for name in &first.names {
+            let idx = self.env.players.len() as u32;
+            if self.declare_global(name, Global::Player(idx)) {
+                self.env.players.push(name.name.clone());
+            }
+        }
+    }
+
+    fn collect_enums(&mut self, p: &ast::Program) {
+        for item in &p.items {
+            let ast::Item::Enum(e) = item else { continue };
+            let id = EnumId(self.env.enums.len() as u32);
+            if !self.declare_global(&e.name, Global::Enum(id)) {
+                continue;
+            }
+            if e.variants.is_empty() {
+                self.error(
+                    Diagnostic::error(format!("enum `{}` has no variants", e.name.name))
+                        .primary(e.span, "an empty enum has no values")
+                        .help("list its values: `enum Move { Pass, Bet }`"),
+                );
+            }
+            let mut names: Vec<String> = Vec::new();
+            for v in &e.variants {
+                if names.contains(&v.name) {
+                    self.error(
+                        Diagnostic::error(format!("variant `{}` is declared twice in enum `{}`", v.name, e.name.name))
+                            .primary(v.span, "declared again here"),
+                    );
+                    continue;
+                }
+                if let Some((g, span)) = self.env.globals.get(&v.name).copied() {
+                    self.error(
+                        Diagnostic::error(format!("`{}` is declared twice", v.name))
+                            .primary(v.span, "declared again here as an enum variant")
+                            .secondary(span, format!("first declared here as a {}", g.describe())),
+                    );
+                    continue;
+                }
+                self.env.variants.entry(v.name.clone()).or_default().push((id, names.len() as u32));
+                names.push(v.name.clone());
+            }
+            self.env.enums.push(tast::Enum { name: e.name.name.clone(), variants: names });
+        }
+    }
+
+    fn collect_params<'a>(&mut self, p: &'a ast::Program) -> Vec<&'a ast::ParamDecl> {
+        let mut out = Vec::new();
+        for item in &p.items {
+            let ast::Item::Param(d) = item else { continue };
+            let id = ParamId(self.env.params.len() as u32);
+            if !self.declare_global(&d.name, Global::Param(id)) {
+                continue;
+            }
+            let ty = self.resolve_type(&d.ty);
+            if !matches!(ty, Ty::Int | Ty::Bool | Ty::Error) {
+                self.error(
+                    Diagnostic::error(format!("param `{}` has type `{ty}`", d.name.name))
+                        .primary(d.ty.span, "params must be `int` or `bool`")
+                        .note("params are set on the command line with `--param name=value`"),
+                );
+            }
+            self.env.params.push((d.name.name.clone(), ty));
+            out.push(d);
+        }
+        out
+    }
+
+    fn collect_vars<'a>(&mut self, p: &'a ast::Program) -> Vec<&'a ast::VarDecl> {
+        let mut out = Vec::new();
+        for item in &p.items {
+            let ast::Item::Var(d) = item else { continue };
+            let id = VarId(self.env.vars.len() as u32);
+            if !self.declare_global(&d.name, Global::Var(id)) {
+                continue;
+            }
+            let ty = self.resolve_type(&d.ty);
+            self.env.vars.push((d.name.name.clone(), ty));
+            out.push(d);
+        }
+        out
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn collect_callables<'a>(
+        &mut self,
+        p: &'a ast::Program,
+    ) -> (Vec<&'a ast::FnDecl>, Vec<&'a ast::FlowDecl>, Option<FlowId>) {
+        let mut fns = Vec::new();
+        let mut flows = Vec::new();
+        let mut main: Option<(FlowId, Span)> = None;
+        for item in &p.items {
+            match item {
+                ast::Item::Fn(f) => {
+                    let id = FnId(self.env.fns.len() as u32);
+                    if !self.declare_global(&f.name, Global::Fn(id)) {
+                        continue;
+                    }
+                    let params = f.params.iter().map(|b| self.resolve_type(&b.ty)).collect();
+                    let ret = self.resolve_type(&f.ret);
+                    self.env.fns.push(FnSig { params, ret });
+                    fns.push(f);
+                }
+                ast::Item::Flow(f) => {
+                    let id = FlowId(self.env.flows.len() as u32);
+                    match &f.name {
+                        Some(name) => {
+                            if !self.declare_global(name, Global::Flow(id)) {
+                                continue;
+                            }
+                        }
+                        None => {
+                            let head = Span { end: f.span.start + 4, ..f.span };
+                            if let Some((_, prev)) = main {
+                                self.error(
+                                    Diagnostic::error("the game has two main flows")
+                                        .primary(head, "second main flow")
+                                        .secondary(prev, "first main flow")
+                                        .help("give the other flows names: `flow deal() { ... }`"),
+                                );
+                                continue;
+                            }
+                            main = Some((id, head));
+                        }
+                    }
+                    let params = f.params.iter().map(|b| self.resolve_type(&b.ty)).collect();
+                    self.env.flows.push(FlowSig { params });
+                    flows.push(f);
+                }
+                _ => {}
+            }
+        }
+        (fns, flows, main.map(|(id, _)| id))
+    }
+
+    fn check_params(&mut self, decls: Vec<&ast::ParamDecl>) -> Vec<tast::Param> {
+        let mut out = Vec::new();
+        for (i, d) in decls.into_iter().enumerate() {
+            self.body = Body::new(BodyKind::ParamDefault { upto: i as u32 });
+            let ty = self.env.params[i].1.clone();
+            let default = self.check_expr(&d.default, Some(&ty));
+            out.push(tast::Param { name: d.name.name.clone(), ty, default, span: d.span });
+        }
+        out
+    }
+
+    fn check_vars(&mut self, decls: Vec<&ast::VarDecl>) -> Vec<tast::Var> {
+        let mut out = Vec::new();
+        for (i, d) in decls.into_iter().enumerate() {
+            self.body = Body::new(BodyKind::VarInit { upto: i as u32 });
+            let ty = self.env.vars[i].1.clone();
+            let init = self.check_expr(&d.init, Some(&ty));
+            out.push(tast::Var { name: d.name.name.clone(), ty, init, span: d.span });
+        }
+        out
+    }
+
+    fn check_fn(&mut self, f: &ast::FnDecl) -> tast::Fn {
+        let id = self.env.globals.get(&f.name.name).map(|(g, _)| *g);
+        let (params, ret) = match id {
+            Some(Global::Fn(id)) => {
+                let sig = &self.env.fns[id.0 as usize];
+                (sig.params.clone(), sig.ret.clone())
+            }
+            _ => (Vec::new(), Ty::Error),
+        };
+        self.body = Body::new(BodyKind::Fn);
+        self.body.ret = Some(ret.clone());
+        self.declare_params(&f.params, &params);
+        let body = self.check_block(&f.body);
+        if !stmt::always_returns(&f.body) {
+            let end = Span { start: f.body.span.end.saturating_sub(1), ..f.body.span };
+            self.error(
+                Diagnostic::error(format!("function `{}` may end without returning a value", f.name.name))
+                    .primary(end, "the end of the function can be reached")
+                    .secondary(f.ret.span, format!("it must return {}", ret.a()))
+                    .help("add `return <value>;` on every path"),
+            );
+        }
+        let locals = std::mem::take(&mut self.body.locals);
+        tast::Fn { name: f.name.name.clone(), n_params: params.len() as u32, ret, locals, body, span: f.span }
+    }
+
+    fn check_flow(&mut self, f: &ast::FlowDecl) -> tast::Flow {
+        let params: Vec<Ty> = match &f.name {
+            Some(n) => match self.env.globals.get(&n.name).map(|(g, _)| *g) {
+                Some(Global::Flow(id)) => self.env.flows[id.0 as usize].params.clone(),
+                _ => Vec::new(),
+            },
+            None => Vec::new(),
+        };
+        self.body = Body::new(BodyKind::Flow);
+        self.declare_params(&f.params, &params);
+        let body = self.check_block(&f.body);
+        let locals = std::mem::take(&mut self.body.locals);
+        tast::Flow {
+            name: f.name.as_ref().map(|n| n.name.clone()),
+            n_params: params.len() as u32,
+            locals,
+            body,
+            span: f.span,
+        }
+    }
+
+    fn declare_params(&mut self, bindings: &[ast::ParamBinding], tys: &[Ty]) {
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for (b, ty) in bindings.iter().zip(tys) {
+            if let Some(prev) = seen.insert(&b.name.name, b.name.span) {
+                self.error(
+                    Diagnostic::error(format!("parameter `{}` is declared twice", b.name.name))
+                        .primary(b.name.span, "declared again here")
+                        .secondary(prev, "first declared here"),
+                );
+            }
+            self.body.declare(&b.name.name, ty.clone(), false);
+        }
+    }
+
+    /// Resolves a written type.
+    fn resolve_type(&mut self, t: &ast::Type) -> Ty {
+        match &t.kind {
+            ast::TypeKind::Int => Ty::Int,
+            ast::TypeKind::Bool => Ty::Bool,
+            ast::TypeKind::Player => Ty::Player,
+            ast::TypeKind::Named(name) => match self.env.globals.get(&name.name).map(|(g, _)| *g) {
+                Some(Global::Enum(id)) => self.env.enum_ty(id),
+                _ if name.name == "card" => Ty::Card,
+                Some(g) => {
+                    self.error(
+                        Diagnostic::error(format!("`{}` is not a type", name.name))
+                            .primary(name.span, format!("this is a {}", g.describe())),
+                    );
+                    Ty::Error
+                }
+                None => {
+                    let builtin = ["int", "bool", "player", "card"];
+                    let enums: Vec<&str> = self.env.enums.iter().map(|e| e.name.as_str()).collect();
+                    let help = did_you_mean(&name.name, enums.iter().copied().chain(builtin));
+                    self.error(
+                        Diagnostic::error(format!("unknown type `{}`", name.name))
+                            .primary(name.span, "not a type")
+                            .with_help(help.or_else(|| {
+                                Some("types are int, bool, player, card, enums, tuples, [T; n], [player]T and list<T>".into())
+                            })),
+                    );
+                    Ty::Error
+                }
+            },
+            ast::TypeKind::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| self.resolve_type(t)).collect()),
+            ast::TypeKind::Array(elem, len) => {
+                let elem = self.resolve_type(elem);
+                let saved = std::mem::replace(&mut self.body, Body::new(BodyKind::ArrayLen));
+                let len_expr = self.check_expr(len, Some(&Ty::Int));
+                self.body = saved;
+                let n = match len_expr.kind {
+                    tast::ExprKind::Int(n) => {
+                        if n < 0 {
+                            self.error(
+                                Diagnostic::error("array length is negative")
+                                    .primary(len.span, format!("length {n}")),
+                            );
+                        }
+                        Some(n)
+                    }
+                    _ => None,
+                };
+                Ty::Array(Box::new(elem), n)
+            }
+            ast::TypeKind::PerPlayer(elem) => Ty::PerPlayer(Box::new(self.resolve_type(elem))),
+            ast::TypeKind::List(elem) => Ty::List(Box::new(self.resolve_type(elem))),
+            ast::TypeKind::TooDeep => {
+                self.error(too_deep(t.span, "type"));
+                Ty::Error
+            }
+        }
+    }
+}
+
+pub(crate) fn too_deep(span: Span, what: &str) -> Diagnostic {
+    Diagnostic::error(format!("{what} nested too deeply"))
+        .primary(span, format!("more than {} levels of nesting", ast::MAX_DEPTH))
+        .help("split it into smaller parts with `let` or a `fn`")
+}

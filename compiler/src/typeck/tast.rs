@@ -1,0 +1,244 @@
+//! The typed program: names resolved to ids, every expression typed.
+//!
+//! This is what the checker hands to lowering. It keeps spans for
+//! diagnostics at run time (e.g. an overflow in a payoff expression).
+
+use super::types::{EnumId, Ty};
+use crate::span::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParamId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VarId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FnId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FlowId(pub u32);
+/// A local variable of one fn or flow body (arguments come first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LocalId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FactId(pub u32);
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub players: Vec<String>,
+    pub params: Vec<Param>,
+    pub enums: Vec<Enum>,
+    pub vars: Vec<Var>,
+    pub fns: Vec<Fn>,
+    pub flows: Vec<Flow>,
+    pub main_flow: FlowId,
+    pub facts: Vec<Fact>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: Ty,
+    pub default: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Enum {
+    pub name: String,
+    pub variants: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    pub ty: Ty,
+    pub init: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: String,
+    pub ty: Ty,
+    pub mutable: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Fn {
+    pub name: String,
+    pub n_params: u32,
+    pub ret: Ty,
+    pub locals: Vec<Local>,
+    pub body: Block,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Flow {
+    /// `None` for the main flow.
+    pub name: Option<String>,
+    pub n_params: u32,
+    pub locals: Vec<Local>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// A fact tag and the types of its arguments (the same at every use).
+#[derive(Clone, Debug)]
+pub struct Fact {
+    pub tag: String,
+    pub args: Vec<Ty>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Let { local: LocalId, value: Expr },
+    Assign { target: Place, op: Option<ArithOp>, value: Expr },
+    Choose(Box<Choose>),
+    Reveal { to: Option<Expr>, fact: FactId, args: Vec<Expr> },
+    Payoff { player: Expr, op: ArithOp, amount: Expr },
+    Outcome(Expr),
+    End,
+    If { cond: Expr, then_block: Block, else_block: Block },
+    While { cond: Expr, body: Block },
+    Repeat { body: Block, cond: Expr },
+    For { pattern: Pattern, domain: Domain, body: Block },
+    /// `current` is the local holding `player`.
+    TakeTurns { start: Expr, current: LocalId, body: Block, unless: Option<Expr>, until: Option<Expr> },
+    CallFlow { flow: FlowId, args: Vec<Expr> },
+    Return(Option<Expr>),
+}
+
+/// A choice. `chooser` is `None` for nature.
+#[derive(Clone, Debug)]
+pub struct Choose {
+    pub chooser: Option<Expr>,
+    pub pattern: Pattern,
+    pub domain: ChooseDomain,
+    pub filter: Option<Expr>,
+    pub weight: Option<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub enum ChooseDomain {
+    Domain(Domain),
+    /// Values with exact probabilities `(num, den)` that sum to 1.
+    Table(Vec<(Expr, i64, i64)>),
+}
+
+/// Something to enumerate in `choose` or `for`.
+#[derive(Clone, Debug)]
+pub struct Domain {
+    pub kind: DomainKind,
+    pub elem: Ty,
+}
+
+#[derive(Clone, Debug)]
+pub enum DomainKind {
+    /// The elements of a list, array or per-player array.
+    Values(Expr),
+    Enum(EnumId),
+    Bool,
+    /// Cartesian product, row-major.
+    Product(Vec<Domain>),
+}
+
+#[derive(Clone, Debug)]
+pub enum Pattern {
+    Bind(LocalId),
+    Wildcard,
+    Tuple(Vec<Pattern>),
+}
+
+/// An assignable location.
+#[derive(Clone, Debug)]
+pub enum Place {
+    Var(VarId),
+    Local(LocalId),
+    Index(Box<Place>, Box<Expr>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Ty,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Len,
+    Contains,
+    Count,
+    Push,
+    Remove,
+    Sum,
+    Sort,
+    Combinations,
+    Min,
+    Max,
+    Abs,
+    Next,
+    Index,
+    Deck,
+    Card,
+    Rank,
+    Suit,
+    Cells,
+    HasLine,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    /// A player by turn-order position.
+    Player(u32),
+    Variant(EnumId, u32),
+    Param(ParamId),
+    Var(VarId),
+    Local(LocalId),
+    /// All players in turn order.
+    Players,
+    Call(FnId, Vec<Expr>),
+    Builtin(Builtin, Vec<Expr>),
+    Index(Box<Expr>, Box<Expr>),
+    Field(Box<Expr>, u32),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Binary(crate::ast::BinOp, Box<Expr>, Box<Expr>),
+    Range { lo: Box<Expr>, hi: Box<Expr>, inclusive: bool },
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Tuple(Vec<Expr>),
+    /// A list, array or per-player array literal (see `ty`).
+    List(Vec<Expr>),
+    /// `[e; n]` as a list or array (see `ty`).
+    Repeat(Box<Expr>, Box<Expr>),
+    /// `[e; players]`
+    PerPlayerFill(Box<Expr>),
+    /// Stands for an expression that had an error.
+    Error,
+}
+
+impl Expr {
+    pub fn error(span: Span) -> Expr {
+        Expr { kind: ExprKind::Error, ty: Ty::Error, span }
+    }
+}
