@@ -1,1 +1,34 @@
-//! x
+//! End-to-end tests of galac over data files: the shipped examples and the
+//! invalid programs under `ui/`. One test binary for the whole suite.
+//!
+//! Snapshots live in `src/snapshots/`. After an intended change of a
+//! message, run `INSTA_UPDATE=always cargo test -p galac-tests` and review
+//! the diff of the `.snap` files (`.cargo/config.toml` sets
+//! `INSTA_UPDATE=no` so that CI never writes them).
+
+#[cfg(test)]
+mod examples;
+#[cfg(test)]
+mod tidy;
+#[cfg(test)]
+mod ui;
+
+/// The repository root (the parent of this crate).
+pub fn repo_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(|p| p.to_path_buf()).unwrap_or_default()
+}
+
+/// Checks a file as `galac check` does, returning the rendered diagnostics
+/// (without colour) and the one-line summary when the game is valid.
+pub fn check_file(display_name: &str, bytes: &[u8]) -> (Option<String>, String) {
+    use galac::diagnostic::{render, SourceMap};
+    let mut sources = SourceMap::new();
+    match galac::driver::check_source(&mut sources, display_name, bytes) {
+        Ok(checked) => {
+            let values = galac::driver::param_values(&checked.program, &[]).unwrap_or_default();
+            let summary = galac::cli::summary(&checked.program, &values);
+            (Some(summary), render(&sources, &checked.warnings, false))
+        }
+        Err(diags) => (None, render(&sources, &diags, false)),
+    }
+}

@@ -5,6 +5,8 @@
 
 mod check;
 
+pub use check::summary;
+
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// galac compiles games written in the Gala language into solvers.

@@ -1,0 +1,106 @@
+//! The command line: exit statuses and messages for valid input, invalid
+//! programs and wrong calls.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn galac(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_galac")).args(args).output().expect("run galac");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("galac-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("write temp file");
+    path
+}
+
+const VALID: &str = "game coin {
+    players alice, bob;
+    param stake: int = 1;
+    flow {
+        choose nature h in bool;
+        reveal all landed(h);
+        if h { outcome [stake, -stake]; } else { outcome [-stake, stake]; }
+    }
+}
+";
+
+#[test]
+fn check_valid_game_prints_summary_and_exits_0() {
+    let path = temp_file("coin.gala", VALID.as_bytes());
+    let (code, out, err) = galac(&["check", path.to_str().unwrap_or_default()]);
+    assert_eq!(code, 0, "stderr: {err}");
+    assert_eq!(out.trim(), "coin: ok; 2 players (alice, bob); 1 param (stake=1); 1 flow (main)");
+}
+
+#[test]
+fn param_override_shows_in_summary() {
+    let path = temp_file("coin2.gala", VALID.as_bytes());
+    let (code, out, _) = galac(&["check", path.to_str().unwrap_or_default(), "--param", "stake=5"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("stake=5"), "{out}");
+}
+
+#[test]
+fn invalid_program_exits_1_with_located_message() {
+    let path = temp_file("bad.gala", b"game g {\n    players a, b;\n    flow { outcome [1, x]; }\n}\n");
+    let (code, out, err) = galac(&["check", "--color", "never", path.to_str().unwrap_or_default()]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.contains("error: unknown name `x`"), "{err}");
+    assert!(err.contains("bad.gala:3:24"), "{err}");
+}
+
+#[test]
+fn wrong_calls_exit_2() {
+    let valid = temp_file("coin3.gala", VALID.as_bytes());
+    let valid = valid.to_str().unwrap_or_default();
+    let cases: &[(&[&str], &str)] = &[
+        (&["check", "/nonexistent/game.gala"], "cannot read `/nonexistent/game.gala`: no such file"),
+        (&["check", "/tmp"], "is a directory"),
+        (&["check", valid, "--param", "stakes=2"], "has no param `stakes`; its params are: stake"),
+        (&["check", valid, "--param", "stake=lots"], "`stake` is an int"),
+        (&["check", valid, "--param", "stake"], "expected `name=value`"),
+        (&["check", valid, "--frobnicate"], "unexpected argument '--frobnicate'"),
+        (&["chekc", valid], "unrecognized subcommand 'chekc'"),
+        (&[], "Usage"),
+    ];
+    for (args, want) in cases {
+        let (code, _, err) = galac(args);
+        assert_eq!(code, 2, "galac {args:?}: {err}");
+        assert!(err.contains(want), "galac {args:?}: expected `{want}` in {err}");
+    }
+}
+
+#[test]
+fn help_names_the_commands() {
+    let (code, out, _) = galac(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("check"), "{out}");
+    let (code, out, _) = galac(&["check", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("--param"), "{out}");
+}
+
+#[test]
+fn hostile_files_give_errors_not_panics() {
+    let cases: &[(&str, &[u8], &str)] = &[
+        ("empty.gala", b"", "unexpected end of file"),
+        ("latin1.gala", b"game g { players a\xe9; }", "not valid UTF-8"),
+        ("nul.gala", b"game \0 g {}", "unexpected character"),
+    ];
+    for (name, bytes, want) in cases {
+        let path = temp_file(name, bytes);
+        let (code, _, err) = galac(&["check", "--color", "never", path.to_str().unwrap_or_default()]);
+        assert_eq!(code, 1, "{name}: {err}");
+        assert!(err.contains(want), "{name}: expected `{want}` in {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+}
