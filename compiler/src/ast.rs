@@ -8,7 +8,7 @@
 use crate::span::Span;
 
 /// Deepest nesting of expressions, types, patterns or blocks that galac accepts.
-pub const MAX_DEPTH: u32 = 200;
+pub const MAX_DEPTH: u32 = 1000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ident {

@@ -48,7 +48,12 @@ pub fn check_source(sources: &mut SourceMap, name: &str, bytes: &[u8]) -> Result
     let src = sources.source(file).to_string();
     run_on_big_stack(move || {
         let (program, mut diagnostics) = crate::parser::parse(file, &src);
-        let Some(program) = program else { return Err(diagnostics) };
+        // After a syntax error the program is partial: checking it would
+        // report names lost with the skipped text. Report the syntax only.
+        let program = match program {
+            Some(p) if diagnostics.is_empty() => p,
+            _ => return Err(diagnostics),
+        };
         let (typed, problems) = typeck::check(&program);
         diagnostics.extend(problems);
         match typed {
@@ -72,21 +77,7 @@ fn run_on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -
     }
 }
 
-/// A value given to a param with `--param name=value`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParamValue {
-    Int(i64),
-    Bool(bool),
-}
-
-impl std::fmt::Display for ParamValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ParamValue::Int(n) => write!(f, "{n}"),
-            ParamValue::Bool(b) => write!(f, "{b}"),
-        }
-    }
-}
+pub use crate::typeck::consts::ParamValue;
 
 /// Parses `name=value` overrides against the program's params.
 pub fn parse_param_overrides(program: &tast::Program, args: &[String]) -> Result<Vec<(usize, ParamValue)>, String> {
@@ -131,7 +122,7 @@ pub fn param_values(program: &tast::Program, overrides: &[(usize, ParamValue)]) 
     for (i, p) in program.params.iter().enumerate() {
         let v = match overrides.iter().find(|(idx, _)| *idx == i) {
             Some((_, v)) => v.clone(),
-            None => eval_const(&p.default, &values)
+            None => typeck::consts::eval_const(&p.default, &values)
                 .map_err(|why| format!("the default of param `{}` cannot be computed: {why}", p.name))?,
         };
         values.push(v);
@@ -139,52 +130,3 @@ pub fn param_values(program: &tast::Program, overrides: &[(usize, ParamValue)]) 
     Ok(values)
 }
 
-/// Evaluates a param default (literals, earlier params, arithmetic).
-fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, String> {
-    use crate::ast::BinOp;
-    use tast::ExprKind as K;
-    let int = |e: &tast::Expr| match eval_const(e, params)? {
-        ParamValue::Int(n) => Ok(n),
-        ParamValue::Bool(_) => Err("expected an int".to_string()),
-    };
-    let boolean = |e: &tast::Expr| match eval_const(e, params)? {
-        ParamValue::Bool(b) => Ok(b),
-        ParamValue::Int(_) => Err("expected a bool".to_string()),
-    };
-    let overflow = || "integer overflow".to_string();
-    Ok(match &e.kind {
-        K::Int(n) => ParamValue::Int(*n),
-        K::Bool(b) => ParamValue::Bool(*b),
-        K::Param(id) => params.get(id.0 as usize).cloned().ok_or("a later param")?,
-        K::Neg(x) => ParamValue::Int(int(x)?.checked_neg().ok_or_else(overflow)?),
-        K::Not(x) => ParamValue::Bool(!boolean(x)?),
-        K::If(c, a, b) => if boolean(c)? { eval_const(a, params)? } else { eval_const(b, params)? },
-        K::Binary(op, a, b) => match op {
-            BinOp::And => ParamValue::Bool(boolean(a)? && boolean(b)?),
-            BinOp::Or => ParamValue::Bool(boolean(a)? || boolean(b)?),
-            BinOp::Eq => ParamValue::Bool(eval_const(a, params)? == eval_const(b, params)?),
-            BinOp::Ne => ParamValue::Bool(eval_const(a, params)? != eval_const(b, params)?),
-            _ => {
-                let (x, y) = (int(a)?, int(b)?);
-                match op {
-                    BinOp::Add => ParamValue::Int(x.checked_add(y).ok_or_else(overflow)?),
-                    BinOp::Sub => ParamValue::Int(x.checked_sub(y).ok_or_else(overflow)?),
-                    BinOp::Mul => ParamValue::Int(x.checked_mul(y).ok_or_else(overflow)?),
-                    BinOp::Div => ParamValue::Int(x.checked_div(y).ok_or("division by zero")?),
-                    BinOp::Rem => ParamValue::Int(x.checked_rem(y).ok_or("division by zero")?),
-                    BinOp::Lt => ParamValue::Bool(x < y),
-                    BinOp::Le => ParamValue::Bool(x <= y),
-                    BinOp::Gt => ParamValue::Bool(x > y),
-                    BinOp::Ge => ParamValue::Bool(x >= y),
-                    _ => return Err("unsupported operator".into()),
-                }
-            }
-        },
-        K::Builtin(tast::Builtin::Min, args) if args.len() == 2 => ParamValue::Int(int(&args[0])?.min(int(&args[1])?)),
-        K::Builtin(tast::Builtin::Max, args) if args.len() == 2 => ParamValue::Int(int(&args[0])?.max(int(&args[1])?)),
-        K::Builtin(tast::Builtin::Abs, args) if args.len() == 1 => {
-            ParamValue::Int(int(&args[0])?.checked_abs().ok_or_else(overflow)?)
-        }
-        _ => return Err("only literals, earlier params and arithmetic are allowed".into()),
-    })
-}

@@ -155,6 +155,17 @@ pub enum Token<'src> {
     Ident(&'src str),
     #[regex(r"[0-9][0-9_]*", parse_int)]
     Int(i64),
+
+    /// `/*` without its `*/` (a closed comment is skipped as a longer match).
+    #[token("/*", unterminated_comment)]
+    UnterminatedComment,
+    /// `1.5`: not Gala, but after a `.` it is two tuple fields (`t.0.1`).
+    #[regex(r"[0-9]+\.[0-9]+")]
+    Decimal(&'src str),
+}
+
+fn unterminated_comment<'src>(_: &mut logos::Lexer<'src, Token<'src>>) -> Result<(), LexErrorKind> {
+    Err(LexErrorKind::UnterminatedComment)
 }
 
 fn parse_int<'src>(lex: &mut logos::Lexer<'src, Token<'src>>) -> Result<i64, LexErrorKind> {
@@ -169,6 +180,7 @@ pub enum LexErrorKind {
     UnexpectedChar,
     IntTooLarge,
     UnterminatedComment,
+    FloatLiteral,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,14 +193,62 @@ pub struct LexError {
 /// collecting lexical errors on the side instead of stopping.
 pub struct Lexer<'src> {
     inner: logos::SpannedIter<'src, Token<'src>>,
-    src: &'src str,
     file: FileId,
     pub errors: Vec<LexError>,
+    /// Tokens split from one lexeme (`0.1` after a `.`), in reverse order.
+    pending: Vec<(usize, Token<'src>, usize)>,
+    previous: Option<Token<'src>>,
 }
 
 impl<'src> Lexer<'src> {
     pub fn new(file: FileId, src: &'src str) -> Lexer<'src> {
-        Lexer { inner: Token::lexer(src).spanned(), src, file, errors: Vec::new() }
+        Lexer { inner: Token::lexer(src).spanned(), file, errors: Vec::new(), pending: Vec::new(), previous: None }
+    }
+
+    fn error(&mut self, kind: LexErrorKind, start: usize, end: usize) {
+        // Report one error per run of unknown characters, not per byte.
+        if let Some(e) = self.errors.last_mut() {
+            if e.kind == kind && kind == LexErrorKind::UnexpectedChar && e.span.end as usize == start {
+                e.span.end = end as u32;
+                return;
+            }
+        }
+        self.errors.push(LexError { kind, span: Span::new(self.file, start, end) });
+    }
+
+    fn next_token(&mut self) -> Option<(usize, Token<'src>, usize)> {
+        if let Some(t) = self.pending.pop() {
+            return Some(t);
+        }
+        loop {
+            let (tok, range) = self.inner.next()?;
+            let (start, end) = (range.start, range.end);
+            match tok {
+                Ok(Token::Decimal(text)) => {
+                    let dot = text.find('.').unwrap_or(0);
+                    let field = |s: &str| s.parse::<i64>().unwrap_or(i64::MAX);
+                    if self.previous == Some(Token::Dot) {
+                        // `t.0.1`: field 0, then field 1.
+                        self.pending.push((start + dot + 1, Token::Int(field(&text[dot + 1..])), end));
+                        self.pending.push((start + dot, Token::Dot, start + dot + 1));
+                        return Some((start, Token::Int(field(&text[..dot])), start + dot));
+                    }
+                    self.error(LexErrorKind::FloatLiteral, start, end);
+                    return Some((start, Token::Int(0), end));
+                }
+                Ok(tok) => return Some((start, tok, end)),
+                Err(LexErrorKind::IntTooLarge) => {
+                    self.error(LexErrorKind::IntTooLarge, start, end);
+                    return Some((start, Token::Int(0), end));
+                }
+                Err(LexErrorKind::UnterminatedComment) => {
+                    // The rest of the file is the comment.
+                    self.error(LexErrorKind::UnterminatedComment, start, end);
+                    return None;
+                }
+                Err(kind) => self.error(kind, start, end),
+            }
+        }
     }
 }
 
@@ -197,45 +257,9 @@ impl<'src> Iterator for Lexer<'src> {
     type Item = Result<(usize, Token<'src>, usize), std::convert::Infallible>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let (tok, range) = self.inner.next()?;
-            match tok {
-                Ok(tok) => return Some(Ok((range.start, tok, range.end))),
-                Err(LexErrorKind::IntTooLarge) => {
-                    self.errors.push(LexError {
-                        kind: LexErrorKind::IntTooLarge,
-                        span: Span::new(self.file, range.start, range.end),
-                    });
-                    return Some(Ok((range.start, Token::Int(0), range.end)));
-                }
-                Err(_) => {
-                    let kind = if self.src[range.start..].starts_with("/*") {
-                        LexErrorKind::UnterminatedComment
-                    } else {
-                        LexErrorKind::UnexpectedChar
-                    };
-                    // Report one error per run of unknown characters, not per byte.
-                    let merged = self.errors.last_mut().filter(|e| {
-                        e.kind == kind && e.span.end as usize == range.start
-                    });
-                    match merged {
-                        Some(e) => e.span.end = range.end as u32,
-                        None => self.errors.push(LexError {
-                            kind,
-                            span: Span::new(self.file, range.start, range.end),
-                        }),
-                    }
-                    if kind == LexErrorKind::UnterminatedComment {
-                        // The rest of the file is the comment.
-                        let end = self.src.len();
-                        if let Some(e) = self.errors.last_mut() {
-                            e.span.end = end as u32;
-                        }
-                        return None;
-                    }
-                }
-            }
-        }
+        let t = self.next_token()?;
+        self.previous = Some(t.1);
+        Some(Ok(t))
     }
 }
 
@@ -267,5 +291,6 @@ pub fn token_text(tok: &Token<'_>) -> &'static str {
         StarEq => "*=", Plus => "+", Minus => "-", Star => "*", Slash => "/", Percent => "%",
         EqEq => "==", NotEq => "!=", Lt => "<", Le => "<=", Gt => ">", Ge => ">=",
         AndAnd => "&&", OrOr => "||", Bang => "!", Ident(_) => "identifier", Int(_) => "integer",
+        UnterminatedComment => "/*", Decimal(_) => "decimal number",
     }
 }

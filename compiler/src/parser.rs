@@ -52,8 +52,11 @@ fn lex_diagnostic(e: &crate::lexer::LexError) -> Diagnostic {
         LexErrorKind::IntTooLarge => Diagnostic::error("integer literal too large")
             .primary(e.span, "does not fit in a 64-bit signed integer"),
         LexErrorKind::UnterminatedComment => Diagnostic::error("unterminated block comment")
-            .primary(Span { end: e.span.start + 2, ..e.span }, "this comment is never closed")
+            .primary(e.span, "this comment is never closed")
             .help("close it with `*/`"),
+        LexErrorKind::FloatLiteral => Diagnostic::error("floating-point numbers are not supported")
+            .primary(e.span, "a decimal number")
+            .help("Gala computes with integers; scale the values (e.g. cents instead of dollars)"),
     }
 }
 
@@ -66,10 +69,26 @@ fn syntax_diagnostic(file: FileId, src: &str, e: &LalrpopError<'_>) -> Diagnosti
             Diagnostic::error("unexpected end of file")
                 .primary(span, format!("expected {}", describe_expected(expected)))
         }
+        ParseError::UnrecognizedToken { token: (l, tok, r), expected } if expected.is_empty() => {
+            Diagnostic::error(format!("unexpected {tok} after the end of the game"))
+                .primary(Span::new(file, *l, *r), "nothing may follow the closing `}` of the game")
+                .help("a file holds one game; put everything inside `game NAME { ... }`")
+        }
         ParseError::UnrecognizedToken { token: (l, tok, r), expected } => {
+            // A `;` forgotten at the end of a line: point at the line's end.
+            let before = src[..*l].trim_end().len();
+            let expects_semi = expected.iter().any(|e| e == "\";\"");
+            if expects_semi && src[before..*l].contains('\n') {
+                return Diagnostic::error("missing `;`")
+                    .primary(Span::new(file, before, before), "expected `;` here")
+                    .secondary(Span::new(file, *l, *r), format!("the next statement starts with {tok}"));
+            }
+            // A name position (not an expression, which may also start with a name).
+            let wanted_name = expected.iter().any(|e| e == "\"identifier\"")
+                && !expected.iter().any(|e| e == "\"integer literal\"");
             Diagnostic::error(format!("unexpected {tok}"))
                 .primary(Span::new(file, *l, *r), format!("expected {}", describe_expected(expected)))
-                .with_help(keyword_help(tok))
+                .with_help(if wanted_name { keyword_help(tok) } else { None })
         }
         ParseError::ExtraToken { token: (l, tok, r) } => {
             Diagnostic::error(format!("unexpected {tok} after the end of the game"))
@@ -92,8 +111,22 @@ fn keyword_help(tok: &Token<'_>) -> Option<String> {
     }
 }
 
-/// "one of `;`, `}` or an identifier", from lalrpop's quoted terminal names.
+/// "one of `;`, `}` or an identifier", from lalrpop's quoted terminal names;
+/// "a statement" or "an expression" when the list is one of those.
 fn describe_expected(expected: &[String]) -> String {
+    let has = |t: &str| expected.iter().any(|e| e.trim_matches('"') == t);
+    if has("choose") && has("let") {
+        return if has("}") { "a statement or `}`".into() } else { "a statement".into() };
+    }
+    if has("integer literal") && has("identifier") && has("(") {
+        let mut extra: Vec<&str> = [")", "]", ";", ","].into_iter().filter(|t| has(t)).collect();
+        extra.dedup();
+        return match extra.as_slice() {
+            [] => "an expression".into(),
+            [t] => format!("an expression or `{t}`"),
+            ts => format!("an expression or one of {}", ts.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")),
+        };
+    }
     let mut items: Vec<String> = expected
         .iter()
         .map(|s| {
@@ -105,7 +138,15 @@ fn describe_expected(expected: &[String]) -> String {
             }
         })
         .collect();
-    items.sort();
+    // Closing punctuation first: it is what is usually missing.
+    let rank = |s: &String| match s.as_str() {
+        "`;`" => 0,
+        "`)`" | "`]`" | "`}`" | "`,`" => 1,
+        s if s.starts_with("an ") => 2,
+        s if s[1..].starts_with(|c: char| c.is_ascii_alphabetic()) => 3,
+        _ => 4,
+    };
+    items.sort_by(|a, b| rank(a).cmp(&rank(b)).then(a.cmp(b)));
     items.dedup();
     const SHOWN: usize = 8;
     match items.len() {

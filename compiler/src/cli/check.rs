@@ -49,19 +49,20 @@ pub fn run(args: &CheckArgs, color: bool) -> i32 {
     0
 }
 
-/// `kuhn: ok; 2 players (first, second); 1 param (ante=1); 3 flows (main, deal, bet)`
+/// `kuhn: ok; 2 players (first, second); 1 param (ante=1); 3 flows (deal, bet, main)`
 pub fn summary(program: &crate::typeck::tast::Program, values: &[driver::ParamValue]) -> String {
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let plural = |items: &[String], word: &str| match items.len() {
+        0 => format!("no {word}s"),
+        1 => format!("1 {word} ({})", items[0]),
+        n => format!("{n} {word}s ({})", items.join(", ")),
+    };
     let params: Vec<String> = program.params.iter().zip(values).map(|(p, v)| format!("{}={v}", p.name)).collect();
     let flows: Vec<String> = program.flows.iter().map(|f| f.name.clone().unwrap_or_else(|| "main".into())).collect();
     format!(
-        "{}: ok; {} ({}); {} ({}); {} ({})",
+        "{}: ok; {}; {}; {}",
         program.name,
-        plural(program.players.len(), "player"),
-        program.players.join(", "),
-        plural(params.len(), "param"),
-        params.join(", "),
-        plural(flows.len(), "flow"),
-        flows.join(", ")
+        plural(&program.players, "player"),
+        plural(&params, "param"),
+        plural(&flows, "flow")
     )
 }

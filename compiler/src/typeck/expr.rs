@@ -518,7 +518,7 @@ impl Checker {
                         );
                     }
                 }
-                Ty::Array(Box::new(elem), Some(items.len() as i64))
+                Ty::Array(Box::new(elem), len.or(Some(items.len() as i64)))
             }
             _ => Ty::List(Box::new(elem)),
         };

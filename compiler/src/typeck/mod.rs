@@ -7,6 +7,8 @@
 //! are no errors.
 
 mod builtins;
+pub mod consts;
+mod recursion;
 mod env;
 mod expr;
 mod stmt;
@@ -54,6 +56,7 @@ impl Checker {
         let vars = self.check_vars(vars);
         let fns: Vec<tast::Fn> = fn_decls.iter().map(|f| self.check_fn(f)).collect();
         let flows: Vec<tast::Flow> = flow_decls.iter().map(|f| self.check_flow(f)).collect();
+        self.problems.extend(recursion::check_flow_recursion(&flows));
 
         let main_flow = match main {
             Some(id) => id,
@@ -82,11 +85,16 @@ impl Checker {
     /// Declares a global name, reporting a duplicate.
     fn declare_global(&mut self, name: &ast::Ident, g: Global) -> bool {
         if let Some((prev, prev_span)) = self.env.globals.get(&name.name).copied() {
-            self.error(
-                Diagnostic::error(format!("`{}` is declared twice", name.name))
-                    .primary(name.span, "declared again here")
-                    .secondary(prev_span, format!("first declared here as a {}", prev.describe())),
-            );
+            // Declarations are collected kind by kind: say which comes first in the file.
+            let d = Diagnostic::error(format!("`{}` is declared twice", name.name));
+            let d = if prev_span.start < name.span.start {
+                d.primary(name.span, format!("declared again here as a {}", g.describe()))
+                    .secondary(prev_span, format!("first declared here as a {}", prev.describe()))
+            } else {
+                d.primary(prev_span, format!("declared again here as a {}", prev.describe()))
+                    .secondary(name.span, format!("first declared here as a {}", g.describe()))
+            };
+            self.error(d);
             return false;
         }
         if let Some(vs) = self.env.variants.get(&name.name) {
@@ -126,9 +134,10 @@ impl Checker {
         }
         for name in &first.names {
             let idx = self.env.players.len() as u32;
-            if self.declare_global(name, Global::Player(idx)) {
-                self.env.players.push(name.name.clone());
-            }
+            // A duplicate is reported but still counted, so that per-player
+            // arrays are checked against the players as written.
+            self.declare_global(name, Global::Player(idx));
+            self.env.players.push(name.name.clone());
         }
     }
 
@@ -261,10 +270,26 @@ impl Checker {
 
     fn check_params(&mut self, decls: Vec<&ast::ParamDecl>) -> Vec<tast::Param> {
         let mut out = Vec::new();
+        // Default values, to report a default that cannot be computed.
+        let mut values: Vec<consts::ParamValue> = Vec::new();
         for (i, d) in decls.into_iter().enumerate() {
             self.body = Body::new(BodyKind::ParamDefault { upto: i as u32 });
             let ty = self.env.params[i].1.clone();
             let default = self.check_expr(&d.default, Some(&ty));
+            if !default.ty.has_error() {
+                match consts::eval_const(&default, &values) {
+                    Ok(v) => values.push(v),
+                    Err(why) => {
+                        self.error(
+                            Diagnostic::error(format!("the default of param `{}` cannot be computed: {why}", d.name.name))
+                                .primary(d.default.span, why),
+                        );
+                        values.push(consts::ParamValue::Int(0));
+                    }
+                }
+            } else {
+                values.push(consts::ParamValue::Int(0));
+            }
             out.push(tast::Param { name: d.name.name.clone(), ty, default, span: d.span });
         }
         out
@@ -378,18 +403,15 @@ impl Checker {
                 let saved = std::mem::replace(&mut self.body, Body::new(BodyKind::ArrayLen));
                 let len_expr = self.check_expr(len, Some(&Ty::Int));
                 self.body = saved;
-                let n = match len_expr.kind {
-                    tast::ExprKind::Int(n) => {
-                        if n < 0 {
-                            self.error(
-                                Diagnostic::error("array length is negative")
-                                    .primary(len.span, format!("length {n}")),
-                            );
-                        }
-                        Some(n)
-                    }
-                    _ => None,
-                };
+                // Lengths written with literals only are known now; those
+                // using params are checked when the game is generated.
+                let n = consts::eval_const(&len_expr, &[]).ok().and_then(|v| match v {
+                    consts::ParamValue::Int(n) => Some(n),
+                    consts::ParamValue::Bool(_) => None,
+                });
+                if let Some(n) = n.filter(|n| *n < 0) {
+                    self.error(Diagnostic::error("array length is negative").primary(len.span, format!("length {n}")));
+                }
                 Ty::Array(Box::new(elem), n)
             }
             ast::TypeKind::PerPlayer(elem) => Ty::PerPlayer(Box::new(self.resolve_type(elem))),

@@ -54,13 +54,15 @@ impl Checker {
                     AssignOp::Sub => Some(ArithOp::Sub),
                     AssignOp::Mul => Some(ArithOp::Mul),
                 };
-                if op.is_some() && place_ty != Ty::Int {
+                let value = if op.is_some() && place_ty != Ty::Int {
                     self.error(
                         Diagnostic::error(format!("compound assignment to {}", place_ty.a()))
                             .primary(target.span, "`+=`, `-=` and `*=` need an `int`"),
                     );
-                }
-                let value = self.check_expr(value, Some(&place_ty));
+                    self.check_expr(value, None)
+                } else {
+                    self.check_expr(value, Some(&place_ty))
+                };
                 StmtKind::Assign { target: place, op, value }
             }
             ast::StmtKind::Choose(c) => {
@@ -273,6 +275,15 @@ impl Checker {
                 let i = self.check_expr(idx, Some(&idx_ty));
                 Some((Place::Index(Box::new(place), Box::new(i)), elem))
             }
+            ast::ExprKind::CurrentPlayer | ast::ExprKind::Opponent => {
+                let word = if matches!(target.kind, ast::ExprKind::CurrentPlayer) { "player" } else { "opponent" };
+                self.error(
+                    Diagnostic::error(format!("cannot assign to `{word}`"))
+                        .primary(target.span, "take_turns decides whose turn it is")
+                        .help("to skip or repeat turns, write the loop yourself with `while` and a `player` variable"),
+                );
+                None
+            }
             _ => {
                 self.check_expr(target, None);
                 self.error(
@@ -329,6 +340,7 @@ impl Checker {
         // Exact sum of the probabilities as a fraction (i128 to avoid overflow).
         let (mut num, mut den): (i128, i128) = (0, 1);
         let mut overflow = false;
+        let mut bad_entry = false;
         for (e, p) in entries {
             let x = self.check_expr(e, elem.as_ref());
             if elem.as_ref().is_none_or(Ty::is_error) {
@@ -347,6 +359,7 @@ impl Checker {
                 continue;
             }
             if p.num > p.den {
+                bad_entry = true;
                 self.error(
                     Diagnostic::error(format!("probability {}/{} is greater than 1", p.num, p.den))
                         .primary(p.span, "not a probability"),
@@ -369,7 +382,7 @@ impl Checker {
             self.error(Diagnostic::error("empty chance table").primary(span, "nature has nothing to choose from"));
         } else if overflow {
             self.error(Diagnostic::error("probabilities too fine to add up exactly").primary(span, "use smaller denominators"));
-        } else if num != den && out.len() == entries.len() {
+        } else if num != den && out.len() == entries.len() && !bad_entry {
             self.error(
                 Diagnostic::error(format!("probabilities sum to {}, not 1", fraction(num, den)))
                     .primary(span, "these probabilities")
