@@ -1,5 +1,11 @@
 //! galac-runtime: the library every galac-generated solver links.
 //!
-//! It will hold the `Game` trait that generated code and the interpreter
-//! implement, the flat game tree with exact information sets, the solvers
-//! and the exporters. The runtime never depends on the compiler.
+//! It holds the [`game::Game`] trait that generated code and the interpreter
+//! implement, exact information-state interning ([`info`]), exact chance
+//! probabilities ([`rational`]) and the flat game tree ([`tree`]). The runtime
+//! never depends on the compiler.
+
+pub mod game;
+pub mod info;
+pub mod rational;
+pub mod tree;

@@ -4,6 +4,9 @@
 //! 2 when galac was called wrongly (bad flag, missing file).
 
 mod check;
+mod game_args;
+mod ir;
+mod tree;
 
 pub use check::summary;
 
@@ -40,6 +43,11 @@ pub enum Command {
     /// Prints a one-line summary (players, params, flows) and exits 0 when the
     /// game is valid; prints every error found and exits 1 otherwise.
     Check(check::CheckArgs),
+    /// Generate the game tree and report its size: nodes, information sets,
+    /// sequences, memory and generation time.
+    Tree(tree::TreeArgs),
+    /// Print the intermediate representation (control-flow graph) of a game.
+    Ir(ir::IrArgs),
 }
 
 /// Runs galac with the process arguments; returns the exit status.
@@ -61,6 +69,8 @@ pub fn main() -> i32 {
     };
     match cli.cmd {
         Command::Check(args) => check::run(&args, color),
+        Command::Tree(args) => tree::run(&args, color),
+        Command::Ir(args) => ir::run(&args, color),
     }
 }
 

@@ -1,0 +1,19 @@
+//! `galac ir FILE`: print the control-flow graph a game lowers to.
+
+use super::game_args::GameArgs;
+
+#[derive(clap::Args, Debug)]
+pub struct IrArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+}
+
+pub fn run(args: &IrArgs, color: bool) -> i32 {
+    match super::game_args::load(&args.game, color) {
+        Ok(interp) => {
+            print!("{}", interp.ir());
+            0
+        }
+        Err(code) => code,
+    }
+}

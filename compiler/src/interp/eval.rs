@@ -1,0 +1,493 @@
+//! Evaluating expressions and running the (pure, structured) fn bodies.
+
+use galac_runtime::game::GameError;
+
+use super::value::{Value, SUIT_BITS};
+use super::Interp;
+use crate::ast::BinOp;
+use crate::span::Span;
+use crate::typeck::tast::{self, ArithOp, Builtin, Expr, ExprKind, Pattern, Place, StmtKind};
+
+/// Where names read their values: state variables and the current locals
+/// (for flows both are the slot array).
+pub struct Env<'a> {
+    pub vars: &'a [Value],
+    pub locals: &'a [Value],
+}
+
+/// Counts evaluation steps so that endless loops stop with an error.
+pub struct Budget {
+    pub used: u64,
+    pub limit: u64,
+}
+
+impl Budget {
+    pub fn step(&mut self, interp: &Interp, span: Span) -> Result<(), GameError> {
+        self.used += 1;
+        if self.used > self.limit {
+            return Err(GameError::StepLimit { limit: self.limit, at: interp.at(span) });
+        }
+        Ok(())
+    }
+}
+
+enum Flow {
+    Normal,
+    Return(Value),
+}
+
+impl Interp {
+    pub fn int(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<i64, GameError> {
+        match self.eval(e, env, b)? {
+            Value::Int(n) => Ok(n),
+            Value::Seq(_) => Err(self.internal(e.span, "expected a scalar")),
+        }
+    }
+
+    fn internal(&self, span: Span, what: &str) -> GameError {
+        GameError::Other { message: format!("internal error ({what}), please report"), at: self.at(span) }
+    }
+
+    fn overflow(&self, span: Span) -> GameError {
+        GameError::Overflow { at: self.at(span) }
+    }
+
+    pub fn eval(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<Value, GameError> {
+        use ExprKind as K;
+        Ok(match &e.kind {
+            K::Int(n) => Value::Int(*n),
+            K::Bool(x) => Value::bool(*x),
+            K::Player(i) => Value::Int(i64::from(*i)),
+            K::Variant(_, i) => Value::Int(i64::from(*i)),
+            K::Param(p) => self.params[p.0 as usize].clone(),
+            K::Var(v) => env.vars[v.0 as usize].clone(),
+            K::Local(l) => env.locals[l.0 as usize].clone(),
+            K::Players => Value::seq((0..self.n_players as i64).map(Value::Int).collect()),
+            K::Call(f, args) => {
+                let vals = args.iter().map(|a| self.eval(a, env, b)).collect::<Result<Vec<_>, _>>()?;
+                self.call_fn(*f, vals, b, e.span)?
+            }
+            K::Builtin(bi, args) => self.builtin(*bi, args, env, b, e.span)?,
+            K::Index(a, i) => {
+                let seq = self.eval(a, env, b)?;
+                let idx = self.int(i, env, b)?;
+                match seq {
+                    Value::Seq(xs) => match usize::try_from(idx).ok().and_then(|k| xs.get(k)) {
+                        Some(v) => v.clone(),
+                        None => return Err(GameError::IndexOutOfBounds { index: idx, len: xs.len(), at: self.at(e.span) }),
+                    },
+                    Value::Int(_) => return Err(self.internal(e.span, "index of a scalar")),
+                }
+            }
+            K::Field(a, n) => match self.eval(a, env, b)? {
+                Value::Seq(xs) => xs.get(*n as usize).cloned().ok_or_else(|| self.internal(e.span, "tuple field"))?,
+                Value::Int(_) => return Err(self.internal(e.span, "field of a scalar")),
+            },
+            K::Neg(a) => Value::Int(self.int(a, env, b)?.checked_neg().ok_or_else(|| self.overflow(e.span))?),
+            K::Not(a) => Value::bool(self.int(a, env, b)? == 0),
+            K::Binary(op, x, y) => self.binary(*op, x, y, env, b, e.span)?,
+            K::Range { lo, hi, inclusive } => {
+                let lo = self.int(lo, env, b)?;
+                let hi = self.int(hi, env, b)?;
+                let hi = if *inclusive { hi.checked_add(1).ok_or_else(|| self.overflow(e.span))? } else { hi };
+                let n = hi.saturating_sub(lo).max(0);
+                if n > 100_000_000 {
+                    return Err(GameError::Other { message: format!("range of {n} values is too large"), at: self.at(e.span) });
+                }
+                Value::seq((lo..hi).map(Value::Int).collect())
+            }
+            K::If(c, x, y) => {
+                if self.int(c, env, b)? != 0 {
+                    self.eval(x, env, b)?
+                } else {
+                    self.eval(y, env, b)?
+                }
+            }
+            K::Tuple(xs) | K::List(xs) => {
+                Value::seq(xs.iter().map(|x| self.eval(x, env, b)).collect::<Result<Vec<_>, _>>()?)
+            }
+            K::Repeat(v, n) => {
+                let v = self.eval(v, env, b)?;
+                let n = self.int(n, env, b)?;
+                if !(0..=100_000_000).contains(&n) {
+                    return Err(GameError::Other { message: format!("cannot repeat a value {n} times"), at: self.at(e.span) });
+                }
+                Value::seq(vec![v; n as usize])
+            }
+            K::PerPlayerFill(v) => Value::seq(vec![self.eval(v, env, b)?; self.n_players as usize]),
+            K::Error => return Err(self.internal(e.span, "error expression")),
+        })
+    }
+
+    fn binary(&self, op: BinOp, x: &Expr, y: &Expr, env: &Env, b: &mut Budget, span: Span) -> Result<Value, GameError> {
+        match op {
+            BinOp::And => return Ok(Value::bool(self.int(x, env, b)? != 0 && self.int(y, env, b)? != 0)),
+            BinOp::Or => return Ok(Value::bool(self.int(x, env, b)? != 0 || self.int(y, env, b)? != 0)),
+            BinOp::Eq => return Ok(Value::bool(self.eval(x, env, b)? == self.eval(y, env, b)?)),
+            BinOp::Ne => return Ok(Value::bool(self.eval(x, env, b)? != self.eval(y, env, b)?)),
+            _ => {}
+        }
+        let (a, c) = (self.int(x, env, b)?, self.int(y, env, b)?);
+        let v = match op {
+            BinOp::Add => a.checked_add(c).ok_or_else(|| self.overflow(span))?,
+            BinOp::Sub => a.checked_sub(c).ok_or_else(|| self.overflow(span))?,
+            BinOp::Mul => a.checked_mul(c).ok_or_else(|| self.overflow(span))?,
+            BinOp::Div | BinOp::Rem => {
+                if c == 0 {
+                    return Err(GameError::DivisionByZero { at: self.at(span) });
+                }
+                let r = if op == BinOp::Div { a.checked_div(c) } else { a.checked_rem(c) };
+                r.ok_or_else(|| self.overflow(span))?
+            }
+            BinOp::Lt => i64::from(a < c),
+            BinOp::Le => i64::from(a <= c),
+            BinOp::Gt => i64::from(a > c),
+            BinOp::Ge => i64::from(a >= c),
+            _ => return Err(self.internal(span, "operator")),
+        };
+        Ok(Value::Int(v))
+    }
+
+    fn seq(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<std::rc::Rc<Vec<Value>>, GameError> {
+        match self.eval(e, env, b)? {
+            Value::Seq(xs) => Ok(xs),
+            Value::Int(_) => Err(self.internal(e.span, "expected a sequence")),
+        }
+    }
+
+    fn builtin(&self, bi: Builtin, args: &[Expr], env: &Env, b: &mut Budget, span: Span) -> Result<Value, GameError> {
+        use Builtin::*;
+        let limit = |n: i64, what: &str| -> Result<usize, GameError> {
+            usize::try_from(n).ok().filter(|n| *n <= 1 << 24).ok_or_else(|| GameError::Other {
+                message: format!("{what} {n} is out of range"),
+                at: self.at(span),
+            })
+        };
+        Ok(match bi {
+            Len => Value::Int(self.seq(&args[0], env, b)?.len() as i64),
+            Contains => {
+                let xs = self.seq(&args[0], env, b)?;
+                let x = self.eval(&args[1], env, b)?;
+                Value::bool(xs.contains(&x))
+            }
+            Count => {
+                let xs = self.seq(&args[0], env, b)?;
+                let x = self.eval(&args[1], env, b)?;
+                let flat = args[0].ty.element().is_some_and(|t| *t == args[1].ty);
+                let n = if flat {
+                    xs.iter().filter(|v| **v == x).count()
+                } else {
+                    xs.iter()
+                        .map(|row| match row {
+                            Value::Seq(r) => r.iter().filter(|v| **v == x).count(),
+                            Value::Int(_) => 0,
+                        })
+                        .sum()
+                };
+                Value::Int(n as i64)
+            }
+            Push => {
+                let xs = self.seq(&args[0], env, b)?;
+                let mut v = (*xs).clone();
+                v.push(self.eval(&args[1], env, b)?);
+                Value::seq(v)
+            }
+            Remove => {
+                let xs = self.seq(&args[0], env, b)?;
+                let x = self.eval(&args[1], env, b)?;
+                let mut v = (*xs).clone();
+                if let Some(i) = v.iter().position(|y| *y == x) {
+                    v.remove(i);
+                }
+                Value::seq(v)
+            }
+            Sum => {
+                let xs = self.seq(&args[0], env, b)?;
+                let mut total: i64 = 0;
+                for x in xs.iter() {
+                    if let Value::Int(n) = x {
+                        total = total.checked_add(*n).ok_or_else(|| self.overflow(span))?;
+                    }
+                }
+                Value::Int(total)
+            }
+            Sort => {
+                let mut v = (*self.seq(&args[0], env, b)?).clone();
+                v.sort();
+                Value::seq(v)
+            }
+            Combinations => {
+                let xs = self.seq(&args[0], env, b)?;
+                let k = limit(self.int(&args[1], env, b)?, "combination size")?;
+                let mut out = Vec::new();
+                let mut pick: Vec<usize> = (0..k).collect();
+                if k <= xs.len() {
+                    loop {
+                        b.step(self, span)?;
+                        out.push(Value::seq(pick.iter().map(|i| xs[*i].clone()).collect()));
+                        // Next k-subset in lexicographic order.
+                        let mut i = k;
+                        while i > 0 && pick[i - 1] == xs.len() - k + i - 1 {
+                            i -= 1;
+                        }
+                        if i == 0 {
+                            break;
+                        }
+                        pick[i - 1] += 1;
+                        for j in i..k {
+                            pick[j] = pick[j - 1] + 1;
+                        }
+                    }
+                }
+                Value::seq(out)
+            }
+            Min => Value::Int(self.int(&args[0], env, b)?.min(self.int(&args[1], env, b)?)),
+            Max => Value::Int(self.int(&args[0], env, b)?.max(self.int(&args[1], env, b)?)),
+            Abs => Value::Int(self.int(&args[0], env, b)?.checked_abs().ok_or_else(|| self.overflow(span))?),
+            Next => Value::Int((self.int(&args[0], env, b)? + 1) % i64::from(self.n_players)),
+            Index => Value::Int(self.int(&args[0], env, b)?),
+            Deck => {
+                let ranks = limit(self.int(&args[0], env, b)?, "number of ranks")?;
+                let suits = limit(self.int(&args[1], env, b)?, "number of suits")?;
+                if suits > 1 << SUIT_BITS {
+                    return Err(GameError::Other { message: format!("{suits} suits are too many"), at: self.at(span) });
+                }
+                let mut v = Vec::with_capacity(ranks * suits);
+                for r in 0..ranks {
+                    for s in 0..suits {
+                        v.push(Value::Int(((r as i64) << SUIT_BITS) | s as i64));
+                    }
+                }
+                Value::seq(v)
+            }
+            Card => {
+                let r = self.int(&args[0], env, b)?;
+                let s = self.int(&args[1], env, b)?;
+                if !(0..1 << SUIT_BITS).contains(&s) || !(0..1 << 40).contains(&r) {
+                    return Err(GameError::Other { message: format!("card({r}, {s}) is out of range"), at: self.at(span) });
+                }
+                Value::Int((r << SUIT_BITS) | s)
+            }
+            Rank => Value::Int(self.int(&args[0], env, b)? >> SUIT_BITS),
+            Suit => Value::Int(self.int(&args[0], env, b)? & ((1 << SUIT_BITS) - 1)),
+            Cells => {
+                let rows = limit(self.int(&args[0], env, b)?, "number of rows")?;
+                let cols = limit(self.int(&args[1], env, b)?, "number of columns")?;
+                let mut v = Vec::with_capacity(rows * cols);
+                for r in 0..rows {
+                    for c in 0..cols {
+                        v.push(Value::seq(vec![Value::Int(r as i64), Value::Int(c as i64)]));
+                    }
+                }
+                Value::seq(v)
+            }
+            HasLine => {
+                let board = self.seq(&args[0], env, b)?;
+                let k = self.int(&args[1], env, b)?;
+                let v = self.eval(&args[2], env, b)?;
+                Value::bool(has_line(&board, k, &v))
+            }
+        })
+    }
+
+    /// Calls a pure fn with evaluated arguments.
+    pub fn call_fn(&self, f: tast::FnId, args: Vec<Value>, b: &mut Budget, span: Span) -> Result<Value, GameError> {
+        b.step(self, span)?;
+        let func = &self.fns[f.0 as usize];
+        let mut frame = args;
+        frame.resize(func.locals.len().max(frame.len()), Value::Int(0));
+        match self.exec_fn_block(&func.body, &mut frame, b)? {
+            Flow::Return(v) => Ok(v),
+            Flow::Normal => Err(self.internal(func.span, "fn ended without return")),
+        }
+    }
+
+    fn exec_fn_block(&self, block: &tast::Block, frame: &mut Vec<Value>, b: &mut Budget) -> Result<Flow, GameError> {
+        for s in &block.stmts {
+            b.step(self, s.span)?;
+            let env_value = |this: &Self, e: &Expr, frame: &Vec<Value>, b: &mut Budget| {
+                this.eval(e, &Env { vars: &[], locals: frame }, b)
+            };
+            match &s.kind {
+                StmtKind::Let { local, value } => {
+                    let v = env_value(self, value, frame, b)?;
+                    frame[local.0 as usize] = v;
+                }
+                StmtKind::Assign { target, op, value } => {
+                    let v = env_value(self, value, frame, b)?;
+                    let path = self.place_path(target, &Env { vars: &[], locals: frame }, b)?;
+                    self.store(path, *op, v, frame, s.span)?;
+                }
+                StmtKind::If { cond, then_block, else_block } => {
+                    let c = env_value(self, cond, frame, b)?;
+                    let flow = if c != Value::Int(0) {
+                        self.exec_fn_block(then_block, frame, b)?
+                    } else {
+                        self.exec_fn_block(else_block, frame, b)?
+                    };
+                    if let Flow::Return(v) = flow {
+                        return Ok(Flow::Return(v));
+                    }
+                }
+                StmtKind::While { cond, body } => loop {
+                    b.step(self, s.span)?;
+                    if env_value(self, cond, frame, b)? == Value::Int(0) {
+                        break;
+                    }
+                    if let Flow::Return(v) = self.exec_fn_block(body, frame, b)? {
+                        return Ok(Flow::Return(v));
+                    }
+                },
+                StmtKind::Repeat { body, cond } => loop {
+                    b.step(self, s.span)?;
+                    if let Flow::Return(v) = self.exec_fn_block(body, frame, b)? {
+                        return Ok(Flow::Return(v));
+                    }
+                    if env_value(self, cond, frame, b)? != Value::Int(0) {
+                        break;
+                    }
+                },
+                StmtKind::For { pattern, domain, body } => {
+                    let items = self.enumerate(domain, &Env { vars: &[], locals: frame }, b)?;
+                    for item in items {
+                        b.step(self, s.span)?;
+                        bind(pattern, item, frame);
+                        if let Flow::Return(v) = self.exec_fn_block(body, frame, b)? {
+                            return Ok(Flow::Return(v));
+                        }
+                    }
+                }
+                StmtKind::Return(Some(e)) => return Ok(Flow::Return(env_value(self, e, frame, b)?)),
+                _ => return Err(self.internal(s.span, "statement not allowed in a fn")),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// The elements of a domain, in order.
+    pub fn enumerate(&self, d: &tast::Domain, env: &Env, b: &mut Budget) -> Result<Vec<Value>, GameError> {
+        Ok(match &d.kind {
+            tast::DomainKind::Values(e) => (*self.seq(e, env, b)?).clone(),
+            tast::DomainKind::Enum(id) => {
+                (0..self.enums[id.0 as usize].variants.len() as i64).map(Value::Int).collect()
+            }
+            tast::DomainKind::Bool => vec![Value::Int(0), Value::Int(1)],
+            tast::DomainKind::Product(parts) => {
+                let lists = parts.iter().map(|p| self.enumerate(p, env, b)).collect::<Result<Vec<_>, _>>()?;
+                let mut out: Vec<Vec<Value>> = vec![Vec::new()];
+                for list in &lists {
+                    let mut next = Vec::with_capacity(out.len() * list.len());
+                    for prefix in &out {
+                        for x in list {
+                            let mut t = prefix.clone();
+                            t.push(x.clone());
+                            next.push(t);
+                        }
+                    }
+                    out = next;
+                }
+                out.into_iter().map(Value::seq).collect()
+            }
+        })
+    }
+
+    /// The slot and index path of a place (indices evaluated now).
+    pub fn place_path(&self, place: &Place, env: &Env, b: &mut Budget) -> Result<(usize, Vec<i64>), GameError> {
+        let mut path: Vec<i64> = Vec::new();
+        let mut root = place;
+        while let Place::Index(base, i) = root {
+            path.push(self.int(i, env, b)?);
+            root = base;
+        }
+        path.reverse();
+        let slot = match root {
+            Place::Var(v) => v.0 as usize,
+            Place::Local(l) => l.0 as usize,
+            Place::Index(..) => unreachable!("the loop above strips every index"),
+        };
+        Ok((slot, path))
+    }
+
+    /// Stores `v` (combined with `op`) at `slot[path...]`.
+    pub fn store(
+        &self,
+        (slot, path): (usize, Vec<i64>),
+        op: Option<ArithOp>,
+        v: Value,
+        slots: &mut [Value],
+        span: Span,
+    ) -> Result<(), GameError> {
+        let mut target = &mut slots[slot];
+        for idx in path {
+            let Value::Seq(xs) = target else { return Err(self.internal(span, "index of a scalar")) };
+            let xs = std::rc::Rc::make_mut(xs);
+            let len = xs.len();
+            target = match usize::try_from(idx).ok().and_then(|k| xs.get_mut(k)) {
+                Some(t) => t,
+                None => return Err(GameError::IndexOutOfBounds { index: idx, len, at: self.at(span) }),
+            };
+        }
+        *target = match op {
+            None => v,
+            Some(op) => {
+                let (Value::Int(a), Value::Int(c)) = (&*target, &v) else {
+                    return Err(self.internal(span, "compound assignment"));
+                };
+                let r = match op {
+                    ArithOp::Add => a.checked_add(*c),
+                    ArithOp::Sub => a.checked_sub(*c),
+                    ArithOp::Mul => a.checked_mul(*c),
+                };
+                Value::Int(r.ok_or_else(|| self.overflow(span))?)
+            }
+        };
+        Ok(())
+    }
+}
+
+/// Destructures `v` into the locals or slots of a pattern.
+pub fn bind(p: &Pattern, v: Value, slots: &mut [Value]) {
+    match p {
+        Pattern::Bind(l) => slots[l.0 as usize] = v,
+        Pattern::Wildcard => {}
+        Pattern::Tuple(ps) => {
+            if let Value::Seq(xs) = v {
+                for (p, x) in ps.iter().zip(xs.iter()) {
+                    bind(p, x.clone(), slots);
+                }
+            }
+        }
+    }
+}
+
+/// True iff some row, column or diagonal has `k` consecutive cells equal to `v`.
+fn has_line(board: &[Value], k: i64, v: &Value) -> bool {
+    let rows: Vec<&[Value]> = board
+        .iter()
+        .map(|r| match r {
+            Value::Seq(xs) => xs.as_slice(),
+            Value::Int(_) => &[][..],
+        })
+        .collect();
+    let Ok(k) = usize::try_from(k) else { return false };
+    if k == 0 {
+        return true;
+    }
+    let h = rows.len() as i64;
+    let cell = |r: i64, c: i64| -> Option<&Value> {
+        if r < 0 || r >= h {
+            return None;
+        }
+        rows[r as usize].get(usize::try_from(c).ok()?)
+    };
+    for r in 0..h {
+        for c in 0..rows[r as usize].len() as i64 {
+            for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                if (0..k as i64).all(|i| cell(r + dr * i, c + dc * i) == Some(v)) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}

@@ -1,0 +1,362 @@
+//! The IR interpreter: runs a lowered game and implements the runtime's
+//! [`Game`] trait, so the runtime can build its tree. It is the reference
+//! the compiled code is tested against.
+
+mod eval;
+pub mod value;
+
+use std::rc::Rc;
+
+use galac_runtime::game::{Game, GameError, GameInfo, Node};
+use galac_runtime::info::{InfoInterner, InfoState, CHOSE_TAG};
+use galac_runtime::rational::{self, Ratio};
+
+use crate::ir::{self, Term};
+use crate::span::Span;
+use crate::typeck::consts::ParamValue;
+use crate::typeck::tast::{self, ArithOp, ChooseDomain};
+use crate::typeck::types::Ty;
+use eval::{bind, Budget, Env};
+use value::{Names, Value};
+
+/// Default number of evaluation steps allowed between two nodes of the tree.
+pub const DEFAULT_STEP_LIMIT: u64 = 1_000_000;
+
+/// Turns a span into `file:line:column: ` for run-time errors.
+pub struct Locator {
+    pub file: String,
+    pub line_starts: Vec<usize>,
+}
+
+impl Locator {
+    pub fn new(file: &str, source: &str) -> Locator {
+        let mut line_starts = vec![0];
+        line_starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
+        Locator { file: file.to_string(), line_starts }
+    }
+
+    pub fn at(&self, span: Span) -> String {
+        let pos = span.start as usize;
+        let line = self.line_starts.partition_point(|s| *s <= pos).max(1);
+        let col = pos - self.line_starts[line - 1] + 1;
+        format!("{}:{line}:{col}: ", self.file)
+    }
+}
+
+pub struct Interp {
+    ir: ir::Program,
+    info: GameInfo,
+    params: Vec<Value>,
+    fns: Vec<tast::Fn>,
+    enums: Vec<tast::Enum>,
+    n_players: u32,
+    locator: Locator,
+    pub step_limit: u64,
+}
+
+/// A point in a play: the slots, where the flow is, the payoffs so far and
+/// every player's information state.
+#[derive(Clone)]
+pub struct State {
+    slots: Vec<Value>,
+    block: u32,
+    payoffs: Vec<i64>,
+    info: Vec<InfoState>,
+    /// The candidates of the choice the state waits at.
+    pending: Option<Rc<Pending>>,
+}
+
+struct Pending {
+    chooser: Option<u32>,
+    values: Vec<Value>,
+    probs: Vec<Ratio>,
+}
+
+impl Interp {
+    pub fn new(ir: ir::Program, params: &[ParamValue], locator: Locator) -> Interp {
+        let info = GameInfo {
+            name: ir.name.clone(),
+            players: ir.players.clone(),
+            params: ir.params.iter().zip(params).map(|(p, v)| (p.name.clone(), v.to_string())).collect(),
+        };
+        let params = params
+            .iter()
+            .map(|v| match v {
+                ParamValue::Int(n) => Value::Int(*n),
+                ParamValue::Bool(b) => Value::bool(*b),
+            })
+            .collect();
+        Interp {
+            fns: ir.fns.clone(),
+            enums: ir.enums.clone(),
+            n_players: ir.players.len() as u32,
+            ir,
+            info,
+            params,
+            locator,
+            step_limit: DEFAULT_STEP_LIMIT,
+        }
+    }
+
+    pub fn ir(&self) -> &ir::Program {
+        &self.ir
+    }
+
+    pub(crate) fn at(&self, span: Span) -> String {
+        self.locator.at(span)
+    }
+
+    fn names(&self) -> Names<'_> {
+        Names { players: &self.ir.players, enums: &self.enums }
+    }
+
+    fn player_index(&self, v: i64, span: Span) -> Result<u32, GameError> {
+        u32::try_from(v).ok().filter(|p| *p < self.n_players).ok_or_else(|| GameError::Other {
+            message: format!("{v} is not a player"),
+            at: self.at(span),
+        })
+    }
+
+    /// Evaluates the candidates of a choice, with `where` and `weight`.
+    fn candidates(&self, c: &ir::Choose, slots: &mut [Value], b: &mut Budget, span: Span) -> Result<(Vec<Value>, Vec<Ratio>), GameError> {
+        let mut values = Vec::new();
+        let mut probs = Vec::new();
+        match &c.domain {
+            ChooseDomain::Domain(d) => {
+                let all = self.enumerate(d, &Env { vars: slots, locals: slots }, b)?;
+                let mut weights: Vec<u64> = Vec::new();
+                for v in all {
+                    if c.filter.is_some() || c.weight.is_some() {
+                        bind(&c.pattern, v.clone(), slots);
+                    }
+                    if let Some(f) = &c.filter {
+                        b.step(self, span)?;
+                        if self.int(f, &Env { vars: slots, locals: slots }, b)? == 0 {
+                            continue;
+                        }
+                    }
+                    if let Some(w) = &c.weight {
+                        let w = self.int(w, &Env { vars: slots, locals: slots }, b)?;
+                        if w <= 0 {
+                            return Err(GameError::BadWeight { weight: w, at: self.at(span) });
+                        }
+                        weights.push(w as u64);
+                    }
+                    values.push(v);
+                }
+                if c.chooser.is_none() && !values.is_empty() {
+                    if weights.is_empty() {
+                        weights = vec![1; values.len()];
+                    }
+                    rational::normalize(&weights, &mut probs).ok_or_else(|| GameError::Other {
+                        message: "chance weights are too large to add up".into(),
+                        at: self.at(span),
+                    })?;
+                }
+            }
+            ChooseDomain::Table(entries) => {
+                for (e, n, d) in entries {
+                    values.push(self.eval(e, &Env { vars: slots, locals: slots }, b)?);
+                    let p = Ratio::new(*n as u64, *d as u64).ok_or_else(|| GameError::BadProbabilities {
+                        sum: format!("{n}/{d}"),
+                        at: self.at(span),
+                    })?;
+                    probs.push(p);
+                }
+            }
+        }
+        Ok((values, probs))
+    }
+}
+
+impl Game for Interp {
+    type State = State;
+
+    fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    fn root(&self) -> Result<State, GameError> {
+        let mut slots = vec![Value::Int(0); self.ir.slots.len()];
+        let mut b = Budget { used: 0, limit: self.step_limit };
+        for (i, init) in self.ir.var_inits.iter().enumerate() {
+            slots[i] = self.eval(init, &Env { vars: &slots, locals: &slots }, &mut b)?;
+        }
+        Ok(State {
+            slots,
+            block: self.ir.entry.0,
+            payoffs: vec![0; self.n_players as usize],
+            info: vec![InfoState::EMPTY; self.n_players as usize],
+            pending: None,
+        })
+    }
+
+    fn advance(&self, s: &mut State, info: &mut InfoInterner) -> Result<Node, GameError> {
+        let mut b = Budget { used: 0, limit: self.step_limit };
+        let mut words: Vec<u64> = Vec::new();
+        loop {
+            let block = &self.ir.blocks[s.block as usize];
+            let span = self.ir.block_spans[s.block as usize];
+            b.step(self, span)?;
+            for inst in &block.insts {
+                b.step(self, span)?;
+                match inst {
+                    ir::Inst::Assign { place, op, value } => {
+                        let env = Env { vars: &s.slots, locals: &s.slots };
+                        let v = self.eval(value, &env, &mut b)?;
+                        let path = self.place_path(place, &env, &mut b)?;
+                        self.store(path, *op, v, &mut s.slots, span)?;
+                    }
+                    ir::Inst::Bind { pattern, value } => {
+                        let v = self.eval(value, &Env { vars: &s.slots, locals: &s.slots }, &mut b)?;
+                        bind(pattern, v, &mut s.slots);
+                    }
+                    ir::Inst::Enumerate { slot, domain } => {
+                        let items = self.enumerate(domain, &Env { vars: &s.slots, locals: &s.slots }, &mut b)?;
+                        s.slots[*slot as usize] = Value::seq(items);
+                    }
+                }
+            }
+            let env = Env { vars: &s.slots, locals: &s.slots };
+            match &block.term {
+                Term::Jump(to) => s.block = to.0,
+                Term::Branch { cond, then_to, else_to } => {
+                    s.block = if self.int(cond, &env, &mut b)? != 0 { then_to.0 } else { else_to.0 };
+                }
+                Term::Reveal { to, fact, args, next } => {
+                    words.clear();
+                    words.push(u64::from(fact.0));
+                    for a in args {
+                        self.eval(a, &env, &mut b)?.encode(&mut words);
+                    }
+                    match to {
+                        Some(p) => {
+                            let p = self.player_index(self.int(p, &env, &mut b)?, span)? as usize;
+                            s.info[p] = info.push(s.info[p], &words);
+                        }
+                        None => {
+                            for p in 0..self.n_players as usize {
+                                s.info[p] = info.push(s.info[p], &words);
+                            }
+                        }
+                    }
+                    s.block = next.0;
+                }
+                Term::Payoff { player, op, amount, next } => {
+                    let p = self.player_index(self.int(player, &env, &mut b)?, span)? as usize;
+                    let x = self.int(amount, &env, &mut b)?;
+                    let r = if *op == ArithOp::Sub { s.payoffs[p].checked_sub(x) } else { s.payoffs[p].checked_add(x) };
+                    s.payoffs[p] = r.ok_or(GameError::Overflow { at: self.at(span) })?;
+                    s.block = next.0;
+                }
+                Term::Outcome(e) => {
+                    let v = self.eval(e, &env, &mut b)?;
+                    if let Value::Seq(xs) = v {
+                        for (p, x) in xs.iter().enumerate() {
+                            if let (Some(acc), Value::Int(x)) = (s.payoffs.get_mut(p), x) {
+                                *acc = acc.checked_add(*x).ok_or(GameError::Overflow { at: self.at(span) })?;
+                            }
+                        }
+                    }
+                    return Ok(Node::Terminal);
+                }
+                Term::End => return Ok(Node::Terminal),
+                Term::Choose(c) => {
+                    let chooser = match &c.chooser {
+                        Some(e) => Some(self.player_index(self.int(e, &env, &mut b)?, span)?),
+                        None => None,
+                    };
+                    let (values, probs) = self.candidates(c, &mut s.slots, &mut b, span)?;
+                    if values.is_empty() {
+                        let who = chooser.map_or("nature".to_string(), |p| self.ir.players[p as usize].clone());
+                        return Err(GameError::NoChoices { who, at: self.at(span) });
+                    }
+                    let n = values.len() as u32;
+                    let node = match chooser {
+                        Some(p) => {
+                            words.clear();
+                            words.push(u64::from(c.choice_ty));
+                            for v in &values {
+                                v.encode(&mut words);
+                            }
+                            let mut scratch = Vec::new();
+                            let (infoset, _) = info.infoset(p, s.info[p as usize], &words, &mut scratch);
+                            Node::Decision { player: p, infoset, n_actions: n }
+                        }
+                        None => Node::Chance { n_outcomes: n },
+                    };
+                    s.pending = Some(Rc::new(Pending { chooser, values, probs }));
+                    return Ok(node);
+                }
+            }
+        }
+    }
+
+    fn apply(&self, s: &mut State, action: u32, info: &mut InfoInterner) -> Result<(), GameError> {
+        let Some(pending) = s.pending.take() else {
+            return Err(GameError::Other { message: "apply without a pending choice".into(), at: String::new() });
+        };
+        let Term::Choose(c) = &self.ir.blocks[s.block as usize].term else {
+            return Err(GameError::Other { message: "apply outside a choice".into(), at: String::new() });
+        };
+        let v = pending.values[action as usize].clone();
+        if let Some(p) = pending.chooser {
+            let mut words = vec![CHOSE_TAG, u64::from(c.choice_ty)];
+            v.encode(&mut words);
+            s.info[p as usize] = info.push(s.info[p as usize], &words);
+        }
+        bind(&c.pattern, v, &mut s.slots);
+        s.block = c.next.0;
+        Ok(())
+    }
+
+    fn chance_probs(&self, s: &State, out: &mut Vec<Ratio>) {
+        out.clear();
+        if let Some(p) = &s.pending {
+            out.extend_from_slice(&p.probs);
+        }
+    }
+
+    fn payoffs(&self, s: &State, out: &mut Vec<i64>) {
+        out.clear();
+        out.extend_from_slice(&s.payoffs);
+    }
+
+    fn action_label(&self, s: &State, action: u32) -> String {
+        let (Some(p), Term::Choose(c)) = (&s.pending, &self.ir.blocks[s.block as usize].term) else {
+            return action.to_string();
+        };
+        let ty = &self.ir.choice_tys[c.choice_ty as usize];
+        p.values.get(action as usize).map_or_else(|| action.to_string(), |v| self.names().show(v, ty))
+    }
+
+    fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String {
+        let key = info.infoset_key(infoset);
+        let names = self.names();
+        let facts: Vec<String> = info
+            .facts(key.state)
+            .into_iter()
+            .map(|words| {
+                if words.first() == Some(&CHOSE_TAG) {
+                    let ty = self.ir.choice_tys.get(words.get(1).copied().unwrap_or(0) as usize).cloned().unwrap_or(Ty::Int);
+                    let v = names.decode(words, &mut 2, &ty);
+                    format!("chose {}", names.show(&v, &ty))
+                } else {
+                    let fact = &self.ir.facts[words.first().copied().unwrap_or(0) as usize];
+                    let mut pos = 1;
+                    let args: Vec<String> = fact
+                        .args
+                        .iter()
+                        .map(|t| {
+                            let v = names.decode(words, &mut pos, t);
+                            names.show(&v, t)
+                        })
+                        .collect();
+                    if args.is_empty() { fact.tag.clone() } else { format!("{}({})", fact.tag, args.join(", ")) }
+                }
+            })
+            .collect();
+        let who = &self.ir.players[key.player as usize];
+        if facts.is_empty() { format!("{who}: start") } else { format!("{who}: {}", facts.join(", ")) }
+    }
+}

@@ -1,0 +1,81 @@
+//! The interface between a game and everything that explores it.
+//!
+//! Both the IR interpreter (in the compiler) and the Rust code generated for
+//! a game implement [`Game`]. A state runs its deterministic bookkeeping in
+//! [`Game::advance`] until the next node of the tree: a decision, a chance
+//! node or a leaf. Information states are interned in the caller's
+//! [`InfoInterner`], so information sets are exact.
+
+use crate::info::InfoInterner;
+use crate::rational::Ratio;
+
+/// What a state is waiting for after [`Game::advance`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Node {
+    /// `player` chooses one of `n_actions` actions in information set
+    /// `infoset` (an index from [`InfoInterner::infoset`]).
+    Decision { player: u32, infoset: u32, n_actions: u32 },
+    /// Nature picks one of `n_outcomes`; see [`Game::chance_probs`].
+    Chance { n_outcomes: u32 },
+    /// The play is over; see [`Game::payoffs`].
+    Terminal,
+}
+
+/// Static facts about a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameInfo {
+    pub name: String,
+    pub players: Vec<String>,
+    /// Param names and the values this instance uses.
+    pub params: Vec<(String, String)>,
+}
+
+/// Why a play could not be continued. Each names where in the game
+/// description it happened when that is known.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error("{at}no event within {limit} steps: the flow seems to loop forever")]
+    StepLimit { limit: u64, at: String },
+    #[error("{at}integer overflow")]
+    Overflow { at: String },
+    #[error("{at}division by zero")]
+    DivisionByZero { at: String },
+    #[error("{at}index {index} is out of bounds for length {len}")]
+    IndexOutOfBounds { index: i64, len: usize, at: String },
+    #[error("{at}{who} has no choice: the domain is empty (after `where`)")]
+    NoChoices { who: String, at: String },
+    #[error("{at}chance weight {weight} is not positive")]
+    BadWeight { weight: i64, at: String },
+    #[error("{at}chance probabilities sum to {sum}, not 1")]
+    BadProbabilities { sum: String, at: String },
+    #[error("{at}{message}")]
+    Other { message: String, at: String },
+}
+
+/// A game: a rule book that produces states and moves them along.
+pub trait Game {
+    type State: Clone;
+
+    fn info(&self) -> &GameInfo;
+
+    /// The state before anything happened.
+    fn root(&self) -> Result<Self::State, GameError>;
+
+    /// Runs the bookkeeping up to the next node and says what it is.
+    fn advance(&self, state: &mut Self::State, info: &mut InfoInterner) -> Result<Node, GameError>;
+
+    /// Takes action (or chance outcome) `action` at the node `advance` returned.
+    fn apply(&self, state: &mut Self::State, action: u32, info: &mut InfoInterner) -> Result<(), GameError>;
+
+    /// Exact probabilities of the outcomes at a chance node.
+    fn chance_probs(&self, state: &Self::State, out: &mut Vec<Ratio>);
+
+    /// The payoff vector at a terminal node (one entry per player).
+    fn payoffs(&self, state: &Self::State, out: &mut Vec<i64>);
+
+    /// A label of action `action` at the current node, in the game's terms.
+    fn action_label(&self, state: &Self::State, action: u32) -> String;
+
+    /// A readable description of an information set (the player's facts).
+    fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String;
+}

@@ -1,0 +1,173 @@
+//! Building the tree: explore every play of a [`Game`] depth-first with an
+//! explicit stack, cloning the state once per child.
+
+use std::time::Instant;
+
+use super::{Infoset, Tree, CHANCE, DECISION, TERMINAL};
+use crate::game::{Game, GameError, Node};
+use crate::info::InfoInterner;
+use crate::rational::Ratio;
+
+/// Limits and options of a build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Stop with an error beyond this many nodes.
+    pub max_nodes: u64,
+    /// Stop with an error when the tree and interner exceed this many bytes.
+    pub max_bytes: u64,
+    /// Record readable labels of information sets, actions and chance
+    /// outcomes (for export and display; costs time on big trees).
+    pub labels: bool,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions { max_nodes: 200_000_000, max_bytes: 8 << 30, labels: false }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    #[error("the game tree has more than {limit} nodes; raise the limit with --max-nodes")]
+    TooManyNodes { limit: u64 },
+    #[error("the game tree needs more than {limit_mib} MiB; raise the limit with --max-memory")]
+    TooMuchMemory { limit_mib: u64 },
+    #[error(transparent)]
+    Game(#[from] GameError),
+    #[error("a chance node has {n} outcomes but {got} probabilities")]
+    ChanceMismatch { n: u32, got: usize },
+    #[error("a chance node's probabilities sum to {sum}, not 1")]
+    ChanceSum { sum: String },
+    #[error("a leaf has {got} payoffs but the game has {n} players")]
+    PayoffArity { n: u32, got: usize },
+    #[error("a node has {n} children; at most {max} are supported")]
+    TooManyChildren { n: u64, max: u64 },
+    #[error("a decision node has no actions")]
+    NoActions,
+    #[error("imperfect recall: {0}")]
+    ImperfectRecall(String),
+}
+
+/// Builds the whole tree of `game`, and returns it with the build time.
+pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
+    let start = Instant::now();
+    let info = game.info();
+    let n_players = info.players.len() as u32;
+    let mut interner = InfoInterner::new();
+    let mut tree = Tree {
+        n_players,
+        player_names: info.players.clone(),
+        kind: Vec::new(),
+        data: Vec::new(),
+        first_child: Vec::new(),
+        n_children: Vec::new(),
+        probs: Vec::new(),
+        payoffs: Vec::new(),
+        infosets: Vec::new(),
+        chance_labels: Vec::new(),
+        max_depth: 0,
+    };
+    let mut infoset_counts = vec![0u32; n_players as usize];
+    let mut probs_buf: Vec<Ratio> = Vec::new();
+    let mut pay_buf: Vec<i64> = Vec::new();
+    let mut n_terminals: u32 = 0;
+
+    tree.push_placeholder();
+    let mut stack: Vec<(u32, u32, G::State)> = vec![(0, 0, game.root()?)];
+    while let Some((node, depth, mut state)) = stack.pop() {
+        tree.max_depth = tree.max_depth.max(depth);
+        let event = game.advance(&mut state, &mut interner)?;
+        let n_children = match event {
+            Node::Terminal => {
+                game.payoffs(&state, &mut pay_buf);
+                if pay_buf.len() != n_players as usize {
+                    return Err(BuildError::PayoffArity { n: n_players, got: pay_buf.len() });
+                }
+                tree.kind[node as usize] = TERMINAL;
+                tree.data[node as usize] = n_terminals;
+                n_terminals += 1;
+                tree.payoffs.extend_from_slice(&pay_buf);
+                0
+            }
+            Node::Chance { n_outcomes } => {
+                game.chance_probs(&state, &mut probs_buf);
+                if probs_buf.len() != n_outcomes as usize {
+                    return Err(BuildError::ChanceMismatch { n: n_outcomes, got: probs_buf.len() });
+                }
+                let sum = probs_buf.iter().try_fold(Ratio::ZERO, |acc, p| acc.checked_add(*p));
+                if sum != Some(Ratio::ONE) {
+                    let sum = sum.map_or_else(|| "more than 1".to_string(), |s| s.to_string());
+                    return Err(BuildError::ChanceSum { sum });
+                }
+                tree.kind[node as usize] = CHANCE;
+                tree.data[node as usize] = tree.probs.len() as u32;
+                tree.probs.extend_from_slice(&probs_buf);
+                if opts.labels {
+                    for a in 0..n_outcomes {
+                        tree.chance_labels.push(game.action_label(&state, a));
+                    }
+                }
+                n_outcomes
+            }
+            Node::Decision { player, infoset, n_actions } => {
+                if n_actions == 0 {
+                    return Err(BuildError::NoActions);
+                }
+                if infoset as usize == tree.infosets.len() {
+                    let index_in_player = infoset_counts[player as usize];
+                    infoset_counts[player as usize] += 1;
+                    let (label, action_labels) = if opts.labels {
+                        let labels = (0..n_actions).map(|a| game.action_label(&state, a)).collect();
+                        (game.infoset_label(&interner, infoset), labels)
+                    } else {
+                        (String::new(), Vec::new())
+                    };
+                    tree.infosets.push(Infoset { player, index_in_player, n_actions, label, action_labels });
+                }
+                tree.kind[node as usize] = DECISION + player as u8;
+                tree.data[node as usize] = infoset;
+                n_actions
+            }
+        };
+        let first = tree.kind.len() as u32;
+        tree.first_child[node as usize] = first;
+        tree.n_children[node as usize] = n_children;
+        if n_children == 0 {
+            continue;
+        }
+        let total = tree.kind.len() as u64 + u64::from(n_children);
+        if total > opts.max_nodes || total > u64::from(u32::MAX - 1) {
+            return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
+        }
+        for _ in 0..n_children {
+            tree.push_placeholder();
+        }
+        // Check memory now and then (the estimate is cheap, but not free).
+        if first & 0xffff > (first + n_children) & 0xffff || n_children > 0xffff {
+            let bytes = tree.bytes() + interner.bytes() as u64;
+            if bytes > opts.max_bytes {
+                return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
+            }
+        }
+        // Push in reverse so that action 0 is explored first; the last
+        // child takes the state itself instead of a clone.
+        for a in (1..n_children).rev() {
+            let mut child = state.clone();
+            game.apply(&mut child, a, &mut interner)?;
+            stack.push((first + a, depth + 1, child));
+        }
+        game.apply(&mut state, 0, &mut interner)?;
+        stack.push((first, depth + 1, state));
+    }
+    super::recall::check_perfect_recall(&tree, &interner, game)?;
+    Ok((tree, interner, start.elapsed().as_secs_f64()))
+}
+
+impl Tree {
+    fn push_placeholder(&mut self) {
+        self.kind.push(TERMINAL);
+        self.data.push(0);
+        self.first_child.push(0);
+        self.n_children.push(0);
+    }
+}

@@ -1,0 +1,161 @@
+//! The game tree in flat arrays (struct of arrays, `u32` indices).
+//!
+//! Node 0 is the root. The children of a node are contiguous
+//! (`first_child .. first_child + n_children`); nodes are numbered by a
+//! depth-first walk that numbers all children of a node before descending,
+//! so the numbering is deterministic. Per node: a kind byte, one `u32` of
+//! data (information set, chance-probability offset or payoff offset), the
+//! first child and the child count. Chance probabilities are exact.
+
+mod build;
+mod recall;
+
+pub use build::{build, BuildError, BuildOptions};
+
+use crate::rational::Ratio;
+
+/// Node kinds: `TERMINAL`, `CHANCE`, or `DECISION + player`.
+pub const TERMINAL: u8 = 0;
+pub const CHANCE: u8 = 1;
+pub const DECISION: u8 = 2;
+
+/// An information set of the tree.
+#[derive(Clone, Debug)]
+pub struct Infoset {
+    pub player: u32,
+    /// Index among the infosets of the same player (0-based, by first visit).
+    pub index_in_player: u32,
+    pub n_actions: u32,
+    /// Readable labels, when the tree was built with labels.
+    pub label: String,
+    pub action_labels: Vec<String>,
+}
+
+pub struct Tree {
+    pub n_players: u32,
+    pub player_names: Vec<String>,
+    kind: Vec<u8>,
+    data: Vec<u32>,
+    first_child: Vec<u32>,
+    n_children: Vec<u32>,
+    probs: Vec<Ratio>,
+    payoffs: Vec<i64>,
+    pub infosets: Vec<Infoset>,
+    /// Labels of chance outcomes, per chance-probability slot (if built with labels).
+    pub chance_labels: Vec<String>,
+    pub max_depth: u32,
+}
+
+/// Counts that describe a tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stats {
+    pub nodes: u64,
+    pub terminals: u64,
+    pub chance_nodes: u64,
+    pub decision_nodes: Vec<u64>,
+    pub infosets: Vec<u64>,
+    /// Sequences per player, counting the empty sequence.
+    pub sequences: Vec<u64>,
+    pub max_depth: u32,
+    pub bytes: u64,
+}
+
+impl Tree {
+    pub fn n_nodes(&self) -> usize {
+        self.kind.len()
+    }
+
+    pub fn kind(&self, node: u32) -> u8 {
+        self.kind[node as usize]
+    }
+
+    /// The deciding player at a decision node.
+    pub fn player(&self, node: u32) -> Option<u32> {
+        let k = self.kind[node as usize];
+        (k >= DECISION).then(|| u32::from(k - DECISION))
+    }
+
+    pub fn infoset(&self, node: u32) -> Option<u32> {
+        (self.kind[node as usize] >= DECISION).then(|| self.data[node as usize])
+    }
+
+    pub fn children(&self, node: u32) -> std::ops::Range<u32> {
+        let first = self.first_child[node as usize];
+        first..first + self.n_children[node as usize]
+    }
+
+    /// Exact probabilities of a chance node's children.
+    pub fn chance_probs(&self, node: u32) -> &[Ratio] {
+        if self.kind[node as usize] != CHANCE {
+            return &[];
+        }
+        let start = self.data[node as usize] as usize;
+        &self.probs[start..start + self.n_children[node as usize] as usize]
+    }
+
+    /// Labels of a chance node's outcomes (empty if built without labels).
+    pub fn chance_outcome_labels(&self, node: u32) -> &[String] {
+        if self.kind[node as usize] != CHANCE || self.chance_labels.is_empty() {
+            return &[];
+        }
+        let start = self.data[node as usize] as usize;
+        &self.chance_labels[start..start + self.n_children[node as usize] as usize]
+    }
+
+    /// The payoff vector of a terminal node.
+    pub fn payoffs(&self, node: u32) -> &[i64] {
+        if self.kind[node as usize] != TERMINAL {
+            return &[];
+        }
+        let start = self.data[node as usize] as usize * self.n_players as usize;
+        &self.payoffs[start..start + self.n_players as usize]
+    }
+
+    /// Bytes held by the node arrays and slabs.
+    pub fn bytes(&self) -> u64 {
+        (self.kind.capacity()
+            + self.data.capacity() * 4
+            + self.first_child.capacity() * 4
+            + self.n_children.capacity() * 4
+            + self.probs.capacity() * std::mem::size_of::<Ratio>()
+            + self.payoffs.capacity() * 8) as u64
+    }
+
+    pub fn stats(&self) -> Stats {
+        let n = self.n_players as usize;
+        let mut s = Stats {
+            nodes: self.kind.len() as u64,
+            terminals: 0,
+            chance_nodes: 0,
+            decision_nodes: vec![0; n],
+            infosets: vec![0; n],
+            sequences: vec![1; n],
+            max_depth: self.max_depth,
+            bytes: self.bytes(),
+        };
+        for &k in &self.kind {
+            match k {
+                TERMINAL => s.terminals += 1,
+                CHANCE => s.chance_nodes += 1,
+                p => s.decision_nodes[usize::from(p - DECISION)] += 1,
+            }
+        }
+        for info in &self.infosets {
+            s.infosets[info.player as usize] += 1;
+            s.sequences[info.player as usize] += u64::from(info.n_actions);
+        }
+        s
+    }
+
+    /// The nodes in depth-first preorder (each node before its subtree,
+    /// children in action order), without recursion.
+    pub fn preorder(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(self.n_nodes());
+        let mut stack = vec![0u32];
+        while let Some(node) = stack.pop() {
+            out.push(node);
+            stack.extend(self.children(node).rev());
+        }
+        out
+    }
+}
