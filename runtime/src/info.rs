@@ -167,7 +167,8 @@ mod tests {
         let a2 = i.push(InfoState::EMPTY, &[1, 3]);
         let b2 = i.push(a2, &[2, 7]);
         assert_eq!(b, b2);
-        let c = i.push(i.push(InfoState::EMPTY, &[2, 7]), &[1, 3]);
+        let first = i.push(InfoState::EMPTY, &[2, 7]);
+        let c = i.push(first, &[1, 3]);
         assert_ne!(b, c);
         assert_eq!(i.facts(b), vec![&[1u64, 3][..], &[2, 7][..]]);
         // A fact that is a prefix of another is a different fact.
