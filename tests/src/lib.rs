@@ -11,6 +11,8 @@ mod examples;
 #[cfg(test)]
 mod tidy;
 #[cfg(test)]
+mod trees;
+#[cfg(test)]
 mod ui;
 
 /// The repository root (the parent of this crate).

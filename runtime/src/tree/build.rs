@@ -159,11 +159,24 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
         game.apply(&mut state, 0, &mut interner)?;
         stack.push((first, depth + 1, state));
     }
+    tree.shrink_to_fit();
+    if tree.bytes() + interner.bytes() as u64 > opts.max_bytes {
+        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
+    }
     super::recall::check_perfect_recall(&tree, &interner, game)?;
     Ok((tree, interner, start.elapsed().as_secs_f64()))
 }
 
 impl Tree {
+    fn shrink_to_fit(&mut self) {
+        self.kind.shrink_to_fit();
+        self.data.shrink_to_fit();
+        self.first_child.shrink_to_fit();
+        self.n_children.shrink_to_fit();
+        self.probs.shrink_to_fit();
+        self.payoffs.shrink_to_fit();
+    }
+
     fn push_placeholder(&mut self) {
         self.kind.push(TERMINAL);
         self.data.push(0);

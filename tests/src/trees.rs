@@ -1,0 +1,153 @@
+//! Game trees of the examples against counts computed by others: OpenSpiel's
+//! kuhn_poker, leduc_poker and universal_poker, and hand counts of tiny games.
+//! Also: Kuhn's information sets node by node, a perfect-recall violation,
+//! and every build limit's error.
+
+use galac_runtime::tree::{build, BuildError, BuildOptions, Stats, Tree};
+
+use crate::repo_root;
+
+fn load(src: &str, params: &[&str]) -> galac::interp::Interp {
+    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    galac::driver::load_interp("test.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn example(file: &str, params: &[&str]) -> galac::interp::Interp {
+    let src = std::fs::read_to_string(repo_root().join("examples").join(file)).expect("example exists");
+    load(&src, params)
+}
+
+fn tree_of(game: &galac::interp::Interp) -> Tree {
+    build(game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}")).0
+}
+
+/// (nodes, terminals, chance nodes, info sets per player, sequences per player)
+fn counts(s: &Stats) -> (u64, u64, u64, Vec<u64>, Vec<u64>) {
+    (s.nodes, s.terminals, s.chance_nodes, s.infosets.clone(), s.sequences.clone())
+}
+
+#[test]
+fn kuhn_matches_openspiel() {
+    let s = tree_of(&example("kuhn.gala", &[])).stats();
+    assert_eq!(counts(&s), (58, 30, 4, vec![6, 6], vec![13, 13]));
+}
+
+#[test]
+fn leduc_matches_openspiel() {
+    let s = tree_of(&example("leduc.gala", &[])).stats();
+    assert_eq!(counts(&s), (9457, 5520, 157, vec![468, 468], vec![1093, 1093]));
+}
+
+#[test]
+fn leduc_13_ranks_matches_openspiel_universal_poker() {
+    let s = tree_of(&example("leduc.gala", &["ranks=13"])).stats();
+    assert_eq!(counts(&s), (1_179_777, 704_600, 3_277, vec![9_828, 9_828], vec![22_933, 22_933]));
+}
+
+#[test]
+fn tiny_games_match_hand_counts() {
+    // Simultaneous matching pennies: root, 2 nodes of odd in one info set, 4 leaves.
+    let pennies = "game mp { players even, odd; flow {
+        choose even e in bool; choose odd o in bool;
+        if e == o { outcome [1, -1]; } else { outcome [-1, 1]; } } }";
+    assert_eq!(counts(&tree_of(&load(pennies, &[])).stats()), (7, 4, 0, vec![1, 1], vec![3, 3]));
+    // The same with the first move revealed: odd has two info sets.
+    let seen = pennies.replace("choose odd", "reveal odd saw(e); choose odd");
+    assert_eq!(counts(&tree_of(&load(&seen, &[])).stats()), (7, 4, 0, vec![1, 2], vec![3, 5]));
+    // A weighted coin then a guess: 1 chance node, 2 guesser nodes in one info set.
+    let coin = "game c { players g; flow {
+        choose nature h in bool weight if h then 2 else 1;
+        choose g guess in bool;
+        if guess == h { outcome [1]; } else { outcome [0]; } } }";
+    let t = tree_of(&load(coin, &[]));
+    assert_eq!(counts(&t.stats()), (7, 4, 1, vec![1], vec![3]));
+    assert_eq!(t.chance_probs(0).iter().map(|p| p.to_string()).collect::<Vec<_>>(), ["1/3", "2/3"]);
+}
+
+/// Kuhn's information sets node by node: two decision nodes share an info
+/// set iff the same player acts holding the same card after the same bets.
+#[test]
+fn kuhn_infosets_are_card_and_history() {
+    let tree = tree_of(&example("kuhn.gala", &[]));
+    // Walk the tree keeping the cards dealt and the betting history.
+    let mut keys: Vec<((u32, i64, Vec<u32>), u32)> = Vec::new();
+    let mut stack: Vec<(u32, Vec<i64>, Vec<u32>)> = vec![(0, Vec::new(), Vec::new())];
+    while let Some((node, cards, history)) = stack.pop() {
+        let children: Vec<u32> = tree.children(node).collect();
+        match tree.player(node) {
+            None if !children.is_empty() => {
+                // Chance: the cards left, in increasing order.
+                let left: Vec<i64> = (1..=3).filter(|c| !cards.contains(c)).collect();
+                for (i, child) in children.iter().enumerate() {
+                    let mut c = cards.clone();
+                    c.push(left[i]);
+                    stack.push((*child, c, history.clone()));
+                }
+            }
+            None => {}
+            Some(p) => {
+                let set = tree.infoset(node).unwrap_or(u32::MAX);
+                keys.push(((p, cards[p as usize], history.clone()), set));
+                for (a, child) in children.iter().enumerate() {
+                    let mut h = history.clone();
+                    h.push(a as u32);
+                    stack.push((*child, cards.clone(), h));
+                }
+            }
+        }
+    }
+    assert_eq!(keys.len(), 24);
+    for (ka, sa) in &keys {
+        for (kb, sb) in &keys {
+            assert_eq!(ka == kb, sa == sb, "{ka:?} in {sa}, {kb:?} in {sb}");
+        }
+    }
+}
+
+#[test]
+fn forgetting_an_own_move_is_a_perfect_recall_error() {
+    // Player a picks L at two different info sets (different choice lists),
+    // then faces the same facts [chose L]: one info set, two own histories.
+    let src = "game forget { players a; flow {
+        choose nature c in bool;
+        if c { choose a m in [1, 2]; } else { choose a m in [1, 3]; }
+        choose a again in bool;
+        outcome [0]; } }";
+    match build(&load(src, &[]), &BuildOptions::default()) {
+        Err(BuildError::ImperfectRecall(msg)) => {
+            assert!(msg.contains("a's information set [a: chose 1]"), "{msg}")
+        }
+        other => panic!("expected imperfect recall, got {:?}", other.map(|t| t.0.n_nodes())),
+    }
+}
+
+fn build_error(src: &str, opts: &BuildOptions) -> String {
+    match build(&load(src, &[]), opts) {
+        Err(e) => e.to_string(),
+        Ok((t, _, _)) => panic!("expected an error, built {} nodes", t.n_nodes()),
+    }
+}
+
+#[test]
+fn limits_give_clear_errors() {
+    let kuhn = std::fs::read_to_string(repo_root().join("examples/kuhn.gala")).expect("kuhn");
+    let few = BuildOptions { max_nodes: 20, ..BuildOptions::default() };
+    assert_eq!(build_error(&kuhn, &few), "the game tree has more than 20 nodes; raise the limit with --max-nodes");
+    let tiny = BuildOptions { max_bytes: 0, ..BuildOptions::default() };
+    assert!(build_error(&kuhn, &tiny).contains("MiB; raise the limit with --max-memory"));
+
+    let endless = "game loop { players a; var n: int = 0; flow {\n  while true { n = 0; }\n  outcome [0]; } }";
+    let msg = build_error(endless, &BuildOptions::default());
+    assert!(msg.starts_with("test.gala:2:") && msg.contains("no event within 1000000 steps"), "{msg}");
+
+    let zero = "game w { players a; flow {\n  choose nature x in 0..3 weight x;\n  outcome [x]; } }";
+    let msg = build_error(zero, &BuildOptions::default());
+    assert!(msg.starts_with("test.gala:2:3: chance weight 0 is not positive"), "{msg}");
+
+    let empty = "game e { players a; flow {\n  choose a x in 0..3 where x > 5;\n  outcome [x]; } }";
+    let msg = build_error(empty, &BuildOptions::default());
+    assert!(msg.contains("a has no choice"), "{msg}");
+
+    let overflow = "game o { players a; var big: int = 9223372036854775807; flow {\n  big += 1;\n  outcome [0]; } }";
+    assert!(build_error(overflow, &BuildOptions::default()).contains("integer overflow"));
+}
