@@ -24,6 +24,26 @@ pub const CHOSE_TAG: u64 = u64::MAX;
 /// First word of an information-set key (player, choice list).
 const INFOSET_TAG: u64 = u64::MAX - 1;
 
+/// The bucket keys are already hashes: pass them through.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type Buckets = std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<IdentityHasher>>;
+
 struct Entry {
     parent: u32,
     start: u32,
@@ -38,7 +58,7 @@ const NONE: u32 = u32::MAX;
 pub struct InfoInterner {
     entries: Vec<Entry>,
     words: Vec<u64>,
-    buckets: rustc_hash::FxHashMap<u64, u32>,
+    buckets: Buckets,
     /// Information-set entry id → dense infoset index, per player.
     infoset_of_entry: rustc_hash::FxHashMap<u32, u32>,
     /// Per infoset index: (player, info state, choice-list words range).
