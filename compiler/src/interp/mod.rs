@@ -52,16 +52,20 @@ pub struct Interp {
     n_players: u32,
     locator: Locator,
     pub step_limit: u64,
+    /// Reused buffers for fact and choice words (no allocation per node).
+    words: std::cell::RefCell<(Vec<u64>, Vec<u64>)>,
 }
 
 /// A point in a play: the slots, where the flow is, the payoffs so far and
 /// every player's information state.
+///
+/// The slot vector also holds, after the IR's slots, each player's payoff and
+/// then each player's information state, so that cloning a state is one
+/// allocation.
 #[derive(Clone)]
 pub struct State {
     slots: Vec<Value>,
     block: u32,
-    payoffs: Vec<i64>,
-    info: Vec<InfoState>,
     /// The candidates of the choice the state waits at.
     pending: Option<Rc<Pending>>,
 }
@@ -95,6 +99,36 @@ impl Interp {
             params,
             locator,
             step_limit: DEFAULT_STEP_LIMIT,
+            words: Default::default(),
+        }
+    }
+
+    /// Index of player `p`'s payoff in the state's slots.
+    fn payoff_slot(&self, p: usize) -> usize {
+        self.ir.slots.len() + p
+    }
+
+    /// Index of player `p`'s information state in the state's slots.
+    fn info_slot(&self, p: usize) -> usize {
+        self.ir.slots.len() + self.n_players as usize + p
+    }
+
+    fn info_of(&self, s: &State, p: usize) -> InfoState {
+        match s.slots[self.info_slot(p)] {
+            Value::Int(n) => InfoState(n as u32),
+            Value::Seq(_) => InfoState::EMPTY,
+        }
+    }
+
+    fn set_info(&self, s: &mut State, p: usize, st: InfoState) {
+        let i = self.info_slot(p);
+        s.slots[i] = Value::Int(i64::from(st.0));
+    }
+
+    fn payoff_of(&self, s: &State, p: usize) -> i64 {
+        match s.slots[self.payoff_slot(p)] {
+            Value::Int(n) => n,
+            Value::Seq(_) => 0,
         }
     }
 
@@ -177,23 +211,19 @@ impl Game for Interp {
     }
 
     fn root(&self) -> Result<State, GameError> {
-        let mut slots = vec![Value::Int(0); self.ir.slots.len()];
+        // Payoffs and information states start at 0 = InfoState::EMPTY.
+        let mut slots = vec![Value::Int(0); self.ir.slots.len() + 2 * self.n_players as usize];
         let mut b = Budget { used: 0, limit: self.step_limit };
         for (i, init) in self.ir.var_inits.iter().enumerate() {
             slots[i] = self.eval(init, &Env { vars: &slots, locals: &slots }, &mut b)?;
         }
-        Ok(State {
-            slots,
-            block: self.ir.entry.0,
-            payoffs: vec![0; self.n_players as usize],
-            info: vec![InfoState::EMPTY; self.n_players as usize],
-            pending: None,
-        })
+        Ok(State { slots, block: self.ir.entry.0, pending: None })
     }
 
     fn advance(&self, s: &mut State, info: &mut InfoInterner) -> Result<Node, GameError> {
         let mut b = Budget { used: 0, limit: self.step_limit };
-        let mut words: Vec<u64> = Vec::new();
+        let mut bufs = self.words.borrow_mut();
+        let (words, scratch) = &mut *bufs;
         loop {
             let block = &self.ir.blocks[s.block as usize];
             let span = self.ir.block_spans[s.block as usize];
@@ -227,34 +257,38 @@ impl Game for Interp {
                     words.clear();
                     words.push(u64::from(fact.0));
                     for a in args {
-                        self.eval(a, &env, &mut b)?.encode(&mut words);
+                        self.eval(a, &env, &mut b)?.encode(words);
                     }
-                    match to {
+                    let targets = match to {
                         Some(p) => {
                             let p = self.player_index(self.int(p, &env, &mut b)?, span)? as usize;
-                            s.info[p] = info.push(s.info[p], &words);
+                            p..p + 1
                         }
-                        None => {
-                            for p in 0..self.n_players as usize {
-                                s.info[p] = info.push(s.info[p], &words);
-                            }
-                        }
+                        None => 0..self.n_players as usize,
+                    };
+                    for p in targets {
+                        let st = info.push(self.info_of(s, p), words);
+                        self.set_info(s, p, st);
                     }
                     s.block = next.0;
                 }
                 Term::Payoff { player, op, amount, next } => {
                     let p = self.player_index(self.int(player, &env, &mut b)?, span)? as usize;
                     let x = self.int(amount, &env, &mut b)?;
-                    let r = if *op == ArithOp::Sub { s.payoffs[p].checked_sub(x) } else { s.payoffs[p].checked_add(x) };
-                    s.payoffs[p] = r.ok_or(GameError::Overflow { at: self.at(span) })?;
+                    let acc = self.payoff_of(s, p);
+                    let r = if *op == ArithOp::Sub { acc.checked_sub(x) } else { acc.checked_add(x) };
+                    let slot = self.payoff_slot(p);
+                    s.slots[slot] = Value::Int(r.ok_or(GameError::Overflow { at: self.at(span) })?);
                     s.block = next.0;
                 }
                 Term::Outcome(e) => {
                     let v = self.eval(e, &env, &mut b)?;
                     if let Value::Seq(xs) = v {
-                        for (p, x) in xs.iter().enumerate() {
-                            if let (Some(acc), Value::Int(x)) = (s.payoffs.get_mut(p), x) {
-                                *acc = acc.checked_add(*x).ok_or(GameError::Overflow { at: self.at(span) })?;
+                        for (p, x) in xs.iter().enumerate().take(self.n_players as usize) {
+                            if let Value::Int(x) = x {
+                                let sum = self.payoff_of(s, p).checked_add(*x);
+                                let slot = self.payoff_slot(p);
+                                s.slots[slot] = Value::Int(sum.ok_or(GameError::Overflow { at: self.at(span) })?);
                             }
                         }
                     }
@@ -277,10 +311,10 @@ impl Game for Interp {
                             words.clear();
                             words.push(u64::from(c.choice_ty));
                             for v in &values {
-                                v.encode(&mut words);
+                                v.encode(words);
                             }
-                            let mut scratch = Vec::new();
-                            let (infoset, _) = info.infoset(p, s.info[p as usize], &words, &mut scratch);
+                            let state = self.info_of(s, p as usize);
+                            let (infoset, _) = info.infoset(p, state, words, scratch);
                             Node::Decision { player: p, infoset, n_actions: n }
                         }
                         None => Node::Chance { n_outcomes: n },
@@ -301,9 +335,14 @@ impl Game for Interp {
         };
         let v = pending.values[action as usize].clone();
         if let Some(p) = pending.chooser {
-            let mut words = vec![CHOSE_TAG, u64::from(c.choice_ty)];
-            v.encode(&mut words);
-            s.info[p as usize] = info.push(s.info[p as usize], &words);
+            let mut bufs = self.words.borrow_mut();
+            let words = &mut bufs.0;
+            words.clear();
+            words.push(CHOSE_TAG);
+            words.push(u64::from(c.choice_ty));
+            v.encode(words);
+            let st = info.push(self.info_of(s, p as usize), words);
+            self.set_info(s, p as usize, st);
         }
         bind(&c.pattern, v, &mut s.slots);
         s.block = c.next.0;
@@ -319,7 +358,7 @@ impl Game for Interp {
 
     fn payoffs(&self, s: &State, out: &mut Vec<i64>) {
         out.clear();
-        out.extend_from_slice(&s.payoffs);
+        out.extend((0..self.n_players as usize).map(|p| self.payoff_of(s, p)));
     }
 
     fn action_label(&self, s: &State, action: u32) -> String {
