@@ -151,3 +151,54 @@ fn limits_give_clear_errors() {
     let overflow = "game o { players a; var big: int = 9223372036854775807; flow {\n  big += 1;\n  outcome [0]; } }";
     assert!(build_error(overflow, &BuildOptions::default()).contains("integer overflow"));
 }
+
+/// The other examples, against counts derived by hand (or by an independent
+/// enumeration, for Nim) from the rules in each file's header.
+#[test]
+fn other_examples_match_hand_counts() {
+    // Simplified 8-card poker: 56 deals; per deal the gambler bets 0 or 1;
+    // after 0 the dealer meets (leaf) or raises (gambler folds or meets);
+    // after 1 the dealer folds or meets: 9 nodes per deal, plus the deal.
+    // Gambler: 8 first info sets + 8 after a raise; dealer: 8 cards x 2 bets.
+    let s = tree_of(&example("poker.gala", &[])).stats();
+    assert_eq!(counts(&s), (505, 280, 1, vec![16, 16], vec![33, 33]));
+
+    // Inspection, 2 stages and 1 inspection: one simultaneous stage, 4 leaves.
+    let s = tree_of(&example("inspection.gala", &["stages=2", "inspections=1"])).stats();
+    assert_eq!(counts(&s), (7, 4, 0, vec![1, 1], vec![3, 3]));
+    // 3 stages: after (No, No) a second stage follows: 13 nodes, 7 leaves.
+    let s = tree_of(&example("inspection.gala", &["stages=3", "inspections=1"])).stats();
+    assert_eq!(counts(&s), (13, 7, 0, vec![2, 2], vec![5, 5]));
+
+    // Blind tic-tac-toe on 2x2 with lines of 2 (every pair of cells is a
+    // line): 8 first moves; 6 replies, of which the 3 with the same mark win;
+    // then every one of the 4 third moves wins. a: 1 + 8 x 3 info sets
+    // (own move x revealed square); b: 4 (the revealed square).
+    let s = tree_of(&example("blind_tictactoe.gala", &["size=2", "line=2"])).stats();
+    assert_eq!(counts(&s), (153, 120, 0, vec![25, 4], vec![105, 25]));
+
+    // 2-2-2 Nim: perfect information, so one info set per decision node;
+    // count the plays by a direct enumeration of the heaps.
+    fn enumerate(heaps: &mut [u32], mover: usize, out: &mut (u64, u64, [u64; 3], [u64; 3])) {
+        out.0 += 1;
+        if heaps.iter().sum::<u32>() == 0 {
+            out.1 += 1;
+            return;
+        }
+        out.2[mover] += 1;
+        for i in 0..heaps.len() {
+            for take in 1..=heaps[i] {
+                out.3[mover] += 1;
+                heaps[i] -= take;
+                enumerate(heaps, (mover + 1) % 3, out);
+                heaps[i] += take;
+            }
+        }
+    }
+    let mut expected = (0, 0, [0; 3], [0; 3]);
+    enumerate(&mut [2, 2, 2], 0, &mut expected);
+    let s = tree_of(&example("nim222.gala", &[])).stats();
+    let sequences: Vec<u64> = expected.3.iter().map(|n| n + 1).collect();
+    assert_eq!(counts(&s), (expected.0, expected.1, 0, expected.2.to_vec(), sequences));
+    assert_eq!(s.decision_nodes, expected.2.to_vec());
+}
