@@ -7,6 +7,7 @@ use super::Interp;
 use crate::ast::BinOp;
 use crate::span::Span;
 use crate::typeck::tast::{self, ArithOp, Builtin, Expr, ExprKind, Pattern, Place, StmtKind};
+use crate::typeck::types::Ty;
 
 /// Where names read their values: state variables and the current locals
 /// (for flows both are the slot array).
@@ -37,11 +38,75 @@ enum Flow {
 }
 
 impl Interp {
+    /// Evaluates a scalar expression. The common cases are handled here,
+    /// in a small stack frame, without building a `Value`.
     pub fn int(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<i64, GameError> {
-        match self.eval(e, env, b)? {
-            Value::Int(n) => Ok(n),
+        use ExprKind as K;
+        let scalar = |v: &Value| match v {
+            Value::Int(n) => Ok(*n),
             Value::Seq(_) => Err(self.internal(e.span, "expected a scalar")),
+        };
+        match &e.kind {
+            K::Int(n) => Ok(*n),
+            K::Bool(x) => Ok(i64::from(*x)),
+            K::Player(i) | K::Variant(_, i) => Ok(i64::from(*i)),
+            K::Local(l) => scalar(&env.locals[l.0 as usize]),
+            K::Var(v) => scalar(&env.vars[v.0 as usize]),
+            K::Param(p) => scalar(&self.params[p.0 as usize]),
+            K::Not(a) => Ok(i64::from(self.int(a, env, b)? == 0)),
+            K::Binary(op, x, y) if !matches!(op, BinOp::Eq | BinOp::Ne) || x.ty.element().is_none() && !matches!(x.ty, Ty::Tuple(_)) => {
+                self.int_binary(*op, x, y, env, b, e.span)
+            }
+            K::Index(a, i) => {
+                let idx = self.int(i, env, b)?;
+                // Index a slot directly, without cloning the sequence.
+                let read = |xs: &[Value]| match usize::try_from(idx).ok().and_then(|k| xs.get(k)) {
+                    Some(v) => scalar(v),
+                    None => Err(GameError::IndexOutOfBounds { index: idx, len: xs.len(), at: self.at(e.span) }),
+                };
+                match &a.kind {
+                    K::Local(l) => match &env.locals[l.0 as usize] {
+                        Value::Seq(xs) => read(xs),
+                        Value::Int(_) => Err(self.internal(e.span, "index of a scalar")),
+                    },
+                    K::Var(v) => match &env.vars[v.0 as usize] {
+                        Value::Seq(xs) => read(xs),
+                        Value::Int(_) => Err(self.internal(e.span, "index of a scalar")),
+                    },
+                    _ => scalar(&self.eval(e, env, b)?),
+                }
+            }
+            _ => scalar(&self.eval(e, env, b)?),
         }
+    }
+
+    /// A binary operator on scalars (all of them compare as integers).
+    fn int_binary(&self, op: BinOp, x: &Expr, y: &Expr, env: &Env, b: &mut Budget, span: Span) -> Result<i64, GameError> {
+        match op {
+            BinOp::And => return Ok(i64::from(self.int(x, env, b)? != 0 && self.int(y, env, b)? != 0)),
+            BinOp::Or => return Ok(i64::from(self.int(x, env, b)? != 0 || self.int(y, env, b)? != 0)),
+            _ => {}
+        }
+        let (a, c) = (self.int(x, env, b)?, self.int(y, env, b)?);
+        Ok(match op {
+            BinOp::Add => a.checked_add(c).ok_or_else(|| self.overflow(span))?,
+            BinOp::Sub => a.checked_sub(c).ok_or_else(|| self.overflow(span))?,
+            BinOp::Mul => a.checked_mul(c).ok_or_else(|| self.overflow(span))?,
+            BinOp::Div | BinOp::Rem => {
+                if c == 0 {
+                    return Err(GameError::DivisionByZero { at: self.at(span) });
+                }
+                let r = if op == BinOp::Div { a.checked_div(c) } else { a.checked_rem(c) };
+                r.ok_or_else(|| self.overflow(span))?
+            }
+            BinOp::Eq => i64::from(a == c),
+            BinOp::Ne => i64::from(a != c),
+            BinOp::Lt => i64::from(a < c),
+            BinOp::Le => i64::from(a <= c),
+            BinOp::Gt => i64::from(a > c),
+            BinOp::Ge => i64::from(a >= c),
+            BinOp::And | BinOp::Or => unreachable!("handled above"),
+        })
     }
 
     fn internal(&self, span: Span, what: &str) -> GameError {
@@ -85,7 +150,11 @@ impl Interp {
             },
             K::Neg(a) => Value::Int(self.int(a, env, b)?.checked_neg().ok_or_else(|| self.overflow(e.span))?),
             K::Not(a) => Value::bool(self.int(a, env, b)? == 0),
-            K::Binary(op, x, y) => self.binary(*op, x, y, env, b, e.span)?,
+            K::Binary(op @ (BinOp::Eq | BinOp::Ne), x, y) => {
+                let equal = self.eval(x, env, b)? == self.eval(y, env, b)?;
+                Value::bool(equal == (*op == BinOp::Eq))
+            }
+            K::Binary(op, x, y) => Value::Int(self.int_binary(*op, x, y, env, b, e.span)?),
             K::Range { lo, hi, inclusive } => {
                 let lo = self.int(lo, env, b)?;
                 let hi = self.int(hi, env, b)?;
@@ -117,35 +186,6 @@ impl Interp {
             K::PerPlayerFill(v) => Value::seq(vec![self.eval(v, env, b)?; self.n_players as usize]),
             K::Error => return Err(self.internal(e.span, "error expression")),
         })
-    }
-
-    fn binary(&self, op: BinOp, x: &Expr, y: &Expr, env: &Env, b: &mut Budget, span: Span) -> Result<Value, GameError> {
-        match op {
-            BinOp::And => return Ok(Value::bool(self.int(x, env, b)? != 0 && self.int(y, env, b)? != 0)),
-            BinOp::Or => return Ok(Value::bool(self.int(x, env, b)? != 0 || self.int(y, env, b)? != 0)),
-            BinOp::Eq => return Ok(Value::bool(self.eval(x, env, b)? == self.eval(y, env, b)?)),
-            BinOp::Ne => return Ok(Value::bool(self.eval(x, env, b)? != self.eval(y, env, b)?)),
-            _ => {}
-        }
-        let (a, c) = (self.int(x, env, b)?, self.int(y, env, b)?);
-        let v = match op {
-            BinOp::Add => a.checked_add(c).ok_or_else(|| self.overflow(span))?,
-            BinOp::Sub => a.checked_sub(c).ok_or_else(|| self.overflow(span))?,
-            BinOp::Mul => a.checked_mul(c).ok_or_else(|| self.overflow(span))?,
-            BinOp::Div | BinOp::Rem => {
-                if c == 0 {
-                    return Err(GameError::DivisionByZero { at: self.at(span) });
-                }
-                let r = if op == BinOp::Div { a.checked_div(c) } else { a.checked_rem(c) };
-                r.ok_or_else(|| self.overflow(span))?
-            }
-            BinOp::Lt => i64::from(a < c),
-            BinOp::Le => i64::from(a <= c),
-            BinOp::Gt => i64::from(a > c),
-            BinOp::Ge => i64::from(a >= c),
-            _ => return Err(self.internal(span, "operator")),
-        };
-        Ok(Value::Int(v))
     }
 
     fn seq(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<std::rc::Rc<Vec<Value>>, GameError> {

@@ -157,26 +157,73 @@ impl Interp {
         let mut probs = Vec::new();
         match &c.domain {
             ChooseDomain::Domain(d) => {
-                let all = self.enumerate(d, &Env { vars: slots, locals: slots }, b)?;
                 let mut weights: Vec<u64> = Vec::new();
-                for v in all {
-                    if c.filter.is_some() || c.weight.is_some() {
-                        bind(&c.pattern, v.clone(), slots);
+                let tested = c.filter.is_some() || c.weight.is_some();
+                // A product domain destructured by a tuple pattern is walked
+                // component by component: a tuple value is built only for
+                // the candidates that pass the filter.
+                let product = match (&d.kind, &c.pattern) {
+                    (tast::DomainKind::Product(parts), tast::Pattern::Tuple(pats)) if tested && parts.len() == pats.len() => {
+                        Some((parts, pats))
                     }
+                    _ => None,
+                };
+                let mut keep = |this: &Self, slots: &mut [Value], b: &mut Budget| -> Result<bool, GameError> {
                     if let Some(f) = &c.filter {
-                        b.step(self, span)?;
-                        if self.int(f, &Env { vars: slots, locals: slots }, b)? == 0 {
-                            continue;
+                        b.step(this, span)?;
+                        if this.int(f, &Env { vars: slots, locals: slots }, b)? == 0 {
+                            return Ok(false);
                         }
                     }
                     if let Some(w) = &c.weight {
-                        let w = self.int(w, &Env { vars: slots, locals: slots }, b)?;
+                        let w = this.int(w, &Env { vars: slots, locals: slots }, b)?;
                         if w <= 0 {
-                            return Err(GameError::BadWeight { weight: w, at: self.at(span) });
+                            return Err(GameError::BadWeight { weight: w, at: this.at(span) });
                         }
                         weights.push(w as u64);
                     }
-                    values.push(v);
+                    Ok(true)
+                };
+                if let Some((parts, pats)) = product {
+                    let lists = parts
+                        .iter()
+                        .map(|p| self.enumerate(p, &Env { vars: slots, locals: slots }, b))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let mut odometer = vec![0usize; lists.len()];
+                    if lists.iter().all(|l| !l.is_empty()) {
+                        'all: loop {
+                            for ((pat, list), i) in pats.iter().zip(&lists).zip(&odometer) {
+                                bind(pat, list[*i].clone(), slots);
+                            }
+                            if keep(self, slots, b)? {
+                                let tuple = lists.iter().zip(&odometer).map(|(l, i)| l[*i].clone()).collect();
+                                values.push(Value::seq(tuple));
+                            }
+                            // Row-major: the last component varies fastest.
+                            let mut k = lists.len();
+                            loop {
+                                if k == 0 {
+                                    break 'all;
+                                }
+                                k -= 1;
+                                odometer[k] += 1;
+                                if odometer[k] < lists[k].len() {
+                                    break;
+                                }
+                                odometer[k] = 0;
+                            }
+                        }
+                    }
+                } else {
+                    for v in self.enumerate(d, &Env { vars: slots, locals: slots }, b)? {
+                        if tested {
+                            bind(&c.pattern, v.clone(), slots);
+                            if !keep(self, slots, b)? {
+                                continue;
+                            }
+                        }
+                        values.push(v);
+                    }
                 }
                 if c.chooser.is_none() && !values.is_empty() {
                     if weights.is_empty() {
