@@ -5,7 +5,10 @@
 //! probabilities ([`rational`]) and the flat game tree ([`tree`]). The runtime
 //! never depends on the compiler.
 
+pub mod export;
+pub mod algo;
 pub mod game;
 pub mod info;
 pub mod rational;
+pub mod seqform;
 pub mod tree;

@@ -9,6 +9,10 @@
 #[cfg(test)]
 mod examples;
 #[cfg(test)]
+mod gambit;
+#[cfg(test)]
+mod solve;
+#[cfg(test)]
 mod tidy;
 #[cfg(test)]
 mod trees;

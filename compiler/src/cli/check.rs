@@ -45,7 +45,7 @@ pub fn run(args: &CheckArgs, color: bool) -> i32 {
             return 2;
         }
     };
-    println!("{}", summary(program, &values));
+    super::emit(&format!("{}\n", summary(program, &values)));
     0
 }
 

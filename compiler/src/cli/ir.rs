@@ -11,7 +11,7 @@ pub struct IrArgs {
 pub fn run(args: &IrArgs, color: bool) -> i32 {
     match super::game_args::load(&args.game, color) {
         Ok(interp) => {
-            print!("{}", interp.ir());
+            super::emit(&interp.ir().to_string());
             0
         }
         Err(code) => code,

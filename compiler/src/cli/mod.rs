@@ -4,8 +4,10 @@
 //! 2 when galac was called wrongly (bad flag, missing file).
 
 mod check;
+mod export;
 mod game_args;
 mod ir;
+mod solve;
 mod tree;
 
 pub use check::summary;
@@ -48,6 +50,12 @@ pub enum Command {
     Tree(tree::TreeArgs),
     /// Print the intermediate representation (control-flow graph) of a game.
     Ir(ir::IrArgs),
+    /// Solve a two-player zero-sum game (sequence-form LP), report the value,
+    /// the exploitability of the answer and the strategies in the game's terms.
+    Solve(solve::SolveArgs),
+    /// Write the game tree for other tools: a Gambit extensive-form file
+    /// (--efg) and/or a Graphviz drawing (--dot).
+    Export(export::ExportArgs),
 }
 
 /// Runs galac with the process arguments; returns the exit status.
@@ -71,6 +79,8 @@ pub fn main() -> i32 {
         Command::Check(args) => check::run(&args, color),
         Command::Tree(args) => tree::run(&args, color),
         Command::Ir(args) => ir::run(&args, color),
+        Command::Solve(args) => solve::run(&args, color),
+        Command::Export(args) => export::run(&args, color),
     }
 }
 
@@ -87,4 +97,13 @@ pub(crate) fn read_source(path: &std::path::Path) -> Result<Vec<u8>, String> {
         };
         format!("cannot read `{}`: {why}", path.display())
     })
+}
+
+/// Writes to standard output; a closed pipe (`galac ... | head`) is not an
+/// error worth a panic, so write errors are ignored.
+pub(crate) fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
 }

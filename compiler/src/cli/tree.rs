@@ -38,8 +38,8 @@ pub fn run(args: &TreeArgs, color: bool) -> i32 {
     let stats = tree.stats();
     let info = interp.info();
     match args.format {
-        Format::Text => print!("{}", text_report(&info.name, &info.params, &info.players, &stats, seconds)),
-        Format::Json => println!("{}", json_report(&info.name, &info.params, &info.players, &stats, seconds)),
+        Format::Text => super::emit(&text_report(&info.name, &info.params, &info.players, &stats, seconds)),
+        Format::Json => super::emit(&format!("{}\n", json_report(&info.name, &info.params, &info.players, &stats, seconds))),
     }
     0
 }

@@ -1,0 +1,88 @@
+//! Benchmark of solving with the sequence-form LP, per LP backend: tree
+//! generation, sequence form, LP build and LP solve times, the value and
+//! the exploitability (NashConv) of the answer.
+//!
+//! ```text
+//! cargo bench --bench lpsolve                 # every case, every backend
+//! cargo bench --bench lpsolve -- leduc        # some cases, by name
+//! ```
+//!
+//! Each (case, backend) runs once (LP solves of the large cases take
+//! seconds). The microlp simplex is skipped above `MICROLP_MAX_NODES` nodes,
+//! where it takes minutes. Without `--bench` (as `cargo test --benches` runs
+//! it) only Leduc is solved once, as a smoke test.
+
+use std::time::Instant;
+
+use galac_runtime::algo::best_response::evaluate;
+use galac_runtime::algo::lp::{self, Backend};
+use galac_runtime::algo::Profile;
+use galac_runtime::seqform::SequenceForm;
+use galac_runtime::tree::{build, BuildOptions};
+
+struct Case {
+    name: &'static str,
+    file: &'static str,
+    params: &'static [&'static str],
+}
+
+const CASES: &[Case] = &[
+    Case { name: "kuhn", file: "examples/kuhn.gala", params: &[] },
+    Case { name: "leduc", file: "examples/leduc.gala", params: &[] },
+    Case { name: "poker145k", file: "examples/poker.gala", params: &["suits=2", "ranks=10", "cash=6"] },
+    Case { name: "poker248k", file: "examples/poker.gala", params: &["suits=2", "ranks=13", "cash=6"] },
+    Case { name: "leduc13", file: "examples/leduc.gala", params: &["ranks=13"] },
+    Case { name: "poker1m", file: "examples/poker.gala", params: &["suits=4", "ranks=13", "cash=4"] },
+];
+
+const MICROLP_MAX_NODES: usize = 200_000;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let bench = args.iter().any(|a| a == "--bench");
+    let wanted: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    println!("{:<10} {:>9} {:<9} {:>8} {:>8} {:>8} {:>8} {:>13} {:>10}", "case", "nodes", "backend", "gen s", "sf s", "build s", "solve s", "value", "NashConv");
+    for case in CASES {
+        if !bench && case.name != "leduc" || !wanted.is_empty() && !wanted.iter().any(|w| *w == case.name) {
+            continue;
+        }
+        let src = std::fs::read(root.join(case.file)).expect("example file");
+        let params: Vec<String> = case.params.iter().map(|s| s.to_string()).collect();
+        let game = galac::driver::load_interp(case.file, &src, &params).expect("valid example");
+        let t = Instant::now();
+        let (tree, _, _) = build(&game, &BuildOptions { labels: false, ..BuildOptions::default() }).expect("tree");
+        let gen = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let sf = SequenceForm::new(&tree).expect("two-player zero-sum");
+        let sf_secs = t.elapsed().as_secs_f64();
+        for &backend in Backend::ALL {
+            if backend == Backend::Microlp && tree.n_nodes() > MICROLP_MAX_NODES || !bench && backend != Backend::Clarabel {
+                continue;
+            }
+            let sol = match lp::solve(&sf, backend) {
+                Ok(s) => s,
+                Err(e) => {
+                    println!("{:<10} {:>9} {:<9} failed: {e}", case.name, tree.n_nodes(), backend.name());
+                    continue;
+                }
+            };
+            let mut profile = Profile::uniform(&tree);
+            sf.behaviour(&tree, 0, &sol.plans[0], &mut profile);
+            sf.behaviour(&tree, 1, &sol.plans[1], &mut profile);
+            let eval = evaluate(&tree, &profile);
+            println!(
+                "{:<10} {:>9} {:<9} {:>8.4} {:>8.4} {:>8.4} {:>8.3} {:>13.9} {:>10.2e}",
+                case.name,
+                tree.n_nodes(),
+                backend.name(),
+                gen,
+                sf_secs,
+                sol.build_seconds,
+                sol.solve_seconds,
+                eval.values[0],
+                eval.nash_conv
+            );
+        }
+    }
+}

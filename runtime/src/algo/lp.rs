@@ -1,0 +1,151 @@
+//! The sequence-form linear program for two-player zero-sum (or
+//! constant-sum) games, solved through good_lp.
+//!
+//! With `E x = e`, `F y = f` the realization-plan constraints and `A` the
+//! first player's payoffs, the first player's optimal plan solves
+//!
+//! ```text
+//!   maximise  q_0   over x >= 0, q free
+//!   subject to  E x = e,   F^T q - A^T x <= 0
+//! ```
+//!
+//! (the dual of the second player's best response), and symmetrically the
+//! second player's plan solves `minimise p_0` subject to `F y = f`,
+//! `E^T p - A y >= 0`. Both optima equal the game value of the first player.
+//! Numeric contract: the LP is in `f64`; every answer is checked afterwards
+//! by an exact-recall best response on the tree (see `best_response`).
+
+use std::time::Instant;
+
+use good_lp::{variable, Constraint, Expression, ProblemVariables, Solution, SolverModel, Variable};
+
+use crate::seqform::SequenceForm;
+
+/// The LP solvers galac can use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Pure-Rust simplex (microlp): exact vertices, no C toolchain needed.
+    Microlp,
+    /// Pure-Rust interior point (Clarabel).
+    Clarabel,
+    /// HiGHS (cargo feature `highs`).
+    #[cfg(feature = "highs")]
+    Highs,
+}
+
+impl Backend {
+    pub const ALL: &'static [Backend] = &[
+        Backend::Microlp,
+        Backend::Clarabel,
+        #[cfg(feature = "highs")]
+        Backend::Highs,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Microlp => "microlp",
+            Backend::Clarabel => "clarabel",
+            #[cfg(feature = "highs")]
+            Backend::Highs => "highs",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Backend> {
+        Backend::ALL.iter().copied().find(|b| b.name() == name)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LpError {
+    #[error("the LP solver ({backend}) failed on the {which} LP: {status}")]
+    Solver { backend: &'static str, which: &'static str, status: String },
+}
+
+/// Optimal realization plans and the value.
+pub struct LpSolution {
+    /// The first player's value (the second's is `constant_sum - value`).
+    pub value: f64,
+    /// Realization plans, indexed by sequence.
+    pub plans: [Vec<f64>; 2],
+    pub build_seconds: f64,
+    pub solve_seconds: f64,
+}
+
+pub fn solve(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError> {
+    let (x, v1, b1, s1) = solve_player(sf, 0, backend)?;
+    let (y, _v2, b2, s2) = solve_player(sf, 1, backend)?;
+    Ok(LpSolution { value: v1, plans: [x, y], build_seconds: b1 + b2, solve_seconds: s1 + s2 })
+}
+
+/// Solves the LP of player `me` (0 maximises the first player's payoff, 1
+/// minimises it); returns the plan, the value, and build and solve times.
+fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f64>, f64, f64, f64), LpError> {
+    let start = Instant::now();
+    let other = 1 - me;
+    let mut vars = ProblemVariables::new();
+    // The player's plan, and one free variable per constraint row of the
+    // opponent (row 0: the empty sequence; row 1 + k: the k-th info set).
+    let plan: Vec<Variable> = (0..sf.n_seqs[me]).map(|_| vars.add(variable().min(0.0))).collect();
+    let duals: Vec<Variable> = (0..=sf.infosets_of[other].len()).map(|_| vars.add(variable())).collect();
+
+    let mut constraints: Vec<Constraint> = Vec::new();
+    // Realization-plan constraints of `me`.
+    constraints.push(Expression::from(plan[0]).eq(1.0));
+    for &set in &sf.infosets_of[me] {
+        let mut e = Expression::default();
+        e.add_mul(-1.0, plan[sf.parent_seq[set as usize] as usize]);
+        let first = sf.first_seq[set as usize] as usize;
+        for s in first..first + n_actions(sf, me, set) {
+            e.add_mul(1.0, plan[s]);
+        }
+        constraints.push(e.eq(0.0));
+    }
+    // One constraint per opponent sequence j: (F^T q)_j against (A^T x)_j.
+    let mut rows: Vec<Expression> = (0..sf.n_seqs[other]).map(|_| Expression::default()).collect();
+    rows[0].add_mul(1.0, duals[0]);
+    for (k, &set) in sf.infosets_of[other].iter().enumerate() {
+        let q = duals[k + 1];
+        rows[sf.parent_seq[set as usize] as usize].add_mul(-1.0, q);
+        let first = sf.first_seq[set as usize] as usize;
+        for s in first..first + n_actions(sf, other, set) {
+            rows[s].add_mul(1.0, q);
+        }
+    }
+    for &(i, j, a) in &sf.payoff {
+        let (mine, theirs) = if me == 0 { (i, j) } else { (j, i) };
+        rows[theirs as usize].add_mul(-a, plan[mine as usize]);
+    }
+    for row in rows {
+        // Player 0: F^T q - A^T x <= 0; player 1: E^T p - A y >= 0.
+        constraints.push(if me == 0 { row.leq(0.0) } else { row.geq(0.0) });
+    }
+    let objective: Expression = duals[0].into();
+    let problem = if me == 0 { vars.maximise(objective) } else { vars.minimise(objective) };
+    let build_seconds = start.elapsed().as_secs_f64();
+
+    let start = Instant::now();
+    let which = if me == 0 { "first player's" } else { "second player's" };
+    let fail = |e: good_lp::ResolutionError| LpError::Solver { backend: backend.name(), which, status: e.to_string() };
+    let (values, value) = match backend {
+        Backend::Microlp => {
+            let sol = problem.using(good_lp::microlp).with_all(constraints).solve().map_err(fail)?;
+            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]))
+        }
+        Backend::Clarabel => {
+            let mut model = problem.using(good_lp::clarabel);
+            model.settings().tol_gap_abs(1e-12).tol_gap_rel(1e-12).tol_feas(1e-12).max_iter(500);
+            let sol = model.with_all(constraints).solve().map_err(fail)?;
+            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]))
+        }
+        #[cfg(feature = "highs")]
+        Backend::Highs => {
+            let sol = problem.using(good_lp::highs).with_all(constraints).solve().map_err(fail)?;
+            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]))
+        }
+    };
+    Ok((values, value, build_seconds, start.elapsed().as_secs_f64()))
+}
+
+fn n_actions(sf: &SequenceForm, _player: usize, set: u32) -> usize {
+    sf.n_actions[set as usize] as usize
+}

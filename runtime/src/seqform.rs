@@ -1,0 +1,177 @@
+//! The sequence form of a two-player game tree (Koller, Megiddo and von
+//! Stengel): each player's sequences, the realization-plan constraints
+//! `E x = e`, `F y = f`, and the sparse payoff matrix `A` of the first player,
+//! weighted by chance.
+//!
+//! Numeric contract: chance probabilities are exact rationals in the tree;
+//! here they are multiplied out in `f64` once, when `A` is built.
+
+use rustc_hash::FxHashMap;
+
+use crate::tree::{Tree, CHANCE, TERMINAL};
+
+/// Sequence 0 of each player is the empty sequence. The sequences of an
+/// information set `I` of player `p` are `first_seq[I] .. first_seq[I] + n_actions`.
+pub struct SequenceForm {
+    /// Sequences per player (including the empty one).
+    pub n_seqs: [usize; 2],
+    /// Per information set (tree index): its player's sequence that leads to it.
+    pub parent_seq: Vec<u32>,
+    /// Per information set: the first of its sequences.
+    pub first_seq: Vec<u32>,
+    /// Per player: the information sets of that player, in order.
+    pub infosets_of: [Vec<u32>; 2],
+    /// Per information set: its number of actions.
+    pub n_actions: Vec<u32>,
+    /// Nonzero entries `(seq1, seq2, a)` of the first player's payoff matrix,
+    /// sorted by `(seq1, seq2)`.
+    pub payoff: Vec<(u32, u32, f64)>,
+    /// Payoffs of the two players sum to this at every leaf.
+    pub constant_sum: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SeqFormError {
+    #[error("the sequence-form LP needs exactly 2 players; this game has {0}")]
+    NotTwoPlayers(u32),
+    #[error("the game is not zero-sum or constant-sum: the payoffs at {leaf} sum to {sum}, but to {first} at {first_leaf}")]
+    NotConstantSum { leaf: String, sum: i64, first_leaf: String, first: i64 },
+}
+
+impl SequenceForm {
+    pub fn new(tree: &Tree) -> Result<SequenceForm, SeqFormError> {
+        if tree.n_players != 2 {
+            return Err(SeqFormError::NotTwoPlayers(tree.n_players));
+        }
+        let n_sets = tree.infosets.len();
+        let mut first_seq = vec![0u32; n_sets];
+        let mut infosets_of: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+        let mut next = [1u32; 2];
+        // Number sequences by the player's own info-set order.
+        let mut order: Vec<u32> = (0..n_sets as u32).collect();
+        order.sort_by_key(|&i| (tree.infosets[i as usize].player, tree.infosets[i as usize].index_in_player));
+        for i in order {
+            let info = &tree.infosets[i as usize];
+            let p = info.player as usize;
+            first_seq[i as usize] = next[p];
+            next[p] += info.n_actions;
+            infosets_of[p].push(i);
+        }
+        let mut parent_seq = vec![u32::MAX; n_sets];
+        let mut entries: FxHashMap<(u32, u32), f64> = FxHashMap::default();
+        let mut constant: Option<(i64, u32)> = None;
+        // Depth-first: (node, sequence of each player, chance reach).
+        let mut stack: Vec<(u32, [u32; 2], f64)> = vec![(0, [0, 0], 1.0)];
+        while let Some((node, seqs, reach)) = stack.pop() {
+            match tree.kind(node) {
+                TERMINAL => {
+                    let pay = tree.payoffs(node);
+                    let sum = pay[0] + pay[1];
+                    match constant {
+                        None => constant = Some((sum, node)),
+                        Some((c, first)) if c != sum => {
+                            return Err(SeqFormError::NotConstantSum {
+                                leaf: describe_leaf(tree, node),
+                                sum,
+                                first_leaf: describe_leaf(tree, first),
+                                first: c,
+                            })
+                        }
+                        Some(_) => {}
+                    }
+                    if pay[0] != 0 && reach > 0.0 {
+                        *entries.entry((seqs[0], seqs[1])).or_insert(0.0) += reach * pay[0] as f64;
+                    }
+                }
+                CHANCE => {
+                    // Reversed, so that leaves are met in tree order.
+                    for (child, p) in tree.children(node).zip(tree.chance_probs(node)).rev() {
+                        stack.push((child, seqs, reach * p.to_f64()));
+                    }
+                }
+                _ => {
+                    let (p, set) = (tree.player(node).unwrap_or(0) as usize, tree.infoset(node).unwrap_or(0));
+                    parent_seq[set as usize] = seqs[p];
+                    for (a, child) in tree.children(node).enumerate().rev() {
+                        let mut s = seqs;
+                        s[p] = first_seq[set as usize] + a as u32;
+                        stack.push((child, s, reach));
+                    }
+                }
+            }
+        }
+        let mut payoff: Vec<(u32, u32, f64)> = entries.into_iter().map(|((i, j), a)| (i, j, a)).collect();
+        payoff.sort_by_key(|&(i, j, _)| (i, j));
+        Ok(SequenceForm {
+            n_seqs: [next[0] as usize, next[1] as usize],
+            parent_seq,
+            first_seq,
+            infosets_of,
+            n_actions: tree.infosets.iter().map(|i| i.n_actions).collect(),
+            payoff,
+            constant_sum: constant.map_or(0, |(c, _)| c),
+        })
+    }
+
+    /// Turns a realization plan of player `p` into behaviour probabilities per
+    /// information set (flattened, see [`crate::algo::Profile`]); where the
+    /// plan never reaches an information set, play is uniform and the set is
+    /// listed in the returned vector.
+    pub fn behaviour(&self, tree: &Tree, p: usize, plan: &[f64], profile: &mut crate::algo::Profile) -> Vec<u32> {
+        let mut unreached = Vec::new();
+        for &set in &self.infosets_of[p] {
+            let n = tree.infosets[set as usize].n_actions as usize;
+            let parent = plan[self.parent_seq[set as usize] as usize];
+            let first = self.first_seq[set as usize] as usize;
+            let probs = profile.probs_mut(set);
+            if parent > 1e-12 {
+                let mut total = 0.0;
+                for a in 0..n {
+                    probs[a] = plan[first + a].max(0.0);
+                    total += probs[a];
+                }
+                if total > 0.0 {
+                    probs.iter_mut().for_each(|x| *x /= total);
+                    continue;
+                }
+            }
+            probs.iter_mut().for_each(|x| *x = 1.0 / n as f64);
+            unreached.push(set);
+        }
+        unreached
+    }
+}
+
+/// "the leaf after a, b, c" from the labels recorded in the tree (or action
+/// numbers when the tree has no labels).
+pub fn describe_leaf(tree: &Tree, leaf: u32) -> String {
+    // Find the path by walking down from the root (children are contiguous).
+    let mut path = Vec::new();
+    let mut node = 0u32;
+    while node != leaf {
+        let children = tree.children(node);
+        // The child whose subtree contains `leaf`: the last child <= leaf in
+        // numbering is not enough (subtrees are not contiguous), so search.
+        let Some((a, child)) = children.clone().enumerate().find(|(_, c)| subtree_contains(tree, *c, leaf)) else {
+            break;
+        };
+        let label = match tree.infoset(node) {
+            Some(set) => tree.infosets[set as usize].action_labels.get(a).cloned(),
+            None => tree.chance_outcome_labels(node).get(a).cloned(),
+        };
+        path.push(label.unwrap_or_else(|| format!("#{a}")));
+        node = child;
+    }
+    if path.is_empty() { "the root".to_string() } else { format!("the leaf after {}", path.join(", ")) }
+}
+
+fn subtree_contains(tree: &Tree, root: u32, target: u32) -> bool {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n == target {
+            return true;
+        }
+        stack.extend(tree.children(n));
+    }
+    false
+}

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Load a galac-exported .efg file with pygambit and compare it with galac.
+
+Usage:
+    gambit_check.py GAME.efg [--nodes N] [--terminals N] [--chance N]
+                    [--decisions A,B,...] [--infosets A,B,...]
+                    [--solve] [--solver gambit|sequence-lp] [--value V] [--tol T]
+
+Reads the file with Gambit's own parser, counts nodes, leaves, chance nodes,
+decision nodes and information sets per player, and compares each count that
+was given. With --solve (implied by --value), on a two-player constant-sum
+game (other games are only counted), computes the first player's
+equilibrium payoff and prints it; with --value, it must be within --tol of V.
+The solver is `pygambit.nash.lp_solve` (floating point) by default; it takes
+more than 20 minutes on Leduc poker, so `--solver sequence-lp` instead builds
+the sequence-form LP from the tree as Gambit read it and solves it with SciPy
+(a pygambit dependency) in well under a second.
+
+Prints one JSON object with everything found on stdout. Exit status: 0 when
+every given expectation holds, 1 on a mismatch, 2 when the file cannot be
+loaded or the call is wrong.
+"""
+
+import argparse
+import json
+import sys
+import time
+
+
+def load(path):
+    import pygambit as gbt
+
+    if hasattr(gbt, "read_efg"):  # pygambit >= 16.1
+        return gbt.read_efg(path)
+    return gbt.Game.read_game(path)  # older releases
+
+
+def counts(game):
+    """Walks the tree from the root (without recursion) and counts."""
+    players = list(game.players)
+    index = {p.label: i for i, p in enumerate(players)}
+    found = {
+        "players": [p.label for p in players],
+        "nodes": 0,
+        "terminals": 0,
+        "chance": 0,
+        "decisions": [0] * len(players),
+        "infosets": [len(list(p.infosets)) for p in players],
+        "outcomes": len(list(game.outcomes)),
+        "perfect_recall": bool(game.is_perfect_recall),
+        "constant_sum": bool(game.is_const_sum),
+    }
+    stack = [game.root]
+    while stack:
+        node = stack.pop()
+        found["nodes"] += 1
+        if node.is_terminal:
+            found["terminals"] += 1
+        elif node.player.is_chance:
+            found["chance"] += 1
+        else:
+            found["decisions"][index[node.player.label]] += 1
+        stack.extend(node.children)
+    return found
+
+
+def solve(game, solver):
+    """The first player's payoff in an equilibrium, and the seconds taken."""
+    start = time.monotonic()
+    if solver == "gambit":
+        value = gambit_lp_value(game)
+    else:
+        value = sequence_form_value(game)
+    return value, time.monotonic() - start
+
+
+def gambit_lp_value(game):
+    """Gambit's own sequence-form LP (`pygambit.nash.lp_solve`, floating point)."""
+    import pygambit as gbt
+
+    result = gbt.nash.lp_solve(game, rational=False, use_strategic=False)
+    if not result.equilibria:
+        raise RuntimeError("lp_solve found no equilibrium")
+    first = list(game.players)[0]
+    return float(result.equilibria[0].payoff(first))
+
+
+def sequence_form_value(game):
+    """The game value for the first player from the sequence-form LP of the
+    tree as Gambit read it (von Stengel 1996), solved with SciPy's HiGHS:
+    max f'q  s.t.  F'q - A'x <= 0,  Ex = e,  x >= 0.
+    For trees too big for Gambit's own LP code (Leduc)."""
+    from scipy.optimize import linprog
+    from scipy.sparse import coo_matrix, hstack
+
+    p1, p2 = list(game.players)
+    n_seq = [1, 1]  # sequence 0 is the empty sequence
+    first_seq = [{}, {}]  # infoset number -> (its first action's sequence, n actions)
+    parent = [{}, {}]  # infoset number -> the sequence leading to it
+    payoff = {}  # (seq1, seq2) -> chance-weighted payoff to the first player
+    stack = [(game.root, 0, 0, 1.0, 0.0)]
+    while stack:
+        node, s1, s2, prob, acc = stack.pop()
+        acc += outcome_payoff(node, p1)
+        if node.is_terminal:
+            payoff[(s1, s2)] = payoff.get((s1, s2), 0.0) + prob * acc
+            continue
+        actions = list(node.infoset.actions)
+        children = list(node.children)
+        if node.player.is_chance:
+            for a, c in zip(actions, children):
+                stack.append((c, s1, s2, prob * float(a.prob), acc))
+            continue
+        i = 0 if node.player.label == p1.label else 1
+        key = node.infoset.number
+        if key not in parent[i]:
+            parent[i][key] = s1 if i == 0 else s2
+            first_seq[i][key] = (n_seq[i], len(actions))
+            n_seq[i] += len(actions)
+        for k, c in enumerate(children):
+            s = first_seq[i][key][0] + k
+            stack.append((c, s, s2, prob, acc) if i == 0 else (c, s1, s, prob, acc))
+
+    def constraints(i):
+        """E (or F): the root row x_0 = 1, then per infoset sum = parent."""
+        rows, cols, vals = [0], [0], [1.0]
+        for r, key in enumerate(sorted(parent[i]), start=1):
+            rows.append(r)
+            cols.append(parent[i][key])
+            vals.append(-1.0)
+            start, n_actions = first_seq[i][key]
+            for s in range(start, start + n_actions):
+                rows.append(r)
+                cols.append(s)
+                vals.append(1.0)
+        return coo_matrix((vals, (rows, cols)), shape=(len(parent[i]) + 1, n_seq[i]))
+
+    E, F = constraints(0), constraints(1)
+    keys = list(payoff)
+    A = coo_matrix(
+        ([payoff[k] for k in keys], ([k[0] for k in keys], [k[1] for k in keys])), shape=(n_seq[0], n_seq[1])
+    )
+    n_x, n_q = n_seq[0], F.shape[0]
+    # Variables z = (x, q); minimise -q_0.
+    cost = [0.0] * n_x + [-1.0] + [0.0] * (n_q - 1)
+    a_ub = hstack([-A.T, F.T]).tocsr()
+    a_eq = hstack([E, coo_matrix((E.shape[0], n_q))]).tocsr()
+    b_eq = [1.0] + [0.0] * (E.shape[0] - 1)
+    bounds = [(0, None)] * n_x + [(None, None)] * n_q
+    res = linprog(cost, A_ub=a_ub, b_ub=[0.0] * n_seq[1], A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"the sequence-form LP failed: {res.message}")
+    return -float(res.fun)
+
+
+def outcome_payoff(node, player):
+    """The payoff to `player` of the outcome at `node` (0 if none)."""
+    outcome = node.outcome
+    if outcome is None:  # pygambit < 16.7
+        return 0.0
+    try:
+        return float(outcome[player])
+    except KeyError:  # pygambit 16.7: "node has no outcome attached"
+        return 0.0
+
+
+def int_list(text):
+    return [int(x) for x in text.split(",") if x != ""]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("efg")
+    ap.add_argument("--nodes", type=int)
+    ap.add_argument("--terminals", type=int)
+    ap.add_argument("--chance", type=int)
+    ap.add_argument("--decisions", type=int_list, help="decision nodes per player, comma-separated")
+    ap.add_argument("--infosets", type=int_list, help="information sets per player, comma-separated")
+    ap.add_argument("--solve", action="store_true", help="solve the game with lp_solve if two-player constant-sum")
+    ap.add_argument("--value", type=float, help="expected equilibrium payoff of the first player")
+    ap.add_argument("--tol", type=float, default=1e-6)
+    ap.add_argument(
+        "--solver",
+        choices=["gambit", "sequence-lp"],
+        default="gambit",
+        help="gambit: pygambit.nash.lp_solve (default); sequence-lp: the sequence-form LP of "
+        "the tree Gambit read, solved by SciPy (fast where lp_solve is too slow, e.g. Leduc)",
+    )
+    args = ap.parse_args()
+
+    try:
+        import pygambit as gbt
+    except ImportError as e:
+        print(f"error: cannot import pygambit: {e}", file=sys.stderr)
+        return 2
+    try:
+        game = load(args.efg)
+    except Exception as e:  # Gambit raises ValueError/IOError on bad files
+        print(f"error: pygambit cannot read {args.efg}: {e}", file=sys.stderr)
+        return 2
+
+    found = counts(game)
+    found["pygambit"] = getattr(gbt, "__version__", "unknown")
+    found["title"] = game.title
+    mismatches = []
+    for key in ("nodes", "terminals", "chance", "decisions", "infosets"):
+        want = getattr(args, key)
+        if want is not None and want != found[key]:
+            mismatches.append(f"{key}: galac says {want}, Gambit says {found[key]}")
+    if found["outcomes"] != found["terminals"]:
+        mismatches.append(f"{found['outcomes']} outcomes for {found['terminals']} leaves")
+
+    solvable = len(found["players"]) == 2 and found["constant_sum"]
+    if args.value is not None and not solvable:
+        print("error: --value needs a two-player constant-sum game", file=sys.stderr)
+        return 2
+    if (args.solve or args.value is not None) and solvable:
+        value, seconds = solve(game, args.solver)
+        found["solver"] = args.solver
+        found["value"] = value
+        found["solve_seconds"] = round(seconds, 3)
+        if args.value is not None and abs(value - args.value) > args.tol:
+            mismatches.append(f"value: expected {args.value}, lp_solve gives {value}")
+
+    print(json.dumps(found))
+    for m in mismatches:
+        print(f"mismatch: {m}", file=sys.stderr)
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

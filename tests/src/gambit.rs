@@ -1,0 +1,138 @@
+//! Gambit interop: every small example, exported as .efg, loads in pygambit
+//! with the same counts as galac's tree, and the zero-sum ones solve to the
+//! known values.
+//!
+//! Needs Python with pygambit (`pip install -r tests/interop/requirements.txt`),
+//! so it runs only with `GALAC_PYGAMBIT=1`; otherwise it prints a note and
+//! passes. `GALAC_PYTHON` names the interpreter (default `python3`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use galac::diagnostic::SourceMap;
+use galac::interp::{Interp, Locator};
+use galac_runtime::export::write_efg;
+use galac_runtime::tree::{build, BuildOptions, Tree};
+
+use crate::repo_root;
+
+/// How the checker computes the value of a two-player zero-sum game.
+#[derive(Clone, Copy)]
+enum Solver {
+    /// `pygambit.nash.lp_solve`, Gambit's own sequence-form LP.
+    Gambit,
+    /// The sequence-form LP of the tree as Gambit read it, solved by SciPy:
+    /// `lp_solve` takes more than 10 minutes on Leduc.
+    SequenceLp,
+}
+
+/// (example, params, solver, known value of the first player). Gambit's
+/// value must equal galac's LP value on the same tree (and the known value,
+/// where there is one). nim222 has three players (counts only);
+/// blind_tictactoe is too big for Gambit.
+const EXAMPLES: &[(&str, &[&str], Solver, Option<f64>)] = &[
+    ("kuhn.gala", &[], Solver::Gambit, Some(-1.0 / 18.0)),
+    ("leduc.gala", &[], Solver::SequenceLp, Some(-0.085_606_424)),
+    ("poker.gala", &[], Solver::Gambit, None),
+    ("inspection.gala", &[], Solver::Gambit, None),
+    ("inspection.gala", &["stages=3", "inspections=1"], Solver::Gambit, None),
+    ("inspection.gala", &["stages=5", "inspections=2"], Solver::Gambit, None),
+    ("inspection.gala", &["stages=6", "inspections=3"], Solver::Gambit, None),
+    ("nim222.gala", &[], Solver::Gambit, None),
+];
+
+/// galac's own LP value of the first player, for two-player zero-sum trees.
+fn galac_value(tree: &Tree) -> Option<f64> {
+    use galac_runtime::algo::lp::{self, Backend};
+    let sf = galac_runtime::seqform::SequenceForm::new(tree).ok()?;
+    lp::solve(&sf, Backend::Clarabel).ok().map(|s| s.value)
+}
+
+/// Builds an example's tree with labels, as `galac export` does.
+fn example_tree(file: &str, params: &[&str]) -> Result<Tree, String> {
+    let name = format!("examples/{file}");
+    let bytes = std::fs::read(repo_root().join(&name)).map_err(|e| format!("{name}: {e}"))?;
+    let mut sources = SourceMap::new();
+    let checked = galac::driver::check_source(&mut sources, &name, &bytes)
+        .map_err(|d| format!("{name}: {} diagnostics", d.len()))?;
+    let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+    let overrides = galac::driver::parse_param_overrides(&checked.program, &params)?;
+    let values = galac::driver::param_values(&checked.program, &overrides)?;
+    let ir = galac::lower::lower(&checked.program);
+    let interp = Interp::new(ir, &values, Locator::new(&name, &String::from_utf8_lossy(&bytes)));
+    let opts = BuildOptions { labels: true, ..BuildOptions::default() };
+    build(&interp, &opts).map(|(tree, _, _)| tree).map_err(|e| format!("{name}: {e}"))
+}
+
+fn join(counts: &[u64]) -> String {
+    counts.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// Exports `file` into `dir` and runs the checker on it; returns its report.
+fn check_example(
+    dir: &Path,
+    python: &str,
+    file: &str,
+    params: &[&str],
+    solver: Solver,
+    known: Option<f64>,
+) -> Result<String, String> {
+    let tree = example_tree(file, params)?;
+    let value = galac_value(&tree);
+    if let (Some(v), Some(k)) = (value, known) {
+        if (v - k).abs() > 1e-6 {
+            return Err(format!("{file}: galac's value {v} is not the known {k}"));
+        }
+    }
+    let efg = dir.join(format!("{}{}.efg", file.trim_end_matches(".gala"), params.join("_")));
+    let out = std::fs::File::create(&efg).map_err(|e| format!("{}: {e}", efg.display()))?;
+    write_efg(&tree, file, "galac-tests gambit interop", out).map_err(|e| format!("{}: {e}", efg.display()))?;
+    let s = tree.stats();
+    let mut cmd = Command::new(python);
+    cmd.arg(repo_root().join("tests/interop/gambit_check.py"))
+        .arg(&efg)
+        .args(["--nodes", &s.nodes.to_string()])
+        .args(["--terminals", &s.terminals.to_string()])
+        .args(["--chance", &s.chance_nodes.to_string()])
+        .args(["--decisions", &join(&s.decision_nodes)])
+        .args(["--infosets", &join(&s.infosets)])
+        .arg("--solve")
+        .args([
+            "--solver",
+            match solver {
+                Solver::Gambit => "gambit",
+                Solver::SequenceLp => "sequence-lp",
+            },
+        ]);
+    if let Some(v) = value {
+        cmd.args(["--value", &v.to_string(), "--tol", "1e-6"]);
+    }
+    let output = cmd.output().map_err(|e| format!("cannot run {python}: {e}"))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if output.status.success() {
+        Ok(format!("{file} {params:?}: galac {value:?}, gambit {}", stdout.trim()))
+    } else {
+        Err(format!("{file}: gambit_check.py failed ({}):\n{stdout}{stderr}", output.status))
+    }
+}
+
+#[test]
+fn examples_load_and_solve_in_pygambit() {
+    if std::env::var("GALAC_PYGAMBIT").as_deref() != Ok("1") {
+        eprintln!("note: Gambit interop test skipped; set GALAC_PYGAMBIT=1 (needs pygambit) to run it");
+        return;
+    }
+    let python = std::env::var("GALAC_PYTHON").unwrap_or_else(|_| "python3".into());
+    let dir: PathBuf = std::env::temp_dir().join(format!("galac-gambit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let mut failures = Vec::new();
+    for (file, params, solver, known) in EXAMPLES {
+        match check_example(&dir, &python, file, params, *solver, *known) {
+            Ok(report) => eprintln!("{report}"),
+            Err(e) => failures.push(e),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
