@@ -32,7 +32,7 @@ const CASES: &[Case] = &[
     Case { name: "poker145k", file: "examples/poker.gala", params: &["suits=2", "ranks=10", "cash=6"] },
     Case { name: "poker248k", file: "examples/poker.gala", params: &["suits=2", "ranks=13", "cash=6"] },
     Case { name: "leduc13", file: "examples/leduc.gala", params: &["ranks=13"] },
-    Case { name: "poker1m", file: "examples/poker.gala", params: &["suits=4", "ranks=13", "cash=4"] },
+    Case { name: "poker247k", file: "examples/poker.gala", params: &["suits=4", "ranks=13", "cash=4"] },
 ];
 
 const MICROLP_MAX_NODES: usize = 200_000;
