@@ -7,6 +7,7 @@
 
 pub mod export;
 pub mod algo;
+pub mod app;
 pub mod game;
 pub mod info;
 pub mod rational;

@@ -1,13 +1,11 @@
-//! Flags shared by the commands that build a game (`tree`, `export`, `ir`),
-//! and loading a game description into the interpreter.
+//! The game file and its params, shared by the commands that build a game
+//! (`tree`, `solve`, `export`, `ir`), and loading it into the interpreter.
 
 use std::path::PathBuf;
 
-use galac_runtime::tree::BuildOptions;
-
 use crate::diagnostic::{render, Severity, SourceMap};
 use crate::driver;
-use crate::interp::{Interp, Locator, DEFAULT_STEP_LIMIT};
+use crate::interp::{Interp, Locator};
 
 #[derive(clap::Args, Debug)]
 pub struct GameArgs {
@@ -16,25 +14,6 @@ pub struct GameArgs {
     /// Set a param: `--param cards=13` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
-}
-
-#[derive(clap::Args, Debug)]
-pub struct LimitArgs {
-    /// Stop with an error when the tree would exceed this many nodes.
-    #[arg(long, value_name = "N", default_value_t = 200_000_000)]
-    pub max_nodes: u64,
-    /// Stop with an error when the tree would need more memory (MiB).
-    #[arg(long, value_name = "MIB", default_value_t = 8192)]
-    pub max_memory: u64,
-    /// Evaluation steps allowed between two events of a play (catches endless loops).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_STEP_LIMIT)]
-    pub step_limit: u64,
-}
-
-impl LimitArgs {
-    pub fn build_options(&self, labels: bool) -> BuildOptions {
-        BuildOptions { max_nodes: self.max_nodes, max_bytes: self.max_memory.saturating_mul(1 << 20), labels }
-    }
 }
 
 /// Reads, checks and lowers a game; on failure prints why and returns the
@@ -66,4 +45,13 @@ pub fn load(args: &GameArgs, color: bool) -> Result<Interp, i32> {
     let ir = crate::lower::lower(&program);
     let text = String::from_utf8_lossy(&bytes);
     Ok(Interp::new(ir, &values, Locator::new(&name, &text)))
+}
+
+/// `galac tree/solve/export FILE`: the game file, then the shared solver flags.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs<A: clap::Args> {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[command(flatten)]
+    pub args: A,
 }

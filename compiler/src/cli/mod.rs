@@ -4,11 +4,8 @@
 //! 2 when galac was called wrongly (bad flag, missing file).
 
 mod check;
-mod export;
 mod game_args;
 mod ir;
-mod solve;
-mod tree;
 
 pub use check::summary;
 
@@ -47,15 +44,15 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Generate the game tree and report its size: nodes, information sets,
     /// sequences, memory and generation time.
-    Tree(tree::TreeArgs),
+    Tree(game_args::RunArgs<galac_runtime::app::tree::TreeArgs>),
     /// Print the intermediate representation (control-flow graph) of a game.
     Ir(ir::IrArgs),
     /// Solve a two-player zero-sum game (sequence-form LP), report the value,
     /// the exploitability of the answer and the strategies in the game's terms.
-    Solve(solve::SolveArgs),
+    Solve(game_args::RunArgs<galac_runtime::app::solve::SolveArgs>),
     /// Write the game tree for other tools: a Gambit extensive-form file
     /// (--efg) and/or a Graphviz drawing (--dot).
-    Export(export::ExportArgs),
+    Export(game_args::RunArgs<galac_runtime::app::export::ExportArgs>),
 }
 
 /// Runs galac with the process arguments; returns the exit status.
@@ -77,10 +74,19 @@ pub fn main() -> i32 {
     };
     match cli.cmd {
         Command::Check(args) => check::run(&args, color),
-        Command::Tree(args) => tree::run(&args, color),
         Command::Ir(args) => ir::run(&args, color),
-        Command::Solve(args) => solve::run(&args, color),
-        Command::Export(args) => export::run(&args, color),
+        Command::Tree(run) => with_game(&run.game, run.args.limits.step_limit, color, |g| {
+            galac_runtime::app::tree::run(g, &run.args)
+        }),
+        Command::Solve(run) => with_game(&run.game, run.args.limits.step_limit, color, |g| {
+            galac_runtime::app::solve::run(g, &run.args)
+        }),
+        Command::Export(run) => {
+            let source = run.game.file.display().to_string();
+            with_game(&run.game, run.args.limits.step_limit, color, |g| {
+                galac_runtime::app::export::run(g, &run.args, &source)
+            })
+        }
     }
 }
 
@@ -99,11 +105,16 @@ pub(crate) fn read_source(path: &std::path::Path) -> Result<Vec<u8>, String> {
     })
 }
 
-/// Writes to standard output; a closed pipe (`galac ... | head`) is not an
-/// error worth a panic, so write errors are ignored.
-pub(crate) fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+/// Loads the game for the interpreter and runs `f` on it (or returns the
+/// loading failure's exit status).
+fn with_game(game: &game_args::GameArgs, step_limit: u64, color: bool, f: impl FnOnce(&crate::interp::Interp) -> i32) -> i32 {
+    match game_args::load(game, color) {
+        Ok(mut interp) => {
+            interp.step_limit = step_limit;
+            f(&interp)
+        }
+        Err(code) => code,
+    }
 }
+
+pub(crate) use galac_runtime::app::emit;

@@ -19,8 +19,7 @@ use crate::typeck::types::Ty;
 use eval::{bind, Budget, Env};
 use value::{Names, Value};
 
-/// Default number of evaluation steps allowed between two nodes of the tree.
-pub const DEFAULT_STEP_LIMIT: u64 = 1_000_000;
+pub use galac_runtime::app::DEFAULT_STEP_LIMIT;
 
 /// Turns a span into `file:line:column: ` for run-time errors.
 pub struct Locator {

@@ -1,4 +1,4 @@
-//! `galac solve FILE`: solve a two-player zero-sum game with the
+//! `solve`: solve a two-player zero-sum game with the
 //! sequence-form LP, check the answer with an independent best response, and
 //! show the strategies in the game's own terms. `--strategy FILE` evaluates a
 //! given profile instead.
@@ -6,20 +6,17 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use galac_runtime::algo::best_response::{evaluate, Evaluation};
-use galac_runtime::algo::lp::{self, Backend};
-use galac_runtime::algo::Profile;
-use galac_runtime::game::Game;
-use galac_runtime::seqform::SequenceForm;
-use galac_runtime::tree::{self, Tree};
+use crate::algo::best_response::{evaluate, Evaluation};
+use crate::algo::lp::{self, Backend};
+use crate::algo::Profile;
+use crate::game::{Game, GameInfo};
+use crate::seqform::SequenceForm;
+use crate::tree::{self, Tree};
 
-use super::game_args::{GameArgs, LimitArgs};
-use super::tree::Format;
+use super::{Format, LimitArgs};
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct SolveArgs {
-    #[command(flatten)]
-    pub game: GameArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The solver.
@@ -46,18 +43,13 @@ pub enum Solver {
     Lp,
 }
 
-pub fn run(args: &SolveArgs, color: bool) -> i32 {
+pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
     let Some(backend) = Backend::from_name(&args.lp_backend) else {
         let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
         eprintln!("error: unknown LP backend `{}`; available: {}", args.lp_backend, names.join(", "));
         return 2;
     };
-    let mut interp = match super::game_args::load(&args.game, color) {
-        Ok(i) => i,
-        Err(code) => return code,
-    };
-    interp.step_limit = args.limits.step_limit;
-    let (tree, _info, gen_seconds) = match tree::build(&interp, &args.limits.build_options(true)) {
+    let (tree, _info, gen_seconds) = match tree::build(game, &args.limits.build_options(true)) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
@@ -101,7 +93,7 @@ pub fn run(args: &SolveArgs, color: bool) -> i32 {
     };
     let eval = evaluate(&tree, &profile);
     let report = Report {
-        interp: &interp,
+        info: game.info(),
         tree: &tree,
         labels: &labels,
         profile: &profile,
@@ -111,8 +103,9 @@ pub fn run(args: &SolveArgs, color: bool) -> i32 {
         seconds: [gen_seconds, build_seconds, solve_seconds],
     };
     if let Some(out) = &args.out {
-        if let Err(msg) = write_atomically(out, &report.json().to_string()) {
-            eprintln!("error: {msg}");
+        let json = report.json().to_string();
+        if let Err(e) = super::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, json.as_bytes())) {
+            eprintln!("error: cannot write `{}`: {e}", out.display());
             return 1;
         }
     }
@@ -148,7 +141,7 @@ pub fn unique_labels(tree: &Tree) -> Vec<String> {
 }
 
 struct Report<'a> {
-    interp: &'a crate::interp::Interp,
+    info: &'a GameInfo,
     tree: &'a Tree,
     labels: &'a [String],
     profile: &'a Profile,
@@ -160,7 +153,7 @@ struct Report<'a> {
 
 impl Report<'_> {
     fn text(&self) -> String {
-        let info = self.interp.info();
+        let info = self.info;
         let players = &info.players;
         let params: Vec<String> = info.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let mut out = String::new();
@@ -199,7 +192,7 @@ impl Report<'_> {
     }
 
     fn json(&self) -> serde_json::Value {
-        let info = self.interp.info();
+        let info = self.info;
         let stats = self.tree.stats();
         let mut strategy = serde_json::Map::new();
         for (set, i) in self.tree.infosets.iter().enumerate() {
@@ -263,18 +256,4 @@ fn read_profile(path: &std::path::Path, tree: &Tree, labels: &[String]) -> Resul
         }
     }
     Ok(profile)
-}
-
-/// Writes through a temporary file and a rename, so that a failed write never
-/// leaves a partial file under the final name.
-pub fn write_atomically(path: &std::path::Path, contents: &str) -> Result<(), String> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.galac-tmp-{}", std::process::id()));
-    let result = std::fs::write(&tmp, contents).and_then(|_| std::fs::rename(&tmp, path));
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write `{}`: {e}", path.display()));
-    }
-    Ok(())
 }

@@ -1,14 +1,12 @@
-//! `galac tree FILE`: generate the game tree and report its size.
+//! `tree`: generate the game tree and report its size.
 
-use galac_runtime::game::Game;
-use galac_runtime::tree::{self, Stats};
+use crate::game::Game;
+use crate::tree::{self, Stats};
 
-use super::game_args::{GameArgs, LimitArgs};
+use super::{Format, LimitArgs};
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct TreeArgs {
-    #[command(flatten)]
-    pub game: GameArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Output format.
@@ -16,19 +14,8 @@ pub struct TreeArgs {
     pub format: Format,
 }
 
-#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
-pub enum Format {
-    Text,
-    Json,
-}
-
-pub fn run(args: &TreeArgs, color: bool) -> i32 {
-    let mut interp = match super::game_args::load(&args.game, color) {
-        Ok(i) => i,
-        Err(code) => return code,
-    };
-    interp.step_limit = args.limits.step_limit;
-    let (tree, _info, seconds) = match tree::build(&interp, &args.limits.build_options(false)) {
+pub fn run<G: Game>(game: &G, args: &TreeArgs) -> i32 {
+    let (tree, _info, seconds) = match tree::build(game, &args.limits.build_options(false)) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
@@ -36,7 +23,7 @@ pub fn run(args: &TreeArgs, color: bool) -> i32 {
         }
     };
     let stats = tree.stats();
-    let info = interp.info();
+    let info = game.info();
     match args.format {
         Format::Text => super::emit(&text_report(&info.name, &info.params, &info.players, &stats, seconds)),
         Format::Json => super::emit(&format!("{}\n", json_report(&info.name, &info.params, &info.players, &stats, seconds))),

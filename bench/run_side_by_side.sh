@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Side by side: OpenSpiel's C++ tree walk (pyspiel.CFRSolver construction)
+# against galac's tree generation (IR interpreter), on Leduc hold'em with
+# 3 ranks and with 13 ranks.
+#
+#   pip install -r bench/requirements.txt   # once
+#   bash bench/run_side_by_side.sh
+#
+# Env: RUNS_LEDUC (default 5) and RUNS_LEDUC13 (default 3) set the number of
+# runs for both tools (best run kept); COUNT_BUDGET (default 120) bounds the
+# OpenSpiel Python node-count walk per game, in seconds.
+#
+# What is timed:
+#   OpenSpiel: `pyspiel.CFRSolver(game)`: the C++ constructor walks the whole
+#     tree and fills the info-state table (strings, legal actions, zeroed
+#     regrets). The game is loaded before the clock starts.
+#   galac: the `generation:` line of `galac tree`: building the tree through
+#     the IR interpreter (one thread), not the parse/check/lower of the file.
+# Neither includes process start-up. Each run of galac is a fresh process.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+RUNS_LEDUC=${RUNS_LEDUC:-5}
+RUNS_LEDUC13=${RUNS_LEDUC13:-3}
+COUNT_BUDGET=${COUNT_BUDGET:-120}
+PY=${PYTHON:-python3}
+
+echo "== machine"
+echo "nproc: $(nproc)"
+lscpu | grep 'Model name' || true
+uname -srm
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+# Read-only look at git (no index refresh): is galac built from a clean tree?
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+if ! GIT_OPTIONAL_LOCKS=0 git diff --quiet HEAD -- compiler runtime Cargo.toml Cargo.lock 2>/dev/null; then
+    commit="$commit + uncommitted changes in compiler/ runtime/ or Cargo.*"
+fi
+echo "commit: $commit"
+echo
+
+echo "== OpenSpiel"
+os_out=$("$PY" bench/openspiel_tree.py --count-budget "$COUNT_BUDGET")
+echo "$os_out"
+echo
+
+echo "== galac"
+cargo build --release --quiet
+rustc --version
+GALAC=./target/release/galac
+
+# galac_best NAME RUNS ARGS...: runs `galac tree ARGS` RUNS times, prints each
+# `generation:` line, and sets BEST_S / NODES.
+galac_best() {
+    local name=$1 runs=$2; shift 2
+    echo "-- $name: $GALAC tree $*"
+    BEST_S=""
+    NODES=""
+    local i out s
+    for ((i = 1; i <= runs; i++)); do
+        out=$("$GALAC" tree "$@")
+        [[ $i -eq 1 ]] && echo "$out"
+        [[ $i -gt 1 ]] && echo "$out" | grep '^generation:'
+        NODES=$(echo "$out" | awk '/^nodes:/ {print $2}')
+        s=$(echo "$out" | awk '/^generation:/ {print $2}')
+        if [[ -z $BEST_S ]] || awk -v a="$s" -v b="$BEST_S" 'BEGIN {exit !(a < b)}'; then
+            BEST_S=$s
+        fi
+    done
+}
+
+galac_best leduc "$RUNS_LEDUC" examples/leduc.gala
+g_leduc_s=$BEST_S g_leduc_n=$NODES
+galac_best leduc13 "$RUNS_LEDUC13" examples/leduc.gala --param ranks=13
+g_leduc13_s=$BEST_S g_leduc13_n=$NODES
+
+# Compiled solvers (generated Rust per game) are not benchmarked here: add a
+# row once such binaries exist.
+
+echo
+echo "== summary (best run; nodes/s = nodes / best seconds)"
+{
+    printf '%-8s %10s %12s %14s %12s %14s %11s\n' \
+        game nodes openspiel_s openspiel_n/s galac_s galac_n/s speed_g/os
+    for name in leduc leduc13; do
+        read -r _ os_n os_s _ < <(echo "$os_out" | awk -v n="$name" '$1 == "RESULT" && $2 == n {print $2, $3, $4, $5}')
+        if [[ $name == leduc ]]; then g_s=$g_leduc_s g_n=$g_leduc_n; else g_s=$g_leduc13_s g_n=$g_leduc13_n; fi
+        [[ $os_n == "$g_n" ]] || echo "warning: $name node counts differ: OpenSpiel $os_n, galac $g_n" >&2
+        awk -v g="$name" -v n="$g_n" -v os="$os_s" -v gs="$g_s" 'BEGIN {
+            printf "%-8s %10d %12.6f %14.0f %12.6f %14.0f %11.2f\n", g, n, os, n / os, gs, n / gs, os / gs
+        }'
+    done
+}

@@ -1,0 +1,197 @@
+//! The command line every solver shares: `tree`, `solve` and `export`, with
+//! the same flags and output formats whether the game runs through galac's
+//! interpreter or is compiled into its own binary.
+//!
+//! Exit status: 0 on success, 1 when the game cannot be built or solved,
+//! 2 when the program was called wrongly.
+
+pub mod export;
+pub mod solve;
+pub mod tree;
+
+use std::fs::{self, File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::game::Game;
+use crate::tree::BuildOptions;
+
+/// Default number of evaluation steps allowed between two nodes of the tree.
+pub const DEFAULT_STEP_LIMIT: u64 = 1_000_000;
+
+/// Limits of tree generation, shared by every command that builds a tree.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Stop with an error when the tree would exceed this many nodes.
+    #[arg(long, value_name = "N", default_value_t = 200_000_000)]
+    pub max_nodes: u64,
+    /// Stop with an error when the tree would need more memory (MiB).
+    #[arg(long, value_name = "MIB", default_value_t = 8192)]
+    pub max_memory: u64,
+    /// Evaluation steps allowed between two events of a play (catches endless loops).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_STEP_LIMIT)]
+    pub step_limit: u64,
+}
+
+impl LimitArgs {
+    pub fn build_options(&self, labels: bool) -> BuildOptions {
+        BuildOptions { max_nodes: self.max_nodes, max_bytes: self.max_memory.saturating_mul(1 << 20), labels }
+    }
+}
+
+/// Output format of `tree` and `solve`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Writes to standard output; a closed pipe (`... | head`) is not an error
+/// worth a panic, so write errors are ignored.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+/// Writes `path` through `write` into a fresh temporary file in the same
+/// directory, then renames it over `path`; on any error the temporary file
+/// is removed and `path` is left as it was.
+/// (The writers buffer their output themselves.)
+pub fn write_atomically(path: &Path, write: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
+    if path.is_dir() {
+        return Err(io::Error::other("it is a directory"));
+    }
+    let name = path.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let (tmp, file) = create_temp(dir, &name.to_string_lossy())?;
+    let result = (|| {
+        write(&file)?;
+        file.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Creates `.NAME.PID.N.tmp` in `dir`, with the first N not already taken.
+fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
+    let pid = std::process::id();
+    let mut n = 0u32;
+    loop {
+        let tmp = dir.join(format!(".{name}.{pid}.{n}.tmp"));
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// "name (k=v, ...)" for titles.
+pub fn title<G: Game>(game: &G) -> String {
+    let info = game.info();
+    if info.params.is_empty() {
+        info.name.clone()
+    } else {
+        let params: Vec<String> = info.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("{} ({})", info.name, params.join(", "))
+    }
+}
+
+/// A family of games: one game description whose params are set at run
+/// time. A compiled solver binary is one family; `main` runs its CLI.
+pub trait Family {
+    type Game: Game;
+    /// The game's name, for `--help`.
+    fn name(&self) -> &str;
+    /// `name: type = default` of each param, for `--help`.
+    fn param_help(&self) -> String;
+    /// Makes the game with `name=value` overrides of its params; the error
+    /// says which override is wrong.
+    fn instantiate(&self, overrides: &[String], step_limit: u64) -> Result<Self::Game, String>;
+}
+
+#[derive(clap::Parser, Debug)]
+struct SolverCli {
+    #[command(subcommand)]
+    cmd: SolverCommand,
+}
+
+#[derive(clap::Args, Debug)]
+struct ParamArgs {
+    /// Set a param of the game: `--param cards=13` (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum SolverCommand {
+    /// Generate the game tree and report its size.
+    Tree {
+        #[command(flatten)]
+        game: ParamArgs,
+        #[command(flatten)]
+        args: tree::TreeArgs,
+    },
+    /// Solve the game (two-player zero-sum: sequence-form LP) and show the strategies.
+    Solve {
+        #[command(flatten)]
+        game: ParamArgs,
+        #[command(flatten)]
+        args: solve::SolveArgs,
+    },
+    /// Write the game tree as a Gambit .efg and/or Graphviz .dot file.
+    Export {
+        #[command(flatten)]
+        game: ParamArgs,
+        #[command(flatten)]
+        args: export::ExportArgs,
+    },
+}
+
+/// The `main` of a compiled solver: parses the process arguments and runs
+/// the command; returns the exit status.
+pub fn main<F: Family>(family: &F) -> i32 {
+    use clap::{CommandFactory, FromArgMatches};
+    let about = format!("Solver for the game `{}`, compiled by galac.\n\nParams: {}", family.name(), family.param_help());
+    let command = SolverCli::command().name(family.name().to_string()).about(about);
+    let matches = match command.try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let cli = match SolverCli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return 2;
+        }
+    };
+    let (params, limits) = match &cli.cmd {
+        SolverCommand::Tree { game, args } => (&game.params, &args.limits),
+        SolverCommand::Solve { game, args } => (&game.params, &args.limits),
+        SolverCommand::Export { game, args } => (&game.params, &args.limits),
+    };
+    let game = match family.instantiate(params, limits.step_limit) {
+        Ok(g) => g,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 2;
+        }
+    };
+    let source = format!("{} (compiled)", family.name());
+    match &cli.cmd {
+        SolverCommand::Tree { args, .. } => tree::run(&game, args),
+        SolverCommand::Solve { args, .. } => solve::run(&game, args),
+        SolverCommand::Export { args, .. } => export::run(&game, args, &source),
+    }
+}
