@@ -211,3 +211,29 @@ impl Program {
         }
     }
 }
+
+/// The runtime's description of a value type (for labels).
+pub fn type_desc(ty: &Ty) -> galac_runtime::labels::TypeDesc {
+    use galac_runtime::labels::TypeDesc as D;
+    match ty {
+        Ty::Bool => D::Bool,
+        Ty::Player => D::Player,
+        Ty::Enum(id, _) => D::Enum(id.0),
+        Ty::Card => D::Card,
+        Ty::Tuple(ts) => D::Tuple(ts.iter().map(type_desc).collect()),
+        Ty::Array(t, _) | Ty::PerPlayer(t) | Ty::List(t) => D::Seq(Box::new(type_desc(t))),
+        Ty::Int | Ty::Error => D::Int,
+    }
+}
+
+impl Program {
+    /// Everything needed to label actions and information sets.
+    pub fn labeler(&self) -> galac_runtime::labels::Labeler {
+        galac_runtime::labels::Labeler {
+            players: self.players.clone(),
+            enums: self.enums.iter().map(|e| e.variants.clone()).collect(),
+            facts: self.facts.iter().map(|f| (f.tag.clone(), f.args.iter().map(type_desc).collect())).collect(),
+            choice_types: self.choice_tys.iter().map(type_desc).collect(),
+        }
+    }
+}

@@ -10,6 +10,8 @@ pub mod algo;
 pub mod app;
 pub mod game;
 pub mod info;
+pub mod labels;
 pub mod rational;
 pub mod seqform;
 pub mod tree;
+pub mod value;

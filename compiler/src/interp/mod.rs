@@ -15,9 +15,8 @@ use crate::ir::{self, Term};
 use crate::span::Span;
 use crate::typeck::consts::ParamValue;
 use crate::typeck::tast::{self, ArithOp, ChooseDomain};
-use crate::typeck::types::Ty;
 use eval::{bind, Budget, Env};
-use value::{Names, Value};
+use value::Value;
 
 pub use galac_runtime::app::DEFAULT_STEP_LIMIT;
 
@@ -53,6 +52,7 @@ pub struct Interp {
     pub step_limit: u64,
     /// Reused buffers for fact and choice words (no allocation per node).
     words: std::cell::RefCell<(Vec<u64>, Vec<u64>)>,
+    labeler: galac_runtime::labels::Labeler,
 }
 
 /// A point in a play: the slots, where the flow is, the payoffs so far and
@@ -89,6 +89,7 @@ impl Interp {
                 ParamValue::Bool(b) => Value::bool(*b),
             })
             .collect();
+        let labeler = ir.labeler();
         Interp {
             fns: ir.fns.clone(),
             enums: ir.enums.clone(),
@@ -99,6 +100,7 @@ impl Interp {
             locator,
             step_limit: DEFAULT_STEP_LIMIT,
             words: Default::default(),
+            labeler,
         }
     }
 
@@ -137,10 +139,6 @@ impl Interp {
 
     pub(crate) fn at(&self, span: Span) -> String {
         self.locator.at(span)
-    }
-
-    fn names(&self) -> Names<'_> {
-        Names { players: &self.ir.players, enums: &self.enums }
     }
 
     fn player_index(&self, v: i64, span: Span) -> Result<u32, GameError> {
@@ -411,37 +409,15 @@ impl Game for Interp {
         let (Some(p), Term::Choose(c)) = (&s.pending, &self.ir.blocks[s.block as usize].term) else {
             return action.to_string();
         };
-        let ty = &self.ir.choice_tys[c.choice_ty as usize];
-        p.values.get(action as usize).map_or_else(|| action.to_string(), |v| self.names().show(v, ty))
+        let mut words = Vec::new();
+        match p.values.get(action as usize) {
+            Some(v) => v.encode(&mut words),
+            None => return action.to_string(),
+        }
+        self.labeler.value(&words, c.choice_ty)
     }
 
     fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String {
-        let key = info.infoset_key(infoset);
-        let names = self.names();
-        let facts: Vec<String> = info
-            .facts(key.state)
-            .into_iter()
-            .map(|words| {
-                if words.first() == Some(&CHOSE_TAG) {
-                    let ty = self.ir.choice_tys.get(words.get(1).copied().unwrap_or(0) as usize).cloned().unwrap_or(Ty::Int);
-                    let v = names.decode(words, &mut 2, &ty);
-                    format!("chose {}", names.show(&v, &ty))
-                } else {
-                    let fact = &self.ir.facts[words.first().copied().unwrap_or(0) as usize];
-                    let mut pos = 1;
-                    let args: Vec<String> = fact
-                        .args
-                        .iter()
-                        .map(|t| {
-                            let v = names.decode(words, &mut pos, t);
-                            names.show(&v, t)
-                        })
-                        .collect();
-                    if args.is_empty() { fact.tag.clone() } else { format!("{}({})", fact.tag, args.join(", ")) }
-                }
-            })
-            .collect();
-        let who = &self.ir.players[key.player as usize];
-        if facts.is_empty() { format!("{who}: start") } else { format!("{who}: {}", facts.join(", ")) }
+        self.labeler.infoset(info, infoset)
     }
 }

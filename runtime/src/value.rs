@@ -1,0 +1,161 @@
+//! Values of compiled games: scalars are plain Rust values (`i64`, `bool`,
+//! `u8` for players and enum values); lists and arrays whose length is a
+//! param are [`List`]s, shared and copied on write, so cloning a state never
+//! allocates. [`Encode`] writes every value as the exact words that facts and
+//! choice lists are interned from, identical to the interpreter's encoding.
+
+use std::sync::Arc;
+
+/// A list shared between states until one of them changes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct List<T>(Arc<Vec<T>>);
+
+impl<T: Clone + PartialEq + Ord> List<T> {
+    pub fn from_vec(items: Vec<T>) -> List<T> {
+        List(Arc::new(items))
+    }
+
+    pub fn len(&self) -> i64 {
+        self.0.len() as i64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn as_slice(&self) -> &[T] {
+        &self.0
+    }
+
+    pub fn get(&self, index: i64) -> Option<&T> {
+        usize::try_from(index).ok().and_then(|i| self.0.get(i))
+    }
+
+    /// A mutable element; copies the list first if it is shared.
+    pub fn get_mut(&mut self, index: i64) -> Option<&mut T> {
+        let i = usize::try_from(index).ok().filter(|i| *i < self.0.len())?;
+        Arc::make_mut(&mut self.0).get_mut(i)
+    }
+
+    pub fn contains(&self, x: &T) -> bool {
+        self.0.contains(x)
+    }
+
+    pub fn count(&self, x: &T) -> i64 {
+        self.0.iter().filter(|y| *y == x).count() as i64
+    }
+
+    /// A new list with `x` appended.
+    pub fn push(&self, x: T) -> List<T> {
+        let mut v = (*self.0).clone();
+        v.push(x);
+        List::from_vec(v)
+    }
+
+    /// A new list without the first occurrence of `x`.
+    pub fn remove(&self, x: &T) -> List<T> {
+        let mut v = (*self.0).clone();
+        if let Some(i) = v.iter().position(|y| y == x) {
+            v.remove(i);
+        }
+        List::from_vec(v)
+    }
+
+    pub fn sorted(&self) -> List<T> {
+        let mut v = (*self.0).clone();
+        v.sort();
+        List::from_vec(v)
+    }
+
+    /// All `k`-element sub-lists, in lexicographic order of positions.
+    pub fn combinations(&self, k: i64) -> List<List<T>> {
+        let items = &self.0;
+        let Ok(k) = usize::try_from(k) else { return List::from_vec(Vec::new()) };
+        let mut out = Vec::new();
+        if k <= items.len() {
+            let mut pick: Vec<usize> = (0..k).collect();
+            loop {
+                out.push(List::from_vec(pick.iter().map(|i| items[*i].clone()).collect()));
+                let mut i = k;
+                while i > 0 && pick[i - 1] == items.len() - k + i - 1 {
+                    i -= 1;
+                }
+                if i == 0 {
+                    break;
+                }
+                pick[i - 1] += 1;
+                for j in i..k {
+                    pick[j] = pick[j - 1] + 1;
+                }
+            }
+        }
+        List::from_vec(out)
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+}
+
+/// Exact word encoding of a value (see the module doc).
+pub trait Encode {
+    fn encode(&self, out: &mut Vec<u64>);
+}
+
+impl Encode for i64 {
+    fn encode(&self, out: &mut Vec<u64>) {
+        out.push(*self as u64);
+    }
+}
+
+impl Encode for bool {
+    fn encode(&self, out: &mut Vec<u64>) {
+        out.push(u64::from(*self));
+    }
+}
+
+impl Encode for u8 {
+    fn encode(&self, out: &mut Vec<u64>) {
+        out.push(u64::from(*self));
+    }
+}
+
+impl<T: Encode> Encode for List<T> {
+    fn encode(&self, out: &mut Vec<u64>) {
+        out.push(self.0.len() as u64);
+        for x in self.0.iter() {
+            x.encode(out);
+        }
+    }
+}
+
+impl<T: Encode, const N: usize> Encode for [T; N] {
+    fn encode(&self, out: &mut Vec<u64>) {
+        out.push(N as u64);
+        for x in self {
+            x.encode(out);
+        }
+    }
+}
+
+macro_rules! encode_tuple {
+    ($n:expr; $($t:ident $i:tt),+) => {
+        impl<$($t: Encode),+> Encode for ($($t,)+) {
+            fn encode(&self, out: &mut Vec<u64>) {
+                out.push($n);
+                $(self.$i.encode(out);)+
+            }
+        }
+    };
+}
+encode_tuple!(1; A 0);
+encode_tuple!(2; A 0, B 1);
+encode_tuple!(3; A 0, B 1, C 2);
+encode_tuple!(4; A 0, B 1, C 2, D 3);
+encode_tuple!(5; A 0, B 1, C 2, D 3, E 4);
+encode_tuple!(6; A 0, B 1, C 2, D 3, E 4, F 5);
+encode_tuple!(7; A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+encode_tuple!(8; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+
+/// Cards are `rank << SUIT_BITS | suit`: they order by rank, then suit.
+pub const SUIT_BITS: u32 = 16;
