@@ -79,40 +79,16 @@ fn run_on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -
 
 pub use crate::typeck::consts::ParamValue;
 
-/// Parses `name=value` overrides against the program's params.
+/// Parses `name=value` overrides against the program's params (the same
+/// parser and messages as compiled solvers).
 pub fn parse_param_overrides(program: &tast::Program, args: &[String]) -> Result<Vec<(usize, ParamValue)>, String> {
-    let mut out: Vec<(usize, ParamValue)> = Vec::new();
-    for arg in args {
-        let Some((name, value)) = arg.split_once('=') else {
-            return Err(format!("`--param {arg}`: expected `name=value`"));
-        };
-        let (name, value) = (name.trim(), value.trim());
-        let Some(idx) = program.params.iter().position(|p| p.name == name) else {
-            let known: Vec<&str> = program.params.iter().map(|p| p.name.as_str()).collect();
-            let list = if known.is_empty() {
-                format!("game `{}` has no params", program.name)
-            } else {
-                format!("its params are: {}", known.join(", "))
-            };
-            return Err(format!("`--param {arg}`: game `{}` has no param `{name}`; {list}", program.name));
-        };
-        let parsed = match program.params[idx].ty {
-            Ty::Bool => match value {
-                "true" => ParamValue::Bool(true),
-                "false" => ParamValue::Bool(false),
-                _ => return Err(format!("`--param {arg}`: `{name}` is a bool; give `true` or `false`")),
-            },
-            _ => match value.replace('_', "").parse::<i64>() {
-                Ok(n) => ParamValue::Int(n),
-                Err(_) => {
-                    return Err(format!("`--param {arg}`: `{name}` is an int; `{value}` is not a 64-bit integer"))
-                }
-            },
-        };
-        out.retain(|(i, _)| *i != idx);
-        out.push((idx, parsed));
-    }
-    Ok(out)
+    let specs: Vec<galac_runtime::app::params::ParamSpec> = program
+        .params
+        .iter()
+        .map(|p| galac_runtime::app::params::ParamSpec { name: &p.name, is_bool: p.ty == Ty::Bool })
+        .collect();
+    let given = galac_runtime::app::params::parse_overrides(&program.name, &specs, args)?;
+    Ok(given.into_iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).collect())
 }
 
 /// The value of every param: its default, or the override given for it.

@@ -11,7 +11,7 @@ use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
 
 /// An interned information state (a fact list). `EMPTY` is the empty list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InfoState(pub u32);
 
 impl InfoState {

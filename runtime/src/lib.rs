@@ -11,6 +11,7 @@ pub mod app;
 pub mod game;
 pub mod info;
 pub mod labels;
+pub mod ops;
 pub mod rational;
 pub mod seqform;
 pub mod tree;

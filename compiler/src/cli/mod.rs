@@ -3,6 +3,7 @@
 //! Exit status: 0 on success, 1 when the game description has errors,
 //! 2 when galac was called wrongly (bad flag, missing file).
 
+mod build;
 mod check;
 mod game_args;
 mod ir;
@@ -53,11 +54,20 @@ pub enum Command {
     /// Write the game tree for other tools: a Gambit extensive-form file
     /// (--efg) and/or a Graphviz drawing (--dot).
     Export(game_args::RunArgs<galac_runtime::app::export::ExportArgs>),
+    /// Compile a game into a standalone solver binary (also: `galac FILE.gala -o BINARY`).
+    Build(build::BuildArgs),
 }
 
 /// Runs galac with the process arguments; returns the exit status.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    // `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`.
+    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(first) = argv.iter().skip(1).position(|a| !a.to_string_lossy().starts_with('-')) {
+        if argv[first + 1].to_string_lossy().ends_with(".gala") {
+            argv.insert(first + 1, "build".into());
+        }
+    }
+    let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -75,6 +85,7 @@ pub fn main() -> i32 {
     match cli.cmd {
         Command::Check(args) => check::run(&args, color),
         Command::Ir(args) => ir::run(&args, color),
+        Command::Build(args) => build::run(&args, color),
         Command::Tree(run) => with_game(&run.game, run.args.limits.step_limit, color, |g| {
             galac_runtime::app::tree::run(g, &run.args)
         }),

@@ -137,6 +137,10 @@ impl Interp {
         &self.ir
     }
 
+    pub fn locator(&self) -> &Locator {
+        &self.locator
+    }
+
     pub(crate) fn at(&self, span: Span) -> String {
         self.locator.at(span)
     }

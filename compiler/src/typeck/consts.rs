@@ -2,21 +2,7 @@
 
 use super::tast;
 
-/// A value given to a param with `--param name=value`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParamValue {
-    Int(i64),
-    Bool(bool),
-}
-
-impl std::fmt::Display for ParamValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ParamValue::Int(n) => write!(f, "{n}"),
-            ParamValue::Bool(b) => write!(f, "{b}"),
-        }
-    }
-}
+pub use galac_runtime::app::params::ParamValue;
 
 /// Evaluates a param default (literals, earlier params, arithmetic).
 pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, String> {

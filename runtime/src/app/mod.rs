@@ -6,6 +6,7 @@
 //! 2 when the program was called wrongly.
 
 pub mod export;
+pub mod params;
 pub mod solve;
 pub mod tree;
 

@@ -1,0 +1,97 @@
+//! `galac build FILE -o BINARY` (also `galac FILE -o BINARY`): compile a
+//! game into a standalone solver binary.
+
+use std::path::PathBuf;
+
+use super::game_args::GameArgs;
+use crate::codegen;
+
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Where to write the solver binary.
+    #[arg(short = 'o', long = "output", value_name = "BINARY")]
+    pub output: PathBuf,
+    /// Keep the generated crate in this directory (a readable crate you can
+    /// inspect, change or ship).
+    #[arg(long, value_name = "DIR")]
+    pub emit_crate: Option<PathBuf>,
+}
+
+pub fn run(args: &BuildArgs, color: bool) -> i32 {
+    if !args.game.params.is_empty() {
+        eprintln!("error: params are set when the solver runs: `{} solve --param ...`", args.output.display());
+        return 2;
+    }
+    let interp = match super::game_args::load(&args.game, color) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let ir = interp.ir();
+    let source = args.game.file.file_name().map_or_else(|| "game.gala".into(), |n| n.to_string_lossy().into_owned());
+    let game_rs = match codegen::emit_game(ir, interp.locator(), &source) {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 1;
+        }
+    };
+    let dir = match &args.emit_crate {
+        Some(d) => d.clone(),
+        None => codegen::cache_dir().join("crates").join(format!("{}-{}", crate_dir_name(&ir.name), std::process::id())),
+    };
+    let package = match codegen::write_crate(&dir, &ir.name, &source, &game_rs) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    eprintln!("   Compiling {} into {} (cargo build --release)", args.game.file.display(), args.output.display());
+    let progress = {
+        use std::io::IsTerminal;
+        std::io::stderr().is_terminal()
+    };
+    let built = codegen::build_binary(&dir, &package, progress);
+    if args.emit_crate.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let exe = match built {
+        Ok(exe) => exe,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let written = galac_runtime::app::write_atomically(&args.output, |mut f| {
+        let bytes = std::fs::read(&exe)?;
+        std::io::Write::write_all(&mut f, &bytes)?;
+        set_executable(f)
+    });
+    match written {
+        Ok(()) => {
+            eprintln!("    Finished {}", args.output.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("error: cannot write `{}`: {e}", args.output.display());
+            1
+        }
+    }
+}
+
+fn crate_dir_name(game: &str) -> String {
+    game.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
+}
+
+#[cfg(unix)]
+fn set_executable(f: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    f.set_permissions(std::fs::Permissions::from_mode(0o755))
+}
+
+#[cfg(not(unix))]
+fn set_executable(_: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
+}

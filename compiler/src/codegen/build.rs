@@ -1,0 +1,150 @@
+//! Writing a generated crate and building it with cargo.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/runtime_files.rs"));
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("cannot run `cargo` ({0}): compiling a game needs a Rust toolchain; install one from https://rustup.rs")]
+    NoToolchain(String),
+    #[error("{0}")]
+    Io(String),
+    #[error("cargo failed to build the generated crate in `{dir}` (exit status {status}); this is a galac bug, please report it with the crate (kept with --emit-crate):\n{log}")]
+    Cargo { dir: String, status: String, log: String },
+}
+
+fn io(what: &str, path: &Path, e: std::io::Error) -> BuildError {
+    BuildError::Io(format!("cannot {what} `{}`: {e}", path.display()))
+}
+
+/// Where galac keeps the runtime source, generated crates and the shared
+/// target directory: `$GALAC_CACHE_DIR`, else `$XDG_CACHE_HOME/galac`, else
+/// `~/.cache/galac`.
+pub fn cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("GALAC_CACHE_DIR") {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(d).join("galac");
+    }
+    if let Some(h) = std::env::var_os("HOME") {
+        return PathBuf::from(h).join(".cache").join("galac");
+    }
+    std::env::temp_dir().join("galac-cache")
+}
+
+/// Writes the embedded runtime into the cache (once per content) and
+/// returns its directory.
+fn ensure_runtime(cache: &Path) -> Result<PathBuf, BuildError> {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (p, c) in embedded::RUNTIME_FILES.iter().chain([("Cargo.toml", embedded::RUNTIME_MANIFEST)].iter()) {
+        for b in p.bytes().chain(c.bytes()) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    let dir = cache.join(format!("runtime-{}-{h:016x}", env!("CARGO_PKG_VERSION")));
+    if dir.join("Cargo.toml").exists() {
+        return Ok(dir);
+    }
+    let tmp = cache.join(format!(".runtime-{}-{}", std::process::id(), h));
+    for (rel, contents) in embedded::RUNTIME_FILES {
+        let path = tmp.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+        }
+        std::fs::write(&path, contents).map_err(|e| io("write", &path, e))?;
+    }
+    std::fs::write(tmp.join("Cargo.toml"), embedded::RUNTIME_MANIFEST).map_err(|e| io("write", &tmp, e))?;
+    // Another galac may have won the race: then use its copy.
+    if std::fs::rename(&tmp, &dir).is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    Ok(dir)
+}
+
+/// A crate name from the game's name: lowercase letters, digits and `_`.
+fn crate_name(game: &str) -> String {
+    let cleaned: String = game
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .collect();
+    format!("galac_game_{cleaned}")
+}
+
+/// A TOML basic string (escaped).
+fn toml_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Writes the crate of a game into `dir`: Cargo.toml, Cargo.lock, src/main.rs
+/// and src/game.rs. Returns the crate's package name.
+pub fn write_crate(dir: &Path, game_name: &str, source_name: &str, game_rs: &str) -> Result<String, BuildError> {
+    let runtime = ensure_runtime(&cache_dir())?;
+    let name = crate_name(game_name);
+    let version = env!("CARGO_PKG_VERSION");
+    let manifest = include_str!("../../../templates/Cargo.toml.tmpl")
+        .replace("{{version}}", version)
+        .replace("\"{{crate_name}}\"", &toml_string(&name))
+        .replace("\"{{runtime_path}}\"", &toml_string(&runtime.to_string_lossy()));
+    let source = source_name.replace(['\n', '\r'], " ");
+    let main_rs = include_str!("../../../templates/main.rs.tmpl").replace("{{version}}", version).replace("{{source}}", &source);
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).map_err(|e| io("create", &src, e))?;
+    for (path, contents) in [
+        (dir.join("Cargo.toml"), manifest.as_str()),
+        (dir.join("Cargo.lock"), embedded::WORKSPACE_LOCK),
+        (src.join("main.rs"), main_rs.as_str()),
+        (src.join("game.rs"), game_rs),
+    ] {
+        std::fs::write(&path, contents).map_err(|e| io("write", &path, e))?;
+    }
+    Ok(name)
+}
+
+/// Builds the crate in `dir` (`cargo build --release --offline`, target in
+/// the shared cache) and returns the path of the binary.
+pub fn build_binary(dir: &Path, package: &str, progress: bool) -> Result<PathBuf, BuildError> {
+    let target = cache_dir().join("target");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.args(["build", "--release", "--offline", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .stdout(Stdio::null());
+    if progress {
+        // Let cargo draw its progress bar on the terminal, but keep errors.
+        cmd.arg("--color=always");
+    }
+    cmd.stderr(Stdio::piped());
+    let child = cmd.spawn().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
+    let output = child.wait_with_output().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
+    if !output.status.success() {
+        let log = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = log.lines().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
+        return Err(BuildError::Cargo {
+            dir: dir.display().to_string(),
+            status: output.status.to_string(),
+            log: tail.join("\n"),
+        });
+    }
+    let exe = target.join("release").join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
+    if !exe.exists() {
+        return Err(BuildError::Io(format!("cargo succeeded but `{}` is missing", exe.display())));
+    }
+    Ok(exe)
+}

@@ -1,0 +1,794 @@
+//! Emitting Rust for a lowered game: a state struct with the game's slots
+//! as typed fields, and `advance`/`apply` as a state machine over the IR
+//! blocks, implementing `galac_runtime::game::Game`.
+//!
+//! Every name from the .gala file becomes an identifier only through
+//! `format_ident!` after mangling (`s3_pot`, `f0_beats`), and every string
+//! (labels, locations) only as a `quote`d literal, so a game description
+//! cannot inject code. Generated code names the runtime only as `::galac_runtime`.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::ast::BinOp;
+use crate::interp::Locator;
+use crate::ir::{self, Inst, Term};
+use crate::span::Span;
+use crate::typeck::tast::{self, ArithOp, Builtin, ChooseDomain, DomainKind, Expr, ExprKind, Pattern, Place, StmtKind};
+use crate::typeck::types::Ty;
+
+/// Where expressions read names: the state's slots (flows) or a fn's locals.
+#[derive(Clone, Copy)]
+enum Ctx {
+    Flow,
+    Fn,
+    /// Param defaults: params are locals named like the fields.
+    Params,
+}
+
+pub struct Emitter<'a> {
+    ir: &'a ir::Program,
+    locator: &'a Locator,
+    n_players: usize,
+}
+
+use super::clean;
+
+fn u8_lit(n: u32) -> Literal {
+    Literal::u8_suffixed(n.min(255) as u8)
+}
+
+impl<'a> Emitter<'a> {
+    pub fn new(ir: &'a ir::Program, locator: &'a Locator) -> Emitter<'a> {
+        Emitter { ir, locator, n_players: ir.players.len() }
+    }
+
+    fn at(&self, span: Span) -> Literal {
+        Literal::string(&self.locator.at(span))
+    }
+
+    fn slot(&self, i: u32) -> proc_macro2::Ident {
+        let name = self.ir.slots.get(i as usize).map_or(String::new(), |(n, _)| clean(n));
+        format_ident!("s{}_{}", i, name)
+    }
+
+    fn local(&self, i: u32) -> proc_macro2::Ident {
+        format_ident!("l{}", i)
+    }
+
+    fn fn_name(&self, f: tast::FnId) -> proc_macro2::Ident {
+        format_ident!("f{}_{}", f.0, clean(&self.ir.fns[f.0 as usize].name))
+    }
+
+    fn param(&self, p: tast::ParamId) -> proc_macro2::Ident {
+        format_ident!("p{}_{}", p.0, clean(&self.ir.params[p.0 as usize].name))
+    }
+
+    pub fn ty(&self, t: &Ty) -> TokenStream {
+        match t {
+            Ty::Int | Ty::Card | Ty::Error => quote!(i64),
+            Ty::Bool => quote!(bool),
+            Ty::Player | Ty::Enum(..) => quote!(u8),
+            Ty::Tuple(ts) => {
+                let ts = ts.iter().map(|t| self.ty(t));
+                quote!((#(#ts,)*))
+            }
+            Ty::PerPlayer(t) => {
+                let t = self.ty(t);
+                let n = self.n_players;
+                quote!([#t; #n])
+            }
+            Ty::Array(t, _) | Ty::List(t) => {
+                let t = self.ty(t);
+                quote!(::galac_runtime::value::List<#t>)
+            }
+        }
+    }
+
+    fn name_read(&self, ctx: Ctx, id: u32) -> TokenStream {
+        match ctx {
+            Ctx::Flow => {
+                let f = self.slot(id);
+                quote!(s.#f)
+            }
+            Ctx::Fn | Ctx::Params => {
+                let l = self.local(id);
+                quote!(#l)
+            }
+        }
+    }
+
+    /// A param's default value, computed from the earlier params.
+    pub fn param_default_expr(&self, e: &Expr) -> TokenStream {
+        self.expr(e, Ctx::Params)
+    }
+
+    /// A slice view of a sequence value.
+    fn slice(&self, e: &Expr, ctx: Ctx) -> TokenStream {
+        let x = self.expr(e, ctx);
+        match e.ty {
+            Ty::PerPlayer(_) => quote!((&(#x)[..])),
+            _ => quote!((#x).as_slice()),
+        }
+    }
+
+    /// A Rust expression computing `e` (inside a fn returning `Result<_, GameError>`).
+    fn expr(&self, e: &Expr, ctx: Ctx) -> TokenStream {
+        use ExprKind as K;
+        let at = self.at(e.span);
+        match &e.kind {
+            K::Int(n) => {
+                let n = Literal::i64_suffixed(*n);
+                quote!(#n)
+            }
+            K::Bool(b) => quote!(#b),
+            K::Player(i) | K::Variant(_, i) => {
+                let l = u8_lit(*i);
+                quote!(#l)
+            }
+            K::Param(p) => {
+                let p = self.param(*p);
+                match ctx {
+                    Ctx::Params => quote!(#p),
+                    _ => quote!(g.params.#p),
+                }
+            }
+            K::Var(v) => {
+                let r = self.name_read(Ctx::Flow, v.0);
+                quote!(#r.clone())
+            }
+            K::Local(l) => {
+                let r = self.name_read(ctx, l.0);
+                quote!(#r.clone())
+            }
+            K::Players => {
+                let n = u8_lit(self.n_players as u32);
+                quote!(::galac_runtime::value::List::from_vec((0..#n).collect::<Vec<u8>>()))
+            }
+            K::Call(f, args) => {
+                let name = self.fn_name(*f);
+                let args = args.iter().map(|a| self.expr(a, ctx));
+                quote!(#name(g, #(#args,)* steps)?)
+            }
+            K::Builtin(b, args) => self.builtin(*b, args, ctx, &at),
+            K::Index(a, i) => {
+                let idx = self.expr(i, ctx);
+                match a.ty {
+                    Ty::PerPlayer(_) => {
+                        let x = self.expr(a, ctx);
+                        quote!((#x)[(#idx) as usize].clone())
+                    }
+                    _ => {
+                        let xs = self.slice(a, ctx);
+                        quote!(::galac_runtime::ops::index(#xs, #idx, #at)?.clone())
+                    }
+                }
+            }
+            K::Field(a, n) => {
+                let x = self.expr(a, ctx);
+                let n = syn::Index::from(*n as usize);
+                quote!((#x).#n)
+            }
+            K::Neg(a) => {
+                let x = self.expr(a, ctx);
+                quote!(::galac_runtime::ops::neg(#x, #at)?)
+            }
+            K::Not(a) => {
+                let x = self.expr(a, ctx);
+                quote!((!(#x)))
+            }
+            K::Binary(op, a, b) => {
+                let (x, y) = (self.expr(a, ctx), self.expr(b, ctx));
+                match op {
+                    BinOp::Add => quote!(::galac_runtime::ops::add(#x, #y, #at)?),
+                    BinOp::Sub => quote!(::galac_runtime::ops::sub(#x, #y, #at)?),
+                    BinOp::Mul => quote!(::galac_runtime::ops::mul(#x, #y, #at)?),
+                    BinOp::Div => quote!(::galac_runtime::ops::div(#x, #y, #at)?),
+                    BinOp::Rem => quote!(::galac_runtime::ops::rem(#x, #y, #at)?),
+                    BinOp::Eq => quote!(((#x) == (#y))),
+                    BinOp::Ne => quote!(((#x) != (#y))),
+                    BinOp::Lt => quote!(((#x) < (#y))),
+                    BinOp::Le => quote!(((#x) <= (#y))),
+                    BinOp::Gt => quote!(((#x) > (#y))),
+                    BinOp::Ge => quote!(((#x) >= (#y))),
+                    BinOp::And => quote!(((#x) && (#y))),
+                    BinOp::Or => quote!(((#x) || (#y))),
+                }
+            }
+            K::Range { lo, hi, inclusive } => {
+                let (lo, hi) = (self.expr(lo, ctx), self.expr(hi, ctx));
+                quote!(::galac_runtime::ops::range(#lo, #hi, #inclusive, #at)?)
+            }
+            K::If(c, a, b) => {
+                let (c, a, b) = (self.expr(c, ctx), self.expr(a, ctx), self.expr(b, ctx));
+                quote!((if #c { #a } else { #b }))
+            }
+            K::Tuple(xs) => {
+                let xs = xs.iter().map(|x| self.expr(x, ctx));
+                quote!((#(#xs,)*))
+            }
+            K::List(xs) => {
+                let items = xs.iter().map(|x| self.expr(x, ctx));
+                match e.ty {
+                    Ty::PerPlayer(_) => quote!([#(#items),*]),
+                    _ => {
+                        let t = self.ty(e.ty.element().unwrap_or(&Ty::Int));
+                        quote!(::galac_runtime::value::List::from_vec(::std::vec![#(#items),*] as Vec<#t>))
+                    }
+                }
+            }
+            K::Repeat(v, n) => {
+                let (v, n) = (self.expr(v, ctx), self.expr(n, ctx));
+                quote!(::galac_runtime::ops::repeat(#v, #n, #at)?)
+            }
+            K::PerPlayerFill(v) => {
+                let v = self.expr(v, ctx);
+                quote!({ let __v = #v; ::std::array::from_fn(|_| __v.clone()) })
+            }
+            K::Error => quote!(unreachable!("internal error: an erroneous expression was compiled, please report")),
+        }
+    }
+
+    fn builtin(&self, b: Builtin, args: &[Expr], ctx: Ctx, at: &Literal) -> TokenStream {
+        use Builtin::*;
+        let a = |i: usize| self.expr(&args[i], ctx);
+        match b {
+            Len => match args[0].ty {
+                Ty::PerPlayer(_) => {
+                    let n = self.n_players as i64;
+                    quote!(#n)
+                }
+                _ => {
+                    let x = a(0);
+                    quote!((#x).len())
+                }
+            },
+            Contains => {
+                let (xs, x) = (self.slice(&args[0], ctx), a(1));
+                quote!(#xs.contains(&(#x)))
+            }
+            Count => {
+                let flat = args[0].ty.element().is_some_and(|t| *t == args[1].ty);
+                let (xs, x) = (self.slice(&args[0], ctx), a(1));
+                if flat {
+                    quote!((#xs.iter().filter(|__y| **__y == (#x)).count() as i64))
+                } else {
+                    quote!(::galac_runtime::ops::count2d(#xs, &(#x)))
+                }
+            }
+            Push => {
+                let (xs, x) = (a(0), a(1));
+                quote!((#xs).push(#x))
+            }
+            Remove => {
+                let (xs, x) = (a(0), a(1));
+                quote!((#xs).remove(&(#x)))
+            }
+            Sum => {
+                let xs = self.slice(&args[0], ctx);
+                quote!(::galac_runtime::ops::sum(#xs, #at)?)
+            }
+            Sort => match args[0].ty {
+                Ty::PerPlayer(_) => {
+                    let xs = a(0);
+                    quote!({ let mut __a = #xs; __a.sort(); __a })
+                }
+                _ => {
+                    let xs = a(0);
+                    quote!((#xs).sorted())
+                }
+            },
+            Combinations => {
+                let (xs, k) = (a(0), a(1));
+                quote!((#xs).combinations(#k))
+            }
+            Min => {
+                let (x, y) = (a(0), a(1));
+                quote!(::std::cmp::min::<i64>(#x, #y))
+            }
+            Max => {
+                let (x, y) = (a(0), a(1));
+                quote!(::std::cmp::max::<i64>(#x, #y))
+            }
+            Abs => {
+                let x = a(0);
+                quote!(::galac_runtime::ops::abs(#x, #at)?)
+            }
+            Next => {
+                let (p, n) = (a(0), u8_lit(self.n_players as u32));
+                quote!(::galac_runtime::ops::next_player(#p, #n))
+            }
+            Index => {
+                let p = a(0);
+                quote!((#p as i64))
+            }
+            Deck => {
+                let (r, s) = (a(0), a(1));
+                quote!(::galac_runtime::ops::deck(#r, #s, #at)?)
+            }
+            Card => {
+                let (r, s) = (a(0), a(1));
+                quote!(::galac_runtime::ops::card(#r, #s, #at)?)
+            }
+            Rank => {
+                let c = a(0);
+                quote!(::galac_runtime::ops::rank(#c))
+            }
+            Suit => {
+                let c = a(0);
+                quote!(::galac_runtime::ops::suit(#c))
+            }
+            Cells => {
+                let (r, c) = (a(0), a(1));
+                quote!(::galac_runtime::ops::cells(#r, #c, #at)?)
+            }
+            HasLine => {
+                let (board, k, v) = (self.slice(&args[0], ctx), a(1), a(2));
+                quote!(::galac_runtime::ops::has_line(#board, #k, &(#v)))
+            }
+        }
+    }
+
+    /// `&mut` to a place.
+    fn place_mut(&self, p: &Place, ctx: Ctx, at: &Literal) -> TokenStream {
+        match p {
+            Place::Var(v) => {
+                let r = self.name_read(Ctx::Flow, v.0);
+                quote!((&mut #r))
+            }
+            Place::Local(l) => {
+                let r = self.name_read(ctx, l.0);
+                quote!((&mut #r))
+            }
+            Place::Index(base, i) => {
+                let b = self.place_mut(base, ctx, at);
+                let idx = self.expr(i, ctx);
+                if matches!(i.ty, Ty::Player) {
+                    quote!((&mut (#b)[(#idx) as usize]))
+                } else {
+                    quote!(::galac_runtime::ops::index_mut(#b, #idx, #at)?)
+                }
+            }
+        }
+    }
+
+    fn assign(&self, place: &Place, op: Option<ArithOp>, value: &Expr, ctx: Ctx, span: Span) -> TokenStream {
+        let at = self.at(span);
+        let v = self.expr(value, ctx);
+        // Index expressions are evaluated before the place is borrowed.
+        let (prep, place) = self.place_with_indices(place, ctx, &at);
+        let store = match op {
+            None => quote!(*__p = __v;),
+            Some(ArithOp::Add) => quote!(*__p = ::galac_runtime::ops::add(*__p, __v, #at)?;),
+            Some(ArithOp::Sub) => quote!(*__p = ::galac_runtime::ops::sub(*__p, __v, #at)?;),
+            Some(ArithOp::Mul) => quote!(*__p = ::galac_runtime::ops::mul(*__p, __v, #at)?;),
+        };
+        quote!({ let __v = #v; #prep let __p = #place; #store })
+    }
+
+    /// Evaluates the indices of a place into locals first (they may read the
+    /// state), then returns the `&mut` expression using them.
+    fn place_with_indices(&self, p: &Place, ctx: Ctx, at: &Literal) -> (TokenStream, TokenStream) {
+        let mut prep = TokenStream::new();
+        let mut n = 0;
+        let place = self.place_indexed(p, ctx, at, &mut prep, &mut n);
+        (prep, place)
+    }
+
+    fn place_indexed(&self, p: &Place, ctx: Ctx, at: &Literal, prep: &mut TokenStream, n: &mut usize) -> TokenStream {
+        match p {
+            Place::Index(base, i) => {
+                let b = self.place_indexed(base, ctx, at, prep, n);
+                let idx_name = format_ident!("__i{}", *n);
+                *n += 1;
+                let idx = self.expr(i, ctx);
+                prep.extend(quote!(let #idx_name = #idx;));
+                if matches!(i.ty, Ty::Player) {
+                    quote!((&mut (*#b)[(#idx_name) as usize]))
+                } else {
+                    quote!(::galac_runtime::ops::index_mut(#b, #idx_name, #at)?)
+                }
+            }
+            other => self.place_mut(other, ctx, at),
+        }
+    }
+
+    /// Destructures `value` into the names of a pattern.
+    fn bind(&self, p: &Pattern, value: TokenStream, ctx: Ctx) -> TokenStream {
+        match p {
+            Pattern::Bind(l) => {
+                let r = self.name_read(ctx, l.0);
+                quote!(#r = #value;)
+            }
+            Pattern::Wildcard => quote!(let _ = #value;),
+            Pattern::Tuple(ps) => {
+                let names: Vec<proc_macro2::Ident> = (0..ps.len()).map(|i| format_ident!("__t{}", i)).collect();
+                let binds = ps.iter().zip(&names).map(|(p, n)| self.bind(p, quote!(#n), ctx));
+                quote!({ let (#(#names,)*) = #value; #(#binds)* })
+            }
+        }
+    }
+
+    /// Runs `body` with `__x` bound to each element of a domain, in order.
+    fn for_each(&self, d: &tast::Domain, ctx: Ctx, body: TokenStream) -> TokenStream {
+        match &d.kind {
+            DomainKind::Values(e) => match (&e.kind, &e.ty) {
+                (ExprKind::Range { lo, hi, inclusive }, _) => {
+                    let (lo, hi) = (self.expr(lo, ctx), self.expr(hi, ctx));
+                    let range = if *inclusive { quote!((#lo)..=(#hi)) } else { quote!((#lo)..(#hi)) };
+                    quote!(for __x in #range { #body })
+                }
+                (ExprKind::Players, _) => {
+                    let n = u8_lit(self.n_players as u32);
+                    quote!(for __x in 0..#n { #body })
+                }
+                _ => {
+                    let xs = self.slice(e, ctx);
+                    quote!({ let __xs = #xs.to_vec(); for __x in __xs { #body } })
+                }
+            },
+            DomainKind::Enum(id) => {
+                let n = u8_lit(self.ir.enums[id.0 as usize].variants.len() as u32);
+                quote!(for __x in 0..#n { #body })
+            }
+            DomainKind::Bool => quote!(for __x in [false, true] { #body }),
+            DomainKind::Product(parts) => {
+                // Nested loops, the last part fastest; the tuple is built innermost.
+                let names: Vec<proc_macro2::Ident> = (0..parts.len()).map(|i| format_ident!("__x{}", i)).collect();
+                let mut inner = quote!({ let __x = (#(#names.clone(),)*); #body });
+                for (part, name) in parts.iter().zip(&names).rev() {
+                    let rebind = quote!(let #name = __x;);
+                    inner = self.for_each(part, ctx, quote!(#rebind #inner));
+                }
+                inner
+            }
+        }
+    }
+
+    /// The body of a pure fn (structured statements over locals).
+    fn fn_block(&self, b: &tast::Block) -> TokenStream {
+        let stmts = b.stmts.iter().map(|s| self.fn_stmt(s));
+        quote!(#(#stmts)*)
+    }
+
+    fn fn_stmt(&self, s: &tast::Stmt) -> TokenStream {
+        let ctx = Ctx::Fn;
+        let at = self.at(s.span);
+        let step = quote!(::galac_runtime::ops::step(steps, g.step_limit, #at)?;);
+        match &s.kind {
+            StmtKind::Let { local, value } => {
+                let l = self.local(local.0);
+                let v = self.expr(value, ctx);
+                quote!(#step #l = #v;)
+            }
+            StmtKind::Assign { target, op, value } => {
+                let a = self.assign(target, *op, value, ctx, s.span);
+                quote!(#step #a)
+            }
+            StmtKind::If { cond, then_block, else_block } => {
+                let (c, t, e) = (self.expr(cond, ctx), self.fn_block(then_block), self.fn_block(else_block));
+                quote!(#step if #c { #t } else { #e })
+            }
+            StmtKind::While { cond, body } => {
+                let (c, b) = (self.expr(cond, ctx), self.fn_block(body));
+                quote!(loop { #step if !(#c) { break; } #b })
+            }
+            StmtKind::Repeat { body, cond } => {
+                let (c, b) = (self.expr(cond, ctx), self.fn_block(body));
+                quote!(loop { #step #b if #c { break; } })
+            }
+            StmtKind::For { pattern, domain, body } => {
+                let bind = self.bind(pattern, quote!(__x), ctx);
+                let b = self.fn_block(body);
+                self.for_each(domain, ctx, quote!(#step #bind #b))
+            }
+            StmtKind::Return(Some(e)) => {
+                let v = self.expr(e, ctx);
+                quote!(return Ok(#v);)
+            }
+            _ => quote!(unreachable!("internal error: a flow statement in a fn, please report");),
+        }
+    }
+
+    /// One Rust fn per Gala fn.
+    pub fn functions(&self) -> TokenStream {
+        let fns = self.ir.fns.iter().enumerate().map(|(i, f)| {
+            let name = self.fn_name(tast::FnId(i as u32));
+            let ret = self.ty(&f.ret);
+            let params = (0..f.n_params as usize).map(|k| {
+                let l = self.local(k as u32);
+                let t = self.ty(&f.locals[k].ty);
+                quote!(#l: #t)
+            });
+            let locals = f.locals.iter().enumerate().skip(f.n_params as usize).map(|(k, local)| {
+                let l = self.local(k as u32);
+                let t = self.ty(&local.ty);
+                quote!(let mut #l: #t = ::std::default::Default::default();)
+            });
+            let body = self.fn_block(&f.body);
+            let at = self.at(f.span);
+            quote! {
+                #[allow(unused_mut, unused_variables, unreachable_code, clippy::all)]
+                fn #name(g: &Game, #(mut #params,)* steps: &mut u64) -> ::std::result::Result<#ret, ::galac_runtime::game::GameError> {
+                    #(#locals)*
+                    #body
+                    Err(::galac_runtime::game::GameError::Other { message: "a function ended without returning".into(), at: #at.into() })
+                }
+            }
+        });
+        quote!(#(#fns)*)
+    }
+
+    /// Instructions of a block, inside `advance`.
+    fn insts(&self, block: &ir::Block, span: Span) -> TokenStream {
+        let ctx = Ctx::Flow;
+        let at = self.at(span);
+        let items = block.insts.iter().map(|inst| match inst {
+            Inst::Assign { place, op, value } => self.assign(place, *op, value, ctx, span),
+            Inst::Bind { pattern, value } => {
+                let v = self.expr(value, ctx);
+                self.bind(pattern, v, ctx)
+            }
+            Inst::Enumerate { slot, domain } => {
+                let f = self.slot(*slot);
+                let t = self.ty(&domain.elem);
+                let push = quote!(__items.push(__x.clone()););
+                let fill = self.for_each(domain, ctx, push);
+                quote!({ let mut __items: Vec<#t> = Vec::new(); #fill s.#f = ::galac_runtime::value::List::from_vec(__items); })
+            }
+        });
+        quote!(#(::galac_runtime::ops::step(steps, g.step_limit, #at)?; #items)*)
+    }
+
+    fn choice_field(&self, ty: u32) -> proc_macro2::Ident {
+        format_ident!("c{}", ty)
+    }
+
+    /// The `advance` match arms: one per block.
+    pub fn advance_arms(&self) -> TokenStream {
+        let arms = self.ir.blocks.iter().enumerate().map(|(i, b)| {
+            let id = i as u32;
+            let span = self.ir.block_spans[i];
+            let at = self.at(span);
+            let insts = self.insts(b, span);
+            let ctx = Ctx::Flow;
+            let term = match &b.term {
+                Term::Jump(to) => {
+                    let to = to.0;
+                    quote!(s.block = #to;)
+                }
+                Term::Branch { cond, then_to, else_to } => {
+                    let c = self.expr(cond, ctx);
+                    let (t, e) = (then_to.0, else_to.0);
+                    quote!(s.block = if #c { #t } else { #e };)
+                }
+                Term::Reveal { to, fact, args, next } => {
+                    let fact = u64::from(fact.0);
+                    let args = args.iter().map(|a| {
+                        let v = self.expr(a, ctx);
+                        quote!(::galac_runtime::value::Encode::encode(&(#v), &mut sc.words);)
+                    });
+                    let targets = match to {
+                        Some(p) => {
+                            let p = self.expr(p, ctx);
+                            quote!({ let __p = (#p) as usize; __p..__p + 1 })
+                        }
+                        None => {
+                            let n = self.n_players;
+                            quote!(0..#n)
+                        }
+                    };
+                    let next = next.0;
+                    quote! {
+                        let mut sc = self.scratch.borrow_mut();
+                        sc.words.clear();
+                        sc.words.push(#fact);
+                        #(#args)*
+                        for __p in #targets { s.info[__p] = info.push(s.info[__p], &sc.words); }
+                        s.block = #next;
+                    }
+                }
+                Term::Payoff { player, op, amount, next } => {
+                    let (p, x) = (self.expr(player, ctx), self.expr(amount, ctx));
+                    let f = if *op == ArithOp::Sub { quote!(sub) } else { quote!(add) };
+                    let next = next.0;
+                    quote! {
+                        let __p = (#p) as usize;
+                        let __x = #x;
+                        s.payoffs[__p] = ::galac_runtime::ops::#f(s.payoffs[__p], __x, #at)?;
+                        s.block = #next;
+                    }
+                }
+                Term::Outcome(e) => {
+                    let v = self.expr(e, ctx);
+                    quote! {
+                        let __o = #v;
+                        for __p in 0..__o.len() { s.payoffs[__p] = ::galac_runtime::ops::add(s.payoffs[__p], __o[__p], #at)?; }
+                        return Ok(::galac_runtime::game::Node::Terminal);
+                    }
+                }
+                Term::End => quote!(return Ok(::galac_runtime::game::Node::Terminal);),
+                Term::Choose(c) => self.choose_advance(c, &at),
+            };
+            quote!(#id => { #insts #term })
+        });
+        quote!(#(#arms)*)
+    }
+
+    fn choose_advance(&self, c: &ir::Choose, at: &Literal) -> TokenStream {
+        let ctx = Ctx::Flow;
+        let field = self.choice_field(c.choice_ty);
+        let ty_idx = u64::from(c.choice_ty);
+        let bind = self.bind(&c.pattern, quote!(__x.clone()), ctx);
+        let filter = c.filter.as_ref().map(|f| {
+            let f = self.expr(f, ctx);
+            quote!(::galac_runtime::ops::step(steps, g.step_limit, #at)?; if !(#f) { break 'cand; })
+        });
+        let weight = c.weight.as_ref().map(|w| {
+            let w = self.expr(w, ctx);
+            quote! {
+                let __w: i64 = #w;
+                if __w <= 0 { return Err(::galac_runtime::game::GameError::BadWeight { weight: __w, at: #at.into() }); }
+                sc.weights.push(__w as u64);
+            }
+        });
+        let collect = match &c.domain {
+            ChooseDomain::Domain(d) => {
+                // A candidate the filter rejects leaves the labelled block early.
+                let body = quote!('cand: { #bind #filter #weight sc.#field.push(__x.clone()); });
+                self.for_each(d, ctx, body)
+            }
+            ChooseDomain::Table(entries) => {
+                let items = entries.iter().map(|(e, n, d)| {
+                    let v = self.expr(e, ctx);
+                    let (n, d) = (*n as u64, *d as u64);
+                    quote! {
+                        sc.#field.push(#v);
+                        sc.probs.push(::galac_runtime::rational::Ratio::new(#n, #d).unwrap_or(::galac_runtime::rational::Ratio::ZERO));
+                    }
+                });
+                quote!(#(#items)*)
+            }
+        };
+        let uniform_or_weights = match (&c.chooser, &c.domain) {
+            (None, ChooseDomain::Domain(_)) => quote! {
+                if sc.weights.is_empty() { let __n = sc.#field.len(); sc.weights.resize(__n, 1); }
+                let __w = ::std::mem::take(&mut sc.weights);
+                let mut __probs = ::std::mem::take(&mut sc.probs);
+                let __ok = ::galac_runtime::rational::normalize(&__w, &mut __probs);
+                sc.weights = __w;
+                sc.probs = __probs;
+                if __ok.is_none() {
+                    return Err(::galac_runtime::game::GameError::Other { message: "chance weights are too large to add up".into(), at: #at.into() });
+                }
+            },
+            _ => quote!(),
+        };
+        let node = match &c.chooser {
+            Some(p) => {
+                let p = self.expr(p, ctx);
+                quote! {
+                    let __player = (#p) as usize;
+                    sc.words.clear();
+                    sc.words.push(#ty_idx);
+                    for __i in 0..sc.#field.len() {
+                        let __v = sc.#field[__i].clone();
+                        ::galac_runtime::value::Encode::encode(&__v, &mut sc.words);
+                    }
+                    let __sc = &mut *sc;
+                    let (__set, _) = info.infoset(__player as u32, s.info[__player], &__sc.words, &mut __sc.words2);
+                    return Ok(::galac_runtime::game::Node::Decision { player: __player as u32, infoset: __set, n_actions: __n as u32 });
+                }
+            }
+            None => quote!(return Ok(::galac_runtime::game::Node::Chance { n_outcomes: __n as u32 });),
+        };
+        let who = match &c.chooser {
+            Some(p) => {
+                let p = self.expr(p, ctx);
+                let names = self.ir.players.iter().map(|n| Literal::string(n));
+                quote!([#(#names),*][(#p) as usize].to_string())
+            }
+            None => quote!("nature".to_string()),
+        };
+        quote! {
+            let mut sc = self.scratch.borrow_mut();
+            sc.#field.clear();
+            sc.weights.clear();
+            sc.probs.clear();
+            #collect
+            let __n = sc.#field.len();
+            if __n == 0 {
+                return Err(::galac_runtime::game::GameError::NoChoices { who: #who, at: #at.into() });
+            }
+            #uniform_or_weights
+            #node
+        }
+    }
+
+    /// The `apply` match arms: bind the chosen value, record it, go on.
+    pub fn apply_arms(&self) -> TokenStream {
+        let arms = self.ir.blocks.iter().enumerate().filter_map(|(i, b)| {
+            let Term::Choose(c) = &b.term else { return None };
+            let id = i as u32;
+            let field = self.choice_field(c.choice_ty);
+            let ty_idx = u64::from(c.choice_ty);
+            let bind = self.bind(&c.pattern, quote!(__x.clone()), Ctx::Flow);
+            let record = c.chooser.as_ref().map(|p| {
+                let p = self.expr(p, Ctx::Flow);
+                quote! {
+                    let __player = (#p) as usize;
+                    sc.words.clear();
+                    sc.words.push(::galac_runtime::info::CHOSE_TAG);
+                    sc.words.push(#ty_idx);
+                    ::galac_runtime::value::Encode::encode(&__x, &mut sc.words);
+                    s.info[__player] = info.push(s.info[__player], &sc.words);
+                }
+            });
+            let next = c.next.0;
+            // The chooser is evaluated before the pattern is bound, as in the interpreter.
+            Some(quote! {
+                #id => {
+                    let mut sc = self.scratch.borrow_mut();
+                    let __x = sc.#field[action as usize].clone();
+                    #record
+                    #bind
+                    s.block = #next;
+                }
+            })
+        });
+        quote!(#(#arms)*)
+    }
+
+    /// `block => choice type` for labels.
+    pub fn label_arms(&self) -> TokenStream {
+        let arms = self.ir.blocks.iter().enumerate().filter_map(|(i, b)| {
+            let Term::Choose(c) = &b.term else { return None };
+            let id = i as u32;
+            let field = self.choice_field(c.choice_ty);
+            let ty = c.choice_ty;
+            Some(quote! {
+                #id => {
+                    let sc = self.scratch.borrow();
+                    let mut __w = Vec::new();
+                    match sc.#field.get(action as usize) {
+                        Some(v) => ::galac_runtime::value::Encode::encode(v, &mut __w),
+                        None => return action.to_string(),
+                    }
+                    self.labeler.value(&__w, #ty)
+                }
+            })
+        });
+        quote!(#(#arms)*)
+    }
+
+    pub fn state_fields(&self) -> TokenStream {
+        let fields = self.ir.slots.iter().enumerate().map(|(i, (_, ty))| {
+            let f = self.slot(i as u32);
+            let t = self.ty(ty);
+            quote!(#f: #t,)
+        });
+        quote!(#(#fields)*)
+    }
+
+    pub fn scratch_fields(&self) -> TokenStream {
+        let fields = self.ir.choice_tys.iter().enumerate().map(|(i, ty)| {
+            let f = self.choice_field(i as u32);
+            let t = self.ty(ty);
+            quote!(#f: Vec<#t>,)
+        });
+        quote!(#(#fields)*)
+    }
+
+    pub fn var_inits(&self) -> TokenStream {
+        let inits = self.ir.var_inits.iter().enumerate().map(|(i, e)| {
+            let f = self.slot(i as u32);
+            let v = self.expr(e, Ctx::Flow);
+            quote!(s.#f = #v;)
+        });
+        quote!(#(#inits)*)
+    }
+
+    pub fn n_players(&self) -> usize {
+        self.n_players
+    }
+}

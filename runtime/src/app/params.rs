@@ -1,0 +1,58 @@
+//! Param overrides on the command line (`--param name=value`), parsed the
+//! same way by galac and by every compiled solver.
+
+/// A param's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamValue {
+    Int(i64),
+    Bool(bool),
+}
+
+impl std::fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamValue::Int(n) => write!(f, "{n}"),
+            ParamValue::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// A param of a game: its name and whether it is a `bool` (else `int`).
+pub struct ParamSpec<'a> {
+    pub name: &'a str,
+    pub is_bool: bool,
+}
+
+/// Parses `name=value` overrides; the result holds, per param, the value
+/// given for it (the last one wins) or `None`.
+pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Result<Vec<Option<ParamValue>>, String> {
+    let mut out: Vec<Option<ParamValue>> = vec![None; params.len()];
+    for arg in args {
+        let Some((name, value)) = arg.split_once('=') else {
+            return Err(format!("`--param {arg}`: expected `name=value`"));
+        };
+        let (name, value) = (name.trim(), value.trim());
+        let Some(idx) = params.iter().position(|p| p.name == name) else {
+            let known: Vec<&str> = params.iter().map(|p| p.name).collect();
+            let list = if known.is_empty() {
+                format!("game `{game}` has no params")
+            } else {
+                format!("its params are: {}", known.join(", "))
+            };
+            return Err(format!("`--param {arg}`: game `{game}` has no param `{name}`; {list}"));
+        };
+        out[idx] = Some(if params[idx].is_bool {
+            match value {
+                "true" => ParamValue::Bool(true),
+                "false" => ParamValue::Bool(false),
+                _ => return Err(format!("`--param {arg}`: `{name}` is a bool; give `true` or `false`")),
+            }
+        } else {
+            match value.replace('_', "").parse::<i64>() {
+                Ok(n) => ParamValue::Int(n),
+                Err(_) => return Err(format!("`--param {arg}`: `{name}` is an int; `{value}` is not a 64-bit integer")),
+            }
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,177 @@
+//! Checked operations for compiled games: every failure is a [`GameError`]
+//! carrying the source location (`at`, e.g. `"kuhn.gala:12:5: "`) that the
+//! generated code passes in. The semantics equal the interpreter's.
+
+use crate::game::GameError;
+use crate::value::{List, SUIT_BITS};
+
+fn overflow(at: &str) -> GameError {
+    GameError::Overflow { at: at.to_string() }
+}
+
+pub fn add(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
+    a.checked_add(b).ok_or_else(|| overflow(at))
+}
+
+pub fn sub(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
+    a.checked_sub(b).ok_or_else(|| overflow(at))
+}
+
+pub fn mul(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
+    a.checked_mul(b).ok_or_else(|| overflow(at))
+}
+
+pub fn div(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
+    if b == 0 {
+        return Err(GameError::DivisionByZero { at: at.to_string() });
+    }
+    a.checked_div(b).ok_or_else(|| overflow(at))
+}
+
+pub fn rem(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
+    if b == 0 {
+        return Err(GameError::DivisionByZero { at: at.to_string() });
+    }
+    a.checked_rem(b).ok_or_else(|| overflow(at))
+}
+
+pub fn neg(a: i64, at: &str) -> Result<i64, GameError> {
+    a.checked_neg().ok_or_else(|| overflow(at))
+}
+
+pub fn abs(a: i64, at: &str) -> Result<i64, GameError> {
+    a.checked_abs().ok_or_else(|| overflow(at))
+}
+
+/// Counts one evaluation step; fails past the limit (an endless loop).
+#[inline]
+pub fn step(steps: &mut u64, limit: u64, at: &str) -> Result<(), GameError> {
+    *steps += 1;
+    if *steps > limit {
+        return Err(GameError::StepLimit { limit, at: at.to_string() });
+    }
+    Ok(())
+}
+
+pub fn index<'a, T>(xs: &'a [T], i: i64, at: &str) -> Result<&'a T, GameError> {
+    usize::try_from(i)
+        .ok()
+        .and_then(|k| xs.get(k))
+        .ok_or_else(|| GameError::IndexOutOfBounds { index: i, len: xs.len(), at: at.to_string() })
+}
+
+pub fn index_mut<'a, T: Clone + PartialEq + Ord>(xs: &'a mut List<T>, i: i64, at: &str) -> Result<&'a mut T, GameError> {
+    let len = xs.len() as usize;
+    xs.get_mut(i).ok_or_else(|| GameError::IndexOutOfBounds { index: i, len, at: at.to_string() })
+}
+
+pub fn player_index<'a, T>(xs: &'a [T], p: u8) -> &'a T {
+    &xs[p as usize]
+}
+
+pub fn next_player(p: u8, n_players: u8) -> u8 {
+    ((u32::from(p) + 1) % u32::from(n_players)) as u8
+}
+
+fn too_big(what: &str, n: i64, at: &str) -> GameError {
+    GameError::Other { message: format!("{what} {n} is out of range"), at: at.to_string() }
+}
+
+fn size(n: i64, what: &str, at: &str) -> Result<usize, GameError> {
+    usize::try_from(n).ok().filter(|n| *n <= 1 << 24).ok_or_else(|| too_big(what, n, at))
+}
+
+pub fn range(lo: i64, hi: i64, inclusive: bool, at: &str) -> Result<List<i64>, GameError> {
+    let hi = if inclusive { add(hi, 1, at)? } else { hi };
+    let n = hi.saturating_sub(lo).max(0);
+    if n > 100_000_000 {
+        return Err(GameError::Other { message: format!("range of {n} values is too large"), at: at.to_string() });
+    }
+    Ok(List::from_vec((lo..hi).collect()))
+}
+
+pub fn repeat<T: Clone + PartialEq + Ord>(v: T, n: i64, at: &str) -> Result<List<T>, GameError> {
+    if !(0..=100_000_000).contains(&n) {
+        return Err(GameError::Other { message: format!("cannot repeat a value {n} times"), at: at.to_string() });
+    }
+    Ok(List::from_vec(vec![v; n as usize]))
+}
+
+pub fn sum(xs: &[i64], at: &str) -> Result<i64, GameError> {
+    xs.iter().try_fold(0i64, |acc, x| add(acc, *x, at))
+}
+
+/// Cells of a 2-D board equal to `x`.
+pub fn count2d<T: PartialEq>(rows: &[List<T>], x: &T) -> i64
+where
+    T: Clone + Ord,
+{
+    rows.iter().map(|r| r.iter().filter(|v| *v == x).count() as i64).sum()
+}
+
+pub fn deck(ranks: i64, suits: i64, at: &str) -> Result<List<i64>, GameError> {
+    let ranks = size(ranks, "number of ranks", at)?;
+    let suits = size(suits, "number of suits", at)?;
+    if suits > 1 << SUIT_BITS {
+        return Err(GameError::Other { message: format!("{suits} suits are too many"), at: at.to_string() });
+    }
+    let mut v = Vec::with_capacity(ranks * suits);
+    for r in 0..ranks {
+        for s in 0..suits {
+            v.push(((r as i64) << SUIT_BITS) | s as i64);
+        }
+    }
+    Ok(List::from_vec(v))
+}
+
+pub fn card(rank: i64, suit: i64, at: &str) -> Result<i64, GameError> {
+    if !(0..1 << SUIT_BITS).contains(&suit) || !(0..1 << 40).contains(&rank) {
+        return Err(GameError::Other { message: format!("card({rank}, {suit}) is out of range"), at: at.to_string() });
+    }
+    Ok((rank << SUIT_BITS) | suit)
+}
+
+pub fn rank(c: i64) -> i64 {
+    c >> SUIT_BITS
+}
+
+pub fn suit(c: i64) -> i64 {
+    c & ((1 << SUIT_BITS) - 1)
+}
+
+pub fn cells(rows: i64, cols: i64, at: &str) -> Result<List<(i64, i64)>, GameError> {
+    let rows = size(rows, "number of rows", at)?;
+    let cols = size(cols, "number of columns", at)?;
+    let mut v = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        for c in 0..cols {
+            v.push((r as i64, c as i64));
+        }
+    }
+    Ok(List::from_vec(v))
+}
+
+/// True iff some row, column or diagonal has `k` consecutive cells equal to `v`.
+pub fn has_line<T: PartialEq + Clone + Ord>(board: &[List<T>], k: i64, v: &T) -> bool {
+    let Ok(k) = usize::try_from(k) else { return false };
+    if k == 0 {
+        return true;
+    }
+    let h = board.len() as i64;
+    let cell = |r: i64, c: i64| -> Option<&T> {
+        if r < 0 || r >= h {
+            return None;
+        }
+        board[r as usize].get(c)
+    };
+    for r in 0..h {
+        for c in 0..board[r as usize].len() {
+            for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                if (0..k as i64).all(|i| cell(r + dr * i, c + dc * i) == Some(v)) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
