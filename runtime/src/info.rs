@@ -3,7 +3,9 @@
 //! A player's information state is the list of facts revealed to them (and
 //! their own choices), in order. It is stored as a trie: each state is a
 //! parent state plus one fact, a word sequence. Interning compares the words
-//! exactly; the hash only finds candidates. Two decision nodes share an
+//! exactly; the hash only finds candidates. Each state keeps a list of its
+//! children (scanned when short, hashed when long), so the common lookup is a
+//! few comparisons without a hash-map probe. Two decision nodes share an
 //! information set iff the player, the information state and the list of
 //! available choices are all equal.
 
@@ -44,12 +46,23 @@ impl Hasher for IdentityHasher {
 
 type Buckets = std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<IdentityHasher>>;
 
+/// Parents with more children than this find them through the hash map;
+/// the others by a short scan of their child list.
+const SCAN_LIMIT: u32 = 12;
+
 struct Entry {
     parent: u32,
     start: u32,
     len: u32,
-    /// Next entry with the same hash bucket.
-    next: u32,
+    hash: u64,
+    /// First child, and the next sibling, in the parent's child list.
+    first_child: u32,
+    next_sibling: u32,
+    n_children: u32,
+    /// Next entry with the same bucket hash (wide parents only).
+    next_in_bucket: u32,
+    /// The information-set index, if this entry is an information-set key.
+    infoset: u32,
 }
 
 const NONE: u32 = u32::MAX;
@@ -58,10 +71,9 @@ const NONE: u32 = u32::MAX;
 pub struct InfoInterner {
     entries: Vec<Entry>,
     words: Vec<u64>,
+    /// (parent, fact hash) → entry, for parents with many children.
     buckets: Buckets,
-    /// Information-set entry id → dense infoset index, per player.
-    infoset_of_entry: rustc_hash::FxHashMap<u32, u32>,
-    /// Per infoset index: (player, info state, choice-list words range).
+    /// Per infoset index: (player, info state, key entry).
     infosets: Vec<InfosetKey>,
 }
 
@@ -79,63 +91,129 @@ impl Default for InfoInterner {
     }
 }
 
+fn fact_hash(head: &[u64], rest: &[u64]) -> u64 {
+    let mut h = FxHasher::default();
+    (head.len() + rest.len()).hash(&mut h);
+    for w in head.iter().chain(rest) {
+        w.hash(&mut h);
+    }
+    h.finish()
+}
+
 impl InfoInterner {
     pub fn new() -> InfoInterner {
         // Entry 0 is the empty information state.
-        let root = Entry { parent: NONE, start: 0, len: 0, next: NONE };
-        InfoInterner {
-            entries: vec![root],
-            words: Vec::new(),
-            buckets: Default::default(),
-            infoset_of_entry: Default::default(),
-            infosets: Vec::new(),
-        }
+        let root = Entry {
+            parent: NONE,
+            start: 0,
+            len: 0,
+            hash: 0,
+            first_child: NONE,
+            next_sibling: NONE,
+            n_children: 0,
+            next_in_bucket: NONE,
+            infoset: NONE,
+        };
+        InfoInterner { entries: vec![root], words: Vec::new(), buckets: Default::default(), infosets: Vec::new() }
     }
 
-    fn intern(&mut self, parent: u32, fact: &[u64]) -> u32 {
-        let mut h = FxHasher::default();
-        parent.hash(&mut h);
-        fact.hash(&mut h);
-        let hash = h.finish();
-        let mut cur = self.buckets.get(&hash).copied().unwrap_or(NONE);
-        let first = cur;
-        while cur != NONE {
-            let e = &self.entries[cur as usize];
-            if e.parent == parent && self.words[e.start as usize..(e.start + e.len) as usize] == *fact {
-                return cur;
+    /// Exact comparison, word by word (facts are a few words: an inlined
+    /// loop beats a `memcmp` call).
+    #[inline]
+    fn same(&self, e: &Entry, head: &[u64], rest: &[u64]) -> bool {
+        let stored = &self.words[e.start as usize..(e.start + e.len) as usize];
+        if stored.len() != head.len() + rest.len() {
+            return false;
+        }
+        let mut equal = true;
+        for (a, b) in stored.iter().zip(head.iter().chain(rest.iter())) {
+            equal &= a == b;
+        }
+        equal
+    }
+
+    /// The child of `parent` for the fact `head ++ rest` (created if new).
+    fn intern(&mut self, parent: u32, head: &[u64], rest: &[u64]) -> u32 {
+        let hash = fact_hash(head, rest);
+        let p = &self.entries[parent as usize];
+        let wide = p.n_children > SCAN_LIMIT;
+        let bucket_key = hash ^ (u64::from(parent)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        if wide {
+            let mut cur = self.buckets.get(&bucket_key).copied().unwrap_or(NONE);
+            while cur != NONE {
+                let e = &self.entries[cur as usize];
+                if e.parent == parent && e.hash == hash && self.same(e, head, rest) {
+                    return cur;
+                }
+                cur = e.next_in_bucket;
             }
-            cur = e.next;
+        } else {
+            let mut cur = p.first_child;
+            while cur != NONE {
+                let e = &self.entries[cur as usize];
+                if e.hash == hash && self.same(e, head, rest) {
+                    return cur;
+                }
+                cur = e.next_sibling;
+            }
         }
         let id = self.entries.len() as u32;
         let start = self.words.len() as u32;
-        self.words.extend_from_slice(fact);
-        self.entries.push(Entry { parent, start, len: fact.len() as u32, next: first });
-        self.buckets.insert(hash, id);
+        self.words.extend_from_slice(head);
+        self.words.extend_from_slice(rest);
+        let first_child = self.entries[parent as usize].first_child;
+        self.entries.push(Entry {
+            parent,
+            start,
+            len: (head.len() + rest.len()) as u32,
+            hash,
+            first_child: NONE,
+            next_sibling: first_child,
+            n_children: 0,
+            next_in_bucket: NONE,
+            infoset: NONE,
+        });
+        let p = &mut self.entries[parent as usize];
+        p.first_child = id;
+        p.n_children += 1;
+        let n = p.n_children;
+        if n == SCAN_LIMIT + 1 {
+            // Becoming wide: index all children, this one included.
+            let mut cur = id;
+            while cur != NONE {
+                let (h, next) = (self.entries[cur as usize].hash, self.entries[cur as usize].next_sibling);
+                self.index_in_bucket(cur, h ^ (u64::from(parent)).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                cur = next;
+            }
+        } else if n > SCAN_LIMIT + 1 {
+            self.index_in_bucket(id, bucket_key);
+        }
         id
+    }
+
+    fn index_in_bucket(&mut self, id: u32, key: u64) {
+        let prev = self.buckets.insert(key, id).unwrap_or(NONE);
+        self.entries[id as usize].next_in_bucket = prev;
     }
 
     /// The state `state` followed by `fact` (words: a tag, then arguments).
     pub fn push(&mut self, state: InfoState, fact: &[u64]) -> InfoState {
-        InfoState(self.intern(state.0, fact))
+        InfoState(self.intern(state.0, fact, &[]))
     }
 
     /// The information set of `player` in `state` choosing among `choices`
     /// (the encoded choice list); returns its dense index (0, 1, ... in order
     /// of first appearance, over all players) and whether it is new.
-    pub fn infoset(&mut self, player: u32, state: InfoState, choices: &[u64], scratch: &mut Vec<u64>) -> (u32, bool) {
-        scratch.clear();
-        scratch.push(INFOSET_TAG);
-        scratch.push(u64::from(player));
-        scratch.extend_from_slice(choices);
-        let entry = self.intern(state.0, scratch);
-        let next = self.infosets.len() as u32;
-        let idx = *self.infoset_of_entry.entry(entry).or_insert(next);
-        if idx == next {
-            self.infosets.push(InfosetKey { player, state, entry });
-            (idx, true)
-        } else {
-            (idx, false)
+    pub fn infoset(&mut self, player: u32, state: InfoState, choices: &[u64], _scratch: &mut Vec<u64>) -> (u32, bool) {
+        let entry = self.intern(state.0, &[INFOSET_TAG, u64::from(player)], choices);
+        let known = self.entries[entry as usize].infoset;
+        if known != NONE {
+            return (known, false);
         }
+        let idx = self.infosets.len() as u32;
+        self.entries[entry as usize].infoset = idx;
+        self.infosets.push(InfosetKey { player, state, entry });
+        (idx, true)
     }
 
     pub fn n_infosets(&self) -> usize {
@@ -170,7 +248,6 @@ impl InfoInterner {
         self.entries.capacity() * std::mem::size_of::<Entry>()
             + self.words.capacity() * 8
             + self.buckets.capacity() * 16
-            + self.infoset_of_entry.capacity() * 8
             + self.infosets.capacity() * std::mem::size_of::<InfosetKey>()
     }
 }

@@ -9,18 +9,22 @@ fn overflow(at: &str) -> GameError {
     GameError::Overflow { at: at.to_string() }
 }
 
+#[inline]
 pub fn add(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
     a.checked_add(b).ok_or_else(|| overflow(at))
 }
 
+#[inline]
 pub fn sub(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
     a.checked_sub(b).ok_or_else(|| overflow(at))
 }
 
+#[inline]
 pub fn mul(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
     a.checked_mul(b).ok_or_else(|| overflow(at))
 }
 
+#[inline]
 pub fn div(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
     if b == 0 {
         return Err(GameError::DivisionByZero { at: at.to_string() });
@@ -28,6 +32,7 @@ pub fn div(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
     a.checked_div(b).ok_or_else(|| overflow(at))
 }
 
+#[inline]
 pub fn rem(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
     if b == 0 {
         return Err(GameError::DivisionByZero { at: at.to_string() });
@@ -35,10 +40,12 @@ pub fn rem(a: i64, b: i64, at: &str) -> Result<i64, GameError> {
     a.checked_rem(b).ok_or_else(|| overflow(at))
 }
 
+#[inline]
 pub fn neg(a: i64, at: &str) -> Result<i64, GameError> {
     a.checked_neg().ok_or_else(|| overflow(at))
 }
 
+#[inline]
 pub fn abs(a: i64, at: &str) -> Result<i64, GameError> {
     a.checked_abs().ok_or_else(|| overflow(at))
 }
@@ -53,6 +60,7 @@ pub fn step(steps: &mut u64, limit: u64, at: &str) -> Result<(), GameError> {
     Ok(())
 }
 
+#[inline]
 pub fn index<'a, T>(xs: &'a [T], i: i64, at: &str) -> Result<&'a T, GameError> {
     usize::try_from(i)
         .ok()
@@ -60,15 +68,18 @@ pub fn index<'a, T>(xs: &'a [T], i: i64, at: &str) -> Result<&'a T, GameError> {
         .ok_or_else(|| GameError::IndexOutOfBounds { index: i, len: xs.len(), at: at.to_string() })
 }
 
+#[inline]
 pub fn index_mut<'a, T: Clone + PartialEq + Ord>(xs: &'a mut List<T>, i: i64, at: &str) -> Result<&'a mut T, GameError> {
     let len = xs.len() as usize;
     xs.get_mut(i).ok_or_else(|| GameError::IndexOutOfBounds { index: i, len, at: at.to_string() })
 }
 
+#[inline]
 pub fn player_index<'a, T>(xs: &'a [T], p: u8) -> &'a T {
     &xs[p as usize]
 }
 
+#[inline]
 pub fn next_player(p: u8, n_players: u8) -> u8 {
     ((u32::from(p) + 1) % u32::from(n_players)) as u8
 }
@@ -81,6 +92,7 @@ fn size(n: i64, what: &str, at: &str) -> Result<usize, GameError> {
     usize::try_from(n).ok().filter(|n| *n <= 1 << 24).ok_or_else(|| too_big(what, n, at))
 }
 
+#[inline]
 pub fn range(lo: i64, hi: i64, inclusive: bool, at: &str) -> Result<List<i64>, GameError> {
     let hi = if inclusive { add(hi, 1, at)? } else { hi };
     let n = hi.saturating_sub(lo).max(0);
@@ -90,6 +102,7 @@ pub fn range(lo: i64, hi: i64, inclusive: bool, at: &str) -> Result<List<i64>, G
     Ok(List::from_vec((lo..hi).collect()))
 }
 
+#[inline]
 pub fn repeat<T: Clone + PartialEq + Ord>(v: T, n: i64, at: &str) -> Result<List<T>, GameError> {
     if !(0..=100_000_000).contains(&n) {
         return Err(GameError::Other { message: format!("cannot repeat a value {n} times"), at: at.to_string() });
@@ -97,11 +110,13 @@ pub fn repeat<T: Clone + PartialEq + Ord>(v: T, n: i64, at: &str) -> Result<List
     Ok(List::from_vec(vec![v; n as usize]))
 }
 
+#[inline]
 pub fn sum(xs: &[i64], at: &str) -> Result<i64, GameError> {
     xs.iter().try_fold(0i64, |acc, x| add(acc, *x, at))
 }
 
 /// Cells of a 2-D board equal to `x`.
+#[inline]
 pub fn count2d<T: PartialEq>(rows: &[List<T>], x: &T) -> i64
 where
     T: Clone + Ord,
@@ -109,6 +124,7 @@ where
     rows.iter().map(|r| r.iter().filter(|v| *v == x).count() as i64).sum()
 }
 
+#[inline]
 pub fn deck(ranks: i64, suits: i64, at: &str) -> Result<List<i64>, GameError> {
     let ranks = size(ranks, "number of ranks", at)?;
     let suits = size(suits, "number of suits", at)?;
@@ -124,6 +140,7 @@ pub fn deck(ranks: i64, suits: i64, at: &str) -> Result<List<i64>, GameError> {
     Ok(List::from_vec(v))
 }
 
+#[inline]
 pub fn card(rank: i64, suit: i64, at: &str) -> Result<i64, GameError> {
     if !(0..1 << SUIT_BITS).contains(&suit) || !(0..1 << 40).contains(&rank) {
         return Err(GameError::Other { message: format!("card({rank}, {suit}) is out of range"), at: at.to_string() });
@@ -131,14 +148,17 @@ pub fn card(rank: i64, suit: i64, at: &str) -> Result<i64, GameError> {
     Ok((rank << SUIT_BITS) | suit)
 }
 
+#[inline]
 pub fn rank(c: i64) -> i64 {
     c >> SUIT_BITS
 }
 
+#[inline]
 pub fn suit(c: i64) -> i64 {
     c & ((1 << SUIT_BITS) - 1)
 }
 
+#[inline]
 pub fn cells(rows: i64, cols: i64, at: &str) -> Result<List<(i64, i64)>, GameError> {
     let rows = size(rows, "number of rows", at)?;
     let cols = size(cols, "number of columns", at)?;
@@ -152,6 +172,7 @@ pub fn cells(rows: i64, cols: i64, at: &str) -> Result<List<(i64, i64)>, GameErr
 }
 
 /// True iff some row, column or diagonal has `k` consecutive cells equal to `v`.
+#[inline]
 pub fn has_line<T: PartialEq + Clone + Ord>(board: &[List<T>], k: i64, v: &T) -> bool {
     let Ok(k) = usize::try_from(k) else { return false };
     if k == 0 {

@@ -103,24 +103,28 @@ pub trait Encode {
 }
 
 impl Encode for i64 {
+    #[inline]
     fn encode(&self, out: &mut Vec<u64>) {
         out.push(*self as u64);
     }
 }
 
 impl Encode for bool {
+    #[inline]
     fn encode(&self, out: &mut Vec<u64>) {
         out.push(u64::from(*self));
     }
 }
 
 impl Encode for u8 {
+    #[inline]
     fn encode(&self, out: &mut Vec<u64>) {
         out.push(u64::from(*self));
     }
 }
 
 impl<T: Encode> Encode for List<T> {
+    #[inline]
     fn encode(&self, out: &mut Vec<u64>) {
         out.push(self.0.len() as u64);
         for x in self.0.iter() {
@@ -130,6 +134,7 @@ impl<T: Encode> Encode for List<T> {
 }
 
 impl<T: Encode, const N: usize> Encode for [T; N] {
+    #[inline]
     fn encode(&self, out: &mut Vec<u64>) {
         out.push(N as u64);
         for x in self {
@@ -141,7 +146,8 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
 macro_rules! encode_tuple {
     ($n:expr; $($t:ident $i:tt),+) => {
         impl<$($t: Encode),+> Encode for ($($t,)+) {
-            fn encode(&self, out: &mut Vec<u64>) {
+            #[inline]
+    fn encode(&self, out: &mut Vec<u64>) {
                 out.push($n);
                 $(self.$i.encode(out);)+
             }

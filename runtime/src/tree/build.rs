@@ -73,8 +73,11 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
     let mut n_terminals: u32 = 0;
 
     tree.push_placeholder();
-    let mut stack: Vec<(u32, u32, G::State)> = vec![(0, 0, game.root()?)];
-    while let Some((node, depth, mut state)) = stack.pop() {
+    let mut stack: Vec<(u32, u32, G::State)> = Vec::new();
+    // The first child is explored next without a round trip through the stack.
+    let mut next: Option<(u32, u32, G::State)> = Some((0, 0, game.root()?));
+    loop {
+        let Some((node, depth, mut state)) = next.take().or_else(|| stack.pop()) else { break };
         tree.max_depth = tree.max_depth.max(depth);
         let event = game.advance(&mut state, &mut interner)?;
         let n_children = match event {
@@ -157,7 +160,7 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
             stack.push((first + a, depth + 1, child));
         }
         game.apply(&mut state, 0, &mut interner)?;
-        stack.push((first, depth + 1, state));
+        next = Some((first, depth + 1, state));
     }
     tree.shrink_to_fit();
     if tree.bytes() + interner.bytes() as u64 > opts.max_bytes {
