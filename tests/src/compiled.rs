@@ -1,0 +1,131 @@
+//! The compiled games against the interpreter: for every example (and a game
+//! with hostile names), the generated Rust builds a tree identical to the
+//! interpreter's (a digest over node order, kinds, players, information
+//! sets, chance probabilities and payoffs; and the labels), with the same
+//! solve results and the known values.
+
+use galac_runtime::algo::best_response::evaluate;
+use galac_runtime::algo::lp::{self, Backend};
+use galac_runtime::algo::Profile;
+use galac_runtime::app::Family;
+use galac_runtime::seqform::SequenceForm;
+use galac_runtime::tree::{build, BuildOptions, Tree};
+
+use crate::repo_root;
+
+macro_rules! compiled {
+    ($($name:ident),*) => {
+        $(
+            #[allow(clippy::all, unused, non_snake_case, non_camel_case_types, unused_parens, unused_braces)]
+            mod $name {
+                include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
+            }
+        )*
+    };
+}
+compiled!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names);
+
+/// FNV-1a over everything that defines the tree (not the labels).
+fn digest(t: &Tree) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |x: u64| {
+        for b in x.to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for n in 0..t.n_nodes() as u32 {
+        eat(u64::from(t.kind(n)));
+        eat(u64::from(t.infoset(n).unwrap_or(u32::MAX)));
+        let c = t.children(n);
+        eat(u64::from(c.start));
+        eat(u64::from(c.end));
+        for p in t.chance_probs(n) {
+            eat(p.num);
+            eat(p.den);
+        }
+        for x in t.payoffs(n) {
+            eat(*x as u64);
+        }
+    }
+    h
+}
+
+fn labels(t: &Tree) -> Vec<(String, Vec<String>)> {
+    t.infosets.iter().map(|i| (i.label.clone(), i.action_labels.clone())).collect()
+}
+
+fn interpreted(file: &str, params: &[&str]) -> Tree {
+    let path = if file.contains('/') { repo_root().join(file) } else { repo_root().join("examples").join(file) };
+    let bytes = std::fs::read(&path).expect("game file");
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    let game = galac::driver::load_interp(&name, &bytes, &params).unwrap_or_else(|e| panic!("{e}"));
+    build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).unwrap_or_else(|e| panic!("{e}")).0
+}
+
+fn compiled<F: Family>(family: &F, params: &[&str]) -> Tree {
+    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    let game = family.instantiate(&params, galac_runtime::app::DEFAULT_STEP_LIMIT).unwrap_or_else(|e| panic!("{e}"));
+    build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).unwrap_or_else(|e| panic!("{e}")).0
+}
+
+fn same_tree(file: &str, params: &[&str], c: Tree) {
+    let i = interpreted(file, params);
+    assert_eq!(i.stats(), c.stats(), "{file} {params:?}: stats differ");
+    assert_eq!(digest(&i), digest(&c), "{file} {params:?}: trees differ");
+    assert_eq!(labels(&i), labels(&c), "{file} {params:?}: labels differ");
+    assert_eq!(i.chance_labels, c.chance_labels, "{file} {params:?}: chance labels differ");
+}
+
+#[test]
+fn compiled_trees_equal_the_interpreters() {
+    same_tree("kuhn.gala", &[], compiled(&kuhn::Family, &[]));
+    same_tree("leduc.gala", &[], compiled(&leduc::Family, &[]));
+    same_tree("leduc.gala", &["ranks=4", "suits=3"], compiled(&leduc::Family, &["ranks=4", "suits=3"]));
+    same_tree("poker.gala", &[], compiled(&poker::Family, &[]));
+    same_tree("poker.gala", &["cards=2", "ranks=4", "suits=2"], compiled(&poker::Family, &["cards=2", "ranks=4", "suits=2"]));
+    same_tree("inspection.gala", &[], compiled(&inspection::Family, &[]));
+    same_tree("inspection.gala", &["stages=6", "inspections=3"], compiled(&inspection::Family, &["stages=6", "inspections=3"]));
+    same_tree("blind_tictactoe.gala", &["size=2", "line=2"], compiled(&blind_tictactoe::Family, &["size=2", "line=2"]));
+    same_tree("nim222.gala", &[], compiled(&nim222::Family, &[]));
+    same_tree("tests/codegen/hostile_names.gala", &[], compiled(&hostile_names::Family, &[]));
+}
+
+fn solve(t: &Tree) -> (f64, Vec<f64>, f64) {
+    let sf = SequenceForm::new(t).expect("two-player zero-sum");
+    let sol = lp::solve(&sf, Backend::Clarabel).expect("LP solves");
+    let mut profile = Profile::uniform(t);
+    sf.behaviour(t, 0, &sol.plans[0], &mut profile);
+    sf.behaviour(t, 1, &sol.plans[1], &mut profile);
+    let eval = evaluate(t, &profile);
+    (eval.values[0], profile.probs, eval.nash_conv)
+}
+
+#[test]
+fn compiled_solves_equal_the_interpreters_and_the_known_values() {
+    let cases: Vec<(&str, Tree, Option<f64>)> = vec![
+        ("kuhn.gala", compiled(&kuhn::Family, &[]), Some(-1.0 / 18.0)),
+        ("leduc.gala", compiled(&leduc::Family, &[]), Some(-0.085_606_424_078)),
+        ("poker.gala", compiled(&poker::Family, &[]), None),
+        ("inspection.gala", compiled(&inspection::Family, &[]), None),
+    ];
+    for (file, tree, known) in cases {
+        let (v, probs, nash_conv) = solve(&tree);
+        let (vi, probs_i, _) = solve(&interpreted(file, &[]));
+        assert_eq!(v, vi, "{file}: values differ");
+        assert_eq!(probs, probs_i, "{file}: strategies differ");
+        assert!(nash_conv.abs() < 1e-9, "{file}: NashConv {nash_conv}");
+        if let Some(k) = known {
+            assert!((v - k).abs() < 1e-6, "{file}: {v} is not {k}");
+        }
+    }
+}
+
+#[test]
+fn compiled_params_are_checked_like_galacs() {
+    let err = kuhn::Family.instantiate(&["card=4".into()], 1000).err().unwrap_or_default();
+    assert_eq!(err, "`--param card=4`: game `kuhn` has no param `card`; its params are: cards");
+    let err = kuhn::Family.instantiate(&["cards=x".into()], 1000).err().unwrap_or_default();
+    assert_eq!(err, "`--param cards=x`: `cards` is an int; `x` is not a 64-bit integer");
+}
