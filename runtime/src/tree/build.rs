@@ -142,9 +142,7 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
         if total > opts.max_nodes || total > u64::from(u32::MAX - 1) {
             return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
         }
-        for _ in 0..n_children {
-            tree.push_placeholder();
-        }
+        tree.push_placeholders(n_children as usize);
         // Check memory now and then (the estimate is cheap, but not free).
         if first & 0xffff > (first + n_children) & 0xffff || n_children > 0xffff {
             let bytes = tree.bytes() + interner.bytes() as u64;
@@ -178,6 +176,14 @@ impl Tree {
         self.n_children.shrink_to_fit();
         self.probs.shrink_to_fit();
         self.payoffs.shrink_to_fit();
+    }
+
+    fn push_placeholders(&mut self, n: usize) {
+        let len = self.kind.len() + n;
+        self.kind.resize(len, TERMINAL);
+        self.data.resize(len, 0);
+        self.first_child.resize(len, 0);
+        self.n_children.resize(len, 0);
     }
 
     fn push_placeholder(&mut self) {
