@@ -4,15 +4,16 @@
 //! allocates. [`Encode`] writes every value as the exact words that facts and
 //! choice lists are interned from, identical to the interpreter's encoding.
 
-use std::sync::Arc;
+use std::rc::Rc;
 
-/// A list shared between states until one of them changes it.
+/// A list shared between states until one of them changes it (`Rc`: a
+/// state lives on one thread, and cloning it costs no atomic operation).
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct List<T>(Arc<Vec<T>>);
+pub struct List<T>(Rc<Vec<T>>);
 
 impl<T: Clone + PartialEq + Ord> List<T> {
     pub fn from_vec(items: Vec<T>) -> List<T> {
-        List(Arc::new(items))
+        List(Rc::new(items))
     }
 
     pub fn len(&self) -> i64 {
@@ -34,7 +35,7 @@ impl<T: Clone + PartialEq + Ord> List<T> {
     /// A mutable element; copies the list first if it is shared.
     pub fn get_mut(&mut self, index: i64) -> Option<&mut T> {
         let i = usize::try_from(index).ok().filter(|i| *i < self.0.len())?;
-        Arc::make_mut(&mut self.0).get_mut(i)
+        Rc::make_mut(&mut self.0).get_mut(i)
     }
 
     pub fn contains(&self, x: &T) -> bool {

@@ -122,19 +122,24 @@ pub fn build_binary(dir: &Path, package: &str, progress: bool) -> Result<PathBuf
     let target = cache_dir().join("target");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
-    cmd.args(["build", "--release", "--offline", "--quiet", "--manifest-path"])
+    cmd.args(["build", "--release", "--offline", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", &target)
         .stdout(Stdio::null());
     if progress {
-        // Let cargo draw its progress bar on the terminal, but keep errors.
-        cmd.arg("--color=always");
+        // On a terminal cargo draws its progress bar and shows its errors itself.
+        cmd.stderr(Stdio::inherit());
+    } else {
+        cmd.arg("--quiet").stderr(Stdio::piped());
     }
-    cmd.stderr(Stdio::piped());
     let child = cmd.spawn().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
     let output = child.wait_with_output().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
     if !output.status.success() {
-        let log = String::from_utf8_lossy(&output.stderr);
+        let log = if progress {
+            "(cargo's messages are above)".to_string()
+        } else {
+            String::from_utf8_lossy(&output.stderr).into_owned()
+        };
         let tail: Vec<&str> = log.lines().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
         return Err(BuildError::Cargo {
             dir: dir.display().to_string(),
