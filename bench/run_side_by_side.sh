@@ -48,7 +48,7 @@ cargo build --release --quiet
 rustc --version
 GALAC=./target/release/galac
 
-# galac_best NAME RUNS ARGS...: runs `galac tree ARGS` RUNS times, prints each
+# galac_best NAME RUNS ARGS...: runs `$GALAC tree ARGS` RUNS times, prints each
 # `generation:` line, and sets BEST_S / NODES.
 galac_best() {
     local name=$1 runs=$2; shift 2
@@ -73,20 +73,29 @@ g_leduc_s=$BEST_S g_leduc_n=$NODES
 galac_best leduc13 "$RUNS_LEDUC13" examples/leduc.gala --param ranks=13
 g_leduc13_s=$BEST_S g_leduc13_n=$NODES
 
-# Compiled solvers (generated Rust per game) are not benchmarked here: add a
-# row once such binaries exist.
+# The compiled solver of the same game (generated Rust), same command.
+SOLVER_DIR=$(mktemp -d)
+"$GALAC" examples/leduc.gala -o "$SOLVER_DIR/leduc_solver"
+INTERP=$GALAC
+GALAC=$SOLVER_DIR/leduc_solver
+galac_best leduc-compiled "$RUNS_LEDUC" --param ranks=3
+c_leduc_s=$BEST_S
+galac_best leduc13-compiled "$RUNS_LEDUC13" --param ranks=13
+c_leduc13_s=$BEST_S
+GALAC=$INTERP
+rm -rf "$SOLVER_DIR"
 
 echo
 echo "== summary (best run; nodes/s = nodes / best seconds)"
 {
-    printf '%-8s %10s %12s %14s %12s %14s %11s\n' \
-        game nodes openspiel_s openspiel_n/s galac_s galac_n/s speed_g/os
+    printf '%-8s %10s %12s %14s %12s %14s %11s %14s %11s\n' \
+        game nodes openspiel_s openspiel_n/s interp_s interp_n/s interp/os compiled_n/s compiled/os
     for name in leduc leduc13; do
         read -r _ os_n os_s _ < <(echo "$os_out" | awk -v n="$name" '$1 == "RESULT" && $2 == n {print $2, $3, $4, $5}')
-        if [[ $name == leduc ]]; then g_s=$g_leduc_s g_n=$g_leduc_n; else g_s=$g_leduc13_s g_n=$g_leduc13_n; fi
+        if [[ $name == leduc ]]; then g_s=$g_leduc_s g_n=$g_leduc_n c_s=$c_leduc_s; else g_s=$g_leduc13_s g_n=$g_leduc13_n c_s=$c_leduc13_s; fi
         [[ $os_n == "$g_n" ]] || echo "warning: $name node counts differ: OpenSpiel $os_n, galac $g_n" >&2
-        awk -v g="$name" -v n="$g_n" -v os="$os_s" -v gs="$g_s" 'BEGIN {
-            printf "%-8s %10d %12.6f %14.0f %12.6f %14.0f %11.2f\n", g, n, os, n / os, gs, n / gs, os / gs
+        awk -v g="$name" -v n="$g_n" -v os="$os_s" -v gs="$g_s" -v cs="$c_s" 'BEGIN {
+            printf "%-8s %10d %12.6f %14.0f %12.6f %14.0f %11.2f %14.0f %11.2f\n", g, n, os, n / os, gs, n / gs, os / gs, n / cs, os / cs
         }'
     done
 }
