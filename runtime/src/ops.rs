@@ -174,25 +174,50 @@ pub fn cells(rows: i64, cols: i64, at: &str) -> Result<List<(i64, i64)>, GameErr
 /// True iff some row, column or diagonal has `k` consecutive cells equal to `v`.
 #[inline]
 pub fn has_line<T: PartialEq + Clone + Ord>(board: &[List<T>], k: i64, v: &T) -> bool {
+    has_line_by(board.len(), |r| board[r].len() as usize, |r, c| board[r].get(c as i64) == Some(v), k)
+}
+
+/// [`has_line`] over any board: `rows`, the length of each row, and whether
+/// the cell `(r, c)` holds the value (shared with the interpreter).
+pub fn has_line_by(rows: usize, row_len: impl Fn(usize) -> usize, is_v: impl Fn(usize, usize) -> bool, k: i64) -> bool {
     let Ok(k) = usize::try_from(k) else { return false };
     if k == 0 {
         return true;
     }
-    let h = board.len() as i64;
-    let cell = |r: i64, c: i64| -> Option<&T> {
-        if r < 0 || r >= h {
-            return None;
-        }
-        board[r as usize].get(c)
+    let holds = |r: i64, c: i64| -> bool {
+        r >= 0 && (r as usize) < rows && c >= 0 && (c as usize) < row_len(r as usize) && is_v(r as usize, c as usize)
     };
-    for r in 0..h {
-        for c in 0..board[r as usize].len() {
+    for r in 0..rows as i64 {
+        for c in 0..row_len(r as usize) as i64 {
             for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
-                if (0..k as i64).all(|i| cell(r + dr * i, c + dc * i) == Some(v)) {
+                if (0..k as i64).all(|i| holds(r + dr * i, c + dc * i)) {
                     return true;
                 }
             }
         }
     }
     false
+}
+
+/// Calls `visit` with every `k`-subset of `0..n` (sorted positions), in
+/// lexicographic order (shared with the interpreter).
+pub fn for_each_combination(n: usize, k: usize, mut visit: impl FnMut(&[usize])) {
+    if k > n {
+        return;
+    }
+    let mut pick: Vec<usize> = (0..k).collect();
+    loop {
+        visit(&pick);
+        let mut i = k;
+        while i > 0 && pick[i - 1] == n - k + i - 1 {
+            i -= 1;
+        }
+        if i == 0 {
+            return;
+        }
+        pick[i - 1] += 1;
+        for j in i..k {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
 }

@@ -70,25 +70,11 @@ impl<T: Clone + PartialEq + Ord> List<T> {
 
     /// All `k`-element sub-lists, in lexicographic order of positions.
     pub fn combinations(&self, k: i64) -> List<List<T>> {
-        let items = &self.0;
-        let Ok(k) = usize::try_from(k) else { return List::from_vec(Vec::new()) };
         let mut out = Vec::new();
-        if k <= items.len() {
-            let mut pick: Vec<usize> = (0..k).collect();
-            loop {
-                out.push(List::from_vec(pick.iter().map(|i| items[*i].clone()).collect()));
-                let mut i = k;
-                while i > 0 && pick[i - 1] == items.len() - k + i - 1 {
-                    i -= 1;
-                }
-                if i == 0 {
-                    break;
-                }
-                pick[i - 1] += 1;
-                for j in i..k {
-                    pick[j] = pick[j - 1] + 1;
-                }
-            }
+        if let Ok(k) = usize::try_from(k) {
+            crate::ops::for_each_combination(self.0.len(), k, |pick| {
+                out.push(List::from_vec(pick.iter().map(|i| self.0[*i].clone()).collect()));
+            });
         }
         List::from_vec(out)
     }

@@ -16,9 +16,17 @@ pub struct GameArgs {
     pub params: Vec<String>,
 }
 
-/// Reads, checks and lowers a game; on failure prints why and returns the
-/// exit status (1 for errors in the game, 2 for a wrong call).
-pub fn load(args: &GameArgs, color: bool) -> Result<Interp, i32> {
+/// A checked game with its param values, and the source it came from.
+pub struct Loaded {
+    pub program: crate::typeck::tast::Program,
+    pub values: Vec<crate::driver::ParamValue>,
+    pub name: String,
+    pub text: String,
+}
+
+/// Reads and checks a game and its param overrides; on failure prints why
+/// and returns the exit status (1 for errors in the game, 2 for a wrong call).
+pub fn check(args: &GameArgs, color: bool) -> Result<Loaded, i32> {
     let bytes = super::read_source(&args.file).map_err(|msg| {
         eprintln!("error: {msg}");
         2
@@ -42,9 +50,14 @@ pub fn load(args: &GameArgs, color: bool) -> Result<Interp, i32> {
             eprintln!("error: {msg}");
             2
         })?;
-    let ir = crate::lower::lower(&program);
-    let text = String::from_utf8_lossy(&bytes);
-    Ok(Interp::new(ir, &values, Locator::new(&name, &text)))
+    Ok(Loaded { program, values, name, text: String::from_utf8_lossy(&bytes).into_owned() })
+}
+
+/// Reads, checks and lowers a game for the interpreter (see [`check`]).
+pub fn load(args: &GameArgs, color: bool) -> Result<Interp, i32> {
+    let loaded = check(args, color)?;
+    let ir = crate::lower::lower(&loaded.program);
+    Ok(Interp::new(ir, &loaded.values, Locator::new(&loaded.name, &loaded.text)))
 }
 
 /// `galac tree/solve/export FILE`: the game file, then the shared solver flags.

@@ -2,7 +2,7 @@
 
 use galac_runtime::game::GameError;
 
-use super::value::{Value, SUIT_BITS};
+use super::value::Value;
 use super::Interp;
 use crate::ast::BinOp;
 use crate::span::Span;
@@ -260,25 +260,11 @@ impl Interp {
                 let xs = self.seq(&args[0], env, b)?;
                 let k = limit(self.int(&args[1], env, b)?, "combination size")?;
                 let mut out = Vec::new();
-                let mut pick: Vec<usize> = (0..k).collect();
-                if k <= xs.len() {
-                    loop {
-                        b.step(self, span)?;
-                        out.push(Value::seq(pick.iter().map(|i| xs[*i].clone()).collect()));
-                        // Next k-subset in lexicographic order.
-                        let mut i = k;
-                        while i > 0 && pick[i - 1] == xs.len() - k + i - 1 {
-                            i -= 1;
-                        }
-                        if i == 0 {
-                            break;
-                        }
-                        pick[i - 1] += 1;
-                        for j in i..k {
-                            pick[j] = pick[j - 1] + 1;
-                        }
-                    }
-                }
+                galac_runtime::ops::for_each_combination(xs.len(), k, |pick| {
+                    out.push(Value::seq(pick.iter().map(|i| xs[*i].clone()).collect()));
+                });
+                b.used += out.len() as u64;
+                b.step(self, span)?;
                 Value::seq(out)
             }
             Min => Value::Int(self.int(&args[0], env, b)?.min(self.int(&args[1], env, b)?)),
@@ -287,39 +273,20 @@ impl Interp {
             Next => Value::Int((self.int(&args[0], env, b)? + 1) % i64::from(self.n_players)),
             Index => Value::Int(self.int(&args[0], env, b)?),
             Deck => {
-                let ranks = limit(self.int(&args[0], env, b)?, "number of ranks")?;
-                let suits = limit(self.int(&args[1], env, b)?, "number of suits")?;
-                if suits > 1 << SUIT_BITS {
-                    return Err(GameError::Other { message: format!("{suits} suits are too many"), at: self.at(span) });
-                }
-                let mut v = Vec::with_capacity(ranks * suits);
-                for r in 0..ranks {
-                    for s in 0..suits {
-                        v.push(Value::Int(((r as i64) << SUIT_BITS) | s as i64));
-                    }
-                }
-                Value::seq(v)
+                let (r, s) = (self.int(&args[0], env, b)?, self.int(&args[1], env, b)?);
+                let deck = galac_runtime::ops::deck(r, s, &self.at(span))?;
+                Value::seq(deck.iter().map(|c| Value::Int(*c)).collect())
             }
             Card => {
-                let r = self.int(&args[0], env, b)?;
-                let s = self.int(&args[1], env, b)?;
-                if !(0..1 << SUIT_BITS).contains(&s) || !(0..1 << 40).contains(&r) {
-                    return Err(GameError::Other { message: format!("card({r}, {s}) is out of range"), at: self.at(span) });
-                }
-                Value::Int((r << SUIT_BITS) | s)
+                let (r, s) = (self.int(&args[0], env, b)?, self.int(&args[1], env, b)?);
+                Value::Int(galac_runtime::ops::card(r, s, &self.at(span))?)
             }
-            Rank => Value::Int(self.int(&args[0], env, b)? >> SUIT_BITS),
-            Suit => Value::Int(self.int(&args[0], env, b)? & ((1 << SUIT_BITS) - 1)),
+            Rank => Value::Int(galac_runtime::ops::rank(self.int(&args[0], env, b)?)),
+            Suit => Value::Int(galac_runtime::ops::suit(self.int(&args[0], env, b)?)),
             Cells => {
-                let rows = limit(self.int(&args[0], env, b)?, "number of rows")?;
-                let cols = limit(self.int(&args[1], env, b)?, "number of columns")?;
-                let mut v = Vec::with_capacity(rows * cols);
-                for r in 0..rows {
-                    for c in 0..cols {
-                        v.push(Value::seq(vec![Value::Int(r as i64), Value::Int(c as i64)]));
-                    }
-                }
-                Value::seq(v)
+                let (r, c) = (self.int(&args[0], env, b)?, self.int(&args[1], env, b)?);
+                let cells = galac_runtime::ops::cells(r, c, &self.at(span))?;
+                Value::seq(cells.iter().map(|(r, c)| Value::seq(vec![Value::Int(*r), Value::Int(*c)])).collect())
             }
             HasLine => {
                 let board = self.seq(&args[0], env, b)?;
@@ -502,32 +469,9 @@ pub fn bind(p: &Pattern, v: Value, slots: &mut [Value]) {
 
 /// True iff some row, column or diagonal has `k` consecutive cells equal to `v`.
 fn has_line(board: &[Value], k: i64, v: &Value) -> bool {
-    let rows: Vec<&[Value]> = board
-        .iter()
-        .map(|r| match r {
-            Value::Seq(xs) => xs.as_slice(),
-            Value::Int(_) => &[][..],
-        })
-        .collect();
-    let Ok(k) = usize::try_from(k) else { return false };
-    if k == 0 {
-        return true;
-    }
-    let h = rows.len() as i64;
-    let cell = |r: i64, c: i64| -> Option<&Value> {
-        if r < 0 || r >= h {
-            return None;
-        }
-        rows[r as usize].get(usize::try_from(c).ok()?)
+    let row = |r: usize| match &board[r] {
+        Value::Seq(xs) => xs.as_slice(),
+        Value::Int(_) => &[][..],
     };
-    for r in 0..h {
-        for c in 0..rows[r as usize].len() as i64 {
-            for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
-                if (0..k as i64).all(|i| cell(r + dr * i, c + dc * i) == Some(v)) {
-                    return true;
-                }
-            }
-        }
-    }
-    false
+    galac_runtime::ops::has_line_by(board.len(), |r| row(r).len(), |r, c| row(r)[c] == *v, k)
 }

@@ -32,7 +32,11 @@ const VOCABULARY: &[&str] = &[
 const SKELETON: &str = "game g { players a, b; enum Move { Pass, Bet } var pot: int = 0; flow { ";
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    // 3000 cases by default; a longer run: GALAC_FUZZ_CASES=100000 cargo test --release ...
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("GALAC_FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(3000),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn random_token_streams_never_panic(tokens in prop::collection::vec(0..VOCABULARY.len(), 0..60)) {
