@@ -60,11 +60,14 @@ pub enum Command {
 
 /// Runs galac with the process arguments; returns the exit status.
 pub fn main() -> i32 {
-    // `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`.
+    // `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`: without a
+    // subcommand, the first `.gala` argument starts a `build`.
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    if let Some(first) = argv.iter().skip(1).position(|a| !a.to_string_lossy().starts_with('-')) {
-        if argv[first + 1].to_string_lossy().ends_with(".gala") {
-            argv.insert(first + 1, "build".into());
+    const COMMANDS: &[&str] = &["check", "tree", "ir", "solve", "export", "build", "help"];
+    let has_command = argv.iter().skip(1).any(|a| COMMANDS.contains(&a.to_string_lossy().as_ref()));
+    if !has_command {
+        if let Some(at) = argv.iter().skip(1).position(|a| a.to_string_lossy().ends_with(".gala")) {
+            argv.insert(at + 1, "build".into());
         }
     }
     let cli = match Cli::try_parse_from(argv) {
