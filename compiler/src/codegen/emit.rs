@@ -422,9 +422,14 @@ impl<'a> Emitter<'a> {
                     let n = u8_lit(self.n_players as u32);
                     quote!(for __x in 0..#n { #body })
                 }
+                (_, Ty::PerPlayer(_)) => {
+                    let xs = self.expr(e, ctx);
+                    quote!({ let __xs = #xs; for __x in __xs { #body } })
+                }
                 _ => {
-                    let xs = self.slice(e, ctx);
-                    quote!({ let __xs = #xs.to_vec(); for __x in __xs { #body } })
+                    // An owned (shared, not copied) list: the body may change the state.
+                    let xs = self.expr(e, ctx);
+                    quote!({ let __xs = #xs; for __x in __xs.iter().cloned() { #body } })
                 }
             },
             DomainKind::Enum(id) => {

@@ -150,3 +150,39 @@ fn building_without_cargo_is_a_clear_error() {
     assert!(err.contains("compiling a game needs a Rust toolchain"), "{err}");
     assert!(!std::path::Path::new("/tmp/never-written").exists());
 }
+
+/// `solve --out` writes a profile that `solve --strategy` evaluates: the
+/// solved one has exploitability ~0; a changed one is exploitable.
+#[test]
+fn strategy_files_round_trip_and_are_evaluated() {
+    let kuhn = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kuhn.gala");
+    let kuhn = kuhn.to_str().unwrap_or_default();
+    let dir = std::env::temp_dir().join(format!("galac-strategy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("kuhn.json");
+    let (code, _, err) = galac(&["solve", kuhn, "--out", out.to_str().unwrap_or_default()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, stdout, err) = galac(&["solve", kuhn, "--strategy", out.to_str().unwrap_or_default(), "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert!(json["exploitability"].as_f64().unwrap_or(1.0).abs() < 1e-9, "{stdout}");
+    assert!((json["value"]["first"].as_f64().unwrap_or(0.0) + 1.0 / 18.0).abs() < 1e-9);
+
+    // Always bet with the lowest card: exploitable.
+    let mut profile: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).expect("read")).expect("json");
+    profile["strategy"]["first: my_card(1)"] = serde_json::json!({ "Pass": 0.0, "Bet": 1.0 });
+    let changed = dir.join("changed.json");
+    std::fs::write(&changed, profile.to_string()).expect("write");
+    let (code, stdout, _) = galac(&["solve", kuhn, "--strategy", changed.to_str().unwrap_or_default(), "--format", "json"]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert!(json["exploitability"].as_f64().unwrap_or(0.0) > 0.01, "{stdout}");
+
+    // Probabilities that do not sum to 1 are refused.
+    profile["strategy"]["first: my_card(1)"] = serde_json::json!({ "Pass": 0.5, "Bet": 0.2 });
+    std::fs::write(&changed, profile.to_string()).expect("write");
+    let (code, _, err) = galac(&["solve", kuhn, "--strategy", changed.to_str().unwrap_or_default()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("sum to 0.7"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
