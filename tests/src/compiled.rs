@@ -129,3 +129,29 @@ fn compiled_params_are_checked_like_galacs() {
     let err = kuhn::Family.instantiate(&["cards=x".into()], 1000).err().unwrap_or_default();
     assert_eq!(err, "`--param cards=x`: `cards` is an int; `x` is not a 64-bit integer");
 }
+
+/// The parallel builder gives the sequential builder's tree, whatever the
+/// number of threads.
+#[test]
+fn parallel_builds_equal_sequential_ones() {
+    use galac_runtime::tree::build_parallel;
+    fn check<F: Family>(family: &F, params: &[&str]) {
+        let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+        let make = || family.instantiate(&params, galac_runtime::app::DEFAULT_STEP_LIMIT).ok();
+        let opts = BuildOptions { labels: true, ..BuildOptions::default() };
+        let one = build(&make().expect("game"), &opts).expect("tree").0;
+        for threads in [2, 3, 7] {
+            let many = build_parallel(&make, &opts, threads).expect("tree").0;
+            assert_eq!(one.stats(), many.stats());
+            assert_eq!(digest(&one), digest(&many), "{threads} threads");
+            assert_eq!(labels(&one), labels(&many));
+            assert_eq!(one.chance_labels, many.chance_labels);
+        }
+    }
+    check(&kuhn::Family, &[]);
+    check(&leduc::Family, &[]);
+    check(&poker::Family, &["cards=2", "ranks=4", "suits=2"]);
+    check(&inspection::Family, &["stages=6", "inspections=3"]);
+    check(&nim222::Family, &[]);
+    check(&hostile_names::Family, &[]);
+}

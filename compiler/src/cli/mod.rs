@@ -90,15 +90,15 @@ pub fn main() -> i32 {
         Command::Ir(args) => ir::run(&args, color),
         Command::Build(args) => build::run(&args, color),
         Command::Tree(run) => with_game(&run.game, run.args.limits.step_limit, color, |g| {
-            galac_runtime::app::tree::run(g, &run.args)
+            galac_runtime::app::tree::run(g, &run.args, None)
         }),
         Command::Solve(run) => with_game(&run.game, run.args.limits.step_limit, color, |g| {
-            galac_runtime::app::solve::run(g, &run.args)
+            galac_runtime::app::solve::run(g, &run.args, None)
         }),
         Command::Export(run) => {
             let source = run.game.file.display().to_string();
             with_game(&run.game, run.args.limits.step_limit, color, |g| {
-                galac_runtime::app::export::run(g, &run.args, &source)
+                galac_runtime::app::export::run(g, &run.args, &source, None)
             })
         }
     }

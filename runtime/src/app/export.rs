@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use crate::export::{dot, efg, DotError, DotOptions};
 use crate::game::Game;
-use crate::tree::{self, Tree};
+use crate::tree::Tree;
 
 use super::{write_atomically, LimitArgs};
 
@@ -32,14 +32,14 @@ pub struct ExportArgs {
 }
 
 /// `source` names where the game came from, for the file's comment line.
-pub fn run<G: Game>(game: &G, args: &ExportArgs, source: &str) -> i32 {
+pub fn run<G: Game>(game: &G, args: &ExportArgs, source: &str, make: super::Maker<G>) -> i32 {
     if let (Some(e), Some(d)) = (&args.efg, &args.dot) {
         if e == d {
             eprintln!("error: --efg and --dot both name `{}`", e.display());
             return 2;
         }
     }
-    let (tree, _info, _seconds) = match tree::build(game, &args.limits.build_options(true)) {
+    let (tree, _info, _seconds) = match super::build_tree(game, make, &args.limits, true) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");

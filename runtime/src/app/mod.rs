@@ -32,11 +32,37 @@ pub struct LimitArgs {
     /// Evaluation steps allowed between two events of a play (catches endless loops).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_STEP_LIMIT)]
     pub step_limit: u64,
+    /// Threads for building the tree (compiled solvers; 0 = all cores). The
+    /// tree is the same whatever the number; more threads need about twice
+    /// the memory while the parts are merged.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
 }
 
 impl LimitArgs {
     pub fn build_options(&self, labels: bool) -> BuildOptions {
         BuildOptions { max_nodes: self.max_nodes, max_bytes: self.max_memory.saturating_mul(1 << 20), labels }
+    }
+}
+
+/// Makes another instance of the game, for another thread.
+pub type Maker<'a, G> = Option<&'a (dyn Fn() -> Option<G> + Sync)>;
+
+/// Builds the tree, on several threads when the game can be instantiated again.
+pub fn build_tree<G: Game>(
+    game: &G,
+    make: Maker<G>,
+    limits: &LimitArgs,
+    labels: bool,
+) -> Result<(crate::tree::Tree, crate::info::InfoInterner, f64), crate::tree::BuildError> {
+    let opts = limits.build_options(labels);
+    let threads = match limits.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    match make {
+        Some(make) if threads > 1 => crate::tree::build_parallel(make, &opts, threads),
+        _ => crate::tree::build(game, &opts),
     }
 }
 
@@ -108,7 +134,7 @@ pub fn title<G: Game>(game: &G) -> String {
 
 /// A family of games: one game description whose params are set at run
 /// time. A compiled solver binary is one family; `main` runs its CLI.
-pub trait Family {
+pub trait Family: Sync {
     type Game: Game;
     /// The game's name, for `--help`.
     fn name(&self) -> &str;
@@ -190,9 +216,12 @@ pub fn main<F: Family>(family: &F) -> i32 {
         }
     };
     let source = format!("{} (compiled)", family.name());
+    let step_limit = limits.step_limit;
+    let make = || family.instantiate(params, step_limit).ok();
+    let make: Maker<F::Game> = Some(&make);
     match &cli.cmd {
-        SolverCommand::Tree { args, .. } => tree::run(&game, args),
-        SolverCommand::Solve { args, .. } => solve::run(&game, args),
-        SolverCommand::Export { args, .. } => export::run(&game, args, &source),
+        SolverCommand::Tree { args, .. } => tree::run(&game, args, make),
+        SolverCommand::Solve { args, .. } => solve::run(&game, args, make),
+        SolverCommand::Export { args, .. } => export::run(&game, args, &source, make),
     }
 }

@@ -11,7 +11,7 @@ use crate::algo::lp::{self, Backend};
 use crate::algo::Profile;
 use crate::game::{Game, GameInfo};
 use crate::seqform::SequenceForm;
-use crate::tree::{self, Tree};
+use crate::tree::Tree;
 
 use super::{Format, LimitArgs};
 
@@ -43,13 +43,13 @@ pub enum Solver {
     Lp,
 }
 
-pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
+pub fn run<G: Game>(game: &G, args: &SolveArgs, make: super::Maker<G>) -> i32 {
     let Some(backend) = Backend::from_name(&args.lp_backend) else {
         let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
         eprintln!("error: unknown LP backend `{}`; available: {}", args.lp_backend, names.join(", "));
         return 2;
     };
-    let (tree, _info, gen_seconds) = match tree::build(game, &args.limits.build_options(true)) {
+    let (tree, _info, gen_seconds) = match super::build_tree(game, make, &args.limits, true) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");

@@ -1,7 +1,7 @@
 //! `tree`: generate the game tree and report its size.
 
 use crate::game::Game;
-use crate::tree::{self, Stats};
+use crate::tree::Stats;
 
 use super::{Format, LimitArgs};
 
@@ -14,8 +14,8 @@ pub struct TreeArgs {
     pub format: Format,
 }
 
-pub fn run<G: Game>(game: &G, args: &TreeArgs) -> i32 {
-    let (tree, _info, seconds) = match tree::build(game, &args.limits.build_options(false)) {
+pub fn run<G: Game>(game: &G, args: &TreeArgs, make: super::Maker<G>) -> i32 {
+    let (tree, _info, seconds) = match super::build_tree(game, make, &args.limits, false) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");

@@ -51,9 +51,34 @@ pub enum BuildError {
 /// Builds the whole tree of `game`, and returns it with the build time.
 pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
     let start = Instant::now();
+    let mut interner = InfoInterner::new();
+    let mut tree = explore(game, vec![game.root()?], opts, &mut interner)?;
+    finish(&mut tree, &interner, game, opts)?;
+    Ok((tree, interner, start.elapsed().as_secs_f64()))
+}
+
+/// Shrinks the arrays, checks the memory limit and perfect recall.
+pub(super) fn finish<G: Game>(tree: &mut Tree, interner: &InfoInterner, game: &G, opts: &BuildOptions) -> Result<(), BuildError> {
+    tree.shrink_to_fit();
+    if tree.bytes() + interner.bytes() as u64 > opts.max_bytes {
+        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
+    }
+    super::recall::check_perfect_recall(tree, interner, game)
+}
+
+/// Explores every play from `roots` (whose information states live in
+/// `interner`) into a forest: nodes `0..roots.len()` are the roots, then
+/// their subtrees in order, as the sequential builder numbers them.
+/// Information-set indices are the interner's; sets interned before this
+/// call get empty entries.
+pub(super) fn explore<G: Game>(
+    game: &G,
+    roots: Vec<G::State>,
+    opts: &BuildOptions,
+    interner: &mut InfoInterner,
+) -> Result<Tree, BuildError> {
     let info = game.info();
     let n_players = info.players.len() as u32;
-    let mut interner = InfoInterner::new();
     let mut tree = Tree {
         n_players,
         player_names: info.players.clone(),
@@ -72,14 +97,17 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
     let mut pay_buf: Vec<i64> = Vec::new();
     let mut n_terminals: u32 = 0;
 
-    tree.push_placeholder();
+    tree.push_placeholders(roots.len());
     let mut stack: Vec<(u32, u32, G::State)> = Vec::new();
+    let mut roots: Vec<(u32, u32, G::State)> = roots.into_iter().enumerate().map(|(i, s)| (i as u32, 0, s)).collect();
+    let first_root = if roots.is_empty() { None } else { Some(roots.remove(0)) };
+    stack.extend(roots.into_iter().rev());
     // The first child is explored next without a round trip through the stack.
-    let mut next: Option<(u32, u32, G::State)> = Some((0, 0, game.root()?));
+    let mut next: Option<(u32, u32, G::State)> = first_root;
     loop {
         let Some((node, depth, mut state)) = next.take().or_else(|| stack.pop()) else { break };
         tree.max_depth = tree.max_depth.max(depth);
-        let event = game.advance(&mut state, &mut interner)?;
+        let event = game.advance(&mut state, interner)?;
         let n_children = match event {
             Node::Terminal => {
                 game.payoffs(&state, &mut pay_buf);
@@ -116,12 +144,24 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
                 if n_actions == 0 {
                     return Err(BuildError::NoActions);
                 }
+                while (infoset as usize) > tree.infosets.len() {
+                    // Interned before this exploration (the root of a parallel part).
+                    let key = interner.infoset_key(tree.infosets.len() as u32);
+                    let placeholder = Infoset {
+                        player: key.player,
+                        index_in_player: 0,
+                        n_actions: 0,
+                        label: String::new(),
+                        action_labels: Vec::new(),
+                    };
+                    tree.infosets.push(placeholder);
+                }
                 if infoset as usize == tree.infosets.len() {
                     let index_in_player = infoset_counts[player as usize];
                     infoset_counts[player as usize] += 1;
                     let (label, action_labels) = if opts.labels {
                         let labels = (0..n_actions).map(|a| game.action_label(&state, a)).collect();
-                        (game.infoset_label(&interner, infoset), labels)
+                        (game.infoset_label(interner, infoset), labels)
                     } else {
                         (String::new(), Vec::new())
                     };
@@ -132,12 +172,13 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
                 n_actions
             }
         };
+        if n_children == 0 {
+            // A leaf keeps first_child = 0.
+            continue;
+        }
         let first = tree.kind.len() as u32;
         tree.first_child[node as usize] = first;
         tree.n_children[node as usize] = n_children;
-        if n_children == 0 {
-            continue;
-        }
         let total = tree.kind.len() as u64 + u64::from(n_children);
         if total > opts.max_nodes || total > u64::from(u32::MAX - 1) {
             return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
@@ -154,18 +195,13 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
         // child takes the state itself instead of a clone.
         for a in (1..n_children).rev() {
             let mut child = state.clone();
-            game.apply(&mut child, a, &mut interner)?;
+            game.apply(&mut child, a, interner)?;
             stack.push((first + a, depth + 1, child));
         }
-        game.apply(&mut state, 0, &mut interner)?;
+        game.apply(&mut state, 0, interner)?;
         next = Some((first, depth + 1, state));
     }
-    tree.shrink_to_fit();
-    if tree.bytes() + interner.bytes() as u64 > opts.max_bytes {
-        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
-    }
-    super::recall::check_perfect_recall(&tree, &interner, game)?;
-    Ok((tree, interner, start.elapsed().as_secs_f64()))
+    Ok(tree)
 }
 
 impl Tree {
@@ -186,10 +222,4 @@ impl Tree {
         self.n_children.resize(len, 0);
     }
 
-    fn push_placeholder(&mut self) {
-        self.kind.push(TERMINAL);
-        self.data.push(0);
-        self.first_child.push(0);
-        self.n_children.push(0);
-    }
 }

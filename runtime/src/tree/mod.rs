@@ -8,9 +8,11 @@
 //! first child and the child count. Chance probabilities are exact.
 
 mod build;
+mod parallel;
 mod recall;
 
 pub use build::{build, BuildError, BuildOptions};
+pub use parallel::build_parallel;
 
 use crate::rational::Ratio;
 

@@ -1,0 +1,224 @@
+//! Building on several threads, with the tree identical to [`super::build`]'s.
+//!
+//! The root is expanded on the calling thread; the subtrees of runs of its
+//! children are built by worker threads, each with its own game instance and its own
+//! information-state interner. The sequential numbering gives every child's
+//! subtree a contiguous block of node ids, in child order, and numbers
+//! information sets by first appearance: so the parts are concatenated in
+//! child order, and each part's information sets, in its own order, are
+//! re-interned exactly (fact by fact) into the global interner, which
+//! reproduces the sequential numbers.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::build::{explore, finish, BuildError, BuildOptions};
+use super::{Infoset, Tree, CHANCE, DECISION, TERMINAL};
+use crate::game::{Game, Node};
+use crate::info::InfoInterner;
+use crate::rational::Ratio;
+
+/// Builds the tree of the game `make` creates, on up to `threads` threads
+/// (each calls `make` once). Falls back to one thread when the root has
+/// fewer than two children.
+pub fn build_parallel<G: Game>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+    opts: &BuildOptions,
+    threads: usize,
+) -> Result<(Tree, InfoInterner, f64), BuildError> {
+    let start = Instant::now();
+    let game = make().ok_or_else(|| BuildError::Game(crate::game::GameError::Other {
+        message: "cannot create the game".into(),
+        at: String::new(),
+    }))?;
+    let mut global = InfoInterner::new();
+    let mut root_state = game.root()?;
+    let root = game.advance(&mut root_state, &mut global)?;
+    let n_children = match root {
+        Node::Terminal => 0,
+        Node::Chance { n_outcomes } => n_outcomes,
+        Node::Decision { n_actions, .. } => n_actions,
+    };
+    if threads < 2 || n_children < 2 {
+        return super::build(&game, opts);
+    }
+    // Each part: the subtrees of a run of the root's children, with its own
+    // interner; a few parts per thread balance the load.
+    let n_parts = (threads * 4).min(n_children as usize);
+    let bounds: Vec<u32> = (0..=n_parts).map(|k| (k as u64 * u64::from(n_children) / n_parts as u64) as u32).collect();
+    let parts: Vec<Mutex<Option<Result<(Tree, InfoInterner), BuildError>>>> =
+        (0..n_parts).map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let part_opts = BuildOptions { labels: opts.labels, ..opts.clone() };
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(n_parts) {
+            scope.spawn(|| {
+                let Some(game) = make() else { return };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n_parts {
+                        break;
+                    }
+                    let result = (|| {
+                        let mut interner = InfoInterner::new();
+                        let mut root = game.root()?;
+                        game.advance(&mut root, &mut interner)?;
+                        let mut children = Vec::new();
+                        for a in bounds[i]..bounds[i + 1] {
+                            let mut child = root.clone();
+                            game.apply(&mut child, a, &mut interner)?;
+                            children.push(child);
+                        }
+                        let tree = explore(&game, children, &part_opts, &mut interner)?;
+                        Ok((tree, interner))
+                    })();
+                    let failed = result.is_err();
+                    if let Ok(mut slot) = parts[i].lock() {
+                        *slot = Some(result);
+                    }
+                    if failed {
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    let mut done: Vec<(Tree, InfoInterner)> = Vec::with_capacity(parts.len());
+    for slot in parts {
+        match slot.into_inner().ok().flatten() {
+            Some(Ok(part)) => done.push(part),
+            Some(Err(e)) => return Err(e),
+            None => return super::build(&game, opts),
+        }
+    }
+    let mut tree = merge(&game, &mut global, &root_state, root, done, &bounds, opts)?;
+    finish(&mut tree, &global, &game, opts)?;
+    Ok((tree, global, start.elapsed().as_secs_f64()))
+}
+
+/// The root node, then the parts in child order, renumbered.
+fn merge<G: Game>(
+    game: &G,
+    global: &mut InfoInterner,
+    root_state: &G::State,
+    root: Node,
+    parts: Vec<(Tree, InfoInterner)>,
+    bounds: &[u32],
+    opts: &BuildOptions,
+) -> Result<Tree, BuildError> {
+    let n = *bounds.last().unwrap_or(&0);
+    let n_players = game.info().players.len() as u32;
+    let total: usize = 1 + parts.iter().map(|(t, _)| t.n_nodes()).sum::<usize>();
+    debug_assert_eq!(parts.len() + 1, bounds.len());
+    if total as u64 > opts.max_nodes {
+        return Err(BuildError::TooManyNodes { limit: opts.max_nodes });
+    }
+    let mut tree = Tree {
+        n_players,
+        player_names: game.info().players.clone(),
+        kind: Vec::with_capacity(total),
+        data: Vec::with_capacity(total),
+        first_child: Vec::with_capacity(total),
+        n_children: Vec::with_capacity(total),
+        probs: Vec::new(),
+        payoffs: Vec::new(),
+        infosets: Vec::new(),
+        chance_labels: Vec::new(),
+        max_depth: 0,
+    };
+    let mut counts = vec![0u32; n_players as usize];
+    // The root and the block of its children (filled from each part's node 0).
+    match root {
+        Node::Chance { .. } => {
+            let mut probs: Vec<Ratio> = Vec::new();
+            game.chance_probs(root_state, &mut probs);
+            tree.kind.push(CHANCE);
+            tree.data.push(0);
+            tree.probs.extend_from_slice(&probs);
+            if opts.labels {
+                for a in 0..n {
+                    tree.chance_labels.push(game.action_label(root_state, a));
+                }
+            }
+        }
+        Node::Decision { player, infoset, n_actions } => {
+            tree.kind.push(DECISION + player as u8);
+            tree.data.push(infoset);
+            let (label, action_labels) = if opts.labels {
+                (game.infoset_label(global, infoset), (0..n_actions).map(|a| game.action_label(root_state, a)).collect())
+            } else {
+                (String::new(), Vec::new())
+            };
+            counts[player as usize] += 1;
+            tree.infosets.push(Infoset { player, index_in_player: 0, n_actions, label, action_labels });
+        }
+        Node::Terminal => unreachable!("a terminal root has no children to build in parallel"),
+    }
+    tree.first_child.push(1);
+    tree.n_children.push(n);
+    for _ in 0..n {
+        tree.kind.push(TERMINAL);
+        tree.data.push(0);
+        tree.first_child.push(0);
+        tree.n_children.push(0);
+    }
+    let mut base = 1 + n; // global id of each part's first non-root node
+    for (i, (part, local)) in parts.iter().enumerate() {
+        // Local information set -> global, in the part's order of first appearance.
+        let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
+        for (k, info) in part.infosets.iter().enumerate() {
+            if info.n_actions == 0 {
+                map.push(u32::MAX); // interned before the part (never used by its nodes)
+                continue;
+            }
+            let key = local.infoset_key(k as u32);
+            let mut state = crate::info::InfoState::EMPTY;
+            for fact in local.facts(key.state) {
+                state = global.push(state, fact);
+            }
+            let choices = local.infoset_choices(k as u32).to_vec();
+            let (g, new) = global.infoset(key.player, state, &choices, &mut Vec::new());
+            if new {
+                let mut copy = info.clone();
+                copy.index_in_player = counts[info.player as usize];
+                counts[info.player as usize] += 1;
+                tree.infosets.push(copy);
+            }
+            map.push(g);
+        }
+        let probs_base = tree.probs.len() as u32;
+        let terminals_base = (tree.payoffs.len() / n_players as usize) as u32;
+        // The part's roots are root children bounds[i]..; the rest follows in order.
+        let k = bounds[i + 1] - bounds[i];
+        let to_global = |local_id: u32| if local_id < k { 1 + bounds[i] + local_id } else { base + local_id - k };
+        for node in 0..part.n_nodes() as u32 {
+            let g = to_global(node) as usize;
+            let kind = part.kind(node);
+            let data = match kind {
+                TERMINAL => part.data[node as usize] + terminals_base,
+                CHANCE => part.data[node as usize] + probs_base,
+                _ => map[part.data[node as usize] as usize],
+            };
+            let children = part.children(node);
+            let first = if children.is_empty() { 0 } else { to_global(children.start) };
+            if node < k {
+                tree.kind[g] = kind;
+                tree.data[g] = data;
+                tree.first_child[g] = first;
+                tree.n_children[g] = children.len() as u32;
+            } else {
+                tree.kind.push(kind);
+                tree.data.push(data);
+                tree.first_child.push(first);
+                tree.n_children.push(children.len() as u32);
+            }
+        }
+        tree.probs.extend_from_slice(&part.probs);
+        tree.payoffs.extend_from_slice(&part.payoffs);
+        tree.chance_labels.extend_from_slice(&part.chance_labels);
+        tree.max_depth = tree.max_depth.max(part.max_depth + 1);
+        base += part.n_nodes() as u32 - k;
+    }
+    Ok(tree)
+}
