@@ -204,7 +204,7 @@ impl InfoInterner {
     /// The information set of `player` in `state` choosing among `choices`
     /// (the encoded choice list); returns its dense index (0, 1, ... in order
     /// of first appearance, over all players) and whether it is new.
-    pub fn infoset(&mut self, player: u32, state: InfoState, choices: &[u64], _scratch: &mut Vec<u64>) -> (u32, bool) {
+    pub fn infoset(&mut self, player: u32, state: InfoState, choices: &[u64]) -> (u32, bool) {
         let entry = self.intern(state.0, &[INFOSET_TAG, u64::from(player)], choices);
         let known = self.entries[entry as usize].infoset;
         if known != NONE {
@@ -275,13 +275,12 @@ mod tests {
     #[test]
     fn infosets_need_equal_player_state_and_choices() {
         let mut i = InfoInterner::new();
-        let mut s = Vec::new();
         let st = i.push(InfoState::EMPTY, &[5]);
-        let (x, new_x) = i.infoset(0, st, &[0, 1], &mut s);
-        let (y, new_y) = i.infoset(0, st, &[0, 1], &mut s);
+        let (x, new_x) = i.infoset(0, st, &[0, 1]);
+        let (y, new_y) = i.infoset(0, st, &[0, 1]);
         assert!(new_x && !new_y && x == y);
-        assert_ne!(i.infoset(1, st, &[0, 1], &mut s).0, x);
-        assert_ne!(i.infoset(0, st, &[0, 2], &mut s).0, x);
+        assert_ne!(i.infoset(1, st, &[0, 1]).0, x);
+        assert_ne!(i.infoset(0, st, &[0, 2]).0, x);
         assert_eq!(i.infoset_choices(x), &[0, 1]);
     }
 }

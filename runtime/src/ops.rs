@@ -75,11 +75,6 @@ pub fn index_mut<'a, T: Clone + PartialEq + Ord>(xs: &'a mut List<T>, i: i64, at
 }
 
 #[inline]
-pub fn player_index<'a, T>(xs: &'a [T], p: u8) -> &'a T {
-    &xs[p as usize]
-}
-
-#[inline]
 pub fn next_player(p: u8, n_players: u8) -> u8 {
     ((u32::from(p) + 1) % u32::from(n_players)) as u8
 }

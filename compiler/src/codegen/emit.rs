@@ -680,8 +680,7 @@ impl<'a> Emitter<'a> {
                         let __v = sc.#field[__i].clone();
                         ::galac_runtime::value::Encode::encode(&__v, &mut sc.words);
                     }
-                    let __sc = &mut *sc;
-                    let (__set, _) = info.infoset(__player as u32, s.info[__player], &__sc.words, &mut __sc.words2);
+                    let (__set, _) = info.infoset(__player as u32, s.info[__player], &sc.words);
                     return Ok(::galac_runtime::game::Node::Decision { player: __player as u32, infoset: __set, n_actions: __n as u32 });
                 }
             }

@@ -139,7 +139,6 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
         #[derive(Default)]
         struct Scratch {
             words: Vec<u64>,
-            words2: Vec<u64>,
             weights: Vec<u64>,
             probs: Vec<::galac_runtime::rational::Ratio>,
             #scratch_fields

@@ -50,8 +50,8 @@ pub struct Interp {
     n_players: u32,
     locator: Locator,
     pub step_limit: u64,
-    /// Reused buffers for fact and choice words (no allocation per node).
-    words: std::cell::RefCell<(Vec<u64>, Vec<u64>)>,
+    /// A reused buffer for fact and choice words (no allocation per node).
+    words: std::cell::RefCell<Vec<u64>>,
     labeler: galac_runtime::labels::Labeler,
 }
 
@@ -271,7 +271,7 @@ impl Game for Interp {
     fn advance(&self, s: &mut State, info: &mut InfoInterner) -> Result<Node, GameError> {
         let mut b = Budget { used: 0, limit: self.step_limit };
         let mut bufs = self.words.borrow_mut();
-        let (words, scratch) = &mut *bufs;
+        let words = &mut *bufs;
         loop {
             let block = &self.ir.blocks[s.block as usize];
             let span = self.ir.block_spans[s.block as usize];
@@ -362,7 +362,7 @@ impl Game for Interp {
                                 v.encode(words);
                             }
                             let state = self.info_of(s, p as usize);
-                            let (infoset, _) = info.infoset(p, state, words, scratch);
+                            let (infoset, _) = info.infoset(p, state, words);
                             Node::Decision { player: p, infoset, n_actions: n }
                         }
                         None => Node::Chance { n_outcomes: n },
@@ -384,7 +384,7 @@ impl Game for Interp {
         let v = pending.values[action as usize].clone();
         if let Some(p) = pending.chooser {
             let mut bufs = self.words.borrow_mut();
-            let words = &mut bufs.0;
+            let words = &mut *bufs;
             words.clear();
             words.push(CHOSE_TAG);
             words.push(u64::from(c.choice_ty));

@@ -37,4 +37,3 @@ impl Value {
     }
 }
 
-pub use galac_runtime::value::SUIT_BITS;

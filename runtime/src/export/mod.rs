@@ -64,16 +64,15 @@ pub(crate) mod test_game {
         }
 
         fn advance(&self, s: &mut Vec<u32>, info: &mut InfoInterner) -> Result<Node, GameError> {
-            let mut scratch = Vec::new();
             Ok(match s.len() {
                 0 => Node::Chance { n_outcomes: 2 },
                 1 => {
                     let state = info.push(InfoState::EMPTY, &[0, u64::from(s[0])]);
-                    let (infoset, _) = info.infoset(0, state, &[0, 1], &mut scratch);
+                    let (infoset, _) = info.infoset(0, state, &[0, 1]);
                     Node::Decision { player: 0, infoset, n_actions: 2 }
                 }
                 2 => {
-                    let (infoset, _) = info.infoset(1, InfoState::EMPTY, &[0, 1], &mut scratch);
+                    let (infoset, _) = info.infoset(1, InfoState::EMPTY, &[0, 1]);
                     Node::Decision { player: 1, infoset, n_actions: 2 }
                 }
                 _ => Node::Terminal,

@@ -177,8 +177,7 @@ fn merge<G: Game>(
             for fact in local.facts(key.state) {
                 state = global.push(state, fact);
             }
-            let choices = local.infoset_choices(k as u32).to_vec();
-            let (g, new) = global.infoset(key.player, state, &choices, &mut Vec::new());
+            let (g, new) = global.infoset(key.player, state, local.infoset_choices(k as u32));
             if new {
                 let mut copy = info.clone();
                 copy.index_in_player = counts[info.player as usize];
