@@ -3,16 +3,21 @@
 //! A player's information state is the list of facts revealed to them (and
 //! their own choices), in order. It is stored as a trie: each state is a
 //! parent state plus one fact, a word sequence. Interning compares the words
-//! exactly; the hash only finds candidates. Each state keeps a list of its
-//! children (scanned when short, hashed when long), so the common lookup is a
-//! few comparisons without a hash-map probe. Two decision nodes share an
-//! information set iff the player, the information state and the list of
-//! available choices are all equal.
+//! exactly; the hash only finds candidates, in one open-addressing table
+//! keyed by (parent, fact). Two decision nodes share an information set iff
+//! the player, the information state and the list of available choices are
+//! all equal.
+//!
+//! Pushing a fact is lazy: [`InfoInterner::push`] only appends the fact to an
+//! arena, and the trie lookups happen when an information set is asked for
+//! ([`InfoInterner::infoset`]). Most facts of a tree are revealed just
+//! before a leaf and never looked up. The arena follows the builder's stack:
+//! [`InfoInterner::mark`] and [`InfoInterner::truncate`] drop the pending
+//! facts of finished subtrees.
 
-use rustc_hash::FxHasher;
-use std::hash::{Hash, Hasher};
-
-/// An interned information state (a fact list). `EMPTY` is the empty list.
+/// An information state (a fact list). `EMPTY` is the empty list. The value
+/// is either an interned trie entry or, with the top bit set, a pending fact
+/// in the arena; both stand for the same list of facts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InfoState(pub u32);
 
@@ -26,61 +31,203 @@ pub const CHOSE_TAG: u64 = u64::MAX;
 /// First word of an information-set key (player, choice list).
 const INFOSET_TAG: u64 = u64::MAX - 1;
 
-/// The bucket keys are already hashes: pass them through.
-#[derive(Default)]
-struct IdentityHasher(u64);
+const NONE: u32 = u32::MAX;
+/// Marks an [`InfoState`] that is a pending (arena) fact.
+const PENDING: u32 = 1 << 31;
+/// Interned entries stay below this so that ids never reach [`PENDING`];
+/// the builder stops with a memory error before (see [`InfoInterner::is_full`]).
+const MAX_ENTRIES: usize = (PENDING as usize) - (1 << 24);
 
-impl Hasher for IdentityHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 << 8) | u64::from(*b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-type Buckets = std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<IdentityHasher>>;
-
-/// Parents with more children than this find them through the hash map;
-/// the others by a short scan of their child list.
-const SCAN_LIMIT: u32 = 12;
-
+/// Per interned state: its parent, its last fact (an id in the fact
+/// dictionary) and, for information-set keys, the set.
 struct Entry {
     parent: u32,
-    start: u32,
-    len: u32,
-    hash: u64,
-    /// First child, and the next sibling, in the parent's child list.
-    first_child: u32,
-    next_sibling: u32,
-    n_children: u32,
-    /// Next entry with the same bucket hash (wide parents only).
-    next_in_bucket: u32,
-    /// The information-set index, if this entry is an information-set key.
+    fact: u32,
     infoset: u32,
 }
 
-const NONE: u32 = u32::MAX;
+/// A fact pushed but not yet interned.
+struct Pending {
+    parent: InfoState,
+    start: u32,
+    len: u32,
+    /// The interned state, once some lookup needed it.
+    interned: u32,
+}
+
+const K: u64 = 0xf135_7aea_2e62_a9c5;
+
+/// An open-addressing hash map from `[u32; N]` to `u32` with the keys
+/// inline, so that a lookup touches one cache line (linear probing, at most
+/// half full; the value `NONE` marks an empty slot).
+struct FlatMap<const N: usize> {
+    slots: Vec<([u32; N], u32)>,
+    len: usize,
+    shift: u32,
+}
+
+impl<const N: usize> FlatMap<N> {
+    fn new() -> Self {
+        FlatMap { slots: vec![([0; N], NONE); 1 << 10], len: 0, shift: 64 - 10 }
+    }
+
+    #[inline]
+    fn home(&self, key: &[u32; N]) -> usize {
+        let mut h = 0u64;
+        for &k in key {
+            h = (h.rotate_left(32) ^ u64::from(k)).wrapping_mul(K);
+        }
+        (h >> self.shift) as usize
+    }
+
+    /// The value of `key`, or the empty slot where it would go.
+    #[inline]
+    fn find(&self, key: &[u32; N]) -> Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let (k, v) = &self.slots[i];
+            if *v == NONE {
+                return Err(i);
+            }
+            if k == key {
+                return Ok(*v);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Inserts at the slot `find` returned.
+    fn insert_at(&mut self, slot: usize, key: [u32; N], value: u32) {
+        self.slots[slot] = (key, value);
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            let n = self.slots.len() * 2;
+            let old = std::mem::replace(&mut self.slots, vec![([0; N], NONE); n]);
+            self.shift -= 1;
+            let mask = self.slots.len() - 1;
+            for (k, v) in old.into_iter().filter(|(_, v)| *v != NONE) {
+                let mut i = self.home(&k);
+                while self.slots[i].1 != NONE {
+                    i = (i + 1) & mask;
+                }
+                self.slots[i] = (k, v);
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<([u32; N], u32)>()
+    }
+}
+
+/// Distinct facts (word lists) by dense id. Games have few distinct facts,
+/// so this stays in cache.
+struct FactDict {
+    /// (start, len) in `words`.
+    facts: Vec<(u32, u32)>,
+    words: Vec<u64>,
+    /// Open addressing on the words' hash: (high half of the hash, id).
+    slots: Vec<(u32, u32)>,
+    shift: u32,
+}
+
+#[inline]
+fn words_hash(head: &[u64], rest: &[u64]) -> u64 {
+    let mut h = ((head.len() + rest.len()) as u64).wrapping_mul(K);
+    for &w in head.iter().chain(rest) {
+        h = (h.rotate_left(26) ^ w).wrapping_mul(K);
+    }
+    h
+}
+
+impl FactDict {
+    fn new() -> FactDict {
+        FactDict { facts: Vec::new(), words: Vec::new(), slots: vec![(0, NONE); 1 << 8], shift: 64 - 8 }
+    }
+
+    fn get(&self, id: u32) -> &[u64] {
+        let (start, len) = self.facts[id as usize];
+        &self.words[start as usize..(start + len) as usize]
+    }
+
+    /// The id of the fact `head ++ rest` (added if new).
+    #[inline]
+    fn id(&mut self, head: &[u64], rest: &[u64]) -> u32 {
+        let h = words_hash(head, rest);
+        let tag = (h >> 32) as u32;
+        let mask = self.slots.len() - 1;
+        let mut i = (h >> self.shift) as usize;
+        loop {
+            let (t, id) = self.slots[i];
+            if id == NONE {
+                break;
+            }
+            if t == tag {
+                let stored = self.get(id);
+                // Word by word (facts are a few words: an inlined loop beats `memcmp`).
+                if stored.len() == head.len() + rest.len() {
+                    let mut equal = true;
+                    for (a, b) in stored.iter().zip(head.iter().chain(rest)) {
+                        equal &= a == b;
+                    }
+                    if equal {
+                        return id;
+                    }
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        let id = self.facts.len() as u32;
+        self.facts.push((self.words.len() as u32, (head.len() + rest.len()) as u32));
+        self.words.extend_from_slice(head);
+        self.words.extend_from_slice(rest);
+        self.slots[i] = (tag, id);
+        if self.facts.len() * 2 > self.slots.len() {
+            let n = self.slots.len() * 2;
+            self.shift -= 1;
+            self.slots = vec![(0, NONE); n];
+            for id in 0..self.facts.len() as u32 {
+                let h = words_hash(self.get(id), &[]);
+                let mut i = (h >> self.shift) as usize;
+                while self.slots[i].1 != NONE {
+                    i = (i + 1) & (n - 1);
+                }
+                self.slots[i] = ((h >> 32) as u32, id);
+            }
+        }
+        id
+    }
+
+    fn bytes(&self) -> usize {
+        self.facts.capacity() * 8 + self.words.capacity() * 8 + self.slots.capacity() * 8
+    }
+}
 
 /// Owns all interned states; ids are dense and stable.
 pub struct InfoInterner {
+    facts: FactDict,
+    /// The trie of interned states: entry 0 is the empty state.
     entries: Vec<Entry>,
-    words: Vec<u64>,
-    /// (parent, fact hash) → entry, for parents with many children.
-    buckets: Buckets,
+    /// (parent, fact) → child entry.
+    children: FlatMap<2>,
+    pending: Vec<Pending>,
+    pending_words: Vec<u64>,
     /// Per infoset index: (player, info state, key entry).
     infosets: Vec<InfosetKey>,
+    /// (interned base, the first two facts pending since, the choice key)
+    /// → information set: one lookup per decision node in the common case
+    /// instead of one per fact.
+    memo: FlatMap<4>,
+    /// Reused buffer: the unresolved pending facts of a chain.
+    chain: Vec<u32>,
 }
 
 /// What identifies an information set.
 #[derive(Clone, Copy, Debug)]
 pub struct InfosetKey {
     pub player: u32,
+    /// Always an interned state.
     pub state: InfoState,
     entry: u32,
 }
@@ -91,129 +238,138 @@ impl Default for InfoInterner {
     }
 }
 
-fn fact_hash(head: &[u64], rest: &[u64]) -> u64 {
-    let mut h = FxHasher::default();
-    (head.len() + rest.len()).hash(&mut h);
-    for w in head.iter().chain(rest) {
-        w.hash(&mut h);
-    }
-    h.finish()
-}
-
 impl InfoInterner {
     pub fn new() -> InfoInterner {
-        // Entry 0 is the empty information state.
-        let root = Entry {
-            parent: NONE,
-            start: 0,
-            len: 0,
-            hash: 0,
-            first_child: NONE,
-            next_sibling: NONE,
-            n_children: 0,
-            next_in_bucket: NONE,
-            infoset: NONE,
-        };
-        InfoInterner { entries: vec![root], words: Vec::new(), buckets: Default::default(), infosets: Vec::new() }
+        InfoInterner {
+            facts: FactDict::new(),
+            entries: vec![Entry { parent: NONE, fact: NONE, infoset: NONE }],
+            children: FlatMap::new(),
+            pending: Vec::new(),
+            pending_words: Vec::new(),
+            infosets: Vec::new(),
+            memo: FlatMap::new(),
+            chain: Vec::new(),
+        }
     }
 
-    /// Exact comparison, word by word (facts are a few words: an inlined
-    /// loop beats a `memcmp` call).
+    /// The child of the interned state `parent` by the fact with id `fact`.
     #[inline]
-    fn same(&self, e: &Entry, head: &[u64], rest: &[u64]) -> bool {
-        let stored = &self.words[e.start as usize..(e.start + e.len) as usize];
-        if stored.len() != head.len() + rest.len() {
-            return false;
-        }
-        let mut equal = true;
-        for (a, b) in stored.iter().zip(head.iter().chain(rest.iter())) {
-            equal &= a == b;
-        }
-        equal
-    }
-
-    /// The child of `parent` for the fact `head ++ rest` (created if new).
-    fn intern(&mut self, parent: u32, head: &[u64], rest: &[u64]) -> u32 {
-        let hash = fact_hash(head, rest);
-        let p = &self.entries[parent as usize];
-        let wide = p.n_children > SCAN_LIMIT;
-        let bucket_key = hash ^ (u64::from(parent)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        if wide {
-            let mut cur = self.buckets.get(&bucket_key).copied().unwrap_or(NONE);
-            while cur != NONE {
-                let e = &self.entries[cur as usize];
-                if e.parent == parent && e.hash == hash && self.same(e, head, rest) {
-                    return cur;
-                }
-                cur = e.next_in_bucket;
-            }
-        } else {
-            let mut cur = p.first_child;
-            while cur != NONE {
-                let e = &self.entries[cur as usize];
-                if e.hash == hash && self.same(e, head, rest) {
-                    return cur;
-                }
-                cur = e.next_sibling;
+    fn child(&mut self, parent: u32, fact: u32) -> u32 {
+        let key = [parent, fact];
+        match self.children.find(&key) {
+            Ok(id) => id,
+            Err(slot) => {
+                let id = self.entries.len() as u32;
+                self.entries.push(Entry { parent, fact, infoset: NONE });
+                self.children.insert_at(slot, key, id);
+                id
             }
         }
-        let id = self.entries.len() as u32;
-        let start = self.words.len() as u32;
-        self.words.extend_from_slice(head);
-        self.words.extend_from_slice(rest);
-        let first_child = self.entries[parent as usize].first_child;
-        self.entries.push(Entry {
-            parent,
-            start,
-            len: (head.len() + rest.len()) as u32,
-            hash,
-            first_child: NONE,
-            next_sibling: first_child,
-            n_children: 0,
-            next_in_bucket: NONE,
-            infoset: NONE,
-        });
-        let p = &mut self.entries[parent as usize];
-        p.first_child = id;
-        p.n_children += 1;
-        let n = p.n_children;
-        if n == SCAN_LIMIT + 1 {
-            // Becoming wide: index all children, this one included.
-            let mut cur = id;
-            while cur != NONE {
-                let (h, next) = (self.entries[cur as usize].hash, self.entries[cur as usize].next_sibling);
-                self.index_in_bucket(cur, h ^ (u64::from(parent)).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                cur = next;
-            }
-        } else if n > SCAN_LIMIT + 1 {
-            self.index_in_bucket(id, bucket_key);
-        }
-        id
-    }
-
-    fn index_in_bucket(&mut self, id: u32, key: u64) {
-        let prev = self.buckets.insert(key, id).unwrap_or(NONE);
-        self.entries[id as usize].next_in_bucket = prev;
     }
 
     /// The state `state` followed by `fact` (words: a tag, then arguments).
+    /// Cheap: the fact is interned only if an information set needs it.
+    #[inline]
     pub fn push(&mut self, state: InfoState, fact: &[u64]) -> InfoState {
-        InfoState(self.intern(state.0, fact, &[]))
+        let id = self.pending.len() as u32;
+        let start = self.pending_words.len() as u32;
+        self.pending_words.extend_from_slice(fact);
+        self.pending.push(Pending { parent: state, start, len: fact.len() as u32, interned: NONE });
+        InfoState(PENDING | id)
+    }
+
+    /// Collects into `self.chain` the unresolved pending facts of `state`,
+    /// newest first, and returns the interned state they extend.
+    #[inline]
+    fn pending_chain(&mut self, state: InfoState) -> u32 {
+        self.chain.clear();
+        let mut cur = state.0;
+        loop {
+            if cur & PENDING == 0 {
+                return cur;
+            }
+            let p = &self.pending[(cur & !PENDING) as usize];
+            if p.interned != NONE {
+                return p.interned;
+            }
+            self.chain.push(cur & !PENDING);
+            cur = p.parent.0;
+        }
+    }
+
+    fn pending_fact_id(&mut self, i: u32) -> u32 {
+        let p = &self.pending[i as usize];
+        let (start, len) = (p.start as usize, p.len as usize);
+        self.facts.id(&self.pending_words[start..start + len], &[])
+    }
+
+    /// The interned form of `state` (the same fact list).
+    pub fn resolve(&mut self, state: InfoState) -> InfoState {
+        let mut base = self.pending_chain(state);
+        let chain = std::mem::take(&mut self.chain);
+        for &i in chain.iter().rev() {
+            let fact = self.pending_fact_id(i);
+            base = self.child(base, fact);
+            self.pending[i as usize].interned = base;
+        }
+        self.chain = chain;
+        InfoState(base)
+    }
+
+    /// The number of pending facts, to [`truncate`](Self::truncate) back to
+    /// once every state pushed after this call is gone.
+    pub fn mark(&self) -> u32 {
+        self.pending.len() as u32
+    }
+
+    /// Forgets the pending facts pushed after `mark`. States holding them
+    /// must not be used again.
+    pub fn truncate(&mut self, mark: u32) {
+        if let Some(p) = self.pending.get(mark as usize) {
+            self.pending_words.truncate(p.start as usize);
+            self.pending.truncate(mark as usize);
+        }
     }
 
     /// The information set of `player` in `state` choosing among `choices`
     /// (the encoded choice list); returns its dense index (0, 1, ... in order
     /// of first appearance, over all players) and whether it is new.
     pub fn infoset(&mut self, player: u32, state: InfoState, choices: &[u64]) -> (u32, bool) {
-        let entry = self.intern(state.0, &[INFOSET_TAG, u64::from(player)], choices);
+        let choice_key = self.facts.id(&[INFOSET_TAG, u64::from(player)], choices);
+        let base = self.pending_chain(state);
+        let n = self.chain.len();
+        let memo_key = (n <= 2).then(|| {
+            let newer = if n == 2 { self.pending_fact_id(self.chain[0]) } else { NONE };
+            let older = if n >= 1 { self.pending_fact_id(self.chain[n - 1]) } else { NONE };
+            [base, older, newer, choice_key]
+        });
+        let newest = self.chain.first().copied();
+        let memo_slot = match memo_key.map(|k| self.memo.find(&k)) {
+            Some(Ok(set)) => {
+                // Later lookups of this player start from here.
+                if let Some(i) = newest {
+                    self.pending[i as usize].interned = self.infosets[set as usize].state.0;
+                }
+                return (set, false);
+            }
+            Some(Err(slot)) => Some(slot),
+            None => None,
+        };
+        let state = self.resolve(state);
+        let entry = self.child(state.0, choice_key);
         let known = self.entries[entry as usize].infoset;
-        if known != NONE {
-            return (known, false);
+        let (set, new) = if known != NONE {
+            (known, false)
+        } else {
+            let idx = self.infosets.len() as u32;
+            self.entries[entry as usize].infoset = idx;
+            self.infosets.push(InfosetKey { player, state, entry });
+            (idx, true)
+        };
+        if let (Some(key), Some(slot)) = (memo_key, memo_slot) {
+            self.memo.insert_at(slot, key, set);
         }
-        let idx = self.infosets.len() as u32;
-        self.entries[entry as usize].infoset = idx;
-        self.infosets.push(InfosetKey { player, state, entry });
-        (idx, true)
+        (set, new)
     }
 
     pub fn n_infosets(&self) -> usize {
@@ -227,7 +383,7 @@ impl InfoInterner {
     /// The encoded choice list of an information set.
     pub fn infoset_choices(&self, idx: u32) -> &[u64] {
         let e = &self.entries[self.infosets[idx as usize].entry as usize];
-        &self.words[(e.start + 2) as usize..(e.start + e.len) as usize]
+        &self.facts.get(e.fact)[2..]
     }
 
     /// The facts of a state, oldest first.
@@ -235,20 +391,35 @@ impl InfoInterner {
         let mut out = Vec::new();
         let mut cur = state.0;
         while cur != 0 && cur != NONE {
-            let e = &self.entries[cur as usize];
-            out.push(&self.words[e.start as usize..(e.start + e.len) as usize]);
-            cur = e.parent;
+            if cur & PENDING != 0 {
+                let p = &self.pending[(cur & !PENDING) as usize];
+                out.push(&self.pending_words[p.start as usize..(p.start + p.len) as usize]);
+                cur = p.parent.0;
+            } else {
+                let e = &self.entries[cur as usize];
+                out.push(self.facts.get(e.fact));
+                cur = e.parent;
+            }
         }
         out.reverse();
         out
     }
 
+    /// Whether the trie is close to the most entries ids can name; a
+    /// builder stops (as out of memory) before that.
+    pub fn is_full(&self) -> bool {
+        self.entries.len().max(self.memo.len).max(self.facts.facts.len()) >= MAX_ENTRIES
+    }
+
     /// Bytes held by the interner (for memory reports).
     pub fn bytes(&self) -> usize {
-        self.entries.capacity() * std::mem::size_of::<Entry>()
-            + self.words.capacity() * 8
-            + self.buckets.capacity() * 16
+        self.facts.bytes()
+            + self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.children.bytes()
+            + self.pending.capacity() * std::mem::size_of::<Pending>()
+            + self.pending_words.capacity() * 8
             + self.infosets.capacity() * std::mem::size_of::<InfosetKey>()
+            + self.memo.bytes()
     }
 }
 
@@ -263,13 +434,16 @@ mod tests {
         let b = i.push(a, &[2, 7]);
         let a2 = i.push(InfoState::EMPTY, &[1, 3]);
         let b2 = i.push(a2, &[2, 7]);
-        assert_eq!(b, b2);
+        assert_eq!(i.resolve(b), i.resolve(b2));
         let first = i.push(InfoState::EMPTY, &[2, 7]);
         let c = i.push(first, &[1, 3]);
-        assert_ne!(b, c);
+        assert_ne!(i.resolve(b), i.resolve(c));
         assert_eq!(i.facts(b), vec![&[1u64, 3][..], &[2, 7][..]]);
+        let rb = i.resolve(b);
+        assert_eq!(i.facts(rb), vec![&[1u64, 3][..], &[2, 7][..]]);
         // A fact that is a prefix of another is a different fact.
-        assert_ne!(i.push(InfoState::EMPTY, &[1]), i.push(InfoState::EMPTY, &[1, 0]));
+        let (x, y) = (i.push(InfoState::EMPTY, &[1]), i.push(InfoState::EMPTY, &[1, 0]));
+        assert_ne!(i.resolve(x), i.resolve(y));
     }
 
     #[test]
@@ -282,5 +456,37 @@ mod tests {
         assert_ne!(i.infoset(1, st, &[0, 1]).0, x);
         assert_ne!(i.infoset(0, st, &[0, 2]).0, x);
         assert_eq!(i.infoset_choices(x), &[0, 1]);
+    }
+
+    #[test]
+    fn truncated_pending_facts_leave_interned_ones_intact() {
+        let mut i = InfoInterner::new();
+        let a = i.push(InfoState::EMPTY, &[1]);
+        let mark = i.mark();
+        let b = i.push(a, &[2]);
+        let (set, _) = i.infoset(0, b, &[9]);
+        i.truncate(mark);
+        // The pending slot is reused; the information set is still found.
+        let b2 = i.push(a, &[2]);
+        assert_eq!(b2, b);
+        assert_eq!(i.infoset(0, b2, &[9]), (set, false));
+        let c = i.push(a, &[3]);
+        assert_ne!(i.infoset(0, c, &[9]).0, set);
+    }
+
+    #[test]
+    fn many_children_and_growth_keep_states_distinct() {
+        let mut i = InfoInterner::new();
+        let mut seen = std::collections::HashSet::new();
+        for x in 0..5000u64 {
+            let s = i.push(InfoState::EMPTY, &[x % 7, x]);
+            let s = i.push(s, &[x / 3]);
+            assert!(seen.insert(i.resolve(s)));
+        }
+        for x in 0..5000u64 {
+            let s = i.push(InfoState::EMPTY, &[x % 7, x]);
+            let s = i.push(s, &[x / 3]);
+            assert!(seen.contains(&i.resolve(s)));
+        }
     }
 }

@@ -98,19 +98,22 @@ pub(super) fn explore<G: Game>(
     let mut n_terminals: u32 = 0;
 
     tree.push_placeholders(roots.len());
-    let mut stack: Vec<(u32, u32, G::State)> = Vec::new();
-    let mut roots: Vec<(u32, u32, G::State)> = roots.into_iter().enumerate().map(|(i, s)| (i as u32, 0, s)).collect();
-    let first_root = if roots.is_empty() { None } else { Some(roots.remove(0)) };
-    stack.extend(roots.into_iter().rev());
-    // The first child is explored next without a round trip through the stack.
-    let mut next: Option<(u32, u32, G::State)> = first_root;
-    loop {
-        let Some((node, depth, mut state)) = next.take().or_else(|| stack.pop()) else { break };
+    // The states waiting to be explored, the next one on top. A node's
+    // children are cloned from it into their own slots right after its
+    // `advance` (the only time the game's candidates are valid), the last
+    // child taking the node's own slot, so states are never moved.
+    let base = interner.mark();
+    let mut stack: Vec<Frame<G::State>> = Vec::new();
+    stack.extend(roots.into_iter().enumerate().rev().map(|(i, state)| Frame { node: i as u32, depth: 0, mark: base, state }));
+    while let Some(top) = stack.last_mut() {
+        // Pending facts pushed after this state was made belong to finished subtrees.
+        interner.truncate(top.mark);
+        let (node, depth) = (top.node, top.depth);
         tree.max_depth = tree.max_depth.max(depth);
-        let event = game.advance(&mut state, interner)?;
+        let event = game.advance(&mut top.state, interner)?;
         let n_children = match event {
             Node::Terminal => {
-                game.payoffs(&state, &mut pay_buf);
+                game.payoffs(&top.state, &mut pay_buf);
                 if pay_buf.len() != n_players as usize {
                     return Err(BuildError::PayoffArity { n: n_players, got: pay_buf.len() });
                 }
@@ -121,7 +124,7 @@ pub(super) fn explore<G: Game>(
                 0
             }
             Node::Chance { n_outcomes } => {
-                game.chance_probs(&state, &mut probs_buf);
+                game.chance_probs(&top.state, &mut probs_buf);
                 if probs_buf.len() != n_outcomes as usize {
                     return Err(BuildError::ChanceMismatch { n: n_outcomes, got: probs_buf.len() });
                 }
@@ -135,7 +138,7 @@ pub(super) fn explore<G: Game>(
                 tree.probs.extend_from_slice(&probs_buf);
                 if opts.labels {
                     for a in 0..n_outcomes {
-                        tree.chance_labels.push(game.action_label(&state, a));
+                        tree.chance_labels.push(game.action_label(&top.state, a));
                     }
                 }
                 n_outcomes
@@ -160,7 +163,7 @@ pub(super) fn explore<G: Game>(
                     let index_in_player = infoset_counts[player as usize];
                     infoset_counts[player as usize] += 1;
                     let (label, action_labels) = if opts.labels {
-                        let labels = (0..n_actions).map(|a| game.action_label(&state, a)).collect();
+                        let labels = (0..n_actions).map(|a| game.action_label(&top.state, a)).collect();
                         (game.infoset_label(interner, infoset), labels)
                     } else {
                         (String::new(), Vec::new())
@@ -174,6 +177,7 @@ pub(super) fn explore<G: Game>(
         };
         if n_children == 0 {
             // A leaf keeps first_child = 0.
+            stack.pop();
             continue;
         }
         let first = tree.kind.len() as u32;
@@ -187,21 +191,39 @@ pub(super) fn explore<G: Game>(
         // Check memory now and then (the estimate is cheap, but not free).
         if first & 0xffff > (first + n_children) & 0xffff || n_children > 0xffff {
             let bytes = tree.bytes() + interner.bytes() as u64;
-            if bytes > opts.max_bytes {
+            if bytes > opts.max_bytes || interner.is_full() {
                 return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
             }
         }
-        // Push in reverse so that action 0 is explored first; the last
-        // child takes the state itself instead of a clone.
-        for a in (1..n_children).rev() {
-            let mut child = state.clone();
-            game.apply(&mut child, a, interner)?;
-            stack.push((first + a, depth + 1, child));
+        // Slots: the node's own (`at`) becomes the last child, the clones
+        // above it the others in reverse, so that action 0 is on top and is
+        // explored first.
+        let at = stack.len() - 1;
+        stack.reserve(n_children as usize - 1);
+        for a in (0..n_children - 1).rev() {
+            let state = stack[at].state.clone();
+            stack.push(Frame { node: first + a, depth: depth + 1, mark: 0, state });
         }
-        game.apply(&mut state, 0, interner)?;
-        next = Some((first, depth + 1, state));
+        for (k, frame) in stack[at..].iter_mut().enumerate() {
+            frame.node = first + n_children - 1 - k as u32;
+            frame.depth = depth + 1;
+            game.apply(&mut frame.state, n_children - 1 - k as u32, interner)?;
+        }
+        let mark = interner.mark();
+        for frame in &mut stack[at..] {
+            frame.mark = mark;
+        }
     }
     Ok(tree)
+}
+
+/// A state waiting on the build stack, and where its node goes.
+struct Frame<S> {
+    node: u32,
+    depth: u32,
+    /// The interner's pending-fact mark once this state was made.
+    mark: u32,
+    state: S,
 }
 
 impl Tree {
