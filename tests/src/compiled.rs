@@ -23,7 +23,7 @@ macro_rules! compiled {
         )*
     };
 }
-compiled!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names);
+compiled!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing);
 
 /// FNV-1a over everything that defines the tree (not the labels).
 fn digest(t: &Tree) -> u64 {
@@ -90,6 +90,8 @@ fn compiled_trees_equal_the_interpreters() {
     same_tree("blind_tictactoe.gala", &["size=2", "line=2"], compiled(&blind_tictactoe::Family, &["size=2", "line=2"]));
     same_tree("nim222.gala", &[], compiled(&nim222::Family, &[]));
     same_tree("tests/codegen/hostile_names.gala", &[], compiled(&hostile_names::Family, &[]));
+    same_tree("tests/codegen/slot_sharing.gala", &[], compiled(&slot_sharing::Family, &[]));
+    same_tree("tests/codegen/slot_sharing.gala", &["n=4"], compiled(&slot_sharing::Family, &["n=4"]));
 }
 
 fn solve(t: &Tree) -> (f64, Vec<f64>, f64) {
@@ -154,4 +156,5 @@ fn parallel_builds_equal_sequential_ones() {
     check(&inspection::Family, &["stages=6", "inspections=3"]);
     check(&nim222::Family, &[]);
     check(&hostile_names::Family, &[]);
+    check(&slot_sharing::Family, &[]);
 }

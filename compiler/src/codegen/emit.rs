@@ -30,9 +30,11 @@ pub struct Emitter<'a> {
     ir: &'a ir::Program,
     locator: &'a Locator,
     n_players: usize,
+    layout: Layout,
 }
 
 use super::clean;
+use super::layout::Layout;
 
 fn u8_lit(n: u32) -> Literal {
     Literal::u8_suffixed(n.min(255) as u8)
@@ -40,16 +42,26 @@ fn u8_lit(n: u32) -> Literal {
 
 impl<'a> Emitter<'a> {
     pub fn new(ir: &'a ir::Program, locator: &'a Locator) -> Emitter<'a> {
-        Emitter { ir, locator, n_players: ir.players.len() }
+        let mut e = Emitter { ir, locator, n_players: ir.players.len(), layout: Layout { field_of: Vec::new(), fields: Vec::new() } };
+        let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
+        e.layout = Layout::new(ir, |i| keys[i as usize].clone());
+        e
     }
 
     fn at(&self, span: Span) -> Literal {
         Literal::string(&self.locator.at(span))
     }
 
+    /// The state field holding slot `i` (shared with slots never live at the same time).
     fn slot(&self, i: u32) -> proc_macro2::Ident {
-        let name = self.ir.slots.get(i as usize).map_or(String::new(), |(n, _)| clean(n));
-        format_ident!("s{}_{}", i, name)
+        let field = self.layout.field_of.get(i as usize).map_or(i, |f| self.layout.fields[*f as usize]);
+        self.field(field)
+    }
+
+    /// The field named after slot `first`, the first slot stored in it.
+    fn field(&self, first: u32) -> proc_macro2::Ident {
+        let name = self.ir.slots.get(first as usize).map_or(String::new(), |(n, _)| clean(n));
+        format_ident!("s{}_{}", first, name)
     }
 
     fn local(&self, i: u32) -> proc_macro2::Ident {
@@ -766,9 +778,9 @@ impl<'a> Emitter<'a> {
     }
 
     pub fn state_fields(&self) -> TokenStream {
-        let fields = self.ir.slots.iter().enumerate().map(|(i, (_, ty))| {
-            let f = self.slot(i as u32);
-            let t = self.ty(ty);
+        let fields = self.layout.fields.iter().map(|&first| {
+            let f = self.field(first);
+            let t = self.ty(&self.ir.slots[first as usize].1);
             quote!(#f: #t,)
         });
         quote!(#(#fields)*)

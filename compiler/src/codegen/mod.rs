@@ -10,6 +10,7 @@
 
 mod build;
 mod emit;
+mod layout;
 
 pub use build::{build_binary, cache_dir, write_crate, BuildError};
 
