@@ -539,7 +539,6 @@ impl<'a> Emitter<'a> {
     /// Instructions of a block, inside `advance`.
     fn insts(&self, block: &ir::Block, span: Span) -> TokenStream {
         let ctx = Ctx::Flow;
-        let at = self.at(span);
         let items = block.insts.iter().map(|inst| match inst {
             Inst::Assign { place, op, value } => self.assign(place, *op, value, ctx, span),
             Inst::Bind { pattern, value } => {
@@ -554,7 +553,7 @@ impl<'a> Emitter<'a> {
                 quote!({ let mut __items: Vec<#t> = Vec::new(); #fill s.#f = ::galac_runtime::value::List::from_vec(__items); })
             }
         });
-        quote!(#(::galac_runtime::ops::step(steps, g.step_limit, #at)?; #items)*)
+        quote!(#(#items)*)
     }
 
     fn choice_field(&self, ty: u32) -> proc_macro2::Ident {
@@ -568,16 +567,25 @@ impl<'a> Emitter<'a> {
             let span = self.ir.block_spans[i];
             let at = self.at(span);
             let insts = self.insts(b, span);
+            // One step for the block and one per instruction, counted and
+            // checked once on entry (as the interpreter does).
+            let n_steps = 1 + b.insts.len() as u64;
+            let count = quote! {
+                *steps += #n_steps;
+                if *steps > g.step_limit {
+                    return Err(step_limit_error(g.step_limit, #at));
+                }
+            };
             let ctx = Ctx::Flow;
             let term = match &b.term {
                 Term::Jump(to) => {
                     let to = to.0;
-                    quote!(s.block = #to;)
+                    quote!(block = #to;)
                 }
                 Term::Branch { cond, then_to, else_to } => {
                     let c = self.expr(cond, ctx);
                     let (t, e) = (then_to.0, else_to.0);
-                    quote!(s.block = if #c { #t } else { #e };)
+                    quote!(block = if #c { #t } else { #e };)
                 }
                 Term::Reveal { to, fact, args, next } => {
                     let fact = u64::from(fact.0);
@@ -602,7 +610,7 @@ impl<'a> Emitter<'a> {
                         sc.words.push(#fact);
                         #(#args)*
                         for __p in #targets { s.info[__p] = info.push(s.info[__p], &sc.words); }
-                        s.block = #next;
+                        block = #next;
                     }
                 }
                 Term::Payoff { player, op, amount, next } => {
@@ -613,7 +621,7 @@ impl<'a> Emitter<'a> {
                         let __p = (#p) as usize;
                         let __x = #x;
                         s.payoffs[__p] = ::galac_runtime::ops::#f(s.payoffs[__p], __x, #at)?;
-                        s.block = #next;
+                        block = #next;
                     }
                 }
                 Term::Outcome(e) => {
@@ -621,13 +629,18 @@ impl<'a> Emitter<'a> {
                     quote! {
                         let __o = #v;
                         for __p in 0..__o.len() { s.payoffs[__p] = ::galac_runtime::ops::add(s.payoffs[__p], __o[__p], #at)?; }
+                        s.block = #id;
                         return Ok(::galac_runtime::game::Node::Terminal);
                     }
                 }
-                Term::End => quote!(return Ok(::galac_runtime::game::Node::Terminal);),
-                Term::Choose(c) => self.choose_advance(c, &at),
+                Term::End => quote!(s.block = #id; return Ok(::galac_runtime::game::Node::Terminal);),
+                Term::Choose(c) => {
+                    let choose = self.choose_advance(c, &at);
+                    // `apply` and the labels find the choice by the stored block.
+                    quote!(s.block = #id; #choose)
+                }
             };
-            quote!(#id => { #insts #term })
+            quote!(#id => { #count #insts #term })
         });
         quote!(#(#arms)*)
     }
