@@ -117,10 +117,54 @@ impl<'a> Emitter<'a> {
 
     /// A slice view of a sequence value.
     fn slice(&self, e: &Expr, ctx: Ctx) -> TokenStream {
-        let x = self.expr(e, ctx);
+        let x = self.by_ref(e, ctx);
         match e.ty {
-            Ty::PerPlayer(_) => quote!((&(#x)[..])),
-            _ => quote!((#x).as_slice()),
+            Ty::PerPlayer(_) => quote!((&#x[..])),
+            _ => quote!(#x.as_slice()),
+        }
+    }
+
+    /// `e` as an expression that can be borrowed: a name is read in place
+    /// (no clone of a list), anything else is computed into a temporary.
+    fn by_ref(&self, e: &Expr, ctx: Ctx) -> TokenStream {
+        match &e.kind {
+            ExprKind::Var(v) => self.name_read(Ctx::Flow, v.0),
+            ExprKind::Local(l) => self.name_read(ctx, l.0),
+            _ => {
+                let x = self.expr(e, ctx);
+                quote!((#x))
+            }
+        }
+    }
+
+    /// The words `Encode` writes for a value of type `ty` held in `v` (a
+    /// name), when their number does not depend on the value.
+    fn fixed_words(&self, ty: &Ty, v: &TokenStream) -> Option<Vec<TokenStream>> {
+        match ty {
+            Ty::Int | Ty::Card | Ty::Error => Some(vec![quote!((#v as u64))]),
+            Ty::Bool | Ty::Player | Ty::Enum(..) => Some(vec![quote!(u64::from(#v))]),
+            Ty::Tuple(ts) => {
+                let mut words = vec![{
+                    let n = ts.len() as u64;
+                    quote!(#n)
+                }];
+                for (i, t) in ts.iter().enumerate() {
+                    let i = syn::Index::from(i);
+                    words.extend(self.fixed_words(t, &quote!(#v.#i))?);
+                }
+                Some(words)
+            }
+            Ty::PerPlayer(t) => {
+                let mut words = vec![{
+                    let n = self.n_players as u64;
+                    quote!(#n)
+                }];
+                for i in 0..self.n_players {
+                    words.extend(self.fixed_words(t, &quote!(#v[#i]))?);
+                }
+                Some(words)
+            }
+            Ty::Array(..) | Ty::List(_) => None,
         }
     }
 
@@ -167,8 +211,8 @@ impl<'a> Emitter<'a> {
                 let idx = self.expr(i, ctx);
                 match a.ty {
                     Ty::PerPlayer(_) => {
-                        let x = self.expr(a, ctx);
-                        quote!((#x)[(#idx) as usize].clone())
+                        let x = self.by_ref(a, ctx);
+                        quote!(#x[(#idx) as usize].clone())
                     }
                     _ => {
                         let xs = self.slice(a, ctx);
@@ -177,9 +221,17 @@ impl<'a> Emitter<'a> {
                 }
             }
             K::Field(a, n) => {
-                let x = self.expr(a, ctx);
                 let n = syn::Index::from(*n as usize);
-                quote!((#x).#n)
+                match &a.kind {
+                    ExprKind::Var(_) | ExprKind::Local(_) => {
+                        let x = self.by_ref(a, ctx);
+                        quote!(#x.#n.clone())
+                    }
+                    _ => {
+                        let x = self.expr(a, ctx);
+                        quote!((#x).#n)
+                    }
+                }
             }
             K::Neg(a) => {
                 let x = self.expr(a, ctx);
@@ -190,7 +242,11 @@ impl<'a> Emitter<'a> {
                 quote!((!(#x)))
             }
             K::Binary(op, a, b) => {
-                let (x, y) = (self.expr(a, ctx), self.expr(b, ctx));
+                let (x, y) = match op {
+                    // Comparisons borrow their operands (no clone of a list).
+                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (self.by_ref(a, ctx), self.by_ref(b, ctx)),
+                    _ => (self.expr(a, ctx), self.expr(b, ctx)),
+                };
                 match op {
                     BinOp::Add => quote!(::galac_runtime::ops::add(#x, #y, #at)?),
                     BinOp::Sub => quote!(::galac_runtime::ops::sub(#x, #y, #at)?),
@@ -251,8 +307,8 @@ impl<'a> Emitter<'a> {
                     quote!(#n)
                 }
                 _ => {
-                    let x = a(0);
-                    quote!((#x).len())
+                    let x = self.by_ref(&args[0], ctx);
+                    quote!(#x.len())
                 }
             },
             Contains => {
@@ -269,12 +325,12 @@ impl<'a> Emitter<'a> {
                 }
             }
             Push => {
-                let (xs, x) = (a(0), a(1));
-                quote!((#xs).push(#x))
+                let (xs, x) = (self.by_ref(&args[0], ctx), a(1));
+                quote!(#xs.push(#x))
             }
             Remove => {
-                let (xs, x) = (a(0), a(1));
-                quote!((#xs).remove(&(#x)))
+                let (xs, x) = (self.by_ref(&args[0], ctx), self.by_ref(&args[1], ctx));
+                quote!(#xs.remove(&#x))
             }
             Sum => {
                 let xs = self.slice(&args[0], ctx);
@@ -286,13 +342,13 @@ impl<'a> Emitter<'a> {
                     quote!({ let mut __a = #xs; __a.sort(); __a })
                 }
                 _ => {
-                    let xs = a(0);
-                    quote!((#xs).sorted())
+                    let xs = self.by_ref(&args[0], ctx);
+                    quote!(#xs.sorted())
                 }
             },
             Combinations => {
-                let (xs, k) = (a(0), a(1));
-                quote!((#xs).combinations(#k))
+                let (xs, k) = (self.by_ref(&args[0], ctx), a(1));
+                quote!(#xs.combinations(#k))
             }
             Min => {
                 let (x, y) = (a(0), a(1));
@@ -589,9 +645,17 @@ impl<'a> Emitter<'a> {
                 }
                 Term::Reveal { to, fact, args, next } => {
                     let fact = u64::from(fact.0);
+                    // Fixed-width facts are encoded into an array on the stack.
+                    let names: Vec<TokenStream> = (0..args.len()).map(|i| {
+                        let n = format_ident!("__a{}", i);
+                        quote!(#n)
+                    }).collect();
+                    let fixed: Option<Vec<Vec<TokenStream>>> =
+                        args.iter().zip(&names).map(|(a, n)| self.fixed_words(&a.ty, n)).collect();
+                    let values: Vec<TokenStream> = args.iter().map(|a| self.expr(a, ctx)).collect();
                     let args = args.iter().map(|a| {
-                        let v = self.expr(a, ctx);
-                        quote!(::galac_runtime::value::Encode::encode(&(#v), &mut sc.words);)
+                        let v = self.by_ref(a, ctx);
+                        quote!(::galac_runtime::value::Encode::encode(&#v, &mut sc.words);)
                     });
                     let targets = match to {
                         Some(p) => {
@@ -604,13 +668,24 @@ impl<'a> Emitter<'a> {
                         }
                     };
                     let next = next.0;
-                    quote! {
-                        let mut sc = self.scratch.borrow_mut();
-                        sc.words.clear();
-                        sc.words.push(#fact);
-                        #(#args)*
-                        for __p in #targets { s.info[__p] = info.push(s.info[__p], &sc.words); }
-                        block = #next;
+                    match fixed {
+                        Some(words) => {
+                            let words = words.into_iter().flatten();
+                            quote! {
+                                #(let #names = #values;)*
+                                let __w = [#fact, #(#words),*];
+                                for __p in #targets { s.info[__p] = info.push(s.info[__p], &__w); }
+                                block = #next;
+                            }
+                        }
+                        None => quote! {
+                            let mut sc = self.scratch.borrow_mut();
+                            sc.words.clear();
+                            sc.words.push(#fact);
+                            #(#args)*
+                            for __p in #targets { s.info[__p] = info.push(s.info[__p], &sc.words); }
+                            block = #next;
+                        },
                     }
                 }
                 Term::Payoff { player, op, amount, next } => {
@@ -699,13 +774,13 @@ impl<'a> Emitter<'a> {
                 let p = self.expr(p, ctx);
                 quote! {
                     let __player = (#p) as usize;
-                    sc.words.clear();
-                    sc.words.push(#ty_idx);
-                    for __i in 0..sc.#field.len() {
-                        let __v = sc.#field[__i].clone();
-                        ::galac_runtime::value::Encode::encode(&__v, &mut sc.words);
+                    let __sc = &mut *sc;
+                    __sc.words.clear();
+                    __sc.words.push(#ty_idx);
+                    for __v in __sc.#field.iter() {
+                        ::galac_runtime::value::Encode::encode(__v, &mut __sc.words);
                     }
-                    let (__set, _) = info.infoset(__player as u32, s.info[__player], &sc.words);
+                    let (__set, _) = info.infoset(__player as u32, s.info[__player], &__sc.words);
                     return Ok(::galac_runtime::game::Node::Decision { player: __player as u32, infoset: __set, n_actions: __n as u32 });
                 }
             }
@@ -742,22 +817,36 @@ impl<'a> Emitter<'a> {
             let field = self.choice_field(c.choice_ty);
             let ty_idx = u64::from(c.choice_ty);
             let bind = self.bind(&c.pattern, quote!(__x.clone()), Ctx::Flow);
+            let fixed = self.fixed_words(&self.ir.choice_tys[c.choice_ty as usize], &quote!(__x));
             let record = c.chooser.as_ref().map(|p| {
                 let p = self.expr(p, Ctx::Flow);
-                quote! {
-                    let __player = (#p) as usize;
-                    sc.words.clear();
-                    sc.words.push(::galac_runtime::info::CHOSE_TAG);
-                    sc.words.push(#ty_idx);
-                    ::galac_runtime::value::Encode::encode(&__x, &mut sc.words);
-                    s.info[__player] = info.push(s.info[__player], &sc.words);
+                match &fixed {
+                    Some(words) => quote! {
+                        let __player = (#p) as usize;
+                        let __w = [::galac_runtime::info::CHOSE_TAG, #ty_idx, #(#words),*];
+                        s.info[__player] = info.push(s.info[__player], &__w);
+                    },
+                    None => quote! {
+                        let __player = (#p) as usize;
+                        sc.words.clear();
+                        sc.words.push(::galac_runtime::info::CHOSE_TAG);
+                        sc.words.push(#ty_idx);
+                        ::galac_runtime::value::Encode::encode(&__x, &mut sc.words);
+                        s.info[__player] = info.push(s.info[__player], &sc.words);
+                    },
                 }
             });
             let next = c.next.0;
             // The chooser is evaluated before the pattern is bound, as in the interpreter.
+            // Only a choice list that is not fixed-width is encoded in the scratch.
+            let sc = if record.is_some() && fixed.is_none() {
+                quote!(let mut sc = self.scratch.borrow_mut();)
+            } else {
+                quote!(let sc = self.scratch.borrow();)
+            };
             Some(quote! {
                 #id => {
-                    let mut sc = self.scratch.borrow_mut();
+                    #sc
                     let __x = sc.#field[action as usize].clone();
                     #record
                     #bind
