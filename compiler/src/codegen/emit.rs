@@ -616,9 +616,68 @@ impl<'a> Emitter<'a> {
         format_ident!("c{}", ty)
     }
 
-    /// The `advance` match arms: one per block.
+    /// Which blocks are emitted inside their only predecessor (a jump,
+    /// branch, reveal or payoff) instead of as a match arm of their own, so
+    /// that straight-line code and `if`s do not go through the dispatch.
+    /// Chains are cut every `MAX_INLINE_DEPTH` blocks (bounded nesting).
+    fn inlined_blocks(&self) -> Vec<bool> {
+        const MAX_INLINE_DEPTH: usize = 32;
+        let n = self.ir.blocks.len();
+        let mut preds = vec![0u32; n];
+        preds[self.ir.entry.0 as usize] += 1;
+        for b in &self.ir.blocks {
+            for t in jump_targets(&b.term) {
+                preds[t as usize] += 1;
+            }
+            if let Term::Choose(c) = &b.term {
+                // Entered from `apply`: must stay an arm.
+                preds[c.next.0 as usize] += 2;
+            }
+        }
+        let candidate: Vec<bool> = preds.iter().map(|p| *p == 1).collect();
+        let mut inlined = vec![false; n];
+        // From every arm, walk the candidates it would contain.
+        let mut stack: Vec<(u32, usize)> = (0..n as u32).filter(|b| !candidate[*b as usize]).map(|b| (b, 0)).collect();
+        while let Some((b, depth)) = stack.pop() {
+            for t in jump_targets(&self.ir.blocks[b as usize].term) {
+                let t_ = t as usize;
+                if candidate[t_] && !inlined[t_] && depth < MAX_INLINE_DEPTH {
+                    inlined[t_] = true;
+                    stack.push((t, depth + 1));
+                } else if candidate[t_] && !inlined[t_] {
+                    // Too deep: it becomes an arm of its own (and a new root).
+                    stack.push((t, 0));
+                }
+            }
+        }
+        inlined
+    }
+
+    /// The `advance` match arms: one per block that is not inlined.
     pub fn advance_arms(&self) -> TokenStream {
-        let arms = self.ir.blocks.iter().enumerate().map(|(i, b)| {
+        let inlined = self.inlined_blocks();
+        let arms = (0..self.ir.blocks.len()).filter(|i| !inlined[*i]).map(|i| {
+            let id = i as u32;
+            let code = self.block_code(i, &inlined);
+            quote!(#id => { #code })
+        });
+        quote!(#(#arms)*)
+    }
+
+    /// Going to block `to`: its code if it is inlined, else a jump.
+    fn goto(&self, to: ir::BlockId, inlined: &[bool]) -> TokenStream {
+        if inlined[to.0 as usize] {
+            self.block_code(to.0 as usize, inlined)
+        } else {
+            let to = to.0;
+            quote!(block = #to;)
+        }
+    }
+
+    /// The code of one block (its own scope), then where it goes.
+    fn block_code(&self, i: usize, inlined: &[bool]) -> TokenStream {
+        {
+            let b = &self.ir.blocks[i];
             let id = i as u32;
             let span = self.ir.block_spans[i];
             let at = self.at(span);
@@ -635,13 +694,13 @@ impl<'a> Emitter<'a> {
             let ctx = Ctx::Flow;
             let term = match &b.term {
                 Term::Jump(to) => {
-                    let to = to.0;
-                    quote!(block = #to;)
+                    let go = self.goto(*to, inlined);
+                    return quote!({ #count #insts } #go);
                 }
                 Term::Branch { cond, then_to, else_to } => {
                     let c = self.expr(cond, ctx);
-                    let (t, e) = (then_to.0, else_to.0);
-                    quote!(block = if #c { #t } else { #e };)
+                    let (t, e) = (self.goto(*then_to, inlined), self.goto(*else_to, inlined));
+                    return quote!({ #count #insts } if #c { #t } else { #e });
                 }
                 Term::Reveal { to, fact, args, next } => {
                     let fact = u64::from(fact.0);
@@ -667,15 +726,14 @@ impl<'a> Emitter<'a> {
                             quote!(0..#n)
                         }
                     };
-                    let next = next.0;
-                    match fixed {
+                    let go = self.goto(*next, inlined);
+                    let body = match fixed {
                         Some(words) => {
                             let words = words.into_iter().flatten();
                             quote! {
                                 #(let #names = #values;)*
                                 let __w = [#fact, #(#words),*];
                                 for __p in #targets { s.info[__p] = info.push(s.info[__p], &__w); }
-                                block = #next;
                             }
                         }
                         None => quote! {
@@ -684,20 +742,20 @@ impl<'a> Emitter<'a> {
                             sc.words.push(#fact);
                             #(#args)*
                             for __p in #targets { s.info[__p] = info.push(s.info[__p], &sc.words); }
-                            block = #next;
                         },
-                    }
+                    };
+                    return quote!({ #count #insts #body } #go);
                 }
                 Term::Payoff { player, op, amount, next } => {
                     let (p, x) = (self.expr(player, ctx), self.expr(amount, ctx));
                     let f = if *op == ArithOp::Sub { quote!(sub) } else { quote!(add) };
-                    let next = next.0;
-                    quote! {
+                    let go = self.goto(*next, inlined);
+                    let body = quote! {
                         let __p = (#p) as usize;
                         let __x = #x;
                         s.payoffs[__p] = ::galac_runtime::ops::#f(s.payoffs[__p], __x, #at)?;
-                        block = #next;
-                    }
+                    };
+                    return quote!({ #count #insts #body } #go);
                 }
                 Term::Outcome(e) => {
                     let v = self.expr(e, ctx);
@@ -715,9 +773,8 @@ impl<'a> Emitter<'a> {
                     quote!(s.block = #id; #choose)
                 }
             };
-            quote!(#id => { #count #insts #term })
-        });
-        quote!(#(#arms)*)
+            quote!({ #count #insts #term })
+        }
     }
 
     fn choose_advance(&self, c: &ir::Choose, at: &Literal) -> TokenStream {
@@ -908,5 +965,16 @@ impl<'a> Emitter<'a> {
 
     pub fn n_players(&self) -> usize {
         self.n_players
+    }
+}
+
+/// The blocks a terminator goes to within `advance` (not a choice's `next`,
+/// which `apply` enters).
+fn jump_targets(t: &Term) -> Vec<u32> {
+    match t {
+        Term::Jump(to) => vec![to.0],
+        Term::Branch { then_to, else_to, .. } => vec![then_to.0, else_to.0],
+        Term::Reveal { next, .. } | Term::Payoff { next, .. } => vec![next.0],
+        Term::Choose(_) | Term::Outcome(_) | Term::End => Vec::new(),
     }
 }
