@@ -16,6 +16,8 @@ fn main() {
         ("blind_tictactoe", root.join("examples/blind_tictactoe.gala")),
         ("nim222", root.join("examples/nim222.gala")),
         ("hostile_names", manifest.join("codegen/hostile_names.gala")),
+        ("slot_sharing", manifest.join("codegen/slot_sharing.gala")),
+        ("endless", manifest.join("codegen/endless.gala")),
     ];
     for (name, path) in games {
         println!("cargo:rerun-if-changed={}", path.display());

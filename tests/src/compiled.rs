@@ -23,7 +23,7 @@ macro_rules! compiled {
         )*
     };
 }
-compiled!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names);
+compiled!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless);
 
 /// FNV-1a over everything that defines the tree (not the labels).
 fn digest(t: &Tree) -> u64 {
@@ -90,6 +90,26 @@ fn compiled_trees_equal_the_interpreters() {
     same_tree("blind_tictactoe.gala", &["size=2", "line=2"], compiled(&blind_tictactoe::Family, &["size=2", "line=2"]));
     same_tree("nim222.gala", &[], compiled(&nim222::Family, &[]));
     same_tree("tests/codegen/hostile_names.gala", &[], compiled(&hostile_names::Family, &[]));
+    same_tree("tests/codegen/slot_sharing.gala", &[], compiled(&slot_sharing::Family, &[]));
+    same_tree("tests/codegen/slot_sharing.gala", &["n=4"], compiled(&slot_sharing::Family, &["n=4"]));
+}
+
+/// A flow that loops forever (even through blocks without instructions)
+/// stops with the same located error in both executions, whatever the limit.
+#[test]
+fn step_limit_errors_equal_the_interpreters() {
+    let path = repo_root().join("tests/codegen/endless.gala");
+    let bytes = std::fs::read(&path).expect("game file");
+    for limit in [7, 1000, galac_runtime::app::DEFAULT_STEP_LIMIT] {
+        let mut interp = galac::driver::load_interp("endless.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
+        interp.step_limit = limit;
+        let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
+        let game = endless::Family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
+        let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
+        let expected = format!("endless.gala:10:13: no event within {limit} steps: the flow seems to loop forever");
+        assert_eq!(i.as_deref(), Some(expected.as_str()), "interpreter, limit {limit}");
+        assert_eq!(c, i, "limit {limit}");
+    }
 }
 
 fn solve(t: &Tree) -> (f64, Vec<f64>, f64) {
@@ -154,4 +174,5 @@ fn parallel_builds_equal_sequential_ones() {
     check(&inspection::Family, &["stages=6", "inspections=3"]);
     check(&nim222::Family, &[]);
     check(&hostile_names::Family, &[]);
+    check(&slot_sharing::Family, &[]);
 }

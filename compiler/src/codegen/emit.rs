@@ -30,9 +30,11 @@ pub struct Emitter<'a> {
     ir: &'a ir::Program,
     locator: &'a Locator,
     n_players: usize,
+    layout: Layout,
 }
 
 use super::clean;
+use super::layout::Layout;
 
 fn u8_lit(n: u32) -> Literal {
     Literal::u8_suffixed(n.min(255) as u8)
@@ -40,16 +42,26 @@ fn u8_lit(n: u32) -> Literal {
 
 impl<'a> Emitter<'a> {
     pub fn new(ir: &'a ir::Program, locator: &'a Locator) -> Emitter<'a> {
-        Emitter { ir, locator, n_players: ir.players.len() }
+        let mut e = Emitter { ir, locator, n_players: ir.players.len(), layout: Layout { field_of: Vec::new(), fields: Vec::new() } };
+        let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
+        e.layout = Layout::new(ir, |i| keys[i as usize].clone());
+        e
     }
 
     fn at(&self, span: Span) -> Literal {
         Literal::string(&self.locator.at(span))
     }
 
+    /// The state field holding slot `i` (shared with slots never live at the same time).
     fn slot(&self, i: u32) -> proc_macro2::Ident {
-        let name = self.ir.slots.get(i as usize).map_or(String::new(), |(n, _)| clean(n));
-        format_ident!("s{}_{}", i, name)
+        let field = self.layout.field_of.get(i as usize).map_or(i, |f| self.layout.fields[*f as usize]);
+        self.field(field)
+    }
+
+    /// The field named after slot `first`, the first slot stored in it.
+    fn field(&self, first: u32) -> proc_macro2::Ident {
+        let name = self.ir.slots.get(first as usize).map_or(String::new(), |(n, _)| clean(n));
+        format_ident!("s{}_{}", first, name)
     }
 
     fn local(&self, i: u32) -> proc_macro2::Ident {
@@ -105,10 +117,54 @@ impl<'a> Emitter<'a> {
 
     /// A slice view of a sequence value.
     fn slice(&self, e: &Expr, ctx: Ctx) -> TokenStream {
-        let x = self.expr(e, ctx);
+        let x = self.by_ref(e, ctx);
         match e.ty {
-            Ty::PerPlayer(_) => quote!((&(#x)[..])),
-            _ => quote!((#x).as_slice()),
+            Ty::PerPlayer(_) => quote!((&#x[..])),
+            _ => quote!(#x.as_slice()),
+        }
+    }
+
+    /// `e` as an expression that can be borrowed: a name is read in place
+    /// (no clone of a list), anything else is computed into a temporary.
+    fn by_ref(&self, e: &Expr, ctx: Ctx) -> TokenStream {
+        match &e.kind {
+            ExprKind::Var(v) => self.name_read(Ctx::Flow, v.0),
+            ExprKind::Local(l) => self.name_read(ctx, l.0),
+            _ => {
+                let x = self.expr(e, ctx);
+                quote!((#x))
+            }
+        }
+    }
+
+    /// The words `Encode` writes for a value of type `ty` held in `v` (a
+    /// name), when their number does not depend on the value.
+    fn fixed_words(&self, ty: &Ty, v: &TokenStream) -> Option<Vec<TokenStream>> {
+        match ty {
+            Ty::Int | Ty::Card | Ty::Error => Some(vec![quote!((#v as u64))]),
+            Ty::Bool | Ty::Player | Ty::Enum(..) => Some(vec![quote!(u64::from(#v))]),
+            Ty::Tuple(ts) => {
+                let mut words = vec![{
+                    let n = ts.len() as u64;
+                    quote!(#n)
+                }];
+                for (i, t) in ts.iter().enumerate() {
+                    let i = syn::Index::from(i);
+                    words.extend(self.fixed_words(t, &quote!(#v.#i))?);
+                }
+                Some(words)
+            }
+            Ty::PerPlayer(t) => {
+                let mut words = vec![{
+                    let n = self.n_players as u64;
+                    quote!(#n)
+                }];
+                for i in 0..self.n_players {
+                    words.extend(self.fixed_words(t, &quote!(#v[#i]))?);
+                }
+                Some(words)
+            }
+            Ty::Array(..) | Ty::List(_) => None,
         }
     }
 
@@ -155,8 +211,8 @@ impl<'a> Emitter<'a> {
                 let idx = self.expr(i, ctx);
                 match a.ty {
                     Ty::PerPlayer(_) => {
-                        let x = self.expr(a, ctx);
-                        quote!((#x)[(#idx) as usize].clone())
+                        let x = self.by_ref(a, ctx);
+                        quote!(#x[(#idx) as usize].clone())
                     }
                     _ => {
                         let xs = self.slice(a, ctx);
@@ -165,9 +221,17 @@ impl<'a> Emitter<'a> {
                 }
             }
             K::Field(a, n) => {
-                let x = self.expr(a, ctx);
                 let n = syn::Index::from(*n as usize);
-                quote!((#x).#n)
+                match &a.kind {
+                    ExprKind::Var(_) | ExprKind::Local(_) => {
+                        let x = self.by_ref(a, ctx);
+                        quote!(#x.#n.clone())
+                    }
+                    _ => {
+                        let x = self.expr(a, ctx);
+                        quote!((#x).#n)
+                    }
+                }
             }
             K::Neg(a) => {
                 let x = self.expr(a, ctx);
@@ -178,7 +242,11 @@ impl<'a> Emitter<'a> {
                 quote!((!(#x)))
             }
             K::Binary(op, a, b) => {
-                let (x, y) = (self.expr(a, ctx), self.expr(b, ctx));
+                let (x, y) = match op {
+                    // Comparisons borrow their operands (no clone of a list).
+                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (self.by_ref(a, ctx), self.by_ref(b, ctx)),
+                    _ => (self.expr(a, ctx), self.expr(b, ctx)),
+                };
                 match op {
                     BinOp::Add => quote!(::galac_runtime::ops::add(#x, #y, #at)?),
                     BinOp::Sub => quote!(::galac_runtime::ops::sub(#x, #y, #at)?),
@@ -239,8 +307,8 @@ impl<'a> Emitter<'a> {
                     quote!(#n)
                 }
                 _ => {
-                    let x = a(0);
-                    quote!((#x).len())
+                    let x = self.by_ref(&args[0], ctx);
+                    quote!(#x.len())
                 }
             },
             Contains => {
@@ -257,12 +325,12 @@ impl<'a> Emitter<'a> {
                 }
             }
             Push => {
-                let (xs, x) = (a(0), a(1));
-                quote!((#xs).push(#x))
+                let (xs, x) = (self.by_ref(&args[0], ctx), a(1));
+                quote!(#xs.push(#x))
             }
             Remove => {
-                let (xs, x) = (a(0), a(1));
-                quote!((#xs).remove(&(#x)))
+                let (xs, x) = (self.by_ref(&args[0], ctx), self.by_ref(&args[1], ctx));
+                quote!(#xs.remove(&#x))
             }
             Sum => {
                 let xs = self.slice(&args[0], ctx);
@@ -274,13 +342,13 @@ impl<'a> Emitter<'a> {
                     quote!({ let mut __a = #xs; __a.sort(); __a })
                 }
                 _ => {
-                    let xs = a(0);
-                    quote!((#xs).sorted())
+                    let xs = self.by_ref(&args[0], ctx);
+                    quote!(#xs.sorted())
                 }
             },
             Combinations => {
-                let (xs, k) = (a(0), a(1));
-                quote!((#xs).combinations(#k))
+                let (xs, k) = (self.by_ref(&args[0], ctx), a(1));
+                quote!(#xs.combinations(#k))
             }
             Min => {
                 let (x, y) = (a(0), a(1));
@@ -527,7 +595,6 @@ impl<'a> Emitter<'a> {
     /// Instructions of a block, inside `advance`.
     fn insts(&self, block: &ir::Block, span: Span) -> TokenStream {
         let ctx = Ctx::Flow;
-        let at = self.at(span);
         let items = block.insts.iter().map(|inst| match inst {
             Inst::Assign { place, op, value } => self.assign(place, *op, value, ctx, span),
             Inst::Bind { pattern, value } => {
@@ -542,36 +609,112 @@ impl<'a> Emitter<'a> {
                 quote!({ let mut __items: Vec<#t> = Vec::new(); #fill s.#f = ::galac_runtime::value::List::from_vec(__items); })
             }
         });
-        quote!(#(::galac_runtime::ops::step(steps, g.step_limit, #at)?; #items)*)
+        quote!(#(#items)*)
     }
 
     fn choice_field(&self, ty: u32) -> proc_macro2::Ident {
         format_ident!("c{}", ty)
     }
 
-    /// The `advance` match arms: one per block.
+    /// Which blocks are emitted inside their only predecessor (a jump,
+    /// branch, reveal or payoff) instead of as a match arm of their own, so
+    /// that straight-line code and `if`s do not go through the dispatch.
+    /// Chains are cut every `MAX_INLINE_DEPTH` blocks (bounded nesting).
+    fn inlined_blocks(&self) -> Vec<bool> {
+        const MAX_INLINE_DEPTH: usize = 32;
+        let n = self.ir.blocks.len();
+        let mut preds = vec![0u32; n];
+        preds[self.ir.entry.0 as usize] += 1;
+        for b in &self.ir.blocks {
+            for t in jump_targets(&b.term) {
+                preds[t as usize] += 1;
+            }
+            if let Term::Choose(c) = &b.term {
+                // Entered from `apply`: must stay an arm.
+                preds[c.next.0 as usize] += 2;
+            }
+        }
+        let candidate: Vec<bool> = preds.iter().map(|p| *p == 1).collect();
+        let mut inlined = vec![false; n];
+        // From every arm, walk the candidates it would contain.
+        let mut stack: Vec<(u32, usize)> = (0..n as u32).filter(|b| !candidate[*b as usize]).map(|b| (b, 0)).collect();
+        while let Some((b, depth)) = stack.pop() {
+            for t in jump_targets(&self.ir.blocks[b as usize].term) {
+                let t_ = t as usize;
+                if candidate[t_] && !inlined[t_] && depth < MAX_INLINE_DEPTH {
+                    inlined[t_] = true;
+                    stack.push((t, depth + 1));
+                } else if candidate[t_] && !inlined[t_] {
+                    // Too deep: it becomes an arm of its own (and a new root).
+                    stack.push((t, 0));
+                }
+            }
+        }
+        inlined
+    }
+
+    /// The `advance` match arms: one per block that is not inlined.
     pub fn advance_arms(&self) -> TokenStream {
-        let arms = self.ir.blocks.iter().enumerate().map(|(i, b)| {
+        let inlined = self.inlined_blocks();
+        let arms = (0..self.ir.blocks.len()).filter(|i| !inlined[*i]).map(|i| {
+            let id = i as u32;
+            let code = self.block_code(i, &inlined);
+            quote!(#id => { #code })
+        });
+        quote!(#(#arms)*)
+    }
+
+    /// Going to block `to`: its code if it is inlined, else a jump.
+    fn goto(&self, to: ir::BlockId, inlined: &[bool]) -> TokenStream {
+        if inlined[to.0 as usize] {
+            self.block_code(to.0 as usize, inlined)
+        } else {
+            let to = to.0;
+            quote!(block = #to;)
+        }
+    }
+
+    /// The code of one block (its own scope), then where it goes.
+    fn block_code(&self, i: usize, inlined: &[bool]) -> TokenStream {
+        {
+            let b = &self.ir.blocks[i];
             let id = i as u32;
             let span = self.ir.block_spans[i];
             let at = self.at(span);
             let insts = self.insts(b, span);
+            // One step for the block and one per instruction, counted and
+            // checked once on entry (as the interpreter does).
+            let n_steps = 1 + b.insts.len() as u64;
+            let count = quote! {
+                *steps += #n_steps;
+                if *steps > g.step_limit {
+                    return Err(step_limit_error(g.step_limit, #at));
+                }
+            };
             let ctx = Ctx::Flow;
             let term = match &b.term {
                 Term::Jump(to) => {
-                    let to = to.0;
-                    quote!(s.block = #to;)
+                    let go = self.goto(*to, inlined);
+                    return quote!({ #count #insts } #go);
                 }
                 Term::Branch { cond, then_to, else_to } => {
                     let c = self.expr(cond, ctx);
-                    let (t, e) = (then_to.0, else_to.0);
-                    quote!(s.block = if #c { #t } else { #e };)
+                    let (t, e) = (self.goto(*then_to, inlined), self.goto(*else_to, inlined));
+                    return quote!({ #count #insts } if #c { #t } else { #e });
                 }
                 Term::Reveal { to, fact, args, next } => {
                     let fact = u64::from(fact.0);
+                    // Fixed-width facts are encoded into an array on the stack.
+                    let names: Vec<TokenStream> = (0..args.len()).map(|i| {
+                        let n = format_ident!("__a{}", i);
+                        quote!(#n)
+                    }).collect();
+                    let fixed: Option<Vec<Vec<TokenStream>>> =
+                        args.iter().zip(&names).map(|(a, n)| self.fixed_words(&a.ty, n)).collect();
+                    let values: Vec<TokenStream> = args.iter().map(|a| self.expr(a, ctx)).collect();
                     let args = args.iter().map(|a| {
-                        let v = self.expr(a, ctx);
-                        quote!(::galac_runtime::value::Encode::encode(&(#v), &mut sc.words);)
+                        let v = self.by_ref(a, ctx);
+                        quote!(::galac_runtime::value::Encode::encode(&#v, &mut sc.words);)
                     });
                     let targets = match to {
                         Some(p) => {
@@ -583,41 +726,55 @@ impl<'a> Emitter<'a> {
                             quote!(0..#n)
                         }
                     };
-                    let next = next.0;
-                    quote! {
-                        let mut sc = self.scratch.borrow_mut();
-                        sc.words.clear();
-                        sc.words.push(#fact);
-                        #(#args)*
-                        for __p in #targets { s.info[__p] = info.push(s.info[__p], &sc.words); }
-                        s.block = #next;
-                    }
+                    let go = self.goto(*next, inlined);
+                    let body = match fixed {
+                        Some(words) => {
+                            let words = words.into_iter().flatten();
+                            quote! {
+                                #(let #names = #values;)*
+                                let __w = [#fact, #(#words),*];
+                                for __p in #targets { s.info[__p] = info.push(s.info[__p], &__w); }
+                            }
+                        }
+                        None => quote! {
+                            let mut sc = self.scratch.borrow_mut();
+                            sc.words.clear();
+                            sc.words.push(#fact);
+                            #(#args)*
+                            for __p in #targets { s.info[__p] = info.push(s.info[__p], &sc.words); }
+                        },
+                    };
+                    return quote!({ #count #insts #body } #go);
                 }
                 Term::Payoff { player, op, amount, next } => {
                     let (p, x) = (self.expr(player, ctx), self.expr(amount, ctx));
                     let f = if *op == ArithOp::Sub { quote!(sub) } else { quote!(add) };
-                    let next = next.0;
-                    quote! {
+                    let go = self.goto(*next, inlined);
+                    let body = quote! {
                         let __p = (#p) as usize;
                         let __x = #x;
                         s.payoffs[__p] = ::galac_runtime::ops::#f(s.payoffs[__p], __x, #at)?;
-                        s.block = #next;
-                    }
+                    };
+                    return quote!({ #count #insts #body } #go);
                 }
                 Term::Outcome(e) => {
                     let v = self.expr(e, ctx);
                     quote! {
                         let __o = #v;
                         for __p in 0..__o.len() { s.payoffs[__p] = ::galac_runtime::ops::add(s.payoffs[__p], __o[__p], #at)?; }
+                        s.block = #id;
                         return Ok(::galac_runtime::game::Node::Terminal);
                     }
                 }
-                Term::End => quote!(return Ok(::galac_runtime::game::Node::Terminal);),
-                Term::Choose(c) => self.choose_advance(c, &at),
+                Term::End => quote!(s.block = #id; return Ok(::galac_runtime::game::Node::Terminal);),
+                Term::Choose(c) => {
+                    let choose = self.choose_advance(c, &at);
+                    // `apply` and the labels find the choice by the stored block.
+                    quote!(s.block = #id; #choose)
+                }
             };
-            quote!(#id => { #insts #term })
-        });
-        quote!(#(#arms)*)
+            quote!({ #count #insts #term })
+        }
     }
 
     fn choose_advance(&self, c: &ir::Choose, at: &Literal) -> TokenStream {
@@ -674,13 +831,13 @@ impl<'a> Emitter<'a> {
                 let p = self.expr(p, ctx);
                 quote! {
                     let __player = (#p) as usize;
-                    sc.words.clear();
-                    sc.words.push(#ty_idx);
-                    for __i in 0..sc.#field.len() {
-                        let __v = sc.#field[__i].clone();
-                        ::galac_runtime::value::Encode::encode(&__v, &mut sc.words);
+                    let __sc = &mut *sc;
+                    __sc.words.clear();
+                    __sc.words.push(#ty_idx);
+                    for __v in __sc.#field.iter() {
+                        ::galac_runtime::value::Encode::encode(__v, &mut __sc.words);
                     }
-                    let (__set, _) = info.infoset(__player as u32, s.info[__player], &sc.words);
+                    let (__set, _) = info.infoset(__player as u32, s.info[__player], &__sc.words);
                     return Ok(::galac_runtime::game::Node::Decision { player: __player as u32, infoset: __set, n_actions: __n as u32 });
                 }
             }
@@ -717,22 +874,36 @@ impl<'a> Emitter<'a> {
             let field = self.choice_field(c.choice_ty);
             let ty_idx = u64::from(c.choice_ty);
             let bind = self.bind(&c.pattern, quote!(__x.clone()), Ctx::Flow);
+            let fixed = self.fixed_words(&self.ir.choice_tys[c.choice_ty as usize], &quote!(__x));
             let record = c.chooser.as_ref().map(|p| {
                 let p = self.expr(p, Ctx::Flow);
-                quote! {
-                    let __player = (#p) as usize;
-                    sc.words.clear();
-                    sc.words.push(::galac_runtime::info::CHOSE_TAG);
-                    sc.words.push(#ty_idx);
-                    ::galac_runtime::value::Encode::encode(&__x, &mut sc.words);
-                    s.info[__player] = info.push(s.info[__player], &sc.words);
+                match &fixed {
+                    Some(words) => quote! {
+                        let __player = (#p) as usize;
+                        let __w = [::galac_runtime::info::CHOSE_TAG, #ty_idx, #(#words),*];
+                        s.info[__player] = info.push(s.info[__player], &__w);
+                    },
+                    None => quote! {
+                        let __player = (#p) as usize;
+                        sc.words.clear();
+                        sc.words.push(::galac_runtime::info::CHOSE_TAG);
+                        sc.words.push(#ty_idx);
+                        ::galac_runtime::value::Encode::encode(&__x, &mut sc.words);
+                        s.info[__player] = info.push(s.info[__player], &sc.words);
+                    },
                 }
             });
             let next = c.next.0;
             // The chooser is evaluated before the pattern is bound, as in the interpreter.
+            // Only a choice list that is not fixed-width is encoded in the scratch.
+            let sc = if record.is_some() && fixed.is_none() {
+                quote!(let mut sc = self.scratch.borrow_mut();)
+            } else {
+                quote!(let sc = self.scratch.borrow();)
+            };
             Some(quote! {
                 #id => {
-                    let mut sc = self.scratch.borrow_mut();
+                    #sc
                     let __x = sc.#field[action as usize].clone();
                     #record
                     #bind
@@ -766,9 +937,9 @@ impl<'a> Emitter<'a> {
     }
 
     pub fn state_fields(&self) -> TokenStream {
-        let fields = self.ir.slots.iter().enumerate().map(|(i, (_, ty))| {
-            let f = self.slot(i as u32);
-            let t = self.ty(ty);
+        let fields = self.layout.fields.iter().map(|&first| {
+            let f = self.field(first);
+            let t = self.ty(&self.ir.slots[first as usize].1);
             quote!(#f: #t,)
         });
         quote!(#(#fields)*)
@@ -794,5 +965,16 @@ impl<'a> Emitter<'a> {
 
     pub fn n_players(&self) -> usize {
         self.n_players
+    }
+}
+
+/// The blocks a terminator goes to within `advance` (not a choice's `next`,
+/// which `apply` enters).
+fn jump_targets(t: &Term) -> Vec<u32> {
+    match t {
+        Term::Jump(to) => vec![to.0],
+        Term::Branch { then_to, else_to, .. } => vec![then_to.0, else_to.0],
+        Term::Reveal { next, .. } | Term::Payoff { next, .. } => vec![next.0],
+        Term::Choose(_) | Term::Outcome(_) | Term::End => Vec::new(),
     }
 }

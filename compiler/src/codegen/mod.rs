@@ -10,6 +10,7 @@
 
 mod build;
 mod emit;
+mod layout;
 
 pub use build::{build_binary, cache_dir, write_crate, BuildError};
 
@@ -180,6 +181,13 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
 
         #functions
 
+        /// The error of a flow that runs past the step limit (off the hot path).
+        #[cold]
+        #[inline(never)]
+        fn step_limit_error(limit: u64, at: &str) -> ::galac_runtime::game::GameError {
+            ::galac_runtime::game::GameError::StepLimit { limit, at: at.to_string() }
+        }
+
         impl ::galac_runtime::game::Game for Game {
             type State = State;
 
@@ -210,8 +218,11 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
                 let g = self;
                 let mut __steps = 0u64;
                 let steps = &mut __steps;
+                // The current block lives in a local (so jumps between blocks
+                // are plain branches) and is stored when a node is returned.
+                let mut block = s.block;
                 loop {
-                    match s.block {
+                    match block {
                         #advance_arms
                         _ => unreachable!("internal error: no such block, please report"),
                     }

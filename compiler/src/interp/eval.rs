@@ -30,6 +30,15 @@ impl Budget {
         }
         Ok(())
     }
+
+    /// Counts `n` steps at once (a block and its instructions).
+    pub fn steps(&mut self, interp: &Interp, n: u64, span: Span) -> Result<(), GameError> {
+        self.used += n;
+        if self.used > self.limit {
+            return Err(GameError::StepLimit { limit: self.limit, at: interp.at(span) });
+        }
+        Ok(())
+    }
 }
 
 enum Flow {

@@ -275,9 +275,10 @@ impl Game for Interp {
         loop {
             let block = &self.ir.blocks[s.block as usize];
             let span = self.ir.block_spans[s.block as usize];
-            b.step(self, span)?;
+            // One step for the block and one per instruction, counted and
+            // checked on entry (as the compiled code does).
+            b.steps(self, 1 + block.insts.len() as u64, span)?;
             for inst in &block.insts {
-                b.step(self, span)?;
                 match inst {
                     ir::Inst::Assign { place, op, value } => {
                         let env = Env { vars: &s.slots, locals: &s.slots };
