@@ -121,6 +121,43 @@ impl<const N: usize> FlatMap<N> {
     }
 }
 
+/// Ids with this bit are packed facts: short facts of small words are their
+/// own ids (no dictionary lookup). Dictionary ids stay below it.
+const PACKED: u32 = 1 << 31;
+/// Bits per word of a packed fact of 1..=6 words (27 payload bits).
+const PACK_WIDTH: [u32; 7] = [0, 27, 13, 9, 6, 5, 4];
+
+/// The packed id of `head ++ rest`, if it is short and its words small.
+/// Words are offset by 2 so that the tags near `u64::MAX` pack too.
+#[inline]
+fn pack(head: &[u64], rest: &[u64]) -> Option<u32> {
+    let n = head.len() + rest.len();
+    if n == 0 || n > 6 {
+        return None;
+    }
+    let width = PACK_WIDTH[n];
+    let mut payload = 0u32;
+    for &w in head.iter().chain(rest) {
+        let t = w.wrapping_add(2);
+        if t >> width != 0 {
+            return None;
+        }
+        payload = (payload << width) | t as u32;
+    }
+    Some(PACKED | (n as u32) << 27 | payload)
+}
+
+fn unpack(id: u32) -> Vec<u64> {
+    let n = ((id >> 27) & 7) as usize;
+    let width = PACK_WIDTH[n];
+    (0..n)
+        .map(|i| {
+            let t = (id >> (width * (n - 1 - i) as u32)) & ((1 << width) - 1);
+            u64::from(t).wrapping_sub(2)
+        })
+        .collect()
+}
+
 /// Distinct facts (word lists) by dense id. Games have few distinct facts,
 /// so this stays in cache.
 struct FactDict {
@@ -151,9 +188,22 @@ impl FactDict {
         &self.words[start as usize..(start + len) as usize]
     }
 
-    /// The id of the fact `head ++ rest` (added if new).
+    /// The words of a fact id (packed or not).
+    fn words_of(&self, id: u32) -> Vec<u64> {
+        if id & PACKED != 0 {
+            unpack(id)
+        } else {
+            self.get(id).to_vec()
+        }
+    }
+
+    /// The id of the fact `head ++ rest`: packed if it can be, else from
+    /// the dictionary (added if new).
     #[inline]
     fn id(&mut self, head: &[u64], rest: &[u64]) -> u32 {
+        if let Some(id) = pack(head, rest) {
+            return id;
+        }
         let h = words_hash(head, rest);
         let tag = (h >> 32) as u32;
         let mask = self.slots.len() - 1;
@@ -381,23 +431,23 @@ impl InfoInterner {
     }
 
     /// The encoded choice list of an information set.
-    pub fn infoset_choices(&self, idx: u32) -> &[u64] {
+    pub fn infoset_choices(&self, idx: u32) -> Vec<u64> {
         let e = &self.entries[self.infosets[idx as usize].entry as usize];
-        &self.facts.get(e.fact)[2..]
+        self.facts.words_of(e.fact).split_off(2)
     }
 
     /// The facts of a state, oldest first.
-    pub fn facts(&self, state: InfoState) -> Vec<&[u64]> {
+    pub fn facts(&self, state: InfoState) -> Vec<Vec<u64>> {
         let mut out = Vec::new();
         let mut cur = state.0;
         while cur != 0 && cur != NONE {
             if cur & PENDING != 0 {
                 let p = &self.pending[(cur & !PENDING) as usize];
-                out.push(&self.pending_words[p.start as usize..(p.start + p.len) as usize]);
+                out.push(self.pending_words[p.start as usize..(p.start + p.len) as usize].to_vec());
                 cur = p.parent.0;
             } else {
                 let e = &self.entries[cur as usize];
-                out.push(self.facts.get(e.fact));
+                out.push(self.facts.words_of(e.fact));
                 cur = e.parent;
             }
         }
@@ -438,9 +488,9 @@ mod tests {
         let first = i.push(InfoState::EMPTY, &[2, 7]);
         let c = i.push(first, &[1, 3]);
         assert_ne!(i.resolve(b), i.resolve(c));
-        assert_eq!(i.facts(b), vec![&[1u64, 3][..], &[2, 7][..]]);
+        assert_eq!(i.facts(b), vec![vec![1u64, 3], vec![2, 7]]);
         let rb = i.resolve(b);
-        assert_eq!(i.facts(rb), vec![&[1u64, 3][..], &[2, 7][..]]);
+        assert_eq!(i.facts(rb), vec![vec![1u64, 3], vec![2, 7]]);
         // A fact that is a prefix of another is a different fact.
         let (x, y) = (i.push(InfoState::EMPTY, &[1]), i.push(InfoState::EMPTY, &[1, 0]));
         assert_ne!(i.resolve(x), i.resolve(y));
@@ -455,7 +505,34 @@ mod tests {
         assert!(new_x && !new_y && x == y);
         assert_ne!(i.infoset(1, st, &[0, 1]).0, x);
         assert_ne!(i.infoset(0, st, &[0, 2]).0, x);
-        assert_eq!(i.infoset_choices(x), &[0, 1]);
+        assert_eq!(i.infoset_choices(x), vec![0, 1]);
+    }
+
+    #[test]
+    fn packed_and_dictionary_facts_round_trip_and_never_collide() {
+        let mut i = InfoInterner::new();
+        let facts: Vec<Vec<u64>> = vec![
+            vec![0],
+            vec![u64::MAX],
+            vec![u64::MAX - 1, 1, 2],
+            vec![(1 << 27) - 3],
+            vec![(1 << 27) - 2],
+            vec![1, (1 << 13) - 3],
+            vec![1, (1 << 13) - 2],
+            vec![u64::MAX, 1, 5, 9, 13, 13],
+            vec![u64::MAX, 1, 5, 9, 13, 14],
+            vec![1, 2, 3, 4, 5, 6, 7],
+            vec![(-1i64) as u64, 0],
+            vec![0, 0, 0],
+            vec![0, 0],
+        ];
+        let mut ids = std::collections::HashSet::new();
+        for f in &facts {
+            let id = i.facts.id(f, &[]);
+            assert!(ids.insert(id), "{f:?}");
+            assert_eq!(i.facts.id(&f[..1], &f[1..]), id);
+            assert_eq!(&i.facts.words_of(id), f);
+        }
     }
 
     #[test]

@@ -89,7 +89,7 @@ impl Labeler {
                         None => return format!("{words:?}"),
                     };
                     let mut pos = 1;
-                    let shown: Vec<String> = args.iter().map(|t| self.show(words, &mut pos, t)).collect();
+                    let shown: Vec<String> = args.iter().map(|t| self.show(&words, &mut pos, t)).collect();
                     if shown.is_empty() { tag.clone() } else { format!("{tag}({})", shown.join(", ")) }
                 }
             })

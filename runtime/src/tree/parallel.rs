@@ -175,9 +175,9 @@ fn merge<G: Game>(
             let key = local.infoset_key(k as u32);
             let mut state = crate::info::InfoState::EMPTY;
             for fact in local.facts(key.state) {
-                state = global.push(state, fact);
+                state = global.push(state, &fact);
             }
-            let (g, new) = global.infoset(key.player, state, local.infoset_choices(k as u32));
+            let (g, new) = global.infoset(key.player, state, &local.infoset_choices(k as u32));
             if new {
                 let mut copy = info.clone();
                 copy.index_in_player = counts[info.player as usize];
