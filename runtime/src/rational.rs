@@ -36,6 +36,17 @@ impl Ratio {
         let num = self.num.checked_mul(other.den / g)?.checked_add(other.num.checked_mul(self.den / g)?)?;
         Ratio::new(num, den)
     }
+
+    /// Exact sum of `xs`, or `None` on overflow. Uniform and other
+    /// common-denominator lists (the usual chance nodes) take a fast path.
+    pub fn checked_sum(xs: &[Ratio]) -> Option<Ratio> {
+        let den = xs.first().map_or(1, |x| x.den);
+        if xs.iter().all(|x| x.den == den) {
+            let num = xs.iter().try_fold(0u64, |acc, x| acc.checked_add(x.num))?;
+            return Ratio::new(num, den);
+        }
+        xs.iter().try_fold(Ratio::ZERO, |acc, x| acc.checked_add(*x))
+    }
 }
 
 impl fmt::Display for Ratio {
@@ -75,6 +86,11 @@ mod tests {
         let third = Ratio::new(1, 3).unwrap_or(Ratio::ZERO);
         let sixth = Ratio::new(1, 6).unwrap_or(Ratio::ZERO);
         assert_eq!(third.checked_add(sixth), Ratio::new(1, 2));
+        assert_eq!(Ratio::checked_sum(&[third, sixth]), Ratio::new(1, 2));
+        assert_eq!(Ratio::checked_sum(&[sixth, sixth, sixth]), Ratio::new(1, 2));
+        assert_eq!(Ratio::checked_sum(&[]), Some(Ratio::ZERO));
+        let huge = Ratio { num: u64::MAX / 2 + 1, den: u64::MAX };
+        assert_eq!(Ratio::checked_sum(&[huge, huge]), None);
         let mut out = Vec::new();
         normalize(&[1, 2, 3], &mut out);
         assert_eq!(out.iter().map(|r| r.to_string()).collect::<Vec<_>>(), ["1/6", "1/3", "1/2"]);

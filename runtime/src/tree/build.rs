@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use super::recall::{OwnMoves, NO_MOVES};
 use super::{Infoset, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, GameError, Node};
 use crate::info::InfoInterner;
@@ -52,30 +53,42 @@ pub enum BuildError {
 pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
     let start = Instant::now();
     let mut interner = InfoInterner::new();
-    let mut tree = explore(game, vec![game.root()?], opts, &mut interner)?;
-    finish(&mut tree, &interner, game, opts)?;
+    let mut tree = explore(game, vec![game.root()?], opts, &mut interner, true)?;
+    finish(&mut tree, &interner, game, opts, false)?;
     Ok((tree, interner, start.elapsed().as_secs_f64()))
 }
 
-/// Shrinks the arrays, checks the memory limit and perfect recall.
-pub(super) fn finish<G: Game>(tree: &mut Tree, interner: &InfoInterner, game: &G, opts: &BuildOptions) -> Result<(), BuildError> {
+/// Shrinks the arrays, checks the memory limit and (if `check_recall`)
+/// perfect recall.
+pub(super) fn finish<G: Game>(
+    tree: &mut Tree,
+    interner: &InfoInterner,
+    game: &G,
+    opts: &BuildOptions,
+    check_recall: bool,
+) -> Result<(), BuildError> {
     tree.shrink_to_fit();
     if tree.bytes() + interner.bytes() as u64 > opts.max_bytes {
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }
-    super::recall::check_perfect_recall(tree, interner, game)
+    if check_recall {
+        super::recall::check_perfect_recall(tree, interner, game)?;
+    }
+    Ok(())
 }
 
 /// Explores every play from `roots` (whose information states live in
 /// `interner`) into a forest: nodes `0..roots.len()` are the roots, then
 /// their subtrees in order, as the sequential builder numbers them.
 /// Information-set indices are the interner's; sets interned before this
-/// call get empty entries.
+/// call get empty entries. With `check_recall`, perfect recall is checked
+/// on the way (the roots count as having no earlier moves).
 pub(super) fn explore<G: Game>(
     game: &G,
     roots: Vec<G::State>,
     opts: &BuildOptions,
     interner: &mut InfoInterner,
+    check_recall: bool,
 ) -> Result<Tree, BuildError> {
     let info = game.info();
     let n_players = info.players.len() as u32;
@@ -103,11 +116,21 @@ pub(super) fn explore<G: Game>(
     // `advance` (the only time the game's candidates are valid), the last
     // child taking the node's own slot, so states are never moved.
     let base = interner.mark();
+    let mut own_moves = OwnMoves::new();
     let mut stack: Vec<Frame<G::State>> = Vec::new();
-    stack.extend(roots.into_iter().enumerate().rev().map(|(i, state)| Frame { node: i as u32, depth: 0, mark: base, state }));
+    stack.extend(roots.into_iter().enumerate().rev().map(|(i, state)| Frame {
+        node: i as u32,
+        depth: 0,
+        mark: base,
+        path: NO_MOVES,
+        path_mark: 0,
+        state,
+    }));
     while let Some(top) = stack.last_mut() {
-        // Pending facts pushed after this state was made belong to finished subtrees.
+        // Pending facts and move records made after this state belong to
+        // finished subtrees.
         interner.truncate(top.mark);
+        own_moves.truncate(top.path_mark);
         let (node, depth) = (top.node, top.depth);
         tree.max_depth = tree.max_depth.max(depth);
         let event = game.advance(&mut top.state, interner)?;
@@ -128,7 +151,7 @@ pub(super) fn explore<G: Game>(
                 if probs_buf.len() != n_outcomes as usize {
                     return Err(BuildError::ChanceMismatch { n: n_outcomes, got: probs_buf.len() });
                 }
-                let sum = probs_buf.iter().try_fold(Ratio::ZERO, |acc, p| acc.checked_add(*p));
+                let sum = Ratio::checked_sum(&probs_buf);
                 if sum != Some(Ratio::ONE) {
                     let sum = sum.map_or_else(|| "more than 1".to_string(), |s| s.to_string());
                     return Err(BuildError::ChanceSum { sum });
@@ -170,6 +193,9 @@ pub(super) fn explore<G: Game>(
                     };
                     tree.infosets.push(Infoset { player, index_in_player, n_actions, label, action_labels });
                 }
+                if check_recall {
+                    own_moves.check(top.path, player, infoset, &tree.player_names, interner, game)?;
+                }
                 tree.kind[node as usize] = DECISION + player as u8;
                 tree.data[node as usize] = infoset;
                 n_actions
@@ -199,19 +225,29 @@ pub(super) fn explore<G: Game>(
         // above it the others in reverse, so that action 0 is on top and is
         // explored first.
         let at = stack.len() - 1;
+        let path = stack[at].path;
         stack.reserve(n_children as usize - 1);
         for a in (0..n_children - 1).rev() {
             let state = stack[at].state.clone();
-            stack.push(Frame { node: first + a, depth: depth + 1, mark: 0, state });
+            stack.push(Frame { node: first + a, depth: depth + 1, mark: 0, path, path_mark: 0, state });
         }
+        let mover = match event {
+            Node::Decision { player, infoset, .. } if check_recall => Some((player, infoset)),
+            _ => None,
+        };
         for (k, frame) in stack[at..].iter_mut().enumerate() {
-            frame.node = first + n_children - 1 - k as u32;
+            let action = n_children - 1 - k as u32;
+            frame.node = first + action;
             frame.depth = depth + 1;
-            game.apply(&mut frame.state, n_children - 1 - k as u32, interner)?;
+            game.apply(&mut frame.state, action, interner)?;
+            if let Some((player, infoset)) = mover {
+                frame.path = own_moves.push(path, player, infoset, action);
+            }
         }
-        let mark = interner.mark();
+        let (mark, path_mark) = (interner.mark(), own_moves.mark());
         for frame in &mut stack[at..] {
             frame.mark = mark;
+            frame.path_mark = path_mark;
         }
     }
     Ok(tree)
@@ -223,6 +259,10 @@ struct Frame<S> {
     depth: u32,
     /// The interner's pending-fact mark once this state was made.
     mark: u32,
+    /// The last own-move record on the path (for the recall check), and
+    /// the records' mark once this state was made.
+    path: u32,
+    path_mark: u32,
     state: S,
 }
 

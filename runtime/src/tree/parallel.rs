@@ -70,7 +70,7 @@ pub fn build_parallel<G: Game>(
                             game.apply(&mut child, a, &mut interner)?;
                             children.push(child);
                         }
-                        let tree = explore(&game, children, &part_opts, &mut interner)?;
+                        let tree = explore(&game, children, &part_opts, &mut interner, false)?;
                         Ok((tree, interner))
                     })();
                     let failed = result.is_err();
@@ -93,7 +93,7 @@ pub fn build_parallel<G: Game>(
         }
     }
     let mut tree = merge(&game, &mut global, &root_state, root, done, &bounds, opts)?;
-    finish(&mut tree, &global, &game, opts)?;
+    finish(&mut tree, &global, &game, opts, true)?;
     Ok((tree, global, start.elapsed().as_secs_f64()))
 }
 

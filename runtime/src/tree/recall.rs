@@ -3,9 +3,11 @@
 //! sequence form and the solvers need it; Gala's information states give it
 //! by construction except when two different choice lists share labels.
 //!
-//! One depth-first pass, no allocation per node: the last own move of every
-//! player is kept per depth; in preorder, the entry of a node's parent depth
-//! still holds the parent's when the node is visited.
+//! The sequential builder checks while it explores ([`OwnMoves`]); other
+//! builders check the finished tree in one depth-first pass, no allocation
+//! per node: the last own move of every player is kept per depth; in
+//! preorder, the entry of a node's parent depth still holds the parent's
+//! when the node is visited.
 
 use super::{BuildError, Tree};
 use crate::game::Game;
@@ -38,12 +40,7 @@ pub(super) fn check_perfect_recall<G: Game>(tree: &Tree, info: &InfoInterner, ga
             if *seen == unset {
                 *seen = mine;
             } else if *seen != mine {
-                let label = game.infoset_label(info, set);
-                let who = tree.player_names.get(p as usize).cloned().unwrap_or_default();
-                return Err(BuildError::ImperfectRecall(format!(
-                    "{who}'s information set [{label}] is reached after different own earlier moves; \
-                     reveal to {who} what distinguishes them"
-                )));
+                return Err(imperfect_recall(&tree.player_names, info, game, p, set));
             }
             for (a, child) in tree.children(node).enumerate() {
                 stack.push((child, depth + 1, p, (u64::from(set) << 32) | a as u64));
@@ -55,4 +52,91 @@ pub(super) fn check_perfect_recall<G: Game>(tree: &Tree, info: &InfoInterner, ga
         }
     }
     Ok(())
+}
+
+fn imperfect_recall<G: Game>(names: &[String], info: &InfoInterner, game: &G, player: u32, set: u32) -> BuildError {
+    let label = game.infoset_label(info, set);
+    let who = names.get(player as usize).cloned().unwrap_or_default();
+    BuildError::ImperfectRecall(format!(
+        "{who}'s information set [{label}] is reached after different own earlier moves; \
+         reveal to {who} what distinguishes them"
+    ))
+}
+
+/// No earlier own move on a path.
+pub(super) const NO_MOVES: u32 = u32::MAX;
+
+/// The own moves on the paths of the states on the build stack, as linked
+/// records (each path shares its prefix with its siblings'), kept in a
+/// stack-ordered arena like the interner's pending facts: the check costs a
+/// short walk per decision node.
+pub(super) struct OwnMoves {
+    moves: Vec<Move>,
+    /// Per information set: the own move (infoset << 32 | action) before
+    /// it, `UNSET` until first seen.
+    before: Vec<u64>,
+}
+
+struct Move {
+    prev: u32,
+    player: u32,
+    mv: u64,
+}
+
+const UNSET: u64 = u64::MAX - 1;
+
+impl OwnMoves {
+    pub(super) fn new() -> OwnMoves {
+        OwnMoves { moves: Vec::new(), before: Vec::new() }
+    }
+
+    /// Checks that `player`, deciding in `set` at a node whose path's last
+    /// move record is `path`, has the same own history as before in `set`.
+    #[inline]
+    pub(super) fn check<G: Game>(
+        &mut self,
+        path: u32,
+        player: u32,
+        set: u32,
+        names: &[String],
+        info: &InfoInterner,
+        game: &G,
+    ) -> Result<(), BuildError> {
+        let mut at = path;
+        let mut mine = NONE;
+        while at != NO_MOVES {
+            let m = &self.moves[at as usize];
+            if m.player == player {
+                mine = m.mv;
+                break;
+            }
+            at = m.prev;
+        }
+        if set as usize >= self.before.len() {
+            self.before.resize(set as usize + 1, UNSET);
+        }
+        let seen = &mut self.before[set as usize];
+        if *seen == UNSET {
+            *seen = mine;
+        } else if *seen != mine {
+            return Err(imperfect_recall(names, info, game, player, set));
+        }
+        Ok(())
+    }
+
+    /// The path after `player` takes `action` in `set` on `path`.
+    #[inline]
+    pub(super) fn push(&mut self, path: u32, player: u32, set: u32, action: u32) -> u32 {
+        self.moves.push(Move { prev: path, player, mv: (u64::from(set) << 32) | u64::from(action) });
+        (self.moves.len() - 1) as u32
+    }
+
+    pub(super) fn mark(&self) -> u32 {
+        self.moves.len() as u32
+    }
+
+    /// Forgets the records made after `mark` (their subtrees are done).
+    pub(super) fn truncate(&mut self, mark: u32) {
+        self.moves.truncate(mark as usize);
+    }
 }
