@@ -121,6 +121,45 @@ fn forgetting_an_own_move_is_a_perfect_recall_error() {
     }
 }
 
+#[test]
+fn perfect_recall_is_checked_within_and_across_parallel_parts() {
+    use galac_runtime::tree::build_parallel;
+    // Across parts: the root is the chance node, so the two histories of
+    // [a: chose 1] are built by different threads.
+    let across = "game forget { players a; flow {
+        choose nature c in bool;
+        if c { choose a m in [1, 2]; } else { choose a m in [1, 3]; }
+        choose a again in bool;
+        outcome [0]; } }";
+    // Within a part, below a root decision of the same player.
+    let within = "game forget { players a; flow {
+        choose a x in bool;
+        choose nature c in bool;
+        if c { choose a m in [1, 2]; } else { choose a m in [1, 3]; }
+        choose a again in bool;
+        outcome [0]; } }";
+    for src in [across, within] {
+        let make = || Some(load(src, &[]));
+        for threads in [2, 3] {
+            match build_parallel(&make, &BuildOptions::default(), threads) {
+                Err(BuildError::ImperfectRecall(msg)) => assert!(msg.contains("chose 1]"), "{msg}"),
+                other => panic!("expected imperfect recall, got {:?}", other.map(|t| t.0.n_nodes())),
+            }
+        }
+    }
+    // A root decision followed by perfect recall builds in parallel.
+    let fine = "game fine { players a; flow {
+        choose a x in bool;
+        choose nature c in bool;
+        reveal a coin(c);
+        choose a again in bool;
+        outcome [0]; } }";
+    let make = || Some(load(fine, &[]));
+    let (many, _, _) = build_parallel(&make, &BuildOptions::default(), 2).expect("perfect recall");
+    let (one, _, _) = build(&load(fine, &[]), &BuildOptions::default()).expect("perfect recall");
+    assert_eq!(many.n_nodes(), one.n_nodes());
+}
+
 fn build_error(src: &str, opts: &BuildOptions) -> String {
     match build(&load(src, &[]), opts) {
         Err(e) => e.to_string(),

@@ -53,7 +53,7 @@ pub enum BuildError {
 pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
     let start = Instant::now();
     let mut interner = InfoInterner::new();
-    let mut tree = explore(game, vec![game.root()?], opts, &mut interner, true)?;
+    let (mut tree, _) = explore(game, vec![game.root()?], None, opts, &mut interner, true)?;
     finish(&mut tree, &interner, game, opts, false)?;
     Ok((tree, interner, start.elapsed().as_secs_f64()))
 }
@@ -82,14 +82,17 @@ pub(super) fn finish<G: Game>(
 /// their subtrees in order, as the sequential builder numbers them.
 /// Information-set indices are the interner's; sets interned before this
 /// call get empty entries. With `check_recall`, perfect recall is checked
-/// on the way (the roots count as having no earlier moves).
+/// on the way: the roots have no earlier moves, or the one `root_move`
+/// says; the result then has, per information set, the own move before it
+/// (see [`OwnMoves::into_before`]).
 pub(super) fn explore<G: Game>(
     game: &G,
     roots: Vec<G::State>,
+    root_move: Option<RootMove>,
     opts: &BuildOptions,
     interner: &mut InfoInterner,
     check_recall: bool,
-) -> Result<Tree, BuildError> {
+) -> Result<(Tree, Vec<u64>), BuildError> {
     let info = game.info();
     let n_players = info.players.len() as u32;
     let mut tree = Tree {
@@ -117,13 +120,20 @@ pub(super) fn explore<G: Game>(
     // child taking the node's own slot, so states are never moved.
     let base = interner.mark();
     let mut own_moves = OwnMoves::new();
+    let paths: Vec<u32> = (0..roots.len() as u32)
+        .map(|i| match root_move {
+            Some(m) => own_moves.push(NO_MOVES, m.player, m.infoset, m.first_action + i),
+            None => NO_MOVES,
+        })
+        .collect();
+    let path_mark = own_moves.mark();
     let mut stack: Vec<Frame<G::State>> = Vec::new();
-    stack.extend(roots.into_iter().enumerate().rev().map(|(i, state)| Frame {
+    stack.extend(roots.into_iter().zip(paths).enumerate().rev().map(|(i, (state, path))| Frame {
         node: i as u32,
         depth: 0,
         mark: base,
-        path: NO_MOVES,
-        path_mark: 0,
+        path,
+        path_mark,
         state,
     }));
     while let Some(top) = stack.last_mut() {
@@ -250,7 +260,16 @@ pub(super) fn explore<G: Game>(
             frame.path_mark = path_mark;
         }
     }
-    Ok(tree)
+    Ok((tree, own_moves.into_before()))
+}
+
+/// The decision whose actions `first_action ..` led to the roots of an
+/// exploration.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RootMove {
+    pub player: u32,
+    pub infoset: u32,
+    pub first_action: u32,
 }
 
 /// A state waiting on the build stack, and where its node goes.

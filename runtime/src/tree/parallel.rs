@@ -13,7 +13,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::build::{explore, finish, BuildError, BuildOptions};
+use super::build::{explore, finish, BuildError, BuildOptions, RootMove};
+use super::recall::{imperfect_recall, NO_MOVE, UNSET};
 use super::{Infoset, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, Node};
 use crate::info::InfoInterner;
@@ -47,7 +48,7 @@ pub fn build_parallel<G: Game>(
     // interner; a few parts per thread balance the load.
     let n_parts = (threads * 4).min(n_children as usize);
     let bounds: Vec<u32> = (0..=n_parts).map(|k| (k as u64 * u64::from(n_children) / n_parts as u64) as u32).collect();
-    let parts: Vec<Mutex<Option<Result<(Tree, InfoInterner), BuildError>>>> =
+    let parts: Vec<Mutex<Option<Result<Part, BuildError>>>> =
         (0..n_parts).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let part_opts = BuildOptions { labels: opts.labels, ..opts.clone() };
@@ -63,15 +64,20 @@ pub fn build_parallel<G: Game>(
                     let result = (|| {
                         let mut interner = InfoInterner::new();
                         let mut root = game.root()?;
-                        game.advance(&mut root, &mut interner)?;
+                        let root_move = match game.advance(&mut root, &mut interner)? {
+                            Node::Decision { player, infoset, .. } => {
+                                Some(RootMove { player, infoset, first_action: bounds[i] })
+                            }
+                            _ => None,
+                        };
                         let mut children = Vec::new();
                         for a in bounds[i]..bounds[i + 1] {
                             let mut child = root.clone();
                             game.apply(&mut child, a, &mut interner)?;
                             children.push(child);
                         }
-                        let tree = explore(&game, children, &part_opts, &mut interner, false)?;
-                        Ok((tree, interner))
+                        let (tree, before) = explore(&game, children, root_move, &part_opts, &mut interner, true)?;
+                        Ok(Part { tree, interner, before })
                     })();
                     let failed = result.is_err();
                     if let Ok(mut slot) = parts[i].lock() {
@@ -84,7 +90,7 @@ pub fn build_parallel<G: Game>(
             });
         }
     });
-    let mut done: Vec<(Tree, InfoInterner)> = Vec::with_capacity(parts.len());
+    let mut done: Vec<Part> = Vec::with_capacity(parts.len());
     for slot in parts {
         match slot.into_inner().ok().flatten() {
             Some(Ok(part)) => done.push(part),
@@ -93,8 +99,17 @@ pub fn build_parallel<G: Game>(
         }
     }
     let mut tree = merge(&game, &mut global, &root_state, root, done, &bounds, opts)?;
-    finish(&mut tree, &global, &game, opts, true)?;
+    finish(&mut tree, &global, &game, opts, false)?;
     Ok((tree, global, start.elapsed().as_secs_f64()))
+}
+
+/// A part's tree, its information states, and per information set the own
+/// move before it (its perfect recall is checked within the part; the merge
+/// checks that the parts agree).
+struct Part {
+    tree: Tree,
+    interner: InfoInterner,
+    before: Vec<u64>,
 }
 
 /// The root node, then the parts in child order, renumbered.
@@ -103,13 +118,13 @@ fn merge<G: Game>(
     global: &mut InfoInterner,
     root_state: &G::State,
     root: Node,
-    parts: Vec<(Tree, InfoInterner)>,
+    parts: Vec<Part>,
     bounds: &[u32],
     opts: &BuildOptions,
 ) -> Result<Tree, BuildError> {
     let n = *bounds.last().unwrap_or(&0);
     let n_players = game.info().players.len() as u32;
-    let total: usize = 1 + parts.iter().map(|(t, _)| t.n_nodes()).sum::<usize>();
+    let total: usize = 1 + parts.iter().map(|p| p.tree.n_nodes()).sum::<usize>();
     debug_assert_eq!(parts.len() + 1, bounds.len());
     if total as u64 > opts.max_nodes {
         return Err(BuildError::TooManyNodes { limit: opts.max_nodes });
@@ -163,13 +178,26 @@ fn merge<G: Game>(
         tree.first_child.push(0);
         tree.n_children.push(0);
     }
+    let root_set = match root {
+        Node::Decision { infoset, .. } => infoset,
+        _ => u32::MAX,
+    };
+    // Per global information set: the own move before it (as in `OwnMoves`).
+    let mut before: Vec<u64> = Vec::new();
+    if root_set != u32::MAX {
+        before.resize(root_set as usize + 1, UNSET);
+        before[root_set as usize] = NO_MOVE;
+    }
     let mut base = 1 + n; // global id of each part's first non-root node
-    for (i, (part, local)) in parts.iter().enumerate() {
+    // Each part is dropped once copied, so the parts and the whole tree are
+    // not all held at once.
+    for (i, Part { tree: part, interner: local, before: local_before }) in parts.into_iter().enumerate() {
         // Local information set -> global, in the part's order of first appearance.
         let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
         for (k, info) in part.infosets.iter().enumerate() {
             if info.n_actions == 0 {
-                map.push(u32::MAX); // interned before the part (never used by its nodes)
+                // Interned before the part: the root's set.
+                map.push(root_set);
                 continue;
             }
             let key = local.infoset_key(k as u32);
@@ -185,6 +213,22 @@ fn merge<G: Game>(
                 tree.infosets.push(copy);
             }
             map.push(g);
+        }
+        // The parts must agree on what precedes each information set.
+        for (k, &mv) in local_before.iter().enumerate() {
+            if mv == UNSET || map[k] == u32::MAX {
+                continue;
+            }
+            let global_mv = if mv == NO_MOVE { NO_MOVE } else { (u64::from(map[(mv >> 32) as usize]) << 32) | (mv & 0xffff_ffff) };
+            let g = map[k] as usize;
+            if g >= before.len() {
+                before.resize(g + 1, UNSET);
+            }
+            if before[g] == UNSET {
+                before[g] = global_mv;
+            } else if before[g] != global_mv {
+                return Err(imperfect_recall(&tree.player_names, global, game, tree.infosets[g].player, g as u32));
+            }
         }
         let probs_base = tree.probs.len() as u32;
         let terminals_base = (tree.payoffs.len() / n_players as usize) as u32;

@@ -54,7 +54,7 @@ pub(super) fn check_perfect_recall<G: Game>(tree: &Tree, info: &InfoInterner, ga
     Ok(())
 }
 
-fn imperfect_recall<G: Game>(names: &[String], info: &InfoInterner, game: &G, player: u32, set: u32) -> BuildError {
+pub(super) fn imperfect_recall<G: Game>(names: &[String], info: &InfoInterner, game: &G, player: u32, set: u32) -> BuildError {
     let label = game.infoset_label(info, set);
     let who = names.get(player as usize).cloned().unwrap_or_default();
     BuildError::ImperfectRecall(format!(
@@ -83,7 +83,9 @@ struct Move {
     mv: u64,
 }
 
-const UNSET: u64 = u64::MAX - 1;
+pub(super) const UNSET: u64 = u64::MAX - 1;
+/// No own move before an information set.
+pub(super) const NO_MOVE: u64 = NONE;
 
 impl OwnMoves {
     pub(super) fn new() -> OwnMoves {
@@ -133,6 +135,12 @@ impl OwnMoves {
 
     pub(super) fn mark(&self) -> u32 {
         self.moves.len() as u32
+    }
+
+    /// Per information set: the own move before it (`infoset << 32 |
+    /// action`, `NO_MOVE` for none, `UNSET` if never visited).
+    pub(super) fn into_before(self) -> Vec<u64> {
+        self.before
     }
 
     /// Forgets the records made after `mark` (their subtrees are done).
