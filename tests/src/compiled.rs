@@ -11,62 +11,22 @@ use galac_runtime::app::Family;
 use galac_runtime::seqform::SequenceForm;
 use galac_runtime::tree::{build, BuildOptions, Tree};
 
+use crate::games::{digest, instantiate, load_interp};
 use crate::repo_root;
 
-macro_rules! compiled {
-    ($($name:ident),*) => {
-        $(
-            #[allow(clippy::all, unused, non_snake_case, non_camel_case_types, unused_parens, unused_braces)]
-            mod $name {
-                include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
-            }
-        )*
-    };
-}
-compiled!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless);
-
-/// FNV-1a over everything that defines the tree (not the labels).
-fn digest(t: &Tree) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |x: u64| {
-        for b in x.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    for n in 0..t.n_nodes() as u32 {
-        eat(u64::from(t.kind(n)));
-        eat(u64::from(t.infoset(n).unwrap_or(u32::MAX)));
-        let c = t.children(n);
-        eat(u64::from(c.start));
-        eat(u64::from(c.end));
-        for p in t.chance_probs(n) {
-            eat(p.num);
-            eat(p.den);
-        }
-        for x in t.payoffs(n) {
-            eat(*x as u64);
-        }
-    }
-    h
-}
+crate::compiled_games!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless);
 
 fn labels(t: &Tree) -> Vec<(String, Vec<String>)> {
     t.infosets.iter().map(|i| (i.label.clone(), i.action_labels.clone())).collect()
 }
 
 fn interpreted(file: &str, params: &[&str]) -> Tree {
-    let path = if file.contains('/') { repo_root().join(file) } else { repo_root().join("examples").join(file) };
-    let bytes = std::fs::read(&path).expect("game file");
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-    let game = galac::driver::load_interp(&name, &bytes, &params).unwrap_or_else(|e| panic!("{e}"));
+    let game = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
     build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).unwrap_or_else(|e| panic!("{e}")).0
 }
 
 fn compiled<F: Family>(family: &F, params: &[&str]) -> Tree {
-    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-    let game = family.instantiate(&params, galac_runtime::app::DEFAULT_STEP_LIMIT).unwrap_or_else(|e| panic!("{e}"));
+    let game = instantiate(family, params).unwrap_or_else(|e| panic!("{e}"));
     build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).unwrap_or_else(|e| panic!("{e}")).0
 }
 

@@ -21,6 +21,8 @@ mod trees;
 #[cfg(test)]
 mod ui;
 
+pub mod games;
+
 /// The repository root (the parent of this crate).
 pub fn repo_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(|p| p.to_path_buf()).unwrap_or_default()

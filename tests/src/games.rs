@@ -1,0 +1,72 @@
+//! What the compiled-game tests (`compiled.rs`) and the
+//! `compiled_vs_interpreter` benchmark share: the generated games as modules,
+//! loading the same game into the interpreter and instantiating its compiled
+//! code with the same params, and a digest that says whether two trees are
+//! identical.
+
+use galac_runtime::app::Family;
+use galac_runtime::tree::Tree;
+
+use crate::repo_root;
+
+/// Includes the Rust that `build.rs` generated for each named game (from
+/// `OUT_DIR`) as a module of that name: `compiled_games!(leduc, poker);`
+/// then `leduc::Family`. Expands in the calling crate, so any target of this
+/// package (tests, benches) can include just the games it needs.
+#[macro_export]
+macro_rules! compiled_games {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[allow(clippy::all, unused, non_snake_case, non_camel_case_types, unused_parens, unused_braces)]
+            mod $name {
+                include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
+            }
+        )*
+    };
+}
+
+/// FNV-1a over everything that defines the tree (node order, kinds,
+/// information sets, children, chance probabilities, payoffs; not the
+/// labels).
+pub fn digest(t: &Tree) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |x: u64| {
+        for b in x.to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for n in 0..t.n_nodes() as u32 {
+        eat(u64::from(t.kind(n)));
+        eat(u64::from(t.infoset(n).unwrap_or(u32::MAX)));
+        let c = t.children(n);
+        eat(u64::from(c.start));
+        eat(u64::from(c.end));
+        for p in t.chance_probs(n) {
+            eat(p.num);
+            eat(p.den);
+        }
+        for x in t.payoffs(n) {
+            eat(*x as u64);
+        }
+    }
+    h
+}
+
+/// Loads a game into the interpreter as `galac tree` does (check, params,
+/// lower), with `name=value` param overrides. `file` is relative to the
+/// repository root when it has a `/`, else to `examples/`.
+pub fn load_interp(file: &str, params: &[&str]) -> Result<galac::interp::Interp, String> {
+    let path = if file.contains('/') { repo_root().join(file) } else { repo_root().join("examples").join(file) };
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    galac::driver::load_interp(&name, &bytes, &params)
+}
+
+/// Instantiates a compiled game with `name=value` param overrides and the
+/// default step limit, as its solver binary does.
+pub fn instantiate<F: Family>(family: &F, params: &[&str]) -> Result<F::Game, String> {
+    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    family.instantiate(&params, galac_runtime::app::DEFAULT_STEP_LIMIT)
+}
