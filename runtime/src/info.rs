@@ -71,13 +71,21 @@ impl<const N: usize> FlatMap<N> {
         FlatMap { slots: vec![([0; N], NONE); 1 << 10], len: 0, shift: 64 - 10 }
     }
 
+    /// The home slot: the first half of the key picks a run of 8 slots,
+    /// the second half the slot in it. Keys sharing their first half (the
+    /// children of one state, the memo keys of one base and first fact)
+    /// are looked up close together in time by the depth-first builder,
+    /// and this way they also share cache lines.
     #[inline]
     fn home(&self, key: &[u32; N]) -> usize {
-        let mut h = 0u64;
-        for &k in key {
-            h = (h.rotate_left(32) ^ u64::from(k)).wrapping_mul(K);
+        let (mut h1, mut h2) = (0u64, 0u64);
+        for &k in &key[..N / 2] {
+            h1 = (h1.rotate_left(32) ^ u64::from(k)).wrapping_mul(K);
         }
-        (h >> self.shift) as usize
+        for &k in &key[N / 2..] {
+            h2 = (h2.rotate_left(32) ^ u64::from(k)).wrapping_mul(K);
+        }
+        (((h1 >> self.shift) as usize) & !7) | (h2 >> 61) as usize
     }
 
     /// The value of `key`, or the empty slot where it would go.
