@@ -144,15 +144,14 @@ fn pack(head: &[u64], rest: &[u64]) -> Option<u32> {
         return None;
     }
     let width = PACK_WIDTH[n];
-    let mut payload = 0u32;
+    let (mut payload, mut high) = (0u64, 0u64);
     for &w in head.iter().chain(rest) {
         let t = w.wrapping_add(2);
-        if t >> width != 0 {
-            return None;
-        }
-        payload = (payload << width) | t as u32;
+        high |= t;
+        payload = (payload << width) | t;
     }
-    Some(PACKED | (n as u32) << 27 | payload)
+    // Every word fits its width iff their union does.
+    (high >> width == 0).then_some(PACKED | (n as u32) << 27 | payload as u32)
 }
 
 fn unpack(id: u32) -> Vec<u64> {
@@ -289,6 +288,13 @@ pub struct InfoInterner {
     chain: Vec<u32>,
 }
 
+/// What [`InfoInterner::import_infoset`] remembers about one other interner.
+#[derive(Default)]
+pub struct ImportCache {
+    states: Vec<u32>,
+    facts: Vec<u32>,
+}
+
 /// What identifies an information set.
 #[derive(Clone, Copy, Debug)]
 pub struct InfosetKey {
@@ -422,20 +428,70 @@ impl InfoInterner {
             None => None,
         };
         let state = self.resolve(state);
-        let entry = self.child(state.0, choice_key);
-        let known = self.entries[entry as usize].infoset;
-        let (set, new) = if known != NONE {
-            (known, false)
-        } else {
-            let idx = self.infosets.len() as u32;
-            self.entries[entry as usize].infoset = idx;
-            self.infosets.push(InfosetKey { player, state, entry });
-            (idx, true)
-        };
+        let (set, new) = self.infoset_of_key(player, state, choice_key);
         if let (Some(key), Some(slot)) = (memo_key, memo_slot) {
             self.memo.insert_at(slot, key, set);
         }
         (set, new)
+    }
+
+    /// The information set of `player` at the interned `state` with the
+    /// choice-key fact `choice_key`, through the trie.
+    fn infoset_of_key(&mut self, player: u32, state: InfoState, choice_key: u32) -> (u32, bool) {
+        let entry = self.child(state.0, choice_key);
+        let known = self.entries[entry as usize].infoset;
+        if known != NONE {
+            return (known, false);
+        }
+        let idx = self.infosets.len() as u32;
+        self.entries[entry as usize].infoset = idx;
+        self.infosets.push(InfosetKey { player, state, entry });
+        (idx, true)
+    }
+
+    /// The information set `idx` of `other`, interned here exactly (same
+    /// player, facts and choices); `cache` remembers `other`'s states and
+    /// facts already mapped (use one cache per `other`).
+    pub fn import_infoset(&mut self, other: &InfoInterner, idx: u32, cache: &mut ImportCache) -> (u32, bool) {
+        let key = other.infosets[idx as usize];
+        let state = self.import_state(other, key.state.0, cache);
+        let choice_key = self.import_fact(other, other.entries[key.entry as usize].fact, cache);
+        self.infoset_of_key(key.player, InfoState(state), choice_key)
+    }
+
+    fn import_fact(&mut self, other: &InfoInterner, fact: u32, cache: &mut ImportCache) -> u32 {
+        if fact & PACKED != 0 {
+            return fact; // packed ids mean the same words everywhere
+        }
+        if cache.facts.len() <= fact as usize {
+            cache.facts.resize(fact as usize + 1, NONE);
+        }
+        if cache.facts[fact as usize] == NONE {
+            cache.facts[fact as usize] = self.facts.id(other.facts.get(fact), &[]);
+        }
+        cache.facts[fact as usize]
+    }
+
+    /// `other`'s interned state `id`, interned here.
+    fn import_state(&mut self, other: &InfoInterner, id: u32, cache: &mut ImportCache) -> u32 {
+        if cache.states.len() < other.entries.len() {
+            cache.states.resize(other.entries.len(), NONE);
+            cache.states[0] = 0;
+        }
+        // Up to the nearest state already mapped, then down, mapping each.
+        let mut path = Vec::new();
+        let mut cur = id;
+        while cache.states[cur as usize] == NONE {
+            path.push(cur);
+            cur = other.entries[cur as usize].parent;
+        }
+        let mut mapped = cache.states[cur as usize];
+        for &e in path.iter().rev() {
+            let fact = self.import_fact(other, other.entries[e as usize].fact, cache);
+            mapped = self.child(mapped, fact);
+            cache.states[e as usize] = mapped;
+        }
+        mapped
     }
 
     pub fn n_infosets(&self) -> usize {

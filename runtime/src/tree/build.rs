@@ -237,9 +237,9 @@ pub(super) fn explore<G: Game>(
         let at = stack.len() - 1;
         let path = stack[at].path;
         stack.reserve(n_children as usize - 1);
-        for a in (0..n_children - 1).rev() {
-            let state = stack[at].state.clone();
-            stack.push(Frame { node: first + a, depth: depth + 1, mark: 0, path, path_mark: 0, state });
+        for _ in 1..n_children {
+            // Cloned in place; node, depth and marks are set below.
+            stack.extend_from_within(at..at + 1);
         }
         let mover = match event {
             Node::Decision { player, infoset, .. } if check_recall => Some((player, infoset)),
@@ -273,6 +273,7 @@ pub(super) struct RootMove {
 }
 
 /// A state waiting on the build stack, and where its node goes.
+#[derive(Clone)]
 struct Frame<S> {
     node: u32,
     depth: u32,

@@ -17,7 +17,7 @@ use super::build::{explore, finish, BuildError, BuildOptions, RootMove};
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
 use super::{Infoset, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, Node};
-use crate::info::InfoInterner;
+use crate::info::{ImportCache, InfoInterner};
 use crate::rational::Ratio;
 
 /// Builds the tree of the game `make` creates, on up to `threads` threads
@@ -194,18 +194,14 @@ fn merge<G: Game>(
     for (i, Part { tree: part, interner: local, before: local_before }) in parts.into_iter().enumerate() {
         // Local information set -> global, in the part's order of first appearance.
         let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
+        let mut cache = ImportCache::default();
         for (k, info) in part.infosets.iter().enumerate() {
             if info.n_actions == 0 {
                 // Interned before the part: the root's set.
                 map.push(root_set);
                 continue;
             }
-            let key = local.infoset_key(k as u32);
-            let mut state = crate::info::InfoState::EMPTY;
-            for fact in local.facts(key.state) {
-                state = global.push(state, &fact);
-            }
-            let (g, new) = global.infoset(key.player, state, &local.infoset_choices(k as u32));
+            let (g, new) = global.import_infoset(&local, k as u32, &mut cache);
             if new {
                 let mut copy = info.clone();
                 copy.index_in_player = counts[info.player as usize];
@@ -234,34 +230,31 @@ fn merge<G: Game>(
         let terminals_base = (tree.payoffs.len() / n_players as usize) as u32;
         // The part's roots are root children bounds[i]..; the rest follows in order.
         let k = bounds[i + 1] - bounds[i];
-        let to_global = |local_id: u32| if local_id < k { 1 + bounds[i] + local_id } else { base + local_id - k };
-        for node in 0..part.n_nodes() as u32 {
-            let g = to_global(node) as usize;
-            let kind = part.kind(node);
-            let data = match kind {
-                TERMINAL => part.data[node as usize] + terminals_base,
-                CHANCE => part.data[node as usize] + probs_base,
-                _ => map[part.data[node as usize] as usize],
-            };
-            let children = part.children(node);
-            let first = if children.is_empty() { 0 } else { to_global(children.start) };
-            if node < k {
-                tree.kind[g] = kind;
-                tree.data[g] = data;
-                tree.first_child[g] = first;
-                tree.n_children[g] = children.len() as u32;
-            } else {
-                tree.kind.push(kind);
-                tree.data.push(data);
-                tree.first_child.push(first);
-                tree.n_children.push(children.len() as u32);
-            }
+        // Children of part nodes are never part roots: the nodes from k on
+        // are appended in order, with their first children shifted.
+        let data_of = |kind: u8, d: u32| match kind {
+            TERMINAL => d + terminals_base,
+            CHANCE => d + probs_base,
+            _ => map[d as usize],
+        };
+        let first_of = |f: u32| if f == 0 { 0 } else { base + f - k };
+        for j in 0..k as usize {
+            let g = (1 + bounds[i]) as usize + j;
+            tree.kind[g] = part.kind[j];
+            tree.data[g] = data_of(part.kind[j], part.data[j]);
+            tree.first_child[g] = first_of(part.first_child[j]);
+            tree.n_children[g] = part.n_children[j];
         }
+        let k = k as usize;
+        tree.kind.extend_from_slice(&part.kind[k..]);
+        tree.n_children.extend_from_slice(&part.n_children[k..]);
+        tree.data.extend(part.kind[k..].iter().zip(&part.data[k..]).map(|(&kind, &d)| data_of(kind, d)));
+        tree.first_child.extend(part.first_child[k..].iter().map(|&f| first_of(f)));
         tree.probs.extend_from_slice(&part.probs);
         tree.payoffs.extend_from_slice(&part.payoffs);
         tree.chance_labels.extend_from_slice(&part.chance_labels);
         tree.max_depth = tree.max_depth.max(part.max_depth + 1);
-        base += part.n_nodes() as u32 - k;
+        base += (part.n_nodes() - k) as u32;
     }
     Ok(tree)
 }
