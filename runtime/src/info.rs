@@ -132,8 +132,18 @@ impl<const N: usize> FlatMap<N> {
 /// Ids with this bit are packed facts: short facts of small words are their
 /// own ids (no dictionary lookup). Dictionary ids stay below it.
 const PACKED: u32 = 1 << 31;
-/// Bits per word of a packed fact of 1..=6 words (27 payload bits).
-const PACK_WIDTH: [u32; 7] = [0, 27, 13, 9, 6, 5, 4];
+/// Bits per word of a packed fact of 1..=6 words (27 payload bits in all):
+/// the first word is a tag (small), later words get more room, so facts
+/// like `[tag, card]` and `[CHOSE_TAG, type, value]` pack.
+const PACK_WIDTHS: [[u32; 6]; 7] = [
+    [0; 6],
+    [27, 0, 0, 0, 0, 0],
+    [5, 22, 0, 0, 0, 0],
+    [3, 4, 20, 0, 0, 0],
+    [3, 4, 6, 14, 0, 0],
+    [3, 4, 4, 8, 8, 0],
+    [3, 4, 5, 5, 5, 5],
+];
 
 /// The packed id of `head ++ rest`, if it is short and its words small.
 /// Words are offset by 2 so that the tags near `u64::MAX` pack too.
@@ -143,24 +153,25 @@ fn pack(head: &[u64], rest: &[u64]) -> Option<u32> {
     if n == 0 || n > 6 {
         return None;
     }
-    let width = PACK_WIDTH[n];
-    let (mut payload, mut high) = (0u64, 0u64);
-    for &w in head.iter().chain(rest) {
+    let widths = &PACK_WIDTHS[n];
+    let (mut payload, mut overflow) = (0u64, 0u64);
+    for (&w, &width) in head.iter().chain(rest).zip(widths) {
         let t = w.wrapping_add(2);
-        high |= t;
+        overflow |= t >> width;
         payload = (payload << width) | t;
     }
-    // Every word fits its width iff their union does.
-    (high >> width == 0).then_some(PACKED | (n as u32) << 27 | payload as u32)
+    (overflow == 0).then_some(PACKED | (n as u32) << 27 | payload as u32)
 }
 
 fn unpack(id: u32) -> Vec<u64> {
     let n = ((id >> 27) & 7) as usize;
-    let width = PACK_WIDTH[n];
-    (0..n)
-        .map(|i| {
-            let t = (id >> (width * (n - 1 - i) as u32)) & ((1 << width) - 1);
-            u64::from(t).wrapping_sub(2)
+    let widths = &PACK_WIDTHS[n][..n];
+    let mut shift: u32 = widths.iter().sum();
+    widths
+        .iter()
+        .map(|&width| {
+            shift -= width;
+            u64::from((id >> shift) & ((1 << width) - 1)).wrapping_sub(2)
         })
         .collect()
 }
@@ -589,8 +600,14 @@ mod tests {
             vec![u64::MAX - 1, 1, 2],
             vec![(1 << 27) - 3],
             vec![(1 << 27) - 2],
-            vec![1, (1 << 13) - 3],
-            vec![1, (1 << 13) - 2],
+            vec![1, (1 << 22) - 3],
+            vec![1, (1 << 22) - 2],
+            vec![(1 << 5) - 3, 7],
+            vec![(1 << 5) - 2, 7],
+            vec![2, 12 << 16],
+            vec![u64::MAX, 1, 12 << 16],
+            vec![u64::MAX, 3, 2, (1 << 14) - 3],
+            vec![u64::MAX, 3, 2, (1 << 14) - 2],
             vec![u64::MAX, 1, 5, 9, 13, 13],
             vec![u64::MAX, 1, 5, 9, 13, 14],
             vec![1, 2, 3, 4, 5, 6, 7],
