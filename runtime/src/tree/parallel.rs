@@ -20,6 +20,10 @@ use crate::game::{Game, Node};
 use crate::info::{ImportCache, InfoInterner};
 use crate::rational::Ratio;
 
+/// Parts per thread: more balance the load, fewer repeat less interning
+/// (each part interns the information sets it meets on its own).
+const PARTS_PER_THREAD: usize = 2;
+
 /// Builds the tree of the game `make` creates, on up to `threads` threads
 /// (each calls `make` once). Falls back to one thread when the root has
 /// fewer than two children.
@@ -46,7 +50,7 @@ pub fn build_parallel<G: Game>(
     }
     // Each part: the subtrees of a run of the root's children, with its own
     // interner; a few parts per thread balance the load.
-    let n_parts = (threads * 4).min(n_children as usize);
+    let n_parts = (threads * PARTS_PER_THREAD).min(n_children as usize);
     let bounds: Vec<u32> = (0..=n_parts).map(|k| (k as u64 * u64::from(n_children) / n_parts as u64) as u32).collect();
     let parts: Vec<Mutex<Option<Result<Part, BuildError>>>> =
         (0..n_parts).map(|_| Mutex::new(None)).collect();
