@@ -245,6 +245,10 @@ pub(super) fn explore<G: Game>(
             Node::Decision { player, infoset, .. } if check_recall => Some((player, infoset)),
             _ => None,
         };
+        // Children are applied from the last (deepest in the stack) to the
+        // first, so each child's marks, taken right after its own apply,
+        // keep its facts and records and drop only those of the children
+        // explored before it.
         for (k, frame) in stack[at..].iter_mut().enumerate() {
             let action = n_children - 1 - k as u32;
             frame.node = first + action;
@@ -253,11 +257,8 @@ pub(super) fn explore<G: Game>(
             if let Some((player, infoset)) = mover {
                 frame.path = own_moves.push(path, player, infoset, action);
             }
-        }
-        let (mark, path_mark) = (interner.mark(), own_moves.mark());
-        for frame in &mut stack[at..] {
-            frame.mark = mark;
-            frame.path_mark = path_mark;
+            frame.mark = interner.mark();
+            frame.path_mark = own_moves.mark();
         }
     }
     Ok((tree, own_moves.into_before()))
