@@ -202,6 +202,15 @@ impl Lowerer<'_> {
                 self.finish(Term::Branch { cond: remap(cond, fr.base), then_to: exit, else_to: body_b });
                 self.cur = exit;
             }
+            StmtKind::For { pattern, domain, body } if is_players(domain) => {
+                // `for p in players`: unrolled, one copy of the body per
+                // player (no list is built on every pass).
+                for i in 0..self.prog.players.len() as u32 {
+                    let player = Expr { kind: ExprKind::Player(i), ty: Ty::Player, span };
+                    self.insts.push(Inst::Bind { pattern: remap_pattern(pattern, fr.base), value: player });
+                    self.lower_block(body, fr);
+                }
+            }
             StmtKind::For { pattern, domain, body } => {
                 let list_ty = Ty::List(Box::new(domain.elem.clone()));
                 let list = self.new_slot("for.list".into(), list_ty.clone());
@@ -328,6 +337,11 @@ fn remap_pattern(p: &Pattern, base: u32) -> Pattern {
         Pattern::Wildcard => Pattern::Wildcard,
         Pattern::Tuple(ps) => Pattern::Tuple(ps.iter().map(|p| remap_pattern(p, base)).collect()),
     }
+}
+
+/// Whether a `for` domain is `players`, all players in turn order.
+fn is_players(d: &tast::Domain) -> bool {
+    matches!(&d.kind, tast::DomainKind::Values(Expr { kind: ExprKind::Players, .. }))
 }
 
 fn remap_domain(d: &tast::Domain, base: u32) -> tast::Domain {
