@@ -14,6 +14,18 @@
 //! before a leaf and never looked up. The arena follows the builder's stack:
 //! [`InfoInterner::mark`] and [`InfoInterner::truncate`] drop the pending
 //! facts of finished subtrees.
+//!
+//! Facts are numbered ([`facts`]: short facts pack into their id, others go
+//! through a dictionary), so the trie is a map from (parent, fact id) to
+//! child ([`flat_map`]). A memo from (interned base, the two newest pending
+//! facts, the choice list) to the information set makes a decision node one
+//! lookup in the common case.
+
+mod facts;
+mod flat_map;
+
+use facts::{FactDict, PACKED};
+use flat_map::FlatMap;
 
 /// An information state (a fact list). `EMPTY` is the empty list. The value
 /// is either an interned trie entry or, with the top bit set, a pending fact
@@ -53,231 +65,6 @@ struct Pending {
     len: u32,
     /// The interned state, once some lookup needed it.
     interned: u32,
-}
-
-const K: u64 = 0xf135_7aea_2e62_a9c5;
-
-/// An open-addressing hash map from `[u32; N]` to `u32` with the keys
-/// inline, so that a lookup touches one cache line (linear probing, at most
-/// half full; the value `NONE` marks an empty slot).
-struct FlatMap<const N: usize> {
-    slots: Vec<([u32; N], u32)>,
-    len: usize,
-    shift: u32,
-}
-
-impl<const N: usize> FlatMap<N> {
-    fn new() -> Self {
-        FlatMap { slots: vec![([0; N], NONE); 1 << 10], len: 0, shift: 64 - 10 }
-    }
-
-    /// The home slot: the first half of the key picks a run of 8 slots,
-    /// the second half the slot in it. Keys sharing their first half (the
-    /// children of one state, the memo keys of one base and first fact)
-    /// are looked up close together in time by the depth-first builder,
-    /// and this way they also share cache lines.
-    #[inline]
-    fn home(&self, key: &[u32; N]) -> usize {
-        let (mut h1, mut h2) = (0u64, 0u64);
-        for &k in &key[..N / 2] {
-            h1 = (h1.rotate_left(32) ^ u64::from(k)).wrapping_mul(K);
-        }
-        for &k in &key[N / 2..] {
-            h2 = (h2.rotate_left(32) ^ u64::from(k)).wrapping_mul(K);
-        }
-        (((h1 >> self.shift) as usize) & !7) | (h2 >> 61) as usize
-    }
-
-    /// The value of `key`, or the empty slot where it would go.
-    #[inline]
-    fn find(&self, key: &[u32; N]) -> Result<u32, usize> {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            let (k, v) = &self.slots[i];
-            if *v == NONE {
-                return Err(i);
-            }
-            if k == key {
-                return Ok(*v);
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Inserts at the slot `find` returned.
-    fn insert_at(&mut self, slot: usize, key: [u32; N], value: u32) {
-        self.slots[slot] = (key, value);
-        self.len += 1;
-        if self.len * 2 > self.slots.len() {
-            let n = self.slots.len() * 2;
-            let old = std::mem::replace(&mut self.slots, vec![([0; N], NONE); n]);
-            self.shift -= 1;
-            let mask = self.slots.len() - 1;
-            for (k, v) in old.into_iter().filter(|(_, v)| *v != NONE) {
-                let mut i = self.home(&k);
-                while self.slots[i].1 != NONE {
-                    i = (i + 1) & mask;
-                }
-                self.slots[i] = (k, v);
-            }
-        }
-    }
-
-    fn bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<([u32; N], u32)>()
-    }
-}
-
-/// Ids with this bit are packed facts: short facts of small words are their
-/// own ids (no dictionary lookup). Dictionary ids stay below it.
-const PACKED: u32 = 1 << 31;
-/// Bits per word of a packed fact of 1..=6 words (27 payload bits in all):
-/// the first word is a tag (small), later words get more room, so facts
-/// like `[tag, card]` and `[CHOSE_TAG, type, value]` pack.
-const PACK_WIDTHS: [[u32; 6]; 7] = [
-    [0; 6],
-    [27, 0, 0, 0, 0, 0],
-    [5, 22, 0, 0, 0, 0],
-    [3, 4, 20, 0, 0, 0],
-    [3, 4, 6, 14, 0, 0],
-    [3, 4, 4, 8, 8, 0],
-    [3, 4, 5, 5, 5, 5],
-];
-
-/// The packed id of `head ++ rest`, if it is short and its words small.
-/// Words are offset by 2 so that the tags near `u64::MAX` pack too.
-#[inline]
-fn pack(head: &[u64], rest: &[u64]) -> Option<u32> {
-    let n = head.len() + rest.len();
-    if n == 0 || n > 6 {
-        return None;
-    }
-    let widths = &PACK_WIDTHS[n];
-    let (mut payload, mut overflow) = (0u64, 0u64);
-    for (&w, &width) in head.iter().chain(rest).zip(widths) {
-        let t = w.wrapping_add(2);
-        overflow |= t >> width;
-        payload = (payload << width) | t;
-    }
-    (overflow == 0).then_some(PACKED | (n as u32) << 27 | payload as u32)
-}
-
-fn unpack(id: u32) -> Vec<u64> {
-    let n = ((id >> 27) & 7) as usize;
-    let widths = &PACK_WIDTHS[n][..n];
-    let mut shift: u32 = widths.iter().sum();
-    widths
-        .iter()
-        .map(|&width| {
-            shift -= width;
-            u64::from((id >> shift) & ((1 << width) - 1)).wrapping_sub(2)
-        })
-        .collect()
-}
-
-/// Distinct facts (word lists) by dense id. Games have few distinct facts,
-/// so this stays in cache.
-struct FactDict {
-    /// (start, len) in `words`.
-    facts: Vec<(u32, u32)>,
-    words: Vec<u64>,
-    /// Open addressing on the words' hash: (high half of the hash, id).
-    slots: Vec<(u32, u32)>,
-    shift: u32,
-}
-
-/// Hash of `head ++ rest`: four independent multiply chains (long choice
-/// lists hash at about a word per cycle), then mixed.
-#[inline]
-fn words_hash(head: &[u64], rest: &[u64]) -> u64 {
-    let n = (head.len() + rest.len()) as u64;
-    let mut lanes = [n, n ^ 0x9e37_79b9_7f4a_7c15, n ^ 0x7f4a_7c15_9e37_79b9, n ^ K];
-    for (i, &w) in head.iter().chain(rest).enumerate() {
-        let lane = &mut lanes[i & 3];
-        *lane = (*lane ^ w).wrapping_mul(K).rotate_left(29);
-    }
-    let mut h = lanes[0];
-    for lane in &lanes[1..] {
-        h = (h.rotate_left(26) ^ lane).wrapping_mul(K);
-    }
-    h
-}
-
-impl FactDict {
-    fn new() -> FactDict {
-        FactDict { facts: Vec::new(), words: Vec::new(), slots: vec![(0, NONE); 1 << 8], shift: 64 - 8 }
-    }
-
-    fn get(&self, id: u32) -> &[u64] {
-        let (start, len) = self.facts[id as usize];
-        &self.words[start as usize..(start + len) as usize]
-    }
-
-    /// The words of a fact id (packed or not).
-    fn words_of(&self, id: u32) -> Vec<u64> {
-        if id & PACKED != 0 {
-            unpack(id)
-        } else {
-            self.get(id).to_vec()
-        }
-    }
-
-    /// The id of the fact `head ++ rest`: packed if it can be, else from
-    /// the dictionary (added if new).
-    #[inline]
-    fn id(&mut self, head: &[u64], rest: &[u64]) -> u32 {
-        if let Some(id) = pack(head, rest) {
-            return id;
-        }
-        let h = words_hash(head, rest);
-        let tag = (h >> 32) as u32;
-        let mask = self.slots.len() - 1;
-        let mut i = (h >> self.shift) as usize;
-        loop {
-            let (t, id) = self.slots[i];
-            if id == NONE {
-                break;
-            }
-            if t == tag {
-                let stored = self.get(id);
-                // Word by word (facts are a few words: an inlined loop beats `memcmp`).
-                if stored.len() == head.len() + rest.len() {
-                    let mut equal = true;
-                    for (a, b) in stored.iter().zip(head.iter().chain(rest)) {
-                        equal &= a == b;
-                    }
-                    if equal {
-                        return id;
-                    }
-                }
-            }
-            i = (i + 1) & mask;
-        }
-        let id = self.facts.len() as u32;
-        self.facts.push((self.words.len() as u32, (head.len() + rest.len()) as u32));
-        self.words.extend_from_slice(head);
-        self.words.extend_from_slice(rest);
-        self.slots[i] = (tag, id);
-        if self.facts.len() * 2 > self.slots.len() {
-            let n = self.slots.len() * 2;
-            self.shift -= 1;
-            self.slots = vec![(0, NONE); n];
-            for id in 0..self.facts.len() as u32 {
-                let h = words_hash(self.get(id), &[]);
-                let mut i = (h >> self.shift) as usize;
-                while self.slots[i].1 != NONE {
-                    i = (i + 1) & (n - 1);
-                }
-                self.slots[i] = ((h >> 32) as u32, id);
-            }
-        }
-        id
-    }
-
-    fn bytes(&self) -> usize {
-        self.facts.capacity() * 8 + self.words.capacity() * 8 + self.slots.capacity() * 8
-    }
 }
 
 /// Owns all interned states; ids are dense and stable.

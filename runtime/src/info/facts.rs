@@ -1,0 +1,157 @@
+//! Fact ids: a fact (a short word list) is either packed into its id or
+//! numbered by a dictionary that compares words exactly.
+
+use super::flat_map::K;
+use super::NONE;
+
+/// Ids with this bit are packed facts: short facts of small words are their
+/// own ids (no dictionary lookup). Dictionary ids stay below it.
+pub(super) const PACKED: u32 = 1 << 31;
+/// Bits per word of a packed fact of 1..=6 words (27 payload bits in all):
+/// the first word is a tag (small), later words get more room, so facts
+/// like `[tag, card]` and `[CHOSE_TAG, type, value]` pack.
+const PACK_WIDTHS: [[u32; 6]; 7] = [
+    [0; 6],
+    [27, 0, 0, 0, 0, 0],
+    [5, 22, 0, 0, 0, 0],
+    [3, 4, 20, 0, 0, 0],
+    [3, 4, 6, 14, 0, 0],
+    [3, 4, 4, 8, 8, 0],
+    [3, 4, 5, 5, 5, 5],
+];
+
+/// The packed id of `head ++ rest`, if it is short and its words small.
+/// Words are offset by 2 so that the tags near `u64::MAX` pack too.
+#[inline]
+pub(super) fn pack(head: &[u64], rest: &[u64]) -> Option<u32> {
+    let n = head.len() + rest.len();
+    if n == 0 || n > 6 {
+        return None;
+    }
+    let widths = &PACK_WIDTHS[n];
+    let (mut payload, mut overflow) = (0u64, 0u64);
+    for (&w, &width) in head.iter().chain(rest).zip(widths) {
+        let t = w.wrapping_add(2);
+        overflow |= t >> width;
+        payload = (payload << width) | t;
+    }
+    (overflow == 0).then_some(PACKED | (n as u32) << 27 | payload as u32)
+}
+
+fn unpack(id: u32) -> Vec<u64> {
+    let n = ((id >> 27) & 7) as usize;
+    let widths = &PACK_WIDTHS[n][..n];
+    let mut shift: u32 = widths.iter().sum();
+    widths
+        .iter()
+        .map(|&width| {
+            shift -= width;
+            u64::from((id >> shift) & ((1 << width) - 1)).wrapping_sub(2)
+        })
+        .collect()
+}
+
+/// Distinct facts (word lists) by dense id. Games have few distinct facts,
+/// so this stays in cache.
+pub(super) struct FactDict {
+    /// (start, len) in `words`.
+    pub(super) facts: Vec<(u32, u32)>,
+    words: Vec<u64>,
+    /// Open addressing on the words' hash: (high half of the hash, id).
+    slots: Vec<(u32, u32)>,
+    shift: u32,
+}
+
+/// Hash of `head ++ rest`: four independent multiply chains (long choice
+/// lists hash at about a word per cycle), then mixed.
+#[inline]
+fn words_hash(head: &[u64], rest: &[u64]) -> u64 {
+    let n = (head.len() + rest.len()) as u64;
+    let mut lanes = [n, n ^ 0x9e37_79b9_7f4a_7c15, n ^ 0x7f4a_7c15_9e37_79b9, n ^ K];
+    for (i, &w) in head.iter().chain(rest).enumerate() {
+        let lane = &mut lanes[i & 3];
+        *lane = (*lane ^ w).wrapping_mul(K).rotate_left(29);
+    }
+    let mut h = lanes[0];
+    for lane in &lanes[1..] {
+        h = (h.rotate_left(26) ^ lane).wrapping_mul(K);
+    }
+    h
+}
+
+impl FactDict {
+    pub(super) fn new() -> FactDict {
+        FactDict { facts: Vec::new(), words: Vec::new(), slots: vec![(0, NONE); 1 << 8], shift: 64 - 8 }
+    }
+
+    pub(super) fn get(&self, id: u32) -> &[u64] {
+        let (start, len) = self.facts[id as usize];
+        &self.words[start as usize..(start + len) as usize]
+    }
+
+    /// The words of a fact id (packed or not).
+    pub(super) fn words_of(&self, id: u32) -> Vec<u64> {
+        if id & PACKED != 0 {
+            unpack(id)
+        } else {
+            self.get(id).to_vec()
+        }
+    }
+
+    /// The id of the fact `head ++ rest`: packed if it can be, else from
+    /// the dictionary (added if new).
+    #[inline]
+    pub(super) fn id(&mut self, head: &[u64], rest: &[u64]) -> u32 {
+        if let Some(id) = pack(head, rest) {
+            return id;
+        }
+        let h = words_hash(head, rest);
+        let tag = (h >> 32) as u32;
+        let mask = self.slots.len() - 1;
+        let mut i = (h >> self.shift) as usize;
+        loop {
+            let (t, id) = self.slots[i];
+            if id == NONE {
+                break;
+            }
+            if t == tag {
+                let stored = self.get(id);
+                // Word by word (facts are a few words: an inlined loop beats `memcmp`).
+                if stored.len() == head.len() + rest.len() {
+                    let mut equal = true;
+                    for (a, b) in stored.iter().zip(head.iter().chain(rest)) {
+                        equal &= a == b;
+                    }
+                    if equal {
+                        return id;
+                    }
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        let id = self.facts.len() as u32;
+        self.facts.push((self.words.len() as u32, (head.len() + rest.len()) as u32));
+        self.words.extend_from_slice(head);
+        self.words.extend_from_slice(rest);
+        self.slots[i] = (tag, id);
+        if self.facts.len() * 2 > self.slots.len() {
+            let n = self.slots.len() * 2;
+            self.shift -= 1;
+            self.slots = vec![(0, NONE); n];
+            for id in 0..self.facts.len() as u32 {
+                let h = words_hash(self.get(id), &[]);
+                let mut i = (h >> self.shift) as usize;
+                while self.slots[i].1 != NONE {
+                    i = (i + 1) & (n - 1);
+                }
+                self.slots[i] = ((h >> 32) as u32, id);
+            }
+        }
+        id
+    }
+
+    pub(super) fn bytes(&self) -> usize {
+        self.facts.capacity() * 8 + self.words.capacity() * 8 + self.slots.capacity() * 8
+    }
+}
+
