@@ -9,7 +9,7 @@
 //! (`galac_tests::games::digest`); then build both again and again,
 //! alternating interpreter and compiled runs so that machine noise hits both
 //! alike. Only `galac_runtime::tree::build` (no labels, the default limits)
-//! is timed, as in `compiler/benches/treegen.rs`. Reported per engine:
+//! is timed, as `galac tree` builds. Reported per engine:
 //! runs, best and median seconds, nodes/s (from the best run), tree bytes
 //! per node (`Tree::bytes() / nodes`); and per case the speed-up, compiled
 //! ÷ interpreter in nodes/s (= interpreter best s ÷ compiled best s).
