@@ -62,18 +62,33 @@ pub(super) struct FactDict {
     shift: u32,
 }
 
-/// Hash of `head ++ rest`: four independent multiply chains (long choice
-/// lists hash at about a word per cycle), then mixed.
+/// Hash of `head ++ rest` (the same for every split of the words): four
+/// independent multiply chains, word `i` into chain `i % 4`, then mixed, so
+/// that long choice lists hash at about a word per cycle.
 #[inline]
 fn words_hash(head: &[u64], rest: &[u64]) -> u64 {
-    let n = (head.len() + rest.len()) as u64;
-    let mut lanes = [n, n ^ 0x9e37_79b9_7f4a_7c15, n ^ 0x7f4a_7c15_9e37_79b9, n ^ K];
-    for (i, &w) in head.iter().chain(rest).enumerate() {
-        let lane = &mut lanes[i & 3];
-        *lane = (*lane ^ w).wrapping_mul(K).rotate_left(29);
+    #[inline(always)]
+    fn mix(lane: u64, w: u64) -> u64 {
+        (lane ^ w).wrapping_mul(K).rotate_left(29)
     }
-    let mut h = lanes[0];
-    for lane in &lanes[1..] {
+    let n = (head.len() + rest.len()) as u64;
+    let mut l = [n, n ^ 0x9e37_79b9_7f4a_7c15, n ^ 0x7f4a_7c15_9e37_79b9, n ^ K];
+    for (i, &w) in head.iter().enumerate() {
+        l[i & 3] = mix(l[i & 3], w);
+    }
+    // Lane 0 takes the next word from here on.
+    let shift = head.len() & 3;
+    l.rotate_left(shift);
+    let mut chunks = rest.chunks_exact(4);
+    for c in &mut chunks {
+        l = [mix(l[0], c[0]), mix(l[1], c[1]), mix(l[2], c[2]), mix(l[3], c[3])];
+    }
+    for (k, &w) in chunks.remainder().iter().enumerate() {
+        l[k] = mix(l[k], w);
+    }
+    l.rotate_right(shift);
+    let mut h = l[0];
+    for lane in &l[1..] {
         h = (h.rotate_left(26) ^ lane).wrapping_mul(K);
     }
     h
@@ -116,15 +131,11 @@ impl FactDict {
             }
             if t == tag {
                 let stored = self.get(id);
-                // Word by word (facts are a few words: an inlined loop beats `memcmp`).
-                if stored.len() == head.len() + rest.len() {
-                    let mut equal = true;
-                    for (a, b) in stored.iter().zip(head.iter().chain(rest)) {
-                        equal &= a == b;
-                    }
-                    if equal {
-                        return id;
-                    }
+                if stored.len() == head.len() + rest.len()
+                    && stored[..head.len()] == *head
+                    && stored[head.len()..] == *rest
+                {
+                    return id;
                 }
             }
             i = (i + 1) & mask;
@@ -155,3 +166,19 @@ impl FactDict {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hash_does_not_depend_on_where_the_words_are_split() {
+        let words: Vec<u64> = (0..23u64).map(|i| i.wrapping_mul(0x1234_5678_9abc_def1)).collect();
+        for n in 0..words.len() {
+            let whole = words_hash(&words[..n], &[]);
+            for split in 0..=n {
+                assert_eq!(words_hash(&words[..split], &words[split..n]), whole, "n {n} split {split}");
+            }
+        }
+    }
+}
