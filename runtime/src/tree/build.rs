@@ -53,26 +53,16 @@ pub enum BuildError {
 pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
     let start = Instant::now();
     let mut interner = InfoInterner::new();
-    let (mut tree, _) = explore(game, vec![game.root()?], None, opts, &mut interner, true)?;
-    finish(&mut tree, &interner, game, opts, false)?;
+    let (mut tree, _) = explore(game, vec![game.root()?], None, opts, &mut interner)?;
+    finish(&mut tree, &interner, opts)?;
     Ok((tree, interner, start.elapsed().as_secs_f64()))
 }
 
-/// Shrinks the arrays, checks the memory limit and (if `check_recall`)
-/// perfect recall.
-pub(super) fn finish<G: Game>(
-    tree: &mut Tree,
-    interner: &InfoInterner,
-    game: &G,
-    opts: &BuildOptions,
-    check_recall: bool,
-) -> Result<(), BuildError> {
+/// Shrinks the arrays and checks the memory limit.
+pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptions) -> Result<(), BuildError> {
     tree.shrink_to_fit();
     if tree.bytes() + interner.bytes() as u64 > opts.max_bytes {
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
-    }
-    if check_recall {
-        super::recall::check_perfect_recall(tree, interner, game)?;
     }
     Ok(())
 }
@@ -81,17 +71,16 @@ pub(super) fn finish<G: Game>(
 /// `interner`) into a forest: nodes `0..roots.len()` are the roots, then
 /// their subtrees in order, as the sequential builder numbers them.
 /// Information-set indices are the interner's; sets interned before this
-/// call get empty entries. With `check_recall`, perfect recall is checked
-/// on the way: the roots have no earlier moves, or the one `root_move`
-/// says; the result then has, per information set, the own move before it
-/// (see [`OwnMoves::into_before`]).
+/// call get empty entries. Perfect recall is checked on the way: the roots
+/// have no earlier moves, or the one `root_move` says; the result also has,
+/// per information set, the own move before it (see
+/// [`OwnMoves::into_before`]).
 pub(super) fn explore<G: Game>(
     game: &G,
     roots: Vec<G::State>,
     root_move: Option<RootMove>,
     opts: &BuildOptions,
     interner: &mut InfoInterner,
-    check_recall: bool,
 ) -> Result<(Tree, Vec<u64>), BuildError> {
     let info = game.info();
     let n_players = info.players.len() as u32;
@@ -203,9 +192,7 @@ pub(super) fn explore<G: Game>(
                     };
                     tree.infosets.push(Infoset { player, index_in_player, n_actions, label, action_labels });
                 }
-                if check_recall {
-                    own_moves.check(top.path, player, infoset, &tree.player_names, interner, game)?;
-                }
+                own_moves.check(top.path, player, infoset, &tree.player_names, interner, game)?;
                 tree.kind[node as usize] = DECISION + player as u8;
                 tree.data[node as usize] = infoset;
                 n_actions
@@ -242,7 +229,7 @@ pub(super) fn explore<G: Game>(
             stack.extend_from_within(at..at + 1);
         }
         let mover = match event {
-            Node::Decision { player, infoset, .. } if check_recall => Some((player, infoset)),
+            Node::Decision { player, infoset, .. } => Some((player, infoset)),
             _ => None,
         };
         // Children are applied from the last (deepest in the stack) to the

@@ -80,7 +80,7 @@ pub fn build_parallel<G: Game>(
                             game.apply(&mut child, a, &mut interner)?;
                             children.push(child);
                         }
-                        let (tree, before) = explore(&game, children, root_move, &part_opts, &mut interner, true)?;
+                        let (tree, before) = explore(&game, children, root_move, &part_opts, &mut interner)?;
                         Ok(Part { tree, interner, before })
                     })();
                     let failed = result.is_err();
@@ -103,7 +103,7 @@ pub fn build_parallel<G: Game>(
         }
     }
     let mut tree = merge(&game, &mut global, &root_state, root, done, &bounds, opts)?;
-    finish(&mut tree, &global, &game, opts, false)?;
+    finish(&mut tree, &global, opts)?;
     Ok((tree, global, start.elapsed().as_secs_f64()))
 }
 
