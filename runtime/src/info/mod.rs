@@ -46,7 +46,8 @@ const INFOSET_TAG: u64 = u64::MAX - 1;
 const NONE: u32 = u32::MAX;
 /// Marks an [`InfoState`] that is a pending (arena) fact.
 const PENDING: u32 = 1 << 31;
-/// Interned entries stay below this so that ids never reach [`PENDING`];
+/// Interned entries and pending facts stay below this so that ids never
+/// reach [`PENDING`];
 /// the builder stops with a memory error before (see [`InfoInterner::is_full`]).
 const MAX_ENTRIES: usize = (PENDING as usize) - (1 << 24);
 
@@ -328,7 +329,8 @@ impl InfoInterner {
     /// Whether the trie is close to the most entries ids can name; a
     /// builder stops (as out of memory) before that.
     pub fn is_full(&self) -> bool {
-        self.entries.len().max(self.memo.len).max(self.facts.facts.len()) >= MAX_ENTRIES
+        let most = [self.entries.len(), self.memo.len, self.facts.facts.len(), self.pending.len()];
+        most.into_iter().max().unwrap_or(0) >= MAX_ENTRIES
     }
 
     /// Bytes held by the interner (for memory reports).
