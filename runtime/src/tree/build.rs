@@ -58,6 +58,19 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
     Ok((tree, interner, start.elapsed().as_secs_f64()))
 }
 
+/// A chance node's probabilities: one per outcome, summing to exactly 1.
+pub(super) fn check_chance(probs: &[Ratio], n_outcomes: u32) -> Result<(), BuildError> {
+    if probs.len() != n_outcomes as usize {
+        return Err(BuildError::ChanceMismatch { n: n_outcomes, got: probs.len() });
+    }
+    let sum = Ratio::checked_sum(probs);
+    if sum != Some(Ratio::ONE) {
+        let sum = sum.map_or_else(|| "more than 1".to_string(), |s| s.to_string());
+        return Err(BuildError::ChanceSum { sum });
+    }
+    Ok(())
+}
+
 /// Shrinks the arrays and checks the memory limit.
 pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptions) -> Result<(), BuildError> {
     tree.shrink_to_fit();
@@ -147,14 +160,7 @@ pub(super) fn explore<G: Game>(
             }
             Node::Chance { n_outcomes } => {
                 game.chance_probs(&top.state, &mut probs_buf);
-                if probs_buf.len() != n_outcomes as usize {
-                    return Err(BuildError::ChanceMismatch { n: n_outcomes, got: probs_buf.len() });
-                }
-                let sum = Ratio::checked_sum(&probs_buf);
-                if sum != Some(Ratio::ONE) {
-                    let sum = sum.map_or_else(|| "more than 1".to_string(), |s| s.to_string());
-                    return Err(BuildError::ChanceSum { sum });
-                }
+                check_chance(&probs_buf, n_outcomes)?;
                 tree.kind[node as usize] = CHANCE;
                 tree.data[node as usize] = tree.probs.len() as u32;
                 tree.probs.extend_from_slice(&probs_buf);

@@ -161,3 +161,69 @@ impl Tree {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{build, build_parallel, BuildError, BuildOptions};
+    use crate::game::{Game, GameError, GameInfo, Node};
+    use crate::info::InfoInterner;
+    use crate::rational::Ratio;
+
+    /// A chance root whose two outcomes (then leaves) have `probs`.
+    struct Coin {
+        info: GameInfo,
+        probs: [Ratio; 2],
+    }
+
+    impl Game for Coin {
+        type State = u32;
+        fn info(&self) -> &GameInfo {
+            &self.info
+        }
+        fn root(&self) -> Result<u32, GameError> {
+            Ok(0)
+        }
+        fn advance(&self, s: &mut u32, _: &mut InfoInterner) -> Result<Node, GameError> {
+            Ok(if *s == 0 { Node::Chance { n_outcomes: 2 } } else { Node::Terminal })
+        }
+        fn apply(&self, s: &mut u32, _: u32, _: &mut InfoInterner) -> Result<(), GameError> {
+            *s += 1;
+            Ok(())
+        }
+        fn chance_probs(&self, _: &u32, out: &mut Vec<Ratio>) {
+            out.clear();
+            out.extend_from_slice(&self.probs);
+        }
+        fn payoffs(&self, _: &u32, out: &mut Vec<i64>) {
+            out.clear();
+            out.push(0);
+        }
+        fn action_label(&self, _: &u32, action: u32) -> String {
+            action.to_string()
+        }
+        fn infoset_label(&self, _: &InfoInterner, infoset: u32) -> String {
+            infoset.to_string()
+        }
+    }
+
+    fn coin(probs: [Ratio; 2]) -> Coin {
+        Coin { info: GameInfo { name: "coin".into(), players: vec!["p".into()], params: Vec::new() }, probs }
+    }
+
+    #[test]
+    fn chance_probabilities_not_summing_to_one_are_an_error_on_every_builder() {
+        let quarter = Ratio { num: 1, den: 4 };
+        let half = Ratio { num: 1, den: 2 };
+        let opts = BuildOptions::default();
+        for threads in [1, 2] {
+            let make = || Some(coin([quarter, quarter]));
+            match build_parallel(&make, &opts, threads) {
+                Err(BuildError::ChanceSum { sum }) => assert_eq!(sum, "1/2"),
+                other => panic!("expected a chance-sum error, got {:?}", other.map(|t| t.0.n_nodes())),
+            }
+            let make = || Some(coin([half, half]));
+            assert_eq!(build_parallel(&make, &opts, threads).map(|t| t.0.n_nodes()), Ok(3));
+        }
+        assert!(matches!(build(&coin([quarter, half]), &opts), Err(BuildError::ChanceSum { .. })));
+    }
+}

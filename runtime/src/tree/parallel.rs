@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::build::{explore, finish, BuildError, BuildOptions, RootMove};
+use super::build::{check_chance, explore, finish, BuildError, BuildOptions, RootMove};
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
 use super::{Infoset, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, Node};
@@ -149,9 +149,10 @@ fn merge<G: Game>(
     let mut counts = vec![0u32; n_players as usize];
     // The root and the block of its children (filled from each part's node 0).
     match root {
-        Node::Chance { .. } => {
+        Node::Chance { n_outcomes } => {
             let mut probs: Vec<Ratio> = Vec::new();
             game.chance_probs(root_state, &mut probs);
+            check_chance(&probs, n_outcomes)?;
             tree.kind.push(CHANCE);
             tree.data.push(0);
             tree.probs.extend_from_slice(&probs);
