@@ -104,16 +104,17 @@ fn kuhn_infosets_are_card_and_history() {
     }
 }
 
-#[test]
-fn forgetting_an_own_move_is_a_perfect_recall_error() {
-    // Player a picks L at two different info sets (different choice lists),
-    // then faces the same facts [chose L]: one info set, two own histories.
-    let src = "game forget { players a; flow {
+/// Player a picks 1 at two different info sets (different choice lists),
+/// then faces the same facts [chose 1]: one info set, two own histories.
+const FORGET: &str = "game forget { players a; flow {
         choose nature c in bool;
         if c { choose a m in [1, 2]; } else { choose a m in [1, 3]; }
         choose a again in bool;
         outcome [0]; } }";
-    match build(&load(src, &[]), &BuildOptions::default()) {
+
+#[test]
+fn forgetting_an_own_move_is_a_perfect_recall_error() {
+    match build(&load(FORGET, &[]), &BuildOptions::default()) {
         Err(BuildError::ImperfectRecall(msg)) => {
             assert!(msg.contains("a's information set [a: chose 1]"), "{msg}")
         }
@@ -124,13 +125,9 @@ fn forgetting_an_own_move_is_a_perfect_recall_error() {
 #[test]
 fn perfect_recall_is_checked_within_and_across_parallel_parts() {
     use galac_runtime::tree::build_parallel;
-    // Across parts: the root is the chance node, so the two histories of
-    // [a: chose 1] are built by different threads.
-    let across = "game forget { players a; flow {
-        choose nature c in bool;
-        if c { choose a m in [1, 2]; } else { choose a m in [1, 3]; }
-        choose a again in bool;
-        outcome [0]; } }";
+    // Across parts: in FORGET the root is the chance node, so the two
+    // histories of [a: chose 1] are built by different threads.
+    let across = FORGET;
     // Within a part, below a root decision of the same player.
     let within = "game forget { players a; flow {
         choose a x in bool;
