@@ -4,7 +4,8 @@
 use std::time::Instant;
 
 use super::recall::{OwnMoves, NO_MOVES};
-use super::{Infoset, Tree, CHANCE, DECISION, TERMINAL};
+use super::payoffs::PayoffTable;
+use super::{ChanceNode, Infoset, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, GameError, Node};
 use crate::info::InfoInterner;
 use crate::rational::Ratio;
@@ -71,9 +72,11 @@ pub(super) fn check_chance(probs: &[Ratio], n_outcomes: u32) -> Result<(), Build
     Ok(())
 }
 
-/// Shrinks the arrays and checks the memory limit.
+/// Shrinks the arrays, fills the per-set action counts and checks the
+/// memory limit.
 pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptions) -> Result<(), BuildError> {
     tree.shrink_to_fit();
+    tree.set_actions = tree.infosets.iter().map(|s| s.n_actions).collect();
     if tree.bytes() + interner.bytes() as u64 > opts.max_bytes {
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }
@@ -97,23 +100,10 @@ pub(super) fn explore<G: Game>(
 ) -> Result<(Tree, Vec<u64>), BuildError> {
     let info = game.info();
     let n_players = info.players.len() as u32;
-    let mut tree = Tree {
-        n_players,
-        player_names: info.players.clone(),
-        kind: Vec::new(),
-        data: Vec::new(),
-        first_child: Vec::new(),
-        n_children: Vec::new(),
-        probs: Vec::new(),
-        payoffs: Vec::new(),
-        infosets: Vec::new(),
-        chance_labels: Vec::new(),
-        max_depth: 0,
-    };
+    let mut tree = Tree::empty(info.players.clone());
     let mut infoset_counts = vec![0u32; n_players as usize];
     let mut probs_buf: Vec<Ratio> = Vec::new();
     let mut pay_buf: Vec<i64> = Vec::new();
-    let mut n_terminals: u32 = 0;
 
     tree.push_placeholders(roots.len());
     // The states waiting to be explored, the next one on top. A node's
@@ -153,16 +143,15 @@ pub(super) fn explore<G: Game>(
                     return Err(BuildError::PayoffArity { n: n_players, got: pay_buf.len() });
                 }
                 tree.kind[node as usize] = TERMINAL;
-                tree.data[node as usize] = n_terminals;
-                n_terminals += 1;
-                tree.payoffs.extend_from_slice(&pay_buf);
+                tree.data[node as usize] = tree.payoffs.intern(&pay_buf);
                 0
             }
             Node::Chance { n_outcomes } => {
                 game.chance_probs(&top.state, &mut probs_buf);
                 check_chance(&probs_buf, n_outcomes)?;
                 tree.kind[node as usize] = CHANCE;
-                tree.data[node as usize] = tree.probs.len() as u32;
+                tree.data[node as usize] = tree.chances.len() as u32;
+                tree.chances.push(ChanceNode { start: tree.probs.len() as u32, n: n_outcomes });
                 tree.probs.extend_from_slice(&probs_buf);
                 if opts.labels {
                     for a in 0..n_outcomes {
@@ -211,7 +200,6 @@ pub(super) fn explore<G: Game>(
         }
         let first = tree.kind.len() as u32;
         tree.first_child[node as usize] = first;
-        tree.n_children[node as usize] = n_children;
         let total = tree.kind.len() as u64 + u64::from(n_children);
         if total > opts.max_nodes || total > u64::from(u32::MAX - 1) {
             return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
@@ -281,21 +269,41 @@ struct Frame<S> {
 }
 
 impl Tree {
+    /// A tree with no nodes yet.
+    pub(super) fn empty(player_names: Vec<String>) -> Tree {
+        let n_players = player_names.len() as u32;
+        Tree {
+            n_players,
+            player_names,
+            kind: Vec::new(),
+            data: Vec::new(),
+            first_child: Vec::new(),
+            chances: Vec::new(),
+            probs: Vec::new(),
+            payoffs: PayoffTable::new(n_players as usize),
+            set_actions: Vec::new(),
+            infosets: Vec::new(),
+            chance_labels: Vec::new(),
+            max_depth: 0,
+        }
+    }
+
     fn shrink_to_fit(&mut self) {
         self.kind.shrink_to_fit();
         self.data.shrink_to_fit();
         self.first_child.shrink_to_fit();
-        self.n_children.shrink_to_fit();
+        self.chances.shrink_to_fit();
         self.probs.shrink_to_fit();
         self.payoffs.shrink_to_fit();
     }
 
-    fn push_placeholders(&mut self, n: usize) {
+    /// Appends `n` nodes to be filled in when they are explored (a leaf
+    /// keeps `first_child = 0`).
+    pub(super) fn push_placeholders(&mut self, n: usize) {
         let len = self.kind.len() + n;
         self.kind.resize(len, TERMINAL);
         self.data.resize(len, 0);
         self.first_child.resize(len, 0);
-        self.n_children.resize(len, 0);
     }
 
 }

@@ -4,17 +4,22 @@
 //! (`first_child .. first_child + n_children`); nodes are numbered by a
 //! depth-first walk that numbers all children of a node before descending,
 //! so the numbering is deterministic. Per node: a kind byte, one `u32` of
-//! data (information set, chance-probability offset or payoff offset), the
-//! first child and the child count. Chance probabilities are exact.
+//! data (information set, chance node or payoff vector) and the first child:
+//! 9 bytes. The child count is not stored per node: it is the information
+//! set's action count or the chance node's outcome count. Leaves store the
+//! id of their payoff vector, kept once per distinct vector. Chance
+//! probabilities are exact.
 
 mod build;
 mod parallel;
+mod payoffs;
 mod recall;
 
 pub use build::{build, BuildError, BuildOptions};
 pub use parallel::build_parallel;
 
 use crate::rational::Ratio;
+use payoffs::PayoffTable;
 
 /// Node kinds: `TERMINAL`, `CHANCE`, or `DECISION + player`.
 pub const TERMINAL: u8 = 0;
@@ -33,15 +38,28 @@ pub struct Infoset {
     pub action_labels: Vec<String>,
 }
 
+/// A chance node's outcomes: their probabilities are
+/// `probs[start .. start + n]`.
+#[derive(Clone, Copy, Debug)]
+struct ChanceNode {
+    start: u32,
+    n: u32,
+}
+
 pub struct Tree {
     pub n_players: u32,
     pub player_names: Vec<String>,
     kind: Vec<u8>,
+    /// Decision: the information set; chance: the index in `chances`;
+    /// terminal: the payoff vector's id in `payoffs`.
     data: Vec<u32>,
     first_child: Vec<u32>,
-    n_children: Vec<u32>,
+    chances: Vec<ChanceNode>,
     probs: Vec<Ratio>,
-    payoffs: Vec<i64>,
+    payoffs: PayoffTable,
+    /// Action count per information set (a compact copy of
+    /// `infosets[i].n_actions`, for [`Tree::children`]).
+    set_actions: Vec<u32>,
     pub infosets: Vec<Infoset>,
     /// Labels of chance outcomes, per chance-probability slot (if built with labels).
     pub chance_labels: Vec<String>,
@@ -81,27 +99,38 @@ impl Tree {
         (self.kind[node as usize] >= DECISION).then(|| self.data[node as usize])
     }
 
+    #[inline]
     pub fn children(&self, node: u32) -> std::ops::Range<u32> {
+        let (kind, data) = (self.kind[node as usize], self.data[node as usize]);
+        let n = match kind {
+            TERMINAL => return 0..0,
+            CHANCE => self.chances[data as usize].n,
+            _ => self.set_actions[data as usize],
+        };
         let first = self.first_child[node as usize];
-        first..first + self.n_children[node as usize]
+        first..first + n
+    }
+
+    /// The range of a chance node's outcomes in `probs` (and `chance_labels`).
+    fn outcome_range(&self, node: u32) -> Option<std::ops::Range<usize>> {
+        if self.kind[node as usize] != CHANCE {
+            return None;
+        }
+        let c = self.chances[self.data[node as usize] as usize];
+        Some(c.start as usize..(c.start + c.n) as usize)
     }
 
     /// Exact probabilities of a chance node's children.
     pub fn chance_probs(&self, node: u32) -> &[Ratio] {
-        if self.kind[node as usize] != CHANCE {
-            return &[];
-        }
-        let start = self.data[node as usize] as usize;
-        &self.probs[start..start + self.n_children[node as usize] as usize]
+        self.outcome_range(node).map_or(&[], |r| &self.probs[r])
     }
 
     /// Labels of a chance node's outcomes (empty if built without labels).
     pub fn chance_outcome_labels(&self, node: u32) -> &[String] {
-        if self.kind[node as usize] != CHANCE || self.chance_labels.is_empty() {
-            return &[];
+        match self.outcome_range(node) {
+            Some(r) if !self.chance_labels.is_empty() => &self.chance_labels[r],
+            _ => &[],
         }
-        let start = self.data[node as usize] as usize;
-        &self.chance_labels[start..start + self.n_children[node as usize] as usize]
     }
 
     /// The payoff vector of a terminal node.
@@ -109,18 +138,18 @@ impl Tree {
         if self.kind[node as usize] != TERMINAL {
             return &[];
         }
-        let start = self.data[node as usize] as usize * self.n_players as usize;
-        &self.payoffs[start..start + self.n_players as usize]
+        self.payoffs.get(self.data[node as usize])
     }
 
-    /// Bytes held by the node arrays and slabs.
+    /// Bytes held by the node arrays and tables.
     pub fn bytes(&self) -> u64 {
         (self.kind.capacity()
             + self.data.capacity() * 4
             + self.first_child.capacity() * 4
-            + self.n_children.capacity() * 4
+            + self.chances.capacity() * std::mem::size_of::<ChanceNode>()
             + self.probs.capacity() * std::mem::size_of::<Ratio>()
-            + self.payoffs.capacity() * 8) as u64
+            + self.set_actions.capacity() * 4) as u64
+            + self.payoffs.bytes()
     }
 
     pub fn stats(&self) -> Stats {

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use super::build::{check_chance, explore, finish, BuildError, BuildOptions, RootMove};
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
-use super::{Infoset, Tree, CHANCE, DECISION, TERMINAL};
+use super::{ChanceNode, Infoset, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, Node};
 use crate::info::{ImportCache, InfoInterner};
 use crate::rational::Ratio;
@@ -133,19 +133,10 @@ fn merge<G: Game>(
     if total as u64 > opts.max_nodes {
         return Err(BuildError::TooManyNodes { limit: opts.max_nodes });
     }
-    let mut tree = Tree {
-        n_players,
-        player_names: game.info().players.clone(),
-        kind: Vec::with_capacity(total),
-        data: Vec::with_capacity(total),
-        first_child: Vec::with_capacity(total),
-        n_children: Vec::with_capacity(total),
-        probs: Vec::new(),
-        payoffs: Vec::new(),
-        infosets: Vec::new(),
-        chance_labels: Vec::new(),
-        max_depth: 0,
-    };
+    let mut tree = Tree::empty(game.info().players.clone());
+    tree.kind.reserve_exact(total);
+    tree.data.reserve_exact(total);
+    tree.first_child.reserve_exact(total);
     let mut counts = vec![0u32; n_players as usize];
     // The root and the block of its children (filled from each part's node 0).
     match root {
@@ -155,6 +146,7 @@ fn merge<G: Game>(
             check_chance(&probs, n_outcomes)?;
             tree.kind.push(CHANCE);
             tree.data.push(0);
+            tree.chances.push(ChanceNode { start: 0, n: n_outcomes });
             tree.probs.extend_from_slice(&probs);
             if opts.labels {
                 for a in 0..n {
@@ -176,13 +168,7 @@ fn merge<G: Game>(
         Node::Terminal => unreachable!("a terminal root has no children to build in parallel"),
     }
     tree.first_child.push(1);
-    tree.n_children.push(n);
-    for _ in 0..n {
-        tree.kind.push(TERMINAL);
-        tree.data.push(0);
-        tree.first_child.push(0);
-        tree.n_children.push(0);
-    }
+    tree.push_placeholders(n as usize);
     let root_set = match root {
         Node::Decision { infoset, .. } => infoset,
         _ => u32::MAX,
@@ -232,14 +218,17 @@ fn merge<G: Game>(
             }
         }
         let probs_base = tree.probs.len() as u32;
-        let terminals_base = (tree.payoffs.len() / n_players as usize) as u32;
+        let chances_base = tree.chances.len() as u32;
+        // Local payoff vector -> global, in the part's order of first
+        // appearance (which is the sequential order).
+        let pay_map: Vec<u32> = (0..part.payoffs.len() as u32).map(|id| tree.payoffs.intern(part.payoffs.get(id))).collect();
         // The part's roots are root children bounds[i]..; the rest follows in order.
         let k = bounds[i + 1] - bounds[i];
         // Children of part nodes are never part roots: the nodes from k on
         // are appended in order, with their first children shifted.
         let data_of = |kind: u8, d: u32| match kind {
-            TERMINAL => d + terminals_base,
-            CHANCE => d + probs_base,
+            TERMINAL => pay_map[d as usize],
+            CHANCE => d + chances_base,
             _ => map[d as usize],
         };
         let first_of = |f: u32| if f == 0 { 0 } else { base + f - k };
@@ -248,15 +237,13 @@ fn merge<G: Game>(
             tree.kind[g] = part.kind[j];
             tree.data[g] = data_of(part.kind[j], part.data[j]);
             tree.first_child[g] = first_of(part.first_child[j]);
-            tree.n_children[g] = part.n_children[j];
         }
         let k = k as usize;
         tree.kind.extend_from_slice(&part.kind[k..]);
-        tree.n_children.extend_from_slice(&part.n_children[k..]);
         tree.data.extend(part.kind[k..].iter().zip(&part.data[k..]).map(|(&kind, &d)| data_of(kind, d)));
         tree.first_child.extend(part.first_child[k..].iter().map(|&f| first_of(f)));
+        tree.chances.extend(part.chances.iter().map(|c| ChanceNode { start: c.start + probs_base, n: c.n }));
         tree.probs.extend_from_slice(&part.probs);
-        tree.payoffs.extend_from_slice(&part.payoffs);
         tree.chance_labels.extend_from_slice(&part.chance_labels);
         tree.max_depth = tree.max_depth.max(part.max_depth + 1);
         base += (part.n_nodes() - k) as u32;
