@@ -113,6 +113,16 @@ impl FactDict {
         }
     }
 
+    /// Whether `id` is the fact `head ++ rest` (its id without a lookup).
+    #[inline]
+    pub(super) fn matches(&self, id: u32, head: &[u64], rest: &[u64]) -> bool {
+        if id & PACKED != 0 {
+            return pack(head, rest) == Some(id);
+        }
+        let stored = self.get(id);
+        stored.len() == head.len() + rest.len() && stored[..head.len()] == *head && stored[head.len()..] == *rest
+    }
+
     /// The id of the fact `head ++ rest`: packed if it can be, else from
     /// the dictionary (added if new).
     #[inline]

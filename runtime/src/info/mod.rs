@@ -18,8 +18,8 @@
 //! Facts are numbered ([`facts`]: short facts pack into their id, others go
 //! through a dictionary), so the trie is a map from (parent, fact id) to
 //! child ([`flat_map`]). A memo from (interned base, the two newest pending
-//! facts, the choice list) to the information set makes a decision node one
-//! lookup in the common case.
+//! facts, the player) to the information set and its choice list makes a
+//! decision node one lookup and one compare in the common case.
 
 mod facts;
 mod flat_map;
@@ -79,10 +79,10 @@ pub struct InfoInterner {
     pending_words: Vec<u64>,
     /// Per infoset index: (player, info state, key entry).
     infosets: Vec<InfosetKey>,
-    /// (interned base, the first two facts pending since, the choice key)
-    /// → information set: one lookup per decision node in the common case
-    /// instead of one per fact.
-    memo: FlatMap<4>,
+    /// (interned base, the first two facts pending since, the player) →
+    /// (information set, its choice key): one lookup per decision node in
+    /// the common case instead of one per fact.
+    memo: FlatMap<4, 2>,
     /// Reused buffer: the unresolved pending facts of a chain.
     chain: Vec<u32>,
 }
@@ -128,11 +128,11 @@ impl InfoInterner {
     fn child(&mut self, parent: u32, fact: u32) -> u32 {
         let key = [parent, fact];
         match self.children.find(&key) {
-            Ok(id) => id,
+            Ok([id]) => id,
             Err(slot) => {
                 let id = self.entries.len() as u32;
                 self.entries.push(Entry { parent, fact, infoset: NONE });
-                self.children.insert_at(slot, key, id);
+                self.children.insert_at(slot, key, [id]);
                 id
             }
         }
@@ -206,17 +206,21 @@ impl InfoInterner {
     /// (the encoded choice list); returns its dense index (0, 1, ... in order
     /// of first appearance, over all players) and whether it is new.
     pub fn infoset(&mut self, player: u32, state: InfoState, choices: &[u64]) -> (u32, bool) {
-        let choice_key = self.facts.id(&[INFOSET_TAG, u64::from(player)], choices);
+        let head = [INFOSET_TAG, u64::from(player)];
         let base = self.pending_chain(state);
         let n = self.chain.len();
+        // The memo is keyed without the choices: a player's choice list
+        // nearly always follows from what they know, so the set found is
+        // checked against the choices (a compare, not a hash and a lookup),
+        // and a mismatch takes the exact path below.
         let memo_key = (n <= 2).then(|| {
             let newer = if n == 2 { self.pending_fact_id(self.chain[0]) } else { NONE };
             let older = if n >= 1 { self.pending_fact_id(self.chain[n - 1]) } else { NONE };
-            [base, older, newer, choice_key]
+            [base, older, newer, player]
         });
         let newest = self.chain.first().copied();
         let memo_slot = match memo_key.map(|k| self.memo.find(&k)) {
-            Some(Ok(set)) => {
+            Some(Ok([set, choice_key])) if self.facts.matches(choice_key, &head, choices) => {
                 // Later lookups of this player start from here.
                 if let Some(i) = newest {
                     self.pending[i as usize].interned = self.infosets[set as usize].state.0;
@@ -224,12 +228,13 @@ impl InfoInterner {
                 return (set, false);
             }
             Some(Err(slot)) => Some(slot),
-            None => None,
+            _ => None,
         };
+        let choice_key = self.facts.id(&head, choices);
         let state = self.resolve(state);
         let (set, new) = self.infoset_of_key(player, state, choice_key);
         if let (Some(key), Some(slot)) = (memo_key, memo_slot) {
-            self.memo.insert_at(slot, key, set);
+            self.memo.insert_at(slot, key, [set, choice_key]);
         }
         (set, new)
     }
