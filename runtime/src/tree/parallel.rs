@@ -116,6 +116,47 @@ struct Part {
     before: Vec<u64>,
 }
 
+/// How a part's node ids, information sets, payoff vectors and chance
+/// nodes map to the merged tree's.
+struct Remap {
+    map: Vec<u32>,
+    pay_map: Vec<u32>,
+    chances_base: u32,
+    /// The global id of the part's node `k` (its first non-root node).
+    base: u32,
+    /// The part's root count.
+    k: u32,
+}
+
+impl Remap {
+    #[inline]
+    fn data(&self, kind: u8, d: u32) -> u32 {
+        match kind {
+            TERMINAL => self.pay_map[d as usize],
+            CHANCE => d + self.chances_base,
+            _ => self.map[d as usize],
+        }
+    }
+
+    /// Children of part nodes are never part roots, so first children
+    /// shift by one offset.
+    #[inline]
+    fn first(&self, f: u32) -> u32 {
+        if f == 0 { 0 } else { self.base + f - self.k }
+    }
+
+    /// Copies the part's nodes from `k` on into the global arrays' slices.
+    fn copy(&self, part: &Tree, k: usize, kind: &mut [u8], data: &mut [u32], first_child: &mut [u32]) {
+        kind.copy_from_slice(&part.kind[k..]);
+        for ((out, &kd), &d) in data.iter_mut().zip(&part.kind[k..]).zip(&part.data[k..]) {
+            *out = self.data(kd, d);
+        }
+        for (out, &f) in first_child.iter_mut().zip(&part.first_child[k..]) {
+            *out = self.first(f);
+        }
+    }
+}
+
 /// The root node, then the parts in child order, renumbered.
 fn merge<G: Game>(
     game: &G,
@@ -134,9 +175,11 @@ fn merge<G: Game>(
         return Err(BuildError::TooManyNodes { limit: opts.max_nodes });
     }
     let mut tree = Tree::empty(game.info().players.clone());
-    tree.kind.reserve_exact(total);
-    tree.data.reserve_exact(total);
-    tree.first_child.reserve_exact(total);
+    // The node arrays at their final size, zeroed (placeholders) by the
+    // allocator; the parts' nodes are copied into them on several threads.
+    let mut kind = vec![TERMINAL; total];
+    let mut data = vec![0u32; total];
+    let mut first_child = vec![0u32; total];
     let mut counts = vec![0u32; n_players as usize];
     // The root and the block of its children (filled from each part's node 0).
     match root {
@@ -144,8 +187,7 @@ fn merge<G: Game>(
             let mut probs: Vec<Ratio> = Vec::new();
             game.chance_probs(root_state, &mut probs);
             check_chance(&probs, n_outcomes)?;
-            tree.kind.push(CHANCE);
-            tree.data.push(0);
+            kind[0] = CHANCE;
             tree.chances.push(ChanceNode { start: 0, n: n_outcomes });
             tree.probs.extend_from_slice(&probs);
             if opts.labels {
@@ -155,8 +197,8 @@ fn merge<G: Game>(
             }
         }
         Node::Decision { player, infoset, n_actions } => {
-            tree.kind.push(DECISION + player as u8);
-            tree.data.push(infoset);
+            kind[0] = DECISION + player as u8;
+            data[0] = infoset;
             let (label, action_labels) = if opts.labels {
                 (game.infoset_label(global, infoset), (0..n_actions).map(|a| game.action_label(root_state, a)).collect())
             } else {
@@ -167,8 +209,7 @@ fn merge<G: Game>(
         }
         Node::Terminal => unreachable!("a terminal root has no children to build in parallel"),
     }
-    tree.first_child.push(1);
-    tree.push_placeholders(n as usize);
+    first_child[0] = 1;
     let root_set = match root {
         Node::Decision { infoset, .. } => infoset,
         _ => u32::MAX,
@@ -179,74 +220,82 @@ fn merge<G: Game>(
         before.resize(root_set as usize + 1, UNSET);
         before[root_set as usize] = NO_MOVE;
     }
+    let head = 1 + n as usize;
+    let (head_kind, mut rest_kind) = kind.split_at_mut(head);
+    let (head_data, mut rest_data) = data.split_at_mut(head);
+    let (head_first, mut rest_first) = first_child.split_at_mut(head);
     let mut base = 1 + n; // global id of each part's first non-root node
-    // Each part is dropped once copied, so the parts and the whole tree are
-    // not all held at once.
-    for (i, Part { tree: part, interner: local, before: local_before }) in parts.into_iter().enumerate() {
-        // Local information set -> global, in the part's order of first appearance.
-        let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
-        let mut cache = ImportCache::default();
-        for (k, info) in part.infosets.iter().enumerate() {
-            if info.n_actions == 0 {
-                // Interned before the part: the root's set.
-                map.push(root_set);
-                continue;
+    std::thread::scope(|scope| -> Result<(), BuildError> {
+        // Each part is dropped once copied, so the parts and the whole tree
+        // are not all held at once. The information sets are re-interned
+        // here, in part order; the nodes are copied by a thread per part.
+        for (i, Part { tree: part, interner: local, before: local_before }) in parts.into_iter().enumerate() {
+            // Local information set -> global, in the part's order of first appearance.
+            let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
+            let mut cache = ImportCache::default();
+            for (k, info) in part.infosets.iter().enumerate() {
+                if info.n_actions == 0 {
+                    // Interned before the part: the root's set.
+                    map.push(root_set);
+                    continue;
+                }
+                let (g, new) = global.import_infoset(&local, k as u32, &mut cache);
+                if new {
+                    let mut copy = info.clone();
+                    copy.index_in_player = counts[info.player as usize];
+                    counts[info.player as usize] += 1;
+                    tree.infosets.push(copy);
+                }
+                map.push(g);
             }
-            let (g, new) = global.import_infoset(&local, k as u32, &mut cache);
-            if new {
-                let mut copy = info.clone();
-                copy.index_in_player = counts[info.player as usize];
-                counts[info.player as usize] += 1;
-                tree.infosets.push(copy);
+            drop(local);
+            // The parts must agree on what precedes each information set.
+            for (k, &mv) in local_before.iter().enumerate() {
+                if mv == UNSET || map[k] == u32::MAX {
+                    continue;
+                }
+                let global_mv = if mv == NO_MOVE { NO_MOVE } else { (u64::from(map[(mv >> 32) as usize]) << 32) | (mv & 0xffff_ffff) };
+                let g = map[k] as usize;
+                if g >= before.len() {
+                    before.resize(g + 1, UNSET);
+                }
+                if before[g] == UNSET {
+                    before[g] = global_mv;
+                } else if before[g] != global_mv {
+                    return Err(imperfect_recall(&tree.player_names, global, game, tree.infosets[g].player, g as u32));
+                }
             }
-            map.push(g);
+            let probs_base = tree.probs.len() as u32;
+            // Local payoff vector -> global, in the part's order of first
+            // appearance (which is the sequential order).
+            let pay_map: Vec<u32> =
+                (0..part.payoffs.len() as u32).map(|id| tree.payoffs.intern(part.payoffs.get(id))).collect();
+            tree.chances.extend(part.chances.iter().map(|c| ChanceNode { start: c.start + probs_base, n: c.n }));
+            tree.probs.extend_from_slice(&part.probs);
+            tree.chance_labels.extend_from_slice(&part.chance_labels);
+            tree.max_depth = tree.max_depth.max(part.max_depth + 1);
+            let remap = Remap { map, pay_map, chances_base: tree.chances.len() as u32 - part.chances.len() as u32, base, k: bounds[i + 1] - bounds[i] };
+            // The part's roots are the root's children bounds[i]..
+            let k = remap.k as usize;
+            for j in 0..k {
+                let g = (1 + bounds[i]) as usize + j;
+                head_kind[g] = part.kind[j];
+                head_data[g] = remap.data(part.kind[j], part.data[j]);
+                head_first[g] = remap.first(part.first_child[j]);
+            }
+            // The rest follows in order.
+            let len = part.n_nodes() - k;
+            let (dk, tk) = std::mem::take(&mut rest_kind).split_at_mut(len);
+            let (dd, td) = std::mem::take(&mut rest_data).split_at_mut(len);
+            let (df, tf) = std::mem::take(&mut rest_first).split_at_mut(len);
+            (rest_kind, rest_data, rest_first) = (tk, td, tf);
+            base += len as u32;
+            scope.spawn(move || remap.copy(&part, k, dk, dd, df));
         }
-        // The parts must agree on what precedes each information set.
-        for (k, &mv) in local_before.iter().enumerate() {
-            if mv == UNSET || map[k] == u32::MAX {
-                continue;
-            }
-            let global_mv = if mv == NO_MOVE { NO_MOVE } else { (u64::from(map[(mv >> 32) as usize]) << 32) | (mv & 0xffff_ffff) };
-            let g = map[k] as usize;
-            if g >= before.len() {
-                before.resize(g + 1, UNSET);
-            }
-            if before[g] == UNSET {
-                before[g] = global_mv;
-            } else if before[g] != global_mv {
-                return Err(imperfect_recall(&tree.player_names, global, game, tree.infosets[g].player, g as u32));
-            }
-        }
-        let probs_base = tree.probs.len() as u32;
-        let chances_base = tree.chances.len() as u32;
-        // Local payoff vector -> global, in the part's order of first
-        // appearance (which is the sequential order).
-        let pay_map: Vec<u32> = (0..part.payoffs.len() as u32).map(|id| tree.payoffs.intern(part.payoffs.get(id))).collect();
-        // The part's roots are root children bounds[i]..; the rest follows in order.
-        let k = bounds[i + 1] - bounds[i];
-        // Children of part nodes are never part roots: the nodes from k on
-        // are appended in order, with their first children shifted.
-        let data_of = |kind: u8, d: u32| match kind {
-            TERMINAL => pay_map[d as usize],
-            CHANCE => d + chances_base,
-            _ => map[d as usize],
-        };
-        let first_of = |f: u32| if f == 0 { 0 } else { base + f - k };
-        for j in 0..k as usize {
-            let g = (1 + bounds[i]) as usize + j;
-            tree.kind[g] = part.kind[j];
-            tree.data[g] = data_of(part.kind[j], part.data[j]);
-            tree.first_child[g] = first_of(part.first_child[j]);
-        }
-        let k = k as usize;
-        tree.kind.extend_from_slice(&part.kind[k..]);
-        tree.data.extend(part.kind[k..].iter().zip(&part.data[k..]).map(|(&kind, &d)| data_of(kind, d)));
-        tree.first_child.extend(part.first_child[k..].iter().map(|&f| first_of(f)));
-        tree.chances.extend(part.chances.iter().map(|c| ChanceNode { start: c.start + probs_base, n: c.n }));
-        tree.probs.extend_from_slice(&part.probs);
-        tree.chance_labels.extend_from_slice(&part.chance_labels);
-        tree.max_depth = tree.max_depth.max(part.max_depth + 1);
-        base += (part.n_nodes() - k) as u32;
-    }
+        Ok(())
+    })?;
+    tree.kind = kind;
+    tree.data = data;
+    tree.first_child = first_child;
     Ok(tree)
 }
