@@ -1,30 +1,28 @@
-//! An open-addressing hash map with inline keys, for the interner's trie
-//! and memo.
+//! An open-addressing hash map with inline keys, for the interner's trie.
 
 use super::NONE;
 
 /// Multiplier of the interner's hashes (odd, well mixed).
 pub(super) const K: u64 = 0xf135_7aea_2e62_a9c5;
 
-/// An open-addressing hash map from `[u32; N]` to `[u32; M]` with keys and
-/// values inline, so that a lookup touches one cache line (linear probing,
-/// at most half full; a first value word `NONE` marks an empty slot).
-pub(super) struct FlatMap<const N: usize, const M: usize = 1> {
-    slots: Vec<([u32; N], [u32; M])>,
+/// An open-addressing hash map from `[u32; N]` to `u32` with the keys
+/// inline, so that a lookup touches one cache line (linear probing, at most
+/// half full; the value `NONE` marks an empty slot).
+pub(super) struct FlatMap<const N: usize> {
+    slots: Vec<([u32; N], u32)>,
     pub(super) len: usize,
     shift: u32,
 }
 
-impl<const N: usize, const M: usize> FlatMap<N, M> {
+impl<const N: usize> FlatMap<N> {
     pub(super) fn new() -> Self {
-        FlatMap { slots: vec![([0; N], [NONE; M]); 1 << 10], len: 0, shift: 64 - 10 }
+        FlatMap { slots: vec![([0; N], NONE); 1 << 10], len: 0, shift: 64 - 10 }
     }
 
     /// The home slot: the first half of the key picks a run of 8 slots,
     /// the second half the slot in it. Keys sharing their first half (the
-    /// children of one state, the memo keys of one base and first fact)
-    /// are looked up close together in time by the depth-first builder,
-    /// and this way they also share cache lines.
+    /// children of one state) are looked up close together in time by the
+    /// depth-first builder, and this way they also share cache lines.
     #[inline]
     fn home(&self, key: &[u32; N]) -> usize {
         let (mut h1, mut h2) = (0u64, 0u64);
@@ -39,12 +37,12 @@ impl<const N: usize, const M: usize> FlatMap<N, M> {
 
     /// The value of `key`, or the empty slot where it would go.
     #[inline]
-    pub(super) fn find(&self, key: &[u32; N]) -> Result<[u32; M], usize> {
+    pub(super) fn find(&self, key: &[u32; N]) -> Result<u32, usize> {
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
             let (k, v) = &self.slots[i];
-            if v[0] == NONE {
+            if *v == NONE {
                 return Err(i);
             }
             if k == key {
@@ -55,18 +53,17 @@ impl<const N: usize, const M: usize> FlatMap<N, M> {
     }
 
     /// Inserts at the slot `find` returned.
-    pub(super) fn insert_at(&mut self, slot: usize, key: [u32; N], value: [u32; M]) {
-        debug_assert_ne!(value[0], NONE);
+    pub(super) fn insert_at(&mut self, slot: usize, key: [u32; N], value: u32) {
         self.slots[slot] = (key, value);
         self.len += 1;
         if self.len * 2 > self.slots.len() {
             let n = self.slots.len() * 2;
-            let old = std::mem::replace(&mut self.slots, vec![([0; N], [NONE; M]); n]);
+            let old = std::mem::replace(&mut self.slots, vec![([0; N], NONE); n]);
             self.shift -= 1;
             let mask = self.slots.len() - 1;
-            for (k, v) in old.into_iter().filter(|(_, v)| v[0] != NONE) {
+            for (k, v) in old.into_iter().filter(|(_, v)| *v != NONE) {
                 let mut i = self.home(&k);
-                while self.slots[i].1[0] != NONE {
+                while self.slots[i].1 != NONE {
                     i = (i + 1) & mask;
                 }
                 self.slots[i] = (k, v);
@@ -75,7 +72,7 @@ impl<const N: usize, const M: usize> FlatMap<N, M> {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<([u32; N], [u32; M])>()
+        self.slots.capacity() * std::mem::size_of::<([u32; N], u32)>()
     }
 }
 

@@ -17,15 +17,17 @@
 //!
 //! Facts are numbered ([`facts`]: short facts pack into their id, others go
 //! through a dictionary), so the trie is a map from (parent, fact id) to
-//! child ([`flat_map`]). A memo from (interned base, the two newest pending
-//! facts, the player) to the information set and its choice list makes a
-//! decision node one lookup and one compare in the common case.
+//! child ([`flat_map`]). A memo ([`memo`]) from (interned base, the two
+//! newest pending facts, the player) to the information set and its choice
+//! list makes a decision node one lookup and one compare in the common case.
 
 mod facts;
 mod flat_map;
+mod memo;
 
 use facts::{FactDict, PACKED};
 use flat_map::FlatMap;
+use memo::Memo;
 
 /// An information state (a fact list). `EMPTY` is the empty list. The value
 /// is either an interned trie entry or, with the top bit set, a pending fact
@@ -82,7 +84,7 @@ pub struct InfoInterner {
     /// (interned base, the first two facts pending since, the player) →
     /// (information set, its choice key): one lookup per decision node in
     /// the common case instead of one per fact.
-    memo: FlatMap<4, 2>,
+    memo: Memo,
     /// Reused buffer: the unresolved pending facts of a chain.
     chain: Vec<u32>,
 }
@@ -118,7 +120,7 @@ impl InfoInterner {
             pending: Vec::new(),
             pending_words: Vec::new(),
             infosets: Vec::new(),
-            memo: FlatMap::new(),
+            memo: Memo::new(),
             chain: Vec::new(),
         }
     }
@@ -128,11 +130,11 @@ impl InfoInterner {
     fn child(&mut self, parent: u32, fact: u32) -> u32 {
         let key = [parent, fact];
         match self.children.find(&key) {
-            Ok([id]) => id,
+            Ok(id) => id,
             Err(slot) => {
                 let id = self.entries.len() as u32;
                 self.entries.push(Entry { parent, fact, infoset: NONE });
-                self.children.insert_at(slot, key, [id]);
+                self.children.insert_at(slot, key, id);
                 id
             }
         }
@@ -216,25 +218,25 @@ impl InfoInterner {
         let memo_key = (n <= 2).then(|| {
             let newer = if n == 2 { self.pending_fact_id(self.chain[0]) } else { NONE };
             let older = if n >= 1 { self.pending_fact_id(self.chain[n - 1]) } else { NONE };
-            [base, older, newer, player]
+            [older, newer, player]
         });
         let newest = self.chain.first().copied();
-        let memo_slot = match memo_key.map(|k| self.memo.find(&k)) {
-            Some(Ok([set, choice_key])) if self.facts.matches(choice_key, &head, choices) => {
+        let memo_miss = match memo_key.map(|k| self.memo.find(base, &k)) {
+            Some(Some([set, choice_key])) if self.facts.matches(choice_key, &head, choices) => {
                 // Later lookups of this player start from here.
                 if let Some(i) = newest {
                     self.pending[i as usize].interned = self.infosets[set as usize].state.0;
                 }
                 return (set, false);
             }
-            Some(Err(slot)) => Some(slot),
-            _ => None,
+            Some(None) => true,
+            _ => false,
         };
         let choice_key = self.facts.id(&head, choices);
         let state = self.resolve(state);
         let (set, new) = self.infoset_of_key(player, state, choice_key);
-        if let (Some(key), Some(slot)) = (memo_key, memo_slot) {
-            self.memo.insert_at(slot, key, [set, choice_key]);
+        if let (Some(key), true) = (memo_key, memo_miss) {
+            self.memo.insert(base, key, [set, choice_key]);
         }
         (set, new)
     }
@@ -334,7 +336,7 @@ impl InfoInterner {
     /// Whether the trie is close to the most entries ids can name; a
     /// builder stops (as out of memory) before that.
     pub fn is_full(&self) -> bool {
-        let most = [self.entries.len(), self.memo.len, self.facts.facts.len(), self.pending.len()];
+        let most = [self.entries.len(), self.memo.arena_len(), self.facts.facts.len(), self.pending.len()];
         most.into_iter().max().unwrap_or(0) >= MAX_ENTRIES
     }
 
