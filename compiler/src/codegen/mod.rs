@@ -254,8 +254,12 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
             }
 
             fn payoffs(&self, s: &State, out: &mut Vec<i64>) {
+                // One word at a time: `advance` has just stored them one by
+                // one, and a wider load would wait for both stores.
                 out.clear();
-                out.extend_from_slice(&s.payoffs);
+                for p in 0..s.payoffs.len() {
+                    out.push(s.payoffs[p]);
+                }
             }
 
             fn action_label(&self, s: &State, action: u32) -> String {

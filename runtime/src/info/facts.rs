@@ -120,7 +120,10 @@ impl FactDict {
             return pack(head, rest) == Some(id);
         }
         let stored = self.get(id);
-        stored.len() == head.len() + rest.len() && stored[..head.len()] == *head && stored[head.len()..] == *rest
+        let (h, r) = stored.split_at(head.len().min(stored.len()));
+        // The head (a tag and a word) word by word: `==` on slices calls
+        // memcmp, which pays off only on longer ones.
+        stored.len() == head.len() + rest.len() && h.iter().zip(head).all(|(a, b)| a == b) && r == rest
     }
 
     /// The id of the fact `head ++ rest`: packed if it can be, else from

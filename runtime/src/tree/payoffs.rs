@@ -50,7 +50,8 @@ impl PayoffTable {
             if id == EMPTY {
                 break;
             }
-            if self.get(id) == v {
+            // Word by word: a slice `==` calls memcmp, slow for a few words.
+            if self.get(id).iter().zip(v).all(|(a, b)| a == b) {
                 return id;
             }
             i = (i + 1) & mask;
