@@ -34,6 +34,7 @@ impl PayoffTable {
         self.values.len() / self.n.max(1)
     }
 
+    #[inline]
     pub(super) fn get(&self, id: u32) -> &[i64] {
         let start = id as usize * self.n;
         &self.values[start..start + self.n]
