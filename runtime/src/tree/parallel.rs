@@ -7,7 +7,10 @@
 //! information sets by first appearance: so the parts are concatenated in
 //! child order, and each part's information sets, in its own order, are
 //! re-interned exactly (fact by fact) into the global interner, which
-//! reproduces the sequential numbers.
+//! reproduces the sequential numbers. The first part's interner becomes the
+//! global one (its numbers already are the sequential ones), and the nodes
+//! are copied into the final arrays by a thread per part while the next
+//! part's sets are re-interned.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -20,9 +23,12 @@ use crate::game::{Game, Node};
 use crate::info::{ImportCache, InfoInterner};
 use crate::rational::Ratio;
 
-/// Parts per thread: more balance the load, fewer repeat less interning
-/// (each part interns the information sets it meets on its own).
-const PARTS_PER_THREAD: usize = 2;
+/// Parts per thread: more would balance uneven subtrees, but each part
+/// interns the information sets it meets on its own, and one part per
+/// thread was the fastest on the poker and Leduc trees, whose root's
+/// children have subtrees of equal size (Leduc13 on two threads: 52 ms
+/// with two parts per thread, 44 ms with one).
+const PARTS_PER_THREAD: usize = 1;
 
 /// Builds the tree of the game `make` creates, on up to `threads` threads
 /// (each calls `make` once). Falls back to one thread when the root has
@@ -116,16 +122,39 @@ struct Part {
     before: Vec<u64>,
 }
 
-/// How a part's node ids, information sets, payoff vectors and chance
-/// nodes map to the merged tree's.
+/// How a part's node ids shift in the merged tree: its node `k` (its first
+/// non-root node) becomes `base`.
+#[derive(Clone, Copy)]
+struct Shift {
+    base: u32,
+    /// The part's root count.
+    k: u32,
+}
+
+impl Shift {
+    /// Children of part nodes are never part roots, so first children
+    /// shift by one offset.
+    #[inline]
+    fn first(&self, f: u32) -> u32 {
+        if f == 0 { 0 } else { self.base + f - self.k }
+    }
+
+    /// Copies the kinds and first children of the part's nodes from `k` on.
+    fn copy_structure(&self, part: &Tree, kind: &mut [u8], first_child: &mut [u32]) {
+        let k = self.k as usize;
+        kind.copy_from_slice(&part.kind[k..]);
+        for (out, &f) in first_child.iter_mut().zip(&part.first_child[k..]) {
+            *out = self.first(f);
+        }
+    }
+}
+
+/// How a part's information sets, payoff vectors and chance nodes map to
+/// the merged tree's.
 struct Remap {
     map: Vec<u32>,
     pay_map: Vec<u32>,
     chances_base: u32,
-    /// The global id of the part's node `k` (its first non-root node).
-    base: u32,
-    /// The part's root count.
-    k: u32,
 }
 
 impl Remap {
@@ -138,21 +167,10 @@ impl Remap {
         }
     }
 
-    /// Children of part nodes are never part roots, so first children
-    /// shift by one offset.
-    #[inline]
-    fn first(&self, f: u32) -> u32 {
-        if f == 0 { 0 } else { self.base + f - self.k }
-    }
-
-    /// Copies the part's nodes from `k` on into the global arrays' slices.
-    fn copy(&self, part: &Tree, k: usize, kind: &mut [u8], data: &mut [u32], first_child: &mut [u32]) {
-        kind.copy_from_slice(&part.kind[k..]);
+    /// Copies the data of the part's nodes from `k` on.
+    fn copy_data(&self, part: &Tree, k: usize, data: &mut [u32]) {
         for ((out, &kd), &d) in data.iter_mut().zip(&part.kind[k..]).zip(&part.data[k..]) {
             *out = self.data(kd, d);
-        }
-        for (out, &f) in first_child.iter_mut().zip(&part.first_child[k..]) {
-            *out = self.first(f);
         }
     }
 }
@@ -224,12 +242,47 @@ fn merge<G: Game>(
     let (head_kind, mut rest_kind) = kind.split_at_mut(head);
     let (head_data, mut rest_data) = data.split_at_mut(head);
     let (head_first, mut rest_first) = first_child.split_at_mut(head);
-    let mut base = 1 + n; // global id of each part's first non-root node
+    let mut trees = Vec::with_capacity(parts.len());
+    let mut locals = Vec::with_capacity(parts.len());
+    let mut befores = Vec::with_capacity(parts.len());
+    for Part { tree, interner, before } in parts {
+        trees.push(tree);
+        locals.push(interner);
+        befores.push(before);
+    }
+    let trees = &trees;
     std::thread::scope(|scope| -> Result<(), BuildError> {
-        // Each part is dropped once copied, so the parts and the whole tree
-        // are not all held at once. The information sets are re-interned
-        // here, in part order; the nodes are copied by a thread per part.
-        for (i, Part { tree: part, interner: local, before: local_before }) in parts.into_iter().enumerate() {
+        // Part `i`'s roots are the root's children `bounds[i]..`; its other
+        // nodes follow in order from `base`. Their kinds and first children
+        // need no information sets: copied at once, a thread per part.
+        let mut base = 1 + n;
+        let mut data_slices = Vec::with_capacity(trees.len());
+        let mut shifts = Vec::with_capacity(trees.len());
+        for (i, part) in trees.iter().enumerate() {
+            let shift = Shift { base, k: bounds[i + 1] - bounds[i] };
+            shifts.push(shift);
+            let len = part.n_nodes() - shift.k as usize;
+            let (dk, tk) = std::mem::take(&mut rest_kind).split_at_mut(len);
+            let (dd, td) = std::mem::take(&mut rest_data).split_at_mut(len);
+            let (df, tf) = std::mem::take(&mut rest_first).split_at_mut(len);
+            (rest_kind, rest_data, rest_first) = (tk, td, tf);
+            data_slices.push(dd);
+            base += len as u32;
+            scope.spawn(move || shift.copy_structure(part, dk, df));
+        }
+        // The information sets are re-interned here, in part order; then
+        // a thread per part copies its node data.
+        for (i, ((part, mut local), (local_before, dd))) in
+            trees.iter().zip(locals).zip(befores.into_iter().zip(data_slices)).enumerate()
+        {
+            // The first part's interner becomes the global one: it numbers
+            // its information sets as the sequential builder does (after
+            // the root's, which both interned first), so they map to
+            // themselves and only the later parts are re-interned.
+            let adopt = i == 0;
+            if adopt {
+                std::mem::swap(global, &mut local);
+            }
             // Local information set -> global, in the part's order of first appearance.
             let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
             let mut cache = ImportCache::default();
@@ -239,7 +292,7 @@ fn merge<G: Game>(
                     map.push(root_set);
                     continue;
                 }
-                let (g, new) = global.import_infoset(&local, k as u32, &mut cache);
+                let (g, new) = if adopt { (k as u32, true) } else { global.import_infoset(&local, k as u32, &mut cache) };
                 if new {
                     let mut copy = info.clone();
                     copy.index_in_player = counts[info.player as usize];
@@ -270,27 +323,21 @@ fn merge<G: Game>(
             // appearance (which is the sequential order).
             let pay_map: Vec<u32> =
                 (0..part.payoffs.len() as u32).map(|id| tree.payoffs.intern(part.payoffs.get(id))).collect();
+            let chances_base = tree.chances.len() as u32;
             tree.chances.extend(part.chances.iter().map(|c| ChanceNode { start: c.start + probs_base, n: c.n }));
             tree.probs.extend_from_slice(&part.probs);
             tree.chance_labels.extend_from_slice(&part.chance_labels);
             tree.max_depth = tree.max_depth.max(part.max_depth + 1);
-            let remap = Remap { map, pay_map, chances_base: tree.chances.len() as u32 - part.chances.len() as u32, base, k: bounds[i + 1] - bounds[i] };
-            // The part's roots are the root's children bounds[i]..
-            let k = remap.k as usize;
+            let shift = shifts[i];
+            let remap = Remap { map, pay_map, chances_base };
+            let k = shift.k as usize;
             for j in 0..k {
                 let g = (1 + bounds[i]) as usize + j;
                 head_kind[g] = part.kind[j];
                 head_data[g] = remap.data(part.kind[j], part.data[j]);
-                head_first[g] = remap.first(part.first_child[j]);
+                head_first[g] = shift.first(part.first_child[j]);
             }
-            // The rest follows in order.
-            let len = part.n_nodes() - k;
-            let (dk, tk) = std::mem::take(&mut rest_kind).split_at_mut(len);
-            let (dd, td) = std::mem::take(&mut rest_data).split_at_mut(len);
-            let (df, tf) = std::mem::take(&mut rest_first).split_at_mut(len);
-            (rest_kind, rest_data, rest_first) = (tk, td, tf);
-            base += len as u32;
-            scope.spawn(move || remap.copy(&part, k, dk, dd, df));
+            scope.spawn(move || remap.copy_data(part, k, dd));
         }
         Ok(())
     })?;
