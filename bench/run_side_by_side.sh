@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side by side: OpenSpiel's C++ tree walk (pyspiel.CFRSolver construction)
-# against galac's tree generation (IR interpreter), on Leduc hold'em with
+# against galac's tree generation (IR interpreter, compiled solver), on Leduc hold'em with
 # 3 ranks and with 13 ranks.
 #
 #   pip install -r bench/requirements.txt   # once
@@ -15,7 +15,9 @@
 #     tree and fills the info-state table (strings, legal actions, zeroed
 #     regrets). The game is loaded before the clock starts.
 #   galac: the `generation:` line of `galac tree`: building the tree through
-#     the IR interpreter (one thread), not the parse/check/lower of the file.
+#     the IR interpreter (one thread), not the parse/check/lower of the file;
+#     then the same line of the compiled solver (`galac FILE -o BIN`), on one
+#     thread and on two (`--threads 2`, the parallel builder).
 # Neither includes process start-up. Each run of galac is a fresh process.
 set -euo pipefail
 
@@ -82,20 +84,25 @@ galac_best leduc-compiled "$RUNS_LEDUC" --param ranks=3
 c_leduc_s=$BEST_S
 galac_best leduc13-compiled "$RUNS_LEDUC13" --param ranks=13
 c_leduc13_s=$BEST_S
+# The same solver on both cores (the parallel builder; identical tree).
+galac_best leduc-compiled-2-threads "$RUNS_LEDUC" --param ranks=3 --threads 2
+t_leduc_s=$BEST_S
+galac_best leduc13-compiled-2-threads "$RUNS_LEDUC13" --param ranks=13 --threads 2
+t_leduc13_s=$BEST_S
 GALAC=$INTERP
 rm -rf "$SOLVER_DIR"
 
 echo
 echo "== summary (best run; nodes/s = nodes / best seconds)"
 {
-    printf '%-8s %10s %12s %14s %12s %14s %11s %14s %11s\n' \
-        game nodes openspiel_s openspiel_n/s interp_s interp_n/s interp/os compiled_n/s compiled/os
+    printf '%-8s %10s %12s %14s %12s %14s %11s %14s %11s %14s %11s\n' \
+        game nodes openspiel_s openspiel_n/s interp_s interp_n/s interp/os compiled_n/s compiled/os 2threads_n/s 2threads/os
     for name in leduc leduc13; do
         read -r _ os_n os_s _ < <(echo "$os_out" | awk -v n="$name" '$1 == "RESULT" && $2 == n {print $2, $3, $4, $5}')
-        if [[ $name == leduc ]]; then g_s=$g_leduc_s g_n=$g_leduc_n c_s=$c_leduc_s; else g_s=$g_leduc13_s g_n=$g_leduc13_n c_s=$c_leduc13_s; fi
+        if [[ $name == leduc ]]; then g_s=$g_leduc_s g_n=$g_leduc_n c_s=$c_leduc_s t_s=$t_leduc_s; else g_s=$g_leduc13_s g_n=$g_leduc13_n c_s=$c_leduc13_s t_s=$t_leduc13_s; fi
         [[ $os_n == "$g_n" ]] || echo "warning: $name node counts differ: OpenSpiel $os_n, galac $g_n" >&2
-        awk -v g="$name" -v n="$g_n" -v os="$os_s" -v gs="$g_s" -v cs="$c_s" 'BEGIN {
-            printf "%-8s %10d %12.6f %14.0f %12.6f %14.0f %11.2f %14.0f %11.2f\n", g, n, os, n / os, gs, n / gs, os / gs, n / cs, os / cs
+        awk -v g="$name" -v n="$g_n" -v os="$os_s" -v gs="$g_s" -v cs="$c_s" -v ts="$t_s" 'BEGIN {
+            printf "%-8s %10d %12.6f %14.0f %12.6f %14.0f %11.2f %14.0f %11.2f %14.0f %11.2f\n", g, n, os, n / os, gs, n / gs, os / gs, n / cs, os / cs, n / ts, os / ts
         }'
     done
 }
