@@ -209,13 +209,21 @@ impl InfoInterner {
     /// of first appearance, over all players) and whether it is new.
     pub fn infoset(&mut self, player: u32, state: InfoState, choices: &[u64]) -> (u32, bool) {
         let head = [INFOSET_TAG, u64::from(player)];
-        let base = self.pending_chain(state);
+        let mut base = self.pending_chain(state);
+        // Facts older than the two newest go through the trie, so that the
+        // memo serves every decision node.
+        while self.chain.len() > 2 {
+            let i = self.chain.remove(self.chain.len() - 1);
+            let fact = self.pending_fact_id(i);
+            base = self.child(base, fact);
+            self.pending[i as usize].interned = base;
+        }
         let n = self.chain.len();
         // The memo is keyed without the choices: a player's choice list
         // nearly always follows from what they know, so the set found is
         // checked against the choices (a compare, not a hash and a lookup),
         // and a mismatch takes the exact path below.
-        let memo_key = (n <= 2).then(|| {
+        let memo_key = Some({
             let newer = if n == 2 { self.pending_fact_id(self.chain[0]) } else { NONE };
             let older = if n >= 1 { self.pending_fact_id(self.chain[n - 1]) } else { NONE };
             [older, newer, player]
