@@ -81,7 +81,7 @@ pub struct InfoInterner {
     pending_words: Vec<u64>,
     /// Per infoset index: (player, info state, key entry).
     infosets: Vec<InfosetKey>,
-    /// (interned base, the first two facts pending since, the player) →
+    /// (interned base, the two newest pending facts, the player) →
     /// (information set, its choice key): one lookup per decision node in
     /// the common case instead of one per fact.
     memo: Memo,
@@ -213,7 +213,7 @@ impl InfoInterner {
         // Facts older than the two newest go through the trie, so that the
         // memo serves every decision node.
         while self.chain.len() > 2 {
-            let i = self.chain.remove(self.chain.len() - 1);
+            let Some(i) = self.chain.pop() else { break };
             let fact = self.pending_fact_id(i);
             base = self.child(base, fact);
             self.pending[i as usize].interned = base;
@@ -223,28 +223,25 @@ impl InfoInterner {
         // nearly always follows from what they know, so the set found is
         // checked against the choices (a compare, not a hash and a lookup),
         // and a mismatch takes the exact path below.
-        let memo_key = Some({
-            let newer = if n == 2 { self.pending_fact_id(self.chain[0]) } else { NONE };
-            let older = if n >= 1 { self.pending_fact_id(self.chain[n - 1]) } else { NONE };
-            [older, newer, player]
-        });
+        let newer = if n == 2 { self.pending_fact_id(self.chain[0]) } else { NONE };
+        let older = if n >= 1 { self.pending_fact_id(self.chain[n - 1]) } else { NONE };
+        let memo_key = [older, newer, player];
         let newest = self.chain.first().copied();
-        let memo_miss = match memo_key.map(|k| self.memo.find(base, &k)) {
-            Some(Some([set, choice_key])) if self.facts.matches(choice_key, &head, choices) => {
+        let memo_miss = match self.memo.find(base, &memo_key) {
+            Some([set, choice_key]) if self.facts.matches(choice_key, &head, choices) => {
                 // Later lookups of this player start from here.
                 if let Some(i) = newest {
                     self.pending[i as usize].interned = self.infosets[set as usize].state.0;
                 }
                 return (set, false);
             }
-            Some(None) => true,
-            _ => false,
+            found => found.is_none(),
         };
         let choice_key = self.facts.id(&head, choices);
         let state = self.resolve(state);
         let (set, new) = self.infoset_of_key(player, state, choice_key);
-        if let (Some(key), true) = (memo_key, memo_miss) {
-            self.memo.insert(base, key, [set, choice_key]);
+        if memo_miss {
+            self.memo.insert(base, memo_key, [set, choice_key]);
         }
         (set, new)
     }
