@@ -34,7 +34,7 @@ pub struct LimitArgs {
     pub step_limit: u64,
     /// Threads for building the tree (compiled solvers; 0 = all cores). The
     /// tree is the same whatever the number; more threads pay off on large
-    /// trees and need about 1.5 times the memory while the parts are merged.
+    /// trees and need up to about twice the memory while the parts are merged.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 }

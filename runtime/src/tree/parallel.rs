@@ -55,7 +55,7 @@ pub fn build_parallel<G: Game>(
         return super::build(&game, opts);
     }
     // Each part: the subtrees of a run of the root's children, with its own
-    // interner; a few parts per thread balance the load.
+    // interner (see `PARTS_PER_THREAD`).
     let n_parts = (threads * PARTS_PER_THREAD).min(n_children as usize);
     let bounds: Vec<u32> = (0..=n_parts).map(|k| (k as u64 * u64::from(n_children) / n_parts as u64) as u32).collect();
     let parts: Vec<Mutex<Option<Result<Part, BuildError>>>> =
