@@ -1,6 +1,7 @@
 //! Building the tree: explore every play of a [`Game`] depth-first with an
 //! explicit stack, cloning the state once per child.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::recall::{OwnMoves, NO_MOVES};
@@ -54,9 +55,25 @@ pub enum BuildError {
 pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
     let start = Instant::now();
     let mut interner = InfoInterner::new();
-    let (mut tree, _) = explore(game, vec![game.root()?], None, opts, &mut interner)?;
+    let (mut tree, _) = explore(game, vec![game.root()?], None, opts, &mut interner, &MemoryUse::default())?;
     finish(&mut tree, &interner, opts)?;
     Ok((tree, interner, start.elapsed().as_secs_f64()))
+}
+
+/// The bytes held by the explorations of one build, against
+/// [`BuildOptions::max_bytes`]: the parallel builder's parts share one, so
+/// that together they stay within the budget.
+#[derive(Default)]
+pub(super) struct MemoryUse(AtomicU64);
+
+impl MemoryUse {
+    /// Records that an exploration now holds `bytes` (`held` before; its
+    /// arrays only grow) and returns the build's total.
+    fn update(&self, held: &mut u64, bytes: u64) -> u64 {
+        let grown = bytes.saturating_sub(*held);
+        *held += grown;
+        self.0.fetch_add(grown, Ordering::Relaxed) + grown
+    }
 }
 
 /// A chance node's probabilities: one per outcome, summing to exactly 1.
@@ -90,13 +107,15 @@ pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptio
 /// call get empty entries. Perfect recall is checked on the way: the roots
 /// have no earlier moves, or the one `root_move` says; the result also has,
 /// per information set, the own move before it (see
-/// [`OwnMoves::into_before`]).
+/// [`OwnMoves::into_before`]). The memory limit applies to the total in
+/// `memory`.
 pub(super) fn explore<G: Game>(
     game: &G,
     roots: Vec<G::State>,
     root_move: Option<RootMove>,
     opts: &BuildOptions,
     interner: &mut InfoInterner,
+    memory: &MemoryUse,
 ) -> Result<(Tree, Vec<u64>), BuildError> {
     let info = game.info();
     let n_players = info.players.len() as u32;
@@ -104,6 +123,8 @@ pub(super) fn explore<G: Game>(
     let mut infoset_counts = vec![0u32; n_players as usize];
     let mut probs_buf: Vec<Ratio> = Vec::new();
     let mut pay_buf: Vec<i64> = Vec::new();
+    // Bytes of this exploration counted in `memory` so far.
+    let mut held = 0u64;
 
     tree.push_placeholders(roots.len());
     // The states waiting to be explored, the next one on top. A node's
@@ -207,7 +228,7 @@ pub(super) fn explore<G: Game>(
         tree.push_placeholders(n_children as usize);
         // Check memory now and then (the estimate is cheap, but not free).
         if first & 0xffff > (first + n_children) & 0xffff || n_children > 0xffff {
-            let bytes = tree.bytes() + interner.bytes() as u64;
+            let bytes = memory.update(&mut held, tree.bytes() + interner.bytes() as u64);
             if bytes > opts.max_bytes || interner.is_full() {
                 return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
             }

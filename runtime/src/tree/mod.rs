@@ -239,6 +239,61 @@ mod tests {
         Coin { info: GameInfo { name: "coin".into(), players: vec!["p".into()], params: Vec::new() }, probs }
     }
 
+    /// Chance nodes of 4 outcomes down to depth 8, under a root of 2.
+    struct Wide {
+        info: GameInfo,
+    }
+
+    impl Game for Wide {
+        type State = u32;
+        fn info(&self) -> &GameInfo {
+            &self.info
+        }
+        fn root(&self) -> Result<u32, GameError> {
+            Ok(0)
+        }
+        fn advance(&self, s: &mut u32, _: &mut InfoInterner) -> Result<Node, GameError> {
+            Ok(match *s {
+                0 => Node::Chance { n_outcomes: 2 },
+                1..=8 => Node::Chance { n_outcomes: 4 },
+                _ => Node::Terminal,
+            })
+        }
+        fn apply(&self, s: &mut u32, _: u32, _: &mut InfoInterner) -> Result<(), GameError> {
+            *s += 1;
+            Ok(())
+        }
+        fn chance_probs(&self, s: &u32, out: &mut Vec<Ratio>) {
+            let n = if *s == 0 { 2 } else { 4 };
+            out.clear();
+            out.resize(n, Ratio { num: 1, den: n as u64 });
+        }
+        fn payoffs(&self, _: &u32, out: &mut Vec<i64>) {
+            out.clear();
+            out.push(0);
+        }
+        fn action_label(&self, _: &u32, action: u32) -> String {
+            action.to_string()
+        }
+        fn infoset_label(&self, _: &InfoInterner, infoset: u32) -> String {
+            infoset.to_string()
+        }
+    }
+
+    #[test]
+    fn the_parallel_builder_keeps_its_parts_and_the_merged_tree_within_the_memory_limit() {
+        let make = || Some(Wide { info: GameInfo { name: "wide".into(), players: vec!["p".into()], params: Vec::new() } });
+        let (tree, interner, _) = build_parallel(&make, &BuildOptions::default(), 1).unwrap();
+        assert_eq!(tree.n_nodes(), 1 + 2 * (4u32.pow(9) - 1) as usize / 3);
+        // Room for the finished tree, not for the parts and the merged tree at once.
+        let limit = (tree.bytes() + interner.bytes() as u64) * 3 / 2;
+        let opts = BuildOptions { max_bytes: limit, ..BuildOptions::default() };
+        match build_parallel(&make, &opts, 2) {
+            Err(BuildError::TooMuchMemory { .. }) => {}
+            other => panic!("expected a memory error, got {:?}", other.map(|t| t.0.n_nodes())),
+        }
+    }
+
     #[test]
     fn chance_probabilities_not_summing_to_one_are_an_error_on_every_builder() {
         let quarter = Ratio { num: 1, den: 4 };

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::build::{check_chance, explore, finish, BuildError, BuildOptions, RootMove};
+use super::build::{check_chance, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove};
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
 use super::{ChanceNode, Infoset, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, Node};
@@ -61,6 +61,8 @@ pub fn build_parallel<G: Game>(
     let parts: Vec<Mutex<Option<Result<Part, BuildError>>>> =
         (0..n_parts).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
+    // The parts share the memory budget.
+    let memory = MemoryUse::default();
     let part_opts = BuildOptions { labels: opts.labels, ..opts.clone() };
     std::thread::scope(|scope| {
         for _ in 0..threads.min(n_parts) {
@@ -86,7 +88,7 @@ pub fn build_parallel<G: Game>(
                             game.apply(&mut child, a, &mut interner)?;
                             children.push(child);
                         }
-                        let (tree, before) = explore(&game, children, root_move, &part_opts, &mut interner)?;
+                        let (tree, before) = explore(&game, children, root_move, &part_opts, &mut interner, &memory)?;
                         Ok(Part { tree, interner, before })
                     })();
                     let failed = result.is_err();
@@ -191,6 +193,13 @@ fn merge<G: Game>(
     debug_assert_eq!(parts.len() + 1, bounds.len());
     if total as u64 > opts.max_nodes {
         return Err(BuildError::TooManyNodes { limit: opts.max_nodes });
+    }
+    // The parts and the merged tree (about as large as the parts' trees)
+    // are held at once.
+    let held: u64 = parts.iter().map(|p| p.tree.bytes() + p.interner.bytes() as u64).sum();
+    let merged: u64 = parts.iter().map(|p| p.tree.bytes()).sum();
+    if held + merged > opts.max_bytes {
+        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }
     let mut tree = Tree::empty(game.info().players.clone());
     // The node arrays at their final size, zeroed (placeholders) by the
