@@ -38,13 +38,11 @@ pub(super) struct Memo {
     /// Per interned state: its table in `slots`.
     tables: Vec<Table>,
     slots: Vec<Slot>,
-    /// Entries in all tables.
-    pub(super) len: usize,
 }
 
 impl Memo {
     pub(super) fn new() -> Memo {
-        Memo { tables: Vec::new(), slots: Vec::new(), len: 0 }
+        Memo { tables: Vec::new(), slots: Vec::new() }
     }
 
     #[inline]
@@ -100,7 +98,6 @@ impl Memo {
         self.place(t, key, value);
         t.len += 1;
         self.tables[b] = t;
-        self.len += 1;
     }
 
     /// `capacity` empty slots at the end of the arena (a grown table's old
@@ -151,6 +148,5 @@ mod tests {
         }
         assert_eq!(m.find(1, &[0, 0, 1]), None);
         assert_eq!(m.find(1000, &[0, 0, 0]), None);
-        assert_eq!(m.len, 300);
     }
 }

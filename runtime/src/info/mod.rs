@@ -83,7 +83,8 @@ pub struct InfoInterner {
     infosets: Vec<InfosetKey>,
     /// (interned base, the two newest pending facts, the player) →
     /// (information set, its choice key): one lookup per decision node in
-    /// the common case instead of one per fact.
+    /// the common case (plus a trie lookup per older pending fact) instead
+    /// of one per fact and one for the choice list.
     memo: Memo,
     /// Reused buffer: the unresolved pending facts of a chain.
     chain: Vec<u32>,
@@ -213,7 +214,8 @@ impl InfoInterner {
         // Facts older than the two newest go through the trie, so that the
         // memo serves every decision node.
         while self.chain.len() > 2 {
-            let Some(i) = self.chain.pop() else { break };
+            let i = self.chain[self.chain.len() - 1];
+            self.chain.truncate(self.chain.len() - 1);
             let fact = self.pending_fact_id(i);
             base = self.child(base, fact);
             self.pending[i as usize].interned = base;

@@ -47,6 +47,8 @@ pub enum BuildError {
     TooManyChildren { n: u64, max: u64 },
     #[error("a decision node has no actions")]
     NoActions,
+    #[error("the nodes of one information set have {first} and {other} actions")]
+    ActionCountMismatch { first: u32, other: u32 },
     #[error("imperfect recall: {0}")]
     ImperfectRecall(String),
 }
@@ -85,6 +87,17 @@ pub(super) fn check_chance(probs: &[Ratio], n_outcomes: u32) -> Result<(), Build
     if sum != Some(Ratio::ONE) {
         let sum = sum.map_or_else(|| "more than 1".to_string(), |s| s.to_string());
         return Err(BuildError::ChanceSum { sum });
+    }
+    Ok(())
+}
+
+/// A node of a known information set must have its action count: a node's
+/// child count is read from its set. (Gala's choice lists, which the set
+/// includes, always agree; a hand-written [`Game`] might not.) A
+/// placeholder (a set interned before a parallel part) has no count yet.
+pub(super) fn check_action_count(set: &Infoset, n_actions: u32) -> Result<(), BuildError> {
+    if set.n_actions != n_actions && set.n_actions != 0 {
+        return Err(BuildError::ActionCountMismatch { first: set.n_actions, other: n_actions });
     }
     Ok(())
 }
@@ -207,6 +220,8 @@ pub(super) fn explore<G: Game>(
                         (String::new(), Vec::new())
                     };
                     tree.infosets.push(Infoset { player, index_in_player, n_actions, label, action_labels });
+                } else {
+                    check_action_count(&tree.infosets[infoset as usize], n_actions)?;
                 }
                 own_moves.check(top.path, player, infoset, &tree.player_names, interner, game)?;
                 tree.kind[node as usize] = DECISION + player as u8;
@@ -320,7 +335,7 @@ impl Tree {
 
     /// Appends `n` nodes to be filled in when they are explored (a leaf
     /// keeps `first_child = 0`).
-    pub(super) fn push_placeholders(&mut self, n: usize) {
+    fn push_placeholders(&mut self, n: usize) {
         let len = self.kind.len() + n;
         self.kind.resize(len, TERMINAL);
         self.data.resize(len, 0);

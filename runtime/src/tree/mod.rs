@@ -1,7 +1,7 @@
 //! The game tree in flat arrays (struct of arrays, `u32` indices).
 //!
 //! Node 0 is the root. The children of a node are contiguous
-//! (`first_child .. first_child + n_children`); nodes are numbered by a
+//! (from `first_child`, as many as the node has); nodes are numbered by a
 //! depth-first walk that numbers all children of a node before descending,
 //! so the numbering is deterministic. Per node: a kind byte, one `u32` of
 //! data (information set, chance node or payoff vector) and the first child:
@@ -291,6 +291,62 @@ mod tests {
         match build_parallel(&make, &opts, 2) {
             Err(BuildError::TooMuchMemory { .. }) => {}
             other => panic!("expected a memory error, got {:?}", other.map(|t| t.0.n_nodes())),
+        }
+    }
+
+    /// A hidden coin, then one information set whose nodes have 2 or 3
+    /// actions (a hand-written game's mistake; Gala's choice lists, part of
+    /// the set, rule it out).
+    struct Uneven {
+        info: GameInfo,
+    }
+
+    impl Game for Uneven {
+        type State = (u32, u32);
+        fn info(&self) -> &GameInfo {
+            &self.info
+        }
+        fn root(&self) -> Result<(u32, u32), GameError> {
+            Ok((0, 0))
+        }
+        fn advance(&self, s: &mut (u32, u32), info: &mut InfoInterner) -> Result<Node, GameError> {
+            Ok(match s.0 {
+                0 => Node::Chance { n_outcomes: 2 },
+                1 => {
+                    let (infoset, _) = info.infoset(0, crate::info::InfoState::EMPTY, &[7]);
+                    Node::Decision { player: 0, infoset, n_actions: 2 + s.1 }
+                }
+                _ => Node::Terminal,
+            })
+        }
+        fn apply(&self, s: &mut (u32, u32), action: u32, _: &mut InfoInterner) -> Result<(), GameError> {
+            *s = (s.0 + 1, if s.0 == 0 { action } else { s.1 });
+            Ok(())
+        }
+        fn chance_probs(&self, _: &(u32, u32), out: &mut Vec<Ratio>) {
+            out.clear();
+            out.resize(2, Ratio { num: 1, den: 2 });
+        }
+        fn payoffs(&self, _: &(u32, u32), out: &mut Vec<i64>) {
+            out.clear();
+            out.push(0);
+        }
+        fn action_label(&self, _: &(u32, u32), action: u32) -> String {
+            action.to_string()
+        }
+        fn infoset_label(&self, _: &InfoInterner, infoset: u32) -> String {
+            infoset.to_string()
+        }
+    }
+
+    #[test]
+    fn an_information_set_with_two_action_counts_is_an_error_on_every_builder() {
+        let make = || Some(Uneven { info: GameInfo { name: "uneven".into(), players: vec!["p".into()], params: Vec::new() } });
+        for threads in [1, 2] {
+            match build_parallel(&make, &BuildOptions::default(), threads) {
+                Err(BuildError::ActionCountMismatch { first: 2, other: 3 }) => {}
+                other => panic!("{threads} threads: expected an action-count error, got {:?}", other.map(|t| t.0.n_nodes())),
+            }
         }
     }
 

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::build::{check_chance, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove};
+use super::build::{check_action_count, check_chance, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove};
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
 use super::{ChanceNode, Infoset, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, Node};
@@ -191,8 +191,9 @@ fn merge<G: Game>(
     let n_players = game.info().players.len() as u32;
     let total: usize = 1 + parts.iter().map(|p| p.tree.n_nodes()).sum::<usize>();
     debug_assert_eq!(parts.len() + 1, bounds.len());
-    if total as u64 > opts.max_nodes {
-        return Err(BuildError::TooManyNodes { limit: opts.max_nodes });
+    let most = opts.max_nodes.min(u64::from(u32::MAX - 1));
+    if total as u64 > most {
+        return Err(BuildError::TooManyNodes { limit: most });
     }
     // The parts and the merged tree (about as large as the parts' trees)
     // are held at once.
@@ -208,7 +209,8 @@ fn merge<G: Game>(
     let mut data = vec![0u32; total];
     let mut first_child = vec![0u32; total];
     let mut counts = vec![0u32; n_players as usize];
-    // The root and the block of its children (filled from each part's node 0).
+    // The root and the block of its children (filled from each part's
+    // first nodes, its roots).
     match root {
         Node::Chance { n_outcomes } => {
             let mut probs: Vec<Ratio> = Vec::new();
@@ -302,6 +304,9 @@ fn merge<G: Game>(
                     continue;
                 }
                 let (g, new) = if adopt { (k as u32, true) } else { global.import_infoset(&local, k as u32, &mut cache) };
+                if !new {
+                    check_action_count(&tree.infosets[g as usize], info.n_actions)?;
+                }
                 if new {
                     let mut copy = info.clone();
                     copy.index_in_player = counts[info.player as usize];

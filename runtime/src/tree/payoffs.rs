@@ -13,6 +13,8 @@ const EMPTY: u32 = u32::MAX;
 #[derive(Clone, Debug)]
 pub(super) struct PayoffTable {
     n: usize,
+    /// Vectors so far (not `values.len() / n`: `n` may be 0).
+    count: u32,
     /// Vector `id` is `values[id * n .. (id + 1) * n]`.
     values: Vec<i64>,
     /// Open addressing on the vectors' hash (at most half full): ids.
@@ -22,7 +24,7 @@ pub(super) struct PayoffTable {
 
 impl PayoffTable {
     pub(super) fn new(n: usize) -> PayoffTable {
-        PayoffTable { n, values: Vec::new(), slots: vec![EMPTY; 1 << 6], shift: 64 - 6 }
+        PayoffTable { n, count: 0, values: Vec::new(), slots: vec![EMPTY; 1 << 6], shift: 64 - 6 }
     }
 
     #[inline]
@@ -31,7 +33,7 @@ impl PayoffTable {
     }
 
     pub(super) fn len(&self) -> usize {
-        self.values.len() / self.n.max(1)
+        self.count as usize
     }
 
     #[inline]
@@ -57,7 +59,8 @@ impl PayoffTable {
             }
             i = (i + 1) & mask;
         }
-        let id = self.len() as u32;
+        let id = self.count;
+        self.count += 1;
         self.values.extend_from_slice(v);
         self.slots[i] = id;
         if self.len() * 2 > self.slots.len() {
