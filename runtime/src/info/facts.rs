@@ -1,7 +1,7 @@
 //! Fact ids: a fact (a short word list) is either packed into its id or
 //! numbered by a dictionary that compares words exactly.
 
-use super::flat_map::K;
+use super::per_state::K;
 use super::NONE;
 
 /// Ids with this bit are packed facts: short facts of small words are their

@@ -17,17 +17,16 @@
 //!
 //! Facts are numbered ([`facts`]: short facts pack into their id, others go
 //! through a dictionary), so the trie is a map from (parent, fact id) to
-//! child ([`flat_map`]). A memo ([`memo`]) from (interned base, the two
-//! newest pending facts, the player) to the information set and its choice
-//! list makes a decision node one lookup and one compare in the common case.
+//! child. A memo from (interned base, the two newest pending facts, the
+//! player) to the information set and its choice list makes a decision node
+//! one lookup and one compare in the common case. Both maps keep a small
+//! table per state, close to the tables made around it ([`per_state`]).
 
 mod facts;
-mod flat_map;
-mod memo;
+mod per_state;
 
 use facts::{FactDict, PACKED};
-use flat_map::FlatMap;
-use memo::Memo;
+use per_state::PerStateMap;
 
 /// An information state (a fact list). `EMPTY` is the empty list. The value
 /// is either an interned trie entry or, with the top bit set, a pending fact
@@ -76,7 +75,7 @@ pub struct InfoInterner {
     /// The trie of interned states: entry 0 is the empty state.
     entries: Vec<Entry>,
     /// (parent, fact) → child entry.
-    children: FlatMap<2>,
+    children: PerStateMap<1, 1>,
     pending: Vec<Pending>,
     pending_words: Vec<u64>,
     /// Per infoset index: (player, info state, key entry).
@@ -85,7 +84,7 @@ pub struct InfoInterner {
     /// (information set, its choice key): one lookup per decision node in
     /// the common case (plus a trie lookup per older pending fact) instead
     /// of one per fact and one for the choice list.
-    memo: Memo,
+    memo: PerStateMap<3, 2>,
     /// Reused buffer: the unresolved pending facts of a chain.
     chain: Vec<u32>,
 }
@@ -117,11 +116,11 @@ impl InfoInterner {
         InfoInterner {
             facts: FactDict::new(),
             entries: vec![Entry { parent: NONE, fact: NONE, infoset: NONE }],
-            children: FlatMap::new(),
+            children: PerStateMap::new(),
             pending: Vec::new(),
             pending_words: Vec::new(),
             infosets: Vec::new(),
-            memo: Memo::new(),
+            memo: PerStateMap::new(),
             chain: Vec::new(),
         }
     }
@@ -129,13 +128,12 @@ impl InfoInterner {
     /// The child of the interned state `parent` by the fact with id `fact`.
     #[inline]
     fn child(&mut self, parent: u32, fact: u32) -> u32 {
-        let key = [parent, fact];
-        match self.children.find(&key) {
-            Ok(id) => id,
-            Err(slot) => {
+        match self.children.find(parent, &[fact]) {
+            Some([id]) => id,
+            None => {
                 let id = self.entries.len() as u32;
                 self.entries.push(Entry { parent, fact, infoset: NONE });
-                self.children.insert_at(slot, key, id);
+                self.children.insert(parent, [fact], [id]);
                 id
             }
         }
@@ -343,7 +341,13 @@ impl InfoInterner {
     /// Whether the trie is close to the most entries ids can name; a
     /// builder stops (as out of memory) before that.
     pub fn is_full(&self) -> bool {
-        let most = [self.entries.len(), self.memo.arena_len(), self.facts.facts.len(), self.pending.len()];
+        let most = [
+            self.entries.len(),
+            self.children.arena_len(),
+            self.memo.arena_len(),
+            self.facts.facts.len(),
+            self.pending.len(),
+        ];
         most.into_iter().max().unwrap_or(0) >= MAX_ENTRIES
     }
 

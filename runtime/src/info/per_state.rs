@@ -1,28 +1,29 @@
-//! The memo of [`super::InfoInterner::infoset`]: (interned base state, the
-//! two newest pending facts, the player) → (information set, choice key).
+//! A map from (interned state, key) to value, kept as one small hash table
+//! per state, all in one arena in the order they were made. The trie
+//! (state, fact) → child and the memo of [`super::InfoInterner::infoset`]
+//! are both such maps.
 //!
-//! One small hash table per base state, all in one arena in the order they
-//! were made. A depth-first builder meets the states of a subtree in the
-//! order it made them the first time, so the tables it reads next lie next
-//! to the ones it just read; one global hash table scattered them over
-//! many megabytes, and a decision node paid a cache miss for its lookup.
+//! A depth-first builder meets the states of a subtree in the order it made
+//! them the first time, so the tables it reads next lie next to the ones it
+//! just read. One global hash table scattered them over many megabytes, and
+//! a decision node paid a cache miss for its lookup.
 
-use super::flat_map::K;
 use super::NONE;
 
-/// A table's slot: the key (older fact, newer fact, player) and the value
-/// (set, choice key); `value[0] == NONE` marks an empty slot.
+/// Multiplier of the interner's hashes (odd, well mixed).
+pub(super) const K: u64 = 0xf135_7aea_2e62_a9c5;
+
+/// A table's slot: `value[0] == NONE` marks an empty slot.
 #[derive(Clone, Copy)]
-struct Slot {
-    key: [u32; 3],
-    value: [u32; 2],
+struct Slot<const N: usize, const M: usize> {
+    key: [u32; N],
+    value: [u32; M],
 }
 
-const EMPTY: Slot = Slot { key: [0; 3], value: [NONE; 2] };
-/// Capacity of a base's first table (a power of two).
+/// Capacity of a state's first table (a power of two).
 const FIRST_CAPACITY: u32 = 2;
 
-/// Where a base's table is, so that a lookup reads one slot's cache line
+/// Where a state's table is, so that a lookup reads one slot's cache line
 /// past this index.
 #[derive(Clone, Copy)]
 struct Table {
@@ -34,27 +35,32 @@ struct Table {
 
 const NO_TABLE: Table = Table { first: 0, capacity: 0, len: 0 };
 
-pub(super) struct Memo {
+/// Maps (state, `[u32; N]`) to `[u32; M]`; a value's first word is never
+/// `NONE`.
+pub(super) struct PerStateMap<const N: usize, const M: usize> {
     /// Per interned state: its table in `slots`.
     tables: Vec<Table>,
-    slots: Vec<Slot>,
+    slots: Vec<Slot<N, M>>,
 }
 
-impl Memo {
-    pub(super) fn new() -> Memo {
-        Memo { tables: Vec::new(), slots: Vec::new() }
+impl<const N: usize, const M: usize> PerStateMap<N, M> {
+    pub(super) fn new() -> Self {
+        PerStateMap { tables: Vec::new(), slots: Vec::new() }
     }
 
     #[inline]
-    fn home(key: &[u32; 3], capacity: u32) -> usize {
-        let h = ((u64::from(key[0]) << 32 | u64::from(key[1])).wrapping_mul(K) ^ u64::from(key[2])).wrapping_mul(K);
+    fn home(key: &[u32; N], capacity: u32) -> usize {
+        let mut h = 0u64;
+        for &k in key {
+            h = (h.rotate_left(32) ^ u64::from(k)).wrapping_mul(K);
+        }
         (h >> 32) as usize & (capacity as usize - 1)
     }
 
-    /// The value of `key` in the table of `base`.
+    /// The value of `key` in the table of `state`.
     #[inline]
-    pub(super) fn find(&self, base: u32, key: &[u32; 3]) -> Option<[u32; 2]> {
-        let t = *self.tables.get(base as usize)?;
+    pub(super) fn find(&self, state: u32, key: &[u32; N]) -> Option<[u32; M]> {
+        let t = *self.tables.get(state as usize)?;
         if t.capacity == 0 {
             return None;
         }
@@ -73,10 +79,10 @@ impl Memo {
         }
     }
 
-    /// Adds `key` (not in the table of `base`) with `value`.
-    pub(super) fn insert(&mut self, base: u32, key: [u32; 3], value: [u32; 2]) {
+    /// Adds `key` (not in the table of `state`) with `value`.
+    pub(super) fn insert(&mut self, state: u32, key: [u32; N], value: [u32; M]) {
         debug_assert_ne!(value[0], NONE);
-        let b = base as usize;
+        let b = state as usize;
         if self.tables.len() <= b {
             let len = (b + 1).max(self.tables.len() * 2);
             self.tables.resize(len, NO_TABLE);
@@ -104,11 +110,11 @@ impl Memo {
     /// slots are left behind: at most the size of the tables in use).
     fn alloc(&mut self, capacity: u32) -> u32 {
         let first = self.slots.len() as u32;
-        self.slots.resize(self.slots.len() + capacity as usize, EMPTY);
+        self.slots.resize(self.slots.len() + capacity as usize, Slot { key: [0; N], value: [NONE; M] });
         first
     }
 
-    fn place(&mut self, t: Table, key: [u32; 3], value: [u32; 2]) {
+    fn place(&mut self, t: Table, key: [u32; N], value: [u32; M]) {
         let mask = t.capacity as usize - 1;
         let mut i = Self::home(&key, t.capacity);
         while self.slots[t.first as usize + i].value[0] != NONE {
@@ -123,17 +129,17 @@ impl Memo {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.tables.capacity() * std::mem::size_of::<Table>() + self.slots.capacity() * std::mem::size_of::<Slot>()
+        self.tables.capacity() * std::mem::size_of::<Table>() + self.slots.capacity() * std::mem::size_of::<Slot<N, M>>()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Memo;
+    use super::PerStateMap;
 
     #[test]
     fn every_key_is_found_in_its_own_base_after_growth() {
-        let mut m = Memo::new();
+        let mut m = PerStateMap::<3, 2>::new();
         for base in [0u32, 7, 3] {
             for k in 0..100u32 {
                 assert_eq!(m.find(base, &[k, k * 3, base]), None);
