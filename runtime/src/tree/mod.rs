@@ -198,13 +198,19 @@ mod tests {
     use crate::info::InfoInterner;
     use crate::rational::Ratio;
 
-    /// A chance root whose two outcomes (then leaves) have `probs`.
-    struct Coin {
-        info: GameInfo,
-        probs: [Ratio; 2],
+    fn one_player(name: &str) -> GameInfo {
+        GameInfo { name: name.into(), players: vec!["p".into()], params: Vec::new() }
     }
 
-    impl Game for Coin {
+    /// A one-player game of chance only: the node at depth `d` has outcomes
+    /// with the probabilities `levels[d]`; below the last level, leaves
+    /// paying 0.
+    struct Chances {
+        info: GameInfo,
+        levels: Vec<Vec<Ratio>>,
+    }
+
+    impl Game for Chances {
         type State = u32;
         fn info(&self) -> &GameInfo {
             &self.info
@@ -213,50 +219,9 @@ mod tests {
             Ok(0)
         }
         fn advance(&self, s: &mut u32, _: &mut InfoInterner) -> Result<Node, GameError> {
-            Ok(if *s == 0 { Node::Chance { n_outcomes: 2 } } else { Node::Terminal })
-        }
-        fn apply(&self, s: &mut u32, _: u32, _: &mut InfoInterner) -> Result<(), GameError> {
-            *s += 1;
-            Ok(())
-        }
-        fn chance_probs(&self, _: &u32, out: &mut Vec<Ratio>) {
-            out.clear();
-            out.extend_from_slice(&self.probs);
-        }
-        fn payoffs(&self, _: &u32, out: &mut Vec<i64>) {
-            out.clear();
-            out.push(0);
-        }
-        fn action_label(&self, _: &u32, action: u32) -> String {
-            action.to_string()
-        }
-        fn infoset_label(&self, _: &InfoInterner, infoset: u32) -> String {
-            infoset.to_string()
-        }
-    }
-
-    fn coin(probs: [Ratio; 2]) -> Coin {
-        Coin { info: GameInfo { name: "coin".into(), players: vec!["p".into()], params: Vec::new() }, probs }
-    }
-
-    /// Chance nodes of 4 outcomes down to depth 8, under a root of 2.
-    struct Wide {
-        info: GameInfo,
-    }
-
-    impl Game for Wide {
-        type State = u32;
-        fn info(&self) -> &GameInfo {
-            &self.info
-        }
-        fn root(&self) -> Result<u32, GameError> {
-            Ok(0)
-        }
-        fn advance(&self, s: &mut u32, _: &mut InfoInterner) -> Result<Node, GameError> {
-            Ok(match *s {
-                0 => Node::Chance { n_outcomes: 2 },
-                1..=8 => Node::Chance { n_outcomes: 4 },
-                _ => Node::Terminal,
+            Ok(match self.levels.get(*s as usize) {
+                Some(probs) => Node::Chance { n_outcomes: probs.len() as u32 },
+                None => Node::Terminal,
             })
         }
         fn apply(&self, s: &mut u32, _: u32, _: &mut InfoInterner) -> Result<(), GameError> {
@@ -264,9 +229,8 @@ mod tests {
             Ok(())
         }
         fn chance_probs(&self, s: &u32, out: &mut Vec<Ratio>) {
-            let n = if *s == 0 { 2 } else { 4 };
             out.clear();
-            out.resize(n, Ratio { num: 1, den: n as u64 });
+            out.extend_from_slice(&self.levels[*s as usize]);
         }
         fn payoffs(&self, _: &u32, out: &mut Vec<i64>) {
             out.clear();
@@ -280,9 +244,22 @@ mod tests {
         }
     }
 
+    /// A chance root whose two outcomes (then leaves) have `probs`.
+    fn coin(probs: [Ratio; 2]) -> Chances {
+        Chances { info: one_player("coin"), levels: vec![probs.to_vec()] }
+    }
+
+    /// Chance nodes of 4 outcomes down to depth 8, under a root of 2.
+    fn wide() -> Chances {
+        let uniform = |n: u64| vec![Ratio { num: 1, den: n }; n as usize];
+        let mut levels = vec![uniform(2)];
+        levels.extend(std::iter::repeat_n(uniform(4), 8));
+        Chances { info: one_player("wide"), levels }
+    }
+
     #[test]
     fn the_parallel_builder_keeps_its_parts_and_the_merged_tree_within_the_memory_limit() {
-        let make = || Some(Wide { info: GameInfo { name: "wide".into(), players: vec!["p".into()], params: Vec::new() } });
+        let make = || Some(wide());
         let (tree, interner, _) = build_parallel(&make, &BuildOptions::default(), 1).unwrap();
         assert_eq!(tree.n_nodes(), 1 + 2 * (4u32.pow(9) - 1) as usize / 3);
         // Room for the finished tree, not for the parts and the merged tree at once.
@@ -341,7 +318,7 @@ mod tests {
 
     #[test]
     fn an_information_set_with_two_action_counts_is_an_error_on_every_builder() {
-        let make = || Some(Uneven { info: GameInfo { name: "uneven".into(), players: vec!["p".into()], params: Vec::new() } });
+        let make = || Some(Uneven { info: one_player("uneven") });
         for threads in [1, 2] {
             match build_parallel(&make, &BuildOptions::default(), threads) {
                 Err(BuildError::ActionCountMismatch { first: 2, other: 3 }) => {}
