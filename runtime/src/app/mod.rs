@@ -35,7 +35,8 @@ pub struct LimitArgs {
     /// Threads for building the tree (compiled solvers; 0 = all cores). The
     /// tree is the same whatever the number; more threads pay off on large
     /// trees and need up to about twice the memory while the parts are merged
-    /// (`--max-memory` counts the parts and the merged tree together).
+    /// (`--max-memory` counts the parts and the merged tree together; when
+    /// they do not fit, one thread builds the tree).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 }

@@ -258,17 +258,26 @@ mod tests {
     }
 
     #[test]
-    fn the_parallel_builder_keeps_its_parts_and_the_merged_tree_within_the_memory_limit() {
+    fn over_the_memory_limit_on_two_threads_the_parallel_builder_builds_on_one() {
         let make = || Some(wide());
-        let (tree, interner, _) = build_parallel(&make, &BuildOptions::default(), 1).unwrap();
-        assert_eq!(tree.n_nodes(), 1 + 2 * (4u32.pow(9) - 1) as usize / 3);
-        // Room for the finished tree, not for the parts and the merged tree at once.
-        let limit = (tree.bytes() + interner.bytes() as u64) * 3 / 2;
+        let (tree, interner, _) = build(&wide(), &BuildOptions::default()).unwrap();
+        let finished = tree.bytes() + interner.bytes() as u64;
+        // The least limit (in steps of a twentieth) one thread builds within.
+        let fits = |max_bytes| build(&wide(), &BuildOptions { max_bytes, ..BuildOptions::default() }).is_ok();
+        let limit = (20..).map(|k| finished * k / 20).find(|&b| fits(b)).unwrap();
+        // Two threads hold the parts and the merged tree at once: more.
+        let parts_and_merge = {
+            let (part_tree, part_info, _) = build(&Chances { info: one_player("half"), levels: wide().levels[1..].to_vec() }, &BuildOptions::default()).unwrap();
+            2 * (part_tree.bytes() + part_info.bytes() as u64) + 2 * part_tree.bytes()
+        };
+        assert!(parts_and_merge > limit, "{parts_and_merge} {limit}");
         let opts = BuildOptions { max_bytes: limit, ..BuildOptions::default() };
-        match build_parallel(&make, &opts, 2) {
-            Err(BuildError::TooMuchMemory { .. }) => {}
-            other => panic!("expected a memory error, got {:?}", other.map(|t| t.0.n_nodes())),
-        }
+        let (parallel, _, _) = build_parallel(&make, &opts, 2).unwrap();
+        assert_eq!(parallel.n_nodes(), tree.n_nodes());
+        assert_eq!(parallel.preorder(), tree.preorder());
+        // Below what one thread needs, both builders say so.
+        let opts = BuildOptions { max_bytes: finished / 2, ..BuildOptions::default() };
+        assert!(matches!(build_parallel(&make, &opts, 2), Err(BuildError::TooMuchMemory { .. })));
     }
 
     /// A hidden coin, then one information set whose nodes have 2 or 3

@@ -102,15 +102,29 @@ pub fn build_parallel<G: Game>(
             });
         }
     });
+    // The first part that did not finish decides. Parts hold more memory
+    // at once than one thread does: over the budget, one thread may still
+    // fit, so it builds the tree instead (as it does when a part is missing).
     let mut done: Vec<Part> = Vec::with_capacity(parts.len());
+    let mut one_thread = false;
     for slot in parts {
         match slot.into_inner().ok().flatten() {
             Some(Ok(part)) => done.push(part),
+            Some(Err(BuildError::TooMuchMemory { .. })) | None => {
+                one_thread = true;
+                break;
+            }
             Some(Err(e)) => return Err(e),
-            None => return super::build(&game, opts),
         }
     }
-    let mut tree = merge(&game, &mut global, &root_state, root, done, &bounds, opts)?;
+    if one_thread {
+        drop(done);
+        return super::build(&game, opts);
+    }
+    let mut tree = match merge(&game, &mut global, &root_state, root, done, &bounds, opts) {
+        Err(BuildError::TooMuchMemory { .. }) => return super::build(&game, opts),
+        merged => merged?,
+    };
     finish(&mut tree, &global, opts)?;
     Ok((tree, global, start.elapsed().as_secs_f64()))
 }
