@@ -191,31 +191,8 @@ fn block_live_in(ir: &ir::Program, b: usize, live_in: &[Set], g: &mut Interferen
             live.union(&live_in[c.next.0 as usize]);
             let mut defs = Vec::new();
             pattern_defs(&c.pattern, &mut defs);
-            let mut read = Vec::new();
-            if let Some(p) = &c.chooser {
-                expr_uses(p, &mut read);
-            }
-            match &c.domain {
-                ChooseDomain::Domain(d) => domain_uses(d, &mut read),
-                ChooseDomain::Table(es) => {
-                    for (e, _, _) in es {
-                        expr_uses(e, &mut read);
-                    }
-                }
-            }
-            for e in c.filter.iter().chain(&c.weight) {
-                expr_uses(e, &mut read);
-            }
-            for &r in &read {
-                live.insert(r);
-            }
-            if record {
-                g.defs_at(&defs, &live);
-            }
-            for &d in &defs {
-                live.remove(d);
-            }
-            // The chooser and domain are read before any write of the pattern.
+            // The chooser and domain are read before any write of the
+            // pattern; the filter and weight once per candidate, after it.
             let mut before = Vec::new();
             if let Some(p) = &c.chooser {
                 expr_uses(p, &mut before);
@@ -227,6 +204,19 @@ fn block_live_in(ir: &ir::Program, b: usize, live_in: &[Set], g: &mut Interferen
                         expr_uses(e, &mut before);
                     }
                 }
+            }
+            let mut read = before.clone();
+            for e in c.filter.iter().chain(&c.weight) {
+                expr_uses(e, &mut read);
+            }
+            for &r in &read {
+                live.insert(r);
+            }
+            if record {
+                g.defs_at(&defs, &live);
+            }
+            for &d in &defs {
+                live.remove(d);
             }
             for r in before {
                 live.insert(r);
