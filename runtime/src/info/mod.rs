@@ -23,9 +23,11 @@
 //! table per state, close to the tables made around it ([`per_state`]).
 
 mod facts;
+mod memo;
 mod per_state;
 
 use facts::{FactDict, PACKED};
+use memo::{Found, Memo};
 use per_state::PerStateMap;
 
 /// An information state (a fact list). `EMPTY` is the empty list. The value
@@ -81,10 +83,10 @@ pub struct InfoInterner {
     /// Per infoset index: (player, info state, key entry).
     infosets: Vec<InfosetKey>,
     /// (interned base, the two newest pending facts, the player) →
-    /// (information set, its choice key): one lookup per decision node in
-    /// the common case (plus a trie lookup per older pending fact) instead
-    /// of one per fact and one for the choice list.
-    memo: PerStateMap<3, 2>,
+    /// (information set, its choice key, its state): one lookup per
+    /// decision node in the common case (plus a trie lookup per older
+    /// pending fact) instead of one per fact and one for the choice list.
+    memo: Memo,
     /// Reused buffer: the unresolved pending facts of a chain.
     chain: Vec<u32>,
 }
@@ -120,7 +122,7 @@ impl InfoInterner {
             pending: Vec::new(),
             pending_words: Vec::new(),
             infosets: Vec::new(),
-            memo: PerStateMap::new(),
+            memo: Memo::new(),
             chain: Vec::new(),
         }
     }
@@ -227,21 +229,26 @@ impl InfoInterner {
         let older = if n >= 1 { self.pending_fact_id(self.chain[n - 1]) } else { NONE };
         let memo_key = [older, newer, player];
         let newest = self.chain.first().copied();
-        let memo_miss = match self.memo.find(base, &memo_key) {
-            Some([set, choice_key]) if self.facts.matches(choice_key, &head, choices) => {
-                // Later lookups of this player start from here.
-                if let Some(i) = newest {
-                    self.pending[i as usize].interned = self.infosets[set as usize].state.0;
+        let memo_miss = match self.memo.find(base, memo_key) {
+            Some(found) if self.facts.matches(found.choice_key, &head, choices) => {
+                // Intern the key's facts as the exact path below would.
+                if n == 2 {
+                    self.pending[self.chain[1] as usize].interned = found.mid;
                 }
-                return (set, false);
+                if let Some(i) = newest {
+                    self.pending[i as usize].interned = found.state;
+                }
+                return (found.set, false);
             }
             found => found.is_none(),
         };
         let choice_key = self.facts.id(&head, choices);
+        let older_pending = (n == 2).then(|| self.chain[1]);
         let state = self.resolve(state);
         let (set, new) = self.infoset_of_key(player, state, choice_key);
         if memo_miss {
-            self.memo.insert(base, memo_key, [set, choice_key]);
+            let mid = older_pending.map_or(NONE, |i| self.pending[i as usize].interned);
+            self.memo.insert(base, memo_key, Found { set, choice_key, state: state.0, mid });
         }
         (set, new)
     }
@@ -344,7 +351,7 @@ impl InfoInterner {
         let most = [
             self.entries.len(),
             self.children.arena_len(),
-            self.memo.arena_len(),
+            self.memo.len(),
             self.facts.facts.len(),
             self.pending.len(),
         ];
