@@ -95,9 +95,9 @@ pub(super) fn check_chance(probs: &[Ratio], n_outcomes: u32) -> Result<(), Build
 /// child count is read from its set. (Gala's choice lists, which the set
 /// includes, always agree; a hand-written [`Game`] might not.) A
 /// placeholder (a set interned before a parallel part) has no count yet.
-pub(super) fn check_action_count(set: &Infoset, n_actions: u32) -> Result<(), BuildError> {
-    if set.n_actions != n_actions && set.n_actions != 0 {
-        return Err(BuildError::ActionCountMismatch { first: set.n_actions, other: n_actions });
+pub(super) fn check_action_count(first: u32, n_actions: u32) -> Result<(), BuildError> {
+    if first != n_actions && first != 0 {
+        return Err(BuildError::ActionCountMismatch { first, other: n_actions });
     }
     Ok(())
 }
@@ -209,6 +209,7 @@ pub(super) fn explore<G: Game>(
                         action_labels: Vec::new(),
                     };
                     tree.infosets.push(placeholder);
+                    tree.set_actions.push(0);
                 }
                 if infoset as usize == tree.infosets.len() {
                     let index_in_player = infoset_counts[player as usize];
@@ -220,8 +221,10 @@ pub(super) fn explore<G: Game>(
                         (String::new(), Vec::new())
                     };
                     tree.infosets.push(Infoset { player, index_in_player, n_actions, label, action_labels });
+                    tree.set_actions.push(n_actions);
                 } else {
-                    check_action_count(&tree.infosets[infoset as usize], n_actions)?;
+                    // The compact copy: `infosets` is many times larger.
+                    check_action_count(tree.set_actions[infoset as usize], n_actions)?;
                 }
                 own_moves.check(top.path, player, infoset, &tree.player_names, interner, game)?;
                 tree.kind[node as usize] = DECISION + player as u8;

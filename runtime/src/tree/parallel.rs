@@ -319,7 +319,7 @@ fn merge<G: Game>(
                 }
                 let (g, new) = if adopt { (k as u32, true) } else { global.import_infoset(&local, k as u32, &mut cache) };
                 if !new {
-                    check_action_count(&tree.infosets[g as usize], info.n_actions)?;
+                    check_action_count(tree.infosets[g as usize].n_actions, info.n_actions)?;
                 }
                 if new {
                     let mut copy = info.clone();
