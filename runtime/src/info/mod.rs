@@ -455,6 +455,39 @@ mod tests {
     }
 
     #[test]
+    fn a_replayed_subtree_adds_no_memo_entries() {
+        // A player sees a card, chooses, sees the opponent's move, chooses
+        // again, ...; the same subtree is then explored again (as under
+        // another card of the opponent). Siblings share pending facts, so
+        // a memo hit must intern them as a miss does, or the replay would
+        // meet its keys in other shapes and add entries.
+        let mut i = InfoInterner::new();
+        let mut entries = None;
+        for _ in 0..3 {
+            let mark = i.mark();
+            let card = i.push(InfoState::EMPTY, &[1, 5]);
+            let root = i.infoset(0, card, &[0, 1]).0;
+            for a in 0..2 {
+                let chose = i.push(card, &[CHOSE_TAG, a]);
+                for b in 0..3 {
+                    let seen = i.push(chose, &[2, b]);
+                    let (set, _) = i.infoset(0, seen, &[0, 1]);
+                    assert_ne!(set, root);
+                    for c in 0..2 {
+                        let again = i.push(seen, &[CHOSE_TAG, c]);
+                        let last = i.push(again, &[2, c]);
+                        i.infoset(0, last, &[0, 1]);
+                    }
+                }
+            }
+            i.truncate(mark);
+            let now = i.memo.len();
+            assert_eq!(*entries.get_or_insert(now), now);
+        }
+        assert_eq!(i.n_infosets(), 1 + 2 * 3 + 2 * 3 * 2);
+    }
+
+    #[test]
     fn many_children_and_growth_keep_states_distinct() {
         let mut i = InfoInterner::new();
         let mut seen = std::collections::HashSet::new();
