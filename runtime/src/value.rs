@@ -8,54 +8,101 @@ use std::rc::Rc;
 
 /// A list shared between states until one of them changes it (`Rc`: a
 /// state lives on one thread, and cloning it costs no atomic operation).
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct List<T>(Rc<Vec<T>>);
+/// The empty list holds no allocation, so that `Default` (an unset or
+/// released field) allocates nothing and clones without a reference count.
+#[derive(Clone)]
+pub struct List<T>(Option<Rc<Vec<T>>>);
+
+impl<T> Default for List<T> {
+    fn default() -> Self {
+        List(None)
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for List<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.slice()).finish()
+    }
+}
+
+/// Lists compare and hash as their elements (however they are held).
+impl<T: PartialEq> PartialEq for List<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.slice() == other.slice()
+    }
+}
+
+impl<T: Eq> Eq for List<T> {}
+
+impl<T: PartialOrd> PartialOrd for List<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        self.slice().partial_cmp(other.slice())
+    }
+}
+
+impl<T: Ord> Ord for List<T> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.slice().cmp(other.slice())
+    }
+}
+
+impl<T: std::hash::Hash> std::hash::Hash for List<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.slice().hash(state)
+    }
+}
+
+impl<T> List<T> {
+    fn slice(&self) -> &[T] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
 
 impl<T: Clone + PartialEq + Ord> List<T> {
     pub fn from_vec(items: Vec<T>) -> List<T> {
-        List(Rc::new(items))
+        List((!items.is_empty()).then(|| Rc::new(items)))
     }
 
     pub fn len(&self) -> i64 {
-        self.0.len() as i64
+        self.slice().len() as i64
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.slice().is_empty()
     }
 
     pub fn as_slice(&self) -> &[T] {
-        &self.0
+        self.slice()
     }
 
     pub fn get(&self, index: i64) -> Option<&T> {
-        usize::try_from(index).ok().and_then(|i| self.0.get(i))
+        usize::try_from(index).ok().and_then(|i| self.slice().get(i))
     }
 
     /// A mutable element; copies the list first if it is shared.
     pub fn get_mut(&mut self, index: i64) -> Option<&mut T> {
-        let i = usize::try_from(index).ok().filter(|i| *i < self.0.len())?;
-        Rc::make_mut(&mut self.0).get_mut(i)
+        let i = usize::try_from(index).ok()?;
+        self.0.as_mut().and_then(|v| Rc::make_mut(v).get_mut(i))
     }
 
     pub fn contains(&self, x: &T) -> bool {
-        self.0.contains(x)
+        self.slice().contains(x)
     }
 
     pub fn count(&self, x: &T) -> i64 {
-        self.0.iter().filter(|y| *y == x).count() as i64
+        self.slice().iter().filter(|y| *y == x).count() as i64
     }
 
     /// A new list with `x` appended.
     pub fn push(&self, x: T) -> List<T> {
-        let mut v = (*self.0).clone();
+        let mut v = self.slice().to_vec();
         v.push(x);
         List::from_vec(v)
     }
 
     /// A new list without the first occurrence of `x`.
     pub fn remove(&self, x: &T) -> List<T> {
-        let mut v = (*self.0).clone();
+        let mut v = self.slice().to_vec();
         if let Some(i) = v.iter().position(|y| y == x) {
             v.remove(i);
         }
@@ -63,24 +110,25 @@ impl<T: Clone + PartialEq + Ord> List<T> {
     }
 
     pub fn sorted(&self) -> List<T> {
-        let mut v = (*self.0).clone();
+        let mut v = self.slice().to_vec();
         v.sort();
         List::from_vec(v)
     }
 
     /// All `k`-element sub-lists, in lexicographic order of positions.
     pub fn combinations(&self, k: i64) -> List<List<T>> {
+        let items = self.slice();
         let mut out = Vec::new();
         if let Ok(k) = usize::try_from(k) {
-            crate::ops::for_each_combination(self.0.len(), k, |pick| {
-                out.push(List::from_vec(pick.iter().map(|i| self.0[*i].clone()).collect()));
+            crate::ops::for_each_combination(items.len(), k, |pick| {
+                out.push(List::from_vec(pick.iter().map(|i| items[*i].clone()).collect()));
             });
         }
         List::from_vec(out)
     }
 
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
-        self.0.iter()
+        self.slice().iter()
     }
 }
 
@@ -113,8 +161,8 @@ impl Encode for u8 {
 impl<T: Encode> Encode for List<T> {
     #[inline]
     fn encode(&self, out: &mut Vec<u64>) {
-        out.push(self.0.len() as u64);
-        for x in self.0.iter() {
+        out.push(self.slice().len() as u64);
+        for x in self.slice() {
             x.encode(out);
         }
     }
@@ -152,3 +200,31 @@ encode_tuple!(8; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
 
 /// Cards are `rank << SUIT_BITS | suit`: they order by rank, then suit.
 pub const SUIT_BITS: u32 = 16;
+
+#[cfg(test)]
+mod tests {
+    use super::List;
+
+    #[test]
+    fn an_empty_list_is_one_value_however_it_was_made() {
+        let unset = List::<i64>::default();
+        let one = List::from_vec(vec![7]);
+        let emptied = one.remove(&7);
+        assert_eq!(unset, emptied);
+        assert_eq!(unset, List::from_vec(Vec::new()));
+        assert_eq!(unset.cmp(&emptied), std::cmp::Ordering::Equal);
+        assert!(unset < one);
+        assert_eq!(unset.push(7), one);
+        assert_eq!((unset.len(), unset.get(0), unset.iter().count()), (0, None, 0));
+    }
+
+    #[test]
+    fn writing_an_element_copies_a_shared_list_only() {
+        let mut a = List::from_vec(vec![1i64, 2]);
+        let b = a.clone();
+        *a.get_mut(1).expect("in bounds") = 5;
+        assert_eq!((a.as_slice(), b.as_slice()), (&[1, 5][..], &[1, 2][..]));
+        assert_eq!(a.get_mut(2), None);
+        assert_eq!(List::<i64>::default().get_mut(0), None);
+    }
+}

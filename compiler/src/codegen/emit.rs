@@ -36,15 +36,27 @@ pub struct Emitter<'a> {
 use super::clean;
 use super::layout::Layout;
 
+/// Whether values of `t` hold a [`List`](galac_runtime::value::List) (a
+/// reference-counted allocation), as opposed to plain words.
+fn owns_heap(t: &Ty) -> bool {
+    match t {
+        Ty::Array(..) | Ty::List(_) => true,
+        Ty::Tuple(ts) => ts.iter().any(owns_heap),
+        Ty::PerPlayer(t) => owns_heap(t),
+        Ty::Int | Ty::Card | Ty::Error | Ty::Bool | Ty::Player | Ty::Enum(..) => false,
+    }
+}
+
 fn u8_lit(n: u32) -> Literal {
     Literal::u8_suffixed(n.min(255) as u8)
 }
 
 impl<'a> Emitter<'a> {
     pub fn new(ir: &'a ir::Program, locator: &'a Locator) -> Emitter<'a> {
-        let mut e = Emitter { ir, locator, n_players: ir.players.len(), layout: Layout { field_of: Vec::new(), fields: Vec::new() } };
+        let empty = Layout { field_of: Vec::new(), fields: Vec::new(), dead_after_choice: Vec::new() };
+        let mut e = Emitter { ir, locator, n_players: ir.players.len(), layout: empty };
         let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
-        e.layout = Layout::new(ir, |i| keys[i as usize].clone());
+        e.layout = Layout::new(ir, |i| keys[i as usize].clone(), |i| owns_heap(&ir.slots[i as usize].1));
         e
     }
 
@@ -768,7 +780,7 @@ impl<'a> Emitter<'a> {
                 }
                 Term::End => quote!(s.block = #id; return Ok(::galac_runtime::game::Node::Terminal);),
                 Term::Choose(c) => {
-                    let choose = self.choose_advance(c, &at);
+                    let choose = self.choose_advance(c, &at, i);
                     // `apply` and the labels find the choice by the stored block.
                     quote!(s.block = #id; #choose)
                 }
@@ -777,8 +789,11 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn choose_advance(&self, c: &ir::Choose, at: &Literal) -> TokenStream {
+    fn choose_advance(&self, c: &ir::Choose, at: &Literal, block: usize) -> TokenStream {
         let ctx = Ctx::Flow;
+        let dead = self.layout.dead_after_choice.get(block).map_or(&[][..], |d| d.as_slice());
+        let dead = dead.iter().map(|&f| self.field(f));
+        let release = quote!(#(s.#dead = ::std::default::Default::default();)*);
         let field = self.choice_field(c.choice_ty);
         let ty_idx = u64::from(c.choice_ty);
         let bind = self.bind(&c.pattern, quote!(__x.clone()), ctx);
@@ -838,10 +853,11 @@ impl<'a> Emitter<'a> {
                         ::galac_runtime::value::Encode::encode(__v, &mut __sc.words);
                     }
                     let (__set, _) = info.infoset(__player as u32, s.info[__player], &__sc.words);
+                    #release
                     return Ok(::galac_runtime::game::Node::Decision { player: __player as u32, infoset: __set, n_actions: __n as u32 });
                 }
             }
-            None => quote!(return Ok(::galac_runtime::game::Node::Chance { n_outcomes: __n as u32 });),
+            None => quote!(#release return Ok(::galac_runtime::game::Node::Chance { n_outcomes: __n as u32 });),
         };
         let who = match &c.chooser {
             Some(p) => {

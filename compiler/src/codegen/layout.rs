@@ -24,22 +24,27 @@ pub struct Layout {
     pub field_of: Vec<u32>,
     /// Per field, the first slot stored in it (its name and type).
     pub fields: Vec<u32>,
+    /// Per block that ends in a choice: the fields holding heap values
+    /// (lists) that nothing reads after the node, by first slot. `advance`
+    /// empties them before it returns the node, so that the builder's clones
+    /// of the state do not share (count references to) dead lists.
+    pub dead_after_choice: Vec<Vec<u32>>,
 }
 
 impl Layout {
     /// One field per slot.
-    fn identity(n: usize) -> Layout {
-        Layout { field_of: (0..n as u32).collect(), fields: (0..n as u32).collect() }
+    fn identity(n: usize, n_blocks: usize) -> Layout {
+        Layout { field_of: (0..n as u32).collect(), fields: (0..n as u32).collect(), dead_after_choice: vec![Vec::new(); n_blocks] }
     }
 
     /// Shares fields between non-interfering slots whose Rust types
-    /// (`type_key`) are equal.
-    pub fn new(ir: &ir::Program, type_key: impl Fn(u32) -> String) -> Layout {
+    /// (`type_key`) are equal; `owns_heap` says which slots hold lists.
+    pub fn new(ir: &ir::Program, type_key: impl Fn(u32) -> String, owns_heap: impl Fn(u32) -> bool) -> Layout {
         let n = ir.slots.len();
         if n > MAX_SHARED_SLOTS {
-            return Layout::identity(n);
+            return Layout::identity(n, ir.blocks.len());
         }
-        let g = Interference::build(ir);
+        let (g, live_in) = Interference::build(ir);
         let n_vars = ir.n_vars as usize;
         let keys: Vec<String> = (0..n as u32).map(type_key).collect();
         let mut field_of = vec![0u32; n];
@@ -66,7 +71,30 @@ impl Layout {
                 }
             }
         }
-        Layout { field_of, fields }
+        let dead_after_choice = ir
+            .blocks
+            .iter()
+            .map(|b| {
+                let Term::Choose(c) = &b.term else { return Vec::new() };
+                // After the node, `apply` reads the chooser, writes the
+                // pattern and goes on at `next`.
+                let mut live = live_in[c.next.0 as usize].clone();
+                let mut uses = Vec::new();
+                if let Some(p) = &c.chooser {
+                    expr_uses(p, &mut uses);
+                }
+                for u in uses {
+                    live.insert(u);
+                }
+                // State variables are not in the liveness sets: kept.
+                (0..fields.len())
+                    .filter(|&f| fields[f] as usize >= n_vars && owns_heap(fields[f]))
+                    .filter(|&f| members[f].iter().all(|&m| !live.contains(m as u32)))
+                    .map(|f| fields[f])
+                    .collect()
+            })
+            .collect();
+        Layout { field_of, fields, dead_after_choice }
     }
 }
 
@@ -83,6 +111,9 @@ impl Set {
     }
     fn remove(&mut self, i: u32) {
         self.0[i as usize / 64] &= !(1 << (i % 64));
+    }
+    fn contains(&self, i: u32) -> bool {
+        self.0[i as usize / 64] >> (i % 64) & 1 == 1
     }
     fn union(&mut self, o: &Set) {
         for (a, b) in self.0.iter_mut().zip(&o.0) {
@@ -127,7 +158,8 @@ impl Interference {
         }
     }
 
-    fn build(ir: &ir::Program) -> Interference {
+    /// The interferences, and the slots live at the start of each block.
+    fn build(ir: &ir::Program) -> (Interference, Vec<Set>) {
         let n = ir.slots.len();
         let nb = ir.blocks.len();
         // Live-in sets to a fixpoint (backwards over the blocks, repeatedly).
@@ -150,7 +182,7 @@ impl Interference {
         for b in 0..nb {
             block_live_in(ir, b, &live_in, &mut g, true);
         }
-        g
+        (g, live_in)
     }
 }
 

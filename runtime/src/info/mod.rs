@@ -17,10 +17,11 @@
 //!
 //! Facts are numbered ([`facts`]: short facts pack into their id, others go
 //! through a dictionary), so the trie is a map from (parent, fact id) to
-//! child. A memo from (interned base, the two newest pending facts, the
-//! player) to the information set and its choice list makes a decision node
-//! one lookup and one compare in the common case. Both maps keep a small
-//! table per state, close to the tables made around it ([`per_state`]).
+//! child, with a small table per state close to the tables made around it
+//! ([`per_state`]). A memo from (interned base, the two newest pending
+//! facts, the player) to the information set and its choice list makes a
+//! decision node one compare against a guessed entry in the common case
+//! ([`memo`]).
 
 mod facts;
 mod memo;
