@@ -136,9 +136,16 @@ impl FactDict {
     /// the dictionary (added if new).
     #[inline]
     pub(super) fn id(&mut self, head: &[u64], rest: &[u64]) -> u32 {
-        if let Some(id) = pack(head, rest) {
-            return id;
+        match pack(head, rest) {
+            Some(id) => id,
+            None => self.lookup(head, rest),
         }
+    }
+
+    /// The dictionary's id of `head ++ rest` (added if new); out of line,
+    /// so that the packed case inlines into the interner.
+    #[inline(never)]
+    fn lookup(&mut self, head: &[u64], rest: &[u64]) -> u32 {
         let h = words_hash(head, rest);
         let tag = (h >> 32) as u32;
         let mask = self.slots.len() - 1;

@@ -172,6 +172,7 @@ impl InfoInterner {
         }
     }
 
+    #[inline]
     fn pending_fact_id(&mut self, i: u32) -> u32 {
         let p = &self.pending[i as usize];
         let (start, len) = (p.start as usize, p.len as usize);
@@ -211,40 +212,50 @@ impl InfoInterner {
     /// of first appearance, over all players) and whether it is new.
     pub fn infoset(&mut self, player: u32, state: InfoState, choices: &[u64]) -> (u32, bool) {
         let head = [INFOSET_TAG, u64::from(player)];
-        let mut base = self.pending_chain(state);
-        // Facts older than the two newest go through the trie, so that the
-        // memo serves every decision node.
-        while self.chain.len() > 2 {
-            let i = self.chain[self.chain.len() - 1];
-            self.chain.truncate(self.chain.len() - 1);
-            let fact = self.pending_fact_id(i);
-            base = self.child(base, fact);
-            self.pending[i as usize].interned = base;
-        }
-        let n = self.chain.len();
+        // The unresolved pending facts of `state`, newest first: the two
+        // newest are the memo's key; older ones go through the trie, so that
+        // the memo serves every decision node.
+        let mut newest = [NONE; 2];
+        let mut n = 0;
+        let mut cur = state.0;
+        let base = loop {
+            if cur & PENDING == 0 {
+                break cur;
+            }
+            let i = cur & !PENDING;
+            let p = &self.pending[i as usize];
+            if p.interned != NONE {
+                break p.interned;
+            }
+            if n == 2 {
+                break self.resolve(InfoState(cur)).0;
+            }
+            newest[n] = i;
+            n += 1;
+            cur = p.parent.0;
+        };
         // The memo is keyed without the choices: a player's choice list
         // nearly always follows from what they know, so the set found is
         // checked against the choices (a compare, not a hash and a lookup),
         // and a mismatch takes the exact path below.
-        let newer = if n == 2 { self.pending_fact_id(self.chain[0]) } else { NONE };
-        let older = if n >= 1 { self.pending_fact_id(self.chain[n - 1]) } else { NONE };
+        let newer = if n == 2 { self.pending_fact_id(newest[0]) } else { NONE };
+        let older = if n >= 1 { self.pending_fact_id(newest[n - 1]) } else { NONE };
         let memo_key = [older, newer, player];
-        let newest = self.chain.first().copied();
         let memo_miss = match self.memo.find(base, memo_key) {
             Some(found) if self.facts.matches(found.choice_key, &head, choices) => {
                 // Intern the key's facts as the exact path below would.
                 if n == 2 {
-                    self.pending[self.chain[1] as usize].interned = found.mid;
+                    self.pending[newest[1] as usize].interned = found.mid;
                 }
-                if let Some(i) = newest {
-                    self.pending[i as usize].interned = found.state;
+                if n >= 1 {
+                    self.pending[newest[0] as usize].interned = found.state;
                 }
                 return (found.set, false);
             }
             found => found.is_none(),
         };
         let choice_key = self.facts.id(&head, choices);
-        let older_pending = (n == 2).then(|| self.chain[1]);
+        let older_pending = (n == 2).then_some(newest[1]);
         let state = self.resolve(state);
         let (set, new) = self.infoset_of_key(player, state, choice_key);
         if memo_miss {
