@@ -4,13 +4,13 @@
 //!
 //! A depth-first builder meets a player's information sets again in later
 //! subtrees (another card of the other player, another board), and in the
-//! order it first met them. So the entries are kept in the order they were
-//! added, each linked to the next entry the same player added, and a lookup
-//! first tries the entry after the one that player's previous lookup found.
-//! That guess is one compare on an entry whose address was known a node
-//! ahead and which lies after the ones read before; the hash index, whose
-//! tables were last read many subtrees ago, answers when the guess is
-//! wrong.
+//! order it first met them. So each entry links to the entry the player met
+//! next (a new entry goes right after the one the player's previous lookup
+//! found), and a lookup first tries the entry after that one, then the one
+//! after it (a replay may skip an entry: a card dealt elsewhere). A guess is
+//! a compare on an entry whose address was known a node ahead and which lies
+//! after the ones read before; the hash index, whose tables were last read
+//! many subtrees ago, answers when the guesses are wrong.
 
 use super::per_state::PerStateMap;
 use super::NONE;
@@ -34,38 +34,39 @@ struct Entry {
     /// The older and the newer pending fact, and the player.
     key: [u32; 3],
     found: Found,
-    /// The next entry the same player added, `NONE` if none yet.
+    /// The entry the same player met next, `NONE` if none yet.
     next: u32,
 }
 
 pub(super) struct Memo {
-    /// In the order they were added.
+    /// In the order they were added (the links give the order of use).
     entries: Vec<Entry>,
     /// (base, key) → entry.
     index: PerStateMap<3, 1>,
     /// Per player: the entry their last lookup found or added.
     cursor: Vec<u32>,
-    /// Per player: the entry they added last.
-    last_added: Vec<u32>,
 }
 
 impl Memo {
     pub(super) fn new() -> Memo {
-        Memo { entries: Vec::new(), index: PerStateMap::new(), cursor: Vec::new(), last_added: Vec::new() }
+        Memo { entries: Vec::new(), index: PerStateMap::new(), cursor: Vec::new() }
     }
 
     /// The entry of `key` (`[older, newer, player]`) under `base`.
     #[inline]
     pub(super) fn find(&mut self, base: u32, key: [u32; 3]) -> Option<Found> {
         let player = key[2] as usize;
-        if let Some(&at) = self.cursor.get(player) {
-            let guess = self.entries.get(at as usize).map_or(NONE, |e| e.next);
-            if let Some(e) = self.entries.get(guess as usize) {
-                if e.base == base && e.key == key {
-                    self.cursor[player] = guess;
-                    return Some(e.found);
-                }
+        let at = self.cursor.get(player).copied().unwrap_or(NONE);
+        let mut guess = self.entries.get(at as usize).map_or(NONE, |e| e.next);
+        // The entry after the player's last one, or the one after that (a
+        // replay may skip one: a card dealt elsewhere in this subtree).
+        for _ in 0..2 {
+            let Some(e) = self.entries.get(guess as usize) else { break };
+            if e.base == base && e.key == key {
+                self.cursor[player] = guess;
+                return Some(e.found);
             }
+            guess = e.next;
         }
         let [at] = self.index.find(base, &key)?;
         if let Some(c) = self.cursor.get_mut(player) {
@@ -74,20 +75,21 @@ impl Memo {
         Some(self.entries[at as usize].found)
     }
 
-    /// Adds `key` (not in the memo) under `base`.
+    /// Adds `key` (not in the memo) under `base`, next after the entry of
+    /// the player's last lookup: where a replay of this order will look.
     pub(super) fn insert(&mut self, base: u32, key: [u32; 3], found: Found) {
         let at = self.entries.len() as u32;
-        self.entries.push(Entry { base, key, found, next: NONE });
-        self.index.insert(base, key, [at]);
         let player = key[2] as usize;
         if self.cursor.len() <= player {
             self.cursor.resize(player + 1, NONE);
-            self.last_added.resize(player + 1, NONE);
         }
-        if let Some(last) = self.entries.get_mut(self.last_added[player] as usize) {
-            last.next = at;
+        let before = self.cursor[player];
+        let next = self.entries.get(before as usize).map_or(NONE, |e| e.next);
+        self.entries.push(Entry { base, key, found, next });
+        if let Some(e) = self.entries.get_mut(before as usize) {
+            e.next = at;
         }
-        self.last_added[player] = at;
+        self.index.insert(base, key, [at]);
         self.cursor[player] = at;
     }
 
