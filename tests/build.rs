@@ -18,6 +18,7 @@ fn main() {
         ("hostile_names", manifest.join("codegen/hostile_names.gala")),
         ("slot_sharing", manifest.join("codegen/slot_sharing.gala")),
         ("endless", manifest.join("codegen/endless.gala")),
+        ("endless_calls", manifest.join("codegen/endless_calls.gala")),
     ];
     for (name, path) in games {
         println!("cargo:rerun-if-changed={}", path.display());

@@ -14,7 +14,7 @@ use galac_runtime::tree::{build, BuildOptions, Tree};
 use crate::games::{digest, instantiate, load_interp};
 use crate::repo_root;
 
-crate::compiled_games!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless);
+crate::compiled_games!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless, endless_calls);
 
 fn labels(t: &Tree) -> Vec<(String, Vec<String>)> {
     t.infosets.iter().map(|i| (i.label.clone(), i.action_labels.clone())).collect()
@@ -70,6 +70,30 @@ fn step_limit_errors_equal_the_interpreters() {
         assert_eq!(i.as_deref(), Some(expected.as_str()), "interpreter, limit {limit}");
         assert_eq!(c, i, "limit {limit}");
     }
+}
+
+/// Calls and `combinations` count steps in both executions alike: at every
+/// limit, the loop stops at the same step (in the fn, at the call, at the
+/// builtin or at the loop's head) with the same message.
+#[test]
+fn step_limits_through_calls_and_builtins_equal_the_interpreters() {
+    let path = repo_root().join("tests/codegen/endless_calls.gala");
+    let bytes = std::fs::read(&path).expect("game file");
+    let mut places = std::collections::BTreeSet::new();
+    for limit in (1..120).chain([galac_runtime::app::DEFAULT_STEP_LIMIT]) {
+        let mut interp =
+            galac::driver::load_interp("endless_calls.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
+        interp.step_limit = limit;
+        let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
+        let game = endless_calls::Family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
+        let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
+        let i = i.unwrap_or_else(|| panic!("interpreter, limit {limit}: no error"));
+        assert!(i.contains(&format!("no event within {limit} steps")), "interpreter, limit {limit}: {i}");
+        assert_eq!(c.as_deref(), Some(i.as_str()), "limit {limit}");
+        places.insert(i.split(": ").next().unwrap_or_default().to_string());
+    }
+    // The limits fall on every statement of the fn, the call and the builtin.
+    assert!(places.len() >= 12, "{places:?}");
 }
 
 fn solve(t: &Tree) -> (f64, Vec<f64>, f64) {

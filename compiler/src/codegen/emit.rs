@@ -214,9 +214,15 @@ impl<'a> Emitter<'a> {
                 quote!(::galac_runtime::value::List::from_vec((0..#n).collect::<Vec<u8>>()))
             }
             K::Call(f, args) => {
+                // The arguments, then a step for the call (as the interpreter counts).
                 let name = self.fn_name(*f);
+                let names: Vec<proc_macro2::Ident> = (0..args.len()).map(|i| format_ident!("__c{}", i)).collect();
                 let args = args.iter().map(|a| self.expr(a, ctx));
-                quote!(#name(g, #(#args,)* steps)?)
+                quote!({
+                    #(let #names = #args;)*
+                    ::galac_runtime::ops::step(steps, g.step_limit, #at)?;
+                    #name(g, #(#names,)* steps)?
+                })
             }
             K::Builtin(b, args) => self.builtin(*b, args, ctx, &at),
             K::Index(a, i) => {
@@ -359,8 +365,14 @@ impl<'a> Emitter<'a> {
                 }
             },
             Combinations => {
+                // A step per sub-list and one for the builtin (as the interpreter counts).
                 let (xs, k) = (self.by_ref(&args[0], ctx), a(1));
-                quote!(#xs.combinations(#k))
+                quote!({
+                    let __all = #xs.combinations(#k);
+                    *steps += __all.len() as u64;
+                    ::galac_runtime::ops::step(steps, g.step_limit, #at)?;
+                    __all
+                })
             }
             Min => {
                 let (x, y) = (a(0), a(1));
@@ -554,22 +566,25 @@ impl<'a> Emitter<'a> {
                 let (c, t, e) = (self.expr(cond, ctx), self.fn_block(then_block), self.fn_block(else_block));
                 quote!(#step if #c { #t } else { #e })
             }
+            // As the interpreter counts: a step per statement, and loops
+            // one more per round.
             StmtKind::While { cond, body } => {
                 let (c, b) = (self.expr(cond, ctx), self.fn_block(body));
-                quote!(loop { #step if !(#c) { break; } #b })
+                quote!(#step loop { #step if !(#c) { break; } #b })
             }
             StmtKind::Repeat { body, cond } => {
                 let (c, b) = (self.expr(cond, ctx), self.fn_block(body));
-                quote!(loop { #step #b if #c { break; } })
+                quote!(#step loop { #step #b if #c { break; } })
             }
             StmtKind::For { pattern, domain, body } => {
                 let bind = self.bind(pattern, quote!(__x), ctx);
                 let b = self.fn_block(body);
-                self.for_each(domain, ctx, quote!(#step #bind #b))
+                let each = self.for_each(domain, ctx, quote!(#step #bind #b));
+                quote!(#step #each)
             }
             StmtKind::Return(Some(e)) => {
                 let v = self.expr(e, ctx);
-                quote!(return Ok(#v);)
+                quote!(#step return Ok(#v);)
             }
             _ => quote!(unreachable!("internal error: a flow statement in a fn, please report");),
         }
