@@ -19,6 +19,7 @@ fn main() {
         ("slot_sharing", manifest.join("codegen/slot_sharing.gala")),
         ("endless", manifest.join("codegen/endless.gala")),
         ("endless_calls", manifest.join("codegen/endless_calls.gala")),
+        ("chooser_first", manifest.join("codegen/chooser_first.gala")),
     ];
     for (name, path) in games {
         println!("cargo:rerun-if-changed={}", path.display());

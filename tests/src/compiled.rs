@@ -14,7 +14,7 @@ use galac_runtime::tree::{build, BuildOptions, Tree};
 use crate::games::{digest, instantiate, load_interp};
 use crate::repo_root;
 
-crate::compiled_games!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless, endless_calls);
+crate::compiled_games!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless, endless_calls, chooser_first);
 
 fn labels(t: &Tree) -> Vec<(String, Vec<String>)> {
     t.infosets.iter().map(|i| (i.label.clone(), i.action_labels.clone())).collect()
@@ -94,6 +94,21 @@ fn step_limits_through_calls_and_builtins_equal_the_interpreters() {
     }
     // The limits fall on every statement of the fn, the call and the builtin.
     assert!(places.len() >= 12, "{places:?}");
+}
+
+/// When both the chooser and the candidates of a choice fail, both
+/// executions report the chooser's error (it is evaluated first).
+#[test]
+fn a_failing_chooser_is_reported_before_failing_candidates() {
+    let path = repo_root().join("tests/codegen/chooser_first.gala");
+    let bytes = std::fs::read(&path).expect("game file");
+    let interp = galac::driver::load_interp("chooser_first.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
+    let game = chooser_first::Family.instantiate(&[], galac_runtime::app::DEFAULT_STEP_LIMIT).unwrap_or_else(|e| panic!("{e}"));
+    let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
+    let expected = "chooser_first.gala:8:16: index 5 is out of bounds for length 2";
+    assert_eq!(i.as_deref(), Some(expected));
+    assert_eq!(c.as_deref(), Some(expected));
 }
 
 fn solve(t: &Tree) -> (f64, Vec<f64>, f64) {

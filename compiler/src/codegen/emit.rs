@@ -856,11 +856,14 @@ impl<'a> Emitter<'a> {
             },
             _ => quote!(),
         };
+        // The chooser first, then the candidates (as the interpreter does).
+        let chooser = c.chooser.as_ref().map(|p| {
+            let p = self.expr(p, ctx);
+            quote!(let __player = (#p) as usize;)
+        });
         let node = match &c.chooser {
-            Some(p) => {
-                let p = self.expr(p, ctx);
+            Some(_) => {
                 quote! {
-                    let __player = (#p) as usize;
                     let __sc = &mut *sc;
                     __sc.words.clear();
                     __sc.words.push(#ty_idx);
@@ -875,14 +878,14 @@ impl<'a> Emitter<'a> {
             None => quote!(#release return Ok(::galac_runtime::game::Node::Chance { n_outcomes: __n as u32 });),
         };
         let who = match &c.chooser {
-            Some(p) => {
-                let p = self.expr(p, ctx);
+            Some(_) => {
                 let names = self.ir.players.iter().map(|n| Literal::string(n));
-                quote!([#(#names),*][(#p) as usize].to_string())
+                quote!([#(#names),*][__player].to_string())
             }
             None => quote!("nature".to_string()),
         };
         quote! {
+            #chooser
             let mut sc = self.scratch.borrow_mut();
             sc.#field.clear();
             sc.weights.clear();
