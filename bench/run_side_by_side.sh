@@ -17,7 +17,7 @@
 #   galac: the `generation:` line of `galac tree`: building the tree through
 #     the IR interpreter (one thread), not the parse/check/lower of the file;
 #     then the same line of the compiled solver (`galac FILE -o BIN`), on one
-#     thread and on two (`--threads 2`, the parallel builder).
+#     thread (`--threads 1`) and on two (`--threads 2`, the parallel builder).
 # Neither includes process start-up. Each run of galac is a fresh process.
 set -euo pipefail
 
@@ -80,9 +80,9 @@ SOLVER_DIR=$(mktemp -d)
 "$GALAC" examples/leduc.gala -o "$SOLVER_DIR/leduc_solver"
 INTERP=$GALAC
 GALAC=$SOLVER_DIR/leduc_solver
-galac_best leduc-compiled "$RUNS_LEDUC" --param ranks=3
+galac_best leduc-compiled "$RUNS_LEDUC" --param ranks=3 --threads 1
 c_leduc_s=$BEST_S
-galac_best leduc13-compiled "$RUNS_LEDUC13" --param ranks=13
+galac_best leduc13-compiled "$RUNS_LEDUC13" --param ranks=13 --threads 1
 c_leduc13_s=$BEST_S
 # The same solver on both cores (the parallel builder; identical tree).
 galac_best leduc-compiled-2-threads "$RUNS_LEDUC" --param ranks=3 --threads 2

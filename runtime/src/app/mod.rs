@@ -32,12 +32,13 @@ pub struct LimitArgs {
     /// Evaluation steps allowed between two events of a play (catches endless loops).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_STEP_LIMIT)]
     pub step_limit: u64,
-    /// Threads for building the tree (compiled solvers; 0 = all cores). The
-    /// tree is the same whatever the number; more threads pay off on large
-    /// trees and need up to about twice the memory while the parts are merged
-    /// (`--max-memory` counts the parts and the merged tree together; when
-    /// they do not fit, one thread builds the tree).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    /// Threads for building the tree (compiled solvers; 0, the default, is
+    /// all cores). The tree is the same whatever the number; more threads
+    /// pay off on large trees (a small one only pays their start-up, about
+    /// a millisecond) and need up to about twice the memory while the parts
+    /// are merged (`--max-memory` counts the parts and the merged tree
+    /// together; when they do not fit, one thread builds the tree).
+    #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }
 
