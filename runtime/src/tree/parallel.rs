@@ -163,6 +163,13 @@ impl Shift {
             *out = self.first(f);
         }
     }
+
+    /// Shifts first children that are already in place (the first part's).
+    fn shift_in_place(&self, first_child: &mut [u32]) {
+        for f in first_child {
+            *f = self.first(*f);
+        }
+    }
 }
 
 /// How a part's information sets, payoff vectors and chance nodes map to
@@ -189,6 +196,13 @@ impl Remap {
             *out = self.data(kd, d);
         }
     }
+
+    /// Maps data that is already in place (the first part's).
+    fn map_in_place(&self, kind: &[u8], data: &mut [u32]) {
+        for (d, &kd) in data.iter_mut().zip(kind) {
+            *d = self.data(kd, *d);
+        }
+    }
 }
 
 /// The root node, then the parts in child order, renumbered.
@@ -209,19 +223,37 @@ fn merge<G: Game>(
     if total as u64 > most {
         return Err(BuildError::TooManyNodes { limit: most });
     }
-    // The parts and the merged tree (about as large as the parts' trees)
-    // are held at once.
+    // The parts and the merged tree are held at once; the merged tree is the
+    // first part's grown by the others' (about their size).
     let held: u64 = parts.iter().map(|p| p.tree.bytes() + p.interner.bytes() as u64).sum();
-    let merged: u64 = parts.iter().map(|p| p.tree.bytes()).sum();
+    let merged: u64 = parts.iter().skip(1).map(|p| p.tree.bytes()).sum();
     if held + merged > opts.max_bytes {
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }
     let mut tree = Tree::empty(game.info().players.clone());
-    // The node arrays at their final size, zeroed (placeholders) by the
-    // allocator; the parts' nodes are copied into them on several threads.
-    let mut kind = vec![TERMINAL; total];
-    let mut data = vec![0u32; total];
-    let mut first_child = vec![0u32; total];
+    // The first part's node arrays become the merged tree's (its nodes are
+    // in place, already faulted in): its block of roots widens into the root
+    // and all of the root's children, which moves its other nodes right,
+    // and the later parts' nodes are appended, copied on a thread per part.
+    let mut parts = parts;
+    let first_roots = (bounds[1] - bounds[0]) as usize;
+    let first_rest = parts[0].tree.n_nodes() - first_roots;
+    let (mut kind, mut data, mut first_child) = {
+        let t = &mut parts[0].tree;
+        (std::mem::take(&mut t.kind), std::mem::take(&mut t.data), std::mem::take(&mut t.first_child))
+    };
+    let first_root_nodes: Vec<(u8, u32, u32)> =
+        (0..first_roots).map(|j| (kind[j], data[j], first_child[j])).collect();
+    let head = 1 + n as usize;
+    kind.reserve_exact(total - kind.len());
+    data.reserve_exact(total - data.len());
+    first_child.reserve_exact(total - first_child.len());
+    kind.splice(0..first_roots, std::iter::repeat_n(TERMINAL, head));
+    data.splice(0..first_roots, std::iter::repeat_n(0, head));
+    first_child.splice(0..first_roots, std::iter::repeat_n(0, head));
+    kind.resize(total, TERMINAL);
+    data.resize(total, 0);
+    first_child.resize(total, 0);
     let mut counts = vec![0u32; n_players as usize];
     // The root and the block of its children (filled from each part's
     // first nodes, its roots).
@@ -263,7 +295,6 @@ fn merge<G: Game>(
         before.resize(root_set as usize + 1, UNSET);
         before[root_set as usize] = NO_MOVE;
     }
-    let head = 1 + n as usize;
     let (head_kind, mut rest_kind) = kind.split_at_mut(head);
     let (head_data, mut rest_data) = data.split_at_mut(head);
     let (head_first, mut rest_first) = first_child.split_at_mut(head);
@@ -283,22 +314,30 @@ fn merge<G: Game>(
         let mut base = 1 + n;
         let mut data_slices = Vec::with_capacity(trees.len());
         let mut shifts = Vec::with_capacity(trees.len());
+        let mut kind_slices = Vec::with_capacity(trees.len());
         for (i, part) in trees.iter().enumerate() {
             let shift = Shift { base, k: bounds[i + 1] - bounds[i] };
             shifts.push(shift);
-            let len = part.n_nodes() - shift.k as usize;
+            // (The first part's arrays were taken: its length is its place's.)
+            let len = if i == 0 { first_rest } else { part.n_nodes() - shift.k as usize };
             let (dk, tk) = std::mem::take(&mut rest_kind).split_at_mut(len);
             let (dd, td) = std::mem::take(&mut rest_data).split_at_mut(len);
             let (df, tf) = std::mem::take(&mut rest_first).split_at_mut(len);
             (rest_kind, rest_data, rest_first) = (tk, td, tf);
             data_slices.push(dd);
             base += len as u32;
-            scope.spawn(move || shift.copy_structure(part, dk, df));
+            if i == 0 {
+                kind_slices.push(Some(&*dk));
+                scope.spawn(move || shift.shift_in_place(df));
+            } else {
+                kind_slices.push(None);
+                scope.spawn(move || shift.copy_structure(part, dk, df));
+            }
         }
         // The information sets are re-interned here, in part order; then
         // a thread per part copies its node data.
-        for (i, ((part, mut local), (local_before, dd))) in
-            trees.iter().zip(locals).zip(befores.into_iter().zip(data_slices)).enumerate()
+        for (i, (((part, mut local), (local_before, dd)), in_place)) in
+            trees.iter().zip(locals).zip(befores.into_iter().zip(data_slices)).zip(kind_slices).enumerate()
         {
             // The first part's interner becomes the global one: it numbers
             // its information sets as the sequential builder does (after
@@ -361,11 +400,18 @@ fn merge<G: Game>(
             let k = shift.k as usize;
             for j in 0..k {
                 let g = (1 + bounds[i]) as usize + j;
-                head_kind[g] = part.kind[j];
-                head_data[g] = remap.data(part.kind[j], part.data[j]);
-                head_first[g] = shift.first(part.first_child[j]);
+                let (kd, d, f) = match in_place {
+                    Some(_) => first_root_nodes[j],
+                    None => (part.kind[j], part.data[j], part.first_child[j]),
+                };
+                head_kind[g] = kd;
+                head_data[g] = remap.data(kd, d);
+                head_first[g] = shift.first(f);
             }
-            scope.spawn(move || remap.copy_data(part, k, dd));
+            match in_place {
+                Some(kinds) => scope.spawn(move || remap.map_in_place(kinds, dd)),
+                None => scope.spawn(move || remap.copy_data(part, k, dd)),
+            };
         }
         Ok(())
     })?;
