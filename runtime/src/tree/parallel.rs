@@ -398,12 +398,12 @@ fn merge<G: Game>(
             let shift = shifts[i];
             let remap = Remap { map, pay_map, chances_base };
             let k = shift.k as usize;
-            for j in 0..k {
+            let roots = (0..k).map(|j| match in_place {
+                Some(_) => first_root_nodes[j],
+                None => (part.kind[j], part.data[j], part.first_child[j]),
+            });
+            for (j, (kd, d, f)) in roots.enumerate() {
                 let g = (1 + bounds[i]) as usize + j;
-                let (kd, d, f) = match in_place {
-                    Some(_) => first_root_nodes[j],
-                    None => (part.kind[j], part.data[j], part.first_child[j]),
-                };
                 head_kind[g] = kd;
                 head_data[g] = remap.data(kd, d);
                 head_first[g] = shift.first(f);
