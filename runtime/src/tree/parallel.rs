@@ -8,9 +8,9 @@
 //! child order, and each part's information sets, in its own order, are
 //! re-interned exactly (fact by fact) into the global interner, which
 //! reproduces the sequential numbers. The first part's interner becomes the
-//! global one (its numbers already are the sequential ones), and the nodes
-//! are copied into the final arrays by a thread per part while the next
-//! part's sets are re-interned.
+//! global one (its numbers already are the sequential ones), its node
+//! arrays become the final ones, and the later parts' nodes are copied into
+//! them by a thread per part while the next part's sets are re-interned.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
