@@ -112,10 +112,7 @@ pub fn sum(xs: &[i64], at: &str) -> Result<i64, GameError> {
 
 /// Cells of a 2-D board equal to `x`.
 #[inline]
-pub fn count2d<T: PartialEq>(rows: &[List<T>], x: &T) -> i64
-where
-    T: Clone + Ord,
-{
+pub fn count2d<T: Clone + Ord>(rows: &[List<T>], x: &T) -> i64 {
     rows.iter().map(|r| r.iter().filter(|v| *v == x).count() as i64).sum()
 }
 

@@ -70,7 +70,9 @@ fn tiny_games_match_hand_counts() {
 fn kuhn_infosets_are_card_and_history() {
     let tree = tree_of(&example("kuhn.gala", &[]));
     // Walk the tree keeping the cards dealt and the betting history.
-    let mut keys: Vec<((u32, i64, Vec<u32>), u32)> = Vec::new();
+    // ((player, the player's card, the history), information set)
+    type Key = (u32, i64, Vec<u32>);
+    let mut keys: Vec<(Key, u32)> = Vec::new();
     let mut stack: Vec<(u32, Vec<i64>, Vec<u32>)> = vec![(0, Vec::new(), Vec::new())];
     while let Some((node, cards, history)) = stack.pop() {
         let children: Vec<u32> = tree.children(node).collect();

@@ -47,7 +47,7 @@ impl Checker {
         // Builtins with fixed signatures.
         let simple: Option<(Vec<Ty>, Ty)> = match b {
             Min | Max => Some((fixed(&[int.clone(), int.clone()]), int.clone())),
-            Abs => Some((fixed(&[int.clone()]), int.clone())),
+            Abs => Some((fixed(std::slice::from_ref(&int)), int.clone())),
             Next => Some((fixed(&[Ty::Player]), Ty::Player)),
             Index => Some((fixed(&[Ty::Player]), int.clone())),
             Deck => Some((fixed(&[int.clone(), int.clone()]), Ty::List(Box::new(Ty::Card)))),

@@ -95,8 +95,8 @@ fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f
         let mut e = Expression::default();
         e.add_mul(-1.0, plan[sf.parent_seq[set as usize] as usize]);
         let first = sf.first_seq[set as usize] as usize;
-        for s in first..first + n_actions(sf, me, set) {
-            e.add_mul(1.0, plan[s]);
+        for &x in &plan[first..first + n_actions(sf, me, set)] {
+            e.add_mul(1.0, x);
         }
         constraints.push(e.eq(0.0));
     }
@@ -107,8 +107,8 @@ fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f
         let q = duals[k + 1];
         rows[sf.parent_seq[set as usize] as usize].add_mul(-1.0, q);
         let first = sf.first_seq[set as usize] as usize;
-        for s in first..first + n_actions(sf, other, set) {
-            rows[s].add_mul(1.0, q);
+        for row in &mut rows[first..first + n_actions(sf, other, set)] {
+            row.add_mul(1.0, q);
         }
     }
     for &(i, j, a) in &sf.payoff {
