@@ -20,6 +20,7 @@ fn main() {
         ("endless", manifest.join("codegen/endless.gala")),
         ("endless_calls", manifest.join("codegen/endless_calls.gala")),
         ("chooser_first", manifest.join("codegen/chooser_first.gala")),
+        ("domains", manifest.join("codegen/domains.gala")),
     ];
     for (name, path) in games {
         println!("cargo:rerun-if-changed={}", path.display());

@@ -87,6 +87,12 @@ fn size(n: i64, what: &str, at: &str) -> Result<usize, GameError> {
     usize::try_from(n).ok().filter(|n| *n <= 1 << 24).ok_or_else(|| too_big(what, n, at))
 }
 
+/// The size `k` of `combinations(xs, k)`, checked as the interpreter does.
+#[inline]
+pub fn combination_size(k: i64, at: &str) -> Result<i64, GameError> {
+    size(k, "combination size", at).map(|_| k)
+}
+
 #[inline]
 pub fn range(lo: i64, hi: i64, inclusive: bool, at: &str) -> Result<List<i64>, GameError> {
     let hi = if inclusive { add(hi, 1, at)? } else { hi };

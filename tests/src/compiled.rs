@@ -14,7 +14,7 @@ use galac_runtime::tree::{build, BuildOptions, Tree};
 use crate::games::{digest, instantiate, load_interp};
 use crate::repo_root;
 
-crate::compiled_games!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless, endless_calls, chooser_first);
+crate::compiled_games!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless, endless_calls, chooser_first, domains);
 
 fn labels(t: &Tree) -> Vec<(String, Vec<String>)> {
     t.infosets.iter().map(|i| (i.label.clone(), i.action_labels.clone())).collect()
@@ -52,6 +52,24 @@ fn compiled_trees_equal_the_interpreters() {
     same_tree("tests/codegen/hostile_names.gala", &[], compiled(&hostile_names::Family, &[]));
     same_tree("tests/codegen/slot_sharing.gala", &[], compiled(&slot_sharing::Family, &[]));
     same_tree("tests/codegen/slot_sharing.gala", &["n=4"], compiled(&slot_sharing::Family, &["n=4"]));
+    same_tree("tests/codegen/domains.gala", &[], compiled(&domains::Family, &[]));
+    same_tree("tests/codegen/domains.gala", &["n=5", "size=3"], compiled(&domains::Family, &["n=5", "size=3"]));
+}
+
+/// A `combinations` size out of range is the same located error in both.
+#[test]
+fn combination_sizes_out_of_range_fail_alike() {
+    let path = repo_root().join("tests/codegen/domains.gala");
+    let bytes = std::fs::read(&path).expect("game file");
+    for size in ["size=-1", "size=99999999"] {
+        let interp = galac::driver::load_interp("domains.gala", &bytes, &[size.to_string()]).unwrap_or_else(|e| panic!("{e}"));
+        let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
+        let game = domains::Family.instantiate(&[size.to_string()], galac_runtime::app::DEFAULT_STEP_LIMIT);
+        let c = build(&game.unwrap_or_else(|e| panic!("{e}")), &BuildOptions::default()).err().map(|e| e.to_string());
+        let n = &size["size=".len()..];
+        assert_eq!(i, Some(format!("domains.gala:27:21: combination size {n} is out of range")), "{size}");
+        assert_eq!(c, i, "{size}");
+    }
 }
 
 /// A flow that loops forever (even through blocks without instructions)

@@ -47,6 +47,14 @@ fn owns_heap(t: &Ty) -> bool {
     }
 }
 
+/// How a domain is looped over, once what it is made of is evaluated.
+enum DomainPlan {
+    /// `for __x in` this iterator.
+    Each(TokenStream),
+    /// Nested loops over the parts (the product's number names its tuple's parts).
+    Product(u32, Vec<DomainPlan>),
+}
+
 fn u8_lit(n: u32) -> Literal {
     Literal::u8_suffixed(n.min(255) as u8)
 }
@@ -335,10 +343,16 @@ impl<'a> Emitter<'a> {
             }
             Count => {
                 let flat = args[0].ty.element().is_some_and(|t| *t == args[1].ty);
-                let (xs, x) = (self.slice(&args[0], ctx), a(1));
                 if flat {
-                    quote!((#xs.iter().filter(|__y| **__y == (#x)).count() as i64))
+                    // The list, then the element once (outside the closure: it may fail).
+                    let (xs, x) = (self.by_ref(&args[0], ctx), a(1));
+                    quote!({
+                        let __xs = &#xs;
+                        let __v = #x;
+                        __xs.iter().filter(|__y| **__y == __v).count() as i64
+                    })
                 } else {
+                    let (xs, x) = (self.slice(&args[0], ctx), a(1));
                     quote!(::galac_runtime::ops::count2d(#xs, &(#x)))
                 }
             }
@@ -368,7 +382,9 @@ impl<'a> Emitter<'a> {
                 // A step per sub-list and one for the builtin (as the interpreter counts).
                 let (xs, k) = (self.by_ref(&args[0], ctx), a(1));
                 quote!({
-                    let __all = #xs.combinations(#k);
+                    let __xs = &#xs;
+                    let __k = ::galac_runtime::ops::combination_size(#k, #at)?;
+                    let __all = __xs.combinations(__k);
                     *steps += __all.len() as u64;
                     ::galac_runtime::ops::step(steps, g.step_limit, #at)?;
                     __all
@@ -502,40 +518,68 @@ impl<'a> Emitter<'a> {
     }
 
     /// Runs `body` with `__x` bound to each element of a domain, in order.
+    /// What the domain is made of (bounds, lists; every part of a product)
+    /// is evaluated once, in order, before the loops, as the interpreter
+    /// enumerates it.
     fn for_each(&self, d: &tast::Domain, ctx: Ctx, body: TokenStream) -> TokenStream {
+        let mut prelude = TokenStream::new();
+        let plan = self.domain_plan(d, ctx, &mut prelude, &mut 0);
+        let looped = Self::domain_loop(&plan, body);
+        quote!({ #prelude #looped })
+    }
+
+    /// Evaluates what `d` needs into locals (appended to `prelude`; `next`
+    /// numbers them) and says how to loop over its elements.
+    fn domain_plan(&self, d: &tast::Domain, ctx: Ctx, prelude: &mut TokenStream, next: &mut u32) -> DomainPlan {
+        let id = *next;
+        *next += 1;
         match &d.kind {
             DomainKind::Values(e) => match (&e.kind, &e.ty) {
                 (ExprKind::Range { lo, hi, inclusive }, _) => {
                     let (lo, hi) = (self.expr(lo, ctx), self.expr(hi, ctx));
-                    let range = if *inclusive { quote!((#lo)..=(#hi)) } else { quote!((#lo)..(#hi)) };
-                    quote!(for __x in #range { #body })
+                    let (l, h) = (format_ident!("__lo{}", id), format_ident!("__hi{}", id));
+                    prelude.extend(quote!(let #l: i64 = #lo; let #h: i64 = #hi;));
+                    DomainPlan::Each(if *inclusive { quote!(#l..=#h) } else { quote!(#l..#h) })
                 }
                 (ExprKind::Players, _) => {
                     let n = u8_lit(self.n_players as u32);
-                    quote!(for __x in 0..#n { #body })
+                    DomainPlan::Each(quote!(0..#n))
                 }
                 (_, Ty::PerPlayer(_)) => {
-                    let xs = self.expr(e, ctx);
-                    quote!({ let __xs = #xs; for __x in __xs { #body } })
+                    let (xs, v) = (self.expr(e, ctx), format_ident!("__xs{}", id));
+                    prelude.extend(quote!(let #v = #xs;));
+                    DomainPlan::Each(quote!(#v.clone()))
                 }
                 _ => {
                     // An owned (shared, not copied) list: the body may change the state.
-                    let xs = self.expr(e, ctx);
-                    quote!({ let __xs = #xs; for __x in __xs.iter().cloned() { #body } })
+                    let (xs, v) = (self.expr(e, ctx), format_ident!("__xs{}", id));
+                    prelude.extend(quote!(let #v = #xs;));
+                    DomainPlan::Each(quote!(#v.iter().cloned()))
                 }
             },
-            DomainKind::Enum(id) => {
-                let n = u8_lit(self.ir.enums[id.0 as usize].variants.len() as u32);
-                quote!(for __x in 0..#n { #body })
+            DomainKind::Enum(e) => {
+                let n = u8_lit(self.ir.enums[e.0 as usize].variants.len() as u32);
+                DomainPlan::Each(quote!(0..#n))
             }
-            DomainKind::Bool => quote!(for __x in [false, true] { #body }),
+            DomainKind::Bool => DomainPlan::Each(quote!([false, true])),
             DomainKind::Product(parts) => {
-                // Nested loops, the last part fastest; the tuple is built innermost.
-                let names: Vec<proc_macro2::Ident> = (0..parts.len()).map(|i| format_ident!("__x{}", i)).collect();
+                DomainPlan::Product(id, parts.iter().map(|p| self.domain_plan(p, ctx, prelude, next)).collect())
+            }
+        }
+    }
+
+    /// The loops of a planned domain around `body`, `__x` bound to each element.
+    fn domain_loop(plan: &DomainPlan, body: TokenStream) -> TokenStream {
+        match plan {
+            DomainPlan::Each(iter) => quote!(for __x in #iter { #body }),
+            DomainPlan::Product(id, parts) => {
+                // Nested loops, the last part fastest; the tuple is built
+                // innermost (names by product, so nested products do not
+                // shadow each other's).
+                let names: Vec<proc_macro2::Ident> = (0..parts.len()).map(|i| format_ident!("__t{}_{}", id, i)).collect();
                 let mut inner = quote!({ let __x = (#(#names.clone(),)*); #body });
                 for (part, name) in parts.iter().zip(&names).rev() {
-                    let rebind = quote!(let #name = __x;);
-                    inner = self.for_each(part, ctx, quote!(#rebind #inner));
+                    inner = Self::domain_loop(part, quote!(let #name = __x; #inner));
                 }
                 inner
             }
