@@ -81,7 +81,7 @@ impl<T: Clone + PartialEq + Ord> List<T> {
 
     /// A mutable element; copies the list first if it is shared.
     pub fn get_mut(&mut self, index: i64) -> Option<&mut T> {
-        let i = usize::try_from(index).ok()?;
+        let i = usize::try_from(index).ok().filter(|i| *i < self.slice().len())?;
         self.0.as_mut().and_then(|v| Rc::make_mut(v).get_mut(i))
     }
 

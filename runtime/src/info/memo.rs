@@ -99,7 +99,7 @@ impl Memo {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.entries.capacity() * std::mem::size_of::<Entry>() + self.index.bytes() + self.cursor.capacity() * 8
+        self.entries.capacity() * std::mem::size_of::<Entry>() + self.index.bytes() + self.cursor.capacity() * 4
     }
 }
 
