@@ -95,12 +95,21 @@ pub fn combination_size(k: i64, at: &str) -> Result<i64, GameError> {
 
 #[inline]
 pub fn range(lo: i64, hi: i64, inclusive: bool, at: &str) -> Result<List<i64>, GameError> {
+    let hi = range_end(lo, hi, inclusive, at)?;
+    Ok(List::from_vec((lo..hi).collect()))
+}
+
+/// The exclusive end of the range `lo..hi` (or `lo..=hi`), which must not
+/// overflow nor hold more than 100 million values (as the interpreter
+/// checks): domains loop over it without making the list.
+#[inline]
+pub fn range_end(lo: i64, hi: i64, inclusive: bool, at: &str) -> Result<i64, GameError> {
     let hi = if inclusive { add(hi, 1, at)? } else { hi };
     let n = hi.saturating_sub(lo).max(0);
     if n > 100_000_000 {
         return Err(GameError::Other { message: format!("range of {n} values is too large"), at: at.to_string() });
     }
-    Ok(List::from_vec((lo..hi).collect()))
+    Ok(hi)
 }
 
 #[inline]

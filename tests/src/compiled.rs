@@ -56,19 +56,26 @@ fn compiled_trees_equal_the_interpreters() {
     same_tree("tests/codegen/domains.gala", &["n=5", "size=3"], compiled(&domains::Family, &["n=5", "size=3"]));
 }
 
-/// A `combinations` size out of range is the same located error in both.
+/// A `combinations` size or a domain's range out of range is the same
+/// located error in both executions.
 #[test]
-fn combination_sizes_out_of_range_fail_alike() {
+fn sizes_out_of_range_fail_alike() {
     let path = repo_root().join("tests/codegen/domains.gala");
     let bytes = std::fs::read(&path).expect("game file");
-    for size in ["size=-1", "size=99999999"] {
-        let interp = galac::driver::load_interp("domains.gala", &bytes, &[size.to_string()]).unwrap_or_else(|e| panic!("{e}"));
+    let cases = [
+        ("size=-1", "28:21: combination size -1 is out of range"),
+        ("size=99999999", "28:21: combination size 99999999 is out of range"),
+        ("top=9223372036854775807", "26:47: integer overflow"),
+        ("top=200000000", "26:47: range of 200000000 values is too large"),
+    ];
+    for (param, error) in cases {
+        let params = [param.to_string()];
+        let interp = galac::driver::load_interp("domains.gala", &bytes, &params).unwrap_or_else(|e| panic!("{e}"));
         let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
-        let game = domains::Family.instantiate(&[size.to_string()], galac_runtime::app::DEFAULT_STEP_LIMIT);
+        let game = domains::Family.instantiate(&params, galac_runtime::app::DEFAULT_STEP_LIMIT);
         let c = build(&game.unwrap_or_else(|e| panic!("{e}")), &BuildOptions::default()).err().map(|e| e.to_string());
-        let n = &size["size=".len()..];
-        assert_eq!(i, Some(format!("domains.gala:27:21: combination size {n} is out of range")), "{size}");
-        assert_eq!(c, i, "{size}");
+        assert_eq!(i, Some(format!("domains.gala:{error}")), "{param}");
+        assert_eq!(c, i, "{param}");
     }
 }
 

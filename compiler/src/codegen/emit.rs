@@ -536,10 +536,14 @@ impl<'a> Emitter<'a> {
         match &d.kind {
             DomainKind::Values(e) => match (&e.kind, &e.ty) {
                 (ExprKind::Range { lo, hi, inclusive }, _) => {
-                    let (lo, hi) = (self.expr(lo, ctx), self.expr(hi, ctx));
+                    // Checked as a range value is (overflow, size), not made.
+                    let (lo, hi, at) = (self.expr(lo, ctx), self.expr(hi, ctx), self.at(e.span));
                     let (l, h) = (format_ident!("__lo{}", id), format_ident!("__hi{}", id));
-                    prelude.extend(quote!(let #l: i64 = #lo; let #h: i64 = #hi;));
-                    DomainPlan::Each(if *inclusive { quote!(#l..=#h) } else { quote!(#l..#h) })
+                    prelude.extend(quote! {
+                        let #l: i64 = #lo;
+                        let #h: i64 = ::galac_runtime::ops::range_end(#l, #hi, #inclusive, #at)?;
+                    });
+                    DomainPlan::Each(quote!(#l..#h))
                 }
                 (ExprKind::Players, _) => {
                     let n = u8_lit(self.n_players as u32);
