@@ -15,7 +15,7 @@
 #     tree and fills the info-state table (strings, legal actions, zeroed
 #     regrets). The game is loaded before the clock starts.
 #   galac: the `generation:` line of `galac tree`: building the tree through
-#     the IR interpreter (one thread), not the parse/check/lower of the file;
+#     the IR interpreter (`--threads 1`), not the parse/check/lower of the file;
 #     then the same line of the compiled solver (`galac FILE -o BIN`), on one
 #     thread (`--threads 1`) and on two (`--threads 2`, the parallel builder).
 # Neither includes process start-up. Each run of galac is a fresh process.
@@ -70,9 +70,9 @@ galac_best() {
     done
 }
 
-galac_best leduc "$RUNS_LEDUC" examples/leduc.gala
+galac_best leduc "$RUNS_LEDUC" examples/leduc.gala --threads 1
 g_leduc_s=$BEST_S g_leduc_n=$NODES
-galac_best leduc13 "$RUNS_LEDUC13" examples/leduc.gala --param ranks=13
+galac_best leduc13 "$RUNS_LEDUC13" examples/leduc.gala --param ranks=13 --threads 1
 g_leduc13_s=$BEST_S g_leduc13_n=$NODES
 
 # The compiled solver of the same game (generated Rust), same command.

@@ -200,3 +200,25 @@ fn parallel_builds_equal_sequential_ones() {
     check(&hostile_names::Family, &[]);
     check(&slot_sharing::Family, &[]);
 }
+
+/// The interpreter builds on several threads too (`galac tree` and `solve`
+/// do by default), and gives its sequential tree.
+#[test]
+fn parallel_interpreted_builds_equal_sequential_ones() {
+    use galac_runtime::tree::build_parallel;
+    for (file, params) in [
+        ("leduc.gala", &[][..]),
+        ("poker.gala", &["cards=2", "ranks=4", "suits=2"][..]),
+        ("blind_tictactoe.gala", &["size=2", "line=2"][..]),
+        ("tests/codegen/domains.gala", &[][..]),
+    ] {
+        let make = || load_interp(file, params).ok();
+        let opts = BuildOptions { labels: true, ..BuildOptions::default() };
+        let one = interpreted(file, params);
+        for threads in [2, 3] {
+            let many = build_parallel(&make, &opts, threads).expect("tree").0;
+            assert_eq!(digest(&one), digest(&many), "{file}, {threads} threads");
+            assert_eq!(labels(&one), labels(&many), "{file}");
+        }
+    }
+}

@@ -11,6 +11,7 @@ mod ir;
 pub use check::summary;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use crate::interp::{Interp, Locator};
 
 /// galac compiles games written in the Gala language into solvers.
 #[derive(Parser, Debug)]
@@ -89,16 +90,16 @@ pub fn main() -> i32 {
         Command::Check(args) => check::run(&args, color),
         Command::Ir(args) => ir::run(&args, color),
         Command::Build(args) => build::run(&args, color),
-        Command::Tree(run) => with_game(&run.game, run.args.limits.step_limit, color, |g| {
-            galac_runtime::app::tree::run(g, &run.args, None)
+        Command::Tree(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
+            galac_runtime::app::tree::run(g, &run.args, Some(make))
         }),
-        Command::Solve(run) => with_game(&run.game, run.args.limits.step_limit, color, |g| {
-            galac_runtime::app::solve::run(g, &run.args, None)
+        Command::Solve(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
+            galac_runtime::app::solve::run(g, &run.args, Some(make))
         }),
         Command::Export(run) => {
             let source = run.game.file.display().to_string();
-            with_game(&run.game, run.args.limits.step_limit, color, |g| {
-                galac_runtime::app::export::run(g, &run.args, &source, None)
+            with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
+                galac_runtime::app::export::run(g, &run.args, &source, Some(make))
             })
         }
     }
@@ -121,14 +122,27 @@ pub(crate) fn read_source(path: &std::path::Path) -> Result<Vec<u8>, String> {
 
 /// Loads the game for the interpreter and runs `f` on it (or returns the
 /// loading failure's exit status).
-fn with_game(game: &game_args::GameArgs, step_limit: u64, color: bool, f: impl FnOnce(&crate::interp::Interp) -> i32) -> i32 {
-    match game_args::load(game, color) {
-        Ok(mut interp) => {
-            interp.step_limit = step_limit;
-            f(&interp)
-        }
-        Err(code) => code,
-    }
+/// Loads the game into the interpreter and runs `f` with it and a maker of
+/// more instances (the checked program lowered again), for the tree
+/// builder's other threads.
+fn with_game(
+    game: &game_args::GameArgs,
+    step_limit: u64,
+    color: bool,
+    f: impl FnOnce(&Interp, &(dyn Fn() -> Option<Interp> + Sync)) -> i32,
+) -> i32 {
+    let loaded = match game_args::check(game, color) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    let locator = Locator::new(&loaded.name, &loaded.text);
+    let instance = || {
+        let mut interp = Interp::new(crate::lower::lower(&loaded.program), &loaded.values, locator.clone());
+        interp.step_limit = step_limit;
+        interp
+    };
+    let make = || Some(instance());
+    f(&instance(), &make)
 }
 
 pub(crate) use galac_runtime::app::emit;

@@ -32,8 +32,8 @@ pub struct LimitArgs {
     /// Evaluation steps allowed between two events of a play (catches endless loops).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_STEP_LIMIT)]
     pub step_limit: u64,
-    /// Threads for building the tree (compiled solvers; 0, the default, is
-    /// all cores). The tree is the same whatever the number; more threads
+    /// Threads for building the tree (0, the default, is all cores). The
+    /// tree is the same whatever the number; more threads
     /// pay off on large trees (a small one only pays their start-up, about
     /// a millisecond) and need up to about twice the memory while the parts
     /// are merged (`--max-memory` counts the parts and the merged tree
