@@ -55,9 +55,14 @@ pub fn check(args: &GameArgs, color: bool) -> Result<Loaded, i32> {
 
 /// Reads, checks and lowers a game for the interpreter (see [`check`]).
 pub fn load(args: &GameArgs, color: bool) -> Result<Interp, i32> {
-    let loaded = check(args, color)?;
-    let ir = crate::lower::lower(&loaded.program);
-    Ok(Interp::new(ir, &loaded.values, Locator::new(&loaded.name, &loaded.text)))
+    Ok(check(args, color)?.interp())
+}
+
+impl Loaded {
+    /// The game lowered into a new interpreter (one per thread that builds).
+    pub fn interp(&self) -> Interp {
+        Interp::new(crate::lower::lower(&self.program), &self.values, Locator::new(&self.name, &self.text))
+    }
 }
 
 /// `galac tree/solve/export FILE`: the game file, then the shared solver flags.

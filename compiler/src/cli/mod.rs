@@ -11,7 +11,7 @@ mod ir;
 pub use check::summary;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use crate::interp::{Interp, Locator};
+use crate::interp::Interp;
 
 /// galac compiles games written in the Gala language into solvers.
 #[derive(Parser, Debug)]
@@ -120,11 +120,9 @@ pub(crate) fn read_source(path: &std::path::Path) -> Result<Vec<u8>, String> {
     })
 }
 
-/// Loads the game for the interpreter and runs `f` on it (or returns the
-/// loading failure's exit status).
 /// Loads the game into the interpreter and runs `f` with it and a maker of
 /// more instances (the checked program lowered again), for the tree
-/// builder's other threads.
+/// builder's other threads; or returns the loading failure's exit status.
 fn with_game(
     game: &game_args::GameArgs,
     step_limit: u64,
@@ -135,9 +133,8 @@ fn with_game(
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let locator = Locator::new(&loaded.name, &loaded.text);
     let instance = || {
-        let mut interp = Interp::new(crate::lower::lower(&loaded.program), &loaded.values, locator.clone());
+        let mut interp = loaded.interp();
         interp.step_limit = step_limit;
         interp
     };

@@ -21,7 +21,6 @@ use value::Value;
 pub use galac_runtime::app::DEFAULT_STEP_LIMIT;
 
 /// Turns a span into `file:line:column: ` for run-time errors.
-#[derive(Clone)]
 pub struct Locator {
     pub file: String,
     pub line_starts: Vec<usize>,
