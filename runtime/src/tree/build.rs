@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::recall::{OwnMoves, NO_MOVES};
 use super::payoffs::PayoffTable;
-use super::{ChanceNode, Infoset, Tree, CHANCE, DECISION, TERMINAL};
+use super::{ChanceNode, Distributions, Infoset, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, GameError, Node};
 use crate::info::InfoInterner;
 use crate::rational::Ratio;
@@ -76,19 +76,6 @@ impl MemoryUse {
         *held += grown;
         self.0.fetch_add(grown, Ordering::Relaxed) + grown
     }
-}
-
-/// A chance node's probabilities: one per outcome, summing to exactly 1.
-pub(super) fn check_chance(probs: &[Ratio], n_outcomes: u32) -> Result<(), BuildError> {
-    if probs.len() != n_outcomes as usize {
-        return Err(BuildError::ChanceMismatch { n: n_outcomes, got: probs.len() });
-    }
-    let sum = Ratio::checked_sum(probs);
-    if sum != Some(Ratio::ONE) {
-        let sum = sum.map_or_else(|| "more than 1".to_string(), |s| s.to_string());
-        return Err(BuildError::ChanceSum { sum });
-    }
-    Ok(())
 }
 
 /// A node of a known information set must have its action count: a node's
@@ -182,11 +169,11 @@ pub(super) fn explore<G: Game>(
             }
             Node::Chance { n_outcomes } => {
                 game.chance_probs(&top.state, &mut probs_buf);
-                check_chance(&probs_buf, n_outcomes)?;
+                let start = tree.dists.intern(&probs_buf, n_outcomes)?;
                 tree.kind[node as usize] = CHANCE;
                 tree.data[node as usize] = tree.chances.len() as u32;
-                tree.chances.push(ChanceNode { start: tree.probs.len() as u32, n: n_outcomes });
-                tree.probs.extend_from_slice(&probs_buf);
+                let labels = tree.chance_labels.len() as u32;
+                tree.chances.push(ChanceNode { start, n: n_outcomes, labels });
                 if opts.labels {
                     for a in 0..n_outcomes {
                         tree.chance_labels.push(game.action_label(&top.state, a));
@@ -318,7 +305,7 @@ impl Tree {
             data: Vec::new(),
             first_child: Vec::new(),
             chances: Vec::new(),
-            probs: Vec::new(),
+            dists: Distributions::default(),
             payoffs: PayoffTable::new(n_players as usize),
             set_actions: Vec::new(),
             infosets: Vec::new(),
@@ -332,7 +319,7 @@ impl Tree {
         self.data.shrink_to_fit();
         self.first_child.shrink_to_fit();
         self.chances.shrink_to_fit();
-        self.probs.shrink_to_fit();
+        self.dists.shrink_to_fit();
         self.payoffs.shrink_to_fit();
     }
 

@@ -11,6 +11,7 @@
 //! probabilities are exact.
 
 mod build;
+mod chances;
 mod parallel;
 mod payoffs;
 mod recall;
@@ -19,6 +20,7 @@ pub use build::{build, BuildError, BuildOptions};
 pub use parallel::build_parallel;
 
 use crate::rational::Ratio;
+use chances::Distributions;
 use payoffs::PayoffTable;
 
 /// Node kinds: `TERMINAL`, `CHANCE`, or `DECISION + player`.
@@ -38,12 +40,14 @@ pub struct Infoset {
     pub action_labels: Vec<String>,
 }
 
-/// A chance node's outcomes: their probabilities are
-/// `probs[start .. start + n]`.
+/// A chance node's outcomes: their probabilities are the `n` from `start`
+/// in [`Distributions`], their labels (if any) the `n` from `labels` in
+/// `chance_labels`.
 #[derive(Clone, Copy, Debug)]
 struct ChanceNode {
     start: u32,
     n: u32,
+    labels: u32,
 }
 
 pub struct Tree {
@@ -55,13 +59,13 @@ pub struct Tree {
     data: Vec<u32>,
     first_child: Vec<u32>,
     chances: Vec<ChanceNode>,
-    probs: Vec<Ratio>,
+    dists: Distributions,
     payoffs: PayoffTable,
     /// Action count per information set (a compact copy of
     /// `infosets[i].n_actions`, for [`Tree::children`]).
     set_actions: Vec<u32>,
     pub infosets: Vec<Infoset>,
-    /// Labels of chance outcomes, per chance-probability slot (if built with labels).
+    /// Labels of chance outcomes, per chance node's outcome (if built with labels).
     pub chance_labels: Vec<String>,
     pub max_depth: u32,
 }
@@ -111,24 +115,19 @@ impl Tree {
         first..first + n
     }
 
-    /// The range of a chance node's outcomes in `probs` (and `chance_labels`).
-    fn outcome_range(&self, node: u32) -> Option<std::ops::Range<usize>> {
-        if self.kind[node as usize] != CHANCE {
-            return None;
-        }
-        let c = self.chances[self.data[node as usize] as usize];
-        Some(c.start as usize..(c.start + c.n) as usize)
+    fn chance_node(&self, node: u32) -> Option<ChanceNode> {
+        (self.kind[node as usize] == CHANCE).then(|| self.chances[self.data[node as usize] as usize])
     }
 
     /// Exact probabilities of a chance node's children.
     pub fn chance_probs(&self, node: u32) -> &[Ratio] {
-        self.outcome_range(node).map_or(&[], |r| &self.probs[r])
+        self.chance_node(node).map_or(&[], |c| self.dists.get(c.start, c.n))
     }
 
     /// Labels of a chance node's outcomes (empty if built without labels).
     pub fn chance_outcome_labels(&self, node: u32) -> &[String] {
-        match self.outcome_range(node) {
-            Some(r) if !self.chance_labels.is_empty() => &self.chance_labels[r],
+        match self.chance_node(node) {
+            Some(c) if !self.chance_labels.is_empty() => &self.chance_labels[c.labels as usize..(c.labels + c.n) as usize],
             _ => &[],
         }
     }
@@ -147,8 +146,8 @@ impl Tree {
             + self.data.capacity() * 4
             + self.first_child.capacity() * 4
             + self.chances.capacity() * std::mem::size_of::<ChanceNode>()
-            + self.probs.capacity() * std::mem::size_of::<Ratio>()
             + self.set_actions.capacity() * 4) as u64
+            + self.dists.bytes()
             + self.payoffs.bytes()
     }
 

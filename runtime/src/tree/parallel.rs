@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::build::{check_action_count, check_chance, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove};
+use super::build::{check_action_count, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove};
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
 use super::{ChanceNode, Infoset, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, Node};
@@ -261,10 +261,9 @@ fn merge<G: Game>(
         Node::Chance { n_outcomes } => {
             let mut probs: Vec<Ratio> = Vec::new();
             game.chance_probs(root_state, &mut probs);
-            check_chance(&probs, n_outcomes)?;
+            let start = tree.dists.intern(&probs, n_outcomes)?;
             kind[0] = CHANCE;
-            tree.chances.push(ChanceNode { start: 0, n: n_outcomes });
-            tree.probs.extend_from_slice(&probs);
+            tree.chances.push(ChanceNode { start, n: n_outcomes, labels: 0 });
             if opts.labels {
                 for a in 0..n {
                     tree.chance_labels.push(game.action_label(root_state, a));
@@ -385,14 +384,16 @@ fn merge<G: Game>(
                     return Err(imperfect_recall(&tree.player_names, global, game, tree.infosets[g].player, g as u32));
                 }
             }
-            let probs_base = tree.probs.len() as u32;
             // Local payoff vector -> global, in the part's order of first
             // appearance (which is the sequential order).
             let pay_map: Vec<u32> =
                 (0..part.payoffs.len() as u32).map(|id| tree.payoffs.intern(part.payoffs.get(id))).collect();
             let chances_base = tree.chances.len() as u32;
-            tree.chances.extend(part.chances.iter().map(|c| ChanceNode { start: c.start + probs_base, n: c.n }));
-            tree.probs.extend_from_slice(&part.probs);
+            let labels_base = tree.chance_labels.len() as u32;
+            for c in &part.chances {
+                let start = tree.dists.intern(part.dists.get(c.start, c.n), c.n)?;
+                tree.chances.push(ChanceNode { start, n: c.n, labels: c.labels + labels_base });
+            }
             tree.chance_labels.extend_from_slice(&part.chance_labels);
             tree.max_depth = tree.max_depth.max(part.max_depth + 1);
             let shift = shifts[i];
