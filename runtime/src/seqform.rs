@@ -156,7 +156,7 @@ pub fn describe_leaf(tree: &Tree, leaf: u32) -> String {
             break;
         };
         let label = match tree.infoset(node) {
-            Some(set) => tree.infosets[set as usize].action_labels.get(a).cloned(),
+            Some(set) => tree.action_labels(set).get(a).cloned(),
             None => tree.chance_outcome_labels(node).get(a).cloned(),
         };
         path.push(label.unwrap_or_else(|| format!("#{a}")));

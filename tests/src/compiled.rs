@@ -17,7 +17,7 @@ use crate::repo_root;
 crate::compiled_games!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless, endless_calls, chooser_first, domains);
 
 fn labels(t: &Tree) -> Vec<(String, Vec<String>)> {
-    t.infosets.iter().map(|i| (i.label.clone(), i.action_labels.clone())).collect()
+    (0..t.infosets.len() as u32).map(|i| (t.infoset_label(i).to_string(), t.action_labels(i).to_vec())).collect()
 }
 
 fn interpreted(file: &str, params: &[&str]) -> Tree {

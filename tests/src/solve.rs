@@ -57,11 +57,12 @@ fn check(s: &Solved, value: f64, tol: f64) {
 
 /// Probability of `action` at the information set labelled `label`.
 fn prob(s: &Solved, label: &str, action: &str) -> f64 {
-    let set = s.tree.infosets.iter().position(|i| i.label == label).unwrap_or_else(|| {
-        let labels: Vec<&str> = s.tree.infosets.iter().map(|i| i.label.as_str()).collect();
+    let n = s.tree.infosets.len() as u32;
+    let set = (0..n).find(|&i| s.tree.infoset_label(i) == label).unwrap_or_else(|| {
+        let labels: Vec<&str> = (0..n).map(|i| s.tree.infoset_label(i)).collect();
         panic!("no info set {label:?}; have {labels:?}")
-    });
-    let a = s.tree.infosets[set].action_labels.iter().position(|l| l == action).expect("action");
+    }) as usize;
+    let a = s.tree.action_labels(set as u32).iter().position(|l| l == action).expect("action");
     s.profile.probs(set as u32)[a]
 }
 

@@ -119,14 +119,14 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: super::Maker<G>) -> i32 {
 /// Information-set labels that are unique keys (the choices are appended
 /// where two sets share a fact list).
 pub fn unique_labels(tree: &Tree) -> Vec<String> {
-    let mut labels: Vec<String> = tree.infosets.iter().map(|i| i.label.clone()).collect();
+    let mut labels: Vec<String> = (0..tree.infosets.len() as u32).map(|i| tree.infoset_label(i).to_string()).collect();
     let mut counts = std::collections::HashMap::new();
     for l in &labels {
         *counts.entry(l.clone()).or_insert(0) += 1;
     }
     for (i, l) in labels.iter_mut().enumerate() {
         if counts[l.as_str()] > 1 {
-            *l = format!("{l} {{{}}}", tree.infosets[i].action_labels.join(", "));
+            *l = format!("{l} {{{}}}", tree.action_labels(i as u32).join(", "));
         }
     }
     let mut seen = std::collections::HashMap::new();
@@ -177,7 +177,7 @@ impl Report<'_> {
                 }
                 let probs = self.profile.probs(set as u32);
                 let acts: Vec<String> =
-                    info.action_labels.iter().zip(probs).map(|(a, x)| format!("{a} {x:.3}")).collect();
+                    self.tree.action_labels(set as u32).iter().zip(probs).map(|(a, x)| format!("{a} {x:.3}")).collect();
                 let mark = if self.unreached.contains(&(set as u32)) { " *" } else { "" };
                 out += &format!("  {}: {}{mark}\n", self.labels[set], acts.join(", "));
             }
@@ -195,9 +195,10 @@ impl Report<'_> {
         let info = self.info;
         let stats = self.tree.stats();
         let mut strategy = serde_json::Map::new();
-        for (set, i) in self.tree.infosets.iter().enumerate() {
-            let acts: serde_json::Map<String, serde_json::Value> = i
-                .action_labels
+        for set in 0..self.tree.infosets.len() {
+            let acts: serde_json::Map<String, serde_json::Value> = self
+                .tree
+                .action_labels(set as u32)
                 .iter()
                 .zip(self.profile.probs(set as u32))
                 .map(|(a, x)| (a.clone(), serde_json::json!(x)))
@@ -234,14 +235,13 @@ fn read_profile(path: &std::path::Path, tree: &Tree, labels: &[String]) -> Resul
         .and_then(|s| s.as_object())
         .ok_or_else(|| format!("`{}` has no \"strategy\" object", path.display()))?;
     let mut profile = Profile::uniform(tree);
-    for (set, info) in tree.infosets.iter().enumerate() {
-        let label = &labels[set];
+    for (set, label) in labels.iter().enumerate() {
         let Some(acts) = strategy.get(label).and_then(|a| a.as_object()) else {
             return Err(format!("the strategy has no entry for the information set \"{label}\""));
         };
         let probs = profile.probs_mut(set as u32);
         let mut total = 0.0;
-        for (a, name) in info.action_labels.iter().enumerate() {
+        for (a, name) in tree.action_labels(set as u32).iter().enumerate() {
             let x = acts.get(name).and_then(|v| v.as_f64()).ok_or_else(|| {
                 format!("the strategy gives no probability to action \"{name}\" at \"{label}\"")
             })?;

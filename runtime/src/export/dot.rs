@@ -83,7 +83,8 @@ pub fn write_dot<W: Write>(tree: &Tree, title: &str, opts: &DotOptions, out: W) 
                     tree.player_names.get(player as usize).cloned().unwrap_or_else(|| format!("player {}", player + 1));
                 let mut label = format!("{name}\nI{}", info.index_in_player + 1);
                 // The set's label may repeat the player's name; say it once.
-                let facts = info.label.strip_prefix(&format!("{name}: ")).unwrap_or(&info.label);
+                let set_label = tree.infoset_label(set);
+                let facts = set_label.strip_prefix(&format!("{name}: ")).unwrap_or(set_label);
                 if !facts.is_empty() {
                     label.push_str(": ");
                     label.push_str(facts);

@@ -57,7 +57,7 @@ pub fn write_efg<W: Write>(tree: &Tree, title: &str, comment: &str, out: W) -> i
     let mut used: Vec<HashSet<String>> = vec![HashSet::new(); tree.n_players as usize];
     let mut infosets = Vec::with_capacity(tree.infosets.len());
     for (set, info) in tree.infosets.iter().enumerate() {
-        let mut name = clean(&info.label);
+        let mut name = clean(tree.infoset_label(set as u32));
         if let Some(taken) = used.get_mut(info.player as usize) {
             if !name.is_empty() {
                 name = unique(name, taken);

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::recall::{OwnMoves, NO_MOVES};
 use super::payoffs::PayoffTable;
-use super::{ChanceNode, Distributions, Infoset, Tree, CHANCE, DECISION, TERMINAL};
+use super::{ChanceNode, Distributions, Infoset, InfosetLabels, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, GameError, Node};
 use crate::info::InfoInterner;
 use crate::rational::Ratio;
@@ -188,29 +188,23 @@ pub(super) fn explore<G: Game>(
                 while (infoset as usize) > tree.infosets.len() {
                     // Interned before this exploration (the root of a parallel part).
                     let key = interner.infoset_key(tree.infosets.len() as u32);
-                    let placeholder = Infoset {
-                        player: key.player,
-                        index_in_player: 0,
-                        n_actions: 0,
-                        label: String::new(),
-                        action_labels: Vec::new(),
-                    };
-                    tree.infosets.push(placeholder);
+                    tree.infosets.push(Infoset { player: key.player, index_in_player: 0, n_actions: 0 });
                     tree.set_actions.push(0);
+                    if opts.labels {
+                        tree.infoset_labels.push(InfosetLabels::default());
+                    }
                 }
                 if infoset as usize == tree.infosets.len() {
                     let index_in_player = infoset_counts[player as usize];
                     infoset_counts[player as usize] += 1;
-                    let (label, action_labels) = if opts.labels {
-                        let labels = (0..n_actions).map(|a| game.action_label(&top.state, a)).collect();
-                        (game.infoset_label(interner, infoset), labels)
-                    } else {
-                        (String::new(), Vec::new())
-                    };
-                    tree.infosets.push(Infoset { player, index_in_player, n_actions, label, action_labels });
+                    if opts.labels {
+                        let actions = (0..n_actions).map(|a| game.action_label(&top.state, a)).collect();
+                        tree.infoset_labels.push(InfosetLabels { label: game.infoset_label(interner, infoset), actions });
+                    }
+                    tree.infosets.push(Infoset { player, index_in_player, n_actions });
                     tree.set_actions.push(n_actions);
                 } else {
-                    // The compact copy: `infosets` is many times larger.
+                    // The compact copy: `infosets` is three times larger.
                     check_action_count(tree.set_actions[infoset as usize], n_actions)?;
                 }
                 own_moves.check(top.path, player, infoset, &tree.player_names, interner, game)?;
@@ -309,6 +303,7 @@ impl Tree {
             payoffs: PayoffTable::new(n_players as usize),
             set_actions: Vec::new(),
             infosets: Vec::new(),
+            infoset_labels: Vec::new(),
             chance_labels: Vec::new(),
             max_depth: 0,
         }

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::build::{check_action_count, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove};
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
-use super::{ChanceNode, Infoset, Tree, CHANCE, DECISION, TERMINAL};
+use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE, DECISION, TERMINAL};
 use crate::game::{Game, Node};
 use crate::info::{ImportCache, InfoInterner};
 use crate::rational::Ratio;
@@ -273,13 +273,12 @@ fn merge<G: Game>(
         Node::Decision { player, infoset, n_actions } => {
             kind[0] = DECISION + player as u8;
             data[0] = infoset;
-            let (label, action_labels) = if opts.labels {
-                (game.infoset_label(global, infoset), (0..n_actions).map(|a| game.action_label(root_state, a)).collect())
-            } else {
-                (String::new(), Vec::new())
-            };
+            if opts.labels {
+                let actions = (0..n_actions).map(|a| game.action_label(root_state, a)).collect();
+                tree.infoset_labels.push(InfosetLabels { label: game.infoset_label(global, infoset), actions });
+            }
             counts[player as usize] += 1;
-            tree.infosets.push(Infoset { player, index_in_player: 0, n_actions, label, action_labels });
+            tree.infosets.push(Infoset { player, index_in_player: 0, n_actions });
         }
         Node::Terminal => unreachable!("a terminal root has no children to build in parallel"),
     }
@@ -360,10 +359,12 @@ fn merge<G: Game>(
                     check_action_count(tree.infosets[g as usize].n_actions, info.n_actions)?;
                 }
                 if new {
-                    let mut copy = info.clone();
-                    copy.index_in_player = counts[info.player as usize];
+                    let index_in_player = counts[info.player as usize];
                     counts[info.player as usize] += 1;
-                    tree.infosets.push(copy);
+                    tree.infosets.push(Infoset { index_in_player, ..*info });
+                    if let Some(labels) = part.infoset_labels.get(k) {
+                        tree.infoset_labels.push(labels.clone());
+                    }
                 }
                 map.push(g);
             }
