@@ -5,6 +5,10 @@
 use crate::game::GameError;
 use crate::value::{List, SUIT_BITS};
 
+// The errors are made out of line, so that the checks inline into the
+// generated code's hot loops as a compare and a branch.
+#[cold]
+#[inline(never)]
 fn overflow(at: &str) -> GameError {
     GameError::Overflow { at: at.to_string() }
 }
@@ -55,9 +59,15 @@ pub fn abs(a: i64, at: &str) -> Result<i64, GameError> {
 pub fn step(steps: &mut u64, limit: u64, at: &str) -> Result<(), GameError> {
     *steps += 1;
     if *steps > limit {
-        return Err(GameError::StepLimit { limit, at: at.to_string() });
+        return Err(step_limit(limit, at));
     }
     Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn step_limit(limit: u64, at: &str) -> GameError {
+    GameError::StepLimit { limit, at: at.to_string() }
 }
 
 #[inline]

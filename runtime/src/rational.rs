@@ -70,6 +70,13 @@ pub fn gcd(mut a: u64, mut b: u64) -> u64 {
 pub fn normalize(weights: &[u64], out: &mut Vec<Ratio>) -> Option<()> {
     let total = weights.iter().try_fold(0u64, |acc, w| acc.checked_add(*w))?;
     out.clear();
+    // Equal weights (a deal from a deck): one reduction serves every outcome.
+    if let Some(&w) = weights.first() {
+        if weights.iter().all(|&x| x == w) {
+            out.resize(weights.len(), Ratio::new(w, total)?);
+            return Some(());
+        }
+    }
     for w in weights {
         out.push(Ratio::new(*w, total)?);
     }
@@ -94,5 +101,9 @@ mod tests {
         let mut out = Vec::new();
         normalize(&[1, 2, 3], &mut out);
         assert_eq!(out.iter().map(|r| r.to_string()).collect::<Vec<_>>(), ["1/6", "1/3", "1/2"]);
+        // Equal weights take their own path, reduced as any other.
+        normalize(&[4, 4, 4, 4], &mut out);
+        assert_eq!(out, vec![Ratio { num: 1, den: 4 }; 4]);
+        assert_eq!(normalize(&[u64::MAX, u64::MAX], &mut out), None);
     }
 }
