@@ -89,11 +89,9 @@ pub(super) fn check_action_count(first: u32, n_actions: u32) -> Result<(), Build
     Ok(())
 }
 
-/// Shrinks the arrays, fills the per-set action counts and checks the
-/// memory limit.
+/// Shrinks the arrays and checks the memory limit.
 pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptions) -> Result<(), BuildError> {
     tree.shrink_to_fit();
-    tree.set_actions = tree.infosets.iter().map(|s| s.n_actions).collect();
     if tree.bytes() + interner.bytes() as u64 > opts.max_bytes {
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }
@@ -188,21 +186,17 @@ pub(super) fn explore<G: Game>(
                 while (infoset as usize) > tree.infosets.len() {
                     // Interned before this exploration (the root of a parallel part).
                     let key = interner.infoset_key(tree.infosets.len() as u32);
-                    tree.infosets.push(Infoset { player: key.player, index_in_player: 0, n_actions: 0 });
-                    tree.set_actions.push(0);
-                    if opts.labels {
-                        tree.infoset_labels.push(InfosetLabels::default());
-                    }
+                    let labels = opts.labels.then(InfosetLabels::default);
+                    tree.push_infoset(Infoset { player: key.player, index_in_player: 0, n_actions: 0 }, labels);
                 }
                 if infoset as usize == tree.infosets.len() {
                     let index_in_player = infoset_counts[player as usize];
                     infoset_counts[player as usize] += 1;
-                    if opts.labels {
-                        let actions = (0..n_actions).map(|a| game.action_label(&top.state, a)).collect();
-                        tree.infoset_labels.push(InfosetLabels { label: game.infoset_label(interner, infoset), actions });
-                    }
-                    tree.infosets.push(Infoset { player, index_in_player, n_actions });
-                    tree.set_actions.push(n_actions);
+                    let labels = opts.labels.then(|| InfosetLabels {
+                        label: game.infoset_label(interner, infoset),
+                        actions: (0..n_actions).map(|a| game.action_label(&top.state, a)).collect(),
+                    });
+                    tree.push_infoset(Infoset { player, index_in_player, n_actions }, labels);
                 } else {
                     // The compact copy: `infosets` is three times larger.
                     check_action_count(tree.set_actions[infoset as usize], n_actions)?;
@@ -307,6 +301,14 @@ impl Tree {
             chance_labels: Vec::new(),
             max_depth: 0,
         }
+    }
+
+    /// Appends an information set, with its compact action count and, in
+    /// a tree built with labels, its labels.
+    pub(super) fn push_infoset(&mut self, set: Infoset, labels: Option<InfosetLabels>) {
+        self.set_actions.push(set.n_actions);
+        self.infosets.push(set);
+        self.infoset_labels.extend(labels);
     }
 
     fn shrink_to_fit(&mut self) {

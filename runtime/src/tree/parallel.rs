@@ -273,12 +273,12 @@ fn merge<G: Game>(
         Node::Decision { player, infoset, n_actions } => {
             kind[0] = DECISION + player as u8;
             data[0] = infoset;
-            if opts.labels {
-                let actions = (0..n_actions).map(|a| game.action_label(root_state, a)).collect();
-                tree.infoset_labels.push(InfosetLabels { label: game.infoset_label(global, infoset), actions });
-            }
+            let labels = opts.labels.then(|| InfosetLabels {
+                label: game.infoset_label(global, infoset),
+                actions: (0..n_actions).map(|a| game.action_label(root_state, a)).collect(),
+            });
             counts[player as usize] += 1;
-            tree.infosets.push(Infoset { player, index_in_player: 0, n_actions });
+            tree.push_infoset(Infoset { player, index_in_player: 0, n_actions }, labels);
         }
         Node::Terminal => unreachable!("a terminal root has no children to build in parallel"),
     }
@@ -361,10 +361,7 @@ fn merge<G: Game>(
                 if new {
                     let index_in_player = counts[info.player as usize];
                     counts[info.player as usize] += 1;
-                    tree.infosets.push(Infoset { index_in_player, ..*info });
-                    if let Some(labels) = part.infoset_labels.get(k) {
-                        tree.infoset_labels.push(labels.clone());
-                    }
+                    tree.push_infoset(Infoset { index_in_player, ..*info }, part.infoset_labels.get(k).cloned());
                 }
                 map.push(g);
             }
