@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::recall::{OwnMoves, NO_MOVES};
 use super::payoffs::PayoffTable;
-use super::{ChanceNode, Distributions, Infoset, InfosetLabels, Tree, CHANCE, DECISION, TERMINAL};
+use super::{ChanceNode, Distributions, Infoset, InfosetLabels, Tree, CHANCE_BIT};
 use crate::game::{Game, GameError, Node};
 use crate::info::InfoInterner;
 use crate::rational::Ratio;
@@ -51,6 +51,8 @@ pub enum BuildError {
     ActionCountMismatch { first: u32, other: u32 },
     #[error("imperfect recall: {0}")]
     ImperfectRecall(String),
+    #[error("the game tree has more than {limit} {what}, the most a tree can hold")]
+    TableFull { what: &'static str, limit: u64 },
 }
 
 /// Builds the whole tree of `game`, and returns it with the build time.
@@ -161,17 +163,13 @@ pub(super) fn explore<G: Game>(
                 if pay_buf.len() != n_players as usize {
                     return Err(BuildError::PayoffArity { n: n_players, got: pay_buf.len() });
                 }
-                tree.kind[node as usize] = TERMINAL;
                 tree.data[node as usize] = tree.payoffs.intern(&pay_buf);
                 0
             }
             Node::Chance { n_outcomes } => {
                 game.chance_probs(&top.state, &mut probs_buf);
                 let start = tree.dists.intern(&probs_buf, n_outcomes)?;
-                tree.kind[node as usize] = CHANCE;
-                tree.data[node as usize] = tree.chances.len() as u32;
-                let labels = tree.chance_labels.len() as u32;
-                tree.chances.push(ChanceNode { start, n: n_outcomes, labels });
+                tree.data[node as usize] = tree.push_chance(ChanceNode { start, n: n_outcomes, labels: tree.chance_labels.len() as u32 })?;
                 if opts.labels {
                     for a in 0..n_outcomes {
                         tree.chance_labels.push(game.action_label(&top.state, a));
@@ -187,7 +185,7 @@ pub(super) fn explore<G: Game>(
                     // Interned before this exploration (the root of a parallel part).
                     let key = interner.infoset_key(tree.infosets.len() as u32);
                     let labels = opts.labels.then(InfosetLabels::default);
-                    tree.push_infoset(Infoset { player: key.player, index_in_player: 0, n_actions: 0 }, labels);
+                    tree.push_infoset(Infoset { player: key.player, index_in_player: 0, n_actions: 0 }, labels)?;
                 }
                 if infoset as usize == tree.infosets.len() {
                     let index_in_player = infoset_counts[player as usize];
@@ -196,13 +194,12 @@ pub(super) fn explore<G: Game>(
                         label: game.infoset_label(interner, infoset),
                         actions: (0..n_actions).map(|a| game.action_label(&top.state, a)).collect(),
                     });
-                    tree.push_infoset(Infoset { player, index_in_player, n_actions }, labels);
+                    tree.push_infoset(Infoset { player, index_in_player, n_actions }, labels)?;
                 } else {
                     // The compact copy: `infosets` is three times larger.
                     check_action_count(tree.set_actions[infoset as usize], n_actions)?;
                 }
                 own_moves.check(top.path, player, infoset, &tree.player_names, interner, game)?;
-                tree.kind[node as usize] = DECISION + player as u8;
                 tree.data[node as usize] = infoset;
                 n_actions
             }
@@ -212,9 +209,9 @@ pub(super) fn explore<G: Game>(
             stack.pop();
             continue;
         }
-        let first = tree.kind.len() as u32;
+        let first = tree.n_nodes() as u32;
         tree.first_child[node as usize] = first;
-        let total = tree.kind.len() as u64 + u64::from(n_children);
+        let total = tree.n_nodes() as u64 + u64::from(n_children);
         if total > opts.max_nodes || total > u64::from(u32::MAX - 1) {
             return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
         }
@@ -289,7 +286,6 @@ impl Tree {
         Tree {
             n_players,
             player_names,
-            kind: Vec::new(),
             data: Vec::new(),
             first_child: Vec::new(),
             chances: Vec::new(),
@@ -305,14 +301,27 @@ impl Tree {
 
     /// Appends an information set, with its compact action count and, in
     /// a tree built with labels, its labels.
-    pub(super) fn push_infoset(&mut self, set: Infoset, labels: Option<InfosetLabels>) {
+    pub(super) fn push_infoset(&mut self, set: Infoset, labels: Option<InfosetLabels>) -> Result<(), BuildError> {
+        if self.infosets.len() >= CHANCE_BIT as usize {
+            return Err(BuildError::TableFull { what: "information sets", limit: CHANCE_BIT.into() });
+        }
         self.set_actions.push(set.n_actions);
         self.infosets.push(set);
         self.infoset_labels.extend(labels);
+        Ok(())
+    }
+
+    /// Appends a chance node's outcomes and returns the node's data.
+    pub(super) fn push_chance(&mut self, chance: ChanceNode) -> Result<u32, BuildError> {
+        let index = self.chances.len() as u32;
+        if index >= CHANCE_BIT {
+            return Err(BuildError::TableFull { what: "chance nodes", limit: CHANCE_BIT.into() });
+        }
+        self.chances.push(chance);
+        Ok(index | CHANCE_BIT)
     }
 
     fn shrink_to_fit(&mut self) {
-        self.kind.shrink_to_fit();
         self.data.shrink_to_fit();
         self.first_child.shrink_to_fit();
         self.chances.shrink_to_fit();
@@ -325,12 +334,10 @@ impl Tree {
     #[inline]
     fn push_placeholders(&mut self, n: usize) {
         // Pushes, not `resize`: a node has a few children, and a loop of
-        // pushes beats three calls of `memset`.
-        self.kind.reserve(n);
+        // pushes beats two calls of `memset`.
         self.data.reserve(n);
         self.first_child.reserve(n);
         for _ in 0..n {
-            self.kind.push(TERMINAL);
             self.data.push(0);
             self.first_child.push(0);
         }

@@ -3,12 +3,14 @@
 //! Node 0 is the root. The children of a node are contiguous
 //! (from `first_child`, as many as the node has); nodes are numbered by a
 //! depth-first walk that numbers all children of a node before descending,
-//! so the numbering is deterministic. Per node: a kind byte, one `u32` of
-//! data (information set, chance node or payoff vector) and the first child:
-//! 9 bytes. The child count is not stored per node: it is the information
-//! set's action count or the chance node's outcome count. Leaves store the
-//! id of their payoff vector, kept once per distinct vector. Chance
-//! probabilities are exact.
+//! so the numbering is deterministic. Per node: one `u32` of data
+//! (information set, chance node or payoff vector) and the first child: 8
+//! bytes. The kind is not stored apart: a leaf's first child is 0 (no node
+//! has the root as a child), a chance node's data has [`CHANCE_BIT`] set,
+//! and a decision node's player is its information set's. The child count
+//! is not stored per node either: it is the information set's action count
+//! or the chance node's outcome count. Leaves store the id of their payoff
+//! vector, kept once per distinct vector. Chance probabilities are exact.
 
 mod build;
 mod chances;
@@ -27,6 +29,11 @@ use payoffs::PayoffTable;
 pub const TERMINAL: u8 = 0;
 pub const CHANCE: u8 = 1;
 pub const DECISION: u8 = 2;
+
+/// Set in the data of a chance node, over its index in `chances`. A
+/// decision node's data is its information set, always below this bit (see
+/// [`BuildError::TableFull`]).
+const CHANCE_BIT: u32 = 1 << 31;
 
 /// An information set of the tree.
 #[derive(Clone, Copy, Debug)]
@@ -58,10 +65,10 @@ struct ChanceNode {
 pub struct Tree {
     pub n_players: u32,
     pub player_names: Vec<String>,
-    kind: Vec<u8>,
-    /// Decision: the information set; chance: the index in `chances`;
-    /// terminal: the payoff vector's id in `payoffs`.
+    /// Decision: the information set; chance: the index in `chances` with
+    /// [`CHANCE_BIT`]; terminal: the payoff vector's id in `payoffs`.
     data: Vec<u32>,
+    /// 0 for a leaf.
     first_child: Vec<u32>,
     chances: Vec<ChanceNode>,
     dists: Distributions,
@@ -93,37 +100,45 @@ pub struct Stats {
 
 impl Tree {
     pub fn n_nodes(&self) -> usize {
-        self.kind.len()
+        self.data.len()
     }
 
+    /// `TERMINAL`, `CHANCE`, or `DECISION` + the deciding player.
     pub fn kind(&self, node: u32) -> u8 {
-        self.kind[node as usize]
+        let d = self.data[node as usize];
+        if self.first_child[node as usize] == 0 {
+            TERMINAL
+        } else if d & CHANCE_BIT != 0 {
+            CHANCE
+        } else {
+            DECISION + self.infosets[d as usize].player as u8
+        }
     }
 
     /// The deciding player at a decision node.
     pub fn player(&self, node: u32) -> Option<u32> {
-        let k = self.kind[node as usize];
-        (k >= DECISION).then(|| u32::from(k - DECISION))
+        self.infoset(node).map(|set| self.infosets[set as usize].player)
     }
 
     pub fn infoset(&self, node: u32) -> Option<u32> {
-        (self.kind[node as usize] >= DECISION).then(|| self.data[node as usize])
+        let d = self.data[node as usize];
+        (self.first_child[node as usize] != 0 && d & CHANCE_BIT == 0).then_some(d)
     }
 
     #[inline]
     pub fn children(&self, node: u32) -> std::ops::Range<u32> {
-        let (kind, data) = (self.kind[node as usize], self.data[node as usize]);
-        let n = match kind {
-            TERMINAL => return 0..0,
-            CHANCE => self.chances[data as usize].n,
-            _ => self.set_actions[data as usize],
-        };
         let first = self.first_child[node as usize];
+        if first == 0 {
+            return 0..0;
+        }
+        let d = self.data[node as usize];
+        let n = if d & CHANCE_BIT != 0 { self.chances[(d & !CHANCE_BIT) as usize].n } else { self.set_actions[d as usize] };
         first..first + n
     }
 
     fn chance_node(&self, node: u32) -> Option<ChanceNode> {
-        (self.kind[node as usize] == CHANCE).then(|| self.chances[self.data[node as usize] as usize])
+        let d = self.data[node as usize];
+        (self.first_child[node as usize] != 0 && d & CHANCE_BIT != 0).then(|| self.chances[(d & !CHANCE_BIT) as usize])
     }
 
     /// Exact probabilities of a chance node's children.
@@ -153,7 +168,7 @@ impl Tree {
 
     /// The payoff vector of a terminal node.
     pub fn payoffs(&self, node: u32) -> &[i64] {
-        if self.kind[node as usize] != TERMINAL {
+        if self.first_child[node as usize] != 0 {
             return &[];
         }
         self.payoffs.get(self.data[node as usize])
@@ -161,8 +176,7 @@ impl Tree {
 
     /// Bytes held by the node arrays and tables.
     pub fn bytes(&self) -> u64 {
-        (self.kind.capacity()
-            + self.data.capacity() * 4
+        (self.data.capacity() * 4
             + self.first_child.capacity() * 4
             + self.chances.capacity() * std::mem::size_of::<ChanceNode>()
             + self.set_actions.capacity() * 4) as u64
@@ -173,7 +187,7 @@ impl Tree {
     pub fn stats(&self) -> Stats {
         let n = self.n_players as usize;
         let mut s = Stats {
-            nodes: self.kind.len() as u64,
+            nodes: self.n_nodes() as u64,
             terminals: 0,
             chance_nodes: 0,
             decision_nodes: vec![0; n],
@@ -182,11 +196,13 @@ impl Tree {
             max_depth: self.max_depth,
             bytes: self.bytes(),
         };
-        for &k in &self.kind {
-            match k {
-                TERMINAL => s.terminals += 1,
-                CHANCE => s.chance_nodes += 1,
-                p => s.decision_nodes[usize::from(p - DECISION)] += 1,
+        for (&d, &first) in self.data.iter().zip(&self.first_child) {
+            if first == 0 {
+                s.terminals += 1;
+            } else if d & CHANCE_BIT != 0 {
+                s.chance_nodes += 1;
+            } else {
+                s.decision_nodes[self.infosets[d as usize].player as usize] += 1;
             }
         }
         for info in &self.infosets {

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::build::{check_action_count, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove};
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
-use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE, DECISION, TERMINAL};
+use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE_BIT};
 use crate::game::{Game, Node};
 use crate::info::{ImportCache, InfoInterner};
 use crate::rational::Ratio;
@@ -155,19 +155,11 @@ impl Shift {
         if f == 0 { 0 } else { self.base + f - self.k }
     }
 
-    /// Copies the kinds and first children of the part's nodes from `k` on.
-    fn copy_structure(&self, part: &Tree, kind: &mut [u8], first_child: &mut [u32]) {
+    /// Copies the first children of the part's nodes from `k` on.
+    fn copy_structure(&self, part: &Tree, first_child: &mut [u32]) {
         let k = self.k as usize;
-        kind.copy_from_slice(&part.kind[k..]);
         for (out, &f) in first_child.iter_mut().zip(&part.first_child[k..]) {
             *out = self.first(f);
-        }
-    }
-
-    /// Shifts first children that are already in place (the first part's).
-    fn shift_in_place(&self, first_child: &mut [u32]) {
-        for f in first_child {
-            *f = self.first(*f);
         }
     }
 }
@@ -181,26 +173,33 @@ struct Remap {
 }
 
 impl Remap {
+    /// The data of a part's node with first child `first` (0 for a leaf:
+    /// the node's kind) and data `d`.
     #[inline]
-    fn data(&self, kind: u8, d: u32) -> u32 {
-        match kind {
-            TERMINAL => self.pay_map[d as usize],
-            CHANCE => d + self.chances_base,
-            _ => self.map[d as usize],
+    fn data(&self, first: u32, d: u32) -> u32 {
+        if first == 0 {
+            self.pay_map[d as usize]
+        } else if d & CHANCE_BIT != 0 {
+            d + self.chances_base
+        } else {
+            self.map[d as usize]
         }
     }
 
     /// Copies the data of the part's nodes from `k` on.
     fn copy_data(&self, part: &Tree, k: usize, data: &mut [u32]) {
-        for ((out, &kd), &d) in data.iter_mut().zip(&part.kind[k..]).zip(&part.data[k..]) {
-            *out = self.data(kd, d);
+        for ((out, &f), &d) in data.iter_mut().zip(&part.first_child[k..]).zip(&part.data[k..]) {
+            *out = self.data(f, d);
         }
     }
 
-    /// Maps data that is already in place (the first part's).
-    fn map_in_place(&self, kind: &[u8], data: &mut [u32]) {
-        for (d, &kd) in data.iter_mut().zip(kind) {
-            *d = self.data(kd, *d);
+    /// Maps the data and shifts the first children that are already in
+    /// place (the first part's), in one pass: the map reads each node's
+    /// first child before the shift changes it.
+    fn map_in_place(&self, shift: Shift, data: &mut [u32], first_child: &mut [u32]) {
+        for (d, f) in data.iter_mut().zip(first_child) {
+            *d = self.data(*f, *d);
+            *f = shift.first(*f);
         }
     }
 }
@@ -238,20 +237,16 @@ fn merge<G: Game>(
     let mut parts = parts;
     let first_roots = (bounds[1] - bounds[0]) as usize;
     let first_rest = parts[0].tree.n_nodes() - first_roots;
-    let (mut kind, mut data, mut first_child) = {
+    let (mut data, mut first_child) = {
         let t = &mut parts[0].tree;
-        (std::mem::take(&mut t.kind), std::mem::take(&mut t.data), std::mem::take(&mut t.first_child))
+        (std::mem::take(&mut t.data), std::mem::take(&mut t.first_child))
     };
-    let first_root_nodes: Vec<(u8, u32, u32)> =
-        (0..first_roots).map(|j| (kind[j], data[j], first_child[j])).collect();
+    let first_root_nodes: Vec<(u32, u32)> = (0..first_roots).map(|j| (data[j], first_child[j])).collect();
     let head = 1 + n as usize;
-    kind.reserve_exact(total - kind.len());
     data.reserve_exact(total - data.len());
     first_child.reserve_exact(total - first_child.len());
-    kind.splice(0..first_roots, std::iter::repeat_n(TERMINAL, head));
     data.splice(0..first_roots, std::iter::repeat_n(0, head));
     first_child.splice(0..first_roots, std::iter::repeat_n(0, head));
-    kind.resize(total, TERMINAL);
     data.resize(total, 0);
     first_child.resize(total, 0);
     let mut counts = vec![0u32; n_players as usize];
@@ -262,8 +257,7 @@ fn merge<G: Game>(
             let mut probs: Vec<Ratio> = Vec::new();
             game.chance_probs(root_state, &mut probs);
             let start = tree.dists.intern(&probs, n_outcomes)?;
-            kind[0] = CHANCE;
-            tree.chances.push(ChanceNode { start, n: n_outcomes, labels: 0 });
+            data[0] = tree.push_chance(ChanceNode { start, n: n_outcomes, labels: 0 })?;
             if opts.labels {
                 for a in 0..n {
                     tree.chance_labels.push(game.action_label(root_state, a));
@@ -271,14 +265,13 @@ fn merge<G: Game>(
             }
         }
         Node::Decision { player, infoset, n_actions } => {
-            kind[0] = DECISION + player as u8;
             data[0] = infoset;
             let labels = opts.labels.then(|| InfosetLabels {
                 label: game.infoset_label(global, infoset),
                 actions: (0..n_actions).map(|a| game.action_label(root_state, a)).collect(),
             });
             counts[player as usize] += 1;
-            tree.push_infoset(Infoset { player, index_in_player: 0, n_actions }, labels);
+            tree.push_infoset(Infoset { player, index_in_player: 0, n_actions }, labels)?;
         }
         Node::Terminal => unreachable!("a terminal root has no children to build in parallel"),
     }
@@ -293,7 +286,6 @@ fn merge<G: Game>(
         before.resize(root_set as usize + 1, UNSET);
         before[root_set as usize] = NO_MOVE;
     }
-    let (head_kind, mut rest_kind) = kind.split_at_mut(head);
     let (head_data, mut rest_data) = data.split_at_mut(head);
     let (head_first, mut rest_first) = first_child.split_at_mut(head);
     let mut trees = Vec::with_capacity(parts.len());
@@ -307,35 +299,33 @@ fn merge<G: Game>(
     let trees = &trees;
     std::thread::scope(|scope| -> Result<(), BuildError> {
         // Part `i`'s roots are the root's children `bounds[i]..`; its other
-        // nodes follow in order from `base`. Their kinds and first children
-        // need no information sets: copied at once, a thread per part.
+        // nodes follow in order from `base`. Their first children need no
+        // information sets: copied at once, a thread per later part (the
+        // first part's are shifted with its data, below).
         let mut base = 1 + n;
         let mut data_slices = Vec::with_capacity(trees.len());
         let mut shifts = Vec::with_capacity(trees.len());
-        let mut kind_slices = Vec::with_capacity(trees.len());
+        let mut first_in_place = None;
         for (i, part) in trees.iter().enumerate() {
             let shift = Shift { base, k: bounds[i + 1] - bounds[i] };
             shifts.push(shift);
             // (The first part's arrays were taken: its length is its place's.)
             let len = if i == 0 { first_rest } else { part.n_nodes() - shift.k as usize };
-            let (dk, tk) = std::mem::take(&mut rest_kind).split_at_mut(len);
             let (dd, td) = std::mem::take(&mut rest_data).split_at_mut(len);
             let (df, tf) = std::mem::take(&mut rest_first).split_at_mut(len);
-            (rest_kind, rest_data, rest_first) = (tk, td, tf);
+            (rest_data, rest_first) = (td, tf);
             data_slices.push(dd);
             base += len as u32;
             if i == 0 {
-                kind_slices.push(Some(&*dk));
-                scope.spawn(move || shift.shift_in_place(df));
+                first_in_place = Some(df);
             } else {
-                kind_slices.push(None);
-                scope.spawn(move || shift.copy_structure(part, dk, df));
+                scope.spawn(move || shift.copy_structure(part, df));
             }
         }
         // The information sets are re-interned here, in part order; then
         // a thread per part copies its node data.
-        for (i, (((part, mut local), (local_before, dd)), in_place)) in
-            trees.iter().zip(locals).zip(befores.into_iter().zip(data_slices)).zip(kind_slices).enumerate()
+        for (i, ((part, mut local), (local_before, dd))) in
+            trees.iter().zip(locals).zip(befores.into_iter().zip(data_slices)).enumerate()
         {
             // The first part's interner becomes the global one: it numbers
             // its information sets as the sequential builder does (after
@@ -361,7 +351,7 @@ fn merge<G: Game>(
                 if new {
                     let index_in_player = counts[info.player as usize];
                     counts[info.player as usize] += 1;
-                    tree.push_infoset(Infoset { index_in_player, ..*info }, part.infoset_labels.get(k).cloned());
+                    tree.push_infoset(Infoset { index_in_player, ..*info }, part.infoset_labels.get(k).cloned())?;
                 }
                 map.push(g);
             }
@@ -390,31 +380,26 @@ fn merge<G: Game>(
             let labels_base = tree.chance_labels.len() as u32;
             for c in &part.chances {
                 let start = tree.dists.intern(part.dists.get(c.start, c.n), c.n)?;
-                tree.chances.push(ChanceNode { start, n: c.n, labels: c.labels + labels_base });
+                tree.push_chance(ChanceNode { start, n: c.n, labels: c.labels + labels_base })?;
             }
             tree.chance_labels.extend_from_slice(&part.chance_labels);
             tree.max_depth = tree.max_depth.max(part.max_depth + 1);
             let shift = shifts[i];
             let remap = Remap { map, pay_map, chances_base };
             let k = shift.k as usize;
-            let roots = (0..k).map(|j| match in_place {
-                Some(_) => first_root_nodes[j],
-                None => (part.kind[j], part.data[j], part.first_child[j]),
-            });
-            for (j, (kd, d, f)) in roots.enumerate() {
+            let roots = (0..k).map(|j| if i == 0 { first_root_nodes[j] } else { (part.data[j], part.first_child[j]) });
+            for (j, (d, f)) in roots.enumerate() {
                 let g = (1 + bounds[i]) as usize + j;
-                head_kind[g] = kd;
-                head_data[g] = remap.data(kd, d);
+                head_data[g] = remap.data(f, d);
                 head_first[g] = shift.first(f);
             }
-            match in_place {
-                Some(kinds) => scope.spawn(move || remap.map_in_place(kinds, dd)),
+            match first_in_place.take() {
+                Some(df) => scope.spawn(move || remap.map_in_place(shift, dd, df)),
                 None => scope.spawn(move || remap.copy_data(part, k, dd)),
             };
         }
         Ok(())
     })?;
-    tree.kind = kind;
     tree.data = data;
     tree.first_child = first_child;
     Ok(tree)
