@@ -9,7 +9,8 @@
 //! all equal.
 //!
 //! Pushing a fact is lazy: [`InfoInterner::push`] only appends the fact to an
-//! arena, and the trie lookups happen when an information set is asked for
+//! arena (its packed id if it is short, else its words), and the trie
+//! lookups happen when an information set is asked for
 //! ([`InfoInterner::infoset`]). Most facts of a tree are revealed just
 //! before a leaf and never looked up. The arena follows the builder's stack:
 //! [`InfoInterner::mark`] and [`InfoInterner::truncate`] drop the pending
@@ -66,10 +67,22 @@ struct Entry {
 /// A fact pushed but not yet interned.
 struct Pending {
     parent: InfoState,
+    /// The fact's id if it packs (packed when pushed: in generated code the
+    /// words are known there, and packing folds into a few instructions),
+    /// or once a lookup needed it; else `NONE`.
+    fact: u32,
+    /// Where its words start in `pending_words` (kept only for facts that do
+    /// not pack; they end where the next fact's start).
     start: u32,
-    len: u32,
     /// The interned state, once some lookup needed it.
     interned: u32,
+}
+
+/// The words of the pending fact `i`, one that does not pack.
+fn unpacked_words<'a>(pending: &[Pending], words: &'a [u64], i: u32) -> &'a [u64] {
+    let start = pending[i as usize].start as usize;
+    let end = pending.get(i as usize + 1).map_or(words.len(), |next| next.start as usize);
+    &words[start..end]
 }
 
 /// Owns all interned states; ids are dense and stable.
@@ -148,8 +161,14 @@ impl InfoInterner {
     pub fn push(&mut self, state: InfoState, fact: &[u64]) -> InfoState {
         let id = self.pending.len() as u32;
         let start = self.pending_words.len() as u32;
-        self.pending_words.extend_from_slice(fact);
-        self.pending.push(Pending { parent: state, start, len: fact.len() as u32, interned: NONE });
+        let fact = match facts::pack(fact, &[]) {
+            Some(packed) => packed,
+            None => {
+                self.pending_words.extend_from_slice(fact);
+                NONE
+            }
+        };
+        self.pending.push(Pending { parent: state, fact, start, interned: NONE });
         InfoState(PENDING | id)
     }
 
@@ -174,9 +193,21 @@ impl InfoInterner {
 
     #[inline]
     fn pending_fact_id(&mut self, i: u32) -> u32 {
-        let p = &self.pending[i as usize];
-        let (start, len) = (p.start as usize, p.len as usize);
-        self.facts.id(&self.pending_words[start..start + len], &[])
+        let fact = self.pending[i as usize].fact;
+        if fact != NONE {
+            return fact;
+        }
+        self.look_up_pending_fact(i)
+    }
+
+    /// The dictionary id of the pending fact `i`, one that does not pack
+    /// (out of line: most facts pack).
+    #[cold]
+    #[inline(never)]
+    fn look_up_pending_fact(&mut self, i: u32) -> u32 {
+        let fact = self.facts.id(unpacked_words(&self.pending, &self.pending_words, i), &[]);
+        self.pending[i as usize].fact = fact;
+        fact
     }
 
     /// The interned form of `state` (the same fact list).
@@ -344,8 +375,13 @@ impl InfoInterner {
         let mut cur = state.0;
         while cur != 0 && cur != NONE {
             if cur & PENDING != 0 {
-                let p = &self.pending[(cur & !PENDING) as usize];
-                out.push(self.pending_words[p.start as usize..(p.start + p.len) as usize].to_vec());
+                let i = cur & !PENDING;
+                let p = &self.pending[i as usize];
+                let words = match p.fact {
+                    NONE => unpacked_words(&self.pending, &self.pending_words, i).to_vec(),
+                    fact => self.facts.words_of(fact),
+                };
+                out.push(words);
                 cur = p.parent.0;
             } else {
                 let e = &self.entries[cur as usize];
@@ -366,6 +402,7 @@ impl InfoInterner {
             self.memo.len(),
             self.facts.facts.len(),
             self.pending.len(),
+            self.pending_words.len(),
         ];
         most.into_iter().max().unwrap_or(0) >= MAX_ENTRIES
     }
@@ -448,6 +485,31 @@ mod tests {
             assert_eq!(i.facts.id(&f[..1], &f[1..]), id);
             assert_eq!(&i.facts.words_of(id), f);
         }
+    }
+
+    #[test]
+    fn pending_facts_that_pack_and_that_do_not_keep_their_words() {
+        // Long facts keep their words until looked up; short ones are packed
+        // when pushed. Both read back, truncate, and intern alike.
+        let long: Vec<u64> = (0..9).collect();
+        let mut i = InfoInterner::new();
+        let a = i.push(InfoState::EMPTY, &long);
+        let b = i.push(a, &[4, 2]);
+        let mark = i.mark();
+        let c = i.push(b, &[u64::MAX, 1, 1 << 40]);
+        let d = i.push(c, &long[..7]);
+        assert_eq!(i.facts(d), vec![long.clone(), vec![4, 2], vec![u64::MAX, 1, 1 << 40], long[..7].to_vec()]);
+        let (set, _) = i.infoset(1, d, &[3]);
+        i.truncate(mark);
+        assert_eq!(i.facts(b), vec![long.clone(), vec![4, 2]]);
+        let c2 = i.push(b, &[u64::MAX, 1, 1 << 40]);
+        let d2 = i.push(c2, &long[..7]);
+        assert_eq!(i.facts(d2), vec![long.clone(), vec![4, 2], vec![u64::MAX, 1, 1 << 40], long[..7].to_vec()]);
+        assert_eq!(i.infoset(1, d2, &[3]), (set, false));
+        // The same facts pushed afresh are the same state.
+        let a3 = i.push(InfoState::EMPTY, &long);
+        let b3 = i.push(a3, &[4, 2]);
+        assert_eq!(i.resolve(b3), i.resolve(b));
     }
 
     #[test]
