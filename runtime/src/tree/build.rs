@@ -333,14 +333,10 @@ impl Tree {
     /// keeps `first_child = 0`).
     #[inline]
     fn push_placeholders(&mut self, n: usize) {
-        // Pushes, not `resize`: a node has a few children, and a loop of
-        // pushes beats two calls of `memset`.
-        self.data.reserve(n);
-        self.first_child.reserve(n);
-        for _ in 0..n {
-            self.data.push(0);
-            self.first_child.push(0);
-        }
+        // Not `resize`: a node has a few children, and a loop of stores
+        // beats a call of `memset`.
+        self.data.extend(std::iter::repeat_n(0, n));
+        self.first_child.extend(std::iter::repeat_n(0, n));
     }
 
 }
