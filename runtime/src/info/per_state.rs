@@ -84,8 +84,9 @@ impl<const N: usize, const M: usize> PerStateMap<N, M> {
         debug_assert_ne!(value[0], NONE);
         let b = state as usize;
         if self.tables.len() <= b {
-            let len = (b + 1).max(self.tables.len() * 2);
-            self.tables.resize(len, NO_TABLE);
+            // Only up to `b`: the `Vec` grows its capacity by doubling, but
+            // the entries past `b` would be written (and faulted in) now.
+            self.tables.resize(b + 1, NO_TABLE);
         }
         let mut t = self.tables[b];
         if t.capacity == 0 {
