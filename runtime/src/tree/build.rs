@@ -167,34 +167,15 @@ pub(super) fn explore<G: Game>(
                 0
             }
             Node::Chance { n_outcomes } => {
-                game.chance_probs(&top.state, &mut probs_buf);
-                let start = tree.dists.intern(&probs_buf, n_outcomes)?;
-                tree.data[node as usize] = tree.push_chance(ChanceNode { start, n: n_outcomes, labels: tree.chance_labels.len() as u32 })?;
-                if opts.labels {
-                    for a in 0..n_outcomes {
-                        tree.chance_labels.push(game.action_label(&top.state, a));
-                    }
-                }
+                tree.data[node as usize] = add_chance(game, &top.state, n_outcomes, &mut tree, &mut probs_buf, opts.labels)?;
                 n_outcomes
             }
             Node::Decision { player, infoset, n_actions } => {
                 if n_actions == 0 {
                     return Err(BuildError::NoActions);
                 }
-                while (infoset as usize) > tree.infosets.len() {
-                    // Interned before this exploration (the root of a parallel part).
-                    let key = interner.infoset_key(tree.infosets.len() as u32);
-                    let labels = opts.labels.then(InfosetLabels::default);
-                    tree.push_infoset(Infoset { player: key.player, index_in_player: 0, n_actions: 0 }, labels)?;
-                }
-                if infoset as usize == tree.infosets.len() {
-                    let index_in_player = infoset_counts[player as usize];
-                    infoset_counts[player as usize] += 1;
-                    let labels = opts.labels.then(|| InfosetLabels {
-                        label: game.infoset_label(interner, infoset),
-                        actions: (0..n_actions).map(|a| game.action_label(&top.state, a)).collect(),
-                    });
-                    tree.push_infoset(Infoset { player, index_in_player, n_actions }, labels)?;
+                if infoset as usize >= tree.infosets.len() {
+                    add_infoset(game, &top.state, player, infoset, n_actions, &mut tree, &mut infoset_counts, interner, opts.labels)?;
                 } else {
                     // The compact copy: `infosets` is three times larger.
                     check_action_count(tree.set_actions[infoset as usize], n_actions)?;
@@ -218,10 +199,7 @@ pub(super) fn explore<G: Game>(
         tree.push_placeholders(n_children as usize);
         // Check memory now and then (the estimate is cheap, but not free).
         if first & 0xffff > (first + n_children) & 0xffff || n_children > 0xffff {
-            let bytes = memory.update(&mut held, tree.bytes() + interner.bytes() as u64);
-            if bytes > opts.max_bytes || interner.is_full() {
-                return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
-            }
+            check_memory(&tree, interner, memory, &mut held, opts.max_bytes)?;
         }
         // Slots: the node's own (`at`) becomes the last child, the clones
         // above it the others in reverse, so that action 0 is on top and is
@@ -254,6 +232,72 @@ pub(super) fn explore<G: Game>(
         }
     }
     Ok((tree, own_moves.into_before()))
+}
+
+/// Records a chance node met by [`explore`] and returns its node data. Out
+/// of line, as are the two below: rare next to leaves and known decisions,
+/// they would take registers from the loop.
+#[inline(never)]
+fn add_chance<G: Game>(
+    game: &G,
+    state: &G::State,
+    n_outcomes: u32,
+    tree: &mut Tree,
+    probs_buf: &mut Vec<Ratio>,
+    labels: bool,
+) -> Result<u32, BuildError> {
+    game.chance_probs(state, probs_buf);
+    let start = tree.dists.intern(probs_buf, n_outcomes)?;
+    let data = tree.push_chance(ChanceNode { start, n: n_outcomes, labels: tree.chance_labels.len() as u32 })?;
+    if labels {
+        for a in 0..n_outcomes {
+            tree.chance_labels.push(game.action_label(state, a));
+        }
+    }
+    Ok(data)
+}
+
+/// Appends the information set `infoset`, new to this exploration, after
+/// empty entries for the sets interned before it (the root's, in a
+/// parallel part).
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn add_infoset<G: Game>(
+    game: &G,
+    state: &G::State,
+    player: u32,
+    infoset: u32,
+    n_actions: u32,
+    tree: &mut Tree,
+    infoset_counts: &mut [u32],
+    interner: &InfoInterner,
+    labels: bool,
+) -> Result<(), BuildError> {
+    while (infoset as usize) > tree.infosets.len() {
+        let key = interner.infoset_key(tree.infosets.len() as u32);
+        let labels = labels.then(InfosetLabels::default);
+        tree.push_infoset(Infoset { player: key.player, index_in_player: 0, n_actions: 0 }, labels)?;
+    }
+    let index_in_player = infoset_counts[player as usize];
+    infoset_counts[player as usize] += 1;
+    let labels = labels.then(|| InfosetLabels {
+        label: game.infoset_label(interner, infoset),
+        actions: (0..n_actions).map(|a| game.action_label(state, a)).collect(),
+    });
+    tree.push_infoset(Infoset { player, index_in_player, n_actions }, labels)
+}
+
+/// Counts the exploration's memory in the build's total; an error past the
+/// limit, or when the interner is close to the most ids it can name.
+#[cold]
+#[inline(never)]
+fn check_memory(tree: &Tree, interner: &InfoInterner, memory: &MemoryUse, held: &mut u64, max_bytes: u64) -> Result<(), BuildError> {
+    let bytes = memory.update(held, tree.bytes() + interner.bytes() as u64);
+    if bytes > max_bytes || interner.is_full() {
+        return Err(BuildError::TooMuchMemory { limit_mib: max_bytes >> 20 });
+    }
+    Ok(())
 }
 
 /// The decision whose actions `first_action ..` led to the roots of an
