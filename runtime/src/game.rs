@@ -70,8 +70,9 @@ pub trait Game {
     /// Exact probabilities of the outcomes at a chance node.
     fn chance_probs(&self, state: &Self::State, out: &mut Vec<Ratio>);
 
-    /// The payoff vector at a terminal node (one entry per player).
-    fn payoffs(&self, state: &Self::State, out: &mut Vec<i64>);
+    /// The payoff vector at a terminal node (one entry per player): a slice
+    /// of the state if it holds one, else written into `buf`.
+    fn payoffs<'a>(&self, state: &'a Self::State, buf: &'a mut Vec<i64>) -> &'a [i64];
 
     /// A label of action `action` at the current node, in the game's terms.
     fn action_label(&self, state: &Self::State, action: u32) -> String;

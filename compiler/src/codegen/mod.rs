@@ -256,13 +256,8 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
                 out.extend_from_slice(&self.scratch.borrow().probs);
             }
 
-            fn payoffs(&self, s: &State, out: &mut Vec<i64>) {
-                // One word at a time: `advance` has just stored them one by
-                // one, and a wider load would wait for both stores.
-                out.clear();
-                for p in 0..s.payoffs.len() {
-                    out.push(s.payoffs[p]);
-                }
+            fn payoffs<'a>(&self, s: &'a State, _: &'a mut Vec<i64>) -> &'a [i64] {
+                &s.payoffs
             }
 
             fn action_label(&self, s: &State, action: u32) -> String {

@@ -405,9 +405,10 @@ impl Game for Interp {
         }
     }
 
-    fn payoffs(&self, s: &State, out: &mut Vec<i64>) {
-        out.clear();
-        out.extend((0..self.n_players as usize).map(|p| self.payoff_of(s, p)));
+    fn payoffs<'a>(&self, s: &'a State, buf: &'a mut Vec<i64>) -> &'a [i64] {
+        buf.clear();
+        buf.extend((0..self.n_players as usize).map(|p| self.payoff_of(s, p)));
+        buf
     }
 
     fn action_label(&self, s: &State, action: u32) -> String {

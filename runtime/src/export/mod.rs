@@ -86,11 +86,12 @@ pub(crate) mod test_game {
             out.extend([Ratio { num: 1, den: 3 }, Ratio { num: 2, den: 3 }]);
         }
 
-        fn payoffs(&self, s: &Vec<u32>, out: &mut Vec<i64>) {
+        fn payoffs<'a>(&self, s: &'a Vec<u32>, buf: &'a mut Vec<i64>) -> &'a [i64] {
             let card = s[0] ^ s[1];
             let seeker = if s[2] == card { 1 } else { -1 };
-            out.clear();
-            out.extend([-seeker, seeker]);
+            buf.clear();
+            buf.extend([-seeker, seeker]);
+            buf
         }
 
         fn action_label(&self, s: &Vec<u32>, action: u32) -> String {

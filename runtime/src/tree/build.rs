@@ -159,11 +159,11 @@ pub(super) fn explore<G: Game>(
         let event = game.advance(&mut top.state, interner)?;
         let n_children = match event {
             Node::Terminal => {
-                game.payoffs(&top.state, &mut pay_buf);
-                if pay_buf.len() != n_players as usize {
-                    return Err(BuildError::PayoffArity { n: n_players, got: pay_buf.len() });
+                let payoffs = game.payoffs(&top.state, &mut pay_buf);
+                if payoffs.len() != n_players as usize {
+                    return Err(BuildError::PayoffArity { n: n_players, got: payoffs.len() });
                 }
-                tree.data[node as usize] = tree.payoffs.intern(&pay_buf);
+                tree.data[node as usize] = tree.payoffs.intern(payoffs);
                 0
             }
             Node::Chance { n_outcomes } => {

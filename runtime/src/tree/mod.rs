@@ -266,9 +266,8 @@ mod tests {
             out.clear();
             out.extend_from_slice(&self.levels[*s as usize]);
         }
-        fn payoffs(&self, _: &u32, out: &mut Vec<i64>) {
-            out.clear();
-            out.push(0);
+        fn payoffs<'a>(&self, _: &'a u32, _: &'a mut Vec<i64>) -> &'a [i64] {
+            &[0]
         }
         fn action_label(&self, _: &u32, action: u32) -> String {
             action.to_string()
@@ -347,9 +346,8 @@ mod tests {
             out.clear();
             out.resize(2, Ratio { num: 1, den: 2 });
         }
-        fn payoffs(&self, _: &(u32, u32), out: &mut Vec<i64>) {
-            out.clear();
-            out.push(0);
+        fn payoffs<'a>(&self, _: &'a (u32, u32), _: &'a mut Vec<i64>) -> &'a [i64] {
+            &[0]
         }
         fn action_label(&self, _: &(u32, u32), action: u32) -> String {
             action.to_string()
