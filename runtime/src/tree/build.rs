@@ -186,8 +186,9 @@ pub(super) fn explore<G: Game>(
             }
         };
         if n_children == 0 {
-            // A leaf keeps first_child = 0.
-            stack.pop();
+            // A leaf keeps first_child = 0. Dropped in place: `pop` would
+            // move the whole frame out first.
+            stack.truncate(stack.len() - 1);
             continue;
         }
         let first = tree.n_nodes() as u32;
