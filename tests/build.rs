@@ -21,6 +21,7 @@ fn main() {
         ("endless_calls", manifest.join("codegen/endless_calls.gala")),
         ("chooser_first", manifest.join("codegen/chooser_first.gala")),
         ("domains", manifest.join("codegen/domains.gala")),
+        ("filter_steps", manifest.join("codegen/filter_steps.gala")),
     ];
     for (name, path) in games {
         println!("cargo:rerun-if-changed={}", path.display());

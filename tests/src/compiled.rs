@@ -14,7 +14,7 @@ use galac_runtime::tree::{build, BuildOptions, Tree};
 use crate::games::{digest, instantiate, load_interp};
 use crate::repo_root;
 
-crate::compiled_games!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless, endless_calls, chooser_first, domains);
+crate::compiled_games!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless, endless_calls, chooser_first, domains, filter_steps);
 
 fn labels(t: &Tree) -> Vec<(String, Vec<String>)> {
     (0..t.infosets.len() as u32).map(|i| (t.infoset_label(i).to_string(), t.action_labels(i).to_vec())).collect()
@@ -119,6 +119,30 @@ fn step_limits_through_calls_and_builtins_equal_the_interpreters() {
     }
     // The limits fall on every statement of the fn, the call and the builtin.
     assert!(places.len() >= 12, "{places:?}");
+}
+
+/// A `where` costs a step per candidate, with or without calls in it: at
+/// every limit, before, among and after the candidates of both choices,
+/// both executions stop at the same step with the same message.
+#[test]
+fn step_limits_among_filtered_candidates_equal_the_interpreters() {
+    let path = repo_root().join("tests/codegen/filter_steps.gala");
+    let bytes = std::fs::read(&path).expect("game file");
+    let mut places = std::collections::BTreeSet::new();
+    for limit in (1..80).chain([galac_runtime::app::DEFAULT_STEP_LIMIT]) {
+        let mut interp =
+            galac::driver::load_interp("filter_steps.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
+        interp.step_limit = limit;
+        let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
+        let game = filter_steps::Family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
+        let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
+        let i = i.unwrap_or_else(|| panic!("interpreter, limit {limit}: no error"));
+        assert!(i.contains(&format!("no event within {limit} steps")), "interpreter, limit {limit}: {i}");
+        assert_eq!(c.as_deref(), Some(i.as_str()), "limit {limit}");
+        places.insert(i.split(": ").next().unwrap_or_default().to_string());
+    }
+    // Before the first choice, at each choice (its candidates), in the fn and in the loop.
+    assert!(places.len() >= 5, "{places:?}");
 }
 
 /// When both the chooser and the candidates of a choice fail, both

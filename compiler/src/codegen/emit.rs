@@ -49,10 +49,16 @@ fn owns_heap(t: &Ty) -> bool {
 
 /// How a domain is looped over, once what it is made of is evaluated.
 enum DomainPlan {
-    /// `for __x in` this iterator.
-    Each(TokenStream),
+    /// `for __x in` this iterator, of this many elements (a `u64`).
+    Each(TokenStream, TokenStream),
     /// Nested loops over the parts (the product's number names its tuple's parts).
     Product(u32, Vec<DomainPlan>),
+}
+
+/// Whether evaluating `e` counts steps of its own (a call of a function, or
+/// `combinations`, as the interpreter counts them).
+fn counts_steps(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Call(..) | ExprKind::Builtin(Builtin::Combinations, _)) || e.kind.children().any(counts_steps)
 }
 
 fn u8_lit(n: u32) -> Literal {
@@ -543,31 +549,42 @@ impl<'a> Emitter<'a> {
                         let #l: i64 = #lo;
                         let #h: i64 = ::galac_runtime::ops::range_end(#l, #hi, #inclusive, #at)?;
                     });
-                    DomainPlan::Each(quote!(#l..#h))
+                    DomainPlan::Each(quote!(#l..#h), quote!((#h.saturating_sub(#l).max(0) as u64)))
                 }
                 (ExprKind::Players, _) => {
                     let n = u8_lit(self.n_players as u32);
-                    DomainPlan::Each(quote!(0..#n))
+                    DomainPlan::Each(quote!(0..#n), quote!((#n as u64)))
                 }
                 (_, Ty::PerPlayer(_)) => {
                     let (xs, v) = (self.expr(e, ctx), format_ident!("__xs{}", id));
                     prelude.extend(quote!(let #v = #xs;));
-                    DomainPlan::Each(quote!(#v.clone()))
+                    DomainPlan::Each(quote!(#v.clone()), quote!((#v.len() as u64)))
                 }
                 _ => {
                     // An owned (shared, not copied) list: the body may change the state.
                     let (xs, v) = (self.expr(e, ctx), format_ident!("__xs{}", id));
                     prelude.extend(quote!(let #v = #xs;));
-                    DomainPlan::Each(quote!(#v.iter().cloned()))
+                    DomainPlan::Each(quote!(#v.iter().cloned()), quote!((#v.len() as u64)))
                 }
             },
             DomainKind::Enum(e) => {
                 let n = u8_lit(self.ir.enums[e.0 as usize].variants.len() as u32);
-                DomainPlan::Each(quote!(0..#n))
+                DomainPlan::Each(quote!(0..#n), quote!((#n as u64)))
             }
-            DomainKind::Bool => DomainPlan::Each(quote!([false, true])),
+            DomainKind::Bool => DomainPlan::Each(quote!([false, true]), quote!(2u64)),
             DomainKind::Product(parts) => {
                 DomainPlan::Product(id, parts.iter().map(|p| self.domain_plan(p, ctx, prelude, next)).collect())
+            }
+        }
+    }
+
+    /// The number of elements of a planned domain (a `u64` expression).
+    fn domain_size(plan: &DomainPlan) -> TokenStream {
+        match plan {
+            DomainPlan::Each(_, size) => size.clone(),
+            DomainPlan::Product(_, parts) => {
+                let sizes = parts.iter().map(Self::domain_size);
+                quote!((1u64 #(.saturating_mul(#sizes))*))
             }
         }
     }
@@ -575,7 +592,7 @@ impl<'a> Emitter<'a> {
     /// The loops of a planned domain around `body`, `__x` bound to each element.
     fn domain_loop(plan: &DomainPlan, body: TokenStream) -> TokenStream {
         match plan {
-            DomainPlan::Each(iter) => quote!(for __x in #iter { #body }),
+            DomainPlan::Each(iter, _) => quote!(for __x in #iter { #body }),
             DomainPlan::Product(id, parts) => {
                 // Nested loops, the last part fastest; the tuple is built
                 // innermost (names by product, so nested products do not
@@ -876,7 +893,32 @@ impl<'a> Emitter<'a> {
             ChooseDomain::Domain(d) => {
                 // A candidate the filter rejects leaves the labelled block early.
                 let body = quote!('cand: { #bind #filter #weight sc.#field.push(__x.clone()); });
-                self.for_each(d, ctx, body)
+                match &c.filter {
+                    // A step per candidate, counted before its filter. When
+                    // neither the filter nor the weight counts steps of its
+                    // own, and all the candidates' steps fit in the limit,
+                    // they are counted at once and the loop checks nothing:
+                    // the same count, and no step-limit error either way.
+                    Some(f) if !counts_steps(f) && !c.weight.as_ref().is_some_and(counts_steps) => {
+                        let f = self.expr(f, ctx);
+                        let unchecked = quote!('cand: { #bind if !(#f) { break 'cand; } #weight sc.#field.push(__x.clone()); });
+                        let mut prelude = TokenStream::new();
+                        let plan = self.domain_plan(d, ctx, &mut prelude, &mut 0);
+                        let size = Self::domain_size(&plan);
+                        let (checked, unchecked) = (Self::domain_loop(&plan, body), Self::domain_loop(&plan, unchecked));
+                        quote!({
+                            #prelude
+                            let __all = #size;
+                            if __all <= g.step_limit.saturating_sub(*steps) {
+                                *steps += __all;
+                                #unchecked
+                            } else {
+                                #checked
+                            }
+                        })
+                    }
+                    _ => self.for_each(d, ctx, body),
+                }
             }
             ChooseDomain::Table(entries) => {
                 let items = entries.iter().map(|(e, n, d)| {

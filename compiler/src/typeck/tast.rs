@@ -242,3 +242,27 @@ impl Expr {
         Expr { kind: ExprKind::Error, ty: Ty::Error, span }
     }
 }
+
+impl ExprKind {
+    /// The direct subexpressions.
+    pub fn children(&self) -> impl Iterator<Item = &Expr> {
+        let (one, many): (Vec<&Expr>, &[Expr]) = match self {
+            ExprKind::Call(_, args) | ExprKind::Builtin(_, args) => (vec![], args),
+            ExprKind::Tuple(xs) | ExprKind::List(xs) => (vec![], xs),
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Repeat(a, b) => (vec![a, b], &[]),
+            ExprKind::Field(a, _) | ExprKind::Neg(a) | ExprKind::Not(a) | ExprKind::PerPlayerFill(a) => (vec![a], &[]),
+            ExprKind::Range { lo, hi, .. } => (vec![lo, hi], &[]),
+            ExprKind::If(a, b, c) => (vec![a, b, c], &[]),
+            ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Player(_)
+            | ExprKind::Variant(..)
+            | ExprKind::Param(_)
+            | ExprKind::Var(_)
+            | ExprKind::Local(_)
+            | ExprKind::Players
+            | ExprKind::Error => (vec![], &[]),
+        };
+        one.into_iter().chain(many.iter())
+    }
+}
