@@ -97,26 +97,33 @@ fn step_limit_errors_equal_the_interpreters() {
     }
 }
 
-/// Calls and `combinations` count steps in both executions alike: at every
-/// limit, the loop stops at the same step (in the fn, at the call, at the
-/// builtin or at the loop's head) with the same message.
-#[test]
-fn step_limits_through_calls_and_builtins_equal_the_interpreters() {
-    let path = repo_root().join("tests/codegen/endless_calls.gala");
-    let bytes = std::fs::read(&path).expect("game file");
+/// Builds the codegen test game `name` through both executions at each step
+/// limit of `limits` (and the default); each must stop with the same
+/// step-limit error. Returns the places (file:line:col) where they stopped.
+fn step_limit_places<F: Family>(name: &str, family: &F, limits: std::ops::Range<u64>) -> std::collections::BTreeSet<String> {
+    let file = format!("{name}.gala");
+    let bytes = std::fs::read(repo_root().join("tests/codegen").join(&file)).expect("game file");
     let mut places = std::collections::BTreeSet::new();
-    for limit in (1..120).chain([galac_runtime::app::DEFAULT_STEP_LIMIT]) {
-        let mut interp =
-            galac::driver::load_interp("endless_calls.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
+    for limit in limits.chain([galac_runtime::app::DEFAULT_STEP_LIMIT]) {
+        let mut interp = galac::driver::load_interp(&file, &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
         interp.step_limit = limit;
         let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
-        let game = endless_calls::Family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
+        let game = family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
         let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
         let i = i.unwrap_or_else(|| panic!("interpreter, limit {limit}: no error"));
         assert!(i.contains(&format!("no event within {limit} steps")), "interpreter, limit {limit}: {i}");
         assert_eq!(c.as_deref(), Some(i.as_str()), "limit {limit}");
         places.insert(i.split(": ").next().unwrap_or_default().to_string());
     }
+    places
+}
+
+/// Calls and `combinations` count steps in both executions alike: at every
+/// limit, the loop stops at the same step (in the fn, at the call, at the
+/// builtin or at the loop's head) with the same message.
+#[test]
+fn step_limits_through_calls_and_builtins_equal_the_interpreters() {
+    let places = step_limit_places("endless_calls", &endless_calls::Family, 1..120);
     // The limits fall on every statement of the fn, the call and the builtin.
     assert!(places.len() >= 12, "{places:?}");
 }
@@ -126,21 +133,7 @@ fn step_limits_through_calls_and_builtins_equal_the_interpreters() {
 /// both executions stop at the same step with the same message.
 #[test]
 fn step_limits_among_filtered_candidates_equal_the_interpreters() {
-    let path = repo_root().join("tests/codegen/filter_steps.gala");
-    let bytes = std::fs::read(&path).expect("game file");
-    let mut places = std::collections::BTreeSet::new();
-    for limit in (1..80).chain([galac_runtime::app::DEFAULT_STEP_LIMIT]) {
-        let mut interp =
-            galac::driver::load_interp("filter_steps.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
-        interp.step_limit = limit;
-        let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
-        let game = filter_steps::Family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
-        let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
-        let i = i.unwrap_or_else(|| panic!("interpreter, limit {limit}: no error"));
-        assert!(i.contains(&format!("no event within {limit} steps")), "interpreter, limit {limit}: {i}");
-        assert_eq!(c.as_deref(), Some(i.as_str()), "limit {limit}");
-        places.insert(i.split(": ").next().unwrap_or_default().to_string());
-    }
+    let places = step_limit_places("filter_steps", &filter_steps::Family, 1..80);
     // Before the first choice, at each choice (its candidates), in the fn and in the loop.
     assert!(places.len() >= 5, "{places:?}");
 }
