@@ -64,43 +64,52 @@ pub fn build_parallel<G: Game>(
     // The parts share the memory budget.
     let memory = MemoryUse::default();
     let part_opts = BuildOptions { labels: opts.labels, ..opts.clone() };
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(n_parts) {
-            scope.spawn(|| {
-                let Some(game) = make() else { return };
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= n_parts {
-                        break;
+    // Each thread, the calling one included, builds parts until none is
+    // left, each with its own instance (an instance's choice candidates
+    // belong to its last `advance`; the merge reads the root's).
+    let work = |game: &G| {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n_parts {
+                break;
+            }
+            let result = (|| {
+                let mut interner = InfoInterner::new();
+                let mut root = game.root()?;
+                let root_move = match game.advance(&mut root, &mut interner)? {
+                    Node::Decision { player, infoset, .. } => {
+                        Some(RootMove { player, infoset, first_action: bounds[i] })
                     }
-                    let result = (|| {
-                        let mut interner = InfoInterner::new();
-                        let mut root = game.root()?;
-                        let root_move = match game.advance(&mut root, &mut interner)? {
-                            Node::Decision { player, infoset, .. } => {
-                                Some(RootMove { player, infoset, first_action: bounds[i] })
-                            }
-                            _ => None,
-                        };
-                        let mut children = Vec::new();
-                        for a in bounds[i]..bounds[i + 1] {
-                            let mut child = root.clone();
-                            game.apply(&mut child, a, &mut interner)?;
-                            children.push(child);
-                        }
-                        let (tree, before) = explore(&game, children, root_move, &part_opts, &mut interner, &memory)?;
-                        Ok(Part { tree, interner, before })
-                    })();
-                    let failed = result.is_err();
-                    if let Ok(mut slot) = parts[i].lock() {
-                        *slot = Some(result);
-                    }
-                    if failed {
-                        break;
-                    }
+                    _ => None,
+                };
+                let mut children = Vec::new();
+                for a in bounds[i]..bounds[i + 1] {
+                    let mut child = root.clone();
+                    game.apply(&mut child, a, &mut interner)?;
+                    children.push(child);
                 }
-            });
+                let (tree, before) = explore(game, children, root_move, &part_opts, &mut interner, &memory)?;
+                Ok(Part { tree, interner, before })
+            })();
+            let failed = result.is_err();
+            if let Ok(mut slot) = parts[i].lock() {
+                *slot = Some(result);
+            }
+            if failed {
+                break;
+            }
         }
+    };
+    let work_on_new = || {
+        if let Some(game) = make() {
+            work(&game);
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads.min(n_parts) {
+            scope.spawn(work_on_new);
+        }
+        work_on_new();
     });
     // The first part that did not finish decides. Parts hold more memory
     // at once than one thread does: over the budget, one thread may still
