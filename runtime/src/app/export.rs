@@ -39,12 +39,8 @@ pub fn run<G: Game>(game: &G, args: &ExportArgs, source: &str, make: super::Make
             return 2;
         }
     }
-    let (tree, _info, _seconds) = match super::build_tree(game, make, &args.limits, true) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
+    let Some((tree, _)) = super::build_tree(game, make, &args.limits, true) else {
+        return 1;
     };
     let dot_opts = DotOptions { max_nodes: if args.force { None } else { DotOptions::default().max_nodes } };
     // Refuse an oversized drawing before writing any file.

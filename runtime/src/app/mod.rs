@@ -52,13 +52,25 @@ impl LimitArgs {
 /// Makes another instance of the game, for another thread.
 pub type Maker<'a, G> = Option<&'a (dyn Fn() -> Option<G> + Sync)>;
 
-/// Builds the tree, on several threads when the game can be instantiated again.
-pub fn build_tree<G: Game>(
+/// Builds the tree, on several threads when the game can be instantiated
+/// again, with its generation time; or prints why it cannot (`None`: the
+/// command exits with 1).
+pub fn build_tree<G: Game>(game: &G, make: Maker<G>, limits: &LimitArgs, labels: bool) -> Option<(crate::tree::Tree, f64)> {
+    match try_build_tree(game, make, limits, labels) {
+        Ok(built) => Some(built),
+        Err(e) => {
+            eprintln!("error: {e}");
+            None
+        }
+    }
+}
+
+fn try_build_tree<G: Game>(
     game: &G,
     make: Maker<G>,
     limits: &LimitArgs,
     labels: bool,
-) -> Result<(crate::tree::Tree, crate::info::InfoInterner, f64), crate::tree::BuildError> {
+) -> Result<(crate::tree::Tree, f64), crate::tree::BuildError> {
     let opts = limits.build_options(labels);
     // The guess counts as generation time.
     let start = std::time::Instant::now();
@@ -69,11 +81,11 @@ pub fn build_tree<G: Game>(
         n => n,
     };
     let guess = start.elapsed().as_secs_f64();
-    let (tree, interner, seconds) = match make {
+    let (tree, _, seconds) = match make {
         Some(make) if threads > 1 => crate::tree::build_parallel(make, &opts, threads),
         _ => crate::tree::build(game, &opts),
     }?;
-    Ok((tree, interner, guess + seconds))
+    Ok((tree, guess + seconds))
 }
 
 /// Below about this many nodes, the default thread count builds on one

@@ -49,12 +49,8 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: super::Maker<G>) -> i32 {
         eprintln!("error: unknown LP backend `{}`; available: {}", args.lp_backend, names.join(", "));
         return 2;
     };
-    let (tree, _info, gen_seconds) = match super::build_tree(game, make, &args.limits, true) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
+    let Some((tree, gen_seconds)) = super::build_tree(game, make, &args.limits, true) else {
+        return 1;
     };
     let labels = unique_labels(&tree);
     let started = Instant::now();

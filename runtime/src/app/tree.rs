@@ -15,12 +15,8 @@ pub struct TreeArgs {
 }
 
 pub fn run<G: Game>(game: &G, args: &TreeArgs, make: super::Maker<G>) -> i32 {
-    let (tree, _info, seconds) = match super::build_tree(game, make, &args.limits, false) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
+    let Some((tree, seconds)) = super::build_tree(game, make, &args.limits, false) else {
+        return 1;
     };
     let stats = tree.stats();
     let info = game.info();
