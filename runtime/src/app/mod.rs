@@ -74,11 +74,12 @@ fn try_build_tree<G: Game>(
     let opts = limits.build_options(labels);
     // The guess counts as generation time.
     let start = std::time::Instant::now();
-    let threads = match limits.threads {
+    let threads = match (make, limits.threads) {
+        (None, _) => 1,
         // All cores, unless the tree looks too small to gain from them.
-        0 if crate::tree::looks_smaller_than(game, PARALLEL_MIN_NODES) => 1,
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
+        (_, 0) if crate::tree::looks_smaller_than(game, PARALLEL_MIN_NODES) => 1,
+        (_, 0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        (_, n) => n,
     };
     let guess = start.elapsed().as_secs_f64();
     let (tree, _, seconds) = match make {
