@@ -301,48 +301,11 @@ mod tests {
         assert_eq!(build(&wide(), &BuildOptions::default()).unwrap().0.n_nodes() as u32, nodes);
         assert!(looks_smaller_than(&wide(), f64::from(nodes) + 0.5));
         assert!(!looks_smaller_than(&wide(), f64::from(nodes) - 0.5));
-        // A play that stops with an error says nothing: not small.
-        let failing = Failing { info: one_player("failing") };
+        // A play that stops with an error (here a chance node without
+        // outcomes under the root) says nothing: not small.
+        let failing = Chances { info: one_player("failing"), levels: vec![wide().levels[0].clone(), Vec::new()] };
         assert!(!looks_smaller_than(&failing, 100.0));
         assert!(build(&failing, &BuildOptions::default()).is_err());
-    }
-
-    /// A coin, then an error below it.
-    struct Failing {
-        info: GameInfo,
-    }
-
-    impl Game for Failing {
-        type State = u32;
-        fn info(&self) -> &GameInfo {
-            &self.info
-        }
-        fn root(&self) -> Result<u32, GameError> {
-            Ok(0)
-        }
-        fn advance(&self, s: &mut u32, _: &mut InfoInterner) -> Result<Node, GameError> {
-            match s {
-                0 => Ok(Node::Chance { n_outcomes: 2 }),
-                _ => Err(GameError::Other { message: "no rule for this".into(), at: String::new() }),
-            }
-        }
-        fn apply(&self, s: &mut u32, _: u32, _: &mut InfoInterner) -> Result<(), GameError> {
-            *s += 1;
-            Ok(())
-        }
-        fn chance_probs(&self, _: &u32, out: &mut Vec<Ratio>) {
-            out.clear();
-            out.resize(2, Ratio { num: 1, den: 2 });
-        }
-        fn payoffs<'a>(&self, _: &'a u32, _: &'a mut Vec<i64>) -> &'a [i64] {
-            &[0]
-        }
-        fn action_label(&self, _: &u32, action: u32) -> String {
-            action.to_string()
-        }
-        fn infoset_label(&self, _: &InfoInterner, infoset: u32) -> String {
-            infoset.to_string()
-        }
     }
 
     #[test]
