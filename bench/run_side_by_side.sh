@@ -41,7 +41,8 @@ echo "commit: $commit"
 echo
 
 echo "== OpenSpiel"
-os_out=$("$PY" bench/openspiel_tree.py --count-budget "$COUNT_BUDGET")
+os_out=$("$PY" bench/openspiel_tree.py --games leduc --runs "$RUNS_LEDUC" --count-budget "$COUNT_BUDGET"
+        "$PY" bench/openspiel_tree.py --games leduc13 --runs "$RUNS_LEDUC13" --count-budget "$COUNT_BUDGET")
 echo "$os_out"
 echo
 
