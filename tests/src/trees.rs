@@ -46,12 +46,13 @@ fn leduc_13_ranks_matches_openspiel_universal_poker() {
 
 #[test]
 fn the_size_guess_tells_a_small_tree_from_a_large_one() {
+    use galac_runtime::app::PARALLEL_MIN_NODES;
     use galac_runtime::tree::looks_smaller_than;
     // What the default thread count decides by (`--threads 0`: one thread
-    // under 80,000 nodes). Leduc has 9,457 nodes; 13 ranks, 1,179,777.
-    assert!(looks_smaller_than(&example("leduc.gala", &[]), 80_000.0));
-    assert!(!looks_smaller_than(&example("leduc.gala", &["ranks=13"]), 80_000.0));
-    assert!(looks_smaller_than(&example("kuhn.gala", &[]), 80_000.0));
+    // for a tree guessed smaller). Leduc has 9,457 nodes; 13 ranks, 1,179,777.
+    assert!(looks_smaller_than(&example("leduc.gala", &[]), PARALLEL_MIN_NODES));
+    assert!(!looks_smaller_than(&example("leduc.gala", &["ranks=13"]), PARALLEL_MIN_NODES));
+    assert!(looks_smaller_than(&example("kuhn.gala", &[]), PARALLEL_MIN_NODES));
 }
 
 #[test]

@@ -93,7 +93,7 @@ fn try_build_tree<G: Game>(
 /// thread: two threads were slower on 55,361-node Leduc (5 ranks; 3.5 ms
 /// against 2.5 ms on one) and faster on 100,993 nodes (6 ranks; 3.7 ms
 /// against 4.3 ms).
-const PARALLEL_MIN_NODES: f64 = 80_000.0;
+pub const PARALLEL_MIN_NODES: f64 = 80_000.0;
 
 /// Output format of `tree` and `solve`.
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]

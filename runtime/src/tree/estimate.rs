@@ -27,12 +27,10 @@ pub fn looks_smaller_than<G: Game>(game: &G, limit: f64) -> bool {
     let budget = limit * f64::from(PLAYS);
     let mut total = 0.0;
     for _ in 0..PLAYS {
+        // Each play stays under what is left of the budget, or says no.
         match play_estimate(game, &mut interner, &mut rng, budget - total) {
             Some(nodes) => total += nodes,
             None => return false,
-        }
-        if total >= budget {
-            return false;
         }
     }
     true
