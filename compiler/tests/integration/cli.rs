@@ -85,6 +85,7 @@ fn wrong_calls_exit_2() {
         (&["check", valid, "--param", "stake=lots"], "`stake` is an int"),
         (&["check", valid, "--param", "stake"], "expected `name=value`"),
         (&["check", valid, "--frobnicate"], "unexpected argument '--frobnicate'"),
+        (&["tree", valid, "--repeat", "0"], "0 is not in 1.."),
         (&["chekc", valid], "unrecognized subcommand 'chekc'"),
         (&[], "Usage"),
     ];
@@ -93,6 +94,25 @@ fn wrong_calls_exit_2() {
         assert_eq!(code, 2, "galac {args:?}: {err}");
         assert!(err.contains(want), "galac {args:?}: expected `{want}` in {err}");
     }
+}
+
+#[test]
+fn tree_repeat_reports_the_fastest_of_its_builds() {
+    let path = temp_file("coin4.gala", VALID.as_bytes());
+    let path = path.to_str().unwrap_or_default();
+    let (code, out, err) = galac(&["tree", path, "--repeat", "3", "--format", "json"]);
+    assert_eq!(code, 0, "stderr: {err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let builds: Vec<f64> = json["build_seconds"].as_array().expect("build_seconds").iter().filter_map(|b| b.as_f64()).collect();
+    assert_eq!(builds.len(), 3, "{out}");
+    assert_eq!(json["seconds"].as_f64(), builds.iter().copied().reduce(f64::min), "{out}");
+    assert_eq!(json["nodes"], 3, "{out}");
+    let (code, out, _) = galac(&["tree", path, "--repeat", "2"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("builds: 2 in this process; generation is the fastest (first "), "{out}");
+    // One build (the default) reports just that build.
+    let (_, out, _) = galac(&["tree", path]);
+    assert!(out.contains("generation: ") && !out.contains("builds:"), "{out}");
 }
 
 #[test]
