@@ -20,7 +20,7 @@ pub struct TreeArgs {
 }
 
 /// Generation times of the builds of one `tree` command, in order.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Timing {
     pub builds: Vec<f64>,
 }
@@ -31,10 +31,16 @@ impl Timing {
         self.builds.iter().copied().fold(f64::INFINITY, f64::min)
     }
 
+    /// The middle build (the mean of the two middle ones for an even count).
     pub fn median(&self) -> f64 {
         let mut sorted = self.builds.clone();
         sorted.sort_by(f64::total_cmp);
-        sorted[sorted.len() / 2]
+        let n = sorted.len();
+        if n % 2 == 1 {
+            sorted[n / 2]
+        } else {
+            (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+        }
     }
 }
 
@@ -127,4 +133,17 @@ pub fn json_report(name: &str, params: &[(String, String)], players: &[String], 
         "build_seconds": timing.builds,
     })
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Timing;
+
+    #[test]
+    fn timing_reports_the_fastest_build_and_the_median() {
+        let odd = Timing { builds: vec![0.9, 0.2, 0.5] };
+        assert_eq!((odd.best(), odd.median()), (0.2, 0.5));
+        let even = Timing { builds: vec![0.9, 0.2, 0.5, 0.3] };
+        assert_eq!((even.best(), even.median()), (0.2, 0.4));
+    }
 }
