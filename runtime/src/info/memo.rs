@@ -9,10 +9,12 @@
 //! found), and a lookup first tries the entry after that one, then the one
 //! after it (a replay may skip an entry: a card dealt elsewhere). A guess is
 //! a compare on an entry whose address was known a node ahead and which lies
-//! after the ones read before; the hash index, whose tables were last read
-//! many subtrees ago, answers when the guesses are wrong.
+//! after the ones read before. A hash index answers when the guesses are
+//! wrong (about one lookup in twenty on 13-rank Leduc, mostly for new
+//! sets): one table over all entries, a word pair per entry, so that the
+//! memo costs little memory next to the tree.
 
-use super::per_state::PerStateMap;
+use super::per_state::K;
 use super::NONE;
 
 /// What the memo knows of a key.
@@ -41,15 +43,49 @@ struct Entry {
 pub(super) struct Memo {
     /// In the order they were added (the links give the order of use).
     entries: Vec<Entry>,
-    /// (base, key) → entry.
-    index: PerStateMap<3, 1>,
+    /// Open addressing on the hash of (base, key), at most half full:
+    /// (the hash's high half, entry), `NONE` for an empty slot.
+    index: Vec<(u32, u32)>,
+    /// 64 minus log2 of the index's length: a hash's top bits are its home.
+    shift: u32,
     /// Per player: the entry their last lookup found or added.
     cursor: Vec<u32>,
 }
 
 impl Memo {
     pub(super) fn new() -> Memo {
-        Memo { entries: Vec::new(), index: PerStateMap::new(), cursor: Vec::new() }
+        Memo { entries: Vec::new(), index: vec![(0, NONE); 1 << 8], shift: 64 - 8, cursor: Vec::new() }
+    }
+
+    #[inline]
+    fn hash(base: u32, key: [u32; 3]) -> u64 {
+        let mut h = u64::from(base);
+        for k in key {
+            h = (h.rotate_left(32) ^ u64::from(k)).wrapping_mul(K);
+        }
+        h
+    }
+
+    /// The entry of (base, key) in the index, or the empty slot where it
+    /// would go.
+    #[inline]
+    fn probe(&self, base: u32, key: [u32; 3], h: u64) -> Result<u32, usize> {
+        let tag = (h >> 32) as u32;
+        let mask = self.index.len() - 1;
+        let mut i = (h >> self.shift) as usize;
+        loop {
+            let (t, at) = self.index[i];
+            if at == NONE {
+                return Err(i);
+            }
+            if t == tag {
+                let e = &self.entries[at as usize];
+                if e.base == base && e.key == key {
+                    return Ok(at);
+                }
+            }
+            i = (i + 1) & mask;
+        }
     }
 
     /// The entry of `key` (`[older, newer, player]`) under `base`.
@@ -68,7 +104,7 @@ impl Memo {
             }
             guess = e.next;
         }
-        let [at] = self.index.find(base, &key)?;
+        let at = self.probe(base, key, Self::hash(base, key)).ok()?;
         if let Some(c) = self.cursor.get_mut(player) {
             *c = at;
         }
@@ -89,17 +125,41 @@ impl Memo {
         if let Some(e) = self.entries.get_mut(before as usize) {
             e.next = at;
         }
-        self.index.insert(base, key, [at]);
+        let h = Self::hash(base, key);
+        // Not in the index (the caller's lookup missed); were it there, the
+        // older entry would answer and this one would only be a guess.
+        if let Err(slot) = self.probe(base, key, h) {
+            self.index[slot] = ((h >> 32) as u32, at);
+        }
+        if self.entries.len() * 2 > self.index.len() {
+            self.grow_index();
+        }
         self.cursor[player] = at;
     }
 
-    /// Entries and index slots (for the interner's id limit).
+    /// Doubles the index and places every entry again.
+    #[cold]
+    fn grow_index(&mut self) {
+        let n = self.index.len() * 2;
+        self.shift -= 1;
+        self.index = vec![(0, NONE); n];
+        for (at, e) in self.entries.iter().enumerate() {
+            let h = Self::hash(e.base, e.key);
+            let mut i = (h >> self.shift) as usize;
+            while self.index[i].1 != NONE {
+                i = (i + 1) & (n - 1);
+            }
+            self.index[i] = ((h >> 32) as u32, at as u32);
+        }
+    }
+
+    /// Entries (for the interner's id limit).
     pub(super) fn len(&self) -> usize {
-        self.entries.len().max(self.index.arena_len())
+        self.entries.len()
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.entries.capacity() * std::mem::size_of::<Entry>() + self.index.bytes() + self.cursor.capacity() * 4
+        self.entries.capacity() * std::mem::size_of::<Entry>() + self.index.capacity() * 8 + self.cursor.capacity() * 4
     }
 }
 

@@ -91,7 +91,7 @@ pub struct InfoInterner {
     /// The trie of interned states: entry 0 is the empty state.
     entries: Vec<Entry>,
     /// (parent, fact) → child entry.
-    children: PerStateMap<1, 1>,
+    children: PerStateMap,
     pending: Vec<Pending>,
     pending_words: Vec<u64>,
     /// Per infoset index: (player, info state, key entry).
@@ -144,12 +144,12 @@ impl InfoInterner {
     /// The child of the interned state `parent` by the fact with id `fact`.
     #[inline]
     fn child(&mut self, parent: u32, fact: u32) -> u32 {
-        match self.children.find(parent, &[fact]) {
-            Some([id]) => id,
+        match self.children.find(parent, fact) {
+            Some(id) => id,
             None => {
                 let id = self.entries.len() as u32;
                 self.entries.push(Entry { parent, fact, infoset: NONE });
-                self.children.insert(parent, [fact], [id]);
+                self.children.insert(parent, fact, id);
                 id
             }
         }

@@ -1,127 +1,136 @@
-//! A map from (interned state, key) to value, kept as one small hash table
-//! per state, all in one arena in the order they were made. The trie
-//! (state, fact) → child and the memo of [`super::InfoInterner::infoset`]
-//! are both such maps.
+//! The trie's edges, (interned state, fact) → child, kept as one small hash
+//! table per state, all in one arena in the order they were made.
 //!
 //! A depth-first builder meets the states of a subtree in the order it made
 //! them the first time, so the tables it reads next lie next to the ones it
 //! just read. One global hash table scattered them over many megabytes, and
 //! a decision node paid a cache miss for its lookup.
+//!
+//! Most states have one child or none (an information set's key has none),
+//! so a state's only child is kept in its table record: no slots, and a
+//! lookup reads nothing else.
 
 use super::NONE;
 
 /// Multiplier of the interner's hashes (odd, well mixed).
 pub(super) const K: u64 = 0xf135_7aea_2e62_a9c5;
 
-/// A table's slot: `value[0] == NONE` marks an empty slot.
+/// A table's slot: `child == NONE` marks an empty slot.
 #[derive(Clone, Copy)]
-struct Slot<const N: usize, const M: usize> {
-    key: [u32; N],
-    value: [u32; M],
+struct Slot {
+    fact: u32,
+    child: u32,
 }
 
-/// Capacity of a state's first table (a power of two).
-const FIRST_CAPACITY: u32 = 2;
+/// Capacity of a state's first table, made at its second child (a power of
+/// two, above the load limit at two children).
+const FIRST_CAPACITY: u32 = 4;
 
-/// Where a state's table is, so that a lookup reads one slot's cache line
-/// past this index.
+/// A state's children. With `capacity == 0`: no child if `b == NONE`, else
+/// one, the fact `a` leading to `b`. Else a table of `capacity` slots (a
+/// power of two) from `a` in the arena, holding `b` children.
 #[derive(Clone, Copy)]
 struct Table {
-    first: u32,
-    /// A power of two; 0 for no table.
+    a: u32,
+    b: u32,
     capacity: u32,
-    len: u32,
 }
 
-const NO_TABLE: Table = Table { first: 0, capacity: 0, len: 0 };
+const NO_CHILDREN: Table = Table { a: 0, b: NONE, capacity: 0 };
 
-/// Maps (state, `[u32; N]`) to `[u32; M]`; a value's first word is never
-/// `NONE`.
-pub(super) struct PerStateMap<const N: usize, const M: usize> {
-    /// Per interned state: its table in `slots`.
+/// Maps (state, fact) to the child state; a child is never `NONE`.
+pub(super) struct PerStateMap {
+    /// Per interned state: its children.
     tables: Vec<Table>,
-    slots: Vec<Slot<N, M>>,
+    slots: Vec<Slot>,
 }
 
-impl<const N: usize, const M: usize> PerStateMap<N, M> {
+impl PerStateMap {
     pub(super) fn new() -> Self {
         PerStateMap { tables: Vec::new(), slots: Vec::new() }
     }
 
     #[inline]
-    fn home(key: &[u32; N], capacity: u32) -> usize {
-        let mut h = 0u64;
-        for &k in key {
-            h = (h.rotate_left(32) ^ u64::from(k)).wrapping_mul(K);
-        }
+    fn home(fact: u32, capacity: u32) -> usize {
+        let h = u64::from(fact).wrapping_mul(K);
         (h >> 32) as usize & (capacity as usize - 1)
     }
 
-    /// The value of `key` in the table of `state`.
+    /// The child of `state` by `fact`.
     #[inline]
-    pub(super) fn find(&self, state: u32, key: &[u32; N]) -> Option<[u32; M]> {
+    pub(super) fn find(&self, state: u32, fact: u32) -> Option<u32> {
         let t = *self.tables.get(state as usize)?;
         if t.capacity == 0 {
-            return None;
+            return (t.b != NONE && t.a == fact).then_some(t.b);
         }
-        let slots = &self.slots[t.first as usize..(t.first + t.capacity) as usize];
+        let slots = &self.slots[t.a as usize..(t.a + t.capacity) as usize];
         let mask = t.capacity as usize - 1;
-        let mut i = Self::home(key, t.capacity);
+        let mut i = Self::home(fact, t.capacity);
         loop {
-            let slot = &slots[i];
-            if slot.value[0] == NONE {
+            let slot = slots[i];
+            if slot.child == NONE {
                 return None;
             }
-            if slot.key == *key {
-                return Some(slot.value);
+            if slot.fact == fact {
+                return Some(slot.child);
             }
             i = (i + 1) & mask;
         }
     }
 
-    /// Adds `key` (not in the table of `state`) with `value`.
-    pub(super) fn insert(&mut self, state: u32, key: [u32; N], value: [u32; M]) {
-        debug_assert_ne!(value[0], NONE);
-        let b = state as usize;
-        if self.tables.len() <= b {
-            // Only up to `b`: the `Vec` grows its capacity by doubling, but
-            // the entries past `b` would be written (and faulted in) now.
-            self.tables.resize(b + 1, NO_TABLE);
+    /// Adds the edge `fact` → `child` (`fact` not yet a key of `state`).
+    pub(super) fn insert(&mut self, state: u32, fact: u32, child: u32) {
+        debug_assert_ne!(child, NONE);
+        let s = state as usize;
+        if self.tables.len() <= s {
+            // Only up to `s`: the `Vec` grows its capacity by doubling, but
+            // the entries past `s` would be written (and faulted in) now.
+            self.tables.resize(s + 1, NO_CHILDREN);
         }
-        let mut t = self.tables[b];
-        if t.capacity == 0 {
-            t = Table { first: self.alloc(FIRST_CAPACITY), capacity: FIRST_CAPACITY, len: 0 };
-        } else if (t.len + 1) * 4 > t.capacity * 3 {
-            // At most three quarters full, so a probe always ends.
-            let old = t;
-            t = Table { first: self.alloc(old.capacity * 2), capacity: old.capacity * 2, len: old.len };
-            for j in old.first..old.first + old.capacity {
-                let slot = self.slots[j as usize];
-                if slot.value[0] != NONE {
-                    self.place(t, slot.key, slot.value);
-                }
+        let t = self.tables[s];
+        self.tables[s] = match t {
+            Table { b: NONE, capacity: 0, .. } => Table { a: fact, b: child, capacity: 0 },
+            Table { capacity: 0, .. } => {
+                let table = Table { a: self.alloc(FIRST_CAPACITY), b: 2, capacity: FIRST_CAPACITY };
+                self.place(table, t.a, t.b);
+                self.place(table, fact, child);
+                table
             }
-        }
-        self.place(t, key, value);
-        t.len += 1;
-        self.tables[b] = t;
+            // At most three quarters full, so a probe always ends.
+            Table { b: len, capacity, .. } if (len + 1) * 4 > capacity * 3 => {
+                // The old slots are left behind: the arena holds at most
+                // the size of the tables in use.
+                let table = Table { a: self.alloc(capacity * 2), b: len + 1, capacity: capacity * 2 };
+                for j in t.a..t.a + capacity {
+                    let slot = self.slots[j as usize];
+                    if slot.child != NONE {
+                        self.place(table, slot.fact, slot.child);
+                    }
+                }
+                self.place(table, fact, child);
+                table
+            }
+            Table { b: len, .. } => {
+                self.place(t, fact, child);
+                Table { b: len + 1, ..t }
+            }
+        };
     }
 
-    /// `capacity` empty slots at the end of the arena (a grown table's old
-    /// slots are left behind: at most the size of the tables in use).
+    /// `capacity` empty slots at the end of the arena.
     fn alloc(&mut self, capacity: u32) -> u32 {
         let first = self.slots.len() as u32;
-        self.slots.resize(self.slots.len() + capacity as usize, Slot { key: [0; N], value: [NONE; M] });
+        self.slots.resize(self.slots.len() + capacity as usize, Slot { fact: 0, child: NONE });
         first
     }
 
-    fn place(&mut self, t: Table, key: [u32; N], value: [u32; M]) {
+    fn place(&mut self, t: Table, fact: u32, child: u32) {
         let mask = t.capacity as usize - 1;
-        let mut i = Self::home(&key, t.capacity);
-        while self.slots[t.first as usize + i].value[0] != NONE {
+        let mut i = Self::home(fact, t.capacity);
+        while self.slots[t.a as usize + i].child != NONE {
             i = (i + 1) & mask;
         }
-        self.slots[t.first as usize + i] = Slot { key, value };
+        self.slots[t.a as usize + i] = Slot { fact, child };
     }
 
     /// The arena's length in slots (for the interner's id limit).
@@ -130,7 +139,7 @@ impl<const N: usize, const M: usize> PerStateMap<N, M> {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.tables.capacity() * std::mem::size_of::<Table>() + self.slots.capacity() * std::mem::size_of::<Slot<N, M>>()
+        self.tables.capacity() * std::mem::size_of::<Table>() + self.slots.capacity() * std::mem::size_of::<Slot>()
     }
 }
 
@@ -139,21 +148,24 @@ mod tests {
     use super::PerStateMap;
 
     #[test]
-    fn every_key_is_found_in_its_own_base_after_growth() {
-        let mut m = PerStateMap::<3, 2>::new();
-        for base in [0u32, 7, 3] {
-            for k in 0..100u32 {
-                assert_eq!(m.find(base, &[k, k * 3, base]), None);
-                m.insert(base, [k, k * 3, base], [k + base, 1]);
+    fn every_child_is_found_under_its_own_state_after_growth() {
+        let mut m = PerStateMap::new();
+        // States with no child, one (kept in the record), a few and many.
+        let sizes = [(0u32, 100u32), (7, 1), (3, 2), (5, 3), (9, 0), (2, 13)];
+        for &(state, n) in &sizes {
+            for k in 0..n {
+                assert_eq!(m.find(state, k * 3), None);
+                m.insert(state, k * 3, k + state * 1000);
             }
         }
-        for base in [0u32, 7, 3] {
-            for k in 0..100u32 {
-                assert_eq!(m.find(base, &[k, k * 3, base]), Some([k + base, 1]));
-                assert_eq!(m.find(base, &[k, k * 3, base + 1]), None);
+        for &(state, n) in &sizes {
+            for k in 0..n {
+                assert_eq!(m.find(state, k * 3), Some(k + state * 1000));
+                assert_eq!(m.find(state, k * 3 + 1), None);
             }
+            assert_eq!(m.find(state, n * 3), None);
         }
-        assert_eq!(m.find(1, &[0, 0, 1]), None);
-        assert_eq!(m.find(1000, &[0, 0, 0]), None);
+        assert_eq!(m.find(1, 0), None);
+        assert_eq!(m.find(1000, 0), None);
     }
 }
