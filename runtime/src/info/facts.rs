@@ -1,8 +1,8 @@
 //! Fact ids: a fact (a short word list) is either packed into its id or
 //! numbered by a dictionary that compares words exactly.
 
+use super::id_index::IdIndex;
 use super::per_state::K;
-use super::NONE;
 
 /// Ids with this bit are packed facts: short facts of small words are their
 /// own ids (no dictionary lookup). Dictionary ids stay below it.
@@ -63,9 +63,8 @@ pub(super) struct FactDict {
     /// (start, len) in `words`.
     pub(super) facts: Vec<(u32, u32)>,
     words: Vec<u64>,
-    /// Open addressing on the words' hash: (high half of the hash, id).
-    slots: Vec<(u32, u32)>,
-    shift: u32,
+    /// Ids by the hash of their words.
+    index: IdIndex,
 }
 
 /// Hash of `head ++ rest` (the same for every split of the words): four
@@ -102,7 +101,7 @@ fn words_hash(head: &[u64], rest: &[u64]) -> u64 {
 
 impl FactDict {
     pub(super) fn new() -> FactDict {
-        FactDict { facts: Vec::new(), words: Vec::new(), slots: vec![(0, NONE); 1 << 8], shift: 64 - 8 }
+        FactDict { facts: Vec::new(), words: Vec::new(), index: IdIndex::new() }
     }
 
     pub(super) fn get(&self, id: u32) -> &[u64] {
@@ -147,48 +146,27 @@ impl FactDict {
     #[inline(never)]
     fn lookup(&mut self, head: &[u64], rest: &[u64]) -> u32 {
         let h = words_hash(head, rest);
-        let tag = (h >> 32) as u32;
-        let mask = self.slots.len() - 1;
-        let mut i = (h >> self.shift) as usize;
-        loop {
-            let (t, id) = self.slots[i];
-            if id == NONE {
-                break;
-            }
-            if t == tag {
-                let stored = self.get(id);
-                if stored.len() == head.len() + rest.len()
-                    && stored[..head.len()] == *head
-                    && stored[head.len()..] == *rest
-                {
-                    return id;
-                }
-            }
-            i = (i + 1) & mask;
-        }
-        let id = self.facts.len() as u32;
-        self.facts.push((self.words.len() as u32, (head.len() + rest.len()) as u32));
-        self.words.extend_from_slice(head);
-        self.words.extend_from_slice(rest);
-        self.slots[i] = (tag, id);
-        if self.facts.len() * 2 > self.slots.len() {
-            let n = self.slots.len() * 2;
-            self.shift -= 1;
-            self.slots = vec![(0, NONE); n];
-            for id in 0..self.facts.len() as u32 {
-                let h = words_hash(self.get(id), &[]);
-                let mut i = (h >> self.shift) as usize;
-                while self.slots[i].1 != NONE {
-                    i = (i + 1) & (n - 1);
-                }
-                self.slots[i] = ((h >> 32) as u32, id);
+        let (facts, words) = (&self.facts, &self.words);
+        let is_key = |id: u32| {
+            let (start, len) = facts[id as usize];
+            let stored = &words[start as usize..(start + len) as usize];
+            stored.len() == head.len() + rest.len() && stored[..head.len()] == *head && stored[head.len()..] == *rest
+        };
+        match self.index.find(h, is_key) {
+            Ok(id) => id,
+            Err(slot) => {
+                let id = self.facts.len() as u32;
+                self.facts.push((self.words.len() as u32, (head.len() + rest.len()) as u32));
+                self.words.extend_from_slice(head);
+                self.words.extend_from_slice(rest);
+                self.index.insert(slot, h, id);
+                id
             }
         }
-        id
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.facts.capacity() * 8 + self.words.capacity() * 8 + self.slots.capacity() * 8
+        self.facts.capacity() * 8 + self.words.capacity() * 8 + self.index.bytes()
     }
 }
 

@@ -14,6 +14,7 @@
 //! sets): one table over all entries, a word pair per entry, so that the
 //! memo costs little memory next to the tree.
 
+use super::id_index::IdIndex;
 use super::per_state::K;
 use super::NONE;
 
@@ -43,18 +44,15 @@ struct Entry {
 pub(super) struct Memo {
     /// In the order they were added (the links give the order of use).
     entries: Vec<Entry>,
-    /// Open addressing on the hash of (base, key), at most half full:
-    /// (the hash's high half, entry), `NONE` for an empty slot.
-    index: Vec<(u32, u32)>,
-    /// 64 minus log2 of the index's length: a hash's top bits are its home.
-    shift: u32,
+    /// Entries by the hash of (base, key).
+    index: IdIndex,
     /// Per player: the entry their last lookup found or added.
     cursor: Vec<u32>,
 }
 
 impl Memo {
     pub(super) fn new() -> Memo {
-        Memo { entries: Vec::new(), index: vec![(0, NONE); 1 << 8], shift: 64 - 8, cursor: Vec::new() }
+        Memo { entries: Vec::new(), index: IdIndex::new(), cursor: Vec::new() }
     }
 
     #[inline]
@@ -70,22 +68,11 @@ impl Memo {
     /// would go.
     #[inline]
     fn probe(&self, base: u32, key: [u32; 3], h: u64) -> Result<u32, usize> {
-        let tag = (h >> 32) as u32;
-        let mask = self.index.len() - 1;
-        let mut i = (h >> self.shift) as usize;
-        loop {
-            let (t, at) = self.index[i];
-            if at == NONE {
-                return Err(i);
-            }
-            if t == tag {
-                let e = &self.entries[at as usize];
-                if e.base == base && e.key == key {
-                    return Ok(at);
-                }
-            }
-            i = (i + 1) & mask;
-        }
+        let entries = &self.entries;
+        self.index.find(h, |at| {
+            let e = &entries[at as usize];
+            e.base == base && e.key == key
+        })
     }
 
     /// The entry of `key` (`[older, newer, player]`) under `base`.
@@ -129,28 +116,9 @@ impl Memo {
         // Not in the index (the caller's lookup missed); were it there, the
         // older entry would answer and this one would only be a guess.
         if let Err(slot) = self.probe(base, key, h) {
-            self.index[slot] = ((h >> 32) as u32, at);
-        }
-        if self.entries.len() * 2 > self.index.len() {
-            self.grow_index();
+            self.index.insert(slot, h, at);
         }
         self.cursor[player] = at;
-    }
-
-    /// Doubles the index and places every entry again.
-    #[cold]
-    fn grow_index(&mut self) {
-        let n = self.index.len() * 2;
-        self.shift -= 1;
-        self.index = vec![(0, NONE); n];
-        for (at, e) in self.entries.iter().enumerate() {
-            let h = Self::hash(e.base, e.key);
-            let mut i = (h >> self.shift) as usize;
-            while self.index[i].1 != NONE {
-                i = (i + 1) & (n - 1);
-            }
-            self.index[i] = ((h >> 32) as u32, at as u32);
-        }
     }
 
     /// Entries (for the interner's id limit).
@@ -159,7 +127,7 @@ impl Memo {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.entries.capacity() * std::mem::size_of::<Entry>() + self.index.capacity() * 8 + self.cursor.capacity() * 4
+        self.entries.capacity() * std::mem::size_of::<Entry>() + self.index.bytes() + self.cursor.capacity() * 4
     }
 }
 

@@ -25,6 +25,7 @@
 //! ([`memo`]).
 
 mod facts;
+mod id_index;
 mod memo;
 mod per_state;
 
