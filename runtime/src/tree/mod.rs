@@ -244,6 +244,12 @@ mod tests {
     struct Chances {
         info: GameInfo,
         levels: Vec<Vec<Ratio>>,
+        /// How many times `advance` met the root.
+        root_advances: std::cell::Cell<u32>,
+    }
+
+    fn chances(name: &str, levels: Vec<Vec<Ratio>>) -> Chances {
+        Chances { info: one_player(name), levels, root_advances: Default::default() }
     }
 
     impl Game for Chances {
@@ -255,6 +261,9 @@ mod tests {
             Ok(0)
         }
         fn advance(&self, s: &mut u32, _: &mut InfoInterner) -> Result<Node, GameError> {
+            if *s == 0 {
+                self.root_advances.set(self.root_advances.get() + 1);
+            }
             Ok(match self.levels.get(*s as usize) {
                 Some(probs) => Node::Chance { n_outcomes: probs.len() as u32 },
                 None => Node::Terminal,
@@ -281,7 +290,7 @@ mod tests {
 
     /// A chance root whose two outcomes (then leaves) have `probs`.
     fn coin(probs: [Ratio; 2]) -> Chances {
-        Chances { info: one_player("coin"), levels: vec![probs.to_vec()] }
+        chances("coin", vec![probs.to_vec()])
     }
 
     /// Chance nodes of 4 outcomes down to depth 8, under a root of 2.
@@ -289,7 +298,7 @@ mod tests {
         let uniform = |n: u64| vec![Ratio { num: 1, den: n }; n as usize];
         let mut levels = vec![uniform(2)];
         levels.extend(std::iter::repeat_n(uniform(4), 8));
-        Chances { info: one_player("wide"), levels }
+        chances("wide", levels)
     }
 
     #[test]
@@ -299,11 +308,18 @@ mod tests {
         // the count, 1 + 2 + 2*4 + ... + 2*4^8.
         let nodes = 1 + (0..=8).map(|d| 2 * 4u32.pow(d)).sum::<u32>();
         assert_eq!(build(&wide(), &BuildOptions::default()).unwrap().0.n_nodes() as u32, nodes);
-        assert!(looks_smaller_than(&wide(), f64::from(nodes) + 0.5));
+        let game = wide();
+        assert!(looks_smaller_than(&game, f64::from(nodes) + 0.5));
+        // The plays share the root's `advance` (a deal enumerating all its
+        // outcomes, in a card game).
+        assert_eq!(game.root_advances.get(), 1);
         assert!(!looks_smaller_than(&wide(), f64::from(nodes) - 0.5));
+        // A root that is a leaf: one node.
+        assert!(looks_smaller_than(&chances("leaf", Vec::new()), 1.5));
+        assert!(!looks_smaller_than(&chances("leaf", Vec::new()), 0.5));
         // A play that stops with an error (here a chance node without
         // outcomes under the root) says nothing: not small.
-        let failing = Chances { info: one_player("failing"), levels: vec![wide().levels[0].clone(), Vec::new()] };
+        let failing = chances("failing", vec![wide().levels[0].clone(), Vec::new()]);
         assert!(!looks_smaller_than(&failing, 100.0));
         assert!(build(&failing, &BuildOptions::default()).is_err());
     }
@@ -318,7 +334,7 @@ mod tests {
         let limit = (20..).map(|k| finished * k / 20).find(|&b| fits(b)).unwrap();
         // Two threads hold the parts and the merged tree at once: more.
         let parts_and_merge = {
-            let (part_tree, part_info, _) = build(&Chances { info: one_player("half"), levels: wide().levels[1..].to_vec() }, &BuildOptions::default()).unwrap();
+            let (part_tree, part_info, _) = build(&chances("half", wide().levels[1..].to_vec()), &BuildOptions::default()).unwrap();
             2 * (part_tree.bytes() + part_info.bytes() as u64) + 2 * part_tree.bytes()
         };
         assert!(parts_and_merge > limit, "{parts_and_merge} {limit}");
