@@ -52,7 +52,12 @@ pub(super) struct Memo {
 
 impl Memo {
     pub(super) fn new() -> Memo {
-        Memo { entries: Vec::new(), index: IdIndex::new(), cursor: Vec::new() }
+        Memo::with_capacity(0)
+    }
+
+    /// Room for `entries` entries.
+    pub(super) fn with_capacity(entries: usize) -> Memo {
+        Memo { entries: Vec::with_capacity(entries), index: IdIndex::new(), cursor: Vec::new() }
     }
 
     #[inline]

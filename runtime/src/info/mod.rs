@@ -142,6 +142,18 @@ impl InfoInterner {
         }
     }
 
+    /// An interner with room for `states` information states and `sets`
+    /// information sets before any of its arrays grows (for a build: see
+    /// `tree::build::ROOM_NODES`).
+    pub fn with_room(states: usize, sets: usize) -> InfoInterner {
+        let mut interner = InfoInterner::new();
+        interner.entries.reserve(states);
+        interner.children = PerStateMap::with_capacity(states);
+        interner.infosets.reserve(sets);
+        interner.memo = Memo::with_capacity(sets);
+        interner
+    }
+
     /// The child of the interned state `parent` by the fact with id `fact`.
     #[inline]
     fn child(&mut self, parent: u32, fact: u32) -> u32 {

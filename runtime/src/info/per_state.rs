@@ -47,7 +47,12 @@ pub(super) struct PerStateMap {
 
 impl PerStateMap {
     pub(super) fn new() -> Self {
-        PerStateMap { tables: Vec::new(), slots: Vec::new() }
+        PerStateMap::with_capacity(0)
+    }
+
+    /// Room for the tables of `states` states and about as many slots.
+    pub(super) fn with_capacity(states: usize) -> Self {
+        PerStateMap { tables: Vec::with_capacity(states), slots: Vec::with_capacity(states) }
     }
 
     #[inline]

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::build::{check_action_count, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove};
+use super::build::{check_action_count, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove, ROOM_SETS, ROOM_STATES};
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
 use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE_BIT};
 use crate::game::{Game, Node};
@@ -74,7 +74,7 @@ pub fn build_parallel<G: Game>(
                 break;
             }
             let result = (|| {
-                let mut interner = InfoInterner::new();
+                let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
                 let mut root = game.root()?;
                 let root_move = match game.advance(&mut root, &mut interner)? {
                     Node::Decision { player, infoset, .. } => {

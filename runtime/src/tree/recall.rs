@@ -47,8 +47,9 @@ pub(super) const UNSET: u64 = u64::MAX - 1;
 pub(super) const NO_MOVE: u64 = NONE;
 
 impl OwnMoves {
-    pub(super) fn new() -> OwnMoves {
-        OwnMoves { moves: Vec::new(), before: Vec::new() }
+    /// Room for `sets` information sets.
+    pub(super) fn with_capacity(sets: usize) -> OwnMoves {
+        OwnMoves { moves: Vec::new(), before: Vec::with_capacity(sets) }
     }
 
     /// Checks that `player`, deciding in `set` at a node whose path's last
