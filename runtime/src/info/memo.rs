@@ -51,10 +51,6 @@ pub(super) struct Memo {
 }
 
 impl Memo {
-    pub(super) fn new() -> Memo {
-        Memo::with_capacity(0)
-    }
-
     /// Room for `entries` entries.
     pub(super) fn with_capacity(entries: usize) -> Memo {
         Memo { entries: Vec::with_capacity(entries), index: IdIndex::new(), cursor: Vec::new() }
@@ -146,7 +142,7 @@ mod tests {
 
     #[test]
     fn lookups_find_their_own_key_whatever_the_guess() {
-        let mut m = Memo::new();
+        let mut m = Memo::with_capacity(0);
         // Two players adding keys in turns under a few bases.
         for base in 0..4u32 {
             for k in 0..20u32 {

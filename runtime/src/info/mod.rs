@@ -130,28 +130,25 @@ impl Default for InfoInterner {
 
 impl InfoInterner {
     pub fn new() -> InfoInterner {
-        InfoInterner {
-            facts: FactDict::new(),
-            entries: vec![Entry { parent: NONE, fact: NONE, infoset: NONE }],
-            children: PerStateMap::new(),
-            pending: Vec::new(),
-            pending_words: Vec::new(),
-            infosets: Vec::new(),
-            memo: Memo::new(),
-            chain: Vec::new(),
-        }
+        InfoInterner::with_room(0, 0)
     }
 
     /// An interner with room for `states` information states and `sets`
     /// information sets before any of its arrays grows (for a build: see
     /// `tree::build::ROOM_NODES`).
     pub fn with_room(states: usize, sets: usize) -> InfoInterner {
-        let mut interner = InfoInterner::new();
-        interner.entries.reserve(states);
-        interner.children = PerStateMap::with_capacity(states);
-        interner.infosets.reserve(sets);
-        interner.memo = Memo::with_capacity(sets);
-        interner
+        let mut entries = Vec::with_capacity(states.max(1));
+        entries.push(Entry { parent: NONE, fact: NONE, infoset: NONE });
+        InfoInterner {
+            facts: FactDict::new(),
+            entries,
+            children: PerStateMap::with_capacity(states),
+            pending: Vec::new(),
+            pending_words: Vec::new(),
+            infosets: Vec::with_capacity(sets),
+            memo: Memo::with_capacity(sets),
+            chain: Vec::new(),
+        }
     }
 
     /// The child of the interned state `parent` by the fact with id `fact`.

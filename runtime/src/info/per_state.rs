@@ -46,10 +46,6 @@ pub(super) struct PerStateMap {
 }
 
 impl PerStateMap {
-    pub(super) fn new() -> Self {
-        PerStateMap::with_capacity(0)
-    }
-
     /// Room for the tables of `states` states and about as many slots.
     pub(super) fn with_capacity(states: usize) -> Self {
         PerStateMap { tables: Vec::with_capacity(states), slots: Vec::with_capacity(states) }
@@ -154,7 +150,7 @@ mod tests {
 
     #[test]
     fn every_child_is_found_under_its_own_state_after_growth() {
-        let mut m = PerStateMap::new();
+        let mut m = PerStateMap::with_capacity(0);
         // States with no child, one (kept in the record), a few and many.
         let sizes = [(0u32, 100u32), (7, 1), (3, 2), (5, 3), (9, 0), (2, 13)];
         for &(state, n) in &sizes {
