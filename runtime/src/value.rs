@@ -135,12 +135,23 @@ impl<T: Clone + PartialEq + Ord> List<T> {
 /// Exact word encoding of a value (see the module doc).
 pub trait Encode {
     fn encode(&self, out: &mut Vec<u64>);
+
+    /// The value's encoding if it is one word (as for every scalar).
+    #[inline]
+    fn word(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl Encode for i64 {
     #[inline]
     fn encode(&self, out: &mut Vec<u64>) {
         out.push(*self as u64);
+    }
+
+    #[inline]
+    fn word(&self) -> Option<u64> {
+        Some(*self as u64)
     }
 }
 
@@ -149,12 +160,22 @@ impl Encode for bool {
     fn encode(&self, out: &mut Vec<u64>) {
         out.push(u64::from(*self));
     }
+
+    #[inline]
+    fn word(&self) -> Option<u64> {
+        Some(u64::from(*self))
+    }
 }
 
 impl Encode for u8 {
     #[inline]
     fn encode(&self, out: &mut Vec<u64>) {
         out.push(u64::from(*self));
+    }
+
+    #[inline]
+    fn word(&self) -> Option<u64> {
+        Some(u64::from(*self))
     }
 }
 

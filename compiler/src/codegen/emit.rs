@@ -909,7 +909,7 @@ impl<'a> Emitter<'a> {
         let dead = dead.iter().map(|&f| self.field(f));
         let release = quote!(#(s.#dead = ::std::default::Default::default();)*);
         let field = self.choice_field(c.choice_ty);
-        let ty_idx = u64::from(c.choice_ty);
+        let ty = Literal::u32_suffixed(c.choice_ty);
         let bind = self.bind(&c.pattern, quote!(__x.clone()), ctx);
         let filter = c.filter.as_ref().map(|f| {
             let f = self.expr(f, ctx);
@@ -989,12 +989,9 @@ impl<'a> Emitter<'a> {
             Some(_) => {
                 quote! {
                     let __sc = &mut *sc;
-                    __sc.words.clear();
-                    __sc.words.push(#ty_idx);
-                    for __v in __sc.#field.iter() {
-                        ::galac_runtime::value::Encode::encode(__v, &mut __sc.words);
-                    }
-                    let (__set, _) = info.infoset(__player as u32, s.info[__player], &__sc.words);
+                    let mut __short = [0u64; 2];
+                    let __key = ::galac_runtime::info::choice_key(#ty, &__sc.#field, &mut __short, &mut __sc.words);
+                    let (__set, _) = info.infoset(__player as u32, s.info[__player], __key);
                     #release
                     return Ok(::galac_runtime::game::Node::Decision { player: __player as u32, infoset: __set, n_actions: __n as u32 });
                 }

@@ -357,13 +357,10 @@ impl Game for Interp {
                     let n = values.len() as u32;
                     let node = match chooser {
                         Some(p) => {
-                            words.clear();
-                            words.push(u64::from(c.choice_ty));
-                            for v in &values {
-                                v.encode(words);
-                            }
                             let state = self.info_of(s, p as usize);
-                            let (infoset, _) = info.infoset(p, state, words);
+                            let mut short = [0u64; 2];
+                            let key = galac_runtime::info::choice_key(c.choice_ty, &values, &mut short, words);
+                            let (infoset, _) = info.infoset(p, state, key);
                             Node::Decision { player: p, infoset, n_actions: n }
                         }
                         None => Node::Chance { n_outcomes: n },

@@ -13,6 +13,21 @@ pub enum Value {
     Seq(Rc<Vec<Value>>),
 }
 
+/// The same words as the method below, for the runtime's helpers (such as
+/// `galac_runtime::info::choice_key`).
+impl galac_runtime::value::Encode for Value {
+    fn encode(&self, out: &mut Vec<u64>) {
+        Value::encode(self, out);
+    }
+
+    fn word(&self) -> Option<u64> {
+        match self {
+            Value::Int(n) => Some(*n as u64),
+            Value::Seq(_) => None,
+        }
+    }
+}
+
 impl Value {
     pub fn seq(items: Vec<Value>) -> Value {
         Value::Seq(Rc::new(items))

@@ -33,6 +33,8 @@ use facts::{FactDict, PACKED};
 use memo::{Found, Memo};
 use per_state::PerStateMap;
 
+use crate::value::Encode;
+
 /// An information state (a fact list). `EMPTY` is the empty list. The value
 /// is either an interned trie entry or, with the top bit set, a pending fact
 /// in the arena; both stand for the same list of facts.
@@ -48,6 +50,39 @@ impl InfoState {
 pub const CHOSE_TAG: u64 = u64::MAX;
 /// First word of an information-set key (player, choice list).
 const INFOSET_TAG: u64 = u64::MAX - 1;
+
+/// The key of a choice list whose candidates have the type numbered `ty`,
+/// for [`InfoInterner::infoset`]: `[2 ty + 1, bitmask]` when every candidate
+/// is one word below 64 and they strictly ascend (an enum's values, a small
+/// range: nearly every decision), else `[2 ty, each candidate's words]`.
+/// Which form a list gets depends on the list alone, so equal lists get
+/// equal keys. The short form makes a decision's key a few words however
+/// many candidates it has (encoding them one by one was 3% of the
+/// 9,457-node Leduc's build).
+#[inline]
+pub fn choice_key<'a, T: Encode>(ty: u32, candidates: &[T], short: &'a mut [u64; 2], words: &'a mut Vec<u64>) -> &'a [u64] {
+    let mut mask = 0u64;
+    for c in candidates {
+        match c.word() {
+            // `mask >> w == 0`: above every candidate so far.
+            Some(w) if w < 64 && mask >> w == 0 => mask |= 1 << w,
+            _ => return long_choice_key(ty, candidates, words),
+        }
+    }
+    *short = [2 * u64::from(ty) + 1, mask];
+    short
+}
+
+/// [`choice_key`]'s general form, word by word.
+#[inline(never)]
+fn long_choice_key<'a, T: Encode>(ty: u32, candidates: &[T], words: &'a mut Vec<u64>) -> &'a [u64] {
+    words.clear();
+    words.push(2 * u64::from(ty));
+    for c in candidates {
+        c.encode(words);
+    }
+    words
+}
 
 const NONE: u32 = u32::MAX;
 /// Marks an [`InfoState`] that is a pending (arena) fact.
@@ -462,6 +497,39 @@ mod tests {
         assert_ne!(i.infoset(1, st, &[0, 1]).0, x);
         assert_ne!(i.infoset(0, st, &[0, 2]).0, x);
         assert_eq!(i.infoset_choices(x), vec![0, 1]);
+    }
+
+    #[test]
+    fn choice_keys_are_equal_exactly_for_equal_lists() {
+        fn key<T: Encode>(ty: u32, xs: &[T]) -> Vec<u64> {
+            choice_key(ty, xs, &mut [0; 2], &mut Vec::new()).to_vec()
+        }
+        // Ascending one-word values below 64 take the short form.
+        assert_eq!(key(3, &[0u8, 2]), vec![7, 0b101]);
+        assert_eq!(key(3, &[63i64]), vec![7, 1 << 63]);
+        assert_eq!(key(0, &[false, true]), vec![1, 0b11]);
+        // Anything else is word by word, under an even first word.
+        assert_eq!(key(3, &[2u8, 0]), vec![6, 2, 0]);
+        assert_eq!(key(3, &[1i64, 1]), vec![6, 1, 1]);
+        assert_eq!(key(3, &[64i64]), vec![6, 64]);
+        assert_eq!(key(3, &[-1i64, 0]), vec![6, u64::MAX, 0]);
+        assert_eq!(key(1, &[(1i64, 2i64)]), vec![2, 2, 1, 2]);
+        // A one-candidate list whose value equals another list's bitmask,
+        // and lists of two types, keep apart.
+        let lists: Vec<Vec<u64>> = vec![
+            key(3, &[5i64]),
+            key(3, &[0i64, 2]),
+            key(3, &[2i64, 0]),
+            key(3, &[64i64]),
+            key(3, &[6i64]),
+            key(2, &[0i64, 2]),
+            key(4, &[0i64, 2]),
+        ];
+        for (i, a) in lists.iter().enumerate() {
+            for b in &lists[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
     }
 
     #[test]
