@@ -52,6 +52,15 @@ pub enum GameError {
     Other { message: String, at: String },
 }
 
+/// [`Game::advance`], not inlined. Generated games inline `advance` into
+/// the builder's loop; other callers (run once per build, or per play of
+/// the size guess) go through here, so the step function is compiled
+/// twice in all, not once per caller.
+#[inline(never)]
+pub fn advance_out_of_line<G: Game>(game: &G, state: &mut G::State, info: &mut InfoInterner) -> Result<Node, GameError> {
+    game.advance(state, info)
+}
+
 /// A game: a rule book that produces states and moves them along.
 pub trait Game {
     type State: Clone;

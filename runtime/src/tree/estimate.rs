@@ -12,7 +12,7 @@
 //! its outcomes, and redone for each play it cost a 505-node poker about
 //! 0.6 ms, seven times its build.
 
-use crate::game::{Game, Node};
+use crate::game::{advance_out_of_line, Game, Node};
 use crate::info::InfoInterner;
 
 /// Random plays per guess.
@@ -33,7 +33,7 @@ pub fn looks_smaller_than<G: Game>(game: &G, limit: f64) -> bool {
     // a child of the root, made right after it (the only time the
     // root's candidates are valid).
     let Some(mut root) = game.root().ok() else { return false };
-    let n = match game.advance(&mut root, &mut interner) {
+    let n = match advance_out_of_line(game, &mut root, &mut interner) {
         Ok(Node::Terminal) => return 1.0 < limit,
         Ok(Node::Chance { n_outcomes: n } | Node::Decision { n_actions: n, .. }) if n > 0 => n,
         _ => return false,
@@ -71,7 +71,7 @@ fn play_estimate<G: Game>(
 ) -> Option<f64> {
     let mut nodes = 1.0 + width;
     for _ in 0..MAX_DEPTH {
-        let n = match game.advance(&mut state, interner).ok()? {
+        let n = match advance_out_of_line(game, &mut state, interner).ok()? {
             Node::Terminal => return Some(nodes),
             Node::Chance { n_outcomes } => n_outcomes,
             Node::Decision { n_actions, .. } => n_actions,

@@ -19,7 +19,7 @@ use std::time::Instant;
 use super::build::{check_action_count, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove, ROOM_SETS, ROOM_STATES};
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
 use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE_BIT};
-use crate::game::{Game, Node};
+use crate::game::{advance_out_of_line, Game, Node};
 use crate::info::{ImportCache, InfoInterner};
 use crate::rational::Ratio;
 
@@ -45,7 +45,7 @@ pub fn build_parallel<G: Game>(
     }))?;
     let mut global = InfoInterner::new();
     let mut root_state = game.root()?;
-    let root = game.advance(&mut root_state, &mut global)?;
+    let root = advance_out_of_line(&game, &mut root_state, &mut global)?;
     let n_children = match root {
         Node::Terminal => 0,
         Node::Chance { n_outcomes } => n_outcomes,
@@ -76,7 +76,7 @@ pub fn build_parallel<G: Game>(
             let result = (|| {
                 let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
                 let mut root = game.root()?;
-                let root_move = match game.advance(&mut root, &mut interner)? {
+                let root_move = match advance_out_of_line(game, &mut root, &mut interner)? {
                     Node::Decision { player, infoset, .. } => {
                         Some(RootMove { player, infoset, first_action: bounds[i] })
                     }
