@@ -514,20 +514,26 @@ mod tests {
         assert_eq!(key(3, &[64i64]), vec![6, 64]);
         assert_eq!(key(3, &[-1i64, 0]), vec![6, u64::MAX, 0]);
         assert_eq!(key(1, &[(1i64, 2i64)]), vec![2, 2, 1, 2]);
-        // A one-candidate list whose value equals another list's bitmask,
-        // and lists of two types, keep apart.
-        let lists: Vec<Vec<u64>> = vec![
-            key(3, &[5i64]),
-            key(3, &[0i64, 2]),
-            key(3, &[2i64, 0]),
-            key(3, &[64i64]),
-            key(3, &[6i64]),
-            key(2, &[0i64, 2]),
-            key(4, &[0i64, 2]),
-        ];
-        for (i, a) in lists.iter().enumerate() {
-            for b in &lists[i + 1..] {
-                assert_ne!(a, b);
+        // Every list of up to three values (some out of the short form's
+        // range) of two types: equal keys exactly for equal lists.
+        let values = [-1i64, 0, 1, 2, 5, 63, 64];
+        let mut lists: Vec<(u32, Vec<i64>)> = Vec::new();
+        for ty in [1, 2] {
+            lists.push((ty, Vec::new()));
+            for &a in &values {
+                lists.push((ty, vec![a]));
+                for &b in &values {
+                    lists.push((ty, vec![a, b]));
+                    for &c in &values {
+                        lists.push((ty, vec![a, b, c]));
+                    }
+                }
+            }
+        }
+        let keys: Vec<Vec<u64>> = lists.iter().map(|(ty, xs)| key(*ty, xs)).collect();
+        for (i, a) in keys.iter().enumerate() {
+            for (j, b) in keys.iter().enumerate() {
+                assert_eq!(a == b, lists[i] == lists[j], "{:?} and {:?}", lists[i], lists[j]);
             }
         }
     }
