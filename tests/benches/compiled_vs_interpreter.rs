@@ -137,13 +137,10 @@ impl Series {
         Ok(())
     }
 
-    /// (best, median) seconds.
+    /// (best, median) seconds, as `tree --repeat` reports them.
     fn summary(&self) -> (f64, f64) {
-        let mut sorted = self.times.clone();
-        sorted.sort_by(f64::total_cmp);
-        let n = sorted.len();
-        let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
-        (sorted[0], median)
+        let timing = galac_runtime::app::tree::Timing { builds: self.times.clone() };
+        (timing.best(), timing.median())
     }
 }
 
