@@ -136,11 +136,39 @@ impl<T: Clone + PartialEq + Ord> List<T> {
 pub trait Encode {
     fn encode(&self, out: &mut Vec<u64>);
 
-    /// The value's encoding if it is one word (as for every scalar).
+    /// The value as one word, if it has one: a scalar's word, or a short
+    /// sequence of small scalars folded by [`fold_seq`]. Over the values of
+    /// one type the fold is one-to-one, so a choice list can be keyed by
+    /// its candidates' words (`info::choice_key`).
     #[inline]
     fn word(&self) -> Option<u64> {
         None
     }
+}
+
+/// A sequence (tuple, array or list) of at most this many items folds
+/// into one word.
+const FOLD_MAX_LEN: usize = 7;
+
+/// The one-word fold of a sequence of `len` items with these words: the
+/// length, then each item's word in 8 bits (59 bits at most); `None` if
+/// the sequence is longer than [`FOLD_MAX_LEN`] or an item is not a word
+/// below 256. One-to-one: sequences of one length differ in some byte, and
+/// a longer one folds to a larger word (`len · 256^len` at least, above
+/// every fold of fewer items).
+#[inline]
+pub fn fold_seq(len: usize, items: impl IntoIterator<Item = Option<u64>>) -> Option<u64> {
+    if len > FOLD_MAX_LEN {
+        return None;
+    }
+    let mut folded = len as u64;
+    for item in items {
+        match item {
+            Some(w) if w < 256 => folded = folded << 8 | w,
+            _ => return None,
+        }
+    }
+    Some(folded)
 }
 
 impl Encode for i64 {
@@ -187,6 +215,11 @@ impl<T: Encode> Encode for List<T> {
             x.encode(out);
         }
     }
+
+    #[inline]
+    fn word(&self) -> Option<u64> {
+        fold_seq(self.slice().len(), self.slice().iter().map(Encode::word))
+    }
 }
 
 impl<T: Encode, const N: usize> Encode for [T; N] {
@@ -197,15 +230,25 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
             x.encode(out);
         }
     }
+
+    #[inline]
+    fn word(&self) -> Option<u64> {
+        fold_seq(N, self.iter().map(Encode::word))
+    }
 }
 
 macro_rules! encode_tuple {
     ($n:expr; $($t:ident $i:tt),+) => {
         impl<$($t: Encode),+> Encode for ($($t,)+) {
             #[inline]
-    fn encode(&self, out: &mut Vec<u64>) {
+            fn encode(&self, out: &mut Vec<u64>) {
                 out.push($n);
                 $(self.$i.encode(out);)+
+            }
+
+            #[inline]
+            fn word(&self) -> Option<u64> {
+                fold_seq($n, [$(self.$i.word()),+])
             }
         }
     };

@@ -23,7 +23,7 @@ impl galac_runtime::value::Encode for Value {
     fn word(&self) -> Option<u64> {
         match self {
             Value::Int(n) => Some(*n as u64),
-            Value::Seq(_) => None,
+            Value::Seq(items) => galac_runtime::value::fold_seq(items.len(), items.iter().map(galac_runtime::value::Encode::word)),
         }
     }
 }

@@ -52,13 +52,22 @@ pub const CHOSE_TAG: u64 = u64::MAX;
 const INFOSET_TAG: u64 = u64::MAX - 1;
 
 /// The key of a choice list whose candidates have the type numbered `ty`,
-/// for [`InfoInterner::infoset`]: `[2 ty + 1, bitmask]` when every candidate
-/// is one word below 64 and they strictly ascend (an enum's values, a small
-/// range: nearly every decision), else `[2 ty, each candidate's words]`.
-/// Which form a list gets depends on the list alone, so equal lists get
-/// equal keys. The short form makes a decision's key a few words however
-/// many candidates it has (encoding them one by one was 3% of the
-/// 9,457-node Leduc's build).
+/// for [`InfoInterner::infoset`], in one of three forms, each with its own
+/// first word:
+/// - `[4 ty + 1, bitmask]` when every candidate is one word below 64 and
+///   they strictly ascend (an enum's values, a small range: most decisions);
+/// - else `[4 ty + 2, each candidate's word]` when every candidate has one
+///   ([`Encode::word`]: any scalar, and tuples of small scalars such as a
+///   bet `(move, amount)`);
+/// - else `[4 ty, each candidate's words]`.
+///
+/// Which form a list gets depends on the list alone, and each form is
+/// one-to-one on lists of one type, so equal lists get equal keys and
+/// different lists different ones. A key of a few words however many
+/// candidates there are, or of one word per candidate, is cheaper to build
+/// and compare than the full encoding (keying a choice list word by word
+/// was 3% of the 9,457-node Leduc's build, and 5% of poker52's with its
+/// tuple choices).
 #[inline]
 pub fn choice_key<'a, T: Encode>(ty: u32, candidates: &[T], short: &'a mut [u64; 2], words: &'a mut Vec<u64>) -> &'a [u64] {
     let mut mask = 0u64;
@@ -66,18 +75,33 @@ pub fn choice_key<'a, T: Encode>(ty: u32, candidates: &[T], short: &'a mut [u64;
         match c.word() {
             // `mask >> w == 0`: above every candidate so far.
             Some(w) if w < 64 && mask >> w == 0 => mask |= 1 << w,
-            _ => return long_choice_key(ty, candidates, words),
+            _ => return word_choice_key(ty, candidates, words),
         }
     }
-    *short = [2 * u64::from(ty) + 1, mask];
+    *short = [4 * u64::from(ty) + 1, mask];
     short
 }
 
-/// [`choice_key`]'s general form, word by word.
+/// [`choice_key`]'s second form, a word per candidate, or the third.
 #[inline(never)]
-fn long_choice_key<'a, T: Encode>(ty: u32, candidates: &[T], words: &'a mut Vec<u64>) -> &'a [u64] {
+fn word_choice_key<'a, T: Encode>(ty: u32, candidates: &[T], words: &'a mut Vec<u64>) -> &'a [u64] {
     words.clear();
-    words.push(2 * u64::from(ty));
+    words.reserve(candidates.len() + 1);
+    words.push(4 * u64::from(ty) + 2);
+    for c in candidates {
+        match c.word() {
+            Some(w) => words.push(w),
+            None => return full_choice_key(ty, candidates, words),
+        }
+    }
+    words
+}
+
+/// [`choice_key`]'s third form, every candidate's words.
+#[inline(never)]
+fn full_choice_key<'a, T: Encode>(ty: u32, candidates: &[T], words: &'a mut Vec<u64>) -> &'a [u64] {
+    words.clear();
+    words.push(4 * u64::from(ty));
     for c in candidates {
         c.encode(words);
     }
@@ -504,38 +528,61 @@ mod tests {
         fn key<T: Encode>(ty: u32, xs: &[T]) -> Vec<u64> {
             choice_key(ty, xs, &mut [0; 2], &mut Vec::new()).to_vec()
         }
-        // Ascending one-word values below 64 take the short form.
-        assert_eq!(key(3, &[0u8, 2]), vec![7, 0b101]);
-        assert_eq!(key(3, &[63i64]), vec![7, 1 << 63]);
+        // Ascending one-word values below 64 take the bitmask form.
+        assert_eq!(key(3, &[0u8, 2]), vec![13, 0b101]);
+        assert_eq!(key(3, &[63i64]), vec![13, 1 << 63]);
         assert_eq!(key(0, &[false, true]), vec![1, 0b11]);
-        // Anything else is word by word, under an even first word.
-        assert_eq!(key(3, &[2u8, 0]), vec![6, 2, 0]);
-        assert_eq!(key(3, &[1i64, 1]), vec![6, 1, 1]);
-        assert_eq!(key(3, &[64i64]), vec![6, 64]);
-        assert_eq!(key(3, &[-1i64, 0]), vec![6, u64::MAX, 0]);
-        assert_eq!(key(1, &[(1i64, 2i64)]), vec![2, 2, 1, 2]);
-        // Every list of up to three values (some out of the short form's
-        // range) of two types: equal keys exactly for equal lists.
-        let values = [-1i64, 0, 1, 2, 5, 63, 64];
-        let mut lists: Vec<(u32, Vec<i64>)> = Vec::new();
-        for ty in [1, 2] {
-            lists.push((ty, Vec::new()));
-            for &a in &values {
-                lists.push((ty, vec![a]));
-                for &b in &values {
-                    lists.push((ty, vec![a, b]));
-                    for &c in &values {
-                        lists.push((ty, vec![a, b, c]));
-                    }
+        // Other one-word values, and short sequences of small scalars
+        // (folded: the length, then a byte each), take a word each.
+        assert_eq!(key(3, &[2u8, 0]), vec![14, 2, 0]);
+        assert_eq!(key(3, &[1i64, 1]), vec![14, 1, 1]);
+        assert_eq!(key(3, &[64i64]), vec![14, 64]);
+        assert_eq!(key(3, &[-1i64, 0]), vec![14, u64::MAX, 0]);
+        assert_eq!(key(1, &[(1i64, 2i64)]), vec![6, 2 << 16 | 1 << 8 | 2]);
+        assert_eq!(key(1, &[(1u8, 2i64, true)]), vec![6, 3 << 24 | 1 << 16 | 2 << 8 | 1]);
+        assert_eq!(key(1, &[[7i64, 0]]), vec![6, 2 << 16 | 7 << 8]);
+        // Sequences with a word of 256 or more, or of more than 7 items,
+        // take the full encoding.
+        assert_eq!(key(1, &[(1i64, 256i64)]), vec![4, 2, 1, 256]);
+        assert_eq!(key(1, &[(1i64, 2i64), (-1, 0)]), vec![4, 2, 1, 2, 2, u64::MAX, 0]);
+        assert_eq!(key(2, &[[0u8; 8]]), vec![8, 8, 0, 0, 0, 0, 0, 0, 0, 0]);
+        // A list, a tuple and an array of the same items fold alike (the
+        // interpreter holds all three as one kind of sequence).
+        let list = crate::value::List::from_vec(vec![1i64, 2]);
+        assert_eq!(list.word(), (1i64, 2i64).word());
+        assert_eq!(list.word(), [1i64, 2].word());
+        assert_eq!(crate::value::List::<i64>::default().word(), Some(0));
+
+        // Every list of up to three scalars (some out of the bitmask
+        // form's range) of two types, and every list of up to two
+        // sequences (some folding, some not: an item of 256, or 8 items)
+        // of two types: equal keys exactly for equal lists.
+        fn assert_one_to_one<T: Encode + PartialEq + std::fmt::Debug>(lists: &[(u32, Vec<T>)]) {
+            let keys: Vec<Vec<u64>> = lists.iter().map(|(ty, xs)| key(*ty, xs)).collect();
+            for (i, a) in keys.iter().enumerate() {
+                for (j, b) in keys.iter().enumerate() {
+                    assert_eq!(a == b, lists[i] == lists[j], "{:?} and {:?}", lists[i], lists[j]);
                 }
             }
         }
-        let keys: Vec<Vec<u64>> = lists.iter().map(|(ty, xs)| key(*ty, xs)).collect();
-        for (i, a) in keys.iter().enumerate() {
-            for (j, b) in keys.iter().enumerate() {
-                assert_eq!(a == b, lists[i] == lists[j], "{:?} and {:?}", lists[i], lists[j]);
+        fn lists_of<T: Clone>(values: &[T], max_len: usize) -> Vec<(u32, Vec<T>)> {
+            let mut lists = Vec::new();
+            for ty in [1, 2] {
+                let mut level = vec![Vec::new()];
+                for _ in 0..=max_len {
+                    lists.extend(level.iter().map(|xs| (ty, xs.clone())));
+                    level = level.iter().flat_map(|xs| values.iter().map(move |v| [xs.clone(), vec![v.clone()]].concat())).collect();
+                }
             }
+            lists
         }
+        assert_one_to_one(&lists_of(&[-1i64, 0, 1, 2, 5, 63, 64], 3));
+        let items = [0i64, 1, 255, 256];
+        let mut seqs: Vec<crate::value::List<i64>> =
+            lists_of(&items, 2).into_iter().filter(|(ty, _)| *ty == 1).map(|(_, xs)| crate::value::List::from_vec(xs)).collect();
+        seqs.push(crate::value::List::from_vec(vec![1; 7]));
+        seqs.push(crate::value::List::from_vec(vec![1; 8]));
+        assert_one_to_one(&lists_of(&seqs, 2));
     }
 
     #[test]
