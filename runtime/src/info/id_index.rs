@@ -16,7 +16,14 @@ pub(super) struct IdIndex {
 
 impl IdIndex {
     pub(super) fn new() -> IdIndex {
-        IdIndex { slots: vec![(0, NONE); 1 << 8], shift: 64 - 8, len: 0 }
+        IdIndex::with_capacity(0)
+    }
+
+    /// Room for `ids` ids before the table grows (each growth writes a
+    /// table twice the size, fresh memory).
+    pub(super) fn with_capacity(ids: usize) -> IdIndex {
+        let bits = (ids * 2).next_power_of_two().trailing_zeros().max(8);
+        IdIndex { slots: vec![(0, NONE); 1 << bits], shift: 64 - bits, len: 0 }
     }
 
     /// The home slot of a hash whose high half is `tag` (the table has at

@@ -48,12 +48,16 @@ pub(super) struct Memo {
     index: IdIndex,
     /// Per player: the entry their last lookup found or added.
     cursor: Vec<u32>,
+    /// The key of the last lookup if it missed, and the empty index slot
+    /// where the key goes: the insert that follows a miss does not probe
+    /// again. Any insert clears it, so the slot is still empty when used.
+    vacant: Option<(u32, [u32; 3], usize)>,
 }
 
 impl Memo {
     /// Room for `entries` entries.
     pub(super) fn with_capacity(entries: usize) -> Memo {
-        Memo { entries: Vec::with_capacity(entries), index: IdIndex::new(), cursor: Vec::new() }
+        Memo { entries: Vec::with_capacity(entries), index: IdIndex::with_capacity(entries), cursor: Vec::new(), vacant: None }
     }
 
     #[inline]
@@ -92,7 +96,13 @@ impl Memo {
             }
             guess = e.next;
         }
-        let at = self.probe(base, key, Self::hash(base, key)).ok()?;
+        let at = match self.probe(base, key, Self::hash(base, key)) {
+            Ok(at) => at,
+            Err(slot) => {
+                self.vacant = Some((base, key, slot));
+                return None;
+            }
+        };
         if let Some(c) = self.cursor.get_mut(player) {
             *c = at;
         }
@@ -116,7 +126,11 @@ impl Memo {
         let h = Self::hash(base, key);
         // Not in the index (the caller's lookup missed); were it there, the
         // older entry would answer and this one would only be a guess.
-        if let Err(slot) = self.probe(base, key, h) {
+        let slot = match self.vacant.take() {
+            Some((b, k, slot)) if (b, k) == (base, key) => Some(slot),
+            _ => self.probe(base, key, h).err(),
+        };
+        if let Some(slot) = slot {
             self.index.insert(slot, h, at);
         }
         self.cursor[player] = at;
@@ -152,6 +166,12 @@ mod tests {
                 }
             }
         }
+        // An insert after a lookup of another key, and one after an insert:
+        // the slot the lookup found is not used for them.
+        assert_eq!(m.find(9, [1, 2, 0]), None);
+        m.insert(9, [3, 4, 0], found(7));
+        m.insert(9, [1, 2, 0], found(8));
+        assert_eq!((m.find(9, [3, 4, 0]), m.find(9, [1, 2, 0])), (Some(found(7)), Some(found(8))));
         // The same order (the guesses hit), then another order (they miss).
         let keys: Vec<(u32, u32, u32)> =
             (0..4).flat_map(|b| (0..20).flat_map(move |k| (0..2).map(move |p| (b, k, p)))).collect();
