@@ -176,12 +176,16 @@ impl Tree {
         self.payoffs.get(self.data[node as usize])
     }
 
-    /// Bytes held by the node arrays and tables.
+    /// Bytes held by the node arrays and tables (labels' strings aside:
+    /// counting them would walk every label at each memory check).
     pub fn bytes(&self) -> u64 {
         (self.data.capacity() * 4
             + self.first_child.capacity() * 4
             + self.chances.capacity() * std::mem::size_of::<ChanceNode>()
-            + self.set_actions.capacity() * 4) as u64
+            + self.set_actions.capacity() * 4
+            + self.infosets.capacity() * std::mem::size_of::<Infoset>()
+            + self.infoset_labels.capacity() * std::mem::size_of::<InfosetLabels>()
+            + self.chance_labels.capacity() * std::mem::size_of::<String>()) as u64
             + self.dists.bytes()
             + self.payoffs.bytes()
     }
