@@ -404,6 +404,8 @@ impl Tree {
         self.payoffs.shrink_to_fit();
         self.set_actions.shrink_to_fit();
         self.infosets.shrink_to_fit();
+        self.infoset_labels.shrink_to_fit();
+        self.chance_labels.shrink_to_fit();
     }
 
     /// Makes the node arrays at least `n` long, zeroed, to be filled in as
