@@ -42,7 +42,10 @@ fn main() {
     let bench = args.iter().any(|a| a == "--bench");
     let wanted: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    println!("{:<10} {:>9} {:<9} {:>8} {:>8} {:>8} {:>8} {:>13} {:>10}", "case", "nodes", "backend", "gen s", "sf s", "build s", "solve s", "value", "NashConv");
+    println!(
+        "{:<10} {:>9} {:<9} {:>8} {:>8} {:>8} {:>8} {:>13} {:>10}",
+        "case", "nodes", "backend", "gen s", "sf s", "build s", "solve s", "value", "NashConv"
+    );
     for case in CASES {
         if !bench && case.name != "leduc" || !wanted.is_empty() && !wanted.iter().any(|w| *w == case.name) {
             continue;
@@ -57,7 +60,9 @@ fn main() {
         let sf = SequenceForm::new(&tree).expect("two-player zero-sum");
         let sf_secs = t.elapsed().as_secs_f64();
         for &backend in Backend::ALL {
-            if backend == Backend::Microlp && tree.n_nodes() > MICROLP_MAX_NODES || !bench && backend != Backend::Clarabel {
+            if backend == Backend::Microlp && tree.n_nodes() > MICROLP_MAX_NODES
+                || !bench && backend != Backend::Clarabel
+            {
                 continue;
             }
             let sol = match lp::solve(&sf, backend) {

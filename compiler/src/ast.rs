@@ -136,18 +136,53 @@ pub struct Stmt {
 
 #[derive(Clone, Debug)]
 pub enum StmtKind {
-    Let { name: Ident, ty: Option<Type>, value: Expr },
-    Assign { target: Expr, op: AssignOp, value: Expr },
+    Let {
+        name: Ident,
+        ty: Option<Type>,
+        value: Expr,
+    },
+    Assign {
+        target: Expr,
+        op: AssignOp,
+        value: Expr,
+    },
     Choose(Box<Choose>),
-    Reveal { to: RevealTarget, tag: Ident, args: Vec<Expr> },
-    Payoff { player: Expr, op: AssignOp, amount: Expr },
+    Reveal {
+        to: RevealTarget,
+        tag: Ident,
+        args: Vec<Expr>,
+    },
+    Payoff {
+        player: Expr,
+        op: AssignOp,
+        amount: Expr,
+    },
     Outcome(Expr),
     End,
-    If { cond: Expr, then_block: Block, else_block: Option<Block> },
-    While { cond: Expr, body: Block },
-    Repeat { body: Block, cond: Expr },
-    For { pattern: Pattern, domain: Expr, body: Block },
-    TakeTurns { start: Expr, body: Block, unless: Option<Expr>, until: Option<Expr> },
+    If {
+        cond: Expr,
+        then_block: Block,
+        else_block: Option<Block>,
+    },
+    While {
+        cond: Expr,
+        body: Block,
+    },
+    Repeat {
+        body: Block,
+        cond: Expr,
+    },
+    For {
+        pattern: Pattern,
+        domain: Expr,
+        body: Block,
+    },
+    TakeTurns {
+        start: Expr,
+        body: Block,
+        unless: Option<Expr>,
+        until: Option<Expr>,
+    },
     /// An expression used as a statement: must be a call of a defined flow.
     Expr(Expr),
     Return(Option<Expr>),
@@ -278,7 +313,11 @@ pub enum ExprKind {
     Field(Box<Expr>, u32),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
-    Range { lo: Box<Expr>, hi: Box<Expr>, inclusive: bool },
+    Range {
+        lo: Box<Expr>,
+        hi: Box<Expr>,
+        inclusive: bool,
+    },
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Tuple(Vec<Expr>),
     List(Vec<Expr>),

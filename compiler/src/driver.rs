@@ -106,13 +106,12 @@ pub fn param_values(program: &tast::Program, overrides: &[(usize, ParamValue)]) 
     Ok(values)
 }
 
-
 /// Reads, checks and lowers a game for the interpreter, with `name=value`
 /// param overrides. On failure returns the rendered diagnostics or message.
 pub fn load_interp(name: &str, bytes: &[u8], params: &[String]) -> Result<crate::interp::Interp, String> {
     let mut sources = SourceMap::new();
-    let checked = check_source(&mut sources, name, bytes)
-        .map_err(|d| crate::diagnostic::render(&sources, &d, false))?;
+    let checked =
+        check_source(&mut sources, name, bytes).map_err(|d| crate::diagnostic::render(&sources, &d, false))?;
     let values = parse_param_overrides(&checked.program, params).and_then(|o| param_values(&checked.program, &o))?;
     let ir = crate::lower::lower(&checked.program);
     let text = String::from_utf8_lossy(bytes);

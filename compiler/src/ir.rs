@@ -52,10 +52,24 @@ pub enum Inst {
 
 pub enum Term {
     Jump(BlockId),
-    Branch { cond: Expr, then_to: BlockId, else_to: BlockId },
+    Branch {
+        cond: Expr,
+        then_to: BlockId,
+        else_to: BlockId,
+    },
     Choose(Box<Choose>),
-    Reveal { to: Option<Expr>, fact: FactId, args: Vec<Expr>, next: BlockId },
-    Payoff { player: Expr, op: ArithOp, amount: Expr, next: BlockId },
+    Reveal {
+        to: Option<Expr>,
+        fact: FactId,
+        args: Vec<Expr>,
+        next: BlockId,
+    },
+    Payoff {
+        player: Expr,
+        op: ArithOp,
+        amount: Expr,
+        next: BlockId,
+    },
     /// A leaf: accumulated payoffs plus this per-player vector.
     Outcome(Expr),
     /// A leaf with the accumulated payoffs.
@@ -81,7 +95,8 @@ impl fmt::Display for Program {
             writeln!(f, "  param {i} {}: {} = {}", p.name, p.ty, self.show(&p.default))?;
         }
         for (i, (name, ty)) in self.slots.iter().enumerate() {
-            let init = if i < self.var_inits.len() { format!(" = {}", self.show(&self.var_inits[i])) } else { String::new() };
+            let init =
+                if i < self.var_inits.len() { format!(" = {}", self.show(&self.var_inits[i])) } else { String::new() };
             writeln!(f, "  slot {i} {name}: {ty}{init}")?;
         }
         writeln!(f, "entry: b{}", self.entry.0)?;
@@ -161,7 +176,9 @@ impl Program {
         match p {
             Pattern::Bind(l) => format!("s{}", l.0),
             Pattern::Wildcard => "_".into(),
-            Pattern::Tuple(ps) => format!("({})", ps.iter().map(|p| self.show_pattern(p)).collect::<Vec<_>>().join(", ")),
+            Pattern::Tuple(ps) => {
+                format!("({})", ps.iter().map(|p| self.show_pattern(p)).collect::<Vec<_>>().join(", "))
+            }
         }
     }
 

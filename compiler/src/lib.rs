@@ -6,11 +6,11 @@ pub mod diagnostic;
 pub mod driver;
 pub mod interp;
 pub mod ir;
+pub mod lexer;
 pub mod lower;
 pub mod parser;
-pub mod typeck;
-pub mod lexer;
 pub mod span;
+pub mod typeck;
 
 #[allow(clippy::all, unused)]
 mod grammar {

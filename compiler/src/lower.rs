@@ -140,9 +140,9 @@ impl Lowerer<'_> {
                     pattern: remap_pattern(&c.pattern, fr.base),
                     domain: match &c.domain {
                         tast::ChooseDomain::Domain(d) => tast::ChooseDomain::Domain(remap_domain(d, fr.base)),
-                        tast::ChooseDomain::Table(es) => tast::ChooseDomain::Table(
-                            es.iter().map(|(e, n, d)| (remap(e, fr.base), *n, *d)).collect(),
-                        ),
+                        tast::ChooseDomain::Table(es) => {
+                            tast::ChooseDomain::Table(es.iter().map(|(e, n, d)| (remap(e, fr.base), *n, *d)).collect())
+                        }
                     },
                     filter: c.filter.as_ref().map(|e| remap(e, fr.base)),
                     weight: c.weight.as_ref().map(|e| remap(e, fr.base)),
@@ -238,7 +238,11 @@ impl Lowerer<'_> {
                     span,
                 };
                 self.insts.push(Inst::Bind { pattern: remap_pattern(pattern, fr.base), value: item });
-                self.insts.push(Inst::Assign { place: Place::Local(LocalId(idx)), op: Some(ArithOp::Add), value: int(1, span) });
+                self.insts.push(Inst::Assign {
+                    place: Place::Local(LocalId(idx)),
+                    op: Some(ArithOp::Add),
+                    value: int(1, span),
+                });
                 self.lower_block(body, fr);
                 self.finish(Term::Jump(head));
                 self.cur = exit;

@@ -23,9 +23,9 @@ pub fn parse(file: FileId, src: &str) -> (Option<Program>, Vec<Diagnostic>) {
     // Syntax errors caused by a bad token the lexer already reported are noise.
     let lex_spans: Vec<Span> = lexer.errors.iter().map(|e| e.span).collect();
     let mut push = |d: Diagnostic| {
-        let dup = d.primary_span().is_some_and(|s| {
-            lex_spans.iter().any(|l| l.start <= s.start && s.start <= l.end.max(l.start + 1))
-        });
+        let dup = d
+            .primary_span()
+            .is_some_and(|s| lex_spans.iter().any(|l| l.start <= s.start && s.start <= l.end.max(l.start + 1)));
         if !dup {
             diagnostics.push(d);
         }
@@ -49,8 +49,9 @@ fn lex_diagnostic(e: &crate::lexer::LexError) -> Diagnostic {
         LexErrorKind::UnexpectedChar => Diagnostic::error("unexpected character")
             .primary(e.span, "not part of the Gala language")
             .help("names are letters, digits and `_`; comments start with `//`"),
-        LexErrorKind::IntTooLarge => Diagnostic::error("integer literal too large")
-            .primary(e.span, "does not fit in a 64-bit signed integer"),
+        LexErrorKind::IntTooLarge => {
+            Diagnostic::error("integer literal too large").primary(e.span, "does not fit in a 64-bit signed integer")
+        }
         LexErrorKind::UnterminatedComment => Diagnostic::error("unterminated block comment")
             .primary(e.span, "this comment is never closed")
             .help("close it with `*/`"),
@@ -84,8 +85,8 @@ fn syntax_diagnostic(file: FileId, src: &str, e: &LalrpopError<'_>) -> Diagnosti
                     .secondary(Span::new(file, *l, *r), format!("the next statement starts with {tok}"));
             }
             // A name position (not an expression, which may also start with a name).
-            let wanted_name = expected.iter().any(|e| e == "\"identifier\"")
-                && !expected.iter().any(|e| e == "\"integer literal\"");
+            let wanted_name =
+                expected.iter().any(|e| e == "\"identifier\"") && !expected.iter().any(|e| e == "\"integer literal\"");
             Diagnostic::error(format!("unexpected {tok}"))
                 .primary(Span::new(file, *l, *r), format!("expected {}", describe_expected(expected)))
                 .with_help(if wanted_name { keyword_help(tok) } else { None })
@@ -94,8 +95,9 @@ fn syntax_diagnostic(file: FileId, src: &str, e: &LalrpopError<'_>) -> Diagnosti
             Diagnostic::error(format!("unexpected {tok} after the end of the game"))
                 .primary(Span::new(file, *l, *r), "nothing may follow the closing `}` of the game")
         }
-        ParseError::InvalidToken { location } => Diagnostic::error("invalid token")
-            .primary(Span::new(file, *location, *location + 1), "not understood here"),
+        ParseError::InvalidToken { location } => {
+            Diagnostic::error("invalid token").primary(Span::new(file, *location, *location + 1), "not understood here")
+        }
         ParseError::User { error } => match *error {},
     }
 }
@@ -124,7 +126,10 @@ fn describe_expected(expected: &[String]) -> String {
         return match extra.as_slice() {
             [] => "an expression".into(),
             [t] => format!("an expression or `{t}`"),
-            ts => format!("an expression or one of {}", ts.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")),
+            ts => format!(
+                "an expression or one of {}",
+                ts.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ")
+            ),
         };
     }
     let mut items: Vec<String> = expected

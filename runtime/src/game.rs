@@ -57,7 +57,11 @@ pub enum GameError {
 /// the size guess) go through here, so the step function is compiled
 /// twice in all, not once per caller.
 #[inline(never)]
-pub fn advance_out_of_line<G: Game>(game: &G, state: &mut G::State, info: &mut InfoInterner) -> Result<Node, GameError> {
+pub fn advance_out_of_line<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    info: &mut InfoInterner,
+) -> Result<Node, GameError> {
     game.advance(state, info)
 }
 

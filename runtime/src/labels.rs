@@ -90,11 +90,19 @@ impl Labeler {
                     };
                     let mut pos = 1;
                     let shown: Vec<String> = args.iter().map(|t| self.show(&words, &mut pos, t)).collect();
-                    if shown.is_empty() { tag.clone() } else { format!("{tag}({})", shown.join(", ")) }
+                    if shown.is_empty() {
+                        tag.clone()
+                    } else {
+                        format!("{tag}({})", shown.join(", "))
+                    }
                 }
             })
             .collect();
         let who = self.players.get(key.player as usize).cloned().unwrap_or_default();
-        if facts.is_empty() { format!("{who}: start") } else { format!("{who}: {}", facts.join(", ")) }
+        if facts.is_empty() {
+            format!("{who}: start")
+        } else {
+            format!("{who}: {}", facts.join(", "))
+        }
     }
 }

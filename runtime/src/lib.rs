@@ -5,9 +5,9 @@
 //! probabilities ([`rational`]) and the flat game tree ([`tree`]). The runtime
 //! never depends on the compiler.
 
-pub mod export;
 pub mod algo;
 pub mod app;
+pub mod export;
 pub mod game;
 pub mod info;
 pub mod labels;

@@ -72,14 +72,19 @@ fn step_limit(limit: u64, at: &str) -> GameError {
 
 #[inline]
 pub fn index<'a, T>(xs: &'a [T], i: i64, at: &str) -> Result<&'a T, GameError> {
-    usize::try_from(i)
-        .ok()
-        .and_then(|k| xs.get(k))
-        .ok_or_else(|| GameError::IndexOutOfBounds { index: i, len: xs.len(), at: at.to_string() })
+    usize::try_from(i).ok().and_then(|k| xs.get(k)).ok_or_else(|| GameError::IndexOutOfBounds {
+        index: i,
+        len: xs.len(),
+        at: at.to_string(),
+    })
 }
 
 #[inline]
-pub fn index_mut<'a, T: Clone + PartialEq + Ord>(xs: &'a mut List<T>, i: i64, at: &str) -> Result<&'a mut T, GameError> {
+pub fn index_mut<'a, T: Clone + PartialEq + Ord>(
+    xs: &'a mut List<T>,
+    i: i64,
+    at: &str,
+) -> Result<&'a mut T, GameError> {
     let len = xs.len() as usize;
     xs.get_mut(i).ok_or_else(|| GameError::IndexOutOfBounds { index: i, len, at: at.to_string() })
 }

@@ -34,7 +34,9 @@ pub struct SequenceForm {
 pub enum SeqFormError {
     #[error("the sequence-form LP needs exactly 2 players; this game has {0}")]
     NotTwoPlayers(u32),
-    #[error("the game is not zero-sum or constant-sum: the payoffs at {leaf} sum to {sum}, but to {first} at {first_leaf}")]
+    #[error(
+        "the game is not zero-sum or constant-sum: the payoffs at {leaf} sum to {sum}, but to {first} at {first_leaf}"
+    )]
     NotConstantSum { leaf: String, sum: i64, first_leaf: String, first: i64 },
 }
 
@@ -162,7 +164,11 @@ pub fn describe_leaf(tree: &Tree, leaf: u32) -> String {
         path.push(label.unwrap_or_else(|| format!("#{a}")));
         node = child;
     }
-    if path.is_empty() { "the root".to_string() } else { format!("the leaf after {}", path.join(", ")) }
+    if path.is_empty() {
+        "the root".to_string()
+    } else {
+        format!("the leaf after {}", path.join(", "))
+    }
 }
 
 fn subtree_contains(tree: &Tree, root: u32, target: u32) -> bool {

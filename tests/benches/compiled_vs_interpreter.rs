@@ -158,12 +158,8 @@ fn build_once<G: Game>(game: &G, with_digest: bool) -> Result<Run, String> {
     let seconds = start.elapsed().as_secs_f64();
     let (tree, interner, _) = result.map_err(|e| e.to_string())?;
     let tree = black_box(tree);
-    let run = Run {
-        seconds,
-        nodes: tree.n_nodes() as u64,
-        bytes: tree.bytes(),
-        digest: with_digest.then(|| digest(&tree)),
-    };
+    let run =
+        Run { seconds, nodes: tree.n_nodes() as u64, bytes: tree.bytes(), digest: with_digest.then(|| digest(&tree)) };
     drop(black_box(interner));
     drop(tree);
     Ok(run)
@@ -289,9 +285,8 @@ fn main() -> ExitCode {
     let mut selected: Vec<&Case> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| -> Result<String, String> {
-            args.next().ok_or_else(|| format!("`{name}` needs a value"))
-        };
+        let mut value =
+            |name: &str| -> Result<String, String> { args.next().ok_or_else(|| format!("`{name}` needs a value")) };
         let parsed: Result<(), String> = match arg.as_str() {
             // Cargo passes `--bench` under `cargo bench`.
             "--bench" => {
@@ -309,9 +304,15 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             "--keep-memory" => keep_freed_memory(),
-            "--min-runs" => value(&arg).and_then(|v| v.parse().map(|n| settings.min_runs = n).map_err(|e| format!("{e}"))),
-            "--max-runs" => value(&arg).and_then(|v| v.parse().map(|n| settings.max_runs = n).map_err(|e| format!("{e}"))),
-            "--min-secs" => value(&arg).and_then(|v| v.parse().map(|s| settings.min_secs = s).map_err(|e| format!("{e}"))),
+            "--min-runs" => {
+                value(&arg).and_then(|v| v.parse().map(|n| settings.min_runs = n).map_err(|e| format!("{e}")))
+            }
+            "--max-runs" => {
+                value(&arg).and_then(|v| v.parse().map(|n| settings.max_runs = n).map_err(|e| format!("{e}")))
+            }
+            "--min-secs" => {
+                value(&arg).and_then(|v| v.parse().map(|s| settings.min_secs = s).map_err(|e| format!("{e}")))
+            }
             // Flags of the libtest harness that cargo may pass; nothing to do.
             a if a.starts_with('-') => Ok(()),
             name => match CASES.iter().find(|c| c.name == name) {

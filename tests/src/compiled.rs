@@ -14,7 +14,21 @@ use galac_runtime::tree::{build, BuildOptions, Tree};
 use crate::games::{digest, instantiate, load_interp};
 use crate::repo_root;
 
-crate::compiled_games!(kuhn, leduc, poker, inspection, blind_tictactoe, nim222, hostile_names, slot_sharing, endless, endless_calls, chooser_first, domains, filter_steps);
+crate::compiled_games!(
+    kuhn,
+    leduc,
+    poker,
+    inspection,
+    blind_tictactoe,
+    nim222,
+    hostile_names,
+    slot_sharing,
+    endless,
+    endless_calls,
+    chooser_first,
+    domains,
+    filter_steps
+);
 
 fn labels(t: &Tree) -> Vec<(String, Vec<String>)> {
     (0..t.infosets.len() as u32).map(|i| (t.infoset_label(i).to_string(), t.action_labels(i).to_vec())).collect()
@@ -44,9 +58,17 @@ fn compiled_trees_equal_the_interpreters() {
     same_tree("leduc.gala", &[], compiled(&leduc::Family, &[]));
     same_tree("leduc.gala", &["ranks=4", "suits=3"], compiled(&leduc::Family, &["ranks=4", "suits=3"]));
     same_tree("poker.gala", &[], compiled(&poker::Family, &[]));
-    same_tree("poker.gala", &["cards=2", "ranks=4", "suits=2"], compiled(&poker::Family, &["cards=2", "ranks=4", "suits=2"]));
+    same_tree(
+        "poker.gala",
+        &["cards=2", "ranks=4", "suits=2"],
+        compiled(&poker::Family, &["cards=2", "ranks=4", "suits=2"]),
+    );
     same_tree("inspection.gala", &[], compiled(&inspection::Family, &[]));
-    same_tree("inspection.gala", &["stages=6", "inspections=3"], compiled(&inspection::Family, &["stages=6", "inspections=3"]));
+    same_tree(
+        "inspection.gala",
+        &["stages=6", "inspections=3"],
+        compiled(&inspection::Family, &["stages=6", "inspections=3"]),
+    );
     same_tree("blind_tictactoe.gala", &["size=2", "line=2"], compiled(&blind_tictactoe::Family, &["size=2", "line=2"]));
     same_tree("nim222.gala", &[], compiled(&nim222::Family, &[]));
     same_tree("tests/codegen/hostile_names.gala", &[], compiled(&hostile_names::Family, &[]));
@@ -100,7 +122,11 @@ fn step_limit_errors_equal_the_interpreters() {
 /// Builds the codegen test game `name` through both executions at each step
 /// limit of `limits` (and the default); each must stop with the same
 /// step-limit error. Returns the places (file:line:col) where they stopped.
-fn step_limit_places<F: Family>(name: &str, family: &F, limits: std::ops::Range<u64>) -> std::collections::BTreeSet<String> {
+fn step_limit_places<F: Family>(
+    name: &str,
+    family: &F,
+    limits: std::ops::Range<u64>,
+) -> std::collections::BTreeSet<String> {
     let file = format!("{name}.gala");
     let bytes = std::fs::read(repo_root().join("tests/codegen").join(&file)).expect("game file");
     let mut places = std::collections::BTreeSet::new();
@@ -146,7 +172,9 @@ fn a_failing_chooser_is_reported_before_failing_candidates() {
     let bytes = std::fs::read(&path).expect("game file");
     let interp = galac::driver::load_interp("chooser_first.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
     let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
-    let game = chooser_first::Family.instantiate(&[], galac_runtime::app::DEFAULT_STEP_LIMIT).unwrap_or_else(|e| panic!("{e}"));
+    let game = chooser_first::Family
+        .instantiate(&[], galac_runtime::app::DEFAULT_STEP_LIMIT)
+        .unwrap_or_else(|e| panic!("{e}"));
     let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
     let expected = "chooser_first.gala:8:16: index 5 is out of bounds for length 2";
     assert_eq!(i.as_deref(), Some(expected));

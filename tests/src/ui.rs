@@ -14,11 +14,7 @@ fn invalid_programs_are_rejected_with_the_expected_message() {
         let bytes = std::fs::read(path).expect("read test case");
         let rel = path.strip_prefix(&root).unwrap_or(path).display().to_string();
         let text = String::from_utf8_lossy(&bytes);
-        let expect = text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("// expect:"))
-            .map(|s| s.trim().to_string());
+        let expect = text.lines().next().and_then(|l| l.strip_prefix("// expect:")).map(|s| s.trim().to_string());
         let (summary, diagnostics) = check_file(&rel, &bytes);
         match (&summary, &expect) {
             (Some(_), _) => failures.push(format!("{rel}: accepted, but it is invalid")),

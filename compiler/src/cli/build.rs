@@ -39,7 +39,9 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
     };
     let dir = match &args.emit_crate {
         Some(d) => d.clone(),
-        None => codegen::cache_dir().join("crates").join(format!("{}-{}", crate_dir_name(&ir.name), std::process::id())),
+        None => {
+            codegen::cache_dir().join("crates").join(format!("{}-{}", crate_dir_name(&ir.name), std::process::id()))
+        }
     };
     let package = match codegen::write_crate(&dir, &ir.name, &source, &game_rs) {
         Ok(p) => p,

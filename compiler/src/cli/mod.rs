@@ -10,8 +10,8 @@ mod ir;
 
 pub use check::summary;
 
-use clap::{Parser, Subcommand, ValueEnum};
 use crate::interp::Interp;
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// galac compiles games written in the Gala language into solvers.
 #[derive(Parser, Debug)]

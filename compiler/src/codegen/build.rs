@@ -69,10 +69,8 @@ fn ensure_runtime(cache: &Path) -> Result<PathBuf, BuildError> {
 
 /// A crate name from the game's name: lowercase letters, digits and `_`.
 fn crate_name(game: &str) -> String {
-    let cleaned: String = game
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
-        .collect();
+    let cleaned: String =
+        game.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
     format!("galac_game_{cleaned}")
 }
 
@@ -102,7 +100,8 @@ pub fn write_crate(dir: &Path, game_name: &str, source_name: &str, game_rs: &str
         .replace("\"{{crate_name}}\"", &toml_string(&name))
         .replace("\"{{runtime_path}}\"", &toml_string(&runtime.to_string_lossy()));
     let source = source_name.replace(['\n', '\r'], " ");
-    let main_rs = include_str!("../../../templates/main.rs.tmpl").replace("{{version}}", version).replace("{{source}}", &source);
+    let main_rs =
+        include_str!("../../../templates/main.rs.tmpl").replace("{{version}}", version).replace("{{source}}", &source);
     let src = dir.join("src");
     std::fs::create_dir_all(&src).map_err(|e| io("create", &src, e))?;
     for (path, contents) in [

@@ -58,7 +58,8 @@ enum DomainPlan {
 /// Whether evaluating `e` counts steps of its own (a call of a function, or
 /// `combinations`, as the interpreter counts them).
 fn counts_steps(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Call(..) | ExprKind::Builtin(Builtin::Combinations, _)) || e.kind.children().any(counts_steps)
+    matches!(e.kind, ExprKind::Call(..) | ExprKind::Builtin(Builtin::Combinations, _))
+        || e.kind.children().any(counts_steps)
 }
 
 /// Statements at most, in all, of a fn that is always inlined.
@@ -308,7 +309,9 @@ impl<'a> Emitter<'a> {
             K::Binary(op, a, b) => {
                 let (x, y) = match op {
                     // Comparisons borrow their operands (no clone of a list).
-                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (self.by_ref(a, ctx), self.by_ref(b, ctx)),
+                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                        (self.by_ref(a, ctx), self.by_ref(b, ctx))
+                    }
                     _ => (self.expr(a, ctx), self.expr(b, ctx)),
                 };
                 match op {
@@ -629,7 +632,8 @@ impl<'a> Emitter<'a> {
                 // Nested loops, the last part fastest; the tuple is built
                 // innermost (names by product, so nested products do not
                 // shadow each other's).
-                let names: Vec<proc_macro2::Ident> = (0..parts.len()).map(|i| format_ident!("__t{}_{}", id, i)).collect();
+                let names: Vec<proc_macro2::Ident> =
+                    (0..parts.len()).map(|i| format_ident!("__t{}_{}", id, i)).collect();
                 let mut inner = quote!({ let __x = (#(#names.clone(),)*); #body });
                 for (part, name) in parts.iter().zip(&names).rev() {
                     inner = Self::domain_loop(part, quote!(let #name = __x; #inner));
@@ -831,10 +835,12 @@ impl<'a> Emitter<'a> {
                 Term::Reveal { to, fact, args, next } => {
                     let fact = u64::from(fact.0);
                     // Fixed-width facts are encoded into an array on the stack.
-                    let names: Vec<TokenStream> = (0..args.len()).map(|i| {
-                        let n = format_ident!("__a{}", i);
-                        quote!(#n)
-                    }).collect();
+                    let names: Vec<TokenStream> = (0..args.len())
+                        .map(|i| {
+                            let n = format_ident!("__a{}", i);
+                            quote!(#n)
+                        })
+                        .collect();
                     let fixed: Option<Vec<Vec<TokenStream>>> =
                         args.iter().zip(&names).map(|(a, n)| self.fixed_words(&a.ty, n)).collect();
                     let values: Vec<TokenStream> = args.iter().map(|a| self.expr(a, ctx)).collect();
@@ -935,11 +941,13 @@ impl<'a> Emitter<'a> {
                     // the same count, and no step-limit error either way.
                     Some(f) if !counts_steps(f) && !c.weight.as_ref().is_some_and(counts_steps) => {
                         let f = self.expr(f, ctx);
-                        let unchecked = quote!('cand: { #bind if !(#f) { break 'cand; } #weight sc.#field.push(__x.clone()); });
+                        let unchecked =
+                            quote!('cand: { #bind if !(#f) { break 'cand; } #weight sc.#field.push(__x.clone()); });
                         let mut prelude = TokenStream::new();
                         let plan = self.domain_plan(d, ctx, &mut prelude, &mut 0);
                         let size = Self::domain_size(&plan);
-                        let (checked, unchecked) = (Self::domain_loop(&plan, body), Self::domain_loop(&plan, unchecked));
+                        let (checked, unchecked) =
+                            (Self::domain_loop(&plan, body), Self::domain_loop(&plan, unchecked));
                         quote!({
                             #prelude
                             let __all = #size;
@@ -1145,7 +1153,9 @@ mod tests {
             .iter()
             .enumerate()
             .filter(|(_, l)| l.starts_with("fn f"))
-            .map(|(i, l)| (l.trim_start_matches("fn ").trim_end_matches('(').to_string(), lines[i - 1] == "#[inline(always)]"))
+            .map(|(i, l)| {
+                (l.trim_start_matches("fn ").trim_end_matches('(').to_string(), lines[i - 1] == "#[inline(always)]")
+            })
             .collect()
     }
 

@@ -34,7 +34,11 @@ pub struct Layout {
 impl Layout {
     /// One field per slot.
     fn identity(n: usize, n_blocks: usize) -> Layout {
-        Layout { field_of: (0..n as u32).collect(), fields: (0..n as u32).collect(), dead_after_choice: vec![Vec::new(); n_blocks] }
+        Layout {
+            field_of: (0..n as u32).collect(),
+            fields: (0..n as u32).collect(),
+            dead_after_choice: vec![Vec::new(); n_blocks],
+        }
     }
 
     /// Shares fields between non-interfering slots whose Rust types
@@ -121,9 +125,10 @@ impl Set {
         }
     }
     fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, bits)| {
-            (0..64u32).filter(move |b| bits >> b & 1 == 1).map(move |b| w as u32 * 64 + b)
-        })
+        self.0
+            .iter()
+            .enumerate()
+            .flat_map(|(w, bits)| (0..64u32).filter(move |b| bits >> b & 1 == 1).map(move |b| w as u32 * 64 + b))
     }
 }
 

@@ -26,7 +26,8 @@ use galac_runtime::labels::TypeDesc;
 /// The Rust source of a game's module (`src/game.rs`), formatted.
 pub fn emit_game(ir: &ir::Program, locator: &Locator, source_name: &str) -> Result<String, String> {
     let tokens = game_module(ir, locator);
-    let file: syn::File = syn::parse2(tokens).map_err(|e| format!("internal error: generated code does not parse ({e}), please report"))?;
+    let file: syn::File = syn::parse2(tokens)
+        .map_err(|e| format!("internal error: generated code does not parse ({e}), please report"))?;
     let body = prettyplease::unparse(&file);
     let hash = content_hash(&body);
     let source = source_name.replace(['\n', '\r'], " ");
@@ -94,7 +95,8 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
         let is_bool = p.ty == Ty::Bool;
         quote!(::galac_runtime::app::params::ParamSpec { name: #name, is_bool: #is_bool })
     });
-    let param_help: Vec<String> = ir.params.iter().map(|p| format!("{}: {} = {}", p.name, p.ty, ir.show(&p.default))).collect();
+    let param_help: Vec<String> =
+        ir.params.iter().map(|p| format!("{}: {} = {}", p.name, p.ty, ir.show(&p.default))).collect();
     let param_help = Literal::string(&if param_help.is_empty() { "none".to_string() } else { param_help.join(", ") });
     let param_values = ir.params.iter().enumerate().map(|(i, p)| {
         let f = format_ident!("p{}_{}", i, clean(&p.name));

@@ -63,7 +63,10 @@ impl Interp {
             K::Var(v) => scalar(&env.vars[v.0 as usize]),
             K::Param(p) => scalar(&self.params[p.0 as usize]),
             K::Not(a) => Ok(i64::from(self.int(a, env, b)? == 0)),
-            K::Binary(op, x, y) if !matches!(op, BinOp::Eq | BinOp::Ne) || x.ty.element().is_none() && !matches!(x.ty, Ty::Tuple(_)) => {
+            K::Binary(op, x, y)
+                if !matches!(op, BinOp::Eq | BinOp::Ne)
+                    || x.ty.element().is_none() && !matches!(x.ty, Ty::Tuple(_)) =>
+            {
                 self.int_binary(*op, x, y, env, b, e.span)
             }
             K::Index(a, i) => {
@@ -90,7 +93,15 @@ impl Interp {
     }
 
     /// A binary operator on scalars (all of them compare as integers).
-    fn int_binary(&self, op: BinOp, x: &Expr, y: &Expr, env: &Env, b: &mut Budget, span: Span) -> Result<i64, GameError> {
+    fn int_binary(
+        &self,
+        op: BinOp,
+        x: &Expr,
+        y: &Expr,
+        env: &Env,
+        b: &mut Budget,
+        span: Span,
+    ) -> Result<i64, GameError> {
         match op {
             BinOp::And => return Ok(i64::from(self.int(x, env, b)? != 0 && self.int(y, env, b)? != 0)),
             BinOp::Or => return Ok(i64::from(self.int(x, env, b)? != 0 || self.int(y, env, b)? != 0)),
@@ -148,7 +159,9 @@ impl Interp {
                 match seq {
                     Value::Seq(xs) => match usize::try_from(idx).ok().and_then(|k| xs.get(k)) {
                         Some(v) => v.clone(),
-                        None => return Err(GameError::IndexOutOfBounds { index: idx, len: xs.len(), at: self.at(e.span) }),
+                        None => {
+                            return Err(GameError::IndexOutOfBounds { index: idx, len: xs.len(), at: self.at(e.span) })
+                        }
                     },
                     Value::Int(_) => return Err(self.internal(e.span, "index of a scalar")),
                 }
@@ -170,7 +183,10 @@ impl Interp {
                 let hi = if *inclusive { hi.checked_add(1).ok_or_else(|| self.overflow(e.span))? } else { hi };
                 let n = hi.saturating_sub(lo).max(0);
                 if n > 100_000_000 {
-                    return Err(GameError::Other { message: format!("range of {n} values is too large"), at: self.at(e.span) });
+                    return Err(GameError::Other {
+                        message: format!("range of {n} values is too large"),
+                        at: self.at(e.span),
+                    });
                 }
                 Value::seq((lo..hi).map(Value::Int).collect())
             }
@@ -188,7 +204,10 @@ impl Interp {
                 let v = self.eval(v, env, b)?;
                 let n = self.int(n, env, b)?;
                 if !(0..=100_000_000).contains(&n) {
-                    return Err(GameError::Other { message: format!("cannot repeat a value {n} times"), at: self.at(e.span) });
+                    return Err(GameError::Other {
+                        message: format!("cannot repeat a value {n} times"),
+                        at: self.at(e.span),
+                    });
                 }
                 Value::seq(vec![v; n as usize])
             }
@@ -207,10 +226,10 @@ impl Interp {
     fn builtin(&self, bi: Builtin, args: &[Expr], env: &Env, b: &mut Budget, span: Span) -> Result<Value, GameError> {
         use Builtin::*;
         let limit = |n: i64, what: &str| -> Result<usize, GameError> {
-            usize::try_from(n).ok().filter(|n| *n <= 1 << 24).ok_or_else(|| GameError::Other {
-                message: format!("{what} {n} is out of range"),
-                at: self.at(span),
-            })
+            usize::try_from(n)
+                .ok()
+                .filter(|n| *n <= 1 << 24)
+                .ok_or_else(|| GameError::Other { message: format!("{what} {n} is out of range"), at: self.at(span) })
         };
         Ok(match bi {
             Len => Value::Int(self.seq(&args[0], env, b)?.len() as i64),

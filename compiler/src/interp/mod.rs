@@ -146,14 +146,20 @@ impl Interp {
     }
 
     fn player_index(&self, v: i64, span: Span) -> Result<u32, GameError> {
-        u32::try_from(v).ok().filter(|p| *p < self.n_players).ok_or_else(|| GameError::Other {
-            message: format!("{v} is not a player"),
-            at: self.at(span),
-        })
+        u32::try_from(v)
+            .ok()
+            .filter(|p| *p < self.n_players)
+            .ok_or_else(|| GameError::Other { message: format!("{v} is not a player"), at: self.at(span) })
     }
 
     /// Evaluates the candidates of a choice, with `where` and `weight`.
-    fn candidates(&self, c: &ir::Choose, slots: &mut [Value], b: &mut Budget, span: Span) -> Result<(Vec<Value>, Vec<Ratio>), GameError> {
+    fn candidates(
+        &self,
+        c: &ir::Choose,
+        slots: &mut [Value],
+        b: &mut Budget,
+        span: Span,
+    ) -> Result<(Vec<Value>, Vec<Ratio>), GameError> {
         let mut values = Vec::new();
         let mut probs = Vec::new();
         match &c.domain {
@@ -164,7 +170,9 @@ impl Interp {
                 // component by component: a tuple value is built only for
                 // the candidates that pass the filter.
                 let product = match (&d.kind, &c.pattern) {
-                    (tast::DomainKind::Product(parts), tast::Pattern::Tuple(pats)) if tested && parts.len() == pats.len() => {
+                    (tast::DomainKind::Product(parts), tast::Pattern::Tuple(pats))
+                        if tested && parts.len() == pats.len() =>
+                    {
                         Some((parts, pats))
                     }
                     _ => None,
@@ -239,10 +247,8 @@ impl Interp {
             ChooseDomain::Table(entries) => {
                 for (e, n, d) in entries {
                     values.push(self.eval(e, &Env { vars: slots, locals: slots }, b)?);
-                    let p = Ratio::new(*n as u64, *d as u64).ok_or_else(|| GameError::BadProbabilities {
-                        sum: format!("{n}/{d}"),
-                        at: self.at(span),
-                    })?;
+                    let p = Ratio::new(*n as u64, *d as u64)
+                        .ok_or_else(|| GameError::BadProbabilities { sum: format!("{n}/{d}"), at: self.at(span) })?;
                     probs.push(p);
                 }
             }

@@ -6,7 +6,6 @@
 
 use std::rc::Rc;
 
-
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Value {
     Int(i64),
@@ -23,7 +22,9 @@ impl galac_runtime::value::Encode for Value {
     fn word(&self) -> Option<u64> {
         match self {
             Value::Int(n) => Some(*n as u64),
-            Value::Seq(items) => galac_runtime::value::fold_seq(items.len(), items.iter().map(galac_runtime::value::Encode::word)),
+            Value::Seq(items) => {
+                galac_runtime::value::fold_seq(items.len(), items.iter().map(galac_runtime::value::Encode::word))
+            }
         }
     }
 }
@@ -51,4 +52,3 @@ impl Value {
         }
     }
 }
-

@@ -9,8 +9,25 @@ use crate::span::Span;
 
 /// Every builtin's name, for lookup and suggestions.
 pub const NAMES: &[&str] = &[
-    "len", "contains", "count", "push", "remove", "sum", "sort", "combinations", "min", "max", "abs",
-    "next", "index", "deck", "card", "rank", "suit", "cells", "has_line",
+    "len",
+    "contains",
+    "count",
+    "push",
+    "remove",
+    "sum",
+    "sort",
+    "combinations",
+    "min",
+    "max",
+    "abs",
+    "next",
+    "index",
+    "deck",
+    "card",
+    "rank",
+    "suit",
+    "cells",
+    "has_line",
 ];
 
 pub fn lookup(name: &str) -> Option<Builtin> {
@@ -115,7 +132,11 @@ impl Checker {
                     self.error(super::expr::mismatch(args[1].span, &elem, &x.ty));
                 }
                 typed.push(x);
-                if b == Contains { Ty::Bool } else { int }
+                if b == Contains {
+                    Ty::Bool
+                } else {
+                    int
+                }
             }
             Push | Remove => {
                 if !is_list {
@@ -148,5 +169,4 @@ impl Checker {
         };
         Expr { kind: ExprKind::Builtin(b, typed), ty: ret, span }
     }
-
 }

@@ -23,7 +23,13 @@ pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, S
         K::Param(id) => params.get(id.0 as usize).cloned().ok_or("a later param")?,
         K::Neg(x) => ParamValue::Int(int(x)?.checked_neg().ok_or_else(overflow)?),
         K::Not(x) => ParamValue::Bool(!boolean(x)?),
-        K::If(c, a, b) => if boolean(c)? { eval_const(a, params)? } else { eval_const(b, params)? },
+        K::If(c, a, b) => {
+            if boolean(c)? {
+                eval_const(a, params)?
+            } else {
+                eval_const(b, params)?
+            }
+        }
         K::Binary(op, a, b) => match op {
             BinOp::And => ParamValue::Bool(boolean(a)? && boolean(b)?),
             BinOp::Or => ParamValue::Bool(boolean(a)? || boolean(b)?),

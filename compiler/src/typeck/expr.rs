@@ -146,11 +146,8 @@ impl Checker {
                     Some(Ty::Tuple(ts)) if ts.len() == items.len() => Some(ts),
                     _ => None,
                 };
-                let typed: Vec<Expr> = items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| self.check_expr(x, want.map(|w| &w[i])))
-                    .collect();
+                let typed: Vec<Expr> =
+                    items.iter().enumerate().map(|(i, x)| self.check_expr(x, want.map(|w| &w[i]))).collect();
                 let ty = Ty::Tuple(typed.iter().map(|x| x.ty.clone()).collect());
                 (ExprKind::Tuple(typed), ty)
             }
@@ -178,18 +175,16 @@ impl Checker {
             BodyKind::Flow => "a flow",
         };
         self.error(
-            Diagnostic::error(format!("{what} cannot be used in {place}"))
-                .primary(span, "not available here")
-                .note(match self.body.kind {
+            Diagnostic::error(format!("{what} cannot be used in {place}")).primary(span, "not available here").note(
+                match self.body.kind {
                     BodyKind::ParamDefault { .. } | BodyKind::ArrayLen => {
                         "param defaults and array lengths may use literals and earlier params only"
                     }
-                    BodyKind::VarInit { .. } => {
-                        "initial values may use params, earlier state variables and functions"
-                    }
+                    BodyKind::VarInit { .. } => "initial values may use params, earlier state variables and functions",
                     BodyKind::Fn => "functions are pure: they see their arguments and the params, not the game state",
                     BodyKind::Flow => "",
-                }),
+                },
+            ),
         );
         Expr::error(span)
     }
@@ -399,10 +394,7 @@ impl Checker {
                 .primary(span, "wrong number of arguments"),
             );
         }
-        args.iter()
-            .enumerate()
-            .map(|(i, a)| self.check_expr(a, params.get(i)))
-            .collect()
+        args.iter().enumerate().map(|(i, a)| self.check_expr(a, params.get(i))).collect()
     }
 
     fn check_index(&mut self, base: &ast::Expr, idx: &ast::Expr, span: Span) -> Expr {
@@ -563,7 +555,9 @@ pub(super) fn mismatch(span: Span, want: &Ty, found: &Ty) -> Diagnostic {
     match (want, found) {
         (Ty::PerPlayer(_), Ty::List(_)) => d.help("a per-player array literal needs one element per player"),
         (Ty::Array(..), Ty::List(_)) => d.help("lists and arrays are different types; declare the type you need"),
-        (Ty::Int, Ty::Bool) | (Ty::Bool, Ty::Int) => d.note("there are no implicit conversions between `int` and `bool`"),
+        (Ty::Int, Ty::Bool) | (Ty::Bool, Ty::Int) => {
+            d.note("there are no implicit conversions between `int` and `bool`")
+        }
         _ => d,
     }
 }

@@ -8,9 +8,9 @@
 
 mod builtins;
 pub mod consts;
-mod recursion;
 mod env;
 mod expr;
+mod recursion;
 mod stmt;
 pub mod tast;
 pub mod types;
@@ -281,8 +281,11 @@ impl Checker {
                     Ok(v) => values.push(v),
                     Err(why) => {
                         self.error(
-                            Diagnostic::error(format!("the default of param `{}` cannot be computed: {why}", d.name.name))
-                                .primary(d.default.span, why),
+                            Diagnostic::error(format!(
+                                "the default of param `{}` cannot be computed: {why}",
+                                d.name.name
+                            ))
+                            .primary(d.default.span, why),
                         );
                         values.push(consts::ParamValue::Int(0));
                     }
@@ -373,30 +376,32 @@ impl Checker {
             ast::TypeKind::Int => Ty::Int,
             ast::TypeKind::Bool => Ty::Bool,
             ast::TypeKind::Player => Ty::Player,
-            ast::TypeKind::Named(name) => match self.env.globals.get(&name.name).map(|(g, _)| *g) {
-                Some(Global::Enum(id)) => self.env.enum_ty(id),
-                _ if name.name == "card" => Ty::Card,
-                Some(g) => {
-                    self.error(
-                        Diagnostic::error(format!("`{}` is not a type", name.name))
-                            .primary(name.span, format!("this is a {}", g.describe())),
-                    );
-                    Ty::Error
-                }
-                None => {
-                    let builtin = ["int", "bool", "player", "card"];
-                    let enums: Vec<&str> = self.env.enums.iter().map(|e| e.name.as_str()).collect();
-                    let help = did_you_mean(&name.name, enums.iter().copied().chain(builtin));
-                    self.error(
+            ast::TypeKind::Named(name) => {
+                match self.env.globals.get(&name.name).map(|(g, _)| *g) {
+                    Some(Global::Enum(id)) => self.env.enum_ty(id),
+                    _ if name.name == "card" => Ty::Card,
+                    Some(g) => {
+                        self.error(
+                            Diagnostic::error(format!("`{}` is not a type", name.name))
+                                .primary(name.span, format!("this is a {}", g.describe())),
+                        );
+                        Ty::Error
+                    }
+                    None => {
+                        let builtin = ["int", "bool", "player", "card"];
+                        let enums: Vec<&str> = self.env.enums.iter().map(|e| e.name.as_str()).collect();
+                        let help = did_you_mean(&name.name, enums.iter().copied().chain(builtin));
+                        self.error(
                         Diagnostic::error(format!("unknown type `{}`", name.name))
                             .primary(name.span, "not a type")
                             .with_help(help.or_else(|| {
                                 Some("types are int, bool, player, card, enums, tuples, [T; n], [player]T and list<T>".into())
                             })),
                     );
-                    Ty::Error
+                        Ty::Error
+                    }
                 }
-            },
+            }
             ast::TypeKind::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| self.resolve_type(t)).collect()),
             ast::TypeKind::Array(elem, len) => {
                 let elem = self.resolve_type(elem);

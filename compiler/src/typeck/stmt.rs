@@ -145,32 +145,30 @@ impl Checker {
                 StmtKind::TakeTurns { start, current, body, unless, until }
             }
             ast::StmtKind::Expr(e) => return self.check_expr_stmt(e, span),
-            ast::StmtKind::Return(value) => {
-                match (&self.body.ret, value) {
-                    (Some(ret), Some(v)) => {
-                        let ret = ret.clone();
-                        StmtKind::Return(Some(self.check_expr(v, Some(&ret))))
-                    }
-                    (Some(ret), None) => {
-                        let ret = ret.clone();
-                        self.error(
-                            Diagnostic::error("`return` without a value in a function")
-                                .primary(span, format!("this function returns {}", ret.a())),
-                        );
-                        return None;
-                    }
-                    (None, Some(v)) => {
-                        self.check_expr(v, None);
-                        self.error(
-                            Diagnostic::error("a flow cannot return a value")
-                                .primary(v.span, "this value")
-                                .help("flows change the game; compute values with a `fn`"),
-                        );
-                        return None;
-                    }
-                    (None, None) => StmtKind::Return(None),
+            ast::StmtKind::Return(value) => match (&self.body.ret, value) {
+                (Some(ret), Some(v)) => {
+                    let ret = ret.clone();
+                    StmtKind::Return(Some(self.check_expr(v, Some(&ret))))
                 }
-            }
+                (Some(ret), None) => {
+                    let ret = ret.clone();
+                    self.error(
+                        Diagnostic::error("`return` without a value in a function")
+                            .primary(span, format!("this function returns {}", ret.a())),
+                    );
+                    return None;
+                }
+                (None, Some(v)) => {
+                    self.check_expr(v, None);
+                    self.error(
+                        Diagnostic::error("a flow cannot return a value")
+                            .primary(v.span, "this value")
+                            .help("flows change the game; compute values with a `fn`"),
+                    );
+                    return None;
+                }
+                (None, None) => StmtKind::Return(None),
+            },
             ast::StmtKind::TooDeep => {
                 self.error(too_deep(span, "block"));
                 return None;
@@ -220,7 +218,10 @@ impl Checker {
                         let what = if name.name == "player" { "the current player" } else { "this name" };
                         self.error(
                             Diagnostic::error(format!("cannot assign to `{}`", name.name))
-                                .primary(target.span, format!("{what} is bound by a parameter, `for`, `choose` or `take_turns`"))
+                                .primary(
+                                    target.span,
+                                    format!("{what} is bound by a parameter, `for`, `choose` or `take_turns`"),
+                                )
                                 .help(format!("copy it first: `let {0}2 = {0};`", name.name)),
                         );
                         return None;
@@ -231,9 +232,12 @@ impl Checker {
                     Some((Global::Var(id), _)) => {
                         if self.body.kind != BodyKind::Flow {
                             self.error(
-                                Diagnostic::error(format!("cannot assign to state variable `{}` in a function", name.name))
-                                    .primary(target.span, "functions cannot change the game state")
-                                    .help("return the new value and assign it in a flow"),
+                                Diagnostic::error(format!(
+                                    "cannot assign to state variable `{}` in a function",
+                                    name.name
+                                ))
+                                .primary(target.span, "functions cannot change the game state")
+                                .help("return the new value and assign it in a flow"),
                             );
                             return None;
                         }
@@ -381,7 +385,9 @@ impl Checker {
         if entries.is_empty() {
             self.error(Diagnostic::error("empty chance table").primary(span, "nature has nothing to choose from"));
         } else if overflow {
-            self.error(Diagnostic::error("probabilities too fine to add up exactly").primary(span, "use smaller denominators"));
+            self.error(
+                Diagnostic::error("probabilities too fine to add up exactly").primary(span, "use smaller denominators"),
+            );
         } else if num != den && out.len() == entries.len() && !bad_entry {
             self.error(
                 Diagnostic::error(format!("probabilities sum to {}, not 1", fraction(num, den)))
@@ -439,12 +445,8 @@ impl Checker {
                     Ty::Error => vec![Ty::Error; ps.len()],
                     other => {
                         self.error(
-                            Diagnostic::error(format!(
-                                "a pattern of {} parts cannot match {}",
-                                ps.len(),
-                                other.a()
-                            ))
-                            .primary(p.span, "this pattern"),
+                            Diagnostic::error(format!("a pattern of {} parts cannot match {}", ps.len(), other.a()))
+                                .primary(p.span, "this pattern"),
                         );
                         vec![Ty::Error; ps.len()]
                     }
@@ -504,7 +506,11 @@ fn gcd(a: i128, b: i128) -> i128 {
 }
 
 fn fraction(num: i128, den: i128) -> String {
-    if den == 1 { num.to_string() } else { format!("{num}/{den}") }
+    if den == 1 {
+        num.to_string()
+    } else {
+        format!("{num}/{den}")
+    }
 }
 
 /// Whether every path through the block ends in `return` (for functions).

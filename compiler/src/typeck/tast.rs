@@ -109,20 +109,58 @@ pub struct Stmt {
 
 #[derive(Clone, Debug)]
 pub enum StmtKind {
-    Let { local: LocalId, value: Expr },
-    Assign { target: Place, op: Option<ArithOp>, value: Expr },
+    Let {
+        local: LocalId,
+        value: Expr,
+    },
+    Assign {
+        target: Place,
+        op: Option<ArithOp>,
+        value: Expr,
+    },
     Choose(Box<Choose>),
-    Reveal { to: Option<Expr>, fact: FactId, args: Vec<Expr> },
-    Payoff { player: Expr, op: ArithOp, amount: Expr },
+    Reveal {
+        to: Option<Expr>,
+        fact: FactId,
+        args: Vec<Expr>,
+    },
+    Payoff {
+        player: Expr,
+        op: ArithOp,
+        amount: Expr,
+    },
     Outcome(Expr),
     End,
-    If { cond: Expr, then_block: Block, else_block: Block },
-    While { cond: Expr, body: Block },
-    Repeat { body: Block, cond: Expr },
-    For { pattern: Pattern, domain: Domain, body: Block },
+    If {
+        cond: Expr,
+        then_block: Block,
+        else_block: Block,
+    },
+    While {
+        cond: Expr,
+        body: Block,
+    },
+    Repeat {
+        body: Block,
+        cond: Expr,
+    },
+    For {
+        pattern: Pattern,
+        domain: Domain,
+        body: Block,
+    },
     /// `current` is the local holding `player`.
-    TakeTurns { start: Expr, current: LocalId, body: Block, unless: Option<Expr>, until: Option<Expr> },
-    CallFlow { flow: FlowId, args: Vec<Expr> },
+    TakeTurns {
+        start: Expr,
+        current: LocalId,
+        body: Block,
+        unless: Option<Expr>,
+        until: Option<Expr>,
+    },
+    CallFlow {
+        flow: FlowId,
+        args: Vec<Expr>,
+    },
     Return(Option<Expr>),
 }
 
@@ -224,7 +262,11 @@ pub enum ExprKind {
     Neg(Box<Expr>),
     Not(Box<Expr>),
     Binary(crate::ast::BinOp, Box<Expr>, Box<Expr>),
-    Range { lo: Box<Expr>, hi: Box<Expr>, inclusive: bool },
+    Range {
+        lo: Box<Expr>,
+        hi: Box<Expr>,
+        inclusive: bool,
+    },
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Tuple(Vec<Expr>),
     /// A list, array or per-player array literal (see `ty`).

@@ -103,7 +103,8 @@ fn tree_repeat_reports_the_fastest_of_its_builds() {
     let (code, out, err) = galac(&["tree", path, "--repeat", "3", "--format", "json"]);
     assert_eq!(code, 0, "stderr: {err}");
     let json: serde_json::Value = serde_json::from_str(&out).expect("json");
-    let builds: Vec<f64> = json["build_seconds"].as_array().expect("build_seconds").iter().filter_map(|b| b.as_f64()).collect();
+    let builds: Vec<f64> =
+        json["build_seconds"].as_array().expect("build_seconds").iter().filter_map(|b| b.as_f64()).collect();
     assert_eq!(builds.len(), 3, "{out}");
     assert_eq!(json["seconds"].as_f64(), builds.iter().copied().reduce(f64::min), "{out}");
     assert_eq!(json["nodes"], 3, "{out}");
@@ -198,18 +199,21 @@ fn strategy_files_round_trip_and_are_evaluated() {
     let out = dir.join("kuhn.json");
     let (code, _, err) = galac(&["solve", kuhn, "--out", out.to_str().unwrap_or_default()]);
     assert_eq!(code, 0, "{err}");
-    let (code, stdout, err) = galac(&["solve", kuhn, "--strategy", out.to_str().unwrap_or_default(), "--format", "json"]);
+    let (code, stdout, err) =
+        galac(&["solve", kuhn, "--strategy", out.to_str().unwrap_or_default(), "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     let json: serde_json::Value = serde_json::from_str(&stdout).expect("json");
     assert!(json["exploitability"].as_f64().unwrap_or(1.0).abs() < 1e-9, "{stdout}");
     assert!((json["value"]["first"].as_f64().unwrap_or(0.0) + 1.0 / 18.0).abs() < 1e-9);
 
     // Always bet with the lowest card: exploitable.
-    let mut profile: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).expect("read")).expect("json");
+    let mut profile: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("read")).expect("json");
     profile["strategy"]["first: my_card(1)"] = serde_json::json!({ "Pass": 0.0, "Bet": 1.0 });
     let changed = dir.join("changed.json");
     std::fs::write(&changed, profile.to_string()).expect("write");
-    let (code, stdout, _) = galac(&["solve", kuhn, "--strategy", changed.to_str().unwrap_or_default(), "--format", "json"]);
+    let (code, stdout, _) =
+        galac(&["solve", kuhn, "--strategy", changed.to_str().unwrap_or_default(), "--format", "json"]);
     assert_eq!(code, 0);
     let json: serde_json::Value = serde_json::from_str(&stdout).expect("json");
     assert!(json["exploitability"].as_f64().unwrap_or(0.0) > 0.01, "{stdout}");

@@ -55,7 +55,12 @@ pub type Maker<'a, G> = Option<&'a (dyn Fn() -> Option<G> + Sync)>;
 /// Builds the tree, on several threads when the game can be instantiated
 /// again, with its generation time; or prints why it cannot (`None`: the
 /// command exits with 1).
-pub fn build_tree<G: Game>(game: &G, make: Maker<G>, limits: &LimitArgs, labels: bool) -> Option<(crate::tree::Tree, f64)> {
+pub fn build_tree<G: Game>(
+    game: &G,
+    make: Maker<G>,
+    limits: &LimitArgs,
+    labels: bool,
+) -> Option<(crate::tree::Tree, f64)> {
     match try_build_tree(game, make, limits, labels) {
         Ok(built) => Some(built),
         Err(e) => {
@@ -216,7 +221,8 @@ enum SolverCommand {
 /// the command; returns the exit status.
 pub fn main<F: Family>(family: &F) -> i32 {
     use clap::{CommandFactory, FromArgMatches};
-    let about = format!("Solver for the game `{}`, compiled by galac.\n\nParams: {}", family.name(), family.param_help());
+    let about =
+        format!("Solver for the game `{}`, compiled by galac.\n\nParams: {}", family.name(), family.param_help());
     let command = SolverCli::command().name(family.name().to_string()).about(about);
     let matches = match command.try_get_matches() {
         Ok(m) => m,

@@ -50,7 +50,9 @@ pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Res
         } else {
             match value.replace('_', "").parse::<i64>() {
                 Ok(n) => ParamValue::Int(n),
-                Err(_) => return Err(format!("`--param {arg}`: `{name}` is an int; `{value}` is not a 64-bit integer")),
+                Err(_) => {
+                    return Err(format!("`--param {arg}`: `{name}` is an int; `{value}` is not a 64-bit integer"))
+                }
             }
         });
     }

@@ -153,7 +153,11 @@ impl Report<'_> {
         let players = &info.players;
         let params: Vec<String> = info.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let mut out = String::new();
-        out += &format!("game: {}{}\n", info.name, if params.is_empty() { String::new() } else { format!(" ({})", params.join(", ")) });
+        out += &format!(
+            "game: {}{}\n",
+            info.name,
+            if params.is_empty() { String::new() } else { format!(" ({})", params.join(", ")) }
+        );
         out += &format!("solver: {}\n", self.solver);
         let values: Vec<String> = players.iter().zip(&self.eval.values).map(|(p, v)| format!("{p} {v:.9}")).collect();
         out += &format!("value: {}\n", values.join(", "));
@@ -201,8 +205,19 @@ impl Report<'_> {
                 .collect();
             strategy.insert(self.labels[set].clone(), serde_json::Value::Object(acts));
         }
-        let params: serde_json::Map<String, serde_json::Value> =
-            info.params.iter().map(|(k, v)| (k.clone(), serde_json::json!(v.parse::<i64>().ok().map_or_else(|| serde_json::json!(v), |n| serde_json::json!(n))))).collect();
+        let params: serde_json::Map<String, serde_json::Value> = info
+            .params
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.clone(),
+                    serde_json::json!(v
+                        .parse::<i64>()
+                        .ok()
+                        .map_or_else(|| serde_json::json!(v), |n| serde_json::json!(n))),
+                )
+            })
+            .collect();
         let values: serde_json::Map<String, serde_json::Value> =
             info.players.iter().zip(&self.eval.values).map(|(p, v)| (p.clone(), serde_json::json!(v))).collect();
         serde_json::json!({
@@ -238,9 +253,10 @@ fn read_profile(path: &std::path::Path, tree: &Tree, labels: &[String]) -> Resul
         let probs = profile.probs_mut(set as u32);
         let mut total = 0.0;
         for (a, name) in tree.action_labels(set as u32).iter().enumerate() {
-            let x = acts.get(name).and_then(|v| v.as_f64()).ok_or_else(|| {
-                format!("the strategy gives no probability to action \"{name}\" at \"{label}\"")
-            })?;
+            let x = acts
+                .get(name)
+                .and_then(|v| v.as_f64())
+                .ok_or_else(|| format!("the strategy gives no probability to action \"{name}\" at \"{label}\""))?;
             if !(0.0..=1.0 + 1e-9).contains(&x) {
                 return Err(format!("probability {x} of \"{name}\" at \"{label}\" is not in [0, 1]"));
             }

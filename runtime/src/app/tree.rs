@@ -60,7 +60,9 @@ pub fn run<G: Game>(game: &G, args: &TreeArgs, make: super::Maker<G>) -> i32 {
     let info = game.info();
     match args.format {
         Format::Text => super::emit(&text_report(&info.name, &info.params, &info.players, &stats, &timing)),
-        Format::Json => super::emit(&format!("{}\n", json_report(&info.name, &info.params, &info.players, &stats, &timing))),
+        Format::Json => {
+            super::emit(&format!("{}\n", json_report(&info.name, &info.params, &info.players, &stats, &timing)))
+        }
     }
     0
 }

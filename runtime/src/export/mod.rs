@@ -18,8 +18,7 @@ use crate::tree::Tree;
 /// The label of action `a` of a decision node's information set, or the
 /// action number when the tree carries no labels.
 fn action_label(tree: &Tree, infoset: u32, a: usize) -> String {
-    tree.action_labels(infoset).get(a).cloned()
-        .unwrap_or_else(|| a.to_string())
+    tree.action_labels(infoset).get(a).cloned().unwrap_or_else(|| a.to_string())
 }
 
 /// The label of outcome `a` of a chance node, or its number.

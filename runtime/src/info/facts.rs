@@ -170,7 +170,6 @@ impl FactDict {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

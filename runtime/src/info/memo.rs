@@ -57,7 +57,12 @@ pub(super) struct Memo {
 impl Memo {
     /// Room for `entries` entries.
     pub(super) fn with_capacity(entries: usize) -> Memo {
-        Memo { entries: Vec::with_capacity(entries), index: IdIndex::with_capacity(entries), cursor: Vec::new(), vacant: None }
+        Memo {
+            entries: Vec::with_capacity(entries),
+            index: IdIndex::with_capacity(entries),
+            cursor: Vec::new(),
+            vacant: None,
+        }
     }
 
     #[inline]

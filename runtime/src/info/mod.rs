@@ -69,7 +69,12 @@ const INFOSET_TAG: u64 = u64::MAX - 1;
 /// was 3% of the 9,457-node Leduc's build, and 5% of poker52's with its
 /// tuple choices).
 #[inline]
-pub fn choice_key<'a, T: Encode>(ty: u32, candidates: &[T], short: &'a mut [u64; 2], words: &'a mut Vec<u64>) -> &'a [u64] {
+pub fn choice_key<'a, T: Encode>(
+    ty: u32,
+    candidates: &[T],
+    short: &'a mut [u64; 2],
+    words: &'a mut Vec<u64>,
+) -> &'a [u64] {
     let mut mask = 0u64;
     for c in candidates {
         match c.word() {
@@ -571,15 +576,21 @@ mod tests {
                 let mut level = vec![Vec::new()];
                 for _ in 0..=max_len {
                     lists.extend(level.iter().map(|xs| (ty, xs.clone())));
-                    level = level.iter().flat_map(|xs| values.iter().map(move |v| [xs.clone(), vec![v.clone()]].concat())).collect();
+                    level = level
+                        .iter()
+                        .flat_map(|xs| values.iter().map(move |v| [xs.clone(), vec![v.clone()]].concat()))
+                        .collect();
                 }
             }
             lists
         }
         assert_one_to_one(&lists_of(&[-1i64, 0, 1, 2, 5, 63, 64], 3));
         let items = [0i64, 1, 255, 256];
-        let mut seqs: Vec<crate::value::List<i64>> =
-            lists_of(&items, 2).into_iter().filter(|(ty, _)| *ty == 1).map(|(_, xs)| crate::value::List::from_vec(xs)).collect();
+        let mut seqs: Vec<crate::value::List<i64>> = lists_of(&items, 2)
+            .into_iter()
+            .filter(|(ty, _)| *ty == 1)
+            .map(|(_, xs)| crate::value::List::from_vec(xs))
+            .collect();
         seqs.push(crate::value::List::from_vec(vec![1; 7]));
         seqs.push(crate::value::List::from_vec(vec![1; 8]));
         assert_one_to_one(&lists_of(&seqs, 2));

@@ -4,8 +4,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::recall::{OwnMoves, NO_MOVES};
 use super::payoffs::PayoffTable;
+use super::recall::{OwnMoves, NO_MOVES};
 use super::{ChanceNode, Distributions, Infoset, InfosetLabels, Tree, CHANCE_BIT};
 use crate::game::{Game, GameError, Node};
 use crate::info::InfoInterner;
@@ -186,7 +186,8 @@ pub(super) fn explore<G: Game>(
                 0
             }
             Node::Chance { n_outcomes } => {
-                tree.data[node as usize] = add_chance(game, &top.state, n_outcomes, &mut tree, &mut probs_buf, opts.labels)?;
+                tree.data[node as usize] =
+                    add_chance(game, &top.state, n_outcomes, &mut tree, &mut probs_buf, opts.labels)?;
                 n_outcomes
             }
             Node::Decision { player, infoset, n_actions } => {
@@ -194,7 +195,17 @@ pub(super) fn explore<G: Game>(
                     return Err(BuildError::NoActions);
                 }
                 if infoset as usize >= tree.infosets.len() {
-                    add_infoset(game, &top.state, player, infoset, n_actions, &mut tree, &mut infoset_counts, interner, opts.labels)?;
+                    add_infoset(
+                        game,
+                        &top.state,
+                        player,
+                        infoset,
+                        n_actions,
+                        &mut tree,
+                        &mut infoset_counts,
+                        interner,
+                        opts.labels,
+                    )?;
                 } else {
                     // The compact copy: `infosets` is three times larger.
                     check_action_count(tree.set_actions[infoset as usize], n_actions)?;
@@ -315,7 +326,13 @@ fn add_infoset<G: Game>(
 /// limit, or when the interner is close to the most ids it can name.
 #[cold]
 #[inline(never)]
-fn check_memory(tree: &Tree, interner: &InfoInterner, memory: &MemoryUse, held: &mut u64, max_bytes: u64) -> Result<(), BuildError> {
+fn check_memory(
+    tree: &Tree,
+    interner: &InfoInterner,
+    memory: &MemoryUse,
+    held: &mut u64,
+    max_bytes: u64,
+) -> Result<(), BuildError> {
     let bytes = memory.update(held, tree.bytes() + interner.bytes() as u64);
     if bytes > max_bytes || interner.is_full() {
         return Err(BuildError::TooMuchMemory { limit_mib: max_bytes >> 20 });

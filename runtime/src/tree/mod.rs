@@ -134,7 +134,8 @@ impl Tree {
             return 0..0;
         }
         let d = self.data[node as usize];
-        let n = if d & CHANCE_BIT != 0 { self.chances[(d & !CHANCE_BIT) as usize].n } else { self.set_actions[d as usize] };
+        let n =
+            if d & CHANCE_BIT != 0 { self.chances[(d & !CHANCE_BIT) as usize].n } else { self.set_actions[d as usize] };
         first..first + n
     }
 
@@ -151,7 +152,9 @@ impl Tree {
     /// Labels of a chance node's outcomes (empty if built without labels).
     pub fn chance_outcome_labels(&self, node: u32) -> &[String] {
         match self.chance_node(node) {
-            Some(c) if !self.chance_labels.is_empty() => &self.chance_labels[c.labels as usize..(c.labels + c.n) as usize],
+            Some(c) if !self.chance_labels.is_empty() => {
+                &self.chance_labels[c.labels as usize..(c.labels + c.n) as usize]
+            }
             _ => &[],
         }
     }
@@ -338,7 +341,8 @@ mod tests {
         let limit = (20..).map(|k| finished * k / 20).find(|&b| fits(b)).unwrap();
         // Two threads hold the parts and the merged tree at once: more.
         let parts_and_merge = {
-            let (part_tree, part_info, _) = build(&chances("half", wide().levels[1..].to_vec()), &BuildOptions::default()).unwrap();
+            let (part_tree, part_info, _) =
+                build(&chances("half", wide().levels[1..].to_vec()), &BuildOptions::default()).unwrap();
             2 * (part_tree.bytes() + part_info.bytes() as u64) + 2 * part_tree.bytes()
         };
         assert!(parts_and_merge > limit, "{parts_and_merge} {limit}");
@@ -401,7 +405,9 @@ mod tests {
         for threads in [1, 2] {
             match build_parallel(&make, &BuildOptions::default(), threads) {
                 Err(BuildError::ActionCountMismatch { first: 2, other: 3 }) => {}
-                other => panic!("{threads} threads: expected an action-count error, got {:?}", other.map(|t| t.0.n_nodes())),
+                other => {
+                    panic!("{threads} threads: expected an action-count error, got {:?}", other.map(|t| t.0.n_nodes()))
+                }
             }
         }
     }

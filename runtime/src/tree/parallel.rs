@@ -16,7 +16,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::build::{check_action_count, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove, ROOM_SETS, ROOM_STATES};
+use super::build::{
+    check_action_count, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove, ROOM_SETS, ROOM_STATES,
+};
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
 use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE_BIT};
 use crate::game::{advance_out_of_line, Game, Node};
@@ -39,10 +41,9 @@ pub fn build_parallel<G: Game>(
     threads: usize,
 ) -> Result<(Tree, InfoInterner, f64), BuildError> {
     let start = Instant::now();
-    let game = make().ok_or_else(|| BuildError::Game(crate::game::GameError::Other {
-        message: "cannot create the game".into(),
-        at: String::new(),
-    }))?;
+    let game = make().ok_or_else(|| {
+        BuildError::Game(crate::game::GameError::Other { message: "cannot create the game".into(), at: String::new() })
+    })?;
     let mut global = InfoInterner::new();
     let mut root_state = game.root()?;
     let root = advance_out_of_line(&game, &mut root_state, &mut global)?;
@@ -58,8 +59,7 @@ pub fn build_parallel<G: Game>(
     // interner (see `PARTS_PER_THREAD`).
     let n_parts = (threads * PARTS_PER_THREAD).min(n_children as usize);
     let bounds: Vec<u32> = (0..=n_parts).map(|k| (k as u64 * u64::from(n_children) / n_parts as u64) as u32).collect();
-    let parts: Vec<Mutex<Option<Result<Part, BuildError>>>> =
-        (0..n_parts).map(|_| Mutex::new(None)).collect();
+    let parts: Vec<Mutex<Option<Result<Part, BuildError>>>> = (0..n_parts).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     // The parts share the memory budget.
     let memory = MemoryUse::default();
@@ -67,37 +67,33 @@ pub fn build_parallel<G: Game>(
     // Each thread, the calling one included, builds parts until none is
     // left, each with its own instance (an instance's choice candidates
     // belong to its last `advance`; the merge reads the root's).
-    let work = |game: &G| {
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= n_parts {
-                break;
+    let work = |game: &G| loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= n_parts {
+            break;
+        }
+        let result = (|| {
+            let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
+            let mut root = game.root()?;
+            let root_move = match advance_out_of_line(game, &mut root, &mut interner)? {
+                Node::Decision { player, infoset, .. } => Some(RootMove { player, infoset, first_action: bounds[i] }),
+                _ => None,
+            };
+            let mut children = Vec::new();
+            for a in bounds[i]..bounds[i + 1] {
+                let mut child = root.clone();
+                game.apply(&mut child, a, &mut interner)?;
+                children.push(child);
             }
-            let result = (|| {
-                let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
-                let mut root = game.root()?;
-                let root_move = match advance_out_of_line(game, &mut root, &mut interner)? {
-                    Node::Decision { player, infoset, .. } => {
-                        Some(RootMove { player, infoset, first_action: bounds[i] })
-                    }
-                    _ => None,
-                };
-                let mut children = Vec::new();
-                for a in bounds[i]..bounds[i + 1] {
-                    let mut child = root.clone();
-                    game.apply(&mut child, a, &mut interner)?;
-                    children.push(child);
-                }
-                let (tree, before) = explore(game, children, root_move, &part_opts, &mut interner, &memory)?;
-                Ok(Part { tree, interner, before })
-            })();
-            let failed = result.is_err();
-            if let Ok(mut slot) = parts[i].lock() {
-                *slot = Some(result);
-            }
-            if failed {
-                break;
-            }
+            let (tree, before) = explore(game, children, root_move, &part_opts, &mut interner, &memory)?;
+            Ok(Part { tree, interner, before })
+        })();
+        let failed = result.is_err();
+        if let Ok(mut slot) = parts[i].lock() {
+            *slot = Some(result);
+        }
+        if failed {
+            break;
         }
     };
     let work_on_new = || {
@@ -161,7 +157,11 @@ impl Shift {
     /// shift by one offset.
     #[inline]
     fn first(&self, f: u32) -> u32 {
-        if f == 0 { 0 } else { self.base + f - self.k }
+        if f == 0 {
+            0
+        } else {
+            self.base + f - self.k
+        }
     }
 
     /// Copies the first children of the part's nodes from `k` on.
@@ -353,7 +353,8 @@ fn merge<G: Game>(
                     map.push(root_set);
                     continue;
                 }
-                let (g, new) = if adopt { (k as u32, true) } else { global.import_infoset(&local, k as u32, &mut cache) };
+                let (g, new) =
+                    if adopt { (k as u32, true) } else { global.import_infoset(&local, k as u32, &mut cache) };
                 if !new {
                     check_action_count(tree.infosets[g as usize].n_actions, info.n_actions)?;
                 }
@@ -370,7 +371,11 @@ fn merge<G: Game>(
                 if mv == UNSET || map[k] == u32::MAX {
                     continue;
                 }
-                let global_mv = if mv == NO_MOVE { NO_MOVE } else { (u64::from(map[(mv >> 32) as usize]) << 32) | (mv & 0xffff_ffff) };
+                let global_mv = if mv == NO_MOVE {
+                    NO_MOVE
+                } else {
+                    (u64::from(map[(mv >> 32) as usize]) << 32) | (mv & 0xffff_ffff)
+                };
                 let g = map[k] as usize;
                 if g >= before.len() {
                     before.resize(g + 1, UNSET);

@@ -13,7 +13,13 @@ use crate::info::InfoInterner;
 /// No own move yet.
 const NONE: u64 = u64::MAX;
 
-pub(super) fn imperfect_recall<G: Game>(names: &[String], info: &InfoInterner, game: &G, player: u32, set: u32) -> BuildError {
+pub(super) fn imperfect_recall<G: Game>(
+    names: &[String],
+    info: &InfoInterner,
+    game: &G,
+    player: u32,
+    set: u32,
+) -> BuildError {
     let label = game.infoset_label(info, set);
     let who = names.get(player as usize).cloned().unwrap_or_default();
     BuildError::ImperfectRecall(format!(
