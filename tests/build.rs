@@ -27,8 +27,9 @@ fn main() {
         println!("cargo:rerun-if-changed={}", path.display());
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let shown = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let interp = galac::driver::load_interp(&shown, &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
-        let code = galac::codegen::emit_game(interp.ir(), interp.locator(), &shown).unwrap_or_else(|e| panic!("{e}"));
+        let interp = galac_compiler::driver::load_interp(&shown, &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
+        let code =
+            galac_compiler::codegen::emit_game(interp.ir(), interp.locator(), &shown).unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(out.join(format!("{name}.rs")), code).expect("write generated game");
     }
 }

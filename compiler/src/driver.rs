@@ -82,12 +82,12 @@ pub use crate::typeck::consts::ParamValue;
 /// Parses `name=value` overrides against the program's params (the same
 /// parser and messages as compiled solvers).
 pub fn parse_param_overrides(program: &tast::Program, args: &[String]) -> Result<Vec<(usize, ParamValue)>, String> {
-    let specs: Vec<galac_runtime::app::params::ParamSpec> = program
+    let specs: Vec<galac_runtime::params::ParamSpec> = program
         .params
         .iter()
-        .map(|p| galac_runtime::app::params::ParamSpec { name: &p.name, is_bool: p.ty == Ty::Bool })
+        .map(|p| galac_runtime::params::ParamSpec { name: &p.name, is_bool: p.ty == Ty::Bool })
         .collect();
-    let given = galac_runtime::app::params::parse_overrides(&program.name, &specs, args)?;
+    let given = galac_runtime::params::parse_overrides(&program.name, &specs, args)?;
     Ok(given.into_iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).collect())
 }
 
@@ -116,4 +116,22 @@ pub fn load_interp(name: &str, bytes: &[u8], params: &[String]) -> Result<crate:
     let ir = crate::lower::lower(&checked.program);
     let text = String::from_utf8_lossy(bytes);
     Ok(crate::interp::Interp::new(ir, &values, crate::interp::Locator::new(name, &text)))
+}
+
+/// `kuhn: ok; 2 players (first, second); 1 param (ante=1); 3 flows (deal, bet, main)`
+pub fn summary(program: &tast::Program, values: &[ParamValue]) -> String {
+    let plural = |items: &[String], word: &str| match items.len() {
+        0 => format!("no {word}s"),
+        1 => format!("1 {word} ({})", items[0]),
+        n => format!("{n} {word}s ({})", items.join(", ")),
+    };
+    let params: Vec<String> = program.params.iter().zip(values).map(|(p, v)| format!("{}={v}", p.name)).collect();
+    let flows: Vec<String> = program.flows.iter().map(|f| f.name.clone().unwrap_or_else(|| "main".into())).collect();
+    format!(
+        "{}: ok; {}; {}; {}",
+        program.name,
+        plural(&program.players, "player"),
+        plural(&params, "param"),
+        plural(&flows, "flow")
+    )
 }

@@ -1,6 +1,5 @@
 //! galac: the Gala game-description compiler.
 pub mod ast;
-pub mod cli;
 pub mod codegen;
 pub mod diagnostic;
 pub mod driver;

@@ -93,3 +93,19 @@ pub trait Game {
     /// A readable description of an information set (the player's facts).
     fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String;
 }
+
+/// Default number of evaluation steps allowed between two nodes of the tree.
+pub const DEFAULT_STEP_LIMIT: u64 = 1_000_000;
+
+/// A family of games: one game description whose params are set at run
+/// time. A compiled solver binary is one family; `main` runs its CLI.
+pub trait Family: Sync {
+    type Game: Game;
+    /// The game's name, for `--help`.
+    fn name(&self) -> &str;
+    /// `name: type = default` of each param, for `--help`.
+    fn param_help(&self) -> String;
+    /// Makes the game with `name=value` overrides of its params; the error
+    /// says which override is wrong.
+    fn instantiate(&self, overrides: &[String], step_limit: u64) -> Result<Self::Game, String>;
+}

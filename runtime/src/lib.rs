@@ -1,18 +1,17 @@
-//! galac-runtime: the library every galac-generated solver links.
+//! galac-runtime: what galac-generated game code calls, and nothing else.
 //!
 //! It holds the [`game::Game`] trait that generated code and the interpreter
-//! implement, exact information-state interning ([`info`]), exact chance
-//! probabilities ([`rational`]) and the flat game tree ([`tree`]). The runtime
-//! never depends on the compiler.
+//! implement (and [`game::Family`], a game with run-time params), exact
+//! information-state interning ([`info`]), values and checked operations
+//! ([`value`], [`ops`]), exact chance probabilities ([`rational`]), labels
+//! and the flat game tree with its builders ([`tree`]). The runtime never
+//! depends on the compiler, the solvers or the command line.
 
-pub mod algo;
-pub mod app;
-pub mod export;
 pub mod game;
 pub mod info;
 pub mod labels;
 pub mod ops;
+pub mod params;
 pub mod rational;
-pub mod seqform;
 pub mod tree;
 pub mod value;

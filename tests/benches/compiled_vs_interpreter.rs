@@ -139,7 +139,7 @@ impl Series {
 
     /// (best, median) seconds, as `tree --repeat` reports them.
     fn summary(&self) -> (f64, f64) {
-        let timing = galac_runtime::app::tree::Timing { builds: self.times.clone() };
+        let timing = galac_app::tree::Timing { builds: self.times.clone() };
         (timing.best(), timing.median())
     }
 }

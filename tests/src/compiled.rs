@@ -4,12 +4,12 @@
 //! sets, chance probabilities and payoffs; and the labels), with the same
 //! solve results and the known values.
 
-use galac_runtime::algo::best_response::evaluate;
-use galac_runtime::algo::lp::{self, Backend};
-use galac_runtime::algo::Profile;
-use galac_runtime::app::Family;
-use galac_runtime::seqform::SequenceForm;
+use galac_runtime::game::Family;
 use galac_runtime::tree::{build, BuildOptions, Tree};
+use galac_solvers::best_response::evaluate;
+use galac_solvers::lp::{self, Backend};
+use galac_solvers::sequence_form::SequenceForm;
+use galac_solvers::Profile;
 
 use crate::games::{digest, instantiate, load_interp};
 use crate::repo_root;
@@ -92,9 +92,10 @@ fn sizes_out_of_range_fail_alike() {
     ];
     for (param, error) in cases {
         let params = [param.to_string()];
-        let interp = galac::driver::load_interp("domains.gala", &bytes, &params).unwrap_or_else(|e| panic!("{e}"));
+        let interp =
+            galac_compiler::driver::load_interp("domains.gala", &bytes, &params).unwrap_or_else(|e| panic!("{e}"));
         let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
-        let game = domains::Family.instantiate(&params, galac_runtime::app::DEFAULT_STEP_LIMIT);
+        let game = domains::Family.instantiate(&params, galac_runtime::game::DEFAULT_STEP_LIMIT);
         let c = build(&game.unwrap_or_else(|e| panic!("{e}")), &BuildOptions::default()).err().map(|e| e.to_string());
         assert_eq!(i, Some(format!("domains.gala:{error}")), "{param}");
         assert_eq!(c, i, "{param}");
@@ -107,8 +108,9 @@ fn sizes_out_of_range_fail_alike() {
 fn step_limit_errors_equal_the_interpreters() {
     let path = repo_root().join("tests/codegen/endless.gala");
     let bytes = std::fs::read(&path).expect("game file");
-    for limit in [7, 1000, galac_runtime::app::DEFAULT_STEP_LIMIT] {
-        let mut interp = galac::driver::load_interp("endless.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
+    for limit in [7, 1000, galac_runtime::game::DEFAULT_STEP_LIMIT] {
+        let mut interp =
+            galac_compiler::driver::load_interp("endless.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
         interp.step_limit = limit;
         let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
         let game = endless::Family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
@@ -130,8 +132,8 @@ fn step_limit_places<F: Family>(
     let file = format!("{name}.gala");
     let bytes = std::fs::read(repo_root().join("tests/codegen").join(&file)).expect("game file");
     let mut places = std::collections::BTreeSet::new();
-    for limit in limits.chain([galac_runtime::app::DEFAULT_STEP_LIMIT]) {
-        let mut interp = galac::driver::load_interp(&file, &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
+    for limit in limits.chain([galac_runtime::game::DEFAULT_STEP_LIMIT]) {
+        let mut interp = galac_compiler::driver::load_interp(&file, &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
         interp.step_limit = limit;
         let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
         let game = family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
@@ -170,10 +172,11 @@ fn step_limits_among_filtered_candidates_equal_the_interpreters() {
 fn a_failing_chooser_is_reported_before_failing_candidates() {
     let path = repo_root().join("tests/codegen/chooser_first.gala");
     let bytes = std::fs::read(&path).expect("game file");
-    let interp = galac::driver::load_interp("chooser_first.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let interp =
+        galac_compiler::driver::load_interp("chooser_first.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
     let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
     let game = chooser_first::Family
-        .instantiate(&[], galac_runtime::app::DEFAULT_STEP_LIMIT)
+        .instantiate(&[], galac_runtime::game::DEFAULT_STEP_LIMIT)
         .unwrap_or_else(|e| panic!("{e}"));
     let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
     let expected = "chooser_first.gala:8:16: index 5 is out of bounds for length 2";
@@ -214,9 +217,9 @@ fn compiled_solves_equal_the_interpreters_and_the_known_values() {
 #[test]
 fn compiled_params_are_checked_like_galacs() {
     let err = kuhn::Family.instantiate(&["card=4".into()], 1000).err().unwrap_or_default();
-    assert_eq!(err, "`--param card=4`: game `kuhn` has no param `card`; its params are: cards");
+    assert_eq!(err, "param override `card=4`: game `kuhn` has no param `card`; its params are: cards");
     let err = kuhn::Family.instantiate(&["cards=x".into()], 1000).err().unwrap_or_default();
-    assert_eq!(err, "`--param cards=x`: `cards` is an int; `x` is not a 64-bit integer");
+    assert_eq!(err, "param override `cards=x`: `cards` is an int; `x` is not a 64-bit integer");
 }
 
 /// The parallel builder gives the sequential builder's tree, whatever the
@@ -226,7 +229,7 @@ fn parallel_builds_equal_sequential_ones() {
     use galac_runtime::tree::build_parallel;
     fn check<F: Family>(family: &F, params: &[&str]) {
         let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-        let make = || family.instantiate(&params, galac_runtime::app::DEFAULT_STEP_LIMIT).ok();
+        let make = || family.instantiate(&params, galac_runtime::game::DEFAULT_STEP_LIMIT).ok();
         let opts = BuildOptions { labels: true, ..BuildOptions::default() };
         let one = build(&make().expect("game"), &opts).expect("tree").0;
         for threads in [2, 3, 7] {

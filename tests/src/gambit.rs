@@ -9,9 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use galac::diagnostic::SourceMap;
-use galac::interp::{Interp, Locator};
-use galac_runtime::export::write_efg;
+use galac_app::formats::write_efg;
+use galac_compiler::diagnostic::SourceMap;
+use galac_compiler::interp::{Interp, Locator};
 use galac_runtime::tree::{build, BuildOptions, Tree};
 
 use crate::repo_root;
@@ -43,8 +43,8 @@ const EXAMPLES: &[(&str, &[&str], Solver, Option<f64>)] = &[
 
 /// galac's own LP value of the first player, for two-player zero-sum trees.
 fn galac_value(tree: &Tree) -> Option<f64> {
-    use galac_runtime::algo::lp::{self, Backend};
-    let sf = galac_runtime::seqform::SequenceForm::new(tree).ok()?;
+    use galac_solvers::lp::{self, Backend};
+    let sf = galac_solvers::sequence_form::SequenceForm::new(tree).ok()?;
     lp::solve(&sf, Backend::Clarabel).ok().map(|s| s.value)
 }
 
@@ -53,12 +53,12 @@ fn example_tree(file: &str, params: &[&str]) -> Result<Tree, String> {
     let name = format!("examples/{file}");
     let bytes = std::fs::read(repo_root().join(&name)).map_err(|e| format!("{name}: {e}"))?;
     let mut sources = SourceMap::new();
-    let checked = galac::driver::check_source(&mut sources, &name, &bytes)
+    let checked = galac_compiler::driver::check_source(&mut sources, &name, &bytes)
         .map_err(|d| format!("{name}: {} diagnostics", d.len()))?;
     let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
-    let overrides = galac::driver::parse_param_overrides(&checked.program, &params)?;
-    let values = galac::driver::param_values(&checked.program, &overrides)?;
-    let ir = galac::lower::lower(&checked.program);
+    let overrides = galac_compiler::driver::parse_param_overrides(&checked.program, &params)?;
+    let values = galac_compiler::driver::param_values(&checked.program, &overrides)?;
+    let ir = galac_compiler::lower::lower(&checked.program);
     let interp = Interp::new(ir, &values, Locator::new(&name, &String::from_utf8_lossy(&bytes)));
     let opts = BuildOptions { labels: true, ..BuildOptions::default() };
     build(&interp, &opts).map(|(tree, _, _)| tree).map_err(|e| format!("{name}: {e}"))

@@ -4,7 +4,7 @@
 //! code with the same params, and a digest that says whether two trees are
 //! identical.
 
-use galac_runtime::app::Family;
+use galac_runtime::game::Family;
 use galac_runtime::tree::Tree;
 
 use crate::repo_root;
@@ -56,17 +56,17 @@ pub fn digest(t: &Tree) -> u64 {
 /// Loads a game into the interpreter as `galac tree` does (check, params,
 /// lower), with `name=value` param overrides. `file` is relative to the
 /// repository root when it has a `/`, else to `examples/`.
-pub fn load_interp(file: &str, params: &[&str]) -> Result<galac::interp::Interp, String> {
+pub fn load_interp(file: &str, params: &[&str]) -> Result<galac_compiler::interp::Interp, String> {
     let path = if file.contains('/') { repo_root().join(file) } else { repo_root().join("examples").join(file) };
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-    galac::driver::load_interp(&name, &bytes, &params)
+    galac_compiler::driver::load_interp(&name, &bytes, &params)
 }
 
 /// Instantiates a compiled game with `name=value` param overrides and the
 /// default step limit, as its solver binary does.
 pub fn instantiate<F: Family>(family: &F, params: &[&str]) -> Result<F::Game, String> {
     let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-    family.instantiate(&params, galac_runtime::app::DEFAULT_STEP_LIMIT)
+    family.instantiate(&params, galac_runtime::game::DEFAULT_STEP_LIMIT)
 }

@@ -13,7 +13,11 @@ mod examples;
 #[cfg(test)]
 mod gambit;
 #[cfg(test)]
+mod layers;
+#[cfg(test)]
 mod solve;
+#[cfg(test)]
+mod solver_layer;
 #[cfg(test)]
 mod tidy;
 #[cfg(test)]
@@ -31,12 +35,12 @@ pub fn repo_root() -> std::path::PathBuf {
 /// Checks a file as `galac check` does, returning the rendered diagnostics
 /// (without colour) and the one-line summary when the game is valid.
 pub fn check_file(display_name: &str, bytes: &[u8]) -> (Option<String>, String) {
-    use galac::diagnostic::{render, SourceMap};
+    use galac_compiler::diagnostic::{render, SourceMap};
     let mut sources = SourceMap::new();
-    match galac::driver::check_source(&mut sources, display_name, bytes) {
+    match galac_compiler::driver::check_source(&mut sources, display_name, bytes) {
         Ok(checked) => {
-            let values = galac::driver::param_values(&checked.program, &[]).unwrap_or_default();
-            let summary = galac::cli::summary(&checked.program, &values);
+            let values = galac_compiler::driver::param_values(&checked.program, &[]).unwrap_or_default();
+            let summary = galac_compiler::driver::summary(&checked.program, &values);
             (Some(summary), render(&sources, &checked.warnings, false))
         }
         Err(diags) => (None, render(&sources, &diags, false)),

@@ -1,11 +1,11 @@
 //! The sequence-form LP against values computed by others, with every answer
 //! checked by an independent best response (NashConv ~ 0).
 
-use galac_runtime::algo::best_response::{evaluate, Evaluation};
-use galac_runtime::algo::lp::{self, Backend};
-use galac_runtime::algo::Profile;
-use galac_runtime::seqform::SequenceForm;
 use galac_runtime::tree::{build, BuildOptions, Tree};
+use galac_solvers::best_response::{evaluate, Evaluation};
+use galac_solvers::lp::{self, Backend};
+use galac_solvers::sequence_form::SequenceForm;
+use galac_solvers::Profile;
 
 use crate::repo_root;
 
@@ -18,7 +18,8 @@ struct Solved {
 
 fn solve_src(src: &str, params: &[&str], backend: Backend) -> Solved {
     let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-    let game = galac::driver::load_interp("test.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"));
+    let game =
+        galac_compiler::driver::load_interp("test.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"));
     let opts = BuildOptions { labels: true, ..BuildOptions::default() };
     let (tree, _, _) = build(&game, &opts).unwrap_or_else(|e| panic!("{e}"));
     let sf = SequenceForm::new(&tree).unwrap_or_else(|e| panic!("{e}"));
@@ -142,7 +143,7 @@ fn lp_backends_agree_on_inspection_games() {
 #[test]
 fn non_zero_sum_and_non_two_player_games_are_refused() {
     let src = "game g { players a, b; flow { choose a x in bool; if x { outcome [1, 1]; } else { outcome [0, 0]; } } }";
-    let game = galac::driver::load_interp("t.gala", src.as_bytes(), &[]).expect("valid");
+    let game = galac_compiler::driver::load_interp("t.gala", src.as_bytes(), &[]).expect("valid");
     let opts = BuildOptions { labels: true, ..BuildOptions::default() };
     let tree = build(&game, &opts).expect("tree").0;
     let msg = SequenceForm::new(&tree).err().map(|e| e.to_string()).unwrap_or_default();
@@ -151,7 +152,7 @@ fn non_zero_sum_and_non_two_player_games_are_refused() {
         "the game is not zero-sum or constant-sum: the payoffs at the leaf after true sum to 2, but to 0 at the leaf after false"
     );
     let nim = std::fs::read_to_string(repo_root().join("examples/nim222.gala")).expect("nim");
-    let game = galac::driver::load_interp("nim.gala", nim.as_bytes(), &[]).expect("valid");
+    let game = galac_compiler::driver::load_interp("nim.gala", nim.as_bytes(), &[]).expect("valid");
     let tree = build(&game, &opts).expect("tree").0;
     let msg = SequenceForm::new(&tree).err().map(|e| e.to_string()).unwrap_or_default();
     assert_eq!(msg, "the sequence-form LP needs exactly 2 players; this game has 3");

@@ -5,7 +5,17 @@ use crate::repo_root;
 #[test]
 fn every_rust_file_starts_with_a_module_doc_comment() {
     let mut missing = Vec::new();
-    for dir in ["compiler/src", "compiler/tests", "runtime/src", "tests/src"] {
+    for dir in [
+        "runtime/src",
+        "solvers/src",
+        "app/src",
+        "compiler/src",
+        "compiler/tests",
+        "cli/src",
+        "cli/tests",
+        "tests/src",
+        "tests/benches",
+    ] {
         visit(&repo_root().join(dir), &mut missing);
     }
     assert!(missing.is_empty(), "these files lack a leading `//!` comment:\n{}", missing.join("\n"));

@@ -7,17 +7,17 @@ use galac_runtime::tree::{build, BuildError, BuildOptions, Stats, Tree};
 
 use crate::repo_root;
 
-fn load(src: &str, params: &[&str]) -> galac::interp::Interp {
+fn load(src: &str, params: &[&str]) -> galac_compiler::interp::Interp {
     let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
-    galac::driver::load_interp("test.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"))
+    galac_compiler::driver::load_interp("test.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn example(file: &str, params: &[&str]) -> galac::interp::Interp {
+fn example(file: &str, params: &[&str]) -> galac_compiler::interp::Interp {
     let src = std::fs::read_to_string(repo_root().join("examples").join(file)).expect("example exists");
     load(&src, params)
 }
 
-fn tree_of(game: &galac::interp::Interp) -> Tree {
+fn tree_of(game: &galac_compiler::interp::Interp) -> Tree {
     build(game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}")).0
 }
 
@@ -46,7 +46,7 @@ fn leduc_13_ranks_matches_openspiel_universal_poker() {
 
 #[test]
 fn the_size_guess_tells_a_small_tree_from_a_large_one() {
-    use galac_runtime::app::PARALLEL_MIN_NODES;
+    use galac_app::PARALLEL_MIN_NODES;
     use galac_runtime::tree::looks_smaller_than;
     // What the default thread count decides by (`--threads 0`: one thread
     // for a tree guessed smaller). Leduc has 9,457 nodes; 13 ranks, 1,179,777.
@@ -181,9 +181,9 @@ fn build_error(src: &str, opts: &BuildOptions) -> String {
 fn limits_give_clear_errors() {
     let kuhn = std::fs::read_to_string(repo_root().join("examples/kuhn.gala")).expect("kuhn");
     let few = BuildOptions { max_nodes: 20, ..BuildOptions::default() };
-    assert_eq!(build_error(&kuhn, &few), "the game tree has more than 20 nodes; raise the limit with --max-nodes");
+    assert_eq!(build_error(&kuhn, &few), "the game tree has more than 20 nodes, the node limit");
     let tiny = BuildOptions { max_bytes: 0, ..BuildOptions::default() };
-    assert!(build_error(&kuhn, &tiny).contains("MiB; raise the limit with --max-memory"));
+    assert!(build_error(&kuhn, &tiny).contains("MiB, the memory limit"));
 
     let endless = "game loop { players a; var n: int = 0; flow {\n  while true { n = 0; }\n  outcome [0]; } }";
     let msg = build_error(endless, &BuildOptions::default());

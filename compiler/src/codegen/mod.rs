@@ -1,18 +1,9 @@
-//! Code generation: a lowered game becomes a Rust crate that depends only on
-//! `galac-runtime`, and `cargo build --release --offline` turns it into a
-//! standalone solver binary.
-//!
-//! The crate is written from `templates/` (Cargo.toml, main.rs) plus the
-//! generated `src/game.rs`. The runtime's source is embedded in galac and
-//! written once into the cache directory, so a moved or installed galac can
-//! still compile games; builds share one target directory there, so the
-//! runtime and its dependencies compile once.
+//! Code generation: a lowered game becomes the Rust module `src/game.rs`
+//! of a solver crate, implementing `galac_runtime::game::{Game, Family}`.
+//! Writing the crate and running cargo is the `galac` binary's job.
 
-mod build;
 mod emit;
 mod layout;
-
-pub use build::{build_binary, cache_dir, write_crate, BuildError};
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -93,7 +84,7 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
     let specs = ir.params.iter().map(|p| {
         let name = Literal::string(&p.name);
         let is_bool = p.ty == Ty::Bool;
-        quote!(::galac_runtime::app::params::ParamSpec { name: #name, is_bool: #is_bool })
+        quote!(::galac_runtime::params::ParamSpec { name: #name, is_bool: #is_bool })
     });
     let param_help: Vec<String> =
         ir.params.iter().map(|p| format!("{}: {} = {}", p.name, p.ty, ir.show(&p.default))).collect();
@@ -104,7 +95,7 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
         let (variant, t) = if p.ty == Ty::Bool { (quote!(Bool), quote!(bool)) } else { (quote!(Int), quote!(i64)) };
         quote! {
             let #f: #t = match &__given[#i] {
-                Some(::galac_runtime::app::params::ParamValue::#variant(v)) => *v,
+                Some(::galac_runtime::params::ParamValue::#variant(v)) => *v,
                 _ => #default,
             };
         }
@@ -282,7 +273,7 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
         /// The whole family of games of this description, one per choice of params.
         pub struct Family;
 
-        impl ::galac_runtime::app::Family for Family {
+        impl ::galac_runtime::game::Family for Family {
             type Game = Game;
 
             fn name(&self) -> &str {
@@ -295,7 +286,7 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
 
             fn instantiate(&self, overrides: &[String], step_limit: u64) -> ::std::result::Result<Game, String> {
                 let specs = [#(#specs),*];
-                let __given = ::galac_runtime::app::params::parse_overrides(#name, &specs, overrides)?;
+                let __given = ::galac_runtime::params::parse_overrides(#name, &specs, overrides)?;
                 let params = (|| -> ::std::result::Result<Params, ::galac_runtime::game::GameError> {
                     #(#param_values)*
                     Ok(Params { #(#param_names),* })

@@ -18,7 +18,7 @@ use crate::typeck::tast::{self, ArithOp, ChooseDomain};
 use eval::{bind, Budget, Env};
 use value::Value;
 
-pub use galac_runtime::app::DEFAULT_STEP_LIMIT;
+pub use galac_runtime::game::DEFAULT_STEP_LIMIT;
 
 /// Turns a span into `file:line:column: ` for run-time errors.
 pub struct Locator {

@@ -2,7 +2,7 @@
 
 use super::tast;
 
-pub use galac_runtime::app::params::ParamValue;
+pub use galac_runtime::params::ParamValue;
 
 /// Evaluates a param default (literals, earlier params, arithmetic).
 pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, String> {

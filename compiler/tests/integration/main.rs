@@ -1,6 +1,4 @@
-//! Integration tests of the `galac` binary and of the front end's robustness.
-//! One test binary: `cli` runs the real executable, `robustness` throws
-//! hostile input at the library.
+//! Integration tests of the compiler library's robustness: hostile input
+//! thrown at the front end (the `galac` binary's own tests are in `cli/`).
 
-mod cli;
 mod robustness;

@@ -2,13 +2,13 @@
 //! bytes, mutated examples, huge and deeply nested files. Each case only
 //! asserts that checking returns (errors are fine).
 
-use galac::diagnostic::{render, SourceMap};
+use galac_compiler::diagnostic::{render, SourceMap};
 use proptest::prelude::*;
 
 /// Runs the whole front end and renders the result, as `galac check` does.
 fn check(bytes: &[u8]) -> bool {
     let mut sources = SourceMap::new();
-    match galac::driver::check_source(&mut sources, "fuzz.gala", bytes) {
+    match galac_compiler::driver::check_source(&mut sources, "fuzz.gala", bytes) {
         Ok(_) => true,
         Err(d) => {
             let _ = render(&sources, &d, false);
@@ -187,7 +187,7 @@ fn deeply_nested_input_is_an_error_not_a_crash() {
     ];
     for src in &cases {
         let mut sources = SourceMap::new();
-        let result = galac::driver::check_source(&mut sources, "deep.gala", src.as_bytes());
+        let result = galac_compiler::driver::check_source(&mut sources, "deep.gala", src.as_bytes());
         let diags = result.err().unwrap_or_default();
         let text = render(&sources, &diags, false);
         assert!(text.contains("nested too deeply"), "{}", &text[..text.len().min(500)]);

@@ -31,9 +31,9 @@ impl Default for BuildOptions {
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BuildError {
-    #[error("the game tree has more than {limit} nodes; raise the limit with --max-nodes")]
+    #[error("the game tree has more than {limit} nodes, the node limit")]
     TooManyNodes { limit: u64 },
-    #[error("the game tree needs more than {limit_mib} MiB; raise the limit with --max-memory")]
+    #[error("the game tree needs more than {limit_mib} MiB, the memory limit")]
     TooMuchMemory { limit_mib: u64 },
     #[error(transparent)]
     Game(#[from] GameError),

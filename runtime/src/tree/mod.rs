@@ -86,6 +86,14 @@ pub struct Tree {
     pub max_depth: u32,
 }
 
+/// A node as [`Tree::node`] sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeView {
+    Terminal,
+    Chance,
+    Decision { player: u32, infoset: u32 },
+}
+
 /// Counts that describe a tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stats {
@@ -125,6 +133,21 @@ impl Tree {
     pub fn infoset(&self, node: u32) -> Option<u32> {
         let d = self.data[node as usize];
         (self.first_child[node as usize] != 0 && d & CHANCE_BIT == 0).then_some(d)
+    }
+
+    /// What a node is, with its player and information set when it is a
+    /// decision: solvers match on this instead of asking [`Tree::infoset`]
+    /// and falling back on an id that would be wrong.
+    #[inline]
+    pub fn node(&self, node: u32) -> NodeView {
+        let d = self.data[node as usize];
+        if self.first_child[node as usize] == 0 {
+            NodeView::Terminal
+        } else if d & CHANCE_BIT != 0 {
+            NodeView::Chance
+        } else {
+            NodeView::Decision { player: self.infosets[d as usize].player, infoset: d }
+        }
     }
 
     #[inline]

@@ -1,17 +1,18 @@
-//! The `galac` command line: argument parsing and exit codes.
+//! The `galac` command line: argument parsing and exit codes. The compiler
+//! itself is the `galac-compiler` library; this binary adds file IO, the
+//! cache and cargo.
 //!
 //! Exit status: 0 on success, 1 when the game description has errors,
 //! 2 when galac was called wrongly (bad flag, missing file).
 
 mod build;
+mod cargo;
 mod check;
 mod game_args;
 mod ir;
 
-pub use check::summary;
-
-use crate::interp::Interp;
 use clap::{Parser, Subcommand, ValueEnum};
+use galac_compiler::interp::Interp;
 
 /// galac compiles games written in the Gala language into solvers.
 #[derive(Parser, Debug)]
@@ -46,21 +47,25 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Generate the game tree and report its size: nodes, information sets,
     /// sequences, memory and generation time.
-    Tree(game_args::RunArgs<galac_runtime::app::tree::TreeArgs>),
+    Tree(game_args::RunArgs<galac_app::tree::TreeArgs>),
     /// Print the intermediate representation (control-flow graph) of a game.
     Ir(ir::IrArgs),
     /// Solve a two-player zero-sum game (sequence-form LP), report the value,
     /// the exploitability of the answer and the strategies in the game's terms.
-    Solve(game_args::RunArgs<galac_runtime::app::solve::SolveArgs>),
+    Solve(game_args::RunArgs<galac_app::solve::SolveArgs>),
     /// Write the game tree for other tools: a Gambit extensive-form file
     /// (--efg) and/or a Graphviz drawing (--dot).
-    Export(game_args::RunArgs<galac_runtime::app::export::ExportArgs>),
+    Export(game_args::RunArgs<galac_app::export::ExportArgs>),
     /// Compile a game into a standalone solver binary (also: `galac FILE.gala -o BINARY`).
     Build(build::BuildArgs),
 }
 
+fn main() {
+    std::process::exit(run());
+}
+
 /// Runs galac with the process arguments; returns the exit status.
-pub fn main() -> i32 {
+fn run() -> i32 {
     // `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`: without a
     // subcommand, the first `.gala` argument starts a `build`.
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -91,15 +96,15 @@ pub fn main() -> i32 {
         Command::Ir(args) => ir::run(&args, color),
         Command::Build(args) => build::run(&args, color),
         Command::Tree(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
-            galac_runtime::app::tree::run(g, &run.args, Some(make))
+            galac_app::tree::run(g, &run.args, Some(make))
         }),
         Command::Solve(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
-            galac_runtime::app::solve::run(g, &run.args, Some(make))
+            galac_app::solve::run(g, &run.args, Some(make))
         }),
         Command::Export(run) => {
             let source = run.game.file.display().to_string();
             with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
-                galac_runtime::app::export::run(g, &run.args, &source, Some(make))
+                galac_app::export::run(g, &run.args, &source, Some(make))
             })
         }
     }
@@ -142,4 +147,4 @@ fn with_game(
     f(&instance(), &make)
 }
 
-pub(crate) use galac_runtime::app::emit;
+use galac_app::emit;

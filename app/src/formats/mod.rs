@@ -2,7 +2,7 @@
 //! files ([`efg`]) and Graphviz graphs ([`dot`]).
 //!
 //! Both writers read the labels a tree records when it is built with
-//! [`BuildOptions::labels`](crate::tree::BuildOptions) set; without them they
+//! [`BuildOptions::labels`](galac_runtime::tree::BuildOptions) set; without them they
 //! fall back to action numbers. They write to any [`std::io::Write`] and
 //! buffer internally; making the output file appear only when complete is
 //! the caller's job.
@@ -13,7 +13,7 @@ pub mod efg;
 pub use dot::{write_dot, DotError, DotOptions, DEFAULT_DOT_MAX_NODES};
 pub use efg::write_efg;
 
-use crate::tree::Tree;
+use galac_runtime::tree::Tree;
 
 /// The label of action `a` of a decision node's information set, or the
 /// action number when the tree carries no labels.
@@ -32,10 +32,10 @@ fn chance_label(tree: &Tree, node: u32, a: usize) -> String {
 /// backslashes on purpose.
 #[cfg(test)]
 pub(crate) mod test_game {
-    use crate::game::{Game, GameError, GameInfo, Node};
-    use crate::info::{InfoInterner, InfoState};
-    use crate::rational::Ratio;
-    use crate::tree::{build, BuildOptions, Tree};
+    use galac_runtime::game::{Game, GameError, GameInfo, Node};
+    use galac_runtime::info::{InfoInterner, InfoState};
+    use galac_runtime::rational::Ratio;
+    use galac_runtime::tree::{build, BuildOptions, Tree};
 
     pub struct GuessGame;
 

@@ -17,9 +17,13 @@
 
 use std::time::Instant;
 
-use good_lp::{variable, Constraint, Expression, ProblemVariables, Solution, SolverModel, Variable};
+use good_lp::{variable, Constraint, Expression, ProblemVariables, Solution as _, SolverModel, Variable};
 
-use crate::seqform::SequenceForm;
+use galac_runtime::tree::Tree;
+
+use crate::sequence_form::SequenceForm;
+use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
+use crate::Profile;
 
 /// The LP solvers galac can use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,28 +89,28 @@ fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f
     let mut vars = ProblemVariables::new();
     // The player's plan, and one free variable per constraint row of the
     // opponent (row 0: the empty sequence; row 1 + k: the k-th info set).
-    let plan: Vec<Variable> = (0..sf.n_seqs[me]).map(|_| vars.add(variable().min(0.0))).collect();
-    let duals: Vec<Variable> = (0..=sf.infosets_of[other].len()).map(|_| vars.add(variable())).collect();
+    let plan: Vec<Variable> = (0..sf.treeplex.n_seqs(me)).map(|_| vars.add(variable().min(0.0))).collect();
+    let duals: Vec<Variable> = (0..=sf.treeplex.infosets_of[other].len()).map(|_| vars.add(variable())).collect();
 
     let mut constraints: Vec<Constraint> = Vec::new();
     // Realization-plan constraints of `me`.
     constraints.push(Expression::from(plan[0]).eq(1.0));
-    for &set in &sf.infosets_of[me] {
+    for &set in &sf.treeplex.infosets_of[me] {
         let mut e = Expression::default();
-        e.add_mul(-1.0, plan[sf.parent_seq[set as usize] as usize]);
-        let first = sf.first_seq[set as usize] as usize;
+        e.add_mul(-1.0, plan[sf.treeplex.parent_seq[set as usize] as usize]);
+        let first = sf.treeplex.first_seq(me, set) as usize;
         for &x in &plan[first..first + n_actions(sf, me, set)] {
             e.add_mul(1.0, x);
         }
         constraints.push(e.eq(0.0));
     }
     // One constraint per opponent sequence j: (F^T q)_j against (A^T x)_j.
-    let mut rows: Vec<Expression> = (0..sf.n_seqs[other]).map(|_| Expression::default()).collect();
+    let mut rows: Vec<Expression> = (0..sf.treeplex.n_seqs(other)).map(|_| Expression::default()).collect();
     rows[0].add_mul(1.0, duals[0]);
-    for (k, &set) in sf.infosets_of[other].iter().enumerate() {
+    for (k, &set) in sf.treeplex.infosets_of[other].iter().enumerate() {
         let q = duals[k + 1];
-        rows[sf.parent_seq[set as usize] as usize].add_mul(-1.0, q);
-        let first = sf.first_seq[set as usize] as usize;
+        rows[sf.treeplex.parent_seq[set as usize] as usize].add_mul(-1.0, q);
+        let first = sf.treeplex.first_seq(other, set) as usize;
         for row in &mut rows[first..first + n_actions(sf, other, set)] {
             row.add_mul(1.0, q);
         }
@@ -148,4 +152,40 @@ fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f
 
 fn n_actions(sf: &SequenceForm, _player: usize, set: u32) -> usize {
     sf.n_actions[set as usize] as usize
+}
+
+/// The sequence-form LP as a [`Solver`]: two-player zero-sum (or
+/// constant-sum) games, one shot.
+pub struct LpSolver {
+    pub backend: Backend,
+}
+
+impl Solver for LpSolver {
+    fn name(&self) -> String {
+        format!("lp ({})", self.backend.name())
+    }
+
+    fn solve(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<Solution, SolveError> {
+        let start = Instant::now();
+        let sf = SequenceForm::new(tree)
+            .map_err(|e| SolveError::Unsupported { solver: "the sequence-form LP", reason: e.to_string() })?;
+        let sf_seconds = start.elapsed().as_secs_f64();
+        let sol = solve(&sf, self.backend)?;
+        let mut profile = Profile::uniform(tree);
+        let mut unreached = sf.behaviour(tree, 0, &sol.plans[0], &mut profile);
+        unreached.extend(sf.behaviour(tree, 1, &sol.plans[1], &mut profile));
+        let progress = Progress {
+            iteration: 1,
+            seconds: start.elapsed().as_secs_f64(),
+            exploitability: None,
+            bounds: Some((sol.value, sol.value)),
+        };
+        let stopped = observer.progress(&progress) == Control::Stop;
+        Ok(Solution {
+            profile,
+            unreached,
+            phases: vec![("build LP", sf_seconds + sol.build_seconds), ("solve LP", sol.solve_seconds)],
+            stopped,
+        })
+    }
 }

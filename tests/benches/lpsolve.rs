@@ -14,11 +14,11 @@
 
 use std::time::Instant;
 
-use galac_runtime::algo::best_response::evaluate;
-use galac_runtime::algo::lp::{self, Backend};
-use galac_runtime::algo::Profile;
-use galac_runtime::seqform::SequenceForm;
 use galac_runtime::tree::{build, BuildOptions};
+use galac_solvers::best_response::evaluate;
+use galac_solvers::lp::{self, Backend};
+use galac_solvers::sequence_form::SequenceForm;
+use galac_solvers::Profile;
 
 struct Case {
     name: &'static str,
@@ -52,7 +52,7 @@ fn main() {
         }
         let src = std::fs::read(root.join(case.file)).expect("example file");
         let params: Vec<String> = case.params.iter().map(|s| s.to_string()).collect();
-        let game = galac::driver::load_interp(case.file, &src, &params).expect("valid example");
+        let game = galac_compiler::driver::load_interp(case.file, &src, &params).expect("valid example");
         let t = Instant::now();
         let (tree, _, _) = build(&game, &BuildOptions { labels: false, ..BuildOptions::default() }).expect("tree");
         let gen = t.elapsed().as_secs_f64();

@@ -1,27 +1,26 @@
-//! `solve`: solve a two-player zero-sum game with the
-//! sequence-form LP, check the answer with an independent best response, and
-//! show the strategies in the game's own terms. `--strategy FILE` evaluates a
-//! given profile instead.
+//! `solve`: solve a game with the chosen solver (a
+//! [`galac_solvers::solver::Solver`]), check the answer with an independent
+//! best response, and show the strategies in the game's own terms.
+//! `--strategy FILE` evaluates a given profile instead.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
-use crate::algo::best_response::{evaluate, Evaluation};
-use crate::algo::lp::{self, Backend};
-use crate::algo::Profile;
-use crate::game::{Game, GameInfo};
-use crate::seqform::SequenceForm;
-use crate::tree::Tree;
+use galac_runtime::game::{Game, GameInfo};
+use galac_runtime::tree::Tree;
+use galac_solvers::best_response::{evaluate, Evaluation};
+use galac_solvers::lp::{Backend, LpSolver};
+use galac_solvers::solver::{RunToEnd, Solver};
+use galac_solvers::Profile;
 
-use super::{Format, LimitArgs};
+use crate::{Format, LimitArgs};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The solver.
-    #[arg(long, value_enum, default_value_t = Solver::Lp)]
-    pub solver: Solver,
+    #[arg(long, value_enum, default_value_t = SolverName::Lp)]
+    pub solver: SolverName,
     /// The LP backend: microlp (pure-Rust simplex), clarabel (pure-Rust
     /// interior point), or highs (when built with the `highs` feature).
     #[arg(long, default_value = "clarabel", value_name = "NAME")]
@@ -38,54 +37,53 @@ pub struct SolveArgs {
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
-pub enum Solver {
+pub enum SolverName {
     /// The sequence-form linear program (two-player zero-sum games).
     Lp,
 }
 
-pub fn run<G: Game>(game: &G, args: &SolveArgs, make: super::Maker<G>) -> i32 {
-    let Some(backend) = Backend::from_name(&args.lp_backend) else {
-        let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-        eprintln!("error: unknown LP backend `{}`; available: {}", args.lp_backend, names.join(", "));
-        return 2;
+impl SolveArgs {
+    /// The solver the flags ask for, or why they are wrong.
+    fn solver(&self) -> Result<Box<dyn Solver>, String> {
+        match self.solver {
+            SolverName::Lp => {
+                let Some(backend) = Backend::from_name(&self.lp_backend) else {
+                    let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+                    return Err(format!("unknown LP backend `{}`; available: {}", self.lp_backend, names.join(", ")));
+                };
+                Ok(Box::new(LpSolver { backend }))
+            }
+        }
+    }
+}
+
+pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
+    let solver = match args.solver() {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 2;
+        }
     };
-    let Some((tree, gen_seconds)) = super::build_tree(game, make, &args.limits, true) else {
+    let Some((tree, gen_seconds)) = crate::build_tree(game, make, &args.limits, true) else {
         return 1;
     };
     let labels = unique_labels(&tree);
-    let started = Instant::now();
-    let sf = match SequenceForm::new(&tree) {
-        Ok(sf) => sf,
-        Err(e) => {
-            eprintln!("error: {e}");
-            eprintln!("note: `galac solve --solver lp` solves two-player zero-sum (or constant-sum) games");
-            return 1;
-        }
-    };
-    let sf_seconds = started.elapsed().as_secs_f64();
-
-    let (profile, unreached, solver_name, build_seconds, solve_seconds) = match &args.strategy {
+    let (profile, unreached, solver_name, phases) = match &args.strategy {
         Some(path) => match read_profile(path, &tree, &labels) {
-            Ok(p) => (p, Vec::new(), "given strategy".to_string(), 0.0, 0.0),
+            Ok(p) => (p, Vec::new(), "given strategy".to_string(), Vec::new()),
             Err(msg) => {
                 eprintln!("error: {msg}");
                 return 1;
             }
         },
-        None => {
-            let sol = match lp::solve(&sf, backend) {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return 1;
-                }
-            };
-            let mut profile = Profile::uniform(&tree);
-            let mut unreached = sf.behaviour(&tree, 0, &sol.plans[0], &mut profile);
-            unreached.extend(sf.behaviour(&tree, 1, &sol.plans[1], &mut profile));
-            let name = format!("lp ({})", backend.name());
-            (profile, unreached, name, sf_seconds + sol.build_seconds, sol.solve_seconds)
-        }
+        None => match solver.solve(&tree, &mut RunToEnd) {
+            Ok(sol) => (sol.profile, sol.unreached, solver.name(), sol.phases),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 1;
+            }
+        },
     };
     let eval = evaluate(&tree, &profile);
     let report = Report {
@@ -96,18 +94,19 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: super::Maker<G>) -> i32 {
         unreached: &unreached,
         eval: &eval,
         solver: &solver_name,
-        seconds: [gen_seconds, build_seconds, solve_seconds],
+        generate_seconds: gen_seconds,
+        phases: &phases,
     };
     if let Some(out) = &args.out {
         let json = report.json().to_string();
-        if let Err(e) = super::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, json.as_bytes())) {
+        if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, json.as_bytes())) {
             eprintln!("error: cannot write `{}`: {e}", out.display());
             return 1;
         }
     }
     match args.format {
-        Format::Text => super::emit(&report.text()),
-        Format::Json => super::emit(&format!("{}\n", report.json())),
+        Format::Text => crate::emit(&report.text()),
+        Format::Json => crate::emit(&format!("{}\n", report.json())),
     }
     0
 }
@@ -144,7 +143,9 @@ struct Report<'a> {
     unreached: &'a [u32],
     eval: &'a Evaluation,
     solver: &'a str,
-    seconds: [f64; 3],
+    generate_seconds: f64,
+    /// (phase, seconds) as the solver reported them.
+    phases: &'a [(&'static str, f64)],
 }
 
 impl Report<'_> {
@@ -165,10 +166,9 @@ impl Report<'_> {
         let stats = self.tree.stats();
         let sets: Vec<String> = players.iter().zip(&stats.infosets).map(|(p, n)| format!("{p} {n}")).collect();
         out += &format!("nodes: {}; info sets: {}\n", stats.nodes, sets.join(", "));
-        out += &format!(
-            "time: generate {:.4} s, build LP {:.4} s, solve LP {:.4} s\n",
-            self.seconds[0], self.seconds[1], self.seconds[2]
-        );
+        let mut times = vec![format!("generate {:.4} s", self.generate_seconds)];
+        times.extend(self.phases.iter().map(|(phase, t)| format!("{phase} {t:.4} s")));
+        out += &format!("time: {}\n", times.join(", "));
         for (p, name) in players.iter().enumerate() {
             out += &format!("\nstrategy of {name}:\n");
             for (set, info) in self.tree.infosets.iter().enumerate() {
@@ -220,6 +220,11 @@ impl Report<'_> {
             .collect();
         let values: serde_json::Map<String, serde_json::Value> =
             info.players.iter().zip(&self.eval.values).map(|(p, v)| (p.clone(), serde_json::json!(v))).collect();
+        let mut seconds = serde_json::Map::new();
+        seconds.insert("generate".into(), serde_json::json!(self.generate_seconds));
+        for (phase, t) in self.phases {
+            seconds.insert(phase.to_lowercase().replace(" ", "_"), serde_json::json!(t));
+        }
         serde_json::json!({
             "game": info.name,
             "params": params,
@@ -229,7 +234,7 @@ impl Report<'_> {
             "best_response": self.eval.best_response,
             "nodes": stats.nodes,
             "infosets": stats.infosets,
-            "seconds": { "generate": self.seconds[0], "build": self.seconds[1], "solve": self.seconds[2] },
+            "seconds": seconds,
             "unreached": self.unreached.iter().map(|s| self.labels[*s as usize].clone()).collect::<Vec<_>>(),
             "strategy": strategy,
         })

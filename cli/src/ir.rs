@@ -1,6 +1,6 @@
 //! `galac ir FILE`: print the control-flow graph a game lowers to.
 
-use super::game_args::GameArgs;
+use crate::game_args::GameArgs;
 
 #[derive(clap::Args, Debug)]
 pub struct IrArgs {
@@ -9,9 +9,9 @@ pub struct IrArgs {
 }
 
 pub fn run(args: &IrArgs, color: bool) -> i32 {
-    match super::game_args::load(&args.game, color) {
+    match crate::game_args::load(&args.game, color) {
         Ok(interp) => {
-            super::emit(&interp.ir().to_string());
+            crate::emit(&interp.ir().to_string());
             0
         }
         Err(code) => code,

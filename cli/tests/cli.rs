@@ -4,8 +4,20 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+/// A galac command whose cache is under cargo's target directory: tests
+/// never write to the user's `~/.cache`.
+fn galac_at(exe: &std::path::Path) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.env("GALAC_CACHE_DIR", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("galac-cache"));
+    cmd
+}
+
+fn galac_cmd() -> Command {
+    galac_at(std::path::Path::new(env!("CARGO_BIN_EXE_galac")))
+}
+
 fn galac(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_galac")).args(args).output().expect("run galac");
+    let out = galac_cmd().args(args).output().expect("run galac");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -154,7 +166,7 @@ fn compiles_a_game_into_a_working_solver() {
     // A galac moved away from the source checkout still compiles games.
     let moved = dir.join("galac");
     std::fs::copy(env!("CARGO_BIN_EXE_galac"), &moved).expect("copy galac");
-    let mut build = Command::new(&moved);
+    let mut build = galac_at(&moved);
     build
         .args([kuhn.to_str().unwrap_or_default(), "-o", bin.to_str().unwrap_or_default()])
         .args(["--emit-crate", crate_dir.to_str().unwrap_or_default()]);
@@ -177,7 +189,7 @@ fn compiles_a_game_into_a_working_solver() {
 #[test]
 fn building_without_cargo_is_a_clear_error() {
     let kuhn = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kuhn.gala");
-    let out = Command::new(env!("CARGO_BIN_EXE_galac"))
+    let out = galac_cmd()
         .args([kuhn.to_str().unwrap_or_default(), "-o", "/tmp/never-written"])
         .env("CARGO", "/nonexistent/cargo")
         .output()

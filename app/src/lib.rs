@@ -6,7 +6,7 @@
 //! 2 when the program was called wrongly.
 
 pub mod export;
-pub mod params;
+pub mod formats;
 pub mod solve;
 pub mod tree;
 
@@ -14,11 +14,10 @@ use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::game::Game;
-use crate::tree::BuildOptions;
+use galac_runtime::game::Game;
+use galac_runtime::tree::{BuildError, BuildOptions};
 
-/// Default number of evaluation steps allowed between two nodes of the tree.
-pub const DEFAULT_STEP_LIMIT: u64 = 1_000_000;
+pub use galac_runtime::game::{Family, DEFAULT_STEP_LIMIT};
 
 /// Limits of tree generation, shared by every command that builds a tree.
 #[derive(clap::Args, Debug, Clone)]
@@ -60,11 +59,16 @@ pub fn build_tree<G: Game>(
     make: Maker<G>,
     limits: &LimitArgs,
     labels: bool,
-) -> Option<(crate::tree::Tree, f64)> {
+) -> Option<(galac_runtime::tree::Tree, f64)> {
     match try_build_tree(game, make, limits, labels) {
         Ok(built) => Some(built),
         Err(e) => {
             eprintln!("error: {e}");
+            match e {
+                BuildError::TooManyNodes { .. } => eprintln!("hint: raise the limit with --max-nodes"),
+                BuildError::TooMuchMemory { .. } => eprintln!("hint: raise the limit with --max-memory"),
+                _ => {}
+            }
             None
         }
     }
@@ -75,21 +79,21 @@ fn try_build_tree<G: Game>(
     make: Maker<G>,
     limits: &LimitArgs,
     labels: bool,
-) -> Result<(crate::tree::Tree, f64), crate::tree::BuildError> {
+) -> Result<(galac_runtime::tree::Tree, f64), galac_runtime::tree::BuildError> {
     let opts = limits.build_options(labels);
     // The guess counts as generation time.
     let start = std::time::Instant::now();
     let threads = match (make, limits.threads) {
         (None, _) => 1,
         // All cores, unless the tree looks too small to gain from them.
-        (_, 0) if crate::tree::looks_smaller_than(game, PARALLEL_MIN_NODES) => 1,
+        (_, 0) if galac_runtime::tree::looks_smaller_than(game, PARALLEL_MIN_NODES) => 1,
         (_, 0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
         (_, n) => n,
     };
     let guess = start.elapsed().as_secs_f64();
     let (tree, _, seconds) = match make {
-        Some(make) if threads > 1 => crate::tree::build_parallel(make, &opts, threads),
-        _ => crate::tree::build(game, &opts),
+        Some(make) if threads > 1 => galac_runtime::tree::build_parallel(make, &opts, threads),
+        _ => galac_runtime::tree::build(game, &opts),
     }?;
     Ok((tree, guess + seconds))
 }
@@ -164,19 +168,6 @@ pub fn title<G: Game>(game: &G) -> String {
         let params: Vec<String> = info.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
         format!("{} ({})", info.name, params.join(", "))
     }
-}
-
-/// A family of games: one game description whose params are set at run
-/// time. A compiled solver binary is one family; `main` runs its CLI.
-pub trait Family: Sync {
-    type Game: Game;
-    /// The game's name, for `--help`.
-    fn name(&self) -> &str;
-    /// `name: type = default` of each param, for `--help`.
-    fn param_help(&self) -> String;
-    /// Makes the game with `name=value` overrides of its params; the error
-    /// says which override is wrong.
-    fn instantiate(&self, overrides: &[String], step_limit: u64) -> Result<Self::Game, String>;
 }
 
 #[derive(clap::Parser, Debug)]

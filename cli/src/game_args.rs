@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
-use crate::diagnostic::{render, Severity, SourceMap};
-use crate::driver;
-use crate::interp::{Interp, Locator};
+use galac_compiler::diagnostic::{render, Severity, SourceMap};
+use galac_compiler::driver;
+use galac_compiler::interp::{Interp, Locator};
 
 #[derive(clap::Args, Debug)]
 pub struct GameArgs {
@@ -18,8 +18,8 @@ pub struct GameArgs {
 
 /// A checked game with its param values, and the source it came from.
 pub struct Loaded {
-    pub program: crate::typeck::tast::Program,
-    pub values: Vec<crate::driver::ParamValue>,
+    pub program: galac_compiler::typeck::tast::Program,
+    pub values: Vec<galac_compiler::driver::ParamValue>,
     pub name: String,
     pub text: String,
 }
@@ -27,7 +27,7 @@ pub struct Loaded {
 /// Reads and checks a game and its param overrides; on failure prints why
 /// and returns the exit status (1 for errors in the game, 2 for a wrong call).
 pub fn check(args: &GameArgs, color: bool) -> Result<Loaded, i32> {
-    let bytes = super::read_source(&args.file).map_err(|msg| {
+    let bytes = crate::read_source(&args.file).map_err(|msg| {
         eprintln!("error: {msg}");
         2
     })?;
@@ -61,7 +61,7 @@ pub fn load(args: &GameArgs, color: bool) -> Result<Interp, i32> {
 impl Loaded {
     /// The game lowered into a new interpreter (one per thread that builds).
     pub fn interp(&self) -> Interp {
-        Interp::new(crate::lower::lower(&self.program), &self.values, Locator::new(&self.name, &self.text))
+        Interp::new(galac_compiler::lower::lower(&self.program), &self.values, Locator::new(&self.name, &self.text))
     }
 }
 

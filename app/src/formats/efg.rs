@@ -34,7 +34,7 @@ use std::collections::HashSet;
 use std::io::{self, BufWriter, Write};
 
 use super::{action_label, chance_label};
-use crate::tree::{Tree, CHANCE, TERMINAL};
+use galac_runtime::tree::{Tree, CHANCE, TERMINAL};
 
 /// Gambit's name of the chance player, which no other player may take.
 const CHANCE_PLAYER: &str = "Chance";
@@ -168,7 +168,7 @@ pub fn quote(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::test_game::{build_labelled, GuessGame};
+    use crate::formats::test_game::{build_labelled, GuessGame};
 
     /// The tokens of an .efg file as Gambit 16's lexer reads them: quoted
     /// strings (marked by a leading `"` here) and bare words. A backslash
@@ -291,8 +291,8 @@ t "" 8 "" { 1, -1 }
 
     #[test]
     fn falls_back_to_action_numbers_without_labels() {
-        let (tree, _, _) =
-            crate::tree::build(&GuessGame, &crate::tree::BuildOptions::default()).expect("the test game builds");
+        let (tree, _, _) = galac_runtime::tree::build(&GuessGame, &galac_runtime::tree::BuildOptions::default())
+            .expect("the test game builds");
         let mut buf = Vec::new();
         write_efg(&tree, "t", "", &mut buf).expect("writes to memory");
         let text = String::from_utf8(buf).expect("utf-8");

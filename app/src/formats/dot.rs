@@ -13,7 +13,7 @@
 use std::io::{self, BufWriter, Write};
 
 use super::{action_label, chance_label};
-use crate::tree::{Tree, CHANCE, TERMINAL};
+use galac_runtime::tree::{Tree, CHANCE, TERMINAL};
 
 /// The default limit on the size of a drawn tree.
 pub const DEFAULT_DOT_MAX_NODES: usize = 2000;
@@ -153,7 +153,7 @@ pub fn quote(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::test_game::{build_labelled, GuessGame};
+    use crate::formats::test_game::{build_labelled, GuessGame};
 
     #[test]
     fn quotes_for_dot() {

@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use super::game_args::GameArgs;
-use crate::codegen;
+use crate::cargo;
+use crate::game_args::GameArgs;
+use galac_compiler::codegen;
 
 #[derive(clap::Args, Debug)]
 pub struct BuildArgs {
@@ -24,7 +25,7 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
         eprintln!("error: params are set when the solver runs: `{} solve --param ...`", args.output.display());
         return 2;
     }
-    let interp = match super::game_args::load(&args.game, color) {
+    let interp = match crate::game_args::load(&args.game, color) {
         Ok(i) => i,
         Err(code) => return code,
     };
@@ -39,11 +40,9 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
     };
     let dir = match &args.emit_crate {
         Some(d) => d.clone(),
-        None => {
-            codegen::cache_dir().join("crates").join(format!("{}-{}", crate_dir_name(&ir.name), std::process::id()))
-        }
+        None => cargo::cache_dir().join("crates").join(format!("{}-{}", crate_dir_name(&ir.name), std::process::id())),
     };
-    let package = match codegen::write_crate(&dir, &ir.name, &source, &game_rs) {
+    let package = match cargo::write_crate(&dir, &ir.name, &source, &game_rs) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
@@ -55,7 +54,7 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
         use std::io::IsTerminal;
         std::io::stderr().is_terminal()
     };
-    let built = codegen::build_binary(&dir, &package, progress);
+    let built = cargo::build_binary(&dir, &package, progress);
     if args.emit_crate.is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -66,7 +65,7 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
             return 1;
         }
     };
-    let written = galac_runtime::app::write_atomically(&args.output, |mut f| {
+    let written = galac_app::write_atomically(&args.output, |mut f| {
         let bytes = std::fs::read(&exe)?;
         std::io::Write::write_all(&mut f, &bytes)?;
         set_executable(f)

@@ -8,19 +8,14 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::tree::{Tree, CHANCE, TERMINAL};
+use galac_runtime::tree::{NodeView, Tree};
 
-/// Sequence 0 of each player is the empty sequence. The sequences of an
-/// information set `I` of player `p` are `first_seq[I] .. first_seq[I] + n_actions`.
+use crate::treeplex::Treeplex;
+
+/// The sequences are the treeplex's ([`Treeplex`]): sequence 0 of each
+/// player is the empty one.
 pub struct SequenceForm {
-    /// Sequences per player (including the empty one).
-    pub n_seqs: [usize; 2],
-    /// Per information set (tree index): its player's sequence that leads to it.
-    pub parent_seq: Vec<u32>,
-    /// Per information set: the first of its sequences.
-    pub first_seq: Vec<u32>,
-    /// Per player: the information sets of that player, in order.
-    pub infosets_of: [Vec<u32>; 2],
+    pub treeplex: Treeplex,
     /// Per information set: its number of actions.
     pub n_actions: Vec<u32>,
     /// Nonzero entries `(seq1, seq2, a)` of the first player's payoff matrix,
@@ -45,28 +40,14 @@ impl SequenceForm {
         if tree.n_players != 2 {
             return Err(SeqFormError::NotTwoPlayers(tree.n_players));
         }
-        let n_sets = tree.infosets.len();
-        let mut first_seq = vec![0u32; n_sets];
-        let mut infosets_of: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
-        let mut next = [1u32; 2];
-        // Number sequences by the player's own info-set order.
-        let mut order: Vec<u32> = (0..n_sets as u32).collect();
-        order.sort_by_key(|&i| (tree.infosets[i as usize].player, tree.infosets[i as usize].index_in_player));
-        for i in order {
-            let info = &tree.infosets[i as usize];
-            let p = info.player as usize;
-            first_seq[i as usize] = next[p];
-            next[p] += info.n_actions;
-            infosets_of[p].push(i);
-        }
-        let mut parent_seq = vec![u32::MAX; n_sets];
+        let treeplex = Treeplex::new(tree);
         let mut entries: FxHashMap<(u32, u32), f64> = FxHashMap::default();
         let mut constant: Option<(i64, u32)> = None;
         // Depth-first: (node, sequence of each player, chance reach).
         let mut stack: Vec<(u32, [u32; 2], f64)> = vec![(0, [0, 0], 1.0)];
         while let Some((node, seqs, reach)) = stack.pop() {
-            match tree.kind(node) {
-                TERMINAL => {
+            match tree.node(node) {
+                NodeView::Terminal => {
                     let pay = tree.payoffs(node);
                     let sum = pay[0] + pay[1];
                     match constant {
@@ -85,18 +66,18 @@ impl SequenceForm {
                         *entries.entry((seqs[0], seqs[1])).or_insert(0.0) += reach * pay[0] as f64;
                     }
                 }
-                CHANCE => {
+                NodeView::Chance => {
                     // Reversed, so that leaves are met in tree order.
                     for (child, p) in tree.children(node).zip(tree.chance_probs(node)).rev() {
                         stack.push((child, seqs, reach * p.to_f64()));
                     }
                 }
-                _ => {
-                    let (p, set) = (tree.player(node).unwrap_or(0) as usize, tree.infoset(node).unwrap_or(0));
-                    parent_seq[set as usize] = seqs[p];
+                NodeView::Decision { player, infoset } => {
+                    let p = player as usize;
+                    let first = treeplex.first_seq(p, infoset);
                     for (a, child) in tree.children(node).enumerate().rev() {
                         let mut s = seqs;
-                        s[p] = first_seq[set as usize] + a as u32;
+                        s[p] = first + a as u32;
                         stack.push((child, s, reach));
                     }
                 }
@@ -105,10 +86,7 @@ impl SequenceForm {
         let mut payoff: Vec<(u32, u32, f64)> = entries.into_iter().map(|((i, j), a)| (i, j, a)).collect();
         payoff.sort_by_key(|&(i, j, _)| (i, j));
         Ok(SequenceForm {
-            n_seqs: [next[0] as usize, next[1] as usize],
-            parent_seq,
-            first_seq,
-            infosets_of,
+            treeplex,
             n_actions: tree.infosets.iter().map(|i| i.n_actions).collect(),
             payoff,
             constant_sum: constant.map_or(0, |(c, _)| c),
@@ -116,15 +94,15 @@ impl SequenceForm {
     }
 
     /// Turns a realization plan of player `p` into behaviour probabilities per
-    /// information set (flattened, see [`crate::algo::Profile`]); where the
+    /// information set (flattened, see [`crate::Profile`]); where the
     /// plan never reaches an information set, play is uniform and the set is
     /// listed in the returned vector.
-    pub fn behaviour(&self, tree: &Tree, p: usize, plan: &[f64], profile: &mut crate::algo::Profile) -> Vec<u32> {
+    pub fn behaviour(&self, tree: &Tree, p: usize, plan: &[f64], profile: &mut crate::Profile) -> Vec<u32> {
         let mut unreached = Vec::new();
-        for &set in &self.infosets_of[p] {
+        for &set in &self.treeplex.infosets_of[p] {
             let n = tree.infosets[set as usize].n_actions as usize;
-            let parent = plan[self.parent_seq[set as usize] as usize];
-            let first = self.first_seq[set as usize] as usize;
+            let parent = plan[self.treeplex.parent_seq[set as usize] as usize];
+            let first = self.treeplex.first_seq(p, set) as usize;
             let probs = profile.probs_mut(set);
             if parent > 1e-12 {
                 let mut total = 0.0;

@@ -1,10 +1,21 @@
-//! Writing a generated crate and building it with cargo.
+//! Writing a generated crate and building it with cargo: the crates a
+//! solver links (runtime, solvers, app) are embedded in galac and written
+//! once into the cache directory, so a moved or installed galac can still
+//! compile games; builds share one target directory there, so those crates
+//! and their dependencies compile once.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/runtime_files.rs"));
+    /// A crate's directory name, standalone Cargo.toml and (path, contents)
+    /// of each source file.
+    pub struct EmbeddedCrate {
+        pub dir: &'static str,
+        pub manifest: &'static str,
+        pub files: &'static [(&'static str, &'static str)],
+    }
+    include!(concat!(env!("OUT_DIR"), "/embedded_crates.rs"));
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -37,29 +48,32 @@ pub fn cache_dir() -> PathBuf {
     std::env::temp_dir().join("galac-cache")
 }
 
-/// Writes the embedded runtime into the cache (once per content) and
-/// returns its directory.
-fn ensure_runtime(cache: &Path) -> Result<PathBuf, BuildError> {
+/// Writes the embedded crates into the cache (once per content) and returns
+/// the directory that holds them side by side.
+fn ensure_libraries(cache: &Path) -> Result<PathBuf, BuildError> {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for (p, c) in embedded::RUNTIME_FILES.iter().chain([("Cargo.toml", embedded::RUNTIME_MANIFEST)].iter()) {
-        for b in p.bytes().chain(c.bytes()) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+    for krate in embedded::CRATES {
+        for (p, c) in krate.files.iter().chain([("Cargo.toml", krate.manifest)].iter()) {
+            for b in krate.dir.bytes().chain(p.bytes()).chain(c.bytes()) {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
         }
     }
-    let dir = cache.join(format!("runtime-{}-{h:016x}", env!("CARGO_PKG_VERSION")));
-    if dir.join("Cargo.toml").exists() {
+    let dir = cache.join(format!("libs-{}-{h:016x}", env!("CARGO_PKG_VERSION")));
+    if dir.join("app").join("Cargo.toml").exists() {
         return Ok(dir);
     }
-    let tmp = cache.join(format!(".runtime-{}-{}", std::process::id(), h));
-    for (rel, contents) in embedded::RUNTIME_FILES {
-        let path = tmp.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+    let tmp = cache.join(format!(".libs-{}-{}", std::process::id(), h));
+    for krate in embedded::CRATES {
+        for (rel, contents) in krate.files.iter().chain([("Cargo.toml", krate.manifest)].iter()) {
+            let path = tmp.join(krate.dir).join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+            }
+            std::fs::write(&path, contents).map_err(|e| io("write", &path, e))?;
         }
-        std::fs::write(&path, contents).map_err(|e| io("write", &path, e))?;
     }
-    std::fs::write(tmp.join("Cargo.toml"), embedded::RUNTIME_MANIFEST).map_err(|e| io("write", &tmp, e))?;
     // Another galac may have won the race: then use its copy.
     if std::fs::rename(&tmp, &dir).is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
@@ -92,16 +106,17 @@ fn toml_string(s: &str) -> String {
 /// Writes the crate of a game into `dir`: Cargo.toml, Cargo.lock, src/main.rs
 /// and src/game.rs. Returns the crate's package name.
 pub fn write_crate(dir: &Path, game_name: &str, source_name: &str, game_rs: &str) -> Result<String, BuildError> {
-    let runtime = ensure_runtime(&cache_dir())?;
+    let libs = ensure_libraries(&cache_dir())?;
     let name = crate_name(game_name);
     let version = env!("CARGO_PKG_VERSION");
-    let manifest = include_str!("../../../templates/Cargo.toml.tmpl")
+    let manifest = include_str!("../../templates/Cargo.toml.tmpl")
         .replace("{{version}}", version)
         .replace("\"{{crate_name}}\"", &toml_string(&name))
-        .replace("\"{{runtime_path}}\"", &toml_string(&runtime.to_string_lossy()));
+        .replace("\"{{runtime_path}}\"", &toml_string(&libs.join("runtime").to_string_lossy()))
+        .replace("\"{{app_path}}\"", &toml_string(&libs.join("app").to_string_lossy()));
     let source = source_name.replace(['\n', '\r'], " ");
     let main_rs =
-        include_str!("../../../templates/main.rs.tmpl").replace("{{version}}", version).replace("{{source}}", &source);
+        include_str!("../../templates/main.rs.tmpl").replace("{{version}}", version).replace("{{source}}", &source);
     let src = dir.join("src");
     std::fs::create_dir_all(&src).map_err(|e| io("create", &src, e))?;
     for (path, contents) in [

@@ -1,9 +1,9 @@
 //! `tree`: generate the game tree and report its size.
 
-use crate::game::Game;
-use crate::tree::Stats;
+use galac_runtime::game::Game;
+use galac_runtime::tree::Stats;
 
-use super::{Format, LimitArgs};
+use crate::{Format, LimitArgs};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct TreeArgs {
@@ -44,14 +44,14 @@ impl Timing {
     }
 }
 
-pub fn run<G: Game>(game: &G, args: &TreeArgs, make: super::Maker<G>) -> i32 {
-    let Some((tree, first)) = super::build_tree(game, make, &args.limits, false) else {
+pub fn run<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>) -> i32 {
+    let Some((tree, first)) = crate::build_tree(game, make, &args.limits, false) else {
         return 1;
     };
     let mut timing = Timing { builds: vec![first] };
     for _ in 1..args.repeat {
         // The same tree each time; each is dropped before the next build.
-        let Some((_, seconds)) = super::build_tree(game, make, &args.limits, false) else {
+        let Some((_, seconds)) = crate::build_tree(game, make, &args.limits, false) else {
             return 1;
         };
         timing.builds.push(seconds);
@@ -59,9 +59,9 @@ pub fn run<G: Game>(game: &G, args: &TreeArgs, make: super::Maker<G>) -> i32 {
     let stats = tree.stats();
     let info = game.info();
     match args.format {
-        Format::Text => super::emit(&text_report(&info.name, &info.params, &info.players, &stats, &timing)),
+        Format::Text => crate::emit(&text_report(&info.name, &info.params, &info.players, &stats, &timing)),
         Format::Json => {
-            super::emit(&format!("{}\n", json_report(&info.name, &info.params, &info.players, &stats, &timing)))
+            crate::emit(&format!("{}\n", json_report(&info.name, &info.params, &info.players, &stats, &timing)))
         }
     }
     0

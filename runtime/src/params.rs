@@ -29,7 +29,7 @@ pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Res
     let mut out: Vec<Option<ParamValue>> = vec![None; params.len()];
     for arg in args {
         let Some((name, value)) = arg.split_once('=') else {
-            return Err(format!("`--param {arg}`: expected `name=value`"));
+            return Err(format!("param override `{arg}`: expected `name=value`"));
         };
         let (name, value) = (name.trim(), value.trim());
         let Some(idx) = params.iter().position(|p| p.name == name) else {
@@ -39,19 +39,21 @@ pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Res
             } else {
                 format!("its params are: {}", known.join(", "))
             };
-            return Err(format!("`--param {arg}`: game `{game}` has no param `{name}`; {list}"));
+            return Err(format!("param override `{arg}`: game `{game}` has no param `{name}`; {list}"));
         };
         out[idx] = Some(if params[idx].is_bool {
             match value {
                 "true" => ParamValue::Bool(true),
                 "false" => ParamValue::Bool(false),
-                _ => return Err(format!("`--param {arg}`: `{name}` is a bool; give `true` or `false`")),
+                _ => return Err(format!("param override `{arg}`: `{name}` is a bool; give `true` or `false`")),
             }
         } else {
             match value.replace('_', "").parse::<i64>() {
                 Ok(n) => ParamValue::Int(n),
                 Err(_) => {
-                    return Err(format!("`--param {arg}`: `{name}` is an int; `{value}` is not a 64-bit integer"))
+                    return Err(format!(
+                        "param override `{arg}`: `{name}` is an int; `{value}` is not a 64-bit integer"
+                    ))
                 }
             }
         });

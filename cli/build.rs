@@ -1,0 +1,113 @@
+//! Embeds the sources of the crates a generated solver links (runtime,
+//! solvers, app), each with a standalone Cargo.toml, and the workspace's
+//! Cargo.lock, so that galac can write a generated game's dependencies
+//! wherever it runs.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The workspace crates a generated solver depends on, in dependency order.
+const EMBEDDED: &[&str] = &["runtime", "solvers", "app"];
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let root = manifest.parent().expect("cli/ is in the workspace").to_path_buf();
+    let mut out = String::from("/// Every embedded crate, in dependency order.\n");
+    out.push_str("pub const CRATES: &[EmbeddedCrate] = &[\n");
+    for dir in EMBEDDED {
+        let krate = root.join(dir);
+        let mut files: Vec<PathBuf> = Vec::new();
+        collect(&krate.join("src"), &mut files);
+        files.sort();
+        let cargo_toml = standalone_manifest(&root.join("Cargo.toml"), &krate.join("Cargo.toml"));
+        writeln!(out, "    EmbeddedCrate {{ dir: {dir:?}, manifest: {cargo_toml:?}, files: &[")
+            .expect("write to string");
+        for f in &files {
+            let rel = f.strip_prefix(&krate).expect("under the crate").to_string_lossy().replace('\\', "/");
+            writeln!(out, "        ({rel:?}, include_str!({:?})),", f.to_string_lossy()).expect("write to string");
+            println!("cargo:rerun-if-changed={}", f.display());
+        }
+        out.push_str("    ] },\n");
+        println!("cargo:rerun-if-changed={}", krate.join("Cargo.toml").display());
+        println!("cargo:rerun-if-changed={}", krate.join("src").display());
+    }
+    out.push_str("];\n");
+    writeln!(out, "/// The workspace's Cargo.lock: generated crates build with the same versions.\npub const WORKSPACE_LOCK: &str = include_str!({:?});", root.join("Cargo.lock").to_string_lossy()).expect("write");
+    println!("cargo:rerun-if-changed={}", root.join("Cargo.toml").display());
+    let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("embedded_crates.rs");
+    std::fs::write(dest, out).expect("write embedded_crates.rs");
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read a crate's src/").flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// Replaces `x.workspace = true` and `x = { workspace = true, ... }` in a
+/// crate's manifest by the workspace's definitions (a sibling crate's path
+/// becomes `../dir`, beside it in the cache), and drops `[lints]`.
+fn standalone_manifest(workspace: &Path, runtime: &Path) -> String {
+    let ws = std::fs::read_to_string(workspace).expect("read workspace Cargo.toml");
+    let rt = std::fs::read_to_string(runtime).expect("read a crate's Cargo.toml");
+    let mut deps: Vec<(String, String)> = Vec::new();
+    let mut package: Vec<(String, String)> = Vec::new();
+    let mut section = String::new();
+    for line in ws.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            section = t.to_string();
+            continue;
+        }
+        if let Some((k, v)) = t.split_once('=') {
+            let (k, v) = (k.trim().to_string(), v.trim().to_string());
+            match section.as_str() {
+                "[workspace.dependencies]" => deps.push((k, sibling_path(&v))),
+                "[workspace.package]" => package.push((k, v)),
+                _ => {}
+            }
+        }
+    }
+    let lookup = |list: &[(String, String)], k: &str| list.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let mut out = String::new();
+    let mut skip = false;
+    for line in rt.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            skip = t == "[lints]";
+        }
+        if skip {
+            continue;
+        }
+        if let Some(k) = t.strip_suffix(".workspace = true") {
+            let v = lookup(&package, k).or_else(|| lookup(&deps, k)).expect("inherited key is in the workspace");
+            out.push_str(&format!("{k} = {v}\n"));
+        } else if let Some((k, rest)) = t.split_once("= { workspace = true") {
+            let k = k.trim();
+            let base = lookup(&deps, k).expect("inherited dependency is in the workspace");
+            // Merge: the workspace's table (or version string) plus the extra keys.
+            let extra = rest.trim_start_matches(',').trim().trim_end_matches('}').trim();
+            let merged = if let Some(inner) = base.strip_prefix('{').and_then(|b| b.strip_suffix('}')) {
+                format!("{{ {}, {extra} }}", inner.trim())
+            } else {
+                format!("{{ version = {base}, {extra} }}")
+            };
+            out.push_str(&format!("{k} = {}\n", merged.replace(", }", " }")));
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `{ path = "runtime" }` (relative to the workspace) becomes
+/// `{ path = "../runtime" }` (relative to a sibling crate in the cache).
+fn sibling_path(v: &str) -> String {
+    v.replace("{ path = \"", "{ path = \"../")
+}

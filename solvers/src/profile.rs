@@ -1,0 +1,39 @@
+//! Behaviour strategy profiles: what every solver returns and what the
+//! best response evaluates. Probabilities are stored in the treeplex's slot
+//! layout ([`crate::treeplex::Slots`]).
+
+use galac_runtime::tree::Tree;
+
+use crate::treeplex::Slots;
+
+/// A behaviour strategy profile: for every information set of the tree, a
+/// probability per action, at `first_slot[I] .. first_slot[I] + n_actions`.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    first_slot: Vec<u32>,
+    n_actions: Vec<u32>,
+    pub probs: Vec<f64>,
+}
+
+impl Profile {
+    /// Uniform play everywhere.
+    pub fn uniform(tree: &Tree) -> Profile {
+        let slots = Slots::new(tree);
+        let mut probs = vec![0.0; slots.len()];
+        for (info, &first) in tree.infosets.iter().zip(&slots.first_slot) {
+            let n = info.n_actions as usize;
+            probs[first as usize..first as usize + n].fill(1.0 / n as f64);
+        }
+        Profile { first_slot: slots.first_slot, n_actions: tree.infosets.iter().map(|i| i.n_actions).collect(), probs }
+    }
+
+    pub fn probs(&self, infoset: u32) -> &[f64] {
+        let start = self.first_slot[infoset as usize] as usize;
+        &self.probs[start..start + self.n_actions[infoset as usize] as usize]
+    }
+
+    pub fn probs_mut(&mut self, infoset: u32) -> &mut [f64] {
+        let start = self.first_slot[infoset as usize] as usize;
+        &mut self.probs[start..start + self.n_actions[infoset as usize] as usize]
+    }
+}

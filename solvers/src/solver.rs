@@ -1,0 +1,85 @@
+//! The solver interface every algorithm implements, so that the command
+//! line, tests and benchmarks drive the LP, the CFR family, the double
+//! oracle, max^n and Lemke alike.
+//!
+//! A solver works on a built [`Tree`], reports its progress to an
+//! [`Observer`] (which draws progress lines, records curves, enforces time
+//! limits or Ctrl-C) and returns a [`Solution`]. Solvers never print and
+//! never parse flags.
+
+use galac_runtime::tree::Tree;
+
+use crate::Profile;
+
+/// A snapshot of a running solver.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Iterations done (1 for a one-shot solver such as the LP).
+    pub iteration: u64,
+    /// Seconds since the solver started.
+    pub seconds: f64,
+    /// The exploitability (NashConv) of the current answer, when known.
+    pub exploitability: Option<f64>,
+    /// Lower and upper bounds on the first player's value, when known.
+    pub bounds: Option<(f64, f64)>,
+}
+
+/// What the observer wants after a progress report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    /// Stop as soon as possible and return the current answer.
+    Stop,
+}
+
+/// Sees every progress report; may stop the solver.
+pub trait Observer {
+    fn progress(&mut self, progress: &Progress) -> Control;
+}
+
+impl<F: FnMut(&Progress) -> Control> Observer for F {
+    fn progress(&mut self, progress: &Progress) -> Control {
+        self(progress)
+    }
+}
+
+/// An observer that lets every solver run to its end.
+pub struct RunToEnd;
+
+impl Observer for RunToEnd {
+    fn progress(&mut self, _: &Progress) -> Control {
+        Control::Continue
+    }
+}
+
+/// A solver's answer.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// A behaviour strategy for every information set.
+    pub profile: Profile,
+    /// Information sets that the answer never reaches; the profile's play
+    /// there is uniform and carries no meaning.
+    pub unreached: Vec<u32>,
+    /// Where the time went: (phase, seconds), e.g. ("solve LP", 0.1).
+    pub phases: Vec<(&'static str, f64)>,
+    /// The observer stopped the solver before it finished.
+    pub stopped: bool,
+}
+
+/// Why a solver could not solve a game. Messages say what the game lacks,
+/// never which flag to use.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SolveError {
+    #[error("{solver} cannot solve this game: {reason}")]
+    Unsupported { solver: &'static str, reason: String },
+    #[error(transparent)]
+    Lp(#[from] crate::lp::LpError),
+}
+
+/// An algorithm that computes a strategy profile for a game tree.
+pub trait Solver {
+    /// A short name for reports, e.g. "lp (clarabel)".
+    fn name(&self) -> String;
+    /// Solves the game, reporting progress to `observer`.
+    fn solve(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<Solution, SolveError>;
+}

@@ -1,0 +1,131 @@
+//! The treeplex: every player's sequences, numbered once for all solvers.
+//!
+//! An action slot is an (information set, action) pair. Slots are laid out
+//! player by player, and within a player by the order in which the tree met
+//! the player's information sets (`Infoset::index_in_player`): the slots of
+//! player `p` are `player_slots[p] .. player_slots[p + 1]`, those of a set
+//! `I` are `first_slot[I] .. first_slot[I] + n_actions`. A [`crate::Profile`]
+//! stores its probabilities in this layout, and player `p`'s sequence of
+//! slot `s` is `s - player_slots[p] + 1` (sequence 0 is the empty one), so
+//! realization plans, behaviour strategies and regret tables all share it.
+
+use galac_runtime::tree::{NodeView, Tree};
+
+/// The slot layout alone (no tree walk): see the module comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slots {
+    /// Per information set (tree index): its first action slot.
+    pub first_slot: Vec<u32>,
+    /// Per player, and one past the last: the player's first slot.
+    pub player_slots: Vec<u32>,
+}
+
+impl Slots {
+    pub fn new(tree: &Tree) -> Slots {
+        let n_players = tree.n_players as usize;
+        let mut actions_of = vec![0u32; n_players];
+        for info in &tree.infosets {
+            actions_of[info.player as usize] += info.n_actions;
+        }
+        let mut player_slots = Vec::with_capacity(n_players + 1);
+        let mut total = 0u32;
+        for n in &actions_of {
+            player_slots.push(total);
+            total += n;
+        }
+        player_slots.push(total);
+        // Sets of one player appear in the tree in their `index_in_player`
+        // order, so a running counter per player lays them out in that order.
+        let mut next = player_slots[..n_players].to_vec();
+        let first_slot = tree
+            .infosets
+            .iter()
+            .map(|info| {
+                let at = next[info.player as usize];
+                next[info.player as usize] += info.n_actions;
+                at
+            })
+            .collect();
+        Slots { first_slot, player_slots }
+    }
+
+    /// All slots of all players.
+    pub fn len(&self) -> usize {
+        self.player_slots.last().copied().unwrap_or_default() as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Sequences of every player: the slot layout plus, per information set,
+/// the sequence of its player that leads to it.
+#[derive(Clone, Debug)]
+pub struct Treeplex {
+    pub slots: Slots,
+    /// Per information set: its player's sequence leading to it (0: empty).
+    pub parent_seq: Vec<u32>,
+    /// Per player: the player's information sets, in slot order.
+    pub infosets_of: Vec<Vec<u32>>,
+}
+
+impl Treeplex {
+    /// One walk over the tree. With perfect recall (checked when the tree is
+    /// built) every node of a set has the same parent sequence.
+    pub fn new(tree: &Tree) -> Treeplex {
+        let slots = Slots::new(tree);
+        let n_players = tree.n_players as usize;
+        let mut infosets_of: Vec<Vec<u32>> = vec![Vec::new(); n_players];
+        let mut order: Vec<u32> = (0..tree.infosets.len() as u32).collect();
+        order.sort_by_key(|&i| slots.first_slot[i as usize]);
+        for i in order {
+            infosets_of[tree.infosets[i as usize].player as usize].push(i);
+        }
+        let mut parent_seq = vec![0u32; tree.infosets.len()];
+        // Depth-first, keeping each player's current sequence in `seqs`; a
+        // decision's child is entered after setting its player's sequence,
+        // which is restored after the child's subtree.
+        enum Step {
+            Enter(u32),
+            Set(usize, u32),
+        }
+        let mut seqs = vec![0u32; n_players];
+        let mut stack: Vec<Step> = if tree.n_nodes() > 0 { vec![Step::Enter(0)] } else { Vec::new() };
+        while let Some(step) = stack.pop() {
+            let node = match step {
+                Step::Set(p, seq) => {
+                    seqs[p] = seq;
+                    continue;
+                }
+                Step::Enter(node) => node,
+            };
+            match tree.node(node) {
+                NodeView::Terminal => {}
+                NodeView::Chance => stack.extend(tree.children(node).rev().map(Step::Enter)),
+                NodeView::Decision { player, infoset } => {
+                    let p = player as usize;
+                    parent_seq[infoset as usize] = seqs[p];
+                    let first = slots.first_slot[infoset as usize] - slots.player_slots[p] + 1;
+                    for (a, child) in tree.children(node).enumerate().rev() {
+                        stack.push(Step::Set(p, seqs[p]));
+                        stack.push(Step::Enter(child));
+                        stack.push(Step::Set(p, first + a as u32));
+                    }
+                }
+            }
+        }
+        Treeplex { slots, parent_seq, infosets_of }
+    }
+
+    /// Sequences of player `p`, counting the empty one.
+    pub fn n_seqs(&self, p: usize) -> usize {
+        (self.slots.player_slots[p + 1] - self.slots.player_slots[p]) as usize + 1
+    }
+
+    /// Player `p`'s first sequence of information set `set` (its sequences
+    /// are this and the next `n_actions - 1`).
+    pub fn first_seq(&self, p: usize, set: u32) -> u32 {
+        self.slots.first_slot[set as usize] - self.slots.player_slots[p] + 1
+    }
+}

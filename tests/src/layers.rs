@@ -1,0 +1,112 @@
+//! The architecture's one-way dependencies (ARCHITECTURE.md), read from the
+//! crates' manifests and sources: runtime <- solvers <- app <- galac, and
+//! runtime <- compiler <- galac. Each rule is a line of the map.
+
+use crate::repo_root;
+
+/// (crate directory, the workspace crates and outside crates it may use).
+const LAYERS: &[(&str, &[&str])] = &[
+    ("runtime", &["rustc-hash", "thiserror"]),
+    ("solvers", &["galac-runtime", "good_lp", "rustc-hash", "thiserror"]),
+    (
+        "compiler",
+        &[
+            "galac-runtime",
+            "codespan-reporting",
+            "lalrpop-util",
+            "logos",
+            "prettyplease",
+            "proc-macro2",
+            "quote",
+            "syn",
+        ],
+    ),
+    ("app", &["galac-runtime", "galac-solvers", "clap", "serde_json", "thiserror"]),
+    ("cli", &["galac-runtime", "galac-compiler", "galac-app", "clap", "thiserror"]),
+];
+
+/// The names in a manifest's `[dependencies]` section.
+fn dependencies(dir: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(repo_root().join(dir).join("Cargo.toml")).expect("manifest");
+    let mut in_deps = false;
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+        } else if in_deps && !line.is_empty() && !line.starts_with('#') {
+            let name = line.split(['=', '.']).next().unwrap_or_default().trim();
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn crates_depend_only_on_the_layers_below() {
+    let mut wrong = Vec::new();
+    for (dir, allowed) in LAYERS {
+        for dep in dependencies(dir) {
+            if !allowed.contains(&dep.as_str()) {
+                wrong.push(format!("{dir}/ depends on {dep}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Every `.rs` file under `dir`, with its text.
+fn sources(dir: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![repo_root().join(dir)];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("source dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push((path.display().to_string(), std::fs::read_to_string(&path).expect("source")));
+            }
+        }
+    }
+    out
+}
+
+/// Lines of code (not comments) under `dir` that contain one of `needles`.
+fn offending(dir: &str, needles: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, text) in sources(dir) {
+        for (i, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            if let Some(n) = needles.iter().find(|n| code.contains(*n)) {
+                out.push(format!("{path}:{}: `{n}`: {}", i + 1, code));
+            }
+        }
+    }
+    out
+}
+
+/// The libraries neither print nor touch the process: the runtime (what
+/// generated code calls), the solvers and the compiler. Only the app and
+/// the galac binary talk to the user, read files and run cargo.
+#[test]
+fn libraries_do_no_process_io() {
+    let mut found = Vec::new();
+    for dir in ["runtime/src", "solvers/src"] {
+        found.extend(offending(dir, &["println!", "eprintln!", "print!(", "std::process", "std::fs", "clap::"]));
+    }
+    found.extend(offending("compiler/src", &["println!", "eprintln!", "std::process", "std::fs", "Command::new"]));
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// A compiled solver never tells its user to run galac, and library errors
+/// never name command-line flags (the app adds hints about its flags).
+#[test]
+fn messages_name_no_flags_or_galac_commands() {
+    let mut found = offending("runtime/src", &["\"--", " --", "`galac"]);
+    found.extend(offending("solvers/src", &["\"--", " --", "`galac"]));
+    found.extend(offending("app/src", &["`galac", "galac solve", "galac tree", "galac export"]));
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
