@@ -41,7 +41,7 @@ uname -srm
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Read-only look at git (no index refresh): is galac built from a clean tree?
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
-if ! GIT_OPTIONAL_LOCKS=0 git diff --quiet HEAD -- compiler runtime Cargo.toml Cargo.lock 2>/dev/null; then
+if ! GIT_OPTIONAL_LOCKS=0 git diff --quiet HEAD -- compiler runtime solvers app cli templates Cargo.toml Cargo.lock 2>/dev/null; then
     commit="$commit + uncommitted changes in compiler/ runtime/ or Cargo.*"
 fi
 echo "commit: $commit"

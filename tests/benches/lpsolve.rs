@@ -3,8 +3,8 @@
 //! the exploitability (NashConv) of the answer.
 //!
 //! ```text
-//! cargo bench --bench lpsolve                 # every case, every backend
-//! cargo bench --bench lpsolve -- leduc        # some cases, by name
+//! cargo bench -p galac-tests --bench lpsolve                 # every case, every backend
+//! cargo bench -p galac-tests --bench lpsolve -- leduc        # some cases, by name
 //! ```
 //!
 //! Each (case, backend) runs once (LP solves of the large cases take
