@@ -40,7 +40,16 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
     };
     let dir = match &args.emit_crate {
         Some(d) => d.clone(),
-        None => cargo::cache_dir().join("crates").join(format!("{}-{}", crate_dir_name(&ir.name), std::process::id())),
+        None => {
+            cargo::cache_dir().join("crates").join(format!("{}-{}", cargo::crate_name(&ir.name), std::process::id()))
+        }
+    };
+    let _lock = match cargo::lock_builds() {
+        Ok(lock) => lock,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
     };
     let package = match cargo::write_crate(&dir, &ir.name, &source, &game_rs) {
         Ok(p) => p,
@@ -54,36 +63,28 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
         use std::io::IsTerminal;
         std::io::stderr().is_terminal()
     };
-    let built = cargo::build_binary(&dir, &package, progress);
+    let output = &args.output;
+    let built = cargo::build_binary(&dir, &package, progress, |exe| {
+        galac_app::write_atomically(output, |mut f| {
+            let bytes = std::fs::read(exe)?;
+            std::io::Write::write_all(&mut f, &bytes)?;
+            set_executable(f)
+        })
+        .map_err(|e| std::io::Error::new(e.kind(), format!("`{}`: {e}", output.display())))
+    });
     if args.emit_crate.is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    let exe = match built {
-        Ok(exe) => exe,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
-    let written = galac_app::write_atomically(&args.output, |mut f| {
-        let bytes = std::fs::read(&exe)?;
-        std::io::Write::write_all(&mut f, &bytes)?;
-        set_executable(f)
-    });
-    match written {
+    match built {
         Ok(()) => {
-            eprintln!("    Finished {}", args.output.display());
+            eprintln!("    Finished {}", output.display());
             0
         }
         Err(e) => {
-            eprintln!("error: cannot write `{}`: {e}", args.output.display());
+            eprintln!("error: {e}");
             1
         }
     }
-}
-
-fn crate_dir_name(game: &str) -> String {
-    game.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
 }
 
 #[cfg(unix)]

@@ -24,6 +24,8 @@ pub enum BuildError {
     NoToolchain(String),
     #[error("{0}")]
     Io(String),
+    #[error("cannot write the solver {0}")]
+    Install(String),
     #[error("cargo failed to build the generated crate in `{dir}` (exit status {status}); this is a galac bug, please report it with the crate (kept with --emit-crate):\n{log}")]
     Cargo { dir: String, status: String, log: String },
 }
@@ -82,10 +84,20 @@ fn ensure_libraries(cache: &Path) -> Result<PathBuf, BuildError> {
 }
 
 /// A crate name from the game's name: lowercase letters, digits and `_`.
-fn crate_name(game: &str) -> String {
+///
+/// At most the name's first 40 characters are kept, followed by a hash of
+/// the whole name: a long name still fits a file name (a 300-character game
+/// name used to fail with "File name too long"), and names that differ only
+/// in case or past the cut get crates of their own.
+pub fn crate_name(game: &str) -> String {
     let cleaned: String =
-        game.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
-    format!("galac_game_{cleaned}")
+        game.chars().take(40).map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+    let mut h: u32 = 0x811c_9dc5;
+    for b in game.bytes() {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    format!("galac_game_{cleaned}_{h:08x}")
 }
 
 /// A TOML basic string (escaped).
@@ -130,9 +142,32 @@ pub fn write_crate(dir: &Path, game_name: &str, source_name: &str, game_rs: &str
     Ok(name)
 }
 
+/// Locks the cache's build directory until the returned file is dropped.
+///
+/// Games of the same name share a package name, hence the binary's path in
+/// the target directory, and cargo judges a path crate fresh by the times
+/// of its files: a crate written while another galac built a same-named game
+/// looked older than that build's output, and got its binary. Held from
+/// writing the crate until the binary is copied out, the lock makes builds
+/// of same-named games take turns.
+pub fn lock_builds() -> Result<std::fs::File, BuildError> {
+    let cache = cache_dir();
+    std::fs::create_dir_all(&cache).map_err(|e| io("create", &cache, e))?;
+    let path = cache.join("build.lock");
+    let lock = std::fs::File::create(&path).map_err(|e| io("create", &path, e))?;
+    lock.lock().map_err(|e| io("lock", &path, e))?;
+    Ok(lock)
+}
+
 /// Builds the crate in `dir` (`cargo build --release --offline`, target in
-/// the shared cache) and returns the path of the binary.
-pub fn build_binary(dir: &Path, package: &str, progress: bool) -> Result<PathBuf, BuildError> {
+/// the shared cache) and hands the binary's path to `install`. Call it
+/// holding [`lock_builds`].
+pub fn build_binary(
+    dir: &Path,
+    package: &str,
+    progress: bool,
+    install: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> Result<(), BuildError> {
     let target = cache_dir().join("target");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
@@ -165,5 +200,5 @@ pub fn build_binary(dir: &Path, package: &str, progress: bool) -> Result<PathBuf
     if !exe.exists() {
         return Err(BuildError::Io(format!("cargo succeeded but `{}` is missing", exe.display())));
     }
-    Ok(exe)
+    install(&exe).map_err(|e| BuildError::Install(e.to_string()))
 }

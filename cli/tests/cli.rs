@@ -242,3 +242,39 @@ fn strategy_files_round_trip_and_are_evaluated() {
     assert!(err.contains("sum to 0.7"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two games with one (300-character) name, compiled at the same time into
+/// one cache: each binary is its own game (they used to swap), and a name
+/// longer than a file name may be compiles.
+#[test]
+fn same_named_games_built_at_once_keep_their_own_binaries() {
+    let name = "g".repeat(300);
+    let small = format!("game {name} {{ players a, b; flow {{ choose a x in bool; outcome [1, -1]; }} }}");
+    let large =
+        format!("game {name} {{ players a, b; flow {{ choose a x in bool; choose b y in bool; outcome [1, -1]; }} }}");
+    let dir = std::env::temp_dir().join(format!("galac-same-name-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let builds: Vec<(PathBuf, std::process::Child)> = [("small", &small), ("large", &large)]
+        .into_iter()
+        .map(|(which, src)| {
+            let file = dir.join(format!("{which}.gala"));
+            std::fs::write(&file, src).expect("write game");
+            let bin = dir.join(which);
+            let child = galac_cmd()
+                .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+                .args([file.to_str().unwrap_or_default(), "-o", bin.to_str().unwrap_or_default()])
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("start galac");
+            (bin, child)
+        })
+        .collect();
+    for ((bin, child), nodes) in builds.into_iter().zip(["nodes: 3", "nodes: 7"]) {
+        let out = child.wait_with_output().expect("galac runs");
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = output_of_fresh_executable(Command::new(&bin).arg("tree"));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.lines().any(|l| l.starts_with(nodes)), "{} is not its own game:\n{text}", bin.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
