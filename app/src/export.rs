@@ -90,8 +90,9 @@ fn report(path: &Path, tree: &Tree, written: io::Result<()>) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::write_atomically;
-    use crate::*;
     use std::fs;
+    use std::io;
+    use std::path::{Path, PathBuf};
 
     fn scratch_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("galac-export-{name}-{}", std::process::id()));

@@ -7,17 +7,15 @@
 
 pub mod export;
 pub mod formats;
+mod output;
 pub mod solve;
 pub mod tree;
-
-use std::fs::{self, File, OpenOptions};
-use std::io;
-use std::path::{Path, PathBuf};
 
 use galac_runtime::game::Game;
 use galac_runtime::tree::{BuildError, BuildOptions};
 
 pub use galac_runtime::game::{Family, DEFAULT_STEP_LIMIT};
+pub use output::write_atomically;
 
 /// Limits of tree generation, shared by every command that builds a tree.
 #[derive(clap::Args, Debug, Clone)]
@@ -118,45 +116,6 @@ pub fn emit(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
-}
-
-/// Writes `path` through `write` into a fresh temporary file in the same
-/// directory, then renames it over `path`; on any error the temporary file
-/// is removed and `path` is left as it was.
-/// (The writers buffer their output themselves.)
-pub fn write_atomically(path: &Path, write: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
-    if path.is_dir() {
-        return Err(io::Error::other("it is a directory"));
-    }
-    let name = path.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let (tmp, file) = create_temp(dir, &name.to_string_lossy())?;
-    let result = (|| {
-        write(&file)?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// Creates `.NAME.PID.N.tmp` in `dir`, with the first N not already taken.
-fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
-    let pid = std::process::id();
-    let mut n = 0u32;
-    loop {
-        let tmp = dir.join(format!(".{name}.{pid}.{n}.tmp"));
-        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
-            Ok(f) => return Ok((tmp, f)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
-            Err(e) => return Err(e),
-        }
-    }
 }
 
 /// "name (k=v, ...)" for titles.

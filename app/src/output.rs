@@ -1,0 +1,139 @@
+//! Writing output files so that a reader never sees a partial one: a
+//! regular file is replaced atomically (a temporary file in the same
+//! directory, then a rename); a device or a pipe is written through, since
+//! replacing `/dev/null` with a regular file would break the machine.
+//!
+//! A symlink is followed: the file it points to is replaced and the link
+//! stays a link. A replaced file keeps its permissions.
+
+use std::fs::{self, File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Writes `path` through `write` (which buffers its output itself). On any
+/// error a regular file is left as it was and no temporary file remains;
+/// a write error on a device (such as ENOSPC on `/dev/full`) is returned.
+pub fn write_atomically(path: &Path, write: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
+    let path = follow_symlinks(path)?;
+    match fs::metadata(&path) {
+        Ok(meta) if meta.is_dir() => Err(io::Error::other("it is a directory")),
+        Ok(meta) if !meta.is_file() => {
+            let file = OpenOptions::new().write(true).open(&path)?;
+            write(&file)
+        }
+        Ok(meta) => replace(&path, Some(meta.permissions()), write),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => replace(&path, None, write),
+        Err(e) => Err(e),
+    }
+}
+
+/// The path a chain of symlinks ends at (which need not exist yet).
+fn follow_symlinks(path: &Path) -> io::Result<PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Writes a temporary file beside `path`, gives it `permissions`, then
+/// renames it over `path`.
+fn replace(
+    path: &Path,
+    permissions: Option<fs::Permissions>,
+    write: impl FnOnce(&File) -> io::Result<()>,
+) -> io::Result<()> {
+    let name = path.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let (tmp, file) = create_temp(dir, &name.to_string_lossy())?;
+    let result = (|| {
+        write(&file)?;
+        if let Some(permissions) = permissions {
+            file.set_permissions(permissions)?;
+        }
+        file.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Creates `.NAME.PID.N.tmp` in `dir`, with the first N not already taken.
+fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
+    let pid = std::process::id();
+    let mut n = 0u32;
+    loop {
+        let tmp = dir.join(format!(".{name}.{pid}.{n}.tmp"));
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::write_atomically;
+    use std::fs;
+    use std::io::Write;
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("galac-output-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("scratch dir");
+        dir
+    }
+
+    /// A pipe is written through (first, so that a regression replaces a
+    /// pipe of the test's own, not a device); then `/dev/full`'s ENOSPC is
+    /// reported and the device stays.
+    #[test]
+    fn devices_and_pipes_are_written_through_not_replaced() {
+        let dir = scratch("fifo");
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+        assert!(made.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(fifo).expect("read the pipe"))
+        };
+        write_atomically(&fifo, |mut f| f.write_all(b"through")).expect("writes to the pipe");
+        assert_eq!(reader.join().expect("reader"), b"through");
+        assert!(fs::symlink_metadata(&fifo).expect("exists").file_type().is_fifo(), "the pipe was replaced");
+        let full = write_atomically("/dev/full".as_ref(), |mut f| f.write_all(b"x").and_then(|_| f.flush()));
+        assert_eq!(full.map_err(|e| e.raw_os_error()), Err(Some(28)), "ENOSPC from /dev/full");
+        assert!(fs::metadata("/dev/full").expect("exists").file_type().is_char_device());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_permissions_and_a_symlink_stays() {
+        let dir = scratch("perm");
+        let file = dir.join("out.json");
+        fs::write(&file, "old").expect("write");
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o640)).expect("chmod");
+        let link = dir.join("link.json");
+        std::os::unix::fs::symlink("out.json", &link).expect("symlink");
+        write_atomically(&link, |mut f| f.write_all(b"new")).expect("writes");
+        assert!(fs::symlink_metadata(&link).expect("link").file_type().is_symlink());
+        assert_eq!(fs::read_to_string(&file).expect("read"), "new");
+        assert_eq!(fs::metadata(&file).expect("file").permissions().mode() & 0o777, 0o640);
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
