@@ -22,6 +22,8 @@ fn main() {
         ("chooser_first", manifest.join("codegen/chooser_first.gala")),
         ("domains", manifest.join("codegen/domains.gala")),
         ("filter_steps", manifest.join("codegen/filter_steps.gala")),
+        ("enum300", manifest.join("codegen/enum300.gala")),
+        ("players40", manifest.join("codegen/players40.gala")),
     ];
     for (name, path) in games {
         println!("cargo:rerun-if-changed={}", path.display());

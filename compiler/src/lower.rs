@@ -141,7 +141,7 @@ impl Lowerer<'_> {
                     domain: match &c.domain {
                         tast::ChooseDomain::Domain(d) => tast::ChooseDomain::Domain(remap_domain(d, fr.base)),
                         tast::ChooseDomain::Table(es) => {
-                            tast::ChooseDomain::Table(es.iter().map(|(e, n, d)| (remap(e, fr.base), *n, *d)).collect())
+                            tast::ChooseDomain::Table(es.iter().map(|(e, p)| (remap(e, fr.base), *p)).collect())
                         }
                     },
                     filter: c.filter.as_ref().map(|e| remap(e, fr.base)),
