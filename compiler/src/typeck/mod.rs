@@ -149,6 +149,13 @@ impl Checker {
             self.declare_global(name, Global::Player(idx));
             self.env.players.push(name.name.clone());
         }
+        if let Some(extra) = first.names.get(galac_runtime::ops::MAX_PLAYERS) {
+            self.error(
+                Diagnostic::error(format!("more than {} players", galac_runtime::ops::MAX_PLAYERS))
+                    .primary(extra.span, format!("player number {}", galac_runtime::ops::MAX_PLAYERS + 1))
+                    .note("the game tree numbers a decision's player in one byte"),
+            );
+        }
     }
 
     fn collect_enums(&mut self, p: &ast::Program) {
@@ -452,9 +459,13 @@ impl Checker {
 
 /// Nested deeper than the generated Rust of a compiled game can be.
 pub(crate) fn too_deep_to_compile(span: Span, what: &str, max: u32) -> Diagnostic {
+    let help = match what {
+        "type" => "nest fewer lists, arrays and tuples",
+        _ => "split it into smaller parts with `let` or a `fn`",
+    };
     Diagnostic::error(format!("{what} nested too deeply"))
         .primary(span, format!("more than {max} levels of nesting"))
-        .help("split it into smaller parts with `let` or a `fn`")
+        .help(help)
 }
 
 pub(crate) fn too_deep(span: Span, what: &str) -> Diagnostic {
