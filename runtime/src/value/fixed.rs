@@ -66,7 +66,7 @@ fixed_tuple!(8; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
 
 #[cfg(test)]
 mod tests {
-    use super::{Encode, Fixed};
+    use super::Fixed;
 
     fn same<T: Fixed>(v: T) {
         let mut encoded = Vec::new();
