@@ -171,6 +171,23 @@ impl Interp {
             .ok_or_else(|| ops::other(format!("{v} is not a player"), self.loc(span)))
     }
 
+    /// The players a fact is revealed to: one, or all.
+    fn receivers(
+        &self,
+        to: Option<&tast::Expr>,
+        env: &Env,
+        b: &mut Budget,
+        span: Span,
+    ) -> Result<std::ops::Range<usize>, GameError> {
+        Ok(match to {
+            Some(p) => {
+                let p = self.player_index(self.int(p, env, b)?, span)? as usize;
+                p..p + 1
+            }
+            None => 0..self.n_players as usize,
+        })
+    }
+
     /// Evaluates the candidates of a choice, with `where` and `weight`
     /// (their odds through the runtime's [`Odds`], as compiled games do).
     fn candidates(
@@ -326,14 +343,7 @@ impl Game for Interp {
                     for a in args {
                         self.eval(a, &env, &mut b)?.encode(words);
                     }
-                    let targets = match to {
-                        Some(p) => {
-                            let p = self.player_index(self.int(p, &env, &mut b)?, span)? as usize;
-                            p..p + 1
-                        }
-                        None => 0..self.n_players as usize,
-                    };
-                    for p in targets {
+                    for p in self.receivers(to.as_ref(), &env, &mut b, span)? {
                         let st = info.push(self.info_of(s, p), words);
                         self.set_info(s, p, st);
                     }

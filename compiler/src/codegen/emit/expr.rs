@@ -56,19 +56,7 @@ impl Emitter<'_> {
                 })
             }
             K::Builtin(b, args) => self.builtin(*b, args, ctx, &at),
-            K::Index(a, i) => {
-                let idx = self.expr(i, ctx);
-                match a.ty {
-                    Ty::PerPlayer(_) => {
-                        let x = self.by_ref(a, ctx);
-                        quote!(#x[(#idx) as usize].clone())
-                    }
-                    _ => {
-                        let xs = self.slice(a, ctx);
-                        quote!(::galac_runtime::ops::index(#xs, #idx, #at)?.clone())
-                    }
-                }
-            }
+            K::Index(a, i) => self.index(a, i, ctx, &at),
             K::Field(a, n) => {
                 let n = syn::Index::from(*n as usize);
                 match &a.kind {
@@ -90,30 +78,7 @@ impl Emitter<'_> {
                 let x = self.expr(a, ctx);
                 quote!((!(#x)))
             }
-            K::Binary(op, a, b) => {
-                let (x, y) = match op {
-                    // Comparisons borrow their operands (no clone of a list).
-                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                        (self.by_ref(a, ctx), self.by_ref(b, ctx))
-                    }
-                    _ => (self.expr(a, ctx), self.expr(b, ctx)),
-                };
-                match op {
-                    BinOp::Add => quote!(::galac_runtime::ops::add(#x, #y, #at)?),
-                    BinOp::Sub => quote!(::galac_runtime::ops::sub(#x, #y, #at)?),
-                    BinOp::Mul => quote!(::galac_runtime::ops::mul(#x, #y, #at)?),
-                    BinOp::Div => quote!(::galac_runtime::ops::div(#x, #y, #at)?),
-                    BinOp::Rem => quote!(::galac_runtime::ops::rem(#x, #y, #at)?),
-                    BinOp::Eq => quote!(((#x) == (#y))),
-                    BinOp::Ne => quote!(((#x) != (#y))),
-                    BinOp::Lt => quote!(((#x) < (#y))),
-                    BinOp::Le => quote!(((#x) <= (#y))),
-                    BinOp::Gt => quote!(((#x) > (#y))),
-                    BinOp::Ge => quote!(((#x) >= (#y))),
-                    BinOp::And => quote!(((#x) && (#y))),
-                    BinOp::Or => quote!(((#x) || (#y))),
-                }
-            }
+            K::Binary(op, a, b) => self.binary(*op, a, b, ctx, &at),
             K::Range { lo, hi, inclusive } => {
                 let (lo, hi) = (self.expr(lo, ctx), self.expr(hi, ctx));
                 quote!(::galac_runtime::ops::range(#lo, #hi, #inclusive, #at)?)
@@ -145,6 +110,48 @@ impl Emitter<'_> {
                 quote!({ let __v = #v; ::std::array::from_fn(|_| __v.clone()) })
             }
             K::Error => quote!(unreachable!("internal error: an erroneous expression was compiled, please report")),
+        }
+    }
+
+    /// A binary operator: arithmetic through `ops` (checked), comparisons
+    /// and connectives as Rust's.
+    fn binary(&self, op: BinOp, a: &Expr, b: &Expr, ctx: Ctx, at: &Literal) -> TokenStream {
+        let (x, y) = match op {
+            // Comparisons borrow their operands (no clone of a list).
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                (self.by_ref(a, ctx), self.by_ref(b, ctx))
+            }
+            _ => (self.expr(a, ctx), self.expr(b, ctx)),
+        };
+        match op {
+            BinOp::Add => quote!(::galac_runtime::ops::add(#x, #y, #at)?),
+            BinOp::Sub => quote!(::galac_runtime::ops::sub(#x, #y, #at)?),
+            BinOp::Mul => quote!(::galac_runtime::ops::mul(#x, #y, #at)?),
+            BinOp::Div => quote!(::galac_runtime::ops::div(#x, #y, #at)?),
+            BinOp::Rem => quote!(::galac_runtime::ops::rem(#x, #y, #at)?),
+            BinOp::Eq => quote!(((#x) == (#y))),
+            BinOp::Ne => quote!(((#x) != (#y))),
+            BinOp::Lt => quote!(((#x) < (#y))),
+            BinOp::Le => quote!(((#x) <= (#y))),
+            BinOp::Gt => quote!(((#x) > (#y))),
+            BinOp::Ge => quote!(((#x) >= (#y))),
+            BinOp::And => quote!(((#x) && (#y))),
+            BinOp::Or => quote!(((#x) || (#y))),
+        }
+    }
+
+    /// `a[i]`: a per-player array by the player, else checked by `ops::index`.
+    fn index(&self, a: &Expr, i: &Expr, ctx: Ctx, at: &Literal) -> TokenStream {
+        let idx = self.expr(i, ctx);
+        match a.ty {
+            Ty::PerPlayer(_) => {
+                let x = self.by_ref(a, ctx);
+                quote!(#x[(#idx) as usize].clone())
+            }
+            _ => {
+                let xs = self.slice(a, ctx);
+                quote!(::galac_runtime::ops::index(#xs, #idx, #at)?.clone())
+            }
         }
     }
 
