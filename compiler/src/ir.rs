@@ -41,6 +41,16 @@ pub struct Block {
     pub term: Term,
 }
 
+impl Block {
+    /// The steps entering this block costs against the step limit, for
+    /// both executions: one for the block and one per instruction (fns,
+    /// calls, `where` tests and `combinations` count
+    /// `galac_runtime::ops::STEP`s of their own).
+    pub fn steps(&self) -> u64 {
+        (1 + self.insts.len() as u64) * galac_runtime::ops::STEP
+    }
+}
+
 pub enum Inst {
     /// `place = value`, or `place op= value`.
     Assign { place: Place, op: Option<ArithOp>, value: Expr },
@@ -132,7 +142,7 @@ impl fmt::Display for Program {
                         tast::ChooseDomain::Domain(d) => self.show_domain(d),
                         tast::ChooseDomain::Table(entries) => {
                             let es: Vec<String> =
-                                entries.iter().map(|(e, n, d)| format!("{}: {n}/{d}", self.show(e))).collect();
+                                entries.iter().map(|(e, p)| format!("{}: {p}", self.show(e))).collect();
                             format!("{{{}}}", es.join(", "))
                         }
                     };

@@ -123,34 +123,13 @@ impl Lowerer<'_> {
                 let place = remap_place(target, fr.base);
                 self.insts.push(Inst::Assign { place, op: *op, value: remap(value, fr.base) });
             }
-            StmtKind::Choose(c) => {
-                let elem = match &c.domain {
-                    tast::ChooseDomain::Domain(d) => d.elem.clone(),
-                    tast::ChooseDomain::Table(es) => es.first().map_or(Ty::Error, |e| e.0.ty.clone()),
-                };
-                let choice_ty = match self.choice_tys.iter().position(|t| *t == elem && !t.has_error()) {
-                    Some(i) => i as u32,
-                    None => {
-                        self.choice_tys.push(elem);
-                        self.choice_tys.len() as u32 - 1
-                    }
-                };
-                let choose = ir::Choose {
-                    chooser: c.chooser.as_ref().map(|e| remap(e, fr.base)),
-                    pattern: remap_pattern(&c.pattern, fr.base),
-                    domain: match &c.domain {
-                        tast::ChooseDomain::Domain(d) => tast::ChooseDomain::Domain(remap_domain(d, fr.base)),
-                        tast::ChooseDomain::Table(es) => {
-                            tast::ChooseDomain::Table(es.iter().map(|(e, n, d)| (remap(e, fr.base), *n, *d)).collect())
-                        }
-                    },
-                    filter: c.filter.as_ref().map(|e| remap(e, fr.base)),
-                    weight: c.weight.as_ref().map(|e| remap(e, fr.base)),
-                    choice_ty,
-                    next: BlockId(0),
-                };
-                self.spans[self.cur.0 as usize] = span;
-                self.finish_and_continue(|next| Term::Choose(Box::new(ir::Choose { next, ..choose })), span);
+            StmtKind::Choose(c) => self.lower_choose(c, fr, span),
+            StmtKind::For { pattern, domain, body } if is_players(domain) => {
+                self.lower_for_players(pattern, body, fr, span)
+            }
+            StmtKind::For { pattern, domain, body } => self.lower_for(pattern, domain, body, fr, span),
+            StmtKind::TakeTurns { start, current, body, unless, until } => {
+                self.lower_take_turns(start, *current, body, unless.as_ref(), until.as_ref(), fr, span)
             }
             StmtKind::Reveal { to, fact, args } => {
                 let to = to.as_ref().map(|e| remap(e, fr.base));
@@ -202,85 +181,6 @@ impl Lowerer<'_> {
                 self.finish(Term::Branch { cond: remap(cond, fr.base), then_to: exit, else_to: body_b });
                 self.cur = exit;
             }
-            StmtKind::For { pattern, domain, body } if is_players(domain) => {
-                // `for p in players`: unrolled, one copy of the body per
-                // player (no list is built on every pass).
-                for i in 0..self.prog.players.len() as u32 {
-                    let player = Expr { kind: ExprKind::Player(i), ty: Ty::Player, span };
-                    self.insts.push(Inst::Bind { pattern: remap_pattern(pattern, fr.base), value: player });
-                    self.lower_block(body, fr);
-                }
-            }
-            StmtKind::For { pattern, domain, body } => {
-                let list_ty = Ty::List(Box::new(domain.elem.clone()));
-                let list = self.new_slot("for.list".into(), list_ty.clone());
-                let idx = self.new_slot("for.index".into(), Ty::Int);
-                self.insts.push(Inst::Enumerate { slot: list, domain: remap_domain(domain, fr.base) });
-                self.insts.push(Inst::Assign { place: Place::Local(LocalId(idx)), op: None, value: int(0, span) });
-                let (head, body_b, exit) = (self.new_block(span), self.new_block(span), self.new_block(span));
-                self.finish(Term::Jump(head));
-                self.cur = head;
-                let len = Expr {
-                    kind: ExprKind::Builtin(Builtin::Len, vec![slot(list, list_ty.clone(), span)]),
-                    ty: Ty::Int,
-                    span,
-                };
-                let more = Expr {
-                    kind: ExprKind::Binary(BinOp::Lt, Box::new(slot(idx, Ty::Int, span)), Box::new(len)),
-                    ty: Ty::Bool,
-                    span,
-                };
-                self.finish(Term::Branch { cond: more, then_to: body_b, else_to: exit });
-                self.cur = body_b;
-                let item = Expr {
-                    kind: ExprKind::Index(Box::new(slot(list, list_ty, span)), Box::new(slot(idx, Ty::Int, span))),
-                    ty: domain.elem.clone(),
-                    span,
-                };
-                self.insts.push(Inst::Bind { pattern: remap_pattern(pattern, fr.base), value: item });
-                self.insts.push(Inst::Assign {
-                    place: Place::Local(LocalId(idx)),
-                    op: Some(ArithOp::Add),
-                    value: int(1, span),
-                });
-                self.lower_block(body, fr);
-                self.finish(Term::Jump(head));
-                self.cur = exit;
-            }
-            StmtKind::TakeTurns { start, current, body, unless, until } => {
-                let cur_slot = fr.base + current.0;
-                self.insts.push(Inst::Assign {
-                    place: Place::Local(LocalId(cur_slot)),
-                    op: None,
-                    value: remap(start, fr.base),
-                });
-                let (head, body_b, after, exit) =
-                    (self.new_block(span), self.new_block(span), self.new_block(span), self.new_block(span));
-                self.finish(Term::Jump(head));
-                self.cur = head;
-                match unless {
-                    Some(c) => self.finish(Term::Branch { cond: remap(c, fr.base), then_to: exit, else_to: body_b }),
-                    None => self.finish(Term::Jump(body_b)),
-                }
-                self.cur = body_b;
-                self.lower_block(body, fr);
-                let advance = self.new_block(span);
-                self.finish(Term::Jump(after));
-                self.cur = after;
-                match until {
-                    Some(c) => self.finish(Term::Branch { cond: remap(c, fr.base), then_to: exit, else_to: advance }),
-                    None => self.finish(Term::Jump(advance)),
-                }
-                self.cur = advance;
-                let next = Expr {
-                    kind: ExprKind::Builtin(Builtin::Next, vec![slot(cur_slot, Ty::Player, span)]),
-                    ty: Ty::Player,
-                    span,
-                };
-                self.insts.push(Inst::Assign { place: Place::Local(LocalId(cur_slot)), op: None, value: next });
-                self.finish(Term::Jump(head));
-                self.cur = exit;
-            }
             StmtKind::CallFlow { flow, args } => {
                 let args = args.iter().map(|a| remap(a, fr.base)).collect();
                 let exit = self.expand_flow(*flow, args, span);
@@ -291,6 +191,130 @@ impl Lowerer<'_> {
                 self.finish_and_continue(|_| Term::Jump(fr.exit), span);
             }
         }
+    }
+    /// A choice ends the block; its value is bound where `apply` resumes.
+    fn lower_choose(&mut self, c: &tast::Choose, fr: Frame, span: Span) {
+        let elem = match &c.domain {
+            tast::ChooseDomain::Domain(d) => d.elem.clone(),
+            tast::ChooseDomain::Table(es) => es.first().map_or(Ty::Error, |e| e.0.ty.clone()),
+        };
+        let choice_ty = match self.choice_tys.iter().position(|t| *t == elem && !t.has_error()) {
+            Some(i) => i as u32,
+            None => {
+                self.choice_tys.push(elem);
+                self.choice_tys.len() as u32 - 1
+            }
+        };
+        let choose = ir::Choose {
+            chooser: c.chooser.as_ref().map(|e| remap(e, fr.base)),
+            pattern: remap_pattern(&c.pattern, fr.base),
+            domain: match &c.domain {
+                tast::ChooseDomain::Domain(d) => tast::ChooseDomain::Domain(remap_domain(d, fr.base)),
+                tast::ChooseDomain::Table(es) => {
+                    tast::ChooseDomain::Table(es.iter().map(|(e, p)| (remap(e, fr.base), *p)).collect())
+                }
+            },
+            filter: c.filter.as_ref().map(|e| remap(e, fr.base)),
+            weight: c.weight.as_ref().map(|e| remap(e, fr.base)),
+            choice_ty,
+            next: BlockId(0),
+        };
+        self.spans[self.cur.0 as usize] = span;
+        self.finish_and_continue(|next| Term::Choose(Box::new(ir::Choose { next, ..choose })), span);
+    }
+
+    /// `for p in players`: unrolled, one copy of the body per player (no
+    /// list is built on every pass).
+    fn lower_for_players(&mut self, pattern: &Pattern, body: &tast::Block, fr: Frame, span: Span) {
+        // `for p in players`: unrolled, one copy of the body per
+        // player (no list is built on every pass).
+        for i in 0..self.prog.players.len() as u32 {
+            let player = Expr { kind: ExprKind::Player(i), ty: Ty::Player, span };
+            self.insts.push(Inst::Bind { pattern: remap_pattern(pattern, fr.base), value: player });
+            self.lower_block(body, fr);
+        }
+    }
+
+    /// `for`: the domain enumerated into a hidden list slot, walked with a
+    /// hidden counter.
+    fn lower_for(&mut self, pattern: &Pattern, domain: &tast::Domain, body: &tast::Block, fr: Frame, span: Span) {
+        let list_ty = Ty::List(Box::new(domain.elem.clone()));
+        let list = self.new_slot("for.list".into(), list_ty.clone());
+        let idx = self.new_slot("for.index".into(), Ty::Int);
+        self.insts.push(Inst::Enumerate { slot: list, domain: remap_domain(domain, fr.base) });
+        self.insts.push(Inst::Assign { place: Place::Local(LocalId(idx)), op: None, value: int(0, span) });
+        let (head, body_b, exit) = (self.new_block(span), self.new_block(span), self.new_block(span));
+        self.finish(Term::Jump(head));
+        self.cur = head;
+        let len =
+            Expr { kind: ExprKind::Builtin(Builtin::Len, vec![slot(list, list_ty.clone(), span)]), ty: Ty::Int, span };
+        let more = Expr {
+            kind: ExprKind::Binary(BinOp::Lt, Box::new(slot(idx, Ty::Int, span)), Box::new(len)),
+            ty: Ty::Bool,
+            span,
+        };
+        self.finish(Term::Branch { cond: more, then_to: body_b, else_to: exit });
+        self.cur = body_b;
+        let item = Expr {
+            kind: ExprKind::Index(Box::new(slot(list, list_ty, span)), Box::new(slot(idx, Ty::Int, span))),
+            ty: domain.elem.clone(),
+            span,
+        };
+        self.insts.push(Inst::Bind { pattern: remap_pattern(pattern, fr.base), value: item });
+        self.insts.push(Inst::Assign {
+            place: Place::Local(LocalId(idx)),
+            op: Some(ArithOp::Add),
+            value: int(1, span),
+        });
+        self.lower_block(body, fr);
+        self.finish(Term::Jump(head));
+        self.cur = exit;
+    }
+
+    /// `take_turns`: the current player in a slot, moved on by `next`.
+    #[allow(clippy::too_many_arguments)]
+    fn lower_take_turns(
+        &mut self,
+        start: &Expr,
+        current: LocalId,
+        body: &tast::Block,
+        unless: Option<&Expr>,
+        until: Option<&Expr>,
+        fr: Frame,
+        span: Span,
+    ) {
+        let cur_slot = fr.base + current.0;
+        self.insts.push(Inst::Assign {
+            place: Place::Local(LocalId(cur_slot)),
+            op: None,
+            value: remap(start, fr.base),
+        });
+        let (head, body_b, after, exit) =
+            (self.new_block(span), self.new_block(span), self.new_block(span), self.new_block(span));
+        self.finish(Term::Jump(head));
+        self.cur = head;
+        match unless {
+            Some(c) => self.finish(Term::Branch { cond: remap(c, fr.base), then_to: exit, else_to: body_b }),
+            None => self.finish(Term::Jump(body_b)),
+        }
+        self.cur = body_b;
+        self.lower_block(body, fr);
+        let advance = self.new_block(span);
+        self.finish(Term::Jump(after));
+        self.cur = after;
+        match until {
+            Some(c) => self.finish(Term::Branch { cond: remap(c, fr.base), then_to: exit, else_to: advance }),
+            None => self.finish(Term::Jump(advance)),
+        }
+        self.cur = advance;
+        let next = Expr {
+            kind: ExprKind::Builtin(Builtin::Next, vec![slot(cur_slot, Ty::Player, span)]),
+            ty: Ty::Player,
+            span,
+        };
+        self.insts.push(Inst::Assign { place: Place::Local(LocalId(cur_slot)), op: None, value: next });
+        self.finish(Term::Jump(head));
+        self.cur = exit;
     }
 }
 

@@ -35,31 +35,129 @@ def load(path):
     return gbt.Game.read_game(path)  # older releases
 
 
+CHANCE = object()  # `Info.player` at a chance node
+
+
+class Info:
+    """What the checks need to know about one node: `player` (None at a leaf,
+    CHANCE at a chance node, else the player's label), `infoset` (a key equal
+    for exactly the nodes of one information set of that player), `children`,
+    `probs` (the chance probabilities, in the order of `children`) and
+    `payoffs` (player label -> payoff of the outcome at the node, {} if none)."""
+
+    __slots__ = ("player", "infoset", "children", "probs", "payoffs")
+
+    def __init__(self, player, infoset, children, probs, payoffs):
+        self.player, self.infoset, self.children = player, infoset, children
+        self.probs, self.payoffs = probs, payoffs
+
+
+class Tree:
+    """The game tree through pygambit >= 17, which names everything by label:
+    players are labels, and a node is the tuple of action labels leading to it
+    from the root (`H.path(*labels)`); outcomes are found by label, which the
+    reader makes unique (`_1`, `_2`, ... for unlabelled ones)."""
+
+    def __init__(self, game):
+        import pygambit as gbt
+
+        self.game, self.H = game, gbt.H
+        self.players = list(game.players)
+        outcomes = game.get_outcomes()
+        if len(set(outcomes)) != len(outcomes):
+            raise ValueError("outcome labels are not unique, so pygambit cannot tell the outcomes apart")
+        self.outcome_count = len(outcomes)
+        self.outcome_payoffs = {}  # outcome label -> {player label: payoff}
+
+    def infoset_counts(self):
+        return [len(self.game.get_infosets(p)) for p in self.players]
+
+    def root(self):
+        return ()
+
+    def info(self, node):
+        game, at = self.game, self.H.path(*node)
+        payoffs = {}
+        outcome = game.get_outcome(at)
+        if outcome is not None:
+            if outcome not in self.outcome_payoffs:
+                vector = game.get_outcome_payoffs(outcome)
+                self.outcome_payoffs[outcome] = {p: float(vector[p]) for p in self.players}
+            payoffs = self.outcome_payoffs[outcome]
+        actions = game.get_actions(at)
+        if not actions:
+            return Info(None, None, [], [], payoffs)
+        if len(set(actions)) != len(actions):
+            raise ValueError(f"node {node}: repeated action labels {actions}")
+        children = [node + (a,) for a in actions]
+        probs = game.get_action_probs(at)
+        if probs:
+            return Info(CHANCE, None, children, [float(probs[a]) for a in actions], payoffs)
+        # Every member of an information set lists the same members, in the same order.
+        infoset = game.get_members(at)[0].actions
+        return Info(game.get_player(at), infoset, children, [], payoffs)
+
+
+class TreeV16:
+    """The same through pygambit 16's node, player and outcome objects."""
+
+    def __init__(self, game):
+        self.game = game
+        self.player_objects = list(game.players)
+        self.players = [p.label for p in self.player_objects]
+        self.outcome_count = len(list(game.outcomes))
+
+    def infoset_counts(self):
+        return [len(list(p.infosets)) for p in self.player_objects]
+
+    def root(self):
+        return self.game.root
+
+    def info(self, node):
+        payoffs = {}
+        outcome = node.outcome
+        if outcome is not None:  # None with no outcome before 16.7
+            try:
+                payoffs = {p.label: float(outcome[p]) for p in self.player_objects}
+            except KeyError:  # pygambit 16.7: "node has no outcome attached"
+                payoffs = {}
+        if node.is_terminal:
+            return Info(None, None, [], [], payoffs)
+        children = list(node.children)
+        if node.player.is_chance:
+            return Info(CHANCE, None, children, [float(a.prob) for a in node.infoset.actions], payoffs)
+        return Info(node.player.label, node.infoset.number, children, [], payoffs)
+
+
+def tree(game):
+    return Tree(game) if hasattr(game, "get_histories") else TreeV16(game)
+
+
 def counts(game):
     """Walks the tree from the root (without recursion) and counts."""
-    players = list(game.players)
-    index = {p.label: i for i, p in enumerate(players)}
+    t = tree(game)
+    index = {p: i for i, p in enumerate(t.players)}
     found = {
-        "players": [p.label for p in players],
+        "players": list(t.players),
         "nodes": 0,
         "terminals": 0,
         "chance": 0,
-        "decisions": [0] * len(players),
-        "infosets": [len(list(p.infosets)) for p in players],
-        "outcomes": len(list(game.outcomes)),
+        "decisions": [0] * len(t.players),
+        "infosets": t.infoset_counts(),
+        "outcomes": t.outcome_count,
         "perfect_recall": bool(game.is_perfect_recall),
         "constant_sum": bool(game.is_const_sum),
     }
-    stack = [game.root]
+    stack = [t.root()]
     while stack:
-        node = stack.pop()
+        node = t.info(stack.pop())
         found["nodes"] += 1
-        if node.is_terminal:
+        if node.player is None:
             found["terminals"] += 1
-        elif node.player.is_chance:
+        elif node.player is CHANCE:
             found["chance"] += 1
         else:
-            found["decisions"][index[node.player.label]] += 1
+            found["decisions"][index[node.player]] += 1
         stack.extend(node.children)
     return found
 

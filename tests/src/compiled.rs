@@ -99,6 +99,16 @@ fn compiled_trees_with_params_equal_the_interpreters() {
     same_tree("tests/codegen/domains.gala", &["n=5", "size=3"], compiled(&domains::Family, &["n=5", "size=3"]));
 }
 
+/// Values a byte cannot hold and arrays longer than 32 (players): the
+/// compiled game has the interpreter's tree, not a capped one.
+#[test]
+fn large_enums_and_many_players_compile_exactly() {
+    let big = compiled(&enum300::Family, &[]);
+    assert_eq!(big.stats().nodes, 901);
+    same_tree("tests/codegen/enum300.gala", &[], big);
+    same_tree("tests/codegen/players40.gala", &[], compiled(&players40::Family, &[]));
+}
+
 /// A `combinations` size or a domain's range out of range is the same
 /// located error in both executions.
 #[test]

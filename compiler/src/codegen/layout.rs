@@ -237,7 +237,7 @@ fn block_live_in(ir: &ir::Program, b: usize, live_in: &[Set], g: &mut Interferen
             match &c.domain {
                 ChooseDomain::Domain(d) => domain_uses(d, &mut before),
                 ChooseDomain::Table(es) => {
-                    for (e, _, _) in es {
+                    for (e, _) in es {
                         expr_uses(e, &mut before);
                     }
                 }

@@ -47,7 +47,7 @@ fn type_desc_tokens(d: &TypeDesc) -> TokenStream {
         TypeDesc::Card => quote!(::galac_runtime::labels::TypeDesc::Card),
         TypeDesc::Tuple(ts) => {
             let ts = ts.iter().map(type_desc_tokens);
-            quote!(::galac_runtime::labels::TypeDesc::Tuple(vec![#(#ts),*]))
+            quote!(::galac_runtime::labels::TypeDesc::Tuple(::std::vec::Vec::from([#(#ts),*])))
         }
         TypeDesc::Seq(t) => {
             let t = type_desc_tokens(t);
@@ -58,61 +58,41 @@ fn type_desc_tokens(d: &TypeDesc) -> TokenStream {
 
 fn strings(items: &[String]) -> TokenStream {
     let lits = items.iter().map(|s| Literal::string(s));
-    quote!(vec![#(#lits.to_string()),*])
+    quote!(::std::vec::Vec::from([#(#lits.to_string()),*]))
 }
 
 fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
     let e = Emitter::new(ir, locator);
-    let n = e.n_players();
-    let name = Literal::string(&ir.name);
-    let labeler = ir.labeler();
-    let players = strings(&labeler.players);
-    let enums = labeler.enums.iter().map(|vs| strings(vs));
-    let facts = labeler.facts.iter().map(|(tag, args)| {
-        let tag = Literal::string(tag);
-        let args = args.iter().map(type_desc_tokens);
-        quote!((#tag.to_string(), vec![#(#args),*]))
-    });
-    let choice_types = labeler.choice_types.iter().map(type_desc_tokens);
+    let types = types(ir, &e);
+    let constructor = constructor(ir);
+    let functions = e.functions();
+    let game_impl = game_impl(&e);
+    let family = family(ir, &e);
+    quote! {
+        #types
+        #constructor
+        #functions
+        #game_impl
+        #family
+    }
+}
 
-    // Params: struct fields, parsing, defaults (which may use earlier params).
+fn param_field(i: usize, p: &crate::typeck::tast::Param) -> proc_macro2::Ident {
+    format_ident!("p{}_{}", i, clean(&p.name))
+}
+
+/// The params, the state and the scratch buffers.
+fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
+    let n = e.n_players();
     let param_fields = ir.params.iter().enumerate().map(|(i, p)| {
-        let f = format_ident!("p{}_{}", i, clean(&p.name));
+        let f = param_field(i, p);
         let t = if p.ty == Ty::Bool { quote!(bool) } else { quote!(i64) };
         quote!(pub #f: #t,)
     });
-    let specs = ir.params.iter().map(|p| {
-        let name = Literal::string(&p.name);
-        let is_bool = p.ty == Ty::Bool;
-        quote!(::galac_runtime::params::ParamSpec { name: #name, is_bool: #is_bool })
-    });
-    let param_help: Vec<String> =
-        ir.params.iter().map(|p| format!("{}: {} = {}", p.name, p.ty, ir.show(&p.default))).collect();
-    let param_help = Literal::string(&if param_help.is_empty() { "none".to_string() } else { param_help.join(", ") });
-    let param_values = ir.params.iter().enumerate().map(|(i, p)| {
-        let f = format_ident!("p{}_{}", i, clean(&p.name));
-        let default = e.param_default_expr(&p.default);
-        let (variant, t) = if p.ty == Ty::Bool { (quote!(Bool), quote!(bool)) } else { (quote!(Int), quote!(i64)) };
-        quote! {
-            let #f: #t = match &__given[#i] {
-                Some(::galac_runtime::params::ParamValue::#variant(v)) => *v,
-                _ => #default,
-            };
-        }
-    });
-    let param_names: Vec<proc_macro2::Ident> =
-        ir.params.iter().enumerate().map(|(i, p)| format_ident!("p{}_{}", i, clean(&p.name))).collect();
-    let param_labels = ir.params.iter().map(|p| Literal::string(&p.name));
-
     let state_fields = e.state_fields();
+    let state_defaults = e.state_defaults();
     let scratch_fields = e.scratch_fields();
-    let functions = e.functions();
-    let var_inits = e.var_inits();
-    let advance_arms = e.advance_arms();
-    let apply_arms = e.apply_arms();
-    let label_arms = e.label_arms();
     let entry = ir.entry.0;
-
     quote! {
         /// The game's params.
         #[derive(Clone, Debug)]
@@ -120,7 +100,7 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
 
         /// A point in a play: the game's variables and locals as typed
         /// fields, where the flow is, payoffs and information states.
-        #[derive(Clone, Debug, Default)]
+        #[derive(Clone, Debug)]
         pub struct State {
             block: u32,
             payoffs: [i64; #n],
@@ -128,16 +108,45 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
             #state_fields
         }
 
+        /// The state at the entry block, before the variables are set
+        /// (written out: `Default` stops at arrays of 32).
+        impl ::std::default::Default for State {
+            fn default() -> State {
+                State {
+                    block: #entry,
+                    payoffs: [0; #n],
+                    info: [::galac_runtime::info::InfoState::EMPTY; #n],
+                    #state_defaults
+                }
+            }
+        }
+
         /// Buffers reused from node to node: the candidates of the current
-        /// choice (valid from `advance` until the next `advance`).
+        /// choice and their odds (valid from `advance` until the next `advance`).
         #[derive(Default)]
         struct Scratch {
             words: Vec<u64>,
-            weights: Vec<u64>,
-            probs: Vec<::galac_runtime::rational::Ratio>,
+            odds: ::galac_runtime::ops::Odds,
             #scratch_fields
         }
+    }
+}
 
+/// `Game` and its constructor, with the labeler's names.
+fn constructor(ir: &ir::Program) -> TokenStream {
+    let name = Literal::string(&ir.name);
+    let labeler = ir.labeler();
+    let players = strings(&labeler.players);
+    let enums = labeler.enums.iter().map(|vs| strings(vs));
+    let facts = labeler.facts.iter().map(|(tag, args)| {
+        let tag = Literal::string(tag);
+        let args = args.iter().map(type_desc_tokens);
+        quote!((#tag.to_string(), ::std::vec::Vec::from([#(#args),*])))
+    });
+    let choice_types = labeler.choice_types.iter().map(type_desc_tokens);
+    let param_names: Vec<proc_macro2::Ident> = ir.params.iter().enumerate().map(|(i, p)| param_field(i, p)).collect();
+    let param_labels = ir.params.iter().map(|p| Literal::string(&p.name));
+    quote! {
         pub struct Game {
             params: Params,
             info: ::galac_runtime::game::GameInfo,
@@ -150,9 +159,9 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
             pub fn new(params: Params, step_limit: u64) -> Game {
                 let values: Vec<String> = {
                     let p = &params;
-                    vec![#(p.#param_names.to_string()),*]
+                    ::std::vec::Vec::from([#(p.#param_names.to_string()),*])
                 };
-                let names: Vec<String> = vec![#(#param_labels.to_string()),*];
+                let names: Vec<String> = ::std::vec::Vec::from([#(#param_labels.to_string()),*]);
                 Game {
                     info: ::galac_runtime::game::GameInfo {
                         name: #name.to_string(),
@@ -161,9 +170,9 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
                     },
                     labeler: ::galac_runtime::labels::Labeler {
                         players: #players,
-                        enums: vec![#(#enums),*],
-                        facts: vec![#(#facts),*],
-                        choice_types: vec![#(#choice_types),*],
+                        enums: ::std::vec::Vec::from([#(#enums),*]),
+                        facts: ::std::vec::Vec::from([#(#facts),*]),
+                        choice_types: ::std::vec::Vec::from([#(#choice_types),*]),
                     },
                     params,
                     scratch: ::std::default::Default::default(),
@@ -171,16 +180,16 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
                 }
             }
         }
+    }
+}
 
-        #functions
-
-        /// The error of a flow that runs past the step limit (off the hot path).
-        #[cold]
-        #[inline(never)]
-        fn step_limit_error(limit: u64, at: &str) -> ::galac_runtime::game::GameError {
-            ::galac_runtime::game::GameError::StepLimit { limit, at: at.to_string() }
-        }
-
+/// The `galac_runtime::game::Game` implementation.
+fn game_impl(e: &Emitter) -> TokenStream {
+    let var_inits = e.var_inits();
+    let advance_arms = e.advance_arms();
+    let apply_arms = e.apply_arms();
+    let label_arms = e.label_arms();
+    quote! {
         impl ::galac_runtime::game::Game for Game {
             type State = State;
 
@@ -192,12 +201,7 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
                 let g = self;
                 let mut __steps = 0u64;
                 let steps = &mut __steps;
-                let mut state = State {
-                    block: #entry,
-                    payoffs: [0; #n],
-                    info: [::galac_runtime::info::InfoState::EMPTY; #n],
-                    ..::std::default::Default::default()
-                };
+                let mut state = State::default();
                 let s = &mut state;
                 #var_inits
                 Ok(state)
@@ -251,7 +255,7 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
 
             fn chance_probs(&self, _s: &State, out: &mut Vec<::galac_runtime::rational::Ratio>) {
                 out.clear();
-                out.extend_from_slice(&self.scratch.borrow().probs);
+                out.extend_from_slice(self.scratch.borrow().odds.probs());
             }
 
             fn payoffs<'a>(&self, s: &'a State, _: &'a mut Vec<i64>) -> &'a [i64] {
@@ -269,7 +273,33 @@ fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
                 self.labeler.infoset(info, infoset)
             }
         }
+    }
+}
 
+/// The family of games of this description, one per choice of params.
+fn family(ir: &ir::Program, e: &Emitter) -> TokenStream {
+    let name = Literal::string(&ir.name);
+    let specs = ir.params.iter().map(|p| {
+        let name = Literal::string(&p.name);
+        let is_bool = p.ty == Ty::Bool;
+        quote!(::galac_runtime::params::ParamSpec { name: #name, is_bool: #is_bool })
+    });
+    let param_help: Vec<String> =
+        ir.params.iter().map(|p| format!("{}: {} = {}", p.name, p.ty, ir.show(&p.default))).collect();
+    let param_help = Literal::string(&if param_help.is_empty() { "none".to_string() } else { param_help.join(", ") });
+    let param_values = ir.params.iter().enumerate().map(|(i, p)| {
+        let f = param_field(i, p);
+        let default = e.param_default_expr(&p.default);
+        let (variant, t) = if p.ty == Ty::Bool { (quote!(Bool), quote!(bool)) } else { (quote!(Int), quote!(i64)) };
+        quote! {
+            let #f: #t = match &__given[#i] {
+                Some(::galac_runtime::params::ParamValue::#variant(v)) => *v,
+                _ => #default,
+            };
+        }
+    });
+    let param_names = ir.params.iter().enumerate().map(|(i, p)| param_field(i, p));
+    quote! {
         /// The whole family of games of this description, one per choice of params.
         pub struct Family;
 

@@ -1,9 +1,11 @@
 //! Evaluating expressions and running the (pure, structured) fn bodies.
+//! Every operation and builtin is `galac_runtime::ops`'s, as in compiled
+//! games; this file only walks the expressions.
 
 use galac_runtime::game::GameError;
+use galac_runtime::ops;
 
-use super::value::Value;
-use super::Interp;
+use super::{Interp, Value};
 use crate::ast::BinOp;
 use crate::span::Span;
 use crate::typeck::tast::{self, ArithOp, Builtin, Expr, ExprKind, Pattern, Place, StmtKind};
@@ -23,21 +25,14 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// Counts one step ([`ops::STEP`]).
     pub fn step(&mut self, interp: &Interp, span: Span) -> Result<(), GameError> {
-        self.used += 1;
-        if self.used > self.limit {
-            return Err(GameError::StepLimit { limit: self.limit, at: interp.at(span) });
-        }
-        Ok(())
+        ops::step(&mut self.used, self.limit, interp.loc(span))
     }
 
     /// Counts `n` steps at once (a block and its instructions).
     pub fn steps(&mut self, interp: &Interp, n: u64, span: Span) -> Result<(), GameError> {
-        self.used += n;
-        if self.used > self.limit {
-            return Err(GameError::StepLimit { limit: self.limit, at: interp.at(span) });
-        }
-        Ok(())
+        ops::steps(&mut self.used, n, self.limit, interp.loc(span))
     }
 }
 
@@ -72,10 +67,7 @@ impl Interp {
             K::Index(a, i) => {
                 let idx = self.int(i, env, b)?;
                 // Index a slot directly, without cloning the sequence.
-                let read = |xs: &[Value]| match usize::try_from(idx).ok().and_then(|k| xs.get(k)) {
-                    Some(v) => scalar(v),
-                    None => Err(GameError::IndexOutOfBounds { index: idx, len: xs.len(), at: self.at(e.span) }),
-                };
+                let read = |xs: &[Value]| scalar(ops::index(xs, idx, self.loc(e.span))?);
                 match &a.kind {
                     K::Local(l) => match &env.locals[l.0 as usize] {
                         Value::Seq(xs) => read(xs),
@@ -108,17 +100,13 @@ impl Interp {
             _ => {}
         }
         let (a, c) = (self.int(x, env, b)?, self.int(y, env, b)?);
+        let at = self.loc(span);
         Ok(match op {
-            BinOp::Add => a.checked_add(c).ok_or_else(|| self.overflow(span))?,
-            BinOp::Sub => a.checked_sub(c).ok_or_else(|| self.overflow(span))?,
-            BinOp::Mul => a.checked_mul(c).ok_or_else(|| self.overflow(span))?,
-            BinOp::Div | BinOp::Rem => {
-                if c == 0 {
-                    return Err(GameError::DivisionByZero { at: self.at(span) });
-                }
-                let r = if op == BinOp::Div { a.checked_div(c) } else { a.checked_rem(c) };
-                r.ok_or_else(|| self.overflow(span))?
-            }
+            BinOp::Add => ops::add(a, c, at)?,
+            BinOp::Sub => ops::sub(a, c, at)?,
+            BinOp::Mul => ops::mul(a, c, at)?,
+            BinOp::Div => ops::div(a, c, at)?,
+            BinOp::Rem => ops::rem(a, c, at)?,
             BinOp::Eq => i64::from(a == c),
             BinOp::Ne => i64::from(a != c),
             BinOp::Lt => i64::from(a < c),
@@ -131,10 +119,6 @@ impl Interp {
 
     fn internal(&self, span: Span, what: &str) -> GameError {
         GameError::Other { message: format!("internal error ({what}), please report"), at: self.at(span) }
-    }
-
-    fn overflow(&self, span: Span) -> GameError {
-        GameError::Overflow { at: self.at(span) }
     }
 
     pub fn eval(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<Value, GameError> {
@@ -157,12 +141,7 @@ impl Interp {
                 let seq = self.eval(a, env, b)?;
                 let idx = self.int(i, env, b)?;
                 match seq {
-                    Value::Seq(xs) => match usize::try_from(idx).ok().and_then(|k| xs.get(k)) {
-                        Some(v) => v.clone(),
-                        None => {
-                            return Err(GameError::IndexOutOfBounds { index: idx, len: xs.len(), at: self.at(e.span) })
-                        }
-                    },
+                    Value::Seq(xs) => ops::index(&xs, idx, self.loc(e.span))?.clone(),
                     Value::Int(_) => return Err(self.internal(e.span, "index of a scalar")),
                 }
             }
@@ -170,7 +149,7 @@ impl Interp {
                 Value::Seq(xs) => xs.get(*n as usize).cloned().ok_or_else(|| self.internal(e.span, "tuple field"))?,
                 Value::Int(_) => return Err(self.internal(e.span, "field of a scalar")),
             },
-            K::Neg(a) => Value::Int(self.int(a, env, b)?.checked_neg().ok_or_else(|| self.overflow(e.span))?),
+            K::Neg(a) => Value::Int(ops::neg(self.int(a, env, b)?, self.loc(e.span))?),
             K::Not(a) => Value::bool(self.int(a, env, b)? == 0),
             K::Binary(op @ (BinOp::Eq | BinOp::Ne), x, y) => {
                 let equal = self.eval(x, env, b)? == self.eval(y, env, b)?;
@@ -179,15 +158,7 @@ impl Interp {
             K::Binary(op, x, y) => Value::Int(self.int_binary(*op, x, y, env, b, e.span)?),
             K::Range { lo, hi, inclusive } => {
                 let lo = self.int(lo, env, b)?;
-                let hi = self.int(hi, env, b)?;
-                let hi = if *inclusive { hi.checked_add(1).ok_or_else(|| self.overflow(e.span))? } else { hi };
-                let n = hi.saturating_sub(lo).max(0);
-                if n > 100_000_000 {
-                    return Err(GameError::Other {
-                        message: format!("range of {n} values is too large"),
-                        at: self.at(e.span),
-                    });
-                }
+                let hi = ops::range_end(lo, self.int(hi, env, b)?, *inclusive, self.loc(e.span))?;
                 Value::seq((lo..hi).map(Value::Int).collect())
             }
             K::If(c, x, y) => {
@@ -202,14 +173,8 @@ impl Interp {
             }
             K::Repeat(v, n) => {
                 let v = self.eval(v, env, b)?;
-                let n = self.int(n, env, b)?;
-                if !(0..=100_000_000).contains(&n) {
-                    return Err(GameError::Other {
-                        message: format!("cannot repeat a value {n} times"),
-                        at: self.at(e.span),
-                    });
-                }
-                Value::seq(vec![v; n as usize])
+                let n = ops::repeat_count(self.int(n, env, b)?, self.loc(e.span))?;
+                Value::seq(vec![v; n])
             }
             K::PerPlayerFill(v) => Value::seq(vec![self.eval(v, env, b)?; self.n_players as usize]),
             K::Error => return Err(self.internal(e.span, "error expression")),
@@ -225,102 +190,54 @@ impl Interp {
 
     fn builtin(&self, bi: Builtin, args: &[Expr], env: &Env, b: &mut Budget, span: Span) -> Result<Value, GameError> {
         use Builtin::*;
-        let limit = |n: i64, what: &str| -> Result<usize, GameError> {
-            usize::try_from(n)
-                .ok()
-                .filter(|n| *n <= 1 << 24)
-                .ok_or_else(|| GameError::Other { message: format!("{what} {n} is out of range"), at: self.at(span) })
-        };
+        let at = self.loc(span);
+        let int = |i: usize, b: &mut Budget| self.int(&args[i], env, b);
+        let ints = |xs: Vec<i64>| Value::seq(xs.into_iter().map(Value::Int).collect());
         Ok(match bi {
             Len => Value::Int(self.seq(&args[0], env, b)?.len() as i64),
             Contains => {
                 let xs = self.seq(&args[0], env, b)?;
-                let x = self.eval(&args[1], env, b)?;
-                Value::bool(xs.contains(&x))
+                Value::bool(ops::contains(&xs, &self.eval(&args[1], env, b)?))
             }
             Count => {
                 let xs = self.seq(&args[0], env, b)?;
                 let x = self.eval(&args[1], env, b)?;
                 let flat = args[0].ty.element().is_some_and(|t| *t == args[1].ty);
-                let n = if flat {
-                    xs.iter().filter(|v| **v == x).count()
-                } else {
-                    xs.iter()
-                        .map(|row| match row {
-                            Value::Seq(r) => r.iter().filter(|v| **v == x).count(),
-                            Value::Int(_) => 0,
-                        })
-                        .sum()
-                };
-                Value::Int(n as i64)
+                Value::Int(if flat { ops::count(&xs, &x) } else { ops::count2d(&xs, &x) })
             }
             Push => {
                 let xs = self.seq(&args[0], env, b)?;
-                let mut v = (*xs).clone();
-                v.push(self.eval(&args[1], env, b)?);
-                Value::seq(v)
+                Value::seq(ops::pushed(&xs, self.eval(&args[1], env, b)?))
             }
             Remove => {
                 let xs = self.seq(&args[0], env, b)?;
-                let x = self.eval(&args[1], env, b)?;
-                let mut v = (*xs).clone();
-                if let Some(i) = v.iter().position(|y| *y == x) {
-                    v.remove(i);
-                }
-                Value::seq(v)
+                Value::seq(ops::removed(&xs, &self.eval(&args[1], env, b)?))
             }
-            Sum => {
-                let xs = self.seq(&args[0], env, b)?;
-                let mut total: i64 = 0;
-                for x in xs.iter() {
-                    if let Value::Int(n) = x {
-                        total = total.checked_add(*n).ok_or_else(|| self.overflow(span))?;
-                    }
-                }
-                Value::Int(total)
-            }
-            Sort => {
-                let mut v = (*self.seq(&args[0], env, b)?).clone();
-                v.sort();
-                Value::seq(v)
-            }
+            Sum => Value::Int(ops::sum(&self.seq(&args[0], env, b)?, at)?),
+            Sort => Value::seq(ops::sorted(&self.seq(&args[0], env, b)?)),
             Combinations => {
                 let xs = self.seq(&args[0], env, b)?;
-                let k = limit(self.int(&args[1], env, b)?, "combination size")?;
-                let mut out = Vec::new();
-                galac_runtime::ops::for_each_combination(xs.len(), k, |pick| {
-                    out.push(Value::seq(pick.iter().map(|i| xs[*i].clone()).collect()));
-                });
-                b.used += out.len() as u64;
-                b.step(self, span)?;
-                Value::seq(out)
+                let k = int(1, b)?;
+                let all = ops::combinations(&xs, k, &mut b.used, b.limit, at)?;
+                Value::seq(all.into_iter().map(Value::seq).collect())
             }
-            Min => Value::Int(self.int(&args[0], env, b)?.min(self.int(&args[1], env, b)?)),
-            Max => Value::Int(self.int(&args[0], env, b)?.max(self.int(&args[1], env, b)?)),
-            Abs => Value::Int(self.int(&args[0], env, b)?.checked_abs().ok_or_else(|| self.overflow(span))?),
-            Next => Value::Int((self.int(&args[0], env, b)? + 1) % i64::from(self.n_players)),
-            Index => Value::Int(self.int(&args[0], env, b)?),
-            Deck => {
-                let (r, s) = (self.int(&args[0], env, b)?, self.int(&args[1], env, b)?);
-                let deck = galac_runtime::ops::deck(r, s, &self.at(span))?;
-                Value::seq(deck.iter().map(|c| Value::Int(*c)).collect())
-            }
-            Card => {
-                let (r, s) = (self.int(&args[0], env, b)?, self.int(&args[1], env, b)?);
-                Value::Int(galac_runtime::ops::card(r, s, &self.at(span))?)
-            }
-            Rank => Value::Int(galac_runtime::ops::rank(self.int(&args[0], env, b)?)),
-            Suit => Value::Int(galac_runtime::ops::suit(self.int(&args[0], env, b)?)),
+            Min => Value::Int(ops::min(int(0, b)?, int(1, b)?)),
+            Max => Value::Int(ops::max(int(0, b)?, int(1, b)?)),
+            Abs => Value::Int(ops::abs(int(0, b)?, at)?),
+            Next => Value::Int(i64::from(ops::next_player(self.player_index(int(0, b)?, span)?, self.n_players))),
+            Index => Value::Int(ops::player_number(self.player_index(int(0, b)?, span)?)),
+            Deck => ints(ops::deck(int(0, b)?, int(1, b)?, at)?.as_slice().to_vec()),
+            Card => Value::Int(ops::card(int(0, b)?, int(1, b)?, at)?),
+            Rank => Value::Int(ops::rank(int(0, b)?)),
+            Suit => Value::Int(ops::suit(int(0, b)?)),
             Cells => {
-                let (r, c) = (self.int(&args[0], env, b)?, self.int(&args[1], env, b)?);
-                let cells = galac_runtime::ops::cells(r, c, &self.at(span))?;
+                let cells = ops::cells(int(0, b)?, int(1, b)?, at)?;
                 Value::seq(cells.iter().map(|(r, c)| Value::seq(vec![Value::Int(*r), Value::Int(*c)])).collect())
             }
             HasLine => {
                 let board = self.seq(&args[0], env, b)?;
-                let k = self.int(&args[1], env, b)?;
-                let v = self.eval(&args[2], env, b)?;
-                Value::bool(has_line(&board, k, &v))
+                let k = int(1, b)?;
+                Value::bool(ops::has_line(&board, k, &self.eval(&args[2], env, b)?))
             }
         })
     }
@@ -452,15 +369,11 @@ impl Interp {
         slots: &mut [Value],
         span: Span,
     ) -> Result<(), GameError> {
+        let at = self.loc(span);
         let mut target = &mut slots[slot];
         for idx in path {
             let Value::Seq(xs) = target else { return Err(self.internal(span, "index of a scalar")) };
-            let xs = std::rc::Rc::make_mut(xs);
-            let len = xs.len();
-            target = match usize::try_from(idx).ok().and_then(|k| xs.get_mut(k)) {
-                Some(t) => t,
-                None => return Err(GameError::IndexOutOfBounds { index: idx, len, at: self.at(span) }),
-            };
+            target = ops::index_slice_mut(std::rc::Rc::make_mut(xs).as_mut_slice(), idx, at)?;
         }
         *target = match op {
             None => v,
@@ -468,12 +381,11 @@ impl Interp {
                 let (Value::Int(a), Value::Int(c)) = (&*target, &v) else {
                     return Err(self.internal(span, "compound assignment"));
                 };
-                let r = match op {
-                    ArithOp::Add => a.checked_add(*c),
-                    ArithOp::Sub => a.checked_sub(*c),
-                    ArithOp::Mul => a.checked_mul(*c),
-                };
-                Value::Int(r.ok_or_else(|| self.overflow(span))?)
+                Value::Int(match op {
+                    ArithOp::Add => ops::add(*a, *c, at)?,
+                    ArithOp::Sub => ops::sub(*a, *c, at)?,
+                    ArithOp::Mul => ops::mul(*a, *c, at)?,
+                })
             }
         };
         Ok(())
@@ -493,13 +405,4 @@ pub fn bind(p: &Pattern, v: Value, slots: &mut [Value]) {
             }
         }
     }
-}
-
-/// True iff some row, column or diagonal has `k` consecutive cells equal to `v`.
-fn has_line(board: &[Value], k: i64, v: &Value) -> bool {
-    let row = |r: usize| match &board[r] {
-        Value::Seq(xs) => xs.as_slice(),
-        Value::Int(_) => &[][..],
-    };
-    galac_runtime::ops::has_line_by(board.len(), |r| row(r).len(), |r, c| row(r)[c] == *v, k)
 }

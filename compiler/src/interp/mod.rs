@@ -3,20 +3,22 @@
 //! the compiled code is tested against.
 
 mod eval;
-pub mod value;
 
 use std::rc::Rc;
 
 use galac_runtime::game::{Game, GameError, GameInfo, Node};
 use galac_runtime::info::{InfoInterner, InfoState, CHOSE_TAG};
-use galac_runtime::rational::{self, Ratio};
+use galac_runtime::ops::{self, At, Odds};
+use galac_runtime::rational::Ratio;
+use galac_runtime::value::Encode;
 
 use crate::ir::{self, Term};
 use crate::span::Span;
 use crate::typeck::consts::ParamValue;
 use crate::typeck::tast::{self, ArithOp, ChooseDomain};
 use eval::{bind, Budget, Env};
-use value::Value;
+/// The interpreter's values: the runtime's dynamic values.
+pub use galac_runtime::value::Dyn as Value;
 
 pub use galac_runtime::game::DEFAULT_STEP_LIMIT;
 
@@ -38,6 +40,19 @@ impl Locator {
         let line = self.line_starts.partition_point(|s| *s <= pos).max(1);
         let col = pos - self.line_starts[line - 1] + 1;
         format!("{}:{line}:{col}: ", self.file)
+    }
+}
+
+/// A span to locate an operation's error, formatted only if it fails.
+#[derive(Clone, Copy)]
+pub(crate) struct Loc<'a> {
+    locator: &'a Locator,
+    span: Span,
+}
+
+impl At for Loc<'_> {
+    fn at(self) -> String {
+        self.locator.at(self.span)
     }
 }
 
@@ -72,7 +87,7 @@ pub struct State {
 struct Pending {
     chooser: Option<u32>,
     values: Vec<Value>,
-    probs: Vec<Ratio>,
+    odds: Odds,
 }
 
 impl Interp {
@@ -145,116 +160,130 @@ impl Interp {
         self.locator.at(span)
     }
 
+    pub(crate) fn loc(&self, span: Span) -> Loc<'_> {
+        Loc { locator: &self.locator, span }
+    }
+
     fn player_index(&self, v: i64, span: Span) -> Result<u32, GameError> {
         u32::try_from(v)
             .ok()
             .filter(|p| *p < self.n_players)
-            .ok_or_else(|| GameError::Other { message: format!("{v} is not a player"), at: self.at(span) })
+            .ok_or_else(|| ops::other(format!("{v} is not a player"), self.loc(span)))
     }
 
-    /// Evaluates the candidates of a choice, with `where` and `weight`.
+    /// The players a fact is revealed to: one, or all.
+    fn receivers(
+        &self,
+        to: Option<&tast::Expr>,
+        env: &Env,
+        b: &mut Budget,
+        span: Span,
+    ) -> Result<std::ops::Range<usize>, GameError> {
+        Ok(match to {
+            Some(p) => {
+                let p = self.player_index(self.int(p, env, b)?, span)? as usize;
+                p..p + 1
+            }
+            None => 0..self.n_players as usize,
+        })
+    }
+
+    /// Evaluates the candidates of a choice, with `where` and `weight`
+    /// (their odds through the runtime's [`Odds`], as compiled games do).
     fn candidates(
         &self,
         c: &ir::Choose,
         slots: &mut [Value],
         b: &mut Budget,
         span: Span,
-    ) -> Result<(Vec<Value>, Vec<Ratio>), GameError> {
+    ) -> Result<(Vec<Value>, Odds), GameError> {
         let mut values = Vec::new();
-        let mut probs = Vec::new();
-        match &c.domain {
-            ChooseDomain::Domain(d) => {
-                let mut weights: Vec<u64> = Vec::new();
-                let tested = c.filter.is_some() || c.weight.is_some();
-                // A product domain destructured by a tuple pattern is walked
-                // component by component: a tuple value is built only for
-                // the candidates that pass the filter.
-                let product = match (&d.kind, &c.pattern) {
-                    (tast::DomainKind::Product(parts), tast::Pattern::Tuple(pats))
-                        if tested && parts.len() == pats.len() =>
-                    {
-                        Some((parts, pats))
-                    }
-                    _ => None,
-                };
-                let mut keep = |this: &Self, slots: &mut [Value], b: &mut Budget| -> Result<bool, GameError> {
-                    if let Some(f) = &c.filter {
-                        b.step(this, span)?;
-                        if this.int(f, &Env { vars: slots, locals: slots }, b)? == 0 {
-                            return Ok(false);
-                        }
-                    }
-                    if let Some(w) = &c.weight {
-                        let w = this.int(w, &Env { vars: slots, locals: slots }, b)?;
-                        if w <= 0 {
-                            return Err(GameError::BadWeight { weight: w, at: this.at(span) });
-                        }
-                        weights.push(w as u64);
-                    }
-                    Ok(true)
-                };
-                if let Some((parts, pats)) = product {
-                    let lists = parts
-                        .iter()
-                        .map(|p| self.enumerate(p, &Env { vars: slots, locals: slots }, b))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let mut odometer = vec![0usize; lists.len()];
-                    if lists.iter().all(|l| !l.is_empty()) {
-                        'all: loop {
-                            for ((pat, list), i) in pats.iter().zip(&lists).zip(&odometer) {
-                                bind(pat, list[*i].clone(), slots);
-                            }
-                            if keep(self, slots, b)? {
-                                let tuple = lists.iter().zip(&odometer).map(|(l, i)| l[*i].clone()).collect();
-                                values.push(Value::seq(tuple));
-                            }
-                            // Row-major: the last component varies fastest.
-                            let mut k = lists.len();
-                            loop {
-                                if k == 0 {
-                                    break 'all;
-                                }
-                                k -= 1;
-                                odometer[k] += 1;
-                                if odometer[k] < lists[k].len() {
-                                    break;
-                                }
-                                odometer[k] = 0;
-                            }
-                        }
-                    }
-                } else {
-                    for v in self.enumerate(d, &Env { vars: slots, locals: slots }, b)? {
-                        if tested {
-                            bind(&c.pattern, v.clone(), slots);
-                            if !keep(self, slots, b)? {
-                                continue;
-                            }
-                        }
-                        values.push(v);
-                    }
+        let mut odds = Odds::default();
+        let d = match &c.domain {
+            ChooseDomain::Domain(d) => d,
+            ChooseDomain::Table(entries) => {
+                for (e, p) in entries {
+                    values.push(self.eval(e, &Env { vars: slots, locals: slots }, b)?);
+                    odds.table(*p);
                 }
-                if c.chooser.is_none() && !values.is_empty() {
-                    if weights.is_empty() {
-                        weights = vec![1; values.len()];
+                return Ok((values, odds));
+            }
+        };
+        let tested = c.filter.is_some() || c.weight.is_some();
+        match (&d.kind, &c.pattern) {
+            // A product domain destructured by a tuple pattern is walked
+            // component by component: a tuple value is built only for the
+            // candidates that pass the filter.
+            (tast::DomainKind::Product(parts), tast::Pattern::Tuple(pats)) if tested && parts.len() == pats.len() => {
+                let lists = parts
+                    .iter()
+                    .map(|p| self.enumerate(p, &Env { vars: slots, locals: slots }, b))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut odometer = vec![0usize; lists.len()];
+                while lists.iter().all(|l| !l.is_empty()) {
+                    for ((pat, list), i) in pats.iter().zip(&lists).zip(&odometer) {
+                        bind(pat, list[*i].clone(), slots);
                     }
-                    rational::normalize(&weights, &mut probs).ok_or_else(|| GameError::Other {
-                        message: "chance weights are too large to add up".into(),
-                        at: self.at(span),
-                    })?;
+                    if self.keep(c, slots, &mut odds, b, span)? {
+                        values.push(Value::seq(lists.iter().zip(&odometer).map(|(l, i)| l[*i].clone()).collect()));
+                    }
+                    if !next_position(&mut odometer, &lists) {
+                        break;
+                    }
                 }
             }
-            ChooseDomain::Table(entries) => {
-                for (e, n, d) in entries {
-                    values.push(self.eval(e, &Env { vars: slots, locals: slots }, b)?);
-                    let p = Ratio::new(*n as u64, *d as u64)
-                        .ok_or_else(|| GameError::BadProbabilities { sum: format!("{n}/{d}"), at: self.at(span) })?;
-                    probs.push(p);
+            _ => {
+                for v in self.enumerate(d, &Env { vars: slots, locals: slots }, b)? {
+                    if tested {
+                        bind(&c.pattern, v.clone(), slots);
+                        if !self.keep(c, slots, &mut odds, b, span)? {
+                            continue;
+                        }
+                    }
+                    values.push(v);
                 }
             }
         }
-        Ok((values, probs))
+        if c.chooser.is_none() && !values.is_empty() {
+            odds.finish_domain(values.len(), self.loc(span))?;
+        }
+        Ok((values, odds))
     }
+
+    /// Whether the candidate bound in `slots` passes the choice's `where`
+    /// (a step, as in compiled games), and its `weight`.
+    fn keep(
+        &self,
+        c: &ir::Choose,
+        slots: &[Value],
+        odds: &mut Odds,
+        b: &mut Budget,
+        span: Span,
+    ) -> Result<bool, GameError> {
+        if let Some(f) = &c.filter {
+            b.step(self, span)?;
+            if self.int(f, &Env { vars: slots, locals: slots }, b)? == 0 {
+                return Ok(false);
+            }
+        }
+        if let Some(w) = &c.weight {
+            odds.weigh(self.int(w, &Env { vars: slots, locals: slots }, b)?, self.loc(span))?;
+        }
+        Ok(true)
+    }
+}
+
+/// Moves a row-major position over `lists` to the next (the last component
+/// fastest); false after the last one.
+fn next_position(odometer: &mut [usize], lists: &[Vec<Value>]) -> bool {
+    for k in (0..lists.len()).rev() {
+        odometer[k] += 1;
+        if odometer[k] < lists[k].len() {
+            return true;
+        }
+        odometer[k] = 0;
+    }
+    false
 }
 
 impl Game for Interp {
@@ -283,7 +312,7 @@ impl Game for Interp {
             let span = self.ir.block_spans[s.block as usize];
             // One step for the block and one per instruction, counted and
             // checked on entry (as the compiled code does).
-            b.steps(self, 1 + block.insts.len() as u64, span)?;
+            b.steps(self, block.steps(), span)?;
             for inst in &block.insts {
                 match inst {
                     ir::Inst::Assign { place, op, value } => {
@@ -314,14 +343,7 @@ impl Game for Interp {
                     for a in args {
                         self.eval(a, &env, &mut b)?.encode(words);
                     }
-                    let targets = match to {
-                        Some(p) => {
-                            let p = self.player_index(self.int(p, &env, &mut b)?, span)? as usize;
-                            p..p + 1
-                        }
-                        None => 0..self.n_players as usize,
-                    };
-                    for p in targets {
+                    for p in self.receivers(to.as_ref(), &env, &mut b, span)? {
                         let st = info.push(self.info_of(s, p), words);
                         self.set_info(s, p, st);
                     }
@@ -331,9 +353,10 @@ impl Game for Interp {
                     let p = self.player_index(self.int(player, &env, &mut b)?, span)? as usize;
                     let x = self.int(amount, &env, &mut b)?;
                     let acc = self.payoff_of(s, p);
-                    let r = if *op == ArithOp::Sub { acc.checked_sub(x) } else { acc.checked_add(x) };
+                    let at = self.loc(span);
+                    let r = if *op == ArithOp::Sub { ops::sub(acc, x, at)? } else { ops::add(acc, x, at)? };
                     let slot = self.payoff_slot(p);
-                    s.slots[slot] = Value::Int(r.ok_or(GameError::Overflow { at: self.at(span) })?);
+                    s.slots[slot] = Value::Int(r);
                     s.block = next.0;
                 }
                 Term::Outcome(e) => {
@@ -341,9 +364,9 @@ impl Game for Interp {
                     if let Value::Seq(xs) = v {
                         for (p, x) in xs.iter().enumerate().take(self.n_players as usize) {
                             if let Value::Int(x) = x {
-                                let sum = self.payoff_of(s, p).checked_add(*x);
+                                let sum = ops::add(self.payoff_of(s, p), *x, self.loc(span))?;
                                 let slot = self.payoff_slot(p);
-                                s.slots[slot] = Value::Int(sum.ok_or(GameError::Overflow { at: self.at(span) })?);
+                                s.slots[slot] = Value::Int(sum);
                             }
                         }
                     }
@@ -355,10 +378,10 @@ impl Game for Interp {
                         Some(e) => Some(self.player_index(self.int(e, &env, &mut b)?, span)?),
                         None => None,
                     };
-                    let (values, probs) = self.candidates(c, &mut s.slots, &mut b, span)?;
+                    let (values, odds) = self.candidates(c, &mut s.slots, &mut b, span)?;
                     if values.is_empty() {
-                        let who = chooser.map_or("nature".to_string(), |p| self.ir.players[p as usize].clone());
-                        return Err(GameError::NoChoices { who, at: self.at(span) });
+                        let who = chooser.and_then(|p| self.ir.players.get(p as usize));
+                        return Err(ops::no_choices(who.map(String::as_str), self.loc(span)));
                     }
                     let n = values.len() as u32;
                     let node = match chooser {
@@ -371,7 +394,7 @@ impl Game for Interp {
                         }
                         None => Node::Chance { n_outcomes: n },
                     };
-                    s.pending = Some(Rc::new(Pending { chooser, values, probs }));
+                    s.pending = Some(Rc::new(Pending { chooser, values, odds }));
                     return Ok(node);
                 }
             }
@@ -404,7 +427,7 @@ impl Game for Interp {
     fn chance_probs(&self, s: &State, out: &mut Vec<Ratio>) {
         out.clear();
         if let Some(p) = &s.pending {
-            out.extend_from_slice(&p.probs);
+            out.extend_from_slice(p.odds.probs());
         }
     }
 

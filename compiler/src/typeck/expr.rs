@@ -4,7 +4,7 @@
 use super::env::{BodyKind, Global};
 use super::tast::{Expr, ExprKind, ParamId, VarId};
 use super::types::Ty;
-use super::{too_deep, Checker};
+use super::{too_deep, too_deep_to_compile, Checker, MAX_EXPR_DEPTH, MAX_TYPE_DEPTH};
 use crate::ast::{self, BinOp, UnOp};
 use crate::diagnostic::{did_you_mean, Diagnostic};
 use crate::span::Span;
@@ -51,6 +51,25 @@ impl Checker {
 
     /// Checks `e` using `expected` only as a hint; the caller reports mismatches.
     pub(super) fn infer_expr(&mut self, e: &ast::Expr, expected: Option<&Ty>) -> Expr {
+        // Reported once, at the subexpression just past the bound (its
+        // enclosing expressions see an error and say nothing more).
+        if e.depth == MAX_EXPR_DEPTH + 1 {
+            self.error(too_deep_to_compile(e.span, "expression", MAX_EXPR_DEPTH));
+            return Expr::error(e.span);
+        }
+        let typed = self.infer_expr_parts(e, expected);
+        let deep = |t: &Ty| t.depth() > MAX_TYPE_DEPTH;
+        if deep(&typed.ty) && !typed.kind.children().any(|c| deep(&c.ty)) {
+            self.error(
+                too_deep_to_compile(e.span, "type", MAX_TYPE_DEPTH)
+                    .note(format!("this value's type nests {} levels deep", typed.ty.depth())),
+            );
+            return Expr::error(e.span);
+        }
+        typed
+    }
+
+    fn infer_expr_parts(&mut self, e: &ast::Expr, expected: Option<&Ty>) -> Expr {
         let span = e.span;
         let (kind, ty) = match &e.kind {
             ast::ExprKind::Int(n) => (ExprKind::Int(*n), Ty::Int),

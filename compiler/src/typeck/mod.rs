@@ -24,6 +24,16 @@ use env::{Body, BodyKind, Env, FlowSig, FnSig, Global};
 use tast::{FlowId, FnId, ParamId, VarId};
 use types::{EnumId, Ty};
 
+/// The deepest expression the checker accepts (deeper ones parse, up to
+/// [`ast::MAX_DEPTH`]): its Rust in a compiled game nests as deeply, and
+/// rustc takes seconds at this depth but minutes at three times it.
+pub const MAX_EXPR_DEPTH: u32 = 256;
+
+/// The deepest type of a value the checker accepts: a compiled game's
+/// values are Rust types nested as deeply (lists inside lists), and rustc
+/// stops proving their traits at its recursion limit (128).
+pub const MAX_TYPE_DEPTH: u32 = 32;
+
 /// Checks a parsed program.
 pub fn check(program: &ast::Program) -> (Option<tast::Program>, Vec<Diagnostic>) {
     let mut checker = Checker { env: Env::default(), problems: Vec::new(), body: Body::new(BodyKind::Flow) };
@@ -138,6 +148,13 @@ impl Checker {
             // arrays are checked against the players as written.
             self.declare_global(name, Global::Player(idx));
             self.env.players.push(name.name.clone());
+        }
+        if let Some(extra) = first.names.get(galac_runtime::ops::MAX_PLAYERS) {
+            self.error(
+                Diagnostic::error(format!("more than {} players", galac_runtime::ops::MAX_PLAYERS))
+                    .primary(extra.span, format!("player number {}", galac_runtime::ops::MAX_PLAYERS + 1))
+                    .note("the game tree numbers a decision's player in one byte"),
+            );
         }
     }
 
@@ -371,7 +388,18 @@ impl Checker {
     }
 
     /// Resolves a written type.
+    /// The type written as `t`, if it nests no deeper than [`MAX_TYPE_DEPTH`]
+    /// (reported once, at the innermost part past the bound).
     fn resolve_type(&mut self, t: &ast::Type) -> Ty {
+        let ty = self.resolve_type_parts(t);
+        if ty.depth() > MAX_TYPE_DEPTH {
+            self.error(too_deep_to_compile(t.span, "type", MAX_TYPE_DEPTH));
+            return Ty::Error;
+        }
+        ty
+    }
+
+    fn resolve_type_parts(&mut self, t: &ast::Type) -> Ty {
         match &t.kind {
             ast::TypeKind::Int => Ty::Int,
             ast::TypeKind::Bool => Ty::Bool,
@@ -427,6 +455,17 @@ impl Checker {
             }
         }
     }
+}
+
+/// Nested deeper than the generated Rust of a compiled game can be.
+pub(crate) fn too_deep_to_compile(span: Span, what: &str, max: u32) -> Diagnostic {
+    let help = match what {
+        "type" => "nest fewer lists, arrays and tuples",
+        _ => "split it into smaller parts with `let` or a `fn`",
+    };
+    Diagnostic::error(format!("{what} nested too deeply"))
+        .primary(span, format!("more than {max} levels of nesting"))
+        .help(help)
 }
 
 pub(crate) fn too_deep(span: Span, what: &str) -> Diagnostic {

@@ -8,6 +8,7 @@ use super::{too_deep, Checker};
 use crate::ast::{self, AssignOp};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
+use galac_runtime::rational::Ratio;
 
 impl Checker {
     /// Checks a block in its own scope.
@@ -350,10 +351,10 @@ impl Checker {
             if elem.as_ref().is_none_or(Ty::is_error) {
                 elem = Some(x.ty.clone());
             }
-            if p.den == 0 {
+            let Some(prob) = Ratio::new(p.num.unsigned_abs(), p.den.unsigned_abs()) else {
                 self.error(Diagnostic::error("probability with denominator 0").primary(p.span, "division by zero"));
                 continue;
-            }
+            };
             if p.num == 0 {
                 self.error(
                     Diagnostic::error("probability 0 in a chance table")
@@ -380,7 +381,7 @@ impl Checker {
                 }
                 None => overflow = true,
             }
-            out.push((x, p.num, p.den));
+            out.push((x, prob));
         }
         if entries.is_empty() {
             self.error(Diagnostic::error("empty chance table").primary(span, "nature has nothing to choose from"));

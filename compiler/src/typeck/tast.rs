@@ -178,7 +178,8 @@ pub struct Choose {
 pub enum ChooseDomain {
     Domain(Domain),
     /// Values with exact probabilities `(num, den)` that sum to 1.
-    Table(Vec<(Expr, i64, i64)>),
+    /// Outcomes with their exact probabilities (checked: each in (0, 1], summing to 1).
+    Table(Vec<(Expr, galac_runtime::rational::Ratio)>),
 }
 
 /// Something to enumerate in `choose` or `for`.

@@ -55,6 +55,15 @@ impl Ty {
         }
     }
 
+    /// How deeply the type nests (a scalar is 1).
+    pub fn depth(&self) -> u32 {
+        1 + match self {
+            Ty::Tuple(ts) => ts.iter().map(Ty::depth).max().unwrap_or(0),
+            Ty::Array(t, _) | Ty::PerPlayer(t) | Ty::List(t) => t.depth(),
+            _ => 0,
+        }
+    }
+
     /// The element type when values of this type can be iterated (a domain).
     pub fn element(&self) -> Option<&Ty> {
         match self {

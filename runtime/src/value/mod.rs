@@ -1,8 +1,12 @@
-//! Values of compiled games: scalars are plain Rust values (`i64`, `bool`,
-//! `u8` for players and enum values); lists and arrays whose length is a
-//! param are [`List`]s, shared and copied on write, so cloning a state never
-//! allocates. [`Encode`] writes every value as the exact words that facts and
-//! choice lists are interned from, identical to the interpreter's encoding.
+//! Values of both executions and their one word encoding.
+//!
+//! Compiled games hold typed values: scalars are plain Rust values (`i64`,
+//! `bool`, `u8` for players, `u8` or `u32` for enum values); lists and arrays
+//! whose length is a param are [`List`]s, shared and copied on write, so
+//! cloning a state never allocates. The interpreter holds [`Dyn`] values.
+//! [`Encode`] (and [`Fixed`], its stack-array form) writes every value as the
+//! exact words that facts and choice lists are interned from; it is defined
+//! here only, for both, so equal values get equal words in either execution.
 
 use std::rc::Rc;
 
@@ -93,38 +97,18 @@ impl<T: Clone + PartialEq + Ord> List<T> {
         self.slice().iter().filter(|y| *y == x).count() as i64
     }
 
-    /// A new list with `x` appended.
+    /// A new list with `x` appended ([`ops::pushed`](crate::ops::pushed)).
     pub fn push(&self, x: T) -> List<T> {
-        let mut v = self.slice().to_vec();
-        v.push(x);
-        List::from_vec(v)
+        List::from_vec(crate::ops::pushed(self.slice(), x))
     }
 
-    /// A new list without the first occurrence of `x`.
+    /// A new list without the first occurrence of `x` ([`ops::removed`](crate::ops::removed)).
     pub fn remove(&self, x: &T) -> List<T> {
-        let mut v = self.slice().to_vec();
-        if let Some(i) = v.iter().position(|y| y == x) {
-            v.remove(i);
-        }
-        List::from_vec(v)
+        List::from_vec(crate::ops::removed(self.slice(), x))
     }
 
     pub fn sorted(&self) -> List<T> {
-        let mut v = self.slice().to_vec();
-        v.sort();
-        List::from_vec(v)
-    }
-
-    /// All `k`-element sub-lists, in lexicographic order of positions.
-    pub fn combinations(&self, k: i64) -> List<List<T>> {
-        let items = self.slice();
-        let mut out = Vec::new();
-        if let Ok(k) = usize::try_from(k) {
-            crate::ops::for_each_combination(items.len(), k, |pick| {
-                out.push(List::from_vec(pick.iter().map(|i| items[*i].clone()).collect()));
-            });
-        }
-        List::from_vec(out)
+        List::from_vec(crate::ops::sorted(self.slice()))
     }
 
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
@@ -195,17 +179,22 @@ impl Encode for bool {
     }
 }
 
-impl Encode for u8 {
-    #[inline]
-    fn encode(&self, out: &mut Vec<u64>) {
-        out.push(u64::from(*self));
-    }
+macro_rules! encode_unsigned {
+    ($($t:ty),+) => {$(
+        impl Encode for $t {
+            #[inline]
+            fn encode(&self, out: &mut Vec<u64>) {
+                out.push(u64::from(*self));
+            }
 
-    #[inline]
-    fn word(&self) -> Option<u64> {
-        Some(u64::from(*self))
-    }
+            #[inline]
+            fn word(&self) -> Option<u64> {
+                Some(u64::from(*self))
+            }
+        }
+    )+};
 }
+encode_unsigned!(u8, u32);
 
 impl<T: Encode> Encode for List<T> {
     #[inline]
@@ -264,6 +253,12 @@ encode_tuple!(8; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
 
 /// Cards are `rank << SUIT_BITS | suit`: they order by rank, then suit.
 pub const SUIT_BITS: u32 = 16;
+
+mod dynamic;
+mod fixed;
+
+pub use dynamic::{Dyn, Items, Scalar};
+pub use fixed::Fixed;
 
 #[cfg(test)]
 mod tests {

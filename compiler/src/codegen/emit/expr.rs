@@ -1,0 +1,346 @@
+//! Expressions, places and patterns: every operation and builtin becomes a
+//! call of `galac_runtime::ops`, the functions the interpreter calls too.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{Ctx, Emitter};
+use crate::ast::BinOp;
+use crate::span::Span;
+use crate::typeck::tast::{ArithOp, Builtin, Expr, ExprKind, Pattern, Place};
+use crate::typeck::types::Ty;
+
+impl Emitter<'_> {
+    /// A Rust expression computing `e` (inside a fn returning `Result<_, GameError>`).
+    pub(super) fn expr(&self, e: &Expr, ctx: Ctx) -> TokenStream {
+        use ExprKind as K;
+        let at = self.at(e.span);
+        match &e.kind {
+            K::Int(n) => {
+                let n = Literal::i64_suffixed(*n);
+                quote!(#n)
+            }
+            K::Bool(b) => quote!(#b),
+            K::Player(i) | K::Variant(_, i) => {
+                let l = self.small_lit(&e.ty, *i);
+                quote!(#l)
+            }
+            K::Param(p) => {
+                let p = self.param(*p);
+                match ctx {
+                    Ctx::Params => quote!(#p),
+                    _ => quote!(g.params.#p),
+                }
+            }
+            K::Var(v) => {
+                let r = self.name_read(Ctx::Flow, v.0);
+                quote!(#r.clone())
+            }
+            K::Local(l) => {
+                let r = self.name_read(ctx, l.0);
+                quote!(#r.clone())
+            }
+            K::Players => {
+                let n = self.small_lit(&Ty::Player, self.n_players as u32);
+                quote!(::galac_runtime::value::List::from_vec((0..#n).collect::<Vec<u8>>()))
+            }
+            K::Call(f, args) => {
+                // The arguments, then a step for the call (as the interpreter counts).
+                let name = self.fn_name(*f);
+                let names: Vec<proc_macro2::Ident> = (0..args.len()).map(|i| format_ident!("__c{}", i)).collect();
+                let args = args.iter().map(|a| self.expr(a, ctx));
+                quote!({
+                    #(let #names = #args;)*
+                    ::galac_runtime::ops::step(steps, g.step_limit, #at)?;
+                    #name(g, #(#names,)* steps)?
+                })
+            }
+            K::Builtin(b, args) => self.builtin(*b, args, ctx, &at),
+            K::Index(a, i) => self.index(a, i, ctx, &at),
+            K::Field(a, n) => {
+                let n = syn::Index::from(*n as usize);
+                match &a.kind {
+                    ExprKind::Var(_) | ExprKind::Local(_) => {
+                        let x = self.by_ref(a, ctx);
+                        quote!(#x.#n.clone())
+                    }
+                    _ => {
+                        let x = self.expr(a, ctx);
+                        quote!((#x).#n)
+                    }
+                }
+            }
+            K::Neg(a) => {
+                let x = self.expr(a, ctx);
+                quote!(::galac_runtime::ops::neg(#x, #at)?)
+            }
+            K::Not(a) => {
+                let x = self.expr(a, ctx);
+                quote!((!(#x)))
+            }
+            K::Binary(op, a, b) => self.binary(*op, a, b, ctx, &at),
+            K::Range { lo, hi, inclusive } => {
+                let (lo, hi) = (self.expr(lo, ctx), self.expr(hi, ctx));
+                quote!(::galac_runtime::ops::range(#lo, #hi, #inclusive, #at)?)
+            }
+            K::If(c, a, b) => {
+                let (c, a, b) = (self.expr(c, ctx), self.expr(a, ctx), self.expr(b, ctx));
+                quote!((if #c { #a } else { #b }))
+            }
+            K::Tuple(xs) => {
+                let xs = xs.iter().map(|x| self.expr(x, ctx));
+                quote!((#(#xs,)*))
+            }
+            K::List(xs) => {
+                let items = xs.iter().map(|x| self.expr(x, ctx));
+                match e.ty {
+                    Ty::PerPlayer(_) => quote!([#(#items),*]),
+                    _ => {
+                        let t = self.ty(e.ty.element().unwrap_or(&Ty::Int));
+                        quote!(::galac_runtime::value::List::from_vec(::std::vec::Vec::<#t>::from([#(#items),*])))
+                    }
+                }
+            }
+            K::Repeat(v, n) => {
+                let (v, n) = (self.expr(v, ctx), self.expr(n, ctx));
+                quote!(::galac_runtime::ops::repeat(#v, #n, #at)?)
+            }
+            K::PerPlayerFill(v) => {
+                let v = self.expr(v, ctx);
+                quote!({ let __v = #v; ::std::array::from_fn(|_| __v.clone()) })
+            }
+            K::Error => quote!(unreachable!("internal error: an erroneous expression was compiled, please report")),
+        }
+    }
+
+    /// A binary operator: arithmetic through `ops` (checked), comparisons
+    /// and connectives as Rust's.
+    fn binary(&self, op: BinOp, a: &Expr, b: &Expr, ctx: Ctx, at: &Literal) -> TokenStream {
+        let (x, y) = match op {
+            // Comparisons borrow their operands (no clone of a list).
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                (self.by_ref(a, ctx), self.by_ref(b, ctx))
+            }
+            _ => (self.expr(a, ctx), self.expr(b, ctx)),
+        };
+        match op {
+            BinOp::Add => quote!(::galac_runtime::ops::add(#x, #y, #at)?),
+            BinOp::Sub => quote!(::galac_runtime::ops::sub(#x, #y, #at)?),
+            BinOp::Mul => quote!(::galac_runtime::ops::mul(#x, #y, #at)?),
+            BinOp::Div => quote!(::galac_runtime::ops::div(#x, #y, #at)?),
+            BinOp::Rem => quote!(::galac_runtime::ops::rem(#x, #y, #at)?),
+            BinOp::Eq => quote!(((#x) == (#y))),
+            BinOp::Ne => quote!(((#x) != (#y))),
+            BinOp::Lt => quote!(((#x) < (#y))),
+            BinOp::Le => quote!(((#x) <= (#y))),
+            BinOp::Gt => quote!(((#x) > (#y))),
+            BinOp::Ge => quote!(((#x) >= (#y))),
+            BinOp::And => quote!(((#x) && (#y))),
+            BinOp::Or => quote!(((#x) || (#y))),
+        }
+    }
+
+    /// `a[i]`: a per-player array by the player, else checked by `ops::index`.
+    fn index(&self, a: &Expr, i: &Expr, ctx: Ctx, at: &Literal) -> TokenStream {
+        let idx = self.expr(i, ctx);
+        match a.ty {
+            Ty::PerPlayer(_) => {
+                let x = self.by_ref(a, ctx);
+                quote!(#x[(#idx) as usize].clone())
+            }
+            _ => {
+                let xs = self.slice(a, ctx);
+                quote!(::galac_runtime::ops::index(#xs, #idx, #at)?.clone())
+            }
+        }
+    }
+
+    /// A builtin: a call of its `galac_runtime::ops` function.
+    pub(super) fn builtin(&self, b: Builtin, args: &[Expr], ctx: Ctx, at: &Literal) -> TokenStream {
+        use Builtin::*;
+        let a = |i: usize| self.expr(&args[i], ctx);
+        let slice = |i: usize| self.slice(&args[i], ctx);
+        let ops = quote!(::galac_runtime::ops);
+        match b {
+            Len => match args[0].ty {
+                Ty::PerPlayer(_) => {
+                    let n = self.n_players as i64;
+                    quote!(#n)
+                }
+                _ => {
+                    let x = self.by_ref(&args[0], ctx);
+                    quote!(#x.len())
+                }
+            },
+            Contains => {
+                let (xs, x) = (slice(0), a(1));
+                quote!(#ops::contains(#xs, &(#x)))
+            }
+            Count => {
+                // The list, then the element (outside any closure: it may fail).
+                let (xs, x) = (self.by_ref(&args[0], ctx), a(1));
+                let f = if args[0].ty.element().is_some_and(|t| *t == args[1].ty) {
+                    quote!(count)
+                } else {
+                    quote!(count2d)
+                };
+                quote!({
+                    let __xs = &#xs;
+                    let __v = #x;
+                    #ops::#f(::galac_runtime::value::Items::items(__xs), &__v)
+                })
+            }
+            Push => {
+                let (xs, x) = (self.by_ref(&args[0], ctx), a(1));
+                quote!(#xs.push(#x))
+            }
+            Remove => {
+                let (xs, x) = (self.by_ref(&args[0], ctx), self.by_ref(&args[1], ctx));
+                quote!(#xs.remove(&#x))
+            }
+            Sum => {
+                let xs = slice(0);
+                quote!(#ops::sum(#xs, #at)?)
+            }
+            Sort => match args[0].ty {
+                Ty::PerPlayer(_) => {
+                    let xs = self.by_ref(&args[0], ctx);
+                    quote!({ let __v = #ops::sorted(&#xs); ::std::array::from_fn(|__i| __v[__i].clone()) })
+                }
+                _ => {
+                    let xs = self.by_ref(&args[0], ctx);
+                    quote!(#xs.sorted())
+                }
+            },
+            Combinations => {
+                let (xs, k) = (self.by_ref(&args[0], ctx), a(1));
+                quote!({ let __xs = &#xs; #ops::combinations_list(__xs, #k, steps, g.step_limit, #at)? })
+            }
+            Min | Max => {
+                let (x, y, f) = (a(0), a(1), if b == Min { quote!(min) } else { quote!(max) });
+                quote!(#ops::#f(#x, #y))
+            }
+            Abs => {
+                let x = a(0);
+                quote!(#ops::abs(#x, #at)?)
+            }
+            Next => {
+                let (p, n) = (a(0), self.n_players as u32);
+                quote!((#ops::next_player(u32::from(#p), #n) as u8))
+            }
+            Index => {
+                let p = a(0);
+                quote!(#ops::player_number(u32::from(#p)))
+            }
+            Deck | Card | Cells => {
+                let (x, y) = (a(0), a(1));
+                let f = format_ident!(
+                    "{}",
+                    if b == Deck {
+                        "deck"
+                    } else if b == Card {
+                        "card"
+                    } else {
+                        "cells"
+                    }
+                );
+                quote!(#ops::#f(#x, #y, #at)?)
+            }
+            Rank | Suit => {
+                let (c, f) = (a(0), if b == Rank { quote!(rank) } else { quote!(suit) });
+                quote!(#ops::#f(#c))
+            }
+            HasLine => {
+                let (board, k, v) = (slice(0), a(1), a(2));
+                quote!(#ops::has_line(#board, #k, &(#v)))
+            }
+        }
+    }
+
+    /// `&mut` to a place.
+    pub(super) fn place_mut(&self, p: &Place, ctx: Ctx, at: &Literal) -> TokenStream {
+        match p {
+            Place::Var(v) => {
+                let r = self.name_read(Ctx::Flow, v.0);
+                quote!((&mut #r))
+            }
+            Place::Local(l) => {
+                let r = self.name_read(ctx, l.0);
+                quote!((&mut #r))
+            }
+            Place::Index(base, i) => {
+                let b = self.place_mut(base, ctx, at);
+                let idx = self.expr(i, ctx);
+                if matches!(i.ty, Ty::Player) {
+                    quote!((&mut (#b)[(#idx) as usize]))
+                } else {
+                    quote!(::galac_runtime::ops::index_mut(#b, #idx, #at)?)
+                }
+            }
+        }
+    }
+
+    pub(super) fn assign(&self, place: &Place, op: Option<ArithOp>, value: &Expr, ctx: Ctx, span: Span) -> TokenStream {
+        let at = self.at(span);
+        let v = self.expr(value, ctx);
+        // Index expressions are evaluated before the place is borrowed.
+        let (prep, place) = self.place_with_indices(place, ctx, &at);
+        let store = match op {
+            None => quote!(*__p = __v;),
+            Some(ArithOp::Add) => quote!(*__p = ::galac_runtime::ops::add(*__p, __v, #at)?;),
+            Some(ArithOp::Sub) => quote!(*__p = ::galac_runtime::ops::sub(*__p, __v, #at)?;),
+            Some(ArithOp::Mul) => quote!(*__p = ::galac_runtime::ops::mul(*__p, __v, #at)?;),
+        };
+        quote!({ let __v = #v; #prep let __p = #place; #store })
+    }
+
+    /// Evaluates the indices of a place into locals first (they may read the
+    /// state), then returns the `&mut` expression using them.
+    pub(super) fn place_with_indices(&self, p: &Place, ctx: Ctx, at: &Literal) -> (TokenStream, TokenStream) {
+        let mut prep = TokenStream::new();
+        let mut n = 0;
+        let place = self.place_indexed(p, ctx, at, &mut prep, &mut n);
+        (prep, place)
+    }
+
+    pub(super) fn place_indexed(
+        &self,
+        p: &Place,
+        ctx: Ctx,
+        at: &Literal,
+        prep: &mut TokenStream,
+        n: &mut usize,
+    ) -> TokenStream {
+        match p {
+            Place::Index(base, i) => {
+                let b = self.place_indexed(base, ctx, at, prep, n);
+                let idx_name = format_ident!("__i{}", *n);
+                *n += 1;
+                let idx = self.expr(i, ctx);
+                prep.extend(quote!(let #idx_name = #idx;));
+                if matches!(i.ty, Ty::Player) {
+                    quote!((&mut (*#b)[(#idx_name) as usize]))
+                } else {
+                    quote!(::galac_runtime::ops::index_mut(#b, #idx_name, #at)?)
+                }
+            }
+            other => self.place_mut(other, ctx, at),
+        }
+    }
+
+    /// Destructures `value` into the names of a pattern.
+    pub(super) fn bind(&self, p: &Pattern, value: TokenStream, ctx: Ctx) -> TokenStream {
+        match p {
+            Pattern::Bind(l) => {
+                let r = self.name_read(ctx, l.0);
+                quote!(#r = #value;)
+            }
+            Pattern::Wildcard => quote!(let _ = #value;),
+            Pattern::Tuple(ps) => {
+                let names: Vec<proc_macro2::Ident> = (0..ps.len()).map(|i| format_ident!("__t{}", i)).collect();
+                let binds = ps.iter().zip(&names).map(|(p, n)| self.bind(p, quote!(#n), ctx));
+                quote!({ let (#(#names,)*) = #value; #(#binds)* })
+            }
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! Emitting Rust for a lowered game: a state struct with the game's slots
+//! as typed fields, and `advance`/`apply` as a state machine over the IR
+//! blocks, implementing `galac_runtime::game::Game`.
+//!
+//! Every name from the .gala file becomes an identifier only through
+//! `format_ident!` after mangling (`s3_pot`, `f0_beats`), and every string
+//! (labels, locations) only as a `quote`d literal, so a game description
+//! cannot inject code. Generated code names the runtime only as `::galac_runtime`.
+
+mod blocks;
+mod choose;
+mod expr;
+mod fns;
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::interp::Locator;
+use crate::ir;
+use crate::span::Span;
+use crate::typeck::tast::{self, Expr, ExprKind};
+use crate::typeck::types::{EnumId, Ty};
+
+/// Where expressions read names: the state's slots (flows) or a fn's locals.
+#[derive(Clone, Copy)]
+enum Ctx {
+    Flow,
+    Fn,
+    /// Param defaults: params are locals named like the fields.
+    Params,
+}
+
+pub struct Emitter<'a> {
+    ir: &'a ir::Program,
+    locator: &'a Locator,
+    n_players: usize,
+    layout: Layout,
+}
+
+use super::clean;
+use super::layout::Layout;
+
+/// Whether values of `t` hold a [`List`](galac_runtime::value::List) (a
+/// reference-counted allocation), as opposed to plain words.
+fn owns_heap(t: &Ty) -> bool {
+    match t {
+        Ty::Array(..) | Ty::List(_) => true,
+        Ty::Tuple(ts) => ts.iter().any(owns_heap),
+        Ty::PerPlayer(t) => owns_heap(t),
+        Ty::Int | Ty::Card | Ty::Error | Ty::Bool | Ty::Player | Ty::Enum(..) => false,
+    }
+}
+
+/// Enums with at most this many variants hold their values in a `u8`,
+/// larger ones in a `u32` (a player is a `u8`: `ops::MAX_PLAYERS`).
+const U8_VARIANTS: usize = 256;
+
+impl<'a> Emitter<'a> {
+    pub fn new(ir: &'a ir::Program, locator: &'a Locator) -> Emitter<'a> {
+        let empty = Layout { field_of: Vec::new(), fields: Vec::new(), dead_after_choice: Vec::new() };
+        let mut e = Emitter { ir, locator, n_players: ir.players.len(), layout: empty };
+        let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
+        e.layout = Layout::new(ir, |i| keys[i as usize].clone(), |i| owns_heap(&ir.slots[i as usize].1));
+        e
+    }
+
+    fn at(&self, span: Span) -> Literal {
+        Literal::string(&self.locator.at(span))
+    }
+
+    /// The state field holding slot `i` (shared with slots never live at the same time).
+    fn slot(&self, i: u32) -> proc_macro2::Ident {
+        let field = self.layout.field_of.get(i as usize).map_or(i, |f| self.layout.fields[*f as usize]);
+        self.field(field)
+    }
+
+    /// The field named after slot `first`, the first slot stored in it.
+    fn field(&self, first: u32) -> proc_macro2::Ident {
+        let name = self.ir.slots.get(first as usize).map_or(String::new(), |(n, _)| clean(n));
+        format_ident!("s{}_{}", first, name)
+    }
+
+    fn local(&self, i: u32) -> proc_macro2::Ident {
+        format_ident!("l{}", i)
+    }
+
+    fn fn_name(&self, f: tast::FnId) -> proc_macro2::Ident {
+        format_ident!("f{}_{}", f.0, clean(&self.ir.fns[f.0 as usize].name))
+    }
+
+    fn param(&self, p: tast::ParamId) -> proc_macro2::Ident {
+        format_ident!("p{}_{}", p.0, clean(&self.ir.params[p.0 as usize].name))
+    }
+
+    pub fn ty(&self, t: &Ty) -> TokenStream {
+        match t {
+            Ty::Int | Ty::Card | Ty::Error => quote!(i64),
+            Ty::Bool => quote!(bool),
+            Ty::Player => quote!(u8),
+            Ty::Enum(id, _) if self.wide_enum(*id) => quote!(u32),
+            Ty::Enum(..) => quote!(u8),
+            Ty::Tuple(ts) => {
+                let ts = ts.iter().map(|t| self.ty(t));
+                quote!((#(#ts,)*))
+            }
+            Ty::PerPlayer(t) => {
+                let t = self.ty(t);
+                let n = self.n_players;
+                quote!([#t; #n])
+            }
+            Ty::Array(t, _) | Ty::List(t) => {
+                let t = self.ty(t);
+                quote!(::galac_runtime::value::List<#t>)
+            }
+        }
+    }
+
+    fn name_read(&self, ctx: Ctx, id: u32) -> TokenStream {
+        match ctx {
+            Ctx::Flow => {
+                let f = self.slot(id);
+                quote!(s.#f)
+            }
+            Ctx::Fn | Ctx::Params => {
+                let l = self.local(id);
+                quote!(#l)
+            }
+        }
+    }
+
+    /// A param's default value, computed from the earlier params.
+    pub fn param_default_expr(&self, e: &Expr) -> TokenStream {
+        self.expr(e, Ctx::Params)
+    }
+
+    /// A slice view of a sequence value.
+    fn slice(&self, e: &Expr, ctx: Ctx) -> TokenStream {
+        let x = self.by_ref(e, ctx);
+        match e.ty {
+            Ty::PerPlayer(_) => quote!((&#x[..])),
+            _ => quote!(#x.as_slice()),
+        }
+    }
+
+    /// `e` as an expression that can be borrowed: a name is read in place
+    /// (no clone of a list), anything else is computed into a temporary.
+    fn by_ref(&self, e: &Expr, ctx: Ctx) -> TokenStream {
+        match &e.kind {
+            ExprKind::Var(v) => self.name_read(Ctx::Flow, v.0),
+            ExprKind::Local(l) => self.name_read(ctx, l.0),
+            _ => {
+                let x = self.expr(e, ctx);
+                quote!((#x))
+            }
+        }
+    }
+
+    /// Whether an enum's values need a `u32` (more than [`U8_VARIANTS`]).
+    fn wide_enum(&self, id: EnumId) -> bool {
+        self.ir.enums.get(id.0 as usize).is_some_and(|e| e.variants.len() > U8_VARIANTS)
+    }
+
+    /// The literal of player or variant number `n`, typed as its values are.
+    fn small_lit(&self, ty: &Ty, n: u32) -> Literal {
+        match ty {
+            Ty::Enum(id, _) if self.wide_enum(*id) => Literal::u32_suffixed(n),
+            // The checker keeps players and narrow enums' variants below 256.
+            _ => Literal::u8_suffixed(n as u8),
+        }
+    }
+
+    /// Whether values of `ty` encode in a fixed number of words
+    /// (`galac_runtime::value::Fixed`: no list inside).
+    fn fixed(ty: &Ty) -> bool {
+        match ty {
+            Ty::Tuple(ts) => ts.iter().all(Self::fixed),
+            Ty::PerPlayer(t) => Self::fixed(t),
+            Ty::Array(..) | Ty::List(_) => false,
+            Ty::Int | Ty::Card | Ty::Error | Ty::Bool | Ty::Player | Ty::Enum(..) => true,
+        }
+    }
+
+    /// Writes `[tag, extra..., the words of each value]` into an array on
+    /// the stack named `__w`, when every value is [`Self::fixed`]: the
+    /// values are held in the names `vals`, of types `tys`.
+    fn fixed_words(&self, head: &[TokenStream], vals: &[TokenStream], tys: &[&Ty]) -> Option<TokenStream> {
+        if !tys.iter().all(|t| Self::fixed(t)) {
+            return None;
+        }
+        let rust: Vec<TokenStream> = tys.iter().map(|t| self.ty(t)).collect();
+        let n = head.len();
+        let heads = head.iter().enumerate().map(|(i, h)| quote!(__w[#i] = #h;));
+        Some(quote! {
+            let mut __w = [0u64; #n #(+ <#rust as ::galac_runtime::value::Fixed>::WORDS)*];
+            #(#heads)*
+            let mut __k = #n;
+            #(
+                ::galac_runtime::value::Fixed::put(&#vals, &mut __w[__k..]);
+                __k += <#rust as ::galac_runtime::value::Fixed>::WORDS;
+            )*
+            let _ = __k;
+        })
+    }
+
+    /// The value a field or local of type `ty` holds before it is set
+    /// (`Default` stops at arrays of 32, and per-player arrays are longer
+    /// with more players).
+    fn default_value(&self, ty: &Ty) -> TokenStream {
+        match ty {
+            Ty::Tuple(ts) => {
+                let ts = ts.iter().map(|t| self.default_value(t));
+                quote!((#(#ts,)*))
+            }
+            Ty::PerPlayer(t) => {
+                let t = self.default_value(t);
+                quote!(::std::array::from_fn(|_| #t))
+            }
+            _ => quote!(::std::default::Default::default()),
+        }
+    }
+
+    pub fn state_fields(&self) -> TokenStream {
+        let fields = self.layout.fields.iter().map(|&first| {
+            let f = self.field(first);
+            let t = self.ty(&self.ir.slots[first as usize].1);
+            quote!(#f: #t,)
+        });
+        quote!(#(#fields)*)
+    }
+
+    /// The state fields' values before anything is set (see [`Self::default_value`]).
+    pub fn state_defaults(&self) -> TokenStream {
+        let fields = self.layout.fields.iter().map(|&first| {
+            let f = self.field(first);
+            let v = self.default_value(&self.ir.slots[first as usize].1);
+            quote!(#f: #v,)
+        });
+        quote!(#(#fields)*)
+    }
+
+    pub fn scratch_fields(&self) -> TokenStream {
+        let fields = self.ir.choice_tys.iter().enumerate().map(|(i, ty)| {
+            let f = self.choice_field(i as u32);
+            let t = self.ty(ty);
+            quote!(#f: Vec<#t>,)
+        });
+        quote!(#(#fields)*)
+    }
+
+    pub fn var_inits(&self) -> TokenStream {
+        let inits = self.ir.var_inits.iter().enumerate().map(|(i, e)| {
+            let f = self.slot(i as u32);
+            let v = self.expr(e, Ctx::Flow);
+            quote!(s.#f = #v;)
+        });
+        quote!(#(#inits)*)
+    }
+
+    pub fn n_players(&self) -> usize {
+        self.n_players
+    }
+}

@@ -1,0 +1,212 @@
+//! The language's operations, defined once for both executions: the
+//! interpreter calls them on [`Dyn`](crate::value::Dyn) values, generated
+//! code on typed ones. Every failure is a [`GameError`] located by an
+//! [`At`]: generated code passes a literal `"kuhn.gala:12:5: "`, the
+//! interpreter a span it formats only if the operation fails.
+
+mod board;
+mod chance;
+mod lists;
+
+pub use board::{card, cells, deck, has_line, rank, suit};
+pub use chance::{no_choices, Odds};
+pub use lists::{
+    combination_size, combinations, combinations_list, contains, count, count2d, for_each_combination, pushed, removed,
+    sorted, sum,
+};
+
+use crate::game::GameError;
+use crate::value::List;
+
+/// Where an operation runs, made into the `file:line:column: ` prefix of its
+/// error only when it fails.
+pub trait At: Copy {
+    fn at(self) -> String;
+}
+
+impl At for &str {
+    #[inline]
+    fn at(self) -> String {
+        self.to_string()
+    }
+}
+
+/// The most players a game may have: a tree node's kind is one byte, 2 +
+/// the deciding player (`tree::DECISION`), and generated code holds a
+/// player in a `u8`.
+pub const MAX_PLAYERS: usize = 254;
+
+/// Steps counted against the step limit (`--step-limit`) besides a flow
+/// block's own (`ir::Block::steps` in the compiler): a fn call, a fn
+/// statement, a round of a fn's loop, a `where` test of a candidate.
+/// `combinations` counts one more per sub-list it makes.
+pub const STEP: u64 = 1;
+
+// The errors are made out of line, so that the checks inline into the
+// generated code's hot loops as a compare and a branch.
+#[cold]
+#[inline(never)]
+pub fn overflow(at: impl At) -> GameError {
+    GameError::Overflow { at: at.at() }
+}
+
+#[cold]
+#[inline(never)]
+fn division_by_zero(at: impl At) -> GameError {
+    GameError::DivisionByZero { at: at.at() }
+}
+
+#[cold]
+#[inline(never)]
+pub fn other(message: String, at: impl At) -> GameError {
+    GameError::Other { message, at: at.at() }
+}
+
+#[inline]
+pub fn add(a: i64, b: i64, at: impl At) -> Result<i64, GameError> {
+    a.checked_add(b).ok_or_else(|| overflow(at))
+}
+
+#[inline]
+pub fn sub(a: i64, b: i64, at: impl At) -> Result<i64, GameError> {
+    a.checked_sub(b).ok_or_else(|| overflow(at))
+}
+
+#[inline]
+pub fn mul(a: i64, b: i64, at: impl At) -> Result<i64, GameError> {
+    a.checked_mul(b).ok_or_else(|| overflow(at))
+}
+
+#[inline]
+pub fn div(a: i64, b: i64, at: impl At) -> Result<i64, GameError> {
+    if b == 0 {
+        return Err(division_by_zero(at));
+    }
+    a.checked_div(b).ok_or_else(|| overflow(at))
+}
+
+#[inline]
+pub fn rem(a: i64, b: i64, at: impl At) -> Result<i64, GameError> {
+    if b == 0 {
+        return Err(division_by_zero(at));
+    }
+    a.checked_rem(b).ok_or_else(|| overflow(at))
+}
+
+#[inline]
+pub fn neg(a: i64, at: impl At) -> Result<i64, GameError> {
+    a.checked_neg().ok_or_else(|| overflow(at))
+}
+
+#[inline]
+pub fn abs(a: i64, at: impl At) -> Result<i64, GameError> {
+    a.checked_abs().ok_or_else(|| overflow(at))
+}
+
+#[inline]
+pub fn min(a: i64, b: i64) -> i64 {
+    a.min(b)
+}
+
+#[inline]
+pub fn max(a: i64, b: i64) -> i64 {
+    a.max(b)
+}
+
+/// Counts `n` evaluation steps; fails past the limit (an endless loop).
+#[inline]
+pub fn steps(steps: &mut u64, n: u64, limit: u64, at: impl At) -> Result<(), GameError> {
+    *steps += n;
+    if *steps > limit {
+        return Err(step_limit(limit, at));
+    }
+    Ok(())
+}
+
+/// Counts one evaluation step ([`STEP`]).
+#[inline]
+pub fn step(counted: &mut u64, limit: u64, at: impl At) -> Result<(), GameError> {
+    steps(counted, STEP, limit, at)
+}
+
+#[cold]
+#[inline(never)]
+pub fn step_limit(limit: u64, at: impl At) -> GameError {
+    GameError::StepLimit { limit, at: at.at() }
+}
+
+#[cold]
+#[inline(never)]
+fn out_of_bounds(index: i64, len: usize, at: impl At) -> GameError {
+    GameError::IndexOutOfBounds { index, len, at: at.at() }
+}
+
+#[inline]
+pub fn index<T>(xs: &[T], i: i64, at: impl At) -> Result<&T, GameError> {
+    usize::try_from(i).ok().and_then(|k| xs.get(k)).ok_or_else(|| out_of_bounds(i, xs.len(), at))
+}
+
+#[inline]
+pub fn index_slice_mut<T>(xs: &mut [T], i: i64, at: impl At) -> Result<&mut T, GameError> {
+    let len = xs.len();
+    usize::try_from(i).ok().and_then(|k| xs.get_mut(k)).ok_or_else(|| out_of_bounds(i, len, at))
+}
+
+#[inline]
+pub fn index_mut<T: Clone + PartialEq + Ord>(xs: &mut List<T>, i: i64, at: impl At) -> Result<&mut T, GameError> {
+    let len = xs.len() as usize;
+    xs.get_mut(i).ok_or_else(|| out_of_bounds(i, len, at))
+}
+
+/// The player after `p` in turn order (`next`).
+#[inline]
+pub fn next_player(p: u32, n_players: u32) -> u32 {
+    (p + 1) % n_players
+}
+
+/// A player's number (`index`).
+#[inline]
+pub fn player_number(p: u32) -> i64 {
+    i64::from(p)
+}
+
+/// A number that a size must not exceed (`combinations`, `deck`, `cells`).
+fn size(n: i64, what: &str, at: impl At) -> Result<usize, GameError> {
+    usize::try_from(n).ok().filter(|n| *n <= 1 << 24).ok_or_else(|| other(format!("{what} {n} is out of range"), at))
+}
+
+/// The most values a range or a repeated list holds.
+const MAX_SEQ: i64 = 100_000_000;
+
+#[inline]
+pub fn range(lo: i64, hi: i64, inclusive: bool, at: impl At) -> Result<List<i64>, GameError> {
+    let hi = range_end(lo, hi, inclusive, at)?;
+    Ok(List::from_vec((lo..hi).collect()))
+}
+
+/// The exclusive end of the range `lo..hi` (or `lo..=hi`), which must not
+/// overflow nor hold more than 100 million values: domains loop over it
+/// without making the list.
+#[inline]
+pub fn range_end(lo: i64, hi: i64, inclusive: bool, at: impl At) -> Result<i64, GameError> {
+    let hi = if inclusive { add(hi, 1, at)? } else { hi };
+    let n = hi.saturating_sub(lo).max(0);
+    if n > MAX_SEQ {
+        return Err(other(format!("range of {n} values is too large"), at));
+    }
+    Ok(hi)
+}
+
+/// How many copies `[v; n]` makes.
+#[inline]
+pub fn repeat_count(n: i64, at: impl At) -> Result<usize, GameError> {
+    if !(0..=MAX_SEQ).contains(&n) {
+        return Err(other(format!("cannot repeat a value {n} times"), at));
+    }
+    Ok(n as usize)
+}
+
+#[inline]
+pub fn repeat<T: Clone + PartialEq + Ord>(v: T, n: i64, at: impl At) -> Result<List<T>, GameError> {
+    Ok(List::from_vec(vec![v; repeat_count(n, at)?]))
+}
