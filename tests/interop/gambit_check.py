@@ -14,7 +14,10 @@ equilibrium payoff and prints it; with --value, it must be within --tol of V.
 The solver is `pygambit.nash.lp_solve` (floating point) by default; it takes
 more than 20 minutes on Leduc poker, so `--solver sequence-lp` instead builds
 the sequence-form LP from the tree as Gambit read it and solves it with SciPy
-(a pygambit dependency) in well under a second.
+(a pygambit dependency) in about a second.
+
+Works with pygambit 17, which names players, nodes (by the action labels
+from the root) and outcomes by label, and with pygambit 16's objects.
 
 Prints one JSON object with everything found on stdout. Exit status: 0 when
 every given expectation holds, 1 on a mismatch, 2 when the file cannot be
@@ -68,9 +71,19 @@ class Tree:
             raise ValueError("outcome labels are not unique, so pygambit cannot tell the outcomes apart")
         self.outcome_count = len(outcomes)
         self.outcome_payoffs = {}  # outcome label -> {player label: payoff}
+        # Each decision node's information set, as (player label, its place in
+        # get_infosets): asking get_members at every node costs seconds on Leduc.
+        self.infoset_of = {}
+        self.infosets = []
+        for p in self.players:
+            infosets = game.get_infosets(p)
+            self.infosets.append(len(infosets))
+            for i, canonical in enumerate(infosets):
+                for member in game.get_members(self.H.path(*canonical.actions)):
+                    self.infoset_of[member.actions] = (p, i)
 
     def infoset_counts(self):
-        return [len(self.game.get_infosets(p)) for p in self.players]
+        return list(self.infosets)
 
     def root(self):
         return ()
@@ -93,9 +106,10 @@ class Tree:
         probs = game.get_action_probs(at)
         if probs:
             return Info(CHANCE, None, children, [float(probs[a]) for a in actions], payoffs)
-        # Every member of an information set lists the same members, in the same order.
-        infoset = game.get_members(at)[0].actions
-        return Info(game.get_player(at), infoset, children, [], payoffs)
+        player, infoset = game.get_player(at), self.infoset_of.get(node)
+        if infoset is None or infoset[0] != player:
+            raise ValueError(f"node {node} of player {player} is in no information set of that player")
+        return Info(player, infoset, children, [], payoffs)
 
 
 class TreeV16:
@@ -133,9 +147,8 @@ def tree(game):
     return Tree(game) if hasattr(game, "get_histories") else TreeV16(game)
 
 
-def counts(game):
-    """Walks the tree from the root (without recursion) and counts."""
-    t = tree(game)
+def counts(game, t):
+    """Walks the tree `t` of `game` from the root (without recursion) and counts."""
     index = {p: i for i, p in enumerate(t.players)}
     found = {
         "players": list(t.players),
@@ -162,13 +175,13 @@ def counts(game):
     return found
 
 
-def solve(game, solver):
+def solve(game, t, solver):
     """The first player's payoff in an equilibrium, and the seconds taken."""
     start = time.monotonic()
     if solver == "gambit":
         value = gambit_lp_value(game)
     else:
-        value = sequence_form_value(game)
+        value = sequence_form_value(t)
     return value, time.monotonic() - start
 
 
@@ -177,13 +190,19 @@ def gambit_lp_value(game):
     import pygambit as gbt
 
     result = gbt.nash.lp_solve(game, rational=False, use_strategic=False)
-    if not result.equilibria:
+    if hasattr(result, "equilibrium"):  # pygambit >= 17: exactly one, or None
+        profile = result.equilibrium
+    else:
+        profile = result.equilibria[0] if result.equilibria else None
+    if profile is None:
         raise RuntimeError("lp_solve found no equilibrium")
     first = list(game.players)[0]
-    return float(result.equilibria[0].payoff(first))
+    if hasattr(profile, "payoffs"):  # pygambit >= 17: a vector indexed by player label
+        return float(profile.payoffs[first])
+    return float(profile.payoff(first))
 
 
-def sequence_form_value(game):
+def sequence_form_value(t):
     """The game value for the first player from the sequence-form LP of the
     tree as Gambit read it (von Stengel 1996), solved with SciPy's HiGHS:
     max f'q  s.t.  F'q - A'x <= 0,  Ex = e,  x >= 0.
@@ -191,31 +210,30 @@ def sequence_form_value(game):
     from scipy.optimize import linprog
     from scipy.sparse import coo_matrix, hstack
 
-    p1, p2 = list(game.players)
+    p1, _ = t.players
     n_seq = [1, 1]  # sequence 0 is the empty sequence
-    first_seq = [{}, {}]  # infoset number -> (its first action's sequence, n actions)
-    parent = [{}, {}]  # infoset number -> the sequence leading to it
+    first_seq = [{}, {}]  # infoset key -> (its first action's sequence, n actions)
+    parent = [{}, {}]  # infoset key -> the sequence leading to it
     payoff = {}  # (seq1, seq2) -> chance-weighted payoff to the first player
-    stack = [(game.root, 0, 0, 1.0, 0.0)]
+    stack = [(t.root(), 0, 0, 1.0, 0.0)]
     while stack:
-        node, s1, s2, prob, acc = stack.pop()
-        acc += outcome_payoff(node, p1)
-        if node.is_terminal:
+        handle, s1, s2, prob, acc = stack.pop()
+        node = t.info(handle)
+        acc += node.payoffs.get(p1, 0.0)
+        if node.player is None:
             payoff[(s1, s2)] = payoff.get((s1, s2), 0.0) + prob * acc
             continue
-        actions = list(node.infoset.actions)
-        children = list(node.children)
-        if node.player.is_chance:
-            for a, c in zip(actions, children):
-                stack.append((c, s1, s2, prob * float(a.prob), acc))
+        if node.player is CHANCE:
+            for p, c in zip(node.probs, node.children):
+                stack.append((c, s1, s2, prob * p, acc))
             continue
-        i = 0 if node.player.label == p1.label else 1
-        key = node.infoset.number
+        i = 0 if node.player == p1 else 1
+        key = node.infoset
         if key not in parent[i]:
             parent[i][key] = s1 if i == 0 else s2
-            first_seq[i][key] = (n_seq[i], len(actions))
-            n_seq[i] += len(actions)
-        for k, c in enumerate(children):
+            first_seq[i][key] = (n_seq[i], len(node.children))
+            n_seq[i] += len(node.children)
+        for k, c in enumerate(node.children):
             s = first_seq[i][key][0] + k
             stack.append((c, s, s2, prob, acc) if i == 0 else (c, s1, s, prob, acc))
 
@@ -249,17 +267,6 @@ def sequence_form_value(game):
     if res.status != 0:
         raise RuntimeError(f"the sequence-form LP failed: {res.message}")
     return -float(res.fun)
-
-
-def outcome_payoff(node, player):
-    """The payoff to `player` of the outcome at `node` (0 if none)."""
-    outcome = node.outcome
-    if outcome is None:  # pygambit < 16.7
-        return 0.0
-    try:
-        return float(outcome[player])
-    except KeyError:  # pygambit 16.7: "node has no outcome attached"
-        return 0.0
 
 
 def int_list(text):
@@ -297,7 +304,12 @@ def main():
         print(f"error: pygambit cannot read {args.efg}: {e}", file=sys.stderr)
         return 2
 
-    found = counts(game)
+    try:
+        t = tree(game)
+    except ValueError as e:
+        print(f"error: pygambit cannot address {args.efg}: {e}", file=sys.stderr)
+        return 2
+    found = counts(game, t)
     found["pygambit"] = getattr(gbt, "__version__", "unknown")
     found["title"] = game.title
     mismatches = []
@@ -313,7 +325,7 @@ def main():
         print("error: --value needs a two-player constant-sum game", file=sys.stderr)
         return 2
     if (args.solve or args.value is not None) and solvable:
-        value, seconds = solve(game, args.solver)
+        value, seconds = solve(game, t, args.solver)
         found["solver"] = args.solver
         found["value"] = value
         found["solve_seconds"] = round(seconds, 3)

@@ -46,26 +46,7 @@ impl Checker {
                 let local = self.body.declare(&name.name, local_ty, true);
                 StmtKind::Let { local, value }
             }
-            ast::StmtKind::Assign { target, op, value } => {
-                let place = self.check_place(target)?;
-                let (place, place_ty) = place;
-                let op = match op {
-                    AssignOp::Set => None,
-                    AssignOp::Add => Some(ArithOp::Add),
-                    AssignOp::Sub => Some(ArithOp::Sub),
-                    AssignOp::Mul => Some(ArithOp::Mul),
-                };
-                let value = if op.is_some() && place_ty != Ty::Int {
-                    self.error(
-                        Diagnostic::error(format!("compound assignment to {}", place_ty.a()))
-                            .primary(target.span, "`+=`, `-=` and `*=` need an `int`"),
-                    );
-                    self.check_expr(value, None)
-                } else {
-                    self.check_expr(value, Some(&place_ty))
-                };
-                StmtKind::Assign { target: place, op, value }
-            }
+            ast::StmtKind::Assign { target, op, value } => self.check_assign(target, *op, value)?,
             ast::StmtKind::Choose(c) => {
                 if !self.flow_only(span, "choose") {
                     return None;
@@ -131,45 +112,10 @@ impl Checker {
                 StmtKind::For { pattern, domain, body }
             }
             ast::StmtKind::TakeTurns { start, body, unless, until } => {
-                if !self.flow_only(span, "take_turns") {
-                    return None;
-                }
-                let start = self.check_player(start, "the first player of take_turns");
-                self.body.push_scope();
-                let current = self.body.declare("player", Ty::Player, false);
-                self.body.turns.push(current);
-                let unless = unless.as_ref().map(|c| self.check_bool(c));
-                let body = self.check_block(body);
-                let until = until.as_ref().map(|c| self.check_bool(c));
-                self.body.turns.pop();
-                self.body.pop_scope();
-                StmtKind::TakeTurns { start, current, body, unless, until }
+                self.check_take_turns(span, start, body, unless.as_ref(), until.as_ref())?
             }
             ast::StmtKind::Expr(e) => return self.check_expr_stmt(e, span),
-            ast::StmtKind::Return(value) => match (&self.body.ret, value) {
-                (Some(ret), Some(v)) => {
-                    let ret = ret.clone();
-                    StmtKind::Return(Some(self.check_expr(v, Some(&ret))))
-                }
-                (Some(ret), None) => {
-                    let ret = ret.clone();
-                    self.error(
-                        Diagnostic::error("`return` without a value in a function")
-                            .primary(span, format!("this function returns {}", ret.a())),
-                    );
-                    return None;
-                }
-                (None, Some(v)) => {
-                    self.check_expr(v, None);
-                    self.error(
-                        Diagnostic::error("a flow cannot return a value")
-                            .primary(v.span, "this value")
-                            .help("flows change the game; compute values with a `fn`"),
-                    );
-                    return None;
-                }
-                (None, None) => StmtKind::Return(None),
-            },
+            ast::StmtKind::Return(value) => self.check_return(span, value.as_ref())?,
             ast::StmtKind::TooDeep => {
                 self.error(too_deep(span, "block"));
                 return None;
@@ -177,6 +123,80 @@ impl Checker {
             ast::StmtKind::Error => return None,
         };
         Some(tast::Stmt { kind, span })
+    }
+
+    /// `place = value`, `place += value`, ...
+    fn check_assign(&mut self, target: &ast::Expr, op: AssignOp, value: &ast::Expr) -> Option<StmtKind> {
+        let place = self.check_place(target)?;
+        let (place, place_ty) = place;
+        let op = match op {
+            AssignOp::Set => None,
+            AssignOp::Add => Some(ArithOp::Add),
+            AssignOp::Sub => Some(ArithOp::Sub),
+            AssignOp::Mul => Some(ArithOp::Mul),
+        };
+        let value = if op.is_some() && place_ty != Ty::Int {
+            self.error(
+                Diagnostic::error(format!("compound assignment to {}", place_ty.a()))
+                    .primary(target.span, "`+=`, `-=` and `*=` need an `int`"),
+            );
+            self.check_expr(value, None)
+        } else {
+            self.check_expr(value, Some(&place_ty))
+        };
+        Some(StmtKind::Assign { target: place, op, value })
+    }
+
+    /// `take_turns (start) { ... } unless c until d`: `player` is the current player.
+    fn check_take_turns(
+        &mut self,
+        span: Span,
+        start: &ast::Expr,
+        body: &ast::Block,
+        unless: Option<&ast::Expr>,
+        until: Option<&ast::Expr>,
+    ) -> Option<StmtKind> {
+        if !self.flow_only(span, "take_turns") {
+            return None;
+        }
+        let start = self.check_player(start, "the first player of take_turns");
+        self.body.push_scope();
+        let current = self.body.declare("player", Ty::Player, false);
+        self.body.turns.push(current);
+        let unless = unless.map(|c| self.check_bool(c));
+        let body = self.check_block(body);
+        let until = until.map(|c| self.check_bool(c));
+        self.body.turns.pop();
+        self.body.pop_scope();
+        Some(StmtKind::TakeTurns { start, current, body, unless, until })
+    }
+
+    /// `return` in a fn (with a value of its type) or a flow (without one).
+    fn check_return(&mut self, span: Span, value: Option<&ast::Expr>) -> Option<StmtKind> {
+        match (&self.body.ret, value) {
+            (Some(ret), Some(v)) => {
+                let ret = ret.clone();
+                Some(StmtKind::Return(Some(self.check_expr(v, Some(&ret)))))
+            }
+            (Some(ret), None) => {
+                let ret = ret.clone();
+                self.error(
+                    Diagnostic::error("`return` without a value in a function")
+                        .primary(span, format!("this function returns {}", ret.a())),
+                );
+                None
+            }
+            (None, Some(v)) => {
+                self.check_expr(v, None);
+                self.error(
+                    Diagnostic::error("a flow cannot return a value")
+                        .primary(v.span, "this value")
+                        .help("flows change the game; compute values with a `fn`"),
+                );
+                None
+            }
+            (None, None) => Some(StmtKind::Return(None)),
+        }
     }
 
     fn check_expr_stmt(&mut self, e: &ast::Expr, span: Span) -> Option<tast::Stmt> {

@@ -225,19 +225,8 @@ fn merge<G: Game>(
 ) -> Result<Tree, BuildError> {
     let n = *bounds.last().unwrap_or(&0);
     let n_players = game.info().players.len() as u32;
-    let total: usize = 1 + parts.iter().map(|p| p.tree.n_nodes()).sum::<usize>();
     debug_assert_eq!(parts.len() + 1, bounds.len());
-    let most = opts.max_nodes.min(u64::from(u32::MAX - 1));
-    if total as u64 > most {
-        return Err(BuildError::TooManyNodes { limit: most });
-    }
-    // The parts and the merged tree are held at once; the merged tree is the
-    // first part's grown by the others' (about their size).
-    let held: u64 = parts.iter().map(|p| p.tree.bytes() + p.interner.bytes() as u64).sum();
-    let merged: u64 = parts.iter().skip(1).map(|p| p.tree.bytes()).sum();
-    if held + merged > opts.max_bytes {
-        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
-    }
+    let total = check_merge_limits(&parts, opts)?;
     let mut tree = Tree::empty(game.info().players.clone());
     // The first part's node arrays become the merged tree's (its nodes are
     // in place, already faulted in): its block of roots widens into the root
@@ -261,29 +250,7 @@ fn merge<G: Game>(
     let mut counts = vec![0u32; n_players as usize];
     // The root and the block of its children (filled from each part's
     // first nodes, its roots).
-    match root {
-        Node::Chance { n_outcomes } => {
-            let mut probs: Vec<Ratio> = Vec::new();
-            game.chance_probs(root_state, &mut probs);
-            let start = tree.dists.intern(&probs, n_outcomes)?;
-            data[0] = tree.push_chance(ChanceNode { start, n: n_outcomes, labels: 0 })?;
-            if opts.labels {
-                for a in 0..n {
-                    tree.chance_labels.push(game.action_label(root_state, a));
-                }
-            }
-        }
-        Node::Decision { player, infoset, n_actions } => {
-            data[0] = infoset;
-            let labels = opts.labels.then(|| InfosetLabels {
-                label: game.infoset_label(global, infoset),
-                actions: (0..n_actions).map(|a| game.action_label(root_state, a)).collect(),
-            });
-            counts[player as usize] += 1;
-            tree.push_infoset(Infoset { player, index_in_player: 0, n_actions }, labels)?;
-        }
-        Node::Terminal => unreachable!("a terminal root has no children to build in parallel"),
-    }
+    data[0] = push_root(game, global, root_state, root, n, opts, &mut tree, &mut counts)?;
     first_child[0] = 1;
     let root_set = match root {
         Node::Decision { infoset, .. } => infoset,
@@ -344,60 +311,10 @@ fn merge<G: Game>(
             if adopt {
                 std::mem::swap(global, &mut local);
             }
-            // Local information set -> global, in the part's order of first appearance.
-            let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
-            let mut cache = ImportCache::default();
-            for (k, info) in part.infosets.iter().enumerate() {
-                if info.n_actions == 0 {
-                    // Interned before the part: the root's set.
-                    map.push(root_set);
-                    continue;
-                }
-                let (g, new) =
-                    if adopt { (k as u32, true) } else { global.import_infoset(&local, k as u32, &mut cache) };
-                if !new {
-                    check_action_count(tree.infosets[g as usize].n_actions, info.n_actions)?;
-                }
-                if new {
-                    let index_in_player = counts[info.player as usize];
-                    counts[info.player as usize] += 1;
-                    tree.push_infoset(Infoset { index_in_player, ..*info }, part.infoset_labels.get(k).cloned())?;
-                }
-                map.push(g);
-            }
-            drop(local);
-            // The parts must agree on what precedes each information set.
-            for (k, &mv) in local_before.iter().enumerate() {
-                if mv == UNSET || map[k] == u32::MAX {
-                    continue;
-                }
-                let global_mv = if mv == NO_MOVE {
-                    NO_MOVE
-                } else {
-                    (u64::from(map[(mv >> 32) as usize]) << 32) | (mv & 0xffff_ffff)
-                };
-                let g = map[k] as usize;
-                if g >= before.len() {
-                    before.resize(g + 1, UNSET);
-                }
-                if before[g] == UNSET {
-                    before[g] = global_mv;
-                } else if before[g] != global_mv {
-                    return Err(imperfect_recall(&tree.player_names, global, game, tree.infosets[g].player, g as u32));
-                }
-            }
-            // Local payoff vector -> global, in the part's order of first
-            // appearance (which is the sequential order).
-            let pay_map: Vec<u32> =
-                (0..part.payoffs.len() as u32).map(|id| tree.payoffs.intern(part.payoffs.get(id))).collect();
-            let chances_base = tree.chances.len() as u32;
-            let labels_base = tree.chance_labels.len() as u32;
-            for c in &part.chances {
-                let start = tree.dists.intern(part.dists.get(c.start, c.n), c.n)?;
-                tree.push_chance(ChanceNode { start, n: c.n, labels: c.labels + labels_base })?;
-            }
-            tree.chance_labels.extend_from_slice(&part.chance_labels);
-            tree.max_depth = tree.max_depth.max(part.max_depth + 1);
+            let local = if adopt { None } else { Some(&local) };
+            let map = import_infosets(part, local, global, root_set, &mut tree, &mut counts)?;
+            agree_on_moves_before(game, global, &tree, &map, &local_before, &mut before)?;
+            let (pay_map, chances_base) = import_tables(part, &mut tree)?;
             let shift = shifts[i];
             let remap = Remap { map, pay_map, chances_base };
             let k = shift.k as usize;
@@ -417,4 +334,146 @@ fn merge<G: Game>(
     tree.data = data;
     tree.first_child = first_child;
     Ok(tree)
+}
+
+/// Appends a part's payoff vectors, chance nodes and chance labels to
+/// `tree`; returns the map of its payoff ids (in the part's order of first
+/// appearance, which is the sequential order) and where its chance nodes
+/// start.
+fn import_tables(part: &Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), BuildError> {
+    let pay_map: Vec<u32> =
+        (0..part.payoffs.len() as u32).map(|id| tree.payoffs.intern(part.payoffs.get(id))).collect();
+    let chances_base = tree.chances.len() as u32;
+    let labels_base = tree.chance_labels.len() as u32;
+    for c in &part.chances {
+        let start = tree.dists.intern(part.dists.get(c.start, c.n), c.n)?;
+        tree.push_chance(ChanceNode { start, n: c.n, labels: c.labels + labels_base })?;
+    }
+    tree.chance_labels.extend_from_slice(&part.chance_labels);
+    tree.max_depth = tree.max_depth.max(part.max_depth + 1);
+    Ok((pay_map, chances_base))
+}
+
+/// Checks the merged tree against the node and memory limits before any
+/// copying; returns its node count.
+fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<usize, BuildError> {
+    let total: usize = 1 + parts.iter().map(|p| p.tree.n_nodes()).sum::<usize>();
+    let most = opts.max_nodes.min(u64::from(u32::MAX - 1));
+    if total as u64 > most {
+        return Err(BuildError::TooManyNodes { limit: most });
+    }
+    // The parts and the merged tree are held at once; the merged tree is the
+    // first part's grown by the others' (about their size).
+    let held: u64 = parts.iter().map(|p| p.tree.bytes() + p.interner.bytes() as u64).sum();
+    let merged: u64 = parts.iter().skip(1).map(|p| p.tree.bytes()).sum();
+    if held + merged > opts.max_bytes {
+        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
+    }
+    Ok(total)
+}
+
+/// Records the root (a chance node or a decision with its information set)
+/// in `tree`; returns the root's node data.
+#[allow(clippy::too_many_arguments)]
+fn push_root<G: Game>(
+    game: &G,
+    global: &InfoInterner,
+    root_state: &G::State,
+    root: Node,
+    n: u32,
+    opts: &BuildOptions,
+    tree: &mut Tree,
+    counts: &mut [u32],
+) -> Result<u32, BuildError> {
+    match root {
+        Node::Chance { n_outcomes } => {
+            let mut probs: Vec<Ratio> = Vec::new();
+            game.chance_probs(root_state, &mut probs);
+            let start = tree.dists.intern(&probs, n_outcomes)?;
+            let data = tree.push_chance(ChanceNode { start, n: n_outcomes, labels: 0 })?;
+            if opts.labels {
+                for a in 0..n {
+                    tree.chance_labels.push(game.action_label(root_state, a));
+                }
+            }
+            Ok(data)
+        }
+        Node::Decision { player, infoset, n_actions } => {
+            let labels = opts.labels.then(|| InfosetLabels {
+                label: game.infoset_label(global, infoset),
+                actions: (0..n_actions).map(|a| game.action_label(root_state, a)).collect(),
+            });
+            counts[player as usize] += 1;
+            tree.push_infoset(Infoset { player, index_in_player: 0, n_actions }, labels)?;
+            Ok(infoset)
+        }
+        Node::Terminal => unreachable!("a terminal root has no children to build in parallel"),
+    }
+}
+
+/// Maps a part's information sets to global ones, in the part's order of
+/// first appearance, adding the new ones to `tree`. `local` is the part's
+/// interner, or `None` for the first part, whose interner became `global`
+/// and whose sets map to themselves.
+fn import_infosets(
+    part: &Tree,
+    local: Option<&InfoInterner>,
+    global: &mut InfoInterner,
+    root_set: u32,
+    tree: &mut Tree,
+    counts: &mut [u32],
+) -> Result<Vec<u32>, BuildError> {
+    let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
+    let mut cache = ImportCache::default();
+    for (k, info) in part.infosets.iter().enumerate() {
+        if info.n_actions == 0 {
+            // Interned before the part: the root's set.
+            map.push(root_set);
+            continue;
+        }
+        let (g, new) = match local {
+            None => (k as u32, true),
+            Some(local) => global.import_infoset(local, k as u32, &mut cache),
+        };
+        if !new {
+            check_action_count(tree.infosets[g as usize].n_actions, info.n_actions)?;
+        }
+        if new {
+            let index_in_player = counts[info.player as usize];
+            counts[info.player as usize] += 1;
+            tree.push_infoset(Infoset { index_in_player, ..*info }, part.infoset_labels.get(k).cloned())?;
+        }
+        map.push(g);
+    }
+    Ok(map)
+}
+
+/// The parts must agree on the own move that precedes each information set
+/// (perfect recall across parts): records a part's moves in `before`, in
+/// global ids, or fails on the first disagreement.
+fn agree_on_moves_before<G: Game>(
+    game: &G,
+    global: &InfoInterner,
+    tree: &Tree,
+    map: &[u32],
+    local_before: &[u64],
+    before: &mut Vec<u64>,
+) -> Result<(), BuildError> {
+    for (k, &mv) in local_before.iter().enumerate() {
+        if mv == UNSET || map[k] == u32::MAX {
+            continue;
+        }
+        let global_mv =
+            if mv == NO_MOVE { NO_MOVE } else { (u64::from(map[(mv >> 32) as usize]) << 32) | (mv & 0xffff_ffff) };
+        let g = map[k] as usize;
+        if g >= before.len() {
+            before.resize(g + 1, UNSET);
+        }
+        if before[g] == UNSET {
+            before[g] = global_mv;
+        } else if before[g] != global_mv {
+            return Err(imperfect_recall(&tree.player_names, global, game, tree.infosets[g].player, g as u32));
+        }
+    }
+    Ok(())
 }

@@ -1,0 +1,224 @@
+//! Unit tests of the interner: exact sets, keys, the memo and imports.
+use super::*;
+
+#[test]
+fn equal_fact_lists_are_one_state_and_order_matters() {
+    let mut i = InfoInterner::new();
+    let a = i.push(InfoState::EMPTY, &[1, 3]);
+    let b = i.push(a, &[2, 7]);
+    let a2 = i.push(InfoState::EMPTY, &[1, 3]);
+    let b2 = i.push(a2, &[2, 7]);
+    assert_eq!(i.resolve(b), i.resolve(b2));
+    let first = i.push(InfoState::EMPTY, &[2, 7]);
+    let c = i.push(first, &[1, 3]);
+    assert_ne!(i.resolve(b), i.resolve(c));
+    assert_eq!(i.facts(b), vec![vec![1u64, 3], vec![2, 7]]);
+    let rb = i.resolve(b);
+    assert_eq!(i.facts(rb), vec![vec![1u64, 3], vec![2, 7]]);
+    // A fact that is a prefix of another is a different fact.
+    let (x, y) = (i.push(InfoState::EMPTY, &[1]), i.push(InfoState::EMPTY, &[1, 0]));
+    assert_ne!(i.resolve(x), i.resolve(y));
+}
+
+#[test]
+fn infosets_need_equal_player_state_and_choices() {
+    let mut i = InfoInterner::new();
+    let st = i.push(InfoState::EMPTY, &[5]);
+    let (x, new_x) = i.infoset(0, st, &[0, 1]);
+    let (y, new_y) = i.infoset(0, st, &[0, 1]);
+    assert!(new_x && !new_y && x == y);
+    assert_ne!(i.infoset(1, st, &[0, 1]).0, x);
+    assert_ne!(i.infoset(0, st, &[0, 2]).0, x);
+    assert_eq!(i.infoset_choices(x), vec![0, 1]);
+}
+
+#[test]
+fn choice_keys_are_equal_exactly_for_equal_lists() {
+    fn key<T: Encode>(ty: u32, xs: &[T]) -> Vec<u64> {
+        choice_key(ty, xs, &mut [0; 2], &mut Vec::new()).to_vec()
+    }
+    // Ascending one-word values below 64 take the bitmask form.
+    assert_eq!(key(3, &[0u8, 2]), vec![13, 0b101]);
+    assert_eq!(key(3, &[63i64]), vec![13, 1 << 63]);
+    assert_eq!(key(0, &[false, true]), vec![1, 0b11]);
+    // Other one-word values, and short sequences of small scalars
+    // (folded: the length, then a byte each), take a word each.
+    assert_eq!(key(3, &[2u8, 0]), vec![14, 2, 0]);
+    assert_eq!(key(3, &[1i64, 1]), vec![14, 1, 1]);
+    assert_eq!(key(3, &[64i64]), vec![14, 64]);
+    assert_eq!(key(3, &[-1i64, 0]), vec![14, u64::MAX, 0]);
+    assert_eq!(key(1, &[(1i64, 2i64)]), vec![6, 2 << 16 | 1 << 8 | 2]);
+    assert_eq!(key(1, &[(1u8, 2i64, true)]), vec![6, 3 << 24 | 1 << 16 | 2 << 8 | 1]);
+    assert_eq!(key(1, &[[7i64, 0]]), vec![6, 2 << 16 | 7 << 8]);
+    // Sequences with a word of 256 or more, or of more than 7 items,
+    // take the full encoding.
+    assert_eq!(key(1, &[(1i64, 256i64)]), vec![4, 2, 1, 256]);
+    assert_eq!(key(1, &[(1i64, 2i64), (-1, 0)]), vec![4, 2, 1, 2, 2, u64::MAX, 0]);
+    assert_eq!(key(2, &[[0u8; 8]]), vec![8, 8, 0, 0, 0, 0, 0, 0, 0, 0]);
+    // A list, a tuple and an array of the same items fold alike (the
+    // interpreter holds all three as one kind of sequence).
+    let list = crate::value::List::from_vec(vec![1i64, 2]);
+    assert_eq!(list.word(), (1i64, 2i64).word());
+    assert_eq!(list.word(), [1i64, 2].word());
+    assert_eq!(crate::value::List::<i64>::default().word(), Some(0));
+
+    // Every list of up to three scalars (some out of the bitmask
+    // form's range) of two types, and every list of up to two
+    // sequences (some folding, some not: an item of 256, or 8 items)
+    // of two types: equal keys exactly for equal lists.
+    fn assert_one_to_one<T: Encode + PartialEq + std::fmt::Debug>(lists: &[(u32, Vec<T>)]) {
+        let keys: Vec<Vec<u64>> = lists.iter().map(|(ty, xs)| key(*ty, xs)).collect();
+        for (i, a) in keys.iter().enumerate() {
+            for (j, b) in keys.iter().enumerate() {
+                assert_eq!(a == b, lists[i] == lists[j], "{:?} and {:?}", lists[i], lists[j]);
+            }
+        }
+    }
+    fn lists_of<T: Clone>(values: &[T], max_len: usize) -> Vec<(u32, Vec<T>)> {
+        let mut lists = Vec::new();
+        for ty in [1, 2] {
+            let mut level = vec![Vec::new()];
+            for _ in 0..=max_len {
+                lists.extend(level.iter().map(|xs| (ty, xs.clone())));
+                level = level
+                    .iter()
+                    .flat_map(|xs| values.iter().map(move |v| [xs.clone(), vec![v.clone()]].concat()))
+                    .collect();
+            }
+        }
+        lists
+    }
+    assert_one_to_one(&lists_of(&[-1i64, 0, 1, 2, 5, 63, 64], 3));
+    let items = [0i64, 1, 255, 256];
+    let mut seqs: Vec<crate::value::List<i64>> = lists_of(&items, 2)
+        .into_iter()
+        .filter(|(ty, _)| *ty == 1)
+        .map(|(_, xs)| crate::value::List::from_vec(xs))
+        .collect();
+    seqs.push(crate::value::List::from_vec(vec![1; 7]));
+    seqs.push(crate::value::List::from_vec(vec![1; 8]));
+    assert_one_to_one(&lists_of(&seqs, 2));
+}
+
+#[test]
+fn packed_and_dictionary_facts_round_trip_and_never_collide() {
+    let mut i = InfoInterner::new();
+    let facts: Vec<Vec<u64>> = vec![
+        vec![0],
+        vec![u64::MAX],
+        vec![u64::MAX - 1, 1, 2],
+        vec![(1 << 27) - 3],
+        vec![(1 << 27) - 2],
+        vec![1, (1 << 22) - 3],
+        vec![1, (1 << 22) - 2],
+        vec![(1 << 5) - 3, 7],
+        vec![(1 << 5) - 2, 7],
+        vec![2, 12 << 16],
+        vec![u64::MAX, 1, 12 << 16],
+        vec![u64::MAX, 3, 2, (1 << 14) - 3],
+        vec![u64::MAX, 3, 2, (1 << 14) - 2],
+        vec![u64::MAX, 1, 5, 9, 13, 13],
+        vec![u64::MAX, 1, 5, 9, 13, 14],
+        vec![1, 2, 3, 4, 5, 6, 7],
+        vec![(-1i64) as u64, 0],
+        vec![0, 0, 0],
+        vec![0, 0],
+    ];
+    let mut ids = std::collections::HashSet::new();
+    for f in &facts {
+        let id = i.facts.id(f, &[]);
+        assert!(ids.insert(id), "{f:?}");
+        assert_eq!(i.facts.id(&f[..1], &f[1..]), id);
+        assert_eq!(&i.facts.words_of(id), f);
+    }
+}
+
+#[test]
+fn pending_facts_that_pack_and_that_do_not_keep_their_words() {
+    // Long facts keep their words until looked up; short ones are packed
+    // when pushed. Both read back, truncate, and intern alike.
+    let long: Vec<u64> = (0..9).collect();
+    let mut i = InfoInterner::new();
+    let a = i.push(InfoState::EMPTY, &long);
+    let b = i.push(a, &[4, 2]);
+    let mark = i.mark();
+    let c = i.push(b, &[u64::MAX, 1, 1 << 40]);
+    let d = i.push(c, &long[..7]);
+    assert_eq!(i.facts(d), vec![long.clone(), vec![4, 2], vec![u64::MAX, 1, 1 << 40], long[..7].to_vec()]);
+    let (set, _) = i.infoset(1, d, &[3]);
+    i.truncate(mark);
+    assert_eq!(i.facts(b), vec![long.clone(), vec![4, 2]]);
+    let c2 = i.push(b, &[u64::MAX, 1, 1 << 40]);
+    let d2 = i.push(c2, &long[..7]);
+    assert_eq!(i.facts(d2), vec![long.clone(), vec![4, 2], vec![u64::MAX, 1, 1 << 40], long[..7].to_vec()]);
+    assert_eq!(i.infoset(1, d2, &[3]), (set, false));
+    // The same facts pushed afresh are the same state.
+    let a3 = i.push(InfoState::EMPTY, &long);
+    let b3 = i.push(a3, &[4, 2]);
+    assert_eq!(i.resolve(b3), i.resolve(b));
+}
+
+#[test]
+fn truncated_pending_facts_leave_interned_ones_intact() {
+    let mut i = InfoInterner::new();
+    let a = i.push(InfoState::EMPTY, &[1]);
+    let mark = i.mark();
+    let b = i.push(a, &[2]);
+    let (set, _) = i.infoset(0, b, &[9]);
+    i.truncate(mark);
+    // The pending slot is reused; the information set is still found.
+    let b2 = i.push(a, &[2]);
+    assert_eq!(b2, b);
+    assert_eq!(i.infoset(0, b2, &[9]), (set, false));
+    let c = i.push(a, &[3]);
+    assert_ne!(i.infoset(0, c, &[9]).0, set);
+}
+
+#[test]
+fn a_replayed_subtree_adds_no_memo_entries() {
+    // A player sees a card, chooses, sees the opponent's move, chooses
+    // again, ...; the same subtree is then explored again (as under
+    // another card of the opponent). Siblings share pending facts, so
+    // a memo hit must intern them as a miss does, or the replay would
+    // meet its keys in other shapes and add entries.
+    let mut i = InfoInterner::new();
+    let mut entries = None;
+    for _ in 0..3 {
+        let mark = i.mark();
+        let card = i.push(InfoState::EMPTY, &[1, 5]);
+        let root = i.infoset(0, card, &[0, 1]).0;
+        for a in 0..2 {
+            let chose = i.push(card, &[CHOSE_TAG, a]);
+            for b in 0..3 {
+                let seen = i.push(chose, &[2, b]);
+                let (set, _) = i.infoset(0, seen, &[0, 1]);
+                assert_ne!(set, root);
+                for c in 0..2 {
+                    let again = i.push(seen, &[CHOSE_TAG, c]);
+                    let last = i.push(again, &[2, c]);
+                    i.infoset(0, last, &[0, 1]);
+                }
+            }
+        }
+        i.truncate(mark);
+        let now = i.memo.len();
+        assert_eq!(*entries.get_or_insert(now), now);
+    }
+    assert_eq!(i.n_infosets(), 1 + 2 * 3 + 2 * 3 * 2);
+}
+
+#[test]
+fn many_children_and_growth_keep_states_distinct() {
+    let mut i = InfoInterner::new();
+    let mut seen = std::collections::HashSet::new();
+    for x in 0..5000u64 {
+        let s = i.push(InfoState::EMPTY, &[x % 7, x]);
+        let s = i.push(s, &[x / 3]);
+        assert!(seen.insert(i.resolve(s)));
+    }
+    for x in 0..5000u64 {
+        let s = i.push(InfoState::EMPTY, &[x % 7, x]);
+        let s = i.push(s, &[x / 3]);
+        assert!(seen.contains(&i.resolve(s)));
+    }
+}
