@@ -7,6 +7,7 @@
 
 pub mod export;
 pub mod formats;
+mod input;
 mod output;
 pub mod solve;
 pub mod tree;
@@ -15,6 +16,7 @@ use galac_runtime::game::Game;
 use galac_runtime::tree::{BuildError, BuildOptions};
 
 pub use galac_runtime::game::{Family, DEFAULT_STEP_LIMIT};
+pub use input::read_bounded;
 pub use output::write_atomically;
 
 /// Limits of tree generation, shared by every command that builds a tree.

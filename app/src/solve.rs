@@ -241,9 +241,13 @@ impl Report<'_> {
     }
 }
 
+/// The largest strategy file read (a profile of a few million sets).
+const MAX_STRATEGY_BYTES: u64 = 1 << 30;
+
 /// Reads a profile written by `--out` and matches it to the tree's sets.
 fn read_profile(path: &std::path::Path, tree: &Tree, labels: &[String]) -> Result<Profile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let bytes = crate::read_bounded(path, MAX_STRATEGY_BYTES)?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("`{}` is not UTF-8 text", path.display()))?;
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("`{}` is not valid JSON: {e}", path.display()))?;
     let strategy = json

@@ -39,6 +39,10 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
         }
     };
     let dir = match &args.emit_crate {
+        Some(d) if std::fs::read_dir(d).is_ok_and(|mut entries| entries.next().is_some()) => {
+            eprintln!("error: `{}` exists and is not empty; --emit-crate needs a new or empty directory", d.display());
+            return 2;
+        }
         Some(d) => d.clone(),
         None => {
             cargo::cache_dir().join("crates").join(format!("{}-{}", cargo::crate_name(&ir.name), std::process::id()))

@@ -115,14 +115,7 @@ pub(crate) fn read_source(path: &std::path::Path) -> Result<Vec<u8>, String> {
     if path.is_dir() {
         return Err(format!("`{}` is a directory, not a .gala file", path.display()));
     }
-    std::fs::read(path).map_err(|e| {
-        let why = match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file".to_string(),
-            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-            _ => e.to_string(),
-        };
-        format!("cannot read `{}`: {why}", path.display())
-    })
+    galac_app::read_bounded(path, galac_compiler::driver::MAX_SOURCE_BYTES as u64)
 }
 
 /// Loads the game into the interpreter and runs `f` with it and a maker of

@@ -24,7 +24,8 @@ pub struct ParamSpec<'a> {
 }
 
 /// Parses `name=value` overrides; the result holds, per param, the value
-/// given for it (the last one wins) or `None`.
+/// given for it or `None`. A param given twice is an error: silently
+/// keeping one of two values would solve a game the user did not ask for.
 pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Result<Vec<Option<ParamValue>>, String> {
     let mut out: Vec<Option<ParamValue>> = vec![None; params.len()];
     for arg in args {
@@ -41,6 +42,9 @@ pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Res
             };
             return Err(format!("param override `{arg}`: game `{game}` has no param `{name}`; {list}"));
         };
+        if out[idx].is_some() {
+            return Err(format!("param override `{arg}`: `{name}` is set twice"));
+        }
         out[idx] = Some(if params[idx].is_bool {
             match value {
                 "true" => ParamValue::Bool(true),
