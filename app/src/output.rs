@@ -57,6 +57,7 @@ fn replace(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    remove_stale_temps(dir, &name.to_string_lossy());
     let (tmp, file) = create_temp(dir, &name.to_string_lossy())?;
     let result = (|| {
         write(&file)?;
@@ -70,6 +71,28 @@ fn replace(
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// Removes `.NAME.PID.N.tmp` files left in `dir` by writers that were
+/// killed (their process is gone), so an interrupted run leaves nothing
+/// behind for long. Best effort: what cannot be removed stays.
+fn remove_stale_temps(dir: &Path, name: &str) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")) else { continue };
+        let Some((pid, n)) = rest.split_once('.') else { continue };
+        if n.parse::<u32>().is_ok() && pid.parse::<u32>().is_ok_and(|pid| !process_alive(pid)) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process of this id runs (on Linux; elsewhere it is assumed to,
+/// so nothing is removed).
+pub fn process_alive(pid: u32) -> bool {
+    !cfg!(target_os = "linux") || Path::new("/proc").join(pid.to_string()).exists()
 }
 
 /// Creates `.NAME.PID.N.tmp` in `dir`, with the first N not already taken.
@@ -119,6 +142,21 @@ mod tests {
         let full = write_atomically("/dev/full".as_ref(), |mut f| f.write_all(b"x").and_then(|_| f.flush()));
         assert_eq!(full.map_err(|e| e.raw_os_error()), Err(Some(28)), "ENOSPC from /dev/full");
         assert!(fs::metadata("/dev/full").expect("exists").file_type().is_char_device());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A temporary file of a killed writer (a process id that cannot exist)
+    /// is removed by the next write beside it; a live one's is not.
+    #[test]
+    fn temporaries_of_killed_writers_are_removed() {
+        let dir = scratch("stale");
+        let stale = dir.join(".out.efg.4194399.0.tmp");
+        let live = dir.join(format!(".out.efg.{}.7.tmp", std::process::id()));
+        fs::write(&stale, "partial").expect("write");
+        fs::write(&live, "in progress").expect("write");
+        write_atomically(&dir.join("out.efg"), |mut f| f.write_all(b"done")).expect("writes");
+        assert!(!stale.exists() || !cfg!(target_os = "linux"));
+        assert!(live.exists());
         let _ = fs::remove_dir_all(&dir);
     }
 

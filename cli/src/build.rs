@@ -55,6 +55,7 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
             return 1;
         }
     };
+    cargo::remove_orphaned_crates();
     let package = match cargo::write_crate(&dir, &ir.name, &source, &game_rs) {
         Ok(p) => p,
         Err(e) => {

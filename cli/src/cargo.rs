@@ -159,6 +159,19 @@ pub fn lock_builds() -> Result<std::fs::File, BuildError> {
     Ok(lock)
 }
 
+/// Removes `crates/NAME-PID` directories that a killed galac left in the
+/// cache (its process is gone). Call it holding [`lock_builds`].
+pub fn remove_orphaned_crates() {
+    let Ok(entries) = std::fs::read_dir(cache_dir().join("crates")) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let pid = name.rsplit_once('-').and_then(|(_, pid)| pid.parse::<u32>().ok());
+        if pid.is_some_and(|pid| pid != std::process::id() && !galac_app::process_alive(pid)) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// Builds the crate in `dir` (`cargo build --release --offline`, target in
 /// the shared cache) and hands the binary's path to `install`. Call it
 /// holding [`lock_builds`].

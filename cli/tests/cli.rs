@@ -166,6 +166,11 @@ fn compiles_a_game_into_a_working_solver() {
     // A galac moved away from the source checkout still compiles games.
     let moved = dir.join("galac");
     std::fs::copy(env!("CARGO_BIN_EXE_galac"), &moved).expect("copy galac");
+    // A crate left by a killed galac (a process id that cannot exist) is
+    // removed by the next build.
+    let cache = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("galac-cache");
+    let orphan = cache.join("crates").join("kuhn-4194399");
+    std::fs::create_dir_all(orphan.join("src")).expect("orphan crate");
     let mut build = galac_at(&moved);
     // The test checks what the solver does, not how fast it runs: without
     // optimisation the nested build of the solver's crates takes about half
@@ -177,6 +182,7 @@ fn compiles_a_game_into_a_working_solver() {
     let out = output_of_fresh_executable(&mut build);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let game_rs = std::fs::read_to_string(crate_dir.join("src/game.rs")).expect("kept crate");
+    assert!(!orphan.exists(), "the orphaned crate is still there");
     // A kept crate is never overwritten by the next build.
     let again = galac_cmd()
         .args([kuhn.to_str().unwrap_or_default(), "-o", bin.to_str().unwrap_or_default()])
