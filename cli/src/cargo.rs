@@ -64,6 +64,7 @@ fn ensure_libraries(cache: &Path) -> Result<PathBuf, BuildError> {
     }
     let dir = cache.join(format!("libs-{}-{h:016x}", env!("CARGO_PKG_VERSION")));
     if dir.join("app").join("Cargo.toml").exists() {
+        repair(&dir)?;
         return Ok(dir);
     }
     let tmp = cache.join(format!(".libs-{}-{}", std::process::id(), h));
@@ -81,6 +82,26 @@ fn ensure_libraries(cache: &Path) -> Result<PathBuf, BuildError> {
         let _ = std::fs::remove_dir_all(&tmp);
     }
     Ok(dir)
+}
+
+/// Puts back every embedded file that differs from galac's copy or is
+/// missing (an edited or deleted file in the cache would otherwise change or
+/// break every later build unnoticed). Reading them costs a few
+/// milliseconds, against seconds of cargo.
+fn repair(dir: &Path) -> Result<(), BuildError> {
+    for krate in embedded::CRATES {
+        for (rel, contents) in krate.files.iter().chain([("Cargo.toml", krate.manifest)].iter()) {
+            let path = dir.join(krate.dir).join(rel);
+            if std::fs::read(&path).is_ok_and(|on_disk| on_disk == contents.as_bytes()) {
+                continue;
+            }
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+            }
+            std::fs::write(&path, contents).map_err(|e| io("write", &path, e))?;
+        }
+    }
+    Ok(())
 }
 
 /// A crate name from the game's name: lowercase letters, digits and `_`.
