@@ -171,21 +171,6 @@ fn compiles_a_game_into_a_working_solver() {
     let cache = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("galac-cache");
     let orphan = cache.join("crates").join("kuhn-4194399");
     std::fs::create_dir_all(orphan.join("src")).expect("orphan crate");
-    // A damaged cache is repaired: a deleted manifest and an edited source
-    // of the embedded crates are put back (once they exist).
-    let libs: Vec<PathBuf> = std::fs::read_dir(&cache)
-        .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.to_string_lossy().contains("/libs-")).collect())
-        .unwrap_or_default();
-    // (Under galac's build lock, so that no other test's build sees the damage.)
-    let lock = std::fs::File::create(cache.join("build.lock")).ok();
-    if let Some(lock) = &lock {
-        lock.lock().expect("lock the cache");
-        for lib in &libs {
-            let _ = std::fs::remove_file(lib.join("runtime/Cargo.toml"));
-            let _ = std::fs::write(lib.join("runtime/src/lib.rs"), "compile_error!(\"edited\");");
-        }
-    }
-    drop(lock);
     let mut build = galac_at(&moved);
     // The test checks what the solver does, not how fast it runs: without
     // optimisation the nested build of the solver's crates takes about half
@@ -216,6 +201,28 @@ fn compiles_a_game_into_a_working_solver() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("game: kuhn (cards=4)"));
     let out = Command::new(&bin).args(["tree", "--param", "decks=4"]).output().expect("run");
     assert_eq!(out.status.code(), Some(2));
+    // A damaged cache is repaired: a deleted manifest and an edited source
+    // of the embedded crates are put back before the next build.
+    let libs: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.to_string_lossy().contains("/libs-")).collect())
+        .unwrap_or_default();
+    // (Under galac's build lock, so that no other test's build sees the damage.)
+    let lock = std::fs::File::create(cache.join("build.lock")).ok();
+    if let Some(lock) = &lock {
+        lock.lock().expect("lock the cache");
+        for lib in &libs {
+            let _ = std::fs::remove_file(lib.join("runtime/Cargo.toml"));
+            let _ = std::fs::write(lib.join("runtime/src/lib.rs"), "compile_error!(\"edited\");");
+        }
+    }
+    drop(lock);
+    let rebuilt = galac_cmd()
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+        .args([kuhn.to_str().unwrap_or_default(), "-o", bin.to_str().unwrap_or_default()])
+        .output()
+        .expect("run galac");
+    assert_eq!(rebuilt.status.code(), Some(0), "{}", String::from_utf8_lossy(&rebuilt.stderr));
+    assert!(!libs.is_empty(), "no embedded crates in the cache");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
