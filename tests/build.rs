@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 mod progen;
 
 /// Programs of the differential test when `GALAC_DIFF_PROGRAMS` is unset.
-const DEFAULT_PROGRAMS: u64 = 200;
+const DEFAULT_PROGRAMS: u64 = 150;
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));

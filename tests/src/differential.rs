@@ -4,15 +4,22 @@
 //! labels and chance labels, or the same error. Choose the programs with
 //! `GALAC_DIFF_PROGRAMS`, `GALAC_DIFF_SEED` and `GALAC_DIFF_FEATURES` (see
 //! `build.rs`); a failure prints the seed and the source, so
-//! `progen::program_with(seed, features)` reproduces it.
+//! `progen::program_with(seed, features)` reproduces it. A test binary of
+//! its own (`cargo test -p galac-tests --test differential`).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use galac_runtime::app::{Family, DEFAULT_STEP_LIMIT};
 use galac_runtime::tree::{build, BuildError, BuildOptions, Stats, Tree};
 
-use crate::games::digest;
-use crate::progen;
+use galac_tests::games::digest;
+
+#[path = "../progen/mod.rs"]
+#[allow(dead_code)]
+mod progen;
+
+/// Builds a program's tree with its compiled game, given the param overrides.
+type Runner = fn(&[String]) -> Result<Summary, String>;
 
 /// One generated program, as `build.rs` listed it.
 pub struct Program {
@@ -20,7 +27,7 @@ pub struct Program {
     params: &'static [&'static str],
     source: &'static str,
     /// Builds the tree with the compiled game (none if the check failed).
-    compiled: Option<fn(&[String]) -> Result<Summary, String>>,
+    compiled: Option<Runner>,
     /// The checker's diagnostics, when it rejected the program.
     error: Option<&'static str>,
 }

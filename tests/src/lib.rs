@@ -9,8 +9,6 @@
 #[cfg(test)]
 mod compiled;
 #[cfg(test)]
-mod differential;
-#[cfg(test)]
 mod examples;
 #[cfg(test)]
 mod gambit;
@@ -22,12 +20,6 @@ mod tidy;
 mod trees;
 #[cfg(test)]
 mod ui;
-
-/// The random program generator, shared with `build.rs`.
-#[cfg(test)]
-#[path = "../progen/mod.rs"]
-#[allow(dead_code)]
-mod progen;
 
 pub mod games;
 
