@@ -5,7 +5,8 @@
 //! (`src/differential.rs`): `GALAC_DIFF_PROGRAMS` of them (default
 //! [`DEFAULT_PROGRAMS`]) from seed `GALAC_DIFF_SEED` (default 0) on, with
 //! the generator's feature switches as `GALAC_DIFF_FEATURES` says (e.g.
-//! `-many_players`; all on by default).
+//! `-many_players`; all on by default). `GALAC_DIFF_FILES=a.gala:b.gala`
+//! runs hand-written programs instead (e.g. a minimised divergence).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -74,8 +75,22 @@ fn differential_programs(manifest: &Path, out: &Path) {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create differential/");
     let (mut mods, mut list) = (String::new(), String::new());
-    for seed in first..first + n {
-        let g = progen::program_with(seed, features);
+    // Hand-written programs instead (e.g. minimised divergences), when given.
+    println!("cargo:rerun-if-env-changed=GALAC_DIFF_FILES");
+    let files: Vec<String> = std::env::var("GALAC_DIFF_FILES")
+        .map(|v| v.split(':').filter(|s| !s.is_empty()).map(str::to_string).collect())
+        .unwrap_or_default();
+    let seeds: Vec<u64> =
+        if files.is_empty() { (first..first + n).collect() } else { (0..files.len() as u64).collect() };
+    for seed in seeds {
+        let g = match files.get(seed as usize) {
+            Some(f) => {
+                println!("cargo:rerun-if-changed={f}");
+                let source = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+                progen::Generated { source, params: Vec::new() }
+            }
+            None => progen::program_with(seed, features),
+        };
         let shown = format!("g{seed}.gala");
         std::fs::write(dir.join(&shown), &g.source).expect("write program");
         let source = format!("include_str!(concat!(env!(\"OUT_DIR\"), \"/differential/{shown}\"))");
@@ -101,7 +116,10 @@ fn differential_programs(manifest: &Path, out: &Path) {
     }
     let listing = format!(
         "{mods}\n/// `GALAC_DIFF_FEATURES` of this build.\npub const FEATURES: &str = {spec:?};\n\
-         /// The generated programs.\npub const PROGRAMS: &[Program] = &[\n{list}];\n"
+         /// Whether the programs come from the generator (not `GALAC_DIFF_FILES`).\n\
+         pub const GENERATED: bool = {};\n\
+         /// The generated programs.\npub const PROGRAMS: &[Program] = &[\n{list}];\n",
+        files.is_empty()
     );
     std::fs::write(out.join("differential.rs"), listing).expect("write differential.rs");
 }

@@ -36,8 +36,11 @@ pub struct Features {
     pub large_enums: bool,
     /// Occasionally 33-40 players (codegen packed player sets into 32 bits).
     pub many_players: bool,
-    /// Occasionally an expression nested a few hundred levels deep.
+    /// Occasionally an arithmetic chain nested a few hundred levels deep.
     pub deep_exprs: bool,
+    /// Occasionally a condition (`!`, `&&`, `if` chain) nested a few
+    /// hundred levels deep (the generated Rust overflows rustc's stack).
+    pub deep_bool_exprs: bool,
     /// Per-player fills `[e; players]` anywhere, not only where a literal
     /// `[a, b]` would do (generated Rust cannot infer the array length of a
     /// fill in `outcome`, comparisons, builtin arguments: E0284).
@@ -46,13 +49,14 @@ pub struct Features {
 
 impl Default for Features {
     fn default() -> Self {
-        Features { large_enums: true, many_players: true, deep_exprs: true, player_fills: true }
+        Features { large_enums: true, many_players: true, deep_exprs: true, deep_bool_exprs: true, player_fills: true }
     }
 }
 
 impl Features {
     /// The switches by name, for `GALAC_DIFF_FEATURES`.
-    pub const NAMES: &'static [&'static str] = &["large_enums", "many_players", "deep_exprs", "player_fills"];
+    pub const NAMES: &'static [&'static str] =
+        &["large_enums", "many_players", "deep_exprs", "deep_bool_exprs", "player_fills"];
 
     /// The defaults changed by a spec such as `-many_players,-deep_exprs`
     /// (`-name` turns a switch off, `name` or `+name` on).
@@ -67,6 +71,7 @@ impl Features {
                 "large_enums" => &mut f.large_enums,
                 "many_players" => &mut f.many_players,
                 "deep_exprs" => &mut f.deep_exprs,
+                "deep_bool_exprs" => &mut f.deep_bool_exprs,
                 "player_fills" => &mut f.player_fills,
                 _ => return Err(format!("unknown feature `{name}`; the features are {}", Self::NAMES.join(", "))),
             };

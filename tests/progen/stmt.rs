@@ -101,6 +101,10 @@ impl Gen {
             self.declare(&name, Ty::Int, true);
             return format!("{pad}let {name} = {e};\n");
         }
+        if self.feat.deep_bool_exprs && self.rng.coin(1) {
+            self.declare(&name, Ty::Bool, true);
+            return format!("{pad}let {name} = {};\n", self.deep_bool());
+        }
         let ty = self.value_ty();
         let text = if self.can_untyped(&ty) && self.rng.coin(40) {
             format!("{pad}let {name} = {};\n", self.expr(&ty, 3, false))
@@ -109,6 +113,21 @@ impl Gen {
         };
         self.declare(&name, ty, true);
         text
+    }
+
+    /// A condition a few hundred levels deep: `!`, `&&` or `if` chains.
+    fn deep_bool(&mut self) -> String {
+        let n = self.rng.range(150, 600);
+        let mut e = self.expr(&Ty::Bool, 1, true);
+        let shape = self.rng.below(3);
+        for _ in 0..n {
+            e = match shape {
+                0 => format!("(!{e})"),
+                1 => format!("({e} && true)"),
+                _ => format!("(if {e} then false else true)"),
+            };
+        }
+        e
     }
 
     /// An assignment to a mutable variable or one of its elements.
