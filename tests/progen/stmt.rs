@@ -102,8 +102,9 @@ impl Gen {
             return format!("{pad}let {name} = {e};\n");
         }
         if self.feat.deep_bool_exprs && self.rng.coin(1) {
+            let e = self.deep_bool();
             self.declare(&name, Ty::Bool, true);
-            return format!("{pad}let {name} = {};\n", self.deep_bool());
+            return format!("{pad}let {name} = {e};\n");
         }
         let ty = self.value_ty();
         let text = if self.can_untyped(&ty) && self.rng.coin(40) {
@@ -115,11 +116,13 @@ impl Gen {
         text
     }
 
-    /// A condition a few hundred levels deep: `!`, `&&` or `if` chains.
+    /// A condition 600-900 levels deep: `!`, `&&` or `if` chains (rustc
+    /// overflowed its stack on the Rust of `!` x 900, `&&` x 900 and `if` x
+    /// 600, not of `!` x 500 or `if` x 300).
     fn deep_bool(&mut self) -> String {
-        let n = self.rng.range(150, 600);
-        let mut e = self.expr(&Ty::Bool, 1, true);
         let shape = self.rng.below(3);
+        let n = if shape == 2 { 600 } else { self.rng.range(600, 900) };
+        let mut e = self.expr(&Ty::Bool, 1, true);
         for _ in 0..n {
             e = match shape {
                 0 => format!("(!{e})"),
