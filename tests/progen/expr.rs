@@ -151,10 +151,13 @@ impl Gen {
                 let ops = ["+", "-", "*", "/", "%"];
                 let op = ops[self.rng.weighted(&[10, 8, 5, 2, 2])];
                 let a = self.expr(&Ty::Int, d1, true);
-                let b = if (op == "/" || op == "%") && !self.risky() {
-                    ["1", "2", "3", "(-2)", "7"][self.rng.below(5)].to_string()
-                } else {
-                    self.expr(&Ty::Int, d1, true)
+                let b = match (op == "/" || op == "%", self.risky()) {
+                    (true, false) => ["1", "2", "3", "(-2)", "7"][self.rng.below(5)].to_string(),
+                    (true, true) if self.rng.coin(40) => format!("({a} - {a})"),
+                    (false, true) if self.rng.coin(40) => {
+                        ["9223372036854775807", "3037000500"][self.rng.below(2)].into()
+                    }
+                    _ => self.expr(&Ty::Int, d1, true),
                 };
                 format!("({a} {op} {b})")
             }
@@ -173,7 +176,12 @@ impl Gen {
                 let (s, t) = self.any_seq(d1);
                 let elem = t.elem().cloned().unwrap_or(Ty::Int);
                 let inner = elem.elem().cloned().filter(|_| matches!(elem, Ty::Array(..)) && self.rng.coin(50));
-                let x = self.expr(inner.as_ref().unwrap_or(&elem), d1, true);
+                // A cell of a 2-D array is checked against the row type
+                // first: only a leaf (no `if`, no call) passes for a cell.
+                let x = match &inner {
+                    Some(cell) => self.expr(cell, 0, true),
+                    None => self.expr(&elem, d1, true),
+                };
                 format!("count({s}, {x})")
             }
             7 => format!("index({})", self.expr(&Ty::Player, d1, true)),

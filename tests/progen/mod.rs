@@ -154,7 +154,7 @@ struct Gen {
 impl Gen {
     fn new(seed: u64, feat: Features) -> Gen {
         let mut rng = Rng::new(seed);
-        let risk = if rng.coin(50) { 0 } else { rng.range(1, 4) as u32 };
+        let risk = if rng.coin(50) { 0 } else { rng.range(2, 8) as u32 };
         Gen {
             rng,
             feat,

@@ -109,6 +109,19 @@ fn compare(p: &Program) -> Verdict {
     Verdict::Differ(what)
 }
 
+/// An error message without its location and values, to count kinds.
+fn error_kind(e: &str) -> String {
+    let text = match e.split_once(".gala:") {
+        Some((_, rest)) => rest.splitn(3, ':').nth(2).unwrap_or(rest).trim(),
+        None => e,
+    };
+    if text.contains("is reached after different own earlier moves") {
+        return "imperfect recall".to_string();
+    }
+    let words = text.split_whitespace().take(8);
+    words.map(|w| if w.chars().any(|c| c.is_ascii_digit()) { "N" } else { w }).collect::<Vec<_>>().join(" ")
+}
+
 fn brief(r: &Result<Summary, String>) -> String {
     match r {
         Ok(s) => format!("tree of {} nodes", s.stats.nodes),
@@ -168,22 +181,27 @@ fn the_generator_is_deterministic() {
 #[test]
 fn compiled_programs_build_the_interpreters_trees() {
     let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(|| {
-        let (mut failures, mut trees, mut errors, mut nodes) = (Vec::new(), 0, 0, 0u64);
+        let (mut failures, mut trees, mut nodes) = (Vec::new(), 0, 0u64);
+        let mut errors = std::collections::BTreeMap::<String, usize>::new();
         for p in PROGRAMS.iter().filter(|p| p.compiled.is_some()) {
             match compare(p) {
                 Verdict::Same(Ok(s)) => {
                     trees += 1;
                     nodes = nodes.max(s.stats.nodes);
                 }
-                Verdict::Same(Err(_)) => errors += 1,
+                Verdict::Same(Err(e)) => *errors.entry(error_kind(&e)).or_default() += 1,
                 Verdict::Differ(what) => failures.push(report(p, &what)),
             }
         }
         eprintln!(
-            "differential: {} programs (features {FEATURES:?}): {trees} equal trees (largest {nodes} nodes), {errors} equal errors, {} divergences",
+            "differential: {} programs (features {FEATURES:?}): {trees} equal trees (largest {nodes} nodes), {} equal errors, {} divergences",
             PROGRAMS.len(),
+            errors.values().sum::<usize>(),
             failures.len()
         );
+        for (kind, n) in &errors {
+            eprintln!("  {n:5} x {kind}");
+        }
         failures
     });
     let failures = worker.expect("spawn the worker").join().expect("the worker panicked");
