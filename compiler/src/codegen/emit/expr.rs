@@ -107,7 +107,10 @@ impl Emitter<'_> {
             }
             K::PerPlayerFill(v) => {
                 let v = self.expr(v, ctx);
-                quote!({ let __v = #v; ::std::array::from_fn(|_| __v.clone()) })
+                // The length is spelled out: `[x; players] == [y; players]`
+                // leaves nothing else to infer it from.
+                let n = Literal::usize_unsuffixed(self.n_players);
+                quote!({ let __v = #v; ::std::array::from_fn::<_, #n, _>(|_| __v.clone()) })
             }
             K::Error => quote!(unreachable!("internal error: an erroneous expression was compiled, please report")),
         }
