@@ -6,7 +6,8 @@
 //! [`DEFAULT_PROGRAMS`]) from seed `GALAC_DIFF_SEED` (default 0) on, with
 //! the generator's feature switches as `GALAC_DIFF_FEATURES` says (e.g.
 //! `-many_players`; all on by default). `GALAC_DIFF_FILES=a.gala:b.gala`
-//! runs hand-written programs instead (e.g. a minimised divergence).
+//! (paths relative to the workspace root) runs hand-written programs
+//! instead, e.g. the known bugs in `tests/differential_known/`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -87,8 +88,10 @@ fn differential_programs(manifest: &Path, out: &Path) {
     for seed in seeds {
         let g = match files.get(seed as usize) {
             Some(f) => {
-                println!("cargo:rerun-if-changed={f}");
-                let source = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{f}: {e}"));
+                // Relative to the workspace root.
+                let f = manifest.parent().unwrap_or(manifest).join(f);
+                println!("cargo:rerun-if-changed={}", f.display());
+                let source = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
                 progen::Generated { source, params: Vec::new() }
             }
             None => progen::program_with(seed, features),

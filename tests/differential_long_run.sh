@@ -11,6 +11,9 @@
 # defaults here to turning off the features that hit known codegen bugs, so
 # that the run looks for new ones: -many_players,-player_fills,-large_enums.
 # Set it to empty (GALAC_DIFF_FEATURES=) for every feature.
+# The minimised known bugs are in tests/differential_known/; check one with
+# GALAC_DIFF_FILES=tests/differential_known/large_enum.gala
+# cargo test -p galac-tests --test differential.
 # Logs go to $LOG_DIR (default target/differential-long-run/), one file per
 # batch; a failing batch prints the seeds and the sources of the programs
 # that diverge. The exit status is 1 if any batch failed. Reproduce one
