@@ -199,7 +199,9 @@ fn game_impl(e: &Emitter) -> TokenStream {
 
             fn root(&self) -> ::std::result::Result<State, ::galac_runtime::game::GameError> {
                 let g = self;
-                let mut __steps = 0u64;
+                // `steps` is the steps left of the limit, counted down
+                // (`galac_runtime::ops::steps`), in `advance` and `apply` too.
+                let mut __steps = g.step_limit;
                 let steps = &mut __steps;
                 let mut state = State::default();
                 let s = &mut state;
@@ -218,7 +220,7 @@ fn game_impl(e: &Emitter) -> TokenStream {
                 info: &mut ::galac_runtime::info::InfoInterner,
             ) -> ::std::result::Result<::galac_runtime::game::Node, ::galac_runtime::game::GameError> {
                 let g = self;
-                let mut __steps = 0u64;
+                let mut __steps = g.step_limit;
                 let steps = &mut __steps;
                 // The current block lives in a local (so jumps between blocks
                 // are plain branches) and is stored when a node is returned.
@@ -241,7 +243,7 @@ fn game_impl(e: &Emitter) -> TokenStream {
                 info: &mut ::galac_runtime::info::InfoInterner,
             ) -> ::std::result::Result<(), ::galac_runtime::game::GameError> {
                 let g = self;
-                let mut __steps = 0u64;
+                let mut __steps = g.step_limit;
                 let steps = &mut __steps;
                 match s.block {
                     #apply_arms

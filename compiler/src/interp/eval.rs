@@ -18,21 +18,28 @@ pub struct Env<'a> {
     pub locals: &'a [Value],
 }
 
-/// Counts evaluation steps so that endless loops stop with an error.
+/// Counts evaluation steps so that endless loops stop with an error: the
+/// steps `left` of the `limit`, counted down as generated code does
+/// ([`ops::steps`]).
 pub struct Budget {
-    pub used: u64,
+    pub left: u64,
     pub limit: u64,
 }
 
 impl Budget {
+    /// The whole step limit, for one `root` or `advance`.
+    pub fn new(limit: u64) -> Budget {
+        Budget { left: limit, limit }
+    }
+
     /// Counts one step ([`ops::STEP`]).
     pub fn step(&mut self, interp: &Interp, span: Span) -> Result<(), GameError> {
-        ops::step(&mut self.used, self.limit, interp.loc(span))
+        ops::step(&mut self.left, self.limit, interp.loc(span))
     }
 
     /// Counts `n` steps at once (a block and its instructions).
     pub fn steps(&mut self, interp: &Interp, n: u64, span: Span) -> Result<(), GameError> {
-        ops::steps(&mut self.used, n, self.limit, interp.loc(span))
+        ops::steps(&mut self.left, n, self.limit, interp.loc(span))
     }
 }
 
@@ -218,7 +225,7 @@ impl Interp {
             Combinations => {
                 let xs = self.seq(&args[0], env, b)?;
                 let k = int(1, b)?;
-                let all = ops::combinations(&xs, k, &mut b.used, b.limit, at)?;
+                let all = ops::combinations(&xs, k, &mut b.left, b.limit, at)?;
                 Value::seq(all.into_iter().map(Value::seq).collect())
             }
             Min => Value::Int(ops::min(int(0, b)?, int(1, b)?)),

@@ -296,7 +296,7 @@ impl Game for Interp {
     fn root(&self) -> Result<State, GameError> {
         // Payoffs and information states start at 0 = InfoState::EMPTY.
         let mut slots = vec![Value::Int(0); self.ir.slots.len() + 2 * self.n_players as usize];
-        let mut b = Budget { used: 0, limit: self.step_limit };
+        let mut b = Budget::new(self.step_limit);
         for (i, init) in self.ir.var_inits.iter().enumerate() {
             slots[i] = self.eval(init, &Env { vars: &slots, locals: &slots }, &mut b)?;
         }
@@ -304,7 +304,7 @@ impl Game for Interp {
     }
 
     fn advance(&self, s: &mut State, info: &mut InfoInterner) -> Result<Node, GameError> {
-        let mut b = Budget { used: 0, limit: self.step_limit };
+        let mut b = Budget::new(self.step_limit);
         let mut bufs = self.words.borrow_mut();
         let words = &mut *bufs;
         loop {

@@ -116,6 +116,10 @@ impl Memo {
 
     /// Adds `key` (not in the memo) under `base`, next after the entry of
     /// the player's last lookup: where a replay of this order will look.
+    /// Inlined into its one caller, `InfoInterner::infoset`, as it used to
+    /// be by chance (which functions share a codegen unit): out of line it
+    /// cost 0.3% of Leduc's build.
+    #[inline]
     pub(super) fn insert(&mut self, base: u32, key: [u32; 3], found: Found) {
         let at = self.entries.len() as u32;
         let player = key[2] as usize;

@@ -65,19 +65,19 @@ pub fn combination_size(k: i64, at: impl At) -> Result<usize, GameError> {
 }
 
 /// All `k`-item sub-lists of `xs`, in lexicographic order of positions.
-/// They cost a step each, and one more for the call (counted in `used`
-/// against `limit`).
+/// They cost a step each, and one more for the call (taken from `left`,
+/// as [`steps`]).
 pub fn combinations<T: Clone>(
     xs: &[T],
     k: i64,
-    used: &mut u64,
+    left: &mut u64,
     limit: u64,
     at: impl At,
 ) -> Result<Vec<Vec<T>>, GameError> {
     let k = combination_size(k, at)?;
     let mut out = Vec::new();
     for_each_combination(xs.len(), k, |pick| out.push(pick.iter().map(|i| xs[*i].clone()).collect()));
-    steps(used, out.len() as u64 + super::STEP, limit, at)?;
+    steps(left, out.len() as u64 + super::STEP, limit, at)?;
     Ok(out)
 }
 
@@ -85,11 +85,11 @@ pub fn combinations<T: Clone>(
 pub fn combinations_list<T: Clone + PartialEq + Ord>(
     xs: &List<T>,
     k: i64,
-    used: &mut u64,
+    left: &mut u64,
     limit: u64,
     at: impl At,
 ) -> Result<List<List<T>>, GameError> {
-    let all = combinations(xs.as_slice(), k, used, limit, at)?;
+    let all = combinations(xs.as_slice(), k, left, limit, at)?;
     Ok(List::from_vec(all.into_iter().map(List::from_vec).collect()))
 }
 

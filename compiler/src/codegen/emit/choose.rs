@@ -229,8 +229,7 @@ impl Emitter<'_> {
         quote!({
             #prelude
             let __all: u64 = (#size).saturating_mul(::galac_runtime::ops::STEP);
-            if __all <= g.step_limit.saturating_sub(*steps) {
-                *steps += __all;
+            if ::galac_runtime::ops::steps_fit(steps, __all) {
                 #unchecked
             } else {
                 #checked
