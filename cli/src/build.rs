@@ -85,6 +85,19 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
             eprintln!("    Finished {}", output.display());
             0
         }
+        // The crate of a failed build is gone unless it was kept: say where
+        // it is, or how to keep it, never a directory already deleted.
+        Err(cargo::BuildError::Cargo { status, log, .. }) => {
+            let keep = match &args.emit_crate {
+                Some(d) => format!("the crate is in `{}`", d.display()),
+                None => "rerun with --emit-crate DIR to keep the crate".to_string(),
+            };
+            eprintln!(
+                "error: cargo failed to build the generated crate (exit status {status}); this is a galac bug, \
+                 please report it ({keep}):\n{log}"
+            );
+            1
+        }
         Err(e) => {
             eprintln!("error: {e}");
             1

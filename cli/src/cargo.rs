@@ -26,7 +26,7 @@ pub enum BuildError {
     Io(String),
     #[error("cannot write the solver {0}")]
     Install(String),
-    #[error("cargo failed to build the generated crate in `{dir}` (exit status {status}); this is a galac bug, please report it with the crate (kept with --emit-crate):\n{log}")]
+    #[error("cargo failed to build the generated crate in `{dir}` (exit status {status}):\n{log}")]
     Cargo { dir: String, status: String, log: String },
 }
 

@@ -238,6 +238,16 @@ fn building_without_cargo_is_a_clear_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("compiling a game needs a Rust toolchain"), "{err}");
     assert!(!std::path::Path::new("/tmp/never-written").exists());
+    // A cargo that fails: the message names no deleted directory and says
+    // how to keep the crate.
+    let out = galac_cmd()
+        .args([kuhn.to_str().unwrap_or_default(), "-o", "/tmp/never-written"])
+        .env("CARGO", "false")
+        .output()
+        .expect("run galac");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("rerun with --emit-crate DIR to keep the crate") && !err.contains("crates/"), "{err}");
 }
 
 /// `solve --out` writes a profile that `solve --strategy` evaluates: the
