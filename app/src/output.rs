@@ -174,4 +174,41 @@ mod tests {
         assert_eq!(fs::metadata(&file).expect("file").permissions().mode() & 0o777, 0o640);
         let _ = fs::remove_dir_all(&dir);
     }
+
+    fn entries(dir: &std::path::Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .expect("readable")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = scratch("fail");
+        let path = dir.join("out.efg");
+        fs::write(&path, "old").expect("writable");
+        let result = write_atomically(&path, |mut f| {
+            f.write_all(b"partial")?;
+            Err(std::io::Error::other("boom"))
+        });
+        assert!(result.is_err());
+        assert_eq!(fs::read_to_string(&path).expect("still there"), "old");
+        assert_eq!(entries(&dir), ["out.efg"]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_successful_write_replaces_the_file() {
+        let dir = scratch("ok");
+        let path = dir.join("out.dot");
+        fs::write(&path, "old").expect("writable");
+        write_atomically(&path, |mut f| f.write_all(b"new")).expect("writes");
+        assert_eq!(fs::read_to_string(&path).expect("written"), "new");
+        assert_eq!(entries(&dir), ["out.dot"]);
+        assert!(write_atomically(&dir, |_| Ok(())).is_err(), "a directory is not a file");
+        let _ = fs::remove_dir_all(&dir);
+    }
 }

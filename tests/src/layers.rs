@@ -56,19 +56,15 @@ fn crates_depend_only_on_the_layers_below() {
 
 /// Every `.rs` file under `dir`, with its text.
 fn sources(dir: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut stack = vec![repo_root().join(dir)];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).expect("source dir").flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push((path.display().to_string(), std::fs::read_to_string(&path).expect("source")));
-            }
-        }
-    }
-    out
+    let mut files = Vec::new();
+    crate::tidy::rust_files(&repo_root().join(dir), &mut files);
+    files
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("source");
+            (path.display().to_string(), text)
+        })
+        .collect()
 }
 
 /// Lines of code (not comments) under `dir` that contain one of `needles`.

@@ -18,36 +18,16 @@ const SOURCE_DIRS: &[&str] = &[
 
 #[test]
 fn every_rust_file_starts_with_a_module_doc_comment() {
-    let mut missing = Vec::new();
-    for dir in [
-        "runtime/src",
-        "solvers/src",
-        "app/src",
-        "compiler/src",
-        "compiler/tests",
-        "cli/src",
-        "cli/tests",
-        "tests/src",
-        "tests/benches",
-    ] {
-        visit(&repo_root().join(dir), &mut missing);
+    let mut files = Vec::new();
+    for dir in SOURCE_DIRS {
+        rust_files(&repo_root().join(dir), &mut files);
     }
+    let missing: Vec<String> = files
+        .iter()
+        .filter(|p| !std::fs::read_to_string(p).unwrap_or_default().trim_start().starts_with("//!"))
+        .map(|p| p.display().to_string())
+        .collect();
     assert!(missing.is_empty(), "these files lack a leading `//!` comment:\n{}", missing.join("\n"));
-}
-
-fn visit(dir: &std::path::Path, missing: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.filter_map(|e| e.ok()) {
-        let path = entry.path();
-        if path.is_dir() {
-            visit(&path, missing);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
-            if !text.trim_start().starts_with("//!") {
-                missing.push(path.display().to_string());
-            }
-        }
-    }
 }
 
 /// Hand-written files stay under about 600 lines, functions under about
@@ -61,7 +41,7 @@ const LONG_FNS_ALLOWED: &[&str] = &["runtime/src/tree/build.rs: explore"];
 fn files_and_functions_stay_short() {
     let mut files = Vec::new();
     for dir in SOURCE_DIRS {
-        collect(&repo_root().join(dir), &mut files);
+        rust_files(&repo_root().join(dir), &mut files);
     }
     let mut long = Vec::new();
     for path in files {
@@ -104,12 +84,13 @@ fn function_lengths(lines: &[&str]) -> Vec<(String, usize)> {
     out
 }
 
-fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+/// Every `.rs` file under `dir`, recursively.
+pub(crate) fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.filter_map(|e| e.ok()) {
         let path = entry.path();
         if path.is_dir() {
-            collect(&path, out);
+            rust_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
             out.push(path);
         }
