@@ -167,18 +167,7 @@ impl Encode for i64 {
     }
 }
 
-impl Encode for bool {
-    #[inline]
-    fn encode(&self, out: &mut Vec<u64>) {
-        out.push(u64::from(*self));
-    }
-
-    #[inline]
-    fn word(&self) -> Option<u64> {
-        Some(u64::from(*self))
-    }
-}
-
+/// One word each: `bool` and the unsigned types widen losslessly.
 macro_rules! encode_unsigned {
     ($($t:ty),+) => {$(
         impl Encode for $t {
@@ -194,7 +183,7 @@ macro_rules! encode_unsigned {
         }
     )+};
 }
-encode_unsigned!(u8, u32);
+encode_unsigned!(bool, u8, u32);
 
 impl<T: Encode> Encode for List<T> {
     #[inline]
