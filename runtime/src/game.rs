@@ -94,6 +94,24 @@ pub trait Game {
     fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String;
 }
 
+impl GameError {
+    /// The message without where in the game it happened (a param's
+    /// default is reported by the param's name instead).
+    pub fn message(&self) -> String {
+        let at = match self {
+            GameError::StepLimit { at, .. }
+            | GameError::Overflow { at }
+            | GameError::DivisionByZero { at }
+            | GameError::IndexOutOfBounds { at, .. }
+            | GameError::NoChoices { at, .. }
+            | GameError::BadWeight { at, .. }
+            | GameError::BadProbabilities { at, .. }
+            | GameError::Other { at, .. } => at.len(),
+        };
+        self.to_string()[at..].to_string()
+    }
+}
+
 /// Default number of evaluation steps allowed between two nodes of the tree.
 pub const DEFAULT_STEP_LIMIT: u64 = 1_000_000;
 

@@ -301,3 +301,26 @@ fn parallel_interpreted_builds_equal_sequential_ones() {
         }
     }
 }
+
+/// A param default that cannot be computed from the overrides fails alike,
+/// naming the param (the differential test found the messages apart).
+#[test]
+fn param_defaults_fail_alike() {
+    let path = repo_root().join("tests/codegen/param_defaults.gala");
+    let bytes = std::fs::read(&path).expect("game file");
+    let cases = [
+        ("n=-9223372036854775808", "the default of param `m` cannot be computed: integer overflow"),
+        ("d=0", "the default of param `q` cannot be computed: division by zero"),
+    ];
+    for (param, error) in cases {
+        let params = [param.to_string()];
+        let i = galac_compiler::driver::load_interp("param_defaults.gala", &bytes, &params).err();
+        let c = param_defaults::Family.instantiate(&params, galac_runtime::game::DEFAULT_STEP_LIMIT).err();
+        assert_eq!(i.as_deref(), Some(error), "{param}");
+        assert_eq!(c.as_deref(), Some(error), "{param}");
+    }
+    let params = ["n=-9223372036854775807".to_string(), "d=-1".to_string()];
+    let i = galac_compiler::driver::load_interp("param_defaults.gala", &bytes, &params).err();
+    let c = param_defaults::Family.instantiate(&params, galac_runtime::game::DEFAULT_STEP_LIMIT).err();
+    assert_eq!(i, c);
+}

@@ -293,10 +293,12 @@ fn family(ir: &ir::Program, e: &Emitter) -> TokenStream {
         let f = param_field(i, p);
         let default = e.param_default_expr(&p.default);
         let (variant, t) = if p.ty == Ty::Bool { (quote!(Bool), quote!(bool)) } else { (quote!(Int), quote!(i64)) };
+        let name = Literal::string(&p.name);
         quote! {
             let #f: #t = match &__given[#i] {
                 Some(::galac_runtime::params::ParamValue::#variant(v)) => *v,
-                _ => #default,
+                _ => (|| -> ::std::result::Result<#t, ::galac_runtime::game::GameError> { Ok(#default) })()
+                    .map_err(|e| format!("the default of param `{}` cannot be computed: {}", #name, e.message()))?,
             };
         }
     });
@@ -319,11 +321,10 @@ fn family(ir: &ir::Program, e: &Emitter) -> TokenStream {
             fn instantiate(&self, overrides: &[String], step_limit: u64) -> ::std::result::Result<Game, String> {
                 let specs = [#(#specs),*];
                 let __given = ::galac_runtime::params::parse_overrides(#name, &specs, overrides)?;
-                let params = (|| -> ::std::result::Result<Params, ::galac_runtime::game::GameError> {
+                let params = (|| -> ::std::result::Result<Params, String> {
                     #(#param_values)*
                     Ok(Params { #(#param_names),* })
-                })()
-                .map_err(|e| format!("a param default cannot be computed: {e}"))?;
+                })()?;
                 Ok(Game::new(params, step_limit))
             }
         }

@@ -41,8 +41,11 @@ pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, S
                     BinOp::Add => ParamValue::Int(x.checked_add(y).ok_or_else(overflow)?),
                     BinOp::Sub => ParamValue::Int(x.checked_sub(y).ok_or_else(overflow)?),
                     BinOp::Mul => ParamValue::Int(x.checked_mul(y).ok_or_else(overflow)?),
-                    BinOp::Div => ParamValue::Int(x.checked_div(y).ok_or("division by zero")?),
-                    BinOp::Rem => ParamValue::Int(x.checked_rem(y).ok_or("division by zero")?),
+                    // As the runtime's `ops`: a zero divisor, else overflow (MIN / -1).
+                    BinOp::Div if y == 0 => return Err("division by zero".into()),
+                    BinOp::Rem if y == 0 => return Err("division by zero".into()),
+                    BinOp::Div => ParamValue::Int(x.checked_div(y).ok_or_else(overflow)?),
+                    BinOp::Rem => ParamValue::Int(x.checked_rem(y).ok_or_else(overflow)?),
                     BinOp::Lt => ParamValue::Bool(x < y),
                     BinOp::Le => ParamValue::Bool(x <= y),
                     BinOp::Gt => ParamValue::Bool(x > y),
