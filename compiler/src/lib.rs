@@ -1,6 +1,7 @@
 //! galac: the Gala game-description compiler.
 pub mod ast;
 pub mod codegen;
+pub mod delimiters;
 pub mod diagnostic;
 pub mod driver;
 pub mod interp;

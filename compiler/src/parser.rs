@@ -6,6 +6,7 @@
 use lalrpop_util::{ErrorRecovery, ParseError};
 
 use crate::ast::Program;
+use crate::delimiters::Spanned;
 use crate::diagnostic::Diagnostic;
 use crate::grammar::grammar::ProgramParser;
 use crate::lexer::{LexErrorKind, Lexer, Token};
@@ -13,13 +14,29 @@ use crate::span::{FileId, Span};
 
 type LalrpopError<'src> = ParseError<usize, Token<'src>, std::convert::Infallible>;
 
+/// Syntax errors reported before parsing stops: the rest of a file this
+/// broken is rarely worth reading, and each recovery costs the parser's
+/// stack depth.
+pub const MAX_SYNTAX_ERRORS: usize = 50;
+
 /// Parses one source file.
 pub fn parse(file: FileId, src: &str) -> (Option<Program>, Vec<Diagnostic>) {
     let mut lexer = Lexer::new(file, src);
-    let mut recovered: Vec<ErrorRecovery<usize, Token<'_>, std::convert::Infallible>> = Vec::new();
-    let result = ProgramParser::new().parse(file, &mut recovered, &mut lexer);
-
+    let tokens: Vec<Spanned<'_>> = lexer.by_ref().map(|t| t.unwrap_or_else(|never| match never {})).collect();
     let mut diagnostics: Vec<Diagnostic> = lexer.errors.iter().map(lex_diagnostic).collect();
+    let delimiters = crate::delimiters::check(file, src, &tokens);
+    if let Some(problem) = delimiters.as_ref().filter(|p| p.too_deep) {
+        diagnostics.push(problem.diagnostic.clone());
+        return (None, diagnostics);
+    }
+    let mut recovered: Vec<ErrorRecovery<usize, Token<'_>, std::convert::Infallible>> = Vec::new();
+    let count = std::cell::Cell::new(0);
+    // The parser sees the end of the file once enough errors were recovered.
+    let stream =
+        tokens.iter().take_while(|_| count.get() < MAX_SYNTAX_ERRORS).map(|&t| Ok::<_, std::convert::Infallible>(t));
+    let result = ProgramParser::new().parse(file, &mut recovered, &count, stream);
+    let stopped = count.get() >= MAX_SYNTAX_ERRORS;
+
     // Syntax errors caused by a bad token the lexer already reported are noise.
     let lex_spans: Vec<Span> = lexer.errors.iter().map(|e| e.span).collect();
     let mut push = |d: Diagnostic| {
@@ -35,11 +52,24 @@ pub fn parse(file: FileId, src: &str) -> (Option<Program>, Vec<Diagnostic>) {
     }
     let program = match result {
         Ok(p) => Some(p),
+        // Past the cap the parser's complaint is the cut, not the file.
+        Err(_) if stopped => None,
+        // At the end of the file, an unclosed delimiter placed by the
+        // indentation says more.
+        Err(ParseError::UnrecognizedEof { .. }) if delimiters.as_ref().is_some_and(|p| p.placed_by_indentation) => {
+            diagnostics.extend(delimiters.map(|p| p.diagnostic));
+            None
+        }
         Err(e) => {
             push(syntax_diagnostic(file, src, &e));
             None
         }
     };
+    if stopped {
+        if let Some(last) = diagnostics.last_mut() {
+            last.notes.push(format!("stopped after {MAX_SYNTAX_ERRORS} syntax errors"));
+        }
+    }
     diagnostics.sort_by_key(|d| d.primary_span());
     (program, diagnostics)
 }
