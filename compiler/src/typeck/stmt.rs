@@ -366,10 +366,22 @@ impl Checker {
         let (mut num, mut den): (i128, i128) = (0, 1);
         let mut overflow = false;
         let mut bad_entry = false;
+        let mut literals: Vec<(LiteralKey, Span)> = Vec::new();
         for (e, p) in entries {
             let x = self.check_expr(e, elem.as_ref());
             if elem.as_ref().is_none_or(Ty::is_error) {
                 elem = Some(x.ty.clone());
+            }
+            if let Some(key) = LiteralKey::of(&x) {
+                if let Some((_, first)) = literals.iter().find(|(k, _)| *k == key) {
+                    self.error(
+                        Diagnostic::error("the same outcome twice in a chance table")
+                            .primary(e.span, "this outcome")
+                            .secondary(*first, "is already here")
+                            .help("give it one entry with the sum of the probabilities"),
+                    );
+                }
+                literals.push((key, e.span));
             }
             let Some(prob) = Ratio::new(p.num.unsigned_abs(), p.den.unsigned_abs()) else {
                 self.error(Diagnostic::error("probability with denominator 0").primary(p.span, "division by zero"));
@@ -543,4 +555,35 @@ pub(super) fn always_returns(b: &ast::Block) -> bool {
         ast::StmtKind::Error | ast::StmtKind::TooDeep => true,
         _ => false,
     })
+}
+
+/// The value of a table key written as a literal (numbers, booleans,
+/// players, enum variants and tuples of them), so that a key written twice
+/// is caught; keys computed from params or state are compared at run time
+/// only as outcomes.
+#[derive(PartialEq)]
+enum LiteralKey {
+    Int(i64),
+    Bool(bool),
+    Player(u32),
+    Variant(u32, u32),
+    Tuple(Vec<LiteralKey>),
+}
+
+impl LiteralKey {
+    fn of(e: &tast::Expr) -> Option<LiteralKey> {
+        use tast::ExprKind as K;
+        Some(match &e.kind {
+            K::Int(n) => LiteralKey::Int(*n),
+            K::Neg(x) => match x.kind {
+                K::Int(n) => LiteralKey::Int(n.checked_neg()?),
+                _ => return None,
+            },
+            K::Bool(b) => LiteralKey::Bool(*b),
+            K::Player(p) => LiteralKey::Player(*p),
+            K::Variant(en, v) => LiteralKey::Variant(en.0, *v),
+            K::Tuple(xs) => LiteralKey::Tuple(xs.iter().map(LiteralKey::of).collect::<Option<_>>()?),
+            _ => return None,
+        })
+    }
 }
