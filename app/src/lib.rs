@@ -10,6 +10,7 @@ pub mod formats;
 mod input;
 mod output;
 pub mod solve;
+mod strategy_file;
 pub mod tree;
 
 use galac_runtime::game::Game;

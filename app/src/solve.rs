@@ -34,6 +34,10 @@ pub struct SolveArgs {
     /// Evaluate this strategy profile (JSON, as written by --out) instead of solving.
     #[arg(long, value_name = "FILE")]
     pub strategy: Option<PathBuf>,
+    /// With --strategy: information sets the file does not list get uniform play
+    /// (they are counted in the report) instead of being an error.
+    #[arg(long, requires = "strategy")]
+    pub partial_strategy: bool,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -70,8 +74,18 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     };
     let labels = unique_labels(&tree);
     let (profile, unreached, solver_name, phases) = match &args.strategy {
-        Some(path) => match read_profile(path, &tree, &labels) {
-            Ok(p) => (p, Vec::new(), "given strategy".to_string(), Vec::new()),
+        Some(path) => match crate::strategy_file::read(path, game.info(), &tree, &labels, args.partial_strategy) {
+            Ok(loaded) if loaded.filled.is_empty() => {
+                (loaded.profile, Vec::new(), "given strategy".to_string(), Vec::new())
+            }
+            Ok(loaded) => {
+                let name = format!(
+                    "given strategy ({} of {} information sets not in the file: uniform play there)",
+                    loaded.filled.len(),
+                    tree.infosets.len()
+                );
+                (loaded.profile, Vec::new(), name, Vec::new())
+            }
             Err(msg) => {
                 eprintln!("error: {msg}");
                 return 1;
@@ -239,42 +253,4 @@ impl Report<'_> {
             "strategy": strategy,
         })
     }
-}
-
-/// The largest strategy file read (a profile of a few million sets).
-const MAX_STRATEGY_BYTES: u64 = 1 << 30;
-
-/// Reads a profile written by `--out` and matches it to the tree's sets.
-fn read_profile(path: &std::path::Path, tree: &Tree, labels: &[String]) -> Result<Profile, String> {
-    let bytes = crate::read_bounded(path, MAX_STRATEGY_BYTES)?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("`{}` is not UTF-8 text", path.display()))?;
-    let json: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("`{}` is not valid JSON: {e}", path.display()))?;
-    let strategy = json
-        .get("strategy")
-        .and_then(|s| s.as_object())
-        .ok_or_else(|| format!("`{}` has no \"strategy\" object", path.display()))?;
-    let mut profile = Profile::uniform(tree);
-    for (set, label) in labels.iter().enumerate() {
-        let Some(acts) = strategy.get(label).and_then(|a| a.as_object()) else {
-            return Err(format!("the strategy has no entry for the information set \"{label}\""));
-        };
-        let probs = profile.probs_mut(set as u32);
-        let mut total = 0.0;
-        for (a, name) in tree.action_labels(set as u32).iter().enumerate() {
-            let x = acts
-                .get(name)
-                .and_then(|v| v.as_f64())
-                .ok_or_else(|| format!("the strategy gives no probability to action \"{name}\" at \"{label}\""))?;
-            if !(0.0..=1.0 + 1e-9).contains(&x) {
-                return Err(format!("probability {x} of \"{name}\" at \"{label}\" is not in [0, 1]"));
-            }
-            probs[a] = x;
-            total += x;
-        }
-        if (total - 1.0).abs() > 1e-6 {
-            return Err(format!("the probabilities at \"{label}\" sum to {total}, not 1"));
-        }
-    }
-    Ok(profile)
 }

@@ -286,6 +286,48 @@ fn strategy_files_round_trip_and_are_evaluated() {
     let (code, _, err) = galac(&["solve", kuhn, "--strategy", changed.to_str().unwrap_or_default()]);
     assert_eq!(code, 1);
     assert!(err.contains("sum to 0.7"), "{err}");
+
+    // A file for other params, another game, unknown sets or actions, or a
+    // missing set is refused, naming the first mismatch (issue 25, item 11).
+    let solved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).expect("read")).expect("json");
+    let refused = |edit: &dyn Fn(&mut serde_json::Value), extra: &[&str], wanted: &str| {
+        let mut p = solved.clone();
+        edit(&mut p);
+        std::fs::write(&changed, p.to_string()).expect("write");
+        let mut args = vec!["solve", kuhn, "--strategy", changed.to_str().unwrap_or_default()];
+        args.extend_from_slice(extra);
+        let (code, _, err) = galac(&args);
+        assert_eq!(code, 1, "{wanted}: {err}");
+        assert!(err.contains(wanted), "wanted {wanted:?} in {err}");
+    };
+    refused(
+        &|p| p["params"]["cards"] = serde_json::json!(4),
+        &[],
+        "was made with param cards=4, and this game has cards=3",
+    );
+    refused(&|p| p["game"] = serde_json::json!("leduc"), &[], "is a strategy for the game \"leduc\", not `kuhn`");
+    refused(
+        &|p| p["strategy"]["first: my_card(9)"] = serde_json::json!({ "Pass": 1.0, "Bet": 0.0 }),
+        &[],
+        "\"first: my_card(9)\", which is not an information set of this game",
+    );
+    refused(
+        &|p| p["strategy"]["first: my_card(1)"]["Raise"] = serde_json::json!(0.5),
+        &[],
+        "names action \"Raise\", which is not one of \"Pass\", \"Bet\"",
+    );
+    let drop_set = |p: &mut serde_json::Value| {
+        p["strategy"].as_object_mut().map(|s| s.remove("first: my_card(1)"));
+    };
+    refused(&drop_set, &[], "has no strategy for the information set \"first: my_card(1)\"");
+    // ... unless a partial profile is asked for: then it is filled, and said.
+    let mut partial = solved.clone();
+    drop_set(&mut partial);
+    std::fs::write(&changed, partial.to_string()).expect("write");
+    let (code, stdout, err) =
+        galac(&["solve", kuhn, "--strategy", changed.to_str().unwrap_or_default(), "--partial-strategy"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("1 of 12 information sets not in the file: uniform play there"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
