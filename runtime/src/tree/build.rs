@@ -75,24 +75,38 @@ pub(super) const ROOM_STATES: usize = 1 << 12;
 pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
     let start = Instant::now();
     let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
-    let (mut tree, _) = explore(game, vec![game.root()?], None, opts, &mut interner, &MemoryUse::default())?;
+    let (mut tree, _) = explore(game, vec![game.root()?], None, opts, &mut interner, &Budget::default())?;
     finish(&mut tree, &interner, opts)?;
     Ok((tree, interner, start.elapsed().as_secs_f64()))
 }
 
-/// The bytes held by the explorations of one build, against
-/// [`BuildOptions::max_bytes`]: the parallel builder's parts share one, so
-/// that together they stay within the budget.
+/// The bytes held and nodes made by the explorations of one build, against
+/// [`BuildOptions::max_bytes`] and [`BuildOptions::max_nodes`]: the
+/// parallel builder's parts share one, so that together they stay within
+/// the limits and a part stops soon after the build as a whole passes one
+/// (not only when the parts are merged).
 #[derive(Default)]
-pub(super) struct MemoryUse(AtomicU64);
+pub(super) struct Budget {
+    bytes: AtomicU64,
+    nodes: AtomicU64,
+}
 
-impl MemoryUse {
-    /// Records that an exploration now holds `bytes` (`held` before; its
-    /// arrays only grow) and returns the build's total.
-    fn update(&self, held: &mut u64, bytes: u64) -> u64 {
-        let grown = bytes.saturating_sub(*held);
-        *held += grown;
-        self.0.fetch_add(grown, Ordering::Relaxed) + grown
+/// What one exploration has counted in its [`Budget`] so far.
+#[derive(Default)]
+struct Counted {
+    bytes: u64,
+    nodes: u64,
+}
+
+impl Budget {
+    /// Records that an exploration now holds `bytes` and has made `nodes`
+    /// (both only grow) and returns the build's totals.
+    fn update(&self, counted: &mut Counted, bytes: u64, nodes: u64) -> (u64, u64) {
+        let grown = bytes.saturating_sub(counted.bytes);
+        counted.bytes += grown;
+        let made = nodes.saturating_sub(counted.nodes);
+        counted.nodes += made;
+        (self.bytes.fetch_add(grown, Ordering::Relaxed) + grown, self.nodes.fetch_add(made, Ordering::Relaxed) + made)
     }
 }
 
@@ -123,15 +137,14 @@ pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptio
 /// call get empty entries. Perfect recall is checked on the way: the roots
 /// have no earlier moves, or the one `root_move` says; the result also has,
 /// per information set, the own move before it (see
-/// [`OwnMoves::into_before`]). The memory limit applies to the total in
-/// `memory`.
+/// [`OwnMoves::into_before`]). The limits apply to the totals in `budget`.
 pub(super) fn explore<G: Game>(
     game: &G,
     roots: Vec<G::State>,
     root_move: Option<RootMove>,
     opts: &BuildOptions,
     interner: &mut InfoInterner,
-    memory: &MemoryUse,
+    budget: &Budget,
 ) -> Result<(Tree, Vec<u64>), BuildError> {
     let info = game.info();
     let n_players = info.players.len() as u32;
@@ -140,8 +153,8 @@ pub(super) fn explore<G: Game>(
     let mut infoset_counts = vec![0u32; n_players as usize];
     let mut probs_buf: Vec<Ratio> = Vec::new();
     let mut pay_buf: Vec<i64> = Vec::new();
-    // Bytes of this exploration counted in `memory` so far.
-    let mut held = 0u64;
+    // What this exploration has counted in `budget` so far.
+    let mut counted = Counted::default();
 
     // Nodes `..n_nodes` exist; `tree`'s arrays run ahead (see `make_nodes`).
     let mut n_nodes = roots.len();
@@ -229,9 +242,9 @@ pub(super) fn explore<G: Game>(
         }
         n_nodes += n_children as usize;
         tree.make_nodes(n_nodes);
-        // Check memory now and then (the estimate is cheap, but not free).
+        // Check the build's totals now and then (cheap, but not free).
         if first & 0xffff > (first + n_children) & 0xffff || n_children > 0xffff {
-            check_memory(&tree, interner, memory, &mut held, opts.max_bytes)?;
+            check_budget(&tree, interner, budget, &mut counted, opts, n_nodes as u64)?;
         }
         // Slots: the node's own (`at`) becomes the last child, the clones
         // above it the others in reverse, so that action 0 is on top and is
@@ -322,20 +335,25 @@ fn add_infoset<G: Game>(
     tree.push_infoset(Infoset { player, index_in_player, n_actions }, labels)
 }
 
-/// Counts the exploration's memory in the build's total; an error past the
-/// limit, or when the interner is close to the most ids it can name.
+/// Counts the exploration's memory and nodes in the build's totals; an
+/// error past a limit, or when the interner is close to the most ids it
+/// can name.
 #[cold]
 #[inline(never)]
-fn check_memory(
+fn check_budget(
     tree: &Tree,
     interner: &InfoInterner,
-    memory: &MemoryUse,
-    held: &mut u64,
-    max_bytes: u64,
+    budget: &Budget,
+    counted: &mut Counted,
+    opts: &BuildOptions,
+    nodes: u64,
 ) -> Result<(), BuildError> {
-    let bytes = memory.update(held, tree.bytes() + interner.bytes() as u64);
-    if bytes > max_bytes || interner.is_full() {
-        return Err(BuildError::TooMuchMemory { limit_mib: max_bytes >> 20 });
+    let (bytes, all_nodes) = budget.update(counted, tree.bytes() + interner.bytes() as u64, nodes);
+    if all_nodes > opts.max_nodes {
+        return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
+    }
+    if bytes > opts.max_bytes || interner.is_full() {
+        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }
     Ok(())
 }

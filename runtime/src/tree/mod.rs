@@ -276,10 +276,12 @@ mod tests {
         levels: Vec<Vec<Ratio>>,
         /// How many times `advance` met the root.
         root_advances: std::cell::Cell<u32>,
+        /// Moves applied, counted across instances (threads).
+        applied: std::sync::Arc<std::sync::atomic::AtomicU64>,
     }
 
     fn chances(name: &str, levels: Vec<Vec<Ratio>>) -> Chances {
-        Chances { info: one_player(name), levels, root_advances: Default::default() }
+        Chances { info: one_player(name), levels, root_advances: Default::default(), applied: Default::default() }
     }
 
     impl Game for Chances {
@@ -300,6 +302,7 @@ mod tests {
             })
         }
         fn apply(&self, s: &mut u32, _: u32, _: &mut InfoInterner) -> Result<(), GameError> {
+            self.applied.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             *s += 1;
             Ok(())
         }
@@ -352,6 +355,28 @@ mod tests {
         let failing = chances("failing", vec![wide().levels[0].clone(), Vec::new()]);
         assert!(!looks_smaller_than(&failing, 100.0));
         assert!(build(&failing, &BuildOptions::default()).is_err());
+    }
+
+    /// The parts of a parallel build share the node limit: the build stops
+    /// soon after the nodes of all parts pass it (each part used to stop
+    /// only at the limit on its own, so two threads made twice the nodes,
+    /// and more with more parts).
+    #[test]
+    fn the_parallel_builder_stops_at_the_node_limit_of_the_whole_tree() {
+        let applied = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let deep = || {
+            let mut game = wide();
+            game.levels.extend(std::iter::repeat_n(game.levels[1].clone(), 2));
+            game.applied = applied.clone();
+            game
+        };
+        let make = || Some(deep());
+        let limit = 400_000;
+        let opts = BuildOptions { max_nodes: limit, ..BuildOptions::default() };
+        assert!(matches!(build_parallel(&make, &opts, 2), Err(BuildError::TooManyNodes { .. })));
+        // Slack: each part counts its nodes in the total every 65,536.
+        let made = applied.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(made < limit + 3 * 65_536, "{made} moves applied under a limit of {limit} nodes");
     }
 
     #[test]

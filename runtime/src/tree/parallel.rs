@@ -17,7 +17,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::build::{
-    check_action_count, explore, finish, BuildError, BuildOptions, MemoryUse, RootMove, ROOM_SETS, ROOM_STATES,
+    check_action_count, explore, finish, Budget, BuildError, BuildOptions, RootMove, ROOM_SETS, ROOM_STATES,
 };
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
 use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE_BIT};
@@ -61,8 +61,8 @@ pub fn build_parallel<G: Game>(
     let bounds: Vec<u32> = (0..=n_parts).map(|k| (k as u64 * u64::from(n_children) / n_parts as u64) as u32).collect();
     let parts: Vec<Mutex<Option<Result<Part, BuildError>>>> = (0..n_parts).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
-    // The parts share the memory budget.
-    let memory = MemoryUse::default();
+    // The parts share the node and memory limits.
+    let budget = Budget::default();
     let part_opts = BuildOptions { labels: opts.labels, ..opts.clone() };
     // Each thread, the calling one included, builds parts until none is
     // left, each with its own instance (an instance's choice candidates
@@ -85,7 +85,7 @@ pub fn build_parallel<G: Game>(
                 game.apply(&mut child, a, &mut interner)?;
                 children.push(child);
             }
-            let (tree, before) = explore(game, children, root_move, &part_opts, &mut interner, &memory)?;
+            let (tree, before) = explore(game, children, root_move, &part_opts, &mut interner, &budget)?;
             Ok(Part { tree, interner, before })
         })();
         let failed = result.is_err();
