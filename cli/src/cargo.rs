@@ -28,6 +28,12 @@ pub enum BuildError {
     Install(String),
     #[error("cargo failed to build the generated crate in `{dir}` (exit status {status}):\n{log}")]
     Cargo { dir: String, status: String, log: String },
+    #[error(
+        "cargo's local registry lacks crates a solver needs, and fetching them from crates.io failed \
+         (cargo said: {missing}); connect to the network once, or build galac's own workspace \
+         (`cargo build --release --locked` in its source) so that cargo fetches them\n{log}"
+    )]
+    MissingCrates { missing: String, log: String },
 }
 
 fn io(what: &str, path: &Path, e: std::io::Error) -> BuildError {
@@ -193,9 +199,12 @@ pub fn remove_orphaned_crates() {
     }
 }
 
-/// Builds the crate in `dir` (`cargo build --release --offline`, target in
-/// the shared cache) and hands the binary's path to `install`. Call it
-/// holding [`lock_builds`].
+/// Builds the crate in `dir` (target in the shared cache) and hands the
+/// binary's path to `install`. Call it holding [`lock_builds`]. Cargo runs
+/// `--offline` first (the crates are normally in its local registry,
+/// fetched when galac itself was built); when the registry lacks some (an
+/// other `CARGO_HOME`), cargo fetches them from crates.io, and when that
+/// fails too the error says what was missing.
 pub fn build_binary(
     dir: &Path,
     package: &str,
@@ -203,12 +212,46 @@ pub fn build_binary(
     install: impl FnOnce(&Path) -> std::io::Result<()>,
 ) -> Result<(), BuildError> {
     let target = cache_dir().join("target");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.args(["build", "--release", "--offline", "--manifest-path"])
+    let offline = cargo_build(dir, &target, progress, true);
+    match offline {
+        Err(BuildError::Cargo { .. }) => {
+            if let Err(missing) = registry_has_all(dir) {
+                if progress {
+                    eprintln!(
+                        "note: cargo's local registry lacks crates the solver needs; fetching them from crates.io"
+                    );
+                }
+                cargo_build(dir, &target, progress, false).map_err(|e| match e {
+                    BuildError::Cargo { log, .. } => BuildError::MissingCrates { missing, log },
+                    other => other,
+                })?;
+            } else {
+                offline?;
+            }
+        }
+        other => other?,
+    }
+    let exe = target.join("release").join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
+    if !exe.exists() {
+        return Err(BuildError::Io(format!("cargo succeeded but `{}` is missing", exe.display())));
+    }
+    install(&exe).map_err(|e| BuildError::Install(e.to_string()))
+}
+
+fn cargo_command() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
+/// `cargo build --release [--offline]` of the crate in `dir`.
+fn cargo_build(dir: &Path, target: &Path, progress: bool, offline: bool) -> Result<(), BuildError> {
+    let mut cmd = cargo_command();
+    cmd.args(["build", "--release", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_TARGET_DIR", target)
         .stdout(Stdio::null());
+    if offline {
+        cmd.arg("--offline");
+    }
     if progress {
         // On a terminal cargo draws its progress bar and shows its errors itself.
         cmd.stderr(Stdio::inherit());
@@ -217,22 +260,36 @@ pub fn build_binary(
     }
     let child = cmd.spawn().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
     let output = child.wait_with_output().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
-    if !output.status.success() {
-        let log = if progress {
-            "(cargo's messages are above)".to_string()
-        } else {
-            String::from_utf8_lossy(&output.stderr).into_owned()
-        };
-        let tail: Vec<&str> = log.lines().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
-        return Err(BuildError::Cargo {
-            dir: dir.display().to_string(),
-            status: output.status.to_string(),
-            log: tail.join("\n"),
-        });
+    if output.status.success() {
+        return Ok(());
     }
-    let exe = target.join("release").join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
-    if !exe.exists() {
-        return Err(BuildError::Io(format!("cargo succeeded but `{}` is missing", exe.display())));
+    let log = if progress {
+        "(cargo's messages are above)".to_string()
+    } else {
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let tail: Vec<&str> = log.lines().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
+    Err(BuildError::Cargo { dir: dir.display().to_string(), status: output.status.to_string(), log: tail.join("\n") })
+}
+
+/// Whether cargo's local registry holds every crate the crate in `dir`
+/// needs (`cargo metadata --offline` resolves them without the network);
+/// if not, cargo's first complaint.
+fn registry_has_all(dir: &Path) -> Result<(), String> {
+    let output = cargo_command()
+        .args(["metadata", "--offline", "--format-version", "1", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if output.status.success() {
+        return Ok(());
     }
-    install(&exe).map_err(|e| BuildError::Install(e.to_string()))
+    // A cargo that fails without saying why says nothing about the registry.
+    let err = String::from_utf8_lossy(&output.stderr);
+    match err.lines().find(|l| l.starts_with("error")) {
+        Some(line) => Err(line.trim().to_string()),
+        None => Ok(()),
+    }
 }

@@ -250,6 +250,29 @@ fn building_without_cargo_is_a_clear_error() {
     assert!(err.contains("rerun with --emit-crate DIR to keep the crate") && !err.contains("crates/"), "{err}");
 }
 
+/// With a `CARGO_HOME` whose registry lacks the solver's crates, galac
+/// asks cargo to fetch them; when that fails too (here: no network), the
+/// message says what is missing instead of "this is a galac bug" (issue
+/// 25, item 13).
+#[test]
+fn a_registry_without_the_crates_is_named_not_reported_as_a_bug() {
+    let kuhn = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kuhn.gala");
+    let home = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("empty-cargo-home");
+    std::fs::create_dir_all(&home).expect("cargo home");
+    let out_path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("never-built");
+    let out = galac_cmd()
+        .args([kuhn.to_str().unwrap_or_default(), "-o", out_path.to_str().unwrap_or_default()])
+        .env("CARGO_HOME", &home)
+        .env("CARGO_NET_OFFLINE", "true")
+        .output()
+        .expect("run galac");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cargo's local registry lacks crates a solver needs"), "{err}");
+    assert!(err.contains("no matching package named") && !err.contains("galac bug"), "{err}");
+    assert!(!out_path.exists());
+}
+
 /// `solve --out` writes a profile that `solve --strategy` evaluates: the
 /// solved one has exploitability ~0; a changed one is exploitable.
 #[test]
