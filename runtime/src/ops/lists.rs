@@ -65,8 +65,11 @@ pub fn combination_size(k: i64, at: impl At) -> Result<usize, GameError> {
 }
 
 /// All `k`-item sub-lists of `xs`, in lexicographic order of positions.
-/// They cost a step each, and one more for the call (taken from `left`,
-/// as [`steps`]).
+/// They cost a step per item made (at least one per sub-list), and one
+/// more for the call (taken from `left`, as [`steps`]), counted before
+/// anything is made: steps bound the memory as well as the time (the
+/// count used to be taken after the list was built, and a large call ran
+/// out of memory first).
 pub fn combinations<T: Clone>(
     xs: &[T],
     k: i64,
@@ -75,10 +78,28 @@ pub fn combinations<T: Clone>(
     at: impl At,
 ) -> Result<Vec<Vec<T>>, GameError> {
     let k = combination_size(k, at)?;
-    let mut out = Vec::new();
+    let count = combination_count(xs.len() as u64, k as u64);
+    steps(left, count.saturating_mul(k.max(1) as u64).saturating_add(super::STEP), limit, at)?;
+    let mut out = Vec::with_capacity(count as usize);
     for_each_combination(xs.len(), k, |pick| out.push(pick.iter().map(|i| xs[*i].clone()).collect()));
-    steps(left, out.len() as u64 + super::STEP, limit, at)?;
     Ok(out)
+}
+
+/// The binomial coefficient `n` choose `k`, saturating at `u64::MAX`.
+pub fn combination_count(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    // After step i the running value is (n-k+1..=n-k+i) choose i, exact.
+    let mut c: u128 = 1;
+    for i in 1..=u128::from(k) {
+        c = c * (u128::from(n - k) + i) / i;
+        if c > u128::from(u64::MAX) {
+            return u64::MAX;
+        }
+    }
+    c as u64
 }
 
 /// [`combinations`] of a list, as a list of lists.
@@ -113,5 +134,39 @@ pub fn for_each_combination(n: usize, k: usize, mut visit: impl FnMut(&[usize]))
         for j in i..k {
             pick[j] = pick[j - 1] + 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combination_counts_are_binomials_and_saturate() {
+        assert_eq!(combination_count(52, 5), 2_598_960);
+        assert_eq!(combination_count(5, 0), 1);
+        assert_eq!(combination_count(3, 4), 0);
+        assert_eq!(combination_count(1000, 500), u64::MAX);
+        for n in 0..12u64 {
+            for k in 0..=n + 1 {
+                let mut made = 0;
+                for_each_combination(n as usize, k as usize, |_| made += 1);
+                assert_eq!(combination_count(n, k), made, "{n} choose {k}");
+            }
+        }
+    }
+
+    /// The audit's `combinations` on a large list ran to 7.9 GB: the steps
+    /// are now taken before any sub-list is made.
+    #[test]
+    fn a_large_combinations_call_fails_before_allocating() {
+        let xs: Vec<i64> = (0..100).collect();
+        let mut left = 1_000_000;
+        let r = combinations(&xs, 5, &mut left, 1_000_000, "");
+        assert!(matches!(r, Err(GameError::StepLimit { .. })));
+        let mut left = 1_000_000;
+        let small = combinations(&xs[..10], 3, &mut left, 1_000_000, "").unwrap_or_default();
+        assert_eq!(small.len(), 120);
+        assert_eq!(left, 1_000_000 - 120 * 3 - 1);
     }
 }

@@ -39,7 +39,7 @@ pub const MAX_PLAYERS: usize = 254;
 /// Steps counted against the step limit (`--step-limit`) besides a flow
 /// block's own (`ir::Block::steps` in the compiler): a fn call, a fn
 /// statement, a round of a fn's loop, a `where` test of a candidate.
-/// `combinations` counts one more per sub-list it makes.
+/// `combinations` counts one more per item of the sub-lists it makes.
 pub const STEP: u64 = 1;
 
 // The errors are made out of line, so that the checks inline into the
