@@ -36,6 +36,8 @@ pub struct GameInfo {
 pub enum GameError {
     #[error("{at}no event within {limit} steps: the flow seems to loop forever")]
     StepLimit { limit: u64, at: String },
+    #[error("{at}no event within {limit} steps: making {items} items passes the limit (a step per item made)")]
+    TooManyItems { items: u64, limit: u64, at: String },
     #[error("{at}integer overflow")]
     Overflow { at: String },
     #[error("{at}division by zero")]
@@ -100,6 +102,7 @@ impl GameError {
     pub fn message(&self) -> String {
         let at = match self {
             GameError::StepLimit { at, .. }
+            | GameError::TooManyItems { at, .. }
             | GameError::Overflow { at }
             | GameError::DivisionByZero { at }
             | GameError::IndexOutOfBounds { at, .. }

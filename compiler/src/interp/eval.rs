@@ -165,7 +165,8 @@ impl Interp {
             K::Binary(op, x, y) => Value::Int(self.int_binary(*op, x, y, env, b, e.span)?),
             K::Range { lo, hi, inclusive } => {
                 let lo = self.int(lo, env, b)?;
-                let hi = ops::range_end(lo, self.int(hi, env, b)?, *inclusive, self.loc(e.span))?;
+                let hi = self.int(hi, env, b)?;
+                let hi = ops::range_list_end(lo, hi, *inclusive, &mut b.left, b.limit, self.loc(e.span))?;
                 Value::seq((lo..hi).map(Value::Int).collect())
             }
             K::If(c, x, y) => {
@@ -180,7 +181,8 @@ impl Interp {
             }
             K::Repeat(v, n) => {
                 let v = self.eval(v, env, b)?;
-                let n = ops::repeat_count(self.int(n, env, b)?, self.loc(e.span))?;
+                let n = self.int(n, env, b)?;
+                let n = ops::repeat_count(n, &mut b.left, b.limit, self.loc(e.span))?;
                 Value::seq(vec![v; n])
             }
             K::PerPlayerFill(v) => Value::seq(vec![self.eval(v, env, b)?; self.n_players as usize]),
@@ -214,14 +216,19 @@ impl Interp {
             }
             Push => {
                 let xs = self.seq(&args[0], env, b)?;
-                Value::seq(ops::pushed(&xs, self.eval(&args[1], env, b)?))
+                let x = self.eval(&args[1], env, b)?;
+                Value::seq(ops::pushed(&xs, x, &mut b.left, b.limit, at)?)
             }
             Remove => {
                 let xs = self.seq(&args[0], env, b)?;
-                Value::seq(ops::removed(&xs, &self.eval(&args[1], env, b)?))
+                let x = self.eval(&args[1], env, b)?;
+                Value::seq(ops::removed(&xs, &x, &mut b.left, b.limit, at)?)
             }
             Sum => Value::Int(ops::sum(&self.seq(&args[0], env, b)?, at)?),
-            Sort => Value::seq(ops::sorted(&self.seq(&args[0], env, b)?)),
+            Sort => {
+                let xs = self.seq(&args[0], env, b)?;
+                Value::seq(ops::sorted(&xs, &mut b.left, b.limit, at)?)
+            }
             Combinations => {
                 let xs = self.seq(&args[0], env, b)?;
                 let k = int(1, b)?;
@@ -233,12 +240,16 @@ impl Interp {
             Abs => Value::Int(ops::abs(int(0, b)?, at)?),
             Next => Value::Int(i64::from(ops::next_player(self.player_index(int(0, b)?, span)?, self.n_players))),
             Index => Value::Int(ops::player_number(self.player_index(int(0, b)?, span)?)),
-            Deck => ints(ops::deck(int(0, b)?, int(1, b)?, at)?.as_slice().to_vec()),
+            Deck => {
+                let (ranks, suits) = (int(0, b)?, int(1, b)?);
+                ints(ops::deck(ranks, suits, &mut b.left, b.limit, at)?.as_slice().to_vec())
+            }
             Card => Value::Int(ops::card(int(0, b)?, int(1, b)?, at)?),
             Rank => Value::Int(ops::rank(int(0, b)?)),
             Suit => Value::Int(ops::suit(int(0, b)?)),
             Cells => {
-                let cells = ops::cells(int(0, b)?, int(1, b)?, at)?;
+                let (rows, cols) = (int(0, b)?, int(1, b)?);
+                let cells = ops::cells(rows, cols, &mut b.left, b.limit, at)?;
                 Value::seq(cells.iter().map(|(r, c)| Value::seq(vec![Value::Int(*r), Value::Int(*c)])).collect())
             }
             HasLine => {
@@ -326,6 +337,15 @@ impl Interp {
     /// The elements of a domain, in order.
     pub fn enumerate(&self, d: &tast::Domain, env: &Env, b: &mut Budget) -> Result<Vec<Value>, GameError> {
         Ok(match &d.kind {
+            // A range is walked, not made into a list: it takes no steps
+            // per item here, as in generated code (`domain_plan`).
+            tast::DomainKind::Values(tast::Expr {
+                kind: tast::ExprKind::Range { lo, hi, inclusive }, span, ..
+            }) => {
+                let lo = self.int(lo, env, b)?;
+                let hi = ops::range_end(lo, self.int(hi, env, b)?, *inclusive, self.loc(*span))?;
+                (lo..hi).map(Value::Int).collect()
+            }
             tast::DomainKind::Values(e) => (*self.seq(e, env, b)?).clone(),
             tast::DomainKind::Enum(id) => {
                 (0..self.enums[id.0 as usize].variants.len() as i64).map(Value::Int).collect()

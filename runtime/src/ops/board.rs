@@ -1,17 +1,18 @@
 //! Card and board builtins: `deck`, `card`, `rank`, `suit`, `cells`,
 //! `has_line`.
 
-use super::{other, size, At};
+use super::{make_items, other, size, At};
 use crate::game::GameError;
 use crate::value::{Items, List, SUIT_BITS};
 
 #[inline]
-pub fn deck(ranks: i64, suits: i64, at: impl At) -> Result<List<i64>, GameError> {
+pub fn deck(ranks: i64, suits: i64, left: &mut u64, limit: u64, at: impl At) -> Result<List<i64>, GameError> {
     let ranks = size(ranks, "number of ranks", at)?;
     let suits = size(suits, "number of suits", at)?;
     if suits > 1 << SUIT_BITS {
         return Err(other(format!("{suits} suits are too many"), at));
     }
+    make_items(left, ranks.saturating_mul(suits), limit, at)?;
     let mut v = Vec::with_capacity(ranks * suits);
     for r in 0..ranks {
         for s in 0..suits {
@@ -40,9 +41,10 @@ pub fn suit(c: i64) -> i64 {
 }
 
 #[inline]
-pub fn cells(rows: i64, cols: i64, at: impl At) -> Result<List<(i64, i64)>, GameError> {
+pub fn cells(rows: i64, cols: i64, left: &mut u64, limit: u64, at: impl At) -> Result<List<(i64, i64)>, GameError> {
     let rows = size(rows, "number of rows", at)?;
     let cols = size(cols, "number of columns", at)?;
+    make_items(left, rows.saturating_mul(cols), limit, at)?;
     let mut v = Vec::with_capacity(rows * cols);
     for r in 0..rows {
         for c in 0..cols {

@@ -2,7 +2,7 @@
 //! `combinations`) over slices, so that lists, per-player arrays and the
 //! interpreter's sequences share one definition.
 
-use super::{size, steps, At};
+use super::{make_items, size, steps, At};
 use crate::game::GameError;
 use crate::value::{Items, List, Scalar};
 
@@ -26,31 +26,41 @@ where
     rows.iter().map(|r| count(r.items(), x)).sum()
 }
 
-/// `xs` with `x` appended.
+/// `xs` with `x` appended: a new list, a step per item.
 #[inline]
-pub fn pushed<T: Clone>(xs: &[T], x: T) -> Vec<T> {
+pub fn pushed<T: Clone>(xs: &[T], x: T, left: &mut u64, limit: u64, at: impl At) -> Result<Vec<T>, GameError> {
+    make_items(left, xs.len() + 1, limit, at)?;
     let mut v = Vec::with_capacity(xs.len() + 1);
     v.extend_from_slice(xs);
     v.push(x);
-    v
+    Ok(v)
 }
 
-/// `xs` without the first occurrence of `x`.
+/// `xs` without the first occurrence of `x`: a new list, a step per item.
 #[inline]
-pub fn removed<T: Clone + PartialEq>(xs: &[T], x: &T) -> Vec<T> {
+pub fn removed<T: Clone + PartialEq>(
+    xs: &[T],
+    x: &T,
+    left: &mut u64,
+    limit: u64,
+    at: impl At,
+) -> Result<Vec<T>, GameError> {
+    make_items(left, xs.len(), limit, at)?;
     let mut v = xs.to_vec();
     if let Some(i) = v.iter().position(|y| y == x) {
         v.remove(i);
     }
-    v
+    Ok(v)
 }
 
-/// `xs` in ascending order (lists and tuples compare item by item).
+/// `xs` in ascending order (lists and tuples compare item by item): a new
+/// list, a step per item.
 #[inline]
-pub fn sorted<T: Clone + Ord>(xs: &[T]) -> Vec<T> {
+pub fn sorted<T: Clone + Ord>(xs: &[T], left: &mut u64, limit: u64, at: impl At) -> Result<Vec<T>, GameError> {
+    make_items(left, xs.len(), limit, at)?;
     let mut v = xs.to_vec();
     v.sort();
-    v
+    Ok(v)
 }
 
 #[inline]
@@ -79,7 +89,8 @@ pub fn combinations<T: Clone>(
 ) -> Result<Vec<Vec<T>>, GameError> {
     let k = combination_size(k, at)?;
     let count = combination_count(xs.len() as u64, k as u64);
-    steps(left, count.saturating_mul(k.max(1) as u64).saturating_add(super::STEP), limit, at)?;
+    steps(left, super::STEP, limit, at)?;
+    make_items(left, count.saturating_mul(k.max(1) as u64).min(usize::MAX as u64) as usize, limit, at)?;
     let mut out = Vec::with_capacity(count as usize);
     for_each_combination(xs.len(), k, |pick| out.push(pick.iter().map(|i| xs[*i].clone()).collect()));
     Ok(out)
@@ -163,7 +174,7 @@ mod tests {
         let xs: Vec<i64> = (0..100).collect();
         let mut left = 1_000_000;
         let r = combinations(&xs, 5, &mut left, 1_000_000, "");
-        assert!(matches!(r, Err(GameError::StepLimit { .. })));
+        assert!(matches!(r, Err(GameError::TooManyItems { .. })));
         let mut left = 1_000_000;
         let small = combinations(&xs[..10], 3, &mut left, 1_000_000, "").unwrap_or_default();
         assert_eq!(small.len(), 120);

@@ -39,7 +39,10 @@ pub const MAX_PLAYERS: usize = 254;
 /// Steps counted against the step limit (`--step-limit`) besides a flow
 /// block's own (`ir::Block::steps` in the compiler): a fn call, a fn
 /// statement, a round of a fn's loop, a `where` test of a candidate.
-/// `combinations` counts one more per item of the sub-lists it makes.
+/// Every builtin that makes a list (`deck`, `cells`, a range or `[v; n]`
+/// made into a list, `push`, `remove`, `sort`, `combinations`) takes one
+/// more per item it makes ([`make_items`]), before making them: the step
+/// limit bounds memory and time, not only loops.
 pub const STEP: u64 = 1;
 
 // The errors are made out of line, so that the checks inline into the
@@ -129,6 +132,24 @@ pub fn steps(left: &mut u64, n: u64, limit: u64, at: impl At) -> Result<(), Game
     Ok(())
 }
 
+/// Takes a step per item a builtin is about to make (see [`STEP`]), as
+/// [`steps`]; the error says how many items were asked for.
+#[inline]
+pub fn make_items(left: &mut u64, n: usize, limit: u64, at: impl At) -> Result<(), GameError> {
+    let n = n as u64;
+    if *left < n {
+        return Err(too_many_items(n, limit, at));
+    }
+    *left -= n;
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn too_many_items(items: u64, limit: u64, at: impl At) -> GameError {
+    GameError::TooManyItems { items, limit, at: at.at() }
+}
+
 /// Takes one evaluation step ([`STEP`]), as [`steps`].
 #[inline]
 pub fn step(left: &mut u64, limit: u64, at: impl At) -> Result<(), GameError> {
@@ -196,10 +217,33 @@ fn size(n: i64, what: &str, at: impl At) -> Result<usize, GameError> {
 /// The most values a range or a repeated list holds.
 const MAX_SEQ: i64 = 100_000_000;
 
+/// The range `lo..hi` (or `lo..=hi`) made into a list.
 #[inline]
-pub fn range(lo: i64, hi: i64, inclusive: bool, at: impl At) -> Result<List<i64>, GameError> {
-    let hi = range_end(lo, hi, inclusive, at)?;
+pub fn range(
+    lo: i64,
+    hi: i64,
+    inclusive: bool,
+    left: &mut u64,
+    limit: u64,
+    at: impl At,
+) -> Result<List<i64>, GameError> {
+    let hi = range_list_end(lo, hi, inclusive, left, limit, at)?;
     Ok(List::from_vec((lo..hi).collect()))
+}
+
+/// [`range_end`] for a range made into a list: its items' steps taken.
+#[inline]
+pub fn range_list_end(
+    lo: i64,
+    hi: i64,
+    inclusive: bool,
+    left: &mut u64,
+    limit: u64,
+    at: impl At,
+) -> Result<i64, GameError> {
+    let hi = range_end(lo, hi, inclusive, at)?;
+    make_items(left, hi.saturating_sub(lo).max(0) as usize, limit, at)?;
+    Ok(hi)
 }
 
 /// The exclusive end of the range `lo..hi` (or `lo..=hi`), which must not
@@ -215,16 +259,23 @@ pub fn range_end(lo: i64, hi: i64, inclusive: bool, at: impl At) -> Result<i64, 
     Ok(hi)
 }
 
-/// How many copies `[v; n]` makes.
+/// How many copies `[v; n]` makes, their steps taken.
 #[inline]
-pub fn repeat_count(n: i64, at: impl At) -> Result<usize, GameError> {
+pub fn repeat_count(n: i64, left: &mut u64, limit: u64, at: impl At) -> Result<usize, GameError> {
     if !(0..=MAX_SEQ).contains(&n) {
         return Err(other(format!("cannot repeat a value {n} times"), at));
     }
+    make_items(left, n as usize, limit, at)?;
     Ok(n as usize)
 }
 
 #[inline]
-pub fn repeat<T: Clone + PartialEq + Ord>(v: T, n: i64, at: impl At) -> Result<List<T>, GameError> {
-    Ok(List::from_vec(vec![v; repeat_count(n, at)?]))
+pub fn repeat<T: Clone + PartialEq + Ord>(
+    v: T,
+    n: i64,
+    left: &mut u64,
+    limit: u64,
+    at: impl At,
+) -> Result<List<T>, GameError> {
+    Ok(List::from_vec(vec![v; repeat_count(n, left, limit, at)?]))
 }

@@ -10,6 +10,8 @@
 
 use std::rc::Rc;
 
+use crate::game::GameError;
+
 /// A list shared between states until one of them changes it (`Rc`: a
 /// state lives on one thread, and cloning it costs no atomic operation).
 /// The empty list holds no allocation, so that `Default` (an unset or
@@ -98,17 +100,18 @@ impl<T: Clone + PartialEq + Ord> List<T> {
     }
 
     /// A new list with `x` appended ([`ops::pushed`](crate::ops::pushed)).
-    pub fn push(&self, x: T) -> List<T> {
-        List::from_vec(crate::ops::pushed(self.slice(), x))
+    pub fn push(&self, x: T, left: &mut u64, limit: u64, at: impl crate::ops::At) -> Result<List<T>, GameError> {
+        Ok(List::from_vec(crate::ops::pushed(self.slice(), x, left, limit, at)?))
     }
 
     /// A new list without the first occurrence of `x` ([`ops::removed`](crate::ops::removed)).
-    pub fn remove(&self, x: &T) -> List<T> {
-        List::from_vec(crate::ops::removed(self.slice(), x))
+    pub fn remove(&self, x: &T, left: &mut u64, limit: u64, at: impl crate::ops::At) -> Result<List<T>, GameError> {
+        Ok(List::from_vec(crate::ops::removed(self.slice(), x, left, limit, at)?))
     }
 
-    pub fn sorted(&self) -> List<T> {
-        List::from_vec(crate::ops::sorted(self.slice()))
+    /// A new list in ascending order ([`ops::sorted`](crate::ops::sorted)).
+    pub fn sorted(&self, left: &mut u64, limit: u64, at: impl crate::ops::At) -> Result<List<T>, GameError> {
+        Ok(List::from_vec(crate::ops::sorted(self.slice(), left, limit, at)?))
     }
 
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
@@ -257,12 +260,13 @@ mod tests {
     fn an_empty_list_is_one_value_however_it_was_made() {
         let unset = List::<i64>::default();
         let one = List::from_vec(vec![7]);
-        let emptied = one.remove(&7);
+        let steps = &mut 100;
+        let emptied = one.remove(&7, steps, 100, "").unwrap_or_default();
         assert_eq!(unset, emptied);
         assert_eq!(unset, List::from_vec(Vec::new()));
         assert_eq!(unset.cmp(&emptied), std::cmp::Ordering::Equal);
         assert!(unset < one);
-        assert_eq!(unset.push(7), one);
+        assert_eq!(unset.push(7, steps, 100, "").ok(), Some(one));
         assert_eq!((unset.len(), unset.get(0), unset.iter().count()), (0, None, 0));
     }
 

@@ -81,7 +81,7 @@ impl Emitter<'_> {
             K::Binary(op, a, b) => self.binary(*op, a, b, ctx, &at),
             K::Range { lo, hi, inclusive } => {
                 let (lo, hi) = (self.expr(lo, ctx), self.expr(hi, ctx));
-                quote!(::galac_runtime::ops::range(#lo, #hi, #inclusive, #at)?)
+                quote!(::galac_runtime::ops::range(#lo, #hi, #inclusive, steps, g.step_limit, #at)?)
             }
             K::If(c, a, b) => {
                 let (c, a, b) = (self.expr(c, ctx), self.expr(a, ctx), self.expr(b, ctx));
@@ -103,7 +103,7 @@ impl Emitter<'_> {
             }
             K::Repeat(v, n) => {
                 let (v, n) = (self.expr(v, ctx), self.expr(n, ctx));
-                quote!(::galac_runtime::ops::repeat(#v, #n, #at)?)
+                quote!(::galac_runtime::ops::repeat(#v, #n, steps, g.step_limit, #at)?)
             }
             K::PerPlayerFill(v) => {
                 let v = self.expr(v, ctx);
@@ -195,11 +195,11 @@ impl Emitter<'_> {
             }
             Push => {
                 let (xs, x) = (self.by_ref(&args[0], ctx), a(1));
-                quote!(#xs.push(#x))
+                quote!({ let __x = #x; #xs.push(__x, steps, g.step_limit, #at)? })
             }
             Remove => {
                 let (xs, x) = (self.by_ref(&args[0], ctx), self.by_ref(&args[1], ctx));
-                quote!(#xs.remove(&#x))
+                quote!({ let __x = #x; #xs.remove(&__x, steps, g.step_limit, #at)? })
             }
             Sum => {
                 let xs = slice(0);
@@ -208,11 +208,11 @@ impl Emitter<'_> {
             Sort => match args[0].ty {
                 Ty::PerPlayer(_) => {
                     let xs = self.by_ref(&args[0], ctx);
-                    quote!({ let __v = #ops::sorted(&#xs); ::std::array::from_fn(|__i| __v[__i].clone()) })
+                    quote!({ let __v = #ops::sorted(&#xs, steps, g.step_limit, #at)?; ::std::array::from_fn(|__i| __v[__i].clone()) })
                 }
                 _ => {
                     let xs = self.by_ref(&args[0], ctx);
-                    quote!(#xs.sorted())
+                    quote!(#xs.sorted(steps, g.step_limit, #at)?)
                 }
             },
             Combinations => {
@@ -235,19 +235,15 @@ impl Emitter<'_> {
                 let p = a(0);
                 quote!(#ops::player_number(u32::from(#p)))
             }
-            Deck | Card | Cells => {
+            Card => {
                 let (x, y) = (a(0), a(1));
-                let f = format_ident!(
-                    "{}",
-                    if b == Deck {
-                        "deck"
-                    } else if b == Card {
-                        "card"
-                    } else {
-                        "cells"
-                    }
-                );
-                quote!(#ops::#f(#x, #y, #at)?)
+                quote!(#ops::card(#x, #y, #at)?)
+            }
+            Deck | Cells => {
+                // Both arguments first: the steps they take come before the list's.
+                let (x, y) = (a(0), a(1));
+                let f = if b == Deck { quote!(deck) } else { quote!(cells) };
+                quote!({ let (__x, __y) = (#x, #y); #ops::#f(__x, __y, steps, g.step_limit, #at)? })
             }
             Rank | Suit => {
                 let (c, f) = (a(0), if b == Rank { quote!(rank) } else { quote!(suit) });

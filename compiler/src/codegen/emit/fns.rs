@@ -8,10 +8,16 @@ use super::{Ctx, Emitter};
 use crate::typeck::tast::{self, Builtin, Expr, ExprKind, Place, StmtKind};
 
 /// Whether evaluating `e` counts steps of its own (a call of a function, or
-/// `combinations`, as the interpreter counts them).
+/// a builtin that makes a list, as the interpreter counts them).
 pub(super) fn counts_steps(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Call(..) | ExprKind::Builtin(Builtin::Combinations, _))
-        || e.kind.children().any(counts_steps)
+    use Builtin::*;
+    matches!(
+        e.kind,
+        ExprKind::Call(..)
+            | ExprKind::Range { .. }
+            | ExprKind::Repeat(..)
+            | ExprKind::Builtin(Combinations | Push | Remove | Sort | Deck | Cells, _)
+    ) || e.kind.children().any(counts_steps)
 }
 
 /// Statements at most, in all, of a fn that is always inlined.
