@@ -73,6 +73,54 @@ fn generic_poker_is_leduc_and_matches_universal_poker() {
     check(&solve_example("generic_poker.gala", &[], Backend::Clarabel), -0.085_606_424_078, 1e-6);
 }
 
+/// One betting round of generic poker from its rules, `first` to act:
+/// (decision nodes per player, fold leaves, plays that go on).
+fn generic_poker_round(bets: u64, raises: u64, max_raises: u64) -> ([u64; 2], u64, u64) {
+    fn go(p: usize, facing: bool, raised: u64, checks: u64, sizes: (u64, u64, u64), out: &mut ([u64; 2], u64, u64)) {
+        let (bets, raises, max_raises) = sizes;
+        out.0[p] += 1;
+        if facing {
+            out.1 += 1; // fold
+            out.2 += 1; // call
+            if raised < max_raises {
+                for _ in 0..raises {
+                    go(1 - p, true, raised + 1, checks, sizes, out);
+                }
+            }
+        } else {
+            if checks == 1 {
+                out.2 += 1;
+            } else {
+                go(1 - p, false, raised, 1, sizes, out);
+            }
+            for _ in 0..bets {
+                go(1 - p, true, raised, checks, sizes, out);
+            }
+        }
+    }
+    let mut out = ([0; 2], 0, 0);
+    go(0, false, 0, 0, (bets, raises, max_raises), &mut out);
+    out
+}
+
+#[test]
+fn generic_poker_with_more_bet_sizes_matches_an_enumeration() {
+    // Deal (n cards, then n - 1), round 1, a table card (n - 2), round 2.
+    // A player's information sets: his card with each round-1 node where he
+    // acts, and his card, a round-1 play, the table card with each round-2 one.
+    for (params, cards, sizes) in [
+        (&["bet_sizes=2"][..], 6, (2, 2, 1)),
+        (&["types=2", "bet_sizes=2", "raise_sizes=1", "max_raises=2"][..], 4, (2, 1, 2)),
+    ] {
+        let (dec, folds, goes_on) = generic_poker_round(sizes.0, sizes.1, sizes.2);
+        let round = dec[0] + dec[1] + folds;
+        let nodes = 1 + cards + cards * (cards - 1) * (round + goes_on * (1 + (cards - 2) * (round + goes_on)));
+        let sets: Vec<u64> = dec.iter().map(|d| cards * d + cards * goes_on * (cards - 1) * d).collect();
+        let (n, _, _, s, _) = counts_of("generic_poker.gala", params);
+        assert_eq!((n, s), (nodes, sets), "{params:?}");
+    }
+}
+
 #[test]
 fn phantom_ttt_matches_openspiel_cut_at_the_mark_limit() {
     // pyspiel phantom_ttt walked until `marks` marks are on the board:
