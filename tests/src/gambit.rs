@@ -30,8 +30,8 @@ enum Solver {
 
 /// (example, params, solver, known value of the first player). Gambit's
 /// value must equal galac's LP value on the same tree (and the known value,
-/// where there is one). nim222 has three players (counts only);
-/// blind_tictactoe is too big for Gambit.
+/// where there is one). nim222 and nim3 have three players and beer_quiche
+/// is general-sum (counts only); blind_tictactoe is too big for Gambit.
 const EXAMPLES: &[(&str, &[&str], Solver, Option<f64>)] = &[
     ("kuhn.gala", &[], Solver::Gambit, Some(-1.0 / 18.0)),
     ("leduc.gala", &[], Solver::SequenceLp, Some(-0.085_606_424)),
@@ -41,6 +41,13 @@ const EXAMPLES: &[(&str, &[&str], Solver, Option<f64>)] = &[
     ("inspection.gala", &["stages=5", "inspections=2"], Solver::Gambit, None),
     ("inspection.gala", &["stages=6", "inspections=3"], Solver::Gambit, None),
     ("nim222.gala", &[], Solver::Gambit, None),
+    ("nim3.gala", &["piles=2", "last_wins=true"], Solver::Gambit, None),
+    ("liars_dice.gala", &["sides=3"], Solver::Gambit, None),
+    ("goofspiel.gala", &[], Solver::Gambit, Some(0.0)),
+    ("generic_poker.gala", &["types=2", "bet_sizes=2"], Solver::SequenceLp, None),
+    ("phantom_ttt.gala", &["marks=3"], Solver::Gambit, Some(0.0)),
+    ("search_game.gala", &[], Solver::Gambit, Some(-1.0 / 3.0)),
+    ("beer_quiche.gala", &[], Solver::Gambit, None),
 ];
 
 /// galac's own LP value of the first player, for two-player zero-sum trees.

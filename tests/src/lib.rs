@@ -17,6 +17,8 @@ mod layers;
 #[cfg(test)]
 mod solve;
 #[cfg(test)]
+mod solver_examples;
+#[cfg(test)]
 mod solver_layer;
 #[cfg(test)]
 mod tidy;

@@ -9,11 +9,17 @@ use galac_solvers::Profile;
 
 use crate::repo_root;
 
-struct Solved {
-    tree: Tree,
-    profile: Profile,
-    eval: Evaluation,
-    lp_value: f64,
+/// A game solved by the LP: its tree, the LP's profile, that profile's
+/// independent evaluation and the LP's own value.
+pub(crate) struct Solved {
+    /// The tree, with labels.
+    pub(crate) tree: Tree,
+    /// The LP's equilibrium as behaviour strategies.
+    pub(crate) profile: Profile,
+    /// Values and best responses against the profile (best_response.rs).
+    pub(crate) eval: Evaluation,
+    /// The value the LP reports.
+    pub(crate) lp_value: f64,
 }
 
 fn solve_src(src: &str, params: &[&str], backend: Backend) -> Solved {
@@ -31,7 +37,8 @@ fn solve_src(src: &str, params: &[&str], backend: Backend) -> Solved {
     Solved { tree, profile, eval, lp_value: sol.value }
 }
 
-fn solve_example(file: &str, params: &[&str], backend: Backend) -> Solved {
+/// Solves `examples/FILE` with the given params.
+pub(crate) fn solve_example(file: &str, params: &[&str], backend: Backend) -> Solved {
     let src = std::fs::read_to_string(repo_root().join("examples").join(file)).expect("example");
     solve_src(&src, params, backend)
 }
@@ -49,7 +56,7 @@ fn payoff_range(tree: &Tree) -> f64 {
 }
 
 /// Checks the value and that the profile is an equilibrium.
-fn check(s: &Solved, value: f64, tol: f64) {
+pub(crate) fn check(s: &Solved, value: f64, tol: f64) {
     assert!((s.eval.values[0] - value).abs() <= tol, "value {} != {value}", s.eval.values[0]);
     assert!((s.lp_value - value).abs() <= tol.max(1e-8), "LP value {} != {value}", s.lp_value);
     let nash_conv = s.eval.nash_conv;

@@ -7,22 +7,25 @@ use galac_runtime::tree::{build, BuildError, BuildOptions, Stats, Tree};
 
 use crate::repo_root;
 
-fn load(src: &str, params: &[&str]) -> galac_compiler::interp::Interp {
+/// Loads a game from source with the given params.
+pub(crate) fn load(src: &str, params: &[&str]) -> galac_compiler::interp::Interp {
     let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
     galac_compiler::driver::load_interp("test.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn example(file: &str, params: &[&str]) -> galac_compiler::interp::Interp {
+/// Loads `examples/FILE` with the given params.
+pub(crate) fn example(file: &str, params: &[&str]) -> galac_compiler::interp::Interp {
     let src = std::fs::read_to_string(repo_root().join("examples").join(file)).expect("example exists");
     load(&src, params)
 }
 
-fn tree_of(game: &galac_compiler::interp::Interp) -> Tree {
+/// Builds the whole tree (without labels).
+pub(crate) fn tree_of(game: &galac_compiler::interp::Interp) -> Tree {
     build(game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}")).0
 }
 
 /// (nodes, terminals, chance nodes, info sets per player, sequences per player)
-fn counts(s: &Stats) -> (u64, u64, u64, Vec<u64>, Vec<u64>) {
+pub(crate) fn counts(s: &Stats) -> (u64, u64, u64, Vec<u64>, Vec<u64>) {
     (s.nodes, s.terminals, s.chance_nodes, s.infosets.clone(), s.sequences.clone())
 }
 
