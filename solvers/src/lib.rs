@@ -4,6 +4,7 @@
 
 pub mod best_response;
 pub mod lp;
+pub mod maxn;
 pub mod profile;
 pub mod sequence_form;
 pub mod solver;
