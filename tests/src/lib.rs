@@ -15,6 +15,8 @@ mod gambit;
 #[cfg(test)]
 mod layers;
 #[cfg(test)]
+mod maxn;
+#[cfg(test)]
 mod solve;
 #[cfg(test)]
 mod solver_layer;
