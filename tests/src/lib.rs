@@ -15,6 +15,8 @@ mod gambit;
 #[cfg(test)]
 mod layers;
 #[cfg(test)]
+mod lemke;
+#[cfg(test)]
 mod maxn;
 #[cfg(test)]
 mod solve;
