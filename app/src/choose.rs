@@ -91,7 +91,11 @@ pub fn run(choice: Choice, tree: &Tree) -> Result<Answer, String> {
                 format!("nodes with tied best children: {}", report.ties),
                 format!(
                     "principal variation: {}{}",
-                    if report.principal_variation.is_empty() { "(none)".into() } else { pv_labels(tree, &report.principal_variation) },
+                    if report.principal_variation.is_empty() {
+                        "(none)".into()
+                    } else {
+                        pv_labels(tree, &report.principal_variation)
+                    },
                     if report.pv_ends_at_chance { ", then chance" } else { "" }
                 ),
                 counts("search without pruning", &report.exhaustive),

@@ -13,6 +13,8 @@ mod examples;
 #[cfg(test)]
 mod gambit;
 #[cfg(test)]
+mod gambit_lcp;
+#[cfg(test)]
 mod layers;
 #[cfg(test)]
 mod lemke;

@@ -97,8 +97,12 @@ fn lcp(tree: &Tree, plex: &Treeplex) -> (Vec<f64>, Vec<(u32, u32, f64)>, [usize;
     let k2 = plex.infosets_of[1].len() + 1;
     let (xs, ys, ps, qs) = (0, n1, n1 + n2, n1 + n2 + k1);
     let n = qs + k2;
-    let max_abs = max_payoff(tree);
-    let shift = max_abs + 1.0;
+    // As Gambit's `lcp_solve`: one more than the largest payoff.
+    let shift = (0..tree.n_nodes() as u32)
+        .filter(|&v| tree.node(v) == NodeView::Terminal)
+        .flat_map(|v| tree.payoffs(v).iter().map(|x| *x as f64))
+        .fold(f64::NEG_INFINITY, f64::max)
+        + 1.0;
     let mut m: Vec<(u32, u32, f64)> = Vec::new();
     for (i, j, a, b) in payoff_entries(tree, plex, shift) {
         m.push(((xs + i as usize) as u32, (ys + j as usize) as u32, -a));
@@ -147,12 +151,8 @@ pub fn solve(tree: &Tree, observer: &mut dyn Observer) -> Result<LemkeSolution, 
     let build_seconds = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let mut keep_going = |pivots: u64| {
-        let progress = Progress {
-            iteration: pivots,
-            seconds: start.elapsed().as_secs_f64(),
-            exploitability: None,
-            bounds: None,
-        };
+        let progress =
+            Progress { iteration: pivots, seconds: start.elapsed().as_secs_f64(), exploitability: None, bounds: None };
         observer.progress(&progress) == Control::Continue
     };
     let max_pivots = 50 * q.len() as u64 + 10_000;

@@ -158,7 +158,11 @@ pub fn solve(tree: &Tree, ties: Ties) -> Result<(crate::Profile, MaxnReport), So
     if tree.max_depth > search::MAX_SEARCH_DEPTH {
         return Err(SolveError::Unsupported {
             solver: "max^n",
-            reason: format!("the tree is {} moves deep; the search goes to {}", tree.max_depth, search::MAX_SEARCH_DEPTH),
+            reason: format!(
+                "the tree is {} moves deep; the search goes to {}",
+                tree.max_depth,
+                search::MAX_SEARCH_DEPTH
+            ),
         });
     }
     let back = full::backward(tree, ties);

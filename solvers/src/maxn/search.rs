@@ -19,7 +19,9 @@ pub enum SearchNode {
     /// A leaf of the search: its entries come from [`SearchSpace::evaluate`].
     Leaf,
     Chance,
-    Decision { player: u32 },
+    Decision {
+        player: u32,
+    },
 }
 
 /// A tree to search, with nodes numbered `0..n_nodes` (root 0).
@@ -202,7 +204,9 @@ impl<S: SearchSpace> Search<'_, S> {
         for child in self.space.children(node) {
             // A decision child of another player gets this node's bound.
             let bound = match (self.pruning, self.space.node(child)) {
-                (Pruning::Bounds(_), SearchNode::Decision { player: q }) if q as usize != player && best != UNDECIDED => {
+                (Pruning::Bounds(_), SearchNode::Decision { player: q })
+                    if q as usize != player && best != UNDECIDED =>
+                {
                     Some(top)
                 }
                 _ => None,

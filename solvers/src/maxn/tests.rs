@@ -145,10 +145,13 @@ fn reference(t: &Explicit, node: u32, ties: Ties) -> (Vec<f64>, Option<u32>) {
         SearchNode::Decision { player } => {
             let vs: Vec<(u32, Vec<f64>)> = t.children(node).map(|c| (c, reference(t, c, ties).0)).collect();
             let top = vs.iter().map(|(_, v)| v[player as usize]).fold(f64::NEG_INFINITY, f64::max);
-            let best: Vec<&(u32, Vec<f64>)> = vs.iter().filter(|(_, v)| (v[player as usize] - top).abs() < 1e-9).collect();
+            let best: Vec<&(u32, Vec<f64>)> =
+                vs.iter().filter(|(_, v)| (v[player as usize] - top).abs() < 1e-9).collect();
             let v = match ties {
                 Ties::First => best[0].1.clone(),
-                Ties::Average => (0..t.n).map(|p| best.iter().map(|(_, v)| v[p]).sum::<f64>() / best.len() as f64).collect(),
+                Ties::Average => {
+                    (0..t.n).map(|p| best.iter().map(|(_, v)| v[p]).sum::<f64>() / best.len() as f64).collect()
+                }
             };
             (v, Some(best[0].0))
         }
@@ -178,7 +181,8 @@ fn random_tree(seed: u64, n: usize) -> Explicit {
                 }
                 t.push(SearchNode::Leaf, v);
             } else {
-                let kind = if r < 3 { SearchNode::Chance } else { SearchNode::Decision { player: next(n as u64) as u32 } };
+                let kind =
+                    if r < 3 { SearchNode::Chance } else { SearchNode::Decision { player: next(n as u64) as u32 } };
                 let c = t.push(kind, Vec::new());
                 queue.push_back((c, d + 1));
             }
