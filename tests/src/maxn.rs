@@ -23,6 +23,11 @@ fn tree_of_source(name: &str, src: &str) -> Tree {
 
 const EPS: f64 = 1e-9;
 
+/// Two vectors agree entry by entry.
+fn close(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < EPS)
+}
+
 /// max^n of Nim played as in examples/nim222.gala, straight from the rules:
 /// (vector, the first best move as (pile, take), nodes with ties below).
 fn nim(heap: &mut Vec<i64>, mover: usize, last: usize, ties: Ties) -> ([f64; 3], Option<(usize, i64)>, u64) {
@@ -55,9 +60,7 @@ fn nim(heap: &mut Vec<i64>, mover: usize, last: usize, ties: Ties) -> ([f64; 3],
         Ties::Average => {
             let mut v = [0.0; 3];
             for (_, w) in &best {
-                for p in 0..3 {
-                    v[p] += w[p] / best.len() as f64;
-                }
+                v.iter_mut().zip(w).for_each(|(a, b)| *a += b / best.len() as f64);
             }
             v
         }
@@ -71,9 +74,7 @@ fn nim222_equals_the_enumeration_under_both_tie_rules() {
     for ties in [Ties::First, Ties::Average] {
         let (value, choice, n_ties) = nim(&mut vec![2, 2, 2], 0, 2, ties);
         let (profile, report) = maxn::solve(&tree, ties).expect("nim222 has perfect information");
-        for p in 0..3 {
-            assert!((report.value[p] - value[p]).abs() < EPS, "{ties:?}: {:?} vs {value:?}", report.value);
-        }
+        assert!(close(&report.value, &value), "{ties:?}: {:?} vs {value:?}", report.value);
         assert_eq!(report.ties, n_ties, "{ties:?}");
         let (set, action) = report.principal_variation[0];
         let (pile, take) = choice.expect("the root is a move");
@@ -81,9 +82,7 @@ fn nim222_equals_the_enumeration_under_both_tie_rules() {
         // The profile is an equilibrium worth the root vector.
         let eval = evaluate(&tree, &profile);
         assert!(eval.nash_conv.abs() < EPS, "{ties:?}: NashConv {}", eval.nash_conv);
-        for p in 0..3 {
-            assert!((eval.values[p] - value[p]).abs() < EPS, "{ties:?}");
-        }
+        assert!(close(&eval.values, &value), "{ties:?}");
         // Pruning finds the same root and evaluates fewer payoff entries.
         assert!(report.shallow.evaluations < report.exhaustive.evaluations);
         let bounds = report.bounds.expect("nim's payoffs sum to 1");
@@ -131,9 +130,7 @@ fn dice3(ties: Ties) -> [f64; 3] {
         };
         let (w0, w1) = (after_a(0.0), after_a(1.0));
         let v = if w1[0] > w0[0] + EPS { w1 } else { w0 };
-        for p in 0..3 {
-            total[p] += v[p] / 3.0;
-        }
+        total.iter_mut().zip(v).for_each(|(a, b)| *a += b / 3.0);
     }
     total
 }
@@ -144,9 +141,7 @@ fn chance_nodes_back_up_expected_vectors() {
     for ties in [Ties::First, Ties::Average] {
         let expected = dice3(ties);
         let (profile, report) = maxn::solve(&tree, ties).expect("perfect information");
-        for p in 0..3 {
-            assert!((report.value[p] - expected[p]).abs() < EPS, "{ties:?}: {:?} vs {expected:?}", report.value);
-        }
+        assert!(close(&report.value, &expected), "{ties:?}: {:?} vs {expected:?}", report.value);
         assert_eq!(report.ties, 3, "B is indifferent after A's 0 for every roll");
         assert!(report.principal_variation.is_empty() && report.pv_ends_at_chance);
         let eval = evaluate(&tree, &profile);

@@ -87,10 +87,14 @@ fn payoff_entries(tree: &Tree, plex: &Treeplex, shift: f64) -> Vec<(u32, u32, f6
     out
 }
 
-/// The LCP `(q, M)` in the layout of the module comment: rows and variables
-/// `x` (player 1's sequences), `y`, `p` (player 1's constraint rows: the
-/// empty sequence, then one per set), `q`.
-fn lcp(tree: &Tree, plex: &Treeplex) -> (Vec<f64>, Vec<(u32, u32, f64)>, [usize; 4]) {
+/// An LCP `(q, M)`: `q`, the nonzero entries of `M`, and where the blocks
+/// `x`, `y`, `p`, `q` start.
+type Lcp = (Vec<f64>, Vec<(u32, u32, f64)>, [usize; 4]);
+
+/// The LCP in the layout of the module comment: rows and variables `x`
+/// (player 1's sequences), `y`, `p` (player 1's constraint rows: the empty
+/// sequence, then one per set), `q`.
+fn lcp(tree: &Tree, plex: &Treeplex) -> Lcp {
     let n1 = plex.n_seqs(0);
     let n2 = plex.n_seqs(1);
     let k1 = plex.infosets_of[0].len() + 1;
@@ -168,7 +172,7 @@ pub fn solve(tree: &Tree, observer: &mut dyn Observer) -> Result<LemkeSolution, 
     let eval = evaluate(tree, &profile);
     let regret = [eval.best_response[0] - eval.values[0], eval.best_response[1] - eval.values[1]];
     let scale = max_payoff(tree).max(1.0);
-    if regret.iter().any(|r| !(r.abs() <= REGRET_TOLERANCE * scale)) {
+    if regret.iter().any(|r| r.is_nan() || r.abs() > REGRET_TOLERANCE * scale) {
         return Err(unsupported(format!(
             "its floating-point answer is not an equilibrium: regrets {:.3e} and {:.3e} (rounding in the tableau)",
             regret[0], regret[1]

@@ -94,7 +94,7 @@ impl Tableau {
             if self.pivots >= max_pivots {
                 return Err(LemkeError::TooManyPivots(self.pivots));
             }
-            if self.pivots % 64 == 0 && !keep_going(self.pivots) {
+            if self.pivots.is_multiple_of(64) && !keep_going(self.pivots) {
                 return Err(LemkeError::Stopped);
             }
         }
