@@ -16,10 +16,13 @@
 //! because every payoff is; the shift changes every plan pair's payoff by
 //! the same amount). Lemke's algorithm with covering vector 1 starts where
 //! `z0` enters at the first player's empty-sequence row, as Gambit's
-//! `lcp_solve` does. The tableau is dense ([`tableau`]): the games it
-//! suits (tens of thousands of tableau entries per row at most) pivot
-//! faster dense than through sparse updates, and the answer is checked
-//! afterwards by the independent best response, not trusted.
+//! `lcp_solve` does (their paths still differ, so the equilibria may). The
+//! tableau is dense ([`tableau`]): simple, and quick on small games
+//! (goofspiel-4: 514 rows, 0.1 s), but each pivot touches the whole
+//! tableau, so Leduc (3,124 rows) takes tens of thousands of 20-40 ms
+//! pivots; a sparse, LU-factored basis is what larger games need. The
+//! answer is checked afterwards by the independent best response, not
+//! trusted.
 
 pub mod tableau;
 
