@@ -5,6 +5,7 @@
 //! Exit status: 0 on success, 1 when the game cannot be built or solved,
 //! 2 when the program was called wrongly.
 
+pub mod choose;
 pub mod export;
 pub mod formats;
 mod input;
@@ -154,7 +155,7 @@ enum SolverCommand {
         #[command(flatten)]
         args: tree::TreeArgs,
     },
-    /// Solve the game (two-player zero-sum: sequence-form LP) and show the strategies.
+    /// Solve the game (by default with the solver its properties call for) and show the strategies.
     Solve {
         #[command(flatten)]
         game: ParamArgs,

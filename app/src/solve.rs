@@ -9,18 +9,26 @@ use galac_runtime::game::{Game, GameInfo};
 use galac_runtime::tree::Tree;
 use galac_solvers::best_response::{evaluate, Evaluation};
 use galac_solvers::lp::{Backend, LpSolver};
+use galac_solvers::maxn::Ties;
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::Profile;
 
+use crate::choose::{self, Choice};
 use crate::{Format, LimitArgs};
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
-    /// The solver.
-    #[arg(long, value_enum, default_value_t = SolverName::Lp)]
-    pub solver: SolverName,
+    /// The solver. By default it is chosen from the game: two players and
+    /// zero-sum payoffs: lp; two players otherwise: lemke; perfect
+    /// information with other numbers of players: maxn.
+    #[arg(long, value_enum)]
+    pub solver: Option<SolverName>,
+    /// max^n's tie rule: first (the first best child in move order) or
+    /// average (the mean vector of the tied children, played uniformly).
+    #[arg(long, value_enum, default_value_t = TieRule::First)]
+    pub ties: TieRule,
     /// The LP backend: microlp (pure-Rust simplex), clarabel (pure-Rust
     /// interior point), or highs (when built with the `highs` feature).
     #[arg(long, default_value = "clarabel", value_name = "NAME")]
@@ -44,20 +52,43 @@ pub struct SolveArgs {
 pub enum SolverName {
     /// The sequence-form linear program (two-player zero-sum games).
     Lp,
+    /// max^n (perfect-information games, any number of players).
+    Maxn,
+    /// Lemke's algorithm on the sequence form (two-player games, any payoffs).
+    Lemke,
+}
+
+/// max^n's tie rule, as the flag names it.
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub enum TieRule {
+    First,
+    Average,
 }
 
 impl SolveArgs {
-    /// The solver the flags ask for, or why they are wrong.
+    /// The LP solver the flags ask for, or why they are wrong.
     fn solver(&self) -> Result<Box<dyn Solver>, String> {
-        match self.solver {
-            SolverName::Lp => {
-                let Some(backend) = Backend::from_name(&self.lp_backend) else {
-                    let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-                    return Err(format!("unknown LP backend `{}`; available: {}", self.lp_backend, names.join(", ")));
-                };
-                Ok(Box::new(LpSolver { backend }))
-            }
+        let Some(backend) = Backend::from_name(&self.lp_backend) else {
+            let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+            return Err(format!("unknown LP backend `{}`; available: {}", self.lp_backend, names.join(", ")));
+        };
+        Ok(Box::new(LpSolver { backend }))
+    }
+
+    fn ties(&self) -> Ties {
+        match self.ties {
+            TieRule::First => Ties::First,
+            TieRule::Average => Ties::Average,
         }
+    }
+
+    /// The solver `--solver` names, if any.
+    fn choice(&self) -> Option<Choice> {
+        self.solver.map(|s| match s {
+            SolverName::Lp => Choice::Lp,
+            SolverName::Maxn => Choice::Maxn(self.ties()),
+            SolverName::Lemke => Choice::Lemke,
+        })
     }
 }
 
@@ -73,6 +104,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         return 1;
     };
     let labels = unique_labels(&tree);
+    let mut notes = Vec::new();
     let (profile, unreached, solver_name, phases) = match &args.strategy {
         Some(path) => match crate::strategy_file::read(path, game.info(), &tree, &labels, args.partial_strategy) {
             Ok(loaded) if loaded.filled.is_empty() => {
@@ -91,13 +123,41 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                 return 1;
             }
         },
-        None => match solver.solve(&tree, &mut RunToEnd) {
-            Ok(sol) => (sol.profile, sol.unreached, solver.name(), sol.phases),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 1;
+        None => {
+            let (choice, why) = match args.choice() {
+                Some(c) => (c, None),
+                None => match choose::auto(&tree, args.ties()) {
+                    Ok((c, why)) => (c, Some(why)),
+                    Err(msg) => {
+                        eprintln!("error: {msg}");
+                        return 1;
+                    }
+                },
+            };
+            let solved = match choice {
+                Choice::Lp => solver.solve(&tree, &mut RunToEnd).map_err(|e| e.to_string()).map(|sol| choose::Answer {
+                    profile: sol.profile,
+                    unreached: sol.unreached,
+                    name: solver.name(),
+                    phases: sol.phases,
+                    notes: Vec::new(),
+                }),
+                _ => choose::run(choice, &tree),
+            };
+            match solved {
+                Ok(a) => {
+                    if let Some(why) = why {
+                        notes.push(format!("chosen because: {why}"));
+                    }
+                    notes.extend(a.notes);
+                    (a.profile, a.unreached, a.name, a.phases)
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return 1;
+                }
             }
-        },
+        }
     };
     let eval = evaluate(&tree, &profile);
     let report = Report {
@@ -110,6 +170,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         solver: &solver_name,
         generate_seconds: gen_seconds,
         phases: &phases,
+        notes: &notes,
     };
     if let Some(out) = &args.out {
         let json = report.json().to_string();
@@ -160,6 +221,8 @@ struct Report<'a> {
     generate_seconds: f64,
     /// (phase, seconds) as the solver reported them.
     phases: &'a [(&'static str, f64)],
+    /// The solver's own findings and why it was chosen, one line each.
+    notes: &'a [String],
 }
 
 impl Report<'_> {
@@ -174,6 +237,9 @@ impl Report<'_> {
             if params.is_empty() { String::new() } else { format!(" ({})", params.join(", ")) }
         );
         out += &format!("solver: {}\n", self.solver);
+        for note in self.notes {
+            out += &format!("  {note}\n");
+        }
         let values: Vec<String> = players.iter().zip(&self.eval.values).map(|(p, v)| format!("{p} {v:.9}")).collect();
         out += &format!("value: {}\n", values.join(", "));
         out += &format!("exploitability (NashConv): {:.3e}\n", self.eval.nash_conv);
@@ -243,6 +309,7 @@ impl Report<'_> {
             "game": info.name,
             "params": params,
             "solver": self.solver,
+            "notes": self.notes,
             "value": values,
             "exploitability": self.eval.nash_conv,
             "best_response": self.eval.best_response,

@@ -50,7 +50,8 @@ pub enum Command {
     Tree(game_args::RunArgs<galac_app::tree::TreeArgs>),
     /// Print the intermediate representation (control-flow graph) of a game.
     Ir(ir::IrArgs),
-    /// Solve a two-player zero-sum game (sequence-form LP), report the value,
+    /// Solve a game (two-player zero-sum: sequence-form LP; two-player
+    /// general-sum: Lemke; perfect information: max^n), report the value,
     /// the exploitability of the answer and the strategies in the game's terms.
     Solve(game_args::RunArgs<galac_app::solve::SolveArgs>),
     /// Write the game tree for other tools: a Gambit extensive-form file

@@ -406,3 +406,38 @@ fn endless_inputs_and_repeated_params_are_errors() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("param override `cards=4`: `cards` is set twice"), "{err}");
 }
+
+/// Without `--solver`, `solve` picks the solver from the game and says why;
+/// `--solver` overrides it; a game no solver of this build fits is a clear
+/// error.
+#[test]
+fn solve_chooses_the_solver_from_the_game() {
+    let example = |f: &str| {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(f);
+        p.to_str().unwrap_or_default().to_string()
+    };
+    let (code, out, err) = galac(&["solve", &example("nim222.gala"), "--ties", "average"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solver: max^n (ties: average)") && out.contains("perfect information"), "{out}");
+    assert!(out.contains("principal variation: A (0, 2)") && out.contains("with shallow pruning"), "{out}");
+    let (code, out, err) = galac(&["solve", &example("beer_quiche.gala")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solver: lemke") && out.contains("general-sum"), "{out}");
+    assert!(out.contains("receiver 0.900000000"), "{out}");
+    let (code, out, err) = galac(&["solve", &example("kuhn.gala"), "--solver", "lemke"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("value: first -0.055555556"), "{out}");
+    let (code, _, err) = galac(&["solve", &example("kuhn.gala"), "--solver", "maxn"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not of perfect information") && err.contains("holds two nodes"), "{err}");
+    let dir = std::env::temp_dir().join(format!("galac-choose-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let hidden = dir.join("hidden3.gala");
+    let src = "game hidden3 { players a, b, c; flow { choose a x in bool; choose b y in bool; \
+               if x { outcome [1, 0, 0]; } else { outcome [0, 1, 0]; } } }";
+    std::fs::write(&hidden, src).expect("write");
+    let (code, _, err) = galac(&["solve", hidden.to_str().unwrap_or_default()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 1);
+    assert!(err.contains("needs CFR, which is not in this build"), "{err}");
+}

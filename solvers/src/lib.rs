@@ -3,7 +3,9 @@
 //! it); they never parse flags or print.
 
 pub mod best_response;
+pub mod lemke;
 pub mod lp;
+pub mod maxn;
 pub mod profile;
 pub mod sequence_form;
 pub mod solver;

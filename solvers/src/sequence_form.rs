@@ -98,27 +98,7 @@ impl SequenceForm {
     /// plan never reaches an information set, play is uniform and the set is
     /// listed in the returned vector.
     pub fn behaviour(&self, tree: &Tree, p: usize, plan: &[f64], profile: &mut crate::Profile) -> Vec<u32> {
-        let mut unreached = Vec::new();
-        for &set in &self.treeplex.infosets_of[p] {
-            let n = tree.infosets[set as usize].n_actions as usize;
-            let parent = plan[self.treeplex.parent_seq[set as usize] as usize];
-            let first = self.treeplex.first_seq(p, set) as usize;
-            let probs = profile.probs_mut(set);
-            if parent > 1e-12 {
-                let mut total = 0.0;
-                for a in 0..n {
-                    probs[a] = plan[first + a].max(0.0);
-                    total += probs[a];
-                }
-                if total > 0.0 {
-                    probs.iter_mut().for_each(|x| *x /= total);
-                    continue;
-                }
-            }
-            probs.iter_mut().for_each(|x| *x = 1.0 / n as f64);
-            unreached.push(set);
-        }
-        unreached
+        self.treeplex.behaviour(tree, p, plan, profile)
     }
 }
 

@@ -128,4 +128,34 @@ impl Treeplex {
     pub fn first_seq(&self, p: usize, set: u32) -> u32 {
         self.slots.first_slot[set as usize] - self.slots.player_slots[p] + 1
     }
+
+    /// Turns a realization plan of player `p` into behaviour probabilities per
+    /// information set (flattened, see [`crate::Profile`]); where the
+    /// plan never reaches an information set, play is uniform and the set is
+    /// listed in the returned vector. Within a set the probabilities are the
+    /// plan's shares, so a plan whose children outweigh their parent (as
+    /// Lemke's relaxed constraints allow) is normalised too.
+    pub fn behaviour(&self, tree: &Tree, p: usize, plan: &[f64], profile: &mut crate::Profile) -> Vec<u32> {
+        let mut unreached = Vec::new();
+        for &set in &self.infosets_of[p] {
+            let n = tree.infosets[set as usize].n_actions as usize;
+            let parent = plan[self.parent_seq[set as usize] as usize];
+            let first = self.first_seq(p, set) as usize;
+            let probs = profile.probs_mut(set);
+            if parent > 1e-12 {
+                let mut total = 0.0;
+                for a in 0..n {
+                    probs[a] = plan[first + a].max(0.0);
+                    total += probs[a];
+                }
+                if total > 0.0 {
+                    probs.iter_mut().for_each(|x| *x /= total);
+                    continue;
+                }
+            }
+            probs.iter_mut().for_each(|x| *x = 1.0 / n as f64);
+            unreached.push(set);
+        }
+        unreached
+    }
 }

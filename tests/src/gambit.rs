@@ -126,20 +126,27 @@ fn check_example(
     }
 }
 
-#[test]
-fn examples_load_and_solve_in_pygambit() {
+/// The Python that imports pygambit, or `None` (with a note) when the test
+/// is to be skipped; panics when `GALAC_PYGAMBIT=1` and there is none.
+pub(crate) fn python_with_pygambit() -> Option<String> {
     let python = std::env::var("GALAC_PYTHON").unwrap_or_else(|_| "python3".into());
     let wanted = std::env::var("GALAC_PYGAMBIT").ok();
     if wanted.as_deref() == Some("0") {
         eprintln!("note: Gambit interop test skipped (GALAC_PYGAMBIT=0)");
-        return;
+        return None;
     }
     let importable = Command::new(&python).args(["-c", "import pygambit"]).output().is_ok_and(|o| o.status.success());
     if !importable {
         assert_ne!(wanted.as_deref(), Some("1"), "GALAC_PYGAMBIT=1 but `{python}` cannot import pygambit");
         eprintln!("note: Gambit interop test skipped: `{python}` cannot import pygambit (see the README's set-up)");
-        return;
+        return None;
     }
+    Some(python)
+}
+
+#[test]
+fn examples_load_and_solve_in_pygambit() {
+    let Some(python) = python_with_pygambit() else { return };
     let dir: PathBuf = std::env::temp_dir().join(format!("galac-gambit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let mut failures = Vec::new();

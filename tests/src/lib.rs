@@ -13,7 +13,13 @@ mod examples;
 #[cfg(test)]
 mod gambit;
 #[cfg(test)]
+mod gambit_lcp;
+#[cfg(test)]
 mod layers;
+#[cfg(test)]
+mod lemke;
+#[cfg(test)]
+mod maxn;
 #[cfg(test)]
 mod solve;
 #[cfg(test)]

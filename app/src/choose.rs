@@ -1,0 +1,126 @@
+//! `solve`'s choice of solver from the game's properties when `--solver` is
+//! not given, and the runs of max^n and Lemke, whose reports carry more
+//! than a profile (the root vector, ties, principal variation and search
+//! counts; the pivots).
+
+use galac_runtime::tree::{NodeView, Tree};
+use galac_solvers::lemke;
+use galac_solvers::maxn::{self, search::SearchStats, Ties};
+use galac_solvers::solver::{RunToEnd, Solver};
+use galac_solvers::Profile;
+
+/// A solver `solve` can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Lp,
+    Maxn(Ties),
+    Lemke,
+}
+
+/// What a run of max^n or Lemke returns to `solve`.
+pub struct Answer {
+    pub profile: Profile,
+    pub unreached: Vec<u32>,
+    pub name: String,
+    pub phases: Vec<(&'static str, f64)>,
+    /// Lines for the report, after the solver's name.
+    pub notes: Vec<String>,
+}
+
+/// Every leaf's payoffs sum to the same total.
+fn constant_sum(tree: &Tree) -> bool {
+    let mut total: Option<i128> = None;
+    for node in 0..tree.n_nodes() as u32 {
+        if tree.node(node) == NodeView::Terminal {
+            let sum: i128 = tree.payoffs(node).iter().map(|x| i128::from(*x)).sum();
+            if *total.get_or_insert(sum) != sum {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The solver for this tree and why, or why none in this build fits.
+pub fn auto(tree: &Tree, ties: Ties) -> Result<(Choice, String), String> {
+    let n = tree.n_players;
+    let perfect = maxn::shared_infoset(tree).is_none();
+    if n == 2 && constant_sum(tree) {
+        return Ok((Choice::Lp, "two players, zero-sum (or constant-sum) payoffs".into()));
+    }
+    if n == 2 {
+        return Ok((Choice::Lemke, "two players, general-sum payoffs".into()));
+    }
+    if perfect {
+        return Ok((Choice::Maxn(ties), format!("{n} player(s), perfect information")));
+    }
+    Err(format!(
+        "this game has {n} player(s) and imperfect information: it needs CFR, which is not in this build \
+         (max^n needs perfect information, the LP and Lemke two players)"
+    ))
+}
+
+/// "a, b, c": the labels of the principal variation.
+fn pv_labels(tree: &Tree, pv: &[(u32, u32)]) -> String {
+    let labels: Vec<String> = pv
+        .iter()
+        .map(|&(set, a)| {
+            let player = &tree.player_names[tree.infosets[set as usize].player as usize];
+            let action = tree.action_labels(set).get(a as usize).cloned().unwrap_or_else(|| format!("#{a}"));
+            format!("{player} {action}")
+        })
+        .collect();
+    labels.join(", ")
+}
+
+fn counts(what: &str, s: &SearchStats) -> String {
+    format!("{what}: {} nodes, {} payoff entries evaluated, {} cut off", s.nodes, s.evaluations, s.cutoffs)
+}
+
+/// Runs max^n or Lemke (not the LP, which `solve` runs as before).
+pub fn run(choice: Choice, tree: &Tree) -> Result<Answer, String> {
+    match choice {
+        Choice::Lp => Err("the LP runs through its own solver".into()),
+        Choice::Maxn(ties) => {
+            let start = std::time::Instant::now();
+            let (profile, report) = maxn::solve(tree, ties).map_err(|e| e.to_string())?;
+            let seconds = start.elapsed().as_secs_f64();
+            let value: Vec<String> = report.value.iter().map(|v| format!("{v:.9}")).collect();
+            let mut notes = vec![
+                format!("max^n vector at the root: ({})", value.join(", ")),
+                format!("nodes with tied best children: {}", report.ties),
+                format!(
+                    "principal variation: {}{}",
+                    if report.principal_variation.is_empty() {
+                        "(none)".into()
+                    } else {
+                        pv_labels(tree, &report.principal_variation)
+                    },
+                    if report.pv_ends_at_chance { ", then chance" } else { "" }
+                ),
+                counts("search without pruning", &report.exhaustive),
+                counts("with shallow pruning", &report.shallow),
+            ];
+            match &report.bounds {
+                Some(b) => notes.push(counts("with Korf's bound pruning (constant-sum)", b)),
+                None => notes.push("Korf's bound pruning: not applicable (payoffs are not constant-sum)".into()),
+            }
+            let name = maxn::MaxnSolver { ties }.name();
+            Ok(Answer { profile, unreached: Vec::new(), name, phases: vec![("max^n", seconds)], notes })
+        }
+        Choice::Lemke => {
+            let sol = lemke::solve(tree, &mut RunToEnd).map_err(|e| e.to_string())?;
+            let notes = vec![
+                format!("pivots: {}", sol.pivots),
+                format!("regret per player (best response check): {:.3e}, {:.3e}", sol.regret[0], sol.regret[1]),
+            ];
+            Ok(Answer {
+                profile: sol.profile,
+                unreached: sol.unreached,
+                name: "lemke (sequence form)".into(),
+                phases: vec![("build tableau", sol.build_seconds), ("pivot", sol.solve_seconds)],
+                notes,
+            })
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! Lemke's algorithm on the sequence form (Koller, Megiddo & von Stengel
+//! 1996) for two-player games of any payoffs: one equilibrium and both
+//! players' expected payoffs.
+//!
+//! With `E x = e`, `F y = f` the realization-plan constraints and `A`, `B`
+//! the players' sequence-form payoff matrices (chance folded in), first
+//! shifted so that every leaf pays both players a negative amount, a plan
+//! pair is an equilibrium when, for some `p, q >= 0`,
+//!
+//! ```text
+//!   w_x = -A y - E^T p >= 0  ⊥ x >= 0      w_p = E x - e >= 0  ⊥ p
+//!   w_y = -B^T x - F^T q >= 0 ⊥ y >= 0     w_q = F y - f >= 0  ⊥ q
+//! ```
+//!
+//! (`p` and `q` are minus the values of the information sets, nonnegative
+//! because every payoff is; the shift changes every plan pair's payoff by
+//! the same amount). Lemke's algorithm with covering vector 1 starts where
+//! `z0` enters at the first player's empty-sequence row, as Gambit's
+//! `lcp_solve` does (their paths still differ, so the equilibria may). The
+//! tableau is dense ([`tableau`]): simple, and quick on small games
+//! (goofspiel-4: 514 rows, 0.1 s), but each pivot touches the whole
+//! tableau, so Leduc (3,124 rows) takes tens of thousands of 20-40 ms
+//! pivots; a sparse, LU-factored basis is what larger games need. The
+//! answer is checked afterwards by the independent best response, not
+//! trusted.
+
+pub mod tableau;
+
+use std::time::Instant;
+
+use galac_runtime::tree::{NodeView, Tree};
+use rustc_hash::FxHashMap;
+
+use crate::best_response::evaluate;
+use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
+use crate::treeplex::Treeplex;
+use crate::Profile;
+use tableau::{LemkeError, Tableau};
+
+/// Lemke's answer.
+pub struct LemkeSolution {
+    pub profile: Profile,
+    /// Information sets the plans never reach (uniform play there).
+    pub unreached: Vec<u32>,
+    /// Both players' expected payoffs under the profile.
+    pub payoffs: [f64; 2],
+    /// Each player's regret (best response value minus payoff), computed
+    /// by [`crate::best_response`].
+    pub regret: [f64; 2],
+    pub pivots: u64,
+    pub build_seconds: f64,
+    pub solve_seconds: f64,
+}
+
+/// Largest regret accepted, relative to the largest absolute payoff (at
+/// least 1): an answer beyond it is an error, not an equilibrium.
+pub const REGRET_TOLERANCE: f64 = 1e-9;
+
+/// The sequence-form payoff matrices of both players, with chance folded in
+/// and `shift` subtracted from every payoff: (seq1, seq2, a, b) entries.
+fn payoff_entries(tree: &Tree, plex: &Treeplex, shift: f64) -> Vec<(u32, u32, f64, f64)> {
+    let mut entries: FxHashMap<(u32, u32), (f64, f64)> = FxHashMap::default();
+    let mut stack: Vec<(u32, [u32; 2], f64)> = vec![(0, [0, 0], 1.0)];
+    while let Some((node, seqs, reach)) = stack.pop() {
+        match tree.node(node) {
+            NodeView::Terminal => {
+                let pay = tree.payoffs(node);
+                let e = entries.entry((seqs[0], seqs[1])).or_insert((0.0, 0.0));
+                e.0 += reach * (pay[0] as f64 - shift);
+                e.1 += reach * (pay[1] as f64 - shift);
+            }
+            NodeView::Chance => {
+                for (child, p) in tree.children(node).zip(tree.chance_probs(node)) {
+                    stack.push((child, seqs, reach * p.to_f64()));
+                }
+            }
+            NodeView::Decision { player, infoset } => {
+                let p = player as usize;
+                let first = plex.first_seq(p, infoset);
+                for (a, child) in tree.children(node).enumerate() {
+                    let mut s = seqs;
+                    s[p] = first + a as u32;
+                    stack.push((child, s, reach));
+                }
+            }
+        }
+    }
+    let mut out: Vec<(u32, u32, f64, f64)> = entries.into_iter().map(|((i, j), (a, b))| (i, j, a, b)).collect();
+    out.sort_by_key(|e| (e.0, e.1));
+    out
+}
+
+/// An LCP `(q, M)`: `q`, the nonzero entries of `M`, and where the blocks
+/// `x`, `y`, `p`, `q` start.
+type Lcp = (Vec<f64>, Vec<(u32, u32, f64)>, [usize; 4]);
+
+/// The LCP in the layout of the module comment: rows and variables `x`
+/// (player 1's sequences), `y`, `p` (player 1's constraint rows: the empty
+/// sequence, then one per set), `q`.
+fn lcp(tree: &Tree, plex: &Treeplex) -> Lcp {
+    let n1 = plex.n_seqs(0);
+    let n2 = plex.n_seqs(1);
+    let k1 = plex.infosets_of[0].len() + 1;
+    let k2 = plex.infosets_of[1].len() + 1;
+    let (xs, ys, ps, qs) = (0, n1, n1 + n2, n1 + n2 + k1);
+    let n = qs + k2;
+    // As Gambit's `lcp_solve`: one more than the largest payoff.
+    let shift = (0..tree.n_nodes() as u32)
+        .filter(|&v| tree.node(v) == NodeView::Terminal)
+        .flat_map(|v| tree.payoffs(v).iter().map(|x| *x as f64))
+        .fold(f64::NEG_INFINITY, f64::max)
+        + 1.0;
+    let mut m: Vec<(u32, u32, f64)> = Vec::new();
+    for (i, j, a, b) in payoff_entries(tree, plex, shift) {
+        m.push(((xs + i as usize) as u32, (ys + j as usize) as u32, -a));
+        m.push(((ys + j as usize) as u32, (xs + i as usize) as u32, -b));
+    }
+    let mut q = vec![0.0; n];
+    // Constraint rows: E x - e (row `start`), and E's transpose in the
+    // sequences' rows with the opposite sign.
+    for (p, (seq0, row0)) in [(xs, ps), (ys, qs)].into_iter().enumerate() {
+        let mut put = |row: usize, seq: usize, e: f64| {
+            m.push((row as u32, seq as u32, e));
+            m.push((seq as u32, row as u32, -e));
+        };
+        put(row0, seq0, 1.0);
+        q[row0] = -1.0;
+        for (k, &set) in plex.infosets_of[p].iter().enumerate() {
+            let row = row0 + 1 + k;
+            put(row, seq0 + plex.parent_seq[set as usize] as usize, -1.0);
+            let first = plex.first_seq(p, set) as usize;
+            for a in 0..tree.infosets[set as usize].n_actions as usize {
+                put(row, seq0 + first + a, 1.0);
+            }
+        }
+    }
+    (q, m, [xs, ys, ps, qs])
+}
+
+/// The largest absolute payoff of any player at any leaf.
+fn max_payoff(tree: &Tree) -> f64 {
+    (0..tree.n_nodes() as u32)
+        .filter(|&v| tree.node(v) == NodeView::Terminal)
+        .flat_map(|v| tree.payoffs(v).iter().map(|x| (*x as f64).abs()))
+        .fold(0.0, f64::max)
+}
+
+/// Runs Lemke's algorithm on a two-player tree and checks the answer.
+pub fn solve(tree: &Tree, observer: &mut dyn Observer) -> Result<LemkeSolution, SolveError> {
+    let unsupported = |reason: String| SolveError::Unsupported { solver: "Lemke's algorithm", reason };
+    if tree.n_players != 2 {
+        return Err(unsupported(format!("it needs exactly 2 players; this game has {}", tree.n_players)));
+    }
+    let start = Instant::now();
+    let plex = Treeplex::new(tree);
+    let (q, m, [xs, ys, ps, _]) = lcp(tree, &plex);
+    let mut tab = Tableau::new(&q, &m).map_err(|e| unsupported(e.to_string()))?;
+    let build_seconds = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let mut keep_going = |pivots: u64| {
+        let progress =
+            Progress { iteration: pivots, seconds: start.elapsed().as_secs_f64(), exploitability: None, bounds: None };
+        observer.progress(&progress) == Control::Continue
+    };
+    let max_pivots = 50 * q.len() as u64 + 10_000;
+    tab.solve(ps, max_pivots, &mut keep_going).map_err(|e| match e {
+        LemkeError::Stopped => unsupported("stopped before an equilibrium was found".into()),
+        e => unsupported(e.to_string()),
+    })?;
+    let solve_seconds = start.elapsed().as_secs_f64();
+    let z = tab.z();
+    let mut profile = Profile::uniform(tree);
+    let mut unreached = plex.behaviour(tree, 0, &z[xs..ys], &mut profile);
+    unreached.extend(plex.behaviour(tree, 1, &z[ys..ys + plex.n_seqs(1)], &mut profile));
+    let eval = evaluate(tree, &profile);
+    let regret = [eval.best_response[0] - eval.values[0], eval.best_response[1] - eval.values[1]];
+    let scale = max_payoff(tree).max(1.0);
+    if regret.iter().any(|r| r.is_nan() || r.abs() > REGRET_TOLERANCE * scale) {
+        return Err(unsupported(format!(
+            "its floating-point answer is not an equilibrium: regrets {:.3e} and {:.3e} (rounding in the tableau)",
+            regret[0], regret[1]
+        )));
+    }
+    Ok(LemkeSolution {
+        profile,
+        unreached,
+        payoffs: [eval.values[0], eval.values[1]],
+        regret,
+        pivots: tab.pivots,
+        build_seconds,
+        solve_seconds,
+    })
+}
+
+/// Lemke's algorithm as a [`Solver`].
+pub struct LemkeSolver;
+
+impl Solver for LemkeSolver {
+    fn name(&self) -> String {
+        "lemke (sequence form)".to_string()
+    }
+
+    fn solve(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<Solution, SolveError> {
+        let sol = solve(tree, observer)?;
+        Ok(Solution {
+            profile: sol.profile,
+            unreached: sol.unreached,
+            phases: vec![("build tableau", sol.build_seconds), ("pivot", sol.solve_seconds)],
+            stopped: false,
+        })
+    }
+}

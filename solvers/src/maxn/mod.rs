@@ -1,0 +1,209 @@
+//! max^n (Luckhardt & Irani, AAAI 1986) for perfect-information games with
+//! any number of players and chance nodes (expected payoff vectors): every
+//! node backs up the vector of the child that is best for the player to
+//! move, which is an equilibrium point (subgame perfect).
+//!
+//! [`full`] computes every node bottom-up for the complete profile;
+//! [`search`] is the paper's search that evaluates leaf entries only when a
+//! comparison needs them (shallow pruning, and Korf's bound-based pruning
+//! for constant-sum payoffs), for counting the work pruning saves.
+
+pub mod full;
+pub mod search;
+#[cfg(test)]
+mod tests;
+
+use std::time::Instant;
+
+use galac_runtime::tree::{NodeView, Tree};
+
+use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
+use search::{ConstantSum, Pruning, SearchNode, SearchSpace, SearchStats};
+
+/// How a node backs up its children's vectors when several are best for the
+/// player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    /// The first best child in move order.
+    First,
+    /// The mean vector of the tied children (the paper's example); the
+    /// profile plays them uniformly.
+    Average,
+}
+
+/// Everything max^n found, beyond the profile.
+#[derive(Clone, Debug)]
+pub struct MaxnReport {
+    /// The root's max^n vector (expected payoffs, one per player).
+    pub value: Vec<f64>,
+    /// Decision nodes with tied best children, in the whole tree.
+    pub ties: u64,
+    /// The principal variation: (information set, action) of each decision
+    /// on the chosen path from the root, until a leaf or chance node.
+    pub principal_variation: Vec<(u32, u32)>,
+    /// The path ends at a chance node (not a leaf).
+    pub pv_ends_at_chance: bool,
+    /// Work of the exhaustive search, the shallow-pruned one, and the
+    /// bound-pruned one (when payoffs are constant-sum).
+    pub exhaustive: SearchStats,
+    pub shallow: SearchStats,
+    pub bounds: Option<SearchStats>,
+}
+
+/// The flat tree as a [`SearchSpace`]: leaves are its terminals.
+pub struct TreeSpace<'a>(pub &'a Tree);
+
+impl SearchSpace for TreeSpace<'_> {
+    fn n_players(&self) -> usize {
+        self.0.n_players as usize
+    }
+    fn n_nodes(&self) -> usize {
+        self.0.n_nodes()
+    }
+    fn node(&self, node: u32) -> SearchNode {
+        match self.0.node(node) {
+            NodeView::Terminal => SearchNode::Leaf,
+            NodeView::Chance => SearchNode::Chance,
+            NodeView::Decision { player, .. } => SearchNode::Decision { player },
+        }
+    }
+    fn children(&self, node: u32) -> std::ops::Range<u32> {
+        self.0.children(node)
+    }
+    fn chance_prob(&self, node: u32, k: usize) -> f64 {
+        self.0.chance_probs(node)[k].to_f64()
+    }
+    fn evaluate(&self, leaf: u32, player: usize) -> f64 {
+        self.0.payoffs(leaf)[player] as f64
+    }
+}
+
+/// The bounds for Korf's pruning when every leaf's payoffs sum to the same
+/// total: that total and the least payoff of any player at any leaf.
+pub fn constant_sum(tree: &Tree) -> Option<ConstantSum> {
+    let mut sum = None;
+    let mut min_entry = i64::MAX;
+    for node in 0..tree.n_nodes() as u32 {
+        if tree.node(node) != NodeView::Terminal {
+            continue;
+        }
+        let pay = tree.payoffs(node);
+        let total: i128 = pay.iter().map(|x| i128::from(*x)).sum();
+        match sum {
+            None => sum = Some(total),
+            Some(s) if s != total => return None,
+            Some(_) => {}
+        }
+        min_entry = min_entry.min(pay.iter().copied().min().unwrap_or(0));
+    }
+    sum.map(|s| ConstantSum { sum: s as f64, min_entry: min_entry as f64 })
+}
+
+/// The first information set that holds two nodes, with both nodes.
+pub fn shared_infoset(tree: &Tree) -> Option<(u32, u32, u32)> {
+    let mut seen = vec![u32::MAX; tree.infosets.len()];
+    for node in tree.preorder() {
+        if let NodeView::Decision { infoset, .. } = tree.node(node) {
+            if seen[infoset as usize] != u32::MAX {
+                return Some((infoset, seen[infoset as usize], node));
+            }
+            seen[infoset as usize] = node;
+        }
+    }
+    None
+}
+
+/// "a, b, c": the labels of the moves from the root to `target`.
+pub fn path_to(tree: &Tree, target: u32) -> String {
+    let mut parent = vec![(u32::MAX, 0u32); tree.n_nodes()];
+    for node in 0..tree.n_nodes() as u32 {
+        for (k, child) in tree.children(node).enumerate() {
+            parent[child as usize] = (node, k as u32);
+        }
+    }
+    let mut path = Vec::new();
+    let mut node = target;
+    while node != 0 {
+        let (up, k) = parent[node as usize];
+        let label = match tree.infoset(up) {
+            Some(set) => tree.action_labels(set).get(k as usize).cloned(),
+            None => tree.chance_outcome_labels(up).get(k as usize).cloned(),
+        };
+        path.push(label.unwrap_or_else(|| format!("#{k}")));
+        node = up;
+    }
+    path.reverse();
+    if path.is_empty() {
+        "the root".to_string()
+    } else {
+        format!("after {}", path.join(", "))
+    }
+}
+
+/// Solves a perfect-information tree: the profile (through
+/// [`Solution`]) and the report.
+pub fn solve(tree: &Tree, ties: Ties) -> Result<(crate::Profile, MaxnReport), SolveError> {
+    if let Some((set, a, b)) = shared_infoset(tree) {
+        let label = tree.infoset_label(set);
+        let label = if label.is_empty() { format!("#{set}") } else { format!("\"{label}\"") };
+        return Err(SolveError::Unsupported {
+            solver: "max^n",
+            reason: format!(
+                "the game is not of perfect information: information set {label} holds two nodes ({} and {})",
+                path_to(tree, a),
+                path_to(tree, b)
+            ),
+        });
+    }
+    if tree.max_depth > search::MAX_SEARCH_DEPTH {
+        return Err(SolveError::Unsupported {
+            solver: "max^n",
+            reason: format!(
+                "the tree is {} moves deep; the search goes to {}",
+                tree.max_depth,
+                search::MAX_SEARCH_DEPTH
+            ),
+        });
+    }
+    let back = full::backward(tree, ties);
+    let space = TreeSpace(tree);
+    let exhaustive = search::search(&space, ties, Pruning::None).stats;
+    let shallow = search::search(&space, ties, Pruning::Shallow).stats;
+    let bounds = constant_sum(tree).map(|cs| search::search(&space, ties, Pruning::Bounds(cs)).stats);
+    let (pv, end) = back.principal_variation(tree);
+    let n = tree.n_players as usize;
+    let report = MaxnReport {
+        value: back.values[..n].to_vec(),
+        ties: back.ties,
+        principal_variation: pv,
+        pv_ends_at_chance: tree.node(end) == NodeView::Chance,
+        exhaustive,
+        shallow,
+        bounds,
+    };
+    Ok((back.profile(tree, ties), report))
+}
+
+/// max^n as a [`Solver`].
+pub struct MaxnSolver {
+    pub ties: Ties,
+}
+
+impl Solver for MaxnSolver {
+    fn name(&self) -> String {
+        let ties = match self.ties {
+            Ties::First => "first",
+            Ties::Average => "average",
+        };
+        format!("max^n (ties: {ties})")
+    }
+
+    fn solve(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<Solution, SolveError> {
+        let start = Instant::now();
+        let (profile, _report) = solve(tree, self.ties)?;
+        let seconds = start.elapsed().as_secs_f64();
+        let progress = Progress { iteration: 1, seconds, exploitability: None, bounds: None };
+        let stopped = observer.progress(&progress) == Control::Stop;
+        Ok(Solution { profile, unreached: Vec::new(), phases: vec![("max^n", seconds)], stopped })
+    }
+}
