@@ -3,6 +3,7 @@
 //! it); they never parse flags or print.
 
 pub mod best_response;
+pub mod cfr;
 pub mod lp;
 pub mod profile;
 pub mod sequence_form;
