@@ -186,7 +186,8 @@ impl<'t> Cfr<'t> {
 
     /// Player `p`'s instantaneous regrets into `inst`.
     fn traverse(&mut self, p: u32) {
-        let range = self.plex.slots.player_slots[p as usize] as usize..self.plex.slots.player_slots[p as usize + 1] as usize;
+        let range =
+            self.plex.slots.player_slots[p as usize] as usize..self.plex.slots.player_slots[p as usize + 1] as usize;
         let mine = &mut self.inst[range.clone()];
         mine.fill(0.0);
         let inputs = walk::Inputs {

@@ -119,3 +119,38 @@ fn normalize_positive(x: &mut [f64]) {
         x.fill(u);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Variant;
+
+    /// Predictive regret matching+ on one set, by hand: R = [R + r]^+, the
+    /// prediction is r, the strategy is proportional to [R + r]^+.
+    #[test]
+    fn predictive_regret_matching_plus_by_hand() {
+        let (mut regrets, mut pred, mut current) = (vec![1.0, 0.0, 2.0], vec![0.0; 3], vec![0.0; 3]);
+        Variant::PCFR_PLUS.update(1, &mut regrets, &[1.0, -3.0, -1.0], &mut pred, &mut current);
+        assert_eq!(regrets, [2.0, 0.0, 1.0]);
+        assert_eq!(pred, [1.0, -3.0, -1.0]);
+        // R + m = [3, -3, 0]: all weight on the first action.
+        assert_eq!(current, [1.0, 0.0, 0.0]);
+        Variant::PCFR_PLUS.update(2, &mut regrets, &[-4.0, -1.0, -2.0], &mut pred, &mut current);
+        // R = [0, 0, 0], R + m < 0 everywhere: uniform.
+        assert_eq!(regrets, [0.0, 0.0, 0.0]);
+        assert_eq!(current, [1.0 / 3.0; 3]);
+    }
+
+    /// DCFR discounts after adding, by the sign of the sum (OpenSpiel's
+    /// `discounted_cfr.py`): at t = 1 with alpha 3/2, beta 0, positive sums
+    /// are halved (1/(1+1)) and negative ones halved too (1/(1+1)).
+    #[test]
+    fn dcfr_discounts_after_adding() {
+        let (mut regrets, mut current) = (vec![1.0, 1.0], vec![0.0; 2]);
+        Variant::DCFR.update(1, &mut regrets, &[2.0, -3.0], &mut [], &mut current);
+        assert_eq!(regrets, [1.5, -1.0]);
+        assert_eq!(current, [1.0, 0.0]);
+        Variant::DCFR.update(4, &mut regrets, &[0.5, 0.0], &mut [], &mut current);
+        // t^1.5 = 8: 8/9 for the positive sum; t^0 = 1: 1/2 for the negative.
+        assert_eq!(regrets, [2.0 * 8.0 / 9.0, -0.5]);
+    }
+}

@@ -116,9 +116,8 @@ impl CfrState {
             return Err("the checkpoint is damaged".into());
         }
         let n = slots as usize;
-        let mut vec = |len: usize| -> Result<Vec<f64>, String> {
-            (0..len).map(|_| r.array().map(f64::from_le_bytes)).collect()
-        };
+        let mut vec =
+            |len: usize| -> Result<Vec<f64>, String> { (0..len).map(|_| r.array().map(f64::from_le_bytes)).collect() };
         let state = CfrState {
             iteration,
             seconds,
