@@ -5,6 +5,7 @@
 //! Exit status: 0 on success, 1 when the game cannot be built or solved,
 //! 2 when the program was called wrongly.
 
+pub mod cfr;
 pub mod export;
 pub mod formats;
 mod input;
@@ -153,7 +154,7 @@ enum SolverCommand {
         #[command(flatten)]
         args: tree::TreeArgs,
     },
-    /// Solve the game (two-player zero-sum: sequence-form LP) and show the strategies.
+    /// Solve the game (sequence-form LP for two-player zero-sum games, or the CFR family) and show the strategies.
     Solve {
         #[command(flatten)]
         game: ParamArgs,

@@ -34,12 +34,26 @@ pub struct SolveArgs {
     /// Evaluate this strategy profile (JSON, as written by --out) instead of solving.
     #[arg(long, value_name = "FILE")]
     pub strategy: Option<PathBuf>,
+    #[command(flatten)]
+    pub cfr: crate::cfr::CfrArgs,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum SolverName {
     /// The sequence-form linear program (two-player zero-sum games).
     Lp,
+    /// Vanilla CFR (regret matching, uniform average; any number of players).
+    Cfr,
+    /// CFR+ (regret matching+, alternating updates, linear average).
+    #[value(name = "cfr+")]
+    CfrPlus,
+    /// Discounted CFR (--alpha, --beta, --gamma).
+    Dcfr,
+    /// Linear CFR.
+    Lcfr,
+    /// Predictive CFR+ (average weight t^gamma, --gamma).
+    #[value(name = "pcfr+")]
+    PcfrPlus,
 }
 
 impl SolveArgs {
@@ -53,18 +67,26 @@ impl SolveArgs {
                 };
                 Ok(Box::new(LpSolver { backend }))
             }
+            // Run through `CfrArgs::run`, which also keeps the curve.
+            _ => Err("internal: the CFR solvers run through their own module".into()),
         }
     }
 }
 
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
-    let solver = match args.solver() {
+    let cfr = args.cfr.variant(args.solver);
+    let solver = match (cfr, args.solver()) {
+        (Some(_), _) => args.cfr.validate().map(|_| None),
+        (None, s) => s.map(Some),
+    };
+    let solver = match solver {
         Ok(s) => s,
         Err(msg) => {
             eprintln!("error: {msg}");
             return 2;
         }
     };
+    let mut curve = None;
     let Some((tree, gen_seconds)) = crate::build_tree(game, make, &args.limits, true) else {
         return 1;
     };
@@ -77,12 +99,31 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                 return 1;
             }
         },
-        None => match solver.solve(&tree, &mut RunToEnd) {
-            Ok(sol) => (sol.profile, sol.unreached, solver.name(), sol.phases),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 1;
-            }
+        None => match (&solver, cfr) {
+            (Some(solver), _) => match solver.solve(&tree, &mut RunToEnd) {
+                Ok(sol) => (sol.profile, sol.unreached, solver.name(), sol.phases),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return 1;
+                }
+            },
+            (None, Some(variant)) => match args.cfr.run(&tree, variant, &args.limits) {
+                Ok(run) => {
+                    let name = format!(
+                        "{} ({} iterations{})",
+                        run.name,
+                        run.iterations,
+                        if run.solution.stopped { ", stopped" } else { "" }
+                    );
+                    curve = Some(run.curve);
+                    (run.solution.profile, run.solution.unreached, name, run.solution.phases)
+                }
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    return 1;
+                }
+            },
+            (None, None) => unreachable!("a solver or a CFR variant was chosen above"),
         },
     };
     let eval = evaluate(&tree, &profile);
@@ -96,6 +137,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         solver: &solver_name,
         generate_seconds: gen_seconds,
         phases: &phases,
+        curve: curve.as_deref(),
     };
     if let Some(out) = &args.out {
         let json = report.json().to_string();
@@ -146,6 +188,8 @@ struct Report<'a> {
     generate_seconds: f64,
     /// (phase, seconds) as the solver reported them.
     phases: &'a [(&'static str, f64)],
+    /// An iterative solver's convergence curve.
+    curve: Option<&'a [crate::cfr::Point]>,
 }
 
 impl Report<'_> {
@@ -163,6 +207,9 @@ impl Report<'_> {
         let values: Vec<String> = players.iter().zip(&self.eval.values).map(|(p, v)| format!("{p} {v:.9}")).collect();
         out += &format!("value: {}\n", values.join(", "));
         out += &format!("exploitability (NashConv): {:.3e}\n", self.eval.nash_conv);
+        if players.len() > 2 {
+            out += "note: with three or more players a small NashConv is not an equilibrium guarantee\n";
+        }
         let stats = self.tree.stats();
         let sets: Vec<String> = players.iter().zip(&stats.infosets).map(|(p, n)| format!("{p} {n}")).collect();
         out += &format!("nodes: {}; info sets: {}\n", stats.nodes, sets.join(", "));
@@ -225,7 +272,7 @@ impl Report<'_> {
         for (phase, t) in self.phases {
             seconds.insert(phase.to_lowercase().replace(" ", "_"), serde_json::json!(t));
         }
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "game": info.name,
             "params": params,
             "solver": self.solver,
@@ -237,7 +284,31 @@ impl Report<'_> {
             "seconds": seconds,
             "unreached": self.unreached.iter().map(|s| self.labels[*s as usize].clone()).collect::<Vec<_>>(),
             "strategy": strategy,
-        })
+        });
+        if let (Some(curve), Some(obj)) = (self.curve, json.as_object_mut()) {
+            let points: Vec<serde_json::Value> = curve
+                .iter()
+                .map(|p| {
+                    serde_json::json!({
+                        "iteration": p.iteration,
+                        "seconds": p.seconds,
+                        "exploitability": p.exploitability,
+                        "nash_conv": p.nash_conv,
+                        "value": p.values,
+                    })
+                })
+                .collect();
+            obj.insert("curve".into(), serde_json::Value::Array(points));
+        }
+        if info.players.len() > 2 {
+            if let Some(obj) = json.as_object_mut() {
+                obj.insert(
+                    "note".into(),
+                    "three or more players: NashConv is reported; no equilibrium guarantee holds".into(),
+                );
+            }
+        }
+        json
     }
 }
 

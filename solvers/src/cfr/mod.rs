@@ -141,11 +141,7 @@ impl<'t> Cfr<'t> {
 
     /// What identifies this run's checkpoints.
     pub fn fingerprint(&self) -> Fingerprint {
-        Fingerprint {
-            variant: self.config.variant.name(),
-            nodes: self.tree.n_nodes() as u64,
-            slots: self.plex.slots.len() as u64,
-        }
+        Fingerprint::of(self.tree, &self.config.variant)
     }
 
     /// The run's state so far.
@@ -237,7 +233,7 @@ impl<'t> Cfr<'t> {
             let last = t == self.config.iterations;
             let due = match self.config.checks {
                 Checks::Never => false,
-                Checks::Every(k) => last || t % k.max(1) == 0,
+                Checks::Every(k) => last || t.is_multiple_of(k.max(1)),
                 Checks::Auto => last || last_check.elapsed().as_secs_f64() >= 9.0 * check_cost,
             };
             let evaluation = due.then(|| {

@@ -34,6 +34,17 @@ pub struct Fingerprint {
     pub slots: u64,
 }
 
+impl Fingerprint {
+    /// The fingerprint of a run of `variant` on `tree`.
+    pub fn of(tree: &Tree, variant: &super::Variant) -> Fingerprint {
+        Fingerprint {
+            variant: variant.name(),
+            nodes: tree.n_nodes() as u64,
+            slots: tree.infosets.iter().map(|i| u64::from(i.n_actions)).sum(),
+        }
+    }
+}
+
 /// The first bytes of a checkpoint.
 const MAGIC: &[u8; 12] = b"galac-cfr-1\n";
 
