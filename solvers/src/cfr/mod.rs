@@ -13,6 +13,7 @@
 //! history count, a constant that normalisation removes.
 
 pub mod average;
+pub mod layout;
 pub mod rules;
 pub mod state;
 pub mod walk;
@@ -93,6 +94,7 @@ pub struct Cfr<'t> {
     /// Per sequence of the player being averaged: its own reach.
     seq_reach: Vec<f64>,
     buffers: walk::Buffers,
+    layout: layout::Layout,
 }
 
 impl<'t> Cfr<'t> {
@@ -112,6 +114,7 @@ impl<'t> Cfr<'t> {
         let max_slots = max_player_slots(&plex);
         let max_seqs = max_slots + 1;
         Ok(Cfr {
+            layout: layout::Layout::new(tree, &plex.slots.first_slot),
             inst: vec![0.0; plex.slots.len()],
             seq_reach: vec![0.0; max_seqs],
             buffers: walk::Buffers::new(tree, max_slots, config.threads),
@@ -137,6 +140,7 @@ impl<'t> Cfr<'t> {
             + 8 * (max_slots + 1) // own reach per sequence
             + 16 * sets // the treeplex: first slot, parent sequence, sets per player
             + walk::Buffers::estimate_bytes(tree, max_slots as usize, config.threads)
+            + layout::Layout::estimate_bytes(tree)
     }
 
     /// What identifies this run's checkpoints.
@@ -188,6 +192,7 @@ impl<'t> Cfr<'t> {
         mine.fill(0.0);
         let inputs = walk::Inputs {
             tree: self.tree,
+            layout: &self.layout,
             first_slot: &self.plex.slots.first_slot,
             current: &self.state.current,
             me: p,

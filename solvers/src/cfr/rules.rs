@@ -55,7 +55,9 @@ impl Variant {
 
     /// Adds iteration `t`'s instantaneous regrets `inst` of one set into its
     /// accumulated regrets, then writes its next current strategy. `pred`
-    /// is the set's prediction (used by the predictive variant only).
+    /// is the set's prediction (used by the predictive variant only). Plain
+    /// loops over the slab: a set has a handful of actions, too few for a
+    /// library copy to pay.
     pub fn update(&self, t: u64, regrets: &mut [f64], inst: &[f64], pred: &mut [f64], current: &mut [f64]) {
         match *self {
             Variant::Cfr => add(regrets, inst),
@@ -64,10 +66,10 @@ impl Variant {
             Variant::Lcfr => discount(t, 1.0, 1.0, regrets, inst),
             Variant::PcfrPlus { .. } => {
                 add_clipped(regrets, inst);
-                pred.copy_from_slice(inst);
-                // Regret matching on R + m: the next strategy.
-                for ((c, r), m) in current.iter_mut().zip(regrets.iter()).zip(pred.iter()) {
-                    *c = r + m;
+                // Regret matching on R + m, with the new prediction m = r.
+                for (((c, r), m), x) in current.iter_mut().zip(regrets.iter()).zip(pred.iter_mut()).zip(inst) {
+                    *m = *x;
+                    *c = r + x;
                 }
                 normalize_positive(current);
                 return;
@@ -104,8 +106,14 @@ fn discount(t: u64, alpha: f64, beta: f64, regrets: &mut [f64], inst: &[f64]) {
 /// The current strategy proportional to the positive regrets, uniform when
 /// none is positive (OpenSpiel's `ApplyRegretMatching`).
 pub fn regret_matching(regrets: &[f64], current: &mut [f64]) {
-    current.copy_from_slice(regrets);
-    normalize_positive(current);
+    let total: f64 = regrets.iter().filter(|r| **r > 0.0).sum();
+    if total > 0.0 {
+        for (c, r) in current.iter_mut().zip(regrets) {
+            *c = if *r > 0.0 { *r / total } else { 0.0 };
+        }
+    } else {
+        current.fill(1.0 / regrets.len() as f64);
+    }
 }
 
 /// Replaces `x` by its positive part divided by its sum, or by the uniform

@@ -12,6 +12,8 @@
 
 use galac_runtime::tree::{NodeView, Tree};
 
+use super::layout::{Layout, CHANCE, DECISION, TERMINAL};
+
 /// At most this many chunks under the root (each holds a regret buffer of
 /// the traverser's slots, so more chunks cost memory, fewer balance worse).
 pub const MAX_CHUNKS: usize = 8;
@@ -25,6 +27,8 @@ pub const PARALLEL_MIN_NODES: usize = 100_000;
 #[derive(Clone, Copy)]
 pub struct Inputs<'a> {
     pub tree: &'a Tree,
+    /// The tree re-encoded for this loop.
+    pub layout: &'a Layout,
     /// Per information set: its first action slot.
     pub first_slot: &'a [u32],
     /// The current strategy, per slot.
@@ -165,47 +169,56 @@ struct Walker<'a, 'b> {
 }
 
 impl Walker<'_, '_> {
+    /// The traverser's value at `node`, a leaf read in place (most nodes
+    /// are leaves: a call for each costs more than the read).
+    #[inline(always)]
+    fn child(&mut self, node: u32, depth: usize, reach: f64) -> f64 {
+        let l = self.inputs.layout;
+        if l.tag[node as usize] & 0xff == TERMINAL {
+            l.payoffs[l.index[node as usize] as usize + self.inputs.me as usize]
+        } else {
+            self.walk(node, depth, reach)
+        }
+    }
+
     /// The traverser's value at `node`, reached by the others (chance
     /// included) with probability `reach` (never 0: such subtrees weigh
     /// nothing and are skipped).
     fn walk(&mut self, node: u32, depth: usize, reach: f64) -> f64 {
-        let tree = self.inputs.tree;
-        match tree.node(node) {
-            NodeView::Terminal => tree.payoffs(node)[self.inputs.me as usize] as f64,
-            NodeView::Chance => {
-                let mut value = 0.0;
-                for (child, p) in tree.children(node).zip(tree.chance_probs(node)) {
-                    let p = p.to_f64();
-                    value += p * self.walk(child, depth + 1, reach * p);
-                }
-                value
-            }
-            NodeView::Decision { player, infoset } => {
-                let s = self.inputs.first_slot[infoset as usize] as usize;
-                let current = self.inputs.current;
-                let kids = tree.children(node);
-                let mut value = 0.0;
-                if player != self.inputs.me {
-                    for (a, child) in kids.enumerate() {
-                        let p = current[s + a];
-                        if p != 0.0 {
-                            value += p * self.walk(child, depth + 1, reach * p);
-                        }
-                    }
-                    return value;
-                }
-                let base = depth * self.max_actions;
-                for (a, child) in kids.clone().enumerate() {
-                    let v = self.walk(child, depth + 1, reach);
-                    self.vals[base + a] = v;
-                    value += current[s + a] * v;
-                }
-                let r = &mut self.regrets[s - self.inputs.offset..s - self.inputs.offset + kids.len()];
-                for (r, v) in r.iter_mut().zip(&self.vals[base..base + kids.len()]) {
-                    *r += reach * (v - value);
-                }
-                value
-            }
+        let l = self.inputs.layout;
+        let tag = l.tag[node as usize];
+        let (kind, n) = (tag & 0xff, (tag >> 8) as usize);
+        let index = l.index[node as usize] as usize;
+        let first = l.first[node as usize];
+        if kind == TERMINAL {
+            return l.payoffs[index + self.inputs.me as usize];
         }
+        let mut value = 0.0;
+        if kind == CHANCE {
+            for (child, &p) in (first..).zip(&l.probs[index..index + n]) {
+                value += p * self.child(child, depth + 1, reach * p);
+            }
+            return value;
+        }
+        let current = &self.inputs.current[index..index + n];
+        if kind != DECISION + self.inputs.me {
+            for (child, &p) in (first..).zip(current) {
+                if p != 0.0 {
+                    value += p * self.child(child, depth + 1, reach * p);
+                }
+            }
+            return value;
+        }
+        let base = depth * self.max_actions;
+        for (a, (child, &p)) in (first..).zip(current).enumerate() {
+            let v = self.child(child, depth + 1, reach);
+            self.vals[base + a] = v;
+            value += p * v;
+        }
+        let at = index - self.inputs.offset;
+        for (r, v) in self.regrets[at..at + n].iter_mut().zip(&self.vals[base..base + n]) {
+            *r += reach * (v - value);
+        }
+        value
     }
 }
