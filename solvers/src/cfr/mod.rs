@@ -117,7 +117,7 @@ impl<'t> Cfr<'t> {
             layout: layout::Layout::new(tree, &plex.slots.first_slot),
             inst: vec![0.0; plex.slots.len()],
             seq_reach: vec![0.0; max_seqs],
-            buffers: walk::Buffers::new(tree, max_slots, config.threads),
+            buffers: walk::Buffers::new(tree, max_slots),
             tree,
             plex,
             config,
@@ -139,7 +139,7 @@ impl<'t> Cfr<'t> {
             + 8 * slots // instantaneous regrets
             + 8 * (max_slots + 1) // own reach per sequence
             + 16 * sets // the treeplex: first slot, parent sequence, sets per player
-            + walk::Buffers::estimate_bytes(tree, max_slots as usize, config.threads)
+            + walk::Buffers::estimate_bytes(tree, max_slots as usize)
             + layout::Layout::estimate_bytes(tree)
     }
 
@@ -232,6 +232,7 @@ impl<'t> Cfr<'t> {
         let mut stopped = false;
         let mut last_check = Instant::now();
         let mut check_cost = 0.0f64;
+        let mut check_total = 0.0f64;
         while self.state.iteration < self.config.iterations {
             self.iterate();
             let t = self.state.iteration;
@@ -245,6 +246,7 @@ impl<'t> Cfr<'t> {
                 let at = Instant::now();
                 let e = evaluate(self.tree, &self.average().0);
                 check_cost = at.elapsed().as_secs_f64();
+                check_total += check_cost;
                 last_check = Instant::now();
                 e
             });
@@ -262,7 +264,7 @@ impl<'t> Cfr<'t> {
         }
         self.state.seconds = base + start.elapsed().as_secs_f64();
         let (profile, unreached) = self.average();
-        let phases = vec![("cfr", start.elapsed().as_secs_f64())];
+        let phases = vec![("cfr", start.elapsed().as_secs_f64() - check_total), ("exploitability checks", check_total)];
         (Solution { profile, unreached, phases, stopped }, self.state)
     }
 }

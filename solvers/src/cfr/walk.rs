@@ -3,20 +3,17 @@
 //! the traverser's instantaneous regrets are added into a flat buffer in the
 //! treeplex slot layout.
 //!
-//! The traversal splits at the root: the root's children are grouped into a
-//! fixed number of chunks (a function of the tree only), each chunk adds its
-//! regrets into its own buffer, and the buffers are summed in chunk order. The
-//! sums are therefore the same bit for bit whether one thread or several walk
-//! the chunks. Nothing is allocated during a traversal: the per-depth child
-//! values and the chunk buffers are allocated once.
+//! The traversal splits at the root: the root's children are cut into two
+//! chunks of about equal subtree size (a function of the tree only). The
+//! first chunk adds its regrets straight into the output, the second into a
+//! buffer of its own that is then added, so the sums are the same bit for
+//! bit whether one thread walks both chunks or two threads walk one each.
+//! Nothing is allocated during a traversal: the per-depth child values and
+//! the second chunk's buffer are allocated once.
 
 use galac_runtime::tree::{NodeView, Tree};
 
 use super::layout::{Layout, CHANCE, DECISION, TERMINAL};
-
-/// At most this many chunks under the root (each holds a regret buffer of
-/// the traverser's slots, so more chunks cost memory, fewer balance worse).
-pub const MAX_CHUNKS: usize = 8;
 
 /// Below this many nodes a traversal stays on the calling thread: starting a
 /// thread (tens of microseconds) costs more than it saves.
@@ -39,56 +36,67 @@ pub struct Inputs<'a> {
     pub offset: usize,
 }
 
-/// One chunk of the root's children and what its walk writes.
-struct Chunk {
-    /// The children of the root it covers.
-    children: std::ops::Range<u32>,
-    /// Instantaneous regrets of the traverser's slots.
-    regrets: Vec<f64>,
-    /// The traverser's value at each of its children.
-    values: Vec<f64>,
-}
-
 /// The buffers a traversal writes, allocated once per solver.
 pub struct Buffers {
-    chunks: Vec<Chunk>,
+    /// The root's children of each chunk.
+    split: [std::ops::Range<u32>; 2],
+    /// The second chunk's regrets, per slot of the traverser.
+    second: Vec<f64>,
+    /// The traverser's value at each child of the root.
+    values: Vec<f64>,
     /// Per thread: child values, `max_actions` per depth.
-    scratch: Vec<Vec<f64>>,
+    scratch: [Vec<f64>; 2],
     max_actions: usize,
 }
 
 impl Buffers {
-    /// Buffers for traversals of `tree` on `threads` threads, for a traverser
-    /// with at most `max_player_slots` slots.
-    pub fn new(tree: &Tree, max_player_slots: usize, threads: usize) -> Buffers {
+    /// Buffers for traversals of `tree` by a traverser with at most
+    /// `max_player_slots` slots.
+    pub fn new(tree: &Tree, max_player_slots: usize) -> Buffers {
         let kids = if tree.n_nodes() > 0 { tree.children(0) } else { 0..0 };
-        let n = kids.len();
-        let n_chunks = n.clamp(1, MAX_CHUNKS);
-        let chunks = (0..n_chunks)
-            .map(|c| {
-                let children = kids.start + (c * n / n_chunks) as u32..kids.start + ((c + 1) * n / n_chunks) as u32;
-                Chunk { values: vec![0.0; children.len()], children, regrets: vec![0.0; max_player_slots] }
-            })
-            .collect();
+        // Subtree sizes: children are numbered after their parent.
+        let mut size = vec![1u64; tree.n_nodes()];
+        for node in (0..tree.n_nodes() as u32).rev() {
+            let below: u64 = tree.children(node).map(|c| size[c as usize]).sum();
+            size[node as usize] += below;
+        }
+        let total: u64 = kids.clone().map(|c| size[c as usize]).sum();
+        let mut at = kids.start;
+        let mut left = 0u64;
+        // The first cut point at which the left part holds half the nodes.
+        while at + 1 < kids.end && 2 * (left + size[at as usize]) <= total {
+            left += size[at as usize];
+            at += 1;
+        }
+        if at == kids.start && kids.len() > 1 {
+            at += 1;
+        }
         let max_actions = tree.infosets.iter().map(|i| i.n_actions as usize).max().unwrap_or(1).max(1);
         let depth = tree.max_depth as usize + 2;
-        let threads = threads.clamp(1, n_chunks);
-        Buffers { chunks, scratch: vec![vec![0.0; depth * max_actions]; threads], max_actions }
+        let scratch = || vec![0.0; depth * max_actions];
+        Buffers {
+            split: [kids.start..at, at..kids.end],
+            second: vec![0.0; max_player_slots],
+            values: vec![0.0; kids.len()],
+            scratch: [scratch(), scratch()],
+            max_actions,
+        }
     }
 
-    /// Bytes these buffers hold, for the memory estimate before allocating.
-    pub fn estimate_bytes(tree: &Tree, max_player_slots: usize, threads: usize) -> u64 {
+    /// Bytes these buffers hold, for the memory estimate before allocating
+    /// (the subtree sizes counted while they are built included).
+    pub fn estimate_bytes(tree: &Tree, max_player_slots: usize) -> u64 {
         let n = if tree.n_nodes() > 0 { tree.children(0).len() } else { 0 };
         let max_actions = tree.infosets.iter().map(|i| i.n_actions as u64).max().unwrap_or(1).max(1);
-        let chunks = n.clamp(1, MAX_CHUNKS) as u64;
-        8 * (chunks * max_player_slots as u64 + threads as u64 * (tree.max_depth as u64 + 2) * max_actions + n as u64)
+        8 * (max_player_slots as u64 + 2 * (tree.max_depth as u64 + 2) * max_actions + n as u64)
+            + 8 * tree.n_nodes() as u64
     }
 }
 
 /// Adds the traverser's instantaneous counterfactual regrets to `regrets`
-/// (indexed from `inputs.offset`) and returns the traverser's value under
-/// the current strategies. Uses up to `threads` threads on large trees; the
-/// result does not depend on the count.
+/// (indexed from `inputs.offset`, zero on entry) and returns the
+/// traverser's value under the current strategies. Uses two threads on
+/// large trees when `threads` > 1; the result does not depend on it.
 pub fn traverse(inputs: Inputs, buffers: &mut Buffers, regrets: &mut [f64], threads: usize) -> f64 {
     let tree = inputs.tree;
     if tree.n_nodes() == 0 {
@@ -110,47 +118,45 @@ pub fn traverse(inputs: Inputs, buffers: &mut Buffers, regrets: &mut [f64], thre
             _ => 1.0,
         }
     };
-    let Buffers { chunks, scratch, max_actions } = buffers;
+    let Buffers { split, second, values, scratch, max_actions } = buffers;
     let max_actions = *max_actions;
-    let run = |chunk: &mut Chunk, scratch: &mut [f64]| {
-        chunk.regrets.fill(0.0);
-        let mut walker = Walker { inputs, regrets: &mut chunk.regrets, vals: scratch, max_actions };
-        for (child, v) in chunk.children.clone().zip(chunk.values.iter_mut()) {
+    let n_mine = regrets.len();
+    let second = &mut second[..n_mine];
+    second.fill(0.0);
+    let (first_values, second_values) = values.split_at_mut(split[0].len());
+    let [scratch_a, scratch_b] = scratch;
+    let run = |children: std::ops::Range<u32>, out: &mut [f64], vals: &mut [f64], scratch: &mut [f64]| {
+        let mut walker = Walker { inputs, regrets: out, vals: scratch, max_actions };
+        for (child, v) in children.zip(vals.iter_mut()) {
             let reach = child_reach(child);
             *v = if reach == 0.0 { 0.0 } else { walker.walk(child, 0, reach) };
         }
     };
-    let threads = if tree.n_nodes() < PARALLEL_MIN_NODES { 1 } else { threads.clamp(1, scratch.len()) };
-    if threads == 1 {
-        chunks.iter_mut().for_each(|c| run(c, &mut scratch[0]));
-    } else {
-        // Each thread walks a contiguous run of chunks; each chunk writes
-        // only its own buffers, so who walks which does not matter.
-        let per = chunks.len().div_ceil(threads);
+    if threads > 1 && tree.n_nodes() >= PARALLEL_MIN_NODES {
         std::thread::scope(|s| {
-            for (part, sc) in chunks.chunks_mut(per).zip(scratch.iter_mut()) {
-                let run = &run;
-                s.spawn(move || part.iter_mut().for_each(|c| run(c, sc)));
-            }
+            let run = &run;
+            let (split1, second_values) = (split[1].clone(), &mut *second_values);
+            let second = &mut *second;
+            s.spawn(move || run(split1, second, second_values, scratch_b));
+            run(split[0].clone(), regrets, first_values, scratch_a);
         });
+    } else {
+        run(split[0].clone(), regrets, first_values, scratch_a);
+        run(split[1].clone(), second, second_values, scratch_a);
     }
-    // Sum in chunk order, then the root itself.
-    let n_mine = regrets.len();
+    for (r, x) in regrets.iter_mut().zip(second.iter()) {
+        *r += x;
+    }
+    // The root itself.
     let mut value = 0.0;
-    for chunk in chunks.iter() {
-        for (r, x) in regrets.iter_mut().zip(&chunk.regrets[..n_mine]) {
-            *r += x;
-        }
-        for (child, v) in chunk.children.clone().zip(&chunk.values) {
-            value += child_reach(child) * v;
-        }
+    for (child, v) in kids.clone().zip(values.iter()) {
+        value += child_reach(child) * v;
     }
     if let NodeView::Decision { player, infoset } = root {
         if player == inputs.me {
             let s = inputs.first_slot[infoset as usize] as usize;
-            let values = || chunks.iter().flat_map(|c| c.values.iter());
-            value = values().enumerate().map(|(a, v)| inputs.current[s + a] * v).sum();
-            for (a, v) in values().enumerate() {
+            value = values.iter().enumerate().map(|(a, v)| inputs.current[s + a] * v).sum();
+            for (a, v) in values.iter().enumerate() {
                 regrets[s - inputs.offset + a] += v - value;
             }
         }
