@@ -3,7 +3,7 @@
 //! decision's first action slot, a chance node's first probability, a leaf's
 //! payoff row), with chance probabilities and payoffs already in `f64`. The
 //! generic [`Tree`] decodes bit fields and follows two tables per node; this
-//! layout reads three flat arrays (12 bytes a node), which made a CFR+
+//! layout reads one record of 12 bytes a node, which made a CFR+
 //! iteration on Leduc about twice as fast.
 
 use galac_runtime::tree::{NodeView, Tree};
@@ -15,15 +15,23 @@ pub const TERMINAL: u32 = 0;
 pub const CHANCE: u32 = 1;
 pub const DECISION: u32 = 2;
 
+/// One node: what the traversal reads of it, in one place (one cache line
+/// fetch rather than three).
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// `n_children << 8 | kind`.
+    pub tag: u32,
+    /// Its first child (0 for a leaf).
+    pub first: u32,
+    /// A decision's first slot, a chance node's first entry in `probs`, a
+    /// leaf's row in `payoffs`.
+    pub index: u32,
+}
+
 /// See the module comment.
 pub struct Layout {
-    /// Per node: `n_children << 8 | kind`.
-    pub tag: Vec<u32>,
-    /// Per node: its first child (0 for a leaf).
-    pub first: Vec<u32>,
-    /// Per node: a decision's first slot, a chance node's first entry in
-    /// `probs`, a leaf's row in `payoffs`.
-    pub index: Vec<u32>,
+    /// Per node.
+    pub nodes: Vec<Node>,
     /// Chance probabilities, per chance node's outcomes.
     pub probs: Vec<f64>,
     /// Distinct payoff vectors, `n_players` per row.
@@ -37,9 +45,7 @@ impl Layout {
         let n = tree.n_nodes();
         let n_players = tree.n_players as usize;
         let mut layout = Layout {
-            tag: Vec::with_capacity(n),
-            first: Vec::with_capacity(n),
-            index: Vec::with_capacity(n),
+            nodes: Vec::with_capacity(n),
             probs: Vec::new(),
             payoffs: Vec::new(),
             n_players,
@@ -64,9 +70,7 @@ impl Layout {
                 }
                 NodeView::Decision { player, infoset } => (DECISION + player, first_slot[infoset as usize]),
             };
-            layout.tag.push((kids.len() as u32) << 8 | kind);
-            layout.first.push(kids.start);
-            layout.index.push(index);
+            layout.nodes.push(Node { tag: (kids.len() as u32) << 8 | kind, first: kids.start, index });
         }
         layout
     }

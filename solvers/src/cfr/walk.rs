@@ -180,8 +180,9 @@ impl Walker<'_, '_> {
     #[inline(always)]
     fn child(&mut self, node: u32, depth: usize, reach: f64) -> f64 {
         let l = self.inputs.layout;
-        if l.tag[node as usize] & 0xff == TERMINAL {
-            l.payoffs[l.index[node as usize] as usize + self.inputs.me as usize]
+        let rec = l.nodes[node as usize];
+        if rec.tag & 0xff == TERMINAL {
+            l.payoffs[rec.index as usize + self.inputs.me as usize]
         } else {
             self.walk(node, depth, reach)
         }
@@ -192,10 +193,9 @@ impl Walker<'_, '_> {
     /// nothing and are skipped).
     fn walk(&mut self, node: u32, depth: usize, reach: f64) -> f64 {
         let l = self.inputs.layout;
-        let tag = l.tag[node as usize];
-        let (kind, n) = (tag & 0xff, (tag >> 8) as usize);
-        let index = l.index[node as usize] as usize;
-        let first = l.first[node as usize];
+        let rec = l.nodes[node as usize];
+        let (kind, n) = (rec.tag & 0xff, (rec.tag >> 8) as usize);
+        let (index, first) = (rec.index as usize, rec.first);
         if kind == TERMINAL {
             return l.payoffs[index + self.inputs.me as usize];
         }
