@@ -160,3 +160,21 @@ fn threads_do_not_change_the_result_and_a_resumed_run_continues_exactly() {
         assert!(CfrState::from_bytes(&bytes[..bytes.len() - 1], &fp).is_err());
     }
 }
+
+/// The memory the solver would need is estimated before anything is
+/// allocated: over the limit the run is refused, with a message that names
+/// no flag; at the estimate it runs.
+#[test]
+fn the_memory_estimate_is_checked_before_allocating() {
+    use galac_solvers::cfr::Cfr;
+    use galac_solvers::solver::SolveError;
+    let leduc = example_tree("leduc.gala", &[]);
+    let config = CfrConfig::new(Variant::PCFR_PLUS, 10);
+    let needed = leduc.bytes() + Cfr::estimate_bytes(&leduc, &config);
+    let tight = CfrConfig { max_bytes: needed - 1, ..config.clone() };
+    let err = CfrSolver { config: tight, resume: None }.run(&leduc, &mut RunToEnd).err();
+    let msg = err.as_ref().map(ToString::to_string).unwrap_or_default();
+    assert!(matches!(err, Some(SolveError::TooMuchMemory { .. })) && !msg.contains("--"), "{msg}");
+    let fits = CfrConfig { max_bytes: needed, ..config };
+    assert!(CfrSolver { config: fits, resume: None }.run(&leduc, &mut RunToEnd).is_ok());
+}

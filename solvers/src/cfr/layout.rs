@@ -44,12 +44,7 @@ impl Layout {
     pub fn new(tree: &Tree, first_slot: &[u32]) -> Layout {
         let n = tree.n_nodes();
         let n_players = tree.n_players as usize;
-        let mut layout = Layout {
-            nodes: Vec::with_capacity(n),
-            probs: Vec::new(),
-            payoffs: Vec::new(),
-            n_players,
-        };
+        let mut layout = Layout { nodes: Vec::with_capacity(n), probs: Vec::new(), payoffs: Vec::new(), n_players };
         let mut rows: FxHashMap<Vec<i64>, u32> = FxHashMap::default();
         for node in 0..n as u32 {
             let kids = tree.children(node);
