@@ -67,17 +67,19 @@ impl SolveArgs {
                 };
                 Ok(Box::new(LpSolver { backend }))
             }
-            // Run through `CfrArgs::run`, which also keeps the curve.
-            _ => Err("internal: the CFR solvers run through their own module".into()),
+            // Never asked: `run` sends these to `CfrArgs::run`.
+            _ => Err(format!("{:?} is run by the CFR module", self.solver)),
         }
     }
 }
 
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     let cfr = args.cfr.variant(args.solver);
-    let solver = match (cfr, args.solver()) {
-        (Some(_), _) => args.cfr.validate().map(|_| None),
-        (None, s) => s.map(Some),
+    // The CFR family runs through `CfrArgs::run` (which keeps the curve
+    // and the state); the other solvers through the `Solver` trait.
+    let solver = match cfr {
+        Some(_) => args.cfr.validate().map(|_| None),
+        None => args.solver().map(Some),
     };
     let solver = match solver {
         Ok(s) => s,

@@ -107,8 +107,17 @@ impl<'t> Cfr<'t> {
         }
         let plex = Treeplex::new(tree);
         let predictive = config.variant.predictive();
+        let n = plex.slots.len();
         let state = match resume {
-            Some(s) => s,
+            Some(s) => {
+                let pred = if predictive { n } else { 0 };
+                let fits = [s.regrets.len(), s.average.len(), s.current.len()] == [n; 3] && s.prediction.len() == pred;
+                if !fits {
+                    let reason = format!("the state to resume has {} action slots, the tree {n}", s.regrets.len());
+                    return Err(SolveError::Unsupported { solver: "cfr", reason });
+                }
+                s
+            }
             None => CfrState::new(tree, &plex, predictive),
         };
         let max_slots = max_player_slots(&plex);
