@@ -137,10 +137,10 @@ impl CfrArgs {
     pub fn run(&self, tree: &Tree, variant: Variant, limits: &crate::LimitArgs) -> Result<CfrRun, String> {
         let no_rule = self.target_exploitability.is_none() && self.time_limit.is_none();
         let iterations = self.iterations.unwrap_or(if no_rule { 1000 } else { u64::MAX });
-        let threads = match limits.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        };
+        // One thread unless asked: on the shared 2-core test machine the
+        // helper thread of each traversal waited to be scheduled and two
+        // threads were slower (BENCHMARKS.md, "Solving: the CFR family").
+        let threads = limits.threads.max(1);
         let mut config = CfrConfig::new(variant, iterations);
         config.threads = threads;
         config.max_bytes = limits.max_memory.saturating_mul(1 << 20);
