@@ -4,17 +4,20 @@
 //! counts; the pivots).
 
 use galac_runtime::tree::{NodeView, Tree};
+use galac_solvers::cfr::Variant;
 use galac_solvers::lemke;
 use galac_solvers::maxn::{self, search::SearchStats, Ties};
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::Profile;
 
 /// A solver `solve` can run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Choice {
     Lp,
     Maxn(Ties),
     Lemke,
+    /// A member of the CFR family (run by `solve` through `CfrArgs`).
+    Cfr(Variant),
 }
 
 /// What a run of max^n or Lemke returns to `solve`.
@@ -41,8 +44,9 @@ fn constant_sum(tree: &Tree) -> bool {
     true
 }
 
-/// The solver for this tree and why, or why none in this build fits.
-pub fn auto(tree: &Tree, ties: Ties) -> Result<(Choice, String), String> {
+/// The solver for this tree and why, or why none in this build fits
+/// (`cfr`: the CFR variant to use when nothing exact applies).
+pub fn auto(tree: &Tree, ties: Ties, cfr: Option<Variant>) -> Result<(Choice, String), String> {
     let n = tree.n_players;
     let perfect = maxn::shared_infoset(tree).is_none();
     if n == 2 && constant_sum(tree) {
@@ -54,10 +58,16 @@ pub fn auto(tree: &Tree, ties: Ties) -> Result<(Choice, String), String> {
     if perfect {
         return Ok((Choice::Maxn(ties), format!("{n} player(s), perfect information")));
     }
-    Err(format!(
-        "this game has {n} player(s) and imperfect information: it needs CFR, which is not in this build \
-         (max^n needs perfect information, the LP and Lemke two players)"
-    ))
+    match cfr {
+        Some(v) => Ok((
+            Choice::Cfr(v),
+            format!(
+                "{n} player(s) and imperfect information: CFR+ (max^n needs perfect information, the LP and \
+                 Lemke two players)"
+            ),
+        )),
+        None => Err(format!("this game has {n} player(s) and imperfect information: no exact solver applies")),
+    }
 }
 
 /// "a, b, c": the labels of the principal variation.
@@ -80,7 +90,7 @@ fn counts(what: &str, s: &SearchStats) -> String {
 /// Runs max^n or Lemke (not the LP, which `solve` runs as before).
 pub fn run(choice: Choice, tree: &Tree) -> Result<Answer, String> {
     match choice {
-        Choice::Lp => Err("the LP runs through its own solver".into()),
+        Choice::Lp | Choice::Cfr(_) => Err("the LP and the CFR family run through `solve` itself".into()),
         Choice::Maxn(ties) => {
             let start = std::time::Instant::now();
             let (profile, report) = maxn::solve(tree, ties).map_err(|e| e.to_string())?;

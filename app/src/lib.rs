@@ -5,6 +5,7 @@
 //! Exit status: 0 on success, 1 when the game cannot be built or solved,
 //! 2 when the program was called wrongly.
 
+pub mod cfr;
 pub mod choose;
 pub mod export;
 pub mod formats;
@@ -40,6 +41,8 @@ pub struct LimitArgs {
     /// half a millisecond) and need up to about twice the memory while the parts
     /// are merged (`--max-memory` counts the parts and the merged tree
     /// together; when they do not fit, one thread builds the tree).
+    /// The CFR solvers use N threads per traversal (0: one), with the same
+    /// answer whatever N.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }

@@ -13,6 +13,8 @@ use galac_solvers::maxn::Ties;
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::Profile;
 
+use galac_solvers::cfr::Variant;
+
 use crate::choose::{self, Choice};
 use crate::{Format, LimitArgs};
 
@@ -22,7 +24,7 @@ pub struct SolveArgs {
     pub limits: LimitArgs,
     /// The solver. By default it is chosen from the game: two players and
     /// zero-sum payoffs: lp; two players otherwise: lemke; perfect
-    /// information with other numbers of players: maxn.
+    /// information with other numbers of players: maxn; otherwise cfr+.
     #[arg(long, value_enum)]
     pub solver: Option<SolverName>,
     /// max^n's tie rule: first (the first best child in move order) or
@@ -46,6 +48,8 @@ pub struct SolveArgs {
     /// (they are counted in the report) instead of being an error.
     #[arg(long, requires = "strategy")]
     pub partial_strategy: bool,
+    #[command(flatten)]
+    pub cfr: crate::cfr::CfrArgs,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -56,6 +60,18 @@ pub enum SolverName {
     Maxn,
     /// Lemke's algorithm on the sequence form (two-player games, any payoffs).
     Lemke,
+    /// Vanilla CFR (regret matching, uniform average; any number of players).
+    Cfr,
+    /// CFR+ (regret matching+, alternating updates, linear average).
+    #[value(name = "cfr+")]
+    CfrPlus,
+    /// Discounted CFR (--alpha, --beta, --gamma).
+    Dcfr,
+    /// Linear CFR.
+    Lcfr,
+    /// Predictive CFR+ (average weight t^gamma, --gamma).
+    #[value(name = "pcfr+")]
+    PcfrPlus,
 }
 
 /// max^n's tie rule, as the flag names it.
@@ -88,12 +104,13 @@ impl SolveArgs {
             SolverName::Lp => Choice::Lp,
             SolverName::Maxn => Choice::Maxn(self.ties()),
             SolverName::Lemke => Choice::Lemke,
+            cfr => Choice::Cfr(self.cfr.variant(cfr).unwrap_or(Variant::CfrPlus)),
         })
     }
 }
 
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
-    let solver = match args.solver() {
+    let solver = match args.cfr.validate().and_then(|()| args.solver()) {
         Ok(s) => s,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -105,6 +122,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     };
     let labels = unique_labels(&tree);
     let mut notes = Vec::new();
+    let mut curve = None;
     let (profile, unreached, solver_name, phases) = match &args.strategy {
         Some(path) => match crate::strategy_file::read(path, game.info(), &tree, &labels, args.partial_strategy) {
             Ok(loaded) if loaded.filled.is_empty() => {
@@ -126,7 +144,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         None => {
             let (choice, why) = match args.choice() {
                 Some(c) => (c, None),
-                None => match choose::auto(&tree, args.ties()) {
+                None => match choose::auto(&tree, args.ties(), args.cfr.variant(SolverName::CfrPlus)) {
                     Ok((c, why)) => (c, Some(why)),
                     Err(msg) => {
                         eprintln!("error: {msg}");
@@ -141,6 +159,20 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                     name: solver.name(),
                     phases: sol.phases,
                     notes: Vec::new(),
+                }),
+                // The CFR family runs through `CfrArgs::run`, which keeps the
+                // curve and the checkpoint.
+                Choice::Cfr(variant) => args.cfr.run(&tree, variant, &args.limits).map(|run| {
+                    let stopped = if run.solution.stopped { ", stopped" } else { "" };
+                    let name = format!("{} ({} iterations{stopped})", run.name, run.iterations);
+                    curve = Some(run.curve);
+                    choose::Answer {
+                        profile: run.solution.profile,
+                        unreached: run.solution.unreached,
+                        name,
+                        phases: run.solution.phases,
+                        notes: Vec::new(),
+                    }
                 }),
                 _ => choose::run(choice, &tree),
             };
@@ -171,6 +203,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         generate_seconds: gen_seconds,
         phases: &phases,
         notes: &notes,
+        curve: curve.as_deref(),
     };
     if let Some(out) = &args.out {
         let json = report.json().to_string();
@@ -223,6 +256,8 @@ struct Report<'a> {
     phases: &'a [(&'static str, f64)],
     /// The solver's own findings and why it was chosen, one line each.
     notes: &'a [String],
+    /// An iterative solver's convergence curve.
+    curve: Option<&'a [crate::cfr::Point]>,
 }
 
 impl Report<'_> {
@@ -243,6 +278,9 @@ impl Report<'_> {
         let values: Vec<String> = players.iter().zip(&self.eval.values).map(|(p, v)| format!("{p} {v:.9}")).collect();
         out += &format!("value: {}\n", values.join(", "));
         out += &format!("exploitability (NashConv): {:.3e}\n", self.eval.nash_conv);
+        if players.len() > 2 {
+            out += "note: with three or more players a small NashConv is not an equilibrium guarantee\n";
+        }
         let stats = self.tree.stats();
         let sets: Vec<String> = players.iter().zip(&stats.infosets).map(|(p, n)| format!("{p} {n}")).collect();
         out += &format!("nodes: {}; info sets: {}\n", stats.nodes, sets.join(", "));
@@ -305,7 +343,7 @@ impl Report<'_> {
         for (phase, t) in self.phases {
             seconds.insert(phase.to_lowercase().replace(" ", "_"), serde_json::json!(t));
         }
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "game": info.name,
             "params": params,
             "solver": self.solver,
@@ -318,6 +356,30 @@ impl Report<'_> {
             "seconds": seconds,
             "unreached": self.unreached.iter().map(|s| self.labels[*s as usize].clone()).collect::<Vec<_>>(),
             "strategy": strategy,
-        })
+        });
+        if let (Some(curve), Some(obj)) = (self.curve, json.as_object_mut()) {
+            let points: Vec<serde_json::Value> = curve
+                .iter()
+                .map(|p| {
+                    serde_json::json!({
+                        "iteration": p.iteration,
+                        "seconds": p.seconds,
+                        "exploitability": p.exploitability,
+                        "nash_conv": p.nash_conv,
+                        "value": p.values,
+                    })
+                })
+                .collect();
+            obj.insert("curve".into(), serde_json::Value::Array(points));
+        }
+        if info.players.len() > 2 {
+            if let Some(obj) = json.as_object_mut() {
+                obj.insert(
+                    "note".into(),
+                    "three or more players: NashConv is reported; no equilibrium guarantee holds".into(),
+                );
+            }
+        }
+        json
     }
 }

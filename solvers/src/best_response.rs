@@ -11,7 +11,7 @@ use galac_runtime::tree::{NodeView, Tree};
 
 use crate::Profile;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Evaluation {
     /// Expected payoff of each player under the profile.
     pub values: Vec<f64>,

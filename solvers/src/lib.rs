@@ -3,6 +3,7 @@
 //! it); they never parse flags or print.
 
 pub mod best_response;
+pub mod cfr;
 pub mod lemke;
 pub mod lp;
 pub mod maxn;

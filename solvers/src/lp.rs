@@ -179,6 +179,7 @@ impl Solver for LpSolver {
             seconds: start.elapsed().as_secs_f64(),
             exploitability: None,
             bounds: Some((sol.value, sol.value)),
+            evaluation: None,
         };
         let stopped = observer.progress(&progress) == Control::Stop;
         Ok(Solution {

@@ -9,6 +9,7 @@
 
 use galac_runtime::tree::Tree;
 
+use crate::best_response::Evaluation;
 use crate::Profile;
 
 /// A snapshot of a running solver.
@@ -22,6 +23,9 @@ pub struct Progress {
     pub exploitability: Option<f64>,
     /// Lower and upper bounds on the first player's value, when known.
     pub bounds: Option<(f64, f64)>,
+    /// The exact evaluation (values, best responses, NashConv) behind
+    /// `exploitability`, when the solver computed one.
+    pub evaluation: Option<Evaluation>,
 }
 
 /// What the observer wants after a progress report.
@@ -72,6 +76,8 @@ pub struct Solution {
 pub enum SolveError {
     #[error("{solver} cannot solve this game: {reason}")]
     Unsupported { solver: &'static str, reason: String },
+    #[error("the solver's arrays and the tree need {} MiB, more than the {} MiB allowed", needed.div_ceil(1 << 20), limit >> 20)]
+    TooMuchMemory { needed: u64, limit: u64 },
     #[error(transparent)]
     Lp(#[from] crate::lp::LpError),
 }

@@ -21,7 +21,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "syn",
         ],
     ),
-    ("app", &["galac-runtime", "galac-solvers", "clap", "serde_json", "thiserror"]),
+    // ctrlc: Ctrl-C stops a CFR run cleanly (the answer so far is written).
+    ("app", &["galac-runtime", "galac-solvers", "clap", "ctrlc", "serde_json", "thiserror"]),
     ("cli", &["galac-runtime", "galac-compiler", "galac-app", "clap", "thiserror"]),
 ];
 

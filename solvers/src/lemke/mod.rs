@@ -158,8 +158,13 @@ pub fn solve(tree: &Tree, observer: &mut dyn Observer) -> Result<LemkeSolution, 
     let build_seconds = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let mut keep_going = |pivots: u64| {
-        let progress =
-            Progress { iteration: pivots, seconds: start.elapsed().as_secs_f64(), exploitability: None, bounds: None };
+        let progress = Progress {
+            iteration: pivots,
+            seconds: start.elapsed().as_secs_f64(),
+            exploitability: None,
+            bounds: None,
+            evaluation: None,
+        };
         observer.progress(&progress) == Control::Continue
     };
     let max_pivots = 50 * q.len() as u64 + 10_000;

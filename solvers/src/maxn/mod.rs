@@ -202,7 +202,7 @@ impl Solver for MaxnSolver {
         let start = Instant::now();
         let (profile, _report) = solve(tree, self.ties)?;
         let seconds = start.elapsed().as_secs_f64();
-        let progress = Progress { iteration: 1, seconds, exploitability: None, bounds: None };
+        let progress = Progress { iteration: 1, seconds, exploitability: None, bounds: None, evaluation: None };
         let stopped = observer.progress(&progress) == Control::Stop;
         Ok(Solution { profile, unreached: Vec::new(), phases: vec![("max^n", seconds)], stopped })
     }

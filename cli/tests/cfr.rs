@@ -1,0 +1,116 @@
+//! `galac solve --solver cfr|cfr+|dcfr|lcfr|pcfr+` end to end: the stop
+//! rules, the curve in the JSON answer and in its own file, checkpoints that
+//! resume exactly, the three-player note, and wrong calls.
+
+use std::process::Command;
+
+fn galac(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_galac"))
+        .env("GALAC_CACHE_DIR", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("galac-cache"))
+        .args(args)
+        .output()
+        .expect("run galac");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn example(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(name).to_string_lossy().into_owned()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = galac(args);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "stderr is not a terminal, so no progress line: {err}");
+    serde_json::from_str(&out).expect("json")
+}
+
+#[test]
+fn the_curve_is_in_the_answer_and_in_its_file() {
+    let kuhn = example("kuhn.gala");
+    let dir = std::env::temp_dir().join(format!("galac-cfr-curve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let curve_file = dir.join("curve.csv");
+    let curve_path = curve_file.to_string_lossy().into_owned();
+    let args = ["solve", &kuhn, "--solver", "cfr+", "--iterations", "500", "--check-every", "50", "--format", "json"];
+    let answer = json(&[&args[..], &["--curve", &curve_path]].concat());
+    let curve = answer["curve"].as_array().expect("a curve");
+    assert_eq!(curve.len(), 10);
+    assert_eq!(curve[9]["iteration"], 500);
+    // The last point is the answer, whose exploitability is evaluated apart.
+    assert_eq!(curve[9]["nash_conv"], answer["exploitability"]);
+    let first = curve[0]["nash_conv"].as_f64().unwrap_or(0.0);
+    assert!(answer["exploitability"].as_f64().unwrap_or(1.0) < first / 10.0);
+    let per_player = curve[9]["exploitability"].as_array().expect("per player");
+    let sum: f64 = per_player.iter().filter_map(|x| x.as_f64()).sum();
+    assert!((sum - curve[9]["nash_conv"].as_f64().unwrap_or(f64::NAN)).abs() < 1e-12);
+    let csv = std::fs::read_to_string(&curve_file).expect("curve file");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 11, "{csv}");
+    assert!(lines[0].starts_with("iteration,seconds,exploitability_first,exploitability_second,nash_conv"));
+    assert!(lines[10].starts_with("500,"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_target_and_the_time_limit_stop_the_run() {
+    let kuhn = example("kuhn.gala");
+    let answer = json(&[
+        "solve",
+        &kuhn,
+        "--solver",
+        "pcfr+",
+        "--target-exploitability",
+        "1e-3",
+        "--check-every",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert!(answer["exploitability"].as_f64().unwrap_or(1.0) <= 1e-3);
+    let solver = answer["solver"].as_str().unwrap_or_default();
+    assert!(solver.contains("stopped"), "{solver}");
+    let leduc = example("leduc.gala");
+    let start = std::time::Instant::now();
+    let answer = json(&["solve", &leduc, "--solver", "dcfr", "--time-limit", "0.5", "--format", "json"]);
+    assert!(start.elapsed().as_secs_f64() < 30.0);
+    assert!(answer["solver"].as_str().unwrap_or_default().contains("stopped"));
+}
+
+/// N iterations, a checkpoint, M more from it: the strategy of N + M
+/// iterations in one run, exactly.
+#[test]
+fn a_resumed_run_continues_exactly() {
+    let leduc = example("leduc.gala");
+    let dir = std::env::temp_dir().join(format!("galac-cfr-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ckpt = dir.join("run.ckpt").to_string_lossy().into_owned();
+    let base = ["solve", &leduc, "--solver", "cfr+", "--format", "json", "--check-every", "1000"];
+    let whole = json(&[&base[..], &["--iterations", "60"]].concat());
+    json(&[&base[..], &["--iterations", "25", "--checkpoint", &ckpt]].concat());
+    let resumed = json(&[&base[..], &["--iterations", "60", "--resume", &ckpt]].concat());
+    assert_eq!(whole["strategy"], resumed["strategy"]);
+    assert_eq!(whole["exploitability"], resumed["exploitability"]);
+    // Another solver cannot resume it.
+    let (code, _, err) = galac(&["solve", &leduc, "--solver", "dcfr", "--resume", &ckpt]);
+    assert_eq!(code, 1);
+    assert!(err.contains("checkpoint was written by cfr+"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn three_players_get_nash_conv_and_a_note_and_wrong_calls_are_refused() {
+    let nim = example("nim222.gala");
+    let (code, out, err) = galac(&["solve", &nim, "--solver", "cfr", "--iterations", "100"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("exploitability (NashConv)") && out.contains("not an equilibrium guarantee"), "{out}");
+    let kuhn = example("kuhn.gala");
+    for bad in [&["--iterations", "0"][..], &["--time-limit", "-1"], &["--target-exploitability", "nan"]] {
+        let (code, _, err) = galac(&[&["solve", &kuhn, "--solver", "cfr+"][..], bad].concat());
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(err.starts_with("error: ") && !err.contains("panicked"), "{err}");
+    }
+}

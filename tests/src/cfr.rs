@@ -1,0 +1,180 @@
+//! The CFR family against OpenSpiel's numbers (issue 21: exploitability =
+//! NashConv / 2 of `pyspiel.CFRSolver` / `CFRPlusSolver`, measured on this
+//! machine type), every answer checked with the independent best response.
+
+use galac_runtime::tree::{build, BuildOptions, Tree};
+use galac_solvers::best_response::evaluate;
+use galac_solvers::cfr::{CfrConfig, CfrSolver, Checks, Fingerprint, Variant};
+use galac_solvers::solver::{Control, Progress, RunToEnd};
+
+use crate::repo_root;
+
+fn example_tree(file: &str, params: &[&str]) -> Tree {
+    let src = std::fs::read(repo_root().join("examples").join(file)).expect("example");
+    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    let game = galac_compiler::driver::load_interp(file, &src, &params).unwrap_or_else(|e| panic!("{e}"));
+    build(&game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}")).0
+}
+
+/// NashConv / 2 of the average strategy after `iterations` iterations.
+fn exploitability(tree: &Tree, variant: Variant, alternating: bool, iterations: u64) -> f64 {
+    let config = CfrConfig { alternating, ..CfrConfig::new(variant, iterations) };
+    let solver = CfrSolver { config, resume: None };
+    let (sol, state) = solver.run(tree, &mut RunToEnd).expect("runs");
+    assert_eq!(state.iteration, iterations);
+    assert!(!sol.stopped);
+    evaluate(tree, &sol.profile).nash_conv / 2.0
+}
+
+fn assert_within(what: &str, got: f64, want: f64, rel: f64) {
+    assert!((got - want).abs() <= rel * want, "{what}: {got:.6e}, OpenSpiel {want:.6e}");
+}
+
+/// OpenSpiel's `CFRSolver` alternates updates; galac's `cfr` is simultaneous
+/// by default (as the issue asks) and matches OpenSpiel with alternation on.
+#[test]
+fn cfr_and_cfr_plus_match_openspiel_on_kuhn() {
+    let kuhn = example_tree("kuhn.gala", &[]);
+    assert_eq!(kuhn.n_nodes(), 58);
+    assert_within("CFR kuhn 1000", exploitability(&kuhn, Variant::Cfr, true, 1000), 9.376e-4, 0.01);
+    let plus = exploitability(&kuhn, Variant::CfrPlus, true, 1000);
+    assert_within("CFR+ kuhn 1000", plus, 8.737e-5, 0.01);
+    let simultaneous = exploitability(&kuhn, Variant::Cfr, false, 1000);
+    assert!(simultaneous < 1e-2, "{simultaneous}");
+    eprintln!("kuhn 1000: simultaneous cfr {simultaneous:.4e}");
+}
+
+#[test]
+fn cfr_and_cfr_plus_match_openspiel_on_leduc() {
+    let leduc = example_tree("leduc.gala", &[]);
+    assert_eq!(leduc.n_nodes(), 9457);
+    assert_within("CFR leduc 100", exploitability(&leduc, Variant::Cfr, true, 100), 0.09572, 0.01);
+    assert_within("CFR+ leduc 100", exploitability(&leduc, Variant::CfrPlus, true, 100), 0.01342, 0.01);
+    assert_within("CFR leduc 1000", exploitability(&leduc, Variant::Cfr, true, 1000), 0.01182, 0.01);
+    assert_within("CFR+ leduc 1000", exploitability(&leduc, Variant::CfrPlus, true, 1000), 2.572e-4, 0.01);
+}
+
+/// Simultaneous vanilla CFR (galac's default for `cfr`) against OpenSpiel's
+/// Python `cfr._CFRSolver(alternating_updates=False)`, measured with
+/// open_spiel 2.0.2 on this machine: Kuhn 1,000 iterations 7.269e-3,
+/// Leduc 100 iterations 0.17303.
+#[test]
+fn simultaneous_cfr_matches_openspiel_python() {
+    let kuhn = example_tree("kuhn.gala", &[]);
+    assert_within("sim CFR kuhn 1000", exploitability(&kuhn, Variant::Cfr, false, 1000), 7.269e-3, 0.01);
+    let leduc = example_tree("leduc.gala", &[]);
+    assert_within("sim CFR leduc 100", exploitability(&leduc, Variant::Cfr, false, 100), 0.17303, 0.01);
+}
+
+/// CFR+ approaches Kuhn's value -1/18; predictive CFR+ beats it at 1,000
+/// iterations (issue 21: PCFR+ 1.8e-6 against CFR+ 7.4e-5 with another
+/// tool).
+#[test]
+fn cfr_plus_reaches_kuhns_value_and_pcfr_plus_beats_it() {
+    let kuhn = example_tree("kuhn.gala", &[]);
+    let solver = CfrSolver { config: CfrConfig::new(Variant::CfrPlus, 1000), resume: None };
+    let (sol, _) = solver.run(&kuhn, &mut RunToEnd).expect("runs");
+    let eval = evaluate(&kuhn, &sol.profile);
+    assert!((eval.values[0] + 1.0 / 18.0).abs() < 1e-3, "{}", eval.values[0]);
+    let plus = eval.nash_conv / 2.0;
+    let pcfr = exploitability(&kuhn, Variant::PCFR_PLUS, true, 1000);
+    assert!(pcfr < plus / 10.0 && pcfr < 1.8e-6, "cfr+ {plus:.3e}, pcfr+ {pcfr:.3e}");
+}
+
+/// DCFR (alpha 3/2, beta 0, gamma 2) and Linear CFR against OpenSpiel's
+/// Python `DCFRSolver` and `LCFRSolver` (open_spiel 2.0.2, measured on this
+/// machine): Kuhn 1,000 iterations 1.4650e-4 and 9.353e-5; Leduc 100
+/// iterations 7.7533e-3 and 3.4490e-2. On Kuhn at 1,000 iterations DCFR does
+/// not beat CFR+ (8.737e-5) in either implementation; on Leduc it does (at
+/// 1,000 iterations: 1.57e-4 against 2.572e-4). Predictive CFR+ does not on
+/// Leduc (7.1e-4 at 1,000 iterations), as Farina et al. report for poker.
+#[test]
+fn dcfr_and_lcfr_match_openspiel_python_and_dcfr_beats_cfr_plus_on_leduc() {
+    let kuhn = example_tree("kuhn.gala", &[]);
+    assert_within("DCFR kuhn 1000", exploitability(&kuhn, Variant::DCFR, true, 1000), 1.4650e-4, 0.01);
+    assert_within("LCFR kuhn 1000", exploitability(&kuhn, Variant::Lcfr, true, 1000), 9.353e-5, 0.01);
+    let leduc = example_tree("leduc.gala", &[]);
+    let dcfr = exploitability(&leduc, Variant::DCFR, true, 100);
+    assert_within("DCFR leduc 100", dcfr, 7.7533e-3, 0.01);
+    assert_within("LCFR leduc 100", exploitability(&leduc, Variant::Lcfr, true, 100), 3.4490e-2, 0.01);
+    assert!(dcfr < 0.01342, "CFR+ leduc 100 is 0.01342 (OpenSpiel)");
+    let dcfr = exploitability(&leduc, Variant::DCFR, true, 1000);
+    assert!(dcfr < 2.572e-4, "CFR+ leduc 1000 is 2.572e-4 (OpenSpiel)");
+}
+
+/// Three players (2-2-2 Nim): the run goes, every check reports an exact
+/// evaluation, and NashConv falls.
+#[test]
+fn a_three_player_game_runs_and_its_nash_conv_falls() {
+    let nim = example_tree("nim222.gala", &[]);
+    assert_eq!(nim.n_players, 3);
+    for variant in [Variant::Cfr, Variant::CfrPlus, Variant::DCFR, Variant::Lcfr, Variant::PCFR_PLUS] {
+        let config = CfrConfig { checks: Checks::Every(10), ..CfrConfig::new(variant, 200) };
+        let mut curve: Vec<f64> = Vec::new();
+        let mut observer = |p: &Progress| {
+            if let Some(e) = &p.evaluation {
+                assert_eq!(e.values.len(), 3);
+                curve.push(e.nash_conv);
+            }
+            Control::Continue
+        };
+        let (sol, _) = CfrSolver { config, resume: None }.run(&nim, &mut observer).expect("runs");
+        assert_eq!(curve.len(), 20);
+        let last = evaluate(&nim, &sol.profile).nash_conv;
+        assert_eq!(last, curve[19]);
+        assert!(last < curve[0] / 4.0, "{variant:?}: {curve:?}");
+    }
+}
+
+/// Leduc with 6 ranks (100,993 nodes) is large enough for the traversal to
+/// use threads: one thread and two give the same state bit for bit, and a
+/// run checkpointed after 3 iterations and resumed for 3 more ends in the
+/// state of a 6-iteration run (its bytes survive the round trip).
+#[test]
+fn threads_do_not_change_the_result_and_a_resumed_run_continues_exactly() {
+    use galac_solvers::cfr::{walk, Cfr, CfrState};
+    let tree = example_tree("leduc.gala", &["ranks=6"]);
+    assert!(tree.n_nodes() >= walk::PARALLEL_MIN_NODES, "{}", tree.n_nodes());
+    let arrays =
+        |s: &CfrState| (s.iteration, s.regrets.clone(), s.average.clone(), s.current.clone(), s.prediction.clone());
+    for variant in [Variant::Cfr, Variant::CfrPlus, Variant::PCFR_PLUS] {
+        let run = |threads: usize, iterations: u64, resume: Option<CfrState>| {
+            let config = CfrConfig { threads, ..CfrConfig::new(variant, iterations) };
+            CfrSolver { config, resume }.run(&tree, &mut RunToEnd).expect("runs")
+        };
+        let (one_sol, one) = run(1, 6, None);
+        let (two_sol, two) = run(2, 6, None);
+        assert_eq!(arrays(&one), arrays(&two), "{variant:?}");
+        assert_eq!(one_sol.profile.probs, two_sol.profile.probs);
+        let (_, first) = run(2, 3, None);
+        let fp = Cfr::new(&tree, CfrConfig::new(variant, 6), None).expect("fits").fingerprint();
+        let bytes = first.to_bytes(&fp);
+        let read = CfrState::from_bytes(&bytes, &fp).expect("reads back");
+        assert_eq!(read, first);
+        let (resumed_sol, resumed) = run(1, 6, Some(read));
+        assert_eq!(arrays(&resumed), arrays(&one), "{variant:?}");
+        assert_eq!(resumed_sol.profile.probs, one_sol.profile.probs);
+        // Another variant's checkpoint, or a damaged one, is refused.
+        let other = Fingerprint { variant: "other".into(), ..fp.clone() };
+        assert!(CfrState::from_bytes(&bytes, &other).is_err());
+        assert!(CfrState::from_bytes(&bytes[..bytes.len() - 1], &fp).is_err());
+    }
+}
+
+/// The memory the solver would need is estimated before anything is
+/// allocated: over the limit the run is refused, with a message that names
+/// no flag; at the estimate it runs.
+#[test]
+fn the_memory_estimate_is_checked_before_allocating() {
+    use galac_solvers::cfr::Cfr;
+    use galac_solvers::solver::SolveError;
+    let leduc = example_tree("leduc.gala", &[]);
+    let config = CfrConfig::new(Variant::PCFR_PLUS, 10);
+    let needed = leduc.bytes() + Cfr::estimate_bytes(&leduc, &config);
+    let tight = CfrConfig { max_bytes: needed - 1, ..config.clone() };
+    let err = CfrSolver { config: tight, resume: None }.run(&leduc, &mut RunToEnd).err();
+    let msg = err.as_ref().map(ToString::to_string).unwrap_or_default();
+    assert!(matches!(err, Some(SolveError::TooMuchMemory { .. })) && !msg.contains("--"), "{msg}");
+    let fits = CfrConfig { max_bytes: needed, ..config };
+    assert!(CfrSolver { config: fits, resume: None }.run(&leduc, &mut RunToEnd).is_ok());
+}
