@@ -1,8 +1,10 @@
-//! galac-solvers: algorithms over a game tree. They see a game only through
-//! the flat [`galac_runtime::tree::Tree`] (and the sequence form built from
-//! it); they never parse flags or print.
+//! galac-solvers: algorithms over a game tree. They see a game through the
+//! flat [`galac_runtime::tree::Tree`] (and the sequence form built from
+//! it), except the double oracle, which explores the
+//! [`galac_runtime::game::Game`] itself; they never parse flags or print.
 
 pub mod best_response;
+pub mod double_oracle;
 pub mod lp;
 pub mod profile;
 pub mod sequence_form;

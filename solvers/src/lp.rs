@@ -83,7 +83,9 @@ pub fn solve(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError>
 
 /// Solves the LP of player `me` (0 maximises the first player's payoff, 1
 /// minimises it); returns the plan, the value, and build and solve times.
-fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f64>, f64, f64, f64), LpError> {
+/// The double oracle solves one player's LP when it needs only that
+/// player's strategy.
+pub fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f64>, f64, f64, f64), LpError> {
     let start = Instant::now();
     let other = 1 - me;
     let mut vars = ProblemVariables::new();

@@ -9,6 +9,8 @@
 #[cfg(test)]
 mod compiled;
 #[cfg(test)]
+mod double_oracle;
+#[cfg(test)]
 mod examples;
 #[cfg(test)]
 mod gambit;
