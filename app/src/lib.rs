@@ -5,6 +5,7 @@
 //! Exit status: 0 on success, 1 when the game cannot be built or solved,
 //! 2 when the program was called wrongly.
 
+pub mod double_oracle;
 pub mod export;
 pub mod formats;
 mod input;

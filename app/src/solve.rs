@@ -34,12 +34,17 @@ pub struct SolveArgs {
     /// Evaluate this strategy profile (JSON, as written by --out) instead of solving.
     #[arg(long, value_name = "FILE")]
     pub strategy: Option<PathBuf>,
+    #[command(flatten)]
+    pub double_oracle: crate::double_oracle::DoArgs,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum SolverName {
     /// The sequence-form linear program (two-player zero-sum games).
     Lp,
+    /// The sequence-form double oracle (two-player zero-sum games): exact,
+    /// from a restricted game explored lazily, without the full tree.
+    Do,
 }
 
 impl SolveArgs {
@@ -53,11 +58,23 @@ impl SolveArgs {
                 };
                 Ok(Box::new(LpSolver { backend }))
             }
+            SolverName::Do => Err("`--strategy` evaluates a given profile; use it without `--solver do`".into()),
         }
+    }
+
+    /// The LP backend the flags name, or why it is wrong.
+    pub(crate) fn backend(&self) -> Result<Backend, String> {
+        Backend::from_name(&self.lp_backend).ok_or_else(|| {
+            let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+            format!("unknown LP backend `{}`; available: {}", self.lp_backend, names.join(", "))
+        })
     }
 }
 
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
+    if args.solver == SolverName::Do && args.strategy.is_none() {
+        return crate::double_oracle::run(game, args);
+    }
     let solver = match args.solver() {
         Ok(s) => s,
         Err(msg) => {
@@ -87,6 +104,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     };
     let eval = evaluate(&tree, &profile);
     let report = Report {
+        extra: None,
         info: game.info(),
         tree: &tree,
         labels: &labels,
@@ -135,21 +153,24 @@ pub fn unique_labels(tree: &Tree) -> Vec<String> {
     labels
 }
 
-struct Report<'a> {
-    info: &'a GameInfo,
-    tree: &'a Tree,
-    labels: &'a [String],
-    profile: &'a Profile,
-    unreached: &'a [u32],
-    eval: &'a Evaluation,
-    solver: &'a str,
-    generate_seconds: f64,
+/// What `solve` shows about an answer on a built tree.
+pub(crate) struct Report<'a> {
+    pub info: &'a GameInfo,
+    pub tree: &'a Tree,
+    pub labels: &'a [String],
+    pub profile: &'a Profile,
+    pub unreached: &'a [u32],
+    pub eval: &'a Evaluation,
+    pub solver: &'a str,
+    pub generate_seconds: f64,
     /// (phase, seconds) as the solver reported them.
-    phases: &'a [(&'static str, f64)],
+    pub phases: &'a [(&'static str, f64)],
+    /// A solver's own section: (text lines, JSON key and value).
+    pub extra: Option<(String, &'static str, serde_json::Value)>,
 }
 
 impl Report<'_> {
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let info = self.info;
         let players = &info.players;
         let params: Vec<String> = info.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -169,6 +190,9 @@ impl Report<'_> {
         let mut times = vec![format!("generate {:.4} s", self.generate_seconds)];
         times.extend(self.phases.iter().map(|(phase, t)| format!("{phase} {t:.4} s")));
         out += &format!("time: {}\n", times.join(", "));
+        if let Some((text, _, _)) = &self.extra {
+            out += text;
+        }
         for (p, name) in players.iter().enumerate() {
             out += &format!("\nstrategy of {name}:\n");
             for (set, info) in self.tree.infosets.iter().enumerate() {
@@ -191,7 +215,7 @@ impl Report<'_> {
         out
     }
 
-    fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         let info = self.info;
         let stats = self.tree.stats();
         let mut strategy = serde_json::Map::new();
@@ -225,7 +249,7 @@ impl Report<'_> {
         for (phase, t) in self.phases {
             seconds.insert(phase.to_lowercase().replace(" ", "_"), serde_json::json!(t));
         }
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "game": info.name,
             "params": params,
             "solver": self.solver,
@@ -237,7 +261,11 @@ impl Report<'_> {
             "seconds": seconds,
             "unreached": self.unreached.iter().map(|s| self.labels[*s as usize].clone()).collect::<Vec<_>>(),
             "strategy": strategy,
-        })
+        });
+        if let (Some((_, key, value)), Some(obj)) = (&self.extra, json.as_object_mut()) {
+            obj.insert(key.to_string(), value.clone());
+        }
+        json
     }
 }
 

@@ -21,8 +21,6 @@ pub(super) struct Response {
     pub value: f64,
     /// The global slots the response plays on its own reachable path.
     pub slots: Vec<u32>,
-    /// Nodes of the explored part the search visited.
-    pub visited: usize,
 }
 
 /// Player `me`'s best response to the opponent's extended strategy `opp`.
@@ -120,7 +118,7 @@ pub(super) fn best_response<G: Game>(ex: &mut Explorer<G>, me: u32, opp: &Extend
     }
     slots.sort_unstable();
     slots.dedup();
-    Ok(Response { value, slots, visited: order.len() })
+    Ok(Response { value, slots })
 }
 
 /// My expected payoff below `node` when I follow `choice` and the opponent
