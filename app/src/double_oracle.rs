@@ -58,7 +58,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
             return 2;
         }
     };
-    if !(d.do_epsilon >= 0.0) {
+    if d.do_epsilon.is_nan() || d.do_epsilon < 0.0 {
         eprintln!("error: --do-epsilon must be a number >= 0");
         return 2;
     }
@@ -91,7 +91,12 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
     let mut observer = |p: &Progress| {
         if terminal {
             let (lo, hi) = p.bounds.unwrap_or((f64::NAN, f64::NAN));
-            eprint!("\rdo-{}: iteration {} {:.1} s bounds [{lo:.9}, {hi:.9}]   ", variant.name(), p.iteration, p.seconds);
+            eprint!(
+                "\rdo-{}: iteration {} {:.1} s bounds [{lo:.9}, {hi:.9}]   ",
+                variant.name(),
+                p.iteration,
+                p.seconds
+            );
         }
         Control::Continue
     };
@@ -107,7 +112,8 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         }
     };
     if let Some(path) = &d.curve {
-        if let Err(e) = crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, curve_csv(&sol).as_bytes()))
+        if let Err(e) =
+            crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, curve_csv(&sol).as_bytes()))
         {
             eprintln!("error: cannot write `{}`: {e}", path.display());
             return 1;
@@ -159,7 +165,11 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
 /// Seconds in each phase over the whole run.
 fn phases(sol: &DoSolution) -> Vec<(&'static str, f64)> {
     let sum = |f: fn(&Iteration) -> f64| sol.iterations.iter().map(f).sum::<f64>();
-    vec![("expand", sum(|i| i.expand_seconds)), ("solve LP", sum(|i| i.lp_seconds)), ("best response", sum(|i| i.br_seconds))]
+    vec![
+        ("expand", sum(|i| i.expand_seconds)),
+        ("solve LP", sum(|i| i.lp_seconds)),
+        ("best response", sum(|i| i.br_seconds)),
+    ]
 }
 
 /// The oracle's own lines: bounds, gap, size.

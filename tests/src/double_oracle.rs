@@ -67,10 +67,7 @@ fn check_game<G: Game>(game: &G, what: &str) -> Option<Vec<Checked>> {
         assert!((sol.upper - eval.best_response[0]).abs() <= 1e-9 * range, "{what} (do-{v}): upper bound");
         assert!((sol.lower - (c - eval.best_response[1])).abs() <= 1e-9 * range, "{what} (do-{v}): lower bound");
         let last = sol.iterations.last().expect("an iteration");
-        out.push(Checked {
-            sequences: last.sequences,
-            full_sequences: [sf.treeplex.n_seqs(0), sf.treeplex.n_seqs(1)],
-        });
+        out.push(Checked { sequences: last.sequences, full_sequences: [sf.treeplex.n_seqs(0), sf.treeplex.n_seqs(1)] });
     }
     Some(out)
 }
@@ -133,9 +130,11 @@ fn random_programs() {
     let mut checked = 0;
     for seed in 0..n {
         let generated = progen::program(seed);
-        let Ok(game) =
-            galac_compiler::driver::load_interp(&format!("g{seed}.gala"), generated.source.as_bytes(), &generated.params)
-        else {
+        let Ok(game) = galac_compiler::driver::load_interp(
+            &format!("g{seed}.gala"),
+            generated.source.as_bytes(),
+            &generated.params,
+        ) else {
             continue;
         };
         let opts = BuildOptions { max_nodes: 20_000, ..BuildOptions::default() };

@@ -216,7 +216,10 @@ impl<'a, G: Game> Explorer<'a, G> {
                 if self.probs_buf.len() != n_outcomes as usize {
                     return Err(SolveError::Unsupported {
                         solver: "the double oracle",
-                        reason: format!("a chance node has {n_outcomes} outcomes but {} probabilities", self.probs_buf.len()),
+                        reason: format!(
+                            "a chance node has {n_outcomes} outcomes but {} probabilities",
+                            self.probs_buf.len()
+                        ),
                     });
                 }
                 let a = &mut self.arena;

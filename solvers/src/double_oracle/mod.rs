@@ -93,7 +93,13 @@ pub struct DoOptions {
 
 impl Default for DoOptions {
     fn default() -> Self {
-        DoOptions { variant: Variant::Both, backend: Backend::Clarabel, epsilon: 1e-9, max_iterations: u64::MAX, labels: false }
+        DoOptions {
+            variant: Variant::Both,
+            backend: Backend::Clarabel,
+            epsilon: 1e-9,
+            max_iterations: u64::MAX,
+            labels: false,
+        }
     }
 }
 
@@ -335,9 +341,9 @@ impl<G: Game> Run<'_, '_, G> {
         let rg = self.restricted.as_ref().expect("built above");
         // The LP of each responder's opponent, once per restricted game.
         let t = Instant::now();
-        for me in 0..2 {
+        for (me, &responds) in who.iter().enumerate() {
             let opp = 1 - me;
-            if who[me] && !self.solved[opp] {
+            if responds && !self.solved[opp] {
                 let (plan, value, _, _) = lp::solve_player(&rg.sf, opp, self.options.backend)?;
                 self.strategies[opp] = rg.extended(&self.ex.arena, opp, &plan);
                 self.lp_value = value;
@@ -348,8 +354,8 @@ impl<G: Game> Run<'_, '_, G> {
         it.sequences = [rg.sf.treeplex.n_seqs(0), rg.sf.treeplex.n_seqs(1)];
         (it.nodes, it.temp_leaves, it.lp_value) = (rg.nodes, rg.temp_leaves, self.lp_value);
         let t = Instant::now();
-        for me in 0..2 {
-            if !who[me] {
+        for (me, &responds) in who.iter().enumerate() {
+            if !responds {
                 continue;
             }
             let response = brs::best_response(&mut self.ex, me as u32, &self.strategies[1 - me])?;

@@ -56,15 +56,14 @@ pub(super) fn build<G: Game>(
         let Kind::Decision { player, set } = ex.arena.kind(node) else { continue };
         let n = ex.arena.set(set).n_actions;
         if (0..n).any(|a| follow(&ex.arena, node, a)) {
-            if !rg_of_set.contains_key(&set) {
-                rg_of_set.insert(set, 0);
+            if let std::collections::hash_map::Entry::Vacant(e) = rg_of_set.entry(set) {
+                e.insert(0);
                 sets_of[player as usize].push(set);
             }
         } else {
             temp_leaves += 1;
-            if !leaf_values.contains_key(&node) {
-                let v = ex.leaf_value(node)?;
-                leaf_values.insert(node, v);
+            if let std::collections::hash_map::Entry::Vacant(e) = leaf_values.entry(node) {
+                e.insert(ex.leaf_value(node)?);
             }
         }
     }
@@ -98,7 +97,8 @@ pub(super) fn build<G: Game>(
     let rg_seq = |slot: u32| if slot == NONE { 0 } else { rg_seq_of_slot[slot as usize] };
     let parent_seq: Vec<u32> = sets.iter().map(|&s| rg_seq(arena.set(s).parent_slot)).collect();
     debug_assert!(parent_seq.iter().all(|&s| s != NONE), "a restricted set's sequence is restricted");
-    let infosets_of = vec![(0..sets_of[0].len() as u32).collect(), (sets_of[0].len() as u32..sets.len() as u32).collect()];
+    let infosets_of =
+        vec![(0..sets_of[0].len() as u32).collect(), (sets_of[0].len() as u32..sets.len() as u32).collect()];
 
     // Pass 2: chance reach top-down, and each leaf's weighted payoff into
     // its pair of sequences.
