@@ -147,3 +147,17 @@ fn random_programs() {
     }
     assert!(checked >= n / 10, "only {checked} of {n} programs were two-player zero-sum");
 }
+
+/// The double-oracle paper's generic poker (copied from the `ex` branch);
+/// its defaults are Leduc.
+#[test]
+fn generic_poker() {
+    check_example("generic_poker.gala", &[]);
+    check_example("generic_poker.gala", &["types=2", "bet_sizes=2"]);
+}
+
+#[test]
+fn goofspiel() {
+    check_example("goofspiel.gala", &["cards=3"]);
+    check_example("goofspiel.gala", &[]);
+}
