@@ -20,13 +20,15 @@ echo "| game | solver | value | NashConv | iterations | restricted sequences (fi
 echo "|---|---|---|---|---|---|---|"
 for g in "${games[@]}"; do
   read -r -a argv <<<"$g"
-  full=$("$GALAC" tree "${argv[@]}" | sed -n 's/^nodes: \([0-9]*\).*/\1/p')
+  stats=$("$GALAC" tree "${argv[@]}")
+  full=$(sed -n 's/^nodes: \([0-9]*\).*/\1/p' <<<"$stats")
+  seqs=$(sed -n 's/^sequences: first \([0-9]*\), second \([0-9]*\)/\1\/\2/p' <<<"$stats")
   for s in lp do-b do-sa do-swp; do
     if [ "$s" = lp ]; then flags=(--solver lp); else flags=(--solver do --variant "${s#do-}"); fi
     start=$(date +%s.%N)
     "$GALAC" solve "${argv[@]}" "${flags[@]}" --format json >"$tmp"
     end=$(date +%s.%N)
-    python3 - "$g ($full nodes)" "$s" "$start" "$end" "$tmp" <<'PY'
+    python3 - "$g ($full nodes, $seqs sequences)" "$s" "$start" "$end" "$tmp" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[5]))
 game, solver, start, end = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
