@@ -341,3 +341,32 @@ fn endless_inputs_and_repeated_params_are_errors() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("param override `cards=4`: `cards` is set twice"), "{err}");
 }
+
+#[test]
+fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
+    let kuhn = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kuhn.gala");
+    let kuhn = kuhn.to_str().expect("utf-8 path");
+    let curve = temp_file("do_curve.csv", b"");
+    let curve = curve.to_str().expect("utf-8 path");
+    // Checked on the tree, and with the oracle's own best responses only.
+    for extra in [&[][..], &["--no-tree"][..]] {
+        let mut args = vec!["solve", kuhn, "--solver", "do", "--variant", "sa", "--format", "json", "--curve", curve];
+        args.extend_from_slice(extra);
+        let (code, out, err) = galac(&args);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let gap = json["double_oracle"]["gap"].as_f64().expect("gap");
+        // Kuhn's payoff range is 4: the default tolerance is 4e-9.
+        assert!((0.0..=4e-9).contains(&gap), "gap {gap}");
+        assert!(json["exploitability"].as_f64().expect("NashConv") <= 4e-9);
+        let lower = json["double_oracle"]["lower"].as_f64().expect("lower");
+        assert!((lower + 1.0 / 18.0).abs() < 1e-8, "value {lower}");
+        let iterations = json["double_oracle"]["iterations"].as_array().expect("curve").len();
+        let csv = std::fs::read_to_string(curve).expect("curve file");
+        assert_eq!(csv.lines().count(), iterations + 1, "{csv}");
+        assert!(err.is_empty(), "no progress line off a terminal: {err}");
+    }
+    let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--variant", "abc"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown variant"), "{err}");
+}
