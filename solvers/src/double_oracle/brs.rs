@@ -124,6 +124,9 @@ pub(super) fn best_response<G: Game>(ex: &mut Explorer<G>, me: u32, opp: &Extend
 /// My expected payoff below `node` when I follow `choice` and the opponent
 /// `opp` (memoised in `val`), post-order without recursion.
 fn value_below(arena: &Arena, me: u32, opp: &Extended, choice: &[u32], val: &mut [f64], node: u32) -> f64 {
+    if !val[node as usize].is_nan() {
+        return val[node as usize];
+    }
     let mut stack: Vec<(u32, bool)> = vec![(node, false)];
     while let Some((n, expanded)) = stack.pop() {
         if !val[n as usize].is_nan() {
