@@ -22,7 +22,7 @@ for g in "${games[@]}"; do
   read -r -a argv <<<"$g"
   stats=$("$GALAC" tree "${argv[@]}")
   full=$(sed -n 's/^nodes: \([0-9]*\).*/\1/p' <<<"$stats")
-  seqs=$(sed -n 's/^sequences: first \([0-9]*\), second \([0-9]*\)/\1\/\2/p' <<<"$stats")
+  seqs=$(sed -n 's/^sequences: [^ ]* \([0-9]*\), [^ ]* \([0-9]*\)/\1\/\2/p' <<<"$stats")
   for s in lp do-b do-sa do-swp; do
     if [ "$s" = lp ]; then flags=(--solver lp); else flags=(--solver do --variant "${s#do-}"); fi
     start=$(date +%s.%N)
