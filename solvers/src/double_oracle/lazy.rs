@@ -20,7 +20,9 @@ use crate::solver::SolveError;
 
 /// No node, slot or set.
 pub(super) const NONE: u32 = u32::MAX;
+/// Node data tag of a chance node (with its index in the chance table).
 const CHANCE: u32 = 1 << 31;
+/// Node data tag of a leaf (with its index in the payoffs); untagged data is a set id.
 const TERMINAL: u32 = 1 << 30;
 
 /// What a node is.
@@ -69,10 +71,12 @@ pub(super) struct Arena {
 }
 
 impl Arena {
+    /// Nodes explored.
     pub fn len(&self) -> usize {
         self.data.len()
     }
 
+    /// What `node` is.
     pub fn kind(&self, node: u32) -> Kind {
         let d = self.data[node as usize];
         if d & CHANCE != 0 {
@@ -84,10 +88,12 @@ impl Arena {
         }
     }
 
+    /// A set met by the exploration.
     pub fn set(&self, set: u32) -> &SetInfo {
         self.sets[set as usize].as_ref().expect("a node's set is registered with the node")
     }
 
+    /// Children `node` has in the game (made or not).
     pub fn n_children(&self, node: u32) -> u32 {
         let d = self.data[node as usize];
         if d & CHANCE != 0 {
@@ -109,6 +115,7 @@ impl Arena {
         }
     }
 
+    /// Whether the children of `node` are made.
     pub fn is_expanded(&self, node: u32) -> bool {
         self.first_child[node as usize] != NONE
     }
@@ -134,6 +141,7 @@ impl Arena {
         self.set(set).first_slot + a
     }
 
+    /// Widens the payoff range met to `x`.
     fn note_payoff(&mut self, x: i64) {
         let (lo, hi) = self.payoff_range.unwrap_or((x, x));
         self.payoff_range = Some((lo.min(x), hi.max(x)));
@@ -194,6 +202,7 @@ impl<'a, G: Game> Explorer<'a, G> {
         Ok(ex)
     }
 
+    /// Appends a node to be filled in by [`Self::fill`].
     fn push_node(&mut self, parent: u32, seq: [u32; 2]) {
         let a = &mut self.arena;
         a.data.push(TERMINAL);

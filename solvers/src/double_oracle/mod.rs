@@ -29,9 +29,13 @@
 //! the restricted value (DO-SWP); a player whose response added nothing is
 //! followed by the other one.
 
+/// Best responses on the full game.
 mod brs;
+/// The explored nodes.
 mod lazy;
+/// Temporary leaves' values.
 mod leaf_value;
+/// The restricted game and its sequence form.
 mod restricted;
 
 use std::time::Instant;
@@ -61,6 +65,7 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every variant, in the paper's order.
     pub const ALL: &'static [Variant] = &[Variant::Both, Variant::Alternating, Variant::WorsePlayer];
 
     /// The paper's suffix: b, sa, swp.
@@ -72,6 +77,7 @@ impl Variant {
         }
     }
 
+    /// The variant of a [`Variant::name`].
     pub fn from_name(name: &str) -> Option<Variant> {
         Variant::ALL.iter().copied().find(|v| v.name() == name)
     }
@@ -273,6 +279,7 @@ struct Run<'a, 'g, G: Game> {
 }
 
 impl<G: Game> Run<'_, '_, G> {
+    /// What the two payoffs sum to.
     fn constant(&self) -> f64 {
         self.ex.arena.constant_sum.unwrap_or(0) as f64
     }
@@ -282,15 +289,18 @@ impl<G: Game> Run<'_, '_, G> {
         (self.bounds[1].map(|b| self.constant() - b), self.bounds[0])
     }
 
+    /// `upper - lower` once both are known: the NashConv of the strategies.
     fn gap(&self) -> Option<f64> {
         let (lo, hi) = self.bound_pair();
         Some(hi? - lo?)
     }
 
+    /// The first player's payoff range met so far (at least 1).
     fn payoff_range(&self) -> f64 {
         self.ex.arena.payoff_range.map_or(1.0, |(lo, hi)| ((hi - lo) as f64).max(1.0))
     }
 
+    /// The gap at which the run stops.
     fn tolerance(&self) -> f64 {
         self.options.epsilon * self.payoff_range()
     }
@@ -328,6 +338,7 @@ impl<G: Game> Run<'_, '_, G> {
         one(p)
     }
 
+    /// One iteration: restricted game, LPs, best responses, new sequences.
     fn iteration(&mut self, number: u64) -> Result<Iteration, SolveError> {
         let mut it = Iteration { iteration: number, ..Iteration::default() };
         let t = Instant::now();
@@ -379,6 +390,7 @@ impl<G: Game> Run<'_, '_, G> {
         Ok(it)
     }
 
+    /// The answer, with labels of its sets when asked for.
     fn finish(mut self, iterations: Vec<Iteration>, stopped: bool, stalled: bool) -> Result<DoSolution, SolveError> {
         let (lower, upper) = self.bound_pair();
         let arena = &self.ex.arena;
