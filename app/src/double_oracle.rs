@@ -86,6 +86,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         epsilon: d.do_epsilon,
         max_iterations: d.do_max_iterations.unwrap_or(u64::MAX),
         labels: tree.is_none(),
+        max_nodes: args.limits.max_nodes,
     };
     let terminal = std::io::stderr().is_terminal();
     let mut observer = |p: &Progress| {
@@ -108,6 +109,9 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         Ok(sol) => sol,
         Err(e) => {
             eprintln!("error: {e}");
+            if e.to_string().ends_with("the node limit") {
+                eprintln!("hint: raise the limit with --max-nodes");
+            }
             return 1;
         }
     };

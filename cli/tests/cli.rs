@@ -369,4 +369,8 @@ fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
     let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--variant", "abc"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown variant"), "{err}");
+    // The explored part of the game obeys the node limit.
+    let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--no-tree", "--max-nodes", "20"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("exceeds 20 nodes") && err.contains("--max-nodes"), "{err}");
 }

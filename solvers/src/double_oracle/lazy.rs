@@ -173,6 +173,8 @@ pub(super) struct Explorer<'a, G: Game> {
     pub game: &'a G,
     pub interner: &'a mut InfoInterner,
     pub arena: Arena,
+    /// The most nodes the arena may hold.
+    pub max_nodes: u64,
     /// Scratch buffers for chance probabilities and payoffs.
     pub probs_buf: Vec<Ratio>,
     pub pay_buf: Vec<i64>,
@@ -183,8 +185,8 @@ pub(super) struct Explorer<'a, G: Game> {
 pub(super) type Follow<'f> = &'f dyn Fn(&Arena, u32, u32) -> bool;
 
 impl<'a, G: Game> Explorer<'a, G> {
-    /// The arena with the root alone.
-    pub fn new(game: &'a G, interner: &'a mut InfoInterner) -> Result<Self, SolveError> {
+    /// The arena with the root alone, to hold at most `max_nodes` nodes.
+    pub fn new(game: &'a G, interner: &'a mut InfoInterner, max_nodes: u64) -> Result<Self, SolveError> {
         let n_players = game.info().players.len();
         if n_players != 2 {
             return Err(SolveError::Unsupported {
@@ -192,7 +194,8 @@ impl<'a, G: Game> Explorer<'a, G> {
                 reason: format!("it needs exactly 2 players; this game has {n_players}"),
             });
         }
-        let mut ex = Explorer { game, interner, arena: Arena::default(), probs_buf: Vec::new(), pay_buf: Vec::new() };
+        let mut ex =
+            Explorer { game, interner, arena: Arena::default(), max_nodes, probs_buf: Vec::new(), pay_buf: Vec::new() };
         let base = ex.interner.mark();
         let mut root = game.root()?;
         let event = game.advance(&mut root, ex.interner)?;
@@ -323,10 +326,11 @@ impl<'a, G: Game> Explorer<'a, G> {
                 }
                 self.push_node(node, s);
             }
-            if first as usize + n as usize >= (TERMINAL - 1) as usize {
+            let limit = self.max_nodes.min(u64::from(TERMINAL - 1));
+            if first as u64 + u64::from(n) > limit {
                 return Err(SolveError::Unsupported {
                     solver: "the double oracle",
-                    reason: "the explored part of the game exceeds 2^30 nodes".into(),
+                    reason: format!("the explored part of the game exceeds {limit} nodes, the node limit"),
                 });
             }
             // The last child first, so that action 0 ends on top of the stack

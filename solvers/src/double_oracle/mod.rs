@@ -95,6 +95,9 @@ pub struct DoOptions {
     pub max_iterations: u64,
     /// Record labels of the sets the answer defines (for a report without a tree).
     pub labels: bool,
+    /// Stop with an error when the explored part of the game would exceed
+    /// this many nodes (the explored nodes take 20 bytes each).
+    pub max_nodes: u64,
 }
 
 impl Default for DoOptions {
@@ -105,6 +108,7 @@ impl Default for DoOptions {
             epsilon: 1e-9,
             max_iterations: u64::MAX,
             labels: false,
+            max_nodes: u64::MAX,
         }
     }
 }
@@ -215,7 +219,7 @@ pub fn solve_game<G: Game>(
 ) -> Result<DoSolution, SolveError> {
     let start = Instant::now();
     let mut run = Run {
-        ex: Explorer::new(game, interner)?,
+        ex: Explorer::new(game, interner, options.max_nodes)?,
         options,
         allowed: Vec::new(),
         leaf_values: FxHashMap::default(),
