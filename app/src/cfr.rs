@@ -30,10 +30,6 @@ pub struct CfrArgs {
     /// default: as often as costs about a tenth of the run).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub check_every: u64,
-    /// CFR: write the convergence curve (iteration, seconds, exploitability
-    /// per player, NashConv, values) to this file as CSV.
-    #[arg(long, value_name = "FILE")]
-    pub curve: Option<PathBuf>,
     /// CFR: save the run's state to this file when it stops.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
@@ -134,7 +130,14 @@ impl CfrArgs {
 
     /// Runs the variant on `tree`: reads the checkpoint to resume, draws
     /// the progress line on a terminal, writes the checkpoint and curve.
-    pub fn run(&self, tree: &Tree, variant: Variant, limits: &crate::LimitArgs) -> Result<CfrRun, String> {
+    /// `curve`: the file for the convergence curve (`--curve`), if any.
+    pub fn run(
+        &self,
+        tree: &Tree,
+        variant: Variant,
+        limits: &crate::LimitArgs,
+        curve: Option<&std::path::Path>,
+    ) -> Result<CfrRun, String> {
         let no_rule = self.target_exploitability.is_none() && self.time_limit.is_none();
         let iterations = self.iterations.unwrap_or(if no_rule { 1000 } else { u64::MAX });
         // One thread unless asked: on the shared 2-core test machine the
@@ -168,7 +171,7 @@ impl CfrArgs {
             crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, &bytes))
                 .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
         }
-        if let Some(path) = &self.curve {
+        if let Some(path) = curve {
             let csv = curve_csv(&watch.curve, &tree.player_names);
             crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, csv.as_bytes()))
                 .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;

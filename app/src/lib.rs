@@ -7,6 +7,7 @@
 
 pub mod cfr;
 pub mod choose;
+pub mod double_oracle;
 pub mod export;
 pub mod formats;
 mod input;
@@ -162,8 +163,9 @@ enum SolverCommand {
     Solve {
         #[command(flatten)]
         game: ParamArgs,
+        /// Boxed: the solvers' flags make it much larger than the others.
         #[command(flatten)]
-        args: solve::SolveArgs,
+        args: Box<solve::SolveArgs>,
     },
     /// Write the game tree as a Gambit .efg and/or Graphviz .dot file.
     Export {

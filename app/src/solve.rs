@@ -48,8 +48,14 @@ pub struct SolveArgs {
     /// (they are counted in the report) instead of being an error.
     #[arg(long, requires = "strategy")]
     pub partial_strategy: bool,
+    /// Iterative solvers (the CFR family, the double oracle): write the
+    /// convergence curve to this file as CSV (it is also in the JSON answer).
+    #[arg(long, value_name = "FILE")]
+    pub curve: Option<PathBuf>,
     #[command(flatten)]
     pub cfr: crate::cfr::CfrArgs,
+    #[command(flatten)]
+    pub double_oracle: crate::double_oracle::DoArgs,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -72,6 +78,9 @@ pub enum SolverName {
     /// Predictive CFR+ (average weight t^gamma, --gamma).
     #[value(name = "pcfr+")]
     PcfrPlus,
+    /// The sequence-form double oracle (two-player zero-sum games): exact,
+    /// from a restricted game explored lazily, without the full tree.
+    Do,
 }
 
 /// max^n's tie rule, as the flag names it.
@@ -84,11 +93,15 @@ pub enum TieRule {
 impl SolveArgs {
     /// The LP solver the flags ask for, or why they are wrong.
     fn solver(&self) -> Result<Box<dyn Solver>, String> {
-        let Some(backend) = Backend::from_name(&self.lp_backend) else {
+        Ok(Box::new(LpSolver { backend: self.backend()? }))
+    }
+
+    /// The LP backend the flags name, or why it is wrong.
+    pub(crate) fn backend(&self) -> Result<Backend, String> {
+        Backend::from_name(&self.lp_backend).ok_or_else(|| {
             let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-            return Err(format!("unknown LP backend `{}`; available: {}", self.lp_backend, names.join(", ")));
-        };
-        Ok(Box::new(LpSolver { backend }))
+            format!("unknown LP backend `{}`; available: {}", self.lp_backend, names.join(", "))
+        })
     }
 
     fn ties(&self) -> Ties {
@@ -104,12 +117,21 @@ impl SolveArgs {
             SolverName::Lp => Choice::Lp,
             SolverName::Maxn => Choice::Maxn(self.ties()),
             SolverName::Lemke => Choice::Lemke,
+            // `run` hands the double oracle its own run before this.
+            SolverName::Do => Choice::Lp,
             cfr => Choice::Cfr(self.cfr.variant(cfr).unwrap_or(Variant::CfrPlus)),
         })
     }
 }
 
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
+    if args.solver == Some(SolverName::Do) {
+        if args.strategy.is_some() {
+            eprintln!("error: `--strategy` evaluates a given profile; use it without `--solver do`");
+            return 2;
+        }
+        return crate::double_oracle::run(game, args);
+    }
     let solver = match args.cfr.validate().and_then(|()| args.solver()) {
         Ok(s) => s,
         Err(msg) => {
@@ -162,7 +184,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                 }),
                 // The CFR family runs through `CfrArgs::run`, which keeps the
                 // curve and the checkpoint.
-                Choice::Cfr(variant) => args.cfr.run(&tree, variant, &args.limits).map(|run| {
+                Choice::Cfr(variant) => args.cfr.run(&tree, variant, &args.limits, args.curve.as_deref()).map(|run| {
                     let stopped = if run.solution.stopped { ", stopped" } else { "" };
                     let name = format!("{} ({} iterations{stopped})", run.name, run.iterations);
                     curve = Some(run.curve);
@@ -204,6 +226,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         phases: &phases,
         notes: &notes,
         curve: curve.as_deref(),
+        extra: None,
     };
     if let Some(out) = &args.out {
         let json = report.json().to_string();
@@ -243,25 +266,27 @@ pub fn unique_labels(tree: &Tree) -> Vec<String> {
     labels
 }
 
-struct Report<'a> {
-    info: &'a GameInfo,
-    tree: &'a Tree,
-    labels: &'a [String],
-    profile: &'a Profile,
-    unreached: &'a [u32],
-    eval: &'a Evaluation,
-    solver: &'a str,
-    generate_seconds: f64,
+pub(crate) struct Report<'a> {
+    pub info: &'a GameInfo,
+    pub tree: &'a Tree,
+    pub labels: &'a [String],
+    pub profile: &'a Profile,
+    pub unreached: &'a [u32],
+    pub eval: &'a Evaluation,
+    pub solver: &'a str,
+    pub generate_seconds: f64,
     /// (phase, seconds) as the solver reported them.
-    phases: &'a [(&'static str, f64)],
+    pub phases: &'a [(&'static str, f64)],
     /// The solver's own findings and why it was chosen, one line each.
-    notes: &'a [String],
+    pub notes: &'a [String],
     /// An iterative solver's convergence curve.
-    curve: Option<&'a [crate::cfr::Point]>,
+    pub curve: Option<&'a [crate::cfr::Point]>,
+    /// A solver's own section: (text lines, JSON key and value).
+    pub extra: Option<(String, &'static str, serde_json::Value)>,
 }
 
 impl Report<'_> {
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let info = self.info;
         let players = &info.players;
         let params: Vec<String> = info.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -287,6 +312,9 @@ impl Report<'_> {
         let mut times = vec![format!("generate {:.4} s", self.generate_seconds)];
         times.extend(self.phases.iter().map(|(phase, t)| format!("{phase} {t:.4} s")));
         out += &format!("time: {}\n", times.join(", "));
+        if let Some((text, _, _)) = &self.extra {
+            out += text;
+        }
         for (p, name) in players.iter().enumerate() {
             out += &format!("\nstrategy of {name}:\n");
             for (set, info) in self.tree.infosets.iter().enumerate() {
@@ -309,7 +337,7 @@ impl Report<'_> {
         out
     }
 
-    fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         let info = self.info;
         let stats = self.tree.stats();
         let mut strategy = serde_json::Map::new();
@@ -371,6 +399,9 @@ impl Report<'_> {
                 })
                 .collect();
             obj.insert("curve".into(), serde_json::Value::Array(points));
+        }
+        if let (Some((_, key, value)), Some(obj)) = (&self.extra, json.as_object_mut()) {
+            obj.insert(key.to_string(), value.clone());
         }
         if info.players.len() > 2 {
             if let Some(obj) = json.as_object_mut() {

@@ -51,9 +51,11 @@ pub enum Command {
     /// Print the intermediate representation (control-flow graph) of a game.
     Ir(ir::IrArgs),
     /// Solve a game (two-player zero-sum: sequence-form LP; two-player
-    /// general-sum: Lemke; perfect information: max^n), report the value,
-    /// the exploitability of the answer and the strategies in the game's terms.
-    Solve(game_args::RunArgs<galac_app::solve::SolveArgs>),
+    /// general-sum: Lemke; perfect information: max^n; otherwise CFR+; or
+    /// the solver `--solver` names), report the value, the exploitability of
+    /// the answer and the strategies in the game's terms (boxed: its flags
+    /// make it much larger than the other commands).
+    Solve(Box<game_args::RunArgs<galac_app::solve::SolveArgs>>),
     /// Write the game tree for other tools: a Gambit extensive-form file
     /// (--efg) and/or a Graphviz drawing (--dot).
     Export(game_args::RunArgs<galac_app::export::ExportArgs>),

@@ -408,8 +408,7 @@ fn endless_inputs_and_repeated_params_are_errors() {
 }
 
 /// Without `--solver`, `solve` picks the solver from the game and says why;
-/// `--solver` overrides it; a game no solver of this build fits is a clear
-/// error.
+/// `--solver` overrides it; a game no exact solver takes gets CFR+.
 #[test]
 fn solve_chooses_the_solver_from_the_game() {
     let example = |f: &str| {
@@ -443,4 +442,39 @@ fn solve_chooses_the_solver_from_the_game() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("solver: cfr+") && out.contains("imperfect information: CFR+"), "{out}");
     assert!(out.contains("not an equilibrium guarantee"), "{out}");
+}
+
+/// `solve --solver do`: bounds, gap and curve in the answer and its file,
+/// with and without the full tree; wrong variants and the node limit.
+#[test]
+fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
+    let kuhn = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kuhn.gala");
+    let kuhn = kuhn.to_str().expect("utf-8 path");
+    let curve = temp_file("do_curve.csv", b"");
+    let curve = curve.to_str().expect("utf-8 path");
+    // Checked on the tree, and with the oracle's own best responses only.
+    for extra in [&[][..], &["--no-tree"][..]] {
+        let mut args = vec!["solve", kuhn, "--solver", "do", "--variant", "sa", "--format", "json", "--curve", curve];
+        args.extend_from_slice(extra);
+        let (code, out, err) = galac(&args);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let gap = json["double_oracle"]["gap"].as_f64().expect("gap");
+        // Kuhn's payoff range is 4: the default tolerance is 4e-9.
+        assert!((0.0..=4e-9).contains(&gap), "gap {gap}");
+        assert!(json["exploitability"].as_f64().expect("NashConv") <= 4e-9);
+        let lower = json["double_oracle"]["lower"].as_f64().expect("lower");
+        assert!((lower + 1.0 / 18.0).abs() < 1e-8, "value {lower}");
+        let iterations = json["double_oracle"]["iterations"].as_array().expect("curve").len();
+        let csv = std::fs::read_to_string(curve).expect("curve file");
+        assert_eq!(csv.lines().count(), iterations + 1, "{csv}");
+        assert!(err.is_empty(), "no progress line off a terminal: {err}");
+    }
+    let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--variant", "abc"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown variant"), "{err}");
+    // The explored part of the game obeys the node limit.
+    let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--no-tree", "--max-nodes", "20"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("exceeds 20 nodes") && err.contains("--max-nodes"), "{err}");
 }

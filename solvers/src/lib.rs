@@ -1,9 +1,11 @@
-//! galac-solvers: algorithms over a game tree. They see a game only through
-//! the flat [`galac_runtime::tree::Tree`] (and the sequence form built from
-//! it); they never parse flags or print.
+//! galac-solvers: algorithms over a game tree. They see a game through the
+//! flat [`galac_runtime::tree::Tree`] (and the sequence form built from
+//! it), except the double oracle, which explores the
+//! [`galac_runtime::game::Game`] itself; they never parse flags or print.
 
 pub mod best_response;
 pub mod cfr;
+pub mod double_oracle;
 pub mod lemke;
 pub mod lp;
 pub mod maxn;

@@ -83,7 +83,9 @@ pub fn solve(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError>
 
 /// Solves the LP of player `me` (0 maximises the first player's payoff, 1
 /// minimises it); returns the plan, the value, and build and solve times.
-fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f64>, f64, f64, f64), LpError> {
+/// The double oracle solves one player's LP when it needs only that
+/// player's strategy.
+pub fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f64>, f64, f64, f64), LpError> {
     let start = Instant::now();
     let other = 1 - me;
     let mut vars = ProblemVariables::new();
@@ -115,9 +117,10 @@ fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f
             row.add_mul(1.0, q);
         }
     }
+    let scale = payoff_scale(sf);
     for &(i, j, a) in &sf.payoff {
         let (mine, theirs) = if me == 0 { (i, j) } else { (j, i) };
-        rows[theirs as usize].add_mul(-a, plan[mine as usize]);
+        rows[theirs as usize].add_mul(-a * scale, plan[mine as usize]);
     }
     for row in rows {
         // Player 0: F^T q - A^T x <= 0; player 1: E^T p - A y >= 0.
@@ -133,21 +136,43 @@ fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f
     let (values, value) = match backend {
         Backend::Microlp => {
             let sol = problem.using(good_lp::microlp).with_all(constraints).solve().map_err(fail)?;
-            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]))
+            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]) / scale)
         }
         Backend::Clarabel => {
             let mut model = problem.using(good_lp::clarabel);
             model.settings().tol_gap_abs(1e-12).tol_gap_rel(1e-12).tol_feas(1e-12).max_iter(500);
             let sol = model.with_all(constraints).solve().map_err(fail)?;
-            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]))
+            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]) / scale)
         }
         #[cfg(feature = "highs")]
         Backend::Highs => {
             let sol = problem.using(good_lp::highs).with_all(constraints).solve().map_err(fail)?;
-            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]))
+            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]) / scale)
         }
     };
     Ok((values, value, build_seconds, start.elapsed().as_secs_f64()))
+}
+
+/// The factor the payoff matrix is multiplied by in the LP (the value is
+/// divided back): its smallest entry becomes 1, unless that would make the
+/// largest exceed 1e6. Chance weights make the entries small (13-rank
+/// Leduc's are 6.4e-5 to 8.3e-4), and clarabel then stopped short: the
+/// first player's LP ended "almost solved" with NashConv 7.0e-7; with the
+/// entries scaled by 1e4 it ended at 3.4e-9 (BENCHMARKS.md). Realization
+/// plans do not change with the scale.
+fn payoff_scale(sf: &SequenceForm) -> f64 {
+    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+    for &(_, _, a) in &sf.payoff {
+        let a = a.abs();
+        if a > 0.0 {
+            lo = lo.min(a);
+            hi = hi.max(a);
+        }
+    }
+    if hi == 0.0 {
+        return 1.0;
+    }
+    (1.0 / lo).min(1e6 / hi)
 }
 
 fn n_actions(sf: &SequenceForm, _player: usize, set: u32) -> usize {

@@ -80,9 +80,23 @@ pub enum SolveError {
     TooMuchMemory { needed: u64, limit: u64 },
     #[error(transparent)]
     Lp(#[from] crate::lp::LpError),
+    /// A solver that explores the game itself (the double oracle) met an
+    /// error of the game's rules.
+    #[error(transparent)]
+    Game(#[from] galac_runtime::game::GameError),
 }
 
 /// An algorithm that computes a strategy profile for a game tree.
+///
+/// Not every solver fits this shape: the double oracle
+/// ([`crate::double_oracle::solve_game`]) must never build the whole tree,
+/// so it takes the game itself (any [`galac_runtime::game::Game`], the
+/// interpreter or generated code) and expands only the part it needs; a
+/// `solve(&Tree)` would force every caller to pay for the full tree first,
+/// which is what the algorithm exists to avoid. Its answer is indexed by
+/// the information-set ids of the interner it was given, so a caller that
+/// also built the tree with that interner maps it onto the tree's profile
+/// ([`crate::double_oracle::DoSolution::profile`]).
 pub trait Solver {
     /// A short name for reports, e.g. "lp (clarabel)".
     fn name(&self) -> String;

@@ -18,9 +18,7 @@ use galac_solvers::Profile;
 use crate::gambit::python_with_pygambit;
 use crate::repo_root;
 
-#[path = "../progen/mod.rs"]
-#[allow(dead_code)]
-mod progen;
+use crate::progen;
 
 /// Gambit's equilibrium: payoffs, its own max regret, and per player the
 /// action probabilities of each information set in the file's order.

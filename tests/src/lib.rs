@@ -11,6 +11,8 @@ mod cfr;
 #[cfg(test)]
 mod compiled;
 #[cfg(test)]
+mod double_oracle;
+#[cfg(test)]
 mod examples;
 #[cfg(test)]
 mod gambit;
@@ -36,6 +38,12 @@ mod trees;
 mod ui;
 
 pub mod games;
+
+/// The random program generator, for the solver tests that draw games from it.
+#[cfg(test)]
+#[path = "../progen/mod.rs"]
+#[allow(dead_code)]
+mod progen;
 
 /// The repository root (the parent of this crate).
 pub fn repo_root() -> std::path::PathBuf {

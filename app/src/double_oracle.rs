@@ -1,0 +1,282 @@
+//! `solve --solver do`: the double oracle's flags, progress line, curve
+//! file and report. The tree is built only to check the answer
+//! independently, and only when it is small (or not at all with
+//! `--no-tree`); otherwise the check is the oracle's own exact best
+//! responses on the full game, whose gap is the answer's NashConv.
+
+use std::io::IsTerminal;
+
+use galac_runtime::game::Game;
+use galac_runtime::info::InfoInterner;
+use galac_solvers::best_response::evaluate;
+use galac_solvers::double_oracle::{solve_game, DoOptions, DoSolution, Iteration, Variant};
+use galac_solvers::solver::{Control, Progress};
+
+use crate::solve::{unique_labels, Report, SolveArgs};
+use crate::Format;
+
+/// Flags of the double oracle (`--solver do`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct DoArgs {
+    /// Double oracle: who best-responds each iteration: b (both players),
+    /// sa (alternating), swp (the player with the worse bound).
+    #[arg(long, default_value = "b", value_name = "b|sa|swp")]
+    pub variant: String,
+    /// Double oracle: stop when the gap between the bounds is at most this
+    /// times the payoff range.
+    #[arg(long, default_value_t = 1e-9, value_name = "X")]
+    pub do_epsilon: f64,
+    /// Double oracle: stop after this many iterations.
+    #[arg(long, value_name = "N")]
+    pub do_max_iterations: Option<u64>,
+    /// Double oracle: never build the full tree, even a small one, to check
+    /// the answer (the check is then the oracle's own best responses).
+    #[arg(long)]
+    pub no_tree: bool,
+}
+
+/// Trees estimated below this many nodes are built to check the answer
+/// with an independent best response (about 0.1 GB at 40 bytes a node).
+const CHECK_TREE_NODES: f64 = 3_000_000.0;
+
+/// Runs the double oracle and reports; returns the exit status.
+pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
+    let d = &args.double_oracle;
+    let Some(variant) = Variant::from_name(&d.variant) else {
+        eprintln!("error: unknown variant `{}`; available: b, sa, swp", d.variant);
+        return 2;
+    };
+    let backend = match args.backend() {
+        Ok(b) => b,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 2;
+        }
+    };
+    if d.do_epsilon.is_nan() || d.do_epsilon < 0.0 {
+        eprintln!("error: --do-epsilon must be a number >= 0");
+        return 2;
+    }
+    // The tree, when small enough, built with the interner the run uses.
+    let start = std::time::Instant::now();
+    let built = if d.no_tree || !galac_runtime::tree::looks_smaller_than(game, CHECK_TREE_NODES) {
+        None
+    } else {
+        match galac_runtime::tree::build(game, &args.limits.build_options(true)) {
+            Ok((tree, interner, _)) => Some((tree, interner)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 1;
+            }
+        }
+    };
+    let tree_seconds = start.elapsed().as_secs_f64();
+    let (tree, mut interner) = match built {
+        Some((tree, interner)) => (Some(tree), interner),
+        None => (None, InfoInterner::new()),
+    };
+    let options = DoOptions {
+        variant,
+        backend,
+        epsilon: d.do_epsilon,
+        max_iterations: d.do_max_iterations.unwrap_or(u64::MAX),
+        labels: tree.is_none(),
+        max_nodes: args.limits.max_nodes,
+    };
+    let terminal = std::io::stderr().is_terminal();
+    let mut observer = |p: &Progress| {
+        if terminal {
+            let (lo, hi) = p.bounds.unwrap_or((f64::NAN, f64::NAN));
+            eprint!(
+                "\rdo-{}: iteration {} {:.1} s bounds [{lo:.9}, {hi:.9}]   ",
+                variant.name(),
+                p.iteration,
+                p.seconds
+            );
+        }
+        Control::Continue
+    };
+    let result = solve_game(game, &mut interner, &options, &mut observer);
+    if terminal {
+        eprintln!();
+    }
+    let sol = match result {
+        Ok(sol) => sol,
+        Err(e) => {
+            eprintln!("error: {e}");
+            if e.to_string().ends_with("the node limit") {
+                eprintln!("hint: raise the limit with --max-nodes");
+            }
+            return 1;
+        }
+    };
+    // `--curve`: one CSV row per iteration (bounds, restricted-game size, times).
+    if let Some(path) = &args.curve {
+        if let Err(e) =
+            crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, curve_csv(&sol).as_bytes()))
+        {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return 1;
+        }
+    }
+    let solver = format!("double oracle (do-{}, lp {})", variant.name(), backend.name());
+    let (text, json) = match &tree {
+        Some(tree) => {
+            let profile = match sol.profile(tree) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return 1;
+                }
+            };
+            let labels = unique_labels(tree);
+            let eval = evaluate(tree, &profile);
+            let phases = phases(&sol);
+            let report = Report {
+                info: game.info(),
+                tree,
+                labels: &labels,
+                profile: &profile,
+                unreached: &[],
+                eval: &eval,
+                solver: &solver,
+                generate_seconds: tree_seconds,
+                phases: &phases,
+                notes: &[],
+                curve: None,
+                extra: Some((summary_text(&sol), "double_oracle", summary_json(&sol))),
+            };
+            (report.text(), report.json())
+        }
+        None => untreed_report(game, &sol, &solver),
+    };
+    if let Some(out) = &args.out {
+        let json = json.to_string();
+        if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, json.as_bytes())) {
+            eprintln!("error: cannot write `{}`: {e}", out.display());
+            return 1;
+        }
+    }
+    match args.format {
+        Format::Text => crate::emit(&text),
+        Format::Json => crate::emit(&format!("{json}\n")),
+    }
+    0
+}
+
+/// Seconds in each phase over the whole run.
+fn phases(sol: &DoSolution) -> Vec<(&'static str, f64)> {
+    let sum = |f: fn(&Iteration) -> f64| sol.iterations.iter().map(f).sum::<f64>();
+    vec![
+        ("expand", sum(|i| i.expand_seconds)),
+        ("solve LP", sum(|i| i.lp_seconds)),
+        ("best response", sum(|i| i.br_seconds)),
+    ]
+}
+
+/// The oracle's own lines: bounds, gap, size.
+fn summary_text(sol: &DoSolution) -> String {
+    let last = sol.iterations.last().cloned().unwrap_or_default();
+    let mut out = format!(
+        "double oracle: {} iterations; bounds [{:.12}, {:.12}], gap {:.3e} (tolerance {:.3e}){}\n",
+        sol.iterations.len(),
+        sol.lower,
+        sol.upper,
+        sol.gap(),
+        sol.tolerance,
+        if sol.stalled {
+            "; stalled: no new sequence with a gap left (LP round-off)"
+        } else if sol.stopped {
+            "; stopped before convergence"
+        } else {
+            ""
+        }
+    );
+    out += &format!(
+        "restricted game: {} + {} sequences, {} nodes ({} temporary leaves); {} nodes explored\n",
+        last.sequences[0], last.sequences[1], last.nodes, last.temp_leaves, sol.explored
+    );
+    out
+}
+
+/// The oracle's own JSON: bounds, gap and the per-iteration curve.
+fn summary_json(sol: &DoSolution) -> serde_json::Value {
+    let curve: Vec<serde_json::Value> = sol
+        .iterations
+        .iter()
+        .map(|i| {
+            serde_json::json!({
+                "iteration": i.iteration, "seconds": i.seconds, "lower": i.lower, "upper": i.upper,
+                "lp_value": i.lp_value, "sequences": i.sequences, "nodes": i.nodes,
+                "temp_leaves": i.temp_leaves, "explored": i.explored, "responded": i.responded,
+                "added": i.added, "lp_seconds": i.lp_seconds, "br_seconds": i.br_seconds,
+                "expand_seconds": i.expand_seconds,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "lower": sol.lower, "upper": sol.upper, "gap": sol.gap(), "tolerance": sol.tolerance,
+        "stalled": sol.stalled, "stopped": sol.stopped, "explored": sol.explored, "iterations": curve,
+    })
+}
+
+/// The curve file: one CSV row per iteration.
+fn curve_csv(sol: &DoSolution) -> String {
+    let mut out = String::from(
+        "iteration,seconds,lower,upper,gap,lp_value,sequences1,sequences2,nodes,temp_leaves,explored,lp_seconds,br_seconds,expand_seconds\n",
+    );
+    let num = |x: Option<f64>| x.map_or(String::new(), |x| x.to_string());
+    for i in &sol.iterations {
+        let gap = i.upper.zip(i.lower).map(|(u, l)| u - l);
+        out += &format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            i.iteration,
+            i.seconds,
+            num(i.lower),
+            num(i.upper),
+            num(gap),
+            i.lp_value,
+            i.sequences[0],
+            i.sequences[1],
+            i.nodes,
+            i.temp_leaves,
+            i.explored,
+            i.lp_seconds,
+            i.br_seconds,
+            i.expand_seconds
+        );
+    }
+    out
+}
+
+/// The report without a tree: the oracle's bounds (its gap is the exact
+/// NashConv) and the strategy at the sets the restricted game defines.
+fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str) -> (String, serde_json::Value) {
+    let info = game.info();
+    let mut text = format!("game: {}\nsolver: {solver}\n", crate::title(game));
+    text += &format!("value: {} in [{:.12}, {:.12}]\n", info.players[0], sol.lower, sol.upper);
+    text += &format!("exploitability (NashConv, the oracle's own best responses): {:.3e}\n", sol.gap());
+    text += &summary_text(sol);
+    let phases: Vec<String> = phases(sol).iter().map(|(p, t)| format!("{p} {t:.4} s")).collect();
+    text += &format!("time: {}\n", phases.join(", "));
+    let mut strategy = serde_json::Map::new();
+    for (p, name) in info.players.iter().enumerate() {
+        text += &format!("\nstrategy of {name} (elsewhere: the first action):\n");
+        for set in sol.labelled.iter().filter(|s| s.player as usize == p) {
+            let acts: Vec<String> = set.actions.iter().zip(&set.probs).map(|(a, x)| format!("{a} {x:.3}")).collect();
+            text += &format!("  {}: {}\n", set.label, acts.join(", "));
+            let probs: serde_json::Map<String, serde_json::Value> =
+                set.actions.iter().zip(&set.probs).map(|(a, x)| (a.clone(), serde_json::json!(x))).collect();
+            strategy.insert(set.label.clone(), serde_json::Value::Object(probs));
+        }
+    }
+    let json = serde_json::json!({
+        "game": info.name,
+        "solver": solver,
+        "value_bounds": [sol.lower, sol.upper],
+        "exploitability": sol.gap(),
+        "double_oracle": summary_json(sol),
+        "strategy": strategy,
+    });
+    (text, json)
+}

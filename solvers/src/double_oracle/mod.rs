@@ -1,0 +1,430 @@
+//! The sequence-form double oracle of Bosansky, Kiekintveld, Lisy and
+//! Pechoucek (JAIR 2014): an exact Nash equilibrium of a two-player
+//! zero-sum (or constant-sum) game from a restricted game that grows only
+//! by the sequences best responses ask for, explored lazily through the
+//! [`Game`] trait, so the full tree is never built.
+//!
+//! One iteration: build the restricted game of the allowed sequences
+//! ([`restricted`]; temporary leaves valued by [`leaf_value`]), solve its
+//! sequence-form LP for the players whose strategy is needed ([`crate::lp`]),
+//! extend each strategy by the default one (the first action) outside the
+//! restricted game, and compute best responses on the full game ([`brs`])
+//! whose sequences join the allowed set. The best-response values are
+//! exact bounds: `upper` is the first player's best response to the
+//! second's extended strategy, `lower` the first player's payoff when the
+//! second best-responds to the first's; `upper - lower` is exactly the
+//! NashConv of the returned profile, and the run stops when it is at most
+//! `epsilon` times the payoff range met.
+//!
+//! Convergence: the LP values of the two players sum to the constant, so a
+//! positive gap means some player's best response beats its restricted
+//! value; temporary leaves undervalue their mover and overvalue (for the
+//! opponent) any play that respects information sets, so such a response
+//! must leave the restricted game at a node of its own inside it, i.e. add
+//! a sequence. An iteration that adds nothing with a gap left (LP
+//! round-off) ends the run with `stalled` set.
+//!
+//! Variants (the paper's player selection): both players every iteration
+//! (DO-B), alternating (DO-SA), or the player whose bound is further from
+//! the restricted value (DO-SWP); a player whose response added nothing is
+//! followed by the other one.
+
+/// Best responses on the full game.
+mod brs;
+/// The explored nodes.
+mod lazy;
+/// Temporary leaves' values.
+mod leaf_value;
+/// The restricted game and its sequence form.
+mod restricted;
+
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+
+use galac_runtime::game::Game;
+use galac_runtime::info::InfoInterner;
+use galac_runtime::tree::Tree;
+
+use crate::lp::{self, Backend};
+use crate::solver::{Control, Observer, Progress, SolveError};
+use crate::Profile;
+use lazy::{Explorer, NONE};
+pub use restricted::Extended;
+use restricted::Restricted;
+
+/// Which players compute best responses in an iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// DO-B: both players.
+    Both,
+    /// DO-SA: one player, alternating.
+    Alternating,
+    /// DO-SWP: the player with the worse bound.
+    WorsePlayer,
+}
+
+impl Variant {
+    /// Every variant, in the paper's order.
+    pub const ALL: &'static [Variant] = &[Variant::Both, Variant::Alternating, Variant::WorsePlayer];
+
+    /// The paper's suffix: b, sa, swp.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Both => "b",
+            Variant::Alternating => "sa",
+            Variant::WorsePlayer => "swp",
+        }
+    }
+
+    /// The variant of a [`Variant::name`].
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.iter().copied().find(|v| v.name() == name)
+    }
+}
+
+/// Settings of a run.
+#[derive(Clone, Debug)]
+pub struct DoOptions {
+    pub variant: Variant,
+    /// The LP backend for the restricted games.
+    pub backend: Backend,
+    /// Stop when the gap is at most this times the payoff range.
+    pub epsilon: f64,
+    /// Stop after this many iterations even with a gap left.
+    pub max_iterations: u64,
+    /// Record labels of the sets the answer defines (for a report without a tree).
+    pub labels: bool,
+    /// Stop with an error when the explored part of the game would exceed
+    /// this many nodes (the explored nodes take 20 bytes each).
+    pub max_nodes: u64,
+}
+
+impl Default for DoOptions {
+    fn default() -> Self {
+        DoOptions {
+            variant: Variant::Both,
+            backend: Backend::Clarabel,
+            epsilon: 1e-9,
+            max_iterations: u64::MAX,
+            labels: false,
+            max_nodes: u64::MAX,
+        }
+    }
+}
+
+/// One iteration's numbers (the convergence curve).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Iteration {
+    pub iteration: u64,
+    /// Seconds since the start, at the end of the iteration.
+    pub seconds: f64,
+    /// Bounds on the first player's value (`None` until known).
+    pub lower: Option<f64>,
+    pub upper: Option<f64>,
+    /// The restricted game's value for the first player.
+    pub lp_value: f64,
+    /// Sequences per player in the restricted game (with the empty one).
+    pub sequences: [usize; 2],
+    /// Nodes of the restricted game, of them temporary leaves.
+    pub nodes: usize,
+    pub temp_leaves: usize,
+    /// Nodes explored so far (restricted game and best-response searches).
+    pub explored: usize,
+    /// Which players computed a best response, and the sequences each added.
+    pub responded: [bool; 2],
+    pub added: [usize; 2],
+    pub lp_seconds: f64,
+    pub br_seconds: f64,
+    pub expand_seconds: f64,
+}
+
+/// A set the answer's restricted game defines, with labels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelledSet {
+    pub player: u32,
+    pub label: String,
+    pub actions: Vec<String>,
+    pub probs: Vec<f64>,
+}
+
+/// The result of a run.
+#[derive(Clone, Debug)]
+pub struct DoSolution {
+    /// The final bounds on the first player's value; `upper - lower` is the
+    /// NashConv of `strategies`.
+    pub lower: f64,
+    pub upper: f64,
+    /// Each player's extended strategy.
+    pub strategies: [Extended; 2],
+    pub iterations: Vec<Iteration>,
+    /// The observer stopped the run, or it hit the iteration limit.
+    pub stopped: bool,
+    /// An iteration added no sequence while the gap was above epsilon.
+    pub stalled: bool,
+    /// The payoff range met (the first player's payoffs) and epsilon in payoff units.
+    pub payoff_range: f64,
+    pub tolerance: f64,
+    /// Nodes explored in all.
+    pub explored: usize,
+    /// Per interned set met: its first global slot (`NONE` if not met) and actions.
+    set_slots: Vec<(u32, u32)>,
+    /// With [`DoOptions::labels`]: the defined sets, labelled.
+    pub labelled: Vec<LabelledSet>,
+}
+
+impl DoSolution {
+    /// The NashConv of the answer, exact up to floating point.
+    pub fn gap(&self) -> f64 {
+        self.upper - self.lower
+    }
+
+    /// The answer as a profile of `tree`, which must have been built with
+    /// the interner the run used (so that set ids agree); the default
+    /// (first) action where the restricted game defines nothing.
+    pub fn profile(&self, tree: &Tree) -> Result<Profile, SolveError> {
+        let mut profile = Profile::uniform(tree);
+        for (set, info) in tree.infosets.iter().enumerate() {
+            let probs = profile.probs_mut(set as u32);
+            probs.fill(0.0);
+            let p = info.player as usize;
+            match self.set_slots.get(set) {
+                Some(&(first, n)) if first != NONE && p < 2 => {
+                    if n != info.n_actions {
+                        return Err(SolveError::Unsupported {
+                            solver: "the double oracle",
+                            reason: "the tree was not built with the run's information sets".into(),
+                        });
+                    }
+                    for (a, x) in probs.iter_mut().enumerate() {
+                        *x = self.strategies[p].prob(set as u32, first, a as u32);
+                    }
+                }
+                _ => probs[0] = 1.0,
+            }
+        }
+        Ok(profile)
+    }
+}
+
+/// Solves `game` by the double oracle. Information sets are interned in
+/// `interner` (pass the one a tree was built with to map the answer onto
+/// that tree with [`DoSolution::profile`]). Progress goes to `observer`
+/// once per iteration.
+pub fn solve_game<G: Game>(
+    game: &G,
+    interner: &mut InfoInterner,
+    options: &DoOptions,
+    observer: &mut dyn Observer,
+) -> Result<DoSolution, SolveError> {
+    let start = Instant::now();
+    let mut run = Run {
+        ex: Explorer::new(game, interner, options.max_nodes)?,
+        options,
+        allowed: Vec::new(),
+        leaf_values: FxHashMap::default(),
+        strategies: [Extended::default(), Extended::default()],
+        bounds: [None, None],
+        lp_value: 0.0,
+        restricted: None,
+        solved: [false, false],
+        quiet: [false, false],
+        next: 0,
+    };
+    let mut iterations = Vec::new();
+    let (mut stopped, mut stalled) = (false, false);
+    loop {
+        let mut it = run.iteration(iterations.len() as u64 + 1)?;
+        it.seconds = start.elapsed().as_secs_f64();
+        let gap = run.gap();
+        let progress = Progress {
+            iteration: it.iteration,
+            seconds: it.seconds,
+            exploitability: gap,
+            bounds: it.lower.zip(it.upper),
+            evaluation: None,
+        };
+        iterations.push(it);
+        let control = observer.progress(&progress);
+        if gap.is_some_and(|g| g <= run.tolerance()) {
+            break;
+        }
+        if run.quiet == [true, true] {
+            stalled = true;
+            break;
+        }
+        if control == Control::Stop || iterations.len() as u64 >= options.max_iterations {
+            stopped = true;
+            break;
+        }
+    }
+    run.finish(iterations, stopped, stalled)
+}
+
+/// The state of a run between iterations.
+struct Run<'a, 'g, G: Game> {
+    ex: Explorer<'g, G>,
+    options: &'a DoOptions,
+    /// Per global slot: whether the sequence is allowed.
+    allowed: Vec<bool>,
+    /// Values of temporary leaves met so far, by node.
+    leaf_values: FxHashMap<u32, f64>,
+    strategies: [Extended; 2],
+    /// Best-response values against the current strategies: the first
+    /// player's (the upper bound) and the second's.
+    bounds: [Option<f64>; 2],
+    lp_value: f64,
+    /// The current restricted game, and whose LP was solved on it.
+    restricted: Option<Restricted>,
+    solved: [bool; 2],
+    /// Whose best response added nothing since the restricted game changed.
+    quiet: [bool; 2],
+    /// The next player of the alternating policy.
+    next: usize,
+}
+
+impl<G: Game> Run<'_, '_, G> {
+    /// What the two payoffs sum to.
+    fn constant(&self) -> f64 {
+        self.ex.arena.constant_sum.unwrap_or(0) as f64
+    }
+
+    /// (lower, upper) on the first player's value.
+    fn bound_pair(&self) -> (Option<f64>, Option<f64>) {
+        (self.bounds[1].map(|b| self.constant() - b), self.bounds[0])
+    }
+
+    /// `upper - lower` once both are known: the NashConv of the strategies.
+    fn gap(&self) -> Option<f64> {
+        let (lo, hi) = self.bound_pair();
+        Some(hi? - lo?)
+    }
+
+    /// The first player's payoff range met so far (at least 1).
+    fn payoff_range(&self) -> f64 {
+        self.ex.arena.payoff_range.map_or(1.0, |(lo, hi)| ((hi - lo) as f64).max(1.0))
+    }
+
+    /// The gap at which the run stops.
+    fn tolerance(&self) -> f64 {
+        self.options.epsilon * self.payoff_range()
+    }
+
+    /// Who computes a best response this iteration.
+    fn responders(&mut self) -> [bool; 2] {
+        let one = |p: usize| [p == 0, p == 1];
+        let quiet_other = |run: &Self| match run.quiet {
+            [true, false] => Some(1),
+            [false, true] => Some(0),
+            _ => None,
+        };
+        let p = match self.options.variant {
+            Variant::Both => return [true, true],
+            Variant::Alternating => quiet_other(self).unwrap_or(self.next),
+            Variant::WorsePlayer => quiet_other(self).unwrap_or_else(|| {
+                let (lo, hi) = self.bound_pair();
+                match (lo, hi) {
+                    (None, _) => 1,
+                    (_, None) => 0,
+                    (Some(lo), Some(hi)) => {
+                        let (d0, d1) = ((hi - self.lp_value).abs(), (self.lp_value - lo).abs());
+                        if d0 > d1 {
+                            0
+                        } else if d1 > d0 {
+                            1
+                        } else {
+                            self.next
+                        }
+                    }
+                }
+            }),
+        };
+        self.next = 1 - p;
+        one(p)
+    }
+
+    /// One iteration: restricted game, LPs, best responses, new sequences.
+    fn iteration(&mut self, number: u64) -> Result<Iteration, SolveError> {
+        let mut it = Iteration { iteration: number, ..Iteration::default() };
+        let t = Instant::now();
+        if self.restricted.is_none() {
+            self.restricted = Some(restricted::build(&mut self.ex, &self.allowed, &mut self.leaf_values)?);
+            self.solved = [false, false];
+            self.quiet = [false, false];
+        }
+        it.expand_seconds = t.elapsed().as_secs_f64();
+        let who = self.responders();
+        let rg = self.restricted.as_ref().expect("built above");
+        // The LP of each responder's opponent, once per restricted game.
+        let t = Instant::now();
+        for (me, &responds) in who.iter().enumerate() {
+            let opp = 1 - me;
+            if responds && !self.solved[opp] {
+                let (plan, value, _, _) = lp::solve_player(&rg.sf, opp, self.options.backend)?;
+                self.strategies[opp] = rg.extended(&self.ex.arena, opp, &plan);
+                self.lp_value = value;
+                self.solved[opp] = true;
+            }
+        }
+        it.lp_seconds = t.elapsed().as_secs_f64();
+        it.sequences = [rg.sf.treeplex.n_seqs(0), rg.sf.treeplex.n_seqs(1)];
+        (it.nodes, it.temp_leaves, it.lp_value) = (rg.nodes, rg.temp_leaves, self.lp_value);
+        let t = Instant::now();
+        for (me, &responds) in who.iter().enumerate() {
+            if !responds {
+                continue;
+            }
+            let response = brs::best_response(&mut self.ex, me as u32, &self.strategies[1 - me])?;
+            self.bounds[me] = Some(response.value);
+            self.allowed.resize(self.ex.arena.slot_set.len(), false);
+            for s in response.slots {
+                if !self.allowed[s as usize] {
+                    self.allowed[s as usize] = true;
+                    it.added[me] += 1;
+                }
+            }
+            self.quiet[me] = it.added[me] == 0;
+        }
+        it.br_seconds = t.elapsed().as_secs_f64();
+        it.responded = who;
+        if it.added[0] + it.added[1] > 0 {
+            self.restricted = None;
+        }
+        (it.lower, it.upper) = self.bound_pair();
+        it.explored = self.ex.arena.len();
+        Ok(it)
+    }
+
+    /// The answer, with labels of its sets when asked for.
+    fn finish(mut self, iterations: Vec<Iteration>, stopped: bool, stalled: bool) -> Result<DoSolution, SolveError> {
+        let (lower, upper) = self.bound_pair();
+        let arena = &self.ex.arena;
+        let set_slots = arena.sets.iter().map(|s| s.map_or((NONE, 0), |s| (s.first_slot, s.n_actions))).collect();
+        let mut labelled = Vec::new();
+        if self.options.labels {
+            for set in 0..self.ex.arena.sets.len() as u32 {
+                let Some(info) = self.ex.arena.sets[set as usize] else { continue };
+                let strategy = &self.strategies[info.player as usize];
+                if !strategy.is_defined(set) {
+                    continue;
+                }
+                let probs = (0..info.n_actions).map(|a| strategy.prob(set, info.first_slot, a)).collect();
+                let (label, actions) = self.ex.labels(set)?;
+                labelled.push(LabelledSet { player: info.player, label, actions, probs });
+            }
+        }
+        Ok(DoSolution {
+            lower: lower.unwrap_or(f64::NEG_INFINITY),
+            upper: upper.unwrap_or(f64::INFINITY),
+            payoff_range: self.payoff_range(),
+            tolerance: self.tolerance(),
+            explored: self.ex.arena.len(),
+            strategies: self.strategies,
+            iterations,
+            stopped,
+            stalled,
+            set_slots,
+            labelled,
+        })
+    }
+}

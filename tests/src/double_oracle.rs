@@ -1,0 +1,161 @@
+//! The double oracle against the full sequence-form LP: on every shipped
+//! two-player zero-sum example and on random programs, each variant's value
+//! equals the LP's, its answer's exploitability computed on the full tree by
+//! `best_response::evaluate` (independent of the oracle's own searches) is
+//! at most 1e-9 of the payoff range, and its own bounds agree with those
+//! best responses.
+
+use galac_runtime::game::Game;
+use galac_runtime::tree::{build, BuildOptions, Tree};
+use galac_solvers::best_response::evaluate;
+use galac_solvers::double_oracle::{solve_game, DoOptions, Variant};
+use galac_solvers::lp::{self, Backend};
+use galac_solvers::sequence_form::SequenceForm;
+use galac_solvers::solver::RunToEnd;
+
+use crate::repo_root;
+
+use crate::progen;
+
+/// The largest payoff difference between leaves (at least 1).
+fn payoff_range(tree: &Tree) -> f64 {
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for n in 0..tree.n_nodes() as u32 {
+        for x in tree.payoffs(n) {
+            lo = lo.min(*x);
+            hi = hi.max(*x);
+        }
+    }
+    (hi - lo).max(1) as f64
+}
+
+/// What a check found, for the callers that report sizes.
+struct Checked {
+    sequences: [usize; 2],
+    full_sequences: [usize; 2],
+}
+
+/// Solves `game` by the LP and by every variant of the double oracle and
+/// checks the oracle's answers; `None` when the game is not two-player
+/// constant-sum (the LP refuses it).
+fn check_game<G: Game>(game: &G, what: &str) -> Option<Vec<Checked>> {
+    let (tree, mut interner, _) = build(game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let sf = SequenceForm::new(&tree).ok()?;
+    let lp_value = lp::solve(&sf, Backend::Clarabel).unwrap_or_else(|e| panic!("{what}: {e}")).value;
+    let range = payoff_range(&tree);
+    let tol = 1e-9 * range;
+    let mut out = Vec::new();
+    for &variant in Variant::ALL {
+        // The run interns into the build's interner, so that set ids agree
+        // with the tree's.
+        let options = DoOptions { variant, ..DoOptions::default() };
+        let sol = solve_game(game, &mut interner, &options, &mut RunToEnd)
+            .unwrap_or_else(|e| panic!("{what} (do-{}): {e}", variant.name()));
+        let v = variant.name();
+        assert!(!sol.stalled && !sol.stopped, "{what} (do-{v}): gap {:e} left", sol.gap());
+        let profile = sol.profile(&tree).expect("same interner");
+        let eval = evaluate(&tree, &profile);
+        let c = (tree.payoffs(first_leaf(&tree))[0] + tree.payoffs(first_leaf(&tree))[1]) as f64;
+        assert!(eval.nash_conv <= tol, "{what} (do-{v}): NashConv {:e} > {tol:e}", eval.nash_conv);
+        assert!(
+            (eval.values[0] - lp_value).abs() <= tol.max(1e-9),
+            "{what} (do-{v}): value {} != LP {lp_value}",
+            eval.values[0]
+        );
+        assert!((sol.upper - eval.best_response[0]).abs() <= 1e-9 * range, "{what} (do-{v}): upper bound");
+        assert!((sol.lower - (c - eval.best_response[1])).abs() <= 1e-9 * range, "{what} (do-{v}): lower bound");
+        let last = sol.iterations.last().expect("an iteration");
+        out.push(Checked { sequences: last.sequences, full_sequences: [sf.treeplex.n_seqs(0), sf.treeplex.n_seqs(1)] });
+    }
+    Some(out)
+}
+
+fn first_leaf(tree: &Tree) -> u32 {
+    (0..tree.n_nodes() as u32).find(|&n| tree.children(n).is_empty()).expect("a leaf")
+}
+
+fn check_example(file: &str, params: &[&str]) -> Vec<Checked> {
+    let src = std::fs::read_to_string(repo_root().join("examples").join(file)).expect("example");
+    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    let game = galac_compiler::driver::load_interp(file, src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"));
+    check_game(&game, &format!("{file} {params:?}")).unwrap_or_else(|| panic!("{file} is two-player zero-sum"))
+}
+
+#[test]
+fn kuhn() {
+    check_example("kuhn.gala", &[]);
+}
+
+#[test]
+fn leduc() {
+    for checked in check_example("leduc.gala", &[]) {
+        // The restricted game never holds more sequences than the game.
+        for p in 0..2 {
+            assert!(checked.sequences[p] <= checked.full_sequences[p]);
+        }
+    }
+}
+
+#[test]
+fn inspection() {
+    for (stages, inspections) in [(2, 1), (3, 1), (4, 2), (5, 2)] {
+        let params = [format!("stages={stages}"), format!("inspections={inspections}")];
+        let params: Vec<&str> = params.iter().map(String::as_str).collect();
+        check_example("inspection.gala", &params);
+    }
+}
+
+#[test]
+fn poker() {
+    check_example("poker.gala", &[]);
+    check_example("poker.gala", &["ranks=4", "cash=2"]);
+}
+
+#[test]
+fn three_player_games_are_refused() {
+    // nim222 has three players: the oracle refuses it with an error, not a panic.
+    let src = std::fs::read_to_string(repo_root().join("examples/nim222.gala")).expect("nim");
+    let game = galac_compiler::driver::load_interp("nim222.gala", src.as_bytes(), &[]).expect("valid");
+    let mut interner = galac_runtime::info::InfoInterner::new();
+    let err = solve_game(&game, &mut interner, &DoOptions::default(), &mut RunToEnd).expect_err("three players");
+    assert!(err.to_string().contains("2 players"), "{err}");
+}
+
+/// Random programs of the generator that are two-player constant-sum.
+#[test]
+fn random_programs() {
+    let n: u64 = std::env::var("GALAC_DO_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let mut checked = 0;
+    for seed in 0..n {
+        let generated = progen::program(seed);
+        let Ok(game) = galac_compiler::driver::load_interp(
+            &format!("g{seed}.gala"),
+            generated.source.as_bytes(),
+            &generated.params,
+        ) else {
+            continue;
+        };
+        let opts = BuildOptions { max_nodes: 20_000, ..BuildOptions::default() };
+        if game.info().players.len() != 2 || build(&game, &opts).is_err() {
+            continue;
+        }
+        if check_game(&game, &format!("seed {seed}:\n{}", generated.source)).is_some() {
+            checked += 1;
+        }
+    }
+    assert!(checked >= n / 10, "only {checked} of {n} programs were two-player zero-sum");
+}
+
+/// The double-oracle paper's generic poker (copied from the `ex` branch);
+/// its defaults are Leduc.
+#[test]
+fn generic_poker() {
+    check_example("generic_poker.gala", &[]);
+    check_example("generic_poker.gala", &["types=2", "bet_sizes=2"]);
+}
+
+#[test]
+fn goofspiel() {
+    check_example("goofspiel.gala", &["cards=3"]);
+    check_example("goofspiel.gala", &[]);
+}
