@@ -427,17 +427,22 @@ impl Gen {
                 let j = self.rng.below(k);
                 parts[j] += 1;
             }
-            let entries: Vec<String> = parts
+            // Outcomes written alike are one outcome (the checker rejects a
+            // literal written twice): a part whose outcome keeps coming out
+            // alike goes to the previous entry.
+            let mut outcomes: Vec<(String, i64)> = Vec::new();
+            for (j, p) in parts.iter().enumerate() {
+                let fresh =
+                    (0..8).map(|_| self.expr(&t, 1, j > 0)).find(|v| !outcomes.iter().any(|(w, _)| same_literal(w, v)));
+                match (fresh, outcomes.last_mut()) {
+                    (Some(v), _) => outcomes.push((v, *p)),
+                    (None, Some(last)) => last.1 += p,
+                    (None, None) => unreachable!("the first outcome is always fresh"),
+                }
+            }
+            let entries: Vec<String> = outcomes
                 .iter()
-                .enumerate()
-                .map(|(j, p)| {
-                    let v = self.expr(&t, 1, j > 0);
-                    if *p == den {
-                        format!("{v}: 1")
-                    } else {
-                        format!("{v}: {p}/{den}")
-                    }
-                })
+                .map(|(v, p)| if *p == den { format!("{v}: 1") } else { format!("{v}: {p}/{den}") })
                 .collect();
             let name = self.fresh_local();
             self.declare(&name, t, false);
@@ -492,4 +497,39 @@ impl Domain {
         }
         self
     }
+}
+
+/// Whether two outcome expressions are written alike, up to spaces,
+/// enum qualifiers (`E::V` is `V`) and outer parentheses: the literal
+/// outcomes the checker compares.
+fn same_literal(a: &str, b: &str) -> bool {
+    fn norm(s: &str) -> String {
+        let mut out = String::new();
+        let mut word = String::new();
+        let mut chars = s.chars().filter(|c| !c.is_whitespace()).peekable();
+        while let Some(c) = chars.next() {
+            if c.is_alphanumeric() || c == '_' {
+                word.push(c);
+                continue;
+            }
+            if c == ':' && chars.peek() == Some(&':') {
+                chars.next();
+                word.clear();
+                continue;
+            }
+            out.push_str(&word);
+            word.clear();
+            out.push(c);
+        }
+        out.push_str(&word);
+        let mut t = out.as_str();
+        while t.starts_with('(')
+            && t.ends_with(')')
+            && t[1..t.len() - 1].matches('(').count() == t[1..t.len() - 1].matches(')').count()
+        {
+            t = &t[1..t.len() - 1];
+        }
+        t.to_string()
+    }
+    norm(a) == norm(b)
 }
