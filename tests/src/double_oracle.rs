@@ -16,18 +16,7 @@ use galac_solvers::solver::RunToEnd;
 use crate::repo_root;
 
 use crate::progen;
-
-/// The largest payoff difference between leaves (at least 1).
-fn payoff_range(tree: &Tree) -> f64 {
-    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-    for n in 0..tree.n_nodes() as u32 {
-        for x in tree.payoffs(n) {
-            lo = lo.min(*x);
-            hi = hi.max(*x);
-        }
-    }
-    (hi - lo).max(1) as f64
-}
+use crate::solve::payoff_range;
 
 /// What a check found, for the callers that report sizes.
 struct Checked {

@@ -43,8 +43,8 @@ pub(crate) fn solve_example(file: &str, params: &[&str], backend: Backend) -> So
     solve_src(&src, params, backend)
 }
 
-/// The largest absolute payoff difference between leaves.
-fn payoff_range(tree: &Tree) -> f64 {
+/// The largest payoff difference between leaves (at least 1).
+pub(crate) fn payoff_range(tree: &Tree) -> f64 {
     let (mut lo, mut hi) = (i64::MAX, i64::MIN);
     for n in 0..tree.n_nodes() as u32 {
         for x in tree.payoffs(n) {
