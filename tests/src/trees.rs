@@ -180,6 +180,20 @@ fn build_error(src: &str, opts: &BuildOptions) -> String {
     }
 }
 
+/// A play that never ends makes ever longer information-set labels (each
+/// holds the facts before it): their bytes count against the memory limit,
+/// checked as they come. The fuzzer found this game (Kuhn whose betting
+/// never ends) taking 15 s and 1 GB under a 64 MiB limit, stopped only by
+/// the node limit.
+#[test]
+fn labels_count_against_the_memory_limit() {
+    let endless_betting = "game g { players a, b; enum M { Pass, Bet }\n\
+        flow { take_turns(a) { choose player m in M; reveal opponent moved(m); } until false; } }";
+    let opts = BuildOptions { labels: true, max_nodes: 20_000, max_bytes: 8 << 20 };
+    let msg = build_error(endless_betting, &opts);
+    assert!(msg.contains("MiB, the memory limit"), "{msg}");
+}
+
 #[test]
 fn limits_give_clear_errors() {
     let kuhn = std::fs::read_to_string(repo_root().join("examples/kuhn.gala")).expect("kuhn");

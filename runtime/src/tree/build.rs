@@ -80,6 +80,10 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
     Ok((tree, interner, start.elapsed().as_secs_f64()))
 }
 
+/// Label bytes made between two checks of the budget (besides the check
+/// every 65,536 nodes).
+const LABEL_CHECK_BYTES: u64 = 1 << 20;
+
 /// The bytes held and nodes made by the explorations of one build, against
 /// [`BuildOptions::max_bytes`] and [`BuildOptions::max_nodes`]: the
 /// parallel builder's parts share one, so that together they stay within
@@ -155,6 +159,7 @@ pub(super) fn explore<G: Game>(
     let mut pay_buf: Vec<i64> = Vec::new();
     // What this exploration has counted in `budget` so far.
     let mut counted = Counted::default();
+    let mut labels_checked = 0u64;
 
     // Nodes `..n_nodes` exist; `tree`'s arrays run ahead (see `make_nodes`).
     let mut n_nodes = roots.len();
@@ -219,6 +224,12 @@ pub(super) fn explore<G: Game>(
                         interner,
                         opts.labels,
                     )?;
+                    // Labels grow with the facts before a set: a deep game
+                    // makes them fast, so their bytes are checked as they come.
+                    if tree.label_bytes > labels_checked + LABEL_CHECK_BYTES {
+                        labels_checked = tree.label_bytes;
+                        check_budget(&tree, interner, budget, &mut counted, opts, n_nodes as u64)?;
+                    }
                 } else {
                     // The compact copy: `infosets` is three times larger.
                     check_action_count(tree.set_actions[infoset as usize], n_actions)?;
@@ -298,7 +309,7 @@ fn add_chance<G: Game>(
     let data = tree.push_chance(ChanceNode { start, n: n_outcomes, labels: tree.chance_labels.len() as u32 })?;
     if labels {
         for a in 0..n_outcomes {
-            tree.chance_labels.push(game.action_label(state, a));
+            tree.push_chance_label(game.action_label(state, a));
         }
     }
     Ok(data)
@@ -397,6 +408,7 @@ impl Tree {
             infosets: Vec::new(),
             infoset_labels: Vec::new(),
             chance_labels: Vec::new(),
+            label_bytes: 0,
             max_depth: 0,
         }
     }
@@ -417,6 +429,10 @@ impl Tree {
         }
         self.set_actions.push(set.n_actions);
         self.infosets.push(set);
+        if let Some(l) = &labels {
+            let actions: usize = l.actions.iter().map(|a| a.capacity() + std::mem::size_of::<String>()).sum();
+            self.label_bytes += (l.label.capacity() + actions) as u64;
+        }
         self.infoset_labels.extend(labels);
         Ok(())
     }

@@ -83,6 +83,10 @@ pub struct Tree {
     infoset_labels: Vec<InfosetLabels>,
     /// Labels of chance outcomes, per chance node's outcome (if built with labels).
     pub chance_labels: Vec<String>,
+    /// Bytes the label strings hold on the heap, counted in [`Tree::bytes`]:
+    /// a set's label grows with the facts before it, and a deep game's
+    /// labels would otherwise escape the memory limit.
+    label_bytes: u64,
     pub max_depth: u32,
 }
 
@@ -214,6 +218,13 @@ impl Tree {
             + self.chance_labels.capacity() * std::mem::size_of::<String>()) as u64
             + self.dists.bytes()
             + self.payoffs.bytes()
+            + self.label_bytes
+    }
+
+    /// Appends a chance outcome's label, counting its bytes.
+    pub(super) fn push_chance_label(&mut self, label: String) {
+        self.label_bytes += label.capacity() as u64;
+        self.chance_labels.push(label);
     }
 
     pub fn stats(&self) -> Stats {

@@ -349,7 +349,9 @@ fn import_tables(part: &Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), BuildE
         let start = tree.dists.intern(part.dists.get(c.start, c.n), c.n)?;
         tree.push_chance(ChanceNode { start, n: c.n, labels: c.labels + labels_base })?;
     }
-    tree.chance_labels.extend_from_slice(&part.chance_labels);
+    for label in &part.chance_labels {
+        tree.push_chance_label(label.clone());
+    }
     tree.max_depth = tree.max_depth.max(part.max_depth + 1);
     Ok((pay_map, chances_base))
 }
@@ -393,7 +395,7 @@ fn push_root<G: Game>(
             let data = tree.push_chance(ChanceNode { start, n: n_outcomes, labels: 0 })?;
             if opts.labels {
                 for a in 0..n {
-                    tree.chance_labels.push(game.action_label(root_state, a));
+                    tree.push_chance_label(game.action_label(root_state, a));
                 }
             }
             Ok(data)
