@@ -430,8 +430,8 @@ impl Tree {
         self.set_actions.push(set.n_actions);
         self.infosets.push(set);
         if let Some(l) = &labels {
-            let actions: usize = l.actions.iter().map(|a| a.capacity() + std::mem::size_of::<String>()).sum();
-            self.label_bytes += (l.label.capacity() + actions) as u64;
+            let actions: usize = l.actions.iter().map(|a| a.len() + std::mem::size_of::<String>()).sum();
+            self.label_bytes += (l.label.len() + actions) as u64;
         }
         self.infoset_labels.extend(labels);
         Ok(())

@@ -83,9 +83,10 @@ pub struct Tree {
     infoset_labels: Vec<InfosetLabels>,
     /// Labels of chance outcomes, per chance node's outcome (if built with labels).
     pub chance_labels: Vec<String>,
-    /// Bytes the label strings hold on the heap, counted in [`Tree::bytes`]:
-    /// a set's label grows with the facts before it, and a deep game's
-    /// labels would otherwise escape the memory limit.
+    /// Bytes of the label strings' text, counted in [`Tree::bytes`] (their
+    /// lengths, so that every builder counts alike): a set's label grows
+    /// with the facts before it, and a deep game's labels would otherwise
+    /// escape the memory limit.
     label_bytes: u64,
     pub max_depth: u32,
 }
@@ -223,7 +224,7 @@ impl Tree {
 
     /// Appends a chance outcome's label, counting its bytes.
     pub(super) fn push_chance_label(&mut self, label: String) {
-        self.label_bytes += label.capacity() as u64;
+        self.label_bytes += label.len() as u64;
         self.chance_labels.push(label);
     }
 
