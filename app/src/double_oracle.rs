@@ -82,6 +82,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         max_iterations: d.do_max_iterations.unwrap_or(u64::MAX),
         labels: tree.is_none(),
         max_nodes: args.limits.max_nodes,
+        max_bytes: args.limits.max_memory.saturating_mul(1 << 20),
     };
     let terminal = std::io::stderr().is_terminal();
     let mut observer = |p: &Progress| {

@@ -70,6 +70,20 @@ fn check_example(file: &str, params: &[&str]) -> Vec<Checked> {
     check_game(&game, &format!("{file} {params:?}")).unwrap_or_else(|| panic!("{file} is two-player zero-sum"))
 }
 
+/// The explored part of the game counts against a memory limit as it
+/// grows, as the tree builder's does.
+#[test]
+fn the_explored_game_obeys_the_memory_limit() {
+    let src = std::fs::read_to_string(repo_root().join("examples/leduc.gala")).expect("example");
+    let params = ["ranks=13".to_string()];
+    let game =
+        galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"));
+    let options = DoOptions { max_bytes: 1 << 20, ..DoOptions::default() };
+    let mut interner = galac_runtime::info::InfoInterner::new();
+    let err = solve_game(&game, &mut interner, &options, &mut RunToEnd).err().map(|e| e.to_string());
+    assert!(err.as_deref().is_some_and(|e| e.contains("MiB, the memory limit")), "{err:?}");
+}
+
 #[test]
 fn kuhn() {
     check_example("kuhn.gala", &[]);

@@ -71,6 +71,22 @@ pub(super) struct Arena {
 }
 
 impl Arena {
+    /// Bytes the arena's arrays hold.
+    pub fn bytes(&self) -> u64 {
+        fn of<T>(v: &Vec<T>) -> u64 {
+            (v.capacity() * std::mem::size_of::<T>()) as u64
+        }
+        of(&self.data)
+            + of(&self.first_child)
+            + of(&self.parent)
+            + of(&self.seq)
+            + of(&self.sets)
+            + of(&self.slot_set)
+            + of(&self.chances)
+            + of(&self.probs)
+            + of(&self.payoff)
+    }
+
     /// Nodes explored.
     pub fn len(&self) -> usize {
         self.data.len()
@@ -175,6 +191,8 @@ pub(super) struct Explorer<'a, G: Game> {
     pub arena: Arena,
     /// The most nodes the arena may hold.
     pub max_nodes: u64,
+    /// The most bytes the arena and the interner may hold together.
+    pub max_bytes: u64,
     /// Scratch buffers for chance probabilities and payoffs.
     pub probs_buf: Vec<Ratio>,
     pub pay_buf: Vec<i64>,
@@ -185,8 +203,14 @@ pub(super) struct Explorer<'a, G: Game> {
 pub(super) type Follow<'f> = &'f dyn Fn(&Arena, u32, u32) -> bool;
 
 impl<'a, G: Game> Explorer<'a, G> {
-    /// The arena with the root alone, to hold at most `max_nodes` nodes.
-    pub fn new(game: &'a G, interner: &'a mut InfoInterner, max_nodes: u64) -> Result<Self, SolveError> {
+    /// The arena with the root alone, to hold at most `max_nodes` nodes
+    /// and `max_bytes` bytes (with the interner).
+    pub fn new(
+        game: &'a G,
+        interner: &'a mut InfoInterner,
+        max_nodes: u64,
+        max_bytes: u64,
+    ) -> Result<Self, SolveError> {
         let n_players = game.info().players.len();
         if n_players != 2 {
             return Err(SolveError::Unsupported {
@@ -194,8 +218,15 @@ impl<'a, G: Game> Explorer<'a, G> {
                 reason: format!("it needs exactly 2 players; this game has {n_players}"),
             });
         }
-        let mut ex =
-            Explorer { game, interner, arena: Arena::default(), max_nodes, probs_buf: Vec::new(), pay_buf: Vec::new() };
+        let mut ex = Explorer {
+            game,
+            interner,
+            arena: Arena::default(),
+            max_nodes,
+            max_bytes,
+            probs_buf: Vec::new(),
+            pay_buf: Vec::new(),
+        };
         let base = ex.interner.mark();
         let mut root = game.root()?;
         let event = game.advance(&mut root, ex.interner)?;
@@ -331,6 +362,18 @@ impl<'a, G: Game> Explorer<'a, G> {
                 return Err(SolveError::Unsupported {
                     solver: "the double oracle",
                     reason: format!("the explored part of the game exceeds {limit} nodes, the node limit"),
+                });
+            }
+            // Checked as nodes are: a wide game filled the machine's memory
+            // long before the node limit.
+            let bytes = self.arena.bytes() + self.interner.bytes() as u64;
+            if bytes > self.max_bytes {
+                return Err(SolveError::Unsupported {
+                    solver: "the double oracle",
+                    reason: format!(
+                        "the explored part of the game needs more than {} MiB, the memory limit",
+                        self.max_bytes >> 20
+                    ),
                 });
             }
             // The last child first, so that action 0 ends on top of the stack

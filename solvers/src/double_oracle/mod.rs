@@ -98,6 +98,8 @@ pub struct DoOptions {
     /// Stop with an error when the explored part of the game would exceed
     /// this many nodes (the explored nodes take 20 bytes each).
     pub max_nodes: u64,
+    /// The most bytes the explored part of the game may hold.
+    pub max_bytes: u64,
 }
 
 impl Default for DoOptions {
@@ -109,6 +111,7 @@ impl Default for DoOptions {
             max_iterations: u64::MAX,
             labels: false,
             max_nodes: u64::MAX,
+            max_bytes: u64::MAX,
         }
     }
 }
@@ -219,7 +222,7 @@ pub fn solve_game<G: Game>(
 ) -> Result<DoSolution, SolveError> {
     let start = Instant::now();
     let mut run = Run {
-        ex: Explorer::new(game, interner, options.max_nodes)?,
+        ex: Explorer::new(game, interner, options.max_nodes, options.max_bytes)?,
         options,
         allowed: Vec::new(),
         leaf_values: FxHashMap::default(),
