@@ -14,6 +14,10 @@ pub struct GameArgs {
     /// Set a param: `--param cards=13` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
+    /// Treat the game's warnings (unused names, unreachable statements,
+    /// plays without payoff, useless reveals) as errors.
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
 
 /// A checked game with its param values, and the source it came from.
@@ -43,6 +47,11 @@ pub fn check(args: &GameArgs, color: bool) -> Result<Loaded, i32> {
         }
     };
     eprint!("{}", render(&sources, &checked.warnings, color));
+    if args.deny_warnings && !checked.warnings.is_empty() {
+        let n = checked.warnings.len();
+        eprintln!("error: `{name}` has {n} warning{} and --deny-warnings is set", if n == 1 { "" } else { "s" });
+        return Err(1);
+    }
     let program = checked.program;
     let values = driver::parse_param_overrides(&program, &args.params)
         .and_then(|o| driver::param_values(&program, &o))

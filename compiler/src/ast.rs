@@ -44,8 +44,11 @@ pub struct PlayersDecl {
 #[derive(Clone, Debug)]
 pub struct ParamDecl {
     pub name: Ident,
-    pub ty: Type,
+    /// Always given for a `param`; a `const` may leave it to its value.
+    pub ty: Option<Type>,
     pub default: Expr,
+    /// `const NAME = expr;`: a param that cannot be overridden.
+    pub constant: bool,
     pub span: Span,
 }
 
@@ -147,10 +150,12 @@ pub enum StmtKind {
         value: Expr,
     },
     Choose(Box<Choose>),
+    /// `reveal P tag(args);`, or `reveal P name;` (`args` is `None`), which
+    /// reveals the value of `name` as the fact `name(name)`.
     Reveal {
         to: RevealTarget,
         tag: Ident,
-        args: Vec<Expr>,
+        args: Option<Vec<Expr>>,
     },
     Payoff {
         player: Expr,
@@ -177,6 +182,9 @@ pub enum StmtKind {
         domain: Expr,
         body: Block,
     },
+    /// `simultaneous { choose a x in D; choose b y in E; }`: players' choices
+    /// made at once (none sees the others').
+    Simultaneous(Block),
     TakeTurns {
         start: Expr,
         body: Block,
@@ -408,7 +416,8 @@ impl Stmt {
             StmtKind::While { body, .. }
             | StmtKind::Repeat { body, .. }
             | StmtKind::For { body, .. }
-            | StmtKind::TakeTurns { body, .. } => body.depth,
+            | StmtKind::TakeTurns { body, .. }
+            | StmtKind::Simultaneous(body) => body.depth,
             StmtKind::TooDeep => MAX_DEPTH,
             _ => 0,
         }

@@ -31,7 +31,19 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     pub notes: Vec<String>,
     pub help: Option<String>,
+    /// A warning's name (`unused`, `unreachable`, ...), shown as
+    /// `warning[unused]`; see [`WARNINGS`].
+    pub code: Option<&'static str>,
 }
+
+/// The warnings galac gives, by code, with what each means (for docs and
+/// `--deny-warnings`).
+pub const WARNINGS: &[(&str, &str)] = &[
+    ("unused", "a local, param, constant, state variable, fn or flow that is never read or called"),
+    ("unreachable", "a statement after `end`, `outcome` or `return` that can never run"),
+    ("no-payoff", "a play can end (`end;` or the end of the main flow) without any payoff or outcome"),
+    ("useless-reveal", "a fact revealed to a player who makes no choice afterwards"),
+];
 
 impl Diagnostic {
     pub fn error(message: impl Into<String>) -> Diagnostic {
@@ -41,11 +53,13 @@ impl Diagnostic {
             labels: Vec::new(),
             notes: Vec::new(),
             help: None,
+            code: None,
         }
     }
 
-    pub fn warning(message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message) }
+    /// A warning named `code` (one of [`WARNINGS`]).
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, code: Some(code), ..Diagnostic::error(message) }
     }
 
     /// Adds the primary label: what is at the place of the problem.
@@ -143,7 +157,11 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<usize> {
     if let Some(help) = &d.help {
         notes.push(format!("help: {help}"));
     }
-    cs::Diagnostic::new(severity).with_message(&d.message).with_labels(labels).with_notes(notes)
+    let diagnostic = cs::Diagnostic::new(severity).with_message(&d.message).with_labels(labels).with_notes(notes);
+    match d.code {
+        Some(code) => diagnostic.with_code(code),
+        None => diagnostic,
+    }
 }
 
 /// The candidate closest to `name` by edit distance, if it is close enough to

@@ -58,9 +58,13 @@ pub fn check_source(sources: &mut SourceMap, name: &str, bytes: &[u8]) -> Result
         diagnostics.extend(problems);
         match typed {
             Some(program) if diagnostics.iter().all(|d| d.severity != crate::diagnostic::Severity::Error) => {
+                let ir = crate::lower::lower(&program);
+                diagnostics.extend(crate::lint::warnings(&program, &ir));
+                diagnostics.sort_by_key(|d| d.primary_span());
                 Ok(Checked { program, warnings: diagnostics })
             }
-            _ => Err(diagnostics),
+            // Names left unused by a statement in error are noise: errors only.
+            _ => Err(diagnostics.into_iter().filter(|d| d.severity == crate::diagnostic::Severity::Error).collect()),
         }
     })
 }
@@ -85,7 +89,7 @@ pub fn parse_param_overrides(program: &tast::Program, args: &[String]) -> Result
     let specs: Vec<galac_runtime::params::ParamSpec> = program
         .params
         .iter()
-        .map(|p| galac_runtime::params::ParamSpec { name: &p.name, is_bool: p.ty == Ty::Bool })
+        .map(|p| galac_runtime::params::ParamSpec { name: &p.name, is_bool: p.ty == Ty::Bool, constant: p.constant })
         .collect();
     let given = galac_runtime::params::parse_overrides(&program.name, &specs, args)?;
     Ok(given.into_iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).collect())
@@ -125,7 +129,13 @@ pub fn summary(program: &tast::Program, values: &[ParamValue]) -> String {
         1 => format!("1 {word} ({})", items[0]),
         n => format!("{n} {word}s ({})", items.join(", ")),
     };
-    let params: Vec<String> = program.params.iter().zip(values).map(|(p, v)| format!("{}={v}", p.name)).collect();
+    let params: Vec<String> = program
+        .params
+        .iter()
+        .zip(values)
+        .filter(|(p, _)| !p.constant)
+        .map(|(p, v)| format!("{}={v}", p.name))
+        .collect();
     let flows: Vec<String> = program.flows.iter().map(|f| f.name.clone().unwrap_or_else(|| "main".into())).collect();
     format!(
         "{}: ok; {}; {}; {}",

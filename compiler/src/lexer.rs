@@ -21,6 +21,8 @@ pub enum Token<'src> {
     Players,
     #[token("param")]
     Param,
+    #[token("const")]
+    Const,
     #[token("enum")]
     Enum,
     #[token("var")]
@@ -49,6 +51,8 @@ pub enum Token<'src> {
     In,
     #[token("take_turns")]
     TakeTurns,
+    #[token("simultaneous")]
+    Simultaneous,
     #[token("unless")]
     Unless,
     #[token("choose")]
@@ -280,6 +284,7 @@ pub fn token_text(tok: &Token<'_>) -> &'static str {
         Game => "game",
         Players => "players",
         Param => "param",
+        Const => "const",
         Enum => "enum",
         Var => "var",
         Fn => "fn",
@@ -294,6 +299,7 @@ pub fn token_text(tok: &Token<'_>) -> &'static str {
         For => "for",
         In => "in",
         TakeTurns => "take_turns",
+        Simultaneous => "simultaneous",
         Unless => "unless",
         Choose => "choose",
         Nature => "nature",

@@ -7,6 +7,7 @@ pub mod driver;
 pub mod interp;
 pub mod ir;
 pub mod lexer;
+pub mod lint;
 pub mod lower;
 pub mod parser;
 pub mod span;

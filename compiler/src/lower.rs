@@ -173,6 +173,7 @@ impl Lowerer<'_> {
                 self.finish(Term::Jump(head));
                 self.cur = exit;
             }
+            StmtKind::Simultaneous(body) => self.lower_block(body, fr),
             StmtKind::Repeat { body, cond } => {
                 let (body_b, exit) = (self.new_block(span), self.new_block(span));
                 self.finish(Term::Jump(body_b));

@@ -114,6 +114,17 @@ fn syntax_diagnostic(file: FileId, src: &str, e: &LalrpopError<'_>) -> Diagnosti
                     .primary(Span::new(file, before, before), "expected `;` here")
                     .secondary(Span::new(file, *l, *r), format!("the next statement starts with {tok}"));
             }
+            if expects_semi && matches!(tok, Token::RBrace) {
+                return Diagnostic::error("missing `;` before `}`")
+                    .primary(Span::new(file, before, before), "expected `;` here")
+                    .secondary(Span::new(file, *l, *r), "the block ends here")
+                    .help("every statement but `if`, `while`, `for` and blocks ends with `;`, the last one too");
+            }
+            if let Some(help) = word_operator_help(src, *l, tok) {
+                return Diagnostic::error(format!("unexpected {tok}"))
+                    .primary(Span::new(file, *l, *r), format!("expected {}", describe_expected(expected)))
+                    .help(help);
+            }
             // A name position (not an expression, which may also start with a name).
             let wanted_name =
                 expected.iter().any(|e| e == "\"identifier\"") && !expected.iter().any(|e| e == "\"integer literal\"");
@@ -130,6 +141,27 @@ fn syntax_diagnostic(file: FileId, src: &str, e: &LalrpopError<'_>) -> Diagnosti
         }
         ParseError::User { error } => match *error {},
     }
+}
+
+/// `and`, `or` and `not` written for `&&`, `||` and `!`: the unexpected
+/// token is the word itself (`a and b`) or follows `not` (`not a`).
+fn word_operator_help(src: &str, at: usize, tok: &Token<'_>) -> Option<String> {
+    let symbol = |word: &str| match word {
+        "and" => Some("&&"),
+        "or" => Some("||"),
+        "not" => Some("!"),
+        _ => None,
+    };
+    let word = match tok {
+        Token::Ident(w) if symbol(w).is_some() => *w,
+        _ => {
+            let before = src[..at].trim_end();
+            let word = &before[before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1)..];
+            symbol(word)?;
+            word
+        }
+    };
+    Some(format!("Gala writes `{word}` as `{}`", symbol(word)?))
 }
 
 /// A hint when a keyword is used where a name was expected.

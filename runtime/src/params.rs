@@ -17,10 +17,12 @@ impl std::fmt::Display for ParamValue {
     }
 }
 
-/// A param of a game: its name and whether it is a `bool` (else `int`).
+/// A param of a game: its name, whether it is a `bool` (else `int`), and
+/// whether it is a constant (`const`), which no override may set.
 pub struct ParamSpec<'a> {
     pub name: &'a str,
     pub is_bool: bool,
+    pub constant: bool,
 }
 
 /// Parses `name=value` overrides; the result holds, per param, the value
@@ -34,7 +36,7 @@ pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Res
         };
         let (name, value) = (name.trim(), value.trim());
         let Some(idx) = params.iter().position(|p| p.name == name) else {
-            let known: Vec<&str> = params.iter().map(|p| p.name).collect();
+            let known: Vec<&str> = params.iter().filter(|p| !p.constant).map(|p| p.name).collect();
             let list = if known.is_empty() {
                 format!("game `{game}` has no params")
             } else {
@@ -42,6 +44,11 @@ pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Res
             };
             return Err(format!("param override `{arg}`: game `{game}` has no param `{name}`; {list}"));
         };
+        if params[idx].constant {
+            return Err(format!(
+                "param override `{arg}`: `{name}` is a constant of game `{game}` (`const`), not a param; it cannot be set"
+            ));
+        }
         if out[idx].is_some() {
             return Err(format!("param override `{arg}`: `{name}` is set twice"));
         }

@@ -177,9 +177,9 @@ impl Gen {
             fresh: 0,
             hostile_left: vec![
                 "match", "impl", "self", "Self", "crate", "super", "loop", "move", "ref", "mut", "struct", "trait",
-                "type", "use", "dyn", "async", "await", "static", "const", "unsafe", "pub", "mod", "extern", "as",
-                "break", "continue", "Some", "None", "Ok", "Err", "Vec", "String", "std", "core", "sc", "state", "__n",
-                "__w", "Box", "Option",
+                "type", "use", "dyn", "async", "await", "static", "unsafe", "pub", "mod", "extern", "as", "break",
+                "continue", "Some", "None", "Ok", "Err", "Vec", "String", "std", "core", "sc", "state", "__n", "__w",
+                "Box", "Option",
             ],
         }
     }

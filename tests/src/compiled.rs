@@ -128,7 +128,8 @@ fn sizes_out_of_range_fail_alike() {
         let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
         let game = domains::Family.instantiate(&params, galac_runtime::game::DEFAULT_STEP_LIMIT);
         let c = build(&game.unwrap_or_else(|e| panic!("{e}")), &BuildOptions::default()).err().map(|e| e.to_string());
-        assert_eq!(i, Some(format!("domains.gala:{error}")), "{param}");
+        let first_line = i.as_deref().and_then(|e| e.lines().next());
+        assert_eq!(first_line, Some(format!("domains.gala:{error}").as_str()), "{param}");
         assert_eq!(c, i, "{param}");
     }
 }
@@ -147,7 +148,8 @@ fn step_limit_errors_equal_the_interpreters() {
         let game = endless::Family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
         let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
         let expected = format!("endless.gala:10:13: no event within {limit} steps: the flow seems to loop forever");
-        assert_eq!(i.as_deref(), Some(expected.as_str()), "interpreter, limit {limit}");
+        let first_line = i.as_deref().and_then(|e| e.lines().next());
+        assert_eq!(first_line, Some(expected.as_str()), "interpreter, limit {limit}");
         assert_eq!(c, i, "limit {limit}");
     }
 }

@@ -19,6 +19,8 @@ mod gambit;
 #[cfg(test)]
 mod gambit_lcp;
 #[cfg(test)]
+mod language;
+#[cfg(test)]
 mod layers;
 #[cfg(test)]
 mod lemke;

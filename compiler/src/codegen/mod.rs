@@ -144,8 +144,10 @@ fn constructor(ir: &ir::Program) -> TokenStream {
         quote!((#tag.to_string(), ::std::vec::Vec::from([#(#args),*])))
     });
     let choice_types = labeler.choice_types.iter().map(type_desc_tokens);
-    let param_names: Vec<proc_macro2::Ident> = ir.params.iter().enumerate().map(|(i, p)| param_field(i, p)).collect();
-    let param_labels = ir.params.iter().map(|p| Literal::string(&p.name));
+    // The settable params (not the constants), as the game reports them.
+    let settable = || ir.params.iter().enumerate().filter(|(_, p)| !p.constant);
+    let param_names: Vec<proc_macro2::Ident> = settable().map(|(i, p)| param_field(i, p)).collect();
+    let param_labels = settable().map(|(_, p)| Literal::string(&p.name));
     quote! {
         pub struct Game {
             params: Params,
@@ -284,10 +286,15 @@ fn family(ir: &ir::Program, e: &Emitter) -> TokenStream {
     let specs = ir.params.iter().map(|p| {
         let name = Literal::string(&p.name);
         let is_bool = p.ty == Ty::Bool;
-        quote!(::galac_runtime::params::ParamSpec { name: #name, is_bool: #is_bool })
+        let constant = p.constant;
+        quote!(::galac_runtime::params::ParamSpec { name: #name, is_bool: #is_bool, constant: #constant })
     });
-    let param_help: Vec<String> =
-        ir.params.iter().map(|p| format!("{}: {} = {}", p.name, p.ty, ir.show(&p.default))).collect();
+    let param_help: Vec<String> = ir
+        .params
+        .iter()
+        .filter(|p| !p.constant)
+        .map(|p| format!("{}: {} = {}", p.name, p.ty, ir.show(&p.default)))
+        .collect();
     let param_help = Literal::string(&if param_help.is_empty() { "none".to_string() } else { param_help.join(", ") });
     let param_values = ir.params.iter().enumerate().map(|(i, p)| {
         let f = param_field(i, p);

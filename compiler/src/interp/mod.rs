@@ -95,7 +95,13 @@ impl Interp {
         let info = GameInfo {
             name: ir.name.clone(),
             players: ir.players.clone(),
-            params: ir.params.iter().zip(params).map(|(p, v)| (p.name.clone(), v.to_string())).collect(),
+            params: ir
+                .params
+                .iter()
+                .zip(params)
+                .filter(|(p, _)| !p.constant)
+                .map(|(p, v)| (p.name.clone(), v.to_string()))
+                .collect(),
         };
         let params = params
             .iter()

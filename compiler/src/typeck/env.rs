@@ -49,6 +49,8 @@ pub struct Env {
     pub players: Vec<String>,
     pub enums: Vec<super::tast::Enum>,
     pub params: Vec<(String, Ty)>,
+    /// Per param, whether it is a `const`.
+    pub constants: Vec<bool>,
     pub vars: Vec<(String, Ty)>,
     pub fns: Vec<FnSig>,
     pub flows: Vec<FlowSig>,
@@ -57,6 +59,10 @@ pub struct Env {
 }
 
 impl Env {
+    pub fn param_is_constant(&self, id: super::tast::ParamId) -> bool {
+        self.constants.get(id.0 as usize).copied().unwrap_or(false)
+    }
+
     pub fn enum_ty(&self, id: EnumId) -> Ty {
         Ty::Enum(id, self.enums[id.0 as usize].name.as_str().into())
     }
@@ -86,11 +92,27 @@ pub struct Body {
     pub turns: Vec<LocalId>,
     /// The return type, in a fn.
     pub ret: Option<Ty>,
+    /// Names chosen earlier in the simultaneous move being checked: out of
+    /// scope until its end, named in the error if read.
+    pub hidden: Vec<String>,
+    /// Per local: where it is declared (`None`: implicit, like `player`) and
+    /// whether it is ever read, for the unused-name warning.
+    pub declared_at: Vec<Option<crate::span::Span>>,
+    pub read: Vec<bool>,
 }
 
 impl Body {
     pub fn new(kind: BodyKind) -> Body {
-        Body { kind, locals: Vec::new(), scopes: vec![Vec::new()], turns: Vec::new(), ret: None }
+        Body {
+            kind,
+            locals: Vec::new(),
+            scopes: vec![Vec::new()],
+            turns: Vec::new(),
+            ret: None,
+            hidden: Vec::new(),
+            declared_at: Vec::new(),
+            read: Vec::new(),
+        }
     }
 
     pub fn push_scope(&mut self) {
@@ -101,13 +123,32 @@ impl Body {
         self.scopes.pop();
     }
 
-    pub fn declare(&mut self, name: &str, ty: Ty, mutable: bool) -> LocalId {
+    pub fn declare(&mut self, name: &str, ty: Ty, mutable: bool, at: Option<crate::span::Span>) -> LocalId {
         let id = LocalId(self.locals.len() as u32);
         self.locals.push(Local { name: name.to_string(), ty, mutable });
+        self.declared_at.push(at);
+        self.read.push(false);
         if let Some(scope) = self.scopes.last_mut() {
             scope.push((name.to_string(), id));
         }
         id
+    }
+
+    /// How many names the innermost scope holds, for [`Body::take_since`].
+    pub fn scope_len(&self) -> usize {
+        self.scopes.last().map_or(0, Vec::len)
+    }
+
+    /// Removes the names the innermost scope gained since it held `len`.
+    pub fn take_since(&mut self, len: usize) -> Vec<(String, LocalId)> {
+        self.scopes.last_mut().map(|s| s.split_off(len.min(s.len()))).unwrap_or_default()
+    }
+
+    /// Puts names taken by [`Body::take_since`] back in the innermost scope.
+    pub fn restore(&mut self, names: Vec<(String, LocalId)>) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.extend(names);
+        }
     }
 
     pub fn lookup(&self, name: &str) -> Option<LocalId> {

@@ -209,11 +209,21 @@ impl Checker {
     }
 
     fn resolve_name(&mut self, name: &ast::Ident, span: Span) -> Expr {
+        if self.body.hidden.contains(&name.name) {
+            self.error(
+                Diagnostic::error(format!("`{}` is chosen in the same simultaneous move", name.name))
+                    .primary(span, "read here, before the move is over")
+                    .note("in a simultaneous move no choice can depend on another; the chosen values are known after the `simultaneous` block"),
+            );
+            return Expr::error(span);
+        }
         if let Some(id) = self.body.lookup(&name.name) {
+            self.body.read[id.0 as usize] = true;
             let ty = self.body.local(id).ty.clone();
             return Expr { kind: ExprKind::Local(id), ty, span };
         }
         if let Some((g, decl_span)) = self.env.globals.get(&name.name).copied() {
+            self.used.insert(name.name.clone());
             return match g {
                 Global::Player(i) => {
                     if !self.can_see_game() {
@@ -351,6 +361,7 @@ impl Checker {
                 if matches!(self.body.kind, BodyKind::ParamDefault { .. } | BodyKind::ArrayLen) {
                     return self.not_here(span, &format!("function `{}`", name.name));
                 }
+                self.used.insert(name.name.clone());
                 let sig = &self.env.fns[id.0 as usize];
                 let params = sig.params.clone();
                 let ret = sig.ret.clone();

@@ -11,11 +11,13 @@ pub mod consts;
 mod env;
 mod expr;
 mod recursion;
+mod scoping;
 mod stmt;
 pub mod tast;
 pub mod types;
+mod unused;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::ast;
 use crate::diagnostic::{did_you_mean, Diagnostic, Severity};
@@ -36,7 +38,8 @@ pub const MAX_TYPE_DEPTH: u32 = 32;
 
 /// Checks a parsed program.
 pub fn check(program: &ast::Program) -> (Option<tast::Program>, Vec<Diagnostic>) {
-    let mut checker = Checker { env: Env::default(), problems: Vec::new(), body: Body::new(BodyKind::Flow) };
+    let mut checker =
+        Checker { env: Env::default(), problems: Vec::new(), body: Body::new(BodyKind::Flow), used: HashSet::new() };
     let typed = checker.program(program);
     let mut problems = checker.problems;
     problems.sort_by_key(|d| d.primary_span());
@@ -48,6 +51,8 @@ pub(crate) struct Checker {
     env: Env,
     problems: Vec<Diagnostic>,
     body: Body,
+    /// The global names read or called somewhere, for the unused warnings.
+    used: HashSet<String>,
 }
 
 impl Checker {
@@ -67,6 +72,7 @@ impl Checker {
         let fns: Vec<tast::Fn> = fn_decls.iter().map(|f| self.check_fn(f)).collect();
         let flows: Vec<tast::Flow> = flow_decls.iter().map(|f| self.check_flow(f)).collect();
         self.problems.extend(recursion::check_flow_recursion(&flows));
+        self.warn_unused_globals();
 
         let main_flow = match main {
             Some(id) => id,
@@ -196,7 +202,10 @@ impl Checker {
         }
     }
 
-    fn collect_params<'a>(&mut self, p: &'a ast::Program) -> Vec<&'a ast::ParamDecl> {
+    /// Declares the params and constants in order. A constant without a
+    /// type takes its value's: its value is checked here, where the params
+    /// before it are known, and kept for `check_params`.
+    fn collect_params<'a>(&mut self, p: &'a ast::Program) -> Vec<(&'a ast::ParamDecl, Option<tast::Expr>)> {
         let mut out = Vec::new();
         for item in &p.items {
             let ast::Item::Param(d) = item else { continue };
@@ -204,16 +213,26 @@ impl Checker {
             if !self.declare_global(&d.name, Global::Param(id)) {
                 continue;
             }
-            let ty = self.resolve_type(&d.ty);
+            let what = if d.constant { "constant" } else { "param" };
+            let (ty, ty_span, checked) = match &d.ty {
+                Some(t) => (self.resolve_type(t), t.span, None),
+                None => {
+                    self.body = Body::new(BodyKind::ParamDefault { upto: id.0 });
+                    let value = self.check_expr(&d.default, None);
+                    (value.ty.clone(), d.default.span, Some(value))
+                }
+            };
             if !matches!(ty, Ty::Int | Ty::Bool | Ty::Error) {
-                self.error(
-                    Diagnostic::error(format!("param `{}` has type `{ty}`", d.name.name))
-                        .primary(d.ty.span, "params must be `int` or `bool`")
-                        .note("params are set on the command line with `--param name=value`"),
-                );
+                let mut diag = Diagnostic::error(format!("{what} `{}` has type `{ty}`", d.name.name))
+                    .primary(ty_span, format!("{what}s must be `int` or `bool`"));
+                if !d.constant {
+                    diag = diag.note("params are set on the command line with `--param name=value`");
+                }
+                self.error(diag);
             }
             self.env.params.push((d.name.name.clone(), ty));
-            out.push(d);
+            self.env.constants.push(d.constant);
+            out.push((d, checked));
         }
         out
     }
@@ -285,21 +304,25 @@ impl Checker {
         (fns, flows, main.map(|(id, _)| id))
     }
 
-    fn check_params(&mut self, decls: Vec<&ast::ParamDecl>) -> Vec<tast::Param> {
+    fn check_params(&mut self, decls: Vec<(&ast::ParamDecl, Option<tast::Expr>)>) -> Vec<tast::Param> {
         let mut out = Vec::new();
         // Default values, to report a default that cannot be computed.
         let mut values: Vec<consts::ParamValue> = Vec::new();
-        for (i, d) in decls.into_iter().enumerate() {
+        for (i, (d, checked)) in decls.into_iter().enumerate() {
             self.body = Body::new(BodyKind::ParamDefault { upto: i as u32 });
             let ty = self.env.params[i].1.clone();
-            let default = self.check_expr(&d.default, Some(&ty));
+            let default = match checked {
+                Some(value) => value,
+                None => self.check_expr(&d.default, Some(&ty)),
+            };
             if !default.ty.has_error() {
                 match consts::eval_const(&default, &values) {
                     Ok(v) => values.push(v),
                     Err(why) => {
                         self.error(
                             Diagnostic::error(format!(
-                                "the default of param `{}` cannot be computed: {why}",
+                                "the {} `{}` cannot be computed: {why}",
+                                if d.constant { "value of constant" } else { "default of param" },
                                 d.name.name
                             ))
                             .primary(d.default.span, why),
@@ -310,7 +333,7 @@ impl Checker {
             } else {
                 values.push(consts::ParamValue::Int(0));
             }
-            out.push(tast::Param { name: d.name.name.clone(), ty, default, span: d.span });
+            out.push(tast::Param { name: d.name.name.clone(), ty, default, constant: d.constant, span: d.span });
         }
         out
     }
@@ -348,6 +371,7 @@ impl Checker {
                     .help("add `return <value>;` on every path"),
             );
         }
+        self.warn_unused_locals();
         let locals = std::mem::take(&mut self.body.locals);
         tast::Fn { name: f.name.name.clone(), n_params: params.len() as u32, ret, locals, body, span: f.span }
     }
@@ -363,6 +387,7 @@ impl Checker {
         self.body = Body::new(BodyKind::Flow);
         self.declare_params(&f.params, &params);
         let body = self.check_block(&f.body);
+        self.warn_unused_locals();
         let locals = std::mem::take(&mut self.body.locals);
         tast::Flow {
             name: f.name.as_ref().map(|n| n.name.clone()),
@@ -383,7 +408,7 @@ impl Checker {
                         .secondary(prev, "first declared here"),
                 );
             }
-            self.body.declare(&b.name.name, ty.clone(), false);
+            self.body.declare(&b.name.name, ty.clone(), false, Some(b.name.span));
         }
     }
 

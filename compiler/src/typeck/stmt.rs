@@ -24,7 +24,7 @@ impl Checker {
     }
 
     /// Reports a game event used inside a pure function.
-    fn flow_only(&mut self, span: Span, what: &str) -> bool {
+    pub(super) fn flow_only(&mut self, span: Span, what: &str) -> bool {
         if self.in_fn() {
             self.error(
                 Diagnostic::error(format!("`{what}` is not allowed in a function"))
@@ -36,14 +36,14 @@ impl Checker {
         true
     }
 
-    fn check_stmt(&mut self, s: &ast::Stmt) -> Option<tast::Stmt> {
+    pub(super) fn check_stmt(&mut self, s: &ast::Stmt) -> Option<tast::Stmt> {
         let span = s.span;
         let kind = match &s.kind {
             ast::StmtKind::Let { name, ty, value } => {
                 let ty = ty.as_ref().map(|t| self.resolve_type(t));
                 let value = self.check_expr(value, ty.as_ref());
                 let local_ty = ty.unwrap_or_else(|| value.ty.clone());
-                let local = self.body.declare(&name.name, local_ty, true);
+                let local = self.body.declare(&name.name, local_ty, true, Some(name.span));
                 StmtKind::Let { local, value }
             }
             ast::StmtKind::Assign { target, op, value } => self.check_assign(target, *op, value)?,
@@ -61,7 +61,10 @@ impl Checker {
                     ast::RevealTarget::All(_) => None,
                     ast::RevealTarget::Player(e) => Some(self.check_player(e, "the receiver of a fact")),
                 };
-                let args: Vec<tast::Expr> = args.iter().map(|a| self.check_expr(a, None)).collect();
+                let args: Vec<tast::Expr> = match args {
+                    Some(args) => args.iter().map(|a| self.check_expr(a, None)).collect(),
+                    None => vec![self.check_revealed_name(tag)?],
+                };
                 let fact = self.intern_fact(tag, &args)?;
                 StmtKind::Reveal { to, fact, args }
             }
@@ -99,9 +102,8 @@ impl Checker {
                 StmtKind::While { cond, body }
             }
             ast::StmtKind::Repeat { body, cond } => {
-                let body = self.check_block(body);
-                let cond = self.check_bool(cond);
-                StmtKind::Repeat { body, cond }
+                let (body, cond) = self.check_body_then_until(body, Some(cond));
+                StmtKind::Repeat { body, cond: cond? }
             }
             ast::StmtKind::For { pattern, domain, body } => {
                 let domain = self.check_domain(domain);
@@ -110,6 +112,12 @@ impl Checker {
                 let body = self.check_block(body);
                 self.body.pop_scope();
                 StmtKind::For { pattern, domain, body }
+            }
+            ast::StmtKind::Simultaneous(body) => {
+                if !self.flow_only(span, "simultaneous") {
+                    return None;
+                }
+                self.check_simultaneous(body, span)
             }
             ast::StmtKind::TakeTurns { start, body, unless, until } => {
                 self.check_take_turns(span, start, body, unless.as_ref(), until.as_ref())?
@@ -148,29 +156,6 @@ impl Checker {
     }
 
     /// `take_turns (start) { ... } unless c until d`: `player` is the current player.
-    fn check_take_turns(
-        &mut self,
-        span: Span,
-        start: &ast::Expr,
-        body: &ast::Block,
-        unless: Option<&ast::Expr>,
-        until: Option<&ast::Expr>,
-    ) -> Option<StmtKind> {
-        if !self.flow_only(span, "take_turns") {
-            return None;
-        }
-        let start = self.check_player(start, "the first player of take_turns");
-        self.body.push_scope();
-        let current = self.body.declare("player", Ty::Player, false);
-        self.body.turns.push(current);
-        let unless = unless.map(|c| self.check_bool(c));
-        let body = self.check_block(body);
-        let until = until.map(|c| self.check_bool(c));
-        self.body.turns.pop();
-        self.body.pop_scope();
-        Some(StmtKind::TakeTurns { start, current, body, unless, until })
-    }
-
     /// `return` in a fn (with a value of its type) or a flow (without one).
     fn check_return(&mut self, span: Span, value: Option<&ast::Expr>) -> Option<StmtKind> {
         match (&self.body.ret, value) {
@@ -203,6 +188,7 @@ impl Checker {
         if let ast::ExprKind::Call(name, args) = &e.kind {
             if self.body.lookup(&name.name).is_none() {
                 if let Some((Global::Flow(id), _)) = self.env.globals.get(&name.name).copied() {
+                    self.used.insert(name.name.clone());
                     if !self.flow_only(span, "a flow call") {
                         return None;
                     }
@@ -320,7 +306,7 @@ impl Checker {
         }
     }
 
-    fn check_choose(&mut self, c: &ast::Choose) -> StmtKind {
+    pub(super) fn check_choose(&mut self, c: &ast::Choose) -> StmtKind {
         let chooser = match &c.chooser {
             ast::Chooser::Nature(_) => None,
             ast::Chooser::Player(e) => Some(self.check_player(e, "the chooser")),
@@ -470,7 +456,9 @@ impl Checker {
     /// Declares the names a pattern binds to parts of a value of type `ty`.
     fn bind_pattern(&mut self, p: &ast::Pattern, ty: &Ty) -> Pattern {
         match &p.kind {
-            ast::PatternKind::Bind(name) => Pattern::Bind(self.body.declare(&name.name, ty.clone(), false)),
+            ast::PatternKind::Bind(name) => {
+                Pattern::Bind(self.body.declare(&name.name, ty.clone(), false, Some(name.span)))
+            }
             ast::PatternKind::Wildcard => Pattern::Wildcard,
             ast::PatternKind::Tuple(ps) => {
                 let parts: Vec<Ty> = match ty {

@@ -38,6 +38,8 @@ pub struct Param {
     pub name: String,
     pub ty: Ty,
     pub default: Expr,
+    /// Declared with `const`: its value is its default, never overridden.
+    pub constant: bool,
     pub span: Span,
 }
 
@@ -149,6 +151,9 @@ pub enum StmtKind {
         domain: Domain,
         body: Block,
     },
+    /// Players' choices made at once: lowered as the same choices one after
+    /// the other, none of which can read another's value.
+    Simultaneous(Block),
     /// `current` is the local holding `player`.
     TakeTurns {
         start: Expr,

@@ -37,6 +37,9 @@ pub enum BuildError {
     TooMuchMemory { limit_mib: u64 },
     #[error(transparent)]
     Game(#[from] GameError),
+    /// A game error below the root, with the play that led there.
+    #[error("{error}\n  in the play: {play}")]
+    InPlay { error: GameError, play: String },
     #[error("a chance node has {n} outcomes but {got} probabilities")]
     ChanceMismatch { n: u32, got: usize },
     #[error("a chance node's probabilities sum to {sum}, not 1")]
@@ -75,7 +78,7 @@ pub(super) const ROOM_STATES: usize = 1 << 12;
 pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
     let start = Instant::now();
     let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
-    let (mut tree, _) = explore(game, vec![game.root()?], None, opts, &mut interner, &Budget::default())?;
+    let (mut tree, _) = explore(game, vec![game.root()?], None, None, opts, &mut interner, &Budget::default())?;
     finish(&mut tree, &interner, opts)?;
     Ok((tree, interner, start.elapsed().as_secs_f64()))
 }
@@ -142,10 +145,13 @@ pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptio
 /// have no earlier moves, or the one `root_move` says; the result also has,
 /// per information set, the own move before it (see
 /// [`OwnMoves::into_before`]). The limits apply to the totals in `budget`.
+/// The roots are the game's root, or (`first_root_action`) its children
+/// from that action on: a game error names the play from the game's root.
 pub(super) fn explore<G: Game>(
     game: &G,
     roots: Vec<G::State>,
     root_move: Option<RootMove>,
+    first_root_action: Option<u32>,
     opts: &BuildOptions,
     interner: &mut InfoInterner,
     budget: &Budget,
@@ -177,6 +183,17 @@ pub(super) fn explore<G: Game>(
         })
         .collect();
     let path_mark = own_moves.mark();
+    // The nodes from a root to the current one, to name the play of an error.
+    let mut trail: Vec<u32> = Vec::new();
+    let in_play = |error: GameError, trail: &[u32], first_child: &[u32], last: Option<u32>| {
+        let mut actions: Vec<u32> = first_root_action.map(|a| a + trail[0]).into_iter().collect();
+        actions.extend(trail.windows(2).map(|w| w[1] - first_child[w[0] as usize]));
+        actions.extend(last);
+        if actions.is_empty() {
+            return BuildError::Game(error);
+        }
+        BuildError::InPlay { error, play: super::play::describe(game, &actions) }
+    };
     let mut stack: Vec<Frame<G::State>> = Vec::new();
     stack.extend(roots.into_iter().zip(paths).enumerate().rev().map(|(i, (state, path))| Frame {
         node: i as u32,
@@ -193,7 +210,12 @@ pub(super) fn explore<G: Game>(
         own_moves.truncate(top.path_mark);
         let (node, depth) = (top.node, top.depth);
         tree.max_depth = tree.max_depth.max(depth);
-        let event = game.advance(&mut top.state, interner)?;
+        trail.truncate(depth as usize);
+        trail.push(node);
+        let event = match game.advance(&mut top.state, interner) {
+            Ok(event) => event,
+            Err(e) => return Err(in_play(e, &trail, &tree.first_child, None)),
+        };
         let n_children = match event {
             Node::Terminal => {
                 let payoffs = game.payoffs(&top.state, &mut pay_buf);
@@ -279,7 +301,9 @@ pub(super) fn explore<G: Game>(
             let action = n_children - 1 - k as u32;
             frame.node = first + action;
             frame.depth = depth + 1;
-            game.apply(&mut frame.state, action, interner)?;
+            if let Err(e) = game.apply(&mut frame.state, action, interner) {
+                return Err(in_play(e, &trail, &tree.first_child, Some(action)));
+            }
             if let Some((player, infoset)) = mover {
                 frame.path = own_moves.push(path, player, infoset, action);
             }

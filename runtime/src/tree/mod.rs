@@ -17,6 +17,7 @@ mod chances;
 mod estimate;
 mod parallel;
 mod payoffs;
+mod play;
 mod recall;
 
 pub use build::{build, BuildError, BuildOptions};

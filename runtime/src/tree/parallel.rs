@@ -85,7 +85,8 @@ pub fn build_parallel<G: Game>(
                 game.apply(&mut child, a, &mut interner)?;
                 children.push(child);
             }
-            let (tree, before) = explore(game, children, root_move, &part_opts, &mut interner, &budget)?;
+            let (tree, before) =
+                explore(game, children, root_move, Some(bounds[i]), &part_opts, &mut interner, &budget)?;
             Ok(Part { tree, interner, before })
         })();
         let failed = result.is_err();
