@@ -14,6 +14,7 @@ pub mod formats;
 mod input;
 mod output;
 pub mod play;
+pub mod shell;
 pub mod simulate;
 pub mod solve;
 pub mod strategies;
@@ -201,6 +202,13 @@ enum SolverCommand {
         #[command(flatten)]
         args: simulate::SimulateArgs,
     },
+    /// Write a shell completion script to standard output.
+    Completions {
+        #[arg(value_enum)]
+        shell: shell::Shell,
+    },
+    /// Write the man page (roff) to standard output.
+    Man,
 }
 
 /// The `main` of a compiled solver: parses the process arguments and runs
@@ -209,9 +217,10 @@ pub fn main<F: Family>(family: &F) -> i32 {
     use clap::{CommandFactory, FromArgMatches};
     let about =
         format!("Solver for the game `{}`, compiled by galac.\n\nParams: {}", family.name(), family.param_help());
-    let version = format!("{} (compiled by galac {})", family.name(), env!("CARGO_PKG_VERSION"));
+    // `kuhn --version`: "kuhn compiled by galac 0.1.0".
+    let version = format!("compiled by galac {}", env!("CARGO_PKG_VERSION"));
     let command = SolverCli::command().name(family.name().to_string()).about(about).version(version);
-    let matches = match command.try_get_matches() {
+    let matches = match command.clone().try_get_matches() {
         Ok(m) => m,
         Err(e) => {
             let _ = e.print();
@@ -226,6 +235,8 @@ pub fn main<F: Family>(family: &F) -> i32 {
         }
     };
     let (params, limits) = match &cli.cmd {
+        SolverCommand::Completions { shell } => return shell::completions(command, *shell),
+        SolverCommand::Man => return shell::man(command),
         SolverCommand::Tree { game, args } => (&game.params, &args.limits),
         SolverCommand::Solve { game, args } => (&game.params, &args.limits),
         SolverCommand::Export { game, args } => (&game.params, &args.limits),
@@ -249,5 +260,6 @@ pub fn main<F: Family>(family: &F) -> i32 {
         SolverCommand::Export { args, .. } => export::run(&game, args, &source, make),
         SolverCommand::Play { args, .. } => play::run(&game, args, make),
         SolverCommand::Simulate { args, .. } => simulate::run(&game, args, make),
+        SolverCommand::Completions { .. } | SolverCommand::Man => 0,
     }
 }

@@ -201,7 +201,7 @@ fn compiles_a_game_into_a_working_solver() {
     let out = Command::new(&bin).arg("--version").output().expect("run");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        format!("kuhn kuhn (compiled by galac {})", env!("CARGO_PKG_VERSION"))
+        format!("kuhn compiled by galac {}", env!("CARGO_PKG_VERSION"))
     );
     let out = Command::new(&bin).args(["simulate", "-n", "1000", "--format", "json"]).output().expect("run the solver");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
@@ -214,6 +214,8 @@ fn compiles_a_game_into_a_working_solver() {
     assert_eq!(play.status.code(), Some(1), "no moves on standard input");
     play.stdout.truncate(200);
     assert!(String::from_utf8_lossy(&play.stdout).contains("first to play; you know: my_card("));
+    let out = Command::new(&bin).args(["completions", "bash"]).output().expect("run");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("simulate"), "completions name the commands");
     let out = Command::new(&bin).args(["tree", "--param", "cards=4"]).output().expect("run");
     assert!(String::from_utf8_lossy(&out.stdout).contains("game: kuhn (cards=4)"));
     let out = Command::new(&bin).args(["tree", "--param", "decks=4"]).output().expect("run");
