@@ -14,6 +14,7 @@ pub mod formats;
 mod input;
 mod output;
 pub mod play;
+pub mod progress;
 pub mod shell;
 pub mod simulate;
 pub mod solve;

@@ -140,8 +140,8 @@ impl<'t> Sampler<'t> {
 
     /// `plays` seeded plays on `threads` threads (at least one): chunks of
     /// [`CHUNK`] plays are handed out in turn; the totals are the same for
-    /// any thread count.
-    pub fn run(&self, seed: u64, plays: u64, threads: usize) -> Totals {
+    /// any thread count. `progress` hears the plays of each chunk done.
+    pub fn run(&self, seed: u64, plays: u64, threads: usize, progress: &(dyn Fn(u64) + Sync)) -> Totals {
         let n = self.tree.n_players as usize;
         let chunks = plays.div_ceil(CHUNK);
         let next = std::sync::atomic::AtomicU64::new(0);
@@ -154,6 +154,7 @@ impl<'t> Sampler<'t> {
                 }
                 let count = CHUNK.min(plays - c * CHUNK);
                 self.run_chunk(seed, c, count, &mut totals);
+                progress(count);
             }
         };
         let mut all = Totals::new(n);

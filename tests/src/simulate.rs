@@ -45,7 +45,7 @@ fn the_equilibrium_against_itself_gives_the_game_value() {
         .combine(&[Source::Solved, Source::Solved])
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(evaluate(&tree, &profile).nash_conv < 1e-6, "the solved profile is not an equilibrium");
-    let totals = Sampler::new(&tree, &profile).run(1, 1_000_000, 2);
+    let totals = Sampler::new(&tree, &profile).run(1, 1_000_000, 2, &|_| {});
     let (mean, half) = totals.mean_and_half_width(0);
     assert!((mean - (-1.0 / 18.0)).abs() <= half, "mean {mean} ± {half} misses -1/18");
     assert!(half < 0.005, "interval too wide: {half}");
@@ -63,7 +63,7 @@ fn a_best_response_against_a_fixed_strategy_earns_its_value() {
     assert!((br.value - value).abs() < 1e-12);
     // The best response exploits this strategy: it earns more than the game value.
     assert!(value > 0.1, "{value}");
-    let totals = Sampler::new(&tree, &profile).run(5, 1_000_000, 2);
+    let totals = Sampler::new(&tree, &profile).run(5, 1_000_000, 2, &|_| {});
     let (mean, half) = totals.mean_and_half_width(0);
     assert!((mean - value).abs() <= half, "mean {mean} ± {half} misses the best response's value {value}");
 }
@@ -73,10 +73,10 @@ fn a_seed_gives_the_same_totals_on_any_number_of_threads() {
     let tree = kuhn();
     let sampler = Sampler::new(&tree, &Profile::uniform(&tree));
     // Not a multiple of the chunk size: the last chunk is partial.
-    let one = sampler.run(9, 100_003, 1);
+    let one = sampler.run(9, 100_003, 1, &|_| {});
     assert_eq!(one.plays, 100_003);
     for threads in [2, 3, 8] {
-        assert_eq!(sampler.run(9, 100_003, threads), one, "{threads} threads");
+        assert_eq!(sampler.run(9, 100_003, threads, &|_| {}), one, "{threads} threads");
     }
-    assert_ne!(sampler.run(10, 100_003, 1), one, "another seed, the same plays");
+    assert_ne!(sampler.run(10, 100_003, 1, &|_| {}), one, "another seed, the same plays");
 }
