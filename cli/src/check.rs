@@ -96,13 +96,7 @@ fn diagnostic_json(sources: &SourceMap, d: &Diagnostic) -> serde_json::Value {
 /// File, line and column (1-based; columns count characters) of a span's
 /// start and end.
 fn place_json(sources: &SourceMap, span: Span) -> serde_json::Value {
-    let text = sources.source(span.file);
-    let line_col = |offset: u32| {
-        let before = text.get(..(offset as usize).min(text.len())).unwrap_or("");
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        (line, column)
-    };
+    let line_col = |offset: u32| sources.line_column(span.file, offset);
     let (line, column) = line_col(span.start);
     let (end_line, end_column) = line_col(span.end);
     serde_json::json!({
