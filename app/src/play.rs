@@ -63,6 +63,8 @@ enum Stop {
     Error(String),
 }
 
+/// Runs `play`; returns the exit status (0 when the games were played or
+/// the player quit, 1 when input ended or a scripted move was wrong).
 pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
     let info = game.info();
     let seat = match args.seat.as_deref().map_or(Ok(0), |s| crate::strategies::seat(&info.players, s)) {

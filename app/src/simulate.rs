@@ -67,6 +67,7 @@ pub fn seat_sources(players: &[String], specs: &[String]) -> Result<Vec<Source>,
     Ok(sources)
 }
 
+/// Runs `simulate`; returns the exit status.
 pub fn run<G: Game>(game: &G, args: &SimulateArgs, make: crate::Maker<G>) -> i32 {
     let info = game.info();
     let sources = match seat_sources(&info.players, &args.strategies) {

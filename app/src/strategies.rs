@@ -66,6 +66,7 @@ pub struct Resolver<'a> {
 }
 
 impl<'a> Resolver<'a> {
+    /// A resolver that has not solved the game yet.
     pub fn new(tree: &'a Tree, info: &'a GameInfo, labels: &'a [String]) -> Resolver<'a> {
         Resolver { tree, info, labels, solved: None }
     }
