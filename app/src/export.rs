@@ -75,6 +75,8 @@ pub fn run<G: Game>(game: &G, args: &ExportArgs, source: &str, make: crate::Make
 /// Says what was written, or why not; true on success.
 fn report(path: &Path, tree: &Tree, written: io::Result<()>) -> bool {
     match written {
+        // Written to standard output: a message would spoil it.
+        Ok(()) if path == Path::new("-") => true,
         Ok(()) => {
             // A closed stdout (`| head`) is no reason to fail or panic.
             let _ = writeln!(io::stdout(), "wrote {} ({} nodes)", path.display(), tree.n_nodes());

@@ -4,9 +4,21 @@
 use std::io::Read;
 use std::path::Path;
 
-/// Reads at most `max_bytes` of `path`; a longer file is an error that says
-/// the limit. Errors name the file and say why in plain words.
+/// Reads at most `max_bytes` of `path` (`-`: standard input); a longer
+/// file is an error that says the limit. Errors name the file and say why
+/// in plain words.
 pub fn read_bounded(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
+    if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .take(max_bytes + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        if bytes.len() as u64 > max_bytes {
+            return Err(format!("standard input holds more than {} MiB, the most galac reads", max_bytes >> 20));
+        }
+        return Ok(bytes);
+    }
     if path.is_dir() {
         return Err(format!("`{}` is a directory, not a file", path.display()));
     }

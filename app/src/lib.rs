@@ -1,4 +1,5 @@
-//! The command line every solver shares: `tree`, `solve` and `export`, with
+//! The command line every solver shares: `tree`, `solve`, `export`, `play`
+//! and `simulate`, with
 //! the same flags and output formats whether the game runs through galac's
 //! interpreter or is compiled into its own binary.
 //!
@@ -12,7 +13,12 @@ pub mod export;
 pub mod formats;
 mod input;
 mod output;
+pub mod play;
+pub mod progress;
+pub mod shell;
+pub mod simulate;
 pub mod solve;
+pub mod strategies;
 mod strategy_file;
 pub mod tree;
 
@@ -137,6 +143,15 @@ pub fn title<G: Game>(game: &G) -> String {
     }
 }
 
+/// The game's params as JSON: integers as numbers, other values as text.
+pub fn params_json(info: &galac_runtime::game::GameInfo) -> serde_json::Value {
+    info.params
+        .iter()
+        .map(|(k, v)| (k.clone(), v.parse::<i64>().map_or_else(|_| serde_json::json!(v), |n| serde_json::json!(n))))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
 #[derive(clap::Parser, Debug)]
 struct SolverCli {
     #[command(subcommand)]
@@ -174,6 +189,27 @@ enum SolverCommand {
         #[command(flatten)]
         args: export::ExportArgs,
     },
+    /// Play the game at the terminal against a strategy or other people.
+    Play {
+        #[command(flatten)]
+        game: ParamArgs,
+        #[command(flatten)]
+        args: play::PlayArgs,
+    },
+    /// Play many seeded games between strategies; mean payoffs with 95% intervals.
+    Simulate {
+        #[command(flatten)]
+        game: ParamArgs,
+        #[command(flatten)]
+        args: simulate::SimulateArgs,
+    },
+    /// Write a shell completion script to standard output.
+    Completions {
+        #[arg(value_enum)]
+        shell: shell::Shell,
+    },
+    /// Write the man page (roff) to standard output.
+    Man,
 }
 
 /// The `main` of a compiled solver: parses the process arguments and runs
@@ -182,8 +218,10 @@ pub fn main<F: Family>(family: &F) -> i32 {
     use clap::{CommandFactory, FromArgMatches};
     let about =
         format!("Solver for the game `{}`, compiled by galac.\n\nParams: {}", family.name(), family.param_help());
-    let command = SolverCli::command().name(family.name().to_string()).about(about);
-    let matches = match command.try_get_matches() {
+    // `kuhn --version`: "kuhn compiled by galac 0.1.0".
+    let version = format!("compiled by galac {}", env!("CARGO_PKG_VERSION"));
+    let command = SolverCli::command().name(family.name().to_string()).about(about).version(version);
+    let matches = match command.clone().try_get_matches() {
         Ok(m) => m,
         Err(e) => {
             let _ = e.print();
@@ -198,9 +236,13 @@ pub fn main<F: Family>(family: &F) -> i32 {
         }
     };
     let (params, limits) = match &cli.cmd {
+        SolverCommand::Completions { shell } => return shell::completions(command, *shell),
+        SolverCommand::Man => return shell::man(command),
         SolverCommand::Tree { game, args } => (&game.params, &args.limits),
         SolverCommand::Solve { game, args } => (&game.params, &args.limits),
         SolverCommand::Export { game, args } => (&game.params, &args.limits),
+        SolverCommand::Play { game, args } => (&game.params, &args.limits),
+        SolverCommand::Simulate { game, args } => (&game.params, &args.limits),
     };
     let game = match family.instantiate(params, limits.step_limit) {
         Ok(g) => g,
@@ -217,5 +259,8 @@ pub fn main<F: Family>(family: &F) -> i32 {
         SolverCommand::Tree { args, .. } => tree::run(&game, args, make),
         SolverCommand::Solve { args, .. } => solve::run(&game, args, make),
         SolverCommand::Export { args, .. } => export::run(&game, args, &source, make),
+        SolverCommand::Play { args, .. } => play::run(&game, args, make),
+        SolverCommand::Simulate { args, .. } => simulate::run(&game, args, make),
+        SolverCommand::Completions { .. } | SolverCommand::Man => 0,
     }
 }

@@ -10,10 +10,14 @@ use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// Writes `path` through `write` (which buffers its output itself). On any
-/// error a regular file is left as it was and no temporary file remains;
-/// a write error on a device (such as ENOSPC on `/dev/full`) is returned.
+/// Writes `path` through `write` (which buffers its output itself); `-` is
+/// standard output. On any error a regular file is left as it was and no
+/// temporary file remains; a write error on a device (such as ENOSPC on
+/// `/dev/full`) is returned.
 pub fn write_atomically(path: &Path, write: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
+    if path == Path::new("-") {
+        return write_stdout(write);
+    }
     let path = follow_symlinks(path)?;
     match fs::metadata(&path) {
         Ok(meta) if meta.is_dir() => Err(io::Error::other("it is a directory")),
@@ -25,6 +29,25 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&File) -> io::Result<()>
         Err(e) if e.kind() == io::ErrorKind::NotFound => replace(&path, None, write),
         Err(e) => Err(e),
     }
+}
+
+/// Writes standard output through a `File` on its descriptor, after what
+/// was printed before.
+#[cfg(unix)]
+fn write_stdout(write: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
+    use io::Write;
+    use std::os::fd::AsFd;
+    io::stdout().flush()?;
+    let file = File::from(io::stdout().as_fd().try_clone_to_owned()?);
+    write(&file)
+}
+
+/// Elsewhere: the console device.
+#[cfg(not(unix))]
+fn write_stdout(write: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
+    use io::Write;
+    io::stdout().flush()?;
+    write(&OpenOptions::new().write(true).open("CONOUT$")?)
 }
 
 /// The path a chain of symlinks ends at (which need not exist yet).

@@ -229,7 +229,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         extra: None,
     };
     if let Some(out) = &args.out {
-        let json = report.json().to_string();
+        let json = format!("{}\n", report.json());
         if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, json.as_bytes())) {
             eprintln!("error: cannot write `{}`: {e}", out.display());
             return 1;
@@ -372,6 +372,7 @@ impl Report<'_> {
             seconds.insert(phase.to_lowercase().replace(" ", "_"), serde_json::json!(t));
         }
         let mut json = serde_json::json!({
+            "schema": "galac.solve/1",
             "game": info.name,
             "params": params,
             "solver": self.solver,

@@ -120,6 +120,7 @@ pub fn json_report(name: &str, params: &[(String, String)], players: &[String], 
         })
         .collect();
     serde_json::json!({
+        "schema": "galac.tree/1",
         "game": name,
         "params": params,
         "players": players,

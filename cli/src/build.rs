@@ -11,9 +11,10 @@ use galac_compiler::codegen;
 pub struct BuildArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Where to write the solver binary.
+    /// Where to write the solver binary (default: the game's name, in the
+    /// current directory, as rustc names its output).
     #[arg(short = 'o', long = "output", value_name = "BINARY")]
-    pub output: PathBuf,
+    pub output: Option<PathBuf>,
     /// Keep the generated crate in this directory (a readable crate you can
     /// inspect, change or ship).
     #[arg(long, value_name = "DIR")]
@@ -22,7 +23,8 @@ pub struct BuildArgs {
 
 pub fn run(args: &BuildArgs, color: bool) -> i32 {
     if !args.game.params.is_empty() {
-        eprintln!("error: params are set when the solver runs: `{} solve --param ...`", args.output.display());
+        let solver = args.output.as_ref().map_or_else(|| "SOLVER".into(), |o| o.display().to_string());
+        eprintln!("error: params are set when the solver runs: `{solver} solve --param ...`");
         return 2;
     }
     let interp = match crate::game_args::load(&args.game, color) {
@@ -30,6 +32,7 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
         Err(code) => return code,
     };
     let ir = interp.ir();
+    let output = args.output.clone().unwrap_or_else(|| PathBuf::from(&ir.name));
     let source = args.game.file.file_name().map_or_else(|| "game.gala".into(), |n| n.to_string_lossy().into_owned());
     let game_rs = match codegen::emit_game(ir, interp.locator(), &source) {
         Ok(s) => s,
@@ -63,12 +66,12 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
             return 1;
         }
     };
-    eprintln!("   Compiling {} into {} (cargo build --release)", args.game.file.display(), args.output.display());
+    eprintln!("   Compiling {} into {} (cargo build --release)", args.game.file.display(), output.display());
     let progress = {
         use std::io::IsTerminal;
         std::io::stderr().is_terminal()
     };
-    let output = &args.output;
+    let output = &output;
     let built = cargo::build_binary(&dir, &package, progress, |exe| {
         galac_app::write_atomically(output, |mut f| {
             let bytes = std::fs::read(exe)?;

@@ -59,6 +59,21 @@ pub enum Command {
     /// Write the game tree for other tools: a Gambit extensive-form file
     /// (--efg) and/or a Graphviz drawing (--dot).
     Export(game_args::RunArgs<galac_app::export::ExportArgs>),
+    /// Play a game at the terminal against a strategy (solved on the fly,
+    /// a strategy file, uniform random) or other people; moves can be
+    /// piped in on standard input.
+    Play(game_args::RunArgs<galac_app::play::PlayArgs>),
+    /// Play many seeded games between one strategy per seat and report
+    /// each player's mean payoff with its 95% confidence interval.
+    Simulate(game_args::RunArgs<galac_app::simulate::SimulateArgs>),
+    /// Write a shell completion script for galac to standard output
+    /// (e.g. `galac completions bash > ~/.local/share/bash-completion/completions/galac`).
+    Completions {
+        #[arg(value_enum)]
+        shell: galac_app::shell::Shell,
+    },
+    /// Write galac's man page (roff) to standard output (`galac man | man -l -`).
+    Man,
     /// Compile a game into a standalone solver binary (also: `galac FILE.gala -o BINARY`).
     Build(build::BuildArgs),
 }
@@ -72,7 +87,8 @@ fn run() -> i32 {
     // `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`: without a
     // subcommand, the first `.gala` argument starts a `build`.
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    const COMMANDS: &[&str] = &["check", "tree", "ir", "solve", "export", "build", "help"];
+    const COMMANDS: &[&str] =
+        &["check", "tree", "ir", "solve", "export", "play", "simulate", "build", "completions", "man", "help"];
     let has_command = argv.iter().skip(1).any(|a| COMMANDS.contains(&a.to_string_lossy().as_ref()));
     if !has_command {
         if let Some(at) = argv.iter().skip(1).position(|a| a.to_string_lossy().ends_with(".gala")) {
@@ -98,11 +114,21 @@ fn run() -> i32 {
         Command::Check(args) => check::run(&args, color),
         Command::Ir(args) => ir::run(&args, color),
         Command::Build(args) => build::run(&args, color),
+        Command::Completions { shell } => {
+            galac_app::shell::completions(<Cli as clap::CommandFactory>::command(), shell)
+        }
+        Command::Man => galac_app::shell::man(<Cli as clap::CommandFactory>::command()),
         Command::Tree(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
             galac_app::tree::run(g, &run.args, Some(make))
         }),
         Command::Solve(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
             galac_app::solve::run(g, &run.args, Some(make))
+        }),
+        Command::Play(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
+            galac_app::play::run(g, &run.args, Some(make))
+        }),
+        Command::Simulate(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
+            galac_app::simulate::run(g, &run.args, Some(make))
         }),
         Command::Export(run) => {
             let source = run.game.file.display().to_string();

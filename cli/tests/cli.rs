@@ -197,6 +197,25 @@ fn compiles_a_game_into_a_working_solver() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let v = json["value"]["first"].as_f64().unwrap_or(f64::NAN);
     assert!((v + 1.0 / 18.0).abs() < 1e-9, "{v}");
+    // `play`, `simulate` and `--version` are in every compiled solver too.
+    let out = Command::new(&bin).arg("--version").output().expect("run");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("kuhn compiled by galac {}", env!("CARGO_PKG_VERSION"))
+    );
+    let out = Command::new(&bin).args(["simulate", "-n", "1000", "--format", "json"]).output().expect("run the solver");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!((json["schema"].as_str(), json["plays"].as_u64()), (Some("galac.simulate/1"), Some(1000)));
+    let mut play = Command::new(&bin)
+        .args(["play", "--seed", "3", "--against", "uniform"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run the solver");
+    assert_eq!(play.status.code(), Some(1), "no moves on standard input");
+    play.stdout.truncate(200);
+    assert!(String::from_utf8_lossy(&play.stdout).contains("first to play; you know: my_card("));
+    let out = Command::new(&bin).args(["completions", "bash"]).output().expect("run");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("simulate"), "completions name the commands");
     let out = Command::new(&bin).args(["tree", "--param", "cards=4"]).output().expect("run");
     assert!(String::from_utf8_lossy(&out.stdout).contains("game: kuhn (cards=4)"));
     let out = Command::new(&bin).args(["tree", "--param", "decks=4"]).output().expect("run");

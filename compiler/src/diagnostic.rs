@@ -2,7 +2,8 @@
 //! snippets by codespan-reporting.
 //!
 //! Phases produce [`Diagnostic`]s; only [`render`] turns byte spans into
-//! `file:line:column` and snippets.
+//! `file:line:column` and snippets, and [`SourceMap::line_column`] into the
+//! same line and column for machine-readable reports.
 
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::SimpleFiles;
@@ -116,6 +117,13 @@ impl SourceMap {
 
     pub fn name(&self, file: FileId) -> &str {
         self.files.get(file.0 as usize).map(|f| f.name().as_str()).unwrap_or("")
+    }
+
+    /// The 1-based line and column (in characters) of a byte offset, as
+    /// [`render`] shows them; (1, 1) for an unknown file.
+    pub fn line_column(&self, file: FileId, offset: u32) -> (usize, usize) {
+        use codespan_reporting::files::Files;
+        self.files.location(file.0 as usize, offset as usize).map_or((1, 1), |l| (l.line_number, l.column_number))
     }
 }
 

@@ -13,5 +13,6 @@ pub mod labels;
 pub mod ops;
 pub mod params;
 pub mod rational;
+pub mod rng;
 pub mod tree;
 pub mod value;

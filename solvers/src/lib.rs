@@ -10,6 +10,7 @@ pub mod lemke;
 pub mod lp;
 pub mod maxn;
 pub mod profile;
+pub mod sample;
 pub mod sequence_form;
 pub mod solver;
 pub mod treeplex;

@@ -21,9 +21,25 @@ const LAYERS: &[(&str, &[&str])] = &[
             "syn",
         ],
     ),
-    // ctrlc: Ctrl-C stops a CFR run cleanly (the answer so far is written).
-    ("app", &["galac-runtime", "galac-solvers", "clap", "ctrlc", "serde_json", "thiserror"]),
-    ("cli", &["galac-runtime", "galac-compiler", "galac-app", "clap", "thiserror"]),
+    // ctrlc: Ctrl-C stops a CFR run cleanly (the answer so far is written);
+    // clap_complete, clap_mangen: `completions` and `man`; indicatif:
+    // progress bars.
+    (
+        "app",
+        &[
+            "galac-runtime",
+            "galac-solvers",
+            "clap",
+            "clap_complete",
+            "clap_mangen",
+            "ctrlc",
+            "indicatif",
+            "serde_json",
+            "thiserror",
+        ],
+    ),
+    // serde_json: `check --format json`.
+    ("cli", &["galac-runtime", "galac-compiler", "galac-app", "clap", "serde_json", "thiserror"]),
 ];
 
 /// The names in a manifest's `[dependencies]` section.

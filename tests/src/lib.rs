@@ -27,6 +27,8 @@ mod lemke;
 #[cfg(test)]
 mod maxn;
 #[cfg(test)]
+mod simulate;
+#[cfg(test)]
 mod solve;
 #[cfg(test)]
 mod solver_examples;

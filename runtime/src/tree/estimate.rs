@@ -14,6 +14,7 @@
 
 use crate::game::{advance_out_of_line, Game, Node};
 use crate::info::InfoInterner;
+use crate::rng::SplitMix64;
 
 /// Random plays per guess.
 const PLAYS: u32 = 64;
@@ -88,17 +89,4 @@ fn play_estimate<G: Game>(
         game.apply(&mut state, child, interner).ok()?;
     }
     None
-}
-
-/// A small, fixed-seed generator (Steele, Lea and Flood's SplitMix64).
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
 }

@@ -1,0 +1,252 @@
+//! `play`: a person plays the game at the terminal against the strategies
+//! of `simulate` (solved on the fly, a strategy file, uniform random, a
+//! best response) or against other people at the same terminal. At each of
+//! their decisions a person sees what the game has revealed to their seat
+//! (the information set's facts, in the game's labels) and chooses an
+//! action by label or number; at the end, the payoffs.
+//!
+//! Moves are read from standard input a line at a time, so a session can
+//! be scripted (`printf 'Bet\nPass\n' | galac play ...`): when standard
+//! input is not a terminal each move read is echoed after its prompt, and
+//! a move that is not an action is an error instead of a new prompt.
+
+use std::io::{BufRead, IsTerminal};
+
+use galac_runtime::game::Game;
+use galac_runtime::rng::SplitMix64;
+use galac_runtime::tree::{NodeView, Tree};
+use galac_solvers::sample::Sampler;
+
+use crate::strategies::{Resolver, Source};
+use crate::LimitArgs;
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Your seat: a player's name or number (from 1). Default: the first.
+    #[arg(long, value_name = "SEAT")]
+    pub seat: Option<String>,
+    /// The other seats' play: `solved` (the solver `solve` chooses),
+    /// `uniform`, a file written by `solve --out`, `br:SPEC` (a best
+    /// response to SPEC), or `human` (every seat is played at this terminal).
+    #[arg(long, value_name = "SPEC", default_value = "solved")]
+    pub against: String,
+    /// Seed of the random draws (chance and the others' mixed play);
+    /// default: from the clock, printed so that the games can be replayed.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Number of games to play.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub games: u32,
+    /// When a game ends, also show the whole play: every chance outcome
+    /// and every move, including what the game hid from you.
+    #[arg(long)]
+    pub show_play: bool,
+}
+
+/// How a session reads moves and reports to its player.
+struct Session<'a, R: BufRead> {
+    tree: &'a Tree,
+    input: R,
+    /// Standard input is not a terminal: echo moves, stop on a bad one.
+    scripted: bool,
+    /// The whole play of the current game, for `--show-play`.
+    trail: Vec<String>,
+}
+
+/// Why a session stopped before its games were played.
+enum Stop {
+    /// The player typed `quit` (exit 0).
+    Quit,
+    /// Input ended or a scripted move was wrong (exit 1).
+    Error(String),
+}
+
+/// Runs `play`; returns the exit status (0 when the games were played or
+/// the player quit, 1 when input ended or a scripted move was wrong).
+pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
+    let info = game.info();
+    let seat = match args.seat.as_deref().map_or(Ok(0), |s| crate::strategies::seat(&info.players, s)) {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 2;
+        }
+    };
+    let all_human = args.against == "human";
+    let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else {
+        return 1;
+    };
+    let labels = crate::solve::unique_labels(&tree);
+    let mut resolver = Resolver::new(&tree, info, &labels);
+    let against = Source::parse(&args.against);
+    let sources: Vec<Source> = (0..info.players.len()).map(|_| against.clone()).collect();
+    let profile = if all_human { Ok(galac_solvers::Profile::uniform(&tree)) } else { resolver.combine(&sources) };
+    let profile = match profile {
+        Ok(p) => p,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 1;
+        }
+    };
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let opponents = match (all_human, resolver.solver_name()) {
+        (true, _) => "every seat played here".to_string(),
+        (false, Some(solver)) => format!("the others play {} ({solver})", against.describe()),
+        (false, None) => format!("the others play {}", against.describe()),
+    };
+    let you = if all_human { String::new() } else { format!("you play {}; ", info.players[seat as usize]) };
+    crate::emit(&format!(
+        "{}: {you}{opponents}; seed {seed}\nChoose an action by its label or its number (`quit` stops).\n",
+        crate::title(game)
+    ));
+    let sampler = Sampler::new(&tree, &profile);
+    let stdin = std::io::stdin();
+    let mut session =
+        Session { tree: &tree, input: stdin.lock(), scripted: !std::io::stdin().is_terminal(), trail: Vec::new() };
+    let human = |player: u32| all_human || player == seat;
+    let mut totals = vec![0i64; info.players.len()];
+    for g in 0..args.games {
+        crate::emit(&format!("\ngame {} of {}\n", g + 1, args.games));
+        let mut rng = SplitMix64::stream(seed, u64::from(g));
+        let leaf = match session.play(&sampler, &mut rng, &human) {
+            Ok(leaf) => leaf,
+            Err(Stop::Quit) => return 0,
+            Err(Stop::Error(msg)) => {
+                eprintln!("error: {msg}");
+                return 1;
+            }
+        };
+        let payoffs = tree.payoffs(leaf);
+        for (t, x) in totals.iter_mut().zip(payoffs) {
+            *t += x;
+        }
+        if args.show_play {
+            crate::emit(&format!("the play: {}\n", session.trail.join(", ")));
+        }
+        crate::emit(&format!("payoffs: {}\n", per_player(&info.players, payoffs)));
+    }
+    if args.games > 1 {
+        crate::emit(&format!("\ntotal over {} games: {}\n", args.games, per_player(&info.players, &totals)));
+    }
+    0
+}
+
+/// "first 1, second -1".
+fn per_player(players: &[String], values: &[i64]) -> String {
+    players.iter().zip(values).map(|(p, x)| format!("{p} {x}")).collect::<Vec<_>>().join(", ")
+}
+
+/// A seed from the clock, for sessions that do not give one.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    SplitMix64(nanos as u64).next() % 1_000_000
+}
+
+impl<R: BufRead> Session<'_, R> {
+    /// Plays one game from the root; returns its leaf.
+    fn play(&mut self, sampler: &Sampler, rng: &mut SplitMix64, human: &dyn Fn(u32) -> bool) -> Result<u32, Stop> {
+        self.trail.clear();
+        let mut node = 0;
+        loop {
+            let next = match self.tree.node(node) {
+                NodeView::Terminal => return Ok(node),
+                NodeView::Chance => {
+                    let child = sampler.child(node, rng.uniform());
+                    let labels = self.tree.chance_outcome_labels(node);
+                    let i = (child - self.tree.children(node).start) as usize;
+                    self.trail.push(format!("chance {}", labels.get(i).map_or("?", String::as_str)));
+                    child
+                }
+                NodeView::Decision { player, infoset } => {
+                    let a = if human(player) {
+                        self.ask(player, infoset)?
+                    } else {
+                        sampler.child(node, rng.uniform()) - self.tree.children(node).start
+                    };
+                    let name = &self.tree.player_names[player as usize];
+                    self.trail.push(format!("{name} {}", self.tree.action_labels(infoset)[a as usize]));
+                    self.tree.children(node).start + a
+                }
+            };
+            node = next;
+        }
+    }
+
+    /// Shows the player their information set and actions and reads a
+    /// choice.
+    fn ask(&mut self, player: u32, infoset: u32) -> Result<u32, Stop> {
+        let name = &self.tree.player_names[player as usize];
+        // A set's label starts with its player's name, said already.
+        let label = self.tree.infoset_label(infoset);
+        let facts = label.strip_prefix(name.as_str()).and_then(|l| l.strip_prefix(": ")).unwrap_or(label);
+        let actions = self.tree.action_labels(infoset);
+        let mut text = format!("{name} to play; you know: {}\n", if facts.is_empty() { "nothing yet" } else { facts });
+        for (i, a) in actions.iter().enumerate() {
+            text += &format!("  {} {a}\n", i + 1);
+        }
+        crate::emit(&text);
+        loop {
+            crate::emit("> ");
+            let mut line = String::new();
+            match self.input.read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    crate::emit("\n");
+                    return Err(Stop::Error("input ended before the game did".into()));
+                }
+                Ok(_) => {}
+            }
+            let typed = line.trim();
+            if self.scripted {
+                crate::emit(&format!("{typed}\n"));
+            }
+            if typed == "quit" {
+                return Err(Stop::Quit);
+            }
+            match choice(actions, typed) {
+                Some(a) => return Ok(a),
+                None => {
+                    let options: Vec<String> =
+                        actions.iter().enumerate().map(|(i, a)| format!("{} {a}", i + 1)).collect();
+                    let msg = format!("`{typed}` is not an action here: {}", options.join(", "));
+                    if self.scripted {
+                        return Err(Stop::Error(msg));
+                    }
+                    eprintln!("{msg}");
+                }
+            }
+        }
+    }
+}
+
+/// The action a typed line names: its label (exactly, else ignoring case)
+/// or its number from 1.
+fn choice(actions: &[String], typed: &str) -> Option<u32> {
+    if let Some(i) = actions.iter().position(|a| a == typed) {
+        return Some(i as u32);
+    }
+    if let Some(i) = actions.iter().position(|a| a.eq_ignore_ascii_case(typed)) {
+        return Some(i as u32);
+    }
+    match typed.parse::<usize>() {
+        Ok(n) if (1..=actions.len()).contains(&n) => Some(n as u32 - 1),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::choice;
+
+    #[test]
+    fn actions_are_chosen_by_label_any_case_or_number() {
+        let actions = ["Pass".to_string(), "Bet".to_string()];
+        assert_eq!(choice(&actions, "Bet"), Some(1));
+        assert_eq!(choice(&actions, "pass"), Some(0));
+        assert_eq!(choice(&actions, "2"), Some(1));
+        assert_eq!(choice(&actions, "3"), None);
+        assert_eq!(choice(&actions, "0"), None);
+        assert_eq!(choice(&actions, "Raise"), None);
+    }
+}

@@ -1,0 +1,21 @@
+//! Progress bars (indicatif) on long steps: drawn on standard error only
+//! when it is a terminal, never with `--quiet`, so that pipes, files and
+//! tests see nothing of them.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A bar for `total` units of `what` ("plays"), hidden when standard error
+/// is not a terminal or `quiet` is set.
+pub fn bar(total: u64, what: &str, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::new(total);
+    let template = format!("{{wide_bar}} {{human_pos}}/{{human_len}} {what} ({{per_sec}}, {{eta}} left)");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}

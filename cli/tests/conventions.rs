@@ -1,0 +1,88 @@
+//! Conventions a command-line user expects: completions and a man page,
+//! JSON from `check` with places in the file, a `schema` key in every JSON
+//! answer, actions in the game's order (not alphabetical), and `-` for
+//! standard input and output.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn kuhn() -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kuhn.gala").display().to_string()
+}
+
+/// Runs galac with `input` on standard input: (status, stdout, stderr).
+fn galac(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_galac"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run galac");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let out = child.wait_with_output().expect("galac ends");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn completions_and_the_man_page_name_every_command() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (code, out, err) = galac(&["completions", shell], "");
+        assert_eq!(code, 0, "{shell}: {err}");
+        for command in ["solve", "play", "simulate"] {
+            assert!(out.contains(command), "{shell} completions miss {command}");
+        }
+    }
+    let (code, out, _) = galac(&["man"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains(".TH galac 1"), "{}", &out[..out.len().min(200)]);
+    assert!(out.contains("simulate"));
+    let (code, _, _) = galac(&["completions", "tcsh"], "");
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn check_reports_diagnostics_as_json_with_lines_and_columns() {
+    let bad = "game x {\n    players a;\n    flow { choose a m in 1..=2 } }\n";
+    let (code, out, _) = galac(&["check", "-", "--format", "json"], bad);
+    assert_eq!(code, 1);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(json["schema"], "galac.check/1");
+    assert_eq!(json["valid"], false);
+    let d = &json["diagnostics"][0];
+    assert_eq!(d["severity"], "error");
+    // The `}` right after `1..=2 `: line 3, column 32.
+    assert_eq!((d["place"]["line"].as_u64(), d["place"]["column"].as_u64()), (Some(3), Some(32)), "{d}");
+    let (code, out, _) = galac(&["check", &kuhn(), "--format", "json"], "");
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!((json["valid"].as_bool(), json["diagnostics"].as_array().map(Vec::len)), (Some(true), Some(0)));
+}
+
+#[test]
+fn json_answers_have_a_schema_and_actions_in_the_games_order() {
+    let kuhn = kuhn();
+    let (code, out, err) = galac(&["tree", &kuhn, "--format", "json"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with(r#"{"schema":"galac.tree/1","game":"kuhn""#), "{out}");
+    // The game file from standard input, the strategy file to standard output.
+    let source = std::fs::read_to_string(&kuhn).expect("kuhn.gala");
+    let (code, out, err) = galac(&["solve", "-", "--format", "json", "--out", "-"], &source);
+    assert_eq!(code, 0, "{err}");
+    let mut lines = out.lines();
+    let strategy = lines.next().unwrap_or_default();
+    let report = lines.next().unwrap_or_default();
+    assert_eq!(strategy, report, "--out - writes the same JSON as the report");
+    let json: serde_json::Value = serde_json::from_str(strategy).expect("json");
+    assert_eq!(json["schema"], "galac.solve/1");
+    // `enum Move { Pass, Bet }`: Pass first, as the game declares it.
+    let at = |key: &str| strategy.find(key).unwrap_or(usize::MAX);
+    let set = at(r#""first: my_card(1)":{"#);
+    assert!(set < at(r#""Pass":"#) && at(r#""Pass":"#) < at(r#""Bet":"#), "{strategy}");
+    let (code, out, _) = galac(&["export", &kuhn, "--efg", "-"], "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("EFG 2 R \"kuhn (cards=3)\""), "{out}");
+}

@@ -1,0 +1,145 @@
+//! `galac play` and `galac simulate` as a user runs them: a scripted Kuhn
+//! session against the solved strategy, checked line by line (and each
+//! game's payoffs against Kuhn's rules, computed here), bad input, and
+//! `simulate`'s JSON answer.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn kuhn() -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kuhn.gala").display().to_string()
+}
+
+/// Runs galac with `input` on standard input: (status, stdout, stderr).
+fn galac_with_input(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_galac"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run galac");
+    if let Some(mut stdin) = child.stdin.take() {
+        // galac may stop reading early (a wrong move): a closed pipe is fine.
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let out = child.wait_with_output().expect("galac ends");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+/// Kuhn's payoff to `first` for a play "chance c, chance d, first m, ...".
+fn kuhn_payoff(play: &str) -> i64 {
+    let parts: Vec<&str> = play.split(", ").collect();
+    let card = |i: usize| parts[i].trim_start_matches("chance ").parse::<i64>().expect("a card");
+    let (c, d) = (card(0), card(1));
+    let moves: Vec<&str> = parts[2..].iter().map(|m| m.split(' ').nth(1).expect("player move")).collect();
+    let showdown = |stake: i64| if c > d { stake } else { -stake };
+    match moves[..] {
+        ["Pass", "Pass"] => showdown(1),
+        ["Pass", "Bet", "Pass"] => -1,
+        ["Pass", "Bet", "Bet"] | ["Bet", "Bet"] => showdown(2),
+        ["Bet", "Pass"] => 1,
+        _ => panic!("not a Kuhn play: {play}"),
+    }
+}
+
+#[test]
+fn a_scripted_kuhn_session_against_the_solved_strategy() {
+    let kuhn = kuhn();
+    let args = ["play", &kuhn, "--seed", "3", "--games", "4", "--show-play"];
+    let (code, out, err) = galac_with_input(&args, "Bet\nPass\nbet\n1\n");
+    assert_eq!(code, 0, "{err}");
+    // `second`'s equilibrium strategy in Kuhn poker is unique, so the
+    // session does not depend on which equilibrium the LP returns.
+    let expected = "\
+kuhn (cards=3): you play first; the others play solved (lp (clarabel)); seed 3
+Choose an action by its label or its number (`quit` stops).
+
+game 1 of 4
+first to play; you know: my_card(3)
+  1 Pass
+  2 Bet
+> Bet
+the play: chance 3, chance 1, first Bet, second Pass
+payoffs: first 1, second -1
+
+game 2 of 4
+first to play; you know: my_card(2)
+  1 Pass
+  2 Bet
+> Pass
+the play: chance 2, chance 1, first Pass, second Pass
+payoffs: first 1, second -1
+
+game 3 of 4
+first to play; you know: my_card(3)
+  1 Pass
+  2 Bet
+> bet
+the play: chance 3, chance 1, first Bet, second Pass
+payoffs: first 1, second -1
+
+game 4 of 4
+first to play; you know: my_card(3)
+  1 Pass
+  2 Bet
+> 1
+the play: chance 3, chance 1, first Pass, second Pass
+payoffs: first 1, second -1
+
+total over 4 games: first 4, second -4
+";
+    for (i, (got, want)) in out.lines().zip(expected.lines()).enumerate() {
+        assert_eq!(got, want, "line {}", i + 1);
+    }
+    assert_eq!(out.lines().count(), expected.lines().count(), "{out}");
+    // Each game's payoffs are Kuhn's for the play shown.
+    let plays: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("the play: ")).collect();
+    let payoffs: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("payoffs: first ")).collect();
+    assert_eq!(plays.len(), 4);
+    for (play, pay) in plays.iter().zip(&payoffs) {
+        let first: i64 = pay.split(',').next().and_then(|x| x.parse().ok()).expect("a payoff");
+        assert_eq!(first, kuhn_payoff(play), "{play}");
+    }
+}
+
+#[test]
+fn the_second_seat_sees_the_first_move_and_a_wrong_move_is_an_error() {
+    let kuhn = kuhn();
+    let (code, out, _) = galac_with_input(&["play", &kuhn, "--seat", "2", "--seed", "3", "--against", "uniform"], "");
+    assert_eq!(code, 1);
+    let facts = out.lines().find(|l| l.starts_with("second to play; you know: ")).expect("a prompt");
+    assert!(facts.contains("my_card(") && facts.contains("moved("), "{facts}");
+    assert!(!facts.contains("first"), "{facts}: the other seat's card is hidden");
+    let (code, _, err) = galac_with_input(&["play", &kuhn, "--seed", "3"], "Raise\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("`Raise` is not an action here: 1 Pass, 2 Bet"), "{err}");
+    let (code, _, err) = galac_with_input(&["play", &kuhn, "--seed", "3"], "quit\n");
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = galac_with_input(&["play", &kuhn, "--seat", "third"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("not a seat of this game: first, second"), "{err}");
+}
+
+#[test]
+fn simulate_reports_the_game_value_within_its_interval_whatever_the_threads() {
+    let kuhn = kuhn();
+    let run = |threads: &str| {
+        let args = ["simulate", &kuhn, "-n", "300000", "--seed", "4", "--threads", threads, "--format", "json"];
+        let (code, out, err) = galac_with_input(&args, "");
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).expect("json")
+    };
+    let one = run("1");
+    assert_eq!(one["schema"], "galac.simulate/1");
+    let first = &one["players"][0];
+    assert_eq!(first["player"], "first");
+    let (lo, hi) = (first["ci95"][0].as_f64().unwrap_or(f64::NAN), first["ci95"][1].as_f64().unwrap_or(f64::NAN));
+    assert!(lo <= -1.0 / 18.0 && -1.0 / 18.0 <= hi, "[{lo}, {hi}] misses -1/18");
+    let two = run("2");
+    assert_eq!(one["players"], two["players"], "the threads changed the answer");
+    let (code, _, err) = galac_with_input(&["simulate", &kuhn, "-s", "uniform", "-s", "solved", "-s", "uniform"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("3 strategies for 2 seats"), "{err}");
+}
