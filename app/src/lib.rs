@@ -8,6 +8,7 @@
 pub mod cfr;
 pub mod choose;
 pub mod double_oracle;
+pub mod exact;
 pub mod export;
 pub mod formats;
 mod input;

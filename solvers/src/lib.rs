@@ -6,6 +6,7 @@
 pub mod best_response;
 pub mod cfr;
 pub mod double_oracle;
+pub mod exact;
 pub mod lemke;
 pub mod lp;
 pub mod maxn;
