@@ -13,6 +13,8 @@ mod compiled;
 #[cfg(test)]
 mod double_oracle;
 #[cfg(test)]
+mod exact;
+#[cfg(test)]
 mod examples;
 #[cfg(test)]
 mod gambit;
