@@ -1,20 +1,22 @@
-//! The command line every solver shares: `tree`, `solve` and `export`, with
+//! The command line every solver shares: `tree`, `solve`, `export` and `explain`, with
 //! the same flags and output formats whether the game runs through galac's
 //! interpreter or is compiled into its own binary.
 //!
 //! Exit status: 0 on success, 1 when the game cannot be built or solved,
 //! 2 when the program was called wrongly.
 
+pub mod cards;
 pub mod cfr;
 pub mod choose;
 pub mod double_oracle;
 pub mod exact;
+pub mod explain;
 pub mod export;
 pub mod formats;
 mod input;
 mod output;
 pub mod solve;
-mod strategy_file;
+pub(crate) mod strategy_file;
 pub mod tree;
 
 use galac_runtime::game::Game;
@@ -175,6 +177,14 @@ enum SolverCommand {
         #[command(flatten)]
         args: export::ExportArgs,
     },
+    /// Explain a strategy profile (a `solve --out` file, or the game solved
+    /// on the fly) set by set: action probabilities and values, beliefs.
+    Explain {
+        #[command(flatten)]
+        game: ParamArgs,
+        #[command(flatten)]
+        args: Box<explain::ExplainArgs>,
+    },
 }
 
 /// The `main` of a compiled solver: parses the process arguments and runs
@@ -202,6 +212,7 @@ pub fn main<F: Family>(family: &F) -> i32 {
         SolverCommand::Tree { game, args } => (&game.params, &args.limits),
         SolverCommand::Solve { game, args } => (&game.params, &args.limits),
         SolverCommand::Export { game, args } => (&game.params, &args.limits),
+        SolverCommand::Explain { game, args } => (&game.params, &args.limits),
     };
     let game = match family.instantiate(params, limits.step_limit) {
         Ok(g) => g,
@@ -218,5 +229,6 @@ pub fn main<F: Family>(family: &F) -> i32 {
         SolverCommand::Tree { args, .. } => tree::run(&game, args, make),
         SolverCommand::Solve { args, .. } => solve::run(&game, args, make),
         SolverCommand::Export { args, .. } => export::run(&game, args, &source, make),
+        SolverCommand::Explain { args, .. } => explain::run(&game, args, make),
     }
 }

@@ -59,6 +59,9 @@ pub enum Command {
     /// Write the game tree for other tools: a Gambit extensive-form file
     /// (--efg) and/or a Graphviz drawing (--dot).
     Export(game_args::RunArgs<galac_app::export::ExportArgs>),
+    /// Explain a strategy profile (a `solve --out` file, or the game solved
+    /// on the fly) set by set: action probabilities and values, beliefs.
+    Explain(Box<game_args::RunArgs<galac_app::explain::ExplainArgs>>),
     /// Compile a game into a standalone solver binary (also: `galac FILE.gala -o BINARY`).
     Build(build::BuildArgs),
 }
@@ -72,7 +75,7 @@ fn run() -> i32 {
     // `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`: without a
     // subcommand, the first `.gala` argument starts a `build`.
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    const COMMANDS: &[&str] = &["check", "tree", "ir", "solve", "export", "build", "help"];
+    const COMMANDS: &[&str] = &["check", "tree", "ir", "solve", "export", "build", "help", "explain"];
     let has_command = argv.iter().skip(1).any(|a| COMMANDS.contains(&a.to_string_lossy().as_ref()));
     if !has_command {
         if let Some(at) = argv.iter().skip(1).position(|a| a.to_string_lossy().ends_with(".gala")) {
@@ -103,6 +106,9 @@ fn run() -> i32 {
         }),
         Command::Solve(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
             galac_app::solve::run(g, &run.args, Some(make))
+        }),
+        Command::Explain(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
+            galac_app::explain::run(g, &run.args, Some(make))
         }),
         Command::Export(run) => {
             let source = run.game.file.display().to_string();

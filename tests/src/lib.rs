@@ -7,6 +7,8 @@
 //! `INSTA_UPDATE=no` so that CI never writes them).
 
 #[cfg(test)]
+mod beliefs;
+#[cfg(test)]
 mod cfr;
 #[cfg(test)]
 mod compiled;
