@@ -75,7 +75,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
     };
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
     let labels = crate::solve::unique_labels(&tree);
-    let (profile, source) = match profile_for(game, &tree, &labels, args) {
+    let (profile, source) = match profile_for(game, &tree, &labels, args.strategy.as_deref()) {
         Ok(x) => x,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -119,14 +119,15 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
     0
 }
 
-/// The profile the flags name, and where it came from.
-fn profile_for<G: Game>(
+/// The profile in `strategy` (a `solve --out` file), or the answer of the
+/// solver `solve` would choose; and where it came from.
+pub(crate) fn profile_for<G: Game>(
     game: &G,
     tree: &Tree,
     labels: &[String],
-    args: &ExplainArgs,
+    strategy: Option<&std::path::Path>,
 ) -> Result<(Profile, String), String> {
-    if let Some(path) = &args.strategy {
+    if let Some(path) = strategy {
         let loaded = crate::strategy_file::read(path, game.info(), tree, labels, false)?;
         return Ok((loaded.profile, format!("strategy file {}", path.display())));
     }
@@ -144,7 +145,7 @@ fn profile_for<G: Game>(
 }
 
 /// `text` holds `pattern`'s pieces between its `*`s, in order.
-fn matches(pattern: &str, text: &str) -> bool {
+pub(crate) fn matches(pattern: &str, text: &str) -> bool {
     let mut rest = text;
     for piece in pattern.split('*') {
         match rest.find(piece) {

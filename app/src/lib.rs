@@ -1,4 +1,4 @@
-//! The command line every solver shares: `tree`, `solve`, `export` and `explain`, with
+//! The command line every solver shares: `tree`, `solve`, `export`, `explain` and `plot`, with
 //! the same flags and output formats whether the game runs through galac's
 //! interpreter or is compiled into its own binary.
 //!
@@ -15,6 +15,7 @@ pub mod export;
 pub mod formats;
 mod input;
 mod output;
+pub mod plot;
 pub mod solve;
 pub(crate) mod strategy_file;
 pub mod tree;
@@ -177,6 +178,14 @@ enum SolverCommand {
         #[command(flatten)]
         args: export::ExportArgs,
     },
+    /// Draw a chart as SVG: strategy (action probabilities per set), curve
+    /// (convergence from `solve --curve` files) or tree (a small game's tree).
+    Plot {
+        #[command(flatten)]
+        game: ParamArgs,
+        #[command(flatten)]
+        args: Box<plot::PlotArgs>,
+    },
     /// Explain a strategy profile (a `solve --out` file, or the game solved
     /// on the fly) set by set: action probabilities and values, beliefs.
     Explain {
@@ -213,6 +222,7 @@ pub fn main<F: Family>(family: &F) -> i32 {
         SolverCommand::Solve { game, args } => (&game.params, &args.limits),
         SolverCommand::Export { game, args } => (&game.params, &args.limits),
         SolverCommand::Explain { game, args } => (&game.params, &args.limits),
+        SolverCommand::Plot { game, args } => (&game.params, &args.limits),
     };
     let game = match family.instantiate(params, limits.step_limit) {
         Ok(g) => g,
@@ -230,5 +240,6 @@ pub fn main<F: Family>(family: &F) -> i32 {
         SolverCommand::Solve { args, .. } => solve::run(&game, args, make),
         SolverCommand::Export { args, .. } => export::run(&game, args, &source, make),
         SolverCommand::Explain { args, .. } => explain::run(&game, args, make),
+        SolverCommand::Plot { args, .. } => plot::run(&game, args, make),
     }
 }
