@@ -197,6 +197,13 @@ fn compiles_a_game_into_a_working_solver() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     let v = json["value"]["first"].as_f64().unwrap_or(f64::NAN);
     assert!((v + 1.0 / 18.0).abs() < 1e-9, "{v}");
+    // The commands that use the answer are the compiled solver's too.
+    let out = Command::new(&bin).args(["solve", "--exact"]).output().expect("run the solver");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("exact value: first -1/18, second 1/18 (certified)"));
+    let out = Command::new(&bin).args(["explain", "--player", "second"]).output().expect("run the solver");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("beliefs: "), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(&bin).args(["plot", "tree", "-o", "-"]).output().expect("run the solver");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("<?xml"), "{}", String::from_utf8_lossy(&out.stderr));
     let out = Command::new(&bin).args(["tree", "--param", "cards=4"]).output().expect("run");
     assert!(String::from_utf8_lossy(&out.stdout).contains("game: kuhn (cards=4)"));
     let out = Command::new(&bin).args(["tree", "--param", "decks=4"]).output().expect("run");
