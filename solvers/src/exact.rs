@@ -52,6 +52,10 @@ impl Certificate {
 /// The denominator bounds tried, smallest first.
 const DENOMINATORS: [u64; 7] = [10, 100, 1_000, 10_000, 100_000, 1_000_000, 100_000_000];
 
+/// What a rounding guarantees one player: the payoff, the rounded profile,
+/// its denominator bound.
+type Guarantee = (Q, Vec<Vec<Q>>, u64);
+
 /// Rounds `profile` with growing denominator bounds, two ways (the
 /// behaviour probabilities, and the realization plan whose shares then give
 /// them: a vertex of the sequence-form LP is rational there), and checks
@@ -81,7 +85,7 @@ pub fn certify(tree: &Tree, profile: &Profile) -> Certificate {
     };
     let c = Q::from_integer(BigInt::from(c));
     // Per player: (guarantee, rounding, its denominator bound).
-    let mut best: [Option<(Q, Vec<Vec<Q>>, u64)>; 2] = [None, None];
+    let mut best: [Option<Guarantee>; 2] = [None, None];
     for den in DENOMINATORS {
         for probs in roundings(den) {
             // What the first player's part guarantees it (c minus the second

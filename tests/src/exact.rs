@@ -96,8 +96,11 @@ fn exact_and_float_evaluations_agree() {
     }
 }
 
+/// Per player, each information set's probabilities (Gambit's order).
+type Sets = [Vec<Vec<Q>>; 2];
+
 /// Gambit's rational `lp_solve`: payoffs and per player the sets' probabilities.
-fn gambit_exact(python: &str, efg: &std::path::Path) -> Result<(Vec<Q>, [Vec<Vec<Q>>; 2]), String> {
+fn gambit_exact(python: &str, efg: &std::path::Path) -> Result<(Vec<Q>, Sets), String> {
     let out = Command::new(python)
         .arg(repo_root().join("tests/interop/gambit_exact.py"))
         .arg(efg)

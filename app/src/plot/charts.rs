@@ -1,7 +1,7 @@
 //! The strategy chart (stacked action probabilities per set) and the
 //! convergence chart (curves from `--curve` CSV files on log-log axes).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use galac_runtime::game::Game;
 use galac_runtime::tree::Tree;
@@ -139,8 +139,11 @@ fn axis_y(svg: &mut Svg, left: f64, top: f64, h: f64, ticks: &[f64], label: impl
     }
 }
 
-/// A curve file: its name, and (iteration, measure) points.
-fn read_curve(path: &PathBuf) -> Result<(String, Vec<(f64, f64)>, &'static str), String> {
+/// A curve: its name, its (iteration, measure) points, the measure's name.
+struct Curve(String, Vec<(f64, f64)>, &'static str);
+
+/// A curve file written by `--curve`.
+fn read_curve(path: &Path) -> Result<Curve, String> {
     let bytes = crate::read_bounded(path, 1 << 28)?;
     let text = String::from_utf8(bytes).map_err(|_| format!("`{}` is not text", path.display()))?;
     let mut lines = text.lines();
@@ -164,7 +167,7 @@ fn read_curve(path: &PathBuf) -> Result<(String, Vec<(f64, f64)>, &'static str),
         points.push((a, b));
     }
     let name = path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
-    Ok((name, points, measure))
+    Ok(Curve(name, points, measure))
 }
 
 /// The curves of the files on log-log axes (points at 0 are left out).
@@ -172,7 +175,7 @@ pub fn curves(title: &str, files: &[PathBuf]) -> Result<String, String> {
     if files.is_empty() {
         return Err("the curve chart needs at least one --curve FILE".into());
     }
-    let curves = files.iter().map(read_curve).collect::<Result<Vec<_>, _>>()?;
+    let curves = files.iter().map(|p| read_curve(p)).collect::<Result<Vec<_>, _>>()?;
     let positive = |(x, y): &&(f64, f64)| *x > 0.0 && *y > 0.0 && y.is_finite();
     let all: Vec<(f64, f64)> = curves.iter().flat_map(|c| c.1.iter().filter(positive).copied()).collect();
     if all.is_empty() {
@@ -202,7 +205,7 @@ pub fn curves(title: &str, files: &[PathBuf]) -> Result<String, String> {
     let mut measures: Vec<&str> = curves.iter().map(|c| c.2).collect();
     measures.dedup();
     svg.text(18.0, top - 10.0, 12.0, "start", &measures.join(" / "));
-    for (i, (_, points, _)) in curves.iter().enumerate() {
+    for (i, Curve(_, points, _)) in curves.iter().enumerate() {
         let pts: Vec<(f64, f64)> = points.iter().filter(positive).map(|&(x, y)| (sx(x), sy(y))).collect();
         svg.polyline(&pts, COLOURS[i % COLOURS.len()]);
     }

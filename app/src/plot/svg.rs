@@ -24,9 +24,9 @@ impl Svg {
     }
 
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, title: &str) {
-        let _ = write!(
+        let _ = writeln!(
             self.body,
-            "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{h:.2}\" fill=\"{fill}\"><title>{}</title></rect>\n",
+            "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{h:.2}\" fill=\"{fill}\"><title>{}</title></rect>",
             escape(title)
         );
     }
