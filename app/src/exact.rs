@@ -49,6 +49,7 @@ fn width(cert: &Certificate) -> galac_solvers::exact::Q {
     cert.interval.as_ref().map_or_else(|| cert.nash_conv.clone(), |(lo, hi)| hi - lo)
 }
 
+/// The section's text lines.
 fn text(cert: &Certificate, info: &GameInfo) -> String {
     let values: Vec<String> = info.players.iter().zip(&cert.values).map(|(p, v)| format!("{p} {}", show(v))).collect();
     let mut out = String::new();
@@ -87,9 +88,10 @@ fn show(q: &galac_solvers::exact::Q) -> String {
     if exact.len() <= 32 {
         return exact;
     }
-    format!("~{:.12e}", num_traits::ToPrimitive::to_f64(q).unwrap_or(f64::NAN))
+    format!("~{:.12e}", galac_solvers::exact::to_f64(q))
 }
 
+/// The section's JSON value.
 fn json(cert: &Certificate, tree: &Tree, labels: &[String], info: &GameInfo) -> serde_json::Value {
     let per_player = |xs: &[galac_solvers::exact::Q]| -> serde_json::Map<String, serde_json::Value> {
         info.players.iter().zip(xs).map(|(p, v)| (p.clone(), v.to_string().into())).collect()

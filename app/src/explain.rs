@@ -61,6 +61,7 @@ struct Shown {
     histories: Vec<String>,
 }
 
+/// Runs `explain`; returns the exit status.
 pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 {
     let info = game.info();
     let player = match &args.player {
@@ -211,6 +212,7 @@ fn histories(tree: &Tree, parents: &[u32], view: &SetView, style: &CardStyle) ->
         .collect()
 }
 
+/// The text report.
 fn text(tree: &Tree, profile: &Profile, shown: &[Shown], source: &str, title: &str) -> String {
     let mut out = format!("game: {title}\nprofile: {source}\n");
     let mut last: Option<(u32, &str)> = None;
@@ -257,6 +259,7 @@ fn text(tree: &Tree, profile: &Profile, shown: &[Shown], source: &str, title: &s
     out
 }
 
+/// The JSON report.
 fn json<G: Game>(tree: &Tree, profile: &Profile, shown: &[Shown], source: &str, game: &G) -> serde_json::Value {
     let info = game.info();
     let finite = |x: f64| if x.is_finite() { serde_json::json!(x) } else { serde_json::Value::Null };

@@ -226,6 +226,11 @@ pub fn approximate(x: f64, max_den: u64) -> Q {
     }
 }
 
+/// The nearest float (NaN if out of range).
+pub fn to_f64(q: &Q) -> f64 {
+    num_traits::ToPrimitive::to_f64(q).unwrap_or(f64::NAN)
+}
+
 /// A finite float as the exact rational it stands for.
 fn exact_f64(x: f64) -> Q {
     Q::from_float(x).unwrap_or_else(Q::zero)

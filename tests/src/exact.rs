@@ -12,7 +12,7 @@ use galac_app::formats::write_efg;
 use galac_runtime::tree::{build, BuildOptions, Tree};
 use galac_solvers::best_response::evaluate;
 use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant};
-use galac_solvers::exact::{certify, check, Q};
+use galac_solvers::exact::{certify, check, to_f64, Q};
 use galac_solvers::lp::{Backend, LpSolver};
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::Profile;
@@ -34,14 +34,10 @@ fn floats(tree: &Tree, probs: &[Vec<Q>]) -> Profile {
     let mut profile = Profile::uniform(tree);
     for (set, ps) in probs.iter().enumerate() {
         for (x, q) in profile.probs_mut(set as u32).iter_mut().zip(ps) {
-            *x = num_traits_to_f64(q);
+            *x = to_f64(q);
         }
     }
     profile
-}
-
-fn num_traits_to_f64(q: &Q) -> f64 {
-    q.numer().to_string().parse::<f64>().unwrap_or(f64::NAN) / q.denom().to_string().parse::<f64>().unwrap_or(f64::NAN)
 }
 
 #[test]
@@ -71,8 +67,8 @@ fn an_approximate_answer_gets_an_exact_interval_around_the_value() {
     let value = Q::from_str("-1/18").expect("a fraction");
     assert!(lo <= value && value <= hi, "[{lo}, {hi}]");
     let eval = evaluate(&tree, &floats(&tree, &cert.probs));
-    assert!((num_traits_to_f64(&lo) + eval.best_response[1]).abs() < 1e-9, "{lo} vs {eval:?}");
-    assert!((num_traits_to_f64(&hi) - eval.best_response[0]).abs() < 1e-9, "{hi} vs {eval:?}");
+    assert!((to_f64(&lo) + eval.best_response[1]).abs() < 1e-9, "{lo} vs {eval:?}");
+    assert!((to_f64(&hi) - eval.best_response[0]).abs() < 1e-9, "{hi} vs {eval:?}");
 }
 
 #[test]
@@ -89,8 +85,8 @@ fn exact_and_float_evaluations_agree() {
         let cert = check(&tree, probs, 0);
         let eval = evaluate(&tree, &uniform);
         for p in 0..tree.n_players as usize {
-            assert!((num_traits_to_f64(&cert.values[p]) - eval.values[p]).abs() < 1e-9, "{file}: value of {p}");
-            let br = num_traits_to_f64(&cert.best_response[p]);
+            assert!((to_f64(&cert.values[p]) - eval.values[p]).abs() < 1e-9, "{file}: value of {p}");
+            let br = to_f64(&cert.best_response[p]);
             assert!((br - eval.best_response[p]).abs() < 1e-9, "{file}: best response of {p}");
         }
     }

@@ -58,6 +58,7 @@ pub struct PlotArgs {
     pub ranks: String,
 }
 
+/// Runs `plot`; returns the exit status.
 pub fn run<G: Game>(game: &G, args: &PlotArgs, make: crate::Maker<G>) -> i32 {
     let style = CardStyle { symbols: true, ..CardStyle::new(&args.ranks, false) };
     let svg = match args.chart {

@@ -19,10 +19,12 @@ pub fn escape(text: &str) -> String {
 }
 
 impl Svg {
+    /// An empty document of this size (pixels).
     pub fn new(width: f64, height: f64) -> Svg {
         Svg { body: String::new(), width, height }
     }
 
+    /// A filled rectangle with a tooltip.
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, title: &str) {
         let _ = writeln!(
             self.body,
@@ -31,6 +33,7 @@ impl Svg {
         );
     }
 
+    /// A straight line.
     pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str) {
         let _ = writeln!(
             self.body,
@@ -38,6 +41,7 @@ impl Svg {
         );
     }
 
+    /// A line through the points.
     pub fn polyline(&mut self, points: &[(f64, f64)], stroke: &str) {
         let pts: Vec<String> = points.iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();
         let _ = writeln!(
@@ -47,6 +51,7 @@ impl Svg {
         );
     }
 
+    /// A filled circle with a tooltip.
     pub fn circle(&mut self, x: f64, y: f64, r: f64, fill: &str, title: &str) {
         let _ = writeln!(
             self.body,
@@ -73,6 +78,7 @@ impl Svg {
         }
     }
 
+    /// The whole document, titled.
     pub fn finish(self, title: &str) -> String {
         format!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"Helvetica, Arial, sans-serif\">\n<title>{t}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"{cx}\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">{t}</text>\n{b}</svg>\n",

@@ -13,6 +13,7 @@ const LEAF_W: f64 = 46.0;
 /// Vertical room per level.
 const LEVEL_H: f64 = 90.0;
 
+/// The tree as an SVG document, or why it is too large to draw.
 pub fn draw(tree: &Tree, title: &str, max_drawn: usize, style: &CardStyle) -> Result<String, String> {
     if tree.n_nodes() > max_drawn {
         return Err(format!(
