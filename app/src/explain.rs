@@ -99,7 +99,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
         })
         .map(|(set, view)| {
             let label = style.rewrite(&labels[set]);
-            let group = label.split_once(": ").map_or("", |(_, facts)| facts).split(", ").next().unwrap_or("");
+            let group = facts(&label).first().copied().unwrap_or("");
             let histories = histories(&tree, &parents, &view, &style);
             Shown { set: set as u32, group: group.to_string(), label, view, histories }
         })
@@ -143,6 +143,26 @@ pub(crate) fn profile_for<G: Game>(
     };
     let solution = solver.solve(tree, &mut RunToEnd).map_err(|e| e.to_string())?;
     Ok((solution.profile, format!("solved by {}", solver.name())))
+}
+
+/// The facts of a set's label (after the player's name), split at the
+/// commas outside parentheses.
+pub(crate) fn facts(label: &str) -> Vec<&str> {
+    let list = label.split_once(": ").map_or("", |(_, facts)| facts);
+    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in list.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(list[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(list[start..].trim());
+    out
 }
 
 /// `text` holds `pattern`'s pieces between its `*`s, in order.
@@ -302,4 +322,18 @@ fn json<G: Game>(tree: &Tree, profile: &Profile, shown: &[Shown], source: &str, 
         "profile": source,
         "sets": sets,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facts_split_outside_parentheses_and_patterns_match_in_order() {
+        assert_eq!(facts("B: took(A, 0, 1), moved(Bet)"), ["took(A, 0, 1)", "moved(Bet)"]);
+        assert_eq!(facts("first: private_card(card(0, 0))"), ["private_card(card(0, 0))"]);
+        assert!(matches("Ks*Raise", "second: private_card(Ks), acted(Raise)"));
+        assert!(!matches("Raise*Ks", "second: private_card(Ks), acted(Raise)"));
+        assert!(matches("", "anything"));
+    }
 }

@@ -9,6 +9,7 @@ use galac_runtime::tree::Tree;
 use super::svg::{Svg, COLOURS};
 use super::PlotArgs;
 use crate::cards::CardStyle;
+use crate::explain::facts;
 
 /// Plot area margins: left, right, top, bottom.
 const MARGIN: (f64, f64, f64, f64) = (70.0, 170.0, 50.0, 90.0);
@@ -22,7 +23,7 @@ pub fn strategy<G: Game>(game: &G, tree: &Tree, args: &PlotArgs, style: &CardSty
     } as u32;
     let labels = crate::solve::unique_labels(tree);
     let (profile, source) = crate::explain::profile_for(game, tree, &labels, args.strategy.as_deref())?;
-    let facts_of = |s: u32| n_facts(labels[s as usize].split_once(": ").map_or("", |(_, f)| f));
+    let facts_of = |s: u32| facts(&labels[s as usize]).len();
     let fewest = (0..tree.infosets.len() as u32)
         .filter(|&s| tree.infosets[s as usize].player == player)
         .map(facts_of)
@@ -30,15 +31,12 @@ pub fn strategy<G: Game>(game: &G, tree: &Tree, args: &PlotArgs, style: &CardSty
         .unwrap_or(0);
     let sets: Vec<u32> = (0..tree.infosets.len() as u32)
         .filter(|&s| tree.infosets[s as usize].player == player)
-        .filter(|&s| {
-            let facts = labels[s as usize].split_once(": ").map_or("", |(_, f)| f);
-            match &args.filter {
-                Some(p) => {
-                    crate::explain::matches(p, &labels[s as usize])
-                        || crate::explain::matches(p, &style.rewrite(&labels[s as usize]))
-                }
-                None => n_facts(facts) == fewest,
+        .filter(|&s| match &args.filter {
+            Some(p) => {
+                crate::explain::matches(p, &labels[s as usize])
+                    || crate::explain::matches(p, &style.rewrite(&labels[s as usize]))
             }
+            None => facts_of(s) == fewest,
         })
         .collect();
     if sets.is_empty() {
@@ -63,7 +61,9 @@ pub fn strategy<G: Game>(game: &G, tree: &Tree, args: &PlotArgs, style: &CardSty
         sets.iter().map(|&s| style.rewrite(labels[s as usize].split_once(": ").map_or("", |(_, f)| f))).collect();
     let tag = names[0].split_once('(').map(|(t, _)| format!("{t}("));
     let (names, axis) = match tag {
-        Some(t) if names.iter().all(|n| n.starts_with(&t) && n.ends_with(')') && n_facts(n) == 1) => {
+        Some(t)
+            if names.iter().all(|n| n.starts_with(&t) && n.ends_with(')') && facts(&format!(": {n}")).len() == 1) =>
+        {
             (names.iter().map(|n| n[t.len()..n.len() - 1].to_string()).collect(), t.trim_end_matches('(').to_string())
         }
         _ => (names, String::new()),
@@ -112,21 +112,6 @@ fn natural_key(text: &str) -> Vec<(String, u64)> {
     }
     key.push((word, number.unwrap_or(0)));
     key
-}
-
-/// The number of facts in a label's list: commas outside parentheses, plus one.
-fn n_facts(facts: &str) -> usize {
-    let mut depth = 0i32;
-    let mut n = 1;
-    for c in facts.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => n += 1,
-            _ => {}
-        }
-    }
-    n
 }
 
 /// A y axis with ticks at `ticks` (in [0, 1] of the plot height).
