@@ -25,15 +25,14 @@ use crate::{Format, LimitArgs};
 /// Beliefs shown per set in text (the JSON answer has them all).
 const SHOWN_BELIEFS: usize = 8;
 
+/// Which profile, which sets and how cards read: shared by `explain` and `plot`.
 #[derive(clap::Args, Debug, Clone)]
-pub struct ExplainArgs {
-    #[command(flatten)]
-    pub limits: LimitArgs,
-    /// The profile to explain (JSON, as `solve --out` writes it); without
-    /// it the game is solved first, by the solver `solve` would choose.
+pub struct Selection {
+    /// The profile (JSON, as `solve --out` writes it); without it the game
+    /// is solved first, by the solver `solve` would choose.
     #[arg(long, value_name = "FILE")]
     pub strategy: Option<PathBuf>,
-    /// Only this player's information sets.
+    /// Only this player's information sets (plot strategy: the first player's by default).
     #[arg(long, value_name = "NAME")]
     pub player: Option<String>,
     /// Only the sets whose label holds this text (`*` stands for any text;
@@ -43,6 +42,14 @@ pub struct ExplainArgs {
     /// Names of the card ranks, rank 0 first.
     #[arg(long, value_name = "NAMES", default_value = crate::cards::DEFAULT_RANKS)]
     pub ranks: String,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub select: Selection,
     /// Suits as letters (`Qs`) even on a UTF-8 terminal (`Q♠`).
     #[arg(long)]
     pub ascii: bool,
@@ -64,7 +71,7 @@ struct Shown {
 /// Runs `explain`; returns the exit status.
 pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 {
     let info = game.info();
-    let player = match &args.player {
+    let player = match &args.select.player {
         Some(name) => match info.players.iter().position(|p| p == name) {
             Some(p) => Some(p as u32),
             None => {
@@ -76,14 +83,14 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
     };
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
     let labels = crate::solve::unique_labels(&tree);
-    let (profile, source) = match profile_for(game, &tree, &labels, args.strategy.as_deref()) {
+    let (profile, source) = match profile_for(game, &tree, &labels, args.select.strategy.as_deref()) {
         Ok(x) => x,
         Err(msg) => {
             eprintln!("error: {msg}");
             return 1;
         }
     };
-    let style = CardStyle::new(&args.ranks, args.ascii || args.format == Format::Json);
+    let style = CardStyle::new(&args.select.ranks, args.ascii || args.format == Format::Json);
     let views = explain(&tree, &profile);
     let parents = parents(&tree);
     let letters = CardStyle { symbols: false, ..style.clone() };
@@ -92,7 +99,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
         .enumerate()
         .filter(|(set, _)| player.is_none_or(|p| tree.infosets[*set].player == p))
         .filter(|(set, _)| {
-            let pattern = args.filter.as_deref().unwrap_or("");
+            let pattern = args.select.filter.as_deref().unwrap_or("");
             [labels[*set].clone(), style.rewrite(&labels[*set]), letters.rewrite(&labels[*set])]
                 .iter()
                 .any(|l| matches(pattern, l))

@@ -36,31 +36,21 @@ pub struct PlotArgs {
     /// Write the SVG here (`-`: standard output).
     #[arg(short, long, value_name = "OUT.svg")]
     pub out: PathBuf,
-    /// strategy: the profile to draw (a `solve --out` file); without it the
-    /// game is solved first, by the solver `solve` would choose.
-    #[arg(long, value_name = "FILE")]
-    pub strategy: Option<PathBuf>,
-    /// strategy: this player's sets (default: the first player's).
-    #[arg(long, value_name = "NAME")]
-    pub player: Option<String>,
-    /// strategy: the sets whose label holds this text (`*`: any text);
-    /// default: the player's first decisions (the labels of fewest facts).
-    #[arg(long, value_name = "PATTERN")]
-    pub filter: Option<String>,
+    /// The profile, sets (plot strategy; by default the player's first
+    /// decisions, the labels of fewest facts) and card ranks.
+    #[command(flatten)]
+    pub select: crate::explain::Selection,
     /// curve: a CSV file written by `solve --curve` (repeatable, one curve each).
     #[arg(long, value_name = "FILE")]
     pub curve: Vec<PathBuf>,
     /// tree: draw at most this many nodes.
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub max_drawn: usize,
-    /// Names of the card ranks, rank 0 first.
-    #[arg(long, value_name = "NAMES", default_value = crate::cards::DEFAULT_RANKS)]
-    pub ranks: String,
 }
 
 /// Runs `plot`; returns the exit status.
 pub fn run<G: Game>(game: &G, args: &PlotArgs, make: crate::Maker<G>) -> i32 {
-    let style = CardStyle { symbols: true, ..CardStyle::new(&args.ranks, false) };
+    let style = CardStyle { symbols: true, ..CardStyle::new(&args.select.ranks, false) };
     let svg = match args.chart {
         Chart::Curve => charts::curves(&crate::title(game), &args.curve),
         Chart::Strategy | Chart::Tree => {
