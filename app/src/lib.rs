@@ -1,25 +1,29 @@
-//! The command line every solver shares: `tree`, `solve`, `export`, `play`
-//! and `simulate`, with
+//! The command line every solver shares: `tree`, `solve`, `export`, `play`,
+//! `simulate`, `explain` and `plot`, with
 //! the same flags and output formats whether the game runs through galac's
 //! interpreter or is compiled into its own binary.
 //!
 //! Exit status: 0 on success, 1 when the game cannot be built or solved,
 //! 2 when the program was called wrongly.
 
+pub mod cards;
 pub mod cfr;
 pub mod choose;
 pub mod double_oracle;
+pub mod exact;
+pub mod explain;
 pub mod export;
 pub mod formats;
 mod input;
 mod output;
 pub mod play;
+pub mod plot;
 pub mod progress;
 pub mod shell;
 pub mod simulate;
 pub mod solve;
 pub mod strategies;
-mod strategy_file;
+pub(crate) mod strategy_file;
 pub mod tree;
 
 use galac_runtime::game::Game;
@@ -210,6 +214,22 @@ enum SolverCommand {
     },
     /// Write the man page (roff) to standard output.
     Man,
+    /// Draw a chart as SVG: strategy (action probabilities per set), curve
+    /// (convergence from `solve --curve` files) or tree (a small game's tree).
+    Plot {
+        #[command(flatten)]
+        game: ParamArgs,
+        #[command(flatten)]
+        args: Box<plot::PlotArgs>,
+    },
+    /// Explain a strategy profile (a `solve --out` file, or the game solved
+    /// on the fly) set by set: action probabilities and values, beliefs.
+    Explain {
+        #[command(flatten)]
+        game: ParamArgs,
+        #[command(flatten)]
+        args: Box<explain::ExplainArgs>,
+    },
 }
 
 /// The `main` of a compiled solver: parses the process arguments and runs
@@ -243,6 +263,8 @@ pub fn main<F: Family>(family: &F) -> i32 {
         SolverCommand::Export { game, args } => (&game.params, &args.limits),
         SolverCommand::Play { game, args } => (&game.params, &args.limits),
         SolverCommand::Simulate { game, args } => (&game.params, &args.limits),
+        SolverCommand::Explain { game, args } => (&game.params, &args.limits),
+        SolverCommand::Plot { game, args } => (&game.params, &args.limits),
     };
     let game = match family.instantiate(params, limits.step_limit) {
         Ok(g) => g,
@@ -262,5 +284,7 @@ pub fn main<F: Family>(family: &F) -> i32 {
         SolverCommand::Play { args, .. } => play::run(&game, args, make),
         SolverCommand::Simulate { args, .. } => simulate::run(&game, args, make),
         SolverCommand::Completions { .. } | SolverCommand::Man => 0,
+        SolverCommand::Explain { args, .. } => explain::run(&game, args, make),
+        SolverCommand::Plot { args, .. } => plot::run(&game, args, make),
     }
 }

@@ -52,6 +52,11 @@ pub struct SolveArgs {
     /// convergence curve to this file as CSV (it is also in the JSON answer).
     #[arg(long, value_name = "FILE")]
     pub curve: Option<PathBuf>,
+    /// Also round the answer to fractions and check it in exact arithmetic:
+    /// the value as a fraction when the rounded profile is an exact
+    /// equilibrium, else an exact interval that holds it.
+    #[arg(long)]
+    pub exact: bool,
     #[command(flatten)]
     pub cfr: crate::cfr::CfrArgs,
     #[command(flatten)]
@@ -126,8 +131,10 @@ impl SolveArgs {
 
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     if args.solver == Some(SolverName::Do) {
-        if args.strategy.is_some() {
-            eprintln!("error: `--strategy` evaluates a given profile; use it without `--solver do`");
+        if args.strategy.is_some() || args.exact {
+            let flag =
+                if args.exact { "--exact` checks on the full tree" } else { "--strategy` evaluates a given profile" };
+            eprintln!("error: `{flag}; use it without `--solver do`");
             return 2;
         }
         return crate::double_oracle::run(game, args);
@@ -214,6 +221,10 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         }
     };
     let eval = evaluate(&tree, &profile);
+    let exact = args.exact.then(|| {
+        let retry = args.strategy.is_none() && args.backend().ok() != Some(Backend::Microlp);
+        crate::exact::section(&tree, &profile, &labels, game.info(), retry)
+    });
     let report = Report {
         info: game.info(),
         tree: &tree,
@@ -226,7 +237,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         phases: &phases,
         notes: &notes,
         curve: curve.as_deref(),
-        extra: None,
+        extra: exact.map(|(text, json)| (text, "exact", json)),
     };
     if let Some(out) = &args.out {
         let json = format!("{}\n", report.json());

@@ -74,6 +74,12 @@ pub enum Command {
     },
     /// Write galac's man page (roff) to standard output (`galac man | man -l -`).
     Man,
+    /// Explain a strategy profile (a `solve --out` file, or the game solved
+    /// on the fly) set by set: action probabilities and values, beliefs.
+    Explain(Box<game_args::RunArgs<galac_app::explain::ExplainArgs>>),
+    /// Draw a chart as SVG: strategy (action probabilities per set), curve
+    /// (convergence from `solve --curve` files) or tree (a small game's tree).
+    Plot(Box<game_args::RunArgs<galac_app::plot::PlotArgs>>),
     /// Compile a game into a standalone solver binary (also: `galac FILE.gala -o BINARY`).
     Build(build::BuildArgs),
 }
@@ -87,8 +93,21 @@ fn run() -> i32 {
     // `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`: without a
     // subcommand, the first `.gala` argument starts a `build`.
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    const COMMANDS: &[&str] =
-        &["check", "tree", "ir", "solve", "export", "play", "simulate", "build", "completions", "man", "help"];
+    const COMMANDS: &[&str] = &[
+        "check",
+        "tree",
+        "ir",
+        "solve",
+        "export",
+        "play",
+        "simulate",
+        "explain",
+        "plot",
+        "build",
+        "completions",
+        "man",
+        "help",
+    ];
     let has_command = argv.iter().skip(1).any(|a| COMMANDS.contains(&a.to_string_lossy().as_ref()));
     if !has_command {
         if let Some(at) = argv.iter().skip(1).position(|a| a.to_string_lossy().ends_with(".gala")) {
@@ -129,6 +148,12 @@ fn run() -> i32 {
         }),
         Command::Simulate(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
             galac_app::simulate::run(g, &run.args, Some(make))
+        }),
+        Command::Explain(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
+            galac_app::explain::run(g, &run.args, Some(make))
+        }),
+        Command::Plot(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
+            galac_app::plot::run(g, &run.args, Some(make))
         }),
         Command::Export(run) => {
             let source = run.game.file.display().to_string();

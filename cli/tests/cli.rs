@@ -216,6 +216,13 @@ fn compiles_a_game_into_a_working_solver() {
     assert!(String::from_utf8_lossy(&play.stdout).contains("first to play; you know: my_card("));
     let out = Command::new(&bin).args(["completions", "bash"]).output().expect("run");
     assert!(String::from_utf8_lossy(&out.stdout).contains("simulate"), "completions name the commands");
+    // The commands that use the answer are the compiled solver's too.
+    let out = Command::new(&bin).args(["solve", "--exact"]).output().expect("run the solver");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("exact value: first -1/18, second 1/18 (certified)"));
+    let out = Command::new(&bin).args(["explain", "--player", "second"]).output().expect("run the solver");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("beliefs: "), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(&bin).args(["plot", "tree", "-o", "-"]).output().expect("run the solver");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("<?xml"), "{}", String::from_utf8_lossy(&out.stderr));
     let out = Command::new(&bin).args(["tree", "--param", "cards=4"]).output().expect("run");
     assert!(String::from_utf8_lossy(&out.stdout).contains("game: kuhn (cards=4)"));
     let out = Command::new(&bin).args(["tree", "--param", "decks=4"]).output().expect("run");

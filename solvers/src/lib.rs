@@ -3,9 +3,11 @@
 //! it), except the double oracle, which explores the
 //! [`galac_runtime::game::Game`] itself; they never parse flags or print.
 
+pub mod beliefs;
 pub mod best_response;
 pub mod cfr;
 pub mod double_oracle;
+pub mod exact;
 pub mod lemke;
 pub mod lp;
 pub mod maxn;

@@ -7,7 +7,8 @@ use crate::repo_root;
 /// (crate directory, the workspace crates and outside crates it may use).
 const LAYERS: &[(&str, &[&str])] = &[
     ("runtime", &["rustc-hash", "thiserror"]),
-    ("solvers", &["galac-runtime", "good_lp", "rustc-hash", "thiserror"]),
+    // num-*: exact rationals for `exact.rs`'s certificates.
+    ("solvers", &["galac-runtime", "good_lp", "num-bigint", "num-rational", "num-traits", "rustc-hash", "thiserror"]),
     (
         "compiler",
         &[

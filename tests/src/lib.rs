@@ -7,11 +7,15 @@
 //! `INSTA_UPDATE=no` so that CI never writes them).
 
 #[cfg(test)]
+mod beliefs;
+#[cfg(test)]
 mod cfr;
 #[cfg(test)]
 mod compiled;
 #[cfg(test)]
 mod double_oracle;
+#[cfg(test)]
+mod exact;
 #[cfg(test)]
 mod examples;
 #[cfg(test)]

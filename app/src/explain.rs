@@ -1,0 +1,346 @@
+//! `explain`: a profile set by set, in the game's terms. Per information
+//! set: its reach, each action's probability and expected payoff, and the
+//! beliefs (the hidden histories it holds and how likely each is), from
+//! [`galac_solvers::beliefs`]. Sets are listed per player and grouped by the
+//! player's first fact, which is its private information where the game
+//! deals any (a card); cards are written as cards. The profile is a
+//! strategy file (`solve --out`) or, without one, the answer of the solver
+//! `solve` would choose.
+
+use std::path::PathBuf;
+
+use galac_runtime::game::Game;
+use galac_runtime::tree::{NodeView, Tree};
+use galac_solvers::beliefs::{explain, SetView};
+use galac_solvers::cfr::{CfrConfig, CfrSolver};
+use galac_solvers::lp::{Backend, LpSolver};
+use galac_solvers::maxn::Ties;
+use galac_solvers::solver::{RunToEnd, Solver};
+use galac_solvers::Profile;
+
+use crate::cards::CardStyle;
+use crate::choose::{self, Choice};
+use crate::{Format, LimitArgs};
+
+/// Beliefs shown per set in text (the JSON answer has them all).
+const SHOWN_BELIEFS: usize = 8;
+
+/// Which profile, which sets and how cards read: shared by `explain` and `plot`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Selection {
+    /// The profile (JSON, as `solve --out` writes it); without it the game
+    /// is solved first, by the solver `solve` would choose.
+    #[arg(long, value_name = "FILE")]
+    pub strategy: Option<PathBuf>,
+    /// Only this player's information sets (plot strategy: the first player's by default).
+    #[arg(long, value_name = "NAME")]
+    pub player: Option<String>,
+    /// Only the sets whose label holds this text (`*` stands for any text;
+    /// cards may be written either way, `card(1, 0)` or `Qs`).
+    #[arg(long, value_name = "PATTERN")]
+    pub filter: Option<String>,
+    /// Names of the card ranks, rank 0 first.
+    #[arg(long, value_name = "NAMES", default_value = crate::cards::DEFAULT_RANKS)]
+    pub ranks: String,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub select: Selection,
+    /// Suits as letters (`Qs`) even on a UTF-8 terminal (`Q♠`).
+    #[arg(long)]
+    pub ascii: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// One set, ready to show.
+struct Shown {
+    set: u32,
+    label: String,
+    group: String,
+    view: SetView,
+    /// Each belief's history (what tells the set's members apart).
+    histories: Vec<String>,
+}
+
+/// Runs `explain`; returns the exit status.
+pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 {
+    let info = game.info();
+    let player = match &args.select.player {
+        Some(name) => match info.players.iter().position(|p| p == name) {
+            Some(p) => Some(p as u32),
+            None => {
+                eprintln!("error: no player `{name}`; the players are {}", info.players.join(", "));
+                return 2;
+            }
+        },
+        None => None,
+    };
+    let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
+    let labels = crate::solve::unique_labels(&tree);
+    let (profile, source) = match profile_for(game, &tree, &labels, args.select.strategy.as_deref()) {
+        Ok(x) => x,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 1;
+        }
+    };
+    let style = CardStyle::new(&args.select.ranks, args.ascii || args.format == Format::Json);
+    let views = explain(&tree, &profile);
+    let parents = parents(&tree);
+    let letters = CardStyle { symbols: false, ..style.clone() };
+    let mut shown: Vec<Shown> = views
+        .into_iter()
+        .enumerate()
+        .filter(|(set, _)| player.is_none_or(|p| tree.infosets[*set].player == p))
+        .filter(|(set, _)| {
+            let pattern = args.select.filter.as_deref().unwrap_or("");
+            [labels[*set].clone(), style.rewrite(&labels[*set]), letters.rewrite(&labels[*set])]
+                .iter()
+                .any(|l| matches(pattern, l))
+        })
+        .map(|(set, view)| {
+            let label = style.rewrite(&labels[set]);
+            let group = facts(&label).first().copied().unwrap_or("");
+            let histories = histories(&tree, &parents, &view, &style);
+            Shown { set: set as u32, group: group.to_string(), label, view, histories }
+        })
+        .collect();
+    // Player by player, each group where the player first meets it.
+    let mut first_seen = std::collections::HashMap::new();
+    for s in &shown {
+        first_seen.entry((tree.infosets[s.set as usize].player, s.group.clone())).or_insert(s.set);
+    }
+    shown.sort_by_key(|s| {
+        let player = tree.infosets[s.set as usize].player;
+        (player, first_seen[&(player, s.group.clone())], s.set)
+    });
+    match args.format {
+        Format::Text => crate::emit(&text(&tree, &profile, &shown, &source, &crate::title(game))),
+        Format::Json => crate::emit(&format!("{}\n", json(&tree, &profile, &shown, &source, game))),
+    }
+    0
+}
+
+/// The profile in `strategy` (a `solve --out` file), or the answer of the
+/// solver `solve` would choose; and where it came from.
+pub(crate) fn profile_for<G: Game>(
+    game: &G,
+    tree: &Tree,
+    labels: &[String],
+    strategy: Option<&std::path::Path>,
+) -> Result<(Profile, String), String> {
+    if let Some(path) = strategy {
+        let loaded = crate::strategy_file::read(path, game.info(), tree, labels, false)?;
+        return Ok((loaded.profile, format!("strategy file {}", path.display())));
+    }
+    let (choice, _) = choose::auto(tree, Ties::First, None)?;
+    let solver: Box<dyn Solver> = match choice {
+        Choice::Lp => Box::new(LpSolver { backend: Backend::Clarabel }),
+        Choice::Cfr(variant) => Box::new(CfrSolver { config: CfrConfig::new(variant, 1000), resume: None }),
+        other => {
+            let answer = choose::run(other, tree)?;
+            return Ok((answer.profile, format!("solved by {}", answer.name)));
+        }
+    };
+    let solution = solver.solve(tree, &mut RunToEnd).map_err(|e| e.to_string())?;
+    Ok((solution.profile, format!("solved by {}", solver.name())))
+}
+
+/// The facts of a set's label (after the player's name), split at the
+/// commas outside parentheses.
+pub(crate) fn facts(label: &str) -> Vec<&str> {
+    let list = label.split_once(": ").map_or("", |(_, facts)| facts);
+    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in list.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(list[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(list[start..].trim());
+    out
+}
+
+/// `text` holds `pattern`'s pieces between its `*`s, in order.
+pub(crate) fn matches(pattern: &str, text: &str) -> bool {
+    let mut rest = text;
+    for piece in pattern.split('*') {
+        match rest.find(piece) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Each node's parent (`u32::MAX` at the root).
+fn parents(tree: &Tree) -> Vec<u32> {
+    let mut parent = vec![u32::MAX; tree.n_nodes()];
+    for node in 0..tree.n_nodes() as u32 {
+        for child in tree.children(node) {
+            parent[child as usize] = node;
+        }
+    }
+    parent
+}
+
+/// What tells a set's members apart: the chance outcomes and the other
+/// players' actions on the way to each, less those every member shares.
+fn histories(tree: &Tree, parents: &[u32], view: &SetView, style: &CardStyle) -> Vec<String> {
+    let mover = |h: u32| tree.player(h);
+    let paths: Vec<Vec<String>> = view
+        .beliefs
+        .iter()
+        .map(|&(h, _)| {
+            let mut items = Vec::new();
+            let mut node = h;
+            while parents[node as usize] != u32::MAX {
+                let up = parents[node as usize];
+                let a = (node - tree.children(up).start) as usize;
+                match tree.node(up) {
+                    NodeView::Chance => {
+                        items.push(tree.chance_outcome_labels(up).get(a).cloned().unwrap_or_else(|| format!("#{a}")))
+                    }
+                    NodeView::Decision { player, infoset } if Some(player) != mover(h) => {
+                        items.push(format!("{} {}", tree.player_names[player as usize], tree.action_labels(infoset)[a]))
+                    }
+                    _ => {}
+                }
+                node = up;
+            }
+            items.reverse();
+            items
+        })
+        .collect();
+    let same_shape = paths.windows(2).all(|w| w[0].len() == w[1].len());
+    paths
+        .iter()
+        .map(|items| {
+            let kept: Vec<&str> = items
+                .iter()
+                .enumerate()
+                .filter(|(i, item)| !same_shape || paths.iter().any(|p| p[*i] != **item))
+                .map(|(_, item)| item.as_str())
+                .collect();
+            let text = if kept.is_empty() { "(one history)".to_string() } else { kept.join(" ") };
+            style.rewrite(&text)
+        })
+        .collect()
+}
+
+/// The text report.
+fn text(tree: &Tree, profile: &Profile, shown: &[Shown], source: &str, title: &str) -> String {
+    let mut out = format!("game: {title}\nprofile: {source}\n");
+    let mut last: Option<(u32, &str)> = None;
+    for s in shown {
+        let player = tree.infosets[s.set as usize].player;
+        if last.map(|(p, _)| p) != Some(player) {
+            out += &format!("\n== {}\n", tree.player_names[player as usize]);
+        }
+        if last != Some((player, s.group.as_str())) {
+            out += &format!("\n[{}]\n", s.group);
+        }
+        last = Some((player, s.group.as_str()));
+        let reach = if s.view.reach >= 1e-4 {
+            format!("reach {:.4}", s.view.reach)
+        } else if s.view.reach > 0.0 {
+            format!("reach {:.2e}", s.view.reach)
+        } else if s.view.beliefs.is_empty() {
+            "unreached: no play gets here, no beliefs".to_string()
+        } else {
+            "unreached: the player's own play avoids it; beliefs if it got here".to_string()
+        };
+        out += &format!("  {} ({reach})\n", s.label);
+        for (a, name) in tree.action_labels(s.set).iter().enumerate() {
+            let value = s.view.action_values[a];
+            let value = if value.is_nan() { "-".to_string() } else { format!("{value:.4}") };
+            out += &format!("    {name:<12} p {:.4}   value {value}\n", profile.probs(s.set)[a]);
+        }
+        let mut order: Vec<usize> = (0..s.view.beliefs.len()).collect();
+        order.sort_by(|&a, &b| s.view.beliefs[b].1.total_cmp(&s.view.beliefs[a].1));
+        if s.view.beliefs.len() > 1 {
+            let listed: Vec<String> = order
+                .iter()
+                .take(SHOWN_BELIEFS)
+                .map(|&i| format!("{} {:.4}", s.histories[i], s.view.beliefs[i].1))
+                .collect();
+            let more = s.view.beliefs.len().saturating_sub(SHOWN_BELIEFS);
+            let more = if more > 0 { format!(", and {more} more") } else { String::new() };
+            out += &format!("    beliefs: {}{more}\n", listed.join(", "));
+        }
+    }
+    if shown.is_empty() {
+        out += "\nno information set matches\n";
+    }
+    out
+}
+
+/// The JSON report.
+fn json<G: Game>(tree: &Tree, profile: &Profile, shown: &[Shown], source: &str, game: &G) -> serde_json::Value {
+    let info = game.info();
+    let finite = |x: f64| if x.is_finite() { serde_json::json!(x) } else { serde_json::Value::Null };
+    let sets: Vec<serde_json::Value> = shown
+        .iter()
+        .map(|s| {
+            let actions: Vec<serde_json::Value> = tree
+                .action_labels(s.set)
+                .iter()
+                .enumerate()
+                .map(|(a, name)| {
+                    serde_json::json!({
+                        "action": name,
+                        "probability": profile.probs(s.set)[a],
+                        "value": finite(s.view.action_values[a]),
+                    })
+                })
+                .collect();
+            let beliefs: Vec<serde_json::Value> = s
+                .view
+                .beliefs
+                .iter()
+                .zip(&s.histories)
+                .map(|((_, b), h)| serde_json::json!({"history": h, "probability": b}))
+                .collect();
+            serde_json::json!({
+                "label": s.label,
+                "player": tree.player_names[tree.infosets[s.set as usize].player as usize],
+                "group": s.group,
+                "reached": s.view.reach > 0.0,
+                "reach": s.view.reach,
+                "actions": actions,
+                "beliefs": beliefs,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "game": info.name,
+        "params": info.params.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>(),
+        "profile": source,
+        "sets": sets,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facts_split_outside_parentheses_and_patterns_match_in_order() {
+        assert_eq!(facts("B: took(A, 0, 1), moved(Bet)"), ["took(A, 0, 1)", "moved(Bet)"]);
+        assert_eq!(facts("first: private_card(card(0, 0))"), ["private_card(card(0, 0))"]);
+        assert!(matches("Ks*Raise", "second: private_card(Ks), acted(Raise)"));
+        assert!(!matches("Raise*Ks", "second: private_card(Ks), acted(Raise)"));
+        assert!(matches("", "anything"));
+    }
+}

@@ -1,0 +1,200 @@
+//! The strategy chart (stacked action probabilities per set) and the
+//! convergence chart (curves from `--curve` CSV files on log-log axes).
+
+use std::path::{Path, PathBuf};
+
+use galac_runtime::game::Game;
+use galac_runtime::tree::Tree;
+
+use super::svg::{Svg, COLOURS};
+use super::PlotArgs;
+use crate::cards::CardStyle;
+use crate::explain::facts;
+
+/// Plot area margins: left, right, top, bottom.
+const MARGIN: (f64, f64, f64, f64) = (70.0, 170.0, 50.0, 90.0);
+
+/// One stacked bar per chosen set of the player: the share of each action.
+pub fn strategy<G: Game>(game: &G, tree: &Tree, args: &PlotArgs, style: &CardStyle) -> Result<String, String> {
+    let info = game.info();
+    let player = match &args.select.player {
+        Some(name) => info.players.iter().position(|p| p == name).ok_or_else(|| format!("no player `{name}`"))?,
+        None => 0,
+    } as u32;
+    let labels = crate::solve::unique_labels(tree);
+    let (profile, source) = crate::explain::profile_for(game, tree, &labels, args.select.strategy.as_deref())?;
+    let facts_of = |s: u32| facts(&labels[s as usize]).len();
+    let fewest = (0..tree.infosets.len() as u32)
+        .filter(|&s| tree.infosets[s as usize].player == player)
+        .map(facts_of)
+        .min()
+        .unwrap_or(0);
+    let sets: Vec<u32> = (0..tree.infosets.len() as u32)
+        .filter(|&s| tree.infosets[s as usize].player == player)
+        .filter(|&s| match &args.select.filter {
+            Some(p) => {
+                crate::explain::matches(p, &labels[s as usize])
+                    || crate::explain::matches(p, &style.rewrite(&labels[s as usize]))
+            }
+            None => facts_of(s) == fewest,
+        })
+        .collect();
+    if sets.is_empty() {
+        return Err("no information set of the player matches".into());
+    }
+    // By label, numbers by value (`my_card(2)` before `my_card(10)`): hands in order.
+    let mut sets = sets;
+    sets.sort_by_cached_key(|&s| natural_key(&labels[s as usize]));
+    // Actions by name across the sets, in the order met.
+    let mut actions: Vec<String> = Vec::new();
+    for &s in &sets {
+        for a in tree.action_labels(s) {
+            if !actions.contains(a) {
+                actions.push(a.clone());
+            }
+        }
+    }
+    // Bar names: the facts after the player's name; when every set has
+    // one fact `tag(x)` of one tag, just `x` (the private card), the tag
+    // naming the axis.
+    let names: Vec<String> =
+        sets.iter().map(|&s| style.rewrite(labels[s as usize].split_once(": ").map_or("", |(_, f)| f))).collect();
+    let tag = names[0].split_once('(').map(|(t, _)| format!("{t}("));
+    let (names, axis) = match tag {
+        Some(t)
+            if names.iter().all(|n| n.starts_with(&t) && n.ends_with(')') && facts(&format!(": {n}")).len() == 1) =>
+        {
+            (names.iter().map(|n| n[t.len()..n.len() - 1].to_string()).collect(), t.trim_end_matches('(').to_string())
+        }
+        _ => (names, String::new()),
+    };
+    let (left, right, top, bottom) = MARGIN;
+    let bar = 36.0f64;
+    let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(1) as f64;
+    let step = (bar * 1.5).max(longest * 6.5 + 8.0);
+    let title = format!("{}: strategy of {} ({source})", crate::title(game), info.players[player as usize]);
+    let width = (left + right + step * sets.len() as f64).max(title.chars().count() as f64 * 8.5 + 20.0);
+    let height = 420.0;
+    let plot_h = height - top - bottom;
+    let mut svg = Svg::new(width, height);
+    axis_y(&mut svg, left, top, plot_h, &[0.0, 0.25, 0.5, 0.75, 1.0], |y| format!("{y}"));
+    svg.text(left - 40.0, top + plot_h / 2.0, 12.0, "middle", "P");
+    for (i, &s) in sets.iter().enumerate() {
+        let x = left + 10.0 + step * i as f64 + (step - bar) / 2.0;
+        let mut y = top + plot_h;
+        for (a, p) in tree.action_labels(s).iter().zip(profile.probs(s)) {
+            let colour = COLOURS[actions.iter().position(|x| x == a).unwrap_or(0) % COLOURS.len()];
+            let h = p * plot_h;
+            y -= h;
+            svg.rect(x, y, bar, h, colour, &format!("{}: {a} {p:.4}", style.rewrite(&labels[s as usize])));
+        }
+        svg.text(x + bar / 2.0, top + plot_h + 16.0, 11.0, "middle", &names[i]);
+    }
+    svg.text(left + step * sets.len() as f64 / 2.0, top + plot_h + 40.0, 12.0, "middle", &axis);
+    svg.legend(left + 20.0 + step * sets.len() as f64, top + 10.0, &actions);
+    Ok(svg.finish(&title))
+}
+
+/// A sort key comparing the runs of digits in `text` by their value.
+fn natural_key(text: &str) -> Vec<(String, u64)> {
+    let mut key = Vec::new();
+    let (mut word, mut number) = (String::new(), None::<u64>);
+    for c in text.chars() {
+        match (c.to_digit(10), number) {
+            (Some(d), n) => number = Some(n.unwrap_or(0).saturating_mul(10).saturating_add(d as u64)),
+            (None, Some(n)) => {
+                key.push((std::mem::take(&mut word), n));
+                number = None;
+                word.push(c);
+            }
+            (None, None) => word.push(c),
+        }
+    }
+    key.push((word, number.unwrap_or(0)));
+    key
+}
+
+/// A y axis with ticks at `ticks` (in [0, 1] of the plot height).
+fn axis_y(svg: &mut Svg, left: f64, top: f64, h: f64, ticks: &[f64], label: impl Fn(f64) -> String) {
+    svg.line(left, top, left, top + h, "#333");
+    for &t in ticks {
+        let y = top + h - t * h;
+        svg.line(left - 4.0, y, left, y, "#333");
+        svg.text(left - 6.0, y + 4.0, 11.0, "end", &label(t));
+    }
+}
+
+/// A curve: its name, its (iteration, measure) points, the measure's name.
+struct Curve(String, Vec<(f64, f64)>, &'static str);
+
+/// A curve file written by `--curve`.
+fn read_curve(path: &Path) -> Result<Curve, String> {
+    let bytes = crate::read_bounded(path, 1 << 28)?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("`{}` is not text", path.display()))?;
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name);
+    let (x, (y, measure)) = col("iteration")
+        .zip(col("nash_conv").map(|c| (c, "NashConv")).or_else(|| col("gap").map(|c| (c, "gap"))))
+        .ok_or_else(|| {
+            format!(
+                "`{}` is not a curve written by --curve (no iteration and nash_conv or gap columns)",
+                path.display()
+            )
+        })?;
+    let mut points = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        let num = |c: usize| cells.get(c).and_then(|v| v.trim().parse::<f64>().ok());
+        let (Some(a), Some(b)) = (num(x), num(y)) else {
+            return Err(format!("`{}` line {}: not numbers", path.display(), i + 2));
+        };
+        points.push((a, b));
+    }
+    let name = path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
+    Ok(Curve(name, points, measure))
+}
+
+/// The curves of the files on log-log axes (points at 0 are left out).
+pub fn curves(title: &str, files: &[PathBuf]) -> Result<String, String> {
+    if files.is_empty() {
+        return Err("the curve chart needs at least one --curve FILE".into());
+    }
+    let curves = files.iter().map(|p| read_curve(p)).collect::<Result<Vec<_>, _>>()?;
+    let positive = |(x, y): &&(f64, f64)| *x > 0.0 && *y > 0.0 && y.is_finite();
+    let all: Vec<(f64, f64)> = curves.iter().flat_map(|c| c.1.iter().filter(positive).copied()).collect();
+    if all.is_empty() {
+        return Err("the curves have no positive point to draw on log axes".into());
+    }
+    let range = |f: fn(&(f64, f64)) -> f64| {
+        let lo = all.iter().map(f).fold(f64::INFINITY, f64::min).log10().floor();
+        let hi = all.iter().map(f).fold(f64::NEG_INFINITY, f64::max).log10().ceil();
+        (lo, if hi > lo { hi } else { lo + 1.0 })
+    };
+    let ((x0, x1), (y0, y1)) = (range(|p| p.0), range(|p| p.1));
+    let (left, right, top, bottom) = MARGIN;
+    let (width, height) = (720.0, 440.0);
+    let (w, h) = (width - left - right, height - top - bottom);
+    let mut svg = Svg::new(width, height);
+    let sx = |x: f64| left + (x.log10() - x0) / (x1 - x0) * w;
+    let sy = |y: f64| top + h - (y.log10() - y0) / (y1 - y0) * h;
+    let yticks: Vec<f64> = (0..=(y1 - y0) as i32).map(|k| k as f64 / (y1 - y0)).collect();
+    axis_y(&mut svg, left, top, h, &yticks, |t| format!("1e{}", (y0 + t * (y1 - y0)).round()));
+    svg.line(left, top + h, left + w, top + h, "#333");
+    for k in 0..=(x1 - x0) as i32 {
+        let x = left + k as f64 / (x1 - x0) * w;
+        svg.line(x, top + h, x, top + h + 4.0, "#333");
+        svg.text(x, top + h + 18.0, 11.0, "middle", &format!("1e{}", x0 as i32 + k));
+    }
+    svg.text(left + w / 2.0, top + h + 40.0, 12.0, "middle", "iteration");
+    let mut measures: Vec<&str> = curves.iter().map(|c| c.2).collect();
+    measures.dedup();
+    svg.text(18.0, top - 10.0, 12.0, "start", &measures.join(" / "));
+    for (i, Curve(_, points, _)) in curves.iter().enumerate() {
+        let pts: Vec<(f64, f64)> = points.iter().filter(positive).map(|&(x, y)| (sx(x), sy(y))).collect();
+        svg.polyline(&pts, COLOURS[i % COLOURS.len()]);
+    }
+    let names: Vec<String> = curves.iter().map(|c| c.0.clone()).collect();
+    svg.legend(width - right + 20.0, top + 10.0, &names);
+    Ok(svg.finish(&format!("{title}: convergence")))
+}

@@ -1,0 +1,83 @@
+//! `plot`: charts as SVG files. `strategy`: the probability of each action
+//! at a player's sets, one stacked bar per set (by private card, as the
+//! strategy charts of the Gala paper); `curve`: the convergence curves that
+//! `solve --curve` writes (CFR's NashConv, the double oracle's gap), on log
+//! axes; `tree`: the game tree of a small game.
+
+mod charts;
+pub mod svg;
+mod tree;
+
+use std::path::PathBuf;
+
+use galac_runtime::game::Game;
+
+use crate::cards::CardStyle;
+use crate::LimitArgs;
+
+/// The charts `plot` draws.
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub enum Chart {
+    /// Action probabilities per information set (by private card).
+    Strategy,
+    /// Convergence curves from `solve --curve` CSV files.
+    Curve,
+    /// The game tree (small games).
+    Tree,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlotArgs {
+    /// The chart.
+    #[arg(value_enum)]
+    pub chart: Chart,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Write the SVG here (`-`: standard output).
+    #[arg(short, long, value_name = "OUT.svg")]
+    pub out: PathBuf,
+    /// The profile, sets (plot strategy; by default the player's first
+    /// decisions, the labels of fewest facts) and card ranks.
+    #[command(flatten)]
+    pub select: crate::explain::Selection,
+    /// curve: a CSV file written by `solve --curve` (repeatable, one curve each).
+    #[arg(long, value_name = "FILE")]
+    pub curve: Vec<PathBuf>,
+    /// tree: draw at most this many nodes.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub max_drawn: usize,
+}
+
+/// Runs `plot`; returns the exit status.
+pub fn run<G: Game>(game: &G, args: &PlotArgs, make: crate::Maker<G>) -> i32 {
+    let style = CardStyle { symbols: true, ..CardStyle::new(&args.select.ranks, false) };
+    let svg = match args.chart {
+        Chart::Curve => charts::curves(&crate::title(game), &args.curve),
+        Chart::Strategy | Chart::Tree => {
+            let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
+            if args.chart == Chart::Tree {
+                tree::draw(&tree, &crate::title(game), args.max_drawn, &style)
+            } else {
+                charts::strategy(game, &tree, args, &style)
+            }
+        }
+    };
+    let svg = match svg {
+        Ok(svg) => svg,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 1;
+        }
+    };
+    if args.out.as_os_str() == "-" {
+        crate::emit(&svg);
+        return 0;
+    }
+    match crate::write_atomically(&args.out, |mut f| std::io::Write::write_all(&mut f, svg.as_bytes())) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: cannot write `{}`: {e}", args.out.display());
+            1
+        }
+    }
+}

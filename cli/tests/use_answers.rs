@@ -1,0 +1,148 @@
+//! `explain`, `plot` and `solve --exact` end to end: what a person sees
+//! (cards as cards, unreached sets marked, fractions) and SVG files that
+//! parse, with the drawn bars, curves and nodes counted against the game.
+
+use std::process::Command;
+
+fn galac(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_galac")).args(args).env("LANG", "C").output().expect("run galac");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn example(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(name).to_string_lossy().into_owned()
+}
+
+fn temp(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{}-{name}", std::process::id()))
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The SVG text parsed: panics unless it is well-formed XML with an `svg` root.
+fn parse(svg: &str) -> roxmltree::Document<'_> {
+    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}\n{svg}"));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    doc
+}
+
+fn count(doc: &roxmltree::Document, tag: &str) -> usize {
+    doc.descendants().filter(|n| n.tag_name().name() == tag).count()
+}
+
+#[test]
+fn exact_prints_kuhns_value_as_a_fraction() {
+    let (code, out, err) = galac(&["solve", &example("kuhn.gala"), "--exact"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("exact value: first -1/18, second 1/18 (certified)"), "{out}");
+    let (code, out, err) = galac(&["solve", &example("kuhn.gala"), "--exact", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(json["exact"]["value"]["first"], "-1/18");
+    assert_eq!(json["exact"]["certified"], true);
+    let (code, _, err) = galac(&["solve", &example("kuhn.gala"), "--exact", "--solver", "do"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--exact"), "{err}");
+}
+
+#[test]
+fn explain_shows_cards_beliefs_and_unreached_sets() {
+    let (code, out, err) = galac(&[
+        "explain",
+        &example("leduc.gala"),
+        "--ranks",
+        "JQK",
+        "--player",
+        "second",
+        "--filter",
+        "Ks*acted(Raise)",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("[private_card(Ks)]") && !out.contains("card(2, 0)"), "{out}");
+    assert!(out.contains("== second") && !out.contains("== first"), "{out}");
+    assert!(out.lines().filter(|l| l.starts_with("  second: ")).all(|l| l.contains("Ks")), "{out}");
+    assert!(out.contains("beliefs: "), "{out}");
+    // A profile where `first` always bets: `second` never sees a pass.
+    let file = temp("always-bet.json");
+    let strategy = r#"{"strategy": {
+        "first: my_card(1)": {"Pass": 0, "Bet": 1}, "first: my_card(2)": {"Pass": 0, "Bet": 1},
+        "first: my_card(3)": {"Pass": 0, "Bet": 1}}}"#;
+    std::fs::write(&file, strategy).expect("write");
+    let (code, _, err) = galac(&["explain", &example("kuhn.gala"), "--strategy", &file]);
+    assert_eq!(code, 1, "a partial file is refused: {err}");
+    // Complete it from a solved profile.
+    let (code, _, err) = galac(&["solve", &example("kuhn.gala"), "--out", &file]);
+    assert_eq!(code, 0, "{err}");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("json");
+    for card in 1..=3 {
+        json["strategy"][format!("first: my_card({card})")] = serde_json::json!({"Pass": 0.0, "Bet": 1.0});
+    }
+    std::fs::write(&file, json.to_string()).expect("write");
+    let (code, out, err) = galac(&["explain", &example("kuhn.gala"), "--strategy", &file, "--filter", "Pass"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("second: my_card(2), moved(Pass) (unreached: no play gets here, no beliefs)"), "{out}");
+    assert!(
+        out.contains("first: my_card(2), chose Pass, moved(Bet) (unreached: the player's own play avoids it"),
+        "{out}"
+    );
+    let (code, out, err) = galac(&["explain", &example("kuhn.gala"), "--strategy", &file, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let sets = json["sets"].as_array().expect("sets");
+    assert_eq!(sets.len(), 12);
+    for set in sets {
+        let total: f64 =
+            set["beliefs"].as_array().expect("beliefs").iter().map(|b| b["probability"].as_f64().unwrap_or(0.0)).sum();
+        assert!(set["beliefs"].as_array().is_some_and(|b| b.is_empty()) || (total - 1.0).abs() < 1e-12, "{set}");
+    }
+    let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn every_plot_is_an_svg_of_the_game() {
+    // Strategy: one bar segment per action of each of `first`'s three first sets.
+    let (code, svg, err) = galac(&["plot", &example("kuhn.gala"), "strategy", "-o", "-"]);
+    assert_eq!(code, 0, "{err}");
+    let doc = parse(&svg);
+    let bars: Vec<f64> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "rect")
+        .filter_map(|n| {
+            n.children().find(|c| c.tag_name().name() == "title").and_then(|t| t.text()).map(str::to_string)
+        })
+        .filter(|t| t.starts_with("first: my_card("))
+        .filter_map(|t| t.rsplit(' ').next().and_then(|p| p.parse::<f64>().ok()))
+        .collect();
+    assert_eq!(bars.len(), 6, "{svg}");
+    assert!((bars.iter().sum::<f64>() - 3.0).abs() < 1e-3, "{bars:?}");
+    // Curves: one polyline per file.
+    let (a, b) = (temp("cfr.csv"), temp("cfrplus.csv"));
+    for (solver, file) in [("cfr", &a), ("cfr+", &b)] {
+        let (code, _, err) =
+            galac(&["solve", &example("kuhn.gala"), "--solver", solver, "--iterations", "100", "--curve", file]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let out = temp("curve.svg");
+    let (code, _, err) = galac(&["plot", &example("kuhn.gala"), "curve", "--curve", &a, "--curve", &b, "-o", &out]);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(&out).expect("written");
+    assert_eq!(count(&parse(&svg), "polyline"), 2);
+    // Tree: a circle per chance and decision node (58 nodes, 30 leaves), a line per edge.
+    let (code, svg, err) = galac(&["plot", &example("kuhn.gala"), "tree", "-o", "-"]);
+    assert_eq!(code, 0, "{err}");
+    let doc = parse(&svg);
+    assert_eq!(count(&doc, "circle"), 28);
+    assert_eq!(count(&doc, "line"), 57);
+    let (code, _, err) = galac(&["plot", &example("leduc.gala"), "tree", "-o", "-"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--max-drawn"), "{err}");
+    for f in [a, b, out] {
+        let _ = std::fs::remove_file(f);
+    }
+}

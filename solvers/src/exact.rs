@@ -1,0 +1,320 @@
+//! Exact values: a floating-point profile turned into rationals and checked
+//! in exact arithmetic, so that a game value can be stated as a fraction.
+//!
+//! A solver's probabilities are rounded to small-denominator fractions (the
+//! best approximations with a bounded denominator, as continued fractions
+//! give them), each set's largest probability taking up what makes the sum
+//! exactly 1. The rounded profile is then evaluated with rational chance
+//! probabilities and integer payoffs: every player's expected payoff and
+//! best-response value are exact, so is the exploitability (NashConv). When
+//! it is 0 the rounded profile is an equilibrium and its payoffs are the
+//! value, certified. Otherwise, in a two-player constant-sum game, the
+//! best responses still bound the value exactly: the first player can
+//! guarantee `c - br[1]` and cannot get more than `br[0]`.
+
+use galac_runtime::rational::Ratio;
+use galac_runtime::tree::{NodeView, Tree};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+use crate::treeplex::Treeplex;
+use crate::Profile;
+
+/// An exact number.
+pub type Q = BigRational;
+
+/// The exact check of a rounded profile.
+#[derive(Clone, Debug)]
+pub struct Certificate {
+    /// The rounded profile: per information set, its action probabilities.
+    pub probs: Vec<Vec<Q>>,
+    /// The largest denominator the rounding allowed.
+    pub max_denominator: u64,
+    /// Each player's exact expected payoff under the rounded profile.
+    pub values: Vec<Q>,
+    /// Each player's exact best-response value against the others.
+    pub best_response: Vec<Q>,
+    /// `sum_p (best_response[p] - values[p])`: 0 exactly at an equilibrium.
+    pub nash_conv: Q,
+    /// In a two-player constant-sum game: an exact interval holding the
+    /// first player's game value (a single point when certified).
+    pub interval: Option<(Q, Q)>,
+}
+
+impl Certificate {
+    /// The rounded profile is an exact equilibrium.
+    pub fn certified(&self) -> bool {
+        self.nash_conv.is_zero()
+    }
+}
+
+/// The denominator bounds tried, smallest first.
+const DENOMINATORS: [u64; 7] = [10, 100, 1_000, 10_000, 100_000, 1_000_000, 100_000_000];
+
+/// What a rounding guarantees one player: the payoff, the rounded profile,
+/// its denominator bound.
+type Guarantee = (Q, Vec<Vec<Q>>, u64);
+
+/// Rounds `profile` with growing denominator bounds, two ways (the
+/// behaviour probabilities, and the realization plan whose shares then give
+/// them: a vertex of the sequence-form LP is rational there), and checks
+/// each rounding exactly. In a two-player constant-sum game each player's
+/// rounding is chosen apart, the one guaranteeing that player the most, and
+/// the search stops as the two guarantees meet; otherwise the first
+/// rounding that is an exact equilibrium wins, or the one with the smallest
+/// exact NashConv.
+pub fn certify(tree: &Tree, profile: &Profile) -> Certificate {
+    let order = tree.preorder();
+    let treeplex = Treeplex::new(tree);
+    let roundings = |den: u64| [round_profile(tree, profile, den), round_plan(tree, &treeplex, profile, den)];
+    let Some(c) = constant_sum(tree).filter(|_| tree.n_players == 2) else {
+        let mut best: Option<Certificate> = None;
+        for den in DENOMINATORS {
+            for probs in roundings(den) {
+                let cert = check(tree, probs, den);
+                if cert.certified() {
+                    return cert;
+                }
+                if best.as_ref().is_none_or(|b| cert.nash_conv < b.nash_conv) {
+                    best = Some(cert);
+                }
+            }
+        }
+        return best.expect("at least one rounding is tried");
+    };
+    let c = Q::from_integer(BigInt::from(c));
+    // Per player: (guarantee, rounding, its denominator bound).
+    let mut best: [Option<Guarantee>; 2] = [None, None];
+    for den in DENOMINATORS {
+        for probs in roundings(den) {
+            // What the first player's part guarantees it (c minus the second
+            // player's best response), and what the second's holds it to.
+            let lower = &c - best_response_value(tree, &probs, &order, 1);
+            let upper = -best_response_value(tree, &probs, &order, 0);
+            for (p, g) in [(0, lower), (1, upper)] {
+                if best[p].as_ref().is_none_or(|(b, _, _)| g > *b) {
+                    best[p] = Some((g, probs.clone(), den));
+                }
+            }
+        }
+        if let [Some((lo, _, _)), Some((hi, _, _))] = &best {
+            if *lo == -hi {
+                break;
+            }
+        }
+    }
+    let [Some((_, first, d0)), Some((_, second, d1))] = best else { unreachable!("every player has a rounding") };
+    let probs = (0..tree.infosets.len())
+        .map(|set| if tree.infosets[set].player == 0 { first[set].clone() } else { second[set].clone() })
+        .collect();
+    check(tree, probs, d0.max(d1))
+}
+
+/// The profile's realization plan (per player, the product of its own
+/// probabilities along the way to each sequence) rounded to denominators at
+/// most `max_den`, turned back into behaviour: each action's share of its
+/// set's rounded sequences (the rounded behaviour where they are all 0).
+pub fn round_plan(tree: &Tree, treeplex: &Treeplex, profile: &Profile, max_den: u64) -> Vec<Vec<Q>> {
+    let fallback = round_profile(tree, profile, max_den);
+    let n_players = tree.n_players as usize;
+    let mut plans: Vec<Vec<f64>> = (0..n_players).map(|p| vec![0.0; treeplex.n_seqs(p)]).collect();
+    for (p, plan) in plans.iter_mut().enumerate() {
+        plan[0] = 1.0;
+        // Sets in slot order: a set's parent sequence is filled before it.
+        for &set in &treeplex.infosets_of[p] {
+            let parent = plan[treeplex.parent_seq[set as usize] as usize];
+            let first = treeplex.first_seq(p, set) as usize;
+            for (a, x) in profile.probs(set).iter().enumerate() {
+                plan[first + a] = parent * x;
+            }
+        }
+    }
+    (0..tree.infosets.len() as u32)
+        .map(|set| {
+            let p = tree.infosets[set as usize].player as usize;
+            let first = treeplex.first_seq(p, set) as usize;
+            let n = tree.infosets[set as usize].n_actions as usize;
+            let rounded: Vec<Q> =
+                plans[p][first..first + n].iter().map(|&x| approximate(x.clamp(0.0, 1.0), max_den)).collect();
+            let total = rounded.iter().fold(Q::zero(), |acc, x| acc + x);
+            if total.is_zero() {
+                fallback[set as usize].clone()
+            } else {
+                rounded.iter().map(|x| x / &total).collect()
+            }
+        })
+        .collect()
+}
+
+/// Checks a rational profile exactly (see [`Certificate`]).
+pub fn check(tree: &Tree, probs: Vec<Vec<Q>>, max_denominator: u64) -> Certificate {
+    let order = tree.preorder();
+    let values = expected_values(tree, &probs, &order);
+    let best_response: Vec<Q> = (0..tree.n_players).map(|p| best_response_value(tree, &probs, &order, p)).collect();
+    let nash_conv = best_response.iter().zip(&values).fold(Q::zero(), |acc, (b, v)| acc + b - v);
+    let interval = constant_sum(tree).filter(|_| tree.n_players == 2).map(|c| {
+        let lower = Q::from_integer(BigInt::from(c)) - &best_response[1];
+        (lower, best_response[0].clone())
+    });
+    Certificate { probs, max_denominator, values, best_response, nash_conv, interval }
+}
+
+/// The payoff sum shared by every leaf, if there is one.
+pub fn constant_sum(tree: &Tree) -> Option<i64> {
+    let mut sums = (0..tree.n_nodes() as u32)
+        .filter(|&v| tree.node(v) == NodeView::Terminal)
+        .map(|v| tree.payoffs(v).iter().sum());
+    let first: i64 = sums.next()?;
+    sums.all(|s: i64| s == first).then_some(first)
+}
+
+/// The profile's probabilities as fractions with denominators at most `max_den`;
+/// each set sums to exactly 1 (the largest probability absorbs the rounding,
+/// or, if that would make it negative, the set is divided by its sum).
+pub fn round_profile(tree: &Tree, profile: &Profile, max_den: u64) -> Vec<Vec<Q>> {
+    (0..tree.infosets.len() as u32)
+        .map(|set| {
+            let floats = profile.probs(set);
+            let mut probs: Vec<Q> = floats.iter().map(|&x| approximate(x.clamp(0.0, 1.0), max_den)).collect();
+            let total = probs.iter().fold(Q::zero(), |acc, x| acc + x);
+            if total.is_one() {
+                return probs;
+            }
+            let largest = (0..probs.len()).fold(0, |b, a| if floats[a] > floats[b] { a } else { b });
+            let fixed = Q::one() - (&total - &probs[largest]);
+            if !fixed.is_negative() {
+                probs[largest] = fixed;
+            } else {
+                probs.iter_mut().for_each(|x| *x = &*x / &total);
+            }
+            probs
+        })
+        .collect()
+}
+
+/// The best rational approximation of `x` in [0, 1] with a denominator at
+/// most `max_den` (the semiconvergents of its continued fraction, as
+/// Python's `Fraction.limit_denominator`).
+pub fn approximate(x: f64, max_den: u64) -> Q {
+    let exact = exact_f64(x);
+    let max = BigInt::from(max_den);
+    if *exact.denom() <= max {
+        return exact;
+    }
+    let (mut p0, mut q0, mut p1, mut q1) = (BigInt::zero(), BigInt::one(), BigInt::one(), BigInt::zero());
+    let (mut n, mut d) = (exact.numer().clone(), exact.denom().clone());
+    // The denominator exceeds `max`, so the expansion stops before it ends.
+    loop {
+        let a = &n / &d;
+        let q2 = &q0 + &a * &q1;
+        if q2 > max {
+            break;
+        }
+        let p2 = &p0 + &a * &p1;
+        (p0, q0, p1, q1) = (p1, q1, p2, q2);
+        let r = &n - &a * &d;
+        (n, d) = (d, r);
+    }
+    let k = (&max - &q0) / &q1;
+    let bound1 = Q::new(&p0 + &k * &p1, &q0 + &k * &q1);
+    let bound2 = Q::new(p1, q1);
+    if (&bound2 - &exact).abs() <= (&bound1 - &exact).abs() {
+        bound2
+    } else {
+        bound1
+    }
+}
+
+/// The nearest float (NaN if out of range).
+pub fn to_f64(q: &Q) -> f64 {
+    num_traits::ToPrimitive::to_f64(q).unwrap_or(f64::NAN)
+}
+
+/// A finite float as the exact rational it stands for.
+fn exact_f64(x: f64) -> Q {
+    Q::from_float(x).unwrap_or_else(Q::zero)
+}
+
+/// A chance probability as an exact rational.
+fn ratio(r: Ratio) -> Q {
+    Q::new(BigInt::from(r.num), BigInt::from(r.den))
+}
+
+/// Exact expected payoffs of every player, bottom-up over the reversed preorder.
+pub fn expected_values(tree: &Tree, probs: &[Vec<Q>], order: &[u32]) -> Vec<Q> {
+    let n = tree.n_players as usize;
+    let mut val: Vec<Vec<Q>> = vec![Vec::new(); tree.n_nodes()];
+    for &node in order.iter().rev() {
+        let weights: Vec<Q> = match tree.node(node) {
+            NodeView::Terminal => {
+                val[node as usize] = tree.payoffs(node).iter().map(|&x| Q::from_integer(BigInt::from(x))).collect();
+                continue;
+            }
+            NodeView::Chance => tree.chance_probs(node).iter().map(|&r| ratio(r)).collect(),
+            NodeView::Decision { infoset, .. } => probs[infoset as usize].clone(),
+        };
+        let mut sum = vec![Q::zero(); n];
+        for (child, w) in tree.children(node).zip(&weights) {
+            if w.is_zero() {
+                continue;
+            }
+            for (s, x) in sum.iter_mut().zip(&val[child as usize]) {
+                *s += w * x;
+            }
+        }
+        val[node as usize] = sum;
+    }
+    val.swap_remove(0)
+}
+
+/// Player `me`'s exact best-response value to the others' strategies, in
+/// sequence form: a leaf adds its payoff, weighted by chance's and the
+/// others' reach, to `me`'s last sequence above it; then, from the sets met
+/// last in preorder to the first (a set's parent sequence belongs to a set
+/// met before it), each set adds its best action's total to its parent
+/// sequence. The empty sequence ends with the best-response value.
+pub fn best_response_value(tree: &Tree, probs: &[Vec<Q>], order: &[u32], me: u32) -> Q {
+    let treeplex = Treeplex::new(tree);
+    let n_nodes = tree.n_nodes();
+    let mut reach: Vec<Q> = vec![Q::zero(); n_nodes];
+    let mut seq = vec![0u32; n_nodes];
+    let mut totals: Vec<Q> = vec![Q::zero(); treeplex.n_seqs(me as usize)];
+    let mut met: Vec<u32> = Vec::new();
+    let mut seen = vec![false; tree.infosets.len()];
+    reach[0] = Q::one();
+    for &node in order {
+        let (r, s) = (reach[node as usize].clone(), seq[node as usize]);
+        match tree.node(node) {
+            NodeView::Terminal => {
+                totals[s as usize] += &r * Q::from_integer(BigInt::from(tree.payoffs(node)[me as usize]));
+            }
+            NodeView::Chance => {
+                for (child, p) in tree.children(node).zip(tree.chance_probs(node)) {
+                    (reach[child as usize], seq[child as usize]) = (&r * ratio(*p), s);
+                }
+            }
+            NodeView::Decision { player, infoset } if player == me => {
+                if !std::mem::replace(&mut seen[infoset as usize], true) {
+                    met.push(infoset);
+                }
+                let first = treeplex.first_seq(me as usize, infoset);
+                for (a, child) in tree.children(node).enumerate() {
+                    (reach[child as usize], seq[child as usize]) = (r.clone(), first + a as u32);
+                }
+            }
+            NodeView::Decision { infoset, .. } => {
+                for (child, w) in tree.children(node).zip(&probs[infoset as usize]) {
+                    (reach[child as usize], seq[child as usize]) = (&r * w, s);
+                }
+            }
+        }
+    }
+    for &set in met.iter().rev() {
+        let first = treeplex.first_seq(me as usize, set) as usize;
+        let n = tree.infosets[set as usize].n_actions as usize;
+        let best = totals[first..first + n].iter().max().cloned().unwrap_or_else(Q::zero);
+        totals[treeplex.parent_seq[set as usize] as usize] += best;
+    }
+    totals.swap_remove(0)
+}
