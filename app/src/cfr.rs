@@ -148,7 +148,7 @@ impl CfrArgs {
         config.threads = threads;
         config.max_bytes = limits.max_memory.saturating_mul(1 << 20);
         config.checks = match self.check_every {
-            0 => Checks::Auto,
+            0 => Checks::Auto { target: self.target_exploitability },
             k => Checks::Every(k),
         };
         if let Some(order) = self.updates {

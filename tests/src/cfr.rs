@@ -132,9 +132,9 @@ fn a_three_player_game_runs_and_its_nash_conv_falls() {
 /// state of a 6-iteration run (its bytes survive the round trip).
 #[test]
 fn threads_do_not_change_the_result_and_a_resumed_run_continues_exactly() {
-    use galac_solvers::cfr::{walk, Cfr, CfrState};
+    use galac_solvers::cfr::{crew, Cfr, CfrState};
     let tree = example_tree("leduc.gala", &["ranks=6"]);
-    assert!(tree.n_nodes() >= walk::PARALLEL_MIN_NODES, "{}", tree.n_nodes());
+    assert!(tree.n_nodes() >= crew::PARALLEL_MIN_NODES, "{}", tree.n_nodes());
     let arrays =
         |s: &CfrState| (s.iteration, s.regrets.clone(), s.average.clone(), s.current.clone(), s.prediction.clone());
     for variant in [Variant::Cfr, Variant::CfrPlus, Variant::PCFR_PLUS] {
