@@ -229,7 +229,8 @@ impl Evaluator {
         self.choice.fill(None);
         self.val.fill(f64::NAN);
         let own = &self.own[me as usize];
-        let mut below = Below { tree, profile, me, choice: &mut self.choice, val: &mut self.val, stack: &mut self.stack };
+        let mut below =
+            Below { tree, profile, me, choice: &mut self.choice, val: &mut self.val, stack: &mut self.stack };
         for (i, &set) in own.sets.iter().enumerate() {
             let n_actions = tree.infosets[set as usize].n_actions as usize;
             let q = &mut self.q[..n_actions];

@@ -15,6 +15,8 @@
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
 
 use galac_runtime::tree::{NodeView, Tree};
 
@@ -279,13 +281,16 @@ impl<'a> Team<'a> {
     }
 
     /// The worker's loop: part 1 of every step until the run is over.
-    pub fn work(&self, mut part: Part) {
+    /// The part is locked for each iteration the worker takes part in, so
+    /// that the main thread may do it alone in between.
+    pub fn work(&self, part: &Mutex<Part>) {
         loop {
             self.barrier.wait();
             let t = self.iteration.load(Ordering::Relaxed);
             if t == 0 {
                 return;
             }
+            let mut part = part.lock().unwrap_or_else(|e| e.into_inner());
             for i in 0..self.n_steps() {
                 if i > 0 {
                     self.barrier.wait();
@@ -319,5 +324,72 @@ impl<'a> Team<'a> {
             self.iteration.store(0, Ordering::Relaxed);
             self.barrier.wait();
         }
+    }
+}
+
+/// Measure a thread count this long before comparing.
+const WINDOW_SECS: f64 = 0.05;
+/// Time the other thread count again after this many windows.
+const PROBE_EVERY: u32 = 8;
+
+/// Whether the next iteration runs on one thread or two. The result is the
+/// same either way, so the run times both in turn and mostly uses the
+/// faster: on a machine whose other core is busy, the two threads wait
+/// for each other at every step and one thread is faster.
+pub struct Pace {
+    allowed: bool,
+    two: bool,
+    /// The window under way: seconds and iterations.
+    window: (f64, u64),
+    /// Iterations per second of one thread and of two, last measured.
+    rate: [Option<f64>; 2],
+    /// Windows since the other count was last timed.
+    since_probe: u32,
+}
+
+impl Pace {
+    /// Starts with two threads if `allowed`.
+    pub fn new(allowed: bool) -> Pace {
+        Pace { allowed, two: allowed, window: (0.0, 0), rate: [None, None], since_probe: 0 }
+    }
+
+    /// Whether the next iteration uses two threads.
+    pub fn two(&self) -> bool {
+        self.two
+    }
+
+    /// Records an iteration that took `secs`; at the end of a window,
+    /// picks the count of the next one.
+    pub fn record(&mut self, secs: f64) {
+        if !self.allowed {
+            return;
+        }
+        self.window.0 += secs;
+        self.window.1 += 1;
+        if self.window.0 < WINDOW_SECS || self.window.1 < 2 {
+            return;
+        }
+        self.rate[usize::from(self.two)] = Some(self.window.1 as f64 / self.window.0);
+        self.window = (0.0, 0);
+        let other = usize::from(!self.two);
+        if self.rate[other].is_none() || self.since_probe >= PROBE_EVERY {
+            self.two = !self.two;
+            self.since_probe = 0;
+        } else {
+            self.since_probe += 1;
+            self.two = self.rate[1] > self.rate[0];
+        }
+    }
+
+    /// Times iteration `t` of `team` with the count chosen.
+    pub fn iterate(&mut self, team: &Team, t: u64, p0: &mut Part, p1: &Mutex<Part>) {
+        let at = Instant::now();
+        if self.two {
+            team.iterate(t, p0, None);
+        } else {
+            let mut p1 = p1.lock().unwrap_or_else(|e| e.into_inner());
+            team.iterate(t, p0, Some(&mut p1));
+        }
+        self.record(at.elapsed().as_secs_f64());
     }
 }

@@ -30,10 +30,10 @@ pub use schedule::Checks;
 pub use state::{CfrState, Fingerprint};
 
 use crate::best_response::{Evaluation, Evaluator};
-use schedule::Schedule;
 use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
 use crate::treeplex::Treeplex;
 use crate::Profile;
+use schedule::Schedule;
 
 /// How a CFR run is set up.
 #[derive(Clone, Debug)]
@@ -145,21 +145,20 @@ impl<'t> Cfr<'t> {
         let current = std::mem::take(&mut state.current);
         let mut iteration = state.iteration;
         let parts = (&mut state.regrets[..], &mut state.prediction[..], &mut state.average[..]);
-        let (team, [mut p0, mut p1]) =
+        let (team, [mut p0, p1]) =
             crew::Team::new(tree, &plex, &layout, config.variant, config.alternating, threads, &current, parts);
         let mut checker = Checker::new(tree, &plex, config.checks, iteration);
+        let p1 = std::sync::Mutex::new(p1);
+        let mut pace = crew::Pace::new(threads > 1);
         let stopped = std::thread::scope(|s| {
-            let mut p1 = if threads > 1 {
-                let team = &team;
+            if threads > 1 {
+                let (team, p1) = (&team, &p1);
                 s.spawn(move || team.work(p1));
-                None
-            } else {
-                Some(&mut p1)
-            };
+            }
             let mut stopped = false;
             while iteration < config.iterations {
                 iteration += 1;
-                team.iterate(iteration, &mut p0, p1.as_deref_mut());
+                pace.iterate(&team, iteration, &mut p0, &p1);
                 let last = iteration == config.iterations;
                 let evaluation = checker.check(iteration, last, p0.average_sums());
                 let progress = Progress {
@@ -177,7 +176,7 @@ impl<'t> Cfr<'t> {
             team.finish();
             stopped
         });
-        drop(p0);
+        drop((p0, p1));
         state.current = team.current.to_vec();
         state.iteration = iteration;
         state.seconds = base + start.elapsed().as_secs_f64();
@@ -210,7 +209,16 @@ impl<'t> Checker<'t> {
         let schedule = Schedule::new(checks, iteration);
         let evaluator = Evaluator::new(tree);
         let profile = Profile::uniform(tree);
-        Checker { tree, plex, schedule, evaluator, profile, since: Instant::now(), since_iteration: iteration, total: 0.0 }
+        Checker {
+            tree,
+            plex,
+            schedule,
+            evaluator,
+            profile,
+            since: Instant::now(),
+            since_iteration: iteration,
+            total: 0.0,
+        }
     }
 
     /// The evaluation of the average strategy after iteration `t`, if due.

@@ -35,12 +35,15 @@ pub struct Schedule {
     next: u64,
     /// The last two checks: iteration and NashConv.
     points: [Option<(u64, f64)>; 2],
+    /// The cheapest check so far, in iterations (a check that the machine
+    /// interrupted looks dearer than it is).
+    per_check: f64,
 }
 
 impl Schedule {
     /// A schedule; the first automatic check comes after the next iteration.
     pub fn new(checks: Checks, iteration: u64) -> Schedule {
-        Schedule { checks, next: iteration + 1, points: [None, None] }
+        Schedule { checks, next: iteration + 1, points: [None, None], per_check: f64::INFINITY }
     }
 
     /// Whether iteration `t` (the run's last if `last`) is checked.
@@ -57,7 +60,8 @@ impl Schedule {
     pub fn checked(&mut self, t: u64, nash_conv: f64, iteration_secs: f64, check_secs: f64) {
         self.points = [self.points[1], Some((t, nash_conv))];
         let Checks::Auto { target } = self.checks else { return };
-        let per_check = check_secs / iteration_secs.max(1e-12);
+        self.per_check = self.per_check.min(check_secs / iteration_secs.max(1e-12));
+        let per_check = self.per_check;
         let lo = (t / 4).max((3.0 * per_check).ceil() as u64).max(1);
         let hi = lo.max(t.min((9.0 * per_check).ceil() as u64));
         let gap = match target.and_then(|e| self.predict(e)) {
@@ -115,7 +119,8 @@ mod tests {
                     }
                     let bound = (2 * needed).max((9.0 * per_check) as u64 + 1);
                     let cost = checks as f64 * per_check / (t as f64 + checks as f64 * per_check);
-                    let what = format!("slope {slope}, per check {per_check}, needed {needed}: stop {t}, {checks} checks");
+                    let what =
+                        format!("slope {slope}, per check {per_check}, needed {needed}: stop {t}, {checks} checks");
                     assert!(t >= needed && t <= bound, "{what}");
                     assert!(cost <= 0.34 || t <= (9.0 * per_check) as u64 + 1, "{what}: cost {cost}");
                 }
