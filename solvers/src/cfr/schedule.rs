@@ -81,7 +81,7 @@ impl Schedule {
             Some((ta, ea)) if ea > 0.0 && ta < tb => (eb / ea).ln() / (tb as f64 / ta as f64).ln(),
             _ => -1.0,
         };
-        if !(slope < -0.05) {
+        if slope.is_nan() || slope >= -0.05 {
             return None;
         }
         let at = tb as f64 * (target / eb).powf(1.0 / slope);
