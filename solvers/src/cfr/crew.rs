@@ -329,8 +329,12 @@ impl<'a> Team<'a> {
 
 /// Measure a thread count this long before comparing.
 const WINDOW_SECS: f64 = 0.05;
-/// Time the other thread count again after this many windows.
+/// Time the other thread count again after this many windows at first;
+/// each time it loses again the wait doubles, up to `PROBE_MAX` (on a
+/// busy machine two threads lose by up to five times, and every probe
+/// costs).
 const PROBE_EVERY: u32 = 8;
+const PROBE_MAX: u32 = 128;
 
 /// Whether the next iteration runs on one thread or two. The result is the
 /// same either way, so the run times both in turn and mostly uses the
@@ -345,12 +349,24 @@ pub struct Pace {
     rate: [Option<f64>; 2],
     /// Windows since the other count was last timed.
     since_probe: u32,
+    /// Windows between probes.
+    probe_every: u32,
+    /// The window under way is a probe.
+    probing: bool,
 }
 
 impl Pace {
     /// Starts with two threads if `allowed`.
     pub fn new(allowed: bool) -> Pace {
-        Pace { allowed, two: allowed, window: (0.0, 0), rate: [None, None], since_probe: 0 }
+        Pace {
+            allowed,
+            two: allowed,
+            window: (0.0, 0),
+            rate: [None, None],
+            since_probe: 0,
+            probe_every: PROBE_EVERY,
+            probing: false,
+        }
     }
 
     /// Whether the next iteration uses two threads.
@@ -359,7 +375,8 @@ impl Pace {
     }
 
     /// Records an iteration that took `secs`; at the end of a window,
-    /// picks the count of the next one.
+    /// picks the count of the next one: the faster, or the other to time
+    /// it again.
     pub fn record(&mut self, secs: f64) {
         if !self.allowed {
             return;
@@ -371,13 +388,20 @@ impl Pace {
         }
         self.rate[usize::from(self.two)] = Some(self.window.1 as f64 / self.window.0);
         self.window = (0.0, 0);
+        let faster = self.rate[1] > self.rate[0];
+        if std::mem::take(&mut self.probing) {
+            // The probe lost: wait longer before the next one.
+            let lost = faster != self.two;
+            self.probe_every = if lost { (2 * self.probe_every).min(PROBE_MAX) } else { PROBE_EVERY };
+        }
         let other = usize::from(!self.two);
-        if self.rate[other].is_none() || self.since_probe >= PROBE_EVERY {
+        if self.rate[other].is_none() || self.since_probe >= self.probe_every {
             self.two = !self.two;
             self.since_probe = 0;
+            self.probing = self.rate[other].is_some();
         } else {
             self.since_probe += 1;
-            self.two = self.rate[1] > self.rate[0];
+            self.two = faster;
         }
     }
 
@@ -391,5 +415,32 @@ impl Pace {
             team.iterate(t, p0, Some(&mut p1));
         }
         self.record(at.elapsed().as_secs_f64());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pace;
+
+    /// Fed iteration times where one count is five times faster, the pace
+    /// spends nearly every iteration on the faster count, either way, and
+    /// never stops timing the other.
+    #[test]
+    fn the_pace_keeps_the_faster_thread_count() {
+        for two_faster in [false, true] {
+            let mut pace = Pace::new(true);
+            let (mut on_two, mut switches, mut last) = (0u32, 0u32, true);
+            for _ in 0..20_000 {
+                let two = pace.two();
+                on_two += u32::from(two);
+                switches += u32::from(two != last);
+                last = two;
+                let fast = two == two_faster;
+                pace.record(if fast { 0.001 } else { 0.005 });
+            }
+            let on_faster = if two_faster { on_two } else { 20_000 - on_two };
+            assert!(on_faster >= 19_000, "two faster: {two_faster}, {on_faster} on the faster");
+            assert!(switches >= 4, "{switches}");
+        }
     }
 }
