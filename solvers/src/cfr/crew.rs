@@ -334,6 +334,7 @@ const WINDOW_SECS: f64 = 0.05;
 /// busy machine two threads lose by up to five times, and every probe
 /// costs).
 const PROBE_EVERY: u32 = 8;
+/// The longest wait between probes, in windows.
 const PROBE_MAX: u32 = 128;
 
 /// Whether the next iteration runs on one thread or two. The result is the
