@@ -43,6 +43,12 @@ impl Floats {
         self.set(i, self.get(i) + x);
     }
 
+    /// The entries as atomics, for a hot loop that reads them through
+    /// [`load`] and [`store`] (one indirection less than `&Floats`).
+    pub fn cells(&self) -> &[AtomicU64] {
+        &self.0
+    }
+
     /// The entries, copied out.
     pub fn to_vec(&self) -> Vec<f64> {
         (0..self.0.len()).map(|i| self.get(i)).collect()
@@ -61,6 +67,18 @@ impl Floats {
             self.set(start + i, *x);
         }
     }
+}
+
+/// Entry `i` of [`Floats::cells`].
+#[inline(always)]
+pub fn load(cells: &[AtomicU64], i: usize) -> f64 {
+    f64::from_bits(cells[i].load(Ordering::Relaxed))
+}
+
+/// Sets entry `i` of [`Floats::cells`] to `x`.
+#[inline(always)]
+pub fn store(cells: &[AtomicU64], i: usize, x: f64) {
+    cells[i].store(x.to_bits(), Ordering::Relaxed);
 }
 
 /// Spins this many times before yielding the core.

@@ -16,7 +16,9 @@ use std::ops::Range;
 use galac_runtime::tree::{NodeView, Tree};
 
 use super::layout::{Layout, CHANCE, DECISION, TERMINAL};
-use super::sync::Floats;
+use std::sync::atomic::AtomicU64;
+
+use super::sync::{load, store, Floats};
 
 /// What a traversal reads: the tree, the slot of each set, the current
 /// strategy of every player.
@@ -88,7 +90,13 @@ pub fn walk_chunk(inputs: Inputs, children: Range<u32>, regrets: &Floats, values
         return;
     }
     let first = inputs.tree.children(0).start;
-    let mut walker = Walker { inputs, regrets, vals: scratch, max_actions: max_actions(inputs.tree) };
+    let mut walker = Walker {
+        inputs,
+        current: inputs.current.cells(),
+        regrets: regrets.cells(),
+        vals: scratch,
+        max_actions: max_actions(inputs.tree),
+    };
     for child in children {
         let reach = root_reach(&inputs, child);
         let v = if reach == 0.0 { 0.0 } else { walker.walk(child, 0, reach) };
@@ -117,8 +125,10 @@ pub fn root_regrets(inputs: &Inputs, values: &Floats, out: &mut [f64]) -> bool {
 /// The recursive walk below the root, on one thread.
 struct Walker<'a, 'b> {
     inputs: Inputs<'a>,
+    /// The current strategy, per slot.
+    current: &'a [AtomicU64],
     /// Instantaneous regrets of the traverser, per slot.
-    regrets: &'b Floats,
+    regrets: &'b [AtomicU64],
     /// Child values of the traverser's nodes, `max_actions` per depth.
     vals: &'b mut [f64],
     max_actions: usize,
@@ -156,10 +166,10 @@ impl Walker<'_, '_> {
             }
             return value;
         }
-        let current = self.inputs.current;
+        let current = self.current;
         if kind != DECISION + self.inputs.me {
             for (a, child) in (first..first + n as u32).enumerate() {
-                let p = current.get(index + a);
+                let p = load(current, index + a);
                 if p != 0.0 {
                     value += p * self.child(child, depth + 1, reach * p);
                 }
@@ -170,10 +180,11 @@ impl Walker<'_, '_> {
         for (a, child) in (first..first + n as u32).enumerate() {
             let v = self.child(child, depth + 1, reach);
             self.vals[base + a] = v;
-            value += current.get(index + a) * v;
+            value += load(current, index + a) * v;
         }
+        let regrets = self.regrets;
         for (a, v) in self.vals[base..base + n].iter().enumerate() {
-            self.regrets.add(index + a, reach * (v - value));
+            store(regrets, index + a, load(regrets, index + a) + reach * (v - value));
         }
         value
     }
