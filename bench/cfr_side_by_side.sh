@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Side by side: iterations per second of CFR+ in galac (`galac solve
-# --solver cfr+`, one thread and two) and in OpenSpiel's C++
+# --solver cfr+`, one thread and two; with two the solver times one thread
+# against two as it runs and keeps the faster, so on a busy machine "two"
+# may mostly run one) and in OpenSpiel's C++
 # `pyspiel.CFRPlusSolver`, on Leduc, 13-rank Leduc and (when
 # examples/liars_dice.gala exists) liar's dice.
 #

@@ -140,15 +140,17 @@ impl CfrArgs {
     ) -> Result<CfrRun, String> {
         let no_rule = self.target_exploitability.is_none() && self.time_limit.is_none();
         let iterations = self.iterations.unwrap_or(if no_rule { 1000 } else { u64::MAX });
-        // One thread unless asked: on the shared 2-core test machine the
-        // helper thread of each traversal waited to be scheduled and two
-        // threads were slower (BENCHMARKS.md, "Solving: the CFR family").
-        let threads = limits.threads.max(1);
+        // All cores by default: the solver times one thread against two
+        // while it runs and keeps the faster (the answer is the same).
+        let threads = match limits.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
         let mut config = CfrConfig::new(variant, iterations);
         config.threads = threads;
         config.max_bytes = limits.max_memory.saturating_mul(1 << 20);
         config.checks = match self.check_every {
-            0 => Checks::Auto,
+            0 => Checks::Auto { target: self.target_exploitability },
             k => Checks::Every(k),
         };
         if let Some(order) = self.updates {

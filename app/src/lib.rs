@@ -52,8 +52,9 @@ pub struct LimitArgs {
     /// half a millisecond) and need up to about twice the memory while the parts
     /// are merged (`--max-memory` counts the parts and the merged tree
     /// together; when they do not fit, one thread builds the tree).
-    /// The CFR solvers use N threads per traversal (0: one), with the same
-    /// answer whatever N.
+    /// The CFR solvers use up to two threads (0: as many as there are cores,
+    /// at most two; 1: one), with the same answer whatever N; with two they
+    /// time one thread against two as they run and use the faster.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 }

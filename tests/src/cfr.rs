@@ -132,9 +132,9 @@ fn a_three_player_game_runs_and_its_nash_conv_falls() {
 /// state of a 6-iteration run (its bytes survive the round trip).
 #[test]
 fn threads_do_not_change_the_result_and_a_resumed_run_continues_exactly() {
-    use galac_solvers::cfr::{walk, Cfr, CfrState};
+    use galac_solvers::cfr::{crew, Cfr, CfrState};
     let tree = example_tree("leduc.gala", &["ranks=6"]);
-    assert!(tree.n_nodes() >= walk::PARALLEL_MIN_NODES, "{}", tree.n_nodes());
+    assert!(tree.n_nodes() >= crew::PARALLEL_MIN_NODES, "{}", tree.n_nodes());
     let arrays =
         |s: &CfrState| (s.iteration, s.regrets.clone(), s.average.clone(), s.current.clone(), s.prediction.clone());
     for variant in [Variant::Cfr, Variant::CfrPlus, Variant::PCFR_PLUS] {
@@ -177,4 +177,45 @@ fn the_memory_estimate_is_checked_before_allocating() {
     assert!(matches!(err, Some(SolveError::TooMuchMemory { .. })) && !msg.contains("--"), "{msg}");
     let fits = CfrConfig { max_bytes: needed, ..config };
     assert!(CfrSolver { config: fits, resume: None }.run(&leduc, &mut RunToEnd).is_ok());
+}
+
+/// A loose target with automatic checks: the run stops within twice the
+/// iterations the target needs (found by checking every iteration), or
+/// within the three checks' worth of iterations the schedule may wait
+/// between checks (checks then cost at most a quarter of the run) when
+/// that is more; checks every nine checks' worth (the old rule) would pass
+/// it by far. The independent evaluation of the answer meets the target.
+#[test]
+fn automatic_checks_stop_a_loose_target_soon_after_it_is_reached() {
+    let leduc = example_tree("leduc.gala", &[]);
+    let target = 0.03;
+    // Stops at the target; returns the iteration and the cost of a check
+    // in iterations (the median gap with a check over the median without).
+    let stop_at = |checks: Checks| {
+        let config = CfrConfig { checks, ..CfrConfig::new(Variant::CfrPlus, 100_000) };
+        let (mut last, mut plain, mut checked) = (0.0, Vec::new(), Vec::new());
+        let mut observer = |p: &Progress| {
+            let gap = p.seconds - std::mem::replace(&mut last, p.seconds);
+            if p.evaluation.is_some() { &mut checked } else { &mut plain }.push(gap);
+            if p.exploitability.is_some_and(|e| e <= target) {
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        };
+        let (sol, state) = CfrSolver { config, resume: None }.run(&leduc, &mut observer).expect("runs");
+        assert!(sol.stopped && evaluate(&leduc, &sol.profile).nash_conv <= target);
+        let median = |xs: &mut Vec<f64>| {
+            xs.sort_by(f64::total_cmp);
+            xs.get(xs.len() / 2).copied().unwrap_or(0.0)
+        };
+        let (c, i) = (median(&mut checked), median(&mut plain));
+        (state.iteration, (c - i) / i.max(1e-9))
+    };
+    let (needed, _) = stop_at(Checks::Every(1));
+    assert!(needed >= 30, "the target should need some iterations: {needed}");
+    let (auto, per_check) = stop_at(Checks::Auto { target: Some(target) });
+    let bound = (2 * needed).max(needed + (3.0 * per_check * 1.5) as u64 + 1);
+    eprintln!("needed {needed}, stopped at {auto}, a check costs {per_check:.1} iterations");
+    assert!(auto >= needed && auto <= bound, "needed {needed}, stopped at {auto}, bound {bound}");
 }

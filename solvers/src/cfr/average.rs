@@ -4,28 +4,19 @@
 //! sets in slot order (a set's parent sequence comes before it), no tree
 //! walk, so neither pruning nor threads can change it.
 
-use galac_runtime::tree::Tree;
+use super::crew::Sets;
+use super::sync::Floats;
 
-use crate::treeplex::Treeplex;
-
-/// Adds `weight` times player `p`'s reach-weighted current strategy into
-/// `average`. `seq_reach` is scratch of at least `p`'s sequence count.
-pub fn accumulate(
-    tree: &Tree,
-    plex: &Treeplex,
-    p: usize,
-    current: &[f64],
-    weight: f64,
-    average: &mut [f64],
-    seq_reach: &mut [f64],
-) {
-    let offset = plex.slots.player_slots[p] as usize;
+/// Adds `weight` times the reach-weighted current strategy of the player
+/// of `sets` into `average` (per slot). `seq_reach` is scratch of at least
+/// the player's sequence count.
+pub fn accumulate(sets: &Sets, current: &Floats, weight: f64, average: &mut [f64], seq_reach: &mut [f64]) {
+    let offset = sets.starts.first().copied().unwrap_or(0) as usize;
     seq_reach[0] = 1.0;
-    for &set in &plex.infosets_of[p] {
-        let reach = seq_reach[plex.parent_seq[set as usize] as usize];
-        let s = plex.slots.first_slot[set as usize] as usize;
-        for slot in s..s + tree.infosets[set as usize].n_actions as usize {
-            let x = reach * current[slot];
+    for (w, &parent) in sets.starts.windows(2).zip(&sets.parents) {
+        let reach = seq_reach[parent as usize];
+        for slot in w[0] as usize..w[1] as usize {
+            let x = reach * current.get(slot);
             seq_reach[slot - offset + 1] = x;
             average[slot] += weight * x;
         }

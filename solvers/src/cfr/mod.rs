@@ -13,9 +13,12 @@
 //! history count, a constant that normalisation removes.
 
 pub mod average;
+pub mod crew;
 pub mod layout;
 pub mod rules;
+pub mod schedule;
 pub mod state;
+pub mod sync;
 pub mod walk;
 
 use std::time::Instant;
@@ -23,25 +26,14 @@ use std::time::Instant;
 use galac_runtime::tree::Tree;
 
 pub use rules::Variant;
+pub use schedule::Checks;
 pub use state::{CfrState, Fingerprint};
 
-use crate::best_response::evaluate;
+use crate::best_response::{Evaluation, Evaluator};
 use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
 use crate::treeplex::Treeplex;
 use crate::Profile;
-
-/// When a run computes the exact exploitability of its average strategy
-/// (a best response per player: far dearer than an iteration on most trees).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Checks {
-    /// Never during the run.
-    Never,
-    /// Every this many iterations (and after the last): a reproducible curve.
-    Every(u64),
-    /// When the iterations since the last check took at least nine times as
-    /// long as that check, so checks cost about a tenth of the run.
-    Auto,
-}
+use schedule::Schedule;
 
 /// How a CFR run is set up.
 #[derive(Clone, Debug)]
@@ -53,7 +45,8 @@ pub struct CfrConfig {
     /// Stop after this many iterations in all (counting resumed ones).
     pub iterations: u64,
     pub checks: Checks,
-    /// Threads per traversal; the result is the same for any count.
+    /// Threads (at most two are used: see [`crew`]); the result is the
+    /// same for any count.
     pub threads: usize,
     /// Bytes the tree and the solver's arrays may hold together.
     pub max_bytes: u64,
@@ -89,11 +82,6 @@ pub struct Cfr<'t> {
     plex: Treeplex,
     config: CfrConfig,
     state: CfrState,
-    /// Instantaneous regrets of the iteration, per slot.
-    inst: Vec<f64>,
-    /// Per sequence of the player being averaged: its own reach.
-    seq_reach: Vec<f64>,
-    buffers: walk::Buffers,
     layout: layout::Layout,
 }
 
@@ -120,18 +108,7 @@ impl<'t> Cfr<'t> {
             }
             None => CfrState::new(tree, &plex, predictive),
         };
-        let max_slots = max_player_slots(&plex);
-        let max_seqs = max_slots + 1;
-        Ok(Cfr {
-            layout: layout::Layout::new(tree, &plex.slots.first_slot),
-            inst: vec![0.0; plex.slots.len()],
-            seq_reach: vec![0.0; max_seqs],
-            buffers: walk::Buffers::new(tree, max_slots),
-            tree,
-            plex,
-            config,
-            state,
-        })
+        Ok(Cfr { layout: layout::Layout::new(tree, &plex.slots.first_slot), tree, plex, config, state })
     }
 
     /// Bytes of the solver's arrays (the tree's own not counted), estimated
@@ -145,11 +122,11 @@ impl<'t> Cfr<'t> {
         let max_slots = per_player.iter().copied().max().unwrap_or(0);
         let sets = tree.infosets.len() as u64;
         CfrState::estimate_bytes(slots as usize, config.variant.predictive())
-            + 8 * slots // instantaneous regrets
-            + 8 * (max_slots + 1) // own reach per sequence
             + 16 * sets // the treeplex: first slot, parent sequence, sets per player
-            + walk::Buffers::estimate_bytes(tree, max_slots as usize)
+            + crew::estimate_bytes(tree, slots, max_slots)
             + layout::Layout::estimate_bytes(tree)
+            + Evaluator::estimate_bytes(tree)
+            + 8 * slots // the average profile of a check
     }
 
     /// What identifies this run's checkpoints.
@@ -157,130 +134,108 @@ impl<'t> Cfr<'t> {
         Fingerprint::of(self.tree, &self.config.variant)
     }
 
-    /// The run's state so far.
-    pub fn state(&self) -> &CfrState {
-        &self.state
-    }
-
-    /// One iteration.
-    pub fn iterate(&mut self) {
-        let t = self.state.iteration + 1;
-        let n = self.tree.n_players;
-        let weight = self.config.variant.average_weight(t);
-        if self.config.alternating {
-            for p in 0..n {
-                self.accumulate(p, weight);
-                self.traverse(p);
-                self.update(p, t);
-            }
-        } else {
-            for p in 0..n {
-                self.accumulate(p, weight);
-            }
-            for p in 0..n {
-                self.traverse(p);
-            }
-            for p in 0..n {
-                self.update(p, t);
-            }
-        }
-        self.state.iteration = t;
-    }
-
-    /// Player `p`'s share of the average strategy at this iteration.
-    fn accumulate(&mut self, p: u32, weight: f64) {
-        let s = &mut self.state;
-        average::accumulate(self.tree, &self.plex, p as usize, &s.current, weight, &mut s.average, &mut self.seq_reach);
-    }
-
-    /// Player `p`'s instantaneous regrets into `inst`.
-    fn traverse(&mut self, p: u32) {
-        let range =
-            self.plex.slots.player_slots[p as usize] as usize..self.plex.slots.player_slots[p as usize + 1] as usize;
-        let mine = &mut self.inst[range.clone()];
-        mine.fill(0.0);
-        let inputs = walk::Inputs {
-            tree: self.tree,
-            layout: &self.layout,
-            first_slot: &self.plex.slots.first_slot,
-            current: &self.state.current,
-            me: p,
-            offset: range.start,
-        };
-        walk::traverse(inputs, &mut self.buffers, mine, self.config.threads);
-    }
-
-    /// Player `p`'s accumulated regrets and current strategy, set by set.
-    fn update(&mut self, p: u32, t: u64) {
-        let predictive = self.config.variant.predictive();
-        for &set in &self.plex.infosets_of[p as usize] {
-            let s = self.plex.slots.first_slot[set as usize] as usize;
-            let r = s..s + self.tree.infosets[set as usize].n_actions as usize;
-            let pred = if predictive { &mut self.state.prediction[r.clone()] } else { &mut [][..] };
-            self.config.variant.update(
-                t,
-                &mut self.state.regrets[r.clone()],
-                &self.inst[r.clone()],
-                pred,
-                &mut self.state.current[r],
-            );
-        }
-    }
-
-    /// The average strategy, and the sets it never reaches.
-    pub fn average(&self) -> (Profile, Vec<u32>) {
-        self.state.average_profile(self.tree, &self.plex)
-    }
-
     /// Iterates until the configured count or until `observer` stops the
     /// run, reporting after every iteration (with the exact exploitability
     /// when a check is due). Returns the answer and the final state.
-    pub fn run(mut self, observer: &mut dyn Observer) -> (Solution, CfrState) {
+    pub fn run(self, observer: &mut dyn Observer) -> (Solution, CfrState) {
+        let Cfr { tree, plex, config, mut state, layout } = self;
         let start = Instant::now();
-        let base = self.state.seconds;
-        let mut stopped = false;
-        let mut last_check = Instant::now();
-        let mut check_cost = 0.0f64;
-        let mut check_total = 0.0f64;
-        while self.state.iteration < self.config.iterations {
-            self.iterate();
-            let t = self.state.iteration;
-            let last = t == self.config.iterations;
-            let due = match self.config.checks {
-                Checks::Never => false,
-                Checks::Every(k) => last || t.is_multiple_of(k.max(1)),
-                Checks::Auto => last || last_check.elapsed().as_secs_f64() >= 9.0 * check_cost,
-            };
-            let evaluation = due.then(|| {
-                let at = Instant::now();
-                let e = evaluate(self.tree, &self.average().0);
-                check_cost = at.elapsed().as_secs_f64();
-                check_total += check_cost;
-                last_check = Instant::now();
-                e
-            });
-            let progress = Progress {
-                iteration: t,
-                seconds: base + start.elapsed().as_secs_f64(),
-                exploitability: evaluation.as_ref().map(|e| e.nash_conv),
-                bounds: None,
-                evaluation,
-            };
-            if observer.progress(&progress) == Control::Stop {
-                stopped = true;
-                break;
+        let base = state.seconds;
+        let threads = if config.threads > 1 && tree.n_nodes() >= crew::PARALLEL_MIN_NODES { 2 } else { 1 };
+        let current = std::mem::take(&mut state.current);
+        let mut iteration = state.iteration;
+        let parts = (&mut state.regrets[..], &mut state.prediction[..], &mut state.average[..]);
+        let (team, [mut p0, p1]) =
+            crew::Team::new(tree, &plex, &layout, config.variant, config.alternating, threads, &current, parts);
+        let mut checker = Checker::new(tree, &plex, config.checks, iteration);
+        let p1 = std::sync::Mutex::new(p1);
+        let mut pace = crew::Pace::new(threads > 1);
+        let stopped = std::thread::scope(|s| {
+            if threads > 1 {
+                let (team, p1) = (&team, &p1);
+                s.spawn(move || team.work(p1));
             }
-        }
-        self.state.seconds = base + start.elapsed().as_secs_f64();
-        let (profile, unreached) = self.average();
+            let mut stopped = false;
+            while iteration < config.iterations {
+                iteration += 1;
+                pace.iterate(&team, iteration, &mut p0, &p1);
+                let last = iteration == config.iterations;
+                let evaluation = checker.check(iteration, last, p0.average_sums());
+                let progress = Progress {
+                    iteration,
+                    seconds: base + start.elapsed().as_secs_f64(),
+                    exploitability: evaluation.as_ref().map(|e| e.nash_conv),
+                    bounds: None,
+                    evaluation,
+                };
+                if observer.progress(&progress) == Control::Stop {
+                    stopped = true;
+                    break;
+                }
+            }
+            team.finish();
+            stopped
+        });
+        drop((p0, p1));
+        state.current = team.current.to_vec();
+        state.iteration = iteration;
+        state.seconds = base + start.elapsed().as_secs_f64();
+        let (profile, unreached) = state.average_profile(tree, &plex);
+        let check_total = checker.total;
         let phases = vec![("cfr", start.elapsed().as_secs_f64() - check_total), ("exploitability checks", check_total)];
-        (Solution { profile, unreached, phases, stopped }, self.state)
+        (Solution { profile, unreached, phases, stopped }, state)
     }
 }
 
-/// The most action slots any one player has.
-fn max_player_slots(plex: &Treeplex) -> usize {
-    plex.slots.player_slots.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+/// The exact exploitability checks of a run: when they are due, and the
+/// buffers they reuse.
+struct Checker<'t> {
+    tree: &'t Tree,
+    plex: &'t Treeplex,
+    schedule: Schedule,
+    evaluator: Evaluator,
+    profile: Profile,
+    /// The end of the last check (or the start).
+    since: Instant,
+    /// The iteration of the last check (or the first).
+    since_iteration: u64,
+    /// Seconds spent in checks.
+    total: f64,
+}
+
+impl<'t> Checker<'t> {
+    /// No check done yet; the run starts after `iteration`.
+    fn new(tree: &'t Tree, plex: &'t Treeplex, checks: Checks, iteration: u64) -> Checker<'t> {
+        let schedule = Schedule::new(checks, iteration);
+        let evaluator = Evaluator::new(tree);
+        let profile = Profile::uniform(tree);
+        Checker {
+            tree,
+            plex,
+            schedule,
+            evaluator,
+            profile,
+            since: Instant::now(),
+            since_iteration: iteration,
+            total: 0.0,
+        }
+    }
+
+    /// The evaluation of the average strategy after iteration `t`, if due.
+    fn check(&mut self, t: u64, last: bool, average: &[f64]) -> Option<Evaluation> {
+        if !self.schedule.due(t, last) {
+            return None;
+        }
+        let at = Instant::now();
+        let iteration_secs = (at - self.since).as_secs_f64() / (t - self.since_iteration).max(1) as f64;
+        state::average_into(self.tree, self.plex, average, &mut self.profile);
+        let e = self.evaluator.evaluate(self.tree, &self.profile);
+        let secs = at.elapsed().as_secs_f64();
+        self.total += secs;
+        self.schedule.checked(t, e.nash_conv, iteration_secs, secs);
+        (self.since, self.since_iteration) = (Instant::now(), t);
+        Some(e)
+    }
 }
 
 impl CfrSolver {

@@ -45,6 +45,25 @@ impl Fingerprint {
     }
 }
 
+/// Normalises the average-strategy sums `average` (per slot) into
+/// `profile`, uniform where a set's sums are 0 (no allocation: checks
+/// reuse the profile).
+pub fn average_into(tree: &Tree, plex: &Treeplex, average: &[f64], profile: &mut Profile) {
+    for (set, info) in tree.infosets.iter().enumerate() {
+        let s = plex.slots.first_slot[set] as usize;
+        let sums = &average[s..s + info.n_actions as usize];
+        let total: f64 = sums.iter().sum();
+        let probs = profile.probs_mut(set as u32);
+        if total > 0.0 {
+            for (p, x) in probs.iter_mut().zip(sums) {
+                *p = x / total;
+            }
+        } else {
+            probs.fill(1.0 / info.n_actions as f64);
+        }
+    }
+}
+
 /// The first bytes of a checkpoint.
 const MAGIC: &[u8; 12] = b"galac-cfr-1\n";
 
@@ -70,19 +89,14 @@ impl CfrState {
     /// The average strategy, and the sets it never reaches (uniform there).
     pub fn average_profile(&self, tree: &Tree, plex: &Treeplex) -> (Profile, Vec<u32>) {
         let mut profile = Profile::uniform(tree);
-        let mut unreached = Vec::new();
-        for (set, info) in tree.infosets.iter().enumerate() {
-            let s = plex.slots.first_slot[set] as usize;
-            let sums = &self.average[s..s + info.n_actions as usize];
-            let total: f64 = sums.iter().sum();
-            if total > 0.0 {
-                for (p, x) in profile.probs_mut(set as u32).iter_mut().zip(sums) {
-                    *p = x / total;
-                }
-            } else {
-                unreached.push(set as u32);
-            }
-        }
+        average_into(tree, plex, &self.average, &mut profile);
+        let unreached = (0..tree.infosets.len() as u32)
+            .filter(|&set| {
+                let s = plex.slots.first_slot[set as usize] as usize;
+                let n = tree.infosets[set as usize].n_actions as usize;
+                self.average[s..s + n].iter().sum::<f64>() <= 0.0
+            })
+            .collect();
         (profile, unreached)
     }
 

@@ -3,21 +3,22 @@
 //! the traverser's instantaneous regrets are added into a flat buffer in the
 //! treeplex slot layout.
 //!
-//! The traversal splits at the root: the root's children are cut into two
-//! chunks of about equal subtree size (a function of the tree only). The
-//! first chunk adds its regrets straight into the output, the second into a
-//! buffer of its own that is then added, so the sums are the same bit for
-//! bit whether one thread walks both chunks or two threads walk one each.
-//! Nothing is allocated during a traversal: the per-depth child values and
-//! the second chunk's buffer are allocated once.
+//! The traversal is cut at the root into two chunks of the root's children,
+//! of about equal subtree size (a function of the tree only, never of the
+//! thread count). Each chunk adds its regrets into a buffer of its own and
+//! writes the traverser's value at its root children; the update sums the
+//! two buffers in a fixed order, so the result is the same bit for bit
+//! whether one thread walks both chunks or two threads walk one each.
+//! Nothing is allocated during a traversal.
+
+use std::ops::Range;
 
 use galac_runtime::tree::{NodeView, Tree};
 
 use super::layout::{Layout, CHANCE, DECISION, TERMINAL};
+use std::sync::atomic::AtomicU64;
 
-/// Below this many nodes a traversal stays on the calling thread: starting a
-/// thread (tens of microseconds) costs more than it saves.
-pub const PARALLEL_MIN_NODES: usize = 100_000;
+use super::sync::{load, store, Floats};
 
 /// What a traversal reads: the tree, the slot of each set, the current
 /// strategy of every player.
@@ -29,146 +30,105 @@ pub struct Inputs<'a> {
     /// Per information set: its first action slot.
     pub first_slot: &'a [u32],
     /// The current strategy, per slot.
-    pub current: &'a [f64],
+    pub current: &'a Floats,
     /// The traverser.
     pub me: u32,
-    /// The traverser's first slot: regret buffers are indexed from it.
-    pub offset: usize,
 }
 
-/// The buffers a traversal writes, allocated once per solver.
-pub struct Buffers {
-    /// The root's children of each chunk.
-    split: [std::ops::Range<u32>; 2],
-    /// The second chunk's regrets, per slot of the traverser.
-    second: Vec<f64>,
-    /// The traverser's value at each child of the root.
-    values: Vec<f64>,
-    /// Per thread: child values, `max_actions` per depth.
-    scratch: [Vec<f64>; 2],
-    max_actions: usize,
-}
-
-impl Buffers {
-    /// Buffers for traversals of `tree` by a traverser with at most
-    /// `max_player_slots` slots.
-    pub fn new(tree: &Tree, max_player_slots: usize) -> Buffers {
-        let kids = if tree.n_nodes() > 0 { tree.children(0) } else { 0..0 };
-        // Subtree sizes: children are numbered after their parent.
-        let mut size = vec![1u64; tree.n_nodes()];
-        for node in (0..tree.n_nodes() as u32).rev() {
-            let below: u64 = tree.children(node).map(|c| size[c as usize]).sum();
-            size[node as usize] += below;
-        }
-        let total: u64 = kids.clone().map(|c| size[c as usize]).sum();
-        let mut at = kids.start;
-        let mut left = 0u64;
-        // The first cut point at which the left part holds half the nodes.
-        while at + 1 < kids.end && 2 * (left + size[at as usize]) <= total {
-            left += size[at as usize];
-            at += 1;
-        }
-        if at == kids.start && kids.len() > 1 {
-            at += 1;
-        }
-        let max_actions = tree.infosets.iter().map(|i| i.n_actions as usize).max().unwrap_or(1).max(1);
-        let depth = tree.max_depth as usize + 2;
-        let scratch = || vec![0.0; depth * max_actions];
-        Buffers {
-            split: [kids.start..at, at..kids.end],
-            second: vec![0.0; max_player_slots],
-            values: vec![0.0; kids.len()],
-            scratch: [scratch(), scratch()],
-            max_actions,
-        }
+/// The root's children of each chunk, cut where the first chunk holds
+/// about half the nodes.
+pub fn split(tree: &Tree) -> [Range<u32>; 2] {
+    let kids = if tree.n_nodes() > 0 { tree.children(0) } else { 0..0 };
+    // Subtree sizes: children are numbered after their parent.
+    let mut size = vec![1u64; tree.n_nodes()];
+    for node in (0..tree.n_nodes() as u32).rev() {
+        let below: u64 = tree.children(node).map(|c| size[c as usize]).sum();
+        size[node as usize] += below;
     }
-
-    /// Bytes these buffers hold, for the memory estimate before allocating
-    /// (the subtree sizes counted while they are built included).
-    pub fn estimate_bytes(tree: &Tree, max_player_slots: usize) -> u64 {
-        let n = if tree.n_nodes() > 0 { tree.children(0).len() } else { 0 };
-        let max_actions = tree.infosets.iter().map(|i| i.n_actions as u64).max().unwrap_or(1).max(1);
-        8 * (max_player_slots as u64 + 2 * (tree.max_depth as u64 + 2) * max_actions + n as u64)
-            + 8 * tree.n_nodes() as u64
+    let total: u64 = kids.clone().map(|c| size[c as usize]).sum();
+    let mut at = kids.start;
+    let mut left = 0u64;
+    while at + 1 < kids.end && 2 * (left + size[at as usize]) <= total {
+        left += size[at as usize];
+        at += 1;
     }
+    if at == kids.start && kids.len() > 1 {
+        at += 1;
+    }
+    [kids.start..at, at..kids.end]
 }
 
-/// Adds the traverser's instantaneous counterfactual regrets to `regrets`
-/// (indexed from `inputs.offset`, zero on entry) and returns the
-/// traverser's value under the current strategies. Uses two threads on
-/// large trees when `threads` > 1; the result does not depend on it.
-pub fn traverse(inputs: Inputs, buffers: &mut Buffers, regrets: &mut [f64], threads: usize) -> f64 {
+/// Bytes of scratch one walking thread needs (child values per depth).
+pub fn scratch_len(tree: &Tree) -> usize {
+    (tree.max_depth as usize + 2) * max_actions(tree)
+}
+
+/// The most actions of any information set (at least 1).
+pub fn max_actions(tree: &Tree) -> usize {
+    tree.infosets.iter().map(|i| i.n_actions as usize).max().unwrap_or(1).max(1)
+}
+
+/// The reach of the others (chance included) at a child of the root.
+pub fn root_reach(inputs: &Inputs, child: u32) -> f64 {
     let tree = inputs.tree;
-    if tree.n_nodes() == 0 {
-        return 0.0;
-    }
-    let root = tree.node(0);
-    if matches!(root, NodeView::Terminal) {
-        return tree.payoffs(0)[inputs.me as usize] as f64;
-    }
-    let kids = tree.children(0);
-    // The reach of the others (chance included) at each child of the root.
-    let child_reach = |child: u32| -> f64 {
-        let a = (child - kids.start) as usize;
-        match root {
-            NodeView::Chance => tree.chance_probs(0)[a].to_f64(),
-            NodeView::Decision { player, infoset } if player != inputs.me => {
-                inputs.current[inputs.first_slot[infoset as usize] as usize + a]
-            }
-            _ => 1.0,
+    let a = (child - tree.children(0).start) as usize;
+    match tree.node(0) {
+        NodeView::Chance => tree.chance_probs(0)[a].to_f64(),
+        NodeView::Decision { player, infoset } if player != inputs.me => {
+            inputs.current.get(inputs.first_slot[infoset as usize] as usize + a)
         }
+        _ => 1.0,
+    }
+}
+
+/// Walks the subtrees of the root's `children`: adds the traverser's
+/// instantaneous regrets into `regrets` (per slot) and writes the
+/// traverser's value at each child into `values` (indexed from the root's
+/// first child). `scratch` has [`scratch_len`] entries.
+pub fn walk_chunk(inputs: Inputs, children: Range<u32>, regrets: &Floats, values: &Floats, scratch: &mut [f64]) {
+    if inputs.tree.n_nodes() == 0 || children.is_empty() {
+        return;
+    }
+    let first = inputs.tree.children(0).start;
+    let mut walker = Walker {
+        inputs,
+        current: inputs.current.cells(),
+        regrets: regrets.cells(),
+        vals: scratch,
+        max_actions: max_actions(inputs.tree),
     };
-    let Buffers { split, second, values, scratch, max_actions } = buffers;
-    let max_actions = *max_actions;
-    let n_mine = regrets.len();
-    let second = &mut second[..n_mine];
-    second.fill(0.0);
-    let (first_values, second_values) = values.split_at_mut(split[0].len());
-    let [scratch_a, scratch_b] = scratch;
-    let run = |children: std::ops::Range<u32>, out: &mut [f64], vals: &mut [f64], scratch: &mut [f64]| {
-        let mut walker = Walker { inputs, regrets: out, vals: scratch, max_actions };
-        for (child, v) in children.zip(vals.iter_mut()) {
-            let reach = child_reach(child);
-            *v = if reach == 0.0 { 0.0 } else { walker.walk(child, 0, reach) };
-        }
-    };
-    if threads > 1 && tree.n_nodes() >= PARALLEL_MIN_NODES {
-        std::thread::scope(|s| {
-            let run = &run;
-            let (split1, second_values) = (split[1].clone(), &mut *second_values);
-            let second = &mut *second;
-            s.spawn(move || run(split1, second, second_values, scratch_b));
-            run(split[0].clone(), regrets, first_values, scratch_a);
-        });
-    } else {
-        run(split[0].clone(), regrets, first_values, scratch_a);
-        run(split[1].clone(), second, second_values, scratch_a);
+    for child in children {
+        let reach = root_reach(&inputs, child);
+        let v = if reach == 0.0 { 0.0 } else { walker.walk(child, 0, reach) };
+        values.set((child - first) as usize, v);
     }
-    for (r, x) in regrets.iter_mut().zip(second.iter()) {
-        *r += x;
+}
+
+/// When the root is the traverser's decision: its instantaneous regrets
+/// (value of each action minus the value), from the values of its
+/// children, written into `out` (one per action). Returns false (and
+/// writes nothing) when the root is not the traverser's.
+pub fn root_regrets(inputs: &Inputs, values: &Floats, out: &mut [f64]) -> bool {
+    let NodeView::Decision { player, infoset } = inputs.tree.node(0) else { return false };
+    if player != inputs.me {
+        return false;
     }
-    // The root itself.
-    let mut value = 0.0;
-    for (child, v) in kids.clone().zip(values.iter()) {
-        value += child_reach(child) * v;
+    let s = inputs.first_slot[infoset as usize] as usize;
+    let n = inputs.tree.children(0).len();
+    let value: f64 = (0..n).map(|a| inputs.current.get(s + a) * values.get(a)).sum();
+    for (a, o) in out[..n].iter_mut().enumerate() {
+        *o = values.get(a) - value;
     }
-    if let NodeView::Decision { player, infoset } = root {
-        if player == inputs.me {
-            let s = inputs.first_slot[infoset as usize] as usize;
-            value = values.iter().enumerate().map(|(a, v)| inputs.current[s + a] * v).sum();
-            for (a, v) in values.iter().enumerate() {
-                regrets[s - inputs.offset + a] += v - value;
-            }
-        }
-    }
-    value
+    true
 }
 
 /// The recursive walk below the root, on one thread.
 struct Walker<'a, 'b> {
     inputs: Inputs<'a>,
-    /// Instantaneous regrets of the traverser, indexed from `inputs.offset`.
-    regrets: &'b mut [f64],
+    /// The current strategy, per slot.
+    current: &'a [AtomicU64],
+    /// Instantaneous regrets of the traverser, per slot.
+    regrets: &'b [AtomicU64],
     /// Child values of the traverser's nodes, `max_actions` per depth.
     vals: &'b mut [f64],
     max_actions: usize,
@@ -206,9 +166,10 @@ impl Walker<'_, '_> {
             }
             return value;
         }
-        let current = &self.inputs.current[index..index + n];
+        let current = self.current;
         if kind != DECISION + self.inputs.me {
-            for (child, &p) in (first..).zip(current) {
+            for (a, child) in (first..first + n as u32).enumerate() {
+                let p = load(current, index + a);
                 if p != 0.0 {
                     value += p * self.child(child, depth + 1, reach * p);
                 }
@@ -216,14 +177,14 @@ impl Walker<'_, '_> {
             return value;
         }
         let base = depth * self.max_actions;
-        for (a, (child, &p)) in (first..).zip(current).enumerate() {
+        for (a, child) in (first..first + n as u32).enumerate() {
             let v = self.child(child, depth + 1, reach);
             self.vals[base + a] = v;
-            value += p * v;
+            value += load(current, index + a) * v;
         }
-        let at = index - self.inputs.offset;
-        for (r, v) in self.regrets[at..at + n].iter_mut().zip(&self.vals[base..base + n]) {
-            *r += reach * (v - value);
+        let regrets = self.regrets;
+        for (a, v) in self.vals[base..base + n].iter().enumerate() {
+            store(regrets, index + a, load(regrets, index + a) + reach * (v - value));
         }
         value
     }
