@@ -25,6 +25,8 @@ mod lemke;
 #[cfg(test)]
 mod maxn;
 #[cfg(test)]
+mod maxn_states;
+#[cfg(test)]
 mod solve;
 #[cfg(test)]
 mod solver_examples;

@@ -68,6 +68,8 @@ pub struct Interp {
     /// A reused buffer for fact and choice words (no allocation per node).
     words: std::cell::RefCell<Vec<u64>>,
     labeler: galac_runtime::labels::Labeler,
+    /// Per block, the locals live at its start (for [`Game::position_key`]).
+    live: Vec<Vec<u32>>,
 }
 
 /// A point in a play: the slots, where the flow is, the payoffs so far and
@@ -105,7 +107,9 @@ impl Interp {
             })
             .collect();
         let labeler = ir.labeler();
+        let live = crate::codegen::layout::live_locals(&ir);
         Interp {
+            live,
             fns: ir.fns.clone(),
             enums: ir.enums.clone(),
             n_players: ir.players.len() as u32,
@@ -451,5 +455,21 @@ impl Game for Interp {
 
     fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String {
         self.labeler.infoset(info, infoset)
+    }
+
+    fn position_key(&self, s: &State, out: &mut Vec<u64>) -> bool {
+        out.clear();
+        out.push(u64::from(s.block));
+        for p in 0..self.n_players as usize {
+            self.payoff_of(s, p).encode(out);
+        }
+        let vars = self.ir.n_vars as usize;
+        for v in &s.slots[..vars] {
+            v.encode(out);
+        }
+        for &l in &self.live[s.block as usize] {
+            s.slots[l as usize].encode(out);
+        }
+        true
     }
 }
