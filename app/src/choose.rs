@@ -3,6 +3,7 @@
 //! than a profile (the root vector, ties, principal variation and search
 //! counts; the pivots).
 
+use galac_runtime::game::Game;
 use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::cfr::Variant;
 use galac_solvers::lemke;
@@ -133,4 +134,44 @@ pub fn run(choice: Choice, tree: &Tree) -> Result<Answer, String> {
             })
         }
     }
+}
+
+/// `--transpositions`: max^n again over the game's own states, without and
+/// with the transposition table, timed; the lines for the report.
+pub fn state_search<G: Game>(game: &G, tree: &Tree, ties: Ties) -> Result<Vec<String>, String> {
+    if tree.max_depth > maxn::search::MAX_SEARCH_DEPTH {
+        return Err(format!(
+            "the tree is {} moves deep; the search over states goes to {}",
+            tree.max_depth,
+            maxn::search::MAX_SEARCH_DEPTH
+        ));
+    }
+    let mut notes = Vec::new();
+    for tt in [false, true] {
+        let start = std::time::Instant::now();
+        let r = maxn::states::search(game, ties, tt).map_err(|e| e.to_string())?;
+        let seconds = start.elapsed().as_secs_f64();
+        let value: Vec<String> = r.value.iter().map(|v| format!("{v:.9}")).collect();
+        let s = &r.stats;
+        notes.push(if tt {
+            format!(
+                "search over game states with transpositions: {} nodes expanded, {} transpositions, {} positions \
+                 stored ({} words), {seconds:.3} s; root vector ({})",
+                s.nodes,
+                s.transpositions,
+                s.stored,
+                s.key_words,
+                value.join(", ")
+            )
+        } else {
+            format!(
+                "search over game states without transpositions: {} nodes, {seconds:.3} s ({:.0} nodes/s); root \
+                 vector ({})",
+                s.nodes,
+                s.nodes as f64 / seconds.max(1e-9),
+                value.join(", ")
+            )
+        });
+    }
+    Ok(notes)
 }

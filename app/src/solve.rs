@@ -31,6 +31,11 @@ pub struct SolveArgs {
     /// average (the mean vector of the tied children, played uniformly).
     #[arg(long, value_enum, default_value_t = TieRule::First)]
     pub ties: TieRule,
+    /// max^n: also search the game's own states, without and with a
+    /// transposition table (equal positions searched once), and report
+    /// both searches' counts and times.
+    #[arg(long)]
+    pub transpositions: bool,
     /// The LP backend: microlp (pure-Rust simplex), clarabel (pure-Rust
     /// interior point), or highs (when built with the `highs` feature).
     #[arg(long, default_value = "clarabel", value_name = "NAME")]
@@ -174,6 +179,10 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                     }
                 },
             };
+            if args.transpositions && !matches!(choice, Choice::Maxn(_)) {
+                eprintln!("error: `--transpositions` applies to max^n (`--solver maxn`) only");
+                return 2;
+            }
             let solved = match choice {
                 Choice::Lp => solver.solve(&tree, &mut RunToEnd).map_err(|e| e.to_string()).map(|sol| choose::Answer {
                     profile: sol.profile,
@@ -195,6 +204,10 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                         phases: run.solution.phases,
                         notes: Vec::new(),
                     }
+                }),
+                Choice::Maxn(ties) if args.transpositions => choose::run(choice, &tree).and_then(|mut a| {
+                    a.notes.extend(choose::state_search(game, &tree, ties)?);
+                    Ok(a)
                 }),
                 _ => choose::run(choice, &tree),
             };
