@@ -7,7 +7,7 @@ use galac_runtime::game::Game;
 use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::cfr::Variant;
 use galac_solvers::lemke;
-use galac_solvers::maxn::{self, search::SearchStats, Ties};
+use galac_solvers::maxn::{self, search::SearchStats, states::StateOptions, Ties};
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::Profile;
 
@@ -149,7 +149,7 @@ pub fn state_search<G: Game>(game: &G, tree: &Tree, ties: Ties) -> Result<Vec<St
     let mut notes = Vec::new();
     for tt in [false, true] {
         let start = std::time::Instant::now();
-        let r = maxn::states::search(game, ties, tt).map_err(|e| e.to_string())?;
+        let r = maxn::states::search(game, ties, StateOptions { transpositions: tt, depth: None }).map_err(|e| e.to_string())?;
         let seconds = start.elapsed().as_secs_f64();
         let value: Vec<String> = r.value.iter().map(|v| format!("{v:.9}")).collect();
         let s = &r.stats;
@@ -174,4 +174,43 @@ pub fn state_search<G: Game>(game: &G, tree: &Tree, ties: Ties) -> Result<Vec<St
         });
     }
     Ok(notes)
+}
+
+/// `--depth N`: max^n over the game's states to `depth` moves (decisions
+/// and chance outcomes), the game's `evaluate` fn valuing the nodes there;
+/// no tree is built. The report's text.
+pub fn look_ahead<G: Game>(game: &G, ties: Ties, depth: u32, transpositions: bool) -> Result<String, String> {
+    if depth > maxn::search::MAX_SEARCH_DEPTH {
+        return Err(format!("the depth is at most {}", maxn::search::MAX_SEARCH_DEPTH));
+    }
+    let start = std::time::Instant::now();
+    let options = StateOptions { transpositions, depth: Some(depth) };
+    let r = maxn::states::search(game, ties, options).map_err(|e| e.to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    let info = game.info();
+    let value: Vec<String> = info.players.iter().zip(&r.value).map(|(p, v)| format!("{p} {v:.9}")).collect();
+    let choice = match r.choice {
+        Some(a) => {
+            let mut state = game.root().map_err(|e| e.to_string())?;
+            let mut interner = galac_runtime::info::InfoInterner::new();
+            galac_runtime::game::advance_out_of_line(game, &mut state, &mut interner).map_err(|e| e.to_string())?;
+            game.action_label(&state, a)
+        }
+        None => "(the root is not a decision)".into(),
+    };
+    let s = &r.stats;
+    let ties_name = if ties == Ties::First { "first" } else { "average" };
+    let mut text = format!("game: {}\n", info.name);
+    text += &format!("solver: max^n look-ahead to depth {depth} with the game's `evaluate` (ties: {ties_name})\n");
+    text += &format!("  max^n vector at the root: {}\n", value.join(", "));
+    text += &format!("  first move: {choice}\n");
+    text += &format!(
+        "  {} nodes expanded, {} valued by `evaluate`, {} with tied best children\n",
+        s.nodes, s.evaluated, s.ties
+    );
+    if transpositions {
+        text += &format!("  transpositions: {} found, {} positions stored\n", s.transpositions, s.stored);
+    }
+    text += &format!("time: {seconds:.4} s\n");
+    Ok(text)
 }

@@ -36,6 +36,12 @@ pub struct SolveArgs {
     /// both searches' counts and times.
     #[arg(long)]
     pub transpositions: bool,
+    /// max^n look-ahead: search N moves deep over the game's states (no
+    /// tree is built) and value the nodes there with the game's `evaluate`
+    /// fn (see docs/language.md). With --transpositions, positions are
+    /// searched once.
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
     /// The LP backend: microlp (pure-Rust simplex), clarabel (pure-Rust
     /// interior point), or highs (when built with the `highs` feature).
     #[arg(long, default_value = "clarabel", value_name = "NAME")]
@@ -136,6 +142,22 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
             return 2;
         }
         return crate::double_oracle::run(game, args);
+    }
+    if let Some(depth) = args.depth {
+        if args.solver.is_some_and(|s| s != SolverName::Maxn) || args.strategy.is_some() {
+            eprintln!("error: `--depth` is max^n's look-ahead; use it without another `--solver` or `--strategy`");
+            return 2;
+        }
+        return match choose::look_ahead(game, args.ties(), depth, args.transpositions) {
+            Ok(text) => {
+                crate::emit(&text);
+                0
+            }
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                1
+            }
+        };
     }
     let solver = match args.cfr.validate().and_then(|()| args.solver()) {
         Ok(s) => s,

@@ -107,6 +107,16 @@ pub trait Game {
         let _ = (state, out);
         false
     }
+
+    /// The game's own estimate of each player's payoff at the node `state`
+    /// waits at (after [`Game::advance`]), for a depth-limited search: the
+    /// game's `evaluate` fn, called with the state variables it names. Writes
+    /// the numerators into `out` and returns their common denominator, or
+    /// `None` when the game has no such fn (the default).
+    fn evaluate(&self, state: &Self::State, out: &mut Vec<i64>) -> Result<Option<i64>, GameError> {
+        let _ = (state, out);
+        Ok(None)
+    }
 }
 
 impl GameError {

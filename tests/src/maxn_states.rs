@@ -22,13 +22,13 @@ fn check(file: &str, params: &[&str]) -> states::StateStats {
     for ties in [Ties::First, Ties::Average] {
         let back = full::backward(&tree, ties);
         let root_choice = back.best[0] - tree.children(0).start;
-        let plain = states::search(&game, ties, false).unwrap_or_else(|e| panic!("{e}"));
+        let plain = states::search(&game, ties, states::StateOptions { transpositions: false, depth: None }).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(plain.value, back.values[..n], "{file} {ties:?}");
         assert_eq!(plain.choice, Some(root_choice), "{file} {ties:?}");
         assert_eq!(plain.stats.nodes, tree.n_nodes() as u64, "{file} {ties:?}: every node once");
         assert_eq!(plain.stats.ties, back.ties, "{file} {ties:?}");
         assert_eq!(plain.stats.transpositions, 0);
-        let tt = states::search(&game, ties, true).unwrap_or_else(|e| panic!("{e}"));
+        let tt = states::search(&game, ties, states::StateOptions { transpositions: true, depth: None }).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(tt.value, back.values[..n], "{file} {ties:?}: transpositions change the vector");
         assert_eq!(tt.choice, Some(root_choice), "{file} {ties:?}");
         assert!(tt.stats.nodes < plain.stats.nodes, "{file} {ties:?}: {:?}", tt.stats);
@@ -99,8 +99,8 @@ fn transpositions_keep_expected_vectors_at_chance_nodes() {
     let tree = build(&game, &BuildOptions::default()).expect("dice2 builds").0;
     for ties in [Ties::First, Ties::Average] {
         let back = full::backward(&tree, ties);
-        let plain = states::search(&game, ties, false).expect("perfect information");
-        let tt = states::search(&game, ties, true).expect("perfect information");
+        let plain = states::search(&game, ties, states::StateOptions { transpositions: false, depth: None }).expect("perfect information");
+        let tt = states::search(&game, ties, states::StateOptions { transpositions: true, depth: None }).expect("perfect information");
         assert_eq!(plain.value, back.values[..3], "{ties:?}");
         assert_eq!(tt.value, back.values[..3], "{ties:?}");
         assert_eq!(plain.stats.nodes, tree.n_nodes() as u64);
@@ -115,7 +115,7 @@ fn transpositions_keep_expected_vectors_at_chance_nodes() {
 fn the_state_search_refuses_imperfect_information() {
     let game = load_interp("kuhn.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
     for tt in [false, true] {
-        let Err(SolveError::Unsupported { reason, .. }) = states::search(&game, Ties::First, tt) else {
+        let Err(SolveError::Unsupported { reason, .. }) = states::search(&game, Ties::First, states::StateOptions { transpositions: tt, depth: None }) else {
             panic!("kuhn has hidden cards");
         };
         assert!(reason.contains("not of perfect information"), "{reason}");

@@ -190,6 +190,7 @@ fn game_impl(e: &Emitter) -> TokenStream {
     let apply_arms = e.apply_arms();
     let label_arms = e.label_arms();
     let position_key = e.position_key_arms();
+    let evaluate = e.evaluate_body();
     quote! {
         impl ::galac_runtime::game::Game for Game {
             type State = State;
@@ -278,6 +279,14 @@ fn game_impl(e: &Emitter) -> TokenStream {
 
             fn position_key(&self, s: &State, out: &mut Vec<u64>) -> bool {
                 #position_key
+            }
+
+            fn evaluate(
+                &self,
+                s: &State,
+                out: &mut Vec<i64>,
+            ) -> ::std::result::Result<Option<i64>, ::galac_runtime::game::GameError> {
+                #evaluate
             }
         }
     }

@@ -70,6 +70,8 @@ pub struct Interp {
     labeler: galac_runtime::labels::Labeler,
     /// Per block, the locals live at its start (for [`Game::position_key`]).
     live: Vec<Vec<u32>>,
+    /// The `evaluate` fn and the variables it takes (for [`Game::evaluate`]).
+    evaluate: Option<(tast::FnId, Vec<u32>)>,
 }
 
 /// A point in a play: the slots, where the flow is, the payoffs so far and
@@ -108,8 +110,10 @@ impl Interp {
             .collect();
         let labeler = ir.labeler();
         let live = crate::codegen::layout::live_locals(&ir);
+        let evaluate = crate::typeck::evaluate::find(&ir);
         Interp {
             live,
+            evaluate,
             fns: ir.fns.clone(),
             enums: ir.enums.clone(),
             n_players: ir.players.len() as u32,
@@ -471,5 +475,19 @@ impl Game for Interp {
             s.slots[l as usize].encode(out);
         }
         true
+    }
+
+    fn evaluate(&self, s: &State, out: &mut Vec<i64>) -> Result<Option<i64>, GameError> {
+        let Some((f, vars)) = &self.evaluate else { return Ok(None) };
+        let args = vars.iter().map(|&v| s.slots[v as usize].clone()).collect();
+        let span = self.fns[f.0 as usize].span;
+        let v = self.call_fn(*f, args, &mut Budget::new(self.step_limit), span)?;
+        let int = |x: &Value| if let Value::Int(n) = x { *n } else { 0 };
+        out.clear();
+        let Value::Seq(pair) = v else { return Ok(Some(0)) };
+        if let Some(Value::Seq(xs)) = pair.first() {
+            out.extend(xs.iter().map(int));
+        }
+        Ok(Some(pair.get(1).map_or(0, int)))
     }
 }

@@ -33,6 +33,19 @@ pub struct StateStats {
     pub key_words: u64,
     /// Expanded decision nodes whose best children tie.
     pub ties: u64,
+    /// Nodes at the depth limit valued by the game's `evaluate`.
+    pub evaluated: u64,
+}
+
+/// How to search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StateOptions {
+    /// Search each position once (a transposition table).
+    pub transpositions: bool,
+    /// Look-ahead: nodes this many moves (decisions and chance outcomes)
+    /// below the root that are not leaves are valued by the game's
+    /// heuristic ([`Game::evaluate`]) instead of searched.
+    pub depth: Option<u32>,
 }
 
 /// What the search found.
@@ -45,18 +58,18 @@ pub struct StateResult {
     pub stats: StateStats,
 }
 
-/// Searches `game` from its root with max^n under `ties`, with a
-/// transposition table when `transpositions` is set. Refuses a game whose
-/// searched nodes share an information set (imperfect information), a
-/// game that cannot give positions (with `transpositions`), and a play that
-/// comes back to a position it is still searching.
-pub fn search<G: Game>(game: &G, ties: Ties, transpositions: bool) -> Result<StateResult, SolveError> {
+/// Searches `game` from its root with max^n under `ties`, as `options` say.
+/// Refuses a game whose searched nodes share an information set (imperfect
+/// information), a game that cannot give positions (with transpositions)
+/// or has no heuristic (with a depth), and a play that comes back to a
+/// position it is still searching.
+pub fn search<G: Game>(game: &G, ties: Ties, options: StateOptions) -> Result<StateResult, SolveError> {
     let n = game.info().players.len();
     let mut s = StateSearch {
         game,
         ties,
         n,
-        transpositions,
+        options,
         info: InfoInterner::new(),
         states: Vec::new(),
         kids: Vec::new(),
@@ -71,7 +84,7 @@ pub fn search<G: Game>(game: &G, ties: Ties, transpositions: bool) -> Result<Sta
     };
     let root = game.root()?;
     s.states.push(root);
-    s.node(0)?;
+    s.node(0, 0)?;
     let value = s.kids[..n].to_vec();
     Ok(StateResult { value, choice: s.root_choice, stats: s.stats })
 }
@@ -145,7 +158,7 @@ struct StateSearch<'g, G: Game> {
     game: &'g G,
     ties: Ties,
     n: usize,
-    transpositions: bool,
+    options: StateOptions,
     info: InfoInterner,
     /// States waiting to be searched: each node's children, pushed together
     /// (a compiled game's `apply` reads candidates of the last `advance`).
@@ -166,14 +179,19 @@ struct StateSearch<'g, G: Game> {
 
 impl<G: Game> StateSearch<'_, G> {
     /// Searches the state at `self.states[at]` (after `apply`, before
-    /// `advance`) and pushes its vector onto `kids`.
-    fn node(&mut self, at: usize) -> Result<(), SolveError> {
-        let entry = if self.transpositions {
+    /// `advance`), `depth` moves below the root, and pushes its vector onto
+    /// `kids`.
+    fn node(&mut self, at: usize, depth: u32) -> Result<(), SolveError> {
+        let entry = if self.options.transpositions {
             if !self.game.position_key(&self.states[at], &mut self.key) {
                 return Err(SolveError::Unsupported {
                     solver: "max^n with transpositions",
                     reason: "the game does not give its positions".into(),
                 });
+            }
+            if let Some(limit) = self.options.depth {
+                // A position's value depends on the moves left to search.
+                self.key.push(u64::from(limit - depth));
             }
             let hash = hash_words(&self.key);
             if let Some(e) = self.table.find(hash, &self.key) {
@@ -196,7 +214,25 @@ impl<G: Game> StateSearch<'_, G> {
         };
         self.stats.nodes += 1;
         let node = self.game.advance(&mut self.states[at], &mut self.info)?;
+        let at_limit = self.options.depth == Some(depth) && node != Node::Terminal;
         match node {
+            _ if at_limit => {
+                let unsupported = |reason: String| SolveError::Unsupported { solver: "max^n with a depth limit", reason };
+                let Some(den) = self.game.evaluate(&self.states[at], &mut self.pay)? else {
+                    return Err(unsupported(
+                        "the game has no `evaluate` fn to value the positions where the search stops".into(),
+                    ));
+                };
+                if den <= 0 || self.pay.len() != self.n {
+                    return Err(unsupported(format!(
+                        "`evaluate` gave {} values over {den} for {} players (a positive denominator is needed)",
+                        self.pay.len(),
+                        self.n
+                    )));
+                }
+                self.stats.evaluated += 1;
+                self.kids.extend(self.pay.iter().map(|x| *x as f64 / den as f64));
+            }
             Node::Terminal => {
                 let pay = self.game.payoffs(&self.states[at], &mut self.pay);
                 self.kids.extend(pay.iter().map(|x| *x as f64));
@@ -205,7 +241,7 @@ impl<G: Game> StateSearch<'_, G> {
                 self.game.chance_probs(&self.states[at], &mut self.ratios);
                 let base = self.probs.len();
                 self.probs.extend(self.ratios.iter().map(|r| r.to_f64()));
-                self.children(at, n_outcomes)?;
+                self.children(at, n_outcomes, depth)?;
                 // The sum is written after the children's vectors, then moved
                 // over them (no allocation per node).
                 let (n, m) = (self.n, n_outcomes as usize);
@@ -232,7 +268,7 @@ impl<G: Game> StateSearch<'_, G> {
                     });
                 }
                 self.n_infosets = infoset + 1;
-                self.children(at, n_actions)?;
+                self.children(at, n_actions, depth)?;
                 let best = self.back_up(player as usize, n_actions as usize);
                 if at == 0 {
                     self.root_choice = Some(best);
@@ -248,7 +284,7 @@ impl<G: Game> StateSearch<'_, G> {
 
     /// Applies each of `m` actions to a copy of the state at `at`, then
     /// searches the copies in order; their vectors end `kids`.
-    fn children(&mut self, at: usize, m: u32) -> Result<(), SolveError> {
+    fn children(&mut self, at: usize, m: u32, depth: u32) -> Result<(), SolveError> {
         let base = self.states.len();
         for a in 0..m {
             let mut child = self.states[at].clone();
@@ -256,7 +292,7 @@ impl<G: Game> StateSearch<'_, G> {
             self.states.push(child);
         }
         for k in 0..m as usize {
-            self.node(base + k)?;
+            self.node(base + k, depth + 1)?;
         }
         self.states.truncate(base);
         Ok(())

@@ -294,6 +294,27 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// `evaluate`'s body: the game's `evaluate` fn called with the state
+    /// variables it names, a step counted at the fn as the interpreter does.
+    pub fn evaluate_body(&self) -> TokenStream {
+        let Some((f, vars)) = crate::typeck::evaluate::find(self.ir) else {
+            return quote!(let _ = (s, out); Ok(None));
+        };
+        let name = self.fn_name(f);
+        let at = self.at(self.ir.fns[f.0 as usize].span);
+        let args = vars.iter().map(|&v| self.slot(v));
+        quote! {
+            let g = self;
+            let mut __steps = g.step_limit;
+            let steps = &mut __steps;
+            ::galac_runtime::ops::step(steps, g.step_limit, #at)?;
+            let (v, den) = #name(g, #(s.#args.clone(),)* steps)?;
+            out.clear();
+            out.extend_from_slice(&v);
+            Ok(Some(den))
+        }
+    }
+
     pub fn n_players(&self) -> usize {
         self.n_players
     }
