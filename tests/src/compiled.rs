@@ -343,6 +343,15 @@ fn compiled_positions_and_transpositions_equal_the_interpreters() {
         }
     }
     check("nim3.gala", &nim3::Family, &[]);
+    // The look-ahead: the game's `evaluate` in both executions.
+    for (depth, tt) in [(3, false), (5, true)] {
+        let options = states::StateOptions { transpositions: tt, depth: Some(depth) };
+        let i = load_interp("nim3.gala", &["piles=4"]).unwrap_or_else(|e| panic!("{e}"));
+        let c = instantiate(&nim3::Family, &["piles=4"]).unwrap_or_else(|e| panic!("{e}"));
+        let a = states::search(&i, Ties::Average, options).map_err(|e| e.to_string());
+        assert!(a.as_ref().is_ok_and(|r| r.stats.evaluated > 0), "{a:?}");
+        assert_eq!(a, states::search(&c, Ties::Average, options).map_err(|e| e.to_string()), "depth {depth}");
+    }
     check("nim3.gala", &nim3::Family, &["piles=2", "tokens=4", "last_wins=true"]);
     check("nim222.gala", &nim222::Family, &[]);
     check("kuhn.gala", &kuhn::Family, &[]);

@@ -121,3 +121,98 @@ fn the_state_search_refuses_imperfect_information() {
         assert!(reason.contains("not of perfect information"), "{reason}");
     }
 }
+
+/// Luckhardt & Irani's Nim estimate (section VI) where `mover` is to play:
+/// the play lasts between `a` (non-empty piles) and `b` (tokens) more moves,
+/// and the player `k` places after the mover wins when it lasts `k` mod 3.
+fn paper_estimate(heap: &[i64], mover: usize) -> [f64; 3] {
+    let a = heap.iter().filter(|&&h| h > 0).count() as i64;
+    let b: i64 = heap.iter().sum();
+    let mut v = [0.0; 3];
+    for k in a..=b {
+        v[(mover + k as usize) % 3] += 1.0 / (b - a + 1) as f64;
+    }
+    v
+}
+
+/// examples/nim3.gala (the paper's rule) looked ahead `depth` moves, from
+/// the rules: (vector, first best move's index, nodes, nodes estimated).
+fn nim_ahead(heap: &mut Vec<i64>, mover: usize, depth: u32, ties: Ties) -> ([f64; 3], Option<usize>, u64, u64) {
+    if heap.iter().all(|&h| h == 0) {
+        let mut v = [0.0; 3];
+        v[mover] = 1.0;
+        return (v, None, 1, 0);
+    }
+    if depth == 0 {
+        return (paper_estimate(heap, mover), None, 1, 1);
+    }
+    let (mut kids, mut nodes, mut estimated) = (Vec::new(), 1, 0);
+    for pile in 0..heap.len() {
+        for take in 1..=heap[pile] {
+            heap[pile] -= take;
+            let (v, _, n, e) = nim_ahead(heap, (mover + 1) % 3, depth - 1, ties);
+            heap[pile] += take;
+            kids.push(v);
+            nodes += n;
+            estimated += e;
+        }
+    }
+    let top = kids.iter().map(|v| v[mover]).fold(f64::NEG_INFINITY, f64::max);
+    let best: Vec<usize> = (0..kids.len()).filter(|&k| (kids[k][mover] - top).abs() < 1e-9).collect();
+    let v = match ties {
+        Ties::First => kids[best[0]],
+        Ties::Average => [0, 1, 2].map(|p| best.iter().map(|&k| kids[k][p]).sum::<f64>() / best.len() as f64),
+    };
+    (v, Some(best[0]), nodes, estimated)
+}
+
+#[test]
+fn look_ahead_equals_an_enumeration_with_the_papers_estimate() {
+    for (piles, tokens) in [(3, 2), (3, 3)] {
+        let params = [format!("piles={piles}"), format!("tokens={tokens}")];
+        let params: Vec<&str> = params.iter().map(String::as_str).collect();
+        let game = load_interp("nim3.gala", &params).unwrap_or_else(|e| panic!("{e}"));
+        for depth in 0..=4 {
+            for ties in [Ties::First, Ties::Average] {
+                let (value, choice, nodes, estimated) = nim_ahead(&mut vec![tokens; piles], 0, depth, ties);
+                for transpositions in [false, true] {
+                    let options = states::StateOptions { transpositions, depth: Some(depth) };
+                    let r = states::search(&game, ties, options).unwrap_or_else(|e| panic!("{e}"));
+                    let what = format!("{piles}x{tokens}, depth {depth}, {ties:?}, transpositions {transpositions}");
+                    assert!(r.value.iter().zip(value).all(|(a, b)| (a - b).abs() < 1e-12), "{what}: {:?}", r.value);
+                    assert_eq!(r.choice.map(|c| c as usize), choice, "{what}");
+                    if !transpositions {
+                        assert_eq!((r.stats.nodes, r.stats.evaluated), (nodes, estimated), "{what}");
+                    }
+                }
+            }
+        }
+    }
+    // The paper's example: 2-2-2 Nim three moves ahead, ties averaged: A
+    // takes a whole pile.
+    let (value, choice, ..) = nim_ahead(&mut vec![2, 2, 2], 0, 3, Ties::Average);
+    assert_eq!((value, choice), ([0.5, 0.5, 0.0], Some(1)));
+}
+
+#[test]
+fn the_evaluate_fn_is_checked() {
+    let game = |sig: &str| {
+        let src = format!(
+            "game g {{ players A, B; var n: int = 2;
+              fn evaluate({sig} {{ return ([n, 0], 1); }}
+              flow {{ choose A x in 0..=1; payoff A += x; end; }} }}"
+        );
+        galac_compiler::driver::load_interp("g.gala", src.as_bytes(), &[]).err().unwrap_or_default()
+    };
+    assert_eq!(game("n: int) -> ([player]int, int)"), "");
+    assert!(game("n: int) -> [player]int").contains("must return `([player]int, int)`"), "{}", game("n: int) -> [player]int"));
+    assert!(game("m: int) -> ([player]int, int)").contains("names no state variable"));
+    assert!(game("n: bool) -> ([player]int, int)").contains("has type `bool`"));
+    // A game without the fn cannot be searched to a depth.
+    let kuhnless = load_interp("nim222.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let options = states::StateOptions { transpositions: false, depth: Some(2) };
+    let Err(SolveError::Unsupported { reason, .. }) = states::search(&kuhnless, Ties::First, options) else {
+        panic!("nim222 has no evaluate fn");
+    };
+    assert!(reason.contains("no `evaluate` fn"), "{reason}");
+}
