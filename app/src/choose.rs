@@ -149,7 +149,8 @@ pub fn state_search<G: Game>(game: &G, tree: &Tree, ties: Ties) -> Result<Vec<St
     let mut notes = Vec::new();
     for tt in [false, true] {
         let start = std::time::Instant::now();
-        let r = maxn::states::search(game, ties, StateOptions { transpositions: tt, depth: None }).map_err(|e| e.to_string())?;
+        let r = maxn::states::search(game, ties, StateOptions { transpositions: tt, depth: None })
+            .map_err(|e| e.to_string())?;
         let seconds = start.elapsed().as_secs_f64();
         let value: Vec<String> = r.value.iter().map(|v| format!("{v:.9}")).collect();
         let s = &r.stats;

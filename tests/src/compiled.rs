@@ -337,8 +337,10 @@ fn compiled_positions_and_transpositions_equal_the_interpreters() {
         let c = instantiate(family, params).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(position_digest(&i, 1 << 20), position_digest(&c, 1 << 20), "{file} {params:?}");
         for tt in [false, true] {
-            let a = states::search(&i, Ties::First, states::StateOptions { transpositions: tt, depth: None }).map_err(|e| e.to_string());
-            let b = states::search(&c, Ties::First, states::StateOptions { transpositions: tt, depth: None }).map_err(|e| e.to_string());
+            let a = states::search(&i, Ties::First, states::StateOptions { transpositions: tt, depth: None })
+                .map_err(|e| e.to_string());
+            let b = states::search(&c, Ties::First, states::StateOptions { transpositions: tt, depth: None })
+                .map_err(|e| e.to_string());
             assert_eq!(a, b, "{file} {params:?}, transpositions {tt}");
         }
     }

@@ -22,13 +22,15 @@ fn check(file: &str, params: &[&str]) -> states::StateStats {
     for ties in [Ties::First, Ties::Average] {
         let back = full::backward(&tree, ties);
         let root_choice = back.best[0] - tree.children(0).start;
-        let plain = states::search(&game, ties, states::StateOptions { transpositions: false, depth: None }).unwrap_or_else(|e| panic!("{e}"));
+        let plain = states::search(&game, ties, states::StateOptions { transpositions: false, depth: None })
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(plain.value, back.values[..n], "{file} {ties:?}");
         assert_eq!(plain.choice, Some(root_choice), "{file} {ties:?}");
         assert_eq!(plain.stats.nodes, tree.n_nodes() as u64, "{file} {ties:?}: every node once");
         assert_eq!(plain.stats.ties, back.ties, "{file} {ties:?}");
         assert_eq!(plain.stats.transpositions, 0);
-        let tt = states::search(&game, ties, states::StateOptions { transpositions: true, depth: None }).unwrap_or_else(|e| panic!("{e}"));
+        let tt = states::search(&game, ties, states::StateOptions { transpositions: true, depth: None })
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(tt.value, back.values[..n], "{file} {ties:?}: transpositions change the vector");
         assert_eq!(tt.choice, Some(root_choice), "{file} {ties:?}");
         assert!(tt.stats.nodes < plain.stats.nodes, "{file} {ties:?}: {:?}", tt.stats);
@@ -99,8 +101,10 @@ fn transpositions_keep_expected_vectors_at_chance_nodes() {
     let tree = build(&game, &BuildOptions::default()).expect("dice2 builds").0;
     for ties in [Ties::First, Ties::Average] {
         let back = full::backward(&tree, ties);
-        let plain = states::search(&game, ties, states::StateOptions { transpositions: false, depth: None }).expect("perfect information");
-        let tt = states::search(&game, ties, states::StateOptions { transpositions: true, depth: None }).expect("perfect information");
+        let plain = states::search(&game, ties, states::StateOptions { transpositions: false, depth: None })
+            .expect("perfect information");
+        let tt = states::search(&game, ties, states::StateOptions { transpositions: true, depth: None })
+            .expect("perfect information");
         assert_eq!(plain.value, back.values[..3], "{ties:?}");
         assert_eq!(tt.value, back.values[..3], "{ties:?}");
         assert_eq!(plain.stats.nodes, tree.n_nodes() as u64);
@@ -115,7 +119,9 @@ fn transpositions_keep_expected_vectors_at_chance_nodes() {
 fn the_state_search_refuses_imperfect_information() {
     let game = load_interp("kuhn.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
     for tt in [false, true] {
-        let Err(SolveError::Unsupported { reason, .. }) = states::search(&game, Ties::First, states::StateOptions { transpositions: tt, depth: None }) else {
+        let Err(SolveError::Unsupported { reason, .. }) =
+            states::search(&game, Ties::First, states::StateOptions { transpositions: tt, depth: None })
+        else {
             panic!("kuhn has hidden cards");
         };
         assert!(reason.contains("not of perfect information"), "{reason}");
@@ -205,7 +211,11 @@ fn the_evaluate_fn_is_checked() {
         galac_compiler::driver::load_interp("g.gala", src.as_bytes(), &[]).err().unwrap_or_default()
     };
     assert_eq!(game("n: int) -> ([player]int, int)"), "");
-    assert!(game("n: int) -> [player]int").contains("must return `([player]int, int)`"), "{}", game("n: int) -> [player]int"));
+    assert!(
+        game("n: int) -> [player]int").contains("must return `([player]int, int)`"),
+        "{}",
+        game("n: int) -> [player]int")
+    );
     assert!(game("m: int) -> ([player]int, int)").contains("names no state variable"));
     assert!(game("n: bool) -> ([player]int, int)").contains("has type `bool`"));
     // A game without the fn cannot be searched to a depth.

@@ -30,8 +30,11 @@ pub fn check(vars: &[Var], fns: &[Fn]) -> Vec<Diagnostic> {
         match vars.iter().find(|v| v.name == p.name) {
             Some(v) if v.ty == p.ty => {}
             Some(v) => problems.push(
-                Diagnostic::error(format!("param `{}` of `{EVALUATE}` has type `{}`; the variable is `{}`", p.name, p.ty, v.ty))
-                    .primary(f.span, "its params receive the state variables of the same names"),
+                Diagnostic::error(format!(
+                    "param `{}` of `{EVALUATE}` has type `{}`; the variable is `{}`",
+                    p.name, p.ty, v.ty
+                ))
+                .primary(f.span, "its params receive the state variables of the same names"),
             ),
             None => problems.push(
                 Diagnostic::error(format!("param `{}` of `{EVALUATE}` names no state variable", p.name))

@@ -217,7 +217,8 @@ impl<G: Game> StateSearch<'_, G> {
         let at_limit = self.options.depth == Some(depth) && node != Node::Terminal;
         match node {
             _ if at_limit => {
-                let unsupported = |reason: String| SolveError::Unsupported { solver: "max^n with a depth limit", reason };
+                let unsupported =
+                    |reason: String| SolveError::Unsupported { solver: "max^n with a depth limit", reason };
                 let Some(den) = self.game.evaluate(&self.states[at], &mut self.pay)? else {
                     return Err(unsupported(
                         "the game has no `evaluate` fn to value the positions where the search stops".into(),
