@@ -136,56 +136,21 @@ pub fn run(choice: Choice, tree: &Tree) -> Result<Answer, String> {
     }
 }
 
-/// `--transpositions`: max^n again over the game's own states, without and
-/// with the transposition table, timed; the lines for the report.
-pub fn state_search<G: Game>(game: &G, tree: &Tree, ties: Ties) -> Result<Vec<String>, String> {
-    if tree.max_depth > maxn::search::MAX_SEARCH_DEPTH {
-        return Err(format!(
-            "the tree is {} moves deep; the search over states goes to {}",
-            tree.max_depth,
-            maxn::search::MAX_SEARCH_DEPTH
-        ));
-    }
-    let mut notes = Vec::new();
-    for tt in [false, true] {
-        let start = std::time::Instant::now();
-        let r = maxn::states::search(game, ties, StateOptions { transpositions: tt, depth: None })
-            .map_err(|e| e.to_string())?;
-        let seconds = start.elapsed().as_secs_f64();
-        let value: Vec<String> = r.value.iter().map(|v| format!("{v:.9}")).collect();
-        let s = &r.stats;
-        notes.push(if tt {
-            format!(
-                "search over game states with transpositions: {} nodes expanded, {} transpositions, {} positions \
-                 stored ({} words), {seconds:.3} s; root vector ({})",
-                s.nodes,
-                s.transpositions,
-                s.stored,
-                s.key_words,
-                value.join(", ")
-            )
-        } else {
-            format!(
-                "search over game states without transpositions: {} nodes, {seconds:.3} s ({:.0} nodes/s); root \
-                 vector ({})",
-                s.nodes,
-                s.nodes as f64 / seconds.max(1e-9),
-                value.join(", ")
-            )
-        });
-    }
-    Ok(notes)
-}
-
-/// `--depth N`: max^n over the game's states to `depth` moves (decisions
-/// and chance outcomes), the game's `evaluate` fn valuing the nodes there;
-/// no tree is built. The report's text.
-pub fn look_ahead<G: Game>(game: &G, ties: Ties, depth: u32, transpositions: bool) -> Result<String, String> {
-    if depth > maxn::search::MAX_SEARCH_DEPTH {
+/// `--depth N` or `--transpositions`: max^n over the game's states (no tree
+/// is built), to `depth` moves (decisions and chance outcomes) with the
+/// game's `evaluate` fn valuing the nodes there, and with positions searched
+/// once with `transpositions`. The report's text.
+pub fn state_search<G: Game>(
+    game: &G,
+    ties: Ties,
+    depth: Option<u32>,
+    transpositions: bool,
+) -> Result<String, String> {
+    if depth.is_some_and(|d| d > maxn::search::MAX_SEARCH_DEPTH) {
         return Err(format!("the depth is at most {}", maxn::search::MAX_SEARCH_DEPTH));
     }
     let start = std::time::Instant::now();
-    let options = StateOptions { transpositions, depth: Some(depth) };
+    let options = StateOptions { transpositions, depth };
     let r = maxn::states::search(game, ties, options).map_err(|e| e.to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     let info = game.info();
@@ -202,7 +167,12 @@ pub fn look_ahead<G: Game>(game: &G, ties: Ties, depth: u32, transpositions: boo
     let s = &r.stats;
     let ties_name = if ties == Ties::First { "first" } else { "average" };
     let mut text = format!("game: {}\n", info.name);
-    text += &format!("solver: max^n look-ahead to depth {depth} with the game's `evaluate` (ties: {ties_name})\n");
+    let how = match depth {
+        Some(d) => format!("look-ahead to depth {d} with the game's `evaluate`"),
+        None => "over the game's states".to_string(),
+    };
+    let tt = if transpositions { ", transpositions" } else { "" };
+    text += &format!("solver: max^n {how} (ties: {ties_name}{tt})\n");
     text += &format!("  max^n vector at the root: {}\n", value.join(", "));
     text += &format!("  first move: {choice}\n");
     text += &format!(
@@ -212,6 +182,6 @@ pub fn look_ahead<G: Game>(game: &G, ties: Ties, depth: u32, transpositions: boo
     if transpositions {
         text += &format!("  transpositions: {} found, {} positions stored\n", s.transpositions, s.stored);
     }
-    text += &format!("time: {seconds:.4} s\n");
+    text += &format!("time: {seconds:.4} s ({:.0} nodes/s)\n", s.nodes as f64 / seconds.max(1e-9));
     Ok(text)
 }

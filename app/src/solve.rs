@@ -31,15 +31,14 @@ pub struct SolveArgs {
     /// average (the mean vector of the tied children, played uniformly).
     #[arg(long, value_enum, default_value_t = TieRule::First)]
     pub ties: TieRule,
-    /// max^n: also search the game's own states, without and with a
-    /// transposition table (equal positions searched once), and report
-    /// both searches' counts and times.
+    /// max^n over the game's own states (no tree is built) with a
+    /// transposition table: equal positions are searched once. Reports the
+    /// root vector, the first move and the counts.
     #[arg(long)]
     pub transpositions: bool,
-    /// max^n look-ahead: search N moves deep over the game's states (no
-    /// tree is built) and value the nodes there with the game's `evaluate`
-    /// fn (see docs/language.md). With --transpositions, positions are
-    /// searched once.
+    /// max^n look-ahead over the game's states (no tree is built): search N
+    /// moves deep and value the nodes there with the game's `evaluate` fn
+    /// (see docs/language.md).
     #[arg(long, value_name = "N")]
     pub depth: Option<u32>,
     /// The LP backend: microlp (pure-Rust simplex), clarabel (pure-Rust
@@ -143,12 +142,15 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         }
         return crate::double_oracle::run(game, args);
     }
-    if let Some(depth) = args.depth {
+    if args.depth.is_some() || args.transpositions {
         if args.solver.is_some_and(|s| s != SolverName::Maxn) || args.strategy.is_some() {
-            eprintln!("error: `--depth` is max^n's look-ahead; use it without another `--solver` or `--strategy`");
+            eprintln!(
+                "error: `--depth` and `--transpositions` are max^n's search over states; use them without another \
+                 `--solver` or `--strategy`"
+            );
             return 2;
         }
-        return match choose::look_ahead(game, args.ties(), depth, args.transpositions) {
+        return match choose::state_search(game, args.ties(), args.depth, args.transpositions) {
             Ok(text) => {
                 crate::emit(&text);
                 0
@@ -201,10 +203,6 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                     }
                 },
             };
-            if args.transpositions && !matches!(choice, Choice::Maxn(_)) {
-                eprintln!("error: `--transpositions` applies to max^n (`--solver maxn`) only");
-                return 2;
-            }
             let solved = match choice {
                 Choice::Lp => solver.solve(&tree, &mut RunToEnd).map_err(|e| e.to_string()).map(|sol| choose::Answer {
                     profile: sol.profile,
@@ -226,10 +224,6 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                         phases: run.solution.phases,
                         notes: Vec::new(),
                     }
-                }),
-                Choice::Maxn(ties) if args.transpositions => choose::run(choice, &tree).and_then(|mut a| {
-                    a.notes.extend(choose::state_search(game, &tree, ties)?);
-                    Ok(a)
                 }),
                 _ => choose::run(choice, &tree),
             };

@@ -226,3 +226,15 @@ fn the_evaluate_fn_is_checked() {
     };
     assert!(reason.contains("no `evaluate` fn"), "{reason}");
 }
+
+#[test]
+fn solve_reports_the_search_over_states() {
+    let game = load_interp("nim3.gala", &["piles=3", "tokens=2"]).unwrap_or_else(|e| panic!("{e}"));
+    let text = galac_app::choose::state_search(&game, Ties::Average, Some(3), true).expect("nim3 has evaluate");
+    assert!(text.contains("look-ahead to depth 3"), "{text}");
+    assert!(text.contains("A 0.500000000, B 0.500000000, C 0.000000000"), "{text}");
+    assert!(text.contains("first move: (0, 2)"), "{text}");
+    let kuhn = load_interp("kuhn.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let err = galac_app::choose::state_search(&kuhn, Ties::First, None, true).expect_err("hidden cards");
+    assert!(err.contains("not of perfect information"), "{err}");
+}

@@ -182,6 +182,12 @@ impl<G: Game> StateSearch<'_, G> {
     /// `advance`), `depth` moves below the root, and pushes its vector onto
     /// `kids`.
     fn node(&mut self, at: usize, depth: u32) -> Result<(), SolveError> {
+        if depth > super::search::MAX_SEARCH_DEPTH {
+            return Err(SolveError::Unsupported {
+                solver: "max^n",
+                reason: format!("a play is more than {} moves long", super::search::MAX_SEARCH_DEPTH),
+            });
+        }
         let entry = if self.options.transpositions {
             if !self.game.position_key(&self.states[at], &mut self.key) {
                 return Err(SolveError::Unsupported {
