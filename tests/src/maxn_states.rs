@@ -238,3 +238,22 @@ fn solve_reports_the_search_over_states() {
     let err = galac_app::choose::state_search(&kuhn, Ties::First, None, true).expect_err("hidden cards");
     assert!(err.contains("not of perfect information"), "{err}");
 }
+
+/// The example of docs/language.md's look-ahead section loads and gives the
+/// answer the text states (worked out there by hand).
+#[test]
+fn the_documented_look_ahead_example_checks() {
+    let doc = std::fs::read_to_string(crate::repo_root().join("docs/language.md")).expect("docs/language.md");
+    let section = &doc[doc.find("## Look-ahead").expect("the look-ahead section")..];
+    let start = section.find("```gala\n").expect("its example") + "```gala\n".len();
+    let src = &section[start..start + section[start..].find("```").expect("the example's end")];
+    let game = galac_compiler::driver::load_interp("race.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let options = states::StateOptions { transpositions: false, depth: Some(1) };
+    let r = states::search(&game, Ties::First, options).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.value.iter().zip([0.6, 0.2, 0.2]).all(|(a, b)| (a - b).abs() < 1e-12), "{:?}", r.value);
+    assert_eq!((r.choice, r.stats.evaluated), (Some(1), 2));
+    // Searched to the end it needs no estimate.
+    let end = states::search(&game, Ties::First, states::StateOptions { transpositions: true, depth: None })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(end.stats.evaluated, 0);
+}
