@@ -140,12 +140,7 @@ pub fn run(choice: Choice, tree: &Tree) -> Result<Answer, String> {
 /// is built), to `depth` moves (decisions and chance outcomes) with the
 /// game's `evaluate` fn valuing the nodes there, and with positions searched
 /// once with `transpositions`. The report's text.
-pub fn state_search<G: Game>(
-    game: &G,
-    ties: Ties,
-    depth: Option<u32>,
-    transpositions: bool,
-) -> Result<String, String> {
+pub fn state_search<G: Game>(game: &G, ties: Ties, depth: Option<u32>, transpositions: bool) -> Result<String, String> {
     if depth.is_some_and(|d| d > maxn::search::MAX_SEARCH_DEPTH) {
         return Err(format!("the depth is at most {}", maxn::search::MAX_SEARCH_DEPTH));
     }
