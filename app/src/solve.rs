@@ -143,23 +143,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         return crate::double_oracle::run(game, args);
     }
     if args.depth.is_some() || args.transpositions {
-        if args.solver.is_some_and(|s| s != SolverName::Maxn) || args.strategy.is_some() {
-            eprintln!(
-                "error: `--depth` and `--transpositions` are max^n's search over states; use them without another \
-                 `--solver` or `--strategy`"
-            );
-            return 2;
-        }
-        return match choose::state_search(game, args.ties(), args.depth, args.transpositions) {
-            Ok(text) => {
-                crate::emit(&text);
-                0
-            }
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                1
-            }
-        };
+        return state_search(game, args);
     }
     let solver = match args.cfr.validate().and_then(|()| args.solver()) {
         Ok(s) => s,
@@ -269,6 +253,27 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         Format::Json => crate::emit(&format!("{}\n", report.json())),
     }
     0
+}
+
+/// `--depth` / `--transpositions`: max^n over the game's states, no tree.
+fn state_search<G: Game>(game: &G, args: &SolveArgs) -> i32 {
+    if args.solver.is_some_and(|s| s != SolverName::Maxn) || args.strategy.is_some() {
+        eprintln!(
+            "error: `--depth` and `--transpositions` are max^n's search over states; use them without another \
+             `--solver` or `--strategy`"
+        );
+        return 2;
+    }
+    match choose::state_search(game, args.ties(), args.depth, args.transpositions) {
+        Ok(text) => {
+            crate::emit(&text);
+            0
+        }
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            1
+        }
+    }
 }
 
 /// Information-set labels that are unique keys (the choices are appended
