@@ -111,6 +111,7 @@ impl Hasher for Identity {
 /// found through a hash of the words and chained on collisions.
 #[derive(Default)]
 struct Table {
+    /// The newest entry of each hash.
     first: HashMap<u64, u32, BuildHasherDefault<Identity>>,
     /// Per entry: start of its words, their number, the next entry with the
     /// same hash (`u32::MAX`: none).
@@ -154,6 +155,8 @@ fn hash_words(words: &[u64]) -> u64 {
     h.finish()
 }
 
+/// One search: the game, its buffers (stacks shared by the whole path, so
+/// that no node allocates), the table and the counts.
 struct StateSearch<'g, G: Game> {
     game: &'g G,
     ties: Ties,
