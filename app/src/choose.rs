@@ -3,10 +3,11 @@
 //! than a profile (the root vector, ties, principal variation and search
 //! counts; the pivots).
 
+use galac_runtime::game::Game;
 use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::cfr::Variant;
 use galac_solvers::lemke;
-use galac_solvers::maxn::{self, search::SearchStats, Ties};
+use galac_solvers::maxn::{self, search::SearchStats, states::StateOptions, Ties};
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::Profile;
 
@@ -133,4 +134,49 @@ pub fn run(choice: Choice, tree: &Tree) -> Result<Answer, String> {
             })
         }
     }
+}
+
+/// `--depth N` or `--transpositions`: max^n over the game's states (no tree
+/// is built), to `depth` moves (decisions and chance outcomes) with the
+/// game's `evaluate` fn valuing the nodes there, and with positions searched
+/// once with `transpositions`. The report's text.
+pub fn state_search<G: Game>(game: &G, ties: Ties, depth: Option<u32>, transpositions: bool) -> Result<String, String> {
+    if depth.is_some_and(|d| d > maxn::search::MAX_SEARCH_DEPTH) {
+        return Err(format!("the depth is at most {}", maxn::search::MAX_SEARCH_DEPTH));
+    }
+    let start = std::time::Instant::now();
+    let options = StateOptions { transpositions, depth };
+    let r = maxn::states::search(game, ties, options).map_err(|e| e.to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    let info = game.info();
+    let value: Vec<String> = info.players.iter().zip(&r.value).map(|(p, v)| format!("{p} {v:.9}")).collect();
+    let choice = match r.choice {
+        Some(a) => {
+            let mut state = game.root().map_err(|e| e.to_string())?;
+            let mut interner = galac_runtime::info::InfoInterner::new();
+            galac_runtime::game::advance_out_of_line(game, &mut state, &mut interner).map_err(|e| e.to_string())?;
+            game.action_label(&state, a)
+        }
+        None => "(the root is not a decision)".into(),
+    };
+    let s = &r.stats;
+    let ties_name = if ties == Ties::First { "first" } else { "average" };
+    let mut text = format!("game: {}\n", info.name);
+    let how = match depth {
+        Some(d) => format!("look-ahead to depth {d} with the game's `evaluate`"),
+        None => "over the game's states".to_string(),
+    };
+    let tt = if transpositions { ", transpositions" } else { "" };
+    text += &format!("solver: max^n {how} (ties: {ties_name}{tt})\n");
+    text += &format!("  max^n vector at the root: {}\n", value.join(", "));
+    text += &format!("  first move: {choice}\n");
+    text += &format!(
+        "  {} nodes expanded, {} valued by `evaluate`, {} with tied best children\n",
+        s.nodes, s.evaluated, s.ties
+    );
+    if transpositions {
+        text += &format!("  transpositions: {} found, {} positions stored\n", s.transpositions, s.stored);
+    }
+    text += &format!("time: {seconds:.4} s ({:.0} nodes/s)\n", s.nodes as f64 / seconds.max(1e-9));
+    Ok(text)
 }

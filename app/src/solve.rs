@@ -31,6 +31,16 @@ pub struct SolveArgs {
     /// average (the mean vector of the tied children, played uniformly).
     #[arg(long, value_enum, default_value_t = TieRule::First)]
     pub ties: TieRule,
+    /// max^n over the game's own states (no tree is built) with a
+    /// transposition table: equal positions are searched once. Reports the
+    /// root vector, the first move and the counts.
+    #[arg(long)]
+    pub transpositions: bool,
+    /// max^n look-ahead over the game's states (no tree is built): search N
+    /// moves deep and value the nodes there with the game's `evaluate` fn
+    /// (see docs/language.md).
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
     /// The LP backend: microlp (pure-Rust simplex), clarabel (pure-Rust
     /// interior point), or highs (when built with the `highs` feature).
     #[arg(long, default_value = "clarabel", value_name = "NAME")]
@@ -138,6 +148,9 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
             return 2;
         }
         return crate::double_oracle::run(game, args);
+    }
+    if args.depth.is_some() || args.transpositions {
+        return state_search(game, args);
     }
     let solver = match args.cfr.validate().and_then(|()| args.solver()) {
         Ok(s) => s,
@@ -251,6 +264,27 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         Format::Json => crate::emit(&format!("{}\n", report.json())),
     }
     0
+}
+
+/// `--depth` / `--transpositions`: max^n over the game's states, no tree.
+fn state_search<G: Game>(game: &G, args: &SolveArgs) -> i32 {
+    if args.solver.is_some_and(|s| s != SolverName::Maxn) || args.strategy.is_some() {
+        eprintln!(
+            "error: `--depth` and `--transpositions` are max^n's search over states; use them without another \
+             `--solver` or `--strategy`"
+        );
+        return 2;
+    }
+    match choose::state_search(game, args.ties(), args.depth, args.transpositions) {
+        Ok(text) => {
+            crate::emit(&text);
+            0
+        }
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            1
+        }
+    }
 }
 
 /// Information-set labels that are unique keys (the choices are appended

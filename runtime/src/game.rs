@@ -94,6 +94,29 @@ pub trait Game {
 
     /// A readable description of an information set (the player's facts).
     fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String;
+
+    /// Writes into `out` the words of the game's position in `state`, taken
+    /// after [`Game::root`] or [`Game::apply`] and before [`Game::advance`]:
+    /// where the flow is, the variables, the locals still to be read and the
+    /// payoffs so far, but not the information states. Two states with equal
+    /// words have the same subtree (moves, chance odds and payoffs; the
+    /// information sets aside), so a perfect-information search can search
+    /// it once (transpositions). Returns false when the game cannot say
+    /// (the default).
+    fn position_key(&self, state: &Self::State, out: &mut Vec<u64>) -> bool {
+        let _ = (state, out);
+        false
+    }
+
+    /// The game's own estimate of each player's payoff at the node `state`
+    /// waits at (after [`Game::advance`]), for a depth-limited search: the
+    /// game's `evaluate` fn, called with the state variables it names. Writes
+    /// the numerators into `out` and returns their common denominator, or
+    /// `None` when the game has no such fn (the default).
+    fn evaluate(&self, state: &Self::State, out: &mut Vec<i64>) -> Result<Option<i64>, GameError> {
+        let _ = (state, out);
+        Ok(None)
+    }
 }
 
 impl GameError {

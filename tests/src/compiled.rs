@@ -326,3 +326,39 @@ fn param_defaults_fail_alike() {
     let c = param_defaults::Family.instantiate(&params, galac_runtime::game::DEFAULT_STEP_LIMIT).err();
     assert_eq!(i, c);
 }
+
+/// max^n over game states gives the same positions (every node's key), the
+/// same root vector and the same counts, with and without transpositions,
+/// in both executions; games with hidden information fail alike.
+#[test]
+fn compiled_positions_and_transpositions_equal_the_interpreters() {
+    use crate::games::position_digest;
+    use galac_solvers::maxn::{states, Ties};
+    fn check<F: Family>(file: &str, family: &F, params: &[&str]) {
+        let i = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
+        let c = instantiate(family, params).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(position_digest(&i, 1 << 20), position_digest(&c, 1 << 20), "{file} {params:?}");
+        for tt in [false, true] {
+            let a = states::search(&i, Ties::First, states::StateOptions { transpositions: tt, depth: None })
+                .map_err(|e| e.to_string());
+            let b = states::search(&c, Ties::First, states::StateOptions { transpositions: tt, depth: None })
+                .map_err(|e| e.to_string());
+            assert_eq!(a, b, "{file} {params:?}, transpositions {tt}");
+        }
+    }
+    check("nim3.gala", &nim3::Family, &[]);
+    // The look-ahead: the game's `evaluate` in both executions.
+    for (depth, tt) in [(3, false), (5, true)] {
+        let options = states::StateOptions { transpositions: tt, depth: Some(depth) };
+        let i = load_interp("nim3.gala", &["piles=4"]).unwrap_or_else(|e| panic!("{e}"));
+        let c = instantiate(&nim3::Family, &["piles=4"]).unwrap_or_else(|e| panic!("{e}"));
+        let a = states::search(&i, Ties::Average, options).map_err(|e| e.to_string());
+        assert!(a.as_ref().is_ok_and(|r| r.stats.evaluated > 0), "{a:?}");
+        assert_eq!(a, states::search(&c, Ties::Average, options).map_err(|e| e.to_string()), "depth {depth}");
+    }
+    check("nim3.gala", &nim3::Family, &["piles=2", "tokens=4", "last_wins=true"]);
+    check("nim222.gala", &nim222::Family, &[]);
+    check("kuhn.gala", &kuhn::Family, &[]);
+    check("tests/codegen/slot_sharing.gala", &slot_sharing::Family, &[]);
+    check("tests/codegen/domains.gala", &domains::Family, &[]);
+}

@@ -12,7 +12,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use galac_runtime::game::{Family, DEFAULT_STEP_LIMIT};
 use galac_runtime::tree::{build, BuildError, BuildOptions, Stats, Tree};
 
-use galac_tests::games::digest;
+use galac_tests::games::{digest, position_digest};
 
 #[path = "../progen/mod.rs"]
 #[allow(dead_code)]
@@ -41,6 +41,8 @@ pub struct Summary {
     digest: u64,
     labels: Vec<(String, Vec<String>)>,
     chance_labels: Vec<String>,
+    /// [`galac_tests::games::position_digest`]: max^n's transposition keys.
+    positions: Result<u64, String>,
 }
 
 /// Trees beyond this many nodes are a generator bug (it aims below 20,000).
@@ -50,7 +52,7 @@ fn options() -> BuildOptions {
     BuildOptions { labels: true, max_nodes: MAX_NODES, ..BuildOptions::default() }
 }
 
-fn summarize<I>(built: Result<(Tree, I, f64), BuildError>) -> Result<Summary, String> {
+fn summarize<I>(built: Result<(Tree, I, f64), BuildError>, positions: Result<u64, String>) -> Result<Summary, String> {
     let tree = built.map_err(|e| e.to_string())?.0;
     let labels =
         (0..tree.infosets.len() as u32).map(|i| (tree.infoset_label(i).to_string(), tree.action_labels(i).to_vec()));
@@ -59,19 +61,20 @@ fn summarize<I>(built: Result<(Tree, I, f64), BuildError>) -> Result<Summary, St
         digest: digest(&tree),
         labels: labels.collect(),
         chance_labels: tree.chance_labels,
+        positions,
     })
 }
 
 /// The compiled game's tree (the listing points here for each program).
 fn run<F: Family>(family: &F, params: &[String]) -> Result<Summary, String> {
     let game = family.instantiate(params, DEFAULT_STEP_LIMIT).map_err(|e| format!("params: {e}"))?;
-    summarize(build(&game, &options()))
+    summarize(build(&game, &options()), position_digest(&game, MAX_NODES))
 }
 
 fn interpreted(p: &Program, params: &[String]) -> Result<Summary, String> {
     let interp = galac_compiler::driver::load_interp(&format!("g{}.gala", p.seed), p.source.as_bytes(), params)
         .map_err(|e| format!("params: {e}"))?;
-    summarize(build(&interp, &options()))
+    summarize(build(&interp, &options()), position_digest(&interp, MAX_NODES))
 }
 
 /// Runs `f`, turning a panic into an error that names it.
@@ -101,6 +104,9 @@ fn compare(p: &Program) -> Verdict {
         (Ok(a), Ok(b)) if a.labels != b.labels => first_difference("labels", &a.labels, &b.labels),
         (Ok(a), Ok(b)) if a.chance_labels != b.chance_labels => {
             first_difference("chance labels", &a.chance_labels, &b.chance_labels)
+        }
+        (Ok(a), Ok(b)) if a.positions != b.positions => {
+            format!("position keys differ:\n  interp   {:?}\n  compiled {:?}", a.positions, b.positions)
         }
         (Ok(_), Ok(_)) => return Verdict::Same(i),
         (Err(a), Err(b)) if a == b => return Verdict::Same(i),

@@ -70,3 +70,45 @@ pub fn instantiate<F: Family>(family: &F, params: &[&str]) -> Result<F::Game, St
     let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
     family.instantiate(&params, galac_runtime::game::DEFAULT_STEP_LIMIT)
 }
+
+/// FNV-1a over the position key (`Game::position_key`) of every node, in
+/// depth-first order, up to `max_nodes` nodes: equal in both executions when
+/// they give the same positions (with [`digest`], the keys' whole test).
+pub fn position_digest<G: galac_runtime::game::Game>(game: &G, max_nodes: u64) -> Result<u64, String> {
+    use galac_runtime::game::Node;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut info = galac_runtime::info::InfoInterner::new();
+    let mut key = Vec::new();
+    let mut stack = vec![game.root().map_err(|e| e.to_string())?];
+    let mut nodes = 0u64;
+    while let Some(mut state) = stack.pop() {
+        nodes += 1;
+        if nodes > max_nodes {
+            return Err(format!("more than {max_nodes} nodes"));
+        }
+        if !game.position_key(&state, &mut key) {
+            return Err("no position key".into());
+        }
+        for w in std::iter::once(key.len() as u64).chain(key.iter().copied()) {
+            for b in w.to_le_bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        let m = match game.advance(&mut state, &mut info).map_err(|e| e.to_string())? {
+            Node::Terminal => 0,
+            Node::Chance { n_outcomes } => n_outcomes,
+            Node::Decision { n_actions, .. } => n_actions,
+        };
+        // Every child is made before the next `advance` (a compiled game's
+        // `apply` reads the candidates of the last one).
+        let base = stack.len();
+        for a in 0..m {
+            let mut child = state.clone();
+            game.apply(&mut child, a, &mut info).map_err(|e| e.to_string())?;
+            stack.push(child);
+        }
+        stack[base..].reverse();
+    }
+    Ok(h)
+}

@@ -31,6 +31,8 @@ mod lemke;
 #[cfg(test)]
 mod maxn;
 #[cfg(test)]
+mod maxn_states;
+#[cfg(test)]
 mod simulate;
 #[cfg(test)]
 mod solve;

@@ -167,28 +167,44 @@ impl Interference {
     fn build(ir: &ir::Program) -> (Interference, Vec<Set>) {
         let n = ir.slots.len();
         let nb = ir.blocks.len();
-        // Live-in sets to a fixpoint (backwards over the blocks, repeatedly).
-        let mut live_in: Vec<Set> = vec![Set::new(n); nb];
-        let mut scratch = Interference { n, bits: Vec::new() };
-        loop {
-            let mut changed = false;
-            for b in (0..nb).rev() {
-                let live = block_live_in(ir, b, &live_in, &mut scratch, false);
-                if live != live_in[b] {
-                    live_in[b] = live;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        let live_in = live_in_sets(ir);
         let mut g = Interference { n, bits: vec![false; n * n] };
         for b in 0..nb {
             block_live_in(ir, b, &live_in, &mut g, true);
         }
         (g, live_in)
     }
+}
+
+/// The local slots (not state variables) live at the start of each block,
+/// to a fixpoint (backwards over the blocks, repeatedly).
+fn live_in_sets(ir: &ir::Program) -> Vec<Set> {
+    let n = ir.slots.len();
+    let nb = ir.blocks.len();
+    let mut live_in: Vec<Set> = vec![Set::new(n); nb];
+    let mut scratch = Interference { n, bits: Vec::new() };
+    loop {
+        let mut changed = false;
+        for b in (0..nb).rev() {
+            let live = block_live_in(ir, b, &live_in, &mut scratch, false);
+            if live != live_in[b] {
+                live_in[b] = live;
+                changed = true;
+            }
+        }
+        if !changed {
+            return live_in;
+        }
+    }
+}
+
+/// Per block, the local slots that may be read from its start on (sorted):
+/// with the state variables, the payoffs so far and the block itself, all
+/// that the rest of a play from there depends on (the game's position key,
+/// `galac_runtime::game::Game::position_key`, in both executions).
+pub fn live_locals(ir: &ir::Program) -> Vec<Vec<u32>> {
+    let n_vars = ir.n_vars;
+    live_in_sets(ir).iter().map(|set| set.iter().filter(|&s| s >= n_vars).collect()).collect()
 }
 
 /// The slots live at the start of block `b`, given the live-in sets of its

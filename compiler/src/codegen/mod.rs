@@ -3,7 +3,7 @@
 //! Writing the crate and running cargo is the `galac` binary's job.
 
 mod emit;
-mod layout;
+pub(crate) mod layout;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -191,6 +191,8 @@ fn game_impl(e: &Emitter) -> TokenStream {
     let advance_arms = e.advance_arms();
     let apply_arms = e.apply_arms();
     let label_arms = e.label_arms();
+    let position_key = e.position_key_arms();
+    let evaluate = e.evaluate_body();
     quote! {
         impl ::galac_runtime::game::Game for Game {
             type State = State;
@@ -275,6 +277,18 @@ fn game_impl(e: &Emitter) -> TokenStream {
 
             fn infoset_label(&self, info: &::galac_runtime::info::InfoInterner, infoset: u32) -> String {
                 self.labeler.infoset(info, infoset)
+            }
+
+            fn position_key(&self, s: &State, out: &mut Vec<u64>) -> bool {
+                #position_key
+            }
+
+            fn evaluate(
+                &self,
+                s: &State,
+                out: &mut Vec<i64>,
+            ) -> ::std::result::Result<Option<i64>, ::galac_runtime::game::GameError> {
+                #evaluate
             }
         }
     }

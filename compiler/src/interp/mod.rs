@@ -68,6 +68,10 @@ pub struct Interp {
     /// A reused buffer for fact and choice words (no allocation per node).
     words: std::cell::RefCell<Vec<u64>>,
     labeler: galac_runtime::labels::Labeler,
+    /// Per block, the locals live at its start (for [`Game::position_key`]).
+    live: Vec<Vec<u32>>,
+    /// The `evaluate` fn and the variables it takes (for [`Game::evaluate`]).
+    evaluate: Option<(tast::FnId, Vec<u32>)>,
 }
 
 /// A point in a play: the slots, where the flow is, the payoffs so far and
@@ -111,7 +115,11 @@ impl Interp {
             })
             .collect();
         let labeler = ir.labeler();
+        let live = crate::codegen::layout::live_locals(&ir);
+        let evaluate = crate::typeck::evaluate::find(&ir);
         Interp {
+            live,
+            evaluate,
             fns: ir.fns.clone(),
             enums: ir.enums.clone(),
             n_players: ir.players.len() as u32,
@@ -457,5 +465,35 @@ impl Game for Interp {
 
     fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String {
         self.labeler.infoset(info, infoset)
+    }
+
+    fn position_key(&self, s: &State, out: &mut Vec<u64>) -> bool {
+        out.clear();
+        out.push(u64::from(s.block));
+        for p in 0..self.n_players as usize {
+            self.payoff_of(s, p).encode(out);
+        }
+        let vars = self.ir.n_vars as usize;
+        for v in &s.slots[..vars] {
+            v.encode(out);
+        }
+        for &l in &self.live[s.block as usize] {
+            s.slots[l as usize].encode(out);
+        }
+        true
+    }
+
+    fn evaluate(&self, s: &State, out: &mut Vec<i64>) -> Result<Option<i64>, GameError> {
+        let Some((f, vars)) = &self.evaluate else { return Ok(None) };
+        let args = vars.iter().map(|&v| s.slots[v as usize].clone()).collect();
+        let span = self.fns[f.0 as usize].span;
+        let v = self.call_fn(*f, args, &mut Budget::new(self.step_limit), span)?;
+        let int = |x: &Value| if let Value::Int(n) = x { *n } else { 0 };
+        out.clear();
+        let Value::Seq(pair) = v else { return Ok(Some(0)) };
+        if let Some(Value::Seq(xs)) = pair.first() {
+            out.extend(xs.iter().map(int));
+        }
+        Ok(Some(pair.get(1).map_or(0, int)))
     }
 }

@@ -9,6 +9,7 @@
 mod builtins;
 pub mod consts;
 mod env;
+pub mod evaluate;
 mod expr;
 mod recursion;
 mod scoping;
@@ -73,6 +74,7 @@ impl Checker {
         let flows: Vec<tast::Flow> = flow_decls.iter().map(|f| self.check_flow(f)).collect();
         self.problems.extend(recursion::check_flow_recursion(&flows));
         self.warn_unused_globals();
+        self.problems.extend(evaluate::check(&vars, &fns));
 
         let main_flow = match main {
             Some(id) => id,

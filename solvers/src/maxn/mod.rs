@@ -6,10 +6,12 @@
 //! [`full`] computes every node bottom-up for the complete profile;
 //! [`search`] is the paper's search that evaluates leaf entries only when a
 //! comparison needs them (shallow pruning, and Korf's bound-based pruning
-//! for constant-sum payoffs), for counting the work pruning saves.
+//! for constant-sum payoffs), for counting the work pruning saves;
+//! [`states`] searches the game's own states, with transpositions.
 
 pub mod full;
 pub mod search;
+pub mod states;
 #[cfg(test)]
 mod tests;
 

@@ -256,6 +256,65 @@ impl<'a> Emitter<'a> {
         quote!(#(#inits)*)
     }
 
+    /// `position_key`'s arms: at the entry block and after each choice, the
+    /// block, the payoffs, the variables and the live locals, encoded as the
+    /// interpreter encodes them.
+    pub fn position_key_arms(&self) -> TokenStream {
+        let live = super::layout::live_locals(self.ir);
+        let mut starts: Vec<u32> = self
+            .ir
+            .blocks
+            .iter()
+            .filter_map(|b| if let ir::Term::Choose(c) = &b.term { Some(c.next.0) } else { None })
+            .collect();
+        starts.push(self.ir.entry.0);
+        starts.sort_unstable();
+        starts.dedup();
+        let vars: Vec<proc_macro2::Ident> = (0..self.ir.n_vars).map(|v| self.slot(v)).collect();
+        let arms = starts.iter().map(|&b| {
+            let locals = live[b as usize].iter().map(|&l| self.slot(l));
+            quote! {
+                #b => {
+                    #(::galac_runtime::value::Encode::encode(&s.#locals, out);)*
+                }
+            }
+        });
+        quote! {
+            out.clear();
+            out.push(u64::from(s.block));
+            for p in &s.payoffs {
+                ::galac_runtime::value::Encode::encode(p, out);
+            }
+            #(::galac_runtime::value::Encode::encode(&s.#vars, out);)*
+            match s.block {
+                #(#arms)*
+                _ => return false,
+            }
+            true
+        }
+    }
+
+    /// `evaluate`'s body: the game's `evaluate` fn called with the state
+    /// variables it names, a step counted at the fn as the interpreter does.
+    pub fn evaluate_body(&self) -> TokenStream {
+        let Some((f, vars)) = crate::typeck::evaluate::find(self.ir) else {
+            return quote!(let _ = (s, out); Ok(None));
+        };
+        let name = self.fn_name(f);
+        let at = self.at(self.ir.fns[f.0 as usize].span);
+        let args = vars.iter().map(|&v| self.slot(v));
+        quote! {
+            let g = self;
+            let mut __steps = g.step_limit;
+            let steps = &mut __steps;
+            ::galac_runtime::ops::step(steps, g.step_limit, #at)?;
+            let (v, den) = #name(g, #(s.#args.clone(),)* steps)?;
+            out.clear();
+            out.extend_from_slice(&v);
+            Ok(Some(den))
+        }
+    }
+
     pub fn n_players(&self) -> usize {
         self.n_players
     }

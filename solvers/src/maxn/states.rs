@@ -1,0 +1,352 @@
+//! max^n searched over the game's own states, without building the tree,
+//! optionally with a transposition table: two nodes whose positions
+//! ([`Game::position_key`]: where the flow is, the variables, the live
+//! locals and the payoffs so far) are equal have the same subtree, so it is
+//! searched once. The table is keyed by a hash of the position's words and
+//! every hit is confirmed by comparing the words in full.
+//!
+//! The backed-up vectors and the root choice are those of [`super::full`]
+//! on the tree (the same sums in the same order); the counts say how much
+//! of the tree the search expanded.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use galac_runtime::game::{Game, Node};
+use galac_runtime::info::InfoInterner;
+use galac_runtime::rational::Ratio;
+
+use super::search::tied;
+use super::Ties;
+use crate::solver::SolveError;
+
+/// Counts of one search over states.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StateStats {
+    /// Nodes expanded (advanced to): decisions, chance nodes and leaves.
+    pub nodes: u64,
+    /// Nodes whose position was found in the table (their subtree skipped).
+    pub transpositions: u64,
+    /// Positions stored in the table.
+    pub stored: u64,
+    /// Words of the stored positions (the table's keys).
+    pub key_words: u64,
+    /// Expanded decision nodes whose best children tie.
+    pub ties: u64,
+    /// Nodes at the depth limit valued by the game's `evaluate`.
+    pub evaluated: u64,
+}
+
+/// How to search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StateOptions {
+    /// Search each position once (a transposition table).
+    pub transpositions: bool,
+    /// Look-ahead: nodes this many moves (decisions and chance outcomes)
+    /// below the root that are not leaves are valued by the game's
+    /// heuristic ([`Game::evaluate`]) instead of searched.
+    pub depth: Option<u32>,
+}
+
+/// What the search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateResult {
+    /// The root's max^n vector.
+    pub value: Vec<f64>,
+    /// The root's first best action (`None` if the root is not a decision).
+    pub choice: Option<u32>,
+    pub stats: StateStats,
+}
+
+/// Searches `game` from its root with max^n under `ties`, as `options` say.
+/// Refuses a game whose searched nodes share an information set (imperfect
+/// information), a game that cannot give positions (with transpositions)
+/// or has no heuristic (with a depth), and a play that comes back to a
+/// position it is still searching.
+pub fn search<G: Game>(game: &G, ties: Ties, options: StateOptions) -> Result<StateResult, SolveError> {
+    let n = game.info().players.len();
+    let mut s = StateSearch {
+        game,
+        ties,
+        n,
+        options,
+        info: InfoInterner::new(),
+        states: Vec::new(),
+        kids: Vec::new(),
+        probs: Vec::new(),
+        ratios: Vec::new(),
+        pay: Vec::new(),
+        key: Vec::new(),
+        table: Table::default(),
+        n_infosets: 0,
+        root_choice: None,
+        stats: StateStats::default(),
+    };
+    let root = game.root()?;
+    s.states.push(root);
+    s.node(0, 0)?;
+    let value = s.kids[..n].to_vec();
+    Ok(StateResult { value, choice: s.root_choice, stats: s.stats })
+}
+
+/// A hasher for keys that are already hashes.
+#[derive(Default)]
+struct Identity(u64);
+
+impl Hasher for Identity {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+/// The transposition table: positions' words and vectors in flat arenas,
+/// found through a hash of the words and chained on collisions.
+#[derive(Default)]
+struct Table {
+    /// The newest entry of each hash.
+    first: HashMap<u64, u32, BuildHasherDefault<Identity>>,
+    /// Per entry: start of its words, their number, the next entry with the
+    /// same hash (`u32::MAX`: none).
+    entries: Vec<(usize, u32, u32)>,
+    words: Vec<u64>,
+    /// `n` entries per stored position (NaN while it is being searched).
+    values: Vec<f64>,
+}
+
+impl Table {
+    /// The entry holding exactly `key`.
+    fn find(&self, hash: u64, key: &[u64]) -> Option<u32> {
+        let mut e = *self.first.get(&hash)?;
+        while e != u32::MAX {
+            let (start, len, next) = self.entries[e as usize];
+            if &self.words[start..start + len as usize] == key {
+                return Some(e);
+            }
+            e = next;
+        }
+        None
+    }
+
+    /// Stores `key` with an unknown vector; returns its entry.
+    fn insert(&mut self, hash: u64, key: &[u64], n: usize) -> u32 {
+        let e = self.entries.len() as u32;
+        let next = self.first.insert(hash, e).unwrap_or(u32::MAX);
+        self.entries.push((self.words.len(), key.len() as u32, next));
+        self.words.extend_from_slice(key);
+        self.values.extend(std::iter::repeat_n(f64::NAN, n));
+        e
+    }
+}
+
+/// FxHash-style mixing of the words.
+fn hash_words(words: &[u64]) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    for w in words {
+        h.write_u64(*w);
+    }
+    h.finish()
+}
+
+/// One search: the game, its buffers (stacks shared by the whole path, so
+/// that no node allocates), the table and the counts.
+struct StateSearch<'g, G: Game> {
+    game: &'g G,
+    ties: Ties,
+    n: usize,
+    options: StateOptions,
+    info: InfoInterner,
+    /// States waiting to be searched: each node's children, pushed together
+    /// (a compiled game's `apply` reads candidates of the last `advance`).
+    states: Vec<G::State>,
+    /// Vectors of searched children, `n` each, popped by their parent.
+    kids: Vec<f64>,
+    /// Chance probabilities of the nodes on the path.
+    probs: Vec<f64>,
+    ratios: Vec<Ratio>,
+    pay: Vec<i64>,
+    key: Vec<u64>,
+    table: Table,
+    /// Information sets met so far (the interner numbers them densely).
+    n_infosets: u32,
+    root_choice: Option<u32>,
+    stats: StateStats,
+}
+
+impl<G: Game> StateSearch<'_, G> {
+    /// Searches the state at `self.states[at]` (after `apply`, before
+    /// `advance`), `depth` moves below the root, and pushes its vector onto
+    /// `kids`.
+    fn node(&mut self, at: usize, depth: u32) -> Result<(), SolveError> {
+        if depth > super::search::MAX_SEARCH_DEPTH {
+            return Err(SolveError::Unsupported {
+                solver: "max^n",
+                reason: format!("a play is more than {} moves long", super::search::MAX_SEARCH_DEPTH),
+            });
+        }
+        let entry = if self.options.transpositions {
+            if !self.game.position_key(&self.states[at], &mut self.key) {
+                return Err(SolveError::Unsupported {
+                    solver: "max^n with transpositions",
+                    reason: "the game does not give its positions".into(),
+                });
+            }
+            if let Some(limit) = self.options.depth {
+                // A position's value depends on the moves left to search.
+                self.key.push(u64::from(limit - depth));
+            }
+            let hash = hash_words(&self.key);
+            if let Some(e) = self.table.find(hash, &self.key) {
+                let v = &self.table.values[e as usize * self.n..(e as usize + 1) * self.n];
+                if v[0].is_nan() {
+                    return Err(SolveError::Unsupported {
+                        solver: "max^n",
+                        reason: "a play comes back to a position it went through: the game may never end".into(),
+                    });
+                }
+                self.kids.extend_from_slice(v);
+                self.stats.transpositions += 1;
+                return Ok(());
+            }
+            self.stats.stored += 1;
+            self.stats.key_words += self.key.len() as u64;
+            Some(self.table.insert(hash, &self.key, self.n) as usize)
+        } else {
+            None
+        };
+        self.stats.nodes += 1;
+        let node = self.game.advance(&mut self.states[at], &mut self.info)?;
+        let at_limit = self.options.depth == Some(depth) && node != Node::Terminal;
+        match node {
+            _ if at_limit => {
+                let unsupported =
+                    |reason: String| SolveError::Unsupported { solver: "max^n with a depth limit", reason };
+                let Some(den) = self.game.evaluate(&self.states[at], &mut self.pay)? else {
+                    return Err(unsupported(
+                        "the game has no `evaluate` fn to value the positions where the search stops".into(),
+                    ));
+                };
+                if den <= 0 || self.pay.len() != self.n {
+                    return Err(unsupported(format!(
+                        "`evaluate` gave {} values over {den} for {} players (a positive denominator is needed)",
+                        self.pay.len(),
+                        self.n
+                    )));
+                }
+                self.stats.evaluated += 1;
+                self.kids.extend(self.pay.iter().map(|x| *x as f64 / den as f64));
+            }
+            Node::Terminal => {
+                let pay = self.game.payoffs(&self.states[at], &mut self.pay);
+                self.kids.extend(pay.iter().map(|x| *x as f64));
+            }
+            Node::Chance { n_outcomes } => {
+                self.game.chance_probs(&self.states[at], &mut self.ratios);
+                let base = self.probs.len();
+                self.probs.extend(self.ratios.iter().map(|r| r.to_f64()));
+                self.children(at, n_outcomes, depth)?;
+                // The sum is written after the children's vectors, then moved
+                // over them (no allocation per node).
+                let (n, m) = (self.n, n_outcomes as usize);
+                let kids = self.kids.len() - m * n;
+                let out = self.kids.len();
+                self.kids.extend(std::iter::repeat_n(0.0, n));
+                for k in 0..m {
+                    for p in 0..n {
+                        self.kids[out + p] += self.probs[base + k] * self.kids[kids + k * n + p];
+                    }
+                }
+                self.probs.truncate(base);
+                self.kids.copy_within(out.., kids);
+                self.kids.truncate(kids + n);
+            }
+            Node::Decision { player, infoset, n_actions } => {
+                if infoset < self.n_infosets {
+                    let label = self.game.infoset_label(&self.info, infoset);
+                    return Err(SolveError::Unsupported {
+                        solver: "max^n",
+                        reason: format!(
+                            "the game is not of perfect information: information set \"{label}\" holds two nodes"
+                        ),
+                    });
+                }
+                self.n_infosets = infoset + 1;
+                self.children(at, n_actions, depth)?;
+                let best = self.back_up(player as usize, n_actions as usize);
+                if at == 0 {
+                    self.root_choice = Some(best);
+                }
+            }
+        }
+        if let Some(e) = entry {
+            let v = &self.kids[self.kids.len() - self.n..];
+            self.table.values[e * self.n..(e + 1) * self.n].copy_from_slice(v);
+        }
+        Ok(())
+    }
+
+    /// Applies each of `m` actions to a copy of the state at `at`, then
+    /// searches the copies in order; their vectors end `kids`.
+    fn children(&mut self, at: usize, m: u32, depth: u32) -> Result<(), SolveError> {
+        let base = self.states.len();
+        for a in 0..m {
+            let mut child = self.states[at].clone();
+            self.game.apply(&mut child, a, &mut self.info)?;
+            self.states.push(child);
+        }
+        for k in 0..m as usize {
+            self.node(base + k, depth + 1)?;
+        }
+        self.states.truncate(base);
+        Ok(())
+    }
+
+    /// Replaces the `m` child vectors ending `kids` by the vector a node of
+    /// `player` backs up (as [`super::full::backward`] does); returns the
+    /// first best child.
+    fn back_up(&mut self, player: usize, m: usize) -> u32 {
+        let n = self.n;
+        let base = self.kids.len() - m * n;
+        let at = |k: usize| base + k * n;
+        let mut first = 0;
+        for k in 0..m {
+            let (v, top) = (self.kids[at(k) + player], self.kids[at(first) + player]);
+            if v > top && !tied(v, top) {
+                first = k;
+            }
+        }
+        let top = self.kids[at(first) + player];
+        let count = (0..m).filter(|&k| tied(self.kids[at(k) + player], top)).count();
+        if count > 1 {
+            self.stats.ties += 1;
+        }
+        match self.ties {
+            Ties::First => {
+                self.kids.copy_within(at(first)..at(first) + n, base);
+            }
+            Ties::Average => {
+                // Summed after the children's vectors, then moved over them.
+                let out = self.kids.len();
+                self.kids.extend(std::iter::repeat_n(0.0, n));
+                for k in 0..m {
+                    if !tied(self.kids[at(k) + player], top) {
+                        continue;
+                    }
+                    for p in 0..n {
+                        self.kids[out + p] += self.kids[at(k) + p] / count as f64;
+                    }
+                }
+                self.kids.copy_within(out.., base);
+            }
+        }
+        self.kids.truncate(base + n);
+        first as u32
+    }
+}
