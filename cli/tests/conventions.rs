@@ -54,8 +54,9 @@ fn check_reports_diagnostics_as_json_with_lines_and_columns() {
     assert_eq!(json["valid"], false);
     let d = &json["diagnostics"][0];
     assert_eq!(d["severity"], "error");
-    // The `}` right after `1..=2 `: line 3, column 32.
-    assert_eq!((d["place"]["line"].as_u64(), d["place"]["column"].as_u64()), (Some(3), Some(32)), "{d}");
+    // The missing `;` right after `1..=2`: line 3, column 31.
+    assert_eq!(d["message"], "missing `;` before `}`");
+    assert_eq!((d["place"]["line"].as_u64(), d["place"]["column"].as_u64()), (Some(3), Some(31)), "{d}");
     let (code, out, _) = galac(&["check", &kuhn(), "--format", "json"], "");
     assert_eq!(code, 0);
     let json: serde_json::Value = serde_json::from_str(&out).expect("json");

@@ -156,7 +156,12 @@ fn word_operator_help(src: &str, at: usize, tok: &Token<'_>) -> Option<String> {
         Token::Ident(w) if symbol(w).is_some() => *w,
         _ => {
             let before = src[..at].trim_end();
-            let word = &before[before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1)..];
+            let start = before
+                .char_indices()
+                .rev()
+                .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            let word = &before[start..];
             symbol(word)?;
             word
         }

@@ -143,3 +143,12 @@ fn the_games_in_the_docs_check_without_warnings() {
     }
     assert!(found >= 3, "found {found} games in the docs");
 }
+
+#[test]
+fn the_word_operator_hint_reads_past_non_ascii_text() {
+    // The hint looks at the word before an unexpected token; `é` is two bytes.
+    let mut sources = galac_compiler::diagnostic::SourceMap::new();
+    let src = "game g { players a, b; flow { choose a x in bool; if xé x { end; } end; } }";
+    let err = galac_compiler::driver::check_source(&mut sources, "g.gala", src.as_bytes()).err().expect("invalid");
+    assert!(!err.is_empty());
+}
