@@ -342,16 +342,21 @@ impl<'a, G: Game> Explorer<'a, G> {
     }
 
     /// Makes the children of `node` and, below them, of every node that
-    /// `follow` leads to, depth-first. Children are made one at a time and
-    /// only the states on the current path are held: a chance node with a
-    /// hundred thousand outcomes, each state with its own deck, would
-    /// otherwise fill the memory before the first limit check.
+    /// `follow` leads to, depth-first. Only the states on the current path
+    /// are held: a node's children are first filled in one at a time
+    /// (their states dropped at once), then the followed ones are made again
+    /// to go below them. A chance node with a hundred thousand outcomes,
+    /// each state with its own deck, otherwise filled the memory before the
+    /// first limit check, and filling siblings first meets the limit before
+    /// a long descent into the first of them.
     fn expand_from(&mut self, node: u32, follow: Follow) -> Result<(), SolveError> {
         let base = self.interner.mark();
         let (state, _) = self.replay(node)?;
         let mut stack: Vec<Open<G::State>> = Vec::new();
         if self.open_children(node, follow)? {
-            stack.push(Open { node, state, mark: self.interner.mark(), next: 0 });
+            let mark = self.interner.mark();
+            self.fill_children(node, &state, mark)?;
+            stack.push(Open { node, state, mark, next: 0 });
         }
         while let Some(top) = stack.last_mut() {
             let parent = top.node;
@@ -361,18 +366,35 @@ impl<'a, G: Game> Explorer<'a, G> {
             }
             let a = top.next;
             top.next += 1;
+            let c = self.arena.first_child[parent as usize] + a;
+            if !follow(&self.arena, parent, a) || !self.open_children(c, follow)? {
+                continue;
+            }
             // Facts pushed after the parent's state belong to finished siblings.
             self.interner.truncate(top.mark);
             let mut child = top.state.clone();
             self.game.apply(&mut child, a, self.interner)?;
-            let event = self.game.advance(&mut child, self.interner)?;
-            let c = self.arena.first_child[parent as usize] + a;
-            self.fill(c, &child, event)?;
-            if follow(&self.arena, parent, a) && self.open_children(c, follow)? {
-                stack.push(Open { node: c, state: child, mark: self.interner.mark(), next: 0 });
-            }
+            self.game.advance(&mut child, self.interner)?;
+            let mark = self.interner.mark();
+            self.fill_children(c, &child, mark)?;
+            stack.push(Open { node: c, state: child, mark, next: 0 });
         }
         self.interner.truncate(base);
+        Ok(())
+    }
+
+    /// Fills in what each reserved child of `node` is, from the node's
+    /// `state` (made when the interner was at `mark`), one child at a time.
+    fn fill_children(&mut self, node: u32, state: &G::State, mark: u32) -> Result<(), SolveError> {
+        let first = self.arena.first_child[node as usize];
+        for a in 0..self.arena.n_children(node) {
+            self.interner.truncate(mark);
+            let mut child = state.clone();
+            self.game.apply(&mut child, a, self.interner)?;
+            let event = self.game.advance(&mut child, self.interner)?;
+            self.fill(first + a, &child, event)?;
+        }
+        self.interner.truncate(mark);
         Ok(())
     }
 
