@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # DO-B / DO-SA / DO-SWP against the full sequence-form LP, same game in one
-# run: value, NashConv (the LP's on the full tree; the oracle's exact gap,
-# which is its answer's NashConv, computed with --no-tree so that the time
-# is the oracle's alone), iterations, the final restricted game's sequences
-# per player and their share of the game's, wall and CPU seconds, peak
+# run: the first player's value, NashConv (the LP's on the full tree; the
+# oracle's exact gap, which is its answer's NashConv, computed with
+# --no-tree so that the time is the oracle's alone), iterations, the final
+# restricted game's sequences per player and their share of the game's,
+# wall and CPU seconds, peak
 # memory. Usage:
 #   bench/double_oracle.sh [GALAC]   (default: $CARGO_TARGET_DIR/release/galac)
 # Environment: GAMES (one game per line, file and params, replaces the
@@ -65,7 +66,11 @@ if do:
     share = f" ({100 * sum(last) / sum(full_seqs):.1f}%)" if full_seqs else ""
     rseqs = f"{last[0]}/{last[1]}{share}"
 else:
-    value = list(d["value"].values())[0]
+    # The first player's value, as the oracle's bounds are.
+    import re
+    src = open(game.split()[0]).read()
+    first = re.search(r"^\s*players\s+(\w+)", src, re.M).group(1)
+    value = d["value"][first]
     nashconv = d["exploitability"]
     its = 1
     rseqs = "/".join(seqs.split()) + " (full)" if seqs else "-"
