@@ -17,7 +17,10 @@
 
 use std::time::Instant;
 
-use good_lp::{variable, Constraint, Expression, ProblemVariables, Solution as _, SolverModel, Variable};
+use good_lp::{
+    variable, Constraint, DualValues as _, Expression, ProblemVariables, Solution as _, SolutionWithDual as _,
+    SolverModel, Variable,
+};
 
 use galac_runtime::tree::Tree;
 
@@ -87,70 +90,135 @@ pub fn solve(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError>
 /// player's strategy.
 pub fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f64>, f64, f64, f64), LpError> {
     let start = Instant::now();
-    let other = 1 - me;
-    let mut vars = ProblemVariables::new();
-    // The player's plan, and one free variable per constraint row of the
-    // opponent (row 0: the empty sequence; row 1 + k: the k-th info set).
-    let plan: Vec<Variable> = (0..sf.treeplex.n_seqs(me)).map(|_| vars.add(variable().min(0.0))).collect();
-    let duals: Vec<Variable> = (0..=sf.treeplex.infosets_of[other].len()).map(|_| vars.add(variable())).collect();
-
-    let mut constraints: Vec<Constraint> = Vec::new();
-    // Realization-plan constraints of `me`.
-    constraints.push(Expression::from(plan[0]).eq(1.0));
-    for &set in &sf.treeplex.infosets_of[me] {
-        let mut e = Expression::default();
-        e.add_mul(-1.0, plan[sf.treeplex.parent_seq[set as usize] as usize]);
-        let first = sf.treeplex.first_seq(me, set) as usize;
-        for &x in &plan[first..first + n_actions(sf, me, set)] {
-            e.add_mul(1.0, x);
-        }
-        constraints.push(e.eq(0.0));
-    }
-    // One constraint per opponent sequence j: (F^T q)_j against (A^T x)_j.
-    let mut rows: Vec<Expression> = (0..sf.treeplex.n_seqs(other)).map(|_| Expression::default()).collect();
-    rows[0].add_mul(1.0, duals[0]);
-    for (k, &set) in sf.treeplex.infosets_of[other].iter().enumerate() {
-        let q = duals[k + 1];
-        rows[sf.treeplex.parent_seq[set as usize] as usize].add_mul(-1.0, q);
-        let first = sf.treeplex.first_seq(other, set) as usize;
-        for row in &mut rows[first..first + n_actions(sf, other, set)] {
-            row.add_mul(1.0, q);
-        }
-    }
-    let scale = payoff_scale(sf);
-    for &(i, j, a) in &sf.payoff {
-        let (mine, theirs) = if me == 0 { (i, j) } else { (j, i) };
-        rows[theirs as usize].add_mul(-a * scale, plan[mine as usize]);
-    }
-    for row in rows {
-        // Player 0: F^T q - A^T x <= 0; player 1: E^T p - A y >= 0.
-        constraints.push(if me == 0 { row.leq(0.0) } else { row.geq(0.0) });
-    }
-    let objective: Expression = duals[0].into();
-    let problem = if me == 0 { vars.maximise(objective) } else { vars.minimise(objective) };
+    let lp = PlayerLp::new(sf, me);
     let build_seconds = start.elapsed().as_secs_f64();
-
     let start = Instant::now();
-    let which = if me == 0 { "first player's" } else { "second player's" };
-    let fail = |e: good_lp::ResolutionError| LpError::Solver { backend: backend.name(), which, status: e.to_string() };
+    let (plan, dual0, scale) = (lp.plan.clone(), lp.duals[0], lp.scale);
+    let fail = lp.failure(backend);
+    let (problem, constraints) = lp.problem();
     let (values, value) = match backend {
         Backend::Microlp => {
             let sol = problem.using(good_lp::microlp).with_all(constraints).solve().map_err(fail)?;
-            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]) / scale)
+            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(dual0) / scale)
         }
         Backend::Clarabel => {
-            let mut model = problem.using(good_lp::clarabel);
-            model.settings().tol_gap_abs(1e-12).tol_gap_rel(1e-12).tol_feas(1e-12).max_iter(500);
-            let sol = model.with_all(constraints).solve().map_err(fail)?;
-            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]) / scale)
+            let sol = clarabel_model(problem).with_all(constraints).solve().map_err(fail)?;
+            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(dual0) / scale)
         }
         #[cfg(feature = "highs")]
         Backend::Highs => {
             let sol = problem.using(good_lp::highs).with_all(constraints).solve().map_err(fail)?;
-            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(duals[0]) / scale)
+            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(dual0) / scale)
         }
     };
     Ok((values, value, build_seconds, start.elapsed().as_secs_f64()))
+}
+
+/// Both players' optimal plans from one LP: the second player's plan is
+/// the dual of the first player's LP (its multipliers on the rows
+/// `F^T q - A^T x <= 0`, one per second-player sequence, satisfy `F y = f`,
+/// `y >= 0` and are optimal by strong duality). With clarabel this halves
+/// the double oracle's LP time; other backends solve the two LPs.
+pub fn solve_both(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError> {
+    if backend != Backend::Clarabel {
+        return solve(sf, backend);
+    }
+    let start = Instant::now();
+    let lp = PlayerLp::new(sf, 0);
+    let build_seconds = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let (plan, dual0, scale, first_row) = (lp.plan.clone(), lp.duals[0], lp.scale, lp.first_opponent_row);
+    let fail = lp.failure(backend);
+    let (problem, constraints) = lp.problem();
+    let mut model = clarabel_model(problem);
+    let rows: Vec<_> = constraints.into_iter().map(|c| model.add_constraint(c)).collect();
+    let mut sol = model.solve().map_err(fail)?;
+    let x: Vec<f64> = plan.iter().map(|v| sol.value(*v)).collect();
+    let value = sol.value(dual0) / scale;
+    let duals = sol.compute_dual();
+    // The sign of a multiplier is a convention of the backend; the plan is its size.
+    let y: Vec<f64> = rows[first_row..].iter().map(|r| duals.dual(r.clone()).abs()).collect();
+    Ok(LpSolution { value, plans: [x, y], build_seconds, solve_seconds: start.elapsed().as_secs_f64() })
+}
+
+/// Clarabel with the tolerances the answers need (about 1e-9 of the range).
+fn clarabel_model(problem: good_lp::variable::UnsolvedProblem) -> good_lp::solvers::clarabel::ClarabelProblem {
+    let mut model = problem.using(good_lp::clarabel);
+    model.settings().tol_gap_abs(1e-12).tol_gap_rel(1e-12).tol_feas(1e-12).max_iter(500);
+    model
+}
+
+/// The LP of one player, built and not yet solved.
+struct PlayerLp {
+    me: usize,
+    vars: ProblemVariables,
+    /// The player's plan, and one free variable per constraint row of the
+    /// opponent (row 0: the empty sequence; row 1 + k: the k-th info set).
+    plan: Vec<Variable>,
+    duals: Vec<Variable>,
+    /// The realization-plan rows, then one row per opponent sequence.
+    constraints: Vec<Constraint>,
+    first_opponent_row: usize,
+    /// The payoff scale (see [`payoff_scale`]).
+    scale: f64,
+}
+
+impl PlayerLp {
+    fn new(sf: &SequenceForm, me: usize) -> Self {
+        let other = 1 - me;
+        let mut vars = ProblemVariables::new();
+        let plan: Vec<Variable> = (0..sf.treeplex.n_seqs(me)).map(|_| vars.add(variable().min(0.0))).collect();
+        let duals: Vec<Variable> = (0..=sf.treeplex.infosets_of[other].len()).map(|_| vars.add(variable())).collect();
+
+        let mut constraints: Vec<Constraint> = Vec::new();
+        // Realization-plan constraints of `me`.
+        constraints.push(Expression::from(plan[0]).eq(1.0));
+        for &set in &sf.treeplex.infosets_of[me] {
+            let mut e = Expression::default();
+            e.add_mul(-1.0, plan[sf.treeplex.parent_seq[set as usize] as usize]);
+            let first = sf.treeplex.first_seq(me, set) as usize;
+            for &x in &plan[first..first + n_actions(sf, me, set)] {
+                e.add_mul(1.0, x);
+            }
+            constraints.push(e.eq(0.0));
+        }
+        let first_opponent_row = constraints.len();
+        // One constraint per opponent sequence j: (F^T q)_j against (A^T x)_j.
+        let mut rows: Vec<Expression> = (0..sf.treeplex.n_seqs(other)).map(|_| Expression::default()).collect();
+        rows[0].add_mul(1.0, duals[0]);
+        for (k, &set) in sf.treeplex.infosets_of[other].iter().enumerate() {
+            let q = duals[k + 1];
+            rows[sf.treeplex.parent_seq[set as usize] as usize].add_mul(-1.0, q);
+            let first = sf.treeplex.first_seq(other, set) as usize;
+            for row in &mut rows[first..first + n_actions(sf, other, set)] {
+                row.add_mul(1.0, q);
+            }
+        }
+        let scale = payoff_scale(sf);
+        for &(i, j, a) in &sf.payoff {
+            let (mine, theirs) = if me == 0 { (i, j) } else { (j, i) };
+            rows[theirs as usize].add_mul(-a * scale, plan[mine as usize]);
+        }
+        for row in rows {
+            // Player 0: F^T q - A^T x <= 0; player 1: E^T p - A y >= 0.
+            constraints.push(if me == 0 { row.leq(0.0) } else { row.geq(0.0) });
+        }
+        PlayerLp { me, vars, plan, duals, constraints, first_opponent_row, scale }
+    }
+
+    /// The objective (`q_0`, maximised by the first player and minimised
+    /// by the second) and the constraints.
+    fn problem(self) -> (good_lp::variable::UnsolvedProblem, Vec<Constraint>) {
+        let objective: Expression = self.duals[0].into();
+        let problem = if self.me == 0 { self.vars.maximise(objective) } else { self.vars.minimise(objective) };
+        (problem, self.constraints)
+    }
+
+    /// The error of a failed solve of this LP.
+    fn failure(&self, backend: Backend) -> impl Fn(good_lp::ResolutionError) -> LpError {
+        let which = if self.me == 0 { "first player's" } else { "second player's" };
+        move |e| LpError::Solver { backend: backend.name(), which, status: e.to_string() }
+    }
 }
 
 /// The factor the payoff matrix is multiplied by in the LP (the value is

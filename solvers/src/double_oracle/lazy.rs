@@ -198,6 +198,16 @@ pub(super) struct Explorer<'a, G: Game> {
     pub pay_buf: Vec<i64>,
 }
 
+/// A node whose children are being made, with its state.
+struct Open<S> {
+    node: u32,
+    state: S,
+    /// The interner's mark once `state` was made.
+    mark: u32,
+    /// The next child to make.
+    next: u32,
+}
+
 /// Whether a traversal follows action `a` of a node: a pure function of
 /// what the arena knows.
 pub(super) type Follow<'f> = &'f dyn Fn(&Arena, u32, u32) -> bool;
@@ -268,7 +278,8 @@ impl<'a, G: Game> Explorer<'a, G> {
                 let a = &mut self.arena;
                 a.chances.push((a.probs.len() as u32, n_outcomes));
                 a.probs.extend(self.probs_buf.iter().map(|r| r.to_f64()));
-                CHANCE | (a.chances.len() as u32 - 1)
+                self.check_bytes()?;
+                CHANCE | (self.arena.chances.len() as u32 - 1)
             }
             Node::Decision { player, infoset, n_actions } => {
                 self.register_set(node, player, infoset, n_actions)?;
@@ -331,64 +342,109 @@ impl<'a, G: Game> Explorer<'a, G> {
     }
 
     /// Makes the children of `node` and, below them, of every node that
-    /// `follow` leads to, depth-first with states on a stack.
+    /// `follow` leads to, depth-first. Only the states on the current path
+    /// are held: a node's children are first filled in one at a time
+    /// (their states dropped at once), then the followed ones are made again
+    /// to go below them. A chance node with a hundred thousand outcomes,
+    /// each state with its own deck, otherwise filled the memory before the
+    /// first limit check, and filling siblings first meets the limit before
+    /// a long descent into the first of them.
     fn expand_from(&mut self, node: u32, follow: Follow) -> Result<(), SolveError> {
         let base = self.interner.mark();
         let (state, _) = self.replay(node)?;
-        let mut stack = vec![(node, state, self.interner.mark())];
-        while let Some((node, state, mark)) = stack.pop() {
-            // Facts pushed after this state belong to finished subtrees.
-            self.interner.truncate(mark);
-            let n = self.arena.n_children(node);
-            if self.arena.is_expanded(node) || !(0..n).any(|a| follow(&self.arena, node, a)) {
+        let mut stack: Vec<Open<G::State>> = Vec::new();
+        if self.open_children(node, follow)? {
+            let mark = self.interner.mark();
+            self.fill_children(node, &state, mark)?;
+            stack.push(Open { node, state, mark, next: 0 });
+        }
+        while let Some(top) = stack.last_mut() {
+            let parent = top.node;
+            if top.next == self.arena.n_children(parent) {
+                stack.pop();
                 continue;
             }
-            let first = self.arena.len() as u32;
-            self.arena.first_child[node as usize] = first;
-            let seq = self.arena.seq[node as usize];
-            let mover = match self.arena.kind(node) {
-                Kind::Decision { player, set } => Some((player as usize, self.arena.set(set).first_slot)),
-                _ => None,
-            };
-            for a in 0..n {
-                let mut s = seq;
-                if let Some((p, first_slot)) = mover {
-                    s[p] = first_slot + a;
-                }
-                self.push_node(node, s);
+            let a = top.next;
+            top.next += 1;
+            let c = self.arena.first_child[parent as usize] + a;
+            if !follow(&self.arena, parent, a) || !self.open_children(c, follow)? {
+                continue;
             }
-            let limit = self.max_nodes.min(u64::from(TERMINAL - 1));
-            if first as u64 + u64::from(n) > limit {
-                return Err(SolveError::Unsupported {
-                    solver: "the double oracle",
-                    reason: format!("the explored part of the game exceeds {limit} nodes, the node limit"),
-                });
-            }
-            // Checked as nodes are: a wide game filled the machine's memory
-            // long before the node limit.
-            let bytes = self.arena.bytes() + self.interner.bytes() as u64;
-            if bytes > self.max_bytes {
-                return Err(SolveError::Unsupported {
-                    solver: "the double oracle",
-                    reason: format!(
-                        "the explored part of the game needs more than {} MiB, the memory limit",
-                        self.max_bytes >> 20
-                    ),
-                });
-            }
-            // The last child first, so that action 0 ends on top of the stack
-            // with the newest mark, as in the tree builder.
-            for a in (0..n).rev() {
-                let mut child = state.clone();
-                self.game.apply(&mut child, a, self.interner)?;
-                let event = self.game.advance(&mut child, self.interner)?;
-                self.fill(first + a, &child, event)?;
-                if follow(&self.arena, node, a) {
-                    stack.push((first + a, child, self.interner.mark()));
-                }
-            }
+            // Facts pushed after the parent's state belong to finished siblings.
+            self.interner.truncate(top.mark);
+            let mut child = top.state.clone();
+            self.game.apply(&mut child, a, self.interner)?;
+            self.game.advance(&mut child, self.interner)?;
+            let mark = self.interner.mark();
+            self.fill_children(c, &child, mark)?;
+            stack.push(Open { node: c, state: child, mark, next: 0 });
         }
         self.interner.truncate(base);
+        Ok(())
+    }
+
+    /// Fills in what each reserved child of `node` is, from the node's
+    /// `state` (made when the interner was at `mark`), one child at a time.
+    fn fill_children(&mut self, node: u32, state: &G::State, mark: u32) -> Result<(), SolveError> {
+        let first = self.arena.first_child[node as usize];
+        for a in 0..self.arena.n_children(node) {
+            self.interner.truncate(mark);
+            let mut child = state.clone();
+            self.game.apply(&mut child, a, self.interner)?;
+            let event = self.game.advance(&mut child, self.interner)?;
+            self.fill(first + a, &child, event)?;
+        }
+        self.interner.truncate(mark);
+        Ok(())
+    }
+
+    /// Reserves the children of `node` when it is not expanded and `follow`
+    /// leads below it (they are filled in later by [`Self::fill`]); checks
+    /// the node and memory limits. Whether the children were reserved.
+    fn open_children(&mut self, node: u32, follow: Follow) -> Result<bool, SolveError> {
+        let n = self.arena.n_children(node);
+        if self.arena.is_expanded(node) || !(0..n).any(|a| follow(&self.arena, node, a)) {
+            return Ok(false);
+        }
+        let first = self.arena.len() as u32;
+        let limit = self.max_nodes.min(u64::from(TERMINAL - 1));
+        if first as u64 + u64::from(n) > limit {
+            return Err(SolveError::Unsupported {
+                solver: "the double oracle",
+                reason: format!("the explored part of the game exceeds {limit} nodes, the node limit"),
+            });
+        }
+        self.arena.first_child[node as usize] = first;
+        let seq = self.arena.seq[node as usize];
+        let mover = match self.arena.kind(node) {
+            Kind::Decision { player, set } => Some((player as usize, self.arena.set(set).first_slot)),
+            _ => None,
+        };
+        for a in 0..n {
+            let mut s = seq;
+            if let Some((p, first_slot)) = mover {
+                s[p] = first_slot + a;
+            }
+            self.push_node(node, s);
+        }
+        self.check_bytes()?;
+        Ok(true)
+    }
+
+    /// Checks the arena and the interner against the memory limit, as
+    /// nodes are made: a wide game filled the machine's memory long before
+    /// the node limit.
+    fn check_bytes(&self) -> Result<(), SolveError> {
+        let bytes = self.arena.bytes() + self.interner.bytes() as u64;
+        if bytes > self.max_bytes {
+            return Err(SolveError::Unsupported {
+                solver: "the double oracle",
+                reason: format!(
+                    "the explored part of the game needs more than {} MiB, the memory limit",
+                    self.max_bytes >> 20
+                ),
+            });
+        }
         Ok(())
     }
 

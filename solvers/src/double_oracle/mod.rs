@@ -231,6 +231,7 @@ pub fn solve_game<G: Game>(
         lp_value: 0.0,
         restricted: None,
         solved: [false, false],
+        spare: [None, None],
         quiet: [false, false],
         next: 0,
     };
@@ -280,6 +281,9 @@ struct Run<'a, 'g, G: Game> {
     /// The current restricted game, and whose LP was solved on it.
     restricted: Option<Restricted>,
     solved: [bool; 2],
+    /// Plans solved with the other player's, not yet used (a strategy
+    /// changes only when its opponent responds to it).
+    spare: [Option<Extended>; 2],
     /// Whose best response added nothing since the restricted game changed.
     quiet: [bool; 2],
     /// The next player of the alternating policy.
@@ -354,15 +358,33 @@ impl<G: Game> Run<'_, '_, G> {
             self.restricted = Some(restricted::build(&mut self.ex, &self.allowed, &mut self.leaf_values)?);
             self.solved = [false, false];
             self.quiet = [false, false];
+            self.spare = [None, None];
         }
         it.expand_seconds = t.elapsed().as_secs_f64();
         let who = self.responders();
         let rg = self.restricted.as_ref().expect("built above");
-        // The LP of each responder's opponent, once per restricted game.
+        // The LP of each responder's opponent, once per restricted game;
+        // clarabel gives both plans from one LP (the second's as its dual).
         let t = Instant::now();
+        let needed = (0..2).any(|me| who[me] && !self.solved[1 - me]);
+        if needed && self.options.backend == Backend::Clarabel {
+            let sol = lp::solve_both(&rg.sf, self.options.backend)?;
+            for (p, plan) in sol.plans.iter().enumerate() {
+                self.spare[p] = Some(rg.extended(&self.ex.arena, p, plan));
+            }
+            self.lp_value = sol.value;
+            self.solved = [true, true];
+        }
         for (me, &responds) in who.iter().enumerate() {
             let opp = 1 - me;
-            if responds && !self.solved[opp] {
+            // A strategy is replaced only when its opponent responds to it,
+            // so that each bound stays the response to the current strategy.
+            if !responds {
+                continue;
+            }
+            if let Some(ext) = self.spare[opp].take() {
+                self.strategies[opp] = ext;
+            } else if !self.solved[opp] {
                 let (plan, value, _, _) = lp::solve_player(&rg.sf, opp, self.options.backend)?;
                 self.strategies[opp] = rg.extended(&self.ex.arena, opp, &plan);
                 self.lp_value = value;
