@@ -139,6 +139,27 @@ impl SolveArgs {
     }
 }
 
+/// A strategy file read for `--strategy`, and how the report names it.
+fn given_strategy<G: Game>(
+    game: &G,
+    path: &std::path::Path,
+    tree: &Tree,
+    labels: &[String],
+    partial: bool,
+) -> Result<(Profile, String), String> {
+    let loaded = crate::strategy_file::read(path, game.info(), tree, labels, partial)?;
+    let name = if loaded.filled.is_empty() {
+        "given strategy".to_string()
+    } else {
+        format!(
+            "given strategy ({} of {} information sets not in the file: uniform play there)",
+            loaded.filled.len(),
+            tree.infosets.len()
+        )
+    };
+    Ok((loaded.profile, name))
+}
+
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     if args.solver == Some(SolverName::Do) {
         if args.strategy.is_some() || args.exact {
@@ -166,18 +187,8 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     let mut notes = Vec::new();
     let mut curve = None;
     let (profile, unreached, solver_name, phases) = match &args.strategy {
-        Some(path) => match crate::strategy_file::read(path, game.info(), &tree, &labels, args.partial_strategy) {
-            Ok(loaded) if loaded.filled.is_empty() => {
-                (loaded.profile, Vec::new(), "given strategy".to_string(), Vec::new())
-            }
-            Ok(loaded) => {
-                let name = format!(
-                    "given strategy ({} of {} information sets not in the file: uniform play there)",
-                    loaded.filled.len(),
-                    tree.infosets.len()
-                );
-                (loaded.profile, Vec::new(), name, Vec::new())
-            }
+        Some(path) => match given_strategy(game, path, &tree, &labels, args.partial_strategy) {
+            Ok((profile, name)) => (profile, Vec::new(), name, Vec::new()),
             Err(msg) => {
                 eprintln!("error: {msg}");
                 return 1;
