@@ -15,6 +15,7 @@ pub mod explain;
 pub mod export;
 pub mod formats;
 mod input;
+pub mod matrix;
 mod output;
 pub mod play;
 pub mod plot;

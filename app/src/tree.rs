@@ -58,14 +58,35 @@ pub fn run<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>) -> i32 {
     }
     let stats = tree.stats();
     let info = game.info();
+    // A one-move game is shown as its matrix, with the actions' labels (a
+    // second build, with labels: such a tree is small).
+    let matrix = match crate::matrix::of(&tree) {
+        Some(_) if tree.n_nodes() <= MATRIX_MAX_NODES => {
+            crate::build_tree(game, make, &args.limits, true).and_then(|(labelled, _)| crate::matrix::of(&labelled))
+        }
+        _ => None,
+    };
     match args.format {
-        Format::Text => crate::emit(&text_report(&info.name, &info.params, &info.players, &stats, &timing)),
+        Format::Text => {
+            let mut text = text_report(&info.name, &info.params, &info.players, &stats, &timing);
+            if let Some(m) = &matrix {
+                text += &m.text(&info.players);
+            }
+            crate::emit(&text)
+        }
         Format::Json => {
-            crate::emit(&format!("{}\n", json_report(&info.name, &info.params, &info.players, &stats, &timing)))
+            let mut json = json_report(&info.name, &info.params, &info.players, &stats, &timing);
+            if let (Some(m), Some(map)) = (&matrix, json.as_object_mut()) {
+                map.insert("matrix".into(), m.json(&info.players));
+            }
+            crate::emit(&format!("{json}\n"))
         }
     }
     0
 }
+
+/// The largest one-move game shown as a matrix.
+const MATRIX_MAX_NODES: usize = 10_000;
 
 fn per_player(players: &[String], counts: &[u64]) -> String {
     players.iter().zip(counts).map(|(p, n)| format!("{p} {n}")).collect::<Vec<_>>().join(", ")
@@ -107,7 +128,13 @@ pub fn text_report(name: &str, params: &[(String, String)], players: &[String], 
     report
 }
 
-pub fn json_report(name: &str, params: &[(String, String)], players: &[String], s: &Stats, timing: &Timing) -> String {
+pub fn json_report(
+    name: &str,
+    params: &[(String, String)],
+    players: &[String],
+    s: &Stats,
+    timing: &Timing,
+) -> serde_json::Value {
     let params: serde_json::Map<String, serde_json::Value> = params
         .iter()
         .map(|(k, v)| {
@@ -135,7 +162,6 @@ pub fn json_report(name: &str, params: &[(String, String)], players: &[String], 
         "seconds": timing.best(),
         "build_seconds": timing.builds,
     })
-    .to_string()
 }
 
 #[cfg(test)]

@@ -152,3 +152,25 @@ fn the_word_operator_hint_reads_past_non_ascii_text() {
     let err = galac_compiler::driver::check_source(&mut sources, "g.gala", src.as_bytes()).err().expect("invalid");
     assert!(!err.is_empty());
 }
+
+#[test]
+fn a_one_move_game_is_shown_as_its_matrix() {
+    let pennies = |reveal: &str| {
+        format!(
+            "game mp {{ players even, odd; flow {{ choose even e in bool; {reveal} choose odd o in bool; \
+             if e == o {{ outcome [1, -1]; }} outcome [-1, 1]; }} }}"
+        )
+    };
+    let labelled = BuildOptions { labels: true, ..Default::default() };
+    let tree = build(&load(&pennies(""), &[]), &labelled).expect("builds").0;
+    let m = galac_app::matrix::of(&tree).expect("a matrix game");
+    assert_eq!((m.row_player, m.col_player), (0, 1));
+    assert_eq!(
+        (m.row_actions.clone(), m.col_actions.clone()),
+        (vec!["false".into(), "true".into()], vec!["false".into(), "true".into()])
+    );
+    assert_eq!(m.payoffs, vec![vec![vec![1, -1], vec![-1, 1]], vec![vec![-1, 1], vec![1, -1]]]);
+    // When `odd` sees `even`'s coin, the game is no longer one simultaneous move.
+    let seen = build(&load(&pennies("reveal odd e;"), &[]), &labelled).expect("builds").0;
+    assert!(galac_app::matrix::of(&seen).is_none());
+}
