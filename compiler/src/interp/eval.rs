@@ -206,13 +206,18 @@ impl Interp {
             Len => Value::Int(self.seq(&args[0], env, b)?.len() as i64),
             Contains => {
                 let xs = self.seq(&args[0], env, b)?;
-                Value::bool(ops::contains(&xs, &self.eval(&args[1], env, b)?))
+                let x = self.eval(&args[1], env, b)?;
+                Value::bool(ops::contains(&xs, &x, &mut b.left, b.limit, at)?)
             }
             Count => {
                 let xs = self.seq(&args[0], env, b)?;
                 let x = self.eval(&args[1], env, b)?;
                 let flat = args[0].ty.element().is_some_and(|t| *t == args[1].ty);
-                Value::Int(if flat { ops::count(&xs, &x) } else { ops::count2d(&xs, &x) })
+                Value::Int(if flat {
+                    ops::count(&xs, &x, &mut b.left, b.limit, at)?
+                } else {
+                    ops::count2d(&xs, &x, &mut b.left, b.limit, at)?
+                })
             }
             Push => {
                 let xs = self.seq(&args[0], env, b)?;
@@ -224,7 +229,10 @@ impl Interp {
                 let x = self.eval(&args[1], env, b)?;
                 Value::seq(ops::removed(&xs, &x, &mut b.left, b.limit, at)?)
             }
-            Sum => Value::Int(ops::sum(&self.seq(&args[0], env, b)?, at)?),
+            Sum => {
+                let xs = self.seq(&args[0], env, b)?;
+                Value::Int(ops::sum(&xs, &mut b.left, b.limit, at)?)
+            }
             Sort => {
                 let xs = self.seq(&args[0], env, b)?;
                 Value::seq(ops::sorted(&xs, &mut b.left, b.limit, at)?)

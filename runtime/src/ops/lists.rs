@@ -2,28 +2,34 @@
 //! `combinations`) over slices, so that lists, per-player arrays and the
 //! interpreter's sequences share one definition.
 
-use super::{make_items, size, steps, At};
+use super::{make_items, size, steps, At, STEP};
 use crate::game::GameError;
 use crate::value::{Items, List, Scalar};
 
+/// Whether `xs` holds `x`: a step per item read, so that reading a long
+/// list in a loop costs what it takes.
 #[inline]
-pub fn contains<T: PartialEq>(xs: &[T], x: &T) -> bool {
-    xs.contains(x)
+pub fn contains<T: PartialEq>(xs: &[T], x: &T, left: &mut u64, limit: u64, at: impl At) -> Result<bool, GameError> {
+    steps(left, xs.len() as u64 * STEP, limit, at)?;
+    Ok(xs.contains(x))
 }
 
-/// Items of `xs` equal to `x`.
+/// Items of `xs` equal to `x`: a step per item read.
 #[inline]
-pub fn count<T: PartialEq>(xs: &[T], x: &T) -> i64 {
-    xs.iter().filter(|y| *y == x).count() as i64
+pub fn count<T: PartialEq>(xs: &[T], x: &T, left: &mut u64, limit: u64, at: impl At) -> Result<i64, GameError> {
+    steps(left, xs.len() as u64 * STEP, limit, at)?;
+    Ok(xs.iter().filter(|y| *y == x).count() as i64)
 }
 
-/// Cells of a 2-D board equal to `x`.
+/// Cells of a 2-D board equal to `x`: a step per cell read.
 #[inline]
-pub fn count2d<R: Items>(rows: &[R], x: &R::Item) -> i64
+pub fn count2d<R: Items>(rows: &[R], x: &R::Item, left: &mut u64, limit: u64, at: impl At) -> Result<i64, GameError>
 where
     R::Item: PartialEq,
 {
-    rows.iter().map(|r| count(r.items(), x)).sum()
+    let cells: usize = rows.iter().map(|r| r.items().len()).sum();
+    steps(left, cells as u64 * STEP, limit, at)?;
+    Ok(rows.iter().map(|r| r.items().iter().filter(|y| *y == x).count() as i64).sum())
 }
 
 /// `xs` with `x` appended: a new list, a step per item.
@@ -63,8 +69,10 @@ pub fn sorted<T: Clone + Ord>(xs: &[T], left: &mut u64, limit: u64, at: impl At)
     Ok(v)
 }
 
+/// The sum of `xs`, checked: a step per item read.
 #[inline]
-pub fn sum<T: Scalar>(xs: &[T], at: impl At) -> Result<i64, GameError> {
+pub fn sum<T: Scalar>(xs: &[T], left: &mut u64, limit: u64, at: impl At) -> Result<i64, GameError> {
+    steps(left, xs.len() as u64 * STEP, limit, at)?;
     xs.iter().try_fold(0i64, |acc, x| super::add(acc, x.int(), at))
 }
 

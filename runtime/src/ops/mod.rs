@@ -41,8 +41,9 @@ pub const MAX_PLAYERS: usize = 254;
 /// statement, a round of a fn's loop, a `where` test of a candidate.
 /// Every builtin that makes a list (`deck`, `cells`, a range or `[v; n]`
 /// made into a list, `push`, `remove`, `sort`, `combinations`) takes one
-/// more per item it makes ([`make_items`]), before making them: the step
-/// limit bounds memory and time, not only loops.
+/// more per item it makes ([`make_items`]), before making them, and
+/// `contains`, `count` and `sum` one per item they read: the step limit
+/// bounds memory and time, not only loops.
 pub const STEP: u64 = 1;
 
 // The errors are made out of line, so that the checks inline into the

@@ -177,7 +177,7 @@ impl Emitter<'_> {
             },
             Contains => {
                 let (xs, x) = (slice(0), a(1));
-                quote!(#ops::contains(#xs, &(#x)))
+                quote!({ let __x = #x; #ops::contains(#xs, &__x, steps, g.step_limit, #at)? })
             }
             Count => {
                 // The list, then the element (outside any closure: it may fail).
@@ -190,7 +190,7 @@ impl Emitter<'_> {
                 quote!({
                     let __xs = &#xs;
                     let __v = #x;
-                    #ops::#f(::galac_runtime::value::Items::items(__xs), &__v)
+                    #ops::#f(::galac_runtime::value::Items::items(__xs), &__v, steps, g.step_limit, #at)?
                 })
             }
             Push => {
@@ -203,7 +203,7 @@ impl Emitter<'_> {
             }
             Sum => {
                 let xs = slice(0);
-                quote!(#ops::sum(#xs, #at)?)
+                quote!(#ops::sum(#xs, steps, g.step_limit, #at)?)
             }
             Sort => match args[0].ty {
                 Ty::PerPlayer(_) => {

@@ -7,8 +7,8 @@ use quote::quote;
 use super::{Ctx, Emitter};
 use crate::typeck::tast::{self, Builtin, Expr, ExprKind, Place, StmtKind};
 
-/// Whether evaluating `e` counts steps of its own (a call of a function, or
-/// a builtin that makes a list, as the interpreter counts them).
+/// Whether evaluating `e` counts steps of its own (a call of a function, a
+/// builtin that makes a list or reads one, as the interpreter counts them).
 pub(super) fn counts_steps(e: &Expr) -> bool {
     use Builtin::*;
     matches!(
@@ -16,7 +16,7 @@ pub(super) fn counts_steps(e: &Expr) -> bool {
         ExprKind::Call(..)
             | ExprKind::Range { .. }
             | ExprKind::Repeat(..)
-            | ExprKind::Builtin(Combinations | Push | Remove | Sort | Deck | Cells, _)
+            | ExprKind::Builtin(Combinations | Push | Remove | Sort | Deck | Cells | Contains | Count | Sum, _)
     ) || e.kind.children().any(counts_steps)
 }
 
