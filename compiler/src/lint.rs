@@ -79,20 +79,29 @@ fn successors(term: &Term) -> impl Iterator<Item = BlockId> {
     a.into_iter().chain(b)
 }
 
-/// `end;` (or the end of the main flow) reached on a path with no `payoff`:
-/// every player gets 0, which is rarely meant; `outcome [0, 0];` says so.
-fn no_payoff(ir: &ir::Program, main_span: Span, out: &mut Vec<Diagnostic>) {
-    let n = ir.blocks.len();
-    let mut seen = vec![false; n];
+/// Visits each block reachable from the entry once, going on past a block
+/// only where `visit` returns true.
+fn walk(ir: &ir::Program, mut visit: impl FnMut(BlockId, &Term) -> bool) {
+    let mut seen = vec![false; ir.blocks.len()];
     let mut todo = vec![ir.entry];
     while let Some(b) = todo.pop() {
         if std::mem::replace(&mut seen[b.0 as usize], true) {
             continue;
         }
         let term = &ir.blocks[b.0 as usize].term;
+        if visit(b, term) {
+            todo.extend(successors(term));
+        }
+    }
+}
+
+/// `end;` (or the end of the main flow) reached on a path with no `payoff`:
+/// every player gets 0, which is rarely meant; `outcome [0, 0];` says so.
+fn no_payoff(ir: &ir::Program, main_span: Span, out: &mut Vec<Diagnostic>) {
+    walk(ir, |b, term| {
         match term {
             // Paths past a payoff are paid.
-            Term::Payoff { .. } => continue,
+            Term::Payoff { .. } => return false,
             Term::End => {
                 let mut at = ir.block_spans[b.0 as usize];
                 if at == main_span {
@@ -104,9 +113,10 @@ fn no_payoff(ir: &ir::Program, main_span: Span, out: &mut Vec<Diagnostic>) {
                         .help("if that is meant, say so with `outcome [0, 0];` (one entry per player)"),
                 );
             }
-            _ => todo.extend(successors(term)),
+            _ => {}
         }
-    }
+        true
+    });
 }
 
 /// A fixed player (`Some(i)`) or any player (`None`) named by an expression.
@@ -151,13 +161,7 @@ fn useless_reveals(ir: &ir::Program, out: &mut Vec<Diagnostic>) {
     // Only reachable reveals; a statement of a flow expanded at several
     // calls is useless only if it is at every one of them.
     let mut verdicts: Vec<(Span, bool, Option<u32>)> = Vec::new();
-    let mut seen = vec![false; n];
-    let mut todo = vec![ir.entry];
-    while let Some(b) = todo.pop() {
-        if std::mem::replace(&mut seen[b.0 as usize], true) {
-            continue;
-        }
-        let term = &ir.blocks[b.0 as usize].term;
+    walk(ir, |b, term| {
         if let Term::Reveal { to, next, .. } = term {
             let later = &may[next.0 as usize];
             let useless = match to.as_ref().map(fixed_player) {
@@ -171,8 +175,8 @@ fn useless_reveals(ir: &ir::Program, out: &mut Vec<Diagnostic>) {
                 None => verdicts.push((at, useless, to.as_ref().and_then(fixed_player))),
             }
         }
-        todo.extend(successors(term));
-    }
+        true
+    });
     for (at, _, to) in verdicts.into_iter().filter(|v| v.1) {
         let who = match to {
             Some(i) => format!("`{}` makes no choice after this", ir.players[i as usize]),
