@@ -16,6 +16,7 @@ pub mod export;
 pub mod formats;
 mod input;
 pub mod matrix;
+pub mod memory;
 mod output;
 pub mod play;
 pub mod plot;
@@ -238,6 +239,7 @@ enum SolverCommand {
 /// the command; returns the exit status.
 pub fn main<F: Family>(family: &F) -> i32 {
     use clap::{CommandFactory, FromArgMatches};
+    memory::return_large_blocks();
     let about =
         format!("Solver for the game `{}`, compiled by galac.\n\nParams: {}", family.name(), family.param_help());
     // `kuhn --version`: "kuhn compiled by galac 0.1.0".

@@ -85,6 +85,7 @@ pub enum Command {
 }
 
 fn main() {
+    galac_app::memory::return_large_blocks();
     std::process::exit(run());
 }
 

@@ -24,7 +24,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     // ctrlc: Ctrl-C stops a CFR run cleanly (the answer so far is written);
     // clap_complete, clap_mangen: `completions` and `man`; indicatif:
-    // progress bars.
+    // progress bars; libc: glibc's mmap threshold (app::memory).
     (
         "app",
         &[
@@ -35,6 +35,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "clap_mangen",
             "ctrlc",
             "indicatif",
+            "libc",
             "serde_json",
             "thiserror",
         ],
