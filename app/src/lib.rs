@@ -112,7 +112,7 @@ pub fn load_tree<G: Game>(
 ) -> Result<(galac_runtime::tree::Tree, f64), galac_runtime::tree::LoadError> {
     let start = std::time::Instant::now();
     let file = std::fs::File::open(path)?;
-    let tree = galac_runtime::tree::load(std::io::BufReader::with_capacity(1 << 20, file), game.info())?;
+    let tree = galac_runtime::tree::load(file, game.info())?;
     Ok((tree, start.elapsed().as_secs_f64()))
 }
 

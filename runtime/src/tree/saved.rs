@@ -23,7 +23,7 @@ const MAGIC: [u8; 8] = *b"GALATREE";
 pub const FORMAT_VERSION: u32 = 1;
 
 /// Values converted per chunk of an array.
-const CHUNK: usize = 1 << 14;
+const CHUNK: usize = 1 << 16;
 
 /// Why a saved tree cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -146,17 +146,59 @@ fn words(v: [u32; 3]) -> [u8; 12] {
     b
 }
 
-/// A reader that keeps the CRC-32 of what passes through.
+/// A buffered reader that keeps the CRC-32 of what it has handed out,
+/// summed a buffer at a time (per-value updates cost more than the reading).
 struct Checking<R> {
     inner: R,
+    buf: Box<[u8]>,
+    /// Bytes handed out of `buf`, and the end of those read into it.
+    pos: usize,
+    end: usize,
+    /// Bytes of `buf` before this are in `crc`.
+    summed: usize,
     crc: crc32fast::Hasher,
 }
 
 impl<R: Read> Checking<R> {
-    fn bytes(&mut self, b: &mut [u8]) -> Result<(), LoadError> {
-        self.inner.read_exact(b)?;
-        self.crc.update(b);
+    fn new(inner: R) -> Checking<R> {
+        Checking { inner, buf: vec![0; 1 << 16].into(), pos: 0, end: 0, summed: 0, crc: crc32fast::Hasher::new() }
+    }
+
+    /// The CRC-32 of every byte handed out so far.
+    fn sum(&mut self) -> u32 {
+        self.crc.update(&self.buf[self.summed..self.pos]);
+        self.summed = self.pos;
+        self.crc.clone().finalize()
+    }
+
+    /// Fills `out`, a truncated file being an error.
+    fn bytes(&mut self, out: &mut [u8]) -> Result<(), LoadError> {
+        let mut done = 0;
+        while done < out.len() {
+            if self.pos == self.end {
+                self.sum();
+                self.pos = 0;
+                self.summed = 0;
+                self.end = loop {
+                    match self.inner.read(&mut self.buf) {
+                        Ok(0) => return Err(LoadError::Truncated),
+                        Ok(n) => break n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e.into()),
+                    }
+                };
+            }
+            let k = (self.end - self.pos).min(out.len() - done);
+            out[done..done + k].copy_from_slice(&self.buf[self.pos..self.pos + k]);
+            self.pos += k;
+            done += k;
+        }
         Ok(())
+    }
+
+    /// Whether the input has no bytes left.
+    fn at_end(&mut self) -> Result<bool, LoadError> {
+        Ok(self.pos == self.end && self.inner.read(&mut [0])? == 0)
     }
 
     fn u32(&mut self) -> Result<u32, LoadError> {
@@ -172,13 +214,15 @@ impl<R: Read> Checking<R> {
     }
 
     fn str(&mut self) -> Result<String, LoadError> {
-        let len = self.u32()? as u64;
+        let len = self.u32()? as usize;
+        // Grown a chunk at a time: a damaged length fails at the file's
+        // end rather than by asking for 4 GiB first.
         let mut buf = Vec::new();
-        (&mut self.inner).take(len).read_to_end(&mut buf)?;
-        if buf.len() as u64 != len {
-            return Err(LoadError::Truncated);
+        while buf.len() < len {
+            let from = buf.len();
+            buf.resize(len.min(from + CHUNK), 0);
+            self.bytes(&mut buf[from..])?;
         }
-        self.crc.update(&buf);
         String::from_utf8(buf).map_err(|_| LoadError::Invalid("a label is not UTF-8".into()))
     }
 
@@ -208,11 +252,15 @@ impl<R: Read> Checking<R> {
     }
 }
 
-/// Reads a tree that [`save`] wrote for the game `info` describes.
+/// Reads a tree that [`save`] wrote for the game `info` describes from
+/// `input` (which it buffers itself).
 pub fn load(input: impl Read, info: &GameInfo) -> Result<Tree, LoadError> {
-    let mut r = Checking { inner: input, crc: crc32fast::Hasher::new() };
+    let mut r = Checking::new(input);
     let mut magic = [0; 8];
-    r.bytes(&mut magic).map_err(|_| LoadError::Magic)?;
+    match r.bytes(&mut magic) {
+        Err(LoadError::Truncated) => return Err(LoadError::Magic),
+        other => other?,
+    }
     if magic != MAGIC {
         return Err(LoadError::Magic);
     }
@@ -253,13 +301,11 @@ pub fn load(input: impl Read, info: &GameInfo) -> Result<Tree, LoadError> {
         tree.infoset_labels.push(InfosetLabels { label: r.str()?, actions: r.strs()? });
     }
     tree.chance_labels = r.strs()?;
-    let sum = r.crc.clone().finalize();
-    let mut stored = [0; 4];
-    r.inner.read_exact(&mut stored)?;
-    if u32::from_le_bytes(stored) != sum {
+    let sum = r.sum();
+    if r.u32()? != sum {
         return Err(LoadError::Checksum);
     }
-    if r.inner.read(&mut [0])? != 0 {
+    if !r.at_end()? {
         return Err(LoadError::Invalid("bytes after the checksum".into()));
     }
     tree.set_actions = tree.infosets.iter().map(|s| s.n_actions).collect();
