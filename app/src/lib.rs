@@ -59,6 +59,10 @@ pub struct LimitArgs {
     /// time one thread against two as they run and use the faster.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
+    /// Read the tree from FILE, saved by `tree --save` for the same game
+    /// and params, instead of building it (docs/tree-format.md).
+    #[arg(long, value_name = "FILE")]
+    pub tree: Option<std::path::PathBuf>,
 }
 
 impl LimitArgs {
@@ -79,6 +83,15 @@ pub fn build_tree<G: Game>(
     limits: &LimitArgs,
     labels: bool,
 ) -> Option<(galac_runtime::tree::Tree, f64)> {
+    if let Some(path) = &limits.tree {
+        return match load_tree(game, path) {
+            Ok(loaded) => Some(loaded),
+            Err(e) => {
+                eprintln!("error: cannot read the tree in `{}`: {e}", path.display());
+                None
+            }
+        };
+    }
     match try_build_tree(game, make, limits, labels) {
         Ok(built) => Some(built),
         Err(e) => {
@@ -91,6 +104,17 @@ pub fn build_tree<G: Game>(
             None
         }
     }
+}
+
+/// Reads a tree that `tree --save` wrote, with the seconds it took.
+pub fn load_tree<G: Game>(
+    game: &G,
+    path: &std::path::Path,
+) -> Result<(galac_runtime::tree::Tree, f64), galac_runtime::tree::LoadError> {
+    let start = std::time::Instant::now();
+    let file = std::fs::File::open(path)?;
+    let tree = galac_runtime::tree::load(file, game.info())?;
+    Ok((tree, start.elapsed().as_secs_f64()))
 }
 
 fn try_build_tree<G: Game>(

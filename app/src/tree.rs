@@ -17,6 +17,11 @@ pub struct TreeArgs {
     /// faulting its memory in and for cold caches).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
+    /// Also write the tree, with its labels, to FILE in galac's binary tree
+    /// format (docs/tree-format.md), for `solve --tree FILE` and
+    /// `export --tree FILE` to read instead of building it again.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<std::path::PathBuf>,
 }
 
 /// Generation times of the builds of one `tree` command, in order.
@@ -45,9 +50,19 @@ impl Timing {
 }
 
 pub fn run<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>) -> i32 {
-    let Some((tree, first)) = crate::build_tree(game, make, &args.limits, false) else {
+    // A saved tree keeps its labels, for the commands that read it.
+    let Some((tree, first)) = crate::build_tree(game, make, &args.limits, args.save.is_some()) else {
         return 1;
     };
+    if let Some(path) = &args.save {
+        let written = crate::write_atomically(path, |file| {
+            galac_runtime::tree::save(&tree, game.info(), std::io::BufWriter::with_capacity(1 << 20, file))
+        });
+        if let Err(e) = written {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return 1;
+        }
+    }
     let mut timing = Timing { builds: vec![first] };
     for _ in 1..args.repeat {
         // The same tree each time; each is dropped before the next build.

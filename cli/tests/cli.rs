@@ -128,6 +128,39 @@ fn tree_repeat_reports_the_fastest_of_its_builds() {
     assert!(out.contains("generation: ") && !out.contains("builds:"), "{out}");
 }
 
+/// `tree --save` then `--tree`: the same answer and export as a build;
+/// a damaged file or one of other params is an error, not a panic.
+#[test]
+fn a_saved_tree_is_read_instead_of_built() {
+    let leduc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/leduc.gala");
+    let leduc = leduc.to_str().unwrap_or_default();
+    let file = temp_file("leduc.tree", b"");
+    let file = file.to_str().unwrap_or_default();
+    assert_eq!(galac(&["tree", leduc, "--save", file]).0, 0);
+    let without_time = |s: &str| s.lines().filter(|l| !l.starts_with("time:")).collect::<Vec<_>>().join("\n");
+    let (code, built, _) = galac(&["solve", leduc]);
+    let (code_read, read, err) = galac(&["solve", leduc, "--tree", file]);
+    assert_eq!((code, code_read), (0, 0), "{err}");
+    assert_eq!(without_time(&built), without_time(&read));
+    assert!(read.contains("value: first -0.0856"), "{read}");
+    let (efg_built, efg_read) = (temp_file("built.efg", b""), temp_file("read.efg", b""));
+    assert_eq!(galac(&["export", leduc, "--efg", efg_built.to_str().unwrap_or_default()]).0, 0);
+    assert_eq!(galac(&["export", leduc, "--tree", file, "--efg", efg_read.to_str().unwrap_or_default()]).0, 0);
+    assert_eq!(std::fs::read(efg_built).ok(), std::fs::read(efg_read).ok());
+    let (code, _, err) = galac(&["solve", leduc, "--param", "ranks=4", "--tree", file]);
+    assert_eq!(code, 1);
+    assert!(err.contains("is of leduc (ranks=3, suits=2, max_raises=2), not of leduc (ranks=4"), "{err}");
+    let mut bytes = std::fs::read(file).expect("saved");
+    bytes[1000] ^= 1;
+    let damaged = temp_file("damaged.tree", &bytes);
+    let (code, _, err) = galac(&["export", leduc, "--tree", damaged.to_str().unwrap_or_default(), "--efg", "-"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("checksum does not match"), "{err}");
+    let (code, _, err) = galac(&["solve", leduc, "--tree", "/nonexistent/leduc.tree"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot read the tree in `/nonexistent/leduc.tree`"), "{err}");
+}
+
 #[test]
 fn help_names_the_commands() {
     let (code, out, _) = galac(&["--help"]);
@@ -223,6 +256,16 @@ fn compiles_a_game_into_a_working_solver() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("beliefs: "), "{}", String::from_utf8_lossy(&out.stderr));
     let out = Command::new(&bin).args(["plot", "tree", "-o", "-"]).output().expect("run the solver");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("<?xml"), "{}", String::from_utf8_lossy(&out.stderr));
+    // A tree saved by galac's interpreter is read by the compiled solver.
+    let saved = dir.join("kuhn.tree");
+    let (code, _, err) =
+        galac(&["tree", kuhn.to_str().unwrap_or_default(), "--save", saved.to_str().unwrap_or_default()]);
+    assert_eq!(code, 0, "{err}");
+    let out = Command::new(&bin)
+        .args(["solve", "--exact", "--tree", saved.to_str().unwrap_or_default()])
+        .output()
+        .expect("run");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("exact value: first -1/18, second 1/18 (certified)"));
     let out = Command::new(&bin).args(["tree", "--param", "cards=4"]).output().expect("run");
     assert!(String::from_utf8_lossy(&out.stdout).contains("game: kuhn (cards=4)"));
     let out = Command::new(&bin).args(["tree", "--param", "decks=4"]).output().expect("run");

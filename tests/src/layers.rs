@@ -6,7 +6,8 @@ use crate::repo_root;
 
 /// (crate directory, the workspace crates and outside crates it may use).
 const LAYERS: &[(&str, &[&str])] = &[
-    ("runtime", &["rustc-hash", "thiserror"]),
+    // crc32fast: the checksum of saved trees (tree/saved.rs).
+    ("runtime", &["crc32fast", "rustc-hash", "thiserror"]),
     // num-*: exact rationals for `exact.rs`'s certificates.
     ("solvers", &["galac-runtime", "good_lp", "num-bigint", "num-rational", "num-traits", "rustc-hash", "thiserror"]),
     (

@@ -471,7 +471,7 @@ impl Tree {
         Ok(index | CHANCE_BIT)
     }
 
-    fn shrink_to_fit(&mut self) {
+    pub(super) fn shrink_to_fit(&mut self) {
         self.data.shrink_to_fit();
         self.first_child.shrink_to_fit();
         self.chances.shrink_to_fit();

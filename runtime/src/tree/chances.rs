@@ -45,6 +45,11 @@ impl Distributions {
         &self.probs[start as usize..(start + n) as usize]
     }
 
+    /// Every distribution's probabilities, one run after another.
+    pub(super) fn probs(&self) -> &[Ratio] {
+        &self.probs
+    }
+
     pub(super) fn shrink_to_fit(&mut self) {
         self.probs.shrink_to_fit();
     }

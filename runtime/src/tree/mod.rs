@@ -19,10 +19,12 @@ mod parallel;
 mod payoffs;
 mod play;
 mod recall;
+mod saved;
 
 pub use build::{build, BuildError, BuildOptions};
 pub use estimate::looks_smaller_than;
 pub use parallel::build_parallel;
+pub use saved::{load, save, LoadError, FORMAT_VERSION};
 
 use crate::rational::Ratio;
 use chances::Distributions;
