@@ -1,7 +1,9 @@
 //! Perfect recall: every node of an information set must be reached by the
 //! same sequence of the player's own (information set, action) pairs. The
 //! sequence form and the solvers need it; Gala's information states give it
-//! by construction except when two different choice lists share labels.
+//! by construction (a player's own-move record carries the options it was
+//! offered when they could differ: `galac_compiler::offers`), so the check
+//! guards other `Game`s and the builders themselves.
 //!
 //! Builders check while they explore ([`OwnMoves`]); the parallel builder
 //! also checks that its parts agree (`parallel.rs`).
@@ -13,18 +15,28 @@ use crate::info::InfoInterner;
 /// No own move yet.
 const NONE: u64 = u64::MAX;
 
+/// The error for `player`'s information set `set`, reached after the own
+/// move `one` on one path and `other` on another (each `infoset << 32 |
+/// action`, or `NO_MOVE`): names both.
 pub(super) fn imperfect_recall<G: Game>(
     names: &[String],
     info: &InfoInterner,
     game: &G,
-    player: u32,
-    set: u32,
+    (player, set): (u32, u32),
+    one: u64,
+    other: u64,
 ) -> BuildError {
     let label = game.infoset_label(info, set);
     let who = names.get(player as usize).cloned().unwrap_or_default();
+    let show = |mv: u64| match mv {
+        NO_MOVE => "no earlier move".to_string(),
+        mv => format!("action {} at [{}]", mv & 0xffff_ffff, game.infoset_label(info, (mv >> 32) as u32)),
+    };
     BuildError::ImperfectRecall(format!(
-        "{who}'s information set [{label}] is reached after different own earlier moves; \
-         reveal to {who} what distinguishes them"
+        "{who}'s information set [{label}] is reached after different own earlier moves \
+         ({} on one path, {} on another); reveal to {who} what distinguishes them",
+        show(one),
+        show(other)
     ))
 }
 
@@ -87,7 +99,7 @@ impl OwnMoves {
         if *seen == UNSET {
             *seen = mine;
         } else if *seen != mine {
-            return Err(imperfect_recall(names, info, game, player, set));
+            return Err(imperfect_recall(names, info, game, (player, set), *seen, mine));
         }
         Ok(())
     }
