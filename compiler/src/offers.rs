@@ -32,9 +32,7 @@ pub fn remembered(ir: &Program) -> Vec<bool> {
                     ChooseDomain::Domain(d) if whole_type(d) => true,
                     // A constant list, and the only player choice of its type.
                     ChooseDomain::Domain(d) => constant_domain(d) && per_ty[c.choice_ty as usize] == 1,
-                    ChooseDomain::Table(xs) => {
-                        xs.iter().all(|(e, _)| constant(e)) && per_ty[c.choice_ty as usize] == 1
-                    }
+                    ChooseDomain::Table(xs) => xs.iter().all(|(e, _)| constant(e)) && per_ty[c.choice_ty as usize] == 1,
                 };
                 c.filter.is_some() || !fixed
             }

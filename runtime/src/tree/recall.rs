@@ -126,3 +126,94 @@ impl OwnMoves {
         self.moves.truncate(mark as usize);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{build, build_parallel, BuildError, BuildOptions};
+    use crate::game::{Game, GameError, GameInfo, Node};
+    use crate::info::{InfoInterner, InfoState, CHOSE_TAG};
+    use crate::rational::Ratio;
+
+    /// A game without perfect recall: after a coin, `a` decides in one of
+    /// two sets (by the coin), but its record of the move forgets which;
+    /// then it decides again. With `first`, `a` decides once before the
+    /// coin too (so the two histories are in one part of a parallel build).
+    struct Forgetful {
+        info: GameInfo,
+        first: bool,
+    }
+
+    /// (step, coin, a's information state)
+    type State = (u32, u64, InfoState);
+
+    impl Game for Forgetful {
+        type State = State;
+        fn info(&self) -> &GameInfo {
+            &self.info
+        }
+        fn root(&self) -> Result<State, GameError> {
+            Ok((u32::from(!self.first), 0, InfoState::EMPTY))
+        }
+        fn advance(&self, s: &mut State, info: &mut InfoInterner) -> Result<Node, GameError> {
+            let key: &[u64] = match s.0 {
+                0 => &[9],
+                1 => return Ok(Node::Chance { n_outcomes: 2 }),
+                2 => &[7, s.1],
+                3 => &[8],
+                _ => return Ok(Node::Terminal),
+            };
+            let (infoset, _) = info.infoset(0, s.2, key);
+            Ok(Node::Decision { player: 0, infoset, n_actions: 2 })
+        }
+        fn apply(&self, s: &mut State, action: u32, info: &mut InfoInterner) -> Result<(), GameError> {
+            match s.0 {
+                1 => s.1 = u64::from(action),
+                step => s.2 = info.push(s.2, &[CHOSE_TAG, u64::from(step), u64::from(action)]),
+            }
+            s.0 += 1;
+            Ok(())
+        }
+        fn chance_probs(&self, _: &State, out: &mut Vec<Ratio>) {
+            out.clear();
+            out.extend([Ratio { num: 1, den: 2 }; 2]);
+        }
+        fn payoffs<'a>(&self, _: &'a State, _: &'a mut Vec<i64>) -> &'a [i64] {
+            &[0]
+        }
+        fn action_label(&self, _: &State, action: u32) -> String {
+            action.to_string()
+        }
+        fn infoset_label(&self, _: &InfoInterner, infoset: u32) -> String {
+            format!("set {infoset}")
+        }
+    }
+
+    fn forgetful(first: bool) -> Forgetful {
+        Forgetful { info: GameInfo { name: "forget".into(), players: vec!["a".into()], params: Vec::new() }, first }
+    }
+
+    /// The error names the two different earlier moves, in the sequential
+    /// build and across and within the parts of a parallel one.
+    #[test]
+    fn a_recall_error_names_both_earlier_moves() {
+        let check = |r: Result<_, BuildError>| match r {
+            Err(BuildError::ImperfectRecall(msg)) => {
+                assert!(msg.starts_with("a's information set [set "), "{msg}");
+                let (one, other) = msg.split_once(" on one path, ").expect(&msg);
+                let (one, other) =
+                    (one.rsplit_once('(').expect(&msg).1, other.split(" on another").next().expect(&msg));
+                assert!(one.starts_with("action ") && other.starts_with("action "), "{msg}");
+                assert_ne!(one, other, "{msg}");
+            }
+            Err(e) => panic!("expected imperfect recall, got {e}"),
+            Ok(_) => panic!("expected imperfect recall, built a tree"),
+        };
+        for first in [false, true] {
+            check(build(&forgetful(first), &BuildOptions::default()).map(|_| ()));
+            for threads in [2, 3] {
+                let make = || Some(forgetful(first));
+                check(build_parallel(&make, &BuildOptions::default(), threads).map(|_| ()));
+            }
+        }
+    }
+}
