@@ -3,7 +3,7 @@
 //! Also: Kuhn's information sets node by node, remembered offered lists,
 //! and every build limit's error.
 
-use galac_runtime::tree::{build, BuildError, BuildOptions, Stats, Tree};
+use galac_runtime::tree::{build, BuildOptions, Stats, Tree};
 
 use crate::repo_root;
 
