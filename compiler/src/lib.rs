@@ -9,6 +9,7 @@ pub mod ir;
 pub mod lexer;
 pub mod lint;
 pub mod lower;
+pub mod offers;
 pub mod parser;
 pub mod span;
 pub mod typeck;

@@ -73,6 +73,32 @@ impl Labeler {
         self.show(words, &mut 0, &ty)
     }
 
+    /// "chose X" for an own-move record, "chose X of N" when the record
+    /// also holds the N options offered (`info::append_choice_key`): the
+    /// count alone keeps labels short, the list is in the information set.
+    fn chose(&self, words: &[u64]) -> String {
+        let ty = words.get(1).copied().unwrap_or(0) as u32;
+        let desc = self.choice_types.get(ty as usize).cloned().unwrap_or(TypeDesc::Int);
+        let mut pos = 2.min(words.len());
+        let value = self.show(words, &mut pos, &desc);
+        let Some((&form, offered)) = words.get(pos..).and_then(|rest| rest.split_first()) else {
+            return format!("chose {value}");
+        };
+        let n = match form % 4 {
+            1 => offered.first().map_or(0, |m| m.count_ones() as usize),
+            2 => offered.len(),
+            _ => {
+                let (mut at, mut n) = (pos + 1, 0);
+                while at < words.len() {
+                    self.show(words, &mut at, &desc);
+                    n += 1;
+                }
+                n
+            }
+        };
+        format!("chose {value} of {n}")
+    }
+
     /// "player: fact, fact, chose X" for an information set.
     pub fn infoset(&self, info: &InfoInterner, infoset: u32) -> String {
         let key = info.infoset_key(infoset);
@@ -81,8 +107,7 @@ impl Labeler {
             .into_iter()
             .map(|words| {
                 if words.first() == Some(&CHOSE_TAG) {
-                    let ty = words.get(1).copied().unwrap_or(0) as u32;
-                    format!("chose {}", self.value(&words[2.min(words.len())..], ty))
+                    self.chose(&words)
                 } else {
                     let (tag, args) = match self.facts.get(words.first().copied().unwrap_or(0) as usize) {
                         Some(f) => f,

@@ -1,9 +1,9 @@
 //! Game trees of the examples against counts computed by others: OpenSpiel's
 //! kuhn_poker, leduc_poker and universal_poker, and hand counts of tiny games.
-//! Also: Kuhn's information sets node by node, a perfect-recall violation,
+//! Also: Kuhn's information sets node by node, remembered offered lists,
 //! and every build limit's error.
 
-use galac_runtime::tree::{build, BuildError, BuildOptions, Stats, Tree};
+use galac_runtime::tree::{build, BuildOptions, Stats, Tree};
 
 use crate::repo_root;
 
@@ -121,56 +121,53 @@ fn kuhn_infosets_are_card_and_history() {
 }
 
 /// Player a picks 1 at two different info sets (different choice lists),
-/// then faces the same facts [chose 1]: one info set, two own histories.
+/// then chooses again: a remembers which list it was offered, so the two
+/// histories of "chose 1" are two information sets (perfect recall).
 const FORGET: &str = "game forget { players a; flow {
         choose nature c in bool;
         if c { choose a m in [1, 2]; } else { choose a m in [1, 3]; }
         choose a again in bool;
         outcome [0]; } }";
 
+/// The game of issue 26: a `where` filter reads the hidden coin, so a is
+/// offered {0, 1} or {0, 1, 2}, and remembers which.
+const OFFERED: &str = "game recall { players a, b; flow {
+        choose nature h in bool;
+        choose a x in 0..3 where h || x < 2;
+        choose a y in bool; end; } }";
+
 #[test]
-fn forgetting_an_own_move_is_a_perfect_recall_error() {
-    match build(&load(FORGET, &[]), &BuildOptions::default()) {
-        Err(BuildError::ImperfectRecall(msg)) => {
-            assert!(msg.contains("a's information set [a: chose 1]"), "{msg}")
-        }
-        other => panic!("expected imperfect recall, got {:?}", other.map(|t| t.0.n_nodes())),
+fn a_player_remembers_the_options_it_was_offered() {
+    let labelled = BuildOptions { labels: true, ..BuildOptions::default() };
+    // By hand: x is decided in 2 sets (one per offered list); y in one set
+    // per (offered list, x): 2 + 3 = 5. Nodes: the coin, 2 x nodes, 5 y
+    // nodes, 10 leaves; a's sequences 1 + 5 (x) + 10 (y).
+    let (t, _, _) = build(&load(OFFERED, &[]), &labelled).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(counts(&t.stats()), (18, 10, 1, vec![7, 0], vec![16, 1]));
+    let labels: Vec<&str> = (0..7).map(|s| t.infoset_label(s)).collect();
+    for label in ["a: chose 0 of 2", "a: chose 0 of 3", "a: chose 2 of 3"] {
+        assert!(labels.contains(&label), "{label} in {labels:?}");
     }
+    // FORGET: m in 2 sets, `again` in 4 (one per list and value).
+    let t = tree_of(&load(FORGET, &[]));
+    assert_eq!(counts(&t.stats()), (15, 8, 1, vec![6], vec![13]));
+    // Fixed choices of their whole type (Kuhn's enum) record no list.
+    let (t, _, _) = build(&example("kuhn.gala", &[]), &labelled).unwrap_or_else(|e| panic!("{e}"));
+    let sets: u64 = t.stats().infosets.iter().sum();
+    assert!((0..sets as u32).all(|s| !t.infoset_label(s).contains(" of ")));
 }
 
 #[test]
-fn perfect_recall_is_checked_within_and_across_parallel_parts() {
+fn offered_lists_keep_parallel_builds_equal() {
     use galac_runtime::tree::build_parallel;
-    // Across parts: in FORGET the root is the chance node, so the two
-    // histories of [a: chose 1] are built by different threads.
-    let across = FORGET;
-    // Within a part, below a root decision of the same player.
-    let within = "game forget { players a; flow {
-        choose a x in bool;
-        choose nature c in bool;
-        if c { choose a m in [1, 2]; } else { choose a m in [1, 3]; }
-        choose a again in bool;
-        outcome [0]; } }";
-    for src in [across, within] {
+    for src in [FORGET, OFFERED] {
         let make = || Some(load(src, &[]));
+        let (one, _, _) = build(&load(src, &[]), &BuildOptions::default()).expect("perfect recall");
         for threads in [2, 3] {
-            match build_parallel(&make, &BuildOptions::default(), threads) {
-                Err(BuildError::ImperfectRecall(msg)) => assert!(msg.contains("chose 1]"), "{msg}"),
-                other => panic!("expected imperfect recall, got {:?}", other.map(|t| t.0.n_nodes())),
-            }
+            let (many, _, _) = build_parallel(&make, &BuildOptions::default(), threads).expect("perfect recall");
+            assert_eq!(counts(&many.stats()), counts(&one.stats()));
         }
     }
-    // A root decision followed by perfect recall builds in parallel.
-    let fine = "game fine { players a; flow {
-        choose a x in bool;
-        choose nature c in bool;
-        reveal a coin(c);
-        choose a again in bool;
-        outcome [0]; } }";
-    let make = || Some(load(fine, &[]));
-    let (many, _, _) = build_parallel(&make, &BuildOptions::default(), 2).expect("perfect recall");
-    let (one, _, _) = build(&load(fine, &[]), &BuildOptions::default()).expect("perfect recall");
-    assert_eq!(many.n_nodes(), one.n_nodes());
 }
 
 fn build_error(src: &str, opts: &BuildOptions) -> String {

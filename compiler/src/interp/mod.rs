@@ -70,6 +70,9 @@ pub struct Interp {
     labeler: galac_runtime::labels::Labeler,
     /// Per block, the locals live at its start (for [`Game::position_key`]).
     live: Vec<Vec<u32>>,
+    /// Per block, whether its choice's own-move record carries the offered
+    /// list ([`crate::offers`]).
+    remembered: Vec<bool>,
     /// The `evaluate` fn and the variables it takes (for [`Game::evaluate`]).
     evaluate: Option<(tast::FnId, Vec<u32>)>,
 }
@@ -117,8 +120,10 @@ impl Interp {
         let labeler = ir.labeler();
         let live = crate::codegen::layout::live_locals(&ir);
         let evaluate = crate::typeck::evaluate::find(&ir);
+        let remembered = crate::offers::remembered(&ir);
         Interp {
             live,
+            remembered,
             evaluate,
             fns: ir.fns.clone(),
             enums: ir.enums.clone(),
@@ -430,6 +435,9 @@ impl Game for Interp {
             words.push(CHOSE_TAG);
             words.push(u64::from(c.choice_ty));
             v.encode(words);
+            if self.remembered[s.block as usize] {
+                galac_runtime::info::append_choice_key(c.choice_ty, &pending.values, words);
+            }
             let st = info.push(self.info_of(s, p as usize), words);
             self.set_info(s, p as usize, st);
         }

@@ -75,42 +75,64 @@ pub fn choice_key<'a, T: Encode>(
     short: &'a mut [u64; 2],
     words: &'a mut Vec<u64>,
 ) -> &'a [u64] {
+    match mask_key(candidates) {
+        Some(mask) => {
+            *short = [4 * u64::from(ty) + 1, mask];
+            short
+        }
+        None => {
+            words.clear();
+            long_choice_key(ty, candidates, words);
+            words
+        }
+    }
+}
+
+/// Appends [`choice_key`]'s words to `out`: the list of options a player
+/// was offered, which it remembers with its choice (no allocation beyond
+/// `out`'s).
+#[inline]
+pub fn append_choice_key<T: Encode>(ty: u32, candidates: &[T], out: &mut Vec<u64>) {
+    match mask_key(candidates) {
+        Some(mask) => out.extend_from_slice(&[4 * u64::from(ty) + 1, mask]),
+        None => long_choice_key(ty, candidates, out),
+    }
+}
+
+/// The bitmask of [`choice_key`]'s first form, if the list has it.
+#[inline]
+fn mask_key<T: Encode>(candidates: &[T]) -> Option<u64> {
     let mut mask = 0u64;
     for c in candidates {
         match c.word() {
             // `mask >> w == 0`: above every candidate so far.
             Some(w) if w < 64 && mask >> w == 0 => mask |= 1 << w,
-            _ => return word_choice_key(ty, candidates, words),
+            _ => return None,
         }
     }
-    *short = [4 * u64::from(ty) + 1, mask];
-    short
+    Some(mask)
 }
 
-/// [`choice_key`]'s second form, a word per candidate, or the third.
+/// Appends [`choice_key`]'s second form to `out`, a word per candidate, or
+/// the third.
 #[inline(never)]
-fn word_choice_key<'a, T: Encode>(ty: u32, candidates: &[T], words: &'a mut Vec<u64>) -> &'a [u64] {
-    words.clear();
-    words.reserve(candidates.len() + 1);
-    words.push(4 * u64::from(ty) + 2);
+fn long_choice_key<T: Encode>(ty: u32, candidates: &[T], out: &mut Vec<u64>) {
+    let start = out.len();
+    out.reserve(candidates.len() + 1);
+    out.push(4 * u64::from(ty) + 2);
     for c in candidates {
         match c.word() {
-            Some(w) => words.push(w),
-            None => return full_choice_key(ty, candidates, words),
+            Some(w) => out.push(w),
+            None => {
+                out.truncate(start);
+                out.push(4 * u64::from(ty));
+                for c in candidates {
+                    c.encode(out);
+                }
+                return;
+            }
         }
     }
-    words
-}
-
-/// [`choice_key`]'s third form, every candidate's words.
-#[inline(never)]
-fn full_choice_key<'a, T: Encode>(ty: u32, candidates: &[T], words: &'a mut Vec<u64>) -> &'a [u64] {
-    words.clear();
-    words.push(4 * u64::from(ty));
-    for c in candidates {
-        c.encode(words);
-    }
-    words
 }
 
 const NONE: u32 = u32::MAX;

@@ -475,7 +475,8 @@ fn agree_on_moves_before<G: Game>(
         if before[g] == UNSET {
             before[g] = global_mv;
         } else if before[g] != global_mv {
-            return Err(imperfect_recall(&tree.player_names, global, game, tree.infosets[g].player, g as u32));
+            let at = (tree.infosets[g].player, g as u32);
+            return Err(imperfect_recall(&tree.player_names, global, game, at, before[g], global_mv));
         }
     }
     Ok(())

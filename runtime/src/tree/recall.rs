@@ -1,7 +1,9 @@
 //! Perfect recall: every node of an information set must be reached by the
 //! same sequence of the player's own (information set, action) pairs. The
 //! sequence form and the solvers need it; Gala's information states give it
-//! by construction except when two different choice lists share labels.
+//! by construction (a player's own-move record carries the options it was
+//! offered when they could differ: `galac_compiler::offers`), so the check
+//! guards other `Game`s and the builders themselves.
 //!
 //! Builders check while they explore ([`OwnMoves`]); the parallel builder
 //! also checks that its parts agree (`parallel.rs`).
@@ -13,18 +15,28 @@ use crate::info::InfoInterner;
 /// No own move yet.
 const NONE: u64 = u64::MAX;
 
+/// The error for `player`'s information set `set`, reached after the own
+/// move `one` on one path and `other` on another (each `infoset << 32 |
+/// action`, or `NO_MOVE`): names both.
 pub(super) fn imperfect_recall<G: Game>(
     names: &[String],
     info: &InfoInterner,
     game: &G,
-    player: u32,
-    set: u32,
+    (player, set): (u32, u32),
+    one: u64,
+    other: u64,
 ) -> BuildError {
     let label = game.infoset_label(info, set);
     let who = names.get(player as usize).cloned().unwrap_or_default();
+    let show = |mv: u64| match mv {
+        NO_MOVE => "no earlier move".to_string(),
+        mv => format!("action {} at [{}]", mv & 0xffff_ffff, game.infoset_label(info, (mv >> 32) as u32)),
+    };
     BuildError::ImperfectRecall(format!(
-        "{who}'s information set [{label}] is reached after different own earlier moves; \
-         reveal to {who} what distinguishes them"
+        "{who}'s information set [{label}] is reached after different own earlier moves \
+         ({} on one path, {} on another); reveal to {who} what distinguishes them",
+        show(one),
+        show(other)
     ))
 }
 
@@ -87,7 +99,7 @@ impl OwnMoves {
         if *seen == UNSET {
             *seen = mine;
         } else if *seen != mine {
-            return Err(imperfect_recall(names, info, game, player, set));
+            return Err(imperfect_recall(names, info, game, (player, set), *seen, mine));
         }
         Ok(())
     }
@@ -112,5 +124,96 @@ impl OwnMoves {
     /// Forgets the records made after `mark` (their subtrees are done).
     pub(super) fn truncate(&mut self, mark: u32) {
         self.moves.truncate(mark as usize);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{build, build_parallel, BuildError, BuildOptions};
+    use crate::game::{Game, GameError, GameInfo, Node};
+    use crate::info::{InfoInterner, InfoState, CHOSE_TAG};
+    use crate::rational::Ratio;
+
+    /// A game without perfect recall: after a coin, `a` decides in one of
+    /// two sets (by the coin), but its record of the move forgets which;
+    /// then it decides again. With `first`, `a` decides once before the
+    /// coin too (so the two histories are in one part of a parallel build).
+    struct Forgetful {
+        info: GameInfo,
+        first: bool,
+    }
+
+    /// (step, coin, a's information state)
+    type State = (u32, u64, InfoState);
+
+    impl Game for Forgetful {
+        type State = State;
+        fn info(&self) -> &GameInfo {
+            &self.info
+        }
+        fn root(&self) -> Result<State, GameError> {
+            Ok((u32::from(!self.first), 0, InfoState::EMPTY))
+        }
+        fn advance(&self, s: &mut State, info: &mut InfoInterner) -> Result<Node, GameError> {
+            let key: &[u64] = match s.0 {
+                0 => &[9],
+                1 => return Ok(Node::Chance { n_outcomes: 2 }),
+                2 => &[7, s.1],
+                3 => &[8],
+                _ => return Ok(Node::Terminal),
+            };
+            let (infoset, _) = info.infoset(0, s.2, key);
+            Ok(Node::Decision { player: 0, infoset, n_actions: 2 })
+        }
+        fn apply(&self, s: &mut State, action: u32, info: &mut InfoInterner) -> Result<(), GameError> {
+            match s.0 {
+                1 => s.1 = u64::from(action),
+                step => s.2 = info.push(s.2, &[CHOSE_TAG, u64::from(step), u64::from(action)]),
+            }
+            s.0 += 1;
+            Ok(())
+        }
+        fn chance_probs(&self, _: &State, out: &mut Vec<Ratio>) {
+            out.clear();
+            out.extend([Ratio { num: 1, den: 2 }; 2]);
+        }
+        fn payoffs<'a>(&self, _: &'a State, _: &'a mut Vec<i64>) -> &'a [i64] {
+            &[0]
+        }
+        fn action_label(&self, _: &State, action: u32) -> String {
+            action.to_string()
+        }
+        fn infoset_label(&self, _: &InfoInterner, infoset: u32) -> String {
+            format!("set {infoset}")
+        }
+    }
+
+    fn forgetful(first: bool) -> Forgetful {
+        Forgetful { info: GameInfo { name: "forget".into(), players: vec!["a".into()], params: Vec::new() }, first }
+    }
+
+    /// The error names the two different earlier moves, in the sequential
+    /// build and across and within the parts of a parallel one.
+    #[test]
+    fn a_recall_error_names_both_earlier_moves() {
+        let check = |r: Result<_, BuildError>| match r {
+            Err(BuildError::ImperfectRecall(msg)) => {
+                assert!(msg.starts_with("a's information set [set "), "{msg}");
+                let (one, other) = msg.split_once(" on one path, ").expect(&msg);
+                let (one, other) =
+                    (one.rsplit_once('(').expect(&msg).1, other.split(" on another").next().expect(&msg));
+                assert!(one.starts_with("action ") && other.starts_with("action "), "{msg}");
+                assert_ne!(one, other, "{msg}");
+            }
+            Err(e) => panic!("expected imperfect recall, got {e}"),
+            Ok(_) => panic!("expected imperfect recall, built a tree"),
+        };
+        for first in [false, true] {
+            check(build(&forgetful(first), &BuildOptions::default()).map(|_| ()));
+            for threads in [2, 3] {
+                let make = || Some(forgetful(first));
+                check(build_parallel(&make, &BuildOptions::default(), threads).map(|_| ()));
+            }
+        }
     }
 }

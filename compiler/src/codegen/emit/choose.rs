@@ -246,7 +246,16 @@ impl Emitter<'_> {
             let ty_idx = u64::from(c.choice_ty);
             let bind = self.bind(&c.pattern, quote!(__x.clone()), Ctx::Flow);
             let head = [quote!(::galac_runtime::info::CHOSE_TAG), quote!(#ty_idx)];
-            let fixed = self.fixed_words(&head, &[quote!(__x)], &[&self.ir.choice_tys[c.choice_ty as usize]]);
+            let remembered = self.remembered[i];
+            let fixed = match remembered {
+                true => None,
+                false => self.fixed_words(&head, &[quote!(__x)], &[&self.ir.choice_tys[c.choice_ty as usize]]),
+            };
+            // The offered list, for a choice that remembers it (`crate::offers`).
+            let offered = remembered.then(|| {
+                let ty = Literal::u32_suffixed(c.choice_ty);
+                quote!(::galac_runtime::info::append_choice_key(#ty, &__sc.#field, &mut __sc.words);)
+            });
             let record = c.chooser.as_ref().map(|p| {
                 let p = self.expr(p, Ctx::Flow);
                 match &fixed {
@@ -257,11 +266,13 @@ impl Emitter<'_> {
                     },
                     None => quote! {
                         let __player = (#p) as usize;
-                        sc.words.clear();
-                        sc.words.push(::galac_runtime::info::CHOSE_TAG);
-                        sc.words.push(#ty_idx);
-                        ::galac_runtime::value::Encode::encode(&__x, &mut sc.words);
-                        s.info[__player] = info.push(s.info[__player], &sc.words);
+                        let __sc = &mut *sc;
+                        __sc.words.clear();
+                        __sc.words.push(::galac_runtime::info::CHOSE_TAG);
+                        __sc.words.push(#ty_idx);
+                        ::galac_runtime::value::Encode::encode(&__x, &mut __sc.words);
+                        #offered
+                        s.info[__player] = info.push(s.info[__player], &__sc.words);
                     },
                 }
             });

@@ -35,6 +35,9 @@ pub struct Emitter<'a> {
     locator: &'a Locator,
     n_players: usize,
     layout: Layout,
+    /// Per block, whether its choice's own-move record carries the offered
+    /// list ([`crate::offers`]).
+    remembered: Vec<bool>,
 }
 
 use super::clean;
@@ -58,7 +61,8 @@ const U8_VARIANTS: usize = 256;
 impl<'a> Emitter<'a> {
     pub fn new(ir: &'a ir::Program, locator: &'a Locator) -> Emitter<'a> {
         let empty = Layout { field_of: Vec::new(), fields: Vec::new(), dead_after_choice: Vec::new() };
-        let mut e = Emitter { ir, locator, n_players: ir.players.len(), layout: empty };
+        let remembered = crate::offers::remembered(ir);
+        let mut e = Emitter { ir, locator, n_players: ir.players.len(), layout: empty, remembered };
         let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
         e.layout = Layout::new(ir, |i| keys[i as usize].clone(), |i| owns_heap(&ir.slots[i as usize].1));
         e
