@@ -58,6 +58,10 @@ pub struct LimitArgs {
     /// time one thread against two as they run and use the faster.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
+    /// No progress bars (they are only drawn when standard error is a
+    /// terminal anyway).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 impl LimitArgs {
