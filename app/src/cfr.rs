@@ -1,9 +1,8 @@
 //! `solve --solver cfr|cfr+|dcfr|lcfr|pcfr+`: the CFR family's flags, stop
 //! rules (iterations, target exploitability, time limit, Ctrl-C), progress
-//! line, convergence curve and checkpoints. The algorithms live in
+//! bar (progress.rs), convergence curve and checkpoints. The algorithms live in
 //! `galac_solvers::cfr`; this module only drives them.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -165,7 +164,7 @@ impl CfrArgs {
             None => None,
         };
         let solver = CfrSolver { config, resume };
-        let mut watch = Watch::new(self);
+        let mut watch = Watch::new(self, iterations, limits.quiet);
         let (solution, state) = solver.run(tree, &mut watch).map_err(|e| e.to_string())?;
         watch.finish_line();
         if let Some(path) = &self.checkpoint {
@@ -215,39 +214,44 @@ struct Watch {
     time_limit: Option<f64>,
     interrupted: Arc<AtomicBool>,
     curve: Vec<Point>,
-    /// Draw a progress line (standard error is a terminal).
-    tty: bool,
+    /// The progress bar (hidden when standard error is not a terminal or
+    /// with `--quiet`).
+    bar: indicatif::ProgressBar,
     last_draw: Option<Instant>,
-    drawn: bool,
     started: Instant,
     first_iteration: Option<u64>,
 }
 
 impl Watch {
-    fn new(args: &CfrArgs) -> Watch {
+    /// `iterations`: the most the run may do (`u64::MAX` when a stop rule
+    /// ends it: then a counter, not a bar).
+    fn new(args: &CfrArgs, iterations: u64, quiet: bool) -> Watch {
+        let bar = match iterations {
+            u64::MAX => crate::progress::counter("iterations", quiet),
+            n => crate::progress::bar(n, "iterations", quiet),
+        };
         Watch {
             target: args.target_exploitability,
             time_limit: args.time_limit,
             interrupted: interrupted(),
             curve: Vec::new(),
-            tty: std::io::stderr().is_terminal(),
+            bar,
             last_draw: None,
-            drawn: false,
             started: Instant::now(),
             first_iteration: None,
         }
     }
 
-    /// The progress line: iteration, last NashConv, rate, and the time left
-    /// to the target, extrapolated from the last two checks on a log-log
-    /// scale.
+    /// The progress bar's position and message: last NashConv, and the
+    /// time left to the target, extrapolated from the last two checks on a
+    /// log-log scale.
     fn draw(&mut self, p: &Progress) {
         let first = *self.first_iteration.get_or_insert(p.iteration);
         let elapsed = self.started.elapsed().as_secs_f64();
         let rate = (p.iteration - first + 1) as f64 / elapsed.max(1e-9);
-        let mut line = format!("iteration {}, {:.0} it/s", p.iteration, rate);
+        let mut line = String::new();
         if let Some(last) = self.curve.last() {
-            line += &format!(", NashConv {:.3e}", last.nash_conv);
+            line += &format!("NashConv {:.3e}", last.nash_conv);
         }
         if let (Some(target), [.., a, b]) = (self.target, self.curve.as_slice()) {
             let slope = (b.nash_conv.ln() - a.nash_conv.ln()) / ((b.iteration as f64).ln() - (a.iteration as f64).ln());
@@ -257,15 +261,13 @@ impl Watch {
                 line += &format!(", about {left:.0} s to {target:.1e}");
             }
         }
-        eprint!("\r{line}\x1b[K");
-        self.drawn = true;
+        self.bar.set_position(p.iteration);
+        self.bar.set_message(line);
     }
 
-    /// Ends the progress line, if one was drawn.
+    /// Clears the progress bar.
     fn finish_line(&self) {
-        if self.drawn {
-            eprintln!();
-        }
+        self.bar.finish_and_clear();
     }
 }
 
@@ -284,7 +286,7 @@ impl Observer for Watch {
         }
         stop |= self.time_limit.is_some_and(|t| self.started.elapsed().as_secs_f64() >= t);
         stop |= self.interrupted.load(Ordering::Relaxed);
-        if self.tty && self.last_draw.is_none_or(|d| d.elapsed().as_secs_f64() >= 0.25) {
+        if !self.bar.is_hidden() && self.last_draw.is_none_or(|d| d.elapsed().as_secs_f64() >= 0.25) {
             self.last_draw = Some(Instant::now());
             self.draw(p);
         }

@@ -1,10 +1,8 @@
-//! `solve --solver do`: the double oracle's flags, progress line, curve
+//! `solve --solver do`: the double oracle's flags, progress bar, curve
 //! file and report. The tree is built only to check the answer
 //! independently, and only when it is small (or not at all with
 //! `--no-tree`); otherwise the check is the oracle's own exact best
 //! responses on the full game, whose gap is the answer's NashConv.
-
-use std::io::IsTerminal;
 
 use galac_runtime::game::Game;
 use galac_runtime::info::InfoInterner;
@@ -84,23 +82,17 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         max_nodes: args.limits.max_nodes,
         max_bytes: args.limits.max_memory.saturating_mul(1 << 20),
     };
-    let terminal = std::io::stderr().is_terminal();
+    let bar = crate::progress::counter(&format!("do-{} iterations", variant.name()), args.limits.quiet);
     let mut observer = |p: &Progress| {
-        if terminal {
+        if !bar.is_hidden() {
             let (lo, hi) = p.bounds.unwrap_or((f64::NAN, f64::NAN));
-            eprint!(
-                "\rdo-{}: iteration {} {:.1} s bounds [{lo:.9}, {hi:.9}]   ",
-                variant.name(),
-                p.iteration,
-                p.seconds
-            );
+            bar.set_position(p.iteration);
+            bar.set_message(format!("bounds [{lo:.9}, {hi:.9}]"));
         }
         Control::Continue
     };
     let result = solve_game(game, &mut interner, &options, &mut observer);
-    if terminal {
-        eprintln!();
-    }
+    bar.finish_and_clear();
     let sol = match result {
         Ok(sol) => sol,
         Err(e) => {

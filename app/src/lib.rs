@@ -63,11 +63,20 @@ pub struct LimitArgs {
     /// and params, instead of building it (docs/tree-format.md).
     #[arg(long, value_name = "FILE")]
     pub tree: Option<std::path::PathBuf>,
+    /// No progress bars (they are only drawn when standard error is a
+    /// terminal anyway).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 impl LimitArgs {
     pub fn build_options(&self, labels: bool) -> BuildOptions {
-        BuildOptions { max_nodes: self.max_nodes, max_bytes: self.max_memory.saturating_mul(1 << 20), labels }
+        BuildOptions {
+            max_nodes: self.max_nodes,
+            max_bytes: self.max_memory.saturating_mul(1 << 20),
+            labels,
+            progress: None,
+        }
     }
 }
 
@@ -134,11 +143,36 @@ fn try_build_tree<G: Game>(
         (_, n) => n,
     };
     let guess = start.elapsed().as_secs_f64();
-    let (tree, _, seconds) = match make {
-        Some(make) if threads > 1 => galac_runtime::tree::build_parallel(make, &opts, threads),
-        _ => galac_runtime::tree::build(game, &opts),
-    }?;
+    let bar = progress::counter("nodes", limits.quiet);
+    let build = |opts: &BuildOptions| match make {
+        Some(make) if threads > 1 => galac_runtime::tree::build_parallel(make, opts, threads),
+        _ => galac_runtime::tree::build(game, opts),
+    };
+    let (tree, _, seconds) = if bar.is_hidden() { build(&opts) } else { build_showing(&bar, opts, build) }?;
     Ok((tree, guess + seconds))
+}
+
+/// Runs `build` while a ticker thread shows, on `bar`, the node count the
+/// builder posts (every 65,536 nodes); clears the bar when done.
+fn build_showing<T>(bar: &indicatif::ProgressBar, mut opts: BuildOptions, build: impl FnOnce(&BuildOptions) -> T) -> T {
+    let made = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    opts.progress = Some(made.clone());
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let result = std::thread::scope(|s| {
+        let ticker = s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                bar.set_position(made.load(std::sync::atomic::Ordering::Relaxed));
+                // Woken at once when the build ends: a small tree waits for no tick.
+                std::thread::park_timeout(std::time::Duration::from_millis(100));
+            }
+        });
+        let result = build(&opts);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        ticker.thread().unpark();
+        result
+    });
+    bar.finish_and_clear();
+    result
 }
 
 /// Below about this many nodes, the default thread count builds on one

@@ -9,6 +9,10 @@
 //! be scripted (`printf 'Bet\nPass\n' | galac play ...`): when standard
 //! input is not a terminal each move read is echoed after its prompt, and
 //! a move that is not an action is an error instead of a new prompt.
+//!
+//! With `--format json` the conversation goes to standard error and each
+//! game played is one JSON line on standard output (JSON Lines): seat,
+//! seed, the whole play and the payoffs.
 
 use std::io::{BufRead, IsTerminal};
 
@@ -18,7 +22,10 @@ use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::sample::Sampler;
 
 use crate::strategies::{Resolver, Source};
-use crate::LimitArgs;
+use crate::{Format, LimitArgs};
+
+/// The `schema` key of each `play --format json` record.
+const SCHEMA: &str = "galac.play/1";
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct PlayArgs {
@@ -43,6 +50,10 @@ pub struct PlayArgs {
     /// and every move, including what the game hid from you.
     #[arg(long)]
     pub show_play: bool,
+    /// Output format: `json` writes one record per game on standard
+    /// output and the conversation on standard error.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// How a session reads moves and reports to its player.
@@ -53,6 +64,8 @@ struct Session<'a, R: BufRead> {
     scripted: bool,
     /// The whole play of the current game, for `--show-play`.
     trail: Vec<String>,
+    /// `--format json`: the conversation goes to standard error.
+    json: bool,
 }
 
 /// Why a session stopped before its games were played.
@@ -97,18 +110,27 @@ pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
         (false, None) => format!("the others play {}", against.describe()),
     };
     let you = if all_human { String::new() } else { format!("you play {}; ", info.players[seat as usize]) };
-    crate::emit(&format!(
-        "{}: {you}{opponents}; seed {seed}\nChoose an action by its label or its number (`quit` stops).\n",
-        crate::title(game)
-    ));
+    let json = args.format == Format::Json;
+    say(
+        json,
+        &format!(
+            "{}: {you}{opponents}; seed {seed}\nChoose an action by its label or its number (`quit` stops).\n",
+            crate::title(game)
+        ),
+    );
     let sampler = Sampler::new(&tree, &profile);
     let stdin = std::io::stdin();
-    let mut session =
-        Session { tree: &tree, input: stdin.lock(), scripted: !std::io::stdin().is_terminal(), trail: Vec::new() };
+    let mut session = Session {
+        tree: &tree,
+        input: stdin.lock(),
+        scripted: !std::io::stdin().is_terminal(),
+        trail: Vec::new(),
+        json,
+    };
     let human = |player: u32| all_human || player == seat;
     let mut totals = vec![0i64; info.players.len()];
     for g in 0..args.games {
-        crate::emit(&format!("\ngame {} of {}\n", g + 1, args.games));
+        say(json, &format!("\ngame {} of {}\n", g + 1, args.games));
         let mut rng = SplitMix64::stream(seed, u64::from(g));
         let leaf = match session.play(&sampler, &mut rng, &human) {
             Ok(leaf) => leaf,
@@ -122,15 +144,43 @@ pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
         for (t, x) in totals.iter_mut().zip(payoffs) {
             *t += x;
         }
+        if json {
+            say(json, &format!("payoffs: {}\n", per_player(&info.players, payoffs)));
+            let payoffs: serde_json::Map<String, serde_json::Value> =
+                info.players.iter().zip(payoffs).map(|(p, x)| (p.clone(), (*x).into())).collect();
+            let seat = if all_human { None } else { Some(&info.players[seat as usize]) };
+            let record = serde_json::json!({
+                "schema": SCHEMA,
+                "game": g + 1,
+                "seed": seed,
+                "seat": seat,
+                "against": args.against,
+                "play": session.trail,
+                "payoffs": payoffs,
+            });
+            crate::emit(&format!("{record}\n"));
+            continue;
+        }
         if args.show_play {
             crate::emit(&format!("the play: {}\n", session.trail.join(", ")));
         }
         crate::emit(&format!("payoffs: {}\n", per_player(&info.players, payoffs)));
     }
-    if args.games > 1 {
+    if args.games > 1 && !json {
         crate::emit(&format!("\ntotal over {} games: {}\n", args.games, per_player(&info.players, &totals)));
     }
     0
+}
+
+/// Writes the conversation: to standard output, or standard error when
+/// standard output carries the JSON records.
+fn say(json: bool, text: &str) {
+    if json {
+        use std::io::Write;
+        let _ = std::io::stderr().write_all(text.as_bytes());
+    } else {
+        crate::emit(text);
+    }
 }
 
 /// "first 1, second -1".
@@ -186,20 +236,20 @@ impl<R: BufRead> Session<'_, R> {
         for (i, a) in actions.iter().enumerate() {
             text += &format!("  {} {a}\n", i + 1);
         }
-        crate::emit(&text);
+        say(self.json, &text);
         loop {
-            crate::emit("> ");
+            say(self.json, "> ");
             let mut line = String::new();
             match self.input.read_line(&mut line) {
                 Ok(0) | Err(_) => {
-                    crate::emit("\n");
+                    say(self.json, "\n");
                     return Err(Stop::Error("input ended before the game did".into()));
                 }
                 Ok(_) => {}
             }
             let typed = line.trim();
             if self.scripted {
-                crate::emit(&format!("{typed}\n"));
+                say(self.json, &format!("{typed}\n"));
             }
             if typed == "quit" {
                 return Err(Stop::Quit);

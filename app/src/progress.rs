@@ -13,7 +13,21 @@ pub fn bar(total: u64, what: &str, quiet: bool) -> ProgressBar {
         return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
     }
     let bar = ProgressBar::new(total);
-    let template = format!("{{wide_bar}} {{human_pos}}/{{human_len}} {what} ({{per_sec}}, {{eta}} left)");
+    let template = format!("{{wide_bar}} {{human_pos}}/{{human_len}} {what} ({{per_sec}}, {{eta}} left) {{msg}}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// A counter of `what` ("nodes") for steps whose end is not known in
+/// advance, hidden like [`bar`].
+pub fn counter(what: &str, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    let template = format!("{{spinner}} {{human_pos}} {what} ({{per_sec}}, {{elapsed}}) {{msg}}");
     if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }

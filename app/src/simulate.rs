@@ -33,9 +33,6 @@ pub struct SimulateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// No progress bar (it is only drawn on a terminal anyway).
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
 }
 
 /// Each seat's source from the `--strategy` flags.
@@ -98,7 +95,7 @@ pub fn run<G: Game>(game: &G, args: &SimulateArgs, make: crate::Maker<G>) -> i32
         n => n,
     };
     let start = std::time::Instant::now();
-    let bar = crate::progress::bar(args.plays, "plays", args.quiet);
+    let bar = crate::progress::bar(args.plays, "plays", args.limits.quiet);
     let totals = Sampler::new(&tree, &profile).run(args.seed, args.plays, threads, &|n| bar.inc(n));
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();

@@ -19,7 +19,18 @@ pub struct BuildArgs {
     /// inspect, change or ship).
     #[arg(long, value_name = "DIR")]
     pub emit_crate: Option<PathBuf>,
+    /// Say nothing on standard error while building (no cargo progress bar,
+    /// no `Compiling`/`Finished` lines); errors are still shown.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Output format of the report of what was built (`json`: one object
+    /// on standard output with the binary's path, the game and the seconds).
+    #[arg(long, value_enum, default_value_t = galac_app::Format::Text)]
+    pub format: galac_app::Format,
 }
+
+/// The `schema` key of `build --format json`.
+const SCHEMA: &str = "galac.build/1";
 
 pub fn run(args: &BuildArgs, color: bool) -> i32 {
     if !args.game.params.is_empty() {
@@ -66,10 +77,14 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
             return 1;
         }
     };
-    eprintln!("   Compiling {} into {} (cargo build --release)", args.game.file.display(), output.display());
+    let started = std::time::Instant::now();
+    if !args.quiet {
+        eprintln!("   Compiling {} into {} (cargo build --release)", args.game.file.display(), output.display());
+    }
+    // On a terminal cargo draws its own progress bar.
     let progress = {
         use std::io::IsTerminal;
-        std::io::stderr().is_terminal()
+        !args.quiet && std::io::stderr().is_terminal()
     };
     let output = &output;
     let built = cargo::build_binary(&dir, &package, progress, |exe| {
@@ -85,7 +100,19 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
     }
     match built {
         Ok(()) => {
-            eprintln!("    Finished {}", output.display());
+            let seconds = started.elapsed().as_secs_f64();
+            if !args.quiet {
+                eprintln!("    Finished {} in {seconds:.1} s", output.display());
+            }
+            if args.format == galac_app::Format::Json {
+                let json = serde_json::json!({
+                    "schema": SCHEMA,
+                    "game": ir.name,
+                    "binary": output.display().to_string(),
+                    "seconds": seconds,
+                });
+                crate::emit(&format!("{json}\n"));
+            }
             0
         }
         // The crate of a failed build is gone unless it was kept: say where

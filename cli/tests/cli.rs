@@ -211,9 +211,29 @@ fn compiles_a_game_into_a_working_solver() {
     build
         .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
         .args([kuhn.to_str().unwrap_or_default(), "-o", bin.to_str().unwrap_or_default()])
-        .args(["--emit-crate", crate_dir.to_str().unwrap_or_default()]);
+        .args(["--emit-crate", crate_dir.to_str().unwrap_or_default(), "--quiet", "--format", "json"]);
     let out = output_of_fresh_executable(&mut build);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // `--quiet` says nothing; `--format json` says what was built.
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("build json");
+    assert_eq!(report["schema"], "galac.build/1");
+    assert_eq!(report["game"], "kuhn");
+    assert_eq!(report["binary"].as_str(), bin.to_str());
+    assert!(report["seconds"].as_f64().is_some_and(|s| s > 0.0), "{report}");
+    // Without `-o` the solver is named after the game, in the current
+    // directory (as rustc names its output); cheap now that the cache holds
+    // the solver's dependencies.
+    let here = dir.join("here");
+    std::fs::create_dir_all(&here).expect("temp dir");
+    let out = galac_cmd()
+        .current_dir(&here)
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+        .args([kuhn.to_str().unwrap_or_default(), "-q"])
+        .output()
+        .expect("run galac");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(here.join("kuhn").is_file(), "no `kuhn` in {}", here.display());
     let game_rs = std::fs::read_to_string(crate_dir.join("src/game.rs")).expect("kept crate");
     assert!(!orphan.exists(), "the orphaned crate is still there");
     // A kept crate is never overwritten by the next build.

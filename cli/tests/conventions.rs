@@ -87,3 +87,54 @@ fn json_answers_have_a_schema_and_actions_in_the_games_order() {
     assert_eq!(code, 0);
     assert!(out.starts_with("EFG 2 R \"kuhn (cards=3)\""), "{out}");
 }
+
+#[test]
+fn ir_export_and_play_answer_in_json_with_a_schema() {
+    let kuhn = kuhn();
+    let (code, out, err) = galac(&["ir", &kuhn, "--format", "json"], "");
+    assert_eq!(code, 0, "{err}");
+    let ir: serde_json::Value = serde_json::from_str(&out).expect("ir json");
+    assert_eq!((ir["schema"].as_str(), ir["game"].as_str()), (Some("galac.ir/1"), Some("kuhn")));
+    assert_eq!(ir["players"], serde_json::json!(["first", "second"]));
+    // The entry block is listed, and its lines are those `ir` prints.
+    let (_, text, _) = galac(&["ir", &kuhn], "");
+    let blocks = ir["blocks"].as_array().expect("blocks");
+    assert!(blocks.iter().any(|b| b["id"] == ir["entry"]), "{ir}");
+    for b in blocks {
+        let term = b["term"].as_str().unwrap_or_default();
+        assert!(text.contains(&format!("    {term}\n")), "`{term}` is not in the text IR");
+    }
+    let dir = std::env::temp_dir().join(format!("galac-conventions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let efg = dir.join("kuhn.efg").display().to_string();
+    let (code, out, err) = galac(&["export", &kuhn, "--efg", &efg, "--format", "json"], "");
+    assert_eq!(code, 0, "{err}");
+    let export: serde_json::Value = serde_json::from_str(&out).expect("export json");
+    assert_eq!(export["schema"], "galac.export/1");
+    // Kuhn's tree: 58 nodes, 12 information sets (Gambit's count too).
+    assert_eq!((export["nodes"].as_u64(), export["infosets"].as_u64()), (Some(58), Some(12)), "{export}");
+    assert_eq!(export["files"], serde_json::json!([{"kind": "efg", "path": efg}]));
+    assert!(std::fs::read_to_string(&efg).is_ok_and(|t| t.starts_with("EFG 2 R")));
+    let _ = std::fs::remove_dir_all(&dir);
+    // JSON on standard output leaves no room for the EFG there.
+    let (code, _, err) = galac(&["export", &kuhn, "--efg", "-", "--format", "json"], "");
+    assert_eq!(code, 2, "{err}");
+    // `play --format json`: one record per game on standard output, the
+    // conversation on standard error.
+    let (code, out, err) =
+        galac(&["play", &kuhn, "--against", "uniform", "--seed", "7", "--games", "2", "--format", "json"], "2\n2\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("first to play; you know: my_card("), "{err}");
+    let games: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).expect("play json")).collect();
+    assert_eq!(games.len(), 2, "{out}");
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!((g["schema"].as_str(), g["game"].as_u64()), (Some("galac.play/1"), Some(i as u64 + 1)));
+        assert_eq!((g["seed"].as_u64(), g["seat"].as_str()), (Some(7), Some("first")));
+        let play: Vec<&str> = g["play"].as_array().expect("play").iter().filter_map(|m| m.as_str()).collect();
+        assert_eq!(play.get(2), Some(&"first Bet"), "{g}");
+        // Zero-sum: the two payoffs cancel, and betting risks 1 or 2.
+        let (a, b) = (g["payoffs"]["first"].as_i64().unwrap_or(0), g["payoffs"]["second"].as_i64().unwrap_or(0));
+        assert_eq!(a + b, 0, "{g}");
+        assert!([1, 2].contains(&a.abs()), "{g}");
+    }
+}

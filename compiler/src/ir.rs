@@ -113,63 +113,73 @@ impl fmt::Display for Program {
         for (i, b) in self.blocks.iter().enumerate() {
             writeln!(f, "b{i}:")?;
             for inst in &b.insts {
-                match inst {
-                    Inst::Assign { place, op, value } => {
-                        let op = match op {
-                            None => "=",
-                            Some(ArithOp::Add) => "+=",
-                            Some(ArithOp::Sub) => "-=",
-                            Some(ArithOp::Mul) => "*=",
-                        };
-                        writeln!(f, "    {} {op} {}", self.show_place(place), self.show(value))?;
-                    }
-                    Inst::Bind { pattern, value } => {
-                        writeln!(f, "    let {} = {}", self.show_pattern(pattern), self.show(value))?
-                    }
-                    Inst::Enumerate { slot, domain } => {
-                        writeln!(f, "    s{slot} = list of {}", self.show_domain(domain))?
-                    }
-                }
+                writeln!(f, "    {}", self.inst_text(inst))?;
             }
-            let t = match &b.term {
-                Term::Jump(to) => format!("jump b{}", to.0),
-                Term::Branch { cond, then_to, else_to } => {
-                    format!("branch {} ? b{} : b{}", self.show(cond), then_to.0, else_to.0)
-                }
-                Term::Choose(c) => {
-                    let who = c.chooser.as_ref().map_or("nature".to_string(), |e| self.show(e));
-                    let dom = match &c.domain {
-                        tast::ChooseDomain::Domain(d) => self.show_domain(d),
-                        tast::ChooseDomain::Table(entries) => {
-                            let es: Vec<String> =
-                                entries.iter().map(|(e, p)| format!("{}: {p}", self.show(e))).collect();
-                            format!("{{{}}}", es.join(", "))
-                        }
-                    };
-                    let mut s = format!("choose {who} {} in {dom}", self.show_pattern(&c.pattern));
-                    if let Some(w) = &c.filter {
-                        s += &format!(" where {}", self.show(w));
-                    }
-                    if let Some(w) = &c.weight {
-                        s += &format!(" weight {}", self.show(w));
-                    }
-                    format!("{s} -> b{}", c.next.0)
-                }
-                Term::Reveal { to, fact, args, next } => {
-                    let to = to.as_ref().map_or("all".to_string(), |e| self.show(e));
-                    let args: Vec<String> = args.iter().map(|a| self.show(a)).collect();
-                    format!("reveal {to} {}({}) -> b{}", self.facts[fact.0 as usize].tag, args.join(", "), next.0)
-                }
-                Term::Payoff { player, op, amount, next } => {
-                    let op = if *op == ArithOp::Sub { "-=" } else { "+=" };
-                    format!("payoff {} {op} {} -> b{}", self.show(player), self.show(amount), next.0)
-                }
-                Term::Outcome(e) => format!("outcome {}", self.show(e)),
-                Term::End => "end".to_string(),
-            };
-            writeln!(f, "    {t}")?;
+            writeln!(f, "    {}", self.term_text(&b.term))?;
         }
         Ok(())
+    }
+}
+
+impl Program {
+    /// One instruction as `ir` prints it (also each line of `ir --format json`).
+    pub fn inst_text(&self, inst: &Inst) -> String {
+        match inst {
+            Inst::Assign { place, op, value } => {
+                let op = match op {
+                    None => "=",
+                    Some(ArithOp::Add) => "+=",
+                    Some(ArithOp::Sub) => "-=",
+                    Some(ArithOp::Mul) => "*=",
+                };
+                format!("{} {op} {}", self.show_place(place), self.show(value))
+            }
+            Inst::Bind { pattern, value } => {
+                format!("let {} = {}", self.show_pattern(pattern), self.show(value))
+            }
+            Inst::Enumerate { slot, domain } => {
+                format!("s{slot} = list of {}", self.show_domain(domain))
+            }
+        }
+    }
+
+    /// A block's terminator as `ir` prints it.
+    pub fn term_text(&self, term: &Term) -> String {
+        match term {
+            Term::Jump(to) => format!("jump b{}", to.0),
+            Term::Branch { cond, then_to, else_to } => {
+                format!("branch {} ? b{} : b{}", self.show(cond), then_to.0, else_to.0)
+            }
+            Term::Choose(c) => {
+                let who = c.chooser.as_ref().map_or("nature".to_string(), |e| self.show(e));
+                let dom = match &c.domain {
+                    tast::ChooseDomain::Domain(d) => self.show_domain(d),
+                    tast::ChooseDomain::Table(entries) => {
+                        let es: Vec<String> = entries.iter().map(|(e, p)| format!("{}: {p}", self.show(e))).collect();
+                        format!("{{{}}}", es.join(", "))
+                    }
+                };
+                let mut s = format!("choose {who} {} in {dom}", self.show_pattern(&c.pattern));
+                if let Some(w) = &c.filter {
+                    s += &format!(" where {}", self.show(w));
+                }
+                if let Some(w) = &c.weight {
+                    s += &format!(" weight {}", self.show(w));
+                }
+                format!("{s} -> b{}", c.next.0)
+            }
+            Term::Reveal { to, fact, args, next } => {
+                let to = to.as_ref().map_or("all".to_string(), |e| self.show(e));
+                let args: Vec<String> = args.iter().map(|a| self.show(a)).collect();
+                format!("reveal {to} {}({}) -> b{}", self.facts[fact.0 as usize].tag, args.join(", "), next.0)
+            }
+            Term::Payoff { player, op, amount, next } => {
+                let op = if *op == ArithOp::Sub { "-=" } else { "+=" };
+                format!("payoff {} {op} {} -> b{}", self.show(player), self.show(amount), next.0)
+            }
+            Term::Outcome(e) => format!("outcome {}", self.show(e)),
+            Term::End => "end".to_string(),
+        }
     }
 }
 

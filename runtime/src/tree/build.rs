@@ -2,6 +2,7 @@
 //! explicit stack, cloning the state once per child.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::payoffs::PayoffTable;
@@ -21,11 +22,15 @@ pub struct BuildOptions {
     /// Record readable labels of information sets, actions and chance
     /// outcomes (for export and display; costs time on big trees).
     pub labels: bool,
+    /// Where the build posts how many nodes it has made so far, for a
+    /// progress bar drawn by the caller's thread. Posted where the limits
+    /// are checked (every 65,536 nodes), so it costs the hot loop nothing.
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { max_nodes: 200_000_000, max_bytes: 8 << 30, labels: false }
+        BuildOptions { max_nodes: 200_000_000, max_bytes: 8 << 30, labels: false, progress: None }
     }
 }
 
@@ -384,6 +389,9 @@ fn check_budget(
     nodes: u64,
 ) -> Result<(), BuildError> {
     let (bytes, all_nodes) = budget.update(counted, tree.bytes() + interner.bytes() as u64, nodes);
+    if let Some(progress) = &opts.progress {
+        progress.fetch_max(all_nodes, Ordering::Relaxed);
+    }
     if all_nodes > opts.max_nodes {
         return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
     }

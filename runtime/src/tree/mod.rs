@@ -394,6 +394,23 @@ mod tests {
         assert!(made < limit + 3 * 65_536, "{made} moves applied under a limit of {limit} nodes");
     }
 
+    /// Both builders post their node count for a progress bar, up to date
+    /// within the 65,536 nodes between two checks of the limits, never more
+    /// than the tree has.
+    #[test]
+    fn the_builders_post_how_many_nodes_they_have_made() {
+        let posted = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let opts = BuildOptions { progress: Some(posted.clone()), ..BuildOptions::default() };
+        let nodes = build(&wide(), &opts).unwrap().0.n_nodes() as u64;
+        let seen = posted.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(nodes > 2 * 65_536 && seen + 65_536 + 4 > nodes && seen <= nodes, "{seen} of {nodes}");
+        posted.store(0, std::sync::atomic::Ordering::Relaxed);
+        let make = || Some(wide());
+        let (parallel, _, _) = build_parallel(&make, &opts, 2).unwrap();
+        let seen = posted.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(seen > 0 && seen <= parallel.n_nodes() as u64, "{seen} of {nodes}");
+    }
+
     #[test]
     fn over_the_memory_limit_on_two_threads_the_parallel_builder_builds_on_one() {
         let make = || Some(wide());
