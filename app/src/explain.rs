@@ -324,6 +324,7 @@ fn json<G: Game>(tree: &Tree, profile: &Profile, shown: &[Shown], source: &str, 
         })
         .collect();
     serde_json::json!({
+        "schema": "galac.explain/1",
         "game": info.name,
         "params": info.params.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>(),
         "profile": source,

@@ -20,6 +20,21 @@ pub fn bar(total: u64, what: &str, quiet: bool) -> ProgressBar {
     bar
 }
 
+/// A spinner with the time so far, for one long call (an LP solve) that
+/// reports no progress, hidden like [`bar`]; it turns until dropped.
+pub fn spinner(what: &str, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new_spinner();
+    let template = format!("{{spinner}} {what} ({{elapsed}})");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(std::time::Duration::from_millis(100));
+    bar
+}
+
 /// A counter of `what` ("nodes") for steps whose end is not known in
 /// advance, hidden like [`bar`].
 pub fn counter(what: &str, quiet: bool) -> ProgressBar {

@@ -206,7 +206,12 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                 },
             };
             let solved = match choice {
-                Choice::Lp => solver.solve(&tree, &mut RunToEnd).map_err(|e| e.to_string()).map(|sol| choose::Answer {
+                Choice::Lp => {
+                    let _spinner = crate::progress::spinner("solving the sequence-form LP", args.limits.quiet);
+                    solver.solve(&tree, &mut RunToEnd)
+                }
+                .map_err(|e| e.to_string())
+                .map(|sol| choose::Answer {
                     profile: sol.profile,
                     unreached: sol.unreached,
                     name: solver.name(),
