@@ -3,29 +3,9 @@
 //! answer, actions in the game's order (not alphabetical), and `-` for
 //! standard input and output.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn kuhn() -> String {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kuhn.gala").display().to_string()
-}
-
-/// Runs galac with `input` on standard input: (status, stdout, stderr).
-fn galac(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_galac"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run galac");
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(input.as_bytes());
-    }
-    let out = child.wait_with_output().expect("galac ends");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
-}
+use common::{galac, kuhn};
 
 #[test]
 fn completions_and_the_man_page_name_every_command() {

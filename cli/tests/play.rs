@@ -3,30 +3,9 @@
 //! game's payoffs against Kuhn's rules, computed here), bad input, and
 //! `simulate`'s JSON answer.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn kuhn() -> String {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kuhn.gala").display().to_string()
-}
-
-/// Runs galac with `input` on standard input: (status, stdout, stderr).
-fn galac_with_input(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_galac"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run galac");
-    if let Some(mut stdin) = child.stdin.take() {
-        // galac may stop reading early (a wrong move): a closed pipe is fine.
-        let _ = stdin.write_all(input.as_bytes());
-    }
-    let out = child.wait_with_output().expect("galac ends");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
-}
+use common::{galac, kuhn};
 
 /// Kuhn's payoff to `first` for a play "chance c, chance d, first m, ...".
 fn kuhn_payoff(play: &str) -> i64 {
@@ -48,7 +27,7 @@ fn kuhn_payoff(play: &str) -> i64 {
 fn a_scripted_kuhn_session_against_the_solved_strategy() {
     let kuhn = kuhn();
     let args = ["play", &kuhn, "--seed", "3", "--games", "4", "--show-play"];
-    let (code, out, err) = galac_with_input(&args, "Bet\nPass\nbet\n1\n");
+    let (code, out, err) = galac(&args, "Bet\nPass\nbet\n1\n");
     assert_eq!(code, 0, "{err}");
     // `second`'s equilibrium strategy in Kuhn poker is unique, so the
     // session does not depend on which equilibrium the LP returns.
@@ -107,17 +86,17 @@ total over 4 games: first 4, second -4
 #[test]
 fn the_second_seat_sees_the_first_move_and_a_wrong_move_is_an_error() {
     let kuhn = kuhn();
-    let (code, out, _) = galac_with_input(&["play", &kuhn, "--seat", "2", "--seed", "3", "--against", "uniform"], "");
+    let (code, out, _) = galac(&["play", &kuhn, "--seat", "2", "--seed", "3", "--against", "uniform"], "");
     assert_eq!(code, 1);
     let facts = out.lines().find(|l| l.starts_with("second to play; you know: ")).expect("a prompt");
     assert!(facts.contains("my_card(") && facts.contains("moved("), "{facts}");
     assert!(!facts.contains("first"), "{facts}: the other seat's card is hidden");
-    let (code, _, err) = galac_with_input(&["play", &kuhn, "--seed", "3"], "Raise\n");
+    let (code, _, err) = galac(&["play", &kuhn, "--seed", "3"], "Raise\n");
     assert_eq!(code, 1);
     assert!(err.contains("`Raise` is not an action here: 1 Pass, 2 Bet"), "{err}");
-    let (code, _, err) = galac_with_input(&["play", &kuhn, "--seed", "3"], "quit\n");
+    let (code, _, err) = galac(&["play", &kuhn, "--seed", "3"], "quit\n");
     assert_eq!(code, 0, "{err}");
-    let (code, _, err) = galac_with_input(&["play", &kuhn, "--seat", "third"], "");
+    let (code, _, err) = galac(&["play", &kuhn, "--seat", "third"], "");
     assert_eq!(code, 2);
     assert!(err.contains("not a seat of this game: first, second"), "{err}");
 }
@@ -127,7 +106,7 @@ fn simulate_reports_the_game_value_within_its_interval_whatever_the_threads() {
     let kuhn = kuhn();
     let run = |threads: &str| {
         let args = ["simulate", &kuhn, "-n", "300000", "--seed", "4", "--threads", threads, "--format", "json"];
-        let (code, out, err) = galac_with_input(&args, "");
+        let (code, out, err) = galac(&args, "");
         assert_eq!(code, 0, "{err}");
         serde_json::from_str::<serde_json::Value>(&out).expect("json")
     };
@@ -139,7 +118,7 @@ fn simulate_reports_the_game_value_within_its_interval_whatever_the_threads() {
     assert!(lo <= -1.0 / 18.0 && -1.0 / 18.0 <= hi, "[{lo}, {hi}] misses -1/18");
     let two = run("2");
     assert_eq!(one["players"], two["players"], "the threads changed the answer");
-    let (code, _, err) = galac_with_input(&["simulate", &kuhn, "-s", "uniform", "-s", "solved", "-s", "uniform"], "");
+    let (code, _, err) = galac(&["simulate", &kuhn, "-s", "uniform", "-s", "solved", "-s", "uniform"], "");
     assert_eq!(code, 2);
     assert!(err.contains("3 strategies for 2 seats"), "{err}");
 }
