@@ -217,7 +217,9 @@ fn a_failing_chooser_is_reported_before_failing_candidates() {
     assert_eq!(c.as_deref(), Some(expected));
 }
 
-fn solve(t: &Tree) -> (f64, Vec<f64>, f64) {
+/// The LP's answer on `t`: the first player's value, the behaviour
+/// probabilities and the profile's NashConv (computed by `evaluate`).
+pub(crate) fn solve(t: &Tree) -> (f64, Vec<f64>, f64) {
     let sf = SequenceForm::new(t).expect("two-player zero-sum");
     let sol = lp::solve(&sf, Backend::Clarabel).expect("LP solves");
     let mut profile = Profile::uniform(t);

@@ -4,10 +4,6 @@
 
 use galac_runtime::game::Game;
 use galac_runtime::tree::{build, load, save, BuildOptions, LoadError, Tree, FORMAT_VERSION};
-use galac_solvers::best_response::evaluate;
-use galac_solvers::lp::{self, Backend};
-use galac_solvers::sequence_form::SequenceForm;
-use galac_solvers::Profile;
 
 use crate::games::{digest, load_interp};
 
@@ -53,15 +49,7 @@ fn a_saved_tree_reads_back_equal_to_the_built_one() {
 fn a_tree_read_back_solves_to_the_known_value() {
     let (game, tree) = built("leduc.gala", &[]);
     let back = load(saved(&game, &tree).as_slice(), game.info()).unwrap();
-    let solve = |t: &Tree| {
-        let sf = SequenceForm::new(t).expect("two-player zero-sum");
-        let sol = lp::solve(&sf, Backend::Clarabel).expect("LP solves");
-        let mut profile = Profile::uniform(t);
-        sf.behaviour(t, 0, &sol.plans[0], &mut profile);
-        sf.behaviour(t, 1, &sol.plans[1], &mut profile);
-        let eval = evaluate(t, &profile);
-        (eval.values[0], profile.probs, eval.nash_conv)
-    };
+    let solve = crate::compiled::solve;
     let (value, probs, nash_conv) = solve(&back);
     assert!((value - -0.085_606_424_078).abs() < 1e-6, "{value}");
     assert!(nash_conv.abs() < 1e-9, "NashConv {nash_conv}");
