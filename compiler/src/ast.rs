@@ -55,8 +55,15 @@ pub struct ParamDecl {
 #[derive(Clone, Debug)]
 pub struct EnumDecl {
     pub name: Ident,
-    pub variants: Vec<Ident>,
+    pub variants: Vec<VariantDecl>,
     pub span: Span,
+}
+
+/// One alternative of an enum: `Liar`, or `Bid(int, int)` with fields.
+#[derive(Clone, Debug)]
+pub struct VariantDecl {
+    pub name: Ident,
+    pub fields: Vec<Type>,
 }
 
 #[derive(Clone, Debug)]
@@ -191,6 +198,12 @@ pub enum StmtKind {
         unless: Option<Expr>,
         until: Option<Expr>,
     },
+    /// `match value { Bid(q, f) => { ... } Liar => { ... } }`: runs the
+    /// arm of the value's variant, its fields bound to the arm's names.
+    Match {
+        scrutinee: Expr,
+        arms: Vec<MatchArm>,
+    },
     /// An expression used as a statement: must be a call of a defined flow.
     Expr(Expr),
     Return(Option<Expr>),
@@ -198,6 +211,22 @@ pub enum StmtKind {
     TooDeep,
     /// A statement the parser could not read; already reported.
     Error,
+}
+
+/// One arm of a `match`.
+#[derive(Clone, Debug)]
+pub struct MatchArm {
+    pub pattern: ArmPattern,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// `Variant`, `Enum::Variant`, `Variant(a, b)` or `_` (a variant named `_`).
+#[derive(Clone, Debug)]
+pub struct ArmPattern {
+    pub variant: (Option<Ident>, Ident),
+    /// The names bound to the fields, when written with parentheses.
+    pub fields: Option<Vec<Ident>>,
 }
 
 #[derive(Clone, Debug)]
@@ -418,6 +447,7 @@ impl Stmt {
             | StmtKind::For { body, .. }
             | StmtKind::TakeTurns { body, .. }
             | StmtKind::Simultaneous(body) => body.depth,
+            StmtKind::Match { arms, .. } => arms.iter().map(|a| a.body.depth).max().unwrap_or(0),
             StmtKind::TooDeep => MAX_DEPTH,
             _ => 0,
         }

@@ -250,15 +250,20 @@ impl Program {
 }
 
 /// The runtime's description of a value type (for labels).
-pub fn type_desc(ty: &Ty) -> galac_runtime::labels::TypeDesc {
+pub fn type_desc(enums: &[tast::Enum], ty: &Ty) -> galac_runtime::labels::TypeDesc {
     use galac_runtime::labels::TypeDesc as D;
+    let desc = |t: &Ty| type_desc(enums, t);
     match ty {
         Ty::Bool => D::Bool,
         Ty::Player => D::Player,
         Ty::Enum(id, _) => D::Enum(id.0),
+        Ty::Data(id, ..) => {
+            let fields = enums.get(id.0 as usize).map_or(&[][..], |e| &e.fields[..]);
+            D::Data(id.0, fields.iter().map(|fs| fs.iter().map(desc).collect()).collect())
+        }
         Ty::Card => D::Card,
-        Ty::Tuple(ts) => D::Tuple(ts.iter().map(type_desc).collect()),
-        Ty::Array(t, _) | Ty::PerPlayer(t) | Ty::List(t) => D::Seq(Box::new(type_desc(t))),
+        Ty::Tuple(ts) => D::Tuple(ts.iter().map(desc).collect()),
+        Ty::Array(t, _) | Ty::PerPlayer(t) | Ty::List(t) => D::Seq(Box::new(desc(t))),
         Ty::Int | Ty::Error => D::Int,
     }
 }
@@ -269,8 +274,12 @@ impl Program {
         galac_runtime::labels::Labeler {
             players: self.players.clone(),
             enums: self.enums.iter().map(|e| e.variants.clone()).collect(),
-            facts: self.facts.iter().map(|f| (f.tag.clone(), f.args.iter().map(type_desc).collect())).collect(),
-            choice_types: self.choice_tys.iter().map(type_desc).collect(),
+            facts: self
+                .facts
+                .iter()
+                .map(|f| (f.tag.clone(), f.args.iter().map(|t| type_desc(&self.enums, t)).collect()))
+                .collect(),
+            choice_types: self.choice_tys.iter().map(|t| type_desc(&self.enums, t)).collect(),
         }
     }
 }

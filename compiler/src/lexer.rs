@@ -53,6 +53,8 @@ pub enum Token<'src> {
     TakeTurns,
     #[token("simultaneous")]
     Simultaneous,
+    #[token("match")]
+    Match,
     #[token("unless")]
     Unless,
     #[token("choose")]
@@ -118,6 +120,8 @@ pub enum Token<'src> {
     DotDotEq,
     #[token("->")]
     Arrow,
+    #[token("=>")]
+    FatArrow,
     #[token("=")]
     Eq,
     #[token("+=")]
@@ -300,6 +304,7 @@ pub fn token_text(tok: &Token<'_>) -> &'static str {
         In => "in",
         TakeTurns => "take_turns",
         Simultaneous => "simultaneous",
+        Match => "match",
         Unless => "unless",
         Choose => "choose",
         Nature => "nature",
@@ -332,6 +337,7 @@ pub fn token_text(tok: &Token<'_>) -> &'static str {
         DotDot => "..",
         DotDotEq => "..=",
         Arrow => "->",
+        FatArrow => "=>",
         Eq => "=",
         PlusEq => "+=",
         MinusEq => "-=",

@@ -17,6 +17,10 @@ pub enum TypeDesc {
     Tuple(Vec<TypeDesc>),
     /// A list, array or per-player array.
     Seq(Box<TypeDesc>),
+    /// An enum with fields, by index into [`Labeler::enums`], with each
+    /// variant's field types: held as a tuple of the variant number and
+    /// every variant's fields in order (shown as `Bid(2, 5)` or `Liar`).
+    Data(u32, Vec<Vec<TypeDesc>>),
 }
 
 /// Names needed to show values and facts.
@@ -58,6 +62,20 @@ impl Labeler {
                 let n = next(pos) as usize;
                 let parts: Vec<String> = ts.iter().take(n).map(|t| self.show(words, pos, t)).collect();
                 format!("({})", parts.join(", "))
+            }
+            TypeDesc::Data(e, variants) => {
+                next(pos); // the tuple's length
+                let v = next(pos) as usize;
+                let name =
+                    self.enums.get(*e as usize).and_then(|vs| vs.get(v)).cloned().unwrap_or_else(|| v.to_string());
+                let mut own = String::new();
+                for (i, fields) in variants.iter().enumerate() {
+                    let shown: Vec<String> = fields.iter().map(|t| self.show(words, pos, t)).collect();
+                    if i == v && !shown.is_empty() {
+                        own = format!("({})", shown.join(", "));
+                    }
+                }
+                format!("{name}{own}")
             }
             TypeDesc::Seq(t) => {
                 let n = (next(pos) as usize).min(words.len());

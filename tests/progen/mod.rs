@@ -176,7 +176,7 @@ impl Gen {
             budget: 1.0,
             fresh: 0,
             hostile_left: vec![
-                "match", "impl", "self", "Self", "crate", "super", "loop", "move", "ref", "mut", "struct", "trait",
+                "yield", "impl", "self", "Self", "crate", "super", "loop", "move", "ref", "mut", "struct", "trait",
                 "type", "use", "dyn", "async", "await", "static", "unsafe", "pub", "mod", "extern", "as", "break",
                 "continue", "Some", "None", "Ok", "Err", "Vec", "String", "std", "core", "sc", "state", "__n", "__w",
                 "Box", "Option",

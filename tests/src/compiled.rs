@@ -364,3 +364,30 @@ fn compiled_positions_and_transpositions_equal_the_interpreters() {
     check("tests/codegen/slot_sharing.gala", &slot_sharing::Family, &[]);
     check("tests/codegen/domains.gala", &domains::Family, &[]);
 }
+
+/// Liar's dice with its calls written as alternatives (`Bid(q, f)`, `Liar`:
+/// issue 26) is the numbered liar's dice node for node, information sets
+/// included; only the labels differ, and they show the calls. Its value with
+/// four sides is OpenSpiel's 1/16 (see the example's header).
+#[test]
+fn liars_dice_with_calls_is_the_numbered_game() {
+    for params in [&[][..], &["sides=4"], &["dice=2", "sides=2"]] {
+        let calls = compiled(&liars_dice_calls::Family, params);
+        let numbered = compiled(&liars_dice::Family, params);
+        // The bytes differ: the labels are longer.
+        let shape = |t: &Tree| galac_runtime::tree::Stats { bytes: 0, ..t.stats() };
+        assert_eq!(shape(&calls), shape(&numbered), "{params:?}");
+        assert_eq!(digest(&calls), digest(&numbered), "{params:?}");
+    }
+    let tree = compiled(&liars_dice_calls::Family, &["sides=4"]);
+    let first_move = tree.action_labels(0).to_vec();
+    assert_eq!(first_move.first().map(String::as_str), Some("Bid(1, 1)"));
+    assert_eq!(first_move.last().map(String::as_str), Some("Bid(2, 4)"));
+    let answers = (0..tree.infosets.len() as u32).any(|i| tree.action_labels(i).iter().any(|a| a == "Liar"));
+    assert!(answers, "some information set offers `Liar`");
+    let (value, _, nash_conv) = solve(&tree);
+    assert!((value - 1.0 / 16.0).abs() < 1e-9, "value {value}");
+    assert!(nash_conv.abs() < 1e-9, "NashConv {nash_conv}");
+    let (numbered_value, _, _) = solve(&compiled(&liars_dice::Family, &["sides=4"]));
+    assert!((value - numbered_value).abs() < 1e-12, "{value} against {numbered_value}");
+}

@@ -33,6 +33,8 @@ mod maxn;
 #[cfg(test)]
 mod maxn_states;
 #[cfg(test)]
+mod memory_return;
+#[cfg(test)]
 mod saved;
 #[cfg(test)]
 mod simulate;

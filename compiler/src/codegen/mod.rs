@@ -49,6 +49,13 @@ fn type_desc_tokens(d: &TypeDesc) -> TokenStream {
             let ts = ts.iter().map(type_desc_tokens);
             quote!(::galac_runtime::labels::TypeDesc::Tuple(::std::vec::Vec::from([#(#ts),*])))
         }
+        TypeDesc::Data(e, variants) => {
+            let variants = variants.iter().map(|fs| {
+                let fs = fs.iter().map(type_desc_tokens);
+                quote!(::std::vec::Vec::from([#(#fs),*]))
+            });
+            quote!(::galac_runtime::labels::TypeDesc::Data(#e, ::std::vec::Vec::from([#(#variants),*])))
+        }
         TypeDesc::Seq(t) => {
             let t = type_desc_tokens(t);
             quote!(::galac_runtime::labels::TypeDesc::Seq(Box::new(#t)))

@@ -67,7 +67,7 @@ impl Interp {
             K::Not(a) => Ok(i64::from(self.int(a, env, b)? == 0)),
             K::Binary(op, x, y)
                 if !matches!(op, BinOp::Eq | BinOp::Ne)
-                    || x.ty.element().is_none() && !matches!(x.ty, Ty::Tuple(_)) =>
+                    || x.ty.element().is_none() && !matches!(x.ty, Ty::Tuple(_) | Ty::Data(..)) =>
             {
                 self.int_binary(*op, x, y, env, b, e.span)
             }

@@ -64,7 +64,11 @@ impl Env {
     }
 
     pub fn enum_ty(&self, id: EnumId) -> Ty {
-        Ty::Enum(id, self.enums[id.0 as usize].name.as_str().into())
+        let e = &self.enums[id.0 as usize];
+        match e.repr() {
+            Some(repr) => Ty::Data(id, e.name.as_str().into(), repr.into()),
+            None => Ty::Enum(id, e.name.as_str().into()),
+        }
     }
 }
 

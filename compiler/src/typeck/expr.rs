@@ -290,7 +290,7 @@ impl Checker {
         if let Some(vs) = self.env.variants.get(&name.name).cloned() {
             if vs.len() == 1 {
                 let (id, idx) = vs[0];
-                return Expr { kind: ExprKind::Variant(id, idx), ty: self.env.enum_ty(id), span };
+                return self.variant_value(id, idx, None, span);
             }
             let options: Vec<String> =
                 vs.iter().map(|(id, _)| format!("`{}::{}`", self.env.enums[id.0 as usize].name, name.name)).collect();
@@ -322,7 +322,7 @@ impl Checker {
             Some(Global::Enum(id)) => {
                 let variants = &self.env.enums[id.0 as usize].variants;
                 match variants.iter().position(|v| *v == variant.name) {
-                    Some(idx) => Expr { kind: ExprKind::Variant(id, idx as u32), ty: self.env.enum_ty(id), span },
+                    Some(idx) => self.variant_value(id, idx as u32, None, span),
                     None => {
                         let help = did_you_mean(&variant.name, variants.iter().map(String::as_str));
                         let list = variants.join(", ");
@@ -383,6 +383,7 @@ impl Checker {
                 );
                 Expr::error(span)
             }
+            None if self.env.variants.contains_key(&name.name) => self.variant_call(name, args, span),
             None => match super::builtins::lookup(&name.name) {
                 Some(b) => self.check_builtin(b, name, args, span),
                 None => {

@@ -17,6 +17,7 @@ mod stmt;
 pub mod tast;
 pub mod types;
 mod unused;
+mod variants;
 
 use std::collections::{HashMap, HashSet};
 
@@ -182,6 +183,7 @@ impl Checker {
             }
             let mut names: Vec<String> = Vec::new();
             for v in &e.variants {
+                let v = &v.name;
                 if names.contains(&v.name) {
                     self.error(
                         Diagnostic::error(format!("variant `{}` is declared twice in enum `{}`", v.name, e.name.name))
@@ -200,7 +202,48 @@ impl Checker {
                 self.env.variants.entry(v.name.clone()).or_default().push((id, names.len() as u32));
                 names.push(v.name.clone());
             }
-            self.env.enums.push(tast::Enum { name: e.name.name.clone(), variants: names });
+            let fields = vec![Vec::new(); names.len()];
+            self.env.enums.push(tast::Enum { name: e.name.name.clone(), variants: names, fields });
+        }
+        self.collect_variant_fields(p);
+    }
+
+    /// The field types of variants such as `Bid(int, int)`, once every enum
+    /// is known: scalars only (int, bool, player, card or an enum without
+    /// fields), so that a value is one flat tuple (see [`tast::Enum::repr`]).
+    fn collect_variant_fields(&mut self, p: &ast::Program) {
+        let mut id = 0;
+        for item in &p.items {
+            let ast::Item::Enum(e) = item else { continue };
+            if !matches!(self.env.globals.get(&e.name.name), Some((Global::Enum(EnumId(i)), _)) if *i == id) {
+                continue;
+            }
+            let mut seen = 0;
+            for v in &e.variants {
+                let Some(index) = self.env.enums[id as usize].variants.iter().position(|n| *n == v.name.name) else {
+                    continue;
+                };
+                if index < seen {
+                    continue; // a repeated name, already reported
+                }
+                seen = index + 1;
+                let mut tys = Vec::new();
+                for f in &v.fields {
+                    let ty = self.resolve_type(f);
+                    let scalar = matches!(ty, Ty::Int | Ty::Bool | Ty::Player | Ty::Card | Ty::Error | Ty::Enum(..));
+                    if !scalar {
+                        self.error(
+                            Diagnostic::error(format!("variant `{}` has a field of type `{ty}`", v.name.name)).primary(
+                                f.span,
+                                "a field must be `int`, `bool`, `player`, `card` or an enum without fields",
+                            ),
+                        );
+                    }
+                    tys.push(if scalar { ty } else { Ty::Error });
+                }
+                self.env.enums[id as usize].fields[index] = tys;
+            }
+            id += 1;
         }
     }
 

@@ -96,6 +96,7 @@ impl Checker {
                 let else_block = else_block.as_ref().map(|b| self.check_block(b)).unwrap_or_default();
                 StmtKind::If { cond, then_block, else_block }
             }
+            ast::StmtKind::Match { scrutinee, arms } => self.check_match(scrutinee, arms, span),
             ast::StmtKind::While { cond, body } => {
                 let cond = self.check_bool(cond);
                 let body = self.check_block(body);
@@ -428,7 +429,19 @@ impl Checker {
             ast::ExprKind::BoolDomain => return Domain { kind: DomainKind::Bool, elem: Ty::Bool },
             ast::ExprKind::Name(name) if self.body.lookup(&name.name).is_none() => {
                 if let Some((Global::Enum(id), _)) = self.env.globals.get(&name.name).copied() {
-                    return Domain { kind: DomainKind::Enum(id), elem: self.env.enum_ty(id) };
+                    let elem = self.env.enum_ty(id);
+                    if matches!(elem, Ty::Data(..)) {
+                        self.error(
+                            Diagnostic::error(format!(
+                                "enum `{}` has variants with fields: it cannot be enumerated",
+                                name.name
+                            ))
+                            .primary(d.span, "not a finite domain")
+                            .help("choose from a list of its values, e.g. built by a `fn` returning `list<...>`"),
+                        );
+                        return Domain { kind: DomainKind::Values(tast::Expr::error(d.span)), elem: Ty::Error };
+                    }
+                    return Domain { kind: DomainKind::Enum(id), elem };
                 }
             }
             _ => {}
@@ -539,6 +552,8 @@ pub(super) fn always_returns(b: &ast::Block) -> bool {
     b.stmts.iter().any(|s| match &s.kind {
         ast::StmtKind::Return(_) => true,
         ast::StmtKind::If { then_block, else_block: Some(e), .. } => always_returns(then_block) && always_returns(e),
+        // A `match` that misses a variant is an error of its own.
+        ast::StmtKind::Match { arms, .. } => !arms.is_empty() && arms.iter().all(|a| always_returns(&a.body)),
         // Errors were reported already; do not add a second one.
         ast::StmtKind::Error | ast::StmtKind::TooDeep => true,
         _ => false,

@@ -47,6 +47,27 @@ pub struct Param {
 pub struct Enum {
     pub name: String,
     pub variants: Vec<String>,
+    /// The field types of each variant (empty for `Liar`, two for `Bid(int, int)`).
+    pub fields: Vec<Vec<Ty>>,
+}
+
+impl Enum {
+    /// How a value of an enum with fields is held: the tuple of its variant
+    /// number, then the fields of every variant in order (those of other
+    /// variants than its own are zero), so both executions store, compare
+    /// and intern it as a plain tuple. `None` for an enum without fields,
+    /// whose values are variant numbers.
+    pub fn repr(&self) -> Option<Vec<Ty>> {
+        if self.fields.iter().all(Vec::is_empty) {
+            return None;
+        }
+        Some(std::iter::once(Ty::Int).chain(self.fields.iter().flatten().cloned()).collect())
+    }
+
+    /// Where variant `v`'s first field sits in [`Self::repr`].
+    pub fn field_offset(&self, v: u32) -> u32 {
+        1 + self.fields.iter().take(v as usize).map(|f| f.len() as u32).sum::<u32>()
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -14,6 +14,9 @@ pub enum Ty {
     Player,
     Card,
     Enum(EnumId, Arc<str>),
+    /// An enum with fields (`enum Call { Bid(int, int), Liar }`), held as
+    /// the tuple of these types (`tast::Enum::repr`).
+    Data(EnumId, Arc<str>, Arc<[Ty]>),
     Tuple(Vec<Ty>),
     /// `[T; n]`; the length is known here only when written as a literal.
     Array(Box<Ty>, Option<i64>),
@@ -30,7 +33,7 @@ impl PartialEq for Ty {
         use Ty::*;
         match (self, other) {
             (Int, Int) | (Bool, Bool) | (Player, Player) | (Card, Card) => true,
-            (Enum(a, _), Enum(b, _)) => a == b,
+            (Enum(a, _), Enum(b, _)) | (Data(a, ..), Data(b, ..)) => a == b,
             (Tuple(a), Tuple(b)) => a == b,
             (Array(a, n), Array(b, m)) => a == b && (n.is_none() || m.is_none() || n == m),
             (PerPlayer(a), PerPlayer(b)) | (List(a), List(b)) => a == b,
@@ -59,6 +62,7 @@ impl Ty {
     pub fn depth(&self) -> u32 {
         1 + match self {
             Ty::Tuple(ts) => ts.iter().map(Ty::depth).max().unwrap_or(0),
+            Ty::Data(..) => 1,
             Ty::Array(t, _) | Ty::PerPlayer(t) | Ty::List(t) => t.depth(),
             _ => 0,
         }
@@ -88,7 +92,7 @@ impl fmt::Display for Ty {
             Ty::Bool => write!(f, "bool"),
             Ty::Player => write!(f, "player"),
             Ty::Card => write!(f, "card"),
-            Ty::Enum(_, name) => write!(f, "{name}"),
+            Ty::Enum(_, name) | Ty::Data(_, name, _) => write!(f, "{name}"),
             Ty::Tuple(ts) => {
                 write!(f, "(")?;
                 for (i, t) in ts.iter().enumerate() {

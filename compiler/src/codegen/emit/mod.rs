@@ -50,7 +50,7 @@ fn owns_heap(t: &Ty) -> bool {
         Ty::Array(..) | Ty::List(_) => true,
         Ty::Tuple(ts) => ts.iter().any(owns_heap),
         Ty::PerPlayer(t) => owns_heap(t),
-        Ty::Int | Ty::Card | Ty::Error | Ty::Bool | Ty::Player | Ty::Enum(..) => false,
+        Ty::Int | Ty::Card | Ty::Error | Ty::Bool | Ty::Player | Ty::Enum(..) | Ty::Data(..) => false,
     }
 }
 
@@ -104,6 +104,10 @@ impl<'a> Emitter<'a> {
             Ty::Enum(id, _) if self.wide_enum(*id) => quote!(u32),
             Ty::Enum(..) => quote!(u8),
             Ty::Tuple(ts) => {
+                let ts = ts.iter().map(|t| self.ty(t));
+                quote!((#(#ts,)*))
+            }
+            Ty::Data(_, _, ts) => {
                 let ts = ts.iter().map(|t| self.ty(t));
                 quote!((#(#ts,)*))
             }
@@ -180,7 +184,7 @@ impl<'a> Emitter<'a> {
             Ty::Tuple(ts) => ts.iter().all(Self::fixed),
             Ty::PerPlayer(t) => Self::fixed(t),
             Ty::Array(..) | Ty::List(_) => false,
-            Ty::Int | Ty::Card | Ty::Error | Ty::Bool | Ty::Player | Ty::Enum(..) => true,
+            Ty::Int | Ty::Card | Ty::Error | Ty::Bool | Ty::Player | Ty::Enum(..) | Ty::Data(..) => true,
         }
     }
 
@@ -212,6 +216,10 @@ impl<'a> Emitter<'a> {
     fn default_value(&self, ty: &Ty) -> TokenStream {
         match ty {
             Ty::Tuple(ts) => {
+                let ts = ts.iter().map(|t| self.default_value(t));
+                quote!((#(#ts,)*))
+            }
+            Ty::Data(_, _, ts) => {
                 let ts = ts.iter().map(|t| self.default_value(t));
                 quote!((#(#ts,)*))
             }
