@@ -284,6 +284,7 @@ impl<'a> Team<'a> {
     /// The part is locked for each iteration the worker takes part in, so
     /// that the main thread may do it alone in between.
     pub fn work(&self, part: &Mutex<Part>) {
+        let _guard = super::sync::PanicGuard(&self.barrier);
         loop {
             self.barrier.wait();
             let t = self.iteration.load(Ordering::Relaxed);
@@ -316,6 +317,11 @@ impl<'a> Team<'a> {
             self.barrier.wait();
             self.step(i, t, p0);
         }
+    }
+
+    /// Ends the run if the calling thread unwinds (see [`super::sync::PanicGuard`]).
+    pub fn guard(&self) -> super::sync::PanicGuard<'_> {
+        super::sync::PanicGuard(&self.barrier)
     }
 
     /// Ends the worker's loop (after its last step).

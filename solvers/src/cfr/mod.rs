@@ -155,6 +155,8 @@ impl<'t> Cfr<'t> {
                 let (team, p1) = (&team, &p1);
                 s.spawn(move || team.work(p1));
             }
+            // A panic on this thread must not leave the worker waiting.
+            let _guard = team.guard();
             let mut stopped = false;
             while iteration < config.iterations {
                 iteration += 1;

@@ -8,7 +8,7 @@
 //! to the next step, so the arithmetic is that of plain `f64` arrays (bit
 //! for bit) without `unsafe`.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 /// An array of `f64` that threads read and write in place.
@@ -100,6 +100,9 @@ pub struct SpinBarrier {
     sleepers: AtomicUsize,
     lock: Mutex<()>,
     wake: Condvar,
+    /// Set when a party panicked: the others stop waiting and panic too,
+    /// instead of waiting forever for a thread that is gone.
+    poisoned: AtomicBool,
 }
 
 impl SpinBarrier {
@@ -112,12 +115,35 @@ impl SpinBarrier {
             sleepers: AtomicUsize::new(0),
             lock: Mutex::new(()),
             wake: Condvar::new(),
+            poisoned: AtomicBool::new(false),
+        }
+    }
+
+    /// Releases every waiting party, now and later, to panic (see
+    /// [`PanicGuard`]).
+    pub fn poison(&self) {
+        self.poisoned.store(true, Ordering::SeqCst);
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.wake.notify_all();
+    }
+
+    /// After passing: a pass forced by [`Self::poison`] is a panic here too.
+    fn check(&self) {
+        if self.poisoned.load(Ordering::SeqCst) {
+            panic!("the other thread of the run panicked");
         }
     }
 
     /// Waits until all parties have arrived. Everything a party wrote
     /// before arriving is visible to every party after it returns.
     pub fn wait(&self) {
+        self.check();
+        self.wait_unchecked();
+        self.check();
+    }
+
+    fn wait_unchecked(&self) {
         let generation = self.generation.load(Ordering::SeqCst);
         if self.arrived.fetch_add(1, Ordering::SeqCst) + 1 == self.parties {
             self.arrived.store(0, Ordering::SeqCst);
@@ -150,9 +176,42 @@ impl SpinBarrier {
     }
 }
 
+/// Poisons a barrier if the thread holding it unwinds, so that a panic in
+/// one thread of a run ends the run instead of leaving the other waiting.
+pub struct PanicGuard<'a>(pub &'a SpinBarrier);
+
+impl Drop for PanicGuard<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.poison();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Floats, SpinBarrier};
+    use super::{Floats, PanicGuard, SpinBarrier};
+
+    /// A thread that panics between steps releases the other, which panics
+    /// in turn: the scope ends with the panic instead of hanging.
+    #[test]
+    fn a_panic_in_one_thread_ends_the_other_wait() {
+        let barrier = SpinBarrier::new(2);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::thread::scope(|s| {
+                let b = &barrier;
+                s.spawn(move || {
+                    let _guard = PanicGuard(b);
+                    b.wait();
+                    panic!("a fault in the worker");
+                });
+                let _guard = PanicGuard(&barrier);
+                barrier.wait();
+                barrier.wait(); // the worker never arrives
+            });
+        }));
+        assert!(result.is_err());
+    }
 
     /// Two threads pass the barrier in lock step many times, each step
     /// reading what the other wrote in the step before.
