@@ -93,8 +93,13 @@ pub fn build_tree<G: Game>(
     labels: bool,
 ) -> Option<(galac_runtime::tree::Tree, f64)> {
     if let Some(path) = &limits.tree {
-        return match load_tree(game, path) {
+        return match load_tree(game, path, &limits.build_options(labels)) {
             Ok(loaded) => Some(loaded),
+            Err(galac_runtime::tree::LoadError::Limit(e)) => {
+                eprintln!("error: cannot read the tree in `{}`: {e}", path.display());
+                print_limit_hint(&e);
+                None
+            }
             Err(e) => {
                 eprintln!("error: cannot read the tree in `{}`: {e}", path.display());
                 None
@@ -105,24 +110,31 @@ pub fn build_tree<G: Game>(
         Ok(built) => Some(built),
         Err(e) => {
             eprintln!("error: {e}");
-            match e {
-                BuildError::TooManyNodes { .. } => eprintln!("hint: raise the limit with --max-nodes"),
-                BuildError::TooMuchMemory { .. } => eprintln!("hint: raise the limit with --max-memory"),
-                _ => {}
-            }
+            print_limit_hint(&e);
             None
         }
     }
 }
 
-/// Reads a tree that `tree --save` wrote, with the seconds it took.
+/// The flag that raises the limit `e` is about, if any.
+fn print_limit_hint(e: &BuildError) {
+    match e {
+        BuildError::TooManyNodes { .. } => eprintln!("hint: raise the limit with --max-nodes"),
+        BuildError::TooMuchMemory { .. } => eprintln!("hint: raise the limit with --max-memory"),
+        _ => {}
+    }
+}
+
+/// Reads a tree that `tree --save` wrote, within the node and memory limits
+/// of `opts`, with the seconds it took.
 pub fn load_tree<G: Game>(
     game: &G,
     path: &std::path::Path,
+    opts: &BuildOptions,
 ) -> Result<(galac_runtime::tree::Tree, f64), galac_runtime::tree::LoadError> {
     let start = std::time::Instant::now();
     let file = std::fs::File::open(path)?;
-    let tree = galac_runtime::tree::load(file, game.info())?;
+    let tree = galac_runtime::tree::load(file, game.info(), opts)?;
     Ok((tree, start.elapsed().as_secs_f64()))
 }
 

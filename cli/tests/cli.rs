@@ -159,6 +159,13 @@ fn a_saved_tree_is_read_instead_of_built() {
     let (code, _, err) = galac(&["solve", leduc, "--tree", "/nonexistent/leduc.tree"]);
     assert_eq!(code, 1);
     assert!(err.contains("cannot read the tree in `/nonexistent/leduc.tree`"), "{err}");
+    // The limits apply to a tree read as to one built (Leduc: 9,457 nodes).
+    let (code, _, err) = galac(&["solve", leduc, "--tree", file, "--max-nodes", "9000"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("more than 9000 nodes") && err.contains("hint: raise the limit with --max-nodes"), "{err}");
+    let (code, _, err) = galac(&["tree", leduc, "--tree", file, "--max-memory", "0"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("memory limit") && err.contains("--max-memory"), "{err}");
 }
 
 #[test]

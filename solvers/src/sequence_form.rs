@@ -33,6 +33,8 @@ pub enum SeqFormError {
         "the game is not zero-sum or constant-sum: the payoffs at {leaf} sum to {sum}, but to {first} at {first_leaf}"
     )]
     NotConstantSum { leaf: String, sum: i64, first_leaf: String, first: i64 },
+    #[error("the payoffs at {leaf} sum past the range of 64-bit integers")]
+    SumOverflow { leaf: String },
 }
 
 impl SequenceForm {
@@ -49,7 +51,9 @@ impl SequenceForm {
             match tree.node(node) {
                 NodeView::Terminal => {
                     let pay = tree.payoffs(node);
-                    let sum = pay[0] + pay[1];
+                    let Some(sum) = pay[0].checked_add(pay[1]) else {
+                        return Err(SeqFormError::SumOverflow { leaf: describe_leaf(tree, node) });
+                    };
                     match constant {
                         None => constant = Some((sum, node)),
                         Some((c, first)) if c != sum => {

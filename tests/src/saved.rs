@@ -3,9 +3,12 @@
 //! every kind of damaged or foreign file is refused with its own error.
 
 use galac_runtime::game::Game;
-use galac_runtime::tree::{build, load, save, BuildOptions, LoadError, Tree, FORMAT_VERSION};
+use galac_runtime::tree::{build, load, save, BuildError, BuildOptions, LoadError, Tree, FORMAT_VERSION};
 
 use crate::games::{digest, load_interp};
+
+/// The default limits, which the test trees are far below.
+const ANY: BuildOptions = BuildOptions { max_nodes: 200_000_000, max_bytes: 8 << 30, labels: false, progress: None };
 
 /// A game's tree with labels, and the game.
 fn built(file: &str, params: &[&str]) -> (galac_compiler::interp::Interp, Tree) {
@@ -28,7 +31,7 @@ fn labels(t: &Tree) -> Vec<(String, Vec<String>)> {
 fn a_saved_tree_reads_back_equal_to_the_built_one() {
     for (file, params) in [("leduc.gala", &[][..]), ("kuhn.gala", &[]), ("liars_dice.gala", &["dice=1", "sides=3"])] {
         let (game, tree) = built(file, params);
-        let back = load(saved(&game, &tree).as_slice(), game.info()).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let back = load(saved(&game, &tree).as_slice(), game.info(), &ANY).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(digest(&back), digest(&tree), "{file}");
         assert_eq!(labels(&back), labels(&tree), "{file}");
         assert_eq!(back.chance_labels, tree.chance_labels, "{file}");
@@ -38,7 +41,7 @@ fn a_saved_tree_reads_back_equal_to_the_built_one() {
     // Without labels too (what `tree` builds when it does not save).
     let game = load_interp("leduc.gala", &[]).unwrap();
     let bare = build(&game, &BuildOptions::default()).unwrap().0;
-    let back = load(saved(&game, &bare).as_slice(), game.info()).unwrap();
+    let back = load(saved(&game, &bare).as_slice(), game.info(), &ANY).unwrap();
     assert_eq!((digest(&back), back.stats()), (digest(&bare), bare.stats()));
     assert_eq!(back.infoset_label(0), "");
 }
@@ -48,7 +51,7 @@ fn a_saved_tree_reads_back_equal_to_the_built_one() {
 #[test]
 fn a_tree_read_back_solves_to_the_known_value() {
     let (game, tree) = built("leduc.gala", &[]);
-    let back = load(saved(&game, &tree).as_slice(), game.info()).unwrap();
+    let back = load(saved(&game, &tree).as_slice(), game.info(), &ANY).unwrap();
     let solve = crate::compiled::solve;
     let (value, probs, nash_conv) = solve(&back);
     assert!((value - -0.085_606_424_078).abs() < 1e-6, "{value}");
@@ -81,7 +84,7 @@ fn each_damage_to_a_saved_tree_gives_its_error() {
     let (game, tree) = built("kuhn.gala", &[]);
     let good = saved(&game, &tree);
     let info = game.info();
-    let read = |bytes: &[u8]| load(bytes, info).map(|t| t.n_nodes());
+    let read = |bytes: &[u8]| load(bytes, info, &ANY).map(|t| t.n_nodes());
     assert_eq!(read(&good).unwrap(), tree.n_nodes());
     // The checksum is CRC-32 of everything before it.
     assert_eq!(crc32(&good[..good.len() - 4]).to_le_bytes(), good[good.len() - 4..]);
@@ -133,7 +136,7 @@ fn a_tree_of_other_params_or_another_game_is_refused() {
     let (game, tree) = built("leduc.gala", &[]);
     let bytes = saved(&game, &tree);
     let other = load_interp("leduc.gala", &["ranks=4"]).unwrap();
-    match load(bytes.as_slice(), other.info()) {
+    match load(bytes.as_slice(), other.info(), &ANY) {
         Err(e @ LoadError::OtherGame { .. }) => {
             let msg = e.to_string();
             assert!(msg.contains("ranks=3") && msg.contains("ranks=4"), "{msg}");
@@ -141,5 +144,102 @@ fn a_tree_of_other_params_or_another_game_is_refused() {
         other => panic!("{:?}", other.map(|t| t.n_nodes())),
     }
     let kuhn = load_interp("kuhn.gala", &[]).unwrap();
-    assert!(matches!(load(bytes.as_slice(), kuhn.info()), Err(LoadError::OtherGame { .. })));
+    assert!(matches!(load(bytes.as_slice(), kuhn.info(), &ANY), Err(LoadError::OtherGame { .. })));
+}
+
+/// What a solver does with a tree read back: every walk the commands make,
+/// and, on a two-player zero-sum tree, the LP's profile, whose NashConv
+/// (computed by `evaluate`) must be 0 up to the payoffs' scale.
+fn use_tree(t: &Tree) {
+    let _ = (t.stats(), t.preorder(), digest(t));
+    let mut efg = Vec::new();
+    galac_app::formats::efg::write_efg(t, "t", "", &mut efg).unwrap();
+    let _ = galac_solvers::treeplex::Treeplex::new(t);
+    let Ok(sf) = galac_solvers::sequence_form::SequenceForm::new(t) else { return };
+    let Ok(sol) = galac_solvers::lp::solve(&sf, galac_solvers::lp::Backend::Clarabel) else { return };
+    let mut profile = galac_solvers::Profile::uniform(t);
+    sf.behaviour(t, 0, &sol.plans[0], &mut profile);
+    sf.behaviour(t, 1, &sol.plans[1], &mut profile);
+    let eval = galac_solvers::best_response::evaluate(t, &profile);
+    let scale =
+        (0..t.n_nodes() as u32).flat_map(|n| t.payoffs(n).to_vec()).map(|x| (x as f64).abs()).fold(1.0, f64::max);
+    assert!(eval.nash_conv.abs() <= 1e-6 * scale, "NashConv {} at payoffs up to {scale}", eval.nash_conv);
+}
+
+/// A file with a valid checksum can hold anything: each byte of a saved
+/// Kuhn (with labels) and of 300 spread bytes of a saved Leduc (without) is
+/// changed in a few ways, the checksum made right again, and reading then
+/// gives an error or a tree that every command walks and the LP solves
+/// (checked as above), never a panic.
+#[test]
+fn no_file_with_a_valid_checksum_makes_reading_or_solving_panic() {
+    let (kuhn, labelled) = built("kuhn.gala", &[]);
+    let leduc = load_interp("leduc.gala", &[]).unwrap();
+    let bare = build(&leduc, &BuildOptions::default()).unwrap().0;
+    let mut loaded = 0;
+    for (game, tree, positions) in [(&kuhn, &labelled, usize::MAX), (&leduc, &bare, 300)] {
+        let good = saved(game, tree);
+        let stride = (good.len() / positions).max(1);
+        let original = digest(tree);
+        for at in (0..good.len() - 4).step_by(stride) {
+            let b = good[at];
+            let mut values = vec![b ^ 1, b ^ 0x80, 0, 0xff, b.wrapping_add(1)];
+            values.retain(|&v| v != b);
+            for v in values {
+                let mut bytes = good.clone();
+                bytes[at] = v;
+                resum(&mut bytes);
+                let info = game.info();
+                let outcome = std::panic::catch_unwind(|| match load(bytes.as_slice(), info, &ANY) {
+                    // The same nodes and numbers (a label changed, say): solved already.
+                    Ok(t) if digest(&t) == original => true,
+                    Ok(t) => {
+                        use_tree(&t);
+                        true
+                    }
+                    Err(_) => false,
+                });
+                match outcome {
+                    Ok(ok) => loaded += usize::from(ok),
+                    Err(_) => panic!("{}: byte {at} of {} set to {v} (was {b}): a panic", game.info().name, good.len()),
+                }
+            }
+        }
+    }
+    // Changes to labels and payoffs leave a tree to read: the loop did
+    // reach the solvers.
+    assert!(loaded > 100, "{loaded}");
+}
+
+/// `--max-nodes` and `--max-memory` apply to a tree read back, from the
+/// counts in the file: a file that claims 2^40 nodes is refused before
+/// anything is allocated for them.
+#[test]
+fn a_saved_tree_is_read_within_the_node_and_memory_limits() {
+    let (game, tree) = built("leduc.gala", &[]);
+    let good = saved(&game, &tree);
+    let back = load(good.as_slice(), game.info(), &ANY).unwrap();
+    let n = tree.n_nodes() as u64;
+    let within =
+        |max_nodes, max_bytes| load(good.as_slice(), game.info(), &BuildOptions { max_nodes, max_bytes, ..ANY });
+    assert!(within(n, back.bytes()).is_ok());
+    match within(n - 1, back.bytes()) {
+        Err(LoadError::Limit(BuildError::TooManyNodes { limit })) => assert_eq!(limit, n - 1),
+        other => panic!("{:?}", other.map(|t| t.n_nodes())),
+    }
+    assert!(matches!(within(n, back.bytes() - 1), Err(LoadError::Limit(BuildError::TooMuchMemory { .. }))));
+    // Far below the node arrays' 8 bytes a node: refused at their counts.
+    assert!(matches!(within(n, 4 * n), Err(LoadError::Limit(BuildError::TooMuchMemory { .. }))));
+    // The node count is the first array's: claim 2^40 nodes.
+    let info = game.info();
+    let strings = |list: &mut dyn Iterator<Item = &String>| list.map(|s| 4 + s.len()).sum::<usize>();
+    let params = strings(&mut info.params.iter().flat_map(|(k, v)| [k, v]));
+    let header = 12 + 4 + info.name.len() + 8 + params + 8 + strings(&mut info.players.iter()) + 4 + 8;
+    let mut huge = good.clone();
+    assert_eq!(u64::from_le_bytes(huge[header..header + 8].try_into().unwrap()), n);
+    huge[header..header + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    resum(&mut huge);
+    let read = |max_nodes| load(huge.as_slice(), info, &BuildOptions { max_nodes, ..ANY }).map(|t| t.n_nodes());
+    assert!(matches!(read(ANY.max_nodes), Err(LoadError::Limit(BuildError::TooManyNodes { .. }))));
+    assert!(matches!(read(u64::MAX), Err(LoadError::Limit(BuildError::TooMuchMemory { .. }))));
 }

@@ -20,6 +20,7 @@ mod payoffs;
 mod play;
 mod recall;
 mod saved;
+mod validate;
 
 pub use build::{build, BuildError, BuildOptions};
 pub use estimate::looks_smaller_than;

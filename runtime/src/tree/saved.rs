@@ -10,9 +10,10 @@
 
 use std::io::{self, Read, Write};
 
+use super::build::{BuildError, BuildOptions};
 use super::chances::Distributions;
 use super::payoffs::PayoffTable;
-use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE_BIT};
+use super::{ChanceNode, Infoset, InfosetLabels, Tree};
 use crate::game::GameInfo;
 use crate::rational::Ratio;
 
@@ -42,6 +43,10 @@ pub enum LoadError {
     Invalid(String),
     #[error("cannot read the saved tree: {0}")]
     Io(io::Error),
+    /// Over `--max-nodes` or `--max-memory`, found from the counts in the
+    /// file before their arrays are allocated.
+    #[error(transparent)]
+    Limit(BuildError),
 }
 
 impl From<io::Error> for LoadError {
@@ -157,11 +162,25 @@ struct Checking<R> {
     /// Bytes of `buf` before this are in `crc`.
     summed: usize,
     crc: crc32fast::Hasher,
+    /// Bytes of the arrays and strings read so far, against `max_bytes`.
+    held: u64,
+    max_bytes: u64,
 }
 
 impl<R: Read> Checking<R> {
-    fn new(inner: R) -> Checking<R> {
-        Checking { inner, buf: vec![0; 1 << 16].into(), pos: 0, end: 0, summed: 0, crc: crc32fast::Hasher::new() }
+    fn new(inner: R, max_bytes: u64) -> Checking<R> {
+        let buf = vec![0; 1 << 16].into();
+        Checking { inner, buf, pos: 0, end: 0, summed: 0, crc: crc32fast::Hasher::new(), held: 0, max_bytes }
+    }
+
+    /// Counts `bytes` more in what the tree being read will hold: an error
+    /// past the memory limit.
+    fn hold(&mut self, bytes: u64) -> Result<(), LoadError> {
+        self.held = self.held.saturating_add(bytes);
+        if self.held > self.max_bytes {
+            return Err(LoadError::Limit(BuildError::TooMuchMemory { limit_mib: self.max_bytes >> 20 }));
+        }
+        Ok(())
     }
 
     /// The CRC-32 of every byte handed out so far.
@@ -215,6 +234,7 @@ impl<R: Read> Checking<R> {
 
     fn str(&mut self) -> Result<String, LoadError> {
         let len = self.u32()? as usize;
+        self.hold(len as u64)?;
         // Grown a chunk at a time: a damaged length fails at the file's
         // end rather than by asking for 4 GiB first.
         let mut buf = Vec::new();
@@ -232,6 +252,7 @@ impl<R: Read> Checking<R> {
         // rather than by asking for its memory first.
         let mut out = Vec::new();
         for _ in 0..n {
+            self.hold(std::mem::size_of::<String>() as u64)?;
             out.push(self.str()?);
         }
         Ok(out)
@@ -239,7 +260,18 @@ impl<R: Read> Checking<R> {
 
     /// An array as [`Summing::array`] writes it.
     fn array<T, const N: usize>(&mut self, item: impl Fn([u8; N]) -> T) -> Result<Vec<T>, LoadError> {
-        let n = usize::try_from(self.u64()?).map_err(|_| LoadError::Invalid("an array too large".into()))?;
+        self.array_within(u64::MAX, item)
+    }
+
+    /// An array of at most `max` entries (the node array, under the node
+    /// limit).
+    fn array_within<T, const N: usize>(&mut self, max: u64, item: impl Fn([u8; N]) -> T) -> Result<Vec<T>, LoadError> {
+        let count = self.u64()?;
+        if count > max {
+            return Err(LoadError::Limit(BuildError::TooManyNodes { limit: max }));
+        }
+        self.hold(count.saturating_mul(std::mem::size_of::<T>() as u64))?;
+        let n = usize::try_from(count).map_err(|_| LoadError::Invalid("an array too large".into()))?;
         let mut out = Vec::new();
         out.try_reserve_exact(n).map_err(|_| LoadError::Invalid(format!("an array of {n} entries")))?;
         let mut buf = vec![0; CHUNK.min(n) * N];
@@ -253,9 +285,11 @@ impl<R: Read> Checking<R> {
 }
 
 /// Reads a tree that [`save`] wrote for the game `info` describes from
-/// `input` (which it buffers itself).
-pub fn load(input: impl Read, info: &GameInfo) -> Result<Tree, LoadError> {
-    let mut r = Checking::new(input);
+/// `input` (which it buffers itself), within the node and memory limits of
+/// `opts` (checked on the counts in the file, before the arrays are
+/// allocated, then on the tree read).
+pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tree, LoadError> {
+    let mut r = Checking::new(input, opts.max_bytes);
     let mut magic = [0; 8];
     match r.bytes(&mut magic) {
         Err(LoadError::Truncated) => return Err(LoadError::Magic),
@@ -281,7 +315,7 @@ pub fn load(input: impl Read, info: &GameInfo) -> Result<Tree, LoadError> {
     let mut tree = Tree::empty(players);
     tree.max_depth = r.u32()?;
     tree.label_bytes = r.u64()?;
-    tree.data = r.array(u32::from_le_bytes)?;
+    tree.data = r.array_within(opts.max_nodes, u32::from_le_bytes)?;
     tree.first_child = r.array(u32::from_le_bytes)?;
     tree.chances = r.array(|b: [u8; 12]| {
         let w = |i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().expect("4 bytes"));
@@ -298,6 +332,7 @@ pub fn load(input: impl Read, info: &GameInfo) -> Result<Tree, LoadError> {
         Infoset { player: w(0), index_in_player: w(1), n_actions: w(2) }
     })?;
     for _ in 0..r.u64()? {
+        r.hold(std::mem::size_of::<InfosetLabels>() as u64)?;
         tree.infoset_labels.push(InfosetLabels { label: r.str()?, actions: r.strs()? });
     }
     tree.chance_labels = r.strs()?;
@@ -310,8 +345,11 @@ pub fn load(input: impl Read, info: &GameInfo) -> Result<Tree, LoadError> {
     }
     tree.set_actions = tree.infosets.iter().map(|s| s.n_actions).collect();
     fill_tables(&mut tree, &probs, n_vectors, &values)?;
-    check(&tree).map_err(LoadError::Invalid)?;
+    super::validate::check(&tree).map_err(LoadError::Invalid)?;
     tree.shrink_to_fit();
+    if tree.bytes() > opts.max_bytes {
+        return Err(LoadError::Limit(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 }));
+    }
     Ok(tree)
 }
 
@@ -347,42 +385,6 @@ fn fill_tables(tree: &mut Tree, probs: &[Ratio], n_vectors: u64, values: &[i64])
     for (d, &first) in tree.data.iter_mut().zip(&tree.first_child) {
         if first == 0 {
             *d = *ids.get(*d as usize).ok_or_else(|| LoadError::Invalid("a leaf's payoffs are out of range".into()))?;
-        }
-    }
-    Ok(())
-}
-
-/// Checks every index a solver follows: node references, children ranges
-/// (after their parent, so every walk ends), players and label ranges.
-fn check(tree: &Tree) -> Result<(), String> {
-    let n_nodes = tree.data.len();
-    if n_nodes == 0 || tree.first_child.len() != n_nodes || n_nodes > CHANCE_BIT as usize {
-        return Err(format!("{n_nodes} nodes, {} first children", tree.first_child.len()));
-    }
-    if tree.infosets.iter().any(|s| s.player >= tree.n_players) {
-        return Err("an information set of no player".into());
-    }
-    let labelled = !tree.chance_labels.is_empty();
-    for c in &tree.chances {
-        if labelled && c.labels as u64 + c.n as u64 > tree.chance_labels.len() as u64 {
-            return Err("a chance node's labels are out of range".into());
-        }
-    }
-    if !tree.infoset_labels.is_empty() && tree.infoset_labels.len() != tree.infosets.len() {
-        return Err("labels for some information sets only".into());
-    }
-    for (node, (&d, &first)) in tree.data.iter().zip(&tree.first_child).enumerate() {
-        if first == 0 {
-            continue;
-        }
-        let n = if d & CHANCE_BIT != 0 {
-            tree.chances.get((d & !CHANCE_BIT) as usize).map(|c| c.n)
-        } else {
-            tree.set_actions.get(d as usize).copied()
-        };
-        let n = n.ok_or_else(|| format!("node {node} refers to no chance node or information set"))?;
-        if first as usize <= node || first as u64 + n as u64 > n_nodes as u64 {
-            return Err(format!("node {node}'s children are out of range"));
         }
     }
     Ok(())
