@@ -276,6 +276,12 @@ fn compiles_a_game_into_a_working_solver() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("beliefs: "), "{}", String::from_utf8_lossy(&out.stderr));
     let out = Command::new(&bin).args(["plot", "tree", "-o", "-"]).output().expect("run the solver");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("<?xml"), "{}", String::from_utf8_lossy(&out.stderr));
+    // PNG is galac's alone (the renderer would double a solver's build): a clear refusal.
+    let png = dir.join("tree.png");
+    let out = Command::new(&bin).args(["plot", "tree", "-o", png.to_str().unwrap_or_default()]).output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("SVG only"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!png.exists());
     // A tree saved by galac's interpreter is read by the compiled solver.
     let saved = dir.join("kuhn.tree");
     let (code, _, err) =
