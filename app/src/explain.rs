@@ -159,7 +159,7 @@ pub(crate) fn profile_for<G: Game>(
 
 /// The facts of a set's label (after the player's name), split at the
 /// commas outside parentheses.
-pub(crate) fn facts(label: &str) -> Vec<&str> {
+pub fn facts(label: &str) -> Vec<&str> {
     let list = label.split_once(": ").map_or("", |(_, facts)| facts);
     let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
     for (i, c) in list.char_indices() {

@@ -36,5 +36,5 @@ pub fn render(svg: &str) -> Result<Vec<u8>, String> {
 /// Without the renderer: why there is no PNG.
 #[cfg(not(feature = "png"))]
 pub fn render(_svg: &str) -> Result<Vec<u8>, String> {
-    Err("this program draws SVG only (PNG is built into `galac plot`, not into compiled solvers); write an SVG (`-o FILE.svg`)".into())
+    Err("this program draws SVG only: PNG needs the resvg renderer, built into galac but not into compiled solvers; write an SVG (`-o FILE.svg`)".into())
 }
