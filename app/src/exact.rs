@@ -1,5 +1,5 @@
-//! `solve --exact`: the answer's exact section. The profile is rounded to
-//! fractions and checked in exact arithmetic
+//! `solve --exact`: the answer's exact section. The profile is made exact
+//! (solved on its supports, or rounded to fractions) and checked in exact arithmetic
 //! ([`galac_solvers::exact::certify`]); the report gives the value as a
 //! fraction when the rounded profile is an exact equilibrium, otherwise an
 //! exact interval holding it (two-player constant-sum games) and the exact
@@ -54,11 +54,21 @@ fn text(cert: &Certificate, info: &GameInfo) -> String {
     let values: Vec<String> = info.players.iter().zip(&cert.values).map(|(p, v)| format!("{p} {}", show(v))).collect();
     let mut out = String::new();
     if cert.certified() {
-        out += &format!("exact value: {} (certified)\n", values.join(", "));
-        out += &format!(
-            "  the profile rounded to denominators <= {} is an exact equilibrium: every best response gains exactly 0\n",
-            cert.max_denominator
-        );
+        // A certified value is the point of `--exact`: written in full, however long.
+        let full: Vec<String> =
+            info.players.iter().zip(&cert.values).map(|(p, v)| format!("{p} {}", full(v))).collect();
+        out += &format!("exact value: {} (certified)\n", full.join(", "));
+        if cert.solved {
+            out += &format!(
+                "  the equilibrium conditions on the answer's supports, solved in rationals (free unknowns rounded to denominators <= {}), give an exact equilibrium: every best response gains exactly 0\n",
+                cert.max_denominator
+            );
+        } else {
+            out += &format!(
+                "  the profile rounded to denominators <= {} is an exact equilibrium: every best response gains exactly 0\n",
+                cert.max_denominator
+            );
+        }
         if info.players.len() > 2 {
             out += "  (an equilibrium's payoffs; with three or more players other equilibria may pay otherwise)\n";
         }
@@ -80,6 +90,15 @@ fn text(cert: &Certificate, info: &GameInfo) -> String {
         out += "  (~: a fraction too long to show; the JSON answer has it)\n";
     }
     out
+}
+
+/// A fraction as written, followed by its decimal value when it is long.
+fn full(q: &galac_solvers::exact::Q) -> String {
+    let exact = q.to_string();
+    if exact.len() <= 32 {
+        return exact;
+    }
+    format!("{exact} (~{:.12e})", galac_solvers::exact::to_f64(q))
 }
 
 /// A fraction as written, or `~` and its decimal value when it is long.
@@ -117,6 +136,7 @@ fn json(cert: &Certificate, tree: &Tree, labels: &[String], info: &GameInfo) -> 
         "nash_conv": cert.nash_conv.to_string(),
         "interval": cert.interval.as_ref().map(|(lo, hi)| vec![lo.to_string(), hi.to_string()]),
         "max_denominator": cert.max_denominator,
+        "method": if cert.solved { "support" } else { "rounding" },
         "strategy": strategy,
     })
 }

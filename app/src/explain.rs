@@ -2,8 +2,9 @@
 //! set: its reach, each action's probability and expected payoff, and the
 //! beliefs (the hidden histories it holds and how likely each is), from
 //! [`galac_solvers::beliefs`]. Sets are listed per player and grouped by the
-//! player's first fact, which is its private information where the game
-//! deals any (a card); cards are written as cards. The profile is a
+//! player's private information, the facts no other player knows
+//! ([`crate::private_info`]: a dealt card in poker); cards are written as
+//! cards. The profile is a
 //! strategy file (`solve --out`) or, without one, the answer of the solver
 //! `solve` would choose.
 
@@ -94,6 +95,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
     let views = explain(&tree, &profile);
     let parents = parents(&tree);
     let letters = CardStyle { symbols: false, ..style.clone() };
+    let private = crate::private_info::private_facts(&tree);
     let mut shown: Vec<Shown> = views
         .into_iter()
         .enumerate()
@@ -106,9 +108,12 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
         })
         .map(|(set, view)| {
             let label = style.rewrite(&labels[set]);
-            let group = facts(&label).first().copied().unwrap_or("");
+            let group = match private[set].as_slice() {
+                [] => "no private information".to_string(),
+                facts => style.rewrite(&facts.join(", ")),
+            };
             let histories = histories(&tree, &parents, &view, &style);
-            Shown { set: set as u32, group: group.to_string(), label, view, histories }
+            Shown { set: set as u32, group, label, view, histories }
         })
         .collect();
     // Player by player, each group where the player first meets it.
@@ -154,7 +159,7 @@ pub(crate) fn profile_for<G: Game>(
 
 /// The facts of a set's label (after the player's name), split at the
 /// commas outside parentheses.
-pub(crate) fn facts(label: &str) -> Vec<&str> {
+pub fn facts(label: &str) -> Vec<&str> {
     let list = label.split_once(": ").map_or("", |(_, facts)| facts);
     let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
     for (i, c) in list.char_indices() {

@@ -20,6 +20,7 @@ pub mod memory;
 mod output;
 pub mod play;
 pub mod plot;
+pub mod private_info;
 pub mod progress;
 pub mod shell;
 pub mod simulate;

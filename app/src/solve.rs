@@ -62,8 +62,9 @@ pub struct SolveArgs {
     /// convergence curve to this file as CSV (it is also in the JSON answer).
     #[arg(long, value_name = "FILE")]
     pub curve: Option<PathBuf>,
-    /// Also round the answer to fractions and check it in exact arithmetic:
-    /// the value as a fraction when the rounded profile is an exact
+    /// Also turn the answer into fractions (solved exactly on its supports
+    /// in two-player zero-sum games, else rounded) and check them in exact
+    /// arithmetic: the value as a fraction when they are an exact
     /// equilibrium, else an exact interval that holds it.
     #[arg(long)]
     pub exact: bool,

@@ -1,7 +1,7 @@
 //! The command line: exit statuses and messages for valid input, invalid
 //! programs and wrong calls.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A galac command whose cache is under cargo's target directory: tests
@@ -194,6 +194,16 @@ fn hostile_files_give_errors_not_panics() {
     }
 }
 
+/// PNG is galac's alone (the renderer would double a solver's build): a
+/// compiled solver refuses it clearly and writes nothing.
+fn refuses_png(bin: &Path, dir: &Path) {
+    let png = dir.join("tree.png");
+    let out = Command::new(bin).args(["plot", "tree", "-o", png.to_str().unwrap_or_default()]).output().expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("SVG only"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!png.exists());
+}
+
 /// End to end: `galac FILE -o BIN` builds a standalone solver (a nested
 /// cargo build in the shared cache) that works without the .gala file.
 #[test]
@@ -283,6 +293,7 @@ fn compiles_a_game_into_a_working_solver() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("beliefs: "), "{}", String::from_utf8_lossy(&out.stderr));
     let out = Command::new(&bin).args(["plot", "tree", "-o", "-"]).output().expect("run the solver");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("<?xml"), "{}", String::from_utf8_lossy(&out.stderr));
+    refuses_png(&bin, &dir);
     // A tree saved by galac's interpreter is read by the compiled solver.
     let saved = dir.join("kuhn.tree");
     let (code, _, err) =

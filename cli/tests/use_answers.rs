@@ -1,6 +1,7 @@
 //! `explain`, `plot` and `solve --exact` end to end: what a person sees
 //! (cards as cards, unreached sets marked, fractions) and SVG files that
-//! parse, with the drawn bars, curves and nodes counted against the game.
+//! parse, with the drawn bars, curves and nodes counted against the game;
+//! a PNG that decodes.
 
 use std::process::Command;
 
@@ -101,6 +102,29 @@ fn explain_shows_cards_beliefs_and_unreached_sets() {
             set["beliefs"].as_array().expect("beliefs").iter().map(|b| b["probability"].as_f64().unwrap_or(0.0)).sum();
         assert!(set["beliefs"].as_array().is_some_and(|b| b.is_empty()) || (total - 1.0).abs() < 1e-12, "{set}");
     }
+    let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn a_png_plot_is_the_svg_drawn_at_twice_its_size() {
+    let (code, svg, err) = galac(&["plot", &example("kuhn.gala"), "strategy", "-o", "-"]);
+    assert_eq!(code, 0, "{err}");
+    let doc = parse(&svg);
+    let size = |a: &str| doc.root_element().attribute(a).and_then(|v| v.parse::<f64>().ok()).expect("svg size");
+    let file = temp("strategy.png");
+    let (code, _, err) = galac(&["plot", &example("kuhn.gala"), "strategy", "-o", &file]);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(&file).expect("written");
+    let mut reader = png::Decoder::new(std::io::Cursor::new(&bytes)).read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut pixels).expect("decodes");
+    // Twice the SVG's size, its fractions of a pixel rounded up before doubling.
+    assert_eq!((info.width as f64, info.height as f64), (2.0 * size("width").ceil(), 2.0 * size("height").ceil()));
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    // The bars are drawn in the first series' colour (#0072B2), the text in black.
+    let rgba: Vec<&[u8]> = pixels[..info.buffer_size()].chunks(4).collect();
+    assert!(rgba.iter().filter(|p| p[..3] == [0x00, 0x72, 0xB2]).count() > 10_000);
+    assert!(rgba.iter().filter(|p| p[..3] == [0, 0, 0] && p[3] == 255).count() > 100, "no text drawn");
     let _ = std::fs::remove_file(&file);
 }
 

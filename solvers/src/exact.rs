@@ -1,7 +1,10 @@
 //! Exact values: a floating-point profile turned into rationals and checked
 //! in exact arithmetic, so that a game value can be stated as a fraction.
 //!
-//! A solver's probabilities are rounded to small-denominator fractions (the
+//! In a two-player constant-sum game the rationals are first found by
+//! solving the equilibrium conditions on the float answer's supports
+//! exactly ([`crate::support`]); when that gives no exact equilibrium (or
+//! in other games), a solver's probabilities are rounded to small-denominator fractions (the
 //! best approximations with a bounded denominator, as continued fractions
 //! give them), each set's largest probability taking up what makes the sum
 //! exactly 1. The rounded profile is then evaluated with rational chance
@@ -18,6 +21,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
+use crate::support::Supports;
 use crate::treeplex::Treeplex;
 use crate::Profile;
 
@@ -31,6 +35,10 @@ pub struct Certificate {
     pub probs: Vec<Vec<Q>>,
     /// The largest denominator the rounding allowed.
     pub max_denominator: u64,
+    /// The profile solves the equilibrium conditions on the float answer's
+    /// supports exactly ([`crate::support`]); otherwise it is the float
+    /// profile rounded.
+    pub solved: bool,
     /// Each player's exact expected payoff under the rounded profile.
     pub values: Vec<Q>,
     /// Each player's exact best-response value against the others.
@@ -83,6 +91,9 @@ pub fn certify(tree: &Tree, profile: &Profile) -> Certificate {
         }
         return best.expect("at least one rounding is tried");
     };
+    if let Some(cert) = solve_on_supports(tree, profile) {
+        return cert;
+    }
     let c = Q::from_integer(BigInt::from(c));
     // Per player: (guarantee, rounding, its denominator bound).
     let mut best: [Option<Guarantee>; 2] = [None, None];
@@ -111,25 +122,35 @@ pub fn certify(tree: &Tree, profile: &Profile) -> Certificate {
     check(tree, probs, d0.max(d1))
 }
 
+/// The support thresholds tried (a sequence is played when its float
+/// realization weight exceeds one), and the denominator bounds of the
+/// unknowns the supports leave free.
+const TOLERANCES: [f64; 3] = [1e-9, 1e-6, 1e-12];
+const FREE_DENOMINATORS: [u64; 3] = [1_000, 1_000_000, 1_000_000_000];
+
+/// The first exact equilibrium found by solving the equilibrium conditions
+/// on `profile`'s supports ([`crate::support`]), if any.
+fn solve_on_supports(tree: &Tree, profile: &Profile) -> Option<Certificate> {
+    for tolerance in TOLERANCES {
+        let Some(supports) = Supports::new(tree, profile, tolerance) else { continue };
+        for den in FREE_DENOMINATORS {
+            let Some(probs) = supports.profile(den) else { continue };
+            let cert = check(tree, probs, den);
+            if cert.certified() {
+                return Some(Certificate { solved: true, ..cert });
+            }
+        }
+    }
+    None
+}
+
 /// The profile's realization plan (per player, the product of its own
 /// probabilities along the way to each sequence) rounded to denominators at
 /// most `max_den`, turned back into behaviour: each action's share of its
 /// set's rounded sequences (the rounded behaviour where they are all 0).
 pub fn round_plan(tree: &Tree, treeplex: &Treeplex, profile: &Profile, max_den: u64) -> Vec<Vec<Q>> {
     let fallback = round_profile(tree, profile, max_den);
-    let n_players = tree.n_players as usize;
-    let mut plans: Vec<Vec<f64>> = (0..n_players).map(|p| vec![0.0; treeplex.n_seqs(p)]).collect();
-    for (p, plan) in plans.iter_mut().enumerate() {
-        plan[0] = 1.0;
-        // Sets in slot order: a set's parent sequence is filled before it.
-        for &set in &treeplex.infosets_of[p] {
-            let parent = plan[treeplex.parent_seq[set as usize] as usize];
-            let first = treeplex.first_seq(p, set) as usize;
-            for (a, x) in profile.probs(set).iter().enumerate() {
-                plan[first + a] = parent * x;
-            }
-        }
-    }
+    let plans = float_plans(tree, treeplex, profile);
     (0..tree.infosets.len() as u32)
         .map(|set| {
             let p = tree.infosets[set as usize].player as usize;
@@ -147,6 +168,24 @@ pub fn round_plan(tree: &Tree, treeplex: &Treeplex, profile: &Profile, max_den: 
         .collect()
 }
 
+/// Every player's realization plan under `profile`: per sequence, the
+/// product of the player's own probabilities along the way to it.
+pub fn float_plans(tree: &Tree, treeplex: &Treeplex, profile: &Profile) -> Vec<Vec<f64>> {
+    let mut plans: Vec<Vec<f64>> = (0..tree.n_players as usize).map(|p| vec![0.0; treeplex.n_seqs(p)]).collect();
+    for (p, plan) in plans.iter_mut().enumerate() {
+        plan[0] = 1.0;
+        // Sets in slot order: a set's parent sequence is filled before it.
+        for &set in &treeplex.infosets_of[p] {
+            let parent = plan[treeplex.parent_seq[set as usize] as usize];
+            let first = treeplex.first_seq(p, set) as usize;
+            for (a, x) in profile.probs(set).iter().enumerate() {
+                plan[first + a] = parent * x;
+            }
+        }
+    }
+    plans
+}
+
 /// Checks a rational profile exactly (see [`Certificate`]).
 pub fn check(tree: &Tree, probs: Vec<Vec<Q>>, max_denominator: u64) -> Certificate {
     let order = tree.preorder();
@@ -157,7 +196,7 @@ pub fn check(tree: &Tree, probs: Vec<Vec<Q>>, max_denominator: u64) -> Certifica
         let lower = Q::from_integer(BigInt::from(c)) - &best_response[1];
         (lower, best_response[0].clone())
     });
-    Certificate { probs, max_denominator, values, best_response, nash_conv, interval }
+    Certificate { probs, max_denominator, solved: false, values, best_response, nash_conv, interval }
 }
 
 /// The payoff sum shared by every leaf, if there is one.
@@ -237,7 +276,7 @@ fn exact_f64(x: f64) -> Q {
 }
 
 /// A chance probability as an exact rational.
-fn ratio(r: Ratio) -> Q {
+pub(crate) fn ratio(r: Ratio) -> Q {
     Q::new(BigInt::from(r.num), BigInt::from(r.den))
 }
 

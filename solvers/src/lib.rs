@@ -12,9 +12,11 @@ pub mod lemke;
 pub mod lp;
 pub mod maxn;
 pub mod profile;
+pub mod rational_system;
 pub mod sample;
 pub mod sequence_form;
 pub mod solver;
+pub mod support;
 pub mod treeplex;
 
 pub use profile::Profile;

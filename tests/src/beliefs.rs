@@ -96,3 +96,38 @@ fn unreached_sets_say_why() {
     let none = &views[set(&tree, "second: my_card(2), moved(Pass)") as usize];
     assert!(none.reach == 0.0 && none.beliefs.is_empty() && none.action_values.iter().all(|v| v.is_nan()));
 }
+
+/// Each set's private facts (galac_app::private_info), as `explain` groups
+/// them, against the rules: in Kuhn and Leduc a player's own card is all it
+/// knows that the opponent does not (bets and the table card are seen by
+/// both); beer_quiche's sender alone knows its type; nim has no hidden
+/// information at all.
+#[test]
+fn private_information_is_what_only_the_player_was_told() {
+    for (file, private_tag) in [("kuhn.gala", "my_card("), ("leduc.gala", "private_card(")] {
+        let game = crate::games::load_interp(file, &[]).unwrap_or_else(|e| panic!("{e}"));
+        let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("tree").0;
+        let private = galac_app::private_info::private_facts(&tree);
+        for (s, facts) in private.iter().enumerate() {
+            let label = tree.infoset_label(s as u32);
+            let own: Vec<&str> =
+                galac_app::explain::facts(label).into_iter().filter(|f| f.starts_with(private_tag)).collect();
+            assert_eq!(own.len(), 1, "{file}: {label}");
+            assert_eq!(facts, &[own[0].to_string()], "{file}: {label}");
+        }
+    }
+    let game = crate::games::load_interp("beer_quiche.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("tree").0;
+    for (s, facts) in galac_app::private_info::private_facts(&tree).iter().enumerate() {
+        let label = tree.infoset_label(s as u32);
+        let expected: Vec<String> = label
+            .split(", ")
+            .filter(|f| f.contains("sender_type("))
+            .map(|f| f.split_once(": ").map_or(f, |(_, x)| x).to_string())
+            .collect();
+        assert_eq!(facts, &expected, "{label}");
+    }
+    let game = crate::games::load_interp("nim222.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("tree").0;
+    assert!(galac_app::private_info::private_facts(&tree).iter().all(Vec::is_empty));
+}

@@ -1,5 +1,6 @@
-//! `solve --exact` (galac_solvers::exact): rounded answers certified in
-//! exact arithmetic. Kuhn's value is -1/18; on every small two-player
+//! `solve --exact` (galac_solvers::exact): answers made exact (solved on
+//! their supports, or rounded) and certified in exact arithmetic. Kuhn's
+//! value is -1/18, Leduc's a certified fraction at its known float value; on every small two-player
 //! zero-sum example the certified value equals the one Gambit's rational
 //! `lp_solve` gives (through pygambit, as `gambit.rs`); where they differ,
 //! Gambit's own profile is checked exactly on galac's tree and the test says
@@ -53,6 +54,28 @@ fn kuhn_is_certified_at_minus_one_eighteenth() {
         let eval = evaluate(&tree, &floats(&tree, &cert.probs));
         assert!(eval.nash_conv.abs() < 1e-12 && (eval.values[0] + 1.0 / 18.0).abs() < 1e-12, "{eval:?}");
     }
+}
+
+#[test]
+fn leduc_is_certified_as_a_fraction() {
+    // Gambit's rational `lp_solve` takes more than 10 minutes on Leduc
+    // (gambit.rs), so the fraction is checked otherwise: it is certified by
+    // exact best responses (NashConv exactly 0), it is the known float value
+    // (-0.085606424, OpenSpiel's and the float LP's), the float evaluation of
+    // the exact profile is an equilibrium, and generic_poker, Leduc written
+    // independently, gets the same fraction.
+    let tree = tree_of("leduc.gala", &[]);
+    let cert = certify(&tree, &lp(&tree, Backend::Clarabel));
+    assert!(cert.certified() && cert.solved, "exact NashConv {}", cert.nash_conv);
+    assert!((to_f64(&cert.values[0]) + 0.085_606_424).abs() < 1e-9, "{}", cert.values[0]);
+    assert_eq!(cert.values[0], -cert.values[1].clone());
+    let eval = evaluate(&tree, &floats(&tree, &cert.probs));
+    assert!(eval.nash_conv.abs() < 1e-12, "{eval:?}");
+    assert!((eval.values[0] - to_f64(&cert.values[0])).abs() < 1e-12, "{eval:?}");
+    let generic = tree_of("generic_poker.gala", &[]);
+    let other = certify(&generic, &lp(&generic, Backend::Clarabel));
+    assert!(other.certified(), "generic_poker: exact NashConv {}", other.nash_conv);
+    assert_eq!(other.values[0], cert.values[0]);
 }
 
 #[test]

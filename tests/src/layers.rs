@@ -25,7 +25,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     // ctrlc: Ctrl-C stops a CFR run cleanly (the answer so far is written);
     // clap_complete, clap_mangen: `completions` and `man`; indicatif:
-    // progress bars; libc: glibc's mmap threshold (app::memory).
+    // progress bars; libc: glibc's mmap threshold (app::memory); resvg:
+    // PNG plots (optional, feature `png`: galac only).
     (
         "app",
         &[
@@ -37,6 +38,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "ctrlc",
             "indicatif",
             "libc",
+            "resvg",
             "serde_json",
             "thiserror",
         ],

@@ -1,10 +1,12 @@
-//! `plot`: charts as SVG files. `strategy`: the probability of each action
+//! `plot`: charts as SVG files, or PNG (`-o FILE.png`, rendered by
+//! [`png`]). `strategy`: the probability of each action
 //! at a player's sets, one stacked bar per set (by private card, as the
 //! strategy charts of the Gala paper); `curve`: the convergence curves that
 //! `solve --curve` writes (CFR's NashConv, the double oracle's gap), on log
 //! axes; `tree`: the game tree of a small game.
 
 mod charts;
+pub mod png;
 pub mod svg;
 mod tree;
 
@@ -33,8 +35,9 @@ pub struct PlotArgs {
     pub chart: Chart,
     #[command(flatten)]
     pub limits: LimitArgs,
-    /// Write the SVG here (`-`: standard output).
-    #[arg(short, long, value_name = "OUT.svg")]
+    /// Write the SVG here (`-`: standard output); a name ending in `.png`
+    /// gets a PNG image instead (galac only, not compiled solvers).
+    #[arg(short, long, value_name = "OUT.svg|OUT.png")]
     pub out: PathBuf,
     /// The profile, sets (plot strategy; by default the player's first
     /// decisions, the labels of fewest facts) and card ranks.
@@ -73,7 +76,18 @@ pub fn run<G: Game>(game: &G, args: &PlotArgs, make: crate::Maker<G>) -> i32 {
         crate::emit(&svg);
         return 0;
     }
-    match crate::write_atomically(&args.out, |mut f| std::io::Write::write_all(&mut f, svg.as_bytes())) {
+    let bytes = if args.out.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+        match png::render(&svg) {
+            Ok(png) => png,
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                return 1;
+            }
+        }
+    } else {
+        svg.into_bytes()
+    };
+    match crate::write_atomically(&args.out, |mut f| std::io::Write::write_all(&mut f, &bytes)) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: cannot write `{}`: {e}", args.out.display());
