@@ -258,6 +258,11 @@ pub fn solve_game<G: Game>(
     loop {
         let mut it = run.iteration(iterations.len() as u64 + 1, certify)?;
         it.seconds = start.elapsed().as_secs_f64();
+        if let (true, Some(prev)) = (it.nodes == 0, iterations.last()) {
+            // A certifying iteration after sequences were added has no
+            // restricted game of its own: the last one's size stands.
+            (it.sequences, it.nodes, it.temp_leaves) = (prev.sequences, prev.nodes, prev.temp_leaves);
+        }
         let gap = run.gap();
         let progress = Progress {
             iteration: it.iteration,
