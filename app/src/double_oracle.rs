@@ -31,6 +31,10 @@ pub struct DoArgs {
     /// the answer (the check is then the oracle's own best responses).
     #[arg(long)]
     pub no_tree: bool,
+    /// Double oracle: best responses without branch and bound (to compare;
+    /// the answer is the same).
+    #[arg(long)]
+    pub do_no_prune: bool,
 }
 
 /// Trees estimated below this many nodes are built to check the answer
@@ -81,6 +85,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         labels: tree.is_none(),
         max_nodes: args.limits.max_nodes,
         max_bytes: args.limits.max_memory.saturating_mul(1 << 20),
+        prune: !d.do_no_prune,
     };
     let bar = crate::progress::counter(&format!("do-{} iterations", variant.name()), args.limits.quiet);
     let mut observer = |p: &Progress| {
@@ -203,7 +208,7 @@ fn summary_json(sol: &DoSolution) -> serde_json::Value {
                 "lp_value": i.lp_value, "sequences": i.sequences, "nodes": i.nodes,
                 "temp_leaves": i.temp_leaves, "explored": i.explored, "responded": i.responded,
                 "added": i.added, "lp_seconds": i.lp_seconds, "br_seconds": i.br_seconds,
-                "expand_seconds": i.expand_seconds,
+                "expand_seconds": i.expand_seconds, "certified": i.certified,
             })
         })
         .collect();

@@ -560,7 +560,7 @@ fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
     let curve = temp_file("do_curve.csv", b"");
     let curve = curve.to_str().expect("utf-8 path");
     // Checked on the tree, and with the oracle's own best responses only.
-    for extra in [&[][..], &["--no-tree"][..]] {
+    for extra in [&[][..], &["--no-tree"][..], &["--do-no-prune"][..]] {
         let mut args = vec!["solve", kuhn, "--solver", "do", "--variant", "sa", "--format", "json", "--curve", curve];
         args.extend_from_slice(extra);
         let (code, out, err) = galac(&args);

@@ -54,7 +54,8 @@ pub fn evaluate(tree: &Tree, profile: &Profile) -> Evaluation {
 pub fn best_response(tree: &Tree, profile: &Profile, me: u32) -> BestResponse {
     let mut ev = Evaluator::new(tree);
     let value = ev.best_response_value(tree, profile, me);
-    BestResponse { value, choice: ev.choice }
+    let choice = ev.choice.iter().map(|&a| (a != UNDECIDED).then_some(a)).collect();
+    BestResponse { value, choice }
 }
 
 /// Expected payoffs of every player, bottom-up over the reversed preorder.
@@ -157,8 +158,8 @@ pub struct Evaluator {
     /// Per node: the responder's value below (NaN: not computed).
     val: Vec<f64>,
     stack: Vec<(u32, bool)>,
-    /// Per information set: the responder's choice.
-    choice: Vec<Option<u32>>,
+    /// Per information set: the responder's choice (`UNDECIDED`: none).
+    choice: Vec<u32>,
     q: Vec<f64>,
 }
 
@@ -177,7 +178,7 @@ impl Evaluator {
             reach: vec![0.0; n],
             val: vec![f64::NAN; n],
             stack: Vec::new(),
-            choice: vec![None; tree.infosets.len()],
+            choice: vec![UNDECIDED; tree.infosets.len()],
             q: vec![0.0; max_actions],
         }
     }
@@ -226,101 +227,170 @@ impl Evaluator {
                 }
             }
         }
-        self.choice.fill(None);
+        self.choice.fill(UNDECIDED);
         self.val.fill(f64::NAN);
         let own = &self.own[me as usize];
-        let mut below =
-            Below { tree, profile, me, choice: &mut self.choice, val: &mut self.val, stack: &mut self.stack };
+        let view = TreeView { tree, profile, me };
         for (i, &set) in own.sets.iter().enumerate() {
             let n_actions = tree.infosets[set as usize].n_actions as usize;
+            let nodes = own.nodes[own.starts[i] as usize..own.starts[i + 1] as usize].iter();
+            let reach = &self.reach;
+            let nodes = nodes.map(|&node| (node, reach[node as usize]));
             let q = &mut self.q[..n_actions];
-            q.fill(0.0);
-            for &node in &own.nodes[own.starts[i] as usize..own.starts[i + 1] as usize] {
-                let r = self.reach[node as usize];
-                for (a, child) in tree.children(node).enumerate() {
-                    q[a] += r * below.value(child);
-                }
-            }
-            // The first best action (ties broken by action order).
-            let mut best = 0;
-            for a in 1..n_actions {
-                if q[a] > q[best] {
-                    best = a;
-                }
-            }
-            below.choice[set as usize] = Some(best as u32);
+            self.choice[set as usize] = best_action(&view, nodes, q, &self.choice, &mut self.val, &mut self.stack);
         }
         // A set of mine that no play reaches still gets a choice, so that the
         // strategy is complete: the first action.
         for (set, info) in tree.infosets.iter().enumerate() {
-            if info.player == me && below.choice[set].is_none() {
-                below.choice[set] = Some(0);
+            if info.player == me && self.choice[set] == UNDECIDED {
+                self.choice[set] = 0;
             }
         }
-        below.value(0)
+        value_below(&view, &self.choice, &mut self.val, &mut self.stack, 0)
     }
 }
 
-/// My expected payoff below a node when I follow `choice` and the others
-/// the profile, memoised in `val`.
-struct Below<'a> {
+/// No choice made yet at a set.
+const UNDECIDED: u32 = u32::MAX;
+
+/// What a node is to one player's best response.
+#[derive(Clone, Copy)]
+pub(crate) enum Role {
+    /// A leaf, with the responder's payoff.
+    Leaf(f64),
+    Chance,
+    /// A node of the responder, in this set.
+    Mine(u32),
+    /// A node of another player (whose strategy is fixed).
+    Other,
+}
+
+/// A game as a best response walks it: a built [`Tree`] with a
+/// [`Profile`], or the double oracle's explored nodes with an extended
+/// strategy; one walk serves both.
+pub(crate) trait Responding {
+    /// What `node` is.
+    fn role(&self, node: u32) -> Role;
+    /// Its children.
+    fn children(&self, node: u32) -> std::ops::Range<u32>;
+    /// The probability of its `i`-th child, at a chance node or another
+    /// player's node (children of weight 0 are never valued: the double
+    /// oracle has not made what lies below them).
+    fn weight(&self, node: u32, i: u32) -> f64;
+}
+
+/// The responder's best action at a set whose nodes (with their reach by
+/// chance and the others) are `nodes`, the first of the best ones; the
+/// sets below must be decided in `choice`. `q` holds a value per action.
+pub(crate) fn best_action<R: Responding>(
+    r: &R,
+    nodes: impl Iterator<Item = (u32, f64)>,
+    q: &mut [f64],
+    choice: &[u32],
+    val: &mut [f64],
+    stack: &mut Vec<(u32, bool)>,
+) -> u32 {
+    q.fill(0.0);
+    for (node, reach) in nodes {
+        for (a, child) in r.children(node).enumerate() {
+            q[a] += reach * value_below(r, choice, val, stack, child);
+        }
+    }
+    let mut best = 0;
+    for a in 1..q.len() {
+        if q[a] > q[best] {
+            best = a;
+        }
+    }
+    best as u32
+}
+
+/// My expected payoff below `node` when I follow `choice` and the others
+/// their strategies, memoised in `val` (NaN: not computed); post-order
+/// without recursion. Every set of mine below a set being decided is
+/// deeper, so already decided.
+pub(crate) fn value_below<R: Responding>(
+    r: &R,
+    choice: &[u32],
+    val: &mut [f64],
+    stack: &mut Vec<(u32, bool)>,
+    node: u32,
+) -> f64 {
+    if !val[node as usize].is_nan() {
+        return val[node as usize];
+    }
+    let my_child = |n: u32, set: u32| match choice[set as usize] {
+        UNDECIDED => None,
+        a => Some(r.children(n).start + a),
+    };
+    stack.clear();
+    stack.push((node, false));
+    while let Some((n, expanded)) = stack.pop() {
+        if !val[n as usize].is_nan() {
+            continue;
+        }
+        let role = r.role(n);
+        if !expanded {
+            match role {
+                Role::Leaf(x) => val[n as usize] = x,
+                Role::Mine(set) => {
+                    stack.push((n, true));
+                    stack.extend(my_child(n, set).map(|c| (c, false)));
+                }
+                Role::Chance | Role::Other => {
+                    stack.push((n, true));
+                    let weighted = r.children(n).enumerate().filter(|&(i, _)| r.weight(n, i as u32) > 0.0);
+                    stack.extend(weighted.map(|(_, c)| (c, false)));
+                }
+            }
+            continue;
+        }
+        val[n as usize] = match role {
+            Role::Leaf(_) => unreachable!("leaves are valued before they are expanded"),
+            Role::Mine(set) => my_child(n, set).map_or(f64::NEG_INFINITY, |c| val[c as usize]),
+            Role::Chance | Role::Other => r
+                .children(n)
+                .enumerate()
+                .map(|(i, c)| {
+                    let w = r.weight(n, i as u32);
+                    if w > 0.0 {
+                        w * val[c as usize]
+                    } else {
+                        0.0
+                    }
+                })
+                .sum(),
+        };
+    }
+    val[node as usize]
+}
+
+/// A built tree and a profile, as one player's best response sees them.
+struct TreeView<'a> {
     tree: &'a Tree,
     profile: &'a Profile,
     me: u32,
-    choice: &'a mut [Option<u32>],
-    val: &'a mut [f64],
-    stack: &'a mut Vec<(u32, bool)>,
 }
 
-impl Below<'_> {
-    /// My value below `node`.
-    fn value(&mut self, node: u32) -> f64 {
-        let Below { tree, profile, me, choice, val, stack } = self;
-        let (tree, profile, me) = (*tree, *profile, *me);
-        if !val[node as usize].is_nan() {
-            return val[node as usize];
+impl Responding for TreeView<'_> {
+    fn role(&self, node: u32) -> Role {
+        match self.tree.node(node) {
+            NodeView::Terminal => Role::Leaf(self.tree.payoffs(node)[self.me as usize] as f64),
+            NodeView::Chance => Role::Chance,
+            NodeView::Decision { player, infoset } if player == self.me => Role::Mine(infoset),
+            NodeView::Decision { .. } => Role::Other,
         }
-        // My move at a node of mine: the chosen child. Every set of mine below a
-        // set being decided is deeper, so already decided.
-        let my_child = |n: u32, set: u32| choice[set as usize].map(|a| tree.children(n).start + a);
-        // Post-order over the not-yet-computed part of the subtree, without recursion.
-        stack.clear();
-        stack.push((node, false));
-        while let Some((n, expanded)) = stack.pop() {
-            if !val[n as usize].is_nan() {
-                continue;
-            }
-            let view = tree.node(n);
-            if !expanded {
-                match view {
-                    NodeView::Terminal => {
-                        val[n as usize] = tree.payoffs(n)[me as usize] as f64;
-                        continue;
-                    }
-                    NodeView::Decision { player, infoset } if player == me => {
-                        stack.push((n, true));
-                        stack.extend(my_child(n, infoset).map(|c| (c, false)));
-                    }
-                    _ => {
-                        stack.push((n, true));
-                        stack.extend(tree.children(n).map(|c| (c, false)));
-                    }
-                }
-                continue;
-            }
-            val[n as usize] = match view {
-                NodeView::Terminal => unreachable!("leaves are valued before they are expanded"),
-                NodeView::Chance => {
-                    tree.children(n).zip(tree.chance_probs(n)).map(|(c, p)| p.to_f64() * val[c as usize]).sum()
-                }
-                NodeView::Decision { player, infoset } if player == me => {
-                    my_child(n, infoset).map_or(f64::NEG_INFINITY, |c| val[c as usize])
-                }
-                NodeView::Decision { infoset, .. } => {
-                    tree.children(n).zip(profile.probs(infoset)).map(|(c, w)| w * val[c as usize]).sum()
-                }
-            };
+    }
+
+    fn children(&self, node: u32) -> std::ops::Range<u32> {
+        self.tree.children(node)
+    }
+
+    fn weight(&self, node: u32, i: u32) -> f64 {
+        match self.tree.node(node) {
+            NodeView::Chance => self.tree.chance_probs(node)[i as usize].to_f64(),
+            NodeView::Decision { infoset, .. } => self.profile.probs(infoset)[i as usize],
+            NodeView::Terminal => 0.0,
         }
-        val[node as usize]
     }
 }

@@ -270,3 +270,29 @@ fn goofspiel() {
     check_example("goofspiel.gala", &["cards=3"]);
     check_example("goofspiel.gala", &[]);
 }
+
+/// The pruned best responses bound a subtree by the largest payoff met so
+/// far; here the first searches meet only the payoff 1 and cut the branch
+/// holding 5. The unpruned search that certifies a closing gap finds it,
+/// and the run goes on to the true value 5.
+#[test]
+fn pruning_with_the_payoffs_met_is_certified() {
+    let src = "game hidden_prize {
+        players a, b;
+        flow {
+            choose a x in 0..2;
+            if x == 0 { outcome [1, -1]; }
+            choose a y in 0..2;
+            if y == 0 { outcome [0, 0]; }
+            choose b z in 0..2;
+            outcome [5, -5];
+        }
+    }";
+    let game = galac_compiler::driver::load_interp("hidden_prize.gala", src.as_bytes(), &[]).expect("valid");
+    check_game(&game, "hidden_prize").expect("two-player zero-sum");
+    let mut interner = InfoInterner::new();
+    let sol = solve_game(&game, &mut interner, &DoOptions::default(), &mut RunToEnd).expect("solves");
+    assert_eq!((sol.lower, sol.upper), (5.0, 5.0));
+    let caught = sol.iterations.iter().any(|it| it.certified && it.added[0] > 0);
+    assert!(caught, "a certifying search added the pruned sequence: {:?}", sol.iterations);
+}

@@ -6,13 +6,16 @@
 //! probability (the default action outside the restricted game), every
 //! chance outcome. The searching player's sets are decided from the
 //! deepest (most own moves above) to the shallowest, as in
-//! `crate::best_response`: with perfect recall the nodes below a set hold
-//! only deeper sets of the same player, already decided.
+//! `crate::best_response`, whose walk this shares: with perfect recall the
+//! nodes below a set hold only deeper sets of the same player, already
+//! decided. The double oracle certifies its final bounds with this search
+//! (`bnb` prunes).
 
 use galac_runtime::game::Game;
 
 use super::lazy::{Arena, Explorer, Kind, NONE};
 use super::restricted::Extended;
+use crate::best_response::{best_action, value_below, Responding, Role};
 use crate::solver::SolveError;
 
 /// A best response: its value and the sequences it plays.
@@ -66,33 +69,20 @@ pub(super) fn best_response<G: Game>(ex: &mut Explorer<G>, me: u32, opp: &Extend
     }
     // Deepest sets first; a set's nodes together.
     mine.sort_unstable_by_key(|&(d, set, node)| (std::cmp::Reverse(d), set, node));
+    let view = View { arena, me, opp };
     let mut choice = vec![NONE; arena.sets.len()];
     let mut val = vec![f64::NAN; arena.len()];
-    let mut q: Vec<f64> = Vec::new();
+    let (mut q, mut stack) = (Vec::new(), Vec::new());
     let mut i = 0;
     while i < mine.len() {
         let set = mine[i].1;
-        let n = arena.set(set).n_actions as usize;
-        q.clear();
-        q.resize(n, 0.0);
-        while i < mine.len() && mine[i].1 == set {
-            let node = mine[i].2;
-            let r = reach[node as usize];
-            for (a, c) in arena.children(node).enumerate() {
-                q[a] += r * value_below(arena, me, opp, &choice, &mut val, c);
-            }
-            i += 1;
-        }
-        // The first best action (ties broken by action order).
-        let mut best = 0;
-        for a in 1..n {
-            if q[a] > q[best] {
-                best = a;
-            }
-        }
-        choice[set as usize] = best as u32;
+        let end = i + mine[i..].iter().take_while(|m| m.1 == set).count();
+        q.resize(arena.set(set).n_actions as usize, 0.0);
+        let nodes = mine[i..end].iter().map(|&(_, _, node)| (node, reach[node as usize]));
+        choice[set as usize] = best_action(&view, nodes, &mut q, &choice, &mut val, &mut stack);
+        i = end;
     }
-    let value = value_below(arena, me, opp, &choice, &mut val, 0);
+    let value = value_below(&view, &choice, &mut val, &mut stack, 0);
     // The sequences the response plays where the opponent and chance let it.
     let mut reached = vec![false; arena.len()];
     reached[0] = true;
@@ -121,63 +111,33 @@ pub(super) fn best_response<G: Game>(ex: &mut Explorer<G>, me: u32, opp: &Extend
     Ok(Response { value, slots })
 }
 
-/// My expected payoff below `node` when I follow `choice` and the opponent
-/// `opp` (memoised in `val`), post-order without recursion.
-fn value_below(arena: &Arena, me: u32, opp: &Extended, choice: &[u32], val: &mut [f64], node: u32) -> f64 {
-    if !val[node as usize].is_nan() {
-        return val[node as usize];
-    }
-    let mut stack: Vec<(u32, bool)> = vec![(node, false)];
-    while let Some((n, expanded)) = stack.pop() {
-        if !val[n as usize].is_nan() {
-            continue;
+/// The explored nodes and the opponent's extended strategy, as the
+/// shared best-response walk sees them.
+struct View<'a> {
+    arena: &'a Arena,
+    me: u32,
+    opp: &'a Extended,
+}
+
+impl Responding for View<'_> {
+    fn role(&self, node: u32) -> Role {
+        match self.arena.kind(node) {
+            Kind::Terminal => Role::Leaf(self.arena.payoff(node, self.me)),
+            Kind::Chance => Role::Chance,
+            Kind::Decision { player, set } if player == self.me => Role::Mine(set),
+            Kind::Decision { .. } => Role::Other,
         }
-        let kind = arena.kind(n);
-        if !expanded {
-            match kind {
-                Kind::Terminal => val[n as usize] = arena.payoff(n, me),
-                Kind::Decision { player, set } if player == me => {
-                    stack.push((n, true));
-                    stack.push((arena.children(n).start + choice[set as usize], false));
-                }
-                Kind::Decision { set, .. } => {
-                    stack.push((n, true));
-                    let first_slot = arena.set(set).first_slot;
-                    for (a, c) in arena.children(n).enumerate() {
-                        if opp.prob(set, first_slot, a as u32) > 0.0 {
-                            stack.push((c, false));
-                        }
-                    }
-                }
-                Kind::Chance => {
-                    stack.push((n, true));
-                    stack.extend(arena.children(n).map(|c| (c, false)));
-                }
-            }
-            continue;
-        }
-        val[n as usize] = match kind {
-            Kind::Terminal => unreachable!("leaves are valued before they are expanded"),
-            Kind::Chance => arena.children(n).zip(arena.chance_probs(n)).map(|(c, p)| p * val[c as usize]).sum(),
-            Kind::Decision { player, set } if player == me => {
-                val[(arena.children(n).start + choice[set as usize]) as usize]
-            }
-            Kind::Decision { set, .. } => {
-                let first_slot = arena.set(set).first_slot;
-                arena
-                    .children(n)
-                    .enumerate()
-                    .map(|(a, c)| {
-                        let w = opp.prob(set, first_slot, a as u32);
-                        if w > 0.0 {
-                            w * val[c as usize]
-                        } else {
-                            0.0
-                        }
-                    })
-                    .sum()
-            }
-        };
     }
-    val[node as usize]
+
+    fn children(&self, node: u32) -> std::ops::Range<u32> {
+        self.arena.children(node)
+    }
+
+    fn weight(&self, node: u32, i: u32) -> f64 {
+        match self.arena.kind(node) {
+            Kind::Chance => self.arena.chance_probs(node)[i as usize],
+            Kind::Decision { set, .. } => self.opp.prob(set, self.arena.set(set).first_slot, i),
+            Kind::Terminal => 0.0,
+        }
+    }
 }

@@ -349,7 +349,7 @@ impl<'a, G: Game> Explorer<'a, G> {
     /// each state with its own deck, otherwise filled the memory before the
     /// first limit check, and filling siblings first meets the limit before
     /// a long descent into the first of them.
-    fn expand_from(&mut self, node: u32, follow: Follow) -> Result<(), SolveError> {
+    pub fn expand_region(&mut self, node: u32, follow: Follow) -> Result<(), SolveError> {
         let base = self.interner.mark();
         let (state, _) = self.replay(node)?;
         let mut stack: Vec<Open<G::State>> = Vec::new();
@@ -460,7 +460,7 @@ impl<'a, G: Game> Explorer<'a, G> {
                 continue;
             }
             if !self.arena.is_expanded(node) {
-                self.expand_from(node, follow)?;
+                self.expand_region(node, follow)?;
             }
             let first = self.arena.first_child[node as usize];
             stack.extend((0..n).rev().filter(|&a| follow(&self.arena, node, a)).map(|a| first + a));

@@ -24,11 +24,19 @@
 //! a sequence. An iteration that adds nothing with a gap left (LP
 //! round-off) ends the run with `stalled` set.
 //!
+//! Best responses are pruned with bounds ([`bnb`], the paper's BRS); the
+//! bound is the largest payoff met so far, as the game declares none, so
+//! a run that would stop on pruned bounds first recomputes both with the
+//! unpruned search ([`brs`]) and stops only if those agree; the returned
+//! bounds are always unpruned ones.
+//!
 //! Variants (the paper's player selection): both players every iteration
 //! (DO-B), alternating (DO-SA), or the player whose bound is further from
 //! the restricted value (DO-SWP); a player whose response added nothing is
 //! followed by the other one.
 
+/// Best responses pruned with bounds.
+mod bnb;
 /// Best responses on the full game.
 mod brs;
 /// The explored nodes.
@@ -100,6 +108,9 @@ pub struct DoOptions {
     pub max_nodes: u64,
     /// The most bytes the explored part of the game may hold.
     pub max_bytes: u64,
+    /// Prune the best-response searches with bounds (an answer is then
+    /// certified by unpruned searches before the run stops).
+    pub prune: bool,
 }
 
 impl Default for DoOptions {
@@ -112,6 +123,7 @@ impl Default for DoOptions {
             labels: false,
             max_nodes: u64::MAX,
             max_bytes: u64::MAX,
+            prune: true,
         }
     }
 }
@@ -139,6 +151,8 @@ pub struct Iteration {
     pub added: [usize; 2],
     pub lp_seconds: f64,
     pub br_seconds: f64,
+    /// Whether the best responses were unpruned ones certifying the bounds.
+    pub certified: bool,
     pub expand_seconds: f64,
 }
 
@@ -234,12 +248,21 @@ pub fn solve_game<G: Game>(
         spare: [None, None],
         quiet: [false, false],
         next: 0,
+        hints: [Vec::new(), Vec::new()],
     };
-    let mut iterations = Vec::new();
-    let (mut stopped, mut stalled) = (false, false);
+    let mut iterations: Vec<Iteration> = Vec::new();
+    let (mut stopped, mut stalled, mut stop) = (false, false, false);
+    // Set when the run would stop on pruned bounds: the next iteration
+    // certifies them, and the run stops after it unless they moved.
+    let mut certify = false;
     loop {
-        let mut it = run.iteration(iterations.len() as u64 + 1)?;
+        let mut it = run.iteration(iterations.len() as u64 + 1, certify)?;
         it.seconds = start.elapsed().as_secs_f64();
+        if let (true, Some(prev)) = (it.nodes == 0, iterations.last()) {
+            // A certifying iteration after sequences were added has no
+            // restricted game of its own: the last one's size stands.
+            (it.sequences, it.nodes, it.temp_leaves) = (prev.sequences, prev.nodes, prev.temp_leaves);
+        }
         let gap = run.gap();
         let progress = Progress {
             iteration: it.iteration,
@@ -248,16 +271,24 @@ pub fn solve_game<G: Game>(
             bounds: it.lower.zip(it.upper),
             evaluation: None,
         };
+        let exact = !options.prune || it.certified;
         iterations.push(it);
         let control = observer.progress(&progress);
-        if gap.is_some_and(|g| g <= run.tolerance()) {
+        let converged = gap.is_some_and(|g| g <= run.tolerance());
+        stop |= control == Control::Stop || iterations.len() as u64 >= options.max_iterations;
+        if (converged || run.quiet == [true, true] || stop) && !exact {
+            certify = true;
+            continue;
+        }
+        certify = false;
+        if converged {
             break;
         }
         if run.quiet == [true, true] {
             stalled = true;
             break;
         }
-        if control == Control::Stop || iterations.len() as u64 >= options.max_iterations {
+        if stop {
             stopped = true;
             break;
         }
@@ -288,6 +319,8 @@ struct Run<'a, 'g, G: Game> {
     quiet: [bool; 2],
     /// The next player of the alternating policy.
     next: usize,
+    /// Per player and set: the pruned search's last choice, tried first.
+    hints: [Vec<u32>; 2],
 }
 
 impl<G: Game> Run<'_, '_, G> {
@@ -350,22 +383,11 @@ impl<G: Game> Run<'_, '_, G> {
         one(p)
     }
 
-    /// One iteration: restricted game, LPs, best responses, new sequences.
-    fn iteration(&mut self, number: u64) -> Result<Iteration, SolveError> {
-        let mut it = Iteration { iteration: number, ..Iteration::default() };
-        let t = Instant::now();
-        if self.restricted.is_none() {
-            self.restricted = Some(restricted::build(&mut self.ex, &self.allowed, &mut self.leaf_values)?);
-            self.solved = [false, false];
-            self.quiet = [false, false];
-            self.spare = [None, None];
-        }
-        it.expand_seconds = t.elapsed().as_secs_f64();
-        let who = self.responders();
-        let rg = self.restricted.as_ref().expect("built above");
-        // The LP of each responder's opponent, once per restricted game;
-        // clarabel gives both plans from one LP (the second's as its dual).
-        let t = Instant::now();
+    /// The strategies the responders `who` respond to, from the LP of the
+    /// current restricted game (solved once per restricted game; clarabel
+    /// gives both plans from one LP, the second's as its dual).
+    fn solve_lps(&mut self, who: [bool; 2]) -> Result<(), SolveError> {
+        let rg = self.restricted.as_ref().expect("built before its LP");
         let needed = (0..2).any(|me| who[me] && !self.solved[1 - me]);
         if needed && self.options.backend == Backend::Clarabel {
             let sol = lp::solve_both(&rg.sf, self.options.backend)?;
@@ -391,15 +413,47 @@ impl<G: Game> Run<'_, '_, G> {
                 self.solved[opp] = true;
             }
         }
-        it.lp_seconds = t.elapsed().as_secs_f64();
-        it.sequences = [rg.sf.treeplex.n_seqs(0), rg.sf.treeplex.n_seqs(1)];
-        (it.nodes, it.temp_leaves, it.lp_value) = (rg.nodes, rg.temp_leaves, self.lp_value);
+        Ok(())
+    }
+
+    /// One iteration: restricted game, LPs, best responses, new sequences.
+    /// A certifying one only recomputes both players' best responses to
+    /// the current strategies, unpruned.
+    fn iteration(&mut self, number: u64, certify: bool) -> Result<Iteration, SolveError> {
+        let mut it = Iteration { iteration: number, certified: certify, ..Iteration::default() };
+        let who = if certify {
+            [true, true]
+        } else {
+            let t = Instant::now();
+            if self.restricted.is_none() {
+                self.restricted = Some(restricted::build(&mut self.ex, &self.allowed, &mut self.leaf_values)?);
+                self.solved = [false, false];
+                self.quiet = [false, false];
+                self.spare = [None, None];
+            }
+            it.expand_seconds = t.elapsed().as_secs_f64();
+            let who = self.responders();
+            let t = Instant::now();
+            self.solve_lps(who)?;
+            it.lp_seconds = t.elapsed().as_secs_f64();
+            who
+        };
+        if let Some(rg) = &self.restricted {
+            it.sequences = [rg.sf.treeplex.n_seqs(0), rg.sf.treeplex.n_seqs(1)];
+            (it.nodes, it.temp_leaves) = (rg.nodes, rg.temp_leaves);
+        }
+        it.lp_value = self.lp_value;
         let t = Instant::now();
         for (me, &responds) in who.iter().enumerate() {
             if !responds {
                 continue;
             }
-            let response = brs::best_response(&mut self.ex, me as u32, &self.strategies[1 - me])?;
+            let opp = &self.strategies[1 - me];
+            let response = if self.options.prune && !certify {
+                bnb::best_response(&mut self.ex, me as u32, opp, &mut self.hints[me])?
+            } else {
+                brs::best_response(&mut self.ex, me as u32, opp)?
+            };
             self.bounds[me] = Some(response.value);
             self.allowed.resize(self.ex.arena.slot_set.len(), false);
             for s in response.slots {
