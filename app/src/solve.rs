@@ -273,18 +273,26 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         fields: &fields,
         extra: exact.map(|(text, json)| (text, "exact", json)),
     };
-    if let Some(out) = &args.out {
-        let json = format!("{}\n", report.json());
-        if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, json.as_bytes())) {
-            eprintln!("error: cannot write `{}`: {e}", out.display());
-            return 1;
-        }
+    if !write_out(args, &report.json()) {
+        return 1;
     }
     match args.format {
         Format::Text => crate::emit(&report.text()),
         Format::Json => crate::emit(&format!("{}\n", report.json())),
     }
     0
+}
+
+/// Writes the JSON answer to `--out` when it is given; false (after the
+/// message) when it cannot be written.
+fn write_out(args: &SolveArgs, json: &serde_json::Value) -> bool {
+    let Some(out) = &args.out else { return true };
+    let text = format!("{json}\n");
+    if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, text.as_bytes())) {
+        eprintln!("error: cannot write `{}`: {e}", out.display());
+        return false;
+    }
+    true
 }
 
 /// `--depth` / `--transpositions`: max^n over the game's states, no tree.
@@ -303,13 +311,8 @@ fn state_search<G: Game>(game: &G, args: &SolveArgs) -> i32 {
     };
     match choose::state_search(game, args.ties(), options) {
         Ok(report) => {
-            if let Some(out) = &args.out {
-                let json = format!("{}\n", report.json);
-                if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, json.as_bytes()))
-                {
-                    eprintln!("error: cannot write `{}`: {e}", out.display());
-                    return 1;
-                }
+            if !write_out(args, &report.json) {
+                return 1;
             }
             match args.format {
                 Format::Text => crate::emit(&report.text),
