@@ -16,13 +16,16 @@
 //! because every payoff is; the shift changes every plan pair's payoff by
 //! the same amount). Lemke's algorithm with covering vector 1 starts where
 //! `z0` enters at the first player's empty-sequence row, as Gambit's
-//! `lcp_solve` does (their paths still differ, so the equilibria may). The
-//! tableau is dense ([`tableau`]): simple, and quick on small games
-//! (goofspiel-4: 514 rows, 0.1 s), but each pivot touches the whole
-//! tableau, and Leduc (3,124 rows) was not done after 128,768 pivots of
-//! 20-40 ms; a sparse, LU-factored basis is what larger games need. The
-//! answer is checked afterwards by the independent best response, not
-//! trusted.
+//! `lcp_solve` does (their paths still differ, so the equilibria may), at
+//! the most negative entry of `q` after a tiny deterministic perturbation
+//! ([`perturb`]): the perturbed problem has no degenerate ties, which a
+//! floating-point ratio test cannot tell from rounding (without it small
+//! Leduc variants took 5 times the pivots or ended on a basis that was no
+//! equilibrium). The tableau is dense ([`tableau`]): simple, and quick on
+//! small games (goofspiel-4: 514 rows, 0.15 s), but each pivot touches the
+//! whole tableau (Leduc: 3,124 rows, 156 MB); a sparse, LU-factored basis
+//! is what larger games need. The answer is checked afterwards by the
+//! independent best response, not trusted.
 
 pub mod tableau;
 
