@@ -18,7 +18,7 @@
 //! `z0` enters at the first player's empty-sequence row, as Gambit's
 //! `lcp_solve` does (their paths still differ, so the equilibria may), at
 //! the most negative entry of `q` after a tiny deterministic perturbation
-//! ([`perturb`]): the perturbed problem has no degenerate ties, which a
+//! (`perturb`): the perturbed problem has no degenerate ties, which a
 //! floating-point ratio test cannot tell from rounding (without it small
 //! Leduc variants took 5 times the pivots or ended on a basis that was no
 //! equilibrium). The tableau is dense ([`tableau`]): simple, and quick on
