@@ -142,6 +142,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
                 phases: &phases,
                 notes: &[],
                 curve: None,
+                fields: &[],
                 extra: Some((summary_text(&sol), "double_oracle", summary_json(&sol))),
             };
             (report.text(), report.json())

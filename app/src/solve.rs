@@ -9,7 +9,7 @@ use galac_runtime::game::{Game, GameInfo};
 use galac_runtime::tree::Tree;
 use galac_solvers::best_response::{evaluate, Evaluation};
 use galac_solvers::lp::{Backend, LpSolver};
-use galac_solvers::maxn::Ties;
+use galac_solvers::maxn::{states::StateOptions, Ties};
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::Profile;
 
@@ -187,6 +187,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     let labels = unique_labels(&tree);
     let mut notes = Vec::new();
     let mut curve = None;
+    let mut fields = Vec::new();
     let (profile, unreached, solver_name, phases) = match &args.strategy {
         Some(path) => match given_strategy(game, path, &tree, &labels, args.partial_strategy) {
             Ok((profile, name)) => (profile, Vec::new(), name, Vec::new()),
@@ -218,6 +219,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                     name: solver.name(),
                     phases: sol.phases,
                     notes: Vec::new(),
+                    json: Vec::new(),
                 }),
                 // The CFR family runs through `CfrArgs::run`, which keeps the
                 // curve and the checkpoint.
@@ -231,6 +233,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                         name,
                         phases: run.solution.phases,
                         notes: Vec::new(),
+                        json: Vec::new(),
                     }
                 }),
                 _ => choose::run(choice, &tree),
@@ -241,6 +244,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                         notes.push(format!("chosen because: {why}"));
                     }
                     notes.extend(a.notes);
+                    fields = a.json;
                     (a.profile, a.unreached, a.name, a.phases)
                 }
                 Err(e) => {
@@ -267,20 +271,29 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         phases: &phases,
         notes: &notes,
         curve: curve.as_deref(),
+        fields: &fields,
         extra: exact.map(|(text, json)| (text, "exact", json)),
     };
-    if let Some(out) = &args.out {
-        let json = format!("{}\n", report.json());
-        if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, json.as_bytes())) {
-            eprintln!("error: cannot write `{}`: {e}", out.display());
-            return 1;
-        }
+    if !write_out(args, &report.json()) {
+        return 1;
     }
     match args.format {
         Format::Text => crate::emit(&report.text()),
         Format::Json => crate::emit(&format!("{}\n", report.json())),
     }
     0
+}
+
+/// Writes the JSON answer to `--out` when it is given; false (after the
+/// message) when it cannot be written.
+fn write_out(args: &SolveArgs, json: &serde_json::Value) -> bool {
+    let Some(out) = &args.out else { return true };
+    let text = format!("{json}\n");
+    if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, text.as_bytes())) {
+        eprintln!("error: cannot write `{}`: {e}", out.display());
+        return false;
+    }
+    true
 }
 
 /// `--depth` / `--transpositions`: max^n over the game's states, no tree.
@@ -292,16 +305,38 @@ fn state_search<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         );
         return 2;
     }
-    match choose::state_search(game, args.ties(), args.depth, args.transpositions) {
-        Ok(text) => {
-            crate::emit(&text);
+    let options = StateOptions {
+        transpositions: args.transpositions,
+        depth: args.depth,
+        max_bytes: Some(args.limits.max_memory.saturating_mul(1 << 20)),
+    };
+    match choose::state_search(game, args.ties(), options) {
+        Ok(report) => {
+            if !write_out(args, &report.json) {
+                return 1;
+            }
+            match args.format {
+                Format::Text => crate::emit(&report.text),
+                Format::Json => crate::emit(&format!("{}\n", report.json)),
+            }
             0
         }
         Err(msg) => {
             eprintln!("error: {msg}");
+            if msg.contains("MiB allowed") {
+                eprintln!("hint: raise the limit with --max-memory");
+            }
             1
         }
     }
+}
+
+/// The game's params as a JSON object (integers as numbers).
+pub(crate) fn params_json(info: &GameInfo) -> serde_json::Map<String, serde_json::Value> {
+    info.params
+        .iter()
+        .map(|(k, v)| (k.clone(), v.parse::<i64>().map_or_else(|_| serde_json::json!(v), |n| serde_json::json!(n))))
+        .collect()
 }
 
 /// Information-set labels that are unique keys (the choices are appended
@@ -343,6 +378,8 @@ pub(crate) struct Report<'a> {
     pub notes: &'a [String],
     /// An iterative solver's convergence curve.
     pub curve: Option<&'a [crate::cfr::Point]>,
+    /// A solver's own JSON fields (max^n's principal variation).
+    pub fields: &'a [(&'static str, serde_json::Value)],
     /// A solver's own section: (text lines, JSON key and value).
     pub extra: Option<(String, &'static str, serde_json::Value)>,
 }
@@ -413,19 +450,7 @@ impl Report<'_> {
                 .collect();
             strategy.insert(self.labels[set].clone(), serde_json::Value::Object(acts));
         }
-        let params: serde_json::Map<String, serde_json::Value> = info
-            .params
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.clone(),
-                    serde_json::json!(v
-                        .parse::<i64>()
-                        .ok()
-                        .map_or_else(|| serde_json::json!(v), |n| serde_json::json!(n))),
-                )
-            })
-            .collect();
+        let params = params_json(info);
         let values: serde_json::Map<String, serde_json::Value> =
             info.players.iter().zip(&self.eval.values).map(|(p, v)| (p.clone(), serde_json::json!(v))).collect();
         let mut seconds = serde_json::Map::new();
@@ -462,6 +487,11 @@ impl Report<'_> {
                 })
                 .collect();
             obj.insert("curve".into(), serde_json::Value::Array(points));
+        }
+        if let Some(obj) = json.as_object_mut() {
+            for (key, value) in self.fields {
+                obj.insert(key.to_string(), value.clone());
+            }
         }
         if let (Some((_, key, value)), Some(obj)) = (&self.extra, json.as_object_mut()) {
             obj.insert(key.to_string(), value.clone());

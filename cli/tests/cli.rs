@@ -551,6 +551,30 @@ fn solve_chooses_the_solver_from_the_game() {
     assert!(out.contains("not an equilibrium guarantee"), "{out}");
 }
 
+/// `solve --transpositions` / `--depth` answer in JSON like the other
+/// solvers (schema, value, principal variation), and the search's memory is
+/// bounded by `--max-memory`: an error with a hint, not an exhausted machine.
+#[test]
+fn solve_over_states_answers_in_json_within_the_memory_bound() {
+    let nim3 = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/nim3.gala");
+    let nim3 = nim3.to_str().unwrap_or_default();
+    let (code, out, err) = galac(&["solve", nim3, "--transpositions", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(json["schema"], "galac.solve/1", "{json}");
+    assert!(json["value"]["A"].is_number() && json["search"]["stored"].as_u64() > Some(0), "{json}");
+    let pv = json["principal_variation"].as_array().expect("a principal variation");
+    assert!(!pv.is_empty() && pv[0]["player"] == "A", "{json}");
+    let (code, out, err) = galac(&["solve", nim3, "--depth", "2", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(json["principal_variation"].as_array().map(Vec::len), Some(2), "{json}");
+    let (code, _, err) =
+        galac(&["solve", nim3, "--param", "piles=4", "--param", "tokens=3", "--depth", "12", "--max-memory", "1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("MiB allowed") && err.contains("--max-memory"), "{err}");
+}
+
 /// `solve --solver do`: bounds, gap and curve in the answer and its file,
 /// with and without the full tree; wrong variants and the node limit.
 #[test]

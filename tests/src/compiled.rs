@@ -341,17 +341,25 @@ fn compiled_positions_and_transpositions_equal_the_interpreters() {
         let c = instantiate(family, params).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(position_digest(&i, 1 << 20), position_digest(&c, 1 << 20), "{file} {params:?}");
         for tt in [false, true] {
-            let a = states::search(&i, Ties::First, states::StateOptions { transpositions: tt, depth: None })
-                .map_err(|e| e.to_string());
-            let b = states::search(&c, Ties::First, states::StateOptions { transpositions: tt, depth: None })
-                .map_err(|e| e.to_string());
+            let a = states::search(
+                &i,
+                Ties::First,
+                states::StateOptions { transpositions: tt, depth: None, max_bytes: None },
+            )
+            .map_err(|e| e.to_string());
+            let b = states::search(
+                &c,
+                Ties::First,
+                states::StateOptions { transpositions: tt, depth: None, max_bytes: None },
+            )
+            .map_err(|e| e.to_string());
             assert_eq!(a, b, "{file} {params:?}, transpositions {tt}");
         }
     }
     check("nim3.gala", &nim3::Family, &[]);
     // The look-ahead: the game's `evaluate` in both executions.
     for (depth, tt) in [(3, false), (5, true)] {
-        let options = states::StateOptions { transpositions: tt, depth: Some(depth) };
+        let options = states::StateOptions { transpositions: tt, depth: Some(depth), max_bytes: None };
         let i = load_interp("nim3.gala", &["piles=4"]).unwrap_or_else(|e| panic!("{e}"));
         let c = instantiate(&nim3::Family, &["piles=4"]).unwrap_or_else(|e| panic!("{e}"));
         let a = states::search(&i, Ties::Average, options).map_err(|e| e.to_string());

@@ -22,15 +22,17 @@ fn check(file: &str, params: &[&str]) -> states::StateStats {
     for ties in [Ties::First, Ties::Average] {
         let back = full::backward(&tree, ties);
         let root_choice = back.best[0] - tree.children(0).start;
-        let plain = states::search(&game, ties, states::StateOptions { transpositions: false, depth: None })
-            .unwrap_or_else(|e| panic!("{e}"));
+        let plain =
+            states::search(&game, ties, states::StateOptions { transpositions: false, depth: None, max_bytes: None })
+                .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(plain.value, back.values[..n], "{file} {ties:?}");
         assert_eq!(plain.choice, Some(root_choice), "{file} {ties:?}");
         assert_eq!(plain.stats.nodes, tree.n_nodes() as u64, "{file} {ties:?}: every node once");
         assert_eq!(plain.stats.ties, back.ties, "{file} {ties:?}");
         assert_eq!(plain.stats.transpositions, 0);
-        let tt = states::search(&game, ties, states::StateOptions { transpositions: true, depth: None })
-            .unwrap_or_else(|e| panic!("{e}"));
+        let tt =
+            states::search(&game, ties, states::StateOptions { transpositions: true, depth: None, max_bytes: None })
+                .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(tt.value, back.values[..n], "{file} {ties:?}: transpositions change the vector");
         assert_eq!(tt.choice, Some(root_choice), "{file} {ties:?}");
         assert!(tt.stats.nodes < plain.stats.nodes, "{file} {ties:?}: {:?}", tt.stats);
@@ -101,10 +103,12 @@ fn transpositions_keep_expected_vectors_at_chance_nodes() {
     let tree = build(&game, &BuildOptions::default()).expect("dice2 builds").0;
     for ties in [Ties::First, Ties::Average] {
         let back = full::backward(&tree, ties);
-        let plain = states::search(&game, ties, states::StateOptions { transpositions: false, depth: None })
-            .expect("perfect information");
-        let tt = states::search(&game, ties, states::StateOptions { transpositions: true, depth: None })
-            .expect("perfect information");
+        let plain =
+            states::search(&game, ties, states::StateOptions { transpositions: false, depth: None, max_bytes: None })
+                .expect("perfect information");
+        let tt =
+            states::search(&game, ties, states::StateOptions { transpositions: true, depth: None, max_bytes: None })
+                .expect("perfect information");
         assert_eq!(plain.value, back.values[..3], "{ties:?}");
         assert_eq!(tt.value, back.values[..3], "{ties:?}");
         assert_eq!(plain.stats.nodes, tree.n_nodes() as u64);
@@ -119,9 +123,11 @@ fn transpositions_keep_expected_vectors_at_chance_nodes() {
 fn the_state_search_refuses_imperfect_information() {
     let game = load_interp("kuhn.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
     for tt in [false, true] {
-        let Err(SolveError::Unsupported { reason, .. }) =
-            states::search(&game, Ties::First, states::StateOptions { transpositions: tt, depth: None })
-        else {
+        let Err(SolveError::Unsupported { reason, .. }) = states::search(
+            &game,
+            Ties::First,
+            states::StateOptions { transpositions: tt, depth: None, max_bytes: None },
+        ) else {
             panic!("kuhn has hidden cards");
         };
         assert!(reason.contains("not of perfect information"), "{reason}");
@@ -182,7 +188,7 @@ fn look_ahead_equals_an_enumeration_with_the_papers_estimate() {
             for ties in [Ties::First, Ties::Average] {
                 let (value, choice, nodes, estimated) = nim_ahead(&mut vec![tokens; piles], 0, depth, ties);
                 for transpositions in [false, true] {
-                    let options = states::StateOptions { transpositions, depth: Some(depth) };
+                    let options = states::StateOptions { transpositions, depth: Some(depth), max_bytes: None };
                     let r = states::search(&game, ties, options).unwrap_or_else(|e| panic!("{e}"));
                     let what = format!("{piles}x{tokens}, depth {depth}, {ties:?}, transpositions {transpositions}");
                     assert!(r.value.iter().zip(value).all(|(a, b)| (a - b).abs() < 1e-12), "{what}: {:?}", r.value);
@@ -220,7 +226,7 @@ fn the_evaluate_fn_is_checked() {
     assert!(game("n: bool) -> ([player]int, int)").contains("has type `bool`"));
     // A game without the fn cannot be searched to a depth.
     let kuhnless = load_interp("nim222.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
-    let options = states::StateOptions { transpositions: false, depth: Some(2) };
+    let options = states::StateOptions { transpositions: false, depth: Some(2), max_bytes: None };
     let Err(SolveError::Unsupported { reason, .. }) = states::search(&kuhnless, Ties::First, options) else {
         panic!("nim222 has no evaluate fn");
     };
@@ -230,13 +236,93 @@ fn the_evaluate_fn_is_checked() {
 #[test]
 fn solve_reports_the_search_over_states() {
     let game = load_interp("nim3.gala", &["piles=3", "tokens=2"]).unwrap_or_else(|e| panic!("{e}"));
-    let text = galac_app::choose::state_search(&game, Ties::Average, Some(3), true).expect("nim3 has evaluate");
+    let options = states::StateOptions { transpositions: true, depth: Some(3), max_bytes: None };
+    let report = galac_app::choose::state_search(&game, Ties::Average, options).expect("nim3 has evaluate");
+    let text = &report.text;
     assert!(text.contains("look-ahead to depth 3"), "{text}");
     assert!(text.contains("A 0.500000000, B 0.500000000, C 0.000000000"), "{text}");
     assert!(text.contains("first move: (0, 2)"), "{text}");
+    assert!(text.contains("principal variation: A (0, 2), "), "{text}");
     let kuhn = load_interp("kuhn.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
-    let err = galac_app::choose::state_search(&kuhn, Ties::First, None, true).expect_err("hidden cards");
+    let options = states::StateOptions { transpositions: true, depth: None, max_bytes: None };
+    let Err(err) = galac_app::choose::state_search(&kuhn, Ties::First, options) else { panic!("hidden cards") };
     assert!(err.contains("not of perfect information"), "{err}");
+}
+
+/// The JSON of `--depth` / `--transpositions` has the solve schema, the
+/// root vector per player and the principal variation, which equals the
+/// one max^n finds on the built tree (searched to the end, with and
+/// without transpositions), move by move with the tree's labels.
+#[test]
+fn the_search_over_states_reports_json_with_the_trees_principal_variation() {
+    for (file, params) in [("nim3.gala", &["piles=3", "tokens=2"][..]), ("nim222.gala", &[][..])] {
+        let game = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
+        let opts = BuildOptions { labels: true, ..BuildOptions::default() };
+        let tree = build(&game, &opts).unwrap_or_else(|e| panic!("{e}")).0;
+        for ties in [Ties::First, Ties::Average] {
+            let (_, tree_report) = galac_solvers::maxn::solve(&tree, ties).unwrap_or_else(|e| panic!("{e}"));
+            let tree_pv: Vec<serde_json::Value> = tree_report
+                .principal_variation
+                .iter()
+                .map(|&(set, a)| {
+                    let player = &tree.player_names[tree.infosets[set as usize].player as usize];
+                    serde_json::json!({"player": player, "action": tree.action_labels(set)[a as usize]})
+                })
+                .collect();
+            assert!(!tree_pv.is_empty(), "{file}");
+            for transpositions in [false, true] {
+                let options = states::StateOptions { transpositions, depth: None, max_bytes: None };
+                let r = galac_app::choose::state_search(&game, ties, options).unwrap_or_else(|e| panic!("{e}"));
+                let json = &r.json;
+                assert_eq!(json["schema"], "galac.solve/1");
+                assert_eq!(json["game"], galac_runtime::game::Game::info(&game).name.as_str());
+                for (p, v) in tree.player_names.iter().zip(&tree_report.value) {
+                    assert_eq!(json["value"][p].as_f64(), Some(*v), "{file} {ties:?} {transpositions}: {json}");
+                }
+                assert_eq!(
+                    json["principal_variation"],
+                    serde_json::Value::Array(tree_pv.clone()),
+                    "{file} {ties:?} {transpositions}"
+                );
+                assert_eq!(json["pv_ends_at_chance"], tree_report.pv_ends_at_chance);
+                if !transpositions {
+                    assert_eq!(json["search"]["ties"].as_u64(), Some(tree_report.ties), "{file} {ties:?}");
+                }
+                assert!(json["strategy"].is_null(), "no tree, no profile");
+            }
+        }
+    }
+    // With a depth limit the variation stops at the limit.
+    let game = load_interp("nim3.gala", &["piles=3", "tokens=3"]).unwrap_or_else(|e| panic!("{e}"));
+    for transpositions in [false, true] {
+        let options = states::StateOptions { transpositions, depth: Some(2), max_bytes: None };
+        let r = states::search(&game, Ties::First, options).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(r.principal_variation.len(), 2, "{r:?}");
+        assert_eq!(r.principal_variation.first().copied(), r.choice);
+    }
+}
+
+/// The search keeps every information state it meets (and the table every
+/// position): under a memory bound it stops with an error instead of
+/// exhausting memory, and within a large enough bound it finishes.
+#[test]
+fn the_search_over_states_counts_its_memory() {
+    let game = load_interp("nim3.gala", &["piles=3", "tokens=3"]).unwrap_or_else(|e| panic!("{e}"));
+    for transpositions in [false, true] {
+        let small = states::StateOptions { transpositions, depth: None, max_bytes: Some(8 << 10) };
+        let Err(err) = states::search(&game, Ties::First, small) else {
+            panic!("24,136 nodes' information states in 8 KiB (transpositions {transpositions})")
+        };
+        let SolveError::TooMuchMemory { needed, limit } = err else { panic!("{err}") };
+        assert_eq!(limit, 8 << 10);
+        assert!(needed > limit, "{needed}");
+        let large = states::StateOptions { transpositions, depth: None, max_bytes: Some(256 << 20) };
+        let unbounded = states::StateOptions { max_bytes: None, ..large };
+        assert_eq!(states::search(&game, Ties::First, large), states::search(&game, Ties::First, unbounded));
+    }
+    let options = states::StateOptions { transpositions: false, depth: None, max_bytes: Some(64 << 10) };
+    let Err(msg) = galac_app::choose::state_search(&game, Ties::First, options) else { panic!("over the bound") };
+    assert!(msg.contains("MiB allowed"), "{msg}");
 }
 
 /// The example of docs/language.md's look-ahead section loads and gives the
@@ -248,12 +334,13 @@ fn the_documented_look_ahead_example_checks() {
     let start = section.find("```gala\n").expect("its example") + "```gala\n".len();
     let src = &section[start..start + section[start..].find("```").expect("the example's end")];
     let game = galac_compiler::driver::load_interp("race.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
-    let options = states::StateOptions { transpositions: false, depth: Some(1) };
+    let options = states::StateOptions { transpositions: false, depth: Some(1), max_bytes: None };
     let r = states::search(&game, Ties::First, options).unwrap_or_else(|e| panic!("{e}"));
     assert!(r.value.iter().zip([0.6, 0.2, 0.2]).all(|(a, b)| (a - b).abs() < 1e-12), "{:?}", r.value);
     assert_eq!((r.choice, r.stats.evaluated), (Some(1), 2));
     // Searched to the end it needs no estimate.
-    let end = states::search(&game, Ties::First, states::StateOptions { transpositions: true, depth: None })
-        .unwrap_or_else(|e| panic!("{e}"));
+    let end =
+        states::search(&game, Ties::First, states::StateOptions { transpositions: true, depth: None, max_bytes: None })
+            .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(end.stats.evaluated, 0);
 }

@@ -16,13 +16,16 @@
 //! because every payoff is; the shift changes every plan pair's payoff by
 //! the same amount). Lemke's algorithm with covering vector 1 starts where
 //! `z0` enters at the first player's empty-sequence row, as Gambit's
-//! `lcp_solve` does (their paths still differ, so the equilibria may). The
-//! tableau is dense ([`tableau`]): simple, and quick on small games
-//! (goofspiel-4: 514 rows, 0.1 s), but each pivot touches the whole
-//! tableau, and Leduc (3,124 rows) was not done after 128,768 pivots of
-//! 20-40 ms; a sparse, LU-factored basis is what larger games need. The
-//! answer is checked afterwards by the independent best response, not
-//! trusted.
+//! `lcp_solve` does (their paths still differ, so the equilibria may), at
+//! the most negative entry of `q` after a tiny deterministic perturbation
+//! (`perturb`): the perturbed problem has no degenerate ties, which a
+//! floating-point ratio test cannot tell from rounding (without it small
+//! Leduc variants took 5 times the pivots or ended on a basis that was no
+//! equilibrium). The tableau is dense ([`tableau`]): simple, and quick on
+//! small games (goofspiel-4: 514 rows, 0.15 s), but each pivot touches the
+//! whole tableau (Leduc: 3,124 rows, 156 MB); a sparse, LU-factored basis
+//! is what larger games need. The answer is checked afterwards by the
+//! independent best response, not trusted.
 
 pub mod tableau;
 
@@ -145,6 +148,26 @@ fn max_payoff(tree: &Tree) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// Relative size of the perturbation of `q`.
+const PERTURBATION: f64 = 1e-7;
+
+/// `q` with each entry raised by a different tiny amount (deterministic):
+/// the perturbed problem is nondegenerate, so the ratio test meets no ties,
+/// which floating point cannot tell from near-ties; its final basis is then
+/// read with the true `q`, and the answer checked.
+fn perturb(q: &[f64]) -> Vec<f64> {
+    let scale = q.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    q.iter()
+        .map(|&x| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            x + PERTURBATION * scale * (0.5 + (state >> 11) as f64 / (1u64 << 53) as f64)
+        })
+        .collect()
+}
+
 /// Runs Lemke's algorithm on a two-player tree and checks the answer.
 pub fn solve(tree: &Tree, observer: &mut dyn Observer) -> Result<LemkeSolution, SolveError> {
     let unsupported = |reason: String| SolveError::Unsupported { solver: "Lemke's algorithm", reason };
@@ -154,7 +177,8 @@ pub fn solve(tree: &Tree, observer: &mut dyn Observer) -> Result<LemkeSolution, 
     let start = Instant::now();
     let plex = Treeplex::new(tree);
     let (q, m, [xs, ys, ps, _]) = lcp(tree, &plex);
-    let mut tab = Tableau::new(&q, &m).map_err(|e| unsupported(e.to_string()))?;
+    let perturbed = perturb(&q);
+    let mut tab = Tableau::new(&perturbed, &m).map_err(|e| unsupported(e.to_string()))?;
     let build_seconds = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let mut keep_going = |pivots: u64| {
@@ -168,12 +192,14 @@ pub fn solve(tree: &Tree, observer: &mut dyn Observer) -> Result<LemkeSolution, 
         observer.progress(&progress) == Control::Continue
     };
     let max_pivots = 50 * q.len() as u64 + 10_000;
-    tab.solve(ps, max_pivots, &mut keep_going).map_err(|e| match e {
+    // z0 enters at the most negative entry (one of the two empty-sequence rows).
+    let first = (0..perturbed.len()).min_by(|&a, &b| perturbed[a].total_cmp(&perturbed[b])).unwrap_or(ps);
+    tab.solve(first, max_pivots, &mut keep_going).map_err(|e| match e {
         LemkeError::Stopped => unsupported("stopped before an equilibrium was found".into()),
         e => unsupported(e.to_string()),
     })?;
     let solve_seconds = start.elapsed().as_secs_f64();
-    let z = tab.z();
+    let z: Vec<f64> = tab.z_for(&q).into_iter().map(|x| x.max(0.0)).collect();
     let mut profile = Profile::uniform(tree);
     let mut unreached = plex.behaviour(tree, 0, &z[xs..ys], &mut profile);
     unreached.extend(plex.behaviour(tree, 1, &z[ys..ys + plex.n_seqs(1)], &mut profile));

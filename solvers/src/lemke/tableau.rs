@@ -158,6 +158,22 @@ impl Tableau {
         self.pivots += 1;
     }
 
+    /// The value of `z_i` in the current basis for the right-hand side `q`
+    /// (`B^{-1} q`, the basis inverse read from the `w` columns): the
+    /// solution of the unperturbed problem after a perturbed run.
+    pub fn z_for(&self, q: &[f64]) -> Vec<f64> {
+        let n = self.n;
+        let mut z = vec![0.0; n];
+        for (row, &v) in self.basis.iter().enumerate() {
+            let v = v as usize;
+            if (n..2 * n).contains(&v) {
+                let inv = &self.t[row * self.width..row * self.width + n];
+                z[v - n] = inv.iter().zip(q).map(|(a, b)| a * b).sum();
+            }
+        }
+        z
+    }
+
     /// The value of `z_i` in the current basic solution.
     pub fn z(&self) -> Vec<f64> {
         let n = self.n;

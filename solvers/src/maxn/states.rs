@@ -46,6 +46,10 @@ pub struct StateOptions {
     /// below the root that are not leaves are valued by the game's
     /// heuristic ([`Game::evaluate`]) instead of searched.
     pub depth: Option<u32>,
+    /// Bytes the search may hold (the information states it interns, the
+    /// table, its stacks): beyond them it stops with
+    /// [`SolveError::TooMuchMemory`] instead of running out of memory.
+    pub max_bytes: Option<u64>,
 }
 
 /// What the search found.
@@ -55,8 +59,20 @@ pub struct StateResult {
     pub value: Vec<f64>,
     /// The root's first best action (`None` if the root is not a decision).
     pub choice: Option<u32>,
+    /// The principal variation: the first best action of each decision on
+    /// the chosen path from the root, until a leaf, a chance node or the
+    /// depth limit.
+    pub principal_variation: Vec<u32>,
+    /// The principal variation ends at a chance node.
+    pub pv_ends_at_chance: bool,
     pub stats: StateStats,
 }
+
+/// Nodes searched between two checks of the memory held.
+const MEMORY_CHECK_EVERY: u64 = 1024;
+
+/// Marks a principal variation that ends at a chance node.
+const CHANCE: u32 = u32::MAX;
 
 /// Searches `game` from its root with max^n under `ties`, as `options` say.
 /// Refuses a game whose searched nodes share an information set (imperfect
@@ -80,13 +96,20 @@ pub fn search<G: Game>(game: &G, ties: Ties, options: StateOptions) -> Result<St
         table: Table::default(),
         n_infosets: 0,
         root_choice: None,
+        pv: Vec::new(),
         stats: StateStats::default(),
     };
     let root = game.root()?;
     s.states.push(root);
     s.node(0, 0)?;
+    s.check_memory()?;
     let value = s.kids[..n].to_vec();
-    Ok(StateResult { value, choice: s.root_choice, stats: s.stats })
+    let mut principal_variation = if options.transpositions { s.table_pv()? } else { s.pv[0].clone() };
+    let pv_ends_at_chance = principal_variation.last() == Some(&CHANCE);
+    if pv_ends_at_chance {
+        principal_variation.pop();
+    }
+    Ok(StateResult { value, choice: s.root_choice, principal_variation, pv_ends_at_chance, stats: s.stats })
 }
 
 /// A hasher for keys that are already hashes.
@@ -119,6 +142,10 @@ struct Table {
     words: Vec<u64>,
     /// `n` entries per stored position (NaN while it is being searched).
     values: Vec<f64>,
+    /// Per stored position: its first best action, or [`CHANCE`] at a
+    /// chance node, `u32::MAX - 1` where the search stopped (a leaf, the
+    /// depth limit).
+    best: Vec<u32>,
 }
 
 impl Table {
@@ -142,7 +169,18 @@ impl Table {
         self.entries.push((self.words.len(), key.len() as u32, next));
         self.words.extend_from_slice(key);
         self.values.extend(std::iter::repeat_n(f64::NAN, n));
+        self.best.push(u32::MAX - 1);
         e
+    }
+
+    /// Bytes held (capacities; the hash map's slots counted at a key, a
+    /// value and a control byte each).
+    fn bytes(&self) -> u64 {
+        (self.first.capacity() * 13
+            + self.entries.capacity() * std::mem::size_of::<(usize, u32, u32)>()
+            + self.words.capacity() * 8
+            + self.values.capacity() * 8
+            + self.best.capacity() * 4) as u64
     }
 }
 
@@ -177,6 +215,9 @@ struct StateSearch<'g, G: Game> {
     /// Information sets met so far (the interner numbers them densely).
     n_infosets: u32,
     root_choice: Option<u32>,
+    /// Per depth: the principal variation below the node searched last at
+    /// that depth (rows reused, so no node allocates once they have grown).
+    pv: Vec<Vec<u32>>,
     stats: StateStats,
 }
 
@@ -191,6 +232,10 @@ impl<G: Game> StateSearch<'_, G> {
                 reason: format!("a play is more than {} moves long", super::search::MAX_SEARCH_DEPTH),
             });
         }
+        if self.pv.len() <= depth as usize {
+            self.pv.push(Vec::new());
+        }
+        self.pv[depth as usize].clear();
         let entry = if self.options.transpositions {
             if !self.game.position_key(&self.states[at], &mut self.key) {
                 return Err(SolveError::Unsupported {
@@ -222,6 +267,9 @@ impl<G: Game> StateSearch<'_, G> {
             None
         };
         self.stats.nodes += 1;
+        if self.stats.nodes.is_multiple_of(MEMORY_CHECK_EVERY) {
+            self.check_memory()?;
+        }
         let node = self.game.advance(&mut self.states[at], &mut self.info)?;
         let at_limit = self.options.depth == Some(depth) && node != Node::Terminal;
         match node {
@@ -251,7 +299,11 @@ impl<G: Game> StateSearch<'_, G> {
                 self.game.chance_probs(&self.states[at], &mut self.ratios);
                 let base = self.probs.len();
                 self.probs.extend(self.ratios.iter().map(|r| r.to_f64()));
-                self.children(at, n_outcomes, depth)?;
+                self.children(at, n_outcomes, depth, None)?;
+                self.pv[depth as usize].push(CHANCE);
+                if let Some(e) = entry {
+                    self.table.best[e] = CHANCE;
+                }
                 // The sum is written after the children's vectors, then moved
                 // over them (no allocation per node).
                 let (n, m) = (self.n, n_outcomes as usize);
@@ -278,10 +330,13 @@ impl<G: Game> StateSearch<'_, G> {
                     });
                 }
                 self.n_infosets = infoset + 1;
-                self.children(at, n_actions, depth)?;
+                self.children(at, n_actions, depth, Some(player as usize))?;
                 let best = self.back_up(player as usize, n_actions as usize);
                 if at == 0 {
                     self.root_choice = Some(best);
+                }
+                if let Some(e) = entry {
+                    self.table.best[e] = best;
                 }
             }
         }
@@ -293,19 +348,75 @@ impl<G: Game> StateSearch<'_, G> {
     }
 
     /// Applies each of `m` actions to a copy of the state at `at`, then
-    /// searches the copies in order; their vectors end `kids`.
-    fn children(&mut self, at: usize, m: u32, depth: u32) -> Result<(), SolveError> {
+    /// searches the copies in order; their vectors end `kids`. At a node of
+    /// `player`, the principal variation at `depth` follows the first best
+    /// child so far (the rule of [`Self::back_up`]).
+    fn children(&mut self, at: usize, m: u32, depth: u32, player: Option<usize>) -> Result<(), SolveError> {
         let base = self.states.len();
         for a in 0..m {
             let mut child = self.states[at].clone();
             self.game.apply(&mut child, a, &mut self.info)?;
             self.states.push(child);
         }
+        let (n, d) = (self.n, depth as usize);
+        let first_kid = self.kids.len();
+        let mut top = f64::NAN;
         for k in 0..m as usize {
             self.node(base + k, depth + 1)?;
+            let Some(p) = player else { continue };
+            let v = self.kids[first_kid + k * n + p];
+            if k == 0 || (v > top && !tied(v, top)) {
+                top = v;
+                let (rows, below) = self.pv.split_at_mut(d + 1);
+                rows[d].clear();
+                rows[d].push(k as u32);
+                rows[d].extend_from_slice(&below[0]);
+            }
         }
         self.states.truncate(base);
         Ok(())
+    }
+
+    /// Fails when the information states, the table and the stacks hold
+    /// more than the options allow.
+    fn check_memory(&self) -> Result<(), SolveError> {
+        let Some(limit) = self.options.max_bytes else { return Ok(()) };
+        let needed = self.info.bytes() as u64
+            + self.table.bytes()
+            + (self.states.capacity() * std::mem::size_of::<G::State>()) as u64
+            + (self.kids.capacity() * 8 + self.key.capacity() * 8) as u64;
+        if needed > limit {
+            return Err(SolveError::TooMuchMemory { needed, limit });
+        }
+        Ok(())
+    }
+
+    /// The principal variation read from the table: from the root, the
+    /// stored first best action of each position, until a position where
+    /// the search stopped or a chance node ([`CHANCE`] ends the path).
+    fn table_pv(&mut self) -> Result<Vec<u32>, SolveError> {
+        let mut state = self.game.root()?;
+        let mut path = Vec::new();
+        let mut depth = 0u32;
+        loop {
+            self.game.position_key(&state, &mut self.key);
+            if let Some(limit) = self.options.depth {
+                self.key.push(u64::from(limit - depth));
+            }
+            let Some(e) = self.table.find(hash_words(&self.key), &self.key) else { break };
+            let best = self.table.best[e as usize];
+            if best == u32::MAX - 1 {
+                break;
+            }
+            path.push(best);
+            if best == CHANCE {
+                break;
+            }
+            self.game.advance(&mut state, &mut self.info)?;
+            self.game.apply(&mut state, best, &mut self.info)?;
+            depth += 1;
+        }
+        Ok(path)
     }
 
     /// Replaces the `m` child vectors ending `kids` by the vector a node of
