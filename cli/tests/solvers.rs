@@ -1,0 +1,106 @@
+//! `solve` choosing and running its solvers from the command line: the
+//! automatic choice, max^n over states (JSON, memory bound) and the double
+//! oracle's bounds and curve.
+
+mod common;
+
+/// Runs galac with nothing on its standard input.
+fn galac(args: &[&str]) -> (i32, String, String) {
+    common::galac(args, "")
+}
+
+/// Without `--solver`, `solve` picks the solver from the game and says why;
+/// `--solver` overrides it; a game no exact solver takes gets CFR+.
+#[test]
+fn solve_chooses_the_solver_from_the_game() {
+    let example = |f: &str| {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(f);
+        p.to_str().unwrap_or_default().to_string()
+    };
+    let (code, out, err) = galac(&["solve", &example("nim222.gala"), "--ties", "average"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solver: max^n (ties: average)") && out.contains("perfect information"), "{out}");
+    assert!(out.contains("principal variation: A (0, 2)") && out.contains("with shallow pruning"), "{out}");
+    let (code, out, err) = galac(&["solve", &example("beer_quiche.gala")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solver: lemke") && out.contains("general-sum"), "{out}");
+    assert!(out.contains("receiver 0.900000000"), "{out}");
+    let (code, out, err) = galac(&["solve", &example("kuhn.gala"), "--solver", "lemke"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("value: first -0.055555556"), "{out}");
+    let (code, _, err) = galac(&["solve", &example("kuhn.gala"), "--solver", "maxn"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not of perfect information") && err.contains("holds two nodes"), "{err}");
+    let dir = std::env::temp_dir().join(format!("galac-choose-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let hidden = dir.join("hidden3.gala");
+    let src = "game hidden3 { players a, b, c; flow { choose a x in bool; choose b y in bool; \
+               if x { outcome [1, 0, 0]; } else { outcome [0, 1, 0]; } } }";
+    std::fs::write(&hidden, src).expect("write");
+    // Three players, imperfect information: CFR+, said so, with the
+    // warning that NashConv is then no equilibrium guarantee.
+    let (code, out, err) = galac(&["solve", hidden.to_str().unwrap_or_default(), "--iterations", "50"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solver: cfr+") && out.contains("imperfect information: CFR+"), "{out}");
+    assert!(out.contains("not an equilibrium guarantee"), "{out}");
+}
+
+/// `solve --transpositions` / `--depth` answer in JSON like the other
+/// solvers (schema, value, principal variation), and the search's memory is
+/// bounded by `--max-memory`: an error with a hint, not an exhausted machine.
+#[test]
+fn solve_over_states_answers_in_json_within_the_memory_bound() {
+    let nim3 = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/nim3.gala");
+    let nim3 = nim3.to_str().unwrap_or_default();
+    let (code, out, err) = galac(&["solve", nim3, "--transpositions", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(json["schema"], "galac.solve/1", "{json}");
+    assert!(json["value"]["A"].is_number() && json["search"]["stored"].as_u64() > Some(0), "{json}");
+    let pv = json["principal_variation"].as_array().expect("a principal variation");
+    assert!(!pv.is_empty() && pv[0]["player"] == "A", "{json}");
+    let (code, out, err) = galac(&["solve", nim3, "--depth", "2", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(json["principal_variation"].as_array().map(Vec::len), Some(2), "{json}");
+    let (code, _, err) =
+        galac(&["solve", nim3, "--param", "piles=4", "--param", "tokens=3", "--depth", "12", "--max-memory", "1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("MiB allowed") && err.contains("--max-memory"), "{err}");
+}
+
+/// `solve --solver do`: bounds, gap and curve in the answer and its file,
+/// with and without the full tree; wrong variants and the node limit.
+#[test]
+fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
+    let kuhn = common::kuhn();
+    let kuhn = kuhn.as_str();
+    let curve = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("do_curve_{}.csv", std::process::id()));
+    let curve = curve.to_str().expect("utf-8 path");
+    // Checked on the tree, and with the oracle's own best responses only.
+    for extra in [&[][..], &["--no-tree"][..], &["--do-no-prune"][..]] {
+        let mut args = vec!["solve", kuhn, "--solver", "do", "--variant", "sa", "--format", "json", "--curve", curve];
+        args.extend_from_slice(extra);
+        let (code, out, err) = galac(&args);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let gap = json["double_oracle"]["gap"].as_f64().expect("gap");
+        // Kuhn's payoff range is 4: the default tolerance is 4e-9.
+        assert!((0.0..=4e-9).contains(&gap), "gap {gap}");
+        assert!(json["exploitability"].as_f64().expect("NashConv") <= 4e-9);
+        let lower = json["double_oracle"]["lower"].as_f64().expect("lower");
+        assert!((lower + 1.0 / 18.0).abs() < 1e-8, "value {lower}");
+        let iterations = json["double_oracle"]["iterations"].as_array().expect("curve").len();
+        let csv = std::fs::read_to_string(curve).expect("curve file");
+        assert_eq!(csv.lines().count(), iterations + 1, "{csv}");
+        assert!(err.is_empty(), "no progress line off a terminal: {err}");
+    }
+    let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--variant", "abc"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown variant"), "{err}");
+    // The explored part of the game obeys the node limit.
+    let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--no-tree", "--max-nodes", "20"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("exceeds 20 nodes") && err.contains("--max-nodes"), "{err}");
+}
