@@ -212,6 +212,16 @@ impl Checker {
     /// is known: scalars only (int, bool, player, card or an enum without
     /// fields), so that a value is one flat tuple (see [`tast::Enum::repr`]).
     fn collect_variant_fields(&mut self, p: &ast::Program) {
+        // Enums with fields, known before any field is resolved: a field of
+        // such an enum (itself included) would not be a scalar.
+        let with_fields: std::collections::HashSet<&str> = p
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                ast::Item::Enum(e) if e.variants.iter().any(|v| !v.fields.is_empty()) => Some(e.name.name.as_str()),
+                _ => None,
+            })
+            .collect();
         let mut id = 0;
         for item in &p.items {
             let ast::Item::Enum(e) = item else { continue };
@@ -230,7 +240,11 @@ impl Checker {
                 let mut tys = Vec::new();
                 for f in &v.fields {
                     let ty = self.resolve_type(f);
-                    let scalar = matches!(ty, Ty::Int | Ty::Bool | Ty::Player | Ty::Card | Ty::Error | Ty::Enum(..));
+                    let scalar = match &ty {
+                        Ty::Int | Ty::Bool | Ty::Player | Ty::Card | Ty::Error => true,
+                        Ty::Enum(_, name) => !with_fields.contains(&**name),
+                        _ => false,
+                    };
                     if !scalar {
                         self.error(
                             Diagnostic::error(format!("variant `{}` has a field of type `{ty}`", v.name.name)).primary(
