@@ -127,12 +127,14 @@ fn a_three_player_game_runs_and_its_nash_conv_falls() {
 }
 
 /// Leduc with 6 ranks (100,993 nodes) is large enough for the traversal to
-/// use threads: one thread and two give the same state bit for bit, and a
+/// use threads: one thread and two give the same state bit for bit, also
+/// when the run goes back and forth between them (the worker's copy of the
+/// state must catch up after iterations the main thread did alone), and a
 /// run checkpointed after 3 iterations and resumed for 3 more ends in the
 /// state of a 6-iteration run (its bytes survive the round trip).
 #[test]
 fn threads_do_not_change_the_result_and_a_resumed_run_continues_exactly() {
-    use galac_solvers::cfr::{crew, Cfr, CfrState};
+    use galac_solvers::cfr::{crew, pace::Pace, Cfr, CfrState};
     let tree = example_tree("leduc.gala", &["ranks=6"]);
     assert!(tree.n_nodes() >= crew::PARALLEL_MIN_NODES, "{}", tree.n_nodes());
     let arrays =
@@ -145,6 +147,10 @@ fn threads_do_not_change_the_result_and_a_resumed_run_continues_exactly() {
         let (one_sol, one) = run(1, 6, None);
         let (two_sol, two) = run(2, 6, None);
         assert_eq!(arrays(&one), arrays(&two), "{variant:?}");
+        let config = CfrConfig { threads: 2, ..CfrConfig::new(variant, 6) };
+        let cfr = Cfr::new(&tree, config, None).expect("fits");
+        let (_, mixed) = cfr.run_paced(&mut RunToEnd, Pace::scripted(true, |t| t % 3 != 2));
+        assert_eq!(arrays(&one), arrays(&mixed), "{variant:?}");
         assert_eq!(one_sol.profile.probs, two_sol.profile.probs);
         let (_, first) = run(2, 3, None);
         let fp = Cfr::new(&tree, CfrConfig::new(variant, 6), None).expect("fits").fingerprint();

@@ -5,18 +5,17 @@
 //! walk, so neither pruning nor threads can change it.
 
 use super::crew::Sets;
-use super::sync::Floats;
 
 /// Adds `weight` times the reach-weighted current strategy of the player
 /// of `sets` into `average` (per slot). `seq_reach` is scratch of at least
 /// the player's sequence count.
-pub fn accumulate(sets: &Sets, current: &Floats, weight: f64, average: &mut [f64], seq_reach: &mut [f64]) {
+pub fn accumulate(sets: &Sets, current: &[f64], weight: f64, average: &mut [f64], seq_reach: &mut [f64]) {
     let offset = sets.starts.first().copied().unwrap_or(0) as usize;
     seq_reach[0] = 1.0;
     for (w, &parent) in sets.starts.windows(2).zip(&sets.parents) {
         let reach = seq_reach[parent as usize];
         for slot in w[0] as usize..w[1] as usize {
-            let x = reach * current.get(slot);
+            let x = reach * current[slot];
             seq_reach[slot - offset + 1] = x;
             average[slot] += weight * x;
         }

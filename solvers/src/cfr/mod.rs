@@ -15,6 +15,7 @@
 pub mod average;
 pub mod crew;
 pub mod layout;
+pub mod pace;
 pub mod rules;
 pub mod schedule;
 pub mod state;
@@ -123,7 +124,7 @@ impl<'t> Cfr<'t> {
         let sets = tree.infosets.len() as u64;
         CfrState::estimate_bytes(slots as usize, config.variant.predictive())
             + 16 * sets // the treeplex: first slot, parent sequence, sets per player
-            + crew::estimate_bytes(tree, slots, max_slots)
+            + crew::estimate_bytes(tree, slots, max_slots, config.threads > 1 && tree.n_nodes() >= crew::PARALLEL_MIN_NODES)
             + layout::Layout::estimate_bytes(tree)
             + Evaluator::estimate_bytes(tree)
             + 8 * slots // the average profile of a check
@@ -138,18 +139,29 @@ impl<'t> Cfr<'t> {
     /// run, reporting after every iteration (with the exact exploitability
     /// when a check is due). Returns the answer and the final state.
     pub fn run(self, observer: &mut dyn Observer) -> (Solution, CfrState) {
+        let two = self.two_threads();
+        self.run_paced(observer, pace::Pace::new(two))
+    }
+
+    /// Whether the run may use a second thread.
+    fn two_threads(&self) -> bool {
+        self.config.threads > 1 && self.tree.n_nodes() >= crew::PARALLEL_MIN_NODES
+    }
+
+    /// [`Self::run`] with the thread count of each iteration chosen by
+    /// `pace` (tests script it).
+    pub fn run_paced(self, observer: &mut dyn Observer, mut pace: pace::Pace) -> (Solution, CfrState) {
+        let threads = if self.two_threads() { 2 } else { 1 };
         let Cfr { tree, plex, config, mut state, layout } = self;
         let start = Instant::now();
         let base = state.seconds;
-        let threads = if config.threads > 1 && tree.n_nodes() >= crew::PARALLEL_MIN_NODES { 2 } else { 1 };
-        let current = std::mem::take(&mut state.current);
         let mut iteration = state.iteration;
-        let parts = (&mut state.regrets[..], &mut state.prediction[..], &mut state.average[..]);
-        let (team, [mut p0, p1]) =
-            crew::Team::new(tree, &plex, &layout, config.variant, config.alternating, threads, &current, parts);
+        let take = std::mem::take;
+        let arrays = (take(&mut state.regrets), take(&mut state.prediction), take(&mut state.current));
+        let mut p0 = crew::Part::main(tree, &plex, arrays.0, arrays.1, arrays.2, take(&mut state.average));
+        let team = crew::Team::new(tree, &plex, &layout, config.variant, config.alternating, threads);
         let mut checker = Checker::new(tree, &plex, config.checks, iteration);
-        let p1 = std::sync::Mutex::new(p1);
-        let mut pace = crew::Pace::new(threads > 1);
+        let p1 = std::sync::Mutex::new(if threads > 1 { crew::Part::worker(&p0) } else { crew::Part::empty() });
         let stopped = std::thread::scope(|s| {
             if threads > 1 {
                 let (team, p1) = (&team, &p1);
@@ -178,8 +190,10 @@ impl<'t> Cfr<'t> {
             team.finish();
             stopped
         });
-        drop((p0, p1));
-        state.current = team.current.to_vec();
+        drop(p1);
+        (state.regrets, state.prediction, state.current) =
+            (take(&mut p0.regrets), take(&mut p0.prediction), take(&mut p0.current));
+        state.average = p0.into_average();
         state.iteration = iteration;
         state.seconds = base + start.elapsed().as_secs_f64();
         let (profile, unreached) = state.average_profile(tree, &plex);

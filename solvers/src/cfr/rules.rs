@@ -58,6 +58,7 @@ impl Variant {
     /// is the set's prediction (used by the predictive variant only). Plain
     /// loops over the slab: a set has a handful of actions, too few for a
     /// library copy to pay.
+    #[inline(always)]
     pub fn update(&self, t: u64, regrets: &mut [f64], inst: &[f64], pred: &mut [f64], current: &mut [f64]) {
         match *self {
             Variant::Cfr => add(regrets, inst),

@@ -15,11 +15,6 @@ use std::sync::{Condvar, Mutex};
 pub struct Floats(Box<[AtomicU64]>);
 
 impl Floats {
-    /// An array holding `xs`.
-    pub fn from_slice(xs: &[f64]) -> Floats {
-        Floats(xs.iter().map(|x| AtomicU64::new(x.to_bits())).collect())
-    }
-
     /// `n` zeros.
     pub fn zeros(n: usize) -> Floats {
         Floats((0..n).map(|_| AtomicU64::new(0)).collect())
@@ -37,35 +32,10 @@ impl Floats {
         self.0[i].store(x.to_bits(), Ordering::Relaxed);
     }
 
-    /// Adds `x` to entry `i` (not atomically: one writer per entry and step).
-    #[inline(always)]
-    pub fn add(&self, i: usize, x: f64) {
-        self.set(i, self.get(i) + x);
-    }
-
     /// The entries as atomics, for a hot loop that reads them through
     /// [`load`] and [`store`] (one indirection less than `&Floats`).
     pub fn cells(&self) -> &[AtomicU64] {
         &self.0
-    }
-
-    /// The entries, copied out.
-    pub fn to_vec(&self) -> Vec<f64> {
-        (0..self.0.len()).map(|i| self.get(i)).collect()
-    }
-
-    /// Entries `range`, copied into `out`.
-    pub fn read(&self, start: usize, out: &mut [f64]) {
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = self.get(start + i);
-        }
-    }
-
-    /// Entries from `start` set to `xs`.
-    pub fn write(&self, start: usize, xs: &[f64]) {
-        for (i, x) in xs.iter().enumerate() {
-            self.set(start + i, *x);
-        }
     }
 }
 

@@ -13,11 +13,11 @@
 
 use std::ops::Range;
 
+use std::sync::atomic::AtomicU64;
+
 use galac_runtime::tree::{NodeView, Tree};
 
 use super::layout::{Layout, CHANCE, DECISION, TERMINAL};
-use std::sync::atomic::AtomicU64;
-
 use super::sync::{load, store, Floats};
 
 /// What a traversal reads: the tree, the slot of each set, the current
@@ -29,8 +29,8 @@ pub struct Inputs<'a> {
     pub layout: &'a Layout,
     /// Per information set: its first action slot.
     pub first_slot: &'a [u32],
-    /// The current strategy, per slot.
-    pub current: &'a Floats,
+    /// The current strategy, per slot (each thread holds its own copy).
+    pub current: &'a [f64],
     /// The traverser.
     pub me: u32,
 }
@@ -75,7 +75,7 @@ pub fn root_reach(inputs: &Inputs, child: u32) -> f64 {
     match tree.node(0) {
         NodeView::Chance => tree.chance_probs(0)[a].to_f64(),
         NodeView::Decision { player, infoset } if player != inputs.me => {
-            inputs.current.get(inputs.first_slot[infoset as usize] as usize + a)
+            inputs.current[inputs.first_slot[infoset as usize] as usize + a]
         }
         _ => 1.0,
     }
@@ -92,7 +92,7 @@ pub fn walk_chunk(inputs: Inputs, children: Range<u32>, regrets: &Floats, values
     let first = inputs.tree.children(0).start;
     let mut walker = Walker {
         inputs,
-        current: inputs.current.cells(),
+        current: inputs.current,
         regrets: regrets.cells(),
         vals: scratch,
         max_actions: max_actions(inputs.tree),
@@ -115,7 +115,7 @@ pub fn root_regrets(inputs: &Inputs, values: &Floats, out: &mut [f64]) -> bool {
     }
     let s = inputs.first_slot[infoset as usize] as usize;
     let n = inputs.tree.children(0).len();
-    let value: f64 = (0..n).map(|a| inputs.current.get(s + a) * values.get(a)).sum();
+    let value: f64 = (0..n).map(|a| inputs.current[s + a] * values.get(a)).sum();
     for (a, o) in out[..n].iter_mut().enumerate() {
         *o = values.get(a) - value;
     }
@@ -126,7 +126,7 @@ pub fn root_regrets(inputs: &Inputs, values: &Floats, out: &mut [f64]) -> bool {
 struct Walker<'a, 'b> {
     inputs: Inputs<'a>,
     /// The current strategy, per slot.
-    current: &'a [AtomicU64],
+    current: &'a [f64],
     /// Instantaneous regrets of the traverser, per slot.
     regrets: &'b [AtomicU64],
     /// Child values of the traverser's nodes, `max_actions` per depth.
@@ -169,7 +169,7 @@ impl Walker<'_, '_> {
         let current = self.current;
         if kind != DECISION + self.inputs.me {
             for (a, child) in (first..first + n as u32).enumerate() {
-                let p = load(current, index + a);
+                let p = current[index + a];
                 if p != 0.0 {
                     value += p * self.child(child, depth + 1, reach * p);
                 }
@@ -180,7 +180,7 @@ impl Walker<'_, '_> {
         for (a, child) in (first..first + n as u32).enumerate() {
             let v = self.child(child, depth + 1, reach);
             self.vals[base + a] = v;
-            value += load(current, index + a) * v;
+            value += current[index + a] * v;
         }
         let regrets = self.regrets;
         for (a, v) in self.vals[base..base + n].iter().enumerate() {
