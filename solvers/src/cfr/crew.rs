@@ -27,7 +27,7 @@ use galac_runtime::tree::{NodeView, Tree};
 
 use super::layout::Layout;
 use super::rules::Variant;
-use super::sync::{Floats, SpinBarrier};
+use super::sync::{load, Floats, SpinBarrier};
 use super::{average, walk};
 use crate::treeplex::Treeplex;
 
@@ -104,8 +104,7 @@ pub struct Part {
     pub current: Vec<f64>,
     /// The walk's child values per depth.
     scratch: Vec<f64>,
-    /// One set's summed regrets and the root set's instantaneous regrets.
-    set_inst: Vec<f64>,
+    /// The root set's own instantaneous regrets.
     set_root: Vec<f64>,
     /// Part 0 only: the average-strategy sums and the reach per sequence.
     average: Option<(Vec<f64>, Vec<f64>)>,
@@ -127,7 +126,6 @@ impl Part {
             prediction,
             current,
             scratch: vec![0.0; walk::scratch_len(tree)],
-            set_inst: vec![0.0; walk::max_actions(tree)],
             set_root: vec![0.0; walk::max_actions(tree)],
             average: Some((average, vec![0.0; max_seqs])),
         }
@@ -140,7 +138,6 @@ impl Part {
             prediction: main.prediction.clone(),
             current: main.current.clone(),
             scratch: main.scratch.clone(),
-            set_inst: main.set_inst.clone(),
             set_root: main.set_root.clone(),
             average: None,
         }
@@ -153,7 +150,6 @@ impl Part {
             prediction: Vec::new(),
             current: Vec::new(),
             scratch: Vec::new(),
-            set_inst: Vec::new(),
             set_root: Vec::new(),
             average: None,
         }
@@ -265,25 +261,38 @@ impl<'a> Team<'a> {
         walk::Inputs { tree: self.tree, layout: self.layout, first_slot: self.first_slot, current, me: p as u32 }
     }
 
-    /// Player `p`'s update in this part's copy: its sets' regrets and next
-    /// strategy.
+    /// Player `p`'s update in this part's copy: its sets' regrets, then
+    /// their next strategy, in two passes over the player's slab (set by
+    /// set it took twice as long on Leduc, where the update is on the
+    /// critical path of both threads). The arithmetic is
+    /// [`Variant::update`]'s.
     fn update(&self, p: usize, t: u64, part: &mut Part) {
         let sets = &self.sets[p];
-        let predictive = self.variant.predictive();
-        let Part { regrets, prediction, current, set_inst, set_root, .. } = part;
-        for i in 0..sets.parents.len() {
-            let (s, e) = (sets.starts[i] as usize, sets.starts[i + 1] as usize);
-            let inst = &mut set_inst[..e - s];
-            for (a, x) in inst.iter_mut().enumerate() {
-                *x = self.inst[0].get(s + a) + self.inst[1].get(s + a);
+        let Part { regrets, prediction, current, set_root, .. } = part;
+        // The root's own regrets read the current strategy before it changes.
+        let inputs = self.inputs(p, current);
+        let root = match sets.root {
+            Some(i) if walk::root_regrets(&inputs, &self.values[p], set_root) => {
+                sets.starts[i] as usize..sets.starts[i + 1] as usize
             }
-            if sets.root == Some(i) {
-                let root = &mut set_root[..e - s];
-                walk::root_regrets(&self.inputs(p, current), &self.values[p], root);
-                inst.iter_mut().zip(root.iter()).for_each(|(x, r)| *x += r);
+            _ => 0..0,
+        };
+        let (i0, i1) = (self.inst[0].cells(), self.inst[1].cells());
+        let slots = sets.slots();
+        let pred = if self.variant.predictive() { &mut prediction[slots.clone()] } else { &mut [][..] };
+        let inst = |i: usize| {
+            let s = slots.start + i;
+            let x = load(i0, s) + load(i1, s);
+            if root.contains(&s) {
+                x + set_root[s - root.start]
+            } else {
+                x
             }
-            let pred = if predictive { &mut prediction[s..e] } else { &mut [][..] };
-            self.variant.update(t, &mut regrets[s..e], inst, pred, &mut current[s..e]);
+        };
+        self.variant.slot_rule(t).apply(&mut regrets[slots.clone()], pred, &mut current[slots.clone()], inst);
+        for w in sets.starts.windows(2) {
+            let (s, e) = (w[0] as usize, w[1] as usize);
+            self.variant.strategy(&regrets[s..e], &mut current[s..e]);
         }
     }
 

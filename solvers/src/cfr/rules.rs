@@ -55,52 +55,85 @@ impl Variant {
 
     /// Adds iteration `t`'s instantaneous regrets `inst` of one set into its
     /// accumulated regrets, then writes its next current strategy. `pred`
-    /// is the set's prediction (used by the predictive variant only). Plain
-    /// loops over the slab: a set has a handful of actions, too few for a
-    /// library copy to pay.
-    #[inline(always)]
+    /// is the set's prediction (used by the predictive variant only).
     pub fn update(&self, t: u64, regrets: &mut [f64], inst: &[f64], pred: &mut [f64], current: &mut [f64]) {
+        self.slot_rule(t).apply(regrets, pred, current, |a| inst[a]);
+        self.strategy(regrets, current);
+    }
+
+    /// The per-slot half of an update at iteration `t`, its constants
+    /// computed once.
+    pub fn slot_rule(&self, t: u64) -> SlotRule {
         match *self {
-            Variant::Cfr => add(regrets, inst),
-            Variant::CfrPlus => add_clipped(regrets, inst),
-            Variant::Dcfr { alpha, beta, .. } => discount(t, alpha, beta, regrets, inst),
-            Variant::Lcfr => discount(t, 1.0, 1.0, regrets, inst),
-            Variant::PcfrPlus { .. } => {
-                add_clipped(regrets, inst);
-                // Regret matching on R + m, with the new prediction m = r.
-                for (((c, r), m), x) in current.iter_mut().zip(regrets.iter()).zip(pred.iter_mut()).zip(inst) {
-                    *m = *x;
-                    *c = r + x;
-                }
-                normalize_positive(current);
-                return;
-            }
+            Variant::Cfr => SlotRule::Add,
+            Variant::CfrPlus => SlotRule::AddClipped,
+            Variant::Dcfr { alpha, beta, .. } => SlotRule::discount(t, alpha, beta),
+            Variant::Lcfr => SlotRule::discount(t, 1.0, 1.0),
+            Variant::PcfrPlus { .. } => SlotRule::Predictive,
         }
-        regret_matching(regrets, current);
+    }
+
+    /// The per-set half of an update: one set's next current strategy from
+    /// its regrets (or, predictive, from `current`, which holds R + m).
+    pub fn strategy(&self, regrets: &[f64], current: &mut [f64]) {
+        if self.predictive() {
+            normalize_positive(current);
+        } else {
+            regret_matching(regrets, current);
+        }
     }
 }
 
-/// R += r.
-fn add(regrets: &mut [f64], inst: &[f64]) {
-    regrets.iter_mut().zip(inst).for_each(|(r, x)| *r += x);
+/// How an iteration's instantaneous regret enters a slot's accumulated
+/// regret: every variant's rule is per slot, so a run applies it to a
+/// player's whole slab in one pass before the strategies of its sets.
+#[derive(Clone, Copy, Debug)]
+pub enum SlotRule {
+    /// R += r.
+    Add,
+    /// R = max(R + r, 0): regret matching+ (OpenSpiel adds, then resets the
+    /// negative sums to 0 once the traversal is done: the same).
+    AddClipped,
+    /// DCFR's rule as OpenSpiel's `discounted_cfr.py` applies it: add, then
+    /// multiply a non-negative sum by t^α/(t^α+1) and a negative one by
+    /// t^β/(t^β+1).
+    Discount { pos: f64, neg: f64 },
+    /// Predictive RM+: R = max(R + r, 0), the prediction m = r, and R + m
+    /// into the current strategy, normalised per set afterwards.
+    Predictive,
 }
 
-/// R = max(R + r, 0): regret matching+ (OpenSpiel adds, then resets the
-/// negative sums to 0 once the traversal is done: the same).
-fn add_clipped(regrets: &mut [f64], inst: &[f64]) {
-    regrets.iter_mut().zip(inst).for_each(|(r, x)| *r = (*r + x).max(0.0));
-}
+impl SlotRule {
+    /// DCFR's factors at iteration `t`.
+    fn discount(t: u64, alpha: f64, beta: f64) -> SlotRule {
+        let t = t as f64;
+        let (ta, tb) = (t.powf(alpha), t.powf(beta));
+        SlotRule::Discount { pos: ta / (ta + 1.0), neg: tb / (tb + 1.0) }
+    }
 
-/// DCFR's rule as OpenSpiel's `discounted_cfr.py` applies it: add, then
-/// multiply a non-negative sum by t^α/(t^α+1) and a negative one by
-/// t^β/(t^β+1).
-fn discount(t: u64, alpha: f64, beta: f64, regrets: &mut [f64], inst: &[f64]) {
-    let t = t as f64;
-    let (ta, tb) = (t.powf(alpha), t.powf(beta));
-    let (pos, neg) = (ta / (ta + 1.0), tb / (tb + 1.0));
-    for (r, x) in regrets.iter_mut().zip(inst) {
-        *r += x;
-        *r *= if *r >= 0.0 { pos } else { neg };
+    /// Applies the rule to a slab of slots whose instantaneous regrets are
+    /// `inst(i)`; `pred` is used (and `current` written) by the predictive
+    /// rule only. One loop per rule, so the rule is not tested per slot.
+    #[inline(always)]
+    pub fn apply(self, regrets: &mut [f64], pred: &mut [f64], current: &mut [f64], inst: impl Fn(usize) -> f64) {
+        match self {
+            SlotRule::Add => regrets.iter_mut().enumerate().for_each(|(i, r)| *r += inst(i)),
+            SlotRule::AddClipped => regrets.iter_mut().enumerate().for_each(|(i, r)| *r = (*r + inst(i)).max(0.0)),
+            SlotRule::Discount { pos, neg } => {
+                for (i, r) in regrets.iter_mut().enumerate() {
+                    *r += inst(i);
+                    *r *= if *r >= 0.0 { pos } else { neg };
+                }
+            }
+            SlotRule::Predictive => {
+                for (i, ((r, m), c)) in regrets.iter_mut().zip(pred.iter_mut()).zip(current.iter_mut()).enumerate() {
+                    let x = inst(i);
+                    *r = (*r + x).max(0.0);
+                    *m = x;
+                    *c = *r + x;
+                }
+            }
+        }
     }
 }
 
