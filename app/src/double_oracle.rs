@@ -35,11 +35,73 @@ pub struct DoArgs {
     /// the answer is the same).
     #[arg(long)]
     pub do_no_prune: bool,
+    /// Double oracle: start the restricted game from the support of this
+    /// many CFR+ iterations (actions of average probability at least
+    /// 0.01) instead of the first actions; builds the full tree.
+    #[arg(long, value_name = "N", conflicts_with = "no_tree", value_parser = clap::value_parser!(u64).range(1..))]
+    pub warm_start_cfr: Option<u64>,
+}
+
+/// Actions a CFR+ warm start keeps: average probability at least this.
+const WARM_SUPPORT: f64 = 0.01;
+
+/// The support of `iterations` CFR+ iterations on `tree`: per information
+/// set, the actions the average strategy plays with probability at least
+/// [`WARM_SUPPORT`] (none at sets it never reaches).
+fn cfr_support(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<Vec<Vec<u32>>, String> {
+    use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant as CfrVariant};
+    let solver = CfrSolver { config: CfrConfig::new(CfrVariant::CfrPlus, iterations), resume: None };
+    let mut quiet = |_: &Progress| Control::Continue;
+    let (solution, _) = solver.run(tree, &mut quiet).map_err(|e| e.to_string())?;
+    let mut seed: Vec<Vec<u32>> = (0..tree.infosets.len() as u32)
+        .map(|set| {
+            let probs = solution.profile.probs(set);
+            (0..probs.len() as u32).filter(|&a| probs[a as usize] >= WARM_SUPPORT).collect()
+        })
+        .collect();
+    for &set in &solution.unreached {
+        seed[set as usize].clear();
+    }
+    Ok(seed)
 }
 
 /// Trees estimated below this many nodes are built to check the answer
 /// with an independent best response (about 0.1 GB at 40 bytes a node).
 const CHECK_TREE_NODES: f64 = 3_000_000.0;
+
+/// What a run starts from: the full tree when it is built, the interner
+/// the run uses, and the CFR+ warm start's seed.
+struct Start {
+    tree: Option<galac_runtime::tree::Tree>,
+    interner: InfoInterner,
+    tree_seconds: f64,
+    seed: Vec<Vec<u32>>,
+    warm_seconds: f64,
+}
+
+/// Builds the tree when it is small enough for the check or the warm start
+/// needs it (with the interner the run uses), and runs the warm start;
+/// errors are printed.
+fn start<G: Game>(game: &G, args: &SolveArgs) -> Result<Start, ()> {
+    let d = &args.double_oracle;
+    let fail = |e: String| eprintln!("error: {e}");
+    let clock = std::time::Instant::now();
+    let small = galac_runtime::tree::looks_smaller_than(game, CHECK_TREE_NODES);
+    let (tree, interner) = if d.warm_start_cfr.is_none() && (d.no_tree || !small) {
+        (None, InfoInterner::new())
+    } else {
+        let (tree, interner, _) =
+            galac_runtime::tree::build(game, &args.limits.build_options(true)).map_err(|e| fail(e.to_string()))?;
+        (Some(tree), interner)
+    };
+    let tree_seconds = clock.elapsed().as_secs_f64();
+    let clock = std::time::Instant::now();
+    let seed = match (d.warm_start_cfr, &tree) {
+        (Some(n), Some(tree)) => cfr_support(tree, n).map_err(fail)?,
+        _ => Vec::new(),
+    };
+    Ok(Start { tree, interner, tree_seconds, seed, warm_seconds: clock.elapsed().as_secs_f64() })
+}
 
 /// Runs the double oracle and reports; returns the exit status.
 pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
@@ -59,23 +121,8 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         eprintln!("error: --do-epsilon must be a number >= 0");
         return 2;
     }
-    // The tree, when small enough, built with the interner the run uses.
-    let start = std::time::Instant::now();
-    let built = if d.no_tree || !galac_runtime::tree::looks_smaller_than(game, CHECK_TREE_NODES) {
-        None
-    } else {
-        match galac_runtime::tree::build(game, &args.limits.build_options(true)) {
-            Ok((tree, interner, _)) => Some((tree, interner)),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 1;
-            }
-        }
-    };
-    let tree_seconds = start.elapsed().as_secs_f64();
-    let (tree, mut interner) = match built {
-        Some((tree, interner)) => (Some(tree), interner),
-        None => (None, InfoInterner::new()),
+    let Ok(Start { tree, mut interner, tree_seconds, seed, warm_seconds }) = start(game, args) else {
+        return 1;
     };
     let options = DoOptions {
         variant,
@@ -86,13 +133,28 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         max_nodes: args.limits.max_nodes,
         max_bytes: args.limits.max_memory.saturating_mul(1 << 20),
         prune: !d.do_no_prune,
+        seed,
     };
     let bar = crate::progress::counter(&format!("do-{} iterations", variant.name()), args.limits.quiet);
+    // `--curve` to a file is rewritten during the run (every
+    // CURVE_SECONDS, with the columns the progress tells), so a run stopped
+    // from outside still leaves its bounds over time.
+    let mut partial = String::new();
+    let mut written = std::time::Instant::now();
     let mut observer = |p: &Progress| {
         if !bar.is_hidden() {
             let (lo, hi) = p.bounds.unwrap_or((f64::NAN, f64::NAN));
             bar.set_position(p.iteration);
             bar.set_message(format!("bounds [{lo:.9}, {hi:.9}]"));
+        }
+        if let Some(path) = args.curve.as_deref().filter(|p| *p != std::path::Path::new("-")) {
+            partial += &partial_row(p);
+            if written.elapsed().as_secs_f64() >= CURVE_SECONDS {
+                written = std::time::Instant::now();
+                let csv = format!("{CURVE_HEADER}{partial}");
+                // An error here is reported by the final write.
+                let _ = crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, csv.as_bytes()));
+            }
         }
         Control::Continue
     };
@@ -129,7 +191,10 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
             };
             let labels = unique_labels(tree);
             let eval = evaluate(tree, &profile);
-            let phases = phases(&sol);
+            let mut phases = phases(&sol);
+            if d.warm_start_cfr.is_some() {
+                phases.insert(0, ("warm start (cfr+)", warm_seconds));
+            }
             let report = Report {
                 info: game.info(),
                 tree,
@@ -219,11 +284,23 @@ fn summary_json(sol: &DoSolution) -> serde_json::Value {
     })
 }
 
+/// The curve file's columns.
+const CURVE_HEADER: &str = "iteration,seconds,lower,upper,gap,lp_value,sequences1,sequences2,nodes,temp_leaves,explored,lp_seconds,br_seconds,expand_seconds\n";
+
+/// How often the curve file is rewritten during a run, in seconds.
+const CURVE_SECONDS: f64 = 10.0;
+
+/// A curve row during the run: what the progress tells (iteration,
+/// seconds, bounds, gap), the other columns empty until the final write.
+fn partial_row(p: &Progress) -> String {
+    let (lo, hi) = p.bounds.map_or((String::new(), String::new()), |(l, h)| (l.to_string(), h.to_string()));
+    let gap = p.bounds.map_or(String::new(), |(l, h)| (h - l).to_string());
+    format!("{},{},{lo},{hi},{gap},,,,,,,,,\n", p.iteration, p.seconds)
+}
+
 /// The curve file: one CSV row per iteration.
 fn curve_csv(sol: &DoSolution) -> String {
-    let mut out = String::from(
-        "iteration,seconds,lower,upper,gap,lp_value,sequences1,sequences2,nodes,temp_leaves,explored,lp_seconds,br_seconds,expand_seconds\n",
-    );
+    let mut out = String::from(CURVE_HEADER);
     let num = |x: Option<f64>| x.map_or(String::new(), |x| x.to_string());
     for i in &sol.iterations {
         let gap = i.upper.zip(i.lower).map(|(u, l)| u - l);

@@ -71,7 +71,8 @@ fn solve_over_states_answers_in_json_within_the_memory_bound() {
 }
 
 /// `solve --solver do`: bounds, gap and curve in the answer and its file,
-/// with and without the full tree; wrong variants and the node limit.
+/// with and without the full tree, from a CFR+ warm start; wrong variants
+/// and the node limit.
 #[test]
 fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
     let kuhn = common::kuhn();
@@ -79,7 +80,7 @@ fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
     let curve = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("do_curve_{}.csv", std::process::id()));
     let curve = curve.to_str().expect("utf-8 path");
     // Checked on the tree, and with the oracle's own best responses only.
-    for extra in [&[][..], &["--no-tree"][..], &["--do-no-prune"][..]] {
+    for extra in [&[][..], &["--no-tree"][..], &["--do-no-prune"][..], &["--warm-start-cfr", "10"][..]] {
         let mut args = vec!["solve", kuhn, "--solver", "do", "--variant", "sa", "--format", "json", "--curve", curve];
         args.extend_from_slice(extra);
         let (code, out, err) = galac(&args);
@@ -96,6 +97,13 @@ fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
         assert_eq!(csv.lines().count(), iterations + 1, "{csv}");
         assert!(err.is_empty(), "no progress line off a terminal: {err}");
     }
+    // The CFR+ warm start needs the full tree.
+    let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--warm-start-cfr", "10", "--no-tree"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--no-tree"), "{err}");
+    let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--warm-start-cfr", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--warm-start-cfr"), "{err}");
     let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--variant", "abc"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown variant"), "{err}");

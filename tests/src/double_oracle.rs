@@ -12,7 +12,8 @@ use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::tree::{build, BuildOptions, Tree};
 use galac_solvers::best_response::evaluate;
-use galac_solvers::double_oracle::{solve_game, DoOptions, Variant};
+use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant as CfrVariant};
+use galac_solvers::double_oracle::{solve_game, DoOptions, DoSolution, Variant};
 use galac_solvers::lp::{self, Backend};
 use galac_solvers::sequence_form::SequenceForm;
 use galac_solvers::solver::RunToEnd;
@@ -35,8 +36,6 @@ fn check_game<G: Game>(game: &G, what: &str) -> Option<Vec<Checked>> {
     let (tree, mut interner, _) = build(game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
     let sf = SequenceForm::new(&tree).ok()?;
     let lp_value = lp::solve(&sf, Backend::Clarabel).unwrap_or_else(|e| panic!("{what}: {e}")).value;
-    let range = payoff_range(&tree);
-    let tol = 1e-9 * range;
     let mut out = Vec::new();
     for &variant in Variant::ALL {
         // The run interns into the build's interner, so that set ids agree
@@ -44,23 +43,27 @@ fn check_game<G: Game>(game: &G, what: &str) -> Option<Vec<Checked>> {
         let options = DoOptions { variant, ..DoOptions::default() };
         let sol = solve_game(game, &mut interner, &options, &mut RunToEnd)
             .unwrap_or_else(|e| panic!("{what} (do-{}): {e}", variant.name()));
-        let v = variant.name();
-        assert!(!sol.stalled && !sol.stopped, "{what} (do-{v}): gap {:e} left", sol.gap());
-        let profile = sol.profile(&tree).expect("same interner");
-        let eval = evaluate(&tree, &profile);
-        let c = (tree.payoffs(first_leaf(&tree))[0] + tree.payoffs(first_leaf(&tree))[1]) as f64;
-        assert!(eval.nash_conv <= tol, "{what} (do-{v}): NashConv {:e} > {tol:e}", eval.nash_conv);
-        assert!(
-            (eval.values[0] - lp_value).abs() <= tol.max(1e-9),
-            "{what} (do-{v}): value {} != LP {lp_value}",
-            eval.values[0]
-        );
-        assert!((sol.upper - eval.best_response[0]).abs() <= 1e-9 * range, "{what} (do-{v}): upper bound");
-        assert!((sol.lower - (c - eval.best_response[1])).abs() <= 1e-9 * range, "{what} (do-{v}): lower bound");
+        check_answer(&tree, &sol, lp_value, &format!("{what} (do-{})", variant.name()));
         let last = sol.iterations.last().expect("an iteration");
         out.push(Checked { sequences: last.sequences, full_sequences: [sf.treeplex.n_seqs(0), sf.treeplex.n_seqs(1)] });
     }
     Some(out)
+}
+
+/// Checks a run's answer on the full tree: finished, value `lp_value`,
+/// NashConv at most 1e-9 of the range, bounds equal to the tree's best
+/// responses.
+fn check_answer(tree: &Tree, sol: &DoSolution, lp_value: f64, what: &str) {
+    let range = payoff_range(tree);
+    let tol = 1e-9 * range;
+    assert!(!sol.stalled && !sol.stopped, "{what}: gap {:e} left", sol.gap());
+    let profile = sol.profile(tree).expect("same interner");
+    let eval = evaluate(tree, &profile);
+    let c = (tree.payoffs(first_leaf(tree))[0] + tree.payoffs(first_leaf(tree))[1]) as f64;
+    assert!(eval.nash_conv <= tol, "{what}: NashConv {:e} > {tol:e}", eval.nash_conv);
+    assert!((eval.values[0] - lp_value).abs() <= tol.max(1e-9), "{what}: value {} != LP {lp_value}", eval.values[0]);
+    assert!((sol.upper - eval.best_response[0]).abs() <= tol, "{what}: upper bound");
+    assert!((sol.lower - (c - eval.best_response[1])).abs() <= tol, "{what}: lower bound");
 }
 
 fn first_leaf(tree: &Tree) -> u32 {
@@ -295,4 +298,60 @@ fn pruning_with_the_payoffs_met_is_certified() {
     assert_eq!((sol.lower, sol.upper), (5.0, 5.0));
     let caught = sol.iterations.iter().any(|it| it.certified && it.added[0] > 0);
     assert!(caught, "a certifying search added the pruned sequence: {:?}", sol.iterations);
+}
+
+/// Seeded starts (`DoOptions::seed`). With every action seeded the first
+/// restricted game is the whole game: its first iteration holds every
+/// sequence and its first bounds are already exact. With the support of a
+/// short CFR+ run (`solve --warm-start-cfr`) the answer is as exact as
+/// the paper's start, on examples and random programs.
+#[test]
+fn seeded_starts_are_exact() {
+    let mut games: Vec<(String, galac_compiler::interp::Interp)> = Vec::new();
+    for file in ["kuhn.gala", "leduc.gala", "goofspiel.gala"] {
+        let src = std::fs::read_to_string(repo_root().join("examples").join(file)).expect("example");
+        games.push((file.into(), galac_compiler::driver::load_interp(file, src.as_bytes(), &[]).expect("loads")));
+    }
+    for seed in 0..60 {
+        let generated = progen::program(seed);
+        let Ok(game) = galac_compiler::driver::load_interp(
+            &format!("g{seed}.gala"),
+            generated.source.as_bytes(),
+            &generated.params,
+        ) else {
+            continue;
+        };
+        let opts = BuildOptions { max_nodes: 20_000, ..BuildOptions::default() };
+        if game.info().players.len() == 2 && build(&game, &opts).is_ok() {
+            games.push((format!("seed {seed}:\n{}", generated.source), game));
+        }
+    }
+    let mut checked = 0;
+    for (what, game) in &games {
+        let (tree, mut interner, _) = build(game, &BuildOptions::default()).expect("builds");
+        let Ok(sf) = SequenceForm::new(&tree) else { continue };
+        let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
+        let all: Vec<Vec<u32>> = tree.infosets.iter().map(|i| (0..i.n_actions).collect()).collect();
+        let cfr = CfrSolver { config: CfrConfig::new(CfrVariant::CfrPlus, 20), resume: None };
+        let (avg, _) = cfr.run(&tree, &mut RunToEnd).expect("CFR+");
+        let support: Vec<Vec<u32>> = (0..tree.infosets.len() as u32)
+            .map(|set| {
+                let probs = avg.profile.probs(set);
+                (0..probs.len() as u32).filter(|&a| probs[a as usize] >= 0.01).collect()
+            })
+            .collect();
+        for (name, seed) in [("every action", all), ("CFR+ support", support)] {
+            let options = DoOptions { seed, ..DoOptions::default() };
+            let sol = solve_game(game, &mut interner, &options, &mut RunToEnd).expect("solves");
+            check_answer(&tree, &sol, lp_value, &format!("{what} ({name})"));
+            if name == "every action" {
+                let first = &sol.iterations[0];
+                assert_eq!(first.sequences, [sf.treeplex.n_seqs(0), sf.treeplex.n_seqs(1)], "{what}");
+                let gap = first.upper.zip(first.lower).map(|(u, l)| u - l);
+                assert!(gap.is_some_and(|g| g <= 1e-9 * payoff_range(&tree)), "{what}: first gap {gap:?}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} two-player zero-sum games");
 }

@@ -57,7 +57,7 @@ use galac_runtime::tree::Tree;
 use crate::lp::{self, Backend};
 use crate::solver::{Control, Observer, Progress, SolveError};
 use crate::Profile;
-use lazy::{Explorer, NONE};
+use lazy::{Arena, Explorer, Kind, NONE};
 pub use restricted::Extended;
 use restricted::Restricted;
 
@@ -111,6 +111,10 @@ pub struct DoOptions {
     /// Prune the best-response searches with bounds (an answer is then
     /// certified by unpruned searches before the run stops).
     pub prune: bool,
+    /// Per interned information set: actions the restricted game starts
+    /// with (at the sets a path of such actions reaches), for instance
+    /// the support of a short CFR+ run; empty: the paper's start.
+    pub seed: Vec<Vec<u32>>,
 }
 
 impl Default for DoOptions {
@@ -124,6 +128,7 @@ impl Default for DoOptions {
             max_nodes: u64::MAX,
             max_bytes: u64::MAX,
             prune: true,
+            seed: Vec::new(),
         }
     }
 }
@@ -250,6 +255,7 @@ pub fn solve_game<G: Game>(
         next: 0,
         hints: [Vec::new(), Vec::new()],
     };
+    run.seed()?;
     let mut iterations: Vec<Iteration> = Vec::new();
     let (mut stopped, mut stalled, mut stop) = (false, false, false);
     // Set when the run would stop on pruned bounds: the next iteration
@@ -348,6 +354,32 @@ impl<G: Game> Run<'_, '_, G> {
     /// The gap at which the run stops.
     fn tolerance(&self) -> f64 {
         self.options.epsilon * self.payoff_range()
+    }
+
+    /// Allows the seed's actions (`DoOptions::seed`) at the sets that
+    /// seeded paths from the root reach, expanding the game along them.
+    fn seed(&mut self) -> Result<(), SolveError> {
+        let seed = &self.options.seed;
+        if seed.is_empty() {
+            return Ok(());
+        }
+        let seeded = |set: u32| seed.get(set as usize).map_or(&[][..], |v| &v[..]);
+        let follow = |arena: &Arena, node: u32, a: u32| match arena.kind(node) {
+            Kind::Decision { set, .. } => seeded(set).contains(&a),
+            Kind::Chance => true,
+            Kind::Terminal => false,
+        };
+        let order = self.ex.region(&follow)?;
+        self.allowed.resize(self.ex.arena.slot_set.len(), false);
+        for node in order {
+            if let Kind::Decision { set, .. } = self.ex.arena.kind(node) {
+                let n = self.ex.arena.set(set).n_actions;
+                for &a in seeded(set).iter().filter(|&&a| a < n) {
+                    self.allowed[self.ex.arena.slot(set, a) as usize] = true;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Who computes a best response this iteration.
