@@ -190,9 +190,10 @@ fn uniform_plan(tree: &Tree, plex: &Treeplex, p: usize) -> Vec<f64> {
 
 /// The covering vector of von Stengel, van den Elzen & Talman (2002):
 /// `-q` plus, in each player's sequence rows, the payoff column of the
-/// other player's uniform plan. At `z0 = 1` every sequence row then holds
-/// the payoff against uniform play, so the path starts from the best
-/// replies to it and traces towards an equilibrium as `z0` falls.
+/// other player's uniform plan. At `z = 0`, `z0 = 1` the constraint rows
+/// are then 0 and each sequence row holds minus the (shifted) payoff
+/// against the other's uniform play: the path starts from the best replies
+/// to uniform play and traces towards an equilibrium as `z0` falls.
 fn covering(tree: &Tree, plex: &Treeplex, q: &[f64], m: &[(u32, u32, f64)], [xs, ys, ps]: [usize; 3]) -> Vec<f64> {
     let x0 = uniform_plan(tree, plex, 0);
     let y0 = uniform_plan(tree, plex, 1);
