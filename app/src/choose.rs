@@ -145,7 +145,7 @@ pub fn run(choice: Choice, tree: &Tree) -> Result<Answer, String> {
                 profile: sol.profile,
                 unreached: sol.unreached,
                 name: "lemke (sequence form)".into(),
-                phases: vec![("build tableau", sol.build_seconds), ("pivot", sol.solve_seconds)],
+                phases: vec![("build LCP", sol.build_seconds), ("pivot", sol.solve_seconds)],
                 notes,
                 json: vec![
                     ("payoffs", serde_json::json!(sol.payoffs)),
