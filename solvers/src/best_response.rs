@@ -204,6 +204,30 @@ impl Evaluator {
     /// Player `me`'s best-response value to `profile`; its choices are left
     /// in `self.choice`.
     fn best_response_value(&mut self, tree: &Tree, profile: &Profile, me: u32) -> f64 {
+        self.best_response_recording(tree, profile, me, |_, _| {})
+    }
+
+    /// Per action slot of player `me`'s sets (`slot(set) + action`), the
+    /// action's value in `me`'s best response to `profile`: the reach-
+    /// weighted payoff of taking it and responding best below. A set no
+    /// play reaches gets zeros. An action is a best one when its value is
+    /// its set's largest.
+    pub fn action_values(&mut self, tree: &Tree, profile: &Profile, me: u32, slot: &[u32], out: &mut [f64]) {
+        self.best_response_recording(tree, profile, me, |set, q| {
+            let s = slot[set as usize] as usize;
+            out[s..s + q.len()].copy_from_slice(q);
+        });
+    }
+
+    /// [`Self::best_response_value`], handing each decided set's action
+    /// values to `record`.
+    fn best_response_recording(
+        &mut self,
+        tree: &Tree,
+        profile: &Profile,
+        me: u32,
+        mut record: impl FnMut(u32, &[f64]),
+    ) -> f64 {
         if tree.n_nodes() == 0 {
             return 0.0;
         }
@@ -238,6 +262,7 @@ impl Evaluator {
             let nodes = nodes.map(|&node| (node, reach[node as usize]));
             let q = &mut self.q[..n_actions];
             self.choice[set as usize] = best_action(&view, nodes, q, &self.choice, &mut self.val, &mut self.stack);
+            record(set, q);
         }
         // A set of mine that no play reaches still gets a choice, so that the
         // strategy is complete: the first action.

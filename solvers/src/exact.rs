@@ -131,8 +131,8 @@ const FREE_DENOMINATORS: [u64; 3] = [1_000, 1_000_000, 1_000_000_000];
 /// The first exact equilibrium found by solving the equilibrium conditions
 /// on `profile`'s supports ([`crate::support`]), if any.
 fn solve_on_supports(tree: &Tree, profile: &Profile) -> Option<Certificate> {
-    for tolerance in TOLERANCES {
-        let Some(supports) = Supports::new(tree, profile, tolerance) else { continue };
+    for (all_tight, tolerance) in [false, true].into_iter().flat_map(|t| TOLERANCES.map(|x| (t, x))) {
+        let Some(supports) = Supports::new(tree, profile, tolerance, all_tight) else { continue };
         for den in FREE_DENOMINATORS {
             let Some(probs) = supports.profile(den) else { continue };
             let cert = check(tree, probs, den);

@@ -27,6 +27,7 @@ use galac_runtime::tree::{NodeView, Tree};
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 
+use crate::best_response::Evaluator;
 use crate::exact::{approximate, float_plans, ratio, round_profile, Q};
 use crate::rational_system::{Echelon, System};
 use crate::treeplex::Treeplex;
@@ -52,9 +53,14 @@ pub struct Supports<'a> {
 
 impl<'a> Supports<'a> {
     /// The systems of `profile`'s supports: the sequences whose float
-    /// realization weight exceeds `tolerance`. `None` when the game is not
-    /// two-player or either system is contradictory (a wrong support).
-    pub fn new(tree: &'a Tree, profile: &'a Profile, tolerance: f64) -> Option<Supports<'a>> {
+    /// realization weight exceeds `tolerance`. A player's rows are made
+    /// tight on the opponent's support, or, with `all_tight`, on every
+    /// opponent sequence that is a best response to the float answer
+    /// within `tolerance` of the payoff scale: a vertex answer (Lemke's)
+    /// is pinned down by tight rows its opponent does not play. `None`
+    /// when the game is not two-player or either system is contradictory
+    /// (a wrong support).
+    pub fn new(tree: &'a Tree, profile: &'a Profile, tolerance: f64, all_tight: bool) -> Option<Supports<'a>> {
         if tree.n_players != 2 {
             return None;
         }
@@ -65,8 +71,12 @@ impl<'a> Supports<'a> {
             .iter()
             .map(|plan| (0..plan.len() as u32).filter(|&i| plan[i as usize] > tolerance).collect())
             .collect();
+        let rows: Vec<Vec<u32>> = match all_tight {
+            false => supports.clone(),
+            true => (0..2).map(|p| best_sequences(tree, &treeplex, profile, p, tolerance)).collect(),
+        };
         let system = |me: usize| {
-            let (support, echelon) = equations(tree, &treeplex, &payoff, me, &supports[me], &supports[1 - me])?;
+            let (support, echelon) = equations(tree, &treeplex, &payoff, me, &supports[me], &rows[1 - me])?;
             Some(PlayerSystem { support, echelon })
         };
         let systems = [system(0)?, system(1)?];
@@ -164,6 +174,27 @@ fn equations(
     }
     let echelon = system.eliminate(|c| c >= n_sup)?;
     Some((mine.to_vec(), echelon))
+}
+
+/// Player `p`'s sequences that are best responses to the others' part of
+/// `profile`: the empty one, and each action whose value is within
+/// `tolerance` times the largest payoff of its set's best.
+fn best_sequences(tree: &Tree, treeplex: &Treeplex, profile: &Profile, p: usize, tolerance: f64) -> Vec<u32> {
+    let scale = (0..tree.n_nodes() as u32)
+        .filter(|&n| matches!(tree.node(n), NodeView::Terminal))
+        .map(|n| tree.payoffs(n)[p].unsigned_abs() as f64)
+        .fold(1.0, f64::max);
+    let mut values = vec![0.0; treeplex.slots.len()];
+    Evaluator::new(tree).action_values(tree, profile, p as u32, &treeplex.slots.first_slot, &mut values);
+    let mut rows = vec![0];
+    for &set in &treeplex.infosets_of[p] {
+        let s = treeplex.slots.first_slot[set as usize] as usize;
+        let q = &values[s..s + tree.infosets[set as usize].n_actions as usize];
+        let best = q.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let first = treeplex.first_seq(p, set);
+        rows.extend((0..q.len() as u32).filter(|&a| q[a as usize] >= best - tolerance * scale).map(|a| first + a));
+    }
+    rows
 }
 
 /// The sequences of `set`, whose player is `p`.

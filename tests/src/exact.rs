@@ -78,6 +78,24 @@ fn leduc_is_certified_as_a_fraction() {
     assert_eq!(other.values[0], cert.values[0]);
 }
 
+/// Lemke's answer is a vertex: the rows its opponent does not play but
+/// that are tight must be part of the equations, or free unknowns are left
+/// that rounding cannot fix (it was "not certified" on these two). Its
+/// certified value is the LP's fraction: a zero-sum game has one value.
+#[test]
+fn lemkes_vertex_answers_are_certified_at_the_lps_fraction() {
+    use galac_solvers::lemke::LemkeSolver;
+    for params in [&[][..], &["ranks=3", "max_raises=1"]] {
+        let tree = tree_of("leduc.gala", params);
+        let vertex = LemkeSolver.solve(&tree, &mut RunToEnd).expect("Lemke solves").profile;
+        let cert = certify(&tree, &vertex);
+        assert!(cert.certified() && cert.solved, "{params:?}: exact NashConv {}", cert.nash_conv);
+        let by_lp = certify(&tree, &lp(&tree, Backend::Clarabel));
+        assert!(by_lp.certified(), "{params:?}");
+        assert_eq!(cert.values, by_lp.values, "{params:?}");
+    }
+}
+
 #[test]
 fn an_approximate_answer_gets_an_exact_interval_around_the_value() {
     // 200 CFR+ iterations are far from exact: the interval must still hold
