@@ -182,7 +182,7 @@ mod tests {
             for _ in 0..200 {
                 // Mostly ones, so that long lines occur.
                 let board: Vec<Vec<u8>> =
-                    shape.iter().map(|&w| (0..w).map(|_| u8::from(rng.next() % 4 != 0)).collect()).collect();
+                    shape.iter().map(|&w| (0..w).map(|_| u8::from(rng.next() & 3 != 0)).collect()).collect();
                 let rows: Vec<Row> = board.iter().map(|r| Row(r.clone())).collect();
                 for k in -1..=9 {
                     for v in 0..2 {
