@@ -25,7 +25,7 @@ use super::per_state::K;
 use super::NONE;
 
 /// The most entries the memo holds (about 150 MB with its index).
-const MAX_ENTRIES: usize = 1 << 21;
+const MAX_ENTRIES: usize = 1 << 19;
 
 /// What the memo knows of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +134,7 @@ impl Memo {
     #[inline]
     pub(super) fn insert(&mut self, base: u32, key: [u32; 3], found: Found) {
         if self.entries.len() >= self.max {
-            return;
+            self.start_again();
         }
         let at = self.entries.len() as u32;
         let player = key[2] as usize;
@@ -158,6 +158,17 @@ impl Memo {
             self.index.insert(slot, h, at);
         }
         self.cursor[player] = at;
+    }
+
+    /// Forgets every entry (a full memo): the keys met next are kept
+    /// instead of the oldest ones. The ids the entries name stay valid
+    /// (the trie is never cleared), so this only costs lookups.
+    #[cold]
+    fn start_again(&mut self) {
+        self.entries.clear();
+        self.index.clear();
+        self.cursor.fill(NONE);
+        self.vacant = None;
     }
 
     /// Entries (for the interner's id limit).
@@ -206,17 +217,19 @@ mod tests {
         }
     }
 
+    /// A full memo starts again: it holds the keys added since, found
+    /// by guess and by hash, and none of the older ones.
     #[test]
-    fn a_full_memo_adds_nothing_and_still_finds_what_it_holds() {
+    fn a_full_memo_starts_again_with_the_newest_keys() {
         let mut m = Memo::with_capacity(0);
         m.max = 10;
-        for k in 0..30u32 {
+        for k in 0..25u32 {
             assert_eq!(m.find(0, [k, k, 0]), None);
             m.insert(0, [k, k, 0], found(k));
         }
-        assert_eq!(m.len(), 10);
-        for k in 0..30u32 {
-            assert_eq!(m.find(0, [k, k, 0]), (k < 10).then(|| found(k)), "{k}");
+        assert_eq!(m.len(), 5);
+        for k in (0..25u32).chain((0..25).rev()) {
+            assert_eq!(m.find(0, [k, k, 0]), (k >= 20).then(|| found(k)), "{k}");
         }
     }
 }
