@@ -162,8 +162,7 @@ fn given_strategy<G: Game>(
 }
 
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
-    if let Some(msg) = tree_file_conflict(args) {
-        eprintln!("error: {msg}");
+    if refuses_tree_file(args) {
         return 2;
     }
     if args.solver == Some(SolverName::Do) {
@@ -292,9 +291,9 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
 /// explores the game itself (a tree it builds only checks the answer, with
 /// set ids from its own interner, which a saved tree's ids do not share),
 /// and `--depth` / `--transpositions` search the game's states. Refused
-/// rather than silently ignored.
-fn tree_file_conflict(args: &SolveArgs) -> Option<String> {
-    let file = args.limits.tree.as_ref()?;
+/// rather than silently ignored: true after the message.
+fn refuses_tree_file(args: &SolveArgs) -> bool {
+    let Some(file) = &args.limits.tree else { return false };
     let other = if args.solver == Some(SolverName::Do) {
         "`--solver do` explores the game itself and never reads a saved tree"
     } else if args.depth.is_some() {
@@ -302,9 +301,10 @@ fn tree_file_conflict(args: &SolveArgs) -> Option<String> {
     } else if args.transpositions {
         "`--transpositions` searches the game's states and never reads a saved tree"
     } else {
-        return None;
+        return false;
     };
-    Some(format!("`--tree {}` cannot be used here: {other}; drop one of the two flags", file.display()))
+    eprintln!("error: `--tree {}` cannot be used here: {other}; drop one of the two flags", file.display());
+    true
 }
 
 /// Writes the JSON answer to `--out` when it is given; false (after the
