@@ -162,6 +162,9 @@ fn given_strategy<G: Game>(
 }
 
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
+    if refuses_tree_file(args) {
+        return 2;
+    }
     if args.solver == Some(SolverName::Do) {
         if args.strategy.is_some() || args.exact {
             let flag =
@@ -282,6 +285,26 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         Format::Json => crate::emit(&format!("{}\n", report.json())),
     }
     0
+}
+
+/// `--tree FILE` with a solver that never reads a tree: the double oracle
+/// explores the game itself (a tree it builds only checks the answer, with
+/// set ids from its own interner, which a saved tree's ids do not share),
+/// and `--depth` / `--transpositions` search the game's states. Refused
+/// rather than silently ignored: true after the message.
+fn refuses_tree_file(args: &SolveArgs) -> bool {
+    let Some(file) = &args.limits.tree else { return false };
+    let other = if args.solver == Some(SolverName::Do) {
+        "`--solver do` explores the game itself and never reads a saved tree"
+    } else if args.depth.is_some() {
+        "`--depth` searches the game's states and never reads a saved tree"
+    } else if args.transpositions {
+        "`--transpositions` searches the game's states and never reads a saved tree"
+    } else {
+        return false;
+    };
+    eprintln!("error: `--tree {}` cannot be used here: {other}; drop one of the two flags", file.display());
+    true
 }
 
 /// Writes the JSON answer to `--out` when it is given; false (after the

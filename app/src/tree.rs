@@ -83,14 +83,14 @@ pub fn run<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>) -> i32 {
     };
     match args.format {
         Format::Text => {
-            let mut text = text_report(&info.name, &info.params, &info.players, &stats, &timing);
+            let mut text = text_report(&info.name, &info.params, &info.players, &stats, tree.build_bytes(), &timing);
             if let Some(m) = &matrix {
                 text += &m.text(&info.players);
             }
             crate::emit(&text)
         }
         Format::Json => {
-            let mut json = json_report(&info.name, &info.params, &info.players, &stats, &timing);
+            let mut json = json_report(&info.name, &info.params, &info.players, &stats, tree.build_bytes(), &timing);
             if let (Some(m), Some(map)) = (&matrix, json.as_object_mut()) {
                 map.insert("matrix".into(), m.json(&info.players));
             }
@@ -107,7 +107,17 @@ fn per_player(players: &[String], counts: &[u64]) -> String {
     players.iter().zip(counts).map(|(p, n)| format!("{p} {n}")).collect::<Vec<_>>().join(", ")
 }
 
-pub fn text_report(name: &str, params: &[(String, String)], players: &[String], s: &Stats, timing: &Timing) -> String {
+/// The report's text; `held` is what the build held at once with the
+/// information-set interner ([`galac_runtime::tree::Tree::build_bytes`]; 0
+/// for a tree read from a file, which holds only itself).
+pub fn text_report(
+    name: &str,
+    params: &[(String, String)],
+    players: &[String],
+    s: &Stats,
+    held: u64,
+    timing: &Timing,
+) -> String {
     let params: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let decisions: u64 = s.decision_nodes.iter().sum();
     let seconds = timing.best();
@@ -119,7 +129,7 @@ pub fn text_report(name: &str, params: &[(String, String)], players: &[String], 
          info sets: {}\n\
          sequences: {}\n\
          depth: {}\n\
-         memory: {} bytes ({:.1} bytes/node)\n\
+         memory: {} bytes ({:.1} bytes/node){}\n\
          generation: {seconds:.6} s ({:.0} nodes/s)\n",
         if params.is_empty() { String::new() } else { format!(" ({})", params.join(", ")) },
         s.nodes,
@@ -131,6 +141,11 @@ pub fn text_report(name: &str, params: &[(String, String)], players: &[String], 
         s.max_depth,
         s.bytes,
         s.bytes as f64 / s.nodes.max(1) as f64,
+        if held > 0 {
+            format!("; the build held {held} bytes with the information-set interner")
+        } else {
+            String::new()
+        },
         rate,
     );
     if let [first, _, ..] = timing.builds[..] {
@@ -148,6 +163,7 @@ pub fn json_report(
     params: &[(String, String)],
     players: &[String],
     s: &Stats,
+    held: u64,
     timing: &Timing,
 ) -> serde_json::Value {
     let params: serde_json::Map<String, serde_json::Value> = params
@@ -174,6 +190,7 @@ pub fn json_report(
         "sequences": s.sequences,
         "depth": s.max_depth,
         "bytes": s.bytes,
+        "build_bytes": held,
         "seconds": timing.best(),
         "build_seconds": timing.builds,
     })

@@ -166,6 +166,20 @@ fn a_saved_tree_is_read_instead_of_built() {
     let (code, _, err) = galac(&["tree", leduc, "--tree", file, "--max-memory", "0"]);
     assert_eq!(code, 1);
     assert!(err.contains("memory limit") && err.contains("--max-memory"), "{err}");
+    // A build's memory counts its interner (more than the tree); a tree read holds only itself.
+    let held = |extra: &[&str]| {
+        let (code, out, err) = galac(&[&["tree", leduc, "--format", "json"], extra].concat());
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+        (json["bytes"].as_u64().unwrap_or(0), json["build_bytes"].as_u64())
+    };
+    // (The saved file has labels: the tree read is larger than the one built.)
+    let ((built, held_built), (_, held_read)) = (held(&[]), held(&["--tree", file]));
+    assert!(built > 0 && held_built > Some(built) && held_read == Some(0), "{built} {held_built:?} {held_read:?}");
+    let (_, out, _) = galac(&["tree", leduc]);
+    assert!(
+        out.contains(&format!("; the build held {} bytes with the information-set interner", held_built.unwrap_or(0)))
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `solve` choosing and running its solvers from the command line: the
 //! automatic choice, max^n over states (JSON, memory bound) and the double
-//! oracle's bounds and curve.
+//! oracle's bounds and curve; `--tree FILE` refused where no tree is read.
 
 mod common;
 
@@ -111,4 +111,35 @@ fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
     let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--no-tree", "--max-nodes", "20"]);
     assert_eq!(code, 1);
     assert!(err.contains("exceeds 20 nodes") && err.contains("--max-nodes"), "{err}");
+}
+
+/// The solvers that never read a tree (the double oracle, max^n over
+/// states) refuse `--tree FILE`, naming both flags, instead of silently
+/// building or searching the game: the saved file is a real one, so the
+/// refusal is not a read error.
+#[test]
+fn solvers_without_a_tree_refuse_a_saved_tree() {
+    let kuhn = common::kuhn();
+    let kuhn = kuhn.as_str();
+    let saved = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("refuse_{}.tree", std::process::id()));
+    let saved = saved.to_str().expect("utf-8 path");
+    assert_eq!(galac(&["tree", kuhn, "--save", saved]).0, 0);
+    for (flags, named) in [
+        (&["--solver", "do"][..], "`--solver do`"),
+        (&["--solver", "do", "--no-tree"][..], "`--solver do`"),
+        (&["--depth", "2"][..], "`--depth`"),
+        (&["--transpositions"][..], "`--transpositions`"),
+    ] {
+        let mut args = vec!["solve", kuhn, "--tree", saved];
+        args.extend_from_slice(flags);
+        let (code, out, err) = galac(&args);
+        assert_eq!(code, 2, "{flags:?}: {out}");
+        assert!(out.is_empty(), "{flags:?}: {out}");
+        assert!(err.contains(&format!("`--tree {saved}` cannot be used here")) && err.contains(named), "{err}");
+    }
+    // The same file with a solver that reads trees is used.
+    let (code, out, err) = galac(&["solve", kuhn, "--tree", saved]);
+    let _ = std::fs::remove_file(saved);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("value: first -0.0555"), "{out}");
 }

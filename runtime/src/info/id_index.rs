@@ -77,6 +77,12 @@ impl IdIndex {
         }
     }
 
+    /// Forgets every id, keeping the table's size.
+    pub(super) fn clear(&mut self) {
+        self.slots.fill((0, NONE));
+        self.len = 0;
+    }
+
     pub(super) fn bytes(&self) -> usize {
         self.slots.capacity() * 8
     }

@@ -60,7 +60,82 @@ pub fn has_line<R: Items>(board: &[R], k: i64, v: &R::Item) -> bool
 where
     R::Item: PartialEq,
 {
-    has_line_by(board.len(), |r| board[r].items().len(), |r, c| board[r].items()[c] == *v, k)
+    match cell_mask(board, v) {
+        Some((mask, width)) => mask_has_line(mask, board.len(), width, k),
+        None => has_line_by(board.len(), |r| board[r].items().len(), |r, c| board[r].items()[c] == *v, k),
+    }
+}
+
+/// The cells of a rectangular board of at most 64 cells that hold `v`, a
+/// bit each in row-major order, with the row length; `None` for another
+/// board. One pass over the cells, then [`mask_has_line`] checks every
+/// line with shifts: blind tic-tac-toe asks `has_line` twice a move, and
+/// the cell-by-cell search was 22% of its compiled build.
+#[inline]
+fn cell_mask<R: Items>(board: &[R], v: &R::Item) -> Option<(u64, usize)>
+where
+    R::Item: PartialEq,
+{
+    let width = board.first()?.items().len();
+    if width == 0 || board.len().checked_mul(width)? > 64 {
+        return None;
+    }
+    let mut mask = 0u64;
+    let mut bit = 0;
+    for row in board {
+        let cells = row.items();
+        if cells.len() != width {
+            return None;
+        }
+        for cell in cells {
+            mask |= u64::from(*cell == *v) << bit;
+            bit += 1;
+        }
+    }
+    Some((mask, width))
+}
+
+/// [`has_line`] on [`cell_mask`]'s bits: for each direction, the cells
+/// where a line of `k` starts and stays on the board, ANDed with the mask
+/// shifted by one step along the line `k` times.
+#[inline]
+fn mask_has_line(mask: u64, rows: usize, width: usize, k: i64) -> bool {
+    let Ok(k) = usize::try_from(k) else { return false };
+    if k == 0 {
+        return true;
+    }
+    if k > rows.max(width) {
+        return false;
+    }
+    let low = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    // (rows the line may start in, its first column range, its step in bits)
+    let (fits_down, fits_across) = (rows.checked_sub(k - 1), width.checked_sub(k - 1));
+    let directions = [
+        (Some(rows), fits_across.map(|n| (0, n)), 1),
+        (fits_down, Some((0, width)), width),
+        (fits_down, fits_across.map(|n| (0, n)), width + 1),
+        (fits_down, fits_across.map(|n| (k - 1, k - 1 + n)), width - 1),
+    ];
+    for (start_rows, columns, step) in directions {
+        let (Some(start_rows), Some((from, to))) = (start_rows, columns) else { continue };
+        let row_bits = low(to - from) << from;
+        let mut line = 0u64;
+        for r in 0..start_rows {
+            line |= row_bits << (r * width);
+        }
+        line &= mask;
+        // Every start's cells lie on the board: each shift is below 64.
+        for i in 1..k {
+            if line == 0 {
+                break;
+            }
+            line &= mask >> (i * step);
+        }
+        if line != 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// [`has_line`] over any board: `rows`, the length of each row, and whether
@@ -83,4 +158,49 @@ fn has_line_by(rows: usize, row_len: impl Fn(usize) -> usize, is_v: impl Fn(usiz
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{has_line, has_line_by};
+    use crate::rng::SplitMix64;
+
+    /// The mask search answers as the cell-by-cell one on random boards of
+    /// every shape up to 64 cells (square, one row, one column, 8 x 8),
+    /// ragged boards (which take the cell-by-cell path) and every length.
+    #[test]
+    fn the_mask_search_agrees_with_the_cell_by_cell_one() {
+        let mut rng = SplitMix64::stream(27, 0);
+        let mut shapes: Vec<Vec<usize>> = Vec::new();
+        for rows in 1..=5 {
+            for width in 1..=5 {
+                shapes.push(vec![width; rows]);
+            }
+        }
+        shapes.extend([vec![64], vec![1; 64], vec![8; 8], vec![3, 2, 3], vec![9; 8], vec![]]);
+        for shape in &shapes {
+            for _ in 0..200 {
+                // Mostly ones, so that long lines occur.
+                let board: Vec<Vec<u8>> =
+                    shape.iter().map(|&w| (0..w).map(|_| u8::from(rng.next() & 3 != 0)).collect()).collect();
+                let rows: Vec<Row> = board.iter().map(|r| Row(r.clone())).collect();
+                for k in -1..=9 {
+                    for v in 0..2 {
+                        let slow = has_line_by(board.len(), |r| board[r].len(), |r, c| board[r][c] == v, k);
+                        assert_eq!(has_line(&rows, k, &v), slow, "{board:?} k={k} v={v}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A row of a test board.
+    struct Row(Vec<u8>);
+
+    impl crate::value::Items for Row {
+        type Item = u8;
+        fn items(&self) -> &[u8] {
+            &self.0
+        }
+    }
 }

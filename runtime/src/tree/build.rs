@@ -133,8 +133,10 @@ pub(super) fn check_action_count(first: u32, n_actions: u32) -> Result<(), Build
     Ok(())
 }
 
-/// Shrinks the arrays and checks the memory limit.
+/// Records what the build held (the tree's arrays before shrinking and the
+/// interner), shrinks the arrays and checks the memory limit.
 pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptions) -> Result<(), BuildError> {
+    tree.build_bytes = tree.build_bytes.max(tree.bytes() + interner.bytes() as u64);
     tree.shrink_to_fit();
     if tree.bytes() + interner.bytes() as u64 > opts.max_bytes {
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
@@ -442,6 +444,7 @@ impl Tree {
             chance_labels: Vec::new(),
             label_bytes: 0,
             max_depth: 0,
+            build_bytes: 0,
         }
     }
 

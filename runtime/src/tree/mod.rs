@@ -93,6 +93,10 @@ pub struct Tree {
     /// escape the memory limit.
     label_bytes: u64,
     pub max_depth: u32,
+    /// The most bytes its build held at once: the tree's arrays while they
+    /// grew and the information-set interner(s) with their memos, what
+    /// `max_bytes` bounded (0 for a tree read from a file).
+    build_bytes: u64,
 }
 
 /// A node as [`Tree::node`] sees it.
@@ -230,6 +234,12 @@ impl Tree {
     pub(super) fn push_chance_label(&mut self, label: String) {
         self.label_bytes += label.len() as u64;
         self.chance_labels.push(label);
+    }
+
+    /// See [`Tree::build_bytes`](Tree#structfield.build_bytes): everything
+    /// its build held, for the memory report (0 for a tree read from a file).
+    pub fn build_bytes(&self) -> u64 {
+        self.build_bytes
     }
 
     pub fn stats(&self) -> Stats {
@@ -410,6 +420,23 @@ mod tests {
         let (parallel, _, _) = build_parallel(&make, &opts, 2).unwrap();
         let seen = posted.load(std::sync::atomic::Ordering::Relaxed);
         assert!(seen > 0 && seen <= parallel.n_nodes() as u64, "{seen} of {nodes}");
+    }
+
+    /// `max_bytes` and [`Tree::build_bytes`] count the interner with its
+    /// memo, not only the tree: a limit above the tree's arrays (as they
+    /// were before shrinking) but below them with the interner is refused,
+    /// on one thread and on two.
+    #[test]
+    fn the_memory_limit_and_report_count_the_interner() {
+        let (tree, interner, _) = build(&wide(), &BuildOptions::default()).unwrap();
+        let (held, interned) = (tree.build_bytes(), interner.bytes() as u64);
+        assert!(interned > 10_000 && held >= tree.bytes() + interned, "{held} {} {interned}", tree.bytes());
+        let between = BuildOptions { max_bytes: held - interned / 2, ..BuildOptions::default() };
+        assert!(matches!(build(&wide(), &between), Err(BuildError::TooMuchMemory { .. })));
+        let make = || Some(wide());
+        assert!(matches!(build_parallel(&make, &between, 2), Err(BuildError::TooMuchMemory { .. })));
+        let (again, _, _) = build(&wide(), &BuildOptions { max_bytes: held, ..BuildOptions::default() }).unwrap();
+        assert_eq!(again.build_bytes(), held);
     }
 
     #[test]

@@ -227,8 +227,9 @@ fn merge<G: Game>(
     let n = *bounds.last().unwrap_or(&0);
     let n_players = game.info().players.len() as u32;
     debug_assert_eq!(parts.len() + 1, bounds.len());
-    let total = check_merge_limits(&parts, opts)?;
+    let (total, held) = check_merge_limits(&parts, opts)?;
     let mut tree = Tree::empty(game.info().players.clone());
+    tree.build_bytes = held;
     // The first part's node arrays become the merged tree's (its nodes are
     // in place, already faulted in): its block of roots widens into the root
     // and all of the root's children, which moves its other nodes right,
@@ -358,8 +359,9 @@ fn import_tables(part: &Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), BuildE
 }
 
 /// Checks the merged tree against the node and memory limits before any
-/// copying; returns its node count.
-fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<usize, BuildError> {
+/// copying; returns its node count and the bytes held while merging (the
+/// parts, their interners and the merged tree).
+fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64), BuildError> {
     let total: usize = 1 + parts.iter().map(|p| p.tree.n_nodes()).sum::<usize>();
     let most = opts.max_nodes.min(u64::from(u32::MAX - 1));
     if total as u64 > most {
@@ -372,7 +374,7 @@ fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<usize, Buil
     if held + merged > opts.max_bytes {
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }
-    Ok(total)
+    Ok((total, held + merged))
 }
 
 /// Records the root (a chance node or a decision with its information set)
