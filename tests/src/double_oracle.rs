@@ -235,28 +235,25 @@ fn three_player_games_are_refused() {
     assert!(err.to_string().contains("2 players"), "{err}");
 }
 
+/// The generator's programs of seeds `0..n` that load, have two players
+/// and build within 20,000 nodes, each with its seed and source (to name
+/// it in a failure).
+fn two_player_programs(n: u64) -> impl Iterator<Item = (String, galac_compiler::interp::Interp)> {
+    (0..n).filter_map(|seed| {
+        let generated = progen::program(seed);
+        let name = format!("g{seed}.gala");
+        let game = galac_compiler::driver::load_interp(&name, generated.source.as_bytes(), &generated.params).ok()?;
+        let opts = BuildOptions { max_nodes: 20_000, ..BuildOptions::default() };
+        let fits = game.info().players.len() == 2 && build(&game, &opts).is_ok();
+        fits.then(|| (format!("seed {seed}:\n{}", generated.source), game))
+    })
+}
+
 /// Random programs of the generator that are two-player constant-sum.
 #[test]
 fn random_programs() {
     let n: u64 = std::env::var("GALAC_DO_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
-    let mut checked = 0;
-    for seed in 0..n {
-        let generated = progen::program(seed);
-        let Ok(game) = galac_compiler::driver::load_interp(
-            &format!("g{seed}.gala"),
-            generated.source.as_bytes(),
-            &generated.params,
-        ) else {
-            continue;
-        };
-        let opts = BuildOptions { max_nodes: 20_000, ..BuildOptions::default() };
-        if game.info().players.len() != 2 || build(&game, &opts).is_err() {
-            continue;
-        }
-        if check_game(&game, &format!("seed {seed}:\n{}", generated.source)).is_some() {
-            checked += 1;
-        }
-    }
+    let checked = two_player_programs(n).filter(|(what, game)| check_game(game, what).is_some()).count() as u64;
     assert!(checked >= n / 10, "only {checked} of {n} programs were two-player zero-sum");
 }
 
@@ -312,20 +309,7 @@ fn seeded_starts_are_exact() {
         let src = std::fs::read_to_string(repo_root().join("examples").join(file)).expect("example");
         games.push((file.into(), galac_compiler::driver::load_interp(file, src.as_bytes(), &[]).expect("loads")));
     }
-    for seed in 0..60 {
-        let generated = progen::program(seed);
-        let Ok(game) = galac_compiler::driver::load_interp(
-            &format!("g{seed}.gala"),
-            generated.source.as_bytes(),
-            &generated.params,
-        ) else {
-            continue;
-        };
-        let opts = BuildOptions { max_nodes: 20_000, ..BuildOptions::default() };
-        if game.info().players.len() == 2 && build(&game, &opts).is_ok() {
-            games.push((format!("seed {seed}:\n{}", generated.source), game));
-        }
-    }
+    games.extend(two_player_programs(60));
     let mut checked = 0;
     for (what, game) in &games {
         let (tree, mut interner, _) = build(game, &BuildOptions::default()).expect("builds");
