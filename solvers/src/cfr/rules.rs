@@ -53,14 +53,6 @@ impl Variant {
         }
     }
 
-    /// Adds iteration `t`'s instantaneous regrets `inst` of one set into its
-    /// accumulated regrets, then writes its next current strategy. `pred`
-    /// is the set's prediction (used by the predictive variant only).
-    pub fn update(&self, t: u64, regrets: &mut [f64], inst: &[f64], pred: &mut [f64], current: &mut [f64]) {
-        self.slot_rule(t).apply(regrets, pred, current, |a| inst[a]);
-        self.strategy(regrets, current);
-    }
-
     /// The per-slot half of an update at iteration `t`, its constants
     /// computed once.
     pub fn slot_rule(&self, t: u64) -> SlotRule {
@@ -166,17 +158,25 @@ fn normalize_positive(x: &mut [f64]) {
 mod tests {
     use super::Variant;
 
+    /// One set's update as a run makes it: iteration `t`'s instantaneous
+    /// regrets `inst` into the accumulated ones (the slot rule), then the
+    /// set's next strategy.
+    fn update(v: Variant, t: u64, regrets: &mut [f64], inst: &[f64], pred: &mut [f64], current: &mut [f64]) {
+        v.slot_rule(t).apply(regrets, pred, current, |a| inst[a]);
+        v.strategy(regrets, current);
+    }
+
     /// Predictive regret matching+ on one set, by hand: R = [R + r]^+, the
     /// prediction is r, the strategy is proportional to [R + r]^+.
     #[test]
     fn predictive_regret_matching_plus_by_hand() {
         let (mut regrets, mut pred, mut current) = (vec![1.0, 0.0, 2.0], vec![0.0; 3], vec![0.0; 3]);
-        Variant::PCFR_PLUS.update(1, &mut regrets, &[1.0, -3.0, -1.0], &mut pred, &mut current);
+        update(Variant::PCFR_PLUS, 1, &mut regrets, &[1.0, -3.0, -1.0], &mut pred, &mut current);
         assert_eq!(regrets, [2.0, 0.0, 1.0]);
         assert_eq!(pred, [1.0, -3.0, -1.0]);
         // R + m = [3, -3, 0]: all weight on the first action.
         assert_eq!(current, [1.0, 0.0, 0.0]);
-        Variant::PCFR_PLUS.update(2, &mut regrets, &[-4.0, -1.0, -2.0], &mut pred, &mut current);
+        update(Variant::PCFR_PLUS, 2, &mut regrets, &[-4.0, -1.0, -2.0], &mut pred, &mut current);
         // R = [0, 0, 0], R + m < 0 everywhere: uniform.
         assert_eq!(regrets, [0.0, 0.0, 0.0]);
         assert_eq!(current, [1.0 / 3.0; 3]);
@@ -188,10 +188,10 @@ mod tests {
     #[test]
     fn dcfr_discounts_after_adding() {
         let (mut regrets, mut current) = (vec![1.0, 1.0], vec![0.0; 2]);
-        Variant::DCFR.update(1, &mut regrets, &[2.0, -3.0], &mut [], &mut current);
+        update(Variant::DCFR, 1, &mut regrets, &[2.0, -3.0], &mut [], &mut current);
         assert_eq!(regrets, [1.5, -1.0]);
         assert_eq!(current, [1.0, 0.0]);
-        Variant::DCFR.update(4, &mut regrets, &[0.5, 0.0], &mut [], &mut current);
+        update(Variant::DCFR, 4, &mut regrets, &[0.5, 0.0], &mut [], &mut current);
         // t^1.5 = 8: 8/9 for the positive sum; t^0 = 1: 1/2 for the negative.
         assert_eq!(regrets, [2.0 * 8.0 / 9.0, -0.5]);
     }
