@@ -16,7 +16,7 @@ run_side_by_side.sh parses:
     RESULT <name> <nodes> <best seconds> <nodes/s>
 
 Usage:
-    python3 bench/openspiel_tree.py                 # both games
+    python3 bench/openspiel_tree.py                 # every game
     python3 bench/openspiel_tree.py --games leduc   # one game
     python3 bench/openspiel_tree.py --count-budget 0  # skip the Python walks
 """
@@ -39,6 +39,7 @@ LEDUC13 = (
 GAMES = {
     "leduc": ("leduc_poker", 5, 9457, True),
     "leduc13": (LEDUC13, 3, 1179777, True),
+    "liars_dice": ("liars_dice", 3, 294883, True),
 }
 
 
@@ -86,7 +87,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", nargs="+", choices=list(GAMES), default=list(GAMES))
     ap.add_argument("--runs", type=int, default=None,
-                    help="runs per game (default: 5 for leduc, 3 for leduc13)")
+                    help="runs per game (default: 5 for leduc, 3 for the others)")
     ap.add_argument("--count-budget", type=float, default=120.0,
                     help="seconds allowed for each Python node-count walk "
                          "(0 skips the walks; default 120)")
