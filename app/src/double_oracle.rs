@@ -48,7 +48,7 @@ const WARM_SUPPORT: f64 = 0.01;
 /// The support of `iterations` CFR+ iterations on `tree`: per information
 /// set, the actions the average strategy plays with probability at least
 /// [`WARM_SUPPORT`] (none at sets it never reaches).
-fn cfr_support(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<Vec<Vec<u32>>, String> {
+pub fn cfr_support(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<Vec<Vec<u32>>, String> {
     use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant as CfrVariant};
     let solver = CfrSolver { config: CfrConfig::new(CfrVariant::CfrPlus, iterations), resume: None };
     let mut quiet = |_: &Progress| Control::Continue;

@@ -12,7 +12,6 @@ use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::tree::{build, BuildOptions, Tree};
 use galac_solvers::best_response::evaluate;
-use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant as CfrVariant};
 use galac_solvers::double_oracle::{solve_game, DoOptions, DoSolution, Variant};
 use galac_solvers::lp::{self, Backend};
 use galac_solvers::sequence_form::SequenceForm;
@@ -316,14 +315,8 @@ fn seeded_starts_are_exact() {
         let Ok(sf) = SequenceForm::new(&tree) else { continue };
         let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
         let all: Vec<Vec<u32>> = tree.infosets.iter().map(|i| (0..i.n_actions).collect()).collect();
-        let cfr = CfrSolver { config: CfrConfig::new(CfrVariant::CfrPlus, 20), resume: None };
-        let (avg, _) = cfr.run(&tree, &mut RunToEnd).expect("CFR+");
-        let support: Vec<Vec<u32>> = (0..tree.infosets.len() as u32)
-            .map(|set| {
-                let probs = avg.profile.probs(set);
-                (0..probs.len() as u32).filter(|&a| probs[a as usize] >= 0.01).collect()
-            })
-            .collect();
+        // The seed `--warm-start-cfr 20` starts from.
+        let support = galac_app::double_oracle::cfr_support(&tree, 20).expect("CFR+");
         for (name, seed) in [("every action", all), ("CFR+ support", support)] {
             let options = DoOptions { seed, ..DoOptions::default() };
             let sol = solve_game(game, &mut interner, &options, &mut RunToEnd).expect("solves");
