@@ -80,6 +80,14 @@ pub trait Game {
     fn advance(&self, state: &mut Self::State, info: &mut InfoInterner) -> Result<Node, GameError>;
 
     /// Takes action (or chance outcome) `action` at the node `advance` returned.
+    ///
+    /// Only on (a copy of) the state of the game's latest `advance` call:
+    /// a compiled game keeps the node's candidates and odds until its next
+    /// `advance`, of any state. So a node's children are all made before
+    /// any of them is advanced (the tree builder, max^n), or the node is
+    /// advanced again on a copy before each child is made (the double
+    /// oracle's explorer). The same holds for [`Game::chance_probs`] and
+    /// [`Game::action_label`].
     fn apply(&self, state: &mut Self::State, action: u32, info: &mut InfoInterner) -> Result<(), GameError>;
 
     /// Exact probabilities of the outcomes at a chance node.

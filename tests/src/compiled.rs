@@ -399,3 +399,25 @@ fn liars_dice_with_calls_is_the_numbered_game() {
     let (numbered_value, _, _) = solve(&compiled(&liars_dice::Family, &["sides=4"]));
     assert!((value - numbered_value).abs() < 1e-12, "{value} against {numbered_value}");
 }
+
+/// The double oracle walks the game itself, no tree, making a node's
+/// children in its own order; on the compiled games it must give the
+/// interpreter's runs (restricted games of the same sizes) and answers the
+/// full tree certifies. A compiled game keeps a node's candidates only
+/// until its next `advance` (`Game::apply`); the oracle once applied a
+/// node's actions after advancing a sibling, and indexed past the
+/// candidates (or would have taken a wrong one).
+#[test]
+fn the_double_oracle_on_compiled_games_equals_the_interpreter() {
+    use crate::double_oracle::{check_example, check_game, Checked};
+    fn compiled_run<F: Family>(family: &F, file: &str, params: &[&str]) -> Vec<Checked> {
+        let game = instantiate(family, params).unwrap_or_else(|e| panic!("{e}"));
+        let what = format!("compiled {file} {params:?}");
+        let checked = check_game(&game, &what).unwrap_or_else(|| panic!("{what}: not two-player zero-sum"));
+        assert_eq!(checked, check_example(file, params), "{what}: the restricted games differ from the interpreter's");
+        checked
+    }
+    compiled_run(&phantom_ttt::Family, "phantom_ttt.gala", &["marks=4"]);
+    compiled_run(&leduc::Family, "leduc.gala", &[]);
+    compiled_run(&search_game::Family, "search_game.gala", &["depth=3"]);
+}

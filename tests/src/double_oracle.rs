@@ -23,15 +23,16 @@ use crate::progen;
 use crate::solve::payoff_range;
 
 /// What a check found, for the callers that report sizes.
-struct Checked {
-    sequences: [usize; 2],
-    full_sequences: [usize; 2],
+#[derive(Debug, PartialEq)]
+pub(crate) struct Checked {
+    pub(crate) sequences: [usize; 2],
+    pub(crate) full_sequences: [usize; 2],
 }
 
 /// Solves `game` by the LP and by every variant of the double oracle and
 /// checks the oracle's answers; `None` when the game is not two-player
 /// constant-sum (the LP refuses it).
-fn check_game<G: Game>(game: &G, what: &str) -> Option<Vec<Checked>> {
+pub(crate) fn check_game<G: Game>(game: &G, what: &str) -> Option<Vec<Checked>> {
     let (tree, mut interner, _) = build(game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
     let sf = SequenceForm::new(&tree).ok()?;
     let lp_value = lp::solve(&sf, Backend::Clarabel).unwrap_or_else(|e| panic!("{what}: {e}")).value;
@@ -69,7 +70,7 @@ fn first_leaf(tree: &Tree) -> u32 {
     (0..tree.n_nodes() as u32).find(|&n| tree.children(n).is_empty()).expect("a leaf")
 }
 
-fn check_example(file: &str, params: &[&str]) -> Vec<Checked> {
+pub(crate) fn check_example(file: &str, params: &[&str]) -> Vec<Checked> {
     let src = std::fs::read_to_string(repo_root().join("examples").join(file)).expect("example");
     let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
     let game = galac_compiler::driver::load_interp(file, src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"));

@@ -198,11 +198,12 @@ pub(super) struct Explorer<'a, G: Game> {
     pub pay_buf: Vec<i64>,
 }
 
-/// A node whose children are being made, with its state.
+/// A node whose children are being made, with its state before its
+/// `advance` (see [`Explorer::child_before`]).
 struct Open<S> {
     node: u32,
-    state: S,
-    /// The interner's mark once `state` was made.
+    before: S,
+    /// The interner's mark once `before` was made.
     mark: u32,
     /// The next child to make.
     next: u32,
@@ -321,10 +322,11 @@ impl<'a, G: Game> Explorer<'a, G> {
         }
     }
 
-    /// The state at `node` (after its `advance`) and what it waits for,
-    /// replayed from the root. Its pending facts must be dropped (by the
-    /// caller's `truncate`) once it is no longer used.
-    pub fn replay(&mut self, node: u32) -> Result<(G::State, Node), SolveError> {
+    /// The state at `node` before its `advance` (the root's first state,
+    /// or right after the apply that led to `node`), replayed from the
+    /// root. Its pending facts must be dropped (by the caller's
+    /// `truncate`) once it is no longer used.
+    pub fn replay_before(&mut self, node: u32) -> Result<G::State, SolveError> {
         let mut path = Vec::new();
         let mut n = node;
         while self.arena.parent[n as usize] != NONE {
@@ -333,30 +335,49 @@ impl<'a, G: Game> Explorer<'a, G> {
             n = p;
         }
         let mut state = self.game.root()?;
-        let mut event = self.game.advance(&mut state, self.interner)?;
         for &a in path.iter().rev() {
+            self.game.advance(&mut state, self.interner)?;
             self.game.apply(&mut state, a, self.interner)?;
-            event = self.game.advance(&mut state, self.interner)?;
         }
+        Ok(state)
+    }
+
+    /// The state at `node` after its `advance` and what it waits for
+    /// ([`Self::replay_before`], then `advance`).
+    pub fn replay(&mut self, node: u32) -> Result<(G::State, Node), SolveError> {
+        let mut state = self.replay_before(node)?;
+        let event = self.game.advance(&mut state, self.interner)?;
         Ok((state, event))
+    }
+
+    /// Child `a` of the node whose state before its `advance` is `before`,
+    /// itself before its `advance`. The node is advanced again, on a copy,
+    /// right before the apply: a compiled game keeps a node's candidates
+    /// only until its next `advance` of any state ([`Game::apply`]), and
+    /// holding one state per node on the path, not one per child, keeps a
+    /// chance node with a hundred thousand outcomes (each with its own
+    /// deck) from filling the memory.
+    pub fn child_before(&mut self, before: &G::State, a: u32) -> Result<G::State, SolveError> {
+        let mut state = before.clone();
+        self.game.advance(&mut state, self.interner)?;
+        self.game.apply(&mut state, a, self.interner)?;
+        Ok(state)
     }
 
     /// Makes the children of `node` and, below them, of every node that
     /// `follow` leads to, depth-first. Only the states on the current path
     /// are held: a node's children are first filled in one at a time
     /// (their states dropped at once), then the followed ones are made again
-    /// to go below them. A chance node with a hundred thousand outcomes,
-    /// each state with its own deck, otherwise filled the memory before the
-    /// first limit check, and filling siblings first meets the limit before
-    /// a long descent into the first of them.
+    /// to go below them. Filling siblings first meets the limits before a
+    /// long descent into the first of them.
     pub fn expand_region(&mut self, node: u32, follow: Follow) -> Result<(), SolveError> {
         let base = self.interner.mark();
-        let (state, _) = self.replay(node)?;
+        let before = self.replay_before(node)?;
         let mut stack: Vec<Open<G::State>> = Vec::new();
         if self.open_children(node, follow)? {
             let mark = self.interner.mark();
-            self.fill_children(node, &state, mark)?;
-            stack.push(Open { node, state, mark, next: 0 });
+            self.fill_children(node, &before, mark)?;
+            stack.push(Open { node, before, mark, next: 0 });
         }
         while let Some(top) = stack.last_mut() {
             let parent = top.node;
@@ -372,25 +393,23 @@ impl<'a, G: Game> Explorer<'a, G> {
             }
             // Facts pushed after the parent's state belong to finished siblings.
             self.interner.truncate(top.mark);
-            let mut child = top.state.clone();
-            self.game.apply(&mut child, a, self.interner)?;
-            self.game.advance(&mut child, self.interner)?;
+            let child = self.child_before(&top.before, a)?;
             let mark = self.interner.mark();
             self.fill_children(c, &child, mark)?;
-            stack.push(Open { node: c, state: child, mark, next: 0 });
+            stack.push(Open { node: c, before: child, mark, next: 0 });
         }
         self.interner.truncate(base);
         Ok(())
     }
 
     /// Fills in what each reserved child of `node` is, from the node's
-    /// `state` (made when the interner was at `mark`), one child at a time.
-    fn fill_children(&mut self, node: u32, state: &G::State, mark: u32) -> Result<(), SolveError> {
+    /// state `before` its advance (made when the interner was at `mark`),
+    /// one child at a time.
+    fn fill_children(&mut self, node: u32, before: &G::State, mark: u32) -> Result<(), SolveError> {
         let first = self.arena.first_child[node as usize];
         for a in 0..self.arena.n_children(node) {
             self.interner.truncate(mark);
-            let mut child = state.clone();
-            self.game.apply(&mut child, a, self.interner)?;
+            let mut child = self.child_before(before, a)?;
             let event = self.game.advance(&mut child, self.interner)?;
             self.fill(first + a, &child, event)?;
         }

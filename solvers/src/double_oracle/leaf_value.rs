@@ -28,10 +28,11 @@ enum Mode {
     Chance,
 }
 
-/// A node being valued, with its state.
+/// A node being valued, with its state before its `advance` (see
+/// [`Explorer::child_before`]).
 struct Frame<S> {
-    state: S,
-    /// The interner's mark once `state` was made.
+    before: S,
+    /// The interner's mark once `before` was made.
     mark: u32,
     mode: Mode,
     /// Children to value and the next one.
@@ -50,10 +51,10 @@ impl<G: Game> Explorer<'_, G> {
             unreachable!("a temporary leaf is a decision node")
         };
         let base = self.interner.mark();
-        let (state, event) = self.replay(node)?;
+        let before = self.replay_before(node)?;
         let mut stack: Vec<Frame<G::State>> = Vec::new();
         let mut probs: Vec<f64> = Vec::new();
-        let mut ret = self.open(state, event, mover, &mut stack, &mut probs)?;
+        let mut ret = self.open(before, mover, &mut stack, &mut probs)?;
         let value = loop {
             if let Some(v) = ret.take() {
                 let Some(top) = stack.last_mut() else { break v };
@@ -76,24 +77,25 @@ impl<G: Game> Explorer<'_, G> {
             top.next += 1;
             // The previous child's facts are finished with.
             self.interner.truncate(top.mark);
-            let mut child = top.state.clone();
-            self.game.apply(&mut child, a, self.interner)?;
-            let event = self.game.advance(&mut child, self.interner)?;
-            ret = self.open(child, event, mover, &mut stack, &mut probs)?;
+            let child = self.child_before(&top.before, a)?;
+            ret = self.open(child, mover, &mut stack, &mut probs)?;
         };
         self.interner.truncate(base);
         Ok(value)
     }
 
-    /// A leaf's value, or `None` after pushing the frame of an inner node.
+    /// The value of the node whose state before its `advance` is `before`
+    /// if it is a leaf, or `None` after pushing its frame.
     fn open(
         &mut self,
-        state: G::State,
-        event: Node,
+        before: G::State,
         mover: u32,
         stack: &mut Vec<Frame<G::State>>,
         probs: &mut Vec<f64>,
     ) -> Result<Option<f64>, SolveError> {
+        let mark = self.interner.mark();
+        let mut state = before.clone();
+        let event = self.game.advance(&mut state, self.interner)?;
         let probs_at = probs.len();
         let (mode, n, acc) = match event {
             Node::Terminal => {
@@ -115,7 +117,7 @@ impl<G: Game> Explorer<'_, G> {
                 reason: "a node of the game has no actions".into(),
             });
         }
-        stack.push(Frame { state, mark: self.interner.mark(), mode, n, next: 0, acc, probs_at });
+        stack.push(Frame { before, mark, mode, n, next: 0, acc, probs_at });
         Ok(None)
     }
 }
