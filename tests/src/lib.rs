@@ -45,6 +45,8 @@ mod solver_examples;
 #[cfg(test)]
 mod solver_layer;
 #[cfg(test)]
+mod strict;
+#[cfg(test)]
 mod tidy;
 #[cfg(test)]
 mod trees;
