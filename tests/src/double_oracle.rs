@@ -333,3 +333,42 @@ fn seeded_starts_are_exact() {
     }
     assert!(checked >= 10, "only {checked} two-player zero-sum games");
 }
+
+/// The bounds are the best of all iterations' best responses (as the
+/// paper keeps them), so they never loosen, and a run stopped after any
+/// number of iterations returns the strategies they answered: on the full
+/// tree its NashConv is exactly its gap, and its bounds are the tree's
+/// best responses to it. Unpruned, every iteration's bounds are exact, so
+/// they are monotone; pruned, the stopped run certifies them.
+#[test]
+fn stopped_runs_return_the_best_strategies_met() {
+    let src = std::fs::read_to_string(repo_root().join("examples/leduc.gala")).expect("example");
+    let game = galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &[]).expect("valid");
+    let (tree, mut interner, _) = build(&game, &BuildOptions::default()).expect("builds");
+    for prune in [false, true] {
+        for &variant in Variant::ALL {
+            for max_iterations in [2, 5, 9, 14] {
+                let options = DoOptions { variant, prune, max_iterations, ..DoOptions::default() };
+                let sol = solve_game(&game, &mut interner, &options, &mut RunToEnd).expect("solves");
+                let what = format!("do-{} prune {prune}, {max_iterations} iterations", variant.name());
+                let eval = evaluate(&tree, &sol.profile(&tree).expect("same interner"));
+                assert!(
+                    (eval.nash_conv - sol.gap()).abs() <= 1e-9,
+                    "{what}: NashConv {} != gap {}",
+                    eval.nash_conv,
+                    sol.gap()
+                );
+                assert!((sol.upper - eval.best_response[0]).abs() <= 1e-9, "{what}: upper bound");
+                assert!((sol.lower + eval.best_response[1]).abs() <= 1e-9, "{what}: lower bound");
+                let known: Vec<(f64, f64)> = sol.iterations.iter().filter_map(|i| i.lower.zip(i.upper)).collect();
+                if !prune {
+                    for w in known.windows(2) {
+                        assert!(w[1].0 >= w[0].0 && w[1].1 <= w[0].1, "{what}: the bounds loosened: {w:?}");
+                    }
+                }
+                let last = known.last().expect("bounds");
+                assert_eq!(*last, (sol.lower, sol.upper), "{what}: the answer's bounds are the last iteration's");
+            }
+        }
+    }
+}

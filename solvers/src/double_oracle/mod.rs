@@ -10,11 +10,13 @@
 //! extend each strategy by the default one (the first action) outside the
 //! restricted game, and compute best responses on the full game ([`brs`])
 //! whose sequences join the allowed set. The best-response values are
-//! exact bounds: `upper` is the first player's best response to the
-//! second's extended strategy, `lower` the first player's payoff when the
-//! second best-responds to the first's; `upper - lower` is exactly the
-//! NashConv of the returned profile, and the run stops when it is at most
-//! `epsilon` times the payoff range met.
+//! exact bounds, and as in the paper the best of all iterations are kept
+//! ([`best`]): `upper` is the least of the first player's best responses
+//! to the second's extended strategies so far, `lower` the greatest of
+//! the first player's payoffs when the second best-responds to the
+//! first's. The answer is the strategies those responses answered, so
+//! `upper - lower` is exactly its NashConv, and the run stops when it is
+//! at most `epsilon` times the payoff range met.
 //!
 //! Convergence: the LP values of the two players sum to the constant, so a
 //! positive gap means some player's best response beats its restricted
@@ -27,14 +29,16 @@
 //! Best responses are pruned with bounds ([`bnb`], the paper's BRS); the
 //! bound is the largest payoff met so far, as the game declares none, so
 //! a run that would stop on pruned bounds first recomputes both with the
-//! unpruned search ([`brs`]) and stops only if those agree; the returned
-//! bounds are always unpruned ones.
+//! unpruned search ([`brs`]), and the bests' too, and stops only if those
+//! agree; the returned bounds are always unpruned ones.
 //!
 //! Variants (the paper's player selection): both players every iteration
 //! (DO-B), alternating (DO-SA), or the player whose bound is further from
 //! the restricted value (DO-SWP); a player whose response added nothing is
 //! followed by the other one.
 
+/// The best strategy of each player so far.
+mod best;
 /// Best responses pruned with bounds.
 mod bnb;
 /// Best responses on the full game.
@@ -57,6 +61,7 @@ use galac_runtime::tree::Tree;
 use crate::lp::{self, Backend};
 use crate::solver::{Control, Observer, Progress, SolveError};
 use crate::Profile;
+use best::Bests;
 use lazy::{Arena, Explorer, Kind, NONE};
 pub use restricted::Extended;
 use restricted::Restricted;
@@ -246,6 +251,7 @@ pub fn solve_game<G: Game>(
         allowed: Vec::new(),
         leaf_values: FxHashMap::default(),
         strategies: [Extended::default(), Extended::default()],
+        bests: Bests::default(),
         bounds: [None, None],
         lp_value: 0.0,
         restricted: None,
@@ -277,7 +283,8 @@ pub fn solve_game<G: Game>(
             bounds: it.lower.zip(it.upper),
             evaluation: None,
         };
-        let exact = !options.prune || it.certified;
+        // A certifying iteration makes both bests' values exact too.
+        let exact = !options.prune || (it.certified && run.bests.exact());
         iterations.push(it);
         let control = observer.progress(&progress);
         let converged = gap.is_some_and(|g| g <= run.tolerance());
@@ -311,8 +318,10 @@ struct Run<'a, 'g, G: Game> {
     /// Values of temporary leaves met so far, by node.
     leaf_values: FxHashMap<u32, f64>,
     strategies: [Extended; 2],
+    /// Each player's best strategy so far: the answer, and the bounds.
+    bests: Bests,
     /// Best-response values against the current strategies: the first
-    /// player's (the upper bound) and the second's.
+    /// player's and the second's (the bounds are the bests').
     bounds: [Option<f64>; 2],
     lp_value: f64,
     /// The current restricted game, and whose LP was solved on it.
@@ -340,9 +349,10 @@ impl<G: Game> Run<'_, '_, G> {
         (self.bounds[1].map(|b| self.constant() - b), self.bounds[0])
     }
 
-    /// `upper - lower` once both are known: the NashConv of the strategies.
+    /// `upper - lower` of the bests once both are known: the NashConv of
+    /// the answer.
     fn gap(&self) -> Option<f64> {
-        let (lo, hi) = self.bound_pair();
+        let (lo, hi) = self.bests.bounds(self.constant());
         Some(hi? - lo?)
     }
 
@@ -438,9 +448,11 @@ impl<G: Game> Run<'_, '_, G> {
             }
             if let Some(ext) = self.spare[opp].take() {
                 self.strategies[opp] = ext;
+                self.bests.replaced(opp);
             } else if !self.solved[opp] {
                 let (plan, value, _, _) = lp::solve_player(&rg.sf, opp, self.options.backend)?;
                 self.strategies[opp] = rg.extended(&self.ex.arena, opp, &plan);
+                self.bests.replaced(opp);
                 self.lp_value = value;
                 self.solved[opp] = true;
             }
@@ -450,7 +462,8 @@ impl<G: Game> Run<'_, '_, G> {
 
     /// One iteration: restricted game, LPs, best responses, new sequences.
     /// A certifying one only recomputes both players' best responses to
-    /// the current strategies, unpruned.
+    /// the current strategies, unpruned, and to a best strategy that is no
+    /// longer current and was answered by a pruned search.
     fn iteration(&mut self, number: u64, certify: bool) -> Result<Iteration, SolveError> {
         let mut it = Iteration { iteration: number, certified: certify, ..Iteration::default() };
         let who = if certify {
@@ -487,28 +500,47 @@ impl<G: Game> Run<'_, '_, G> {
                 brs::best_response(&mut self.ex, me as u32, opp)?
             };
             self.bounds[me] = Some(response.value);
-            self.allowed.resize(self.ex.arena.slot_set.len(), false);
-            for s in response.slots {
-                if !self.allowed[s as usize] {
-                    self.allowed[s as usize] = true;
-                    it.added[me] += 1;
-                }
-            }
+            let exact = certify || !self.options.prune;
+            self.bests.answered(1 - me, response.value, exact, &self.strategies[1 - me]);
+            it.added[me] += self.allow(&response.slots);
             self.quiet[me] = it.added[me] == 0;
+        }
+        for p in 0..2 {
+            let Some(best) = self.bests.unchecked(p).filter(|_| certify) else { continue };
+            let response = brs::best_response(&mut self.ex, 1 - p as u32, best)?;
+            self.bests.checked(p, response.value);
+            let added = self.allow(&response.slots);
+            it.added[1 - p] += added;
+            self.quiet[1 - p] &= added == 0;
         }
         it.br_seconds = t.elapsed().as_secs_f64();
         it.responded = who;
         if it.added[0] + it.added[1] > 0 {
             self.restricted = None;
         }
-        (it.lower, it.upper) = self.bound_pair();
+        (it.lower, it.upper) = self.bests.bounds(self.constant());
         it.explored = self.ex.arena.len();
         Ok(it)
     }
 
+    /// Allows the sequences of a best response; how many were new.
+    fn allow(&mut self, slots: &[u32]) -> usize {
+        self.allowed.resize(self.ex.arena.slot_set.len(), false);
+        let mut added = 0;
+        for &s in slots {
+            if !self.allowed[s as usize] {
+                self.allowed[s as usize] = true;
+                added += 1;
+            }
+        }
+        added
+    }
+
     /// The answer, with labels of its sets when asked for.
     fn finish(mut self, iterations: Vec<Iteration>, stopped: bool, stalled: bool) -> Result<DoSolution, SolveError> {
-        let (lower, upper) = self.bound_pair();
+        let (lower, upper) = self.bests.bounds(self.constant());
+        let current = std::mem::take(&mut self.strategies);
+        self.strategies = std::mem::take(&mut self.bests).into_strategies(current);
         let arena = &self.ex.arena;
         let set_slots = arena.sets.iter().map(|s| s.map_or((NONE, 0), |s| (s.first_slot, s.n_actions))).collect();
         let mut labelled = Vec::new();
