@@ -22,7 +22,8 @@ pub struct CfrArgs {
     /// CFR: stop once the exact NashConv of the average strategy is at most E.
     #[arg(long, value_name = "E")]
     pub target_exploitability: Option<f64>,
-    /// CFR: stop after this many seconds (the current average is the answer).
+    /// CFR and the double oracle: stop after this many seconds (the answer
+    /// is CFR's current average, the oracle's best profile so far).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
     /// CFR: compute the exact exploitability every N iterations (0, the

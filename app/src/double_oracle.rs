@@ -121,6 +121,10 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         eprintln!("error: --do-epsilon must be a number >= 0");
         return 2;
     }
+    if let Err(msg) = args.cfr.validate() {
+        eprintln!("error: {msg}");
+        return 2;
+    }
     let Ok(Start { tree, mut interner, tree_seconds, seed, warm_seconds }) = start(game, args) else {
         return 1;
     };
@@ -141,6 +145,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
     // from outside still leaves its bounds over time.
     let mut partial = String::new();
     let mut written = std::time::Instant::now();
+    let started = std::time::Instant::now();
     let mut observer = |p: &Progress| {
         if !bar.is_hidden() {
             let (lo, hi) = p.bounds.unwrap_or((f64::NAN, f64::NAN));
@@ -156,7 +161,10 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
                 let _ = crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, csv.as_bytes()));
             }
         }
-        Control::Continue
+        match args.cfr.time_limit {
+            Some(t) if started.elapsed().as_secs_f64() >= t => Control::Stop,
+            _ => Control::Continue,
+        }
     };
     let result = solve_game(game, &mut interner, &options, &mut observer);
     bar.finish_and_clear();

@@ -162,7 +162,7 @@ fn given_strategy<G: Game>(
 }
 
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
-    if refuses_tree_file(args) {
+    if refuses_tree_file(args) || refuses_cfr_flags(args) {
         return 2;
     }
     if args.solver == Some(SolverName::Do) {
@@ -292,6 +292,27 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
 /// set ids from its own interner, which a saved tree's ids do not share),
 /// and `--depth` / `--transpositions` search the game's states. Refused
 /// rather than silently ignored: true after the message.
+/// Refuses, rather than ignores, a CFR flag given with `--solver` naming a
+/// solver that does not use it (`--time-limit` also bounds the double
+/// oracle); after the message.
+fn refuses_cfr_flags(args: &SolveArgs) -> bool {
+    let Some(name) = args.solver.filter(|&n| args.cfr.variant(n).is_none()) else { return false };
+    let c = &args.cfr;
+    let given = [
+        ("--iterations", c.iterations.is_some()),
+        ("--target-exploitability", c.target_exploitability.is_some()),
+        ("--time-limit", c.time_limit.is_some() && name != SolverName::Do),
+        ("--check-every", c.check_every != 0),
+        ("--checkpoint", c.checkpoint.is_some()),
+        ("--resume", c.resume.is_some()),
+        ("--updates", c.updates.is_some()),
+    ];
+    let Some((flag, _)) = given.iter().find(|(_, set)| *set) else { return false };
+    let solver = clap::ValueEnum::to_possible_value(&name).map(|v| v.get_name().to_string()).unwrap_or_default();
+    eprintln!("error: `{flag}` is a flag of the CFR solvers, and `--solver {solver}` does not use it; drop it");
+    true
+}
+
 fn refuses_tree_file(args: &SolveArgs) -> bool {
     let Some(file) = &args.limits.tree else { return false };
     let other = if args.solver == Some(SolverName::Do) {

@@ -113,6 +113,32 @@ fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
     assert!(err.contains("exceeds 20 nodes") && err.contains("--max-nodes"), "{err}");
 }
 
+/// `--time-limit` stops the double oracle with its best profile so far
+/// (stopped, not stalled; bounds around the known value); CFR flags named
+/// with a solver that does not use them are refused, not ignored.
+#[test]
+fn the_double_oracle_keeps_a_time_limit_and_other_solvers_refuse_cfr_flags() {
+    let phantom = &common::kuhn().replace("kuhn.gala", "phantom_ttt.gala");
+    let args = ["solve", phantom, "--param", "marks=5", "--solver", "do", "--no-tree", "--time-limit", "0.05"];
+    let (code, out, err) = galac(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let run = &json["double_oracle"];
+    assert_eq!((run["stopped"].as_bool(), run["stalled"].as_bool()), (Some(true), Some(false)), "{run}");
+    let (lower, upper) = (run["lower"].as_f64().expect("lower"), run["upper"].as_f64().expect("upper"));
+    // 5-mark phantom tic-tac-toe is worth 0.607411871 to x (the LP's value).
+    assert!(lower <= 0.607411871 + 1e-9 && 0.607411871 - 1e-9 <= upper && upper - lower > 1e-3, "[{lower}, {upper}]");
+    let kuhn = &common::kuhn();
+    for (solver, flag) in
+        [("lp", "--iterations"), ("do", "--checkpoint"), ("maxn", "--time-limit"), ("lemke", "--resume")]
+    {
+        let value = if flag == "--iterations" || flag == "--time-limit" { "5" } else { "x.json" };
+        let (code, _, err) = galac(&["solve", kuhn, "--solver", solver, flag, value]);
+        assert_eq!(code, 2, "{solver} {flag}");
+        assert!(err.contains(flag) && err.contains(&format!("--solver {solver}")), "{err}");
+    }
+}
+
 /// The solvers that never read a tree (the double oracle, max^n over
 /// states) refuse `--tree FILE`, naming both flags, instead of silently
 /// building or searching the game: the saved file is a real one, so the

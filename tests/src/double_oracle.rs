@@ -351,6 +351,7 @@ fn stopped_runs_return_the_best_strategies_met() {
                 let options = DoOptions { variant, prune, max_iterations, ..DoOptions::default() };
                 let sol = solve_game(&game, &mut interner, &options, &mut RunToEnd).expect("solves");
                 let what = format!("do-{} prune {prune}, {max_iterations} iterations", variant.name());
+                assert!(!sol.stalled, "{what}: a stopped run is not a stalled one");
                 let eval = evaluate(&tree, &sol.profile(&tree).expect("same interner"));
                 assert!(
                     (eval.nash_conv - sol.gap()).abs() <= 1e-9,

@@ -267,6 +267,10 @@ pub fn solve_game<G: Game>(
     // Set when the run would stop on pruned bounds: the next iteration
     // certifies them, and the run stops after it unless they moved.
     let mut certify = false;
+    // Whether the iteration that asked for the certifying one added nothing:
+    // a certifying iteration answers strategies already answered, so adding
+    // nothing then means a stall only if it did before too.
+    let mut was_quiet = false;
     loop {
         let mut it = run.iteration(iterations.len() as u64 + 1, certify)?;
         it.seconds = start.elapsed().as_secs_f64();
@@ -289,15 +293,16 @@ pub fn solve_game<G: Game>(
         let control = observer.progress(&progress);
         let converged = gap.is_some_and(|g| g <= run.tolerance());
         stop |= control == Control::Stop || iterations.len() as u64 >= options.max_iterations;
-        if (converged || run.quiet == [true, true] || stop) && !exact {
-            certify = true;
+        let quiet = run.quiet == [true, true] && (!certify || was_quiet);
+        if (converged || quiet || stop) && !exact {
+            (certify, was_quiet) = (true, quiet);
             continue;
         }
         certify = false;
         if converged {
             break;
         }
-        if run.quiet == [true, true] {
+        if quiet {
             stalled = true;
             break;
         }
