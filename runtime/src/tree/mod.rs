@@ -230,6 +230,11 @@ impl Tree {
             + self.label_bytes
     }
 
+    /// Bytes of the two per-node arrays (part of [`Tree::bytes`]).
+    pub(super) fn node_bytes(&self) -> u64 {
+        (self.data.capacity() * 4 + self.first_child.capacity() * 4) as u64
+    }
+
     /// Appends a chance outcome's label, counting its bytes.
     pub(super) fn push_chance_label(&mut self, label: String) {
         self.label_bytes += label.len() as u64;
