@@ -22,6 +22,7 @@ use super::build::{
     check_action_count, explore, finish, Budget, BuildError, BuildOptions, RootMove, ROOM_SETS, ROOM_STATES,
 };
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
+use super::stream::Outflow;
 use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE_BIT};
 use crate::game::{advance_out_of_line, Game, Node};
 use crate::info::{ImportCache, InfoInterner};
@@ -87,8 +88,16 @@ pub fn build_parallel<G: Game>(
                 game.apply(&mut child, a, &mut interner)?;
                 children.push(child);
             }
-            let (tree, before) =
-                explore(game, children, root_move, Some(bounds[i]), &part_opts, &mut interner, &budget)?;
+            let (tree, before) = explore(
+                game,
+                children,
+                root_move,
+                Some(bounds[i]),
+                &part_opts,
+                &mut interner,
+                &budget,
+                &mut Outflow::none(),
+            )?;
             Ok(Part { tree, interner, before })
         })();
         let failed = result.is_err();
