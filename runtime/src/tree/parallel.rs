@@ -279,7 +279,7 @@ fn merge<G: Game>(
         // re-interned here, in part order, then a thread moves its nodes
         // while the next part's sets are re-interned.
         let mut base = 1 + n;
-        for (i, Part { tree: part, interner: mut local, before: local_before }) in parts.into_iter().enumerate() {
+        for (i, Part { tree: mut part, interner: mut local, before: local_before }) in parts.into_iter().enumerate() {
             let shift = Shift { base, k: bounds[i + 1] - bounds[i] };
             let k = shift.k as usize;
             let len = part.n_nodes() - k;
@@ -296,9 +296,9 @@ fn merge<G: Game>(
                 std::mem::swap(global, &mut local);
             }
             let local = if adopt { None } else { Some(&local) };
-            let map = import_infosets(&part, local, global, root_set, &mut tree, &mut counts)?;
+            let map = import_infosets(&mut part, local, global, root_set, &mut tree, &mut counts)?;
             agree_on_moves_before(game, global, &tree, &map, &local_before, &mut before)?;
-            let (pay_map, chances_base) = import_tables(&part, &mut tree)?;
+            let (pay_map, chances_base) = import_tables(&mut part, &mut tree)?;
             let remap = Remap { map, pay_map, chances_base };
             for j in 0..k {
                 let (d, f) = (part.data[j], part.first_child[j]);
@@ -316,11 +316,11 @@ fn merge<G: Game>(
     Ok(tree)
 }
 
-/// Appends a part's payoff vectors, chance nodes and chance labels to
-/// `tree`; returns the map of its payoff ids (in the part's order of first
+/// Appends a part's payoff vectors, chance nodes and chance labels (moved)
+/// to `tree`; returns the map of its payoff ids (in the part's order of first
 /// appearance, which is the sequential order) and where its chance nodes
 /// start.
-fn import_tables(part: &Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), BuildError> {
+fn import_tables(part: &mut Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), BuildError> {
     let pay_map: Vec<u32> =
         (0..part.payoffs.len() as u32).map(|id| tree.payoffs.intern(part.payoffs.get(id))).collect();
     let chances_base = tree.chances.len() as u32;
@@ -329,8 +329,8 @@ fn import_tables(part: &Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), BuildE
         let start = tree.dists.intern(part.dists.get(c.start, c.n), c.n)?;
         tree.push_chance(ChanceNode { start, n: c.n, labels: c.labels + labels_base })?;
     }
-    for label in &part.chance_labels {
-        tree.push_chance_label(label.clone());
+    for label in std::mem::take(&mut part.chance_labels) {
+        tree.push_chance_label(label);
     }
     tree.max_depth = tree.max_depth.max(part.max_depth + 1);
     Ok((pay_map, chances_base))
@@ -397,11 +397,12 @@ fn push_root<G: Game>(
 }
 
 /// Maps a part's information sets to global ones, in the part's order of
-/// first appearance, adding the new ones to `tree`. `local` is the part's
+/// first appearance, adding the new ones to `tree` (their labels moved,
+/// not copied). `local` is the part's
 /// interner, or `None` for the first part, whose interner became `global`
 /// and whose sets map to themselves.
 fn import_infosets(
-    part: &Tree,
+    part: &mut Tree,
     local: Option<&InfoInterner>,
     global: &mut InfoInterner,
     root_set: u32,
@@ -426,7 +427,10 @@ fn import_infosets(
         if new {
             let index_in_player = counts[info.player as usize];
             counts[info.player as usize] += 1;
-            tree.push_infoset(Infoset { index_in_player, ..*info }, part.infoset_labels.get(k).cloned())?;
+            tree.push_infoset(
+                Infoset { index_in_player, ..*info },
+                part.infoset_labels.get_mut(k).map(std::mem::take),
+            )?;
         }
         map.push(g);
     }
