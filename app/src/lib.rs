@@ -161,7 +161,8 @@ fn try_build_tree<G: Game>(
 /// Builds the tree with its labels and writes it to `file` in the saved
 /// format: on one thread, block by block as the build goes, so the tree
 /// need not fit in memory; on more, built in memory then written from its
-/// end, each block's memory given back as it goes.
+/// end, each block's memory given back as it goes (and, over the memory
+/// limit, again on one thread).
 pub fn build_saving<G: Game>(
     game: &G,
     make: Maker<G>,
@@ -173,7 +174,11 @@ pub fn build_saving<G: Game>(
     let threads = threads_for(game, make, limits);
     let build = |opts: &BuildOptions| match make {
         Some(make) if threads > 1 => {
-            let (tree, _, seconds) = galac_runtime::tree::build_parallel(make, opts, threads)?;
+            let (tree, _, seconds) = match galac_runtime::tree::build_parallel(make, opts, threads) {
+                // Too large to hold: built on one thread, saved as it goes.
+                Err(BuildError::TooMuchMemory { .. }) => return galac_runtime::tree::build_saving(game, opts, file),
+                built => built?,
+            };
             let build_bytes = tree.build_bytes();
             let stats = galac_runtime::tree::save_consuming(tree, game.info(), file)
                 .map_err(|e| BuildError::Write(e.to_string()))?;

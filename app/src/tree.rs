@@ -19,7 +19,9 @@ pub struct TreeArgs {
     pub repeat: u32,
     /// Also write the tree, with its labels, to FILE in galac's binary tree
     /// format (docs/tree-format.md), for `solve --tree FILE` and
-    /// `export --tree FILE` to read instead of building it again.
+    /// `export --tree FILE` to read instead of building it again. On one
+    /// thread the tree is written as it is built, so it need not fit in
+    /// memory.
     #[arg(long, value_name = "FILE")]
     pub save: Option<std::path::PathBuf>,
 }
