@@ -45,6 +45,8 @@ pub(super) struct TreeFile<W> {
 }
 
 impl<W: Read + Write + Seek> TreeFile<W> {
+    /// Starts the file `out` of a tree of the game `info` describes: its
+    /// header, with the counts to come.
     pub(super) fn new(mut out: W, info: &GameInfo) -> io::Result<TreeFile<W>> {
         let head = header(info, &info.players, 0, 0, 0);
         out.seek(SeekFrom::Start(0))?;
@@ -52,6 +54,7 @@ impl<W: Read + Write + Seek> TreeFile<W> {
         Ok(TreeFile { out, header_len: head.len() as u64, blocks: Vec::new(), buf: Vec::new() })
     }
 
+    /// Where block `index` starts.
     fn offset(&self, index: u64) -> u64 {
         self.header_len + index * (8 * BLOCK) as u64
     }
@@ -134,6 +137,8 @@ struct Kinds {
 }
 
 impl Kinds {
+    /// Counts `by` more (or fewer) nodes of the kind a node with data `d`
+    /// and first child `first` has.
     fn add(&mut self, tree: &Tree, d: u32, first: u32, by: i64) {
         let count = if first == 0 {
             &mut self.terminals
