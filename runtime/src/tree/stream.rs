@@ -316,10 +316,57 @@ fn streamed_stats(tree: &Tree, n_nodes: usize, kinds: Kinds) -> Stats {
 #[cfg(test)]
 mod tests {
     use super::super::tests::deep;
-    use super::{build_saving_keeping, save_consuming, BLOCK};
+    use super::{build_saving, build_saving_keeping, save_consuming, BLOCK};
     use crate::game::Game;
-    use crate::tree::{build, load, save, BuildOptions};
-    use std::io::Cursor;
+    use crate::tree::{build, load, save, BuildError, BuildOptions};
+    use std::io::{self, Cursor, Read, Seek, SeekFrom, Write};
+
+    /// A file that takes `room` bytes, then fails like a full disk.
+    struct Full {
+        file: Cursor<Vec<u8>>,
+        room: u64,
+    }
+
+    impl Write for Full {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.file.position() + buf.len() as u64 > self.room {
+                return Err(io::Error::other("no space left"));
+            }
+            self.file.write(buf)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Read for Full {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.file.read(buf)
+        }
+    }
+
+    impl Seek for Full {
+        fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+            self.file.seek(to)
+        }
+    }
+
+    /// A write that fails stops the build with the write's error, wherever
+    /// it fails: in the first blocks, the last, the tables.
+    #[test]
+    fn a_failed_write_stops_the_build_with_its_error() {
+        let game = deep();
+        let mut whole = Cursor::new(Vec::new());
+        build_saving(&game, &BuildOptions::default(), &mut whole).unwrap();
+        let size = whole.into_inner().len() as u64;
+        for room in [10, 8 << 20, size - 100, size - 1] {
+            let full = Full { file: Cursor::new(Vec::new()), room };
+            match build_saving(&game, &BuildOptions::default(), full) {
+                Err(BuildError::Write(e)) => assert!(e.contains("no space left"), "{e}"),
+                other => panic!("room for {room} of {size} bytes: {:?}", other.map(|s| s.stats.nodes)),
+            }
+        }
+    }
 
     /// A tree saved while it is built, with blocks written out early and
     /// nodes patched into them, is byte for byte the tree built in memory
