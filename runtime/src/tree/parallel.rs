@@ -338,7 +338,7 @@ fn import_tables(part: &mut Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), Bu
 
 /// Checks the merged tree against the node and memory limits before any
 /// copying; returns its node count and the bytes held while merging: the
-/// parts with their interners, the merged tree's tables (copied from the
+/// parts with their interners, the merged tree's tables (made from the
 /// parts' while these are held) and the chunks in flight. The node arrays
 /// move from the parts into the merged tree (see [`move_nodes`]), so they
 /// count once.
@@ -349,7 +349,8 @@ fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64
         return Err(BuildError::TooManyNodes { limit: most });
     }
     let held: u64 = parts.iter().map(|p| p.tree.bytes() + p.interner.bytes() as u64).sum();
-    let tables: u64 = parts.iter().map(|p| p.tree.bytes() - p.tree.node_bytes()).sum();
+    // (Their labels' text is moved, not copied.)
+    let tables: u64 = parts.iter().map(|p| p.tree.bytes() - p.tree.node_bytes() - p.tree.label_bytes).sum();
     let in_flight: u64 = parts.iter().map(|p| (MOVE_CHUNK.min(p.tree.n_nodes()) * 8) as u64).sum();
     if held + tables + in_flight > opts.max_bytes {
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
