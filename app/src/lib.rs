@@ -118,7 +118,7 @@ pub fn build_tree<G: Game>(
 }
 
 /// The flag that raises the limit `e` is about, if any.
-fn print_limit_hint(e: &BuildError) {
+pub(crate) fn print_limit_hint(e: &BuildError) {
     match e {
         BuildError::TooManyNodes { .. } => eprintln!("hint: raise the limit with --max-nodes"),
         BuildError::TooMuchMemory { .. } => eprintln!("hint: raise the limit with --max-memory"),
@@ -148,21 +148,70 @@ fn try_build_tree<G: Game>(
     let opts = limits.build_options(labels);
     // The guess counts as generation time.
     let start = std::time::Instant::now();
-    let threads = match (make, limits.threads) {
-        (None, _) => 1,
-        // All cores, unless the tree looks too small to gain from them.
-        (_, 0) if galac_runtime::tree::looks_smaller_than(game, PARALLEL_MIN_NODES) => 1,
-        (_, 0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        (_, n) => n,
-    };
+    let threads = threads_for(game, make, limits);
     let guess = start.elapsed().as_secs_f64();
-    let bar = progress::counter("nodes", limits.quiet);
     let build = |opts: &BuildOptions| match make {
         Some(make) if threads > 1 => galac_runtime::tree::build_parallel(make, opts, threads),
         _ => galac_runtime::tree::build(game, opts),
     };
-    let (tree, _, seconds) = if bar.is_hidden() { build(&opts) } else { build_showing(&bar, opts, build) }?;
+    let (tree, _, seconds) = with_progress(limits, opts, build)?;
     Ok((tree, guess + seconds))
+}
+
+/// Builds the tree with its labels and writes it to `file` in the saved
+/// format: on one thread, block by block as the build goes, so the tree
+/// need not fit in memory; on more, built in memory then written from its
+/// end, each block's memory given back as it goes (and, over the memory
+/// limit, again on one thread).
+pub fn build_saving<G: Game>(
+    game: &G,
+    make: Maker<G>,
+    limits: &LimitArgs,
+    file: &std::fs::File,
+) -> Result<galac_runtime::tree::Saved, galac_runtime::tree::BuildError> {
+    use galac_runtime::tree::Saved;
+    let start = std::time::Instant::now();
+    let threads = threads_for(game, make, limits);
+    let build = |opts: &BuildOptions| match make {
+        Some(make) if threads > 1 => {
+            let (tree, _, seconds) = match galac_runtime::tree::build_parallel(make, opts, threads) {
+                // Too large to hold: built on one thread, saved as it goes.
+                Err(BuildError::TooMuchMemory { .. }) => return galac_runtime::tree::build_saving(game, opts, file),
+                built => built?,
+            };
+            let build_bytes = tree.build_bytes();
+            let stats = galac_runtime::tree::save_consuming(tree, game.info(), file)
+                .map_err(|e| BuildError::Write(e.to_string()))?;
+            Ok(Saved { stats, build_bytes, seconds })
+        }
+        _ => galac_runtime::tree::build_saving(game, opts, file),
+    };
+    let mut saved = with_progress(limits, limits.build_options(true), build)?;
+    saved.seconds = start.elapsed().as_secs_f64();
+    Ok(saved)
+}
+
+/// The threads to build on: `--threads`, or with 0 all cores unless the
+/// tree looks too small to gain from them; one if the game cannot be
+/// instantiated again.
+fn threads_for<G: Game>(game: &G, make: Maker<G>, limits: &LimitArgs) -> usize {
+    match (make, limits.threads) {
+        (None, _) => 1,
+        (_, 0) if galac_runtime::tree::looks_smaller_than(game, PARALLEL_MIN_NODES) => 1,
+        (_, 0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        (_, n) => n,
+    }
+}
+
+/// Runs `build`, with a progress bar unless `--quiet` or standard error is
+/// not a terminal.
+fn with_progress<T>(limits: &LimitArgs, opts: BuildOptions, build: impl FnOnce(&BuildOptions) -> T) -> T {
+    let bar = progress::counter("nodes", limits.quiet);
+    if bar.is_hidden() {
+        build(&opts)
+    } else {
+        build_showing(&bar, opts, build)
+    }
 }
 
 /// Runs `build` while a ticker thread shows, on `bar`, the node count the

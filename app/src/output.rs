@@ -124,7 +124,8 @@ fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
     let mut n = 0u32;
     loop {
         let tmp = dir.join(format!(".{name}.{pid}.{n}.tmp"));
-        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+        // Readable too: a tree saved as it is built patches blocks it wrote.
+        match OpenOptions::new().read(true).write(true).create_new(true).open(&tmp) {
             Ok(f) => return Ok((tmp, f)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
             Err(e) => return Err(e),

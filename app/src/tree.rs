@@ -19,7 +19,9 @@ pub struct TreeArgs {
     pub repeat: u32,
     /// Also write the tree, with its labels, to FILE in galac's binary tree
     /// format (docs/tree-format.md), for `solve --tree FILE` and
-    /// `export --tree FILE` to read instead of building it again.
+    /// `export --tree FILE` to read instead of building it again. On one
+    /// thread the tree is written as it is built, so it need not fit in
+    /// memory.
     #[arg(long, value_name = "FILE")]
     pub save: Option<std::path::PathBuf>,
 }
@@ -50,6 +52,23 @@ impl Timing {
 }
 
 pub fn run<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>) -> i32 {
+    match &args.save {
+        // Saved as it is built, unless it is read from a file or written
+        // to something other than a file (standard output, a device: the
+        // streamed save seeks and reads back).
+        Some(path)
+            if args.limits.tree.is_none()
+                && path != std::path::Path::new("-")
+                && (path.is_file() || !path.exists()) =>
+        {
+            run_saving(game, args, make, path)
+        }
+        _ => run_in_memory(game, args, make),
+    }
+}
+
+/// `tree`, the tree built (or read) in memory, then saved if asked.
+fn run_in_memory<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>) -> i32 {
     // A saved tree keeps its labels, for the commands that read it.
     let Some((tree, first)) = crate::build_tree(game, make, &args.limits, args.save.is_some()) else {
         return 1;
@@ -63,41 +82,95 @@ pub fn run<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>) -> i32 {
             return 1;
         }
     }
+    let Some(timing) = repeat(game, args, make, first) else { return 1 };
+    report(game, args, make, &tree.stats(), tree.build_bytes(), &timing, Some(&tree));
+    0
+}
+
+/// `tree --save FILE`: the tree written to FILE as it is built (see
+/// [`crate::build_saving`]), then the report.
+fn run_saving<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>, path: &std::path::Path) -> i32 {
+    use galac_runtime::tree::BuildError;
+    let mut outcome = None;
+    let written = crate::write_atomically(path, |file| {
+        let result = crate::build_saving(game, make, &args.limits, file);
+        let status = match &result {
+            Ok(_) => Ok(()),
+            Err(BuildError::Write(e)) => Err(std::io::Error::other(e.clone())),
+            Err(_) => Err(std::io::Error::other("the build stopped")),
+        };
+        outcome = Some(result);
+        status
+    });
+    let saved = match (outcome, written) {
+        (Some(Err(e)), _) if !matches!(e, BuildError::Write(_)) => {
+            eprintln!("error: {e}");
+            crate::print_limit_hint(&e);
+            return 1;
+        }
+        (Some(Ok(saved)), Ok(())) => saved,
+        (_, written) => {
+            let e = written.err().map_or_else(|| "the build stopped".to_string(), |e| e.to_string());
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return 1;
+        }
+    };
+    // A small tree is read back for the matrix view.
+    let small = (saved.stats.nodes <= MATRIX_MAX_NODES as u64)
+        .then(|| crate::load_tree(game, path, &args.limits.build_options(true)).ok().map(|(t, _)| t))
+        .flatten();
+    let Some(timing) = repeat(game, args, make, saved.seconds) else { return 1 };
+    report(game, args, make, &saved.stats, saved.build_bytes, &timing, small.as_ref());
+    0
+}
+
+/// The generation times: `first`, then those of `--repeat` builds (in
+/// memory, without labels; each dropped before the next).
+fn repeat<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>, first: f64) -> Option<Timing> {
     let mut timing = Timing { builds: vec![first] };
     for _ in 1..args.repeat {
-        // The same tree each time; each is dropped before the next build.
-        let Some((_, seconds)) = crate::build_tree(game, make, &args.limits, false) else {
-            return 1;
-        };
+        let (_, seconds) = crate::build_tree(game, make, &args.limits, false)?;
         timing.builds.push(seconds);
     }
-    let stats = tree.stats();
+    Some(timing)
+}
+
+/// Prints the report of a tree with these `stats`; `tree`, when at hand,
+/// is shown as a matrix if it is a small one-move game.
+fn report<G: Game>(
+    game: &G,
+    args: &TreeArgs,
+    make: crate::Maker<G>,
+    stats: &Stats,
+    held: u64,
+    timing: &Timing,
+    tree: Option<&galac_runtime::tree::Tree>,
+) {
     let info = game.info();
     // A one-move game is shown as its matrix, with the actions' labels (a
     // second build, with labels: such a tree is small).
-    let matrix = match crate::matrix::of(&tree) {
-        Some(_) if tree.n_nodes() <= MATRIX_MAX_NODES => {
+    let matrix = match tree.and_then(|t| crate::matrix::of(t).map(|_| t)) {
+        Some(t) if t.n_nodes() <= MATRIX_MAX_NODES => {
             crate::build_tree(game, make, &args.limits, true).and_then(|(labelled, _)| crate::matrix::of(&labelled))
         }
         _ => None,
     };
     match args.format {
         Format::Text => {
-            let mut text = text_report(&info.name, &info.params, &info.players, &stats, tree.build_bytes(), &timing);
+            let mut text = text_report(&info.name, &info.params, &info.players, stats, held, timing);
             if let Some(m) = &matrix {
                 text += &m.text(&info.players);
             }
             crate::emit(&text)
         }
         Format::Json => {
-            let mut json = json_report(&info.name, &info.params, &info.players, &stats, tree.build_bytes(), &timing);
+            let mut json = json_report(&info.name, &info.params, &info.players, stats, held, timing);
             if let (Some(m), Some(map)) = (&matrix, json.as_object_mut()) {
                 map.insert("matrix".into(), m.json(&info.players));
             }
             crate::emit(&format!("{json}\n"))
         }
     }
-    0
 }
 
 /// The largest one-move game shown as a matrix.

@@ -137,6 +137,21 @@ fn a_saved_tree_is_read_instead_of_built() {
     let file = temp_file("leduc.tree", b"");
     let file = file.to_str().unwrap_or_default();
     assert_eq!(galac(&["tree", leduc, "--save", file]).0, 0);
+    // Saved as it is built on one thread, after it on two, or read then
+    // saved again: the same bytes, and the report of a plain build.
+    let figures = |s: &str| {
+        let kept = |l: &&str| !["generation:", "memory:"].iter().any(|p| l.starts_with(p));
+        s.lines().filter(kept).collect::<Vec<_>>().join("\n")
+    };
+    let plain = galac(&["tree", leduc]).1;
+    for how in [&["--threads", "1"][..], &["--threads", "2"], &["--tree", file]] {
+        let again = temp_file("again.tree", b"");
+        let (code, report, err) =
+            galac(&[&["tree", leduc, "--save", again.to_str().unwrap_or_default()], how].concat());
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(figures(&report), figures(&plain), "{how:?}");
+        assert!(std::fs::read(&again).ok() == std::fs::read(file).ok(), "{how:?}");
+    }
     let without_time = |s: &str| s.lines().filter(|l| !l.starts_with("time:")).collect::<Vec<_>>().join("\n");
     let (code, built, _) = galac(&["solve", leduc]);
     let (code_read, read, err) = galac(&["solve", leduc, "--tree", file]);

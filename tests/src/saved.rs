@@ -122,8 +122,9 @@ fn each_damage_to_a_saved_tree_gives_its_error() {
     let n = tree.n_nodes();
     let strings = |list: &mut dyn Iterator<Item = &String>| list.map(|s| 4 + s.len()).sum::<usize>();
     let params = strings(&mut info.params.iter().flat_map(|(k, v)| [k, v]));
-    let header = 12 + 4 + info.name.len() + 8 + params + 8 + strings(&mut info.players.iter()) + 4 + 8;
-    let first_child_of_root = header + 8 + 4 * n + 8;
+    let header = 12 + 4 + info.name.len() + 8 + params + 8 + strings(&mut info.players.iter()) + 8 + 4 + 8;
+    // One block: the nodes' data, then their first children.
+    let first_child_of_root = header + 4 * n;
     let mut bad = good.clone();
     assert_eq!(u32::from_le_bytes(bad[first_child_of_root..first_child_of_root + 4].try_into().unwrap()), 1);
     bad[first_child_of_root..first_child_of_root + 4].copy_from_slice(&(n as u32).to_le_bytes());
@@ -230,11 +231,11 @@ fn a_saved_tree_is_read_within_the_node_and_memory_limits() {
     assert!(matches!(within(n, back.bytes() - 1), Err(LoadError::Limit(BuildError::TooMuchMemory { .. }))));
     // Far below the node arrays' 8 bytes a node: refused at their counts.
     assert!(matches!(within(n, 4 * n), Err(LoadError::Limit(BuildError::TooMuchMemory { .. }))));
-    // The node count is the first array's: claim 2^40 nodes.
+    // The node count follows the players: claim 2^40 nodes.
     let info = game.info();
     let strings = |list: &mut dyn Iterator<Item = &String>| list.map(|s| 4 + s.len()).sum::<usize>();
     let params = strings(&mut info.params.iter().flat_map(|(k, v)| [k, v]));
-    let header = 12 + 4 + info.name.len() + 8 + params + 8 + strings(&mut info.players.iter()) + 4 + 8;
+    let header = 12 + 4 + info.name.len() + 8 + params + 8 + strings(&mut info.players.iter());
     let mut huge = good.clone();
     assert_eq!(u64::from_le_bytes(huge[header..header + 8].try_into().unwrap()), n);
     huge[header..header + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::payoffs::PayoffTable;
 use super::recall::{OwnMoves, NO_MOVES};
+use super::stream::Outflow;
 use super::{ChanceNode, Distributions, Infoset, InfosetLabels, Tree, CHANCE_BIT};
 use crate::game::{Game, GameError, Node};
 use crate::info::InfoInterner;
@@ -61,6 +62,9 @@ pub enum BuildError {
     ImperfectRecall(String),
     #[error("the game tree has more than {limit} {what}, the most a tree can hold")]
     TableFull { what: &'static str, limit: u64 },
+    /// Writing a tree out while it is built failed.
+    #[error("cannot write the tree: {0}")]
+    Write(String),
 }
 
 /// Room for a small game, reserved when an exploration starts: a tree of up
@@ -83,7 +87,8 @@ pub(super) const ROOM_STATES: usize = 1 << 12;
 pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
     let start = Instant::now();
     let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
-    let (mut tree, _) = explore(game, vec![game.root()?], None, None, opts, &mut interner, &Budget::default())?;
+    let (mut tree, _) =
+        explore(game, vec![game.root()?], None, None, opts, &mut interner, &Budget::default(), &mut Outflow::none())?;
     finish(&mut tree, &interner, opts)?;
     Ok((tree, interner, start.elapsed().as_secs_f64()))
 }
@@ -154,6 +159,11 @@ pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptio
 /// [`OwnMoves::into_before`]). The limits apply to the totals in `budget`.
 /// The roots are the game's root, or (`first_root_action`) its children
 /// from that action on: a game error names the play from the game's root.
+/// With a sink in `outflow`, finished blocks of nodes are written out as
+/// the build goes (and the tree's node arrays hold only the nodes from
+/// `outflow.base` on), and all the rest at the end: the tree comes back
+/// without nodes.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn explore<G: Game>(
     game: &G,
     roots: Vec<G::State>,
@@ -162,6 +172,7 @@ pub(super) fn explore<G: Game>(
     opts: &BuildOptions,
     interner: &mut InfoInterner,
     budget: &Budget,
+    outflow: &mut Outflow,
 ) -> Result<(Tree, Vec<u64>), BuildError> {
     let info = game.info();
     let n_players = info.players.len() as u32;
@@ -191,10 +202,12 @@ pub(super) fn explore<G: Game>(
         .collect();
     let path_mark = own_moves.mark();
     // The nodes from a root to the current one, to name the play of an error.
-    let mut trail: Vec<u32> = Vec::new();
-    let in_play = |error: GameError, trail: &[u32], first_child: &[u32], last: Option<u32>| {
-        let mut actions: Vec<u32> = first_root_action.map(|a| a + trail[0]).into_iter().collect();
-        actions.extend(trail.windows(2).map(|w| w[1] - first_child[w[0] as usize]));
+    // With each node its first child, once expanded (the node arrays may
+    // have been written out).
+    let mut trail: Vec<(u32, u32)> = Vec::new();
+    let in_play = |error: GameError, trail: &[(u32, u32)], last: Option<u32>| {
+        let mut actions: Vec<u32> = first_root_action.map(|a| a + trail[0].0).into_iter().collect();
+        actions.extend(trail.windows(2).map(|w| w[1].0 - w[0].1));
         actions.extend(last);
         if actions.is_empty() {
             return BuildError::Game(error);
@@ -218,24 +231,21 @@ pub(super) fn explore<G: Game>(
         let (node, depth) = (top.node, top.depth);
         tree.max_depth = tree.max_depth.max(depth);
         trail.truncate(depth as usize);
-        trail.push(node);
+        trail.push((node, 0));
         let event = match game.advance(&mut top.state, interner) {
             Ok(event) => event,
-            Err(e) => return Err(in_play(e, &trail, &tree.first_child, None)),
+            Err(e) => return Err(in_play(e, &trail, None)),
         };
-        let n_children = match event {
+        let (d, n_children) = match event {
             Node::Terminal => {
                 let payoffs = game.payoffs(&top.state, &mut pay_buf);
                 if payoffs.len() != n_players as usize {
                     return Err(BuildError::PayoffArity { n: n_players, got: payoffs.len() });
                 }
-                tree.data[node as usize] = tree.payoffs.intern(payoffs);
-                0
+                (tree.payoffs.intern(payoffs), 0)
             }
             Node::Chance { n_outcomes } => {
-                tree.data[node as usize] =
-                    add_chance(game, &top.state, n_outcomes, &mut tree, &mut probs_buf, opts.labels)?;
-                n_outcomes
+                (add_chance(game, &top.state, n_outcomes, &mut tree, &mut probs_buf, opts.labels)?, n_outcomes)
             }
             Node::Decision { player, infoset, n_actions } => {
                 if n_actions == 0 {
@@ -264,26 +274,31 @@ pub(super) fn explore<G: Game>(
                     check_action_count(tree.set_actions[infoset as usize], n_actions)?;
                 }
                 own_moves.check(top.path, player, infoset, &tree.player_names, interner, game)?;
-                tree.data[node as usize] = infoset;
-                n_actions
+                (infoset, n_actions)
             }
         };
         if n_children == 0 {
+            outflow.put(&mut tree, node, d, 0);
             // A leaf keeps first_child = 0. Dropped in place: `pop` would
             // move the whole frame out first.
             stack.truncate(stack.len() - 1);
             continue;
         }
         let first = n_nodes as u32;
-        tree.first_child[node as usize] = first;
         let total = n_nodes as u64 + u64::from(n_children);
         if total > opts.max_nodes || total > u64::from(u32::MAX - 1) {
             return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
         }
+        outflow.put(&mut tree, node, d, first);
+        if let Some(last) = trail.last_mut() {
+            last.1 = first;
+        }
         n_nodes += n_children as usize;
-        tree.make_nodes(n_nodes);
-        // Check the build's totals now and then (cheap, but not free).
+        tree.make_nodes(n_nodes - outflow.base);
+        // Check the build's totals now and then (cheap, but not free), and
+        // write out the nodes a streamed build is done with.
         if first & 0xffff > (first + n_children) & 0xffff || n_children > 0xffff {
+            outflow.write_behind(&mut tree, n_nodes)?;
             check_budget(&tree, interner, budget, &mut counted, opts, n_nodes as u64)?;
         }
         // Slots: the node's own (`at`) becomes the last child, the clones
@@ -309,7 +324,7 @@ pub(super) fn explore<G: Game>(
             frame.node = first + action;
             frame.depth = depth + 1;
             if let Err(e) = game.apply(&mut frame.state, action, interner) {
-                return Err(in_play(e, &trail, &tree.first_child, Some(action)));
+                return Err(in_play(e, &trail, Some(action)));
             }
             if let Some((player, infoset)) = mover {
                 frame.path = own_moves.push(path, player, infoset, action);
@@ -318,8 +333,9 @@ pub(super) fn explore<G: Game>(
             frame.path_mark = own_moves.mark();
         }
     }
-    tree.data.truncate(n_nodes);
-    tree.first_child.truncate(n_nodes);
+    tree.data.truncate(n_nodes - outflow.base);
+    tree.first_child.truncate(n_nodes - outflow.base);
+    outflow.write_rest(&mut tree, n_nodes)?;
     Ok((tree, own_moves.into_before()))
 }
 

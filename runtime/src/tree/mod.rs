@@ -20,12 +20,14 @@ mod payoffs;
 mod play;
 mod recall;
 mod saved;
+mod stream;
 mod validate;
 
 pub use build::{build, BuildError, BuildOptions};
 pub use estimate::looks_smaller_than;
 pub use parallel::build_parallel;
 pub use saved::{load, save, LoadError, FORMAT_VERSION};
+pub use stream::{build_saving, save_consuming, Saved};
 
 use crate::rational::Ratio;
 use chances::Distributions;
@@ -230,6 +232,11 @@ impl Tree {
             + self.label_bytes
     }
 
+    /// Bytes of the two per-node arrays (part of [`Tree::bytes`]).
+    pub(super) fn node_bytes(&self) -> u64 {
+        (self.data.capacity() * 4 + self.first_child.capacity() * 4) as u64
+    }
+
     /// Appends a chance outcome's label, counting its bytes.
     pub(super) fn push_chance_label(&mut self, label: String) {
         self.label_bytes += label.len() as u64;
@@ -297,7 +304,7 @@ mod tests {
     /// A one-player game of chance only: the node at depth `d` has outcomes
     /// with the probabilities `levels[d]`; below the last level, leaves
     /// paying 0.
-    struct Chances {
+    pub(super) struct Chances {
         info: GameInfo,
         levels: Vec<Vec<Ratio>>,
         /// How many times `advance` met the root.
@@ -360,6 +367,13 @@ mod tests {
         chances("wide", levels)
     }
 
+    /// [`wide`] two levels deeper: 2,796,203 nodes.
+    pub(super) fn deep() -> Chances {
+        let mut game = wide();
+        game.levels.extend(std::iter::repeat_n(game.levels[1].clone(), 2));
+        game
+    }
+
     #[test]
     fn the_size_guess_is_exact_on_a_uniform_tree_and_no_on_an_error() {
         use super::looks_smaller_than;
@@ -391,8 +405,7 @@ mod tests {
     fn the_parallel_builder_stops_at_the_node_limit_of_the_whole_tree() {
         let applied = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
         let deep = || {
-            let mut game = wide();
-            game.levels.extend(std::iter::repeat_n(game.levels[1].clone(), 2));
+            let mut game = deep();
             game.applied = applied.clone();
             game
         };

@@ -8,9 +8,11 @@
 //! child order, and each part's information sets, in its own order, are
 //! re-interned exactly (fact by fact) into the global interner, which
 //! reproduces the sequential numbers. The first part's interner becomes the
-//! global one (its numbers already are the sequential ones), its node
-//! arrays become the final ones, and the later parts' nodes are copied into
-//! them by a thread per part while the next part's sets are re-interned.
+//! global one (its numbers already are the sequential ones). Each part's
+//! nodes then move into the final arrays on a thread per part, while the
+//! next part's sets are re-interned, from the part's end a chunk at a time,
+//! each chunk's memory given back as it is copied: the merge holds about
+//! one copy of the node arrays, not two.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -20,6 +22,7 @@ use super::build::{
     check_action_count, explore, finish, Budget, BuildError, BuildOptions, RootMove, ROOM_SETS, ROOM_STATES,
 };
 use super::recall::{imperfect_recall, NO_MOVE, UNSET};
+use super::stream::Outflow;
 use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE_BIT};
 use crate::game::{advance_out_of_line, Game, Node};
 use crate::info::{ImportCache, InfoInterner};
@@ -85,8 +88,16 @@ pub fn build_parallel<G: Game>(
                 game.apply(&mut child, a, &mut interner)?;
                 children.push(child);
             }
-            let (tree, before) =
-                explore(game, children, root_move, Some(bounds[i]), &part_opts, &mut interner, &budget)?;
+            let (tree, before) = explore(
+                game,
+                children,
+                root_move,
+                Some(bounds[i]),
+                &part_opts,
+                &mut interner,
+                &budget,
+                &mut Outflow::none(),
+            )?;
             Ok(Part { tree, interner, before })
         })();
         let failed = result.is_err();
@@ -164,14 +175,6 @@ impl Shift {
             self.base + f - self.k
         }
     }
-
-    /// Copies the first children of the part's nodes from `k` on.
-    fn copy_structure(&self, part: &Tree, first_child: &mut [u32]) {
-        let k = self.k as usize;
-        for (out, &f) in first_child.iter_mut().zip(&part.first_child[k..]) {
-            *out = self.first(f);
-        }
-    }
 }
 
 /// How a part's information sets, payoff vectors and chance nodes map to
@@ -195,22 +198,40 @@ impl Remap {
             self.map[d as usize]
         }
     }
+}
 
-    /// Copies the data of the part's nodes from `k` on.
-    fn copy_data(&self, part: &Tree, k: usize, data: &mut [u32]) {
-        for ((out, &f), &d) in data.iter_mut().zip(&part.first_child[k..]).zip(&part.data[k..]) {
-            *out = self.data(f, d);
-        }
-    }
+/// Nodes moved at a time by [`move_nodes`]: the memory in flight (16 MiB
+/// per array).
+const MOVE_CHUNK: usize = 1 << 22;
 
-    /// Maps the data and shifts the first children that are already in
-    /// place (the first part's), in one pass: the map reads each node's
-    /// first child before the shift changes it.
-    fn map_in_place(&self, shift: Shift, data: &mut [u32], first_child: &mut [u32]) {
-        for (d, f) in data.iter_mut().zip(first_child) {
-            *d = self.data(*f, *d);
-            *f = shift.first(*f);
+/// Moves a part's nodes from its `k`-th on (`k` its root count) into their
+/// place in the merged tree, `data` and `first_child`, mapped and shifted.
+/// The part's arrays are moved from their end, `chunk` nodes at a time, and cut
+/// after each chunk: `shrink_to_fit` gives the chunk's pages back (glibc
+/// shrinks a large block in place), so the merged arrays, whose pages are
+/// first touched here, grow as the part's shrink and the merge holds
+/// about one copy of the tree, not two.
+fn move_nodes(
+    remap: &Remap,
+    shift: Shift,
+    (mut part_data, mut part_first): (Vec<u32>, Vec<u32>),
+    data: &mut [u32],
+    first_child: &mut [u32],
+    chunk: usize,
+) {
+    let k = shift.k as usize;
+    while part_data.len() > k {
+        let from = part_data.len().saturating_sub(chunk).max(k);
+        let to = from - k;
+        let nodes = data[to..].iter_mut().zip(&mut first_child[to..]).zip(&part_first[from..]).zip(&part_data[from..]);
+        for (((out_d, out_f), &f), &d) in nodes {
+            *out_d = remap.data(f, d);
+            *out_f = shift.first(f);
         }
+        part_data.truncate(from);
+        part_data.shrink_to_fit();
+        part_first.truncate(from);
+        part_first.shrink_to_fit();
     }
 }
 
@@ -230,25 +251,10 @@ fn merge<G: Game>(
     let (total, held) = check_merge_limits(&parts, opts)?;
     let mut tree = Tree::empty(game.info().players.clone());
     tree.build_bytes = held;
-    // The first part's node arrays become the merged tree's (its nodes are
-    // in place, already faulted in): its block of roots widens into the root
-    // and all of the root's children, which moves its other nodes right,
-    // and the later parts' nodes are appended, copied on a thread per part.
-    let mut parts = parts;
-    let first_roots = (bounds[1] - bounds[0]) as usize;
-    let first_rest = parts[0].tree.n_nodes() - first_roots;
-    let (mut data, mut first_child) = {
-        let t = &mut parts[0].tree;
-        (std::mem::take(&mut t.data), std::mem::take(&mut t.first_child))
-    };
-    let first_root_nodes: Vec<(u32, u32)> = (0..first_roots).map(|j| (data[j], first_child[j])).collect();
-    let head = 1 + n as usize;
-    data.reserve_exact(total - data.len());
-    first_child.reserve_exact(total - first_child.len());
-    data.splice(0..first_roots, std::iter::repeat_n(0, head));
-    first_child.splice(0..first_roots, std::iter::repeat_n(0, head));
-    data.resize(total, 0);
-    first_child.resize(total, 0);
+    // Zeroed by the allocator (fresh pages, not touched until written):
+    // the parts' nodes move into them chunk by chunk (see `move_nodes`).
+    let mut data = vec![0u32; total];
+    let mut first_child = vec![0u32; total];
     let mut counts = vec![0u32; n_players as usize];
     // The root and the block of its children (filled from each part's
     // first nodes, its roots).
@@ -264,47 +270,23 @@ fn merge<G: Game>(
         before.resize(root_set as usize + 1, UNSET);
         before[root_set as usize] = NO_MOVE;
     }
+    let head = 1 + n as usize;
     let (head_data, mut rest_data) = data.split_at_mut(head);
     let (head_first, mut rest_first) = first_child.split_at_mut(head);
-    let mut trees = Vec::with_capacity(parts.len());
-    let mut locals = Vec::with_capacity(parts.len());
-    let mut befores = Vec::with_capacity(parts.len());
-    for Part { tree, interner, before } in parts {
-        trees.push(tree);
-        locals.push(interner);
-        befores.push(before);
-    }
-    let trees = &trees;
     std::thread::scope(|scope| -> Result<(), BuildError> {
         // Part `i`'s roots are the root's children `bounds[i]..`; its other
-        // nodes follow in order from `base`. Their first children need no
-        // information sets: copied at once, a thread per later part (the
-        // first part's are shifted with its data, below).
+        // nodes follow in order from `base`. Its information sets are
+        // re-interned here, in part order, then a thread moves its nodes
+        // while the next part's sets are re-interned.
         let mut base = 1 + n;
-        let mut data_slices = Vec::with_capacity(trees.len());
-        let mut shifts = Vec::with_capacity(trees.len());
-        let mut first_in_place = None;
-        for (i, part) in trees.iter().enumerate() {
+        for (i, Part { tree: mut part, interner: mut local, before: local_before }) in parts.into_iter().enumerate() {
             let shift = Shift { base, k: bounds[i + 1] - bounds[i] };
-            shifts.push(shift);
-            // (The first part's arrays were taken: its length is its place's.)
-            let len = if i == 0 { first_rest } else { part.n_nodes() - shift.k as usize };
+            let k = shift.k as usize;
+            let len = part.n_nodes() - k;
             let (dd, td) = std::mem::take(&mut rest_data).split_at_mut(len);
             let (df, tf) = std::mem::take(&mut rest_first).split_at_mut(len);
             (rest_data, rest_first) = (td, tf);
-            data_slices.push(dd);
             base += len as u32;
-            if i == 0 {
-                first_in_place = Some(df);
-            } else {
-                scope.spawn(move || shift.copy_structure(part, df));
-            }
-        }
-        // The information sets are re-interned here, in part order; then
-        // a thread per part copies its node data.
-        for (i, ((part, mut local), (local_before, dd))) in
-            trees.iter().zip(locals).zip(befores.into_iter().zip(data_slices)).enumerate()
-        {
             // The first part's interner becomes the global one: it numbers
             // its information sets as the sequential builder does (after
             // the root's, which both interned first), so they map to
@@ -314,22 +296,18 @@ fn merge<G: Game>(
                 std::mem::swap(global, &mut local);
             }
             let local = if adopt { None } else { Some(&local) };
-            let map = import_infosets(part, local, global, root_set, &mut tree, &mut counts)?;
+            let map = import_infosets(&mut part, local, global, root_set, &mut tree, &mut counts)?;
             agree_on_moves_before(game, global, &tree, &map, &local_before, &mut before)?;
-            let (pay_map, chances_base) = import_tables(part, &mut tree)?;
-            let shift = shifts[i];
+            let (pay_map, chances_base) = import_tables(&mut part, &mut tree)?;
             let remap = Remap { map, pay_map, chances_base };
-            let k = shift.k as usize;
-            let roots = (0..k).map(|j| if i == 0 { first_root_nodes[j] } else { (part.data[j], part.first_child[j]) });
-            for (j, (d, f)) in roots.enumerate() {
+            for j in 0..k {
+                let (d, f) = (part.data[j], part.first_child[j]);
                 let g = (1 + bounds[i]) as usize + j;
                 head_data[g] = remap.data(f, d);
                 head_first[g] = shift.first(f);
             }
-            match first_in_place.take() {
-                Some(df) => scope.spawn(move || remap.map_in_place(shift, dd, df)),
-                None => scope.spawn(move || remap.copy_data(part, k, dd)),
-            };
+            let arrays = (part.data, part.first_child);
+            scope.spawn(move || move_nodes(&remap, shift, arrays, dd, df, MOVE_CHUNK));
         }
         Ok(())
     })?;
@@ -338,11 +316,11 @@ fn merge<G: Game>(
     Ok(tree)
 }
 
-/// Appends a part's payoff vectors, chance nodes and chance labels to
-/// `tree`; returns the map of its payoff ids (in the part's order of first
+/// Appends a part's payoff vectors, chance nodes and chance labels (moved)
+/// to `tree`; returns the map of its payoff ids (in the part's order of first
 /// appearance, which is the sequential order) and where its chance nodes
 /// start.
-fn import_tables(part: &Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), BuildError> {
+fn import_tables(part: &mut Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), BuildError> {
     let pay_map: Vec<u32> =
         (0..part.payoffs.len() as u32).map(|id| tree.payoffs.intern(part.payoffs.get(id))).collect();
     let chances_base = tree.chances.len() as u32;
@@ -351,30 +329,33 @@ fn import_tables(part: &Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), BuildE
         let start = tree.dists.intern(part.dists.get(c.start, c.n), c.n)?;
         tree.push_chance(ChanceNode { start, n: c.n, labels: c.labels + labels_base })?;
     }
-    for label in &part.chance_labels {
-        tree.push_chance_label(label.clone());
+    for label in std::mem::take(&mut part.chance_labels) {
+        tree.push_chance_label(label);
     }
     tree.max_depth = tree.max_depth.max(part.max_depth + 1);
     Ok((pay_map, chances_base))
 }
 
 /// Checks the merged tree against the node and memory limits before any
-/// copying; returns its node count and the bytes held while merging (the
-/// parts, their interners and the merged tree).
+/// copying; returns its node count and the bytes held while merging: the
+/// parts with their interners, the merged tree's tables (made from the
+/// parts' while these are held) and the chunks in flight. The node arrays
+/// move from the parts into the merged tree (see [`move_nodes`]), so they
+/// count once.
 fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64), BuildError> {
     let total: usize = 1 + parts.iter().map(|p| p.tree.n_nodes()).sum::<usize>();
     let most = opts.max_nodes.min(u64::from(u32::MAX - 1));
     if total as u64 > most {
         return Err(BuildError::TooManyNodes { limit: most });
     }
-    // The parts and the merged tree are held at once; the merged tree is the
-    // first part's grown by the others' (about their size).
     let held: u64 = parts.iter().map(|p| p.tree.bytes() + p.interner.bytes() as u64).sum();
-    let merged: u64 = parts.iter().skip(1).map(|p| p.tree.bytes()).sum();
-    if held + merged > opts.max_bytes {
+    // (Their labels' text is moved, not copied.)
+    let tables: u64 = parts.iter().map(|p| p.tree.bytes() - p.tree.node_bytes() - p.tree.label_bytes).sum();
+    let in_flight: u64 = parts.iter().map(|p| (MOVE_CHUNK.min(p.tree.n_nodes()) * 8) as u64).sum();
+    if held + tables + in_flight > opts.max_bytes {
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }
-    Ok((total, held + merged))
+    Ok((total, held + tables + in_flight))
 }
 
 /// Records the root (a chance node or a decision with its information set)
@@ -417,11 +398,12 @@ fn push_root<G: Game>(
 }
 
 /// Maps a part's information sets to global ones, in the part's order of
-/// first appearance, adding the new ones to `tree`. `local` is the part's
+/// first appearance, adding the new ones to `tree` (their labels moved,
+/// not copied). `local` is the part's
 /// interner, or `None` for the first part, whose interner became `global`
 /// and whose sets map to themselves.
 fn import_infosets(
-    part: &Tree,
+    part: &mut Tree,
     local: Option<&InfoInterner>,
     global: &mut InfoInterner,
     root_set: u32,
@@ -446,7 +428,10 @@ fn import_infosets(
         if new {
             let index_in_player = counts[info.player as usize];
             counts[info.player as usize] += 1;
-            tree.push_infoset(Infoset { index_in_player, ..*info }, part.infoset_labels.get(k).cloned())?;
+            tree.push_infoset(
+                Infoset { index_in_player, ..*info },
+                part.infoset_labels.get_mut(k).map(std::mem::take),
+            )?;
         }
         map.push(g);
     }
@@ -482,4 +467,39 @@ fn agree_on_moves_before<G: Game>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{move_nodes, Remap, Shift, CHANCE_BIT};
+
+    /// Moving a part's nodes a few at a time gives what moving them at
+    /// once gives: every node mapped and shifted once, in place.
+    #[test]
+    fn nodes_moved_in_chunks_land_where_moved_at_once() {
+        // Two roots, then nodes of every kind: leaves (first child 0, data
+        // a payoff id), chance nodes and decisions.
+        let k = 2;
+        let first: Vec<u32> = (0..40).map(|i| if i % 3 == 0 { 0 } else { i + 5 }).collect();
+        let data: Vec<u32> = (0..40).map(|i| if i % 3 == 1 { (i / 3) | CHANCE_BIT } else { i % 7 }).collect();
+        let remap = Remap { map: (100..140).collect(), pay_map: (200..240).collect(), chances_base: 9 };
+        let shift = Shift { base: 50, k };
+        let moved = |chunk| {
+            let (mut d, mut f) = (vec![0; 38], vec![0; 38]);
+            move_nodes(&remap, shift, (data.clone(), first.clone()), &mut d, &mut f, chunk);
+            (d, f)
+        };
+        let (d, f) = moved(usize::MAX);
+        for chunk in [1, 3, 7, 38] {
+            assert_eq!(moved(chunk), (d.clone(), f.clone()), "chunks of {chunk}");
+        }
+        for i in 2..40 {
+            let (want_f, want_d) = match first[i] {
+                0 => (0, 200 + data[i]),
+                f if data[i] & CHANCE_BIT != 0 => (50 + f - 2, data[i] + 9),
+                f => (50 + f - 2, 100 + data[i]),
+            };
+            assert_eq!((f[i - 2], d[i - 2]), (want_f, want_d), "node {i}");
+        }
+    }
 }

@@ -21,10 +21,15 @@ use crate::rational::Ratio;
 const MAGIC: [u8; 8] = *b"GALATREE";
 
 /// The version of the format this code writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Values converted per chunk of an array.
 const CHUNK: usize = 1 << 16;
+
+/// Nodes per block of the node section: a block holds its nodes' data,
+/// then their first children, so that a builder can write a block as soon
+/// as its nodes are done, before it knows how many nodes the tree has.
+pub(super) const BLOCK: usize = 1 << 16;
 
 /// Why a saved tree cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -60,9 +65,9 @@ impl From<io::Error> for LoadError {
 }
 
 /// A writer that keeps the CRC-32 of what passes through.
-struct Summing<W> {
-    inner: W,
-    crc: crc32fast::Hasher,
+pub(super) struct Summing<W> {
+    pub(super) inner: W,
+    pub(super) crc: crc32fast::Hasher,
 }
 
 impl<W: Write> Summing<W> {
@@ -107,19 +112,54 @@ impl<W: Write> Summing<W> {
 /// caller buffers).
 pub fn save(tree: &Tree, info: &GameInfo, out: impl Write) -> io::Result<()> {
     let mut w = Summing { inner: out, crc: crc32fast::Hasher::new() };
-    w.bytes(&MAGIC)?;
-    w.u32(FORMAT_VERSION)?;
-    w.str(&info.name)?;
-    w.u64(info.params.len() as u64)?;
-    for (k, v) in &info.params {
-        w.str(k)?;
-        w.str(v)?;
+    w.bytes(&header(info, &tree.player_names, tree.n_nodes() as u64, tree.max_depth, tree.label_bytes))?;
+    let mut buf = Vec::new();
+    for (data, first) in tree.data.chunks(BLOCK).zip(tree.first_child.chunks(BLOCK)) {
+        block_bytes(data, first, &mut buf);
+        w.bytes(&buf)?;
     }
-    w.strs(&tree.player_names)?;
-    w.u32(tree.max_depth)?;
-    w.u64(tree.label_bytes)?;
-    w.array(&tree.data, |x| x.to_le_bytes())?;
-    w.array(&tree.first_child, |x| x.to_le_bytes())?;
+    write_tables(&mut w, tree)?;
+    let crc = w.crc.clone().finalize();
+    w.inner.write_all(&crc.to_le_bytes())?;
+    w.inner.flush()
+}
+
+/// The bytes before the node blocks: magic, version, game, params,
+/// players, node count, max depth and label bytes (a fixed length for a
+/// game, whatever the counts: a streamed save writes it first with zero
+/// counts and again at the end).
+pub(super) fn header(info: &GameInfo, players: &[String], n_nodes: u64, max_depth: u32, label_bytes: u64) -> Vec<u8> {
+    let mut w = Summing { inner: Vec::new(), crc: crc32fast::Hasher::new() };
+    let written: io::Result<()> = (|| {
+        w.bytes(&MAGIC)?;
+        w.u32(FORMAT_VERSION)?;
+        w.str(&info.name)?;
+        w.u64(info.params.len() as u64)?;
+        for (k, v) in &info.params {
+            w.str(k)?;
+            w.str(v)?;
+        }
+        w.strs(players)?;
+        w.u64(n_nodes)?;
+        w.u32(max_depth)?;
+        w.u64(label_bytes)
+    })();
+    // Writing to a `Vec` fails only on a string over 4 GiB, which a game's
+    // name, params and players never are.
+    debug_assert!(written.is_ok());
+    w.inner
+}
+
+/// A block of nodes as the file holds it: their data, then their first
+/// children, little-endian (into `buf`, cleared first).
+pub(super) fn block_bytes(data: &[u32], first_child: &[u32], buf: &mut Vec<u8>) {
+    buf.clear();
+    buf.reserve(8 * data.len());
+    data.iter().chain(first_child).for_each(|x| buf.extend_from_slice(&x.to_le_bytes()));
+}
+
+/// The tables after the node blocks, up to the checksum.
+pub(super) fn write_tables<W: Write>(w: &mut Summing<W>, tree: &Tree) -> io::Result<()> {
     w.array(&tree.chances, |c| words([c.start, c.n, c.labels]))?;
     w.array(tree.dists.probs(), |r| {
         let mut b = [0; 16];
@@ -136,10 +176,7 @@ pub fn save(tree: &Tree, info: &GameInfo, out: impl Write) -> io::Result<()> {
         w.str(&l.label)?;
         w.strs(&l.actions)?;
     }
-    w.strs(&tree.chance_labels)?;
-    let crc = w.crc.clone().finalize();
-    w.inner.write_all(&crc.to_le_bytes())?;
-    w.inner.flush()
+    w.strs(&tree.chance_labels)
 }
 
 /// Three `u32`s as 12 little-endian bytes.
@@ -258,6 +295,28 @@ impl<R: Read> Checking<R> {
         Ok(out)
     }
 
+    /// The `n` nodes' blocks (see [`BLOCK`]), at most `max` nodes.
+    fn node_blocks(&mut self, n: u64, max: u64) -> Result<(Vec<u32>, Vec<u32>), LoadError> {
+        if n > max {
+            return Err(LoadError::Limit(BuildError::TooManyNodes { limit: max }));
+        }
+        self.hold(n.saturating_mul(8))?;
+        let n = usize::try_from(n).map_err(|_| LoadError::Invalid("an array too large".into()))?;
+        let (mut data, mut first) = (Vec::new(), Vec::new());
+        for v in [&mut data, &mut first] {
+            v.try_reserve_exact(n).map_err(|_| LoadError::Invalid(format!("{n} nodes")))?;
+        }
+        let mut buf = vec![0; 8 * BLOCK.min(n)];
+        while data.len() < n {
+            let k = BLOCK.min(n - data.len());
+            self.bytes(&mut buf[..8 * k])?;
+            let word = |w: &[u8]| u32::from_le_bytes(w.try_into().expect("4 bytes"));
+            data.extend(buf[..4 * k].chunks_exact(4).map(word));
+            first.extend(buf[4 * k..8 * k].chunks_exact(4).map(word));
+        }
+        Ok((data, first))
+    }
+
     /// An array as [`Summing::array`] writes it.
     fn array<T, const N: usize>(&mut self, item: impl Fn([u8; N]) -> T) -> Result<Vec<T>, LoadError> {
         self.array_within(u64::MAX, item)
@@ -313,10 +372,10 @@ pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tr
         return Err(LoadError::OtherGame { saved: describe(&saved), wanted: describe(info) });
     }
     let mut tree = Tree::empty(players);
+    let n_nodes = r.u64()?;
     tree.max_depth = r.u32()?;
     tree.label_bytes = r.u64()?;
-    tree.data = r.array_within(opts.max_nodes, u32::from_le_bytes)?;
-    tree.first_child = r.array(u32::from_le_bytes)?;
+    (tree.data, tree.first_child) = r.node_blocks(n_nodes, opts.max_nodes)?;
     tree.chances = r.array(|b: [u8; 12]| {
         let w = |i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().expect("4 bytes"));
         ChanceNode { start: w(0), n: w(1), labels: w(2) }

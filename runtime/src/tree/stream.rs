@@ -1,0 +1,394 @@
+//! Saving a tree while it is built, for trees larger than memory.
+//!
+//! The saved format (docs/tree-format.md) holds the nodes in blocks of
+//! [`BLOCK`] at offsets that depend only on the block's index, so a block
+//! can be written as soon as its nodes are done. Nodes are numbered when
+//! their parent is expanded and filled in when they are explored: a block
+//! written out may still hold nodes waiting on the build stack. Those are
+//! written as zeros, kept in a short list when they are explored ("late"
+//! nodes: the build's pending siblings, a few per level of the tree), and
+//! patched into their blocks at the end. The file's CRC-32 is combined from
+//! the CRC of each block as finally written, so nothing is read twice but
+//! the few patched blocks. The file equals the one [`super::save`] writes
+//! for the tree built in memory, byte for byte.
+
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::time::Instant;
+
+use super::build::{explore, finish, Budget, BuildError, BuildOptions, ROOM_SETS, ROOM_STATES};
+use super::saved::{block_bytes, header, write_tables, Summing, BLOCK};
+use super::{Stats, Tree, CHANCE_BIT};
+use crate::game::{Game, GameInfo};
+use crate::info::InfoInterner;
+
+/// Nodes a streamed build keeps in memory behind the newest one: it writes
+/// out the blocks before them when it has twice as many (16 MiB). The
+/// fewer, the more nodes are still waiting when their block goes out.
+const KEEP: usize = 1 << 20;
+
+/// Where a streamed build's blocks of nodes go.
+pub(super) trait BlockSink {
+    /// Writes block `index` (nodes `index * BLOCK ..`; a full block except
+    /// the last).
+    fn put_block(&mut self, index: u64, data: &[u32], first_child: &[u32]) -> io::Result<()>;
+}
+
+/// A saved tree being written: the header (counts left at zero), the
+/// blocks at their offsets in any order, the late nodes patched in, then
+/// the header again with the counts, the tables and the checksum.
+pub(super) struct TreeFile<W> {
+    out: W,
+    header_len: u64,
+    /// Per block written: the CRC-32 of its bytes and its node count.
+    blocks: Vec<Option<(crc32fast::Hasher, usize)>>,
+    buf: Vec<u8>,
+}
+
+impl<W: Read + Write + Seek> TreeFile<W> {
+    /// Starts the file `out` of a tree of the game `info` describes: its
+    /// header, with the counts to come.
+    pub(super) fn new(mut out: W, info: &GameInfo) -> io::Result<TreeFile<W>> {
+        let head = header(info, &info.players, 0, 0, 0);
+        out.seek(SeekFrom::Start(0))?;
+        out.write_all(&head)?;
+        Ok(TreeFile { out, header_len: head.len() as u64, blocks: Vec::new(), buf: Vec::new() })
+    }
+
+    /// Where block `index` starts.
+    fn offset(&self, index: u64) -> u64 {
+        self.header_len + index * (8 * BLOCK) as u64
+    }
+
+    /// Fills in nodes written out before they were explored: `[node, data,
+    /// first child]`, each in a block already written.
+    pub(super) fn patch(&mut self, late: &mut [[u32; 3]]) -> io::Result<()> {
+        late.sort_unstable_by_key(|l| l[0]);
+        for group in late.chunk_by(|a, b| a[0] as usize / BLOCK == b[0] as usize / BLOCK) {
+            let index = group[0][0] as usize / BLOCK;
+            let Some(Some((_, n))) = self.blocks.get(index) else {
+                return Err(io::Error::other("a node came after its block, which was not written"));
+            };
+            let (n, at) = (*n, self.offset(index as u64));
+            self.buf.resize(8 * n, 0);
+            self.out.seek(SeekFrom::Start(at))?;
+            self.out.read_exact(&mut self.buf)?;
+            for &[node, d, f] in group {
+                let i = node as usize % BLOCK;
+                self.buf[4 * i..4 * i + 4].copy_from_slice(&d.to_le_bytes());
+                self.buf[4 * (n + i)..4 * (n + i) + 4].copy_from_slice(&f.to_le_bytes());
+            }
+            self.out.seek(SeekFrom::Start(at))?;
+            self.out.write_all(&self.buf)?;
+            let mut crc = crc32fast::Hasher::new();
+            crc.update(&self.buf);
+            self.blocks[index] = Some((crc, n));
+        }
+        Ok(())
+    }
+
+    /// Writes the header with the counts, the tables of `tree` (whose nodes
+    /// are in the blocks) after the `n_nodes` nodes, and the checksum.
+    pub(super) fn finish(mut self, tree: &Tree, info: &GameInfo, n_nodes: u64) -> io::Result<()> {
+        let n_blocks = n_nodes.div_ceil(BLOCK as u64) as usize;
+        if self.blocks.len() != n_blocks || self.blocks.iter().any(Option::is_none) {
+            return Err(io::Error::other("a block of nodes was not written"));
+        }
+        let head = header(info, &tree.player_names, n_nodes, tree.max_depth, tree.label_bytes);
+        self.out.seek(SeekFrom::Start(0))?;
+        self.out.write_all(&head)?;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&head);
+        for (block, _) in self.blocks.iter().flatten() {
+            crc.combine(block);
+        }
+        self.out.seek(SeekFrom::Start(self.header_len + 8 * n_nodes))?;
+        let mut w =
+            Summing { inner: io::BufWriter::with_capacity(1 << 20, &mut self.out), crc: crc32fast::Hasher::new() };
+        write_tables(&mut w, tree)?;
+        crc.combine(&w.crc);
+        w.inner.write_all(&crc.finalize().to_le_bytes())?;
+        w.inner.flush()
+    }
+}
+
+impl<W: Read + Write + Seek> BlockSink for TreeFile<W> {
+    fn put_block(&mut self, index: u64, data: &[u32], first_child: &[u32]) -> io::Result<()> {
+        block_bytes(data, first_child, &mut self.buf);
+        let at = self.offset(index);
+        self.out.seek(SeekFrom::Start(at))?;
+        self.out.write_all(&self.buf)?;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&self.buf);
+        let index = index as usize;
+        if self.blocks.len() <= index {
+            self.blocks.resize(index + 1, None);
+        }
+        self.blocks[index] = Some((crc, data.len()));
+        Ok(())
+    }
+}
+
+/// Node kinds counted as blocks go out (for the tree's [`Stats`]).
+#[derive(Default)]
+struct Kinds {
+    terminals: u64,
+    chance: u64,
+    decisions: Vec<u64>,
+}
+
+impl Kinds {
+    /// Counts `by` more (or fewer) nodes of the kind a node with data `d`
+    /// and first child `first` has.
+    fn add(&mut self, tree: &Tree, d: u32, first: u32, by: i64) {
+        let count = if first == 0 {
+            &mut self.terminals
+        } else if d & CHANCE_BIT != 0 {
+            &mut self.chance
+        } else {
+            let player = tree.infosets[d as usize].player as usize;
+            if self.decisions.len() <= player {
+                self.decisions.resize(player + 1, 0);
+            }
+            &mut self.decisions[player]
+        };
+        *count = count.wrapping_add_signed(by);
+    }
+}
+
+/// A build's nodes on their way out: with a sink, the tree's node arrays
+/// hold the nodes from `base` on, the ones before having been written.
+pub(super) struct Outflow<'a> {
+    sink: Option<&'a mut dyn BlockSink>,
+    /// The first node in the tree's arrays (a multiple of [`BLOCK`]).
+    pub(super) base: usize,
+    /// Nodes explored after their block was written: node, data, first child.
+    late: Vec<[u32; 3]>,
+    kinds: Kinds,
+    /// Nodes kept in memory behind the newest (see [`KEEP`]).
+    keep: usize,
+}
+
+impl<'a> Outflow<'a> {
+    /// No sink: the nodes stay in the tree.
+    pub(super) fn none() -> Outflow<'a> {
+        Outflow { sink: None, base: 0, late: Vec::new(), kinds: Kinds::default(), keep: KEEP }
+    }
+
+    /// Sets a node's data and first child.
+    #[inline]
+    pub(super) fn put(&mut self, tree: &mut Tree, node: u32, d: u32, first: u32) {
+        match (node as usize).checked_sub(self.base) {
+            Some(i) => {
+                tree.data[i] = d;
+                tree.first_child[i] = first;
+            }
+            None => self.put_late(tree, node, d, first),
+        }
+    }
+
+    /// A node whose block went out with zeros in its place (counted then
+    /// as a leaf).
+    #[cold]
+    #[inline(never)]
+    fn put_late(&mut self, tree: &Tree, node: u32, d: u32, first: u32) {
+        self.late.push([node, d, first]);
+        self.kinds.add(tree, 0, 0, -1);
+        self.kinds.add(tree, d, first, 1);
+    }
+
+    /// Writes out the nodes before `end` (relative to `base`) in blocks,
+    /// counting their kinds, and drops them from the tree.
+    fn write(&mut self, tree: &mut Tree, end: usize) -> Result<(), BuildError> {
+        let Some(sink) = self.sink.as_deref_mut() else { return Ok(()) };
+        for from in (0..end).step_by(BLOCK) {
+            let to = end.min(from + BLOCK);
+            let (data, first) = (&tree.data[from..to], &tree.first_child[from..to]);
+            sink.put_block(((self.base + from) / BLOCK) as u64, data, first)
+                .map_err(|e| BuildError::Write(e.to_string()))?;
+            for (&d, &f) in data.iter().zip(first) {
+                self.kinds.add(tree, d, f, 1);
+            }
+        }
+        tree.data.drain(..end);
+        tree.first_child.drain(..end);
+        self.base += end;
+        Ok(())
+    }
+
+    /// Writes out the full blocks behind the last `keep` of the
+    /// `n_nodes` nodes made, once there are twice as many in memory.
+    pub(super) fn write_behind(&mut self, tree: &mut Tree, n_nodes: usize) -> Result<(), BuildError> {
+        if self.sink.is_none() || n_nodes - self.base < 2 * self.keep {
+            return Ok(());
+        }
+        let end = (n_nodes - self.keep) / BLOCK * BLOCK - self.base;
+        self.write(tree, end)
+    }
+
+    /// Writes out the rest, the build being done.
+    pub(super) fn write_rest(&mut self, tree: &mut Tree, n_nodes: usize) -> Result<(), BuildError> {
+        self.write(tree, n_nodes - self.base)
+    }
+}
+
+/// What a build that saved its tree as it went says of the tree.
+#[derive(Clone, Debug)]
+pub struct Saved {
+    pub stats: Stats,
+    /// As [`Tree::build_bytes`].
+    pub build_bytes: u64,
+    /// Seconds to build and write.
+    pub seconds: f64,
+}
+
+/// Builds the tree of `game` on this thread and writes it to `out` as
+/// [`super::save`] would (the same bytes), without holding its nodes:
+/// blocks go out as the build finishes them.
+pub fn build_saving<G: Game, W: Read + Write + Seek>(
+    game: &G,
+    opts: &BuildOptions,
+    out: W,
+) -> Result<Saved, BuildError> {
+    build_saving_keeping(game, opts, out, KEEP).map(|(saved, _)| saved)
+}
+
+/// [`build_saving`] keeping `keep` nodes in memory; also says how many
+/// nodes came after their block.
+fn build_saving_keeping<G: Game, W: Read + Write + Seek>(
+    game: &G,
+    opts: &BuildOptions,
+    out: W,
+    keep: usize,
+) -> Result<(Saved, usize), BuildError> {
+    let start = Instant::now();
+    let write_error = |e: io::Error| BuildError::Write(e.to_string());
+    let mut file = TreeFile::new(out, game.info()).map_err(write_error)?;
+    let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
+    let mut outflow = Outflow { sink: Some(&mut file), keep, ..Outflow::none() };
+    let roots = vec![game.root()?];
+    let (mut tree, _) = explore(game, roots, None, None, opts, &mut interner, &Budget::default(), &mut outflow)?;
+    let Outflow { base: n_nodes, mut late, kinds, .. } = outflow;
+    // The node arrays' capacity is still the most the window held.
+    finish(&mut tree, &interner, opts)?;
+    tree.build_bytes += (late.capacity() * 12) as u64;
+    file.patch(&mut late).map_err(write_error)?;
+    file.finish(&tree, game.info(), n_nodes as u64).map_err(write_error)?;
+    let stats = streamed_stats(&tree, n_nodes, kinds);
+    Ok((Saved { stats, build_bytes: tree.build_bytes, seconds: start.elapsed().as_secs_f64() }, late.len()))
+}
+
+/// Writes `tree` to `out` as [`super::save`] does, its last block first,
+/// cutting its node arrays as their blocks go out (so that writing holds
+/// no more than the tree); returns its stats.
+pub fn save_consuming<W: Read + Write + Seek>(mut tree: Tree, info: &GameInfo, out: W) -> io::Result<Stats> {
+    let stats = tree.stats();
+    let n_nodes = tree.n_nodes();
+    let mut file = TreeFile::new(out, info)?;
+    for index in (0..n_nodes.div_ceil(BLOCK)).rev() {
+        let from = index * BLOCK;
+        file.put_block(index as u64, &tree.data[from..], &tree.first_child[from..])?;
+        for v in [&mut tree.data, &mut tree.first_child] {
+            v.truncate(from);
+            // Every 16 MiB: each shrink is a call to the system.
+            if index % 64 == 0 {
+                v.shrink_to_fit();
+            }
+        }
+    }
+    file.finish(&tree, info, n_nodes as u64)?;
+    Ok(stats)
+}
+
+/// The [`Stats`] of a tree whose nodes were written out (`tree` holds its
+/// tables), from the kinds counted on the way.
+fn streamed_stats(tree: &Tree, n_nodes: usize, kinds: Kinds) -> Stats {
+    let mut stats = tree.stats();
+    stats.nodes = n_nodes as u64;
+    stats.terminals = kinds.terminals;
+    stats.chance_nodes = kinds.chance;
+    for (count, &k) in stats.decision_nodes.iter_mut().zip(kinds.decisions.iter()) {
+        *count = k;
+    }
+    stats.bytes = tree.bytes() + 8 * n_nodes as u64;
+    stats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::deep;
+    use super::{build_saving, build_saving_keeping, save_consuming, BLOCK};
+    use crate::game::Game;
+    use crate::tree::{build, load, save, BuildError, BuildOptions};
+    use std::io::{self, Cursor, Read, Seek, SeekFrom, Write};
+
+    /// A file that takes `room` bytes, then fails like a full disk.
+    struct Full {
+        file: Cursor<Vec<u8>>,
+        room: u64,
+    }
+
+    impl Write for Full {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.file.position() + buf.len() as u64 > self.room {
+                return Err(io::Error::other("no space left"));
+            }
+            self.file.write(buf)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Read for Full {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.file.read(buf)
+        }
+    }
+
+    impl Seek for Full {
+        fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+            self.file.seek(to)
+        }
+    }
+
+    /// A write that fails stops the build with the write's error, wherever
+    /// it fails: in the first blocks, the last, the tables.
+    #[test]
+    fn a_failed_write_stops_the_build_with_its_error() {
+        let game = deep();
+        let mut whole = Cursor::new(Vec::new());
+        build_saving(&game, &BuildOptions::default(), &mut whole).unwrap();
+        let size = whole.into_inner().len() as u64;
+        for room in [10, 8 << 20, size - 100, size - 1] {
+            let full = Full { file: Cursor::new(Vec::new()), room };
+            match build_saving(&game, &BuildOptions::default(), full) {
+                Err(BuildError::Write(e)) => assert!(e.contains("no space left"), "{e}"),
+                other => panic!("room for {room} of {size} bytes: {:?}", other.map(|s| s.stats.nodes)),
+            }
+        }
+    }
+
+    /// A tree saved while it is built, with blocks written out early and
+    /// nodes patched into them, is byte for byte the tree built in memory
+    /// then saved (either way), and reads back to it.
+    #[test]
+    fn a_tree_saved_while_built_is_the_one_saved_after() {
+        let game = deep();
+        let opts = BuildOptions::default();
+        let (tree, _, _) = build(&game, &opts).unwrap();
+        let mut saved = Vec::new();
+        save(&tree, game.info(), &mut saved).unwrap();
+        let stats = tree.stats();
+        let preorder = tree.preorder();
+        let mut streamed = Cursor::new(Vec::new());
+        let (report, late) = build_saving_keeping(&game, &opts, &mut streamed, BLOCK).unwrap();
+        assert!(late > 10, "{late} nodes came after their block");
+        assert_eq!(report.stats, stats);
+        assert!(saved == streamed.into_inner(), "the streamed file differs");
+        let mut consumed = Cursor::new(Vec::new());
+        assert_eq!(save_consuming(tree, game.info(), &mut consumed).unwrap(), stats);
+        assert!(saved == consumed.into_inner(), "the file written from the end differs");
+        let back = load(&saved[..], game.info(), &opts).unwrap();
+        assert_eq!((back.stats(), back.preorder()), (stats, preorder));
+    }
+}
