@@ -210,6 +210,15 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                     }
                 },
             };
+            if let (Some(why), Some(flag)) = (&why, cfr_flag_given(&args.cfr, false)) {
+                if !matches!(choice, Choice::Cfr(_)) {
+                    eprintln!(
+                        "error: `{flag}` is a flag of the CFR solvers, and the solver chosen for this game ({why}) \
+                         is not one; name one with `--solver cfr+` or drop the flag"
+                    );
+                    return 2;
+                }
+            }
             let solved = match choice {
                 Choice::Lp => {
                     let _spinner = crate::progress::spinner("solving the sequence-form LP", args.limits.quiet);
@@ -297,20 +306,25 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
 /// oracle); after the message.
 fn refuses_cfr_flags(args: &SolveArgs) -> bool {
     let Some(name) = args.solver.filter(|&n| args.cfr.variant(n).is_none()) else { return false };
-    let c = &args.cfr;
+    let Some(flag) = cfr_flag_given(&args.cfr, name == SolverName::Do) else { return false };
+    let solver = clap::ValueEnum::to_possible_value(&name).map(|v| v.get_name().to_string()).unwrap_or_default();
+    eprintln!("error: `{flag}` is a flag of the CFR solvers, and `--solver {solver}` does not use it; drop it");
+    true
+}
+
+/// The first CFR-only flag given, if any (`--time-limit` not counted when
+/// the solver keeps it too).
+fn cfr_flag_given(c: &crate::cfr::CfrArgs, time_limit_kept: bool) -> Option<&'static str> {
     let given = [
         ("--iterations", c.iterations.is_some()),
         ("--target-exploitability", c.target_exploitability.is_some()),
-        ("--time-limit", c.time_limit.is_some() && name != SolverName::Do),
+        ("--time-limit", c.time_limit.is_some() && !time_limit_kept),
         ("--check-every", c.check_every != 0),
         ("--checkpoint", c.checkpoint.is_some()),
         ("--resume", c.resume.is_some()),
         ("--updates", c.updates.is_some()),
     ];
-    let Some((flag, _)) = given.iter().find(|(_, set)| *set) else { return false };
-    let solver = clap::ValueEnum::to_possible_value(&name).map(|v| v.get_name().to_string()).unwrap_or_default();
-    eprintln!("error: `{flag}` is a flag of the CFR solvers, and `--solver {solver}` does not use it; drop it");
-    true
+    given.iter().find(|(_, set)| *set).map(|(flag, _)| *flag)
 }
 
 fn refuses_tree_file(args: &SolveArgs) -> bool {

@@ -114,8 +114,9 @@ fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
 }
 
 /// `--time-limit` stops the double oracle with its best profile so far
-/// (stopped, not stalled; bounds around the known value); CFR flags named
-/// with a solver that does not use them are refused, not ignored.
+/// (stopped, not stalled; bounds around the known value); CFR flags with a
+/// solver that does not use them, named or chosen for the game, are
+/// refused, not ignored.
 #[test]
 fn the_double_oracle_keeps_a_time_limit_and_other_solvers_refuse_cfr_flags() {
     let phantom = &common::kuhn().replace("kuhn.gala", "phantom_ttt.gala");
@@ -137,6 +138,10 @@ fn the_double_oracle_keeps_a_time_limit_and_other_solvers_refuse_cfr_flags() {
         assert_eq!(code, 2, "{solver} {flag}");
         assert!(err.contains(flag) && err.contains(&format!("--solver {solver}")), "{err}");
     }
+    // Kuhn's own solver is the LP: a CFR flag alone is refused too.
+    let (code, _, err) = galac(&["solve", kuhn, "--iterations", "100"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--iterations") && err.contains("--solver cfr+"), "{err}");
 }
 
 /// The solvers that never read a tree (the double oracle, max^n over
