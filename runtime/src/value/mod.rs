@@ -3,7 +3,8 @@
 //! Compiled games hold typed values: scalars are plain Rust values (`i64`,
 //! `bool`, `u8` for players, `u8` or `u32` for enum values); lists and arrays
 //! whose length is a param are [`List`]s, shared and copied on write, so
-//! cloning a state never allocates. The interpreter holds [`Dyn`] values.
+//! cloning a state never allocates; a list is one allocation (its count
+//! and items), so writing a shared one costs one copy. The interpreter holds [`Dyn`] values.
 //! [`Encode`] (and [`Fixed`], its stack-array form) writes every value as the
 //! exact words that facts and choice lists are interned from; it is defined
 //! here only, for both, so equal values get equal words in either execution.
@@ -14,10 +15,13 @@ use crate::game::GameError;
 
 /// A list shared between states until one of them changes it (`Rc`: a
 /// state lives on one thread, and cloning it costs no atomic operation).
+/// The items live in the counted allocation itself (`Rc<[T]>`, not
+/// `Rc<Vec<T>>`): copying a shared list on write, as a board does on each
+/// move, is one allocation and one free instead of two of each.
 /// The empty list holds no allocation, so that `Default` (an unset or
 /// released field) allocates nothing and clones without a reference count.
 #[derive(Clone)]
-pub struct List<T>(Option<Rc<Vec<T>>>);
+pub struct List<T>(Option<Rc<[T]>>);
 
 impl<T> Default for List<T> {
     fn default() -> Self {
@@ -60,13 +64,20 @@ impl<T: std::hash::Hash> std::hash::Hash for List<T> {
 
 impl<T> List<T> {
     fn slice(&self) -> &[T] {
-        self.0.as_deref().map_or(&[], Vec::as_slice)
+        self.0.as_deref().unwrap_or(&[])
     }
 }
 
 impl<T: Clone + PartialEq + Ord> List<T> {
     pub fn from_vec(items: Vec<T>) -> List<T> {
-        List((!items.is_empty()).then(|| Rc::new(items)))
+        List((!items.is_empty()).then(|| Rc::from(items)))
+    }
+
+    /// The list of these `len` items, built in place: the standard
+    /// library collects an iterator of known length (slices, chained or
+    /// cloned) into an `Rc<[T]>` with one allocation and no `Vec`.
+    fn from_exact(len: usize, items: impl Iterator<Item = T>) -> List<T> {
+        List((len > 0).then(|| items.collect()))
     }
 
     pub fn len(&self) -> i64 {
@@ -100,13 +111,22 @@ impl<T: Clone + PartialEq + Ord> List<T> {
     }
 
     /// A new list with `x` appended ([`ops::pushed`](crate::ops::pushed)).
+    /// Counted as [`ops::pushed`](crate::ops::pushed) counts, built in place.
     pub fn push(&self, x: T, left: &mut u64, limit: u64, at: impl crate::ops::At) -> Result<List<T>, GameError> {
-        Ok(List::from_vec(crate::ops::pushed(self.slice(), x, left, limit, at)?))
+        let xs = self.slice();
+        crate::ops::make_items(left, xs.len() + 1, limit, at)?;
+        Ok(List::from_exact(xs.len() + 1, xs.iter().cloned().chain(std::iter::once(x))))
     }
 
     /// A new list without the first occurrence of `x` ([`ops::removed`](crate::ops::removed)).
+    /// Counted as that counts, built in place.
     pub fn remove(&self, x: &T, left: &mut u64, limit: u64, at: impl crate::ops::At) -> Result<List<T>, GameError> {
-        Ok(List::from_vec(crate::ops::removed(self.slice(), x, left, limit, at)?))
+        let xs = self.slice();
+        crate::ops::make_items(left, xs.len(), limit, at)?;
+        Ok(match xs.iter().position(|y| y == x) {
+            Some(i) => List::from_exact(xs.len() - 1, xs[..i].iter().chain(&xs[i + 1..]).cloned()),
+            None => self.clone(),
+        })
     }
 
     /// A new list in ascending order ([`ops::sorted`](crate::ops::sorted)).
