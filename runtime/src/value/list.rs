@@ -321,9 +321,9 @@ mod tests {
             let mut a = List::from_vec(items.clone());
             let b = a.clone();
             assert_eq!(a.as_slice(), &items[..]);
-            let pushed = a.push(7, steps, 1000, "").expect("fits");
-            assert_eq!(pushed.as_slice(), &[&items[..], &[7]].concat()[..]);
-            let shorter = pushed.remove(&7, steps, 1000, "").expect("fits");
+            let pushed = a.push(200, steps, 1000, "").expect("fits");
+            assert_eq!(pushed.as_slice(), &[&items[..], &[200]].concat()[..]);
+            let shorter = pushed.remove(&200, steps, 1000, "").expect("fits");
             assert_eq!((shorter.cmp(&a), &shorter == &a), (std::cmp::Ordering::Equal, true));
             if let Some(x) = a.get_mut(n as i64 - 1) {
                 *x = 99;
