@@ -324,7 +324,7 @@ mod tests {
             let pushed = a.push(200, steps, 1000, "").expect("fits");
             assert_eq!(pushed.as_slice(), &[&items[..], &[200]].concat()[..]);
             let shorter = pushed.remove(&200, steps, 1000, "").expect("fits");
-            assert_eq!((shorter.cmp(&a), &shorter == &a), (std::cmp::Ordering::Equal, true));
+            assert_eq!((shorter.cmp(&a), shorter == a), (std::cmp::Ordering::Equal, true));
             if let Some(x) = a.get_mut(n as i64 - 1) {
                 *x = 99;
                 assert_eq!((b.as_slice(), a.as_slice()[n - 1]), (&items[..], 99));
