@@ -48,8 +48,10 @@ pub trait Elem: Clone + PartialEq + Ord {
         None
     }
 
+    /// The items of an inline list.
     fn inline_items(list: &Self::Inline) -> &[Self];
 
+    /// The items of an inline list, to write one in place.
     fn inline_items_mut(list: &mut Self::Inline) -> &mut [Self];
 }
 
