@@ -189,6 +189,16 @@ fn step_limits_through_calls_and_builtins_equal_the_interpreters() {
     assert!(places.len() >= 12, "{places:?}");
 }
 
+/// A loop's exit test asked again by the `if` after it is skipped in the
+/// generated code, its block's steps still counted: at every limit both
+/// executions stop at the same step with the same message.
+#[test]
+fn step_limits_at_a_repeated_test_equal_the_interpreters() {
+    let places = step_limit_places("repeated_test", &repeated_test::Family, 1..150);
+    // The choice, both loops' heads and bodies, the skipped test and after.
+    assert!(places.len() >= 5, "{places:?}");
+}
+
 /// A `where` costs a step per candidate, with or without calls in it: at
 /// every limit, before, among and after the candidates of both choices,
 /// both executions stop at the same step with the same message.

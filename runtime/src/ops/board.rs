@@ -104,7 +104,8 @@ fn mask_has_line(mask: u64, rows: usize, width: usize, k: i64) -> bool {
     if k == 0 {
         return true;
     }
-    if k > rows.max(width) {
+    // Fewer cells than a line (early in a game, most boards) have none.
+    if k > rows.max(width) || (mask.count_ones() as usize) < k {
         return false;
     }
     let low = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };

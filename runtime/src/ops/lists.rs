@@ -4,7 +4,7 @@
 
 use super::{make_items, size, steps, At, STEP};
 use crate::game::GameError;
-use crate::value::{Items, List, Scalar};
+use crate::value::{Elem, Items, List, Scalar};
 
 /// Whether `xs` holds `x`: a step per item read, so that reading a long
 /// list in a loop costs what it takes.
@@ -122,7 +122,7 @@ pub fn combination_count(n: u64, k: u64) -> u64 {
 }
 
 /// [`combinations`] of a list, as a list of lists.
-pub fn combinations_list<T: Clone + PartialEq + Ord>(
+pub fn combinations_list<T: Elem>(
     xs: &List<T>,
     k: i64,
     left: &mut u64,

@@ -16,7 +16,7 @@ pub use lists::{
 };
 
 use crate::game::GameError;
-use crate::value::List;
+use crate::value::{Elem, List};
 
 /// Where an operation runs, made into the `file:line:column: ` prefix of its
 /// error only when it fails.
@@ -193,7 +193,7 @@ pub fn index_slice_mut<T>(xs: &mut [T], i: i64, at: impl At) -> Result<&mut T, G
 }
 
 #[inline]
-pub fn index_mut<T: Clone + PartialEq + Ord>(xs: &mut List<T>, i: i64, at: impl At) -> Result<&mut T, GameError> {
+pub fn index_mut<T: Elem>(xs: &mut List<T>, i: i64, at: impl At) -> Result<&mut T, GameError> {
     let len = xs.len() as usize;
     xs.get_mut(i).ok_or_else(|| out_of_bounds(i, len, at))
 }
@@ -271,12 +271,6 @@ pub fn repeat_count(n: i64, left: &mut u64, limit: u64, at: impl At) -> Result<u
 }
 
 #[inline]
-pub fn repeat<T: Clone + PartialEq + Ord>(
-    v: T,
-    n: i64,
-    left: &mut u64,
-    limit: u64,
-    at: impl At,
-) -> Result<List<T>, GameError> {
+pub fn repeat<T: Elem>(v: T, n: i64, left: &mut u64, limit: u64, at: impl At) -> Result<List<T>, GameError> {
     Ok(List::from_vec(vec![v; repeat_count(n, left, limit, at)?]))
 }

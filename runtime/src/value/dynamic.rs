@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use super::{fold_seq, Encode, List};
+use super::{fold_seq, Elem, Encode, List};
 
 /// A value of any Gala type, as the interpreter holds it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -67,7 +67,7 @@ impl Items for Dyn {
     }
 }
 
-impl<T: Clone + PartialEq + Ord> Items for List<T> {
+impl<T: Elem> Items for List<T> {
     type Item = T;
 
     #[inline]

@@ -8,117 +8,6 @@
 //! exact words that facts and choice lists are interned from; it is defined
 //! here only, for both, so equal values get equal words in either execution.
 
-use std::rc::Rc;
-
-use crate::game::GameError;
-
-/// A list shared between states until one of them changes it (`Rc`: a
-/// state lives on one thread, and cloning it costs no atomic operation).
-/// The empty list holds no allocation, so that `Default` (an unset or
-/// released field) allocates nothing and clones without a reference count.
-#[derive(Clone)]
-pub struct List<T>(Option<Rc<Vec<T>>>);
-
-impl<T> Default for List<T> {
-    fn default() -> Self {
-        List(None)
-    }
-}
-
-impl<T: std::fmt::Debug> std::fmt::Debug for List<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.slice()).finish()
-    }
-}
-
-/// Lists compare and hash as their elements (however they are held).
-impl<T: PartialEq> PartialEq for List<T> {
-    fn eq(&self, other: &Self) -> bool {
-        self.slice() == other.slice()
-    }
-}
-
-impl<T: Eq> Eq for List<T> {}
-
-impl<T: PartialOrd> PartialOrd for List<T> {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        self.slice().partial_cmp(other.slice())
-    }
-}
-
-impl<T: Ord> Ord for List<T> {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.slice().cmp(other.slice())
-    }
-}
-
-impl<T: std::hash::Hash> std::hash::Hash for List<T> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.slice().hash(state)
-    }
-}
-
-impl<T> List<T> {
-    fn slice(&self) -> &[T] {
-        self.0.as_deref().map_or(&[], Vec::as_slice)
-    }
-}
-
-impl<T: Clone + PartialEq + Ord> List<T> {
-    pub fn from_vec(items: Vec<T>) -> List<T> {
-        List((!items.is_empty()).then(|| Rc::new(items)))
-    }
-
-    pub fn len(&self) -> i64 {
-        self.slice().len() as i64
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.slice().is_empty()
-    }
-
-    pub fn as_slice(&self) -> &[T] {
-        self.slice()
-    }
-
-    pub fn get(&self, index: i64) -> Option<&T> {
-        usize::try_from(index).ok().and_then(|i| self.slice().get(i))
-    }
-
-    /// A mutable element; copies the list first if it is shared.
-    pub fn get_mut(&mut self, index: i64) -> Option<&mut T> {
-        let i = usize::try_from(index).ok().filter(|i| *i < self.slice().len())?;
-        self.0.as_mut().and_then(|v| Rc::make_mut(v).get_mut(i))
-    }
-
-    pub fn contains(&self, x: &T) -> bool {
-        self.slice().contains(x)
-    }
-
-    pub fn count(&self, x: &T) -> i64 {
-        self.slice().iter().filter(|y| *y == x).count() as i64
-    }
-
-    /// A new list with `x` appended ([`ops::pushed`](crate::ops::pushed)).
-    pub fn push(&self, x: T, left: &mut u64, limit: u64, at: impl crate::ops::At) -> Result<List<T>, GameError> {
-        Ok(List::from_vec(crate::ops::pushed(self.slice(), x, left, limit, at)?))
-    }
-
-    /// A new list without the first occurrence of `x` ([`ops::removed`](crate::ops::removed)).
-    pub fn remove(&self, x: &T, left: &mut u64, limit: u64, at: impl crate::ops::At) -> Result<List<T>, GameError> {
-        Ok(List::from_vec(crate::ops::removed(self.slice(), x, left, limit, at)?))
-    }
-
-    /// A new list in ascending order ([`ops::sorted`](crate::ops::sorted)).
-    pub fn sorted(&self, left: &mut u64, limit: u64, at: impl crate::ops::At) -> Result<List<T>, GameError> {
-        Ok(List::from_vec(crate::ops::sorted(self.slice(), left, limit, at)?))
-    }
-
-    pub fn iter(&self) -> std::slice::Iter<'_, T> {
-        self.slice().iter()
-    }
-}
-
 /// Exact word encoding of a value (see the module doc).
 pub trait Encode {
     fn encode(&self, out: &mut Vec<u64>);
@@ -188,7 +77,7 @@ macro_rules! encode_unsigned {
 }
 encode_unsigned!(bool, u8, u32);
 
-impl<T: Encode> Encode for List<T> {
+impl<T: Encode + Elem> Encode for List<T> {
     #[inline]
     fn encode(&self, out: &mut Vec<u64>) {
         out.push(self.slice().len() as u64);
@@ -248,35 +137,8 @@ pub const SUIT_BITS: u32 = 16;
 
 mod dynamic;
 mod fixed;
+mod list;
 
 pub use dynamic::{Dyn, Items, Scalar};
 pub use fixed::Fixed;
-
-#[cfg(test)]
-mod tests {
-    use super::List;
-
-    #[test]
-    fn an_empty_list_is_one_value_however_it_was_made() {
-        let unset = List::<i64>::default();
-        let one = List::from_vec(vec![7]);
-        let steps = &mut 100;
-        let emptied = one.remove(&7, steps, 100, "").unwrap_or_default();
-        assert_eq!(unset, emptied);
-        assert_eq!(unset, List::from_vec(Vec::new()));
-        assert_eq!(unset.cmp(&emptied), std::cmp::Ordering::Equal);
-        assert!(unset < one);
-        assert_eq!(unset.push(7, steps, 100, "").ok(), Some(one));
-        assert_eq!((unset.len(), unset.get(0), unset.iter().count()), (0, None, 0));
-    }
-
-    #[test]
-    fn writing_an_element_copies_a_shared_list_only() {
-        let mut a = List::from_vec(vec![1i64, 2]);
-        let b = a.clone();
-        *a.get_mut(1).expect("in bounds") = 5;
-        assert_eq!((a.as_slice(), b.as_slice()), (&[1, 5][..], &[1, 2][..]));
-        assert_eq!(a.get_mut(2), None);
-        assert_eq!(List::<i64>::default().get_mut(0), None);
-    }
-}
+pub use list::{Bytes, Elem, List};

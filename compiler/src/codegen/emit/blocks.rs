@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use super::{Ctx, Emitter};
 use crate::ir::{self, Inst, Term};
 use crate::span::Span;
-use crate::typeck::tast::{ArithOp, Expr, FactId};
+use crate::typeck::tast::{ArithOp, Builtin, Expr, ExprKind, FactId};
 
 impl Emitter<'_> {
     /// Instructions of a block, inside `advance`.
@@ -88,6 +88,26 @@ impl Emitter<'_> {
         }
     }
 
+    /// Going to block `to` right after `cond` was found to be `value`: if
+    /// `to` only tests the same condition again (a loop's `until` test,
+    /// then the `if` after the loop), its steps are counted and its test
+    /// is skipped, since nothing in between can change the answer (blind
+    /// tic-tac-toe asked `has_line` twice at every leaf). One hop only, so
+    /// that a loop of such blocks still goes through its match arms.
+    fn goto_known(&self, to: ir::BlockId, cond: &Expr, value: bool, inlined: &[bool]) -> TokenStream {
+        let b = &self.ir.blocks[to.0 as usize];
+        match &b.term {
+            Term::Branch { cond: again, then_to, else_to } if b.insts.is_empty() && same_test(cond, again) => {
+                let n_steps = b.steps();
+                let at = self.at(self.ir.block_spans[to.0 as usize]);
+                let next = if value { *then_to } else { *else_to };
+                let go = self.goto(next, inlined);
+                quote!({ ::galac_runtime::ops::steps(steps, #n_steps, g.step_limit, #at)?; } #go)
+            }
+            _ => self.goto(to, inlined),
+        }
+    }
+
     /// The code of one block (its own scope), then where it goes.
     pub(super) fn block_code(&self, i: usize, inlined: &[bool]) -> TokenStream {
         {
@@ -107,7 +127,8 @@ impl Emitter<'_> {
                 }
                 Term::Branch { cond, then_to, else_to } => {
                     let c = self.expr(cond, ctx);
-                    let (t, e) = (self.goto(*then_to, inlined), self.goto(*else_to, inlined));
+                    let t = self.goto_known(*then_to, cond, true, inlined);
+                    let e = self.goto_known(*else_to, cond, false, inlined);
                     return quote!({ #count #insts } if #c { #t } else { #e });
                 }
                 Term::Reveal { to, fact, args, next } => {
@@ -201,5 +222,62 @@ fn jump_targets(t: &Term) -> Vec<u32> {
         Term::Branch { then_to, else_to, .. } => vec![then_to.0, else_to.0],
         Term::Reveal { next, .. } | Term::Payoff { next, .. } => vec![next.0],
         Term::Choose(_) | Term::Outcome(_) | Term::End => Vec::new(),
+    }
+}
+
+/// Whether `a` and `b` are one test (their spans aside) whose answer
+/// depends on the state alone and whose evaluation counts no steps (no
+/// call, no builtin that counts): asked twice with nothing run in
+/// between, it answers alike, and skipping the second changes no count.
+fn same_test(a: &Expr, b: &Expr) -> bool {
+    use ExprKind as K;
+    let all = |xs: &[Expr], ys: &[Expr]| xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_test(x, y));
+    match (&a.kind, &b.kind) {
+        (K::Int(x), K::Int(y)) => x == y,
+        (K::Bool(x), K::Bool(y)) => x == y,
+        (K::Player(x), K::Player(y)) => x == y,
+        (K::Variant(e, x), K::Variant(f, y)) => e == f && x == y,
+        (K::Param(x), K::Param(y)) => x == y,
+        (K::Var(x), K::Var(y)) => x == y,
+        (K::Local(x), K::Local(y)) => x == y,
+        (K::Index(x, i), K::Index(y, j)) => same_test(x, y) && same_test(i, j),
+        (K::Field(x, n), K::Field(y, m)) => n == m && same_test(x, y),
+        (K::Not(x), K::Not(y)) | (K::Neg(x), K::Neg(y)) => same_test(x, y),
+        (K::Binary(o, x, u), K::Binary(p, y, v)) => o == p && same_test(x, y) && same_test(u, v),
+        (K::Builtin(Builtin::HasLine, xs), K::Builtin(Builtin::HasLine, ys)) => all(xs, ys),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// How many times the generated code of `source` calls `has_line`.
+    fn has_line_calls(source: &str) -> usize {
+        let interp = crate::driver::load_interp("t.gala", source.as_bytes(), &[]).expect("valid game");
+        let code = crate::codegen::emit_game(interp.ir(), interp.locator(), "t.gala").expect("code");
+        code.matches("ops::has_line(").count()
+    }
+
+    #[test]
+    fn a_test_repeated_right_after_its_answer_is_skipped() {
+        let game = |again: &str| {
+            format!(
+                "game g {{
+                    players a;
+                    enum Cell {{ Empty, X }}
+                    var board: [[Cell; 3]; 2] = [[Empty; 3]; 2];
+                    var n: int = 0;
+                    flow {{
+                        choose a x in 0..2;
+                        while !has_line(board, 3, X) {{ board[x][n % 3] = X; n += 1; }}
+                        if {again} {{ n += 100; }}
+                        outcome [n];
+                    }}
+                }}"
+            )
+        };
+        // The same test: asked once. Another (a different line length): asked too.
+        assert_eq!(has_line_calls(&game("!has_line(board, 3, X)")), 1);
+        assert_eq!(has_line_calls(&game("!has_line(board, 2, X)")), 2);
     }
 }

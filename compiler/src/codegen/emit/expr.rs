@@ -60,7 +60,7 @@ impl Emitter<'_> {
             K::Field(a, n) => {
                 let n = syn::Index::from(*n as usize);
                 match &a.kind {
-                    ExprKind::Var(_) | ExprKind::Local(_) => {
+                    ExprKind::Var(_) | ExprKind::Local(_) | ExprKind::Index(..) => {
                         let x = self.by_ref(a, ctx);
                         quote!(#x.#n.clone())
                     }
@@ -145,15 +145,22 @@ impl Emitter<'_> {
 
     /// `a[i]`: a per-player array by the player, else checked by `ops::index`.
     fn index(&self, a: &Expr, i: &Expr, ctx: Ctx, at: &Literal) -> TokenStream {
+        let item = self.item_ref(a, i, ctx, at);
+        quote!(#item.clone())
+    }
+
+    /// `a[i]` as a place that can be borrowed (see [`Self::by_ref`]); `a`
+    /// is borrowed too, so `board[r][c]` reads the cell without a copy of `board[r]`.
+    pub(super) fn item_ref(&self, a: &Expr, i: &Expr, ctx: Ctx, at: &Literal) -> TokenStream {
         let idx = self.expr(i, ctx);
         match a.ty {
             Ty::PerPlayer(_) => {
                 let x = self.by_ref(a, ctx);
-                quote!(#x[(#idx) as usize].clone())
+                quote!(#x[(#idx) as usize])
             }
             _ => {
                 let xs = self.slice(a, ctx);
-                quote!(::galac_runtime::ops::index(#xs, #idx, #at)?.clone())
+                quote!((*::galac_runtime::ops::index(#xs, #idx, #at)?))
             }
         }
     }

@@ -150,12 +150,15 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// `e` as an expression that can be borrowed: a name is read in place
-    /// (no clone of a list), anything else is computed into a temporary.
+    /// `e` as an expression that can be borrowed: a name, or an item of
+    /// one (`board[r]`, `board[r][c]`), is read in place (no clone of a
+    /// list: a read of `board[r][c]` once cloned the row, a reference count
+    /// per candidate of a choice); anything else is computed into a temporary.
     fn by_ref(&self, e: &Expr, ctx: Ctx) -> TokenStream {
         match &e.kind {
             ExprKind::Var(v) => self.name_read(Ctx::Flow, v.0),
             ExprKind::Local(l) => self.name_read(ctx, l.0),
+            ExprKind::Index(a, i) => self.item_ref(a, i, ctx, &self.at(e.span)),
             _ => {
                 let x = self.expr(e, ctx);
                 quote!((#x))
