@@ -1,8 +1,8 @@
 //! Fact ids: a fact (a short word list) is either packed into its id or
 //! numbered by a dictionary that compares words exactly.
 
+use super::compact_index::K;
 use super::id_index::IdIndex;
-use super::per_state::K;
 
 /// Ids with this bit are packed facts: short facts of small words are their
 /// own ids (no dictionary lookup). Dictionary ids stay below it.

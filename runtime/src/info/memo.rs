@@ -29,12 +29,17 @@
 //! and holds 190 MB less. 2^22 it is: the huge trees are what the memo is
 //! for, and on a small game it never grows that far.
 
+use super::compact_index::K;
 use super::id_index::IdIndex;
-use super::per_state::K;
 use super::NONE;
 
 /// The most entries the memo holds (36 bytes each, about 200 MB with the index).
 const MAX_ENTRIES: usize = 1 << 22;
+/// The entries a memo holds before it has been asked enough to grow.
+const MIN_ENTRIES: usize = 1 << 16;
+/// The memo grows to `2n` entries only once it has been asked `2n` times
+/// this many lookups (once per decision node).
+const LOOKUPS_PER_ENTRY: u64 = 32;
 
 /// What the memo knows of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,8 +75,10 @@ pub(super) struct Memo {
     /// where the key goes: the insert that follows a miss does not probe
     /// again. Any insert clears it, so the slot is still empty when used.
     vacant: Option<(u32, [u32; 3], usize)>,
-    /// Inserts past this many entries are dropped ([`MAX_ENTRIES`]).
+    /// At this many entries the memo grows or starts again.
     max: usize,
+    /// Lookups so far.
+    lookups: u64,
 }
 
 impl Memo {
@@ -82,7 +89,8 @@ impl Memo {
             index: IdIndex::with_capacity(entries),
             cursor: Vec::new(),
             vacant: None,
-            max: MAX_ENTRIES,
+            max: MIN_ENTRIES,
+            lookups: 0,
         }
     }
 
@@ -109,6 +117,7 @@ impl Memo {
     /// The entry of `key` (`[older, newer, player]`) under `base`.
     #[inline]
     pub(super) fn find(&mut self, base: u32, key: [u32; 3]) -> Option<Found> {
+        self.lookups += 1;
         let player = key[2] as usize;
         let at = self.cursor.get(player).copied().unwrap_or(NONE);
         let mut guess = self.entries.get(at as usize).map_or(NONE, |e| e.next);
@@ -143,7 +152,7 @@ impl Memo {
     #[inline]
     pub(super) fn insert(&mut self, base: u32, key: [u32; 3], found: Found) {
         if self.entries.len() >= self.max {
-            self.start_again();
+            self.full();
         }
         let at = self.entries.len() as u32;
         let player = key[2] as usize;
@@ -169,10 +178,20 @@ impl Memo {
         self.cursor[player] = at;
     }
 
-    /// Forgets every entry (a full memo): the keys met next are kept
-    /// instead of the oldest ones. The ids the entries name stay valid
-    /// (the trie is never cleared), so this only costs lookups.
+    /// A full memo grows if the build is large enough to pay for it (see
+    /// [`LOOKUPS_PER_ENTRY`]), else starts again.
     #[cold]
+    fn full(&mut self) {
+        if self.max < MAX_ENTRIES && self.lookups >= 2 * self.max as u64 * LOOKUPS_PER_ENTRY {
+            self.max *= 2;
+        } else {
+            self.start_again();
+        }
+    }
+
+    /// Forgets every entry: the keys met next are kept instead of the
+    /// oldest ones. The ids the entries name stay valid (the trie is never
+    /// cleared), so this only costs lookups.
     fn start_again(&mut self) {
         self.entries.clear();
         self.index.clear();
@@ -239,6 +258,22 @@ mod tests {
         assert_eq!(m.len(), 5);
         for k in (0..25u32).chain((0..25).rev()) {
             assert_eq!(m.find(0, [k, k, 0]), (k >= 20).then(|| found(k)), "{k}");
+        }
+    }
+
+    /// A memo asked often enough grows instead of starting again.
+    #[test]
+    fn a_full_memo_asked_often_grows() {
+        let mut m = Memo::with_capacity(0);
+        m.max = 10;
+        m.lookups = 20 * super::LOOKUPS_PER_ENTRY - 10;
+        for k in 0..12u32 {
+            assert_eq!(m.find(0, [k, k, 0]), None);
+            m.insert(0, [k, k, 0], found(k));
+        }
+        assert_eq!((m.len(), m.max), (12, 20));
+        for k in 0..12u32 {
+            assert_eq!(m.find(0, [k, k, 0]), Some(found(k)), "{k}");
         }
     }
 }

@@ -24,14 +24,14 @@
 //! decision node one compare against a guessed entry in the common case
 //! ([`memo`]).
 
+mod compact_index;
 mod facts;
 mod id_index;
 mod memo;
-mod per_state;
 
+use compact_index::{pair_hash, CompactIndex, Homes};
 use facts::{FactDict, PACKED};
 use memo::{Found, Memo};
-use per_state::PerStateMap;
 
 use crate::value::Encode;
 
@@ -143,12 +143,11 @@ const PENDING: u32 = 1 << 31;
 /// the builder stops with a memory error before (see [`InfoInterner::is_full`]).
 const MAX_ENTRIES: usize = (PENDING as usize) - (1 << 24);
 
-/// Per interned state: its parent, its last fact (an id in the fact
-/// dictionary) and, for information-set keys, the set.
+/// Per interned state: its parent and its last fact (an id in the fact
+/// dictionary), the key of its trie edge.
 struct Entry {
     parent: u32,
     fact: u32,
-    infoset: u32,
 }
 
 /// A fact pushed but not yet interned.
@@ -178,11 +177,13 @@ pub struct InfoInterner {
     /// The trie of interned states: entry 0 is the empty state.
     entries: Vec<Entry>,
     /// (parent, fact) → child entry.
-    children: PerStateMap,
+    children: CompactIndex,
     pending: Vec<Pending>,
     pending_words: Vec<u64>,
-    /// Per infoset index: (player, info state, key entry).
+    /// Per infoset index: (player, info state, choice key).
     infosets: Vec<InfosetKey>,
+    /// (info state, choice key) → infoset index.
+    sets: CompactIndex,
     /// (interned base, the two newest pending facts, the player) →
     /// (information set, its choice key, its state): one lookup per
     /// decision node in the common case (plus a trie lookup per older
@@ -205,7 +206,8 @@ pub struct InfosetKey {
     pub player: u32,
     /// Always an interned state.
     pub state: InfoState,
-    entry: u32,
+    /// The fact `[INFOSET_TAG, player] ++ choice list`.
+    choice_key: u32,
 }
 
 impl Default for InfoInterner {
@@ -224,14 +226,15 @@ impl InfoInterner {
     /// `tree::build::ROOM_NODES`).
     pub fn with_room(states: usize, sets: usize) -> InfoInterner {
         let mut entries = Vec::with_capacity(states.max(1));
-        entries.push(Entry { parent: NONE, fact: NONE, infoset: NONE });
+        entries.push(Entry { parent: NONE, fact: NONE });
         InfoInterner {
             facts: FactDict::new(),
             entries,
-            children: PerStateMap::with_capacity(states),
+            children: CompactIndex::with_capacity(states, Homes::Near),
             pending: Vec::new(),
             pending_words: Vec::new(),
             infosets: Vec::with_capacity(sets),
+            sets: CompactIndex::with_capacity(sets, Homes::Hashed),
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
         }
@@ -240,12 +243,21 @@ impl InfoInterner {
     /// The child of the interned state `parent` by the fact with id `fact`.
     #[inline]
     fn child(&mut self, parent: u32, fact: u32) -> u32 {
-        match self.children.find(parent, fact) {
-            Some(id) => id,
-            None => {
-                let id = self.entries.len() as u32;
-                self.entries.push(Entry { parent, fact, infoset: NONE });
-                self.children.insert(parent, fact, id);
+        let h = pair_hash(parent, fact);
+        let entries = &mut self.entries;
+        match self.children.find(h, parent, |id| {
+            let e = &entries[id as usize];
+            e.parent == parent && e.fact == fact
+        }) {
+            Ok(id) => id,
+            Err(slot) => {
+                let id = entries.len() as u32;
+                entries.push(Entry { parent, fact });
+                let entries = &*entries;
+                self.children.insert(slot, h, id, |id| {
+                    let e = &entries[id as usize];
+                    (pair_hash(e.parent, e.fact), e.parent)
+                });
                 id
             }
         }
@@ -395,15 +407,24 @@ impl InfoInterner {
     /// The information set of `player` at the interned `state` with the
     /// choice-key fact `choice_key`, through the trie.
     fn infoset_of_key(&mut self, player: u32, state: InfoState, choice_key: u32) -> (u32, bool) {
-        let entry = self.child(state.0, choice_key);
-        let known = self.entries[entry as usize].infoset;
-        if known != NONE {
-            return (known, false);
+        let h = pair_hash(state.0, choice_key);
+        let infosets = &mut self.infosets;
+        match self.sets.find(h, state.0, |id| {
+            let k = &infosets[id as usize];
+            k.state == state && k.choice_key == choice_key
+        }) {
+            Ok(idx) => (idx, false),
+            Err(slot) => {
+                let idx = infosets.len() as u32;
+                infosets.push(InfosetKey { player, state, choice_key });
+                let infosets = &*infosets;
+                self.sets.insert(slot, h, idx, |id| {
+                    let k = &infosets[id as usize];
+                    (pair_hash(k.state.0, k.choice_key), k.state.0)
+                });
+                (idx, true)
+            }
         }
-        let idx = self.infosets.len() as u32;
-        self.entries[entry as usize].infoset = idx;
-        self.infosets.push(InfosetKey { player, state, entry });
-        (idx, true)
     }
 
     /// The information set `idx` of `other`, interned here exactly (same
@@ -412,7 +433,7 @@ impl InfoInterner {
     pub fn import_infoset(&mut self, other: &InfoInterner, idx: u32, cache: &mut ImportCache) -> (u32, bool) {
         let key = other.infosets[idx as usize];
         let state = self.import_state(other, key.state.0, cache);
-        let choice_key = self.import_fact(other, other.entries[key.entry as usize].fact, cache);
+        let choice_key = self.import_fact(other, key.choice_key, cache);
         self.infoset_of_key(key.player, InfoState(state), choice_key)
     }
 
@@ -461,8 +482,7 @@ impl InfoInterner {
 
     /// The encoded choice list of an information set.
     pub fn infoset_choices(&self, idx: u32) -> Vec<u64> {
-        let e = &self.entries[self.infosets[idx as usize].entry as usize];
-        self.facts.words_of(e.fact).split_off(2)
+        self.facts.words_of(self.infosets[idx as usize].choice_key).split_off(2)
     }
 
     /// The facts of a state, oldest first.
@@ -494,7 +514,7 @@ impl InfoInterner {
     pub fn is_full(&self) -> bool {
         let most = [
             self.entries.len(),
-            self.children.arena_len(),
+            self.infosets.len(),
             self.memo.len(),
             self.facts.facts.len(),
             self.pending.len(),
@@ -511,6 +531,7 @@ impl InfoInterner {
             + self.pending.capacity() * std::mem::size_of::<Pending>()
             + self.pending_words.capacity() * 8
             + self.infosets.capacity() * std::mem::size_of::<InfosetKey>()
+            + self.sets.bytes()
             + self.memo.bytes()
     }
 }
