@@ -24,16 +24,16 @@
 //! decision node one compare against a guessed entry in the common case
 //! ([`memo`]).
 
+mod choice_key;
 mod compact_index;
 mod facts;
 mod id_index;
 mod memo;
 
+pub use choice_key::{append_choice_key, choice_key};
 use compact_index::{pair_hash, CompactIndex, Homes};
 use facts::{FactDict, PACKED};
 use memo::{Found, Memo};
-
-use crate::value::Encode;
 
 /// An information state (a fact list). `EMPTY` is the empty list. The value
 /// is either an interned trie entry or, with the top bit set, a pending fact
@@ -50,90 +50,6 @@ impl InfoState {
 pub const CHOSE_TAG: u64 = u64::MAX;
 /// First word of an information-set key (player, choice list).
 const INFOSET_TAG: u64 = u64::MAX - 1;
-
-/// The key of a choice list whose candidates have the type numbered `ty`,
-/// for [`InfoInterner::infoset`], in one of three forms, each with its own
-/// first word:
-/// - `[4 ty + 1, bitmask]` when every candidate is one word below 64 and
-///   they strictly ascend (an enum's values, a small range: most decisions);
-/// - else `[4 ty + 2, each candidate's word]` when every candidate has one
-///   ([`Encode::word`]: any scalar, and tuples of small scalars such as a
-///   bet `(move, amount)`);
-/// - else `[4 ty, each candidate's words]`.
-///
-/// Which form a list gets depends on the list alone, and each form is
-/// one-to-one on lists of one type, so equal lists get equal keys and
-/// different lists different ones. A key of a few words however many
-/// candidates there are, or of one word per candidate, is cheaper to build
-/// and compare than the full encoding (keying a choice list word by word
-/// was 3% of the 9,457-node Leduc's build, and 5% of poker52's with its
-/// tuple choices).
-#[inline]
-pub fn choice_key<'a, T: Encode>(
-    ty: u32,
-    candidates: &[T],
-    short: &'a mut [u64; 2],
-    words: &'a mut Vec<u64>,
-) -> &'a [u64] {
-    match mask_key(candidates) {
-        Some(mask) => {
-            *short = [4 * u64::from(ty) + 1, mask];
-            short
-        }
-        None => {
-            words.clear();
-            long_choice_key(ty, candidates, words);
-            words
-        }
-    }
-}
-
-/// Appends [`choice_key`]'s words to `out`: the list of options a player
-/// was offered, which it remembers with its choice (no allocation beyond
-/// `out`'s).
-#[inline]
-pub fn append_choice_key<T: Encode>(ty: u32, candidates: &[T], out: &mut Vec<u64>) {
-    match mask_key(candidates) {
-        Some(mask) => out.extend_from_slice(&[4 * u64::from(ty) + 1, mask]),
-        None => long_choice_key(ty, candidates, out),
-    }
-}
-
-/// The bitmask of [`choice_key`]'s first form, if the list has it.
-#[inline]
-fn mask_key<T: Encode>(candidates: &[T]) -> Option<u64> {
-    let mut mask = 0u64;
-    for c in candidates {
-        match c.word() {
-            // `mask >> w == 0`: above every candidate so far.
-            Some(w) if w < 64 && mask >> w == 0 => mask |= 1 << w,
-            _ => return None,
-        }
-    }
-    Some(mask)
-}
-
-/// Appends [`choice_key`]'s second form to `out`, a word per candidate, or
-/// the third.
-#[inline(never)]
-fn long_choice_key<T: Encode>(ty: u32, candidates: &[T], out: &mut Vec<u64>) {
-    let start = out.len();
-    out.reserve(candidates.len() + 1);
-    out.push(4 * u64::from(ty) + 2);
-    for c in candidates {
-        match c.word() {
-            Some(w) => out.push(w),
-            None => {
-                out.truncate(start);
-                out.push(4 * u64::from(ty));
-                for c in candidates {
-                    c.encode(out);
-                }
-                return;
-            }
-        }
-    }
-}
 
 const NONE: u32 = u32::MAX;
 /// Marks an [`InfoState`] that is a pending (arena) fact.
@@ -180,8 +96,8 @@ pub struct InfoInterner {
     children: CompactIndex,
     pending: Vec<Pending>,
     pending_words: Vec<u64>,
-    /// Per infoset index: (player, info state, choice key).
-    infosets: Vec<InfosetKey>,
+    /// Per infoset index: its info state and choice key.
+    infosets: Vec<SetKey>,
     /// (info state, choice key) → infoset index.
     sets: CompactIndex,
     /// (interned base, the two newest pending facts, the player) →
@@ -206,6 +122,14 @@ pub struct InfosetKey {
     pub player: u32,
     /// Always an interned state.
     pub state: InfoState,
+}
+
+/// An information set as the interner keeps it, eight bytes (the player is
+/// the choice key's second word).
+#[derive(Clone, Copy)]
+struct SetKey {
+    /// An interned state.
+    state: u32,
     /// The fact `[INFOSET_TAG, player] ++ choice list`.
     choice_key: u32,
 }
@@ -396,7 +320,7 @@ impl InfoInterner {
         let choice_key = self.facts.id(&head, choices);
         let older_pending = (n == 2).then_some(newest[1]);
         let state = self.resolve(state);
-        let (set, new) = self.infoset_of_key(player, state, choice_key);
+        let (set, new) = self.infoset_of_key(state, choice_key);
         if memo_miss {
             let mid = older_pending.map_or(NONE, |i| self.pending[i as usize].interned);
             self.memo.insert(base, memo_key, Found { set, choice_key, state: state.0, mid });
@@ -406,21 +330,22 @@ impl InfoInterner {
 
     /// The information set of `player` at the interned `state` with the
     /// choice-key fact `choice_key`, through the trie.
-    fn infoset_of_key(&mut self, player: u32, state: InfoState, choice_key: u32) -> (u32, bool) {
-        let h = pair_hash(state.0, choice_key);
+    fn infoset_of_key(&mut self, state: InfoState, choice_key: u32) -> (u32, bool) {
+        let state = state.0;
+        let h = pair_hash(state, choice_key);
         let infosets = &mut self.infosets;
-        match self.sets.find(h, state.0, |id| {
+        match self.sets.find(h, state, |id| {
             let k = &infosets[id as usize];
             k.state == state && k.choice_key == choice_key
         }) {
             Ok(idx) => (idx, false),
             Err(slot) => {
                 let idx = infosets.len() as u32;
-                infosets.push(InfosetKey { player, state, choice_key });
+                infosets.push(SetKey { state, choice_key });
                 let infosets = &*infosets;
                 self.sets.insert(slot, h, idx, |id| {
                     let k = &infosets[id as usize];
-                    (pair_hash(k.state.0, k.choice_key), k.state.0)
+                    (pair_hash(k.state, k.choice_key), k.state)
                 });
                 (idx, true)
             }
@@ -432,9 +357,9 @@ impl InfoInterner {
     /// facts already mapped (use one cache per `other`).
     pub fn import_infoset(&mut self, other: &InfoInterner, idx: u32, cache: &mut ImportCache) -> (u32, bool) {
         let key = other.infosets[idx as usize];
-        let state = self.import_state(other, key.state.0, cache);
+        let state = self.import_state(other, key.state, cache);
         let choice_key = self.import_fact(other, key.choice_key, cache);
-        self.infoset_of_key(key.player, InfoState(state), choice_key)
+        self.infoset_of_key(InfoState(state), choice_key)
     }
 
     fn import_fact(&mut self, other: &InfoInterner, fact: u32, cache: &mut ImportCache) -> u32 {
@@ -477,7 +402,8 @@ impl InfoInterner {
     }
 
     pub fn infoset_key(&self, idx: u32) -> InfosetKey {
-        self.infosets[idx as usize]
+        let k = self.infosets[idx as usize];
+        InfosetKey { player: self.facts.word(k.choice_key, 1) as u32, state: InfoState(k.state) }
     }
 
     /// The encoded choice list of an information set.
@@ -530,7 +456,7 @@ impl InfoInterner {
             + self.children.bytes()
             + self.pending.capacity() * std::mem::size_of::<Pending>()
             + self.pending_words.capacity() * 8
-            + self.infosets.capacity() * std::mem::size_of::<InfosetKey>()
+            + self.infosets.capacity() * std::mem::size_of::<SetKey>()
             + self.sets.bytes()
             + self.memo.bytes()
     }
