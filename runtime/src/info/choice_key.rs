@@ -109,34 +109,36 @@ fn spread_mask(words: &[u64]) -> Option<[u64; 3]> {
         return None;
     }
     let (mut all, mut any) = (u64::MAX, 0);
-    for pair in words.windows(2) {
-        if pair[0] >= pair[1] {
-            return None;
-        }
-    }
+    let mut ascending = true;
+    let mut last = None;
     for &w in words {
+        ascending &= last < Some(w);
+        last = Some(w);
         all &= w;
         any |= w;
+    }
+    if !ascending {
+        return None;
     }
     let varying = any & !all;
     if varying.count_ones() > SPREAD_MAX_BITS {
         return None;
     }
-    // The varying bits' positions, low to high: bit `j` of `x` is bit
-    // `at[j]` of the word.
-    let mut at = [0u32; SPREAD_MAX_BITS as usize];
-    let mut rest = varying;
-    for slot in &mut at {
-        if rest == 0 {
-            break;
-        }
-        *slot = rest.trailing_zeros();
-        rest &= rest - 1;
+    // The runs of varying bits, low to high: `(shift, width mask, where
+    // in x)`; blind tic-tac-toe's squares have three runs of two bits.
+    let mut runs = [(0u32, 0u64, 0u32); SPREAD_MAX_BITS as usize];
+    let (mut n, mut rest, mut out) = (0, varying, 0);
+    while rest != 0 {
+        let shift = rest.trailing_zeros();
+        let width = (rest >> shift).trailing_ones();
+        runs[n] = (shift, (1 << width) - 1, out);
+        (n, out) = (n + 1, out + width);
+        rest &= !(((1u64 << width) - 1) << shift);
     }
-    let at = &at[..varying.count_ones() as usize];
+    let runs = &runs[..n];
     let mut mask = 0u64;
     for &w in words {
-        let x = at.iter().enumerate().fold(0u64, |x, (j, &bit)| x | ((w >> bit) & 1) << j);
+        let x = runs.iter().fold(0u64, |x, &(shift, width, at)| x | ((w >> shift) & width) << at);
         mask |= 1 << x;
     }
     Some([all, varying, mask])
