@@ -31,7 +31,7 @@ mod id_index;
 mod memo;
 
 pub use choice_key::{append_choice_key, choice_key};
-use compact_index::{pair_hash, CompactIndex, Homes};
+use compact_index::{pair_hash, CompactIndex};
 use facts::{FactDict, PACKED};
 use memo::{Found, Memo};
 
@@ -154,11 +154,11 @@ impl InfoInterner {
         InfoInterner {
             facts: FactDict::new(),
             entries,
-            children: CompactIndex::with_capacity(states, Homes::Near),
+            children: CompactIndex::with_capacity(states),
             pending: Vec::new(),
             pending_words: Vec::new(),
             infosets: Vec::with_capacity(sets),
-            sets: CompactIndex::with_capacity(sets, Homes::Hashed),
+            sets: CompactIndex::with_capacity(sets),
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
         }
@@ -334,6 +334,8 @@ impl InfoInterner {
         let state = state.0;
         let h = pair_hash(state, choice_key);
         let infosets = &mut self.infosets;
+        let rehash = |k: &SetKey| (pair_hash(k.state, k.choice_key), k.state);
+        self.sets.reach(state, |id| rehash(&infosets[id as usize]));
         match self.sets.find(h, state, |id| {
             let k = &infosets[id as usize];
             k.state == state && k.choice_key == choice_key
@@ -343,10 +345,7 @@ impl InfoInterner {
                 let idx = infosets.len() as u32;
                 infosets.push(SetKey { state, choice_key });
                 let infosets = &*infosets;
-                self.sets.insert(slot, h, idx, |id| {
-                    let k = &infosets[id as usize];
-                    (pair_hash(k.state, k.choice_key), k.state)
-                });
+                self.sets.insert(slot, h, idx, |id| rehash(&infosets[id as usize]));
                 (idx, true)
             }
         }
