@@ -108,18 +108,10 @@ fn spread_mask(words: &[u64]) -> Option<[u64; 3]> {
     if words.len() < 4 {
         return None;
     }
-    let (mut all, mut any) = (u64::MAX, 0);
-    let mut ascending = true;
-    let mut last = None;
-    for &w in words {
-        ascending &= last < Some(w);
-        last = Some(w);
-        all &= w;
-        any |= w;
-    }
-    if !ascending {
+    if !words.windows(2).all(|pair| pair[0] < pair[1]) {
         return None;
     }
+    let (all, any) = words.iter().fold((u64::MAX, 0), |(all, any), &w| (all & w, any | w));
     let varying = any & !all;
     if varying.count_ones() > SPREAD_MAX_BITS {
         return None;
@@ -135,11 +127,18 @@ fn spread_mask(words: &[u64]) -> Option<[u64; 3]> {
         (n, out) = (n + 1, out + width);
         rest &= !(((1u64 << width) - 1) << shift);
     }
-    let runs = &runs[..n];
+    let gather = |x, &(shift, width, at): &(u32, u64, u32), w: u64| x | ((w >> shift) & width) << at;
     let mut mask = 0u64;
-    for &w in words {
-        let x = runs.iter().fold(0u64, |x, &(shift, width, at)| x | ((w >> shift) & width) << at);
-        mask |= 1 << x;
+    if n <= 3 {
+        // Unused runs have an empty width mask: a fixed, unrolled gather.
+        let [a, b, c] = [runs[0], runs[1], runs[2]];
+        for &w in words {
+            mask |= 1 << gather(gather(gather(0, &a, w), &b, w), &c, w);
+        }
+    } else {
+        for &w in words {
+            mask |= 1 << runs[..n].iter().fold(0, |x, run| gather(x, run, w));
+        }
     }
     Some([all, varying, mask])
 }

@@ -37,9 +37,10 @@ use super::NONE;
 const MAX_ENTRIES: usize = 1 << 22;
 /// The entries a memo holds before it has been asked enough to grow.
 const MIN_ENTRIES: usize = 1 << 16;
-/// The memo grows to `2n` entries only once it has been asked `2n` times
-/// this many lookups (once per decision node).
-const LOOKUPS_PER_ENTRY: u64 = 32;
+/// A full memo of `n` entries grows only if it has been asked at least
+/// this many times `n` lookups since it started or last grew, that is if
+/// its entries were each met again several times on average.
+const LOOKUPS_PER_ENTRY: u64 = 8;
 
 /// What the memo knows of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +78,7 @@ pub(super) struct Memo {
     vacant: Option<(u32, [u32; 3], usize)>,
     /// At this many entries the memo grows or starts again.
     max: usize,
-    /// Lookups so far.
+    /// Lookups since the memo started (again) or grew.
     lookups: u64,
 }
 
@@ -178,15 +179,16 @@ impl Memo {
         self.cursor[player] = at;
     }
 
-    /// A full memo grows if the build is large enough to pay for it (see
+    /// A full memo grows if its entries paid (were met again often, see
     /// [`LOOKUPS_PER_ENTRY`]), else starts again.
     #[cold]
     fn full(&mut self) {
-        if self.max < MAX_ENTRIES && self.lookups >= 2 * self.max as u64 * LOOKUPS_PER_ENTRY {
+        if self.max < MAX_ENTRIES && self.lookups >= self.max as u64 * LOOKUPS_PER_ENTRY {
             self.max *= 2;
         } else {
             self.start_again();
         }
+        self.lookups = 0;
     }
 
     /// Forgets every entry: the keys met next are kept instead of the
@@ -266,7 +268,7 @@ mod tests {
     fn a_full_memo_asked_often_grows() {
         let mut m = Memo::with_capacity(0);
         m.max = 10;
-        m.lookups = 20 * super::LOOKUPS_PER_ENTRY - 10;
+        m.lookups = 10 * super::LOOKUPS_PER_ENTRY - 10;
         for k in 0..12u32 {
             assert_eq!(m.find(0, [k, k, 0]), None);
             m.insert(0, [k, k, 0], found(k));
