@@ -37,10 +37,13 @@ use super::NONE;
 const MAX_ENTRIES: usize = 1 << 22;
 /// The entries a memo holds before it has been asked enough to grow.
 const MIN_ENTRIES: usize = 1 << 16;
-/// A full memo of `n` entries grows only if it has been asked at least
-/// this many times `n` lookups since it started or last grew, that is if
-/// its entries were each met again several times on average.
-const LOOKUPS_PER_ENTRY: u64 = 8;
+/// A full memo of `n` entries grows only if at least `n / REMET_SHARE`
+/// of the entries added since it started or last grew were for sets met
+/// before (ones it forgot, or never held: it is too small for the build's
+/// window); else it starts again. A game whose misses are mostly new sets
+/// (blind tic-tac-toe) keeps a small memo, one that meets its sets again
+/// and again (poker) grows.
+const REMET_SHARE: usize = 4;
 
 /// What the memo knows of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,8 +81,9 @@ pub(super) struct Memo {
     vacant: Option<(u32, [u32; 3], usize)>,
     /// At this many entries the memo grows or starts again.
     max: usize,
-    /// Lookups since the memo started (again) or grew.
-    lookups: u64,
+    /// Entries added since the memo started (again) or grew for sets
+    /// met before ([`Memo::remet`]).
+    remet: usize,
 }
 
 impl Memo {
@@ -91,7 +95,7 @@ impl Memo {
             cursor: Vec::new(),
             vacant: None,
             max: MIN_ENTRIES,
-            lookups: 0,
+            remet: 0,
         }
     }
 
@@ -118,7 +122,6 @@ impl Memo {
     /// The entry of `key` (`[older, newer, player]`) under `base`.
     #[inline]
     pub(super) fn find(&mut self, base: u32, key: [u32; 3]) -> Option<Found> {
-        self.lookups += 1;
         let player = key[2] as usize;
         let at = self.cursor.get(player).copied().unwrap_or(NONE);
         let mut guess = self.entries.get(at as usize).map_or(NONE, |e| e.next);
@@ -179,16 +182,23 @@ impl Memo {
         self.cursor[player] = at;
     }
 
-    /// A full memo grows if its entries paid (were met again often, see
-    /// [`LOOKUPS_PER_ENTRY`]), else starts again.
+    /// Notes that the key about to be added (after a miss) is for a set
+    /// met before.
+    #[inline]
+    pub(super) fn remet(&mut self) {
+        self.remet += 1;
+    }
+
+    /// A full memo grows if it proved too small (see [`REMET_SHARE`]),
+    /// else starts again.
     #[cold]
     fn full(&mut self) {
-        if self.max < MAX_ENTRIES && self.lookups >= self.max as u64 * LOOKUPS_PER_ENTRY {
+        if self.max < MAX_ENTRIES && self.remet * REMET_SHARE >= self.max {
             self.max *= 2;
         } else {
             self.start_again();
         }
-        self.lookups = 0;
+        self.remet = 0;
     }
 
     /// Forgets every entry: the keys met next are kept instead of the
@@ -263,18 +273,33 @@ mod tests {
         }
     }
 
-    /// A memo asked often enough grows instead of starting again.
+    /// A memo that meets sets again after forgetting them grows instead of
+    /// starting again.
     #[test]
-    fn a_full_memo_asked_often_grows() {
+    fn a_full_memo_that_forgot_sets_grows() {
         let mut m = Memo::with_capacity(0);
-        m.max = 10;
-        m.lookups = 10 * super::LOOKUPS_PER_ENTRY - 10;
+        m.max = 12;
         for k in 0..12u32 {
             assert_eq!(m.find(0, [k, k, 0]), None);
+            if k % 4 == 0 {
+                m.remet();
+            }
             m.insert(0, [k, k, 0], found(k));
         }
-        assert_eq!((m.len(), m.max), (12, 20));
+        assert_eq!(m.len(), 12);
+        m.max = 10;
+        m.remet = 2;
+        assert_eq!(m.find(0, [12, 12, 0]), None);
+        m.insert(0, [12, 12, 0], found(12));
+        assert_eq!(m.len(), 1, "two of ten remet: starts again");
+        m.max = 1;
         for k in 0..12u32 {
+            assert_eq!(m.find(0, [k, k, 0]), None);
+            m.remet();
+            m.insert(0, [k, k, 0], found(k));
+        }
+        assert_eq!((m.len(), m.max), (13, 16), "every entry remet: grew from 1 to 16");
+        for k in 0..13u32 {
             assert_eq!(m.find(0, [k, k, 0]), Some(found(k)), "{k}");
         }
     }
