@@ -322,9 +322,6 @@ impl InfoInterner {
         let state = self.resolve(state);
         let (set, new) = self.infoset_of_key(state, choice_key);
         if memo_miss {
-            if !new {
-                self.memo.remet();
-            }
             let mid = older_pending.map_or(NONE, |i| self.pending[i as usize].interned);
             self.memo.insert(base, memo_key, Found { set, choice_key, state: state.0, mid });
         }
