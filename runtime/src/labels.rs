@@ -105,7 +105,6 @@ impl Labeler {
         let n = match form % 4 {
             1 => offered.first().map_or(0, |m| m.count_ones() as usize),
             2 => offered.len(),
-            3 => offered.get(2).map_or(0, |m| m.count_ones() as usize),
             _ => {
                 let (mut at, mut n) = (pos + 1, 0);
                 while at < words.len() {
