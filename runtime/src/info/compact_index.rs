@@ -7,15 +7,15 @@
 //! a slot holds its id plus one in its low `bits` bits and, above them,
 //! bits of the key's hash that tell most other keys apart without reading
 //! them. A lookup compares a stored key only when those bits agree; keys
-//! are always compared in full before an id is returned. This is what lets
-//! blind tic-tac-toe's 9.8 M information states and 6.65 M sets be indexed
-//! in 67 MB and 34 MB, where per-state child tables took 383 MB.
+//! are always compared in full before an id is returned. Blind
+//! tic-tac-toe's 9.8 M information states and 6.65 M sets are indexed in
+//! 67 MB each, where per-state child tables took 383 MB.
 
 /// Multiplier of the interner's hashes (odd, well mixed).
 pub(super) const K: u64 = 0xf135_7aea_2e62_a9c5;
 
-/// The hash of a key of two words, for [`CompactIndex`] (its top bits are
-/// the home slot).
+/// The hash of a key of two words, for [`CompactIndex`] (its top bits
+/// spread keys near one home, its middle bits are kept in the slot).
 #[inline]
 pub(super) fn pair_hash(a: u32, b: u32) -> u64 {
     let h = (u64::from(a) << 32 | u64::from(b)).wrapping_mul(K);

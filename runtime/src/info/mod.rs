@@ -2,11 +2,12 @@
 //!
 //! A player's information state is the list of facts revealed to them (and
 //! their own choices), in order. It is stored as a trie: each state is a
-//! parent state plus one fact, a word sequence. Interning compares the words
-//! exactly; the hash only finds candidates, in one open-addressing table
-//! keyed by (parent, fact). Two decision nodes share an information set iff
-//! the player, the information state and the list of available choices are
-//! all equal.
+//! parent state plus one fact, a word sequence, eight bytes an entry.
+//! Interning compares the words exactly; the hash only finds candidates.
+//! Two decision nodes share an information set iff the player, the
+//! information state and the list of available choices are all equal: a set
+//! is (state, choice-key fact), eight bytes, the player being the choice
+//! key's second word.
 //!
 //! Pushing a fact is lazy: [`InfoInterner::push`] only appends the fact to an
 //! arena (its packed id if it is short, else its words), and the trie
@@ -18,11 +19,15 @@
 //!
 //! Facts are numbered ([`facts`]: short facts pack into their id, others go
 //! through a dictionary), so the trie is a map from (parent, fact id) to
-//! child, with a small table per state close to the tables made around it
-//! ([`per_state`]). A memo from (interned base, the two newest pending
-//! facts, the player) to the information set and its choice list makes a
-//! decision node one compare against a guessed entry in the common case
-//! ([`memo`]).
+//! child and the sets a map from (state, choice key) to set, each one
+//! open-addressing index of four-byte slots, each key homed near its state
+//! so that a depth-first build's lookups stay in cache
+//! ([`compact_index`]). On blind tic-tac-toe (9.8 M states, 6.65 M sets)
+//! the interner holds about 290 MB where per-state child tables and set
+//! entries in the trie held 880 MB. A memo from (interned base, the two
+//! newest pending facts, the player) to the information set and its choice
+//! list makes a decision node one compare against a guessed entry in the
+//! common case ([`memo`]). Choice lists are keyed by [`choice_key`].
 
 mod choice_key;
 mod compact_index;
@@ -321,6 +326,9 @@ impl InfoInterner {
         let older_pending = (n == 2).then_some(newest[1]);
         let state = self.resolve(state);
         let (set, new) = self.infoset_of_key(state, choice_key);
+        if new {
+            self.memo.new_set();
+        }
         if memo_miss {
             let mid = older_pending.map_or(NONE, |i| self.pending[i as usize].interned);
             self.memo.insert(base, memo_key, Found { set, choice_key, state: state.0, mid });
