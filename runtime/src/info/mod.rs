@@ -60,9 +60,10 @@ const NONE: u32 = u32::MAX;
 /// Marks an [`InfoState`] that is a pending (arena) fact.
 const PENDING: u32 = 1 << 31;
 /// Interned entries and pending facts stay below this so that ids never
-/// reach [`PENDING`];
+/// reach [`PENDING`] and the indexes (at most four fifths full, homed near
+/// state ids) never need more than 2^31 slots;
 /// the builder stops with a memory error before (see [`InfoInterner::is_full`]).
-const MAX_ENTRIES: usize = (PENDING as usize) - (1 << 24);
+const MAX_ENTRIES: usize = 3 << 29;
 
 /// Per interned state: its parent and its last fact (an id in the fact
 /// dictionary), the key of its trie edge.
