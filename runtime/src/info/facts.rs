@@ -1,8 +1,8 @@
 //! Fact ids: a fact (a short word list) is either packed into its id or
 //! numbered by a dictionary that compares words exactly.
 
+use super::compact_index::K;
 use super::id_index::IdIndex;
-use super::per_state::K;
 
 /// Ids with this bit are packed facts: short facts of small words are their
 /// own ids (no dictionary lookup). Dictionary ids stay below it.
@@ -42,6 +42,17 @@ pub(super) fn pack(head: &[u64], rest: &[u64]) -> Option<u32> {
         payload = (payload << width) | t;
     }
     (overflow == 0).then_some(PACKED | (n as u32) << 27 | payload as u32)
+}
+
+/// Word `i` of the packed fact `id` (zero past its end).
+fn unpacked_word(id: u32, i: usize) -> u64 {
+    let n = ((id >> 27) & 7) as usize;
+    let widths = &PACK_WIDTHS[n][..n];
+    if i >= n {
+        return 0;
+    }
+    let shift: u32 = widths[i + 1..].iter().sum();
+    u64::from((id >> shift) & ((1 << widths[i]) - 1)).wrapping_sub(2)
 }
 
 fn unpack(id: u32) -> Vec<u64> {
@@ -118,6 +129,15 @@ impl FactDict {
         }
     }
 
+    /// Word `i` of the fact `id` (packed or not; zero past its end).
+    pub(super) fn word(&self, id: u32, i: usize) -> u64 {
+        if id & PACKED != 0 {
+            unpacked_word(id, i)
+        } else {
+            self.get(id).get(i).copied().unwrap_or(0)
+        }
+    }
+
     /// Whether `id` is the fact `head ++ rest` (its id without a lookup).
     #[inline]
     pub(super) fn matches(&self, id: u32, head: &[u64], rest: &[u64]) -> bool {
@@ -173,6 +193,16 @@ impl FactDict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_packed_facts_words_are_read_one_by_one() {
+        for fact in [vec![5u64], vec![u64::MAX - 1, 1], vec![3, 0, 7, 100], vec![1, 2, 3, 4, 5, 6]] {
+            let id = pack(&fact, &[]).expect("packs");
+            let words: Vec<u64> = (0..fact.len() + 1).map(|i| unpacked_word(id, i)).collect();
+            assert_eq!(words[..fact.len()], fact[..]);
+            assert_eq!((unpack(id), words[fact.len()]), (fact, 0));
+        }
+    }
 
     #[test]
     fn the_hash_does_not_depend_on_where_the_words_are_split() {

@@ -15,8 +15,9 @@
 //! memo costs little memory next to the tree.
 //!
 //! The memo only speeds lookups up (the trie answers every key exactly), so
-//! it is bounded: at [`MAX_ENTRIES`] it forgets every entry and starts
-//! again. A depth-first build meets a set again within a window (the
+//! it is bounded: when full it grows if the build meets its sets again
+//! often enough to pay for it ([`LOOKUPS_PER_SET`]), up to
+//! [`MAX_ENTRIES`], else it forgets every entry and starts again. A depth-first build meets a set again within a window (the
 //! replay of a subtree under another hidden move), so the newest entries are
 //! the ones worth keeping. On blind tic-tac-toe (6.65 M sets) an unbounded
 //! memo reached 872 MB; one capped at 2^21 entries that kept its first
@@ -26,15 +27,29 @@
 //! the 10^9-node poker (6.8 M sets) a memo of 2^19 entries built the tree
 //! in 140 s on one thread, 2^21 in 131 s, 2^22 in 88 s (54 s on two
 //! threads), while blind tic-tac-toe builds as fast with 2^19 as with 2^22
-//! and holds 190 MB less. 2^22 it is: the huge trees are what the memo is
-//! for, and on a small game it never grows that far.
+//! and holds 190 MB less. So the memo holds 2^19 entries (27 MB) and
+//! grows towards 2^22 only while the build has met each set at least 8
+//! times on average: blind tic-tac-toe (about 4) stays at 2^19, poker
+//! grows. Other rules measured: growing with the lookups alone (one entry
+//! per 32) grew too late on the 521 M-node poker (50.8 s of CPU against
+//! 36.7 s with 2^22 from the start; 39.5 s with this rule); growing when
+//! the misses were sets met before grew blind tic-tac-toe's memo too.
 
+use super::compact_index::K;
 use super::id_index::IdIndex;
-use super::per_state::K;
 use super::NONE;
 
 /// The most entries the memo holds (36 bytes each, about 200 MB with the index).
 const MAX_ENTRIES: usize = 1 << 22;
+/// The entries a memo holds before it grows (what 13-rank Leduc, 65
+/// M-node poker and blind tic-tac-toe need; 27 MB).
+const MIN_ENTRIES: usize = 1 << 19;
+/// A full memo grows only if the build has met each information set this
+/// many times on average (lookups per set so far): poker meets its sets
+/// again and again, from one deal to the next, and needs a memo as large
+/// as its window; blind tic-tac-toe meets each about 4 times, and a larger
+/// memo did not speed it up.
+const LOOKUPS_PER_SET: u64 = 8;
 
 /// What the memo knows of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,8 +85,12 @@ pub(super) struct Memo {
     /// where the key goes: the insert that follows a miss does not probe
     /// again. Any insert clears it, so the slot is still empty when used.
     vacant: Option<(u32, [u32; 3], usize)>,
-    /// Inserts past this many entries are dropped ([`MAX_ENTRIES`]).
+    /// At this many entries the memo grows or starts again.
     max: usize,
+    /// Lookups so far.
+    lookups: u64,
+    /// Information sets so far ([`Memo::new_set`]).
+    sets: u64,
 }
 
 impl Memo {
@@ -82,7 +101,9 @@ impl Memo {
             index: IdIndex::with_capacity(entries),
             cursor: Vec::new(),
             vacant: None,
-            max: MAX_ENTRIES,
+            max: MIN_ENTRIES,
+            lookups: 0,
+            sets: 0,
         }
     }
 
@@ -109,6 +130,7 @@ impl Memo {
     /// The entry of `key` (`[older, newer, player]`) under `base`.
     #[inline]
     pub(super) fn find(&mut self, base: u32, key: [u32; 3]) -> Option<Found> {
+        self.lookups += 1;
         let player = key[2] as usize;
         let at = self.cursor.get(player).copied().unwrap_or(NONE);
         let mut guess = self.entries.get(at as usize).map_or(NONE, |e| e.next);
@@ -143,7 +165,7 @@ impl Memo {
     #[inline]
     pub(super) fn insert(&mut self, base: u32, key: [u32; 3], found: Found) {
         if self.entries.len() >= self.max {
-            self.start_again();
+            self.full();
         }
         let at = self.entries.len() as u32;
         let player = key[2] as usize;
@@ -169,10 +191,28 @@ impl Memo {
         self.cursor[player] = at;
     }
 
-    /// Forgets every entry (a full memo): the keys met next are kept
-    /// instead of the oldest ones. The ids the entries name stay valid
-    /// (the trie is never cleared), so this only costs lookups.
+    /// A full memo grows if the build meets its sets again often enough
+    /// (see [`LOOKUPS_PER_SET`]), else starts again: a depth-first build
+    /// meets a set again within a window, so the newest entries are the
+    /// ones worth keeping.
     #[cold]
+    fn full(&mut self) {
+        if self.max < MAX_ENTRIES && self.lookups >= self.sets * LOOKUPS_PER_SET {
+            self.max *= 2;
+        } else {
+            self.start_again();
+        }
+    }
+
+    /// Notes a new information set (for [`LOOKUPS_PER_SET`]).
+    #[inline]
+    pub(super) fn new_set(&mut self) {
+        self.sets += 1;
+    }
+
+    /// Forgets every entry: the keys met next are kept instead of the
+    /// oldest ones. The ids the entries name stay valid (the trie is never
+    /// cleared), so this only costs lookups.
     fn start_again(&mut self) {
         self.entries.clear();
         self.index.clear();
@@ -232,6 +272,7 @@ mod tests {
     fn a_full_memo_starts_again_with_the_newest_keys() {
         let mut m = Memo::with_capacity(0);
         m.max = 10;
+        m.sets = 25;
         for k in 0..25u32 {
             assert_eq!(m.find(0, [k, k, 0]), None);
             m.insert(0, [k, k, 0], found(k));
@@ -239,6 +280,25 @@ mod tests {
         assert_eq!(m.len(), 5);
         for k in (0..25u32).chain((0..25).rev()) {
             assert_eq!(m.find(0, [k, k, 0]), (k >= 20).then(|| found(k)), "{k}");
+        }
+    }
+
+    /// A memo asked often enough for each set grows instead of starting
+    /// again.
+    #[test]
+    fn a_full_memo_asked_often_grows() {
+        let mut m = Memo::with_capacity(0);
+        m.max = 10;
+        // Two sets; at the eleventh insert, 8 lookups each.
+        m.sets = 2;
+        m.lookups = 2 * super::LOOKUPS_PER_SET - 11;
+        for k in 0..12u32 {
+            assert_eq!(m.find(0, [k, k, 0]), None);
+            m.insert(0, [k, k, 0], found(k));
+        }
+        assert_eq!((m.len(), m.max), (12, 20));
+        for k in 0..12u32 {
+            assert_eq!(m.find(0, [k, k, 0]), Some(found(k)), "{k}");
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Unit tests of the interner: exact sets, keys, the memo and imports.
 use super::*;
+use crate::value::Encode;
 
 #[test]
 fn equal_fact_lists_are_one_state_and_order_matters() {
