@@ -103,28 +103,30 @@ fn start<G: Game>(game: &G, args: &SolveArgs) -> Result<Start, ()> {
     Ok(Start { tree, interner, tree_seconds, seed, warm_seconds: clock.elapsed().as_secs_f64() })
 }
 
+/// The variant and LP backend the flags name, once every flag of the run
+/// is checked; else why not.
+fn checked_flags(args: &SolveArgs) -> Result<(Variant, galac_solvers::lp::Backend), String> {
+    let d = &args.double_oracle;
+    let variant = Variant::from_name(&d.variant)
+        .ok_or_else(|| format!("unknown variant `{}`; available: b, sa, swp", d.variant))?;
+    let backend = args.backend()?;
+    if d.do_epsilon.is_nan() || d.do_epsilon < 0.0 {
+        return Err("--do-epsilon must be a number >= 0".into());
+    }
+    args.cfr.validate()?;
+    Ok((variant, backend))
+}
+
 /// Runs the double oracle and reports; returns the exit status.
 pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
     let d = &args.double_oracle;
-    let Some(variant) = Variant::from_name(&d.variant) else {
-        eprintln!("error: unknown variant `{}`; available: b, sa, swp", d.variant);
-        return 2;
-    };
-    let backend = match args.backend() {
-        Ok(b) => b,
+    let (variant, backend) = match checked_flags(args) {
+        Ok(x) => x,
         Err(msg) => {
             eprintln!("error: {msg}");
             return 2;
         }
     };
-    if d.do_epsilon.is_nan() || d.do_epsilon < 0.0 {
-        eprintln!("error: --do-epsilon must be a number >= 0");
-        return 2;
-    }
-    if let Err(msg) = args.cfr.validate() {
-        eprintln!("error: {msg}");
-        return 2;
-    }
     let Ok(Start { tree, mut interner, tree_seconds, seed, warm_seconds }) = start(game, args) else {
         return 1;
     };

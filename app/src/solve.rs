@@ -162,16 +162,10 @@ fn given_strategy<G: Game>(
 }
 
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
-    if refuses_tree_file(args) || refuses_cfr_flags(args) {
+    if refuses_tree_file(args) || refuses_cfr_flags(args) || refuses_with_the_oracle(args) {
         return 2;
     }
     if args.solver == Some(SolverName::Do) {
-        if args.strategy.is_some() || args.exact {
-            let flag =
-                if args.exact { "--exact` checks on the full tree" } else { "--strategy` evaluates a given profile" };
-            eprintln!("error: `{flag}; use it without `--solver do`");
-            return 2;
-        }
         return crate::double_oracle::run(game, args);
     }
     if args.depth.is_some() || args.transpositions {
@@ -210,14 +204,8 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                     }
                 },
             };
-            if let (Some(why), Some(flag)) = (&why, cfr_flag_given(&args.cfr, false)) {
-                if !matches!(choice, Choice::Cfr(_)) {
-                    eprintln!(
-                        "error: `{flag}` is a flag of the CFR solvers, and the solver chosen for this game ({why}) \
-                         is not one; name one with `--solver cfr+` or drop the flag"
-                    );
-                    return 2;
-                }
+            if refuses_cfr_flags_for(&choice, why.as_deref(), args) {
+                return 2;
             }
             let solved = match choice {
                 Choice::Lp => {
@@ -301,6 +289,17 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
 /// set ids from its own interner, which a saved tree's ids do not share),
 /// and `--depth` / `--transpositions` search the game's states. Refused
 /// rather than silently ignored: true after the message.
+/// Refuses `--exact` and `--strategy` with `--solver do` (both need the
+/// full tree the oracle does without); after the message.
+fn refuses_with_the_oracle(args: &SolveArgs) -> bool {
+    if args.solver != Some(SolverName::Do) || !(args.strategy.is_some() || args.exact) {
+        return false;
+    }
+    let flag = if args.exact { "--exact` checks on the full tree" } else { "--strategy` evaluates a given profile" };
+    eprintln!("error: `{flag}; use it without `--solver do`");
+    true
+}
+
 /// Refuses, rather than ignores, a CFR flag given with `--solver` naming a
 /// solver that does not use it (`--time-limit` also bounds the double
 /// oracle); after the message.
@@ -309,6 +308,20 @@ fn refuses_cfr_flags(args: &SolveArgs) -> bool {
     let Some(flag) = cfr_flag_given(&args.cfr, name == SolverName::Do) else { return false };
     let solver = clap::ValueEnum::to_possible_value(&name).map(|v| v.get_name().to_string()).unwrap_or_default();
     eprintln!("error: `{flag}` is a flag of the CFR solvers, and `--solver {solver}` does not use it; drop it");
+    true
+}
+
+/// Refuses a CFR flag when the solver chosen for the game (`why` it was
+/// chosen: no `--solver`) is not CFR; after the message.
+fn refuses_cfr_flags_for(choice: &Choice, why: Option<&str>, args: &SolveArgs) -> bool {
+    let (Some(why), Some(flag)) = (why, cfr_flag_given(&args.cfr, false)) else { return false };
+    if matches!(choice, Choice::Cfr(_)) {
+        return false;
+    }
+    eprintln!(
+        "error: `{flag}` is a flag of the CFR solvers, and the solver chosen for this game ({why}) is not one; \
+         name one with `--solver cfr+` or drop the flag"
+    );
     true
 }
 
