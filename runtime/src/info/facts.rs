@@ -167,10 +167,13 @@ impl FactDict {
     fn lookup(&mut self, head: &[u64], rest: &[u64]) -> u32 {
         let h = words_hash(head, rest);
         let (facts, words) = (&self.facts, &self.words);
+        // Word by word: the keys are a few words, and `==` on slices calls
+        // libc's memcmp twice a lookup (12% of liar's dice's build, which
+        // looks up an own-move fact at each decision node).
         let is_key = |id: u32| {
             let (start, len) = facts[id as usize];
             let stored = &words[start as usize..(start + len) as usize];
-            stored.len() == head.len() + rest.len() && stored[..head.len()] == *head && stored[head.len()..] == *rest
+            stored.len() == head.len() + rest.len() && stored.iter().zip(head.iter().chain(rest)).all(|(a, b)| a == b)
         };
         match self.index.find(h, is_key) {
             Ok(id) => id,
