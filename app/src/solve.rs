@@ -284,11 +284,6 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     0
 }
 
-/// `--tree FILE` with a solver that never reads a tree: the double oracle
-/// explores the game itself (a tree it builds only checks the answer, with
-/// set ids from its own interner, which a saved tree's ids do not share),
-/// and `--depth` / `--transpositions` search the game's states. Refused
-/// rather than silently ignored: true after the message.
 /// Refuses `--exact` and `--strategy` with `--solver do` (both need the
 /// full tree the oracle does without); after the message.
 fn refuses_with_the_oracle(args: &SolveArgs) -> bool {
@@ -340,6 +335,11 @@ fn cfr_flag_given(c: &crate::cfr::CfrArgs, time_limit_kept: bool) -> Option<&'st
     given.iter().find(|(_, set)| *set).map(|(flag, _)| *flag)
 }
 
+/// `--tree FILE` with a solver that never reads a tree: the double oracle
+/// explores the game itself (a tree it builds only checks the answer, with
+/// set ids from its own interner, which a saved tree's ids do not share),
+/// and `--depth` / `--transpositions` search the game's states. Refused
+/// rather than silently ignored: true after the message.
 fn refuses_tree_file(args: &SolveArgs) -> bool {
     let Some(file) = &args.limits.tree else { return false };
     let other = if args.solver == Some(SolverName::Do) {

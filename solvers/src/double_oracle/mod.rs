@@ -385,15 +385,14 @@ impl<G: Game> Run<'_, '_, G> {
             Kind::Terminal => false,
         };
         let order = self.ex.region(&follow)?;
-        self.allowed.resize(self.ex.arena.slot_set.len(), false);
+        let mut slots = Vec::new();
         for node in order {
             if let Kind::Decision { set, .. } = self.ex.arena.kind(node) {
                 let n = self.ex.arena.set(set).n_actions;
-                for &a in seeded(set).iter().filter(|&&a| a < n) {
-                    self.allowed[self.ex.arena.slot(set, a) as usize] = true;
-                }
+                slots.extend(seeded(set).iter().filter(|&&a| a < n).map(|&a| self.ex.arena.slot(set, a)));
             }
         }
+        self.allow(&slots);
         Ok(())
     }
 
