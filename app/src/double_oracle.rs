@@ -25,7 +25,7 @@ pub struct DoArgs {
     #[arg(long, default_value_t = 1e-9, value_name = "X")]
     pub do_epsilon: f64,
     /// Double oracle: stop after this many iterations.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub do_max_iterations: Option<u64>,
     /// Double oracle: never build the full tree, even a small one, to check
     /// the answer (the check is then the oracle's own best responses).

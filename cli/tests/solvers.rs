@@ -104,6 +104,10 @@ fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
     let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--warm-start-cfr", "0"]);
     assert_eq!(code, 2);
     assert!(err.contains("--warm-start-cfr"), "{err}");
+    // Zero iterations would still run one and its certification.
+    let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--do-max-iterations", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--do-max-iterations"), "{err}");
     let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--variant", "abc"]);
     assert_eq!(code, 2);
     assert!(err.contains("unknown variant"), "{err}");
