@@ -15,7 +15,8 @@
 # constructor, which walks the whole tree; best of its runs).
 # Env: GALAC, RUNS, INTERP_BUDGET (default 200: the interpreter is skipped
 # on games whose compiled build times 40 exceed it, with the estimate
-# printed), GALAC_CACHE_DIR (where compiled solvers are kept).
+# printed), GALAC_CACHE_DIR (where compiled solvers are kept), GAMES (the
+# rows to run, default all: `GAMES="leduc liars_dice"` for the small games).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -23,6 +24,7 @@ PY=${PYTHON:-python3}
 GALAC=${GALAC:-${CARGO_TARGET_DIR:-target}/release/galac}
 RUNS=${RUNS:-3}
 INTERP_BUDGET=${INTERP_BUDGET:-200}
+GAMES=${GAMES:-leduc leduc13 liars_dice poker65M blind_tictactoe}
 BIN=$(mktemp -d)
 trap 'rm -rf "$BIN"' EXIT
 
@@ -52,6 +54,7 @@ best() {
 row() {
     local name=$1 file=$2 stem
     shift 2
+    [[ " $GAMES " == *" $name "* ]] || return 0
     stem=$(basename "$file" .gala)
     [ -x "$BIN/$stem" ] || "$GALAC" "$file" -o "$BIN/$stem" >/dev/null 2>&1
     local limits=(--step-limit 100000000 --max-nodes 2000000000 --max-memory 20000)
@@ -77,7 +80,14 @@ row liars_dice examples/liars_dice.gala
 row poker65M examples/poker.gala --param ranks=13 --param suits=4 --param cash=12
 row blind_tictactoe examples/blind_tictactoe.gala
 
-echo
-echo "== OpenSpiel C++ (pyspiel.CFRSolver construction)"
-"$PY" bench/openspiel_tree.py --games leduc leduc13 liars_dice --count-budget 0 | grep -E '^(open_spiel|RESULT)'
+# The games of GAMES that OpenSpiel has.
+spiel=()
+for g in leduc leduc13 liars_dice; do
+    if [[ " $GAMES " == *" $g "* ]]; then spiel+=("$g"); fi
+done
+if [ ${#spiel[@]} -gt 0 ]; then
+    echo
+    echo "== OpenSpiel C++ (pyspiel.CFRSolver construction)"
+    "$PY" bench/openspiel_tree.py --games "${spiel[@]}" --count-budget 0 | grep -E '^(open_spiel|RESULT)'
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
