@@ -29,6 +29,9 @@ pub mod strategies;
 pub(crate) mod strategy_file;
 pub mod tree;
 
+#[cfg(test)]
+mod saving_tests;
+
 use galac_runtime::game::Game;
 use galac_runtime::tree::{BuildError, BuildOptions};
 
@@ -52,9 +55,10 @@ pub struct LimitArgs {
     /// for a tree that a few random plays estimate at under 80,000 nodes).
     /// The tree is the same whatever the number; more threads
     /// pay off on large trees (a small one only pays their start-up, about
-    /// half a millisecond) and need up to about twice the memory while the parts
-    /// are merged (`--max-memory` counts the parts and the merged tree
-    /// together; when they do not fit, one thread builds the tree).
+    /// half a millisecond) and need more memory: each thread's part has its
+    /// own information-set interner (`--max-memory` counts the parts and
+    /// the merged tree together; when they do not fit, one thread builds
+    /// the tree).
     /// The CFR solvers use up to two threads (0: as many as there are cores,
     /// at most two; 1: one), with the same answer whatever N; with two they
     /// time one thread against two as they run and use the faster.
@@ -152,9 +156,9 @@ fn try_build_tree<G: Game>(
     let guess = start.elapsed().as_secs_f64();
     let build = |opts: &BuildOptions| match make {
         Some(make) if threads > 1 => galac_runtime::tree::build_parallel(make, opts, threads),
-        _ => galac_runtime::tree::build(game, opts),
+        _ => galac_runtime::tree::build(game, opts).map(|(tree, _, seconds)| (tree, seconds)),
     };
-    let (tree, _, seconds) = with_progress(limits, opts, build)?;
+    let (tree, seconds) = with_progress(limits, opts, build)?;
     Ok((tree, guess + seconds))
 }
 
@@ -174,7 +178,7 @@ pub fn build_saving<G: Game>(
     let threads = threads_for(game, make, limits);
     let build = |opts: &BuildOptions| match make {
         Some(make) if threads > 1 => {
-            let (tree, _, seconds) = match galac_runtime::tree::build_parallel(make, opts, threads) {
+            let (tree, seconds) = match galac_runtime::tree::build_parallel(make, opts, threads) {
                 // Too large to hold: built on one thread, saved as it goes.
                 Err(BuildError::TooMuchMemory { .. }) => return galac_runtime::tree::build_saving(game, opts, file),
                 built => built?,

@@ -164,7 +164,7 @@ fn offered_lists_keep_parallel_builds_equal() {
         let make = || Some(load(src, &[]));
         let (one, _, _) = build(&load(src, &[]), &BuildOptions::default()).expect("perfect recall");
         for threads in [2, 3] {
-            let (many, _, _) = build_parallel(&make, &BuildOptions::default(), threads).expect("perfect recall");
+            let (many, _) = build_parallel(&make, &BuildOptions::default(), threads).expect("perfect recall");
             assert_eq!(counts(&many.stats()), counts(&one.stats()));
         }
     }

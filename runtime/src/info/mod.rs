@@ -57,6 +57,8 @@ pub const CHOSE_TAG: u64 = u64::MAX;
 const INFOSET_TAG: u64 = u64::MAX - 1;
 
 const NONE: u32 = u32::MAX;
+/// In an [`ImportCache`]: a state the importing interner does not have.
+const ABSENT: u32 = NONE - 1;
 /// Marks an [`InfoState`] that is a pending (arena) fact.
 const PENDING: u32 = 1 << 31;
 /// Interned entries and pending facts stay below this so that ids never
@@ -113,6 +115,25 @@ pub struct InfoInterner {
     memo: Memo,
     /// Reused buffer: the unresolved pending facts of a chain.
     chain: Vec<u32>,
+}
+
+/// What names an interner's states and sets (their facts, trie entries and
+/// keys) without what finds them (indexes, memo, pending facts): a parallel
+/// build's part keeps only this once done, to be imported into the global
+/// interner (on blind tic-tac-toe's parts, about half their interners).
+pub struct InfoKeys {
+    facts: FactDict,
+    entries: Vec<Entry>,
+    infosets: Vec<SetKey>,
+}
+
+impl InfoKeys {
+    /// Bytes held (for memory reports).
+    pub fn bytes(&self) -> usize {
+        self.facts.bytes()
+            + self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.infosets.capacity() * std::mem::size_of::<SetKey>()
+    }
 }
 
 /// What [`InfoInterner::import_infoset`] remembers about one other interner.
@@ -360,17 +381,78 @@ impl InfoInterner {
         }
     }
 
+    /// Its keys alone (see [`InfoKeys`]), the rest given back.
+    pub fn into_keys(self) -> InfoKeys {
+        let InfoInterner { facts, entries, infosets, .. } = self;
+        InfoKeys { facts, entries, infosets }
+    }
+
+    /// Gives back the memo's memory (it only speeds lookups up; later ones
+    /// fill it again): for an interner whose build is done.
+    pub fn forget_memo(&mut self) {
+        self.memo = Memo::with_capacity(0);
+    }
+
     /// The information set `idx` of `other`, interned here exactly (same
     /// player, facts and choices); `cache` remembers `other`'s states and
     /// facts already mapped (use one cache per `other`).
-    pub fn import_infoset(&mut self, other: &InfoInterner, idx: u32, cache: &mut ImportCache) -> (u32, bool) {
+    pub fn import_infoset(&mut self, other: &InfoKeys, idx: u32, cache: &mut ImportCache) -> (u32, bool) {
         let key = other.infosets[idx as usize];
         let state = self.import_state(other, key.state, cache);
         let choice_key = self.import_fact(other, key.choice_key, cache);
         self.infoset_of_key(InfoState(state), choice_key)
     }
 
-    fn import_fact(&mut self, other: &InfoInterner, fact: u32, cache: &mut ImportCache) -> u32 {
+    /// The information set `idx` of `other` if this interner has it (same
+    /// player, facts and choices), found without adding it or its states
+    /// (only facts, which are few); `cache` as for
+    /// [`InfoInterner::import_infoset`]. For the last part of a parallel
+    /// build: its sets not found here need no state in any interner.
+    pub fn find_infoset(&mut self, other: &InfoKeys, idx: u32, cache: &mut ImportCache) -> Option<u32> {
+        let key = other.infosets[idx as usize];
+        let state = self.find_state(other, key.state, cache)?;
+        let choice_key = self.import_fact(other, key.choice_key, cache);
+        let infosets = &self.infosets;
+        self.sets
+            .find(pair_hash(state, choice_key), state, |id| {
+                let k = &infosets[id as usize];
+                k.state == state && k.choice_key == choice_key
+            })
+            .ok()
+    }
+
+    /// `other`'s interned state `id` if this interner has it; `cache` marks
+    /// the states it has not ([`ABSENT`]).
+    fn find_state(&mut self, other: &InfoKeys, id: u32, cache: &mut ImportCache) -> Option<u32> {
+        if cache.states.len() < other.entries.len() {
+            cache.states.resize(other.entries.len(), NONE);
+            cache.states[0] = 0;
+        }
+        let mut path = Vec::new();
+        let mut cur = id;
+        while cache.states[cur as usize] == NONE {
+            path.push(cur);
+            cur = other.entries[cur as usize].parent;
+        }
+        let mut mapped = cache.states[cur as usize];
+        for &e in path.iter().rev() {
+            if mapped != ABSENT {
+                let fact = self.import_fact(other, other.entries[e as usize].fact, cache);
+                let entries = &self.entries;
+                mapped = self
+                    .children
+                    .find(pair_hash(mapped, fact), mapped, |id| {
+                        let e = &entries[id as usize];
+                        e.parent == mapped && e.fact == fact
+                    })
+                    .unwrap_or(ABSENT);
+            }
+            cache.states[e as usize] = mapped;
+        }
+        (mapped != ABSENT).then_some(mapped)
+    }
+
+    fn import_fact(&mut self, other: &InfoKeys, fact: u32, cache: &mut ImportCache) -> u32 {
         if fact & PACKED != 0 {
             return fact; // packed ids mean the same words everywhere
         }
@@ -384,7 +466,7 @@ impl InfoInterner {
     }
 
     /// `other`'s interned state `id`, interned here.
-    fn import_state(&mut self, other: &InfoInterner, id: u32, cache: &mut ImportCache) -> u32 {
+    fn import_state(&mut self, other: &InfoKeys, id: u32, cache: &mut ImportCache) -> u32 {
         if cache.states.len() < other.entries.len() {
             cache.states.resize(other.entries.len(), NONE);
             cache.states[0] = 0;

@@ -223,3 +223,33 @@ fn many_children_and_growth_keep_states_distinct() {
         assert!(seen.contains(&i.resolve(s)));
     }
 }
+
+/// An interner's sets looked up in another ([`InfoInterner::find_infoset`])
+/// are found exactly when that one has the same key (player, facts with
+/// packed and dictionary words, choices), as importing them finds, and
+/// nothing is added; once kept as keys alone, they still import.
+#[test]
+fn sets_of_another_interner_are_found_exactly_and_without_adding() {
+    let long: Vec<u64> = (0..40).collect();
+    let sets = |i: &mut InfoInterner, extra: u64| {
+        let a = i.push(InfoState::EMPTY, &[1, 2]);
+        let b = i.push(a, &long);
+        let c = i.push(b, &[3, extra]);
+        vec![i.infoset(0, a, &[0, 1]).0, i.infoset(1, b, &long).0, i.infoset(0, c, &[0, 1]).0, i.infoset(1, c, &[7]).0]
+    };
+    let mut here = InfoInterner::new();
+    let ours = sets(&mut here, 4);
+    let mut there = InfoInterner::new();
+    // Only the last two sets' states differ (the fact `[3, 5]`).
+    let theirs = sets(&mut there, 5);
+    let keys = there.into_keys();
+    let (n_sets, n_states) = (here.n_infosets(), here.entries.len());
+    let mut cache = ImportCache::default();
+    let found: Vec<Option<u32>> = theirs.iter().map(|&s| here.find_infoset(&keys, s, &mut cache)).collect();
+    assert_eq!(found, vec![Some(ours[0]), Some(ours[1]), None, None]);
+    assert_eq!((here.n_infosets(), here.entries.len()), (n_sets, n_states));
+    let mut cache = ImportCache::default();
+    let imported: Vec<(u32, bool)> = theirs.iter().map(|&s| here.import_infoset(&keys, s, &mut cache)).collect();
+    assert_eq!(&imported[..2], &[(ours[0], false), (ours[1], false)]);
+    assert!(imported[2..].iter().all(|&(s, new)| new && !ours.contains(&s)));
+}

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::payoffs::PayoffTable;
-use super::recall::{OwnMoves, NO_MOVES};
+use super::recall::{MovesBefore, OwnMoves, NO_MOVES};
 use super::stream::Outflow;
 use super::{ChanceNode, Distributions, Infoset, InfosetLabels, Tree, CHANCE_BIT};
 use crate::game::{Game, GameError, Node};
@@ -173,7 +173,7 @@ pub(super) fn explore<G: Game>(
     interner: &mut InfoInterner,
     budget: &Budget,
     outflow: &mut Outflow,
-) -> Result<(Tree, Vec<u64>), BuildError> {
+) -> Result<(Tree, MovesBefore), BuildError> {
     let info = game.info();
     let n_players = info.players.len() as u32;
     let mut tree = Tree::empty(info.players.clone());
@@ -267,7 +267,7 @@ pub(super) fn explore<G: Game>(
                     // makes them fast, so their bytes are checked as they come.
                     if tree.label_bytes > labels_checked + LABEL_CHECK_BYTES {
                         labels_checked = tree.label_bytes;
-                        check_budget(&tree, interner, budget, &mut counted, opts, n_nodes as u64)?;
+                        check_budget(&tree, interner, &own_moves, budget, &mut counted, opts, n_nodes as u64)?;
                     }
                 } else {
                     // The compact copy: `infosets` is three times larger.
@@ -299,7 +299,7 @@ pub(super) fn explore<G: Game>(
         // write out the nodes a streamed build is done with.
         if first & 0xffff > (first + n_children) & 0xffff || n_children > 0xffff {
             outflow.write_behind(&mut tree, n_nodes)?;
-            check_budget(&tree, interner, budget, &mut counted, opts, n_nodes as u64)?;
+            check_budget(&tree, interner, &own_moves, budget, &mut counted, opts, n_nodes as u64)?;
         }
         // Slots: the node's own (`at`) becomes the last child, the clones
         // above it the others in reverse, so that action 0 is on top and is
@@ -333,6 +333,8 @@ pub(super) fn explore<G: Game>(
             frame.path_mark = own_moves.mark();
         }
     }
+    // What the exploration held at its end, the most (its tables only grow).
+    tree.build_bytes = tree.bytes() + interner.bytes() as u64 + own_moves.bytes();
     tree.data.truncate(n_nodes - outflow.base);
     tree.first_child.truncate(n_nodes - outflow.base);
     outflow.write_rest(&mut tree, n_nodes)?;
@@ -393,20 +395,22 @@ fn add_infoset<G: Game>(
     tree.push_infoset(Infoset { player, index_in_player, n_actions }, labels)
 }
 
-/// Counts the exploration's memory and nodes in the build's totals; an
-/// error past a limit, or when the interner is close to the most ids it
-/// can name.
+/// Counts the exploration's memory (the tree, the interner, the recall
+/// check's records) and nodes in the build's totals; an error past a
+/// limit, or when the interner is close to the most ids it can name.
 #[cold]
 #[inline(never)]
 fn check_budget(
     tree: &Tree,
     interner: &InfoInterner,
+    own_moves: &OwnMoves,
     budget: &Budget,
     counted: &mut Counted,
     opts: &BuildOptions,
     nodes: u64,
 ) -> Result<(), BuildError> {
-    let (bytes, all_nodes) = budget.update(counted, tree.bytes() + interner.bytes() as u64, nodes);
+    let held = tree.bytes() + interner.bytes() as u64 + own_moves.bytes();
+    let (bytes, all_nodes) = budget.update(counted, held, nodes);
     if let Some(progress) = &opts.progress {
         progress.fetch_max(all_nodes, Ordering::Relaxed);
     }

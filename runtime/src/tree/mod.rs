@@ -16,6 +16,7 @@ mod build;
 mod chances;
 mod estimate;
 mod parallel;
+mod parts;
 mod payoffs;
 mod play;
 mod recall;
@@ -430,7 +431,7 @@ mod tests {
         assert!(nodes > 2 * 65_536 && seen + 65_536 + 4 > nodes && seen <= nodes, "{seen} of {nodes}");
         posted.store(0, std::sync::atomic::Ordering::Relaxed);
         let make = || Some(wide());
-        let (parallel, _, _) = build_parallel(&make, &opts, 2).unwrap();
+        let (parallel, _) = build_parallel(&make, &opts, 2).unwrap();
         let seen = posted.load(std::sync::atomic::Ordering::Relaxed);
         assert!(seen > 0 && seen <= parallel.n_nodes() as u64, "{seen} of {nodes}");
     }
@@ -468,7 +469,7 @@ mod tests {
         };
         assert!(parts_and_merge > limit, "{parts_and_merge} {limit}");
         let opts = BuildOptions { max_bytes: limit, ..BuildOptions::default() };
-        let (parallel, _, _) = build_parallel(&make, &opts, 2).unwrap();
+        let (parallel, _) = build_parallel(&make, &opts, 2).unwrap();
         assert_eq!(parallel.n_nodes(), tree.n_nodes());
         assert_eq!(parallel.preorder(), tree.preorder());
         // Below what one thread needs, both builders say so.

@@ -18,14 +18,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::build::{
-    check_action_count, explore, finish, Budget, BuildError, BuildOptions, RootMove, ROOM_SETS, ROOM_STATES,
-};
-use super::recall::{imperfect_recall, NO_MOVE, UNSET};
+use super::build::{explore, finish, Budget, BuildError, BuildOptions, RootMove, ROOM_SETS, ROOM_STATES};
+use super::parts::{agree_on_moves_before, import_infosets, match_two_parts, Match, Part, PartInfo};
+use super::recall::{MovesBefore, NO_MOVE};
 use super::stream::Outflow;
 use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE_BIT};
 use crate::game::{advance_out_of_line, Game, Node};
-use crate::info::{ImportCache, InfoInterner};
+use crate::info::InfoInterner;
 use crate::rational::Ratio;
 
 /// Parts per thread: more would balance uneven subtrees, but each part
@@ -36,13 +35,15 @@ use crate::rational::Ratio;
 const PARTS_PER_THREAD: usize = 1;
 
 /// Builds the tree of the game `make` creates, on up to `threads` threads
-/// (each calls `make` once). Falls back to one thread when the root has
-/// fewer than two children.
+/// (each calls `make` once), with the seconds it took. Falls back to one
+/// thread when the root has fewer than two children. Unlike
+/// [`super::build`] it returns no interner: the last part's new
+/// information sets are numbered without being interned (see [`Match`]).
 pub fn build_parallel<G: Game>(
     make: &(dyn Fn() -> Option<G> + Sync),
     opts: &BuildOptions,
     threads: usize,
-) -> Result<(Tree, InfoInterner, f64), BuildError> {
+) -> Result<(Tree, f64), BuildError> {
     let start = Instant::now();
     let game = make().ok_or_else(|| {
         BuildError::Game(crate::game::GameError::Other { message: "cannot create the game".into(), at: String::new() })
@@ -56,7 +57,7 @@ pub fn build_parallel<G: Game>(
         Node::Decision { n_actions, .. } => n_actions,
     };
     if threads < 2 || n_children < 2 {
-        return super::build(&game, opts);
+        return on_one_thread(&game, opts);
     }
     // Each part: the subtrees of a run of the root's children, with its own
     // interner (see `PARTS_PER_THREAD`).
@@ -64,6 +65,7 @@ pub fn build_parallel<G: Game>(
     let bounds: Vec<u32> = (0..=n_parts).map(|k| (k as u64 * u64::from(n_children) / n_parts as u64) as u32).collect();
     let parts: Vec<Mutex<Option<Result<Part, BuildError>>>> = (0..n_parts).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
     // The parts share the node and memory limits.
     let budget = Budget::default();
     let part_opts = BuildOptions { labels: opts.labels, ..opts.clone() };
@@ -88,7 +90,7 @@ pub fn build_parallel<G: Game>(
                 game.apply(&mut child, a, &mut interner)?;
                 children.push(child);
             }
-            let (tree, before) = explore(
+            let (mut tree, before) = explore(
                 game,
                 children,
                 root_move,
@@ -98,7 +100,20 @@ pub fn build_parallel<G: Game>(
                 &budget,
                 &mut Outflow::none(),
             )?;
-            Ok(Part { tree, interner, before })
+            // What the merge does not use goes back now, while other parts
+            // may still be building: of two parts, the first done keeps
+            // only its keys (see `match_two_parts`); of more, all but the
+            // first.
+            // (The sets' compact action counts: the merge reads `infosets`.)
+            tree.set_actions = Vec::new();
+            let first_done = finished.fetch_add(1, Ordering::Relaxed) == 0;
+            let info = if (n_parts == 2 && !first_done) || (n_parts > 2 && i == 0) {
+                interner.forget_memo();
+                PartInfo::Global(Box::new(interner))
+            } else {
+                PartInfo::Keys(interner.into_keys())
+            };
+            Ok(Part { tree, info, before })
         })();
         let failed = result.is_err();
         if let Ok(mut slot) = parts[i].lock() {
@@ -136,23 +151,22 @@ pub fn build_parallel<G: Game>(
     }
     if one_thread {
         drop(done);
-        return super::build(&game, opts);
+        return on_one_thread(&game, opts);
     }
-    let mut tree = match merge(&game, &mut global, &root_state, root, done, &bounds, opts) {
-        Err(BuildError::TooMuchMemory { .. }) => return super::build(&game, opts),
+    let merged = match merge(&game, &mut global, &root_state, root, done, &bounds, opts) {
+        Err(BuildError::TooMuchMemory { .. }) => None,
         merged => merged?,
     };
+    // Too large to merge, or parts that disagree on perfect recall (the
+    // build on one thread names the sets).
+    let Some(mut tree) = merged else { return on_one_thread(&game, opts) };
     finish(&mut tree, &global, opts)?;
-    Ok((tree, global, start.elapsed().as_secs_f64()))
+    Ok((tree, start.elapsed().as_secs_f64()))
 }
 
-/// A part's tree, its information states, and per information set the own
-/// move before it (its perfect recall is checked within the part; the merge
-/// checks that the parts agree).
-struct Part {
-    tree: Tree,
-    interner: InfoInterner,
-    before: Vec<u64>,
+/// The tree built by [`super::build`], on this thread.
+fn on_one_thread<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, f64), BuildError> {
+    super::build(game, opts).map(|(tree, _, seconds)| (tree, seconds))
 }
 
 /// How a part's node ids shift in the merged tree: its node `k` (its first
@@ -235,19 +249,21 @@ fn move_nodes(
     }
 }
 
-/// The root node, then the parts in child order, renumbered.
+/// The root node, then the parts in child order, renumbered; `None` if
+/// the parts disagree on perfect recall.
 fn merge<G: Game>(
     game: &G,
     global: &mut InfoInterner,
     root_state: &G::State,
     root: Node,
-    parts: Vec<Part>,
+    mut parts: Vec<Part>,
     bounds: &[u32],
     opts: &BuildOptions,
-) -> Result<Tree, BuildError> {
+) -> Result<Option<Tree>, BuildError> {
     let n = *bounds.last().unwrap_or(&0);
     let n_players = game.info().players.len() as u32;
     debug_assert_eq!(parts.len() + 1, bounds.len());
+    match_two_parts(&mut parts);
     let (total, held) = check_merge_limits(&parts, opts)?;
     let mut tree = Tree::empty(game.info().players.clone());
     tree.build_bytes = held;
@@ -265,21 +281,20 @@ fn merge<G: Game>(
         _ => u32::MAX,
     };
     // Per global information set: the own move before it (as in `OwnMoves`).
-    let mut before: Vec<u64> = Vec::new();
+    let mut before = MovesBefore::default();
     if root_set != u32::MAX {
-        before.resize(root_set as usize + 1, UNSET);
-        before[root_set as usize] = NO_MOVE;
+        before.set(root_set, NO_MOVE);
     }
     let head = 1 + n as usize;
     let (head_data, mut rest_data) = data.split_at_mut(head);
     let (head_first, mut rest_first) = first_child.split_at_mut(head);
-    std::thread::scope(|scope| -> Result<(), BuildError> {
+    let agreed = std::thread::scope(|scope| -> Result<bool, BuildError> {
         // Part `i`'s roots are the root's children `bounds[i]..`; its other
         // nodes follow in order from `base`. Its information sets are
         // re-interned here, in part order, then a thread moves its nodes
         // while the next part's sets are re-interned.
         let mut base = 1 + n;
-        for (i, Part { tree: mut part, interner: mut local, before: local_before }) in parts.into_iter().enumerate() {
+        for (i, Part { tree: mut part, info, before: local_before }) in parts.into_iter().enumerate() {
             let shift = Shift { base, k: bounds[i + 1] - bounds[i] };
             let k = shift.k as usize;
             let len = part.n_nodes() - k;
@@ -291,13 +306,24 @@ fn merge<G: Game>(
             // its information sets as the sequential builder does (after
             // the root's, which both interned first), so they map to
             // themselves and only the later parts are re-interned.
-            let adopt = i == 0;
-            if adopt {
-                std::mem::swap(global, &mut local);
+            // The last part's sets are only looked up: the global interner
+            // is not used after it, so the sets new there need no states.
+            let source = match info {
+                PartInfo::Global(interner) => {
+                    *global = *interner;
+                    Match::Own
+                }
+                PartInfo::Numbered => Match::Own,
+                PartInfo::Keys(keys) if i + 2 == bounds.len() => Match::Find(keys),
+                PartInfo::Keys(keys) => Match::Import(keys),
+                PartInfo::Matched(found) => Match::Known(found),
+            };
+            let map = import_infosets(&mut part, source, global, root_set, &mut tree, &mut counts)?;
+            // The part's sets are in `tree` now.
+            part.infosets = Vec::new();
+            if !agree_on_moves_before(&map, &local_before, &mut before) {
+                return Ok(false);
             }
-            let local = if adopt { None } else { Some(&local) };
-            let map = import_infosets(&mut part, local, global, root_set, &mut tree, &mut counts)?;
-            agree_on_moves_before(game, global, &tree, &map, &local_before, &mut before)?;
             let (pay_map, chances_base) = import_tables(&mut part, &mut tree)?;
             let remap = Remap { map, pay_map, chances_base };
             for j in 0..k {
@@ -309,11 +335,14 @@ fn merge<G: Game>(
             let arrays = (part.data, part.first_child);
             scope.spawn(move || move_nodes(&remap, shift, arrays, dd, df, MOVE_CHUNK));
         }
-        Ok(())
+        Ok(true)
     })?;
+    if !agreed {
+        return Ok(None);
+    }
     tree.data = data;
     tree.first_child = first_child;
-    Ok(tree)
+    Ok(Some(tree))
 }
 
 /// Appends a part's payoff vectors, chance nodes and chance labels (moved)
@@ -348,7 +377,7 @@ fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64
     if total as u64 > most {
         return Err(BuildError::TooManyNodes { limit: most });
     }
-    let held: u64 = parts.iter().map(|p| p.tree.bytes() + p.interner.bytes() as u64).sum();
+    let held: u64 = parts.iter().map(|p| p.tree.bytes() + p.info.bytes() + p.before.bytes()).sum();
     // (Their labels' text is moved, not copied.)
     let tables: u64 = parts.iter().map(|p| p.tree.bytes() - p.tree.node_bytes() - p.tree.label_bytes).sum();
     let in_flight: u64 = parts.iter().map(|p| (MOVE_CHUNK.min(p.tree.n_nodes()) * 8) as u64).sum();
@@ -395,78 +424,6 @@ fn push_root<G: Game>(
         }
         Node::Terminal => unreachable!("a terminal root has no children to build in parallel"),
     }
-}
-
-/// Maps a part's information sets to global ones, in the part's order of
-/// first appearance, adding the new ones to `tree` (their labels moved,
-/// not copied). `local` is the part's
-/// interner, or `None` for the first part, whose interner became `global`
-/// and whose sets map to themselves.
-fn import_infosets(
-    part: &mut Tree,
-    local: Option<&InfoInterner>,
-    global: &mut InfoInterner,
-    root_set: u32,
-    tree: &mut Tree,
-    counts: &mut [u32],
-) -> Result<Vec<u32>, BuildError> {
-    let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
-    let mut cache = ImportCache::default();
-    for (k, info) in part.infosets.iter().enumerate() {
-        if info.n_actions == 0 {
-            // Interned before the part: the root's set.
-            map.push(root_set);
-            continue;
-        }
-        let (g, new) = match local {
-            None => (k as u32, true),
-            Some(local) => global.import_infoset(local, k as u32, &mut cache),
-        };
-        if !new {
-            check_action_count(tree.infosets[g as usize].n_actions, info.n_actions)?;
-        }
-        if new {
-            let index_in_player = counts[info.player as usize];
-            counts[info.player as usize] += 1;
-            tree.push_infoset(
-                Infoset { index_in_player, ..*info },
-                part.infoset_labels.get_mut(k).map(std::mem::take),
-            )?;
-        }
-        map.push(g);
-    }
-    Ok(map)
-}
-
-/// The parts must agree on the own move that precedes each information set
-/// (perfect recall across parts): records a part's moves in `before`, in
-/// global ids, or fails on the first disagreement.
-fn agree_on_moves_before<G: Game>(
-    game: &G,
-    global: &InfoInterner,
-    tree: &Tree,
-    map: &[u32],
-    local_before: &[u64],
-    before: &mut Vec<u64>,
-) -> Result<(), BuildError> {
-    for (k, &mv) in local_before.iter().enumerate() {
-        if mv == UNSET || map[k] == u32::MAX {
-            continue;
-        }
-        let global_mv =
-            if mv == NO_MOVE { NO_MOVE } else { (u64::from(map[(mv >> 32) as usize]) << 32) | (mv & 0xffff_ffff) };
-        let g = map[k] as usize;
-        if g >= before.len() {
-            before.resize(g + 1, UNSET);
-        }
-        if before[g] == UNSET {
-            before[g] = global_mv;
-        } else if before[g] != global_mv {
-            let at = (tree.infosets[g].player, g as u32);
-            return Err(imperfect_recall(&tree.player_names, global, game, at, before[g], global_mv));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

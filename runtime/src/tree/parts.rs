@@ -1,0 +1,258 @@
+//! A parallel build's parts, and how their information sets are matched
+//! with the global ones: the first part's interner numbers its sets as the
+//! sequential builder does; later parts' sets are re-interned into it,
+//! exactly (fact by fact), or only looked up there for the last part, whose
+//! new sets need no interned state. Of two parts (a build on two threads),
+//! the first done keeps only its keys as soon as it is done, and the sets
+//! of one are looked up in the other's interner before the merge builds
+//! the tree's tables: the build holds one set of lookup indexes at its
+//! peak, not two, and none while it merges.
+
+use super::build::{check_action_count, BuildError};
+use super::recall::{MovesBefore, NO_MOVE, UNSET};
+use super::{Infoset, Tree, CHANCE_BIT};
+use crate::info::{ImportCache, InfoInterner, InfoKeys};
+
+/// A part's tree, its information states, and per information set the own
+/// move before it (its perfect recall is checked within the part; the merge
+/// checks that the parts agree).
+pub(super) struct Part {
+    pub(super) tree: Tree,
+    pub(super) info: PartInfo,
+    pub(super) before: MovesBefore,
+}
+
+/// A part's information states and sets, as the merge uses them.
+pub(super) enum PartInfo {
+    /// The interner (without its memo) of the first part, which becomes the
+    /// global one, or of the one of two parts done last.
+    Global(Box<InfoInterner>),
+    /// Another part's: imported, or looked up.
+    Keys(InfoKeys),
+    /// The first of two parts, once matched: its sets are the global ones.
+    Numbered,
+    /// The second of two parts, matched with the first: per set, the
+    /// first's set with its key, or `NONE_FOUND`.
+    Matched(Vec<u32>),
+}
+
+/// No set of the first part has this key (in [`PartInfo::Matched`]).
+const NONE_FOUND: u32 = u32::MAX;
+
+impl PartInfo {
+    pub(super) fn bytes(&self) -> u64 {
+        match self {
+            PartInfo::Global(interner) => interner.bytes() as u64,
+            PartInfo::Keys(keys) => keys.bytes() as u64,
+            PartInfo::Numbered => 0,
+            PartInfo::Matched(found) => found.capacity() as u64 * 4,
+        }
+    }
+}
+
+/// Of two parts (one kept its interner, the first done only its keys):
+/// finds the sets of one among the other's, which says which of the
+/// second's are new, then gives both back, before the merge builds the
+/// tree's tables (so that it holds no interner while it does). When the
+/// first was done first, its sets are looked up in the second's interner:
+/// the same matches the other way round.
+pub(super) fn match_two_parts(parts: &mut [Part]) {
+    let [first, second] = parts else { return };
+    let mut found = vec![NONE_FOUND; second.tree.infosets.len()];
+    let mut cache = ImportCache::default();
+    // (A set interned before the part, the root's, is not the part's.)
+    match (&mut first.info, &mut second.info) {
+        (PartInfo::Keys(keys), PartInfo::Global(interner)) => {
+            for (k, info) in first.tree.infosets.iter().enumerate() {
+                if info.n_actions != 0 {
+                    if let Some(j) = interner.find_infoset(keys, k as u32, &mut cache) {
+                        found[j as usize] = k as u32;
+                    }
+                }
+            }
+        }
+        (PartInfo::Global(interner), PartInfo::Keys(keys)) => {
+            for (j, info) in second.tree.infosets.iter().enumerate() {
+                if info.n_actions != 0 {
+                    found[j] = interner.find_infoset(keys, j as u32, &mut cache).unwrap_or(NONE_FOUND);
+                }
+            }
+        }
+        _ => return,
+    }
+    (first.info, second.info) = (PartInfo::Numbered, PartInfo::Matched(found));
+}
+
+/// How [`import_infosets`] matches a part's information sets with the
+/// global ones.
+pub(super) enum Match {
+    /// The first part's, whose interner became the global one: each its own.
+    Own,
+    /// Interned into the global interner (a part before the last).
+    Import(InfoKeys),
+    /// Looked up in the global interner, not added to it (the last part).
+    Find(InfoKeys),
+    /// Matched already (see [`match_two_parts`]).
+    Known(Vec<u32>),
+}
+
+/// Marks a new set in [`import_infosets`]'s map while it is made (set ids
+/// stay below [`CHANCE_BIT`]).
+const NEW: u32 = CHANCE_BIT;
+
+/// Maps a part's information sets to global ones, in the part's order of
+/// first appearance, adding the new ones to `tree` (their labels moved,
+/// not copied). The part's keys (in `source`) and what was learned of them
+/// are given back before `tree` grows.
+pub(super) fn import_infosets(
+    part: &mut Tree,
+    source: Match,
+    global: &mut InfoInterner,
+    root_set: u32,
+    tree: &mut Tree,
+    counts: &mut [u32],
+) -> Result<Vec<u32>, BuildError> {
+    let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
+    let mut cache = ImportCache::default();
+    let mut next = tree.infosets.len() as u32;
+    for (k, info) in part.infosets.iter().enumerate() {
+        if info.n_actions == 0 {
+            // Interned before the part: the root's set.
+            map.push(root_set);
+            continue;
+        }
+        let (g, new) = match &source {
+            Match::Own => (k as u32, true),
+            Match::Import(keys) => global.import_infoset(keys, k as u32, &mut cache),
+            Match::Find(keys) => global.find_infoset(keys, k as u32, &mut cache).map_or((next, true), |g| (g, false)),
+            Match::Known(found) => match found[k] {
+                NONE_FOUND => (next, true),
+                g => (g, false),
+            },
+        };
+        next += u32::from(new);
+        map.push(if new { g | NEW } else { g });
+    }
+    drop((source, cache));
+    for (k, info) in part.infosets.iter().enumerate() {
+        let g = map[k];
+        if info.n_actions == 0 {
+            continue;
+        }
+        if g & NEW == 0 {
+            check_action_count(tree.infosets[g as usize].n_actions, info.n_actions)?;
+            continue;
+        }
+        map[k] = g & !NEW;
+        debug_assert_eq!(map[k] as usize, tree.infosets.len());
+        let index_in_player = counts[info.player as usize];
+        counts[info.player as usize] += 1;
+        tree.push_infoset(Infoset { index_in_player, ..*info }, part.infoset_labels.get_mut(k).map(std::mem::take))?;
+    }
+    Ok(map)
+}
+
+/// The parts must agree on the own move that precedes each information set
+/// (perfect recall across parts): records a part's moves in `before`, in
+/// global ids; false on the first disagreement (the merge has no interner
+/// that holds every set, to name them: the build on one thread does).
+pub(super) fn agree_on_moves_before(map: &[u32], local_before: &MovesBefore, before: &mut MovesBefore) -> bool {
+    for k in 0..local_before.len() {
+        let mv = local_before.get(k as u32);
+        if mv == UNSET || map[k] == u32::MAX {
+            continue;
+        }
+        let global_mv =
+            if mv == NO_MOVE { NO_MOVE } else { (u64::from(map[(mv >> 32) as usize]) << 32) | (mv & 0xffff_ffff) };
+        let g = map[k];
+        match before.get(g) {
+            UNSET => before.set(g, global_mv),
+            seen if seen != global_mv => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::{Game, GameError, GameInfo, Node};
+    use crate::info::{InfoInterner, InfoState, CHOSE_TAG};
+    use crate::rational::Ratio;
+    use crate::tree::{build, build_parallel, BuildOptions};
+
+    /// `a` picks a side; then `b` and `a` take turns, each knowing only
+    /// their own moves, down to depth `depths[side]`: `b`'s sets are shared
+    /// by both sides (both parts of a parallel build) down to the shallower
+    /// depth, and new on the deeper side below it.
+    struct Sides {
+        info: GameInfo,
+        depths: [u32; 2],
+    }
+
+    /// (depth, side, each player's information state)
+    type State = (u32, u32, [InfoState; 2]);
+
+    impl Game for Sides {
+        type State = State;
+        fn info(&self) -> &GameInfo {
+            &self.info
+        }
+        fn root(&self) -> Result<State, GameError> {
+            Ok((0, 0, [InfoState::EMPTY; 2]))
+        }
+        fn advance(&self, s: &mut State, info: &mut InfoInterner) -> Result<Node, GameError> {
+            if s.0 > 0 && s.0 > self.depths[s.1 as usize] {
+                return Ok(Node::Terminal);
+            }
+            let player = (s.0 + 1) % 2;
+            let (infoset, _) = info.infoset(player, s.2[player as usize], &[2]);
+            Ok(Node::Decision { player, infoset, n_actions: 2 })
+        }
+        fn apply(&self, s: &mut State, action: u32, info: &mut InfoInterner) -> Result<(), GameError> {
+            let player = ((s.0 + 1) % 2) as usize;
+            s.2[player] = info.push(s.2[player], &[CHOSE_TAG, u64::from(action)]);
+            if s.0 == 0 {
+                s.1 = action;
+            }
+            s.0 += 1;
+            Ok(())
+        }
+        fn chance_probs(&self, _: &State, out: &mut Vec<Ratio>) {
+            out.clear();
+        }
+        fn payoffs<'a>(&self, s: &'a State, out: &'a mut Vec<i64>) -> &'a [i64] {
+            out.clear();
+            out.extend([i64::from(s.0), -i64::from(s.0)]);
+            out
+        }
+        fn action_label(&self, _: &State, action: u32) -> String {
+            action.to_string()
+        }
+        fn infoset_label(&self, _: &InfoInterner, infoset: u32) -> String {
+            infoset.to_string()
+        }
+    }
+
+    /// The first part done is matched against the other, whichever it is
+    /// (a small first side is nearly always done first; a small second side
+    /// often): the tree is the sequential builder's, sets numbered alike.
+    #[test]
+    fn parts_matched_either_way_give_the_sequential_tree() {
+        for depths in [[2, 13], [13, 2], [9, 9]] {
+            let game = || Sides {
+                info: GameInfo { name: "sides".into(), players: vec!["a".into(), "b".into()], params: Vec::new() },
+                depths,
+            };
+            let (one, _, _) = build(&game(), &BuildOptions::default()).unwrap();
+            let make = || Some(game());
+            let (two, _) = build_parallel(&make, &BuildOptions::default(), 2).unwrap();
+            assert_eq!(two.stats(), one.stats(), "depths {depths:?}");
+            let nodes = |t: &crate::tree::Tree| (0..t.n_nodes() as u32).map(|n| t.node(n)).collect::<Vec<_>>();
+            let sets =
+                |t: &crate::tree::Tree| t.infosets.iter().map(|s| (s.player, s.index_in_player)).collect::<Vec<_>>();
+            let same = two.preorder() == one.preorder() && nodes(&two) == nodes(&one) && sets(&two) == sets(&one);
+            assert!(same, "depths {depths:?}: another tree");
+        }
+    }
+}
