@@ -223,8 +223,8 @@ impl InfoInterner {
     /// The state `state` followed by `player`'s own-move record `chose`
     /// (`[CHOSE_TAG, type, value...]`) with the options it was offered
     /// (`offered`, a choice list's key): the fact `chose ++ offered`
-    /// ([`facts`](Self::facts) gives those words back), held as the record
-    /// and the id of the offered list. The list is nearly always that of
+    /// ([`facts`](Self::facts) gives those words back), packed if it can
+    /// be, else held as the record and the id of the offered list. The list is nearly always that of
     /// the information set just asked for (a compare finds its id), so a
     /// move's record is a few words however many options there were
     /// (blind tic-tac-toe offers 18 and pushed 22 words per node). A game
@@ -233,6 +233,13 @@ impl InfoInterner {
     /// of one move: states are compared within one player's).
     #[inline]
     pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
+        let id = self.pending.len() as u32;
+        // A short record and list (Leduc's bets) pack as one fact.
+        if let Some(fact) = facts::pack(chose, offered) {
+            let start = self.pending_words.len() as u32;
+            self.pending.push(Pending { parent: state, fact, start, interned: NONE });
+            return InfoState(PENDING | id);
+        }
         let head = [INFOSET_TAG, u64::from(player)];
         let last = self.last_choice_key;
         let key = if last != NONE && self.facts.matches(last, &head, offered) {
@@ -241,7 +248,6 @@ impl InfoInterner {
             self.last_choice_key = self.facts.id(&head, offered);
             self.last_choice_key
         };
-        let id = self.pending.len() as u32;
         let start = self.pending_words.len() as u32;
         self.pending_words.extend_from_slice(&[OFFERED_TAG, u64::from(key)]);
         self.pending_words.extend_from_slice(chose);

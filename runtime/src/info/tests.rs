@@ -249,6 +249,10 @@ fn moves_recorded_with_their_offered_list_by_id_are_exact() {
     // same words (states are compared within one player's).
     let d = i.resolve(d);
     assert_eq!(i.facts(d), i.facts(a));
+    // A short record and list pack, as the fact spelled out does.
+    let short = i.push_offered(card, 0, &chose, &[5, 6]);
+    let spelled = i.push(card, &[CHOSE_TAG, 0, 7, 5, 6]);
+    assert_eq!(i.resolve(short), i.resolve(spelled));
     let next = i.infoset(0, a, &[4, 2]).0;
     assert_ne!(next, set);
     // Imported into an interner that has met other lists first.
