@@ -129,10 +129,12 @@ fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
         }
 
         /// Buffers reused from node to node: the candidates of the current
-        /// choice and their odds (valid from `advance` until the next `advance`).
+        /// choice, their odds and the key of their list (what a move's
+        /// record was offered; valid from `advance` until the next `advance`).
         #[derive(Default)]
         struct Scratch {
             words: Vec<u64>,
+            offered: Vec<u64>,
             odds: ::galac_runtime::ops::Odds,
             #scratch_fields
         }

@@ -435,10 +435,16 @@ impl Game for Interp {
             words.push(CHOSE_TAG);
             words.push(u64::from(c.choice_ty));
             v.encode(words);
-            if self.remembered[s.block as usize] {
+            let at = self.info_of(s, p as usize);
+            let st = if self.remembered[s.block as usize] {
+                // The record, then the offered list's key, in one buffer.
+                let record = words.len();
                 galac_runtime::info::append_choice_key(c.choice_ty, &pending.values, words);
-            }
-            let st = info.push(self.info_of(s, p as usize), words);
+                let (chose, offered) = words.split_at(record);
+                info.push_offered(at, p, chose, offered)
+            } else {
+                info.push(at, words)
+            };
             self.set_info(s, p as usize, st);
         }
         bind(&c.pattern, v, &mut s.slots);

@@ -19,7 +19,8 @@
 //! often enough to pay for it ([`LOOKUPS_PER_SET`]), up to
 //! [`MAX_ENTRIES`], else it forgets every entry and starts again. A depth-first build meets a set again within a window (the
 //! replay of a subtree under another hidden move), so the newest entries are
-//! the ones worth keeping. On blind tic-tac-toe (6.65 M sets) an unbounded
+//! the ones worth keeping. A memo that misses too often while it fills
+//! rests for a while ([`MISSES_TO_REST`]). On blind tic-tac-toe (6.65 M sets) an unbounded
 //! memo reached 872 MB; one capped at 2^21 entries that kept its first
 //! entries missed its guesses for every key met after the cap (an index
 //! probe, a cache miss, per decision node); starting again took the build
@@ -50,6 +51,16 @@ const MIN_ENTRIES: usize = 1 << 19;
 /// as its window; blind tic-tac-toe meets each about 4 times, and a larger
 /// memo did not speed it up.
 const LOOKUPS_PER_SET: u64 = 8;
+/// A memo that fills while more than one lookup in this many missed rests:
+/// its misses (a probe of its index, a cache miss, then an insert) cost
+/// more than its hits save over the trie's lookups, homed near their
+/// states. Blind tic-tac-toe misses 37% of its lookups (a set met about
+/// 4 times, the meetings farther apart than a memo's worth of entries) and
+/// builds 10% faster without a memo; poker and Leduc miss a few percent.
+const MISSES_TO_REST: u64 = 4;
+/// A resting memo answers nothing for this many times the lookups of its
+/// last filling, then starts again (a game may change as the build goes).
+const REST: u64 = 4;
 
 /// What the memo knows of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +102,10 @@ pub(super) struct Memo {
     lookups: u64,
     /// Information sets so far ([`Memo::new_set`]).
     sets: u64,
+    /// Lookups since the memo last started (again).
+    since_start: u64,
+    /// Lookups left while the memo rests ([`MISSES_TO_REST`]).
+    resting: u64,
 }
 
 impl Memo {
@@ -104,6 +119,8 @@ impl Memo {
             max: MIN_ENTRIES,
             lookups: 0,
             sets: 0,
+            since_start: 0,
+            resting: 0,
         }
     }
 
@@ -131,6 +148,11 @@ impl Memo {
     #[inline]
     pub(super) fn find(&mut self, base: u32, key: [u32; 3]) -> Option<Found> {
         self.lookups += 1;
+        if self.resting > 0 {
+            self.rest();
+            return None;
+        }
+        self.since_start += 1;
         let player = key[2] as usize;
         let at = self.cursor.get(player).copied().unwrap_or(NONE);
         let mut guess = self.entries.get(at as usize).map_or(NONE, |e| e.next);
@@ -167,6 +189,9 @@ impl Memo {
         if self.entries.len() >= self.max {
             self.full();
         }
+        if self.resting > 0 {
+            return;
+        }
         let at = self.entries.len() as u32;
         let player = key[2] as usize;
         if self.cursor.len() <= player {
@@ -200,6 +225,19 @@ impl Memo {
         if self.max < MAX_ENTRIES && self.lookups >= self.sets * LOOKUPS_PER_SET {
             self.max *= 2;
         } else {
+            // Every entry was added after a miss.
+            if self.entries.len() as u64 * MISSES_TO_REST > self.since_start {
+                self.resting = self.since_start * REST;
+            }
+            self.start_again();
+        }
+    }
+
+    /// One lookup of a resting memo; the last one starts it again.
+    #[inline]
+    fn rest(&mut self) {
+        self.resting -= 1;
+        if self.resting == 0 {
             self.start_again();
         }
     }
@@ -218,6 +256,7 @@ impl Memo {
         self.index.clear();
         self.cursor.fill(NONE);
         self.vacant = None;
+        self.since_start = 0;
     }
 
     /// Entries (for the interner's id limit).
@@ -276,8 +315,12 @@ mod tests {
         for k in 0..25u32 {
             assert_eq!(m.find(0, [k, k, 0]), None);
             m.insert(0, [k, k, 0], found(k));
+            // Found often enough not to rest.
+            for _ in 0..super::MISSES_TO_REST {
+                assert_eq!(m.find(0, [k, k, 0]), Some(found(k)));
+            }
         }
-        assert_eq!(m.len(), 5);
+        assert_eq!((m.len(), m.resting), (5, 0));
         for k in (0..25u32).chain((0..25).rev()) {
             assert_eq!(m.find(0, [k, k, 0]), (k >= 20).then(|| found(k)), "{k}");
         }
@@ -300,5 +343,28 @@ mod tests {
         for k in 0..12u32 {
             assert_eq!(m.find(0, [k, k, 0]), Some(found(k)), "{k}");
         }
+    }
+
+    /// A memo that fills while missing more than one lookup in
+    /// [`super::MISSES_TO_REST`] answers nothing and keeps nothing for a
+    /// while, then starts again and finds what it keeps.
+    #[test]
+    fn a_memo_that_misses_often_rests_then_starts_again() {
+        let mut m = Memo::with_capacity(0);
+        m.max = 10;
+        m.sets = 1000;
+        for k in 0..11u32 {
+            assert_eq!(m.find(0, [k, k, 0]), None);
+            m.insert(0, [k, k, 0], found(k));
+        }
+        // Filled by 11 lookups, all missed: resting for 44.
+        assert_eq!((m.len(), m.resting), (0, 11 * super::REST));
+        for k in 0..44u32 {
+            assert_eq!(m.find(0, [k % 3, k % 3, 0]), None);
+            m.insert(0, [k % 3, k % 3, 0], found(k));
+        }
+        // The last of them started it again, and it kept that key.
+        assert_eq!((m.len(), m.resting), (1, 0));
+        assert_eq!((m.find(0, [1, 1, 0]), m.find(0, [2, 2, 0])), (Some(found(43)), None));
     }
 }

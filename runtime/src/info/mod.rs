@@ -55,6 +55,11 @@ impl InfoState {
 pub const CHOSE_TAG: u64 = u64::MAX;
 /// First word of an information-set key (player, choice list).
 const INFOSET_TAG: u64 = u64::MAX - 1;
+/// First word of an own-move record that names its offered list by id
+/// ([`InfoInterner::push_offered`]): `[OFFERED_TAG, key, record...]`. It
+/// never packs (the offset word overflows every width), so the id it holds,
+/// local to its interner, never passes for a packed fact's.
+const OFFERED_TAG: u64 = u64::MAX - 2;
 
 const NONE: u32 = u32::MAX;
 /// In an [`ImportCache`]: a state the importing interner does not have.
@@ -115,6 +120,10 @@ pub struct InfoInterner {
     memo: Memo,
     /// Reused buffer: the unresolved pending facts of a chain.
     chain: Vec<u32>,
+    /// The choice-key fact of the last information set asked for: what
+    /// the records of the moves from there were offered
+    /// ([`InfoInterner::push_offered`] checks it word for word).
+    last_choice_key: u32,
 }
 
 /// What names an interner's states and sets (their facts, trie entries and
@@ -188,6 +197,7 @@ impl InfoInterner {
             sets: CompactIndex::with_capacity(sets),
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
+            last_choice_key: NONE,
         }
     }
 
@@ -229,6 +239,53 @@ impl InfoInterner {
         };
         self.pending.push(Pending { parent: state, fact, start, interned: NONE });
         InfoState(PENDING | id)
+    }
+
+    /// The state `state` followed by `player`'s own-move record `chose`
+    /// (`[CHOSE_TAG, type, value...]`) with the options it was offered
+    /// (`offered`, a choice list's key): the fact `chose ++ offered`
+    /// ([`facts`](Self::facts) gives those words back), packed if it can
+    /// be, else held as the record and the id of the offered list. The list is nearly always that of
+    /// the information set just asked for (a compare finds its id), so a
+    /// move's record is a few words however many options there were
+    /// (blind tic-tac-toe offers 18 and pushed 22 words per node). A game
+    /// records a choice this way or with [`push`](Self::push), always the
+    /// same way: the two make different states (as do two players' records
+    /// of one move: states are compared within one player's).
+    #[inline]
+    pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
+        let id = self.pending.len() as u32;
+        // A short record and list (Leduc's bets) pack as one fact.
+        if let Some(fact) = facts::pack(chose, offered) {
+            let start = self.pending_words.len() as u32;
+            self.pending.push(Pending { parent: state, fact, start, interned: NONE });
+            return InfoState(PENDING | id);
+        }
+        let head = [INFOSET_TAG, u64::from(player)];
+        let last = self.last_choice_key;
+        let key = if last != NONE && self.facts.matches(last, &head, offered) {
+            last
+        } else {
+            self.last_choice_key = self.facts.id(&head, offered);
+            self.last_choice_key
+        };
+        let start = self.pending_words.len() as u32;
+        self.pending_words.extend_from_slice(&[OFFERED_TAG, u64::from(key)]);
+        self.pending_words.extend_from_slice(chose);
+        self.pending.push(Pending { parent: state, fact: NONE, start, interned: NONE });
+        InfoState(PENDING | id)
+    }
+
+    /// A fact's words as pushed: an own-move record with its offered list
+    /// by id ([`push_offered`](Self::push_offered)) spelled out.
+    fn spelled(&self, words: Vec<u64>) -> Vec<u64> {
+        match words.as_slice() {
+            [OFFERED_TAG, key, chose @ ..] => {
+                let offered = self.facts.words_of(*key as u32);
+                [chose, offered.get(2..).unwrap_or(&[])].concat()
+            }
+            _ => words,
+        }
     }
 
     /// Collects into `self.chain` the unresolved pending facts of `state`,
@@ -333,6 +390,7 @@ impl InfoInterner {
         let memo_key = [older, newer, player];
         let memo_miss = match self.memo.find(base, memo_key) {
             Some(found) if self.facts.matches(found.choice_key, &head, choices) => {
+                self.last_choice_key = found.choice_key;
                 // Intern the key's facts as the exact path below would.
                 if n == 2 {
                     self.pending[newest[1] as usize].interned = found.mid;
@@ -345,6 +403,7 @@ impl InfoInterner {
             found => found.is_none(),
         };
         let choice_key = self.facts.id(&head, choices);
+        self.last_choice_key = choice_key;
         let older_pending = (n == 2).then_some(newest[1]);
         let state = self.resolve(state);
         let (set, new) = self.infoset_of_key(state, choice_key);
@@ -460,7 +519,14 @@ impl InfoInterner {
             cache.facts.resize(fact as usize + 1, NONE);
         }
         if cache.facts[fact as usize] == NONE {
-            cache.facts[fact as usize] = self.facts.id(other.facts.get(fact), &[]);
+            cache.facts[fact as usize] = match other.facts.get(fact) {
+                // The offered list's id is `other`'s own.
+                &[OFFERED_TAG, key, ref chose @ ..] => {
+                    let key = self.import_fact(other, key as u32, cache);
+                    self.facts.id(&[OFFERED_TAG, u64::from(key)], chose)
+                }
+                words => self.facts.id(words, &[]),
+            };
         }
         cache.facts[fact as usize]
     }
@@ -513,11 +579,11 @@ impl InfoInterner {
                     NONE => unpacked_words(&self.pending, &self.pending_words, i).to_vec(),
                     fact => self.facts.words_of(fact),
                 };
-                out.push(words);
+                out.push(self.spelled(words));
                 cur = p.parent.0;
             } else {
                 let e = &self.entries[cur as usize];
-                out.push(self.facts.words_of(e.fact));
+                out.push(self.spelled(self.facts.words_of(e.fact)));
                 cur = e.parent;
             }
         }

@@ -253,3 +253,48 @@ fn sets_of_another_interner_are_found_exactly_and_without_adding() {
     assert_eq!(&imported[..2], &[(ours[0], false), (ours[1], false)]);
     assert!(imported[2..].iter().all(|&(s, new)| new && !ours.contains(&s)));
 }
+
+/// A move recorded with its offered list by id is the same fact list as
+/// the list spelled out: equal records and lists make one state, a
+/// different list another, whichever information set came before, and the
+/// facts and an import give the words back.
+#[test]
+fn moves_recorded_with_their_offered_list_by_id_are_exact() {
+    let long: Vec<u64> = (0..19u64).map(|w| 2 + (w << 40)).collect();
+    let other: Vec<u64> = long.iter().map(|w| w + 1).collect();
+    let mut i = InfoInterner::new();
+    let card = i.push(InfoState::EMPTY, &[1, 5]);
+    let chose = [CHOSE_TAG, 0, 7];
+    let (set, _) = i.infoset(0, card, &long);
+    let a = i.push_offered(card, 0, &chose, &long);
+    // Not after its own set: the list is looked up.
+    i.infoset(1, card, &other);
+    let b = i.push_offered(card, 0, &chose, &long);
+    let c = i.push_offered(card, 0, &chose, &other);
+    let d = i.push_offered(card, 1, &chose, &long);
+    assert_eq!(i.resolve(a), i.resolve(b));
+    assert_ne!(i.resolve(a), i.resolve(c));
+    assert_eq!(i.facts(a), vec![vec![1, 5], [&chose[..], &long].concat()]);
+    // Another player's record names its list through its own sets: the
+    // same words (states are compared within one player's).
+    let d = i.resolve(d);
+    assert_eq!(i.facts(d), i.facts(a));
+    // A short record and list pack, as the fact spelled out does.
+    let short = i.push_offered(card, 0, &chose, &[5, 6]);
+    let spelled = i.push(card, &[CHOSE_TAG, 0, 7, 5, 6]);
+    assert_eq!(i.resolve(short), i.resolve(spelled));
+    let next = i.infoset(0, a, &[4, 2]).0;
+    assert_ne!(next, set);
+    // Imported into an interner that has met other lists first.
+    let mut j = InfoInterner::new();
+    j.infoset(0, InfoState::EMPTY, &other);
+    let want = i.facts(a);
+    let keys = i.into_keys();
+    let mut cache = ImportCache::default();
+    let (moved, new) = j.import_infoset(&keys, next, &mut cache);
+    assert!(new);
+    assert_eq!(j.facts(j.infoset_key(moved).state), want);
+    let card = j.push(InfoState::EMPTY, &[1, 5]);
+    let again = j.push_offered(card, 0, &chose, &long);
+    assert_eq!(j.infoset(0, again, &[4, 2]), (moved, false));
+}

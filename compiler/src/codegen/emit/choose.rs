@@ -154,10 +154,18 @@ impl Emitter<'_> {
         let (node, who) = match &c.chooser {
             Some(_) => {
                 let names = self.ir.players.iter().map(|n| Literal::string(n));
+                // A move that remembers its options records this key (`apply`).
+                let keep = self.remembered[block].then(|| {
+                    quote! {
+                        __sc.offered.clear();
+                        __sc.offered.extend_from_slice(__key);
+                    }
+                });
                 let node = quote! {
                     let __sc = &mut *sc;
                     let mut __short = [0u64; 2];
                     let __key = ::galac_runtime::info::choice_key(#ty, &__sc.#field, &mut __short, &mut __sc.words);
+                    #keep
                     let (__set, _) = info.infoset(__player as u32, s.info[__player], __key);
                     #release
                     return Ok(::galac_runtime::game::Node::Decision { player: __player as u32, infoset: __set, n_actions: __n as u32 });
@@ -251,11 +259,12 @@ impl Emitter<'_> {
                 true => None,
                 false => self.fixed_words(&head, &[quote!(__x)], &[&self.ir.choice_tys[c.choice_ty as usize]]),
             };
-            // The offered list, for a choice that remembers it (`crate::offers`).
-            let offered = remembered.then(|| {
-                let ty = Literal::u32_suffixed(c.choice_ty);
-                quote!(::galac_runtime::info::append_choice_key(#ty, &__sc.#field, &mut __sc.words);)
-            });
+            // The offered list, for a choice that remembers it
+            // (`crate::offers`): its key, kept by `advance`.
+            let push = match remembered {
+                true => quote!(info.push_offered(s.info[__player], __player as u32, &__sc.words, &__sc.offered)),
+                false => quote!(info.push(s.info[__player], &__sc.words)),
+            };
             let record = c.chooser.as_ref().map(|p| {
                 let p = self.expr(p, Ctx::Flow);
                 match &fixed {
@@ -271,8 +280,7 @@ impl Emitter<'_> {
                         __sc.words.push(::galac_runtime::info::CHOSE_TAG);
                         __sc.words.push(#ty_idx);
                         ::galac_runtime::value::Encode::encode(&__x, &mut __sc.words);
-                        #offered
-                        s.info[__player] = info.push(s.info[__player], &__sc.words);
+                        s.info[__player] = #push;
                     },
                 }
             });
