@@ -68,17 +68,7 @@ impl InfoInterner {
     /// `other`'s interned state `id` if this interner has it; `cache` marks
     /// the states it has not ([`ABSENT`]).
     fn find_state(&mut self, other: &InfoKeys, id: u32, cache: &mut ImportCache) -> Option<u32> {
-        if cache.states.len() < other.entries.len() {
-            cache.states.resize(other.entries.len(), NONE);
-            cache.states[0] = 0;
-        }
-        let mut path = Vec::new();
-        let mut cur = id;
-        while cache.states[cur as usize] == NONE {
-            path.push(cur);
-            cur = other.entries[cur as usize].parent;
-        }
-        let mut mapped = cache.states[cur as usize];
+        let (path, mut mapped) = unmapped_path(other, id, cache);
         for &e in path.iter().rev() {
             if mapped != ABSENT {
                 let fact = self.import_fact(other, other.entries[e as usize].fact, cache);
@@ -96,6 +86,8 @@ impl InfoInterner {
         (mapped != ABSENT).then_some(mapped)
     }
 
+    /// `other`'s fact `fact`, interned here (an offered list's id inside a
+    /// move record translated too).
     fn import_fact(&mut self, other: &InfoKeys, fact: u32, cache: &mut ImportCache) -> u32 {
         if fact & PACKED != 0 {
             return fact; // packed ids mean the same words everywhere
@@ -118,18 +110,8 @@ impl InfoInterner {
 
     /// `other`'s interned state `id`, interned here.
     fn import_state(&mut self, other: &InfoKeys, id: u32, cache: &mut ImportCache) -> u32 {
-        if cache.states.len() < other.entries.len() {
-            cache.states.resize(other.entries.len(), NONE);
-            cache.states[0] = 0;
-        }
         // Up to the nearest state already mapped, then down, mapping each.
-        let mut path = Vec::new();
-        let mut cur = id;
-        while cache.states[cur as usize] == NONE {
-            path.push(cur);
-            cur = other.entries[cur as usize].parent;
-        }
-        let mut mapped = cache.states[cur as usize];
+        let (path, mut mapped) = unmapped_path(other, id, cache);
         for &e in path.iter().rev() {
             let fact = self.import_fact(other, other.entries[e as usize].fact, cache);
             mapped = self.child(mapped, fact);
@@ -137,4 +119,20 @@ impl InfoInterner {
         }
         mapped
     }
+}
+
+/// `other`'s states from `id` up to the nearest one `cache` has mapped
+/// (`id` first), and what that one maps to.
+fn unmapped_path(other: &InfoKeys, id: u32, cache: &mut ImportCache) -> (Vec<u32>, u32) {
+    if cache.states.len() < other.entries.len() {
+        cache.states.resize(other.entries.len(), NONE);
+        cache.states[0] = 0;
+    }
+    let mut path = Vec::new();
+    let mut cur = id;
+    while cache.states[cur as usize] == NONE {
+        path.push(cur);
+        cur = other.entries[cur as usize].parent;
+    }
+    (path, cache.states[cur as usize])
 }
