@@ -17,11 +17,12 @@
 //! The memo only speeds lookups up (the trie answers every key exactly), so
 //! it is bounded: when full it grows if the build meets its sets again
 //! often enough to pay for it ([`LOOKUPS_PER_SET`]), up to
-//! [`MAX_ENTRIES`], else it forgets every entry and starts again. A depth-first build meets a set again within a window (the
-//! replay of a subtree under another hidden move), so the newest entries are
-//! the ones worth keeping. A memo that misses too often while it fills
-//! rests for a while ([`MISSES_TO_REST`]). On blind tic-tac-toe (6.65 M sets) an unbounded
-//! memo reached 872 MB; one capped at 2^21 entries that kept its first
+//! [`MAX_ENTRIES`], else it forgets every entry and starts again. A
+//! depth-first build meets a set again within a window (the replay of a
+//! subtree under another hidden move), so the newest entries are the ones
+//! worth keeping. A memo that misses too often while it fills rests for a
+//! while ([`MISSES_TO_REST`]). On blind tic-tac-toe (6.65 M sets) an
+//! unbounded memo reached 872 MB; one capped at 2^21 entries that kept its first
 //! entries missed its guesses for every key met after the cap (an index
 //! probe, a cache miss, per decision node); starting again took the build
 //! from about 23 to about 20 s of CPU. The window grows with the game: on
