@@ -2,6 +2,8 @@
 //! words of values and facts, so that the interpreter and compiled games
 //! label everything identically.
 
+use std::fmt::Write;
+
 use crate::info::{InfoInterner, CHOSE_TAG};
 use crate::value::SUIT_BITS;
 
@@ -38,114 +40,165 @@ pub struct Labeler {
 impl Labeler {
     /// Shows the value encoded at `words[*pos..]`, advancing `pos`.
     pub fn show(&self, words: &[u64], pos: &mut usize, ty: &TypeDesc) -> String {
+        let mut out = String::new();
+        self.write(&mut out, words, pos, ty);
+        out
+    }
+
+    /// Writes the value encoded at `words[*pos..]` to `out`, advancing
+    /// `pos`: one growing string rather than one per part, since a tree
+    /// with labels shows millions of them.
+    fn write(&self, out: &mut String, words: &[u64], pos: &mut usize, ty: &TypeDesc) {
         let next = |pos: &mut usize| {
             let w = words.get(*pos).copied().unwrap_or(0);
             *pos += 1;
             w
         };
         match ty {
-            TypeDesc::Int => (next(pos) as i64).to_string(),
-            TypeDesc::Bool => (next(pos) != 0).to_string(),
+            TypeDesc::Int => push_display(out, next(pos) as i64),
+            TypeDesc::Bool => push_display(out, next(pos) != 0),
             TypeDesc::Player => {
                 let p = next(pos) as usize;
-                self.players.get(p).cloned().unwrap_or_else(|| p.to_string())
+                name_or_number(out, self.players.get(p), p);
             }
             TypeDesc::Enum(e) => {
                 let v = next(pos) as usize;
-                self.enums.get(*e as usize).and_then(|vs| vs.get(v)).cloned().unwrap_or_else(|| v.to_string())
+                name_or_number(out, self.enums.get(*e as usize).and_then(|vs| vs.get(v)), v);
             }
             TypeDesc::Card => {
                 let c = next(pos) as i64;
-                format!("card({}, {})", c >> SUIT_BITS, c & ((1 << SUIT_BITS) - 1))
+                out.push_str("card(");
+                push_display(out, c >> SUIT_BITS);
+                out.push_str(", ");
+                push_display(out, c & ((1 << SUIT_BITS) - 1));
+                out.push(')');
             }
             TypeDesc::Tuple(ts) => {
                 let n = next(pos) as usize;
-                let parts: Vec<String> = ts.iter().take(n).map(|t| self.show(words, pos, t)).collect();
-                format!("({})", parts.join(", "))
+                out.push('(');
+                self.write_list(out, words, pos, ts.iter().take(n));
+                out.push(')');
             }
             TypeDesc::Data(e, variants) => {
                 next(pos); // the tuple's length
                 let v = next(pos) as usize;
-                let name =
-                    self.enums.get(*e as usize).and_then(|vs| vs.get(v)).cloned().unwrap_or_else(|| v.to_string());
-                let mut own = String::new();
+                name_or_number(out, self.enums.get(*e as usize).and_then(|vs| vs.get(v)), v);
+                // Every variant's fields are held; only the variant's own show.
                 for (i, fields) in variants.iter().enumerate() {
-                    let shown: Vec<String> = fields.iter().map(|t| self.show(words, pos, t)).collect();
-                    if i == v && !shown.is_empty() {
-                        own = format!("({})", shown.join(", "));
+                    let mark = out.len();
+                    out.push('(');
+                    self.write_list(out, words, pos, fields.iter());
+                    out.push(')');
+                    if i != v || fields.is_empty() {
+                        out.truncate(mark);
                     }
                 }
-                format!("{name}{own}")
             }
             TypeDesc::Seq(t) => {
                 let n = (next(pos) as usize).min(words.len());
-                let parts: Vec<String> = (0..n).map(|_| self.show(words, pos, t)).collect();
-                format!("[{}]", parts.join(", "))
+                out.push('[');
+                self.write_list(out, words, pos, std::iter::repeat_n(&**t, n));
+                out.push(']');
             }
         }
     }
 
-    /// The label of a chosen value of choice type `choice_ty`.
-    pub fn value(&self, words: &[u64], choice_ty: u32) -> String {
-        let ty = self.choice_types.get(choice_ty as usize).cloned().unwrap_or(TypeDesc::Int);
-        self.show(words, &mut 0, &ty)
+    /// Writes values of the types `tys` one after another, comma-separated.
+    fn write_list<'t>(
+        &self,
+        out: &mut String,
+        words: &[u64],
+        pos: &mut usize,
+        tys: impl Iterator<Item = &'t TypeDesc>,
+    ) {
+        for (i, t) in tys.enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            self.write(out, words, pos, t);
+        }
     }
 
-    /// "chose X" for an own-move record, "chose X of N" when the record
-    /// also holds the N options offered (`info::append_choice_key`): the
-    /// count alone keeps labels short, the list is in the information set.
-    fn chose(&self, words: &[u64]) -> String {
-        let ty = words.get(1).copied().unwrap_or(0) as u32;
-        let desc = self.choice_types.get(ty as usize).cloned().unwrap_or(TypeDesc::Int);
+    /// The type of chosen values of choice type `choice_ty`.
+    fn choice_type(&self, choice_ty: u64) -> &TypeDesc {
+        self.choice_types.get(choice_ty as usize).unwrap_or(&TypeDesc::Int)
+    }
+
+    /// The label of a chosen value of choice type `choice_ty`.
+    pub fn value(&self, words: &[u64], choice_ty: u32) -> String {
+        self.show(words, &mut 0, self.choice_type(choice_ty.into()))
+    }
+
+    /// Writes "chose X" for an own-move record, "chose X of N" when the
+    /// record also holds the N options offered (`info::append_choice_key`):
+    /// the count alone keeps labels short, the list is in the information set.
+    fn write_chose(&self, out: &mut String, words: &[u64]) {
+        let desc = self.choice_type(words.get(1).copied().unwrap_or(0));
         let mut pos = 2.min(words.len());
-        let value = self.show(words, &mut pos, &desc);
+        out.push_str("chose ");
+        self.write(out, words, &mut pos, desc);
         let Some((&form, offered)) = words.get(pos..).and_then(|rest| rest.split_first()) else {
-            return format!("chose {value}");
+            return;
         };
         let n = match form % 4 {
             1 => offered.first().map_or(0, |m| m.count_ones() as usize),
             2 => offered.len(),
             _ => {
-                let (mut at, mut n) = (pos + 1, 0);
+                let (mut at, mut n, mark) = (pos + 1, 0, out.len());
                 while at < words.len() {
-                    self.show(words, &mut at, &desc);
+                    self.write(out, words, &mut at, desc);
+                    out.truncate(mark);
                     n += 1;
                 }
                 n
             }
         };
-        format!("chose {value} of {n}")
+        out.push_str(" of ");
+        push_display(out, n);
     }
 
     /// "player: fact, fact, chose X" for an information set.
     pub fn infoset(&self, info: &InfoInterner, infoset: u32) -> String {
         let key = info.infoset_key(infoset);
-        let facts: Vec<String> = info
-            .facts(key.state)
-            .into_iter()
-            .map(|words| {
-                if words.first() == Some(&CHOSE_TAG) {
-                    self.chose(&words)
-                } else {
-                    let (tag, args) = match self.facts.get(words.first().copied().unwrap_or(0) as usize) {
-                        Some(f) => f,
-                        None => return format!("{words:?}"),
-                    };
-                    let mut pos = 1;
-                    let shown: Vec<String> = args.iter().map(|t| self.show(&words, &mut pos, t)).collect();
-                    if shown.is_empty() {
-                        tag.clone()
-                    } else {
-                        format!("{tag}({})", shown.join(", "))
-                    }
-                }
-            })
-            .collect();
-        let who = self.players.get(key.player as usize).cloned().unwrap_or_default();
+        let mut out = String::new();
+        out.push_str(self.players.get(key.player as usize).map_or("", String::as_str));
+        out.push_str(": ");
+        let facts = info.facts(key.state);
         if facts.is_empty() {
-            format!("{who}: start")
-        } else {
-            format!("{who}: {}", facts.join(", "))
+            out.push_str("start");
         }
+        for (i, words) in facts.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            if words.first() == Some(&CHOSE_TAG) {
+                self.write_chose(&mut out, words);
+                continue;
+            }
+            let Some((tag, args)) = self.facts.get(words.first().copied().unwrap_or(0) as usize) else {
+                let _ = write!(out, "{words:?}");
+                continue;
+            };
+            out.push_str(tag);
+            if !args.is_empty() {
+                out.push('(');
+                self.write_list(&mut out, words, &mut 1, args.iter());
+                out.push(')');
+            }
+        }
+        out
+    }
+}
+
+/// Writes `x` as `Display` shows it.
+fn push_display(out: &mut String, x: impl std::fmt::Display) {
+    let _ = write!(out, "{x}");
+}
+
+/// Writes a name, or the number it names when there is no name.
+fn name_or_number(out: &mut String, name: Option<&String>, n: usize) {
+    match name {
+        Some(name) => out.push_str(name),
+        None => push_display(out, n),
     }
 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::payoffs::PayoffTable;
 use super::recall::{MovesBefore, OwnMoves, NO_MOVES};
 use super::stream::Outflow;
-use super::{ChanceNode, Distributions, Infoset, InfosetLabels, Tree, CHANCE_BIT};
+use super::{ChanceNode, Distributions, Infoset, SetLabels, Tree, CHANCE_BIT};
 use crate::game::{Game, GameError, Node};
 use crate::info::InfoInterner;
 use crate::rational::Ratio;
@@ -383,15 +383,16 @@ fn add_infoset<G: Game>(
 ) -> Result<(), BuildError> {
     while (infoset as usize) > tree.infosets.len() {
         let key = interner.infoset_key(tree.infosets.len() as u32);
-        let labels = labels.then(InfosetLabels::default);
+        let labels = labels.then_some(("", &[][..]));
         tree.push_infoset(Infoset { player: key.player, index_in_player: 0, n_actions: 0 }, labels)?;
     }
     let index_in_player = infoset_counts[player as usize];
     infoset_counts[player as usize] += 1;
-    let labels = labels.then(|| InfosetLabels {
-        label: game.infoset_label(interner, infoset),
-        actions: (0..n_actions).map(|a| game.action_label(state, a)).collect(),
+    let labels = labels.then(|| {
+        let actions: Vec<String> = (0..n_actions).map(|a| game.action_label(state, a)).collect();
+        (game.infoset_label(interner, infoset), actions)
     });
+    let labels = labels.as_ref().map(|(label, actions)| (label.as_str(), actions.as_slice()));
     tree.push_infoset(Infoset { player, index_in_player, n_actions }, labels)
 }
 
@@ -460,7 +461,7 @@ impl Tree {
             payoffs: PayoffTable::new(n_players as usize),
             set_actions: Vec::new(),
             infosets: Vec::new(),
-            infoset_labels: Vec::new(),
+            set_labels: SetLabels::default(),
             chance_labels: Vec::new(),
             label_bytes: 0,
             max_depth: 0,
@@ -477,18 +478,17 @@ impl Tree {
     }
 
     /// Appends an information set, with its compact action count and, in
-    /// a tree built with labels, its labels.
-    pub(super) fn push_infoset(&mut self, set: Infoset, labels: Option<InfosetLabels>) -> Result<(), BuildError> {
+    /// a tree built with labels, its label and its actions' labels.
+    pub(super) fn push_infoset(&mut self, set: Infoset, labels: Option<(&str, &[String])>) -> Result<(), BuildError> {
         if self.infosets.len() >= CHANCE_BIT as usize {
             return Err(BuildError::TableFull { what: "information sets", limit: CHANCE_BIT.into() });
         }
         self.set_actions.push(set.n_actions);
         self.infosets.push(set);
-        if let Some(l) = &labels {
-            let actions: usize = l.actions.iter().map(|a| a.len() + std::mem::size_of::<String>()).sum();
-            self.label_bytes += (l.label.len() + actions) as u64;
+        if let Some((label, actions)) = labels {
+            self.label_bytes += super::set_labels::counted_bytes(label, actions);
+            self.set_labels.push(label, actions);
         }
-        self.infoset_labels.extend(labels);
         Ok(())
     }
 
@@ -510,7 +510,7 @@ impl Tree {
         self.payoffs.shrink_to_fit();
         self.set_actions.shrink_to_fit();
         self.infosets.shrink_to_fit();
-        self.infoset_labels.shrink_to_fit();
+        self.set_labels.shrink_to_fit();
         self.chance_labels.shrink_to_fit();
     }
 

@@ -21,6 +21,7 @@ mod payoffs;
 mod play;
 mod recall;
 mod saved;
+mod set_labels;
 mod stream;
 mod validate;
 
@@ -33,6 +34,7 @@ pub use stream::{build_saving, save_consuming, Saved};
 use crate::rational::Ratio;
 use chances::Distributions;
 use payoffs::PayoffTable;
+use set_labels::SetLabels;
 
 /// Node kinds: `TERMINAL`, `CHANCE`, or `DECISION + player`.
 pub const TERMINAL: u8 = 0;
@@ -51,14 +53,6 @@ pub struct Infoset {
     /// Index among the infosets of the same player (0-based, by first visit).
     pub index_in_player: u32,
     pub n_actions: u32,
-}
-
-/// Readable labels of an information set and its actions (kept apart from
-/// [`Infoset`]: a tree built without labels holds 12 bytes per set, not 64).
-#[derive(Clone, Debug, Default)]
-struct InfosetLabels {
-    label: String,
-    actions: Vec<String>,
 }
 
 /// A chance node's outcomes: their probabilities are the `n` from `start`
@@ -86,8 +80,10 @@ pub struct Tree {
     /// `infosets[i].n_actions`, for [`Tree::children`]).
     set_actions: Vec<u32>,
     pub infosets: Vec<Infoset>,
-    /// Per information set, if built with labels.
-    infoset_labels: Vec<InfosetLabels>,
+    /// Readable labels of each information set and its actions, if built
+    /// with labels (kept apart from [`Infoset`]: a tree built without
+    /// labels holds 12 bytes per set).
+    set_labels: SetLabels,
     /// Labels of chance outcomes, per chance node's outcome (if built with labels).
     pub chance_labels: Vec<String>,
     /// Bytes of the label strings' text, counted in [`Tree::bytes`] (their
@@ -201,13 +197,13 @@ impl Tree {
     /// The readable label of an information set (its player's facts), empty
     /// if the tree was built without labels.
     pub fn infoset_label(&self, set: u32) -> &str {
-        self.infoset_labels.get(set as usize).map_or("", |l| &l.label)
+        self.set_labels.label(set)
     }
 
     /// The labels of an information set's actions, empty if the tree was
     /// built without labels.
     pub fn action_labels(&self, set: u32) -> &[String] {
-        self.infoset_labels.get(set as usize).map_or(&[], |l| &l.actions)
+        self.set_labels.actions(set)
     }
 
     /// The payoff vector of a terminal node.
@@ -226,10 +222,10 @@ impl Tree {
             + self.chances.capacity() * std::mem::size_of::<ChanceNode>()
             + self.set_actions.capacity() * 4
             + self.infosets.capacity() * std::mem::size_of::<Infoset>()
-            + self.infoset_labels.capacity() * std::mem::size_of::<InfosetLabels>()
             + self.chance_labels.capacity() * std::mem::size_of::<String>()) as u64
             + self.dists.bytes()
             + self.payoffs.bytes()
+            + self.set_labels.index_bytes()
             + self.label_bytes
     }
 

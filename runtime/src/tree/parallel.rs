@@ -22,7 +22,7 @@ use super::build::{explore, finish, Budget, BuildError, BuildOptions, RootMove, 
 use super::parts::{agree_on_moves_before, import_infosets, match_two_parts, Match, Part, PartInfo};
 use super::recall::{MovesBefore, NO_MOVE};
 use super::stream::Outflow;
-use super::{ChanceNode, Infoset, InfosetLabels, Tree, CHANCE_BIT};
+use super::{ChanceNode, Infoset, Tree, CHANCE_BIT};
 use crate::game::{advance_out_of_line, Game, Node};
 use crate::info::InfoInterner;
 use crate::rational::Ratio;
@@ -414,10 +414,11 @@ fn push_root<G: Game>(
             Ok(data)
         }
         Node::Decision { player, infoset, n_actions } => {
-            let labels = opts.labels.then(|| InfosetLabels {
-                label: game.infoset_label(global, infoset),
-                actions: (0..n_actions).map(|a| game.action_label(root_state, a)).collect(),
+            let labels = opts.labels.then(|| {
+                let actions: Vec<String> = (0..n_actions).map(|a| game.action_label(root_state, a)).collect();
+                (game.infoset_label(global, infoset), actions)
             });
+            let labels = labels.as_ref().map(|(label, actions)| (label.as_str(), actions.as_slice()));
             counts[player as usize] += 1;
             tree.push_infoset(Infoset { player, index_in_player: 0, n_actions }, labels)?;
             Ok(infoset)

@@ -147,7 +147,9 @@ pub(super) fn import_infosets(
         debug_assert_eq!(map[k] as usize, tree.infosets.len());
         let index_in_player = counts[info.player as usize];
         counts[info.player as usize] += 1;
-        tree.push_infoset(Infoset { index_in_player, ..*info }, part.infoset_labels.get_mut(k).map(std::mem::take))?;
+        let labels =
+            (k < part.set_labels.len()).then(|| (part.set_labels.label(k as u32), part.set_labels.actions(k as u32)));
+        tree.push_infoset(Infoset { index_in_player, ..*info }, labels)?;
     }
     Ok(map)
 }

@@ -13,7 +13,7 @@ use std::io::{self, Read, Write};
 use super::build::{BuildError, BuildOptions};
 use super::chances::Distributions;
 use super::payoffs::PayoffTable;
-use super::{ChanceNode, Infoset, InfosetLabels, Tree};
+use super::{ChanceNode, Infoset, Tree};
 use crate::game::GameInfo;
 use crate::rational::Ratio;
 
@@ -171,10 +171,10 @@ pub(super) fn write_tables<W: Write>(w: &mut Summing<W>, tree: &Tree) -> io::Res
     let values: Vec<i64> = (0..tree.payoffs.len() as u32).flat_map(|id| tree.payoffs.get(id).to_vec()).collect();
     w.array(&values, |x| x.to_le_bytes())?;
     w.array(&tree.infosets, |s| words([s.player, s.index_in_player, s.n_actions]))?;
-    w.u64(tree.infoset_labels.len() as u64)?;
-    for l in &tree.infoset_labels {
-        w.str(&l.label)?;
-        w.strs(&l.actions)?;
+    w.u64(tree.set_labels.len() as u64)?;
+    for (label, actions) in tree.set_labels.iter() {
+        w.str(label)?;
+        w.strs(actions)?;
     }
     w.strs(&tree.chance_labels)
 }
@@ -391,8 +391,9 @@ pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tr
         Infoset { player: w(0), index_in_player: w(1), n_actions: w(2) }
     })?;
     for _ in 0..r.u64()? {
-        r.hold(std::mem::size_of::<InfosetLabels>() as u64)?;
-        tree.infoset_labels.push(InfosetLabels { label: r.str()?, actions: r.strs()? });
+        r.hold(super::set_labels::SET_INDEX_BYTES)?;
+        let (label, actions) = (r.str()?, r.strs()?);
+        tree.set_labels.push(&label, &actions);
     }
     tree.chance_labels = r.strs()?;
     let sum = r.sum();

@@ -53,17 +53,17 @@ fn check_sets(tree: &Tree) -> Result<(), String> {
 /// Labels: none at all, or one per set (with one per action) and one per
 /// chance outcome; and the label bytes the memory figure counts.
 fn check_labels(tree: &Tree) -> Result<(), String> {
-    let labelled = !tree.infoset_labels.is_empty() || !tree.chance_labels.is_empty();
+    let labelled = !tree.set_labels.is_empty() || !tree.chance_labels.is_empty();
     if labelled {
-        if tree.infoset_labels.len() != tree.infosets.len() {
+        if tree.set_labels.len() != tree.infosets.len() {
             return Err("labels for some information sets only".into());
         }
-        for (i, (l, s)) in tree.infoset_labels.iter().zip(&tree.infosets).enumerate() {
-            if l.actions.len() != s.n_actions as usize {
+        for (i, ((_, actions), s)) in tree.set_labels.iter().zip(&tree.infosets).enumerate() {
+            if actions.len() != s.n_actions as usize {
                 return Err(format!(
                     "information set {i} has {} actions and {} action labels",
                     s.n_actions,
-                    l.actions.len()
+                    actions.len()
                 ));
             }
         }
@@ -73,13 +73,8 @@ fn check_labels(tree: &Tree) -> Result<(), String> {
             }
         }
     }
-    let sets: u64 = tree
-        .infoset_labels
-        .iter()
-        .map(|l| {
-            (l.label.len() + l.actions.iter().map(|a| a.len() + std::mem::size_of::<String>()).sum::<usize>()) as u64
-        })
-        .sum();
+    let sets: u64 =
+        tree.set_labels.iter().map(|(label, actions)| super::set_labels::counted_bytes(label, actions)).sum();
     let bytes = sets + tree.chance_labels.iter().map(|l| l.len() as u64).sum::<u64>();
     if bytes != tree.label_bytes {
         return Err(format!("{} label bytes counted for labels of {bytes}", tree.label_bytes));

@@ -1,0 +1,172 @@
+//! The information sets' labels, in a few arrays rather than a `String`
+//! and a `Vec<String>` per set: a game with millions of sets (blind
+//! tic-tac-toe, 6.7 M) made tens of millions of small allocations that
+//! the build, a save and a read spent much of their time in, and freeing
+//! them at the end as long. The sets' labels go back to back in one text,
+//! and each set names its actions' labels by a list kept once however many
+//! sets share it (a set's actions are usually those of many others).
+
+use rustc_hash::FxHashMap;
+use std::hash::{Hash, Hasher};
+
+/// The bytes a set's labels count in [`Tree::bytes`](super::Tree::bytes)
+/// and in a saved file's label bytes: its label's and its actions' lengths
+/// and a `String` per action, as when each set held its own (kept, so that
+/// files and figures stay those of every earlier build).
+pub(super) fn counted_bytes(label: &str, actions: &[String]) -> u64 {
+    (label.len() + actions.iter().map(|a| a.len() + std::mem::size_of::<String>()).sum::<usize>()) as u64
+}
+
+/// The bytes a set's entry in the arrays beside the text takes (its
+/// label's end and its list), which a read counts before it adds a set.
+pub(super) const SET_INDEX_BYTES: u64 = (std::mem::size_of::<usize>() + 4) as u64;
+
+/// Labels of information sets `0 ..` in order.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SetLabels {
+    /// Every set's label back to back: set `i`'s ends at `ends[i]`.
+    text: String,
+    ends: Vec<usize>,
+    /// Per set, its actions' list in `lists`.
+    list_of: Vec<u32>,
+    /// Per distinct list, where its labels start in `actions` and how many.
+    lists: Vec<(usize, u32)>,
+    actions: Vec<String>,
+    /// A list's hash to its id, to find a list already kept. A list whose
+    /// hash another list holds is kept again (equal lists are found, and a
+    /// collision only costs room).
+    by_hash: FxHashMap<u64, u32>,
+}
+
+impl SetLabels {
+    /// How many sets have labels.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether no set has labels.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Appends the next set's labels.
+    pub fn push(&mut self, label: &str, actions: &[String]) {
+        self.text.push_str(label);
+        self.ends.push(self.text.len());
+        let list = self.list(actions);
+        self.list_of.push(list);
+    }
+
+    /// The id of the list of `actions`, kept if new.
+    fn list(&mut self, actions: &[String]) -> u32 {
+        let mut hasher = rustc_hash::FxHasher::default();
+        actions.hash(&mut hasher);
+        let hash = hasher.finish();
+        if let Some(&id) = self.by_hash.get(&hash) {
+            if self.list_labels(id) == actions {
+                return id;
+            }
+        }
+        let id = self.lists.len() as u32;
+        self.lists.push((self.actions.len(), actions.len() as u32));
+        self.actions.extend_from_slice(actions);
+        self.by_hash.entry(hash).or_insert(id);
+        id
+    }
+
+    /// The labels of list `id`.
+    fn list_labels(&self, id: u32) -> &[String] {
+        let (start, n) = self.lists[id as usize];
+        &self.actions[start..start + n as usize]
+    }
+
+    /// Set `set`'s label, empty if it has none.
+    pub fn label(&self, set: u32) -> &str {
+        let i = set as usize;
+        if i >= self.ends.len() {
+            return "";
+        }
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text[start..self.ends[i]]
+    }
+
+    /// Set `set`'s actions' labels, empty if it has none.
+    pub fn actions(&self, set: u32) -> &[String] {
+        self.list_of.get(set as usize).map_or(&[], |&id| self.list_labels(id))
+    }
+
+    /// Each set's label and actions' labels, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &[String])> + '_ {
+        (0..self.len() as u32).map(|s| (self.label(s), self.actions(s)))
+    }
+
+    /// Bytes of the arrays beside the label text (which the tree counts by
+    /// the labels' lengths, as every builder does).
+    pub fn index_bytes(&self) -> u64 {
+        (self.ends.capacity() * std::mem::size_of::<usize>()
+            + self.list_of.capacity() * 4
+            + self.lists.capacity() * std::mem::size_of::<(usize, u32)>()
+            + self.by_hash.capacity() * 16) as u64
+    }
+
+    /// Gives back the room the arrays hold beyond their contents; the
+    /// index of lists is only needed while sets are added.
+    pub fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
+        self.list_of.shrink_to_fit();
+        self.lists.shrink_to_fit();
+        self.actions.shrink_to_fit();
+        self.by_hash = FxHashMap::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn sets_read_back_what_was_pushed_and_share_equal_lists() {
+        let mut l = SetLabels::default();
+        l.push("a: x", &strings(&["up", "down"]));
+        l.push("", &strings(&["left"]));
+        l.push("b: y", &strings(&["up", "down"]));
+        l.push("c", &[]);
+        assert_eq!(l.len(), 4);
+        assert_eq!(l.label(0), "a: x");
+        assert_eq!(l.label(1), "");
+        assert_eq!(l.label(2), "b: y");
+        assert_eq!(l.label(3), "c");
+        assert_eq!(l.actions(0), &strings(&["up", "down"])[..]);
+        assert_eq!(l.actions(1), &strings(&["left"])[..]);
+        assert_eq!(l.actions(2), l.actions(0));
+        assert!(l.actions(3).is_empty());
+        assert_eq!(l.label(9), "");
+        assert!(l.actions(9).is_empty());
+        // Three distinct lists (one empty), the shared one kept once.
+        assert_eq!(l.lists.len(), 3);
+        assert_eq!(l.actions.len(), 3);
+        l.shrink_to_fit();
+        l.push("d", &strings(&["up", "down"]));
+        assert_eq!(l.actions(4), &strings(&["up", "down"])[..]);
+        let all: Vec<(&str, usize)> = l.iter().map(|(s, a)| (s, a.len())).collect();
+        assert_eq!(all, vec![("a: x", 2), ("", 1), ("b: y", 2), ("c", 0), ("d", 2)]);
+    }
+
+    #[test]
+    fn a_list_whose_hash_is_taken_is_kept_apart() {
+        let mut l = SetLabels::default();
+        l.push("p", &strings(&["one"]));
+        // Pretend another list has the hash of ["two"].
+        let mut hasher = rustc_hash::FxHasher::default();
+        strings(&["two"]).hash(&mut hasher);
+        l.by_hash.insert(hasher.finish(), 0);
+        l.push("q", &strings(&["two"]));
+        assert_eq!(l.actions(0), &strings(&["one"])[..]);
+        assert_eq!(l.actions(1), &strings(&["two"])[..]);
+    }
+}
