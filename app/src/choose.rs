@@ -233,7 +233,7 @@ pub fn state_search<G: Game>(game: &G, ties: Ties, options: StateOptions) -> Res
     let json = serde_json::json!({
         "schema": "galac.solve/1",
         "game": info.name,
-        "params": crate::solve::params_json(info),
+        "params": crate::params_json(info),
         "solver": solver,
         "value": values,
         "principal_variation": pv.iter().map(|(p, a)| serde_json::json!({"player": p, "action": a})).collect::<Vec<_>>(),

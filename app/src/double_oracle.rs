@@ -220,7 +220,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
                 fields: &[],
                 extra: Some((summary_text(&sol), "double_oracle", summary_json(&sol))),
             };
-            (report.text(), report.json())
+            return if report.emit(args.format, args.out.as_deref()) { 0 } else { 1 };
         }
         None => untreed_report(game, &sol, &solver),
     };

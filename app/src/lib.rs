@@ -22,6 +22,7 @@ pub mod play;
 pub mod plot;
 pub mod private_info;
 pub mod progress;
+pub mod report;
 pub mod shell;
 pub mod simulate;
 pub mod solve;

@@ -5,9 +5,9 @@
 
 use std::path::PathBuf;
 
-use galac_runtime::game::{Game, GameInfo};
+use galac_runtime::game::Game;
 use galac_runtime::tree::Tree;
-use galac_solvers::best_response::{evaluate, Evaluation};
+use galac_solvers::best_response::evaluate;
 use galac_solvers::lp::{Backend, LpSolver};
 use galac_solvers::maxn::{states::StateOptions, Ties};
 use galac_solvers::solver::{RunToEnd, Solver};
@@ -16,6 +16,8 @@ use galac_solvers::Profile;
 use galac_solvers::cfr::Variant;
 
 use crate::choose::{self, Choice};
+pub use crate::report::unique_labels;
+pub(crate) use crate::report::Report;
 use crate::{Format, LimitArgs};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -274,14 +276,11 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         fields: &fields,
         extra: exact.map(|(text, json)| (text, "exact", json)),
     };
-    if !write_out(args, &report.json()) {
-        return 1;
+    if report.emit(args.format, args.out.as_deref()) {
+        0
+    } else {
+        1
     }
-    match args.format {
-        Format::Text => crate::emit(&report.text()),
-        Format::Json => crate::emit(&format!("{}\n", report.json())),
-    }
-    0
 }
 
 /// Refuses `--exact` and `--strategy` with `--solver do` (both need the
@@ -399,182 +398,5 @@ fn state_search<G: Game>(game: &G, args: &SolveArgs) -> i32 {
             }
             1
         }
-    }
-}
-
-/// The game's params as a JSON object (integers as numbers).
-pub(crate) fn params_json(info: &GameInfo) -> serde_json::Map<String, serde_json::Value> {
-    info.params
-        .iter()
-        .map(|(k, v)| (k.clone(), v.parse::<i64>().map_or_else(|_| serde_json::json!(v), |n| serde_json::json!(n))))
-        .collect()
-}
-
-/// Information-set labels that are unique keys (the choices are appended
-/// where two sets share a fact list).
-pub fn unique_labels(tree: &Tree) -> Vec<String> {
-    let mut labels: Vec<String> = (0..tree.infosets.len() as u32).map(|i| tree.infoset_label(i).to_string()).collect();
-    let mut counts = std::collections::HashMap::new();
-    for l in &labels {
-        *counts.entry(l.clone()).or_insert(0) += 1;
-    }
-    for (i, l) in labels.iter_mut().enumerate() {
-        if counts[l.as_str()] > 1 {
-            *l = format!("{l} {{{}}}", tree.action_labels(i as u32).join(", "));
-        }
-    }
-    let mut seen = std::collections::HashMap::new();
-    for l in labels.iter_mut() {
-        let n = seen.entry(l.clone()).or_insert(0);
-        *n += 1;
-        if *n > 1 {
-            *l = format!("{l} #{n}");
-        }
-    }
-    labels
-}
-
-pub(crate) struct Report<'a> {
-    pub info: &'a GameInfo,
-    pub tree: &'a Tree,
-    pub labels: &'a [String],
-    pub profile: &'a Profile,
-    pub unreached: &'a [u32],
-    pub eval: &'a Evaluation,
-    pub solver: &'a str,
-    pub generate_seconds: f64,
-    /// (phase, seconds) as the solver reported them.
-    pub phases: &'a [(&'static str, f64)],
-    /// The solver's own findings and why it was chosen, one line each.
-    pub notes: &'a [String],
-    /// An iterative solver's convergence curve.
-    pub curve: Option<&'a [crate::cfr::Point]>,
-    /// A solver's own JSON fields (max^n's principal variation).
-    pub fields: &'a [(&'static str, serde_json::Value)],
-    /// A solver's own section: (text lines, JSON key and value).
-    pub extra: Option<(String, &'static str, serde_json::Value)>,
-}
-
-impl Report<'_> {
-    pub(crate) fn text(&self) -> String {
-        let info = self.info;
-        let players = &info.players;
-        let params: Vec<String> = info.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let mut out = String::new();
-        out += &format!(
-            "game: {}{}\n",
-            info.name,
-            if params.is_empty() { String::new() } else { format!(" ({})", params.join(", ")) }
-        );
-        out += &format!("solver: {}\n", self.solver);
-        for note in self.notes {
-            out += &format!("  {note}\n");
-        }
-        let values: Vec<String> = players.iter().zip(&self.eval.values).map(|(p, v)| format!("{p} {v:.9}")).collect();
-        out += &format!("value: {}\n", values.join(", "));
-        out += &format!("exploitability (NashConv): {:.3e}\n", self.eval.nash_conv);
-        if players.len() > 2 {
-            out += "note: with three or more players a small NashConv is not an equilibrium guarantee\n";
-        }
-        let stats = self.tree.stats();
-        let sets: Vec<String> = players.iter().zip(&stats.infosets).map(|(p, n)| format!("{p} {n}")).collect();
-        out += &format!("nodes: {}; info sets: {}\n", stats.nodes, sets.join(", "));
-        let mut times = vec![format!("generate {:.4} s", self.generate_seconds)];
-        times.extend(self.phases.iter().map(|(phase, t)| format!("{phase} {t:.4} s")));
-        out += &format!("time: {}\n", times.join(", "));
-        if let Some((text, _, _)) = &self.extra {
-            out += text;
-        }
-        for (p, name) in players.iter().enumerate() {
-            out += &format!("\nstrategy of {name}:\n");
-            for (set, info) in self.tree.infosets.iter().enumerate() {
-                if info.player as usize != p {
-                    continue;
-                }
-                let probs = self.profile.probs(set as u32);
-                let acts: Vec<String> =
-                    self.tree.action_labels(set as u32).iter().zip(probs).map(|(a, x)| format!("{a} {x:.3}")).collect();
-                let mark = if self.unreached.contains(&(set as u32)) { " *" } else { "" };
-                out += &format!("  {}: {}{mark}\n", self.labels[set], acts.join(", "));
-            }
-        }
-        if !self.unreached.is_empty() {
-            out += &format!(
-                "\n* {} information set(s) are never reached when this strategy is played; uniform play is shown there\n",
-                self.unreached.len()
-            );
-        }
-        out
-    }
-
-    pub(crate) fn json(&self) -> serde_json::Value {
-        let info = self.info;
-        let stats = self.tree.stats();
-        let mut strategy = serde_json::Map::new();
-        for set in 0..self.tree.infosets.len() {
-            let acts: serde_json::Map<String, serde_json::Value> = self
-                .tree
-                .action_labels(set as u32)
-                .iter()
-                .zip(self.profile.probs(set as u32))
-                .map(|(a, x)| (a.clone(), serde_json::json!(x)))
-                .collect();
-            strategy.insert(self.labels[set].clone(), serde_json::Value::Object(acts));
-        }
-        let params = params_json(info);
-        let values: serde_json::Map<String, serde_json::Value> =
-            info.players.iter().zip(&self.eval.values).map(|(p, v)| (p.clone(), serde_json::json!(v))).collect();
-        let mut seconds = serde_json::Map::new();
-        seconds.insert("generate".into(), serde_json::json!(self.generate_seconds));
-        for (phase, t) in self.phases {
-            seconds.insert(phase.to_lowercase().replace(" ", "_"), serde_json::json!(t));
-        }
-        let mut json = serde_json::json!({
-            "schema": "galac.solve/1",
-            "game": info.name,
-            "params": params,
-            "solver": self.solver,
-            "notes": self.notes,
-            "value": values,
-            "exploitability": self.eval.nash_conv,
-            "best_response": self.eval.best_response,
-            "nodes": stats.nodes,
-            "infosets": stats.infosets,
-            "seconds": seconds,
-            "unreached": self.unreached.iter().map(|s| self.labels[*s as usize].clone()).collect::<Vec<_>>(),
-            "strategy": strategy,
-        });
-        if let (Some(curve), Some(obj)) = (self.curve, json.as_object_mut()) {
-            let points: Vec<serde_json::Value> = curve
-                .iter()
-                .map(|p| {
-                    serde_json::json!({
-                        "iteration": p.iteration,
-                        "seconds": p.seconds,
-                        "exploitability": p.exploitability,
-                        "nash_conv": p.nash_conv,
-                        "value": p.values,
-                    })
-                })
-                .collect();
-            obj.insert("curve".into(), serde_json::Value::Array(points));
-        }
-        if let Some(obj) = json.as_object_mut() {
-            for (key, value) in self.fields {
-                obj.insert(key.to_string(), value.clone());
-            }
-        }
-        if let (Some((_, key, value)), Some(obj)) = (&self.extra, json.as_object_mut()) {
-            obj.insert(key.to_string(), value.clone());
-        }
-        if info.players.len() > 2 {
-            if let Some(obj) = json.as_object_mut() {
-                obj.insert(
-                    "note".into(),
-                    "three or more players: NashConv is reported; no equilibrium guarantee holds".into(),
-                );
-            }
-        }
-        json
     }
 }

@@ -486,8 +486,7 @@ impl Tree {
         self.set_actions.push(set.n_actions);
         self.infosets.push(set);
         if let Some((label, actions)) = labels {
-            self.label_bytes += super::set_labels::counted_bytes(label, actions);
-            self.set_labels.push(label, actions);
+            self.label_bytes += self.set_labels.push(label, actions);
         }
         Ok(())
     }

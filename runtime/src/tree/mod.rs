@@ -87,7 +87,8 @@ pub struct Tree {
     /// Labels of chance outcomes, per chance node's outcome (if built with labels).
     pub chance_labels: Vec<String>,
     /// Bytes of the label strings' text, counted in [`Tree::bytes`] (their
-    /// lengths, so that every builder counts alike): a set's label grows
+    /// lengths, so that every builder counts alike; a list of action
+    /// labels shared by sets once, see [`SetLabels`]): a set's label grows
     /// with the facts before it, and a deep game's labels would otherwise
     /// escape the memory limit.
     label_bytes: u64,

@@ -21,7 +21,7 @@ use crate::rational::Ratio;
 const MAGIC: [u8; 8] = *b"GALATREE";
 
 /// The version of the format this code writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Values converted per chunk of an array.
 const CHUNK: usize = 1 << 16;
@@ -220,6 +220,11 @@ impl<R: Read> Checking<R> {
         Ok(())
     }
 
+    /// Counts `bytes` less: what was held as it was read but is not kept.
+    fn release(&mut self, bytes: u64) {
+        self.held = self.held.saturating_sub(bytes);
+    }
+
     /// The CRC-32 of every byte handed out so far.
     fn sum(&mut self) -> u32 {
         self.crc.update(&self.buf[self.summed..self.pos]);
@@ -393,7 +398,9 @@ pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tr
     for _ in 0..r.u64()? {
         r.hold(super::set_labels::SET_INDEX_BYTES)?;
         let (label, actions) = (r.str()?, r.strs()?);
-        tree.set_labels.push(&label, &actions);
+        let kept = tree.set_labels.push(&label, &actions);
+        // Held as read; a list of action labels kept already is not held again.
+        r.release(label.len() as u64 + super::set_labels::list_bytes(&actions) - kept);
     }
     tree.chance_labels = r.strs()?;
     let sum = r.sum();

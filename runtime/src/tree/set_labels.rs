@@ -9,14 +9,6 @@
 use rustc_hash::FxHashMap;
 use std::hash::{Hash, Hasher};
 
-/// The bytes a set's labels count in [`Tree::bytes`](super::Tree::bytes)
-/// and in a saved file's label bytes: its label's and its actions' lengths
-/// and a `String` per action, as when each set held its own (kept, so that
-/// files and figures stay those of every earlier build).
-pub(super) fn counted_bytes(label: &str, actions: &[String]) -> u64 {
-    (label.len() + actions.iter().map(|a| a.len() + std::mem::size_of::<String>()).sum::<usize>()) as u64
-}
-
 /// The bytes a set's entry in the arrays beside the text takes (its
 /// label's end and its list), which a read counts before it adds a set.
 pub(super) const SET_INDEX_BYTES: u64 = (std::mem::size_of::<usize>() + 4) as u64;
@@ -49,29 +41,39 @@ impl SetLabels {
         self.ends.is_empty()
     }
 
-    /// Appends the next set's labels.
-    pub fn push(&mut self, label: &str, actions: &[String]) {
+    /// Appends the next set's labels; returns the bytes of label text
+    /// this adds (see [`SetLabels::text_bytes`]).
+    pub fn push(&mut self, label: &str, actions: &[String]) -> u64 {
         self.text.push_str(label);
         self.ends.push(self.text.len());
-        let list = self.list(actions);
+        let (list, new) = self.list(actions);
         self.list_of.push(list);
+        label.len() as u64 + if new { list_bytes(actions) } else { 0 }
     }
 
-    /// The id of the list of `actions`, kept if new.
-    fn list(&mut self, actions: &[String]) -> u32 {
+    /// The id of the list of `actions`, and whether it is new (then kept).
+    fn list(&mut self, actions: &[String]) -> (u32, bool) {
         let mut hasher = rustc_hash::FxHasher::default();
         actions.hash(&mut hasher);
         let hash = hasher.finish();
         if let Some(&id) = self.by_hash.get(&hash) {
             if self.list_labels(id) == actions {
-                return id;
+                return (id, false);
             }
         }
         let id = self.lists.len() as u32;
         self.lists.push((self.actions.len(), actions.len() as u32));
         self.actions.extend_from_slice(actions);
         self.by_hash.entry(hash).or_insert(id);
-        id
+        (id, true)
+    }
+
+    /// The label text held, as the tree's memory figure and a saved file
+    /// count it: the sets' labels, and each list of action labels once
+    /// with a `String` per label (counted from lengths, so that every
+    /// builder and a read count alike).
+    pub fn text_bytes(&self) -> u64 {
+        self.text.len() as u64 + list_bytes(&self.actions)
     }
 
     /// The labels of list `id`.
@@ -121,6 +123,11 @@ impl SetLabels {
     }
 }
 
+/// The bytes a list of action labels counts: its text and a `String` each.
+pub(super) fn list_bytes(actions: &[String]) -> u64 {
+    actions.iter().map(|a| (a.len() + std::mem::size_of::<String>()) as u64).sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,10 +139,13 @@ mod tests {
     #[test]
     fn sets_read_back_what_was_pushed_and_share_equal_lists() {
         let mut l = SetLabels::default();
-        l.push("a: x", &strings(&["up", "down"]));
-        l.push("", &strings(&["left"]));
-        l.push("b: y", &strings(&["up", "down"]));
-        l.push("c", &[]);
+        let string = std::mem::size_of::<String>() as u64;
+        assert_eq!(l.push("a: x", &strings(&["up", "down"])), 4 + 2 + 4 + 2 * string);
+        assert_eq!(l.push("", &strings(&["left"])), 4 + string);
+        // The shared list counts once.
+        assert_eq!(l.push("b: y", &strings(&["up", "down"])), 4);
+        assert_eq!(l.push("c", &[]), 1);
+        assert_eq!(l.text_bytes(), 9 + 6 + 2 * string + 4 + string);
         assert_eq!(l.len(), 4);
         assert_eq!(l.label(0), "a: x");
         assert_eq!(l.label(1), "");

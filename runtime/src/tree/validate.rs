@@ -73,8 +73,7 @@ fn check_labels(tree: &Tree) -> Result<(), String> {
             }
         }
     }
-    let sets: u64 =
-        tree.set_labels.iter().map(|(label, actions)| super::set_labels::counted_bytes(label, actions)).sum();
+    let sets = tree.set_labels.text_bytes();
     let bytes = sets + tree.chance_labels.iter().map(|l| l.len() as u64).sum::<u64>();
     if bytes != tree.label_bytes {
         return Err(format!("{} label bytes counted for labels of {bytes}", tree.label_bytes));
