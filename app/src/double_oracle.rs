@@ -43,9 +43,12 @@ pub struct DoArgs {
     /// Double oracle: how a player plays where the restricted game defines
     /// nothing (outside it and below its temporary leaves): first (the
     /// paper's first action) or cfr (the warm start's CFR+ average on its
-    /// support, renormalised; needs --warm-start-cfr).
-    #[arg(long, default_value = "first", value_name = "first|cfr")]
-    pub do_default: String,
+    /// support, renormalised; needs --warm-start-cfr). Default: cfr with
+    /// --warm-start-cfr (it solved blind tic-tac-toe, where the first
+    /// action left the upper bound at 1, and never needed more iterations
+    /// on the smaller games), else first.
+    #[arg(long, value_name = "first|cfr")]
+    pub do_default: Option<String>,
 }
 
 /// Actions a CFR+ warm start keeps: average probability at least this.
@@ -115,9 +118,14 @@ fn start<G: Game>(game: &G, args: &SolveArgs) -> Result<Start, ()> {
         _ => Vec::new(),
     };
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
-    let default =
-        if d.do_default == "cfr" { DefaultStrategy::from_weights(&average) } else { DefaultStrategy::default() };
+    let default = if default_is_cfr(d) { DefaultStrategy::from_weights(&average) } else { DefaultStrategy::default() };
     Ok(Start { tree, interner, tree_seconds, seed, default, warm_seconds: clock.elapsed().as_secs_f64() })
+}
+
+/// Whether the default strategy is the warm start's CFR+ average
+/// (`--do-default`, by default with `--warm-start-cfr`).
+fn default_is_cfr(d: &DoArgs) -> bool {
+    d.do_default.as_deref().map_or(d.warm_start_cfr.is_some(), |x| x == "cfr")
 }
 
 /// The variant and LP backend the flags name, once every flag of the run
@@ -127,7 +135,7 @@ fn checked_flags(args: &SolveArgs) -> Result<(Variant, galac_solvers::lp::Backen
     let variant = Variant::from_name(&d.variant)
         .ok_or_else(|| format!("unknown variant `{}`; available: b, sa, swp", d.variant))?;
     let backend = args.backend()?;
-    match (d.do_default.as_str(), d.warm_start_cfr) {
+    match (d.do_default.as_deref().unwrap_or("first"), d.warm_start_cfr) {
         ("first", _) | ("cfr", Some(_)) => {}
         ("cfr", None) => return Err("--do-default cfr needs --warm-start-cfr N".into()),
         (other, _) => return Err(format!("unknown default strategy `{other}`; available: first, cfr")),
