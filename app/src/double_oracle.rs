@@ -7,7 +7,7 @@
 use galac_runtime::game::Game;
 use galac_runtime::info::InfoInterner;
 use galac_solvers::best_response::evaluate;
-use galac_solvers::double_oracle::{solve_game, DoOptions, DoSolution, Iteration, Variant};
+use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Iteration, Variant};
 use galac_solvers::solver::{Control, Progress};
 
 use crate::solve::{unique_labels, Report, SolveArgs};
@@ -40,6 +40,15 @@ pub struct DoArgs {
     /// 0.01) instead of the first actions; builds the full tree.
     #[arg(long, value_name = "N", conflicts_with = "no_tree", value_parser = clap::value_parser!(u64).range(1..))]
     pub warm_start_cfr: Option<u64>,
+    /// Double oracle: how a player plays where the restricted game defines
+    /// nothing (outside it and below its temporary leaves): first (the
+    /// paper's first action) or cfr (the warm start's CFR+ average on its
+    /// support, renormalised; needs --warm-start-cfr). Default: cfr with
+    /// --warm-start-cfr (it solved blind tic-tac-toe, where the first
+    /// action left the upper bound at 1, and never needed more iterations
+    /// on the smaller games), else first.
+    #[arg(long, value_name = "first|cfr")]
+    pub do_default: Option<String>,
 }
 
 /// Actions a CFR+ warm start keeps: average probability at least this.
@@ -49,20 +58,26 @@ const WARM_SUPPORT: f64 = 0.01;
 /// set, the actions the average strategy plays with probability at least
 /// [`WARM_SUPPORT`] (none at sets it never reaches).
 pub fn cfr_support(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<Vec<Vec<u32>>, String> {
+    Ok(cfr_average(tree, iterations)?.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect())
+}
+
+/// [`cfr_support`] with the average's probabilities of those actions (not
+/// renormalised): the seed and the mixed default strategy of a warm start.
+pub fn cfr_average(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<Vec<Vec<(u32, f64)>>, String> {
     use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant as CfrVariant};
     let solver = CfrSolver { config: CfrConfig::new(CfrVariant::CfrPlus, iterations), resume: None };
     let mut quiet = |_: &Progress| Control::Continue;
     let (solution, _) = solver.run(tree, &mut quiet).map_err(|e| e.to_string())?;
-    let mut seed: Vec<Vec<u32>> = (0..tree.infosets.len() as u32)
+    let mut average: Vec<Vec<(u32, f64)>> = (0..tree.infosets.len() as u32)
         .map(|set| {
             let probs = solution.profile.probs(set);
-            (0..probs.len() as u32).filter(|&a| probs[a as usize] >= WARM_SUPPORT).collect()
+            (0..probs.len() as u32).map(|a| (a, probs[a as usize])).filter(|&(_, x)| x >= WARM_SUPPORT).collect()
         })
         .collect();
     for &set in &solution.unreached {
-        seed[set as usize].clear();
+        average[set as usize].clear();
     }
-    Ok(seed)
+    Ok(average)
 }
 
 /// Trees estimated below this many nodes are built to check the answer
@@ -76,6 +91,8 @@ struct Start {
     interner: InfoInterner,
     tree_seconds: f64,
     seed: Vec<Vec<u32>>,
+    /// The default strategy (`--do-default`).
+    default: DefaultStrategy,
     warm_seconds: f64,
 }
 
@@ -96,11 +113,19 @@ fn start<G: Game>(game: &G, args: &SolveArgs) -> Result<Start, ()> {
     };
     let tree_seconds = clock.elapsed().as_secs_f64();
     let clock = std::time::Instant::now();
-    let seed = match (d.warm_start_cfr, &tree) {
-        (Some(n), Some(tree)) => cfr_support(tree, n).map_err(fail)?,
+    let average = match (d.warm_start_cfr, &tree) {
+        (Some(n), Some(tree)) => cfr_average(tree, n).map_err(fail)?,
         _ => Vec::new(),
     };
-    Ok(Start { tree, interner, tree_seconds, seed, warm_seconds: clock.elapsed().as_secs_f64() })
+    let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
+    let default = if default_is_cfr(d) { DefaultStrategy::from_weights(&average) } else { DefaultStrategy::default() };
+    Ok(Start { tree, interner, tree_seconds, seed, default, warm_seconds: clock.elapsed().as_secs_f64() })
+}
+
+/// Whether the default strategy is the warm start's CFR+ average
+/// (`--do-default`, by default with `--warm-start-cfr`).
+fn default_is_cfr(d: &DoArgs) -> bool {
+    d.do_default.as_deref().map_or(d.warm_start_cfr.is_some(), |x| x == "cfr")
 }
 
 /// The variant and LP backend the flags name, once every flag of the run
@@ -110,6 +135,11 @@ fn checked_flags(args: &SolveArgs) -> Result<(Variant, galac_solvers::lp::Backen
     let variant = Variant::from_name(&d.variant)
         .ok_or_else(|| format!("unknown variant `{}`; available: b, sa, swp", d.variant))?;
     let backend = args.backend()?;
+    match (d.do_default.as_deref().unwrap_or("first"), d.warm_start_cfr) {
+        ("first", _) | ("cfr", Some(_)) => {}
+        ("cfr", None) => return Err("--do-default cfr needs --warm-start-cfr N".into()),
+        (other, _) => return Err(format!("unknown default strategy `{other}`; available: first, cfr")),
+    }
     if d.do_epsilon.is_nan() || d.do_epsilon < 0.0 {
         return Err("--do-epsilon must be a number >= 0".into());
     }
@@ -127,7 +157,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
             return 2;
         }
     };
-    let Ok(Start { tree, mut interner, tree_seconds, seed, warm_seconds }) = start(game, args) else {
+    let Ok(Start { tree, mut interner, tree_seconds, seed, default, warm_seconds }) = start(game, args) else {
         return 1;
     };
     let options = DoOptions {
@@ -140,6 +170,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         max_bytes: args.limits.max_memory.saturating_mul(1 << 20),
         prune: !d.do_no_prune,
         seed,
+        default,
     };
     let bar = crate::progress::counter(&format!("do-{} iterations", variant.name()), args.limits.quiet);
     // `--curve` to a file is rewritten during the run (every

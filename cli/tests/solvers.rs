@@ -80,7 +80,8 @@ fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
     let curve = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("do_curve_{}.csv", std::process::id()));
     let curve = curve.to_str().expect("utf-8 path");
     // Checked on the tree, and with the oracle's own best responses only.
-    for extra in [&[][..], &["--no-tree"][..], &["--do-no-prune"][..], &["--warm-start-cfr", "10"][..]] {
+    let warm_first = &["--warm-start-cfr", "10", "--do-default", "first"][..];
+    for extra in [&[][..], &["--no-tree"][..], &["--do-no-prune"][..], &["--warm-start-cfr", "10"][..], warm_first] {
         let mut args = vec!["solve", kuhn, "--solver", "do", "--variant", "sa", "--format", "json", "--curve", curve];
         args.extend_from_slice(extra);
         let (code, out, err) = galac(&args);
@@ -104,6 +105,13 @@ fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
     let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--warm-start-cfr", "0"]);
     assert_eq!(code, 2);
     assert!(err.contains("--warm-start-cfr"), "{err}");
+    // The CFR+ default needs the warm start; unknown defaults are refused.
+    let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--do-default", "cfr"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--warm-start-cfr"), "{err}");
+    let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--do-default", "last"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("first, cfr"), "{err}");
     // Zero iterations would still run one and its certification.
     let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--do-max-iterations", "0"]);
     assert_eq!(code, 2);

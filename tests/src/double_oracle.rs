@@ -10,12 +10,13 @@ use std::rc::Rc;
 
 use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
-use galac_runtime::tree::{build, BuildOptions, Tree};
+use galac_runtime::tree::{build, BuildOptions, NodeView, Tree};
 use galac_solvers::best_response::evaluate;
-use galac_solvers::double_oracle::{solve_game, DoOptions, DoSolution, Variant};
+use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Variant};
 use galac_solvers::lp::{self, Backend};
 use galac_solvers::sequence_form::SequenceForm;
 use galac_solvers::solver::RunToEnd;
+use galac_solvers::Profile;
 
 use crate::repo_root;
 
@@ -372,4 +373,128 @@ fn stopped_runs_return_the_best_strategies_met() {
             }
         }
     }
+}
+
+/// A CFR+ warm start's average on its support, as a default strategy
+/// (`solve --warm-start-cfr N --do-default cfr`), with the support as seed.
+fn cfr_default(tree: &Tree, iterations: u64) -> (DefaultStrategy, Vec<Vec<u32>>) {
+    let average = galac_app::double_oracle::cfr_average(tree, iterations).expect("CFR+");
+    let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
+    (DefaultStrategy::from_weights(&average), seed)
+}
+
+/// Examples and random programs with their trees, for the mixed-default tests.
+fn small_games() -> Vec<(String, galac_compiler::interp::Interp)> {
+    let mut games: Vec<(String, galac_compiler::interp::Interp)> = Vec::new();
+    for (file, params) in
+        [("kuhn.gala", &[][..]), ("leduc.gala", &[]), ("goofspiel.gala", &[]), ("phantom_ttt.gala", &["marks=4"])]
+    {
+        let src = std::fs::read_to_string(repo_root().join("examples").join(file)).expect("example");
+        let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+        let game = galac_compiler::driver::load_interp(file, src.as_bytes(), &params).expect("loads");
+        games.push((format!("{file} {params:?}"), game));
+    }
+    games.extend(two_player_programs(60));
+    games
+}
+
+/// With a mixed default strategy (a short CFR+ run's average on its
+/// support) the answer is as exact as with the paper's first action: the
+/// LP's value, NashConv at most 1e-9 of the range on the full tree, from
+/// the paper's start and from the warm start's seed, every variant.
+#[test]
+fn mixed_defaults_are_exact() {
+    let mut checked = 0;
+    for (what, game) in &small_games() {
+        let (tree, mut interner, _) = build(game, &BuildOptions::default()).expect("builds");
+        let Ok(sf) = SequenceForm::new(&tree) else { continue };
+        let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
+        let (default, support) = cfr_default(&tree, 20);
+        for (start, seed) in [("paper's start", Vec::new()), ("CFR+ support", support)] {
+            for &variant in Variant::ALL {
+                let options =
+                    DoOptions { variant, seed: seed.clone(), default: default.clone(), ..DoOptions::default() };
+                let sol = solve_game(game, &mut interner, &options, &mut RunToEnd).expect("solves");
+                check_answer(&tree, &sol, lp_value, &format!("{what} ({start}, do-{}, CFR+ default)", variant.name()));
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} two-player zero-sum games");
+}
+
+/// The first player's payoff below `node` when `mover` plays `default` and
+/// the other player best-responds seeing everything: a temporary leaf's
+/// value, computed on the tree.
+fn leaf_value(tree: &Tree, node: u32, mover: u32, default: &DefaultStrategy) -> f64 {
+    let mut below = tree.children(node).map(|c| leaf_value(tree, c, mover, default));
+    match tree.node(node) {
+        NodeView::Terminal => tree.payoffs(node)[0] as f64,
+        NodeView::Chance => below.zip(tree.chance_probs(node)).map(|(v, p)| p.to_f64() * v).sum(),
+        NodeView::Decision { player, infoset } if player == mover => {
+            below.enumerate().map(|(a, v)| default.prob(infoset, a as u32) * v).sum()
+        }
+        NodeView::Decision { player: 0, .. } => below.fold(f64::NEG_INFINITY, f64::max),
+        NodeView::Decision { .. } => below.next().map_or(0.0, |v| below.fold(v, f64::min)),
+    }
+}
+
+/// The value of the first restricted game, where nothing is allowed: the
+/// first decision nodes below chance are its temporary leaves.
+fn empty_restricted_value(tree: &Tree, node: u32, default: &DefaultStrategy) -> f64 {
+    match tree.node(node) {
+        NodeView::Terminal => tree.payoffs(node)[0] as f64,
+        NodeView::Chance => tree
+            .children(node)
+            .zip(tree.chance_probs(node))
+            .map(|(c, p)| p.to_f64() * empty_restricted_value(tree, c, default))
+            .sum(),
+        NodeView::Decision { player, .. } => leaf_value(tree, node, player, default),
+    }
+}
+
+/// The default strategy as a profile of the tree.
+fn default_profile(tree: &Tree, default: &DefaultStrategy) -> Profile {
+    let mut profile = Profile::uniform(tree);
+    for set in 0..tree.infosets.len() as u32 {
+        for (a, x) in profile.probs_mut(set).iter_mut().enumerate() {
+            *x = default.prob(set, a as u32);
+        }
+    }
+    profile
+}
+
+/// The default strategy is used where the restricted game is silent: in
+/// the first iteration (nothing allowed) the restricted game's value is
+/// the temporary leaves' values computed on the tree with the mixed
+/// default, and the unpruned bounds are the tree's best responses to the
+/// default itself; on Leduc these differ from the first action's.
+#[test]
+fn the_first_iteration_plays_the_default_strategy() {
+    let mut differ = false;
+    for (what, game) in &small_games() {
+        let (tree, mut interner, _) = build(game, &BuildOptions::default()).expect("builds");
+        if SequenceForm::new(&tree).is_err() {
+            continue;
+        }
+        let c = (tree.payoffs(first_leaf(&tree))[0] + tree.payoffs(first_leaf(&tree))[1]) as f64;
+        let (mixed, _) = cfr_default(&tree, 20);
+        for default in [DefaultStrategy::default(), mixed] {
+            let options =
+                DoOptions { default: default.clone(), prune: false, max_iterations: 1, ..DoOptions::default() };
+            let sol = solve_game(game, &mut interner, &options, &mut RunToEnd).expect("solves");
+            let first = &sol.iterations[0];
+            let value = empty_restricted_value(&tree, 0, &default);
+            assert!((first.lp_value - value).abs() <= 1e-9, "{what}: LP {} != leaves {value}", first.lp_value);
+            let eval = evaluate(&tree, &default_profile(&tree, &default));
+            let expected = (c - eval.best_response[1], eval.best_response[0]);
+            let (lo, hi) = (first.lower.expect("lower"), first.upper.expect("upper"));
+            assert!((lo - expected.0).abs() <= 1e-9 && (hi - expected.1).abs() <= 1e-9, "{what}: {lo}, {hi}");
+            if what.starts_with("leduc") && !default.is_first_action() {
+                let first_action = evaluate(&tree, &default_profile(&tree, &DefaultStrategy::default()));
+                differ = (first_action.best_response[0] - expected.1).abs() > 1e-3;
+            }
+        }
+    }
+    assert!(differ, "on Leduc the mixed default's bounds are the first action's");
 }

@@ -12,6 +12,9 @@
 //! worth at most `R` times my largest payoff: the search stops a
 //! sequence as soon as what it has plus that bound on what is left cannot
 //! exceed the value it must beat. Sets are searched by decreasing reach.
+//! The opponent's mixed play (its restricted strategy, or a mixed default
+//! outside it) only weighs the reach, so the bound holds for it as for
+//! chance.
 //!
 //! The largest payoff is the one met so far (the game declares none), so
 //! a search can cut a subtree holding a larger one: its value is then not

@@ -3,7 +3,7 @@
 //!
 //! Only the part of the game the response can reach is explored: every
 //! action of the searching player, the opponent's actions of positive
-//! probability (the default action outside the restricted game), every
+//! probability (the default strategy's support outside the restricted game), every
 //! chance outcome. The searching player's sets are decided from the
 //! deepest (most own moves above) to the shallowest, as in
 //! `crate::best_response`, whose walk this shares: with perfect recall the

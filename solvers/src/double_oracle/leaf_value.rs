@@ -2,23 +2,26 @@
 //! player to move has no allowed action yet.
 //!
 //! As in the paper, the player to move continues with the default strategy
-//! (the first action everywhere) while the opponent best-responds. The
-//! opponent here sees the whole subtree (a perfect-information best
-//! response), which can only lower the mover's value: the value stays a
-//! lower bound for the mover, and an upper bound for the opponent on what a
-//! best response that respects information sets gets against the default
-//! play, which is what convergence needs (see `mod.rs`). The subtree is
-//! walked with game states and nothing is stored: memory is its depth.
+//! ([`super::default_strategy`]: the first action, or a mixed one whose
+//! nodes are expectations over its support) while the opponent
+//! best-responds. The opponent here sees the whole subtree (a
+//! perfect-information best response), which can only lower the mover's
+//! value: the value stays a lower bound for the mover, and an upper bound
+//! for the opponent on what a best response that respects information sets
+//! gets against the default play, which is what convergence needs (see
+//! `mod.rs`). The subtree is walked with game states and nothing is stored:
+//! memory is its depth.
 
 use galac_runtime::game::{Game, Node};
 
+use super::default_strategy::DefaultStrategy;
 use super::lazy::{Explorer, Kind};
 use crate::solver::SolveError;
 
 /// How a frame combines its children's values.
 #[derive(Clone, Copy)]
 enum Mode {
-    /// The mover of the leaf: the first action only.
+    /// The mover of the leaf: the expectation under the default strategy.
     Default,
     /// The first player best-responds (maximises).
     Max,
@@ -45,8 +48,8 @@ struct Frame<S> {
 
 impl<G: Game> Explorer<'_, G> {
     /// The first player's payoff at temporary leaf `node` when its mover
-    /// plays the default strategy and the other player best-responds.
-    pub fn leaf_value(&mut self, node: u32) -> Result<f64, SolveError> {
+    /// plays `default` and the other player best-responds.
+    pub fn leaf_value(&mut self, node: u32, default: &DefaultStrategy) -> Result<f64, SolveError> {
         let Kind::Decision { player: mover, .. } = self.arena.kind(node) else {
             unreachable!("a temporary leaf is a decision node")
         };
@@ -54,19 +57,24 @@ impl<G: Game> Explorer<'_, G> {
         let before = self.replay_before(node)?;
         let mut stack: Vec<Frame<G::State>> = Vec::new();
         let mut probs: Vec<f64> = Vec::new();
-        let mut ret = self.open(before, mover, &mut stack, &mut probs)?;
+        let mut ret = self.open(before, mover, default, &mut stack, &mut probs)?;
         let value = loop {
             if let Some(v) = ret.take() {
                 let Some(top) = stack.last_mut() else { break v };
                 let k = (top.next - 1) as usize;
                 top.acc = match top.mode {
-                    Mode::Default => v,
                     Mode::Max => top.acc.max(v),
                     Mode::Min => top.acc.min(v),
-                    Mode::Chance => top.acc + probs[top.probs_at + k] * v,
+                    Mode::Default | Mode::Chance => top.acc + probs[top.probs_at + k] * v,
                 };
             }
             let top = stack.last_mut().expect("a frame waits for a value");
+            if let Mode::Default | Mode::Chance = top.mode {
+                // Children of weight 0 (outside the default's support) add nothing.
+                while top.next < top.n && probs[top.probs_at + top.next as usize] == 0.0 {
+                    top.next += 1;
+                }
+            }
             if top.next == top.n {
                 let done = stack.pop().expect("the top frame");
                 probs.truncate(done.probs_at);
@@ -78,7 +86,7 @@ impl<G: Game> Explorer<'_, G> {
             // The previous child's facts are finished with.
             self.interner.truncate(top.mark);
             let child = self.child_before(&top.before, a)?;
-            ret = self.open(child, mover, &mut stack, &mut probs)?;
+            ret = self.open(child, mover, default, &mut stack, &mut probs)?;
         };
         self.interner.truncate(base);
         Ok(value)
@@ -90,6 +98,7 @@ impl<G: Game> Explorer<'_, G> {
         &mut self,
         before: G::State,
         mover: u32,
+        default: &DefaultStrategy,
         stack: &mut Vec<Frame<G::State>>,
         probs: &mut Vec<f64>,
     ) -> Result<Option<f64>, SolveError> {
@@ -107,7 +116,16 @@ impl<G: Game> Explorer<'_, G> {
                 probs.extend(self.probs_buf.iter().map(|r| r.to_f64()));
                 (Mode::Chance, n_outcomes, 0.0)
             }
-            Node::Decision { player, .. } if player == mover => (Mode::Default, 1, 0.0),
+            Node::Decision { player, infoset, n_actions } if player == mover => {
+                probs.extend((0..n_actions).map(|a| default.prob(infoset, a)));
+                if n_actions > 0 && probs[probs_at..].iter().all(|&w| w <= 0.0) {
+                    return Err(SolveError::Unsupported {
+                        solver: "the double oracle",
+                        reason: "the default strategy plays none of a set's actions".into(),
+                    });
+                }
+                (Mode::Default, n_actions, 0.0)
+            }
             Node::Decision { player: 0, n_actions, .. } => (Mode::Max, n_actions, f64::NEG_INFINITY),
             Node::Decision { n_actions, .. } => (Mode::Min, n_actions, f64::INFINITY),
         };

@@ -7,8 +7,8 @@
 //! One iteration: build the restricted game of the allowed sequences
 //! ([`restricted`]; temporary leaves valued by [`leaf_value`]), solve its
 //! sequence-form LP for the players whose strategy is needed ([`crate::lp`]),
-//! extend each strategy by the default one (the first action) outside the
-//! restricted game, and compute best responses on the full game ([`brs`])
+//! extend each strategy by the default one ([`default_strategy`]: the
+//! paper's first action, or a mixed one) outside the restricted game, and compute best responses on the full game ([`brs`])
 //! whose sequences join the allowed set. The best-response values are
 //! exact bounds, and as in the paper the best of all iterations are kept
 //! ([`best`]): `upper` is the least of the first player's best responses
@@ -23,7 +23,12 @@
 //! value; temporary leaves undervalue their mover and overvalue (for the
 //! opponent) any play that respects information sets, so such a response
 //! must leave the restricted game at a node of its own inside it, i.e. add
-//! a sequence. An iteration that adds nothing with a gap left (LP
+//! a sequence. This holds for a mixed default too: below a temporary leaf
+//! (a set with no allowed action) perfect recall keeps every later set of
+//! its mover out of the restricted game, so the mover's extended strategy
+//! there is the default throughout, the play the leaf's value assumes (an
+//! expectation over the default's support, against an opponent who sees
+//! the whole subtree). An iteration that adds nothing with a gap left (LP
 //! round-off) ends the run with `stalled` set.
 //!
 //! Best responses are pruned with bounds ([`bnb`], the paper's BRS); the
@@ -43,6 +48,8 @@ mod best;
 mod bnb;
 /// Best responses on the full game.
 mod brs;
+/// Play where the restricted game defines nothing.
+mod default_strategy;
 /// The explored nodes.
 mod lazy;
 /// Temporary leaves' values.
@@ -50,6 +57,7 @@ mod leaf_value;
 /// The restricted game and its sequence form.
 mod restricted;
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
@@ -62,6 +70,7 @@ use crate::lp::{self, Backend};
 use crate::solver::{Control, Observer, Progress, SolveError};
 use crate::Profile;
 use best::Bests;
+pub use default_strategy::DefaultStrategy;
 use lazy::{Arena, Explorer, Kind, NONE};
 pub use restricted::Extended;
 use restricted::Restricted;
@@ -120,6 +129,9 @@ pub struct DoOptions {
     /// with (at the sets a path of such actions reaches), for instance
     /// the support of a short CFR+ run; empty: the paper's start.
     pub seed: Vec<Vec<u32>>,
+    /// Play where the restricted game defines nothing, per interned set
+    /// (default: the paper's first action).
+    pub default: DefaultStrategy,
 }
 
 impl Default for DoOptions {
@@ -134,6 +146,7 @@ impl Default for DoOptions {
             max_bytes: u64::MAX,
             prune: true,
             seed: Vec::new(),
+            default: DefaultStrategy::default(),
         }
     }
 }
@@ -208,7 +221,7 @@ impl DoSolution {
 
     /// The answer as a profile of `tree`, which must have been built with
     /// the interner the run used (so that set ids agree); the default
-    /// (first) action where the restricted game defines nothing.
+    /// strategy where the restricted game defines nothing.
     pub fn profile(&self, tree: &Tree) -> Result<Profile, SolveError> {
         let mut profile = Profile::uniform(tree);
         for (set, info) in tree.infosets.iter().enumerate() {
@@ -227,7 +240,11 @@ impl DoSolution {
                         *x = self.strategies[p].prob(set as u32, first, a as u32);
                     }
                 }
-                _ => probs[0] = 1.0,
+                // A two-player game: `p` is 0 or 1.
+                _ => {
+                    let default = &self.strategies[p.min(1)];
+                    probs.iter_mut().enumerate().for_each(|(a, x)| *x = default.default_prob(set as u32, a as u32));
+                }
             }
         }
         Ok(profile)
@@ -245,12 +262,14 @@ pub fn solve_game<G: Game>(
     observer: &mut dyn Observer,
 ) -> Result<DoSolution, SolveError> {
     let start = Instant::now();
+    let default = Arc::new(options.default.clone());
     let mut run = Run {
         ex: Explorer::new(game, interner, options.max_nodes, options.max_bytes)?,
         options,
         allowed: Vec::new(),
         leaf_values: FxHashMap::default(),
-        strategies: [Extended::default(), Extended::default()],
+        strategies: [Extended::of_default(&default), Extended::of_default(&default)],
+        default,
         bests: Bests::default(),
         bounds: [None, None],
         lp_value: 0.0,
@@ -323,6 +342,8 @@ struct Run<'a, 'g, G: Game> {
     /// Values of temporary leaves met so far, by node.
     leaf_values: FxHashMap<u32, f64>,
     strategies: [Extended; 2],
+    /// The options' default strategy, shared by the extended strategies.
+    default: Arc<DefaultStrategy>,
     /// Each player's best strategy so far: the answer, and the bounds.
     bests: Bests,
     /// Best-response values against the current strategies: the first
@@ -438,7 +459,7 @@ impl<G: Game> Run<'_, '_, G> {
         if needed && self.options.backend == Backend::Clarabel {
             let sol = lp::solve_both(&rg.sf, self.options.backend)?;
             for (p, plan) in sol.plans.iter().enumerate() {
-                self.spare[p] = Some(rg.extended(&self.ex.arena, p, plan));
+                self.spare[p] = Some(rg.extended(&self.ex.arena, p, plan, &self.default));
             }
             self.lp_value = sol.value;
             self.solved = [true, true];
@@ -455,7 +476,7 @@ impl<G: Game> Run<'_, '_, G> {
                 self.bests.replaced(opp);
             } else if !self.solved[opp] {
                 let (plan, value, _, _) = lp::solve_player(&rg.sf, opp, self.options.backend)?;
-                self.strategies[opp] = rg.extended(&self.ex.arena, opp, &plan);
+                self.strategies[opp] = rg.extended(&self.ex.arena, opp, &plan, &self.default);
                 self.bests.replaced(opp);
                 self.lp_value = value;
                 self.solved[opp] = true;
@@ -475,7 +496,8 @@ impl<G: Game> Run<'_, '_, G> {
         } else {
             let t = Instant::now();
             if self.restricted.is_none() {
-                self.restricted = Some(restricted::build(&mut self.ex, &self.allowed, &mut self.leaf_values)?);
+                self.restricted =
+                    Some(restricted::build(&mut self.ex, &self.allowed, &mut self.leaf_values, &self.default)?);
                 self.solved = [false, false];
                 self.quiet = [false, false];
                 self.spare = [None, None];

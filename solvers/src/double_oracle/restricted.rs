@@ -6,12 +6,16 @@
 //! allowed slot (the paper's maximal compatible set is exactly the
 //! sequences such nodes use, so it is never computed apart). A decision
 //! node whose set has no allowed action is a temporary leaf, valued once by
-//! `leaf_value` (the value depends on the game alone, so it is cached).
+//! `leaf_value` (the value depends on the game and the default strategy
+//! alone, so it is cached).
+
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
 use galac_runtime::game::Game;
 
+use super::default_strategy::DefaultStrategy;
 use super::lazy::{Arena, Explorer, Kind, NONE};
 use crate::sequence_form::SequenceForm;
 use crate::solver::SolveError;
@@ -39,11 +43,13 @@ pub(super) fn allowed_child(allowed: &[bool], arena: &Arena, node: u32, a: u32) 
 }
 
 /// Builds the restricted game of the `allowed` slots, expanding the arena
-/// where needed and valuing new temporary leaves (in `leaf_values`).
+/// where needed and valuing new temporary leaves (in `leaf_values`, their
+/// movers playing `default`).
 pub(super) fn build<G: Game>(
     ex: &mut Explorer<G>,
     allowed: &[bool],
     leaf_values: &mut FxHashMap<u32, f64>,
+    default: &DefaultStrategy,
 ) -> Result<Restricted, SolveError> {
     let follow = |arena: &Arena, node: u32, a: u32| allowed_child(allowed, arena, node, a);
     let order = ex.region(&follow)?;
@@ -63,7 +69,7 @@ pub(super) fn build<G: Game>(
         } else {
             temp_leaves += 1;
             if let std::collections::hash_map::Entry::Vacant(e) = leaf_values.entry(node) {
-                e.insert(ex.leaf_value(node)?);
+                e.insert(ex.leaf_value(node, default)?);
             }
         }
     }
@@ -146,14 +152,16 @@ pub(super) fn build<G: Game>(
 const CRUMB: f64 = 1e-11;
 
 /// A player's strategy in the full game: the restricted game's behaviour
-/// where it is defined (its sets reached by the plan), else the default
-/// strategy, the first action.
+/// where it is defined (its sets reached by the plan), else the run's
+/// default strategy.
 #[derive(Clone, Debug, Default)]
 pub struct Extended {
     /// Per global slot of a defined set: the probability of its action.
     probs: Vec<f64>,
     /// Per global set: whether the restricted game defines it.
     defined: Vec<bool>,
+    /// Play where the restricted game defines nothing (shared by the run).
+    default: Arc<DefaultStrategy>,
 }
 
 impl Extended {
@@ -161,11 +169,19 @@ impl Extended {
     pub(super) fn prob(&self, set: u32, first_slot: u32, a: u32) -> f64 {
         if self.defined.get(set as usize).copied().unwrap_or(false) {
             self.probs[(first_slot + a) as usize]
-        } else if a == 0 {
-            1.0
         } else {
-            0.0
+            self.default.prob(set, a)
         }
+    }
+
+    /// The default strategy alone (no set defined).
+    pub(super) fn of_default(default: &Arc<DefaultStrategy>) -> Extended {
+        Extended { default: default.clone(), ..Extended::default() }
+    }
+
+    /// The default strategy's probability of action `a` at global set `set`.
+    pub(super) fn default_prob(&self, set: u32, a: u32) -> f64 {
+        self.default.prob(set, a)
     }
 
     /// Whether the restricted game's plan defines play at `set`.
@@ -176,8 +192,12 @@ impl Extended {
 
 impl Restricted {
     /// Player `p`'s extended strategy from a realization plan of the restricted game.
-    pub(super) fn extended(&self, arena: &Arena, p: usize, plan: &[f64]) -> Extended {
-        let mut ext = Extended { probs: vec![0.0; arena.slot_set.len()], defined: vec![false; arena.sets.len()] };
+    pub(super) fn extended(&self, arena: &Arena, p: usize, plan: &[f64], default: &Arc<DefaultStrategy>) -> Extended {
+        let mut ext = Extended {
+            probs: vec![0.0; arena.slot_set.len()],
+            defined: vec![false; arena.sets.len()],
+            default: default.clone(),
+        };
         let tp = &self.sf.treeplex;
         for &k in &tp.infosets_of[p] {
             let parent = plan[tp.parent_seq[k as usize] as usize];
