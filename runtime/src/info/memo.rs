@@ -45,7 +45,7 @@ use super::NONE;
 const MAX_ENTRIES: usize = 1 << 22;
 /// The entries a memo holds before it grows (what 13-rank Leduc, 65
 /// M-node poker and blind tic-tac-toe need; 27 MB).
-const MIN_ENTRIES: usize = 1 << 19;
+const MIN_ENTRIES: usize = 1 << 18;
 /// A full memo grows only if the build has met each information set this
 /// many times on average (lookups per set so far): poker meets its sets
 /// again and again, from one deal to the next, and needs a memo as large
