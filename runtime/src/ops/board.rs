@@ -87,9 +87,6 @@ where
         if cells.len() != width {
             return None;
         }
-        // Byte by byte: a wider load of a row just written (a cell set by
-        // the move, the state just copied) stalls on store forwarding, and
-        // made `has_line` a third slower.
         for cell in cells {
             mask |= u64::from(*cell == *v) << bit;
             bit += 1;
@@ -107,49 +104,39 @@ fn mask_has_line(mask: u64, rows: usize, width: usize, k: i64) -> bool {
     if k == 0 {
         return true;
     }
-    // Fewer cells than a line (early in a game, most boards) have none:
-    // clearing the lowest set bit k - 1 times leaves none (no popcount
-    // instruction in a portable build).
-    if k > rows.max(width) {
-        return false;
-    }
-    let mut left = mask;
-    for _ in 1..k {
-        left &= left.wrapping_sub(1);
-    }
-    if left == 0 {
+    // Fewer cells than a line (early in a game, most boards) have none.
+    if k > rows.max(width) || (mask.count_ones() as usize) < k {
         return false;
     }
     let low = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-    // A bit at the start of each of the first `n` rows: a row's bits times
-    // this repeat them down those rows (a row's bits stay below its width).
-    let rows_bits = |n: usize| (0..n).fold(0u64, |acc, r| acc | 1 << (r * width));
     // (rows the line may start in, its first column range, its step in bits)
     let (fits_down, fits_across) = (rows.checked_sub(k - 1), width.checked_sub(k - 1));
-    let (all_rows, down_rows) = (rows_bits(rows), fits_down.map_or(0, rows_bits));
     let directions = [
-        (Some(all_rows), fits_across.map(|n| (0, n)), 1),
-        (fits_down.map(|_| down_rows), Some((0, width)), width),
-        (fits_down.map(|_| down_rows), fits_across.map(|n| (0, n)), width + 1),
-        (fits_down.map(|_| down_rows), fits_across.map(|n| (k - 1, k - 1 + n)), width - 1),
+        (Some(rows), fits_across.map(|n| (0, n)), 1),
+        (fits_down, Some((0, width)), width),
+        (fits_down, fits_across.map(|n| (0, n)), width + 1),
+        (fits_down, fits_across.map(|n| (k - 1, k - 1 + n)), width - 1),
     ];
-    // Every direction to the end, without a branch on the cells (whether a
-    // line is still possible is a coin toss the processor mispredicts).
-    let mut found = 0u64;
     for (start_rows, columns, step) in directions {
         let (Some(start_rows), Some((from, to))) = (start_rows, columns) else { continue };
-        if start_rows == 0 || from == to {
-            continue;
+        let row_bits = low(to - from) << from;
+        let mut line = 0u64;
+        for r in 0..start_rows {
+            line |= row_bits << (r * width);
         }
-        let mut line = (low(to - from) << from).wrapping_mul(start_rows) & mask;
-        // Some line starts, and each lies on the board: each shift is
-        // below 64.
+        line &= mask;
+        // Every start's cells lie on the board: each shift is below 64.
         for i in 1..k {
+            if line == 0 {
+                break;
+            }
             line &= mask >> (i * step);
         }
-        found |= line;
+        if line != 0 {
+            return true;
+        }
     }
-    found != 0
+    false
 }
 
 /// [`has_line`] over any board: `rows`, the length of each row, and whether
