@@ -141,7 +141,7 @@ impl Labeler {
             return;
         };
         let n = match form % 4 {
-            1 => offered.first().map_or(0, |m| m.count_ones() as usize),
+            1 | 3 => offered.first().map_or(0, |m| m.count_ones() as usize),
             2 => offered.len(),
             _ => {
                 let (mut at, mut n, mark) = (pos + 1, 0, out.len());

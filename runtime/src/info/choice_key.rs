@@ -6,9 +6,13 @@ use crate::value::Encode;
 
 /// The key of a choice list whose candidates have the type numbered `ty`,
 /// for [`InfoInterner::infoset`](super::InfoInterner::infoset), in one of
-/// three forms, each with its own first word:
+/// four forms, each with its own first word:
 /// - `[4 ty + 1, bitmask]` when every candidate is one word below 64 and
 ///   they strictly ascend (an enum's values, a small range: most decisions);
+/// - else `[4 ty + 3 + len · 2^48, bitmask]` when every candidate's word
+///   is the fold of a tuple (or list) of `len` (1 to 3) small items, each
+///   below 2^(6 / len), and they strictly ascend (blind tic-tac-toe's
+///   `(row, col, mark)`: a key of two words where 18 candidates took 19);
 /// - else `[4 ty + 2, each candidate's word]` when every candidate has one
 ///   ([`Encode::word`]: any scalar, and tuples of small scalars such as a
 ///   bet `(move, amount)`);
@@ -33,11 +37,17 @@ pub fn choice_key<'a, T: Encode>(
             *short = [4 * u64::from(ty) + 1, mask];
             short
         }
-        None => {
-            words.clear();
-            long_choice_key(ty, candidates, words);
-            words
-        }
+        None => match fold_mask_key(ty, candidates) {
+            Some(key) => {
+                *short = key;
+                short
+            }
+            None => {
+                words.clear();
+                long_choice_key(ty, candidates, words);
+                words
+            }
+        },
     }
 }
 
@@ -48,11 +58,14 @@ pub fn choice_key<'a, T: Encode>(
 pub fn append_choice_key<T: Encode>(ty: u32, candidates: &[T], out: &mut Vec<u64>) {
     match mask_key(candidates) {
         Some(mask) => out.extend_from_slice(&[4 * u64::from(ty) + 1, mask]),
-        None => long_choice_key(ty, candidates, out),
+        None => match fold_mask_key(ty, candidates) {
+            Some(key) => out.extend_from_slice(&key),
+            None => long_choice_key(ty, candidates, out),
+        },
     }
 }
 
-/// The bitmask of [`choice_key`]'s first form, if the list has it.
+/// The bitmask of [`choice_key`]'s form `4 ty + 1`, if the list has it.
 #[inline]
 fn mask_key<T: Encode>(candidates: &[T]) -> Option<u64> {
     let mut mask = 0u64;
@@ -66,8 +79,43 @@ fn mask_key<T: Encode>(candidates: &[T]) -> Option<u64> {
     Some(mask)
 }
 
-/// Appends [`choice_key`]'s second form to `out`, a word per candidate, or
-/// the third.
+/// [`choice_key`]'s form `4 ty + 3`, if the list has it. The candidates' words
+/// are `len · 256^len` plus their items, a byte each, the first the most
+/// significant (`value::fold_seq`); with the items below `2^bits`, `bits =
+/// 6 / len`, a word's bit in the mask is its items side by side, which
+/// ascends with the word. The key names `len`, so the mask gives back
+/// the words (a word of another type's list never meets these: keys are
+/// compared within a type, which `ty` names).
+#[inline]
+fn fold_mask_key<T: Encode>(ty: u32, candidates: &[T]) -> Option<[u64; 2]> {
+    let first = candidates.first()?.word()?;
+    let len = (1..=3u64).find(|&len| first >> (8 * len) == len)?;
+    let bits = 6 / len;
+    let mut mask = 0u64;
+    for c in candidates {
+        let w = c.word()?;
+        if w >> (8 * len) != len {
+            return None;
+        }
+        let mut bit = 0u64;
+        for i in (0..len).rev() {
+            let item = (w >> (8 * i)) & 0xff;
+            if item >> bits != 0 {
+                return None;
+            }
+            bit = bit << bits | item;
+        }
+        // `mask >> bit == 0`: above every candidate so far.
+        if mask >> bit != 0 {
+            return None;
+        }
+        mask |= 1 << bit;
+    }
+    Some([4 * u64::from(ty) + 3 + (len << 48), mask])
+}
+
+/// Appends [`choice_key`]'s form `4 ty + 2` to `out`, a word per
+/// candidate, or else its form `4 ty`.
 #[inline(never)]
 fn long_choice_key<T: Encode>(ty: u32, candidates: &[T], out: &mut Vec<u64>) {
     let start = out.len();

@@ -29,10 +29,11 @@
 //! the 10^9-node poker (6.8 M sets) a memo of 2^19 entries built the tree
 //! in 140 s on one thread, 2^21 in 131 s, 2^22 in 88 s (54 s on two
 //! threads), while blind tic-tac-toe builds as fast with 2^19 as with 2^22
-//! and holds 190 MB less. So the memo holds 2^19 entries (27 MB) and
-//! grows towards 2^22 only while the build has met each set at least 8
-//! times on average: blind tic-tac-toe (about 4) stays at 2^19, poker
-//! grows. Other rules measured: growing with the lookups alone (one entry
+//! and holds 190 MB less. So the memo holds 2^18 entries (13 MB; 2^19
+//! until blind tic-tac-toe's peak needed the 13 MB more than its memo,
+//! which mostly rests, did) and grows towards 2^22 only while the build
+//! has met each set at least 8 times on average: blind tic-tac-toe (about
+//! 4) stays small, poker and Leduc grow. Other rules measured: growing with the lookups alone (one entry
 //! per 32) grew too late on the 521 M-node poker (50.8 s of CPU against
 //! 36.7 s with 2^22 from the start; 39.5 s with this rule); growing when
 //! the misses were sets met before grew blind tic-tac-toe's memo too.
@@ -43,9 +44,9 @@ use super::NONE;
 
 /// The most entries the memo holds (36 bytes each, about 200 MB with the index).
 const MAX_ENTRIES: usize = 1 << 22;
-/// The entries a memo holds before it grows (what 13-rank Leduc, 65
-/// M-node poker and blind tic-tac-toe need; 27 MB).
-const MIN_ENTRIES: usize = 1 << 19;
+/// The entries a memo holds before it grows (13 MB; games that meet
+/// their sets often grow it at once).
+const MIN_ENTRIES: usize = 1 << 18;
 /// A full memo grows only if the build has met each information set this
 /// many times on average (lookups per set so far): poker meets its sets
 /// again and again, from one deal to the next, and needs a memo as large

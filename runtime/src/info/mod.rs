@@ -127,7 +127,24 @@ pub struct InfoInterner {
     /// the records of the moves from there were offered
     /// ([`InfoInterner::push_offered`] checks it word for word).
     last_choice_key: u32,
+    /// This interner among all of the process's, so that an
+    /// [`OfferedKey`] is used only by the interner whose id it holds.
+    uid: u64,
 }
+
+/// The choice list of the information set an interner was last asked for,
+/// as that interner numbers it ([`InfoInterner::offered_key`]): a move
+/// from there is recorded with it and no compare of the list's words
+/// ([`InfoInterner::push_offered_key`]; blind tic-tac-toe compared 20
+/// words at each of its 87 M nodes). Another interner ignores it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OfferedKey {
+    interner: u64,
+    key: u32,
+}
+
+/// The next interner's [`InfoInterner::uid`] (0 is no interner's).
+static NEXT_UID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// What identifies an information set.
 #[derive(Clone, Copy, Debug)]
@@ -175,6 +192,7 @@ impl InfoInterner {
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
             last_choice_key: NONE,
+            uid: NEXT_UID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
@@ -246,6 +264,43 @@ impl InfoInterner {
             self.last_choice_key = self.facts.id(&head, offered);
             self.last_choice_key
         };
+        self.push_record(state, key, chose)
+    }
+
+    /// The choice list of the information set last asked for
+    /// ([`infoset`](Self::infoset)), to record the moves from it with
+    /// [`push_offered_key`](Self::push_offered_key).
+    #[inline]
+    pub fn offered_key(&self) -> OfferedKey {
+        OfferedKey { interner: self.uid, key: self.last_choice_key }
+    }
+
+    /// [`push_offered`](Self::push_offered) with the offered list's key
+    /// from [`offered_key`](Self::offered_key), taken when the list
+    /// `offered` was that information set's: the same state, without
+    /// comparing the list's words again (unless the key is another
+    /// interner's).
+    #[inline]
+    pub fn push_offered_key(
+        &mut self,
+        state: InfoState,
+        player: u32,
+        chose: &[u64],
+        offered: &[u64],
+        key: OfferedKey,
+    ) -> InfoState {
+        if key.interner != self.uid || key.key == NONE || facts::pack(chose, offered).is_some() {
+            return self.push_offered(state, player, chose, offered);
+        }
+        self.last_choice_key = key.key;
+        self.push_record(state, key.key, chose)
+    }
+
+    /// The state `state` followed by the own-move record `chose` with the
+    /// offered list whose choice-key fact is `key`, held by id.
+    #[inline]
+    fn push_record(&mut self, state: InfoState, key: u32, chose: &[u64]) -> InfoState {
+        let id = self.pending.len() as u32;
         let start = self.pending_words.len() as u32;
         self.pending_words.extend_from_slice(&[OFFERED_TAG, u64::from(key)]);
         self.pending_words.extend_from_slice(chose);
@@ -475,14 +530,16 @@ impl InfoInterner {
         most.into_iter().max().unwrap_or(0) >= MAX_ENTRIES
     }
 
-    /// Bytes held by the interner (for memory reports).
+    /// Bytes held by the interner (for memory reports): the big arrays by
+    /// their lengths (their reserved room takes memory only once written,
+    /// as `Tree::bytes` says).
     pub fn bytes(&self) -> usize {
         self.facts.bytes()
-            + self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.entries.len() * std::mem::size_of::<Entry>()
             + self.children.bytes()
             + self.pending.capacity() * std::mem::size_of::<Pending>()
             + self.pending_words.capacity() * 8
-            + self.infosets.capacity() * std::mem::size_of::<SetKey>()
+            + self.infosets.len() * std::mem::size_of::<SetKey>()
             + self.sets.bytes()
             + self.memo.bytes()
     }

@@ -42,15 +42,24 @@ fn choice_keys_are_equal_exactly_for_equal_lists() {
     assert_eq!(key(3, &[0u8, 2]), vec![13, 0b101]);
     assert_eq!(key(3, &[63i64]), vec![13, 1 << 63]);
     assert_eq!(key(0, &[false, true]), vec![1, 0b11]);
+    // Ascending sequences of one to three small items (below 2^(6 / len))
+    // take a bitmask of their items side by side, with their length.
+    assert_eq!(key(1, &[(1i64, 2i64)]), vec![7 + (2 << 48), 1 << (1 << 3 | 2)]);
+    assert_eq!(key(1, &[(0i64, 0i64), (1, 2)]), vec![7 + (2 << 48), 1 | 1 << 10]);
+    assert_eq!(key(1, &[(1u8, 2i64, true)]), vec![7 + (3 << 48), 1 << (1 << 4 | 2 << 2 | 1)]);
+    assert_eq!(key(1, &[[7i64, 0]]), vec![7 + (2 << 48), 1 << 56]);
+    assert_eq!(key(2, &[(63i64,)]), vec![11 + (1 << 48), 1 << 63]);
     // Other one-word values, and short sequences of small scalars
     // (folded: the length, then a byte each), take a word each.
     assert_eq!(key(3, &[2u8, 0]), vec![14, 2, 0]);
     assert_eq!(key(3, &[1i64, 1]), vec![14, 1, 1]);
     assert_eq!(key(3, &[64i64]), vec![14, 64]);
     assert_eq!(key(3, &[-1i64, 0]), vec![14, u64::MAX, 0]);
-    assert_eq!(key(1, &[(1i64, 2i64)]), vec![6, 2 << 16 | 1 << 8 | 2]);
-    assert_eq!(key(1, &[(1u8, 2i64, true)]), vec![6, 3 << 24 | 1 << 16 | 2 << 8 | 1]);
-    assert_eq!(key(1, &[[7i64, 0]]), vec![6, 2 << 16 | 7 << 8]);
+    assert_eq!(key(1, &[(1i64, 8i64)]), vec![6, 2 << 16 | 1 << 8 | 8]);
+    assert_eq!(key(1, &[(1i64, 2i64), (0, 0)]), vec![6, 2 << 16 | 1 << 8 | 2, 2 << 16]);
+    assert_eq!(key(1, &[(1i64,), (1i64,)]), vec![6, 1 << 8 | 1, 1 << 8 | 1]);
+    assert_eq!(key(1, &[(1u8, 4i64, true)]), vec![6, 3 << 24 | 1 << 16 | 4 << 8 | 1]);
+    assert_eq!(key(1, &[(0i64, 0i64, 0i64, 0i64)]), vec![6, 4 << 32]);
     // Sequences with a word of 256 or more, or of more than 7 items,
     // take the full encoding.
     assert_eq!(key(1, &[(1i64, 256i64)]), vec![4, 2, 1, 256]);
@@ -99,6 +108,11 @@ fn choice_keys_are_equal_exactly_for_equal_lists() {
     seqs.push(crate::value::List::from_vec(vec![1; 7]));
     seqs.push(crate::value::List::from_vec(vec![1; 8]));
     assert_one_to_one(&lists_of(&seqs, 2));
+    // Pairs and triples of small items (some too large for the bitmask).
+    let pairs: Vec<(i64, i64)> = [(0, 0), (0, 1), (1, 0), (7, 7), (8, 0), (2, 3)].to_vec();
+    assert_one_to_one(&lists_of(&pairs, 3));
+    let triples: Vec<(i64, i64, u8)> = [(0, 0, 1), (0, 2, 2), (2, 1, 1), (3, 3, 3), (4, 0, 0)].to_vec();
+    assert_one_to_one(&lists_of(&triples, 3));
 }
 
 #[test]
@@ -297,4 +311,32 @@ fn moves_recorded_with_their_offered_list_by_id_are_exact() {
     let card = j.push(InfoState::EMPTY, &[1, 5]);
     let again = j.push_offered(card, 0, &chose, &long);
     assert_eq!(j.infoset(0, again, &[4, 2]), (moved, false));
+}
+
+/// A move recorded with its set's offered key is the state recorded with
+/// the list's words; a key taken from another interner, whose ids differ,
+/// is not used.
+#[test]
+fn moves_recorded_with_an_offered_key_are_those_recorded_with_the_words() {
+    let long: Vec<u64> = (0..19u64).map(|w| 2 + (w << 40)).collect();
+    let other: Vec<u64> = long.iter().map(|w| w + 1).collect();
+    let chose = [CHOSE_TAG, 0, 7];
+    let mut i = InfoInterner::new();
+    let mut j = InfoInterner::new();
+    // `j` numbers the two lists the other way round: its key of `other`
+    // is the id `i` gives `long`.
+    j.infoset(0, InfoState::EMPTY, &other);
+    let foreign = j.offered_key();
+    j.infoset(0, InfoState::EMPTY, &long);
+    i.infoset(0, InfoState::EMPTY, &long);
+    let key = i.offered_key();
+    let by_key = i.push_offered_key(InfoState::EMPTY, 0, &chose, &long, key);
+    let by_words = i.push_offered(InfoState::EMPTY, 0, &chose, &long);
+    assert_eq!(i.resolve(by_key), i.resolve(by_words));
+    i.infoset(0, InfoState::EMPTY, &other);
+    let with_foreign = i.push_offered_key(InfoState::EMPTY, 0, &chose, &other, foreign);
+    let spelled = i.push_offered(InfoState::EMPTY, 0, &chose, &other);
+    assert_eq!(i.resolve(with_foreign), i.resolve(spelled));
+    assert_ne!(i.resolve(with_foreign), i.resolve(by_key));
+    assert_eq!(i.facts(by_key), vec![[&chose[..], &long].concat()]);
 }

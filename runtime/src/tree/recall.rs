@@ -212,7 +212,8 @@ impl MovesBefore {
     }
 
     pub(super) fn bytes(&self) -> u64 {
-        (self.packed.capacity() * 4 + self.wide.as_ref().map_or(0, |w| w.capacity() * 8)) as u64
+        // Lengths: room not yet written takes no memory (see `Tree::bytes`).
+        (self.packed.len() * 4 + self.wide.as_ref().map_or(0, |w| w.len() * 8)) as u64
     }
 }
 

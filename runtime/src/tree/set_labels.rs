@@ -103,12 +103,13 @@ impl SetLabels {
     }
 
     /// Bytes of the arrays beside the label text (which the tree counts by
-    /// the labels' lengths, as every builder does).
+    /// the labels' lengths, as every builder does): their lengths, as
+    /// [`Tree::bytes`](super::Tree::bytes) counts arrays.
     pub fn index_bytes(&self) -> u64 {
-        (self.ends.capacity() * std::mem::size_of::<usize>()
-            + self.list_of.capacity() * 4
-            + self.lists.capacity() * std::mem::size_of::<(usize, u32)>()
-            + self.by_hash.capacity() * 16) as u64
+        (self.ends.len() * std::mem::size_of::<usize>()
+            + self.list_of.len() * 4
+            + self.lists.len() * std::mem::size_of::<(usize, u32)>()
+            + self.by_hash.len() * 16) as u64
     }
 
     /// Gives back the room the arrays hold beyond their contents; the
