@@ -127,6 +127,9 @@ pub struct InfoInterner {
     /// the records of the moves from there were offered
     /// ([`InfoInterner::push_offered`] checks it word for word).
     last_choice_key: u32,
+    /// The offered list last named by a move record and its slot
+    /// ([`facts::FactDict::offered_id`]).
+    last_offered: (u32, u32),
 }
 
 /// What identifies an information set.
@@ -175,6 +178,7 @@ impl InfoInterner {
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
             last_choice_key: NONE,
+            last_offered: (NONE, NONE),
         }
     }
 
@@ -247,6 +251,12 @@ impl InfoInterner {
             self.last_choice_key
         };
         let start = self.pending_words.len() as u32;
+        let fact = self.facts.offered_id(key, chose, &mut self.last_offered);
+        if fact & PACKED != 0 {
+            // A record of a small value packs with its list's slot.
+            self.pending.push(Pending { parent: state, fact, start, interned: NONE });
+            return InfoState(PENDING | id);
+        }
         self.pending_words.extend_from_slice(&[OFFERED_TAG, u64::from(key)]);
         self.pending_words.extend_from_slice(chose);
         self.pending.push(Pending { parent: state, fact: NONE, start, interned: NONE });
