@@ -81,6 +81,19 @@ fn unpack_offered(id: u32) -> Option<(u32, u64, u64)> {
     Some((field(wt + wv, ws), u64::from(field(wv, wt)), u64::from(field(0, wv)).wrapping_sub(2)))
 }
 
+/// Whether a fact of `head_len` small words (below 6) followed by `rest`
+/// can pack: whether `rest`'s words fit their widths ([`pack`] packs it
+/// iff the head's words fit theirs too).
+#[inline]
+pub(super) fn tail_fits(head_len: usize, rest: &[u64]) -> bool {
+    let n = head_len + rest.len();
+    if n == 0 || n > 6 {
+        return false;
+    }
+    let widths = &PACK_WIDTHS[n][head_len..];
+    rest.iter().zip(widths).all(|(&w, &width)| w.wrapping_add(2) >> width == 0)
+}
+
 /// Word `i` of the packed fact `id` (zero past its end).
 fn unpacked_word(id: u32, i: usize) -> u64 {
     let n = ((id >> 27) & 7) as usize;
@@ -351,6 +364,23 @@ mod tests {
             let id = dict.offered_id(3, &chose, &mut last);
             assert_eq!(id & PACKED, 0);
             assert_eq!(dict.words_of(id), [&[OFFERED_TAG, 3][..], &chose].concat());
+        }
+    }
+
+    #[test]
+    fn a_tail_fits_exactly_when_some_fact_with_it_packs() {
+        let words = [0u64, 1, 5, 13, 14, 200, 254, 1 << 13, 1 << 20, u64::MAX - 1, u64::MAX];
+        for head_len in 0..7 {
+            for rest_len in 0..4 {
+                for i in 0..words.len().pow(rest_len as u32) {
+                    let rest: Vec<u64> =
+                        (0..rest_len).map(|k| words[i / words.len().pow(k as u32) % words.len()]).collect();
+                    let zeros = vec![0; head_len];
+                    assert_eq!(tail_fits(head_len, &rest), pack(&zeros, &rest).is_some(), "{head_len} {rest:?}");
+                    let big = vec![u64::MAX - 3; head_len];
+                    assert!(pack(&big, &rest).is_none() || tail_fits(head_len, &rest));
+                }
+            }
         }
     }
 

@@ -123,13 +123,40 @@ pub struct InfoInterner {
     memo: Memo,
     /// Reused buffer: the unresolved pending facts of a chain.
     chain: Vec<u32>,
-    /// The choice-key fact of the last information set asked for: what
-    /// the records of the moves from there were offered
-    /// ([`InfoInterner::push_offered`] checks it word for word).
-    last_choice_key: u32,
     /// The offered list last named by a move record and its slot
     /// ([`facts::FactDict::offered_id`]).
     last_offered: (u32, u32),
+    /// The choice list of the last information set asked for: what the
+    /// records of the moves from there were offered
+    /// ([`InfoInterner::push_offered`] checks it word for word).
+    last_list: OfferedList,
+}
+
+/// A list offered to a player, and what the records of moves from it
+/// need (the same for the children of a decision node).
+struct OfferedList {
+    player: u32,
+    /// The list's words ([`choice_key`]).
+    words: Vec<u64>,
+    /// The id of the list's choice key (`[INFOSET_TAG, player] ++ words`).
+    key: u32,
+    /// The length of the records asked about so far, in words (`usize::MAX`
+    /// before the first), and whether such a record and the list can pack
+    /// as one fact.
+    record_len: usize,
+    packs: bool,
+}
+
+impl OfferedList {
+    /// The list `words`, whose choice key for `player` has the id `key`.
+    #[inline]
+    fn offer(&mut self, player: u32, key: u32, words: &[u64]) {
+        if self.key != key || self.player != player {
+            self.words.clear();
+            self.words.extend_from_slice(words);
+            (self.player, self.key, self.record_len) = (player, key, usize::MAX);
+        }
+    }
 }
 
 /// What identifies an information set.
@@ -177,8 +204,8 @@ impl InfoInterner {
             sets: CompactIndex::with_capacity(sets),
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
-            last_choice_key: NONE,
             last_offered: (NONE, NONE),
+            last_list: OfferedList { player: NONE, words: Vec::new(), key: NONE, record_len: usize::MAX, packs: false },
         }
     }
 
@@ -236,21 +263,26 @@ impl InfoInterner {
     #[inline]
     pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
         let id = self.pending.len() as u32;
-        // A short record and list (Leduc's bets) pack as one fact.
-        if let Some(fact) = facts::pack(chose, offered) {
-            let start = self.pending_words.len() as u32;
-            self.pending.push(Pending { parent: state, fact, start, interned: NONE });
-            return InfoState(PENDING | id);
-        }
-        let head = [INFOSET_TAG, u64::from(player)];
-        let last = self.last_choice_key;
-        let key = if last != NONE && self.facts.matches(last, &head, offered) {
-            last
-        } else {
-            self.last_choice_key = self.facts.id(&head, offered);
-            self.last_choice_key
-        };
         let start = self.pending_words.len() as u32;
+        // The list is nearly always that of the information set just
+        // asked for: its id is known, and whether records pack with it
+        // once the first of them asked.
+        let known = &self.last_list;
+        if known.player != player || known.words != offered {
+            self.offered_list(player, offered);
+        }
+        if self.last_list.record_len != chose.len() {
+            self.last_list.record_len = chose.len();
+            self.last_list.packs = facts::tail_fits(chose.len(), offered);
+        }
+        // A short record and list (Leduc's bets) pack as one fact.
+        if self.last_list.packs {
+            if let Some(fact) = facts::pack(chose, offered) {
+                self.pending.push(Pending { parent: state, fact, start, interned: NONE });
+                return InfoState(PENDING | id);
+            }
+        }
+        let key = self.last_list.key;
         let fact = self.facts.offered_id(key, chose, &mut self.last_offered);
         if fact & PACKED != 0 {
             // A record of a small value packs with its list's slot.
@@ -261,6 +293,16 @@ impl InfoInterner {
         self.pending_words.extend_from_slice(chose);
         self.pending.push(Pending { parent: state, fact: NONE, start, interned: NONE });
         InfoState(PENDING | id)
+    }
+
+    /// Makes `offered`, a list offered to `player`, the list of
+    /// [`Self::last_list`], with its choice key's id (out of line: the
+    /// list is nearly always the one [`Self::infoset`] was just asked
+    /// for).
+    #[inline(never)]
+    fn offered_list(&mut self, player: u32, offered: &[u64]) {
+        let key = self.facts.id(&[INFOSET_TAG, u64::from(player)], offered);
+        self.last_list.offer(player, key, offered);
     }
 
     /// A fact's words as pushed: an own-move record with its offered list
@@ -377,7 +419,7 @@ impl InfoInterner {
         let memo_key = [older, newer, player];
         let memo_miss = match self.memo.find(base, memo_key) {
             Some(found) if self.facts.matches(found.choice_key, &head, choices) => {
-                self.last_choice_key = found.choice_key;
+                self.last_list.offer(player, found.choice_key, choices);
                 // Intern the key's facts as the exact path below would.
                 if n == 2 {
                     self.pending[newest[1] as usize].interned = found.mid;
@@ -390,7 +432,7 @@ impl InfoInterner {
             found => found.is_none(),
         };
         let choice_key = self.facts.id(&head, choices);
-        self.last_choice_key = choice_key;
+        self.last_list.offer(player, choice_key, choices);
         let older_pending = (n == 2).then_some(newest[1]);
         let state = self.resolve(state);
         let (set, new) = self.infoset_of_key(state, choice_key);
