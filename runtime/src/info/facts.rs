@@ -81,17 +81,17 @@ fn unpack_offered(id: u32) -> Option<(u32, u64, u64)> {
     Some((field(wt + wv, ws), u64::from(field(wv, wt)), u64::from(field(0, wv)).wrapping_sub(2)))
 }
 
-/// Whether a fact of `head_len` small words (below 6) followed by `rest`
-/// can pack: whether `rest`'s words fit their widths ([`pack`] packs it
-/// iff the head's words fit theirs too).
+/// Whether the last word of `head ++ rest` fits its width in a packed
+/// fact (a fact that packs passes): a move record's offered list ends with
+/// its largest word (a bitmask), so a record that does not pack mostly
+/// fails here, a compare instead of [`pack`]'s loop.
 #[inline]
-pub(super) fn tail_fits(head_len: usize, rest: &[u64]) -> bool {
-    let n = head_len + rest.len();
-    if n == 0 || n > 6 {
-        return false;
+pub(super) fn last_word_fits(head: &[u64], rest: &[u64]) -> bool {
+    let n = head.len() + rest.len();
+    match rest.last().or(head.last()) {
+        Some(w) if n <= 6 => w.wrapping_add(2) >> PACK_WIDTHS[n][n - 1] == 0,
+        _ => false,
     }
-    let widths = &PACK_WIDTHS[n][head_len..];
-    rest.iter().zip(widths).all(|(&w, &width)| w.wrapping_add(2) >> width == 0)
 }
 
 /// Word `i` of the packed fact `id` (zero past its end).
@@ -249,18 +249,21 @@ impl FactDict {
     /// the same id however it comes: packed iff its type and value are
     /// small and its list has a slot, which it keeps (slots are given
     /// while fewer than [`OFFERED_SLOTS`] are).
-    #[inline]
     pub(super) fn offered_id(&mut self, key: u32, chose: &[u64], last: &mut (u32, u32)) -> u32 {
-        let Some(record) = small_record(chose) else {
-            return self.lookup(&[super::OFFERED_TAG, u64::from(key)], chose);
-        };
+        match self.packed_offered_id(key, chose, last) {
+            Some(id) => id,
+            None => self.lookup(&[super::OFFERED_TAG, u64::from(key)], chose),
+        }
+    }
+
+    /// [`offered_id`](Self::offered_id) if the record packs.
+    #[inline]
+    pub(super) fn packed_offered_id(&mut self, key: u32, chose: &[u64], last: &mut (u32, u32)) -> Option<u32> {
+        let record = small_record(chose)?;
         if last.0 != key {
             *last = (key, self.offered_slot(key));
         }
-        match last.1 {
-            super::NONE => self.lookup(&[super::OFFERED_TAG, u64::from(key)], chose),
-            slot => pack_offered(slot, record),
-        }
+        (last.1 != super::NONE).then(|| pack_offered(last.1, record))
     }
 
     /// The slot of the offered list `key`, given if it has none yet;
@@ -368,17 +371,15 @@ mod tests {
     }
 
     #[test]
-    fn a_tail_fits_exactly_when_some_fact_with_it_packs() {
-        let words = [0u64, 1, 5, 13, 14, 200, 254, 1 << 13, 1 << 20, u64::MAX - 1, u64::MAX];
-        for head_len in 0..7 {
-            for rest_len in 0..4 {
-                for i in 0..words.len().pow(rest_len as u32) {
-                    let rest: Vec<u64> =
-                        (0..rest_len).map(|k| words[i / words.len().pow(k as u32) % words.len()]).collect();
-                    let zeros = vec![0; head_len];
-                    assert_eq!(tail_fits(head_len, &rest), pack(&zeros, &rest).is_some(), "{head_len} {rest:?}");
-                    let big = vec![u64::MAX - 3; head_len];
-                    assert!(pack(&big, &rest).is_none() || tail_fits(head_len, &rest));
+    fn a_fact_whose_last_word_does_not_fit_does_not_pack() {
+        let words = [0u64, 1, 5, 13, 14, 200, 254, 1 << 13, 1 << 20, u64::MAX - 2, u64::MAX];
+        for len in 0..8 {
+            for i in 0..words.len().pow(len.min(3) as u32) {
+                let fact: Vec<u64> =
+                    (0..len).map(|k| words[i / words.len().pow(k.min(2) as u32) % words.len()]).collect();
+                for split in 0..=len {
+                    let (head, rest) = fact.split_at(split);
+                    assert!(pack(head, rest).is_none() || last_word_fits(head, rest), "{fact:?}");
                 }
             }
         }

@@ -96,6 +96,13 @@ struct Pending {
     interned: u32,
 }
 
+/// Whether two short word lists are equal, word by word (`==` on slices
+/// calls memcmp, which pays off only on longer ones).
+#[inline]
+fn same_words(a: &[u64], b: &[u64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// The words of the pending fact `i`, one that does not pack.
 fn unpacked_words<'a>(pending: &[Pending], words: &'a [u64], i: u32) -> &'a [u64] {
     let start = pending[i as usize].start as usize;
@@ -132,30 +139,42 @@ pub struct InfoInterner {
     last_list: OfferedList,
 }
 
-/// A list offered to a player, and what the records of moves from it
-/// need (the same for the children of a decision node).
+/// The longest choice list copied as soon as its set is asked for.
+const SHORT_LIST: usize = 4;
+
+/// A list offered to a player, with its id.
 struct OfferedList {
     player: u32,
-    /// The list's words ([`choice_key`]).
-    words: Vec<u64>,
     /// The id of the list's choice key (`[INFOSET_TAG, player] ++ words`).
     key: u32,
-    /// The length of the records asked about so far, in words (`usize::MAX`
-    /// before the first), and whether such a record and the list can pack
-    /// as one fact.
-    record_len: usize,
-    packs: bool,
+    /// The list's words ([`choice_key`]), if `copied`.
+    words: Vec<u64>,
+    copied: bool,
 }
 
 impl OfferedList {
-    /// The list `words`, whose choice key for `player` has the id `key`.
+    /// The list `words`, whose choice key for `player` has the id `key`;
+    /// a short list is copied now (a few stores: liar's dice's bitmask),
+    /// a long one when a move record first asks.
     #[inline]
     fn offer(&mut self, player: u32, key: u32, words: &[u64]) {
         if self.key != key || self.player != player {
-            self.words.clear();
-            self.words.extend_from_slice(words);
-            (self.player, self.key, self.record_len) = (player, key, usize::MAX);
+            (self.player, self.key, self.copied) = (player, key, words.len() <= SHORT_LIST);
+            if self.copied {
+                self.words.clear();
+                // Word by word: `extend_from_slice` calls memcpy.
+                for &w in words {
+                    self.words.push(w);
+                }
+            }
         }
+    }
+
+    /// The id of `offered` offered to `player`, if it is this list and
+    /// its words are copied.
+    #[inline]
+    fn key_of(&self, player: u32, offered: &[u64]) -> Option<u32> {
+        (self.copied && self.player == player && same_words(&self.words, offered)).then_some(self.key)
     }
 }
 
@@ -205,7 +224,7 @@ impl InfoInterner {
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
             last_offered: (NONE, NONE),
-            last_list: OfferedList { player: NONE, words: Vec::new(), key: NONE, record_len: usize::MAX, packs: false },
+            last_list: OfferedList { player: NONE, key: NONE, words: Vec::new(), copied: false },
         }
     }
 
@@ -264,45 +283,43 @@ impl InfoInterner {
     pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
         let id = self.pending.len() as u32;
         let start = self.pending_words.len() as u32;
-        // The list is nearly always that of the information set just
-        // asked for: its id is known, and whether records pack with it
-        // once the first of them asked.
-        let known = &self.last_list;
-        if known.player != player || known.words != offered {
-            self.offered_list(player, offered);
-        }
-        if self.last_list.record_len != chose.len() {
-            self.last_list.record_len = chose.len();
-            self.last_list.packs = facts::tail_fits(chose.len(), offered);
-        }
         // A short record and list (Leduc's bets) pack as one fact.
-        if self.last_list.packs {
-            if let Some(fact) = facts::pack(chose, offered) {
-                self.pending.push(Pending { parent: state, fact, start, interned: NONE });
-                return InfoState(PENDING | id);
-            }
-        }
-        let key = self.last_list.key;
-        let fact = self.facts.offered_id(key, chose, &mut self.last_offered);
-        if fact & PACKED != 0 {
-            // A record of a small value packs with its list's slot.
+        if let Some(fact) = facts::last_word_fits(chose, offered).then(|| facts::pack(chose, offered)).flatten() {
             self.pending.push(Pending { parent: state, fact, start, interned: NONE });
             return InfoState(PENDING | id);
         }
-        self.pending_words.extend_from_slice(&[OFFERED_TAG, u64::from(key)]);
-        self.pending_words.extend_from_slice(chose);
-        self.pending.push(Pending { parent: state, fact: NONE, start, interned: NONE });
+        // The list is nearly always that of the information set just
+        // asked for, whose id is known.
+        let key = match self.last_list.key_of(player, offered) {
+            Some(key) => key,
+            None => self.offered_list(player, offered),
+        };
+        // A record of a small value (liar's dice's bids) packs with its
+        // list's slot.
+        let fact = self.facts.packed_offered_id(key, chose, &mut self.last_offered).unwrap_or(NONE);
+        if fact == NONE {
+            self.pending_words.extend_from_slice(&[OFFERED_TAG, u64::from(key)]);
+            self.pending_words.extend_from_slice(chose);
+        }
+        self.pending.push(Pending { parent: state, fact, start, interned: NONE });
         InfoState(PENDING | id)
     }
 
     /// Makes `offered`, a list offered to `player`, the list of
-    /// [`Self::last_list`], with its choice key's id (out of line: the
-    /// list is nearly always the one [`Self::infoset`] was just asked
+    /// [`Self::last_list`], and returns its choice key's id (out of line:
+    /// the list is nearly always the one [`Self::infoset`] was just asked
     /// for).
     #[inline(never)]
-    fn offered_list(&mut self, player: u32, offered: &[u64]) {
-        let key = self.facts.id(&[INFOSET_TAG, u64::from(player)], offered);
-        self.last_list.offer(player, key, offered);
+    fn offered_list(&mut self, player: u32, offered: &[u64]) -> u32 {
+        let head = [INFOSET_TAG, u64::from(player)];
+        let list = &mut self.last_list;
+        if list.key == NONE || list.player != player || !self.facts.matches(list.key, &head, offered) {
+            (list.player, list.key) = (player, self.facts.id(&head, offered));
+        }
+        list.words.clear();
+        list.words.extend_from_slice(offered);
+        list.copied = true;
+        list.key
     }
 
     /// A fact's words as pushed: an own-move record with its offered list
