@@ -129,7 +129,8 @@ pub(super) struct FactDict {
     /// Per slot, the offered list (a choice key's id) that packed own-move
     /// records name by that slot, and the slots by the hash of their list.
     offered: Vec<u32>,
-    offered_index: IdIndex,
+    /// Made when the first slot is given (most games give none).
+    offered_index: Option<IdIndex>,
 }
 
 /// Hash of `head ++ rest` (the same for every split of the words): four
@@ -184,7 +185,7 @@ impl FactDict {
             words: Vec::new(),
             index: IdIndex::new(),
             offered: Vec::new(),
-            offered_index: IdIndex::new(),
+            offered_index: None,
         }
     }
 
@@ -272,13 +273,14 @@ impl FactDict {
     fn offered_slot(&mut self, key: u32) -> u32 {
         let h = u64::from(key).wrapping_mul(K);
         let offered = &self.offered;
-        match self.offered_index.find(h, |slot| offered[slot as usize] == key) {
+        let index = self.offered_index.get_or_insert_with(IdIndex::new);
+        match index.find(h, |slot| offered[slot as usize] == key) {
             Ok(slot) => slot,
             Err(_) if self.offered.len() >= OFFERED_SLOTS => super::NONE,
             Err(at) => {
                 let slot = self.offered.len() as u32;
                 self.offered.push(key);
-                self.offered_index.insert(at, h, slot);
+                index.insert(at, h, slot);
                 slot
             }
         }
@@ -323,7 +325,7 @@ impl FactDict {
             + self.words.capacity() * 8
             + self.index.bytes()
             + self.offered.capacity() * 4
-            + self.offered_index.bytes()
+            + self.offered_index.as_ref().map_or(0, IdIndex::bytes)
     }
 }
 

@@ -150,6 +150,10 @@ struct OfferedList {
     /// The list's words ([`choice_key`]), if `copied`.
     words: Vec<u64>,
     copied: bool,
+    /// Whether the last move record asked for its list (it did not pack
+    /// as the record and the list spelled out): only then is a short list
+    /// copied before a record asks (Leduc's records pack).
+    wanted: bool,
 }
 
 impl OfferedList {
@@ -159,7 +163,7 @@ impl OfferedList {
     #[inline]
     fn offer(&mut self, player: u32, key: u32, words: &[u64]) {
         if self.key != key || self.player != player {
-            (self.player, self.key, self.copied) = (player, key, words.len() <= SHORT_LIST);
+            (self.player, self.key, self.copied) = (player, key, self.wanted && words.len() <= SHORT_LIST);
             if self.copied {
                 self.words.clear();
                 // Word by word: `extend_from_slice` calls memcpy.
@@ -224,7 +228,7 @@ impl InfoInterner {
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
             last_offered: (NONE, NONE),
-            last_list: OfferedList { player: NONE, key: NONE, words: Vec::new(), copied: false },
+            last_list: OfferedList { player: NONE, key: NONE, words: Vec::new(), copied: false, wanted: false },
         }
     }
 
@@ -285,9 +289,11 @@ impl InfoInterner {
         let start = self.pending_words.len() as u32;
         // A short record and list (Leduc's bets) pack as one fact.
         if let Some(fact) = facts::last_word_fits(chose, offered).then(|| facts::pack(chose, offered)).flatten() {
+            self.last_list.wanted = false;
             self.pending.push(Pending { parent: state, fact, start, interned: NONE });
             return InfoState(PENDING | id);
         }
+        self.last_list.wanted = true;
         // The list is nearly always that of the information set just
         // asked for, whose id is known.
         let key = match self.last_list.key_of(player, offered) {
