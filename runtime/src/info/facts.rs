@@ -217,7 +217,8 @@ impl FactDict {
     }
 
     /// Whether `id` is the fact `head ++ rest` (its id without a lookup).
-    #[inline]
+    /// Always inlined: out of line, a memo hit's check cost Leduc 2%.
+    #[inline(always)]
     pub(super) fn matches(&self, id: u32, head: &[u64], rest: &[u64]) -> bool {
         if id & PACKED != 0 {
             return pack(head, rest) == Some(id);

@@ -150,8 +150,8 @@ struct OfferedList {
     /// The list's words ([`choice_key`]), if `copied`.
     words: Vec<u64>,
     copied: bool,
-    /// Whether the last move record asked for its list (it did not pack
-    /// as the record and the list spelled out): only then is a short list
+    /// Whether a move record has asked for its list (it did not pack as
+    /// the record and the list spelled out): only then is a short list
     /// copied before a record asks (Leduc's records pack).
     wanted: bool,
 }
@@ -163,13 +163,20 @@ impl OfferedList {
     #[inline]
     fn offer(&mut self, player: u32, key: u32, words: &[u64]) {
         if self.key != key || self.player != player {
-            (self.player, self.key, self.copied) = (player, key, self.wanted && words.len() <= SHORT_LIST);
-            if self.copied {
-                self.words.clear();
-                // Word by word: `extend_from_slice` calls memcpy.
-                for &w in words {
-                    self.words.push(w);
-                }
+            self.replace(player, key, words);
+        }
+    }
+
+    /// [`offer`](Self::offer) of another list (out of line: a compare is
+    /// what the information set's lookup inlines).
+    #[inline(never)]
+    fn replace(&mut self, player: u32, key: u32, words: &[u64]) {
+        (self.player, self.key, self.copied) = (player, key, self.wanted && words.len() <= SHORT_LIST);
+        if self.copied {
+            self.words.clear();
+            // Word by word: `extend_from_slice` calls memcpy.
+            for &w in words {
+                self.words.push(w);
             }
         }
     }
@@ -289,7 +296,6 @@ impl InfoInterner {
         let start = self.pending_words.len() as u32;
         // A short record and list (Leduc's bets) pack as one fact.
         if let Some(fact) = facts::last_word_fits(chose, offered).then(|| facts::pack(chose, offered)).flatten() {
-            self.last_list.wanted = false;
             self.pending.push(Pending { parent: state, fact, start, interned: NONE });
             return InfoState(PENDING | id);
         }
