@@ -283,7 +283,9 @@ impl InfoInterner {
     /// (`[CHOSE_TAG, type, value...]`) with the options it was offered
     /// (`offered`, a choice list's key): the fact `chose ++ offered`
     /// ([`facts`](Self::facts) gives those words back), packed if it can
-    /// be, else held as the record and the id of the offered list. The list is nearly always that of
+    /// be, else held as the record and the id of the offered list (packed
+    /// with the list's slot when the record's type and value are small:
+    /// [`facts::FactDict::offered_id`]). The list is nearly always that of
     /// the information set just asked for (a compare finds its id), so a
     /// move's record is a few words however many options there were
     /// (blind tic-tac-toe offers 18 and pushed 22 words per node). A game
