@@ -44,6 +44,56 @@ pub(super) fn pack(head: &[u64], rest: &[u64]) -> Option<u32> {
     (overflow == 0).then_some(PACKED | (n as u32) << 27 | payload as u32)
 }
 
+/// The length field of a packed own-move record that names its offered
+/// list by a slot ([`FactDict::offered_id`]); [`pack`]'s facts have
+/// lengths 1 to 6.
+const OFFERED_LEN: u32 = 7;
+/// Bits of a packed own-move record's offered-list slot, choice type and
+/// value (the value offset by 2, as in [`pack`]).
+const OFFERED_WIDTHS: [u32; 3] = [15, 4, 8];
+/// The most offered lists that packed records name (slots).
+const OFFERED_SLOTS: usize = 1 << OFFERED_WIDTHS[0];
+
+/// The type and the value (offset by 2) of the record `chose`
+/// (`[CHOSE_TAG, ty, value]`), if they fit a packed own-move record.
+#[inline]
+fn small_record(chose: &[u64]) -> Option<(u32, u32)> {
+    let &[super::CHOSE_TAG, ty, value] = chose else { return None };
+    let value = value.wrapping_add(2);
+    (ty >> OFFERED_WIDTHS[1] == 0 && value >> OFFERED_WIDTHS[2] == 0).then_some((ty as u32, value as u32))
+}
+
+/// The packed id of a record of type `ty` and offset value `value` whose
+/// offered list has the slot `slot`.
+#[inline]
+fn pack_offered(slot: u32, (ty, value): (u32, u32)) -> u32 {
+    let [_, wt, wv] = OFFERED_WIDTHS;
+    PACKED | OFFERED_LEN << 27 | slot << (wt + wv) | ty << wv | value
+}
+
+/// The slot, type and value of `id` if [`pack_offered`] made it.
+fn unpack_offered(id: u32) -> Option<(u32, u64, u64)> {
+    if id & PACKED == 0 || (id >> 27) & 7 != OFFERED_LEN {
+        return None;
+    }
+    let [ws, wt, wv] = OFFERED_WIDTHS;
+    let field = |shift: u32, width: u32| (id >> shift) & ((1 << width) - 1);
+    Some((field(wt + wv, ws), u64::from(field(wv, wt)), u64::from(field(0, wv)).wrapping_sub(2)))
+}
+
+/// Whether the last word of `head ++ rest` fits its width in a packed
+/// fact (a fact that packs passes): a move record's offered list ends with
+/// its largest word (a bitmask), so a record that does not pack mostly
+/// fails here, a compare instead of [`pack`]'s loop.
+#[inline]
+pub(super) fn last_word_fits(head: &[u64], rest: &[u64]) -> bool {
+    let n = head.len() + rest.len();
+    match rest.last().or(head.last()) {
+        Some(w) if n <= 6 => w.wrapping_add(2) >> PACK_WIDTHS[n][n - 1] == 0,
+        _ => false,
+    }
+}
+
 /// Word `i` of the packed fact `id` (zero past its end).
 fn unpacked_word(id: u32, i: usize) -> u64 {
     let n = ((id >> 27) & 7) as usize;
@@ -76,6 +126,11 @@ pub(super) struct FactDict {
     words: Vec<u64>,
     /// Ids by the hash of their words.
     index: IdIndex,
+    /// Per slot, the offered list (a choice key's id) that packed own-move
+    /// records name by that slot, and the slots by the hash of their list.
+    offered: Vec<u32>,
+    /// Made when the first slot is given (most games give none).
+    offered_index: Option<IdIndex>,
 }
 
 /// Hash of `head ++ rest` (the same for every split of the words): four
@@ -125,7 +180,13 @@ fn rotate_lanes(l: [u64; 4], by: usize) -> [u64; 4] {
 
 impl FactDict {
     pub(super) fn new() -> FactDict {
-        FactDict { facts: Vec::new(), words: Vec::new(), index: IdIndex::new() }
+        FactDict {
+            facts: Vec::new(),
+            words: Vec::new(),
+            index: IdIndex::new(),
+            offered: Vec::new(),
+            offered_index: None,
+        }
     }
 
     pub(super) fn get(&self, id: u32) -> &[u64] {
@@ -135,7 +196,9 @@ impl FactDict {
 
     /// The words of a fact id (packed or not).
     pub(super) fn words_of(&self, id: u32) -> Vec<u64> {
-        if id & PACKED != 0 {
+        if let Some((key, chose)) = self.offered_record(id) {
+            [&[super::OFFERED_TAG, u64::from(key)][..], &chose].concat()
+        } else if id & PACKED != 0 {
             unpack(id)
         } else {
             self.get(id).to_vec()
@@ -144,7 +207,9 @@ impl FactDict {
 
     /// Word `i` of the fact `id` (packed or not; zero past its end).
     pub(super) fn word(&self, id: u32, i: usize) -> u64 {
-        if id & PACKED != 0 {
+        if self.offered_record(id).is_some() {
+            self.words_of(id).get(i).copied().unwrap_or(0)
+        } else if id & PACKED != 0 {
             unpacked_word(id, i)
         } else {
             self.get(id).get(i).copied().unwrap_or(0)
@@ -152,7 +217,8 @@ impl FactDict {
     }
 
     /// Whether `id` is the fact `head ++ rest` (its id without a lookup).
-    #[inline]
+    /// Always inlined: out of line, a memo hit's check cost Leduc 2%.
+    #[inline(always)]
     pub(super) fn matches(&self, id: u32, head: &[u64], rest: &[u64]) -> bool {
         if id & PACKED != 0 {
             return pack(head, rest) == Some(id);
@@ -172,6 +238,60 @@ impl FactDict {
             Some(id) => id,
             None => self.lookup(head, rest),
         }
+    }
+
+    /// The id of the own-move record `[OFFERED_TAG, key] ++ chose`, the
+    /// record `chose` (`[CHOSE_TAG, ty, value]`) of a choice among the
+    /// list whose choice key has the id `key`
+    /// ([`super::InfoInterner::push_offered`]). A record of a small type
+    /// and value packs with its list's slot (a dense number of the lists
+    /// that such records name), with no dictionary lookup at the player's
+    /// next decision (liar's dice's bids); others are in the dictionary.
+    /// `last` caches the slot of the list last asked for. A record gets
+    /// the same id however it comes: packed iff its type and value are
+    /// small and its list has a slot, which it keeps (slots are given
+    /// while fewer than [`OFFERED_SLOTS`] are).
+    pub(super) fn offered_id(&mut self, key: u32, chose: &[u64], last: &mut (u32, u32)) -> u32 {
+        match self.packed_offered_id(key, chose, last) {
+            Some(id) => id,
+            None => self.lookup(&[super::OFFERED_TAG, u64::from(key)], chose),
+        }
+    }
+
+    /// [`offered_id`](Self::offered_id) if the record packs.
+    #[inline]
+    pub(super) fn packed_offered_id(&mut self, key: u32, chose: &[u64], last: &mut (u32, u32)) -> Option<u32> {
+        let record = small_record(chose)?;
+        if last.0 != key {
+            *last = (key, self.offered_slot(key));
+        }
+        (last.1 != super::NONE).then(|| pack_offered(last.1, record))
+    }
+
+    /// The slot of the offered list `key`, given if it has none yet;
+    /// `NONE` when every slot is taken.
+    #[inline(never)]
+    fn offered_slot(&mut self, key: u32) -> u32 {
+        let h = u64::from(key).wrapping_mul(K);
+        let offered = &self.offered;
+        let index = self.offered_index.get_or_insert_with(IdIndex::new);
+        match index.find(h, |slot| offered[slot as usize] == key) {
+            Ok(slot) => slot,
+            Err(_) if self.offered.len() >= OFFERED_SLOTS => super::NONE,
+            Err(at) => {
+                let slot = self.offered.len() as u32;
+                self.offered.push(key);
+                index.insert(at, h, slot);
+                slot
+            }
+        }
+    }
+
+    /// The offered list's id and the record `[CHOSE_TAG, ty, value]` of
+    /// `id`, if it is an own-move record packed with its list's slot.
+    pub(super) fn offered_record(&self, id: u32) -> Option<(u32, [u64; 3])> {
+        let (slot, ty, value) = unpack_offered(id)?;
+        Some((self.offered[slot as usize], [super::CHOSE_TAG, ty, value]))
     }
 
     /// The dictionary's id of `head ++ rest` (added if new); out of line,
@@ -202,7 +322,11 @@ impl FactDict {
     }
 
     pub(super) fn bytes(&self) -> usize {
-        self.facts.capacity() * 8 + self.words.capacity() * 8 + self.index.bytes()
+        self.facts.capacity() * 8
+            + self.words.capacity() * 8
+            + self.index.bytes()
+            + self.offered.capacity() * 4
+            + self.offered_index.as_ref().map_or(0, IdIndex::bytes)
     }
 }
 
@@ -217,6 +341,50 @@ mod tests {
             let words: Vec<u64> = (0..fact.len() + 1).map(|i| unpacked_word(id, i)).collect();
             assert_eq!(words[..fact.len()], fact[..]);
             assert_eq!((unpack(id), words[fact.len()]), (fact, 0));
+        }
+    }
+
+    #[test]
+    fn a_packed_move_record_gives_its_words_back_and_is_no_other_packed_fact() {
+        use super::super::{CHOSE_TAG, NONE, OFFERED_TAG};
+        let mut dict = FactDict::new();
+        let mut last = (NONE, NONE);
+        let lists: Vec<u32> = vec![PACKED | 5, 3, PACKED | 5 << 27 | 77, 0];
+        for (ty, value) in [(0u64, 0u64), (1, 12), (15, 253), (2, u64::MAX - 1)] {
+            for &key in &lists {
+                let chose = [CHOSE_TAG, ty, value];
+                let id = dict.offered_id(key, &chose, &mut last);
+                let words = [OFFERED_TAG, u64::from(key), CHOSE_TAG, ty, value];
+                assert_eq!(dict.words_of(id), words);
+                assert_eq!((0..6).map(|i| dict.word(id, i)).collect::<Vec<_>>(), [&words[..], &[0]].concat());
+                assert_eq!(dict.offered_record(id), Some((key, chose)));
+                assert!(id & PACKED != 0 && pack(&words, &[]).is_none());
+                // The same id again, whichever list was asked for last.
+                assert_eq!(dict.offered_id(key, &chose, &mut (NONE, NONE)), id);
+            }
+        }
+        assert_eq!(dict.offered.len(), lists.len());
+        assert_eq!(dict.offered_record(pack(&[CHOSE_TAG, 0, 7], &[]).expect("packs")), None);
+        // Records of a large type or value, or of more words, are looked up.
+        for chose in [vec![CHOSE_TAG, 16, 1], vec![CHOSE_TAG, 0, 254], vec![CHOSE_TAG, 0, 1, 2]] {
+            let id = dict.offered_id(3, &chose, &mut last);
+            assert_eq!(id & PACKED, 0);
+            assert_eq!(dict.words_of(id), [&[OFFERED_TAG, 3][..], &chose].concat());
+        }
+    }
+
+    #[test]
+    fn a_fact_whose_last_word_does_not_fit_does_not_pack() {
+        let words = [0u64, 1, 5, 13, 14, 200, 254, 1 << 13, 1 << 20, u64::MAX - 2, u64::MAX];
+        for len in 0..8 {
+            for i in 0..words.len().pow(len.min(3) as u32) {
+                let fact: Vec<u64> =
+                    (0..len).map(|k| words[i / words.len().pow(k.min(2) as u32) % words.len()]).collect();
+                for split in 0..=len {
+                    let (head, rest) = fact.split_at(split);
+                    assert!(pack(head, rest).is_none() || last_word_fits(head, rest), "{fact:?}");
+                }
+            }
         }
     }
 

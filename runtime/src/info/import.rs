@@ -90,7 +90,14 @@ impl InfoInterner {
     /// move record translated too).
     fn import_fact(&mut self, other: &InfoKeys, fact: u32, cache: &mut ImportCache) -> u32 {
         if fact & PACKED != 0 {
-            return fact; // packed ids mean the same words everywhere
+            return match other.facts.offered_record(fact) {
+                // A packed move record names `other`'s slot of its list.
+                Some((key, chose)) => {
+                    let key = self.import_fact(other, key, cache);
+                    self.facts.offered_id(key, &chose, &mut self.last_offered)
+                }
+                None => fact, // other packed ids mean the same words everywhere
+            };
         }
         if cache.facts.len() <= fact as usize {
             cache.facts.resize(fact as usize + 1, NONE);
@@ -100,7 +107,7 @@ impl InfoInterner {
                 // The offered list's id is `other`'s own.
                 &[OFFERED_TAG, key, ref chose @ ..] => {
                     let key = self.import_fact(other, key as u32, cache);
-                    self.facts.id(&[OFFERED_TAG, u64::from(key)], chose)
+                    self.facts.offered_id(key, chose, &mut self.last_offered)
                 }
                 words => self.facts.id(words, &[]),
             };

@@ -36,12 +36,16 @@ mod id_index;
 /// Another interner's sets found or interned here (a parallel build's merge).
 mod import;
 mod memo;
+/// Own moves' records with the list they were offered, by id.
+mod offered;
 
 pub use choice_key::{append_choice_key, choice_key};
 use compact_index::{pair_hash, CompactIndex};
 use facts::{FactDict, PACKED};
 pub use import::{ImportCache, InfoKeys};
 use memo::{Found, Memo};
+pub use offered::OfferedKey;
+use offered::{OfferedList, NEXT_UID};
 
 /// An information state (a fact list). `EMPTY` is the empty list. The value
 /// is either an interned trie entry or, with the top bit set, a pending fact
@@ -96,6 +100,13 @@ struct Pending {
     interned: u32,
 }
 
+/// Whether two short word lists are equal, word by word (`==` on slices
+/// calls memcmp, which pays off only on longer ones).
+#[inline]
+fn same_words(a: &[u64], b: &[u64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// The words of the pending fact `i`, one that does not pack.
 fn unpacked_words<'a>(pending: &[Pending], words: &'a [u64], i: u32) -> &'a [u64] {
     let start = pending[i as usize].start as usize;
@@ -123,28 +134,17 @@ pub struct InfoInterner {
     memo: Memo,
     /// Reused buffer: the unresolved pending facts of a chain.
     chain: Vec<u32>,
-    /// The choice-key fact of the last information set asked for: what
-    /// the records of the moves from there were offered
+    /// The offered list last named by a move record and its slot
+    /// ([`facts::FactDict::offered_id`]).
+    last_offered: (u32, u32),
+    /// The choice list of the last information set asked for: what the
+    /// records of the moves from there were offered
     /// ([`InfoInterner::push_offered`] checks it word for word).
-    last_choice_key: u32,
+    last_list: OfferedList,
     /// This interner among all of the process's, so that an
     /// [`OfferedKey`] is used only by the interner whose id it holds.
     uid: u64,
 }
-
-/// The choice list of the information set an interner was last asked for,
-/// as that interner numbers it ([`InfoInterner::offered_key`]): a move
-/// from there is recorded with it and no compare of the list's words
-/// ([`InfoInterner::push_offered_key`]; blind tic-tac-toe compared 20
-/// words at each of its 87 M nodes). Another interner ignores it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OfferedKey {
-    interner: u64,
-    key: u32,
-}
-
-/// The next interner's [`InfoInterner::uid`] (0 is no interner's).
-static NEXT_UID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// What identifies an information set.
 #[derive(Clone, Copy, Debug)]
@@ -191,8 +191,9 @@ impl InfoInterner {
             sets: CompactIndex::with_capacity(sets),
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
-            last_choice_key: NONE,
             uid: NEXT_UID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            last_offered: (NONE, NONE),
+            last_list: OfferedList { player: NONE, key: NONE, words: Vec::new(), copied: false, wanted: false },
         }
     }
 
@@ -233,78 +234,6 @@ impl InfoInterner {
             }
         };
         self.pending.push(Pending { parent: state, fact, start, interned: NONE });
-        InfoState(PENDING | id)
-    }
-
-    /// The state `state` followed by `player`'s own-move record `chose`
-    /// (`[CHOSE_TAG, type, value...]`) with the options it was offered
-    /// (`offered`, a choice list's key): the fact `chose ++ offered`
-    /// ([`facts`](Self::facts) gives those words back), packed if it can
-    /// be, else held as the record and the id of the offered list. The list is nearly always that of
-    /// the information set just asked for (a compare finds its id), so a
-    /// move's record is a few words however many options there were
-    /// (blind tic-tac-toe offers 18 and pushed 22 words per node). A game
-    /// records a choice this way or with [`push`](Self::push), always the
-    /// same way: the two make different states (as do two players' records
-    /// of one move: states are compared within one player's).
-    #[inline]
-    pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
-        let id = self.pending.len() as u32;
-        // A short record and list (Leduc's bets) pack as one fact.
-        if let Some(fact) = facts::pack(chose, offered) {
-            let start = self.pending_words.len() as u32;
-            self.pending.push(Pending { parent: state, fact, start, interned: NONE });
-            return InfoState(PENDING | id);
-        }
-        let head = [INFOSET_TAG, u64::from(player)];
-        let last = self.last_choice_key;
-        let key = if last != NONE && self.facts.matches(last, &head, offered) {
-            last
-        } else {
-            self.last_choice_key = self.facts.id(&head, offered);
-            self.last_choice_key
-        };
-        self.push_record(state, key, chose)
-    }
-
-    /// The choice list of the information set last asked for
-    /// ([`infoset`](Self::infoset)), to record the moves from it with
-    /// [`push_offered_key`](Self::push_offered_key).
-    #[inline]
-    pub fn offered_key(&self) -> OfferedKey {
-        OfferedKey { interner: self.uid, key: self.last_choice_key }
-    }
-
-    /// [`push_offered`](Self::push_offered) with the offered list's key
-    /// from [`offered_key`](Self::offered_key), taken when the list
-    /// `offered` was that information set's: the same state, without
-    /// comparing the list's words again (unless the key is another
-    /// interner's).
-    #[inline]
-    pub fn push_offered_key(
-        &mut self,
-        state: InfoState,
-        player: u32,
-        chose: &[u64],
-        offered: &[u64],
-        key: OfferedKey,
-    ) -> InfoState {
-        if key.interner != self.uid || key.key == NONE || facts::pack(chose, offered).is_some() {
-            return self.push_offered(state, player, chose, offered);
-        }
-        self.last_choice_key = key.key;
-        self.push_record(state, key.key, chose)
-    }
-
-    /// The state `state` followed by the own-move record `chose` with the
-    /// offered list whose choice-key fact is `key`, held by id.
-    #[inline]
-    fn push_record(&mut self, state: InfoState, key: u32, chose: &[u64]) -> InfoState {
-        let id = self.pending.len() as u32;
-        let start = self.pending_words.len() as u32;
-        self.pending_words.extend_from_slice(&[OFFERED_TAG, u64::from(key)]);
-        self.pending_words.extend_from_slice(chose);
-        self.pending.push(Pending { parent: state, fact: NONE, start, interned: NONE });
         InfoState(PENDING | id)
     }
 
@@ -422,7 +351,7 @@ impl InfoInterner {
         let memo_key = [older, newer, player];
         let memo_miss = match self.memo.find(base, memo_key) {
             Some(found) if self.facts.matches(found.choice_key, &head, choices) => {
-                self.last_choice_key = found.choice_key;
+                self.last_list.offer(player, found.choice_key, choices);
                 // Intern the key's facts as the exact path below would.
                 if n == 2 {
                     self.pending[newest[1] as usize].interned = found.mid;
@@ -435,7 +364,7 @@ impl InfoInterner {
             found => found.is_none(),
         };
         let choice_key = self.facts.id(&head, choices);
-        self.last_choice_key = choice_key;
+        self.last_list.offer(player, choice_key, choices);
         let older_pending = (n == 2).then_some(newest[1]);
         let state = self.resolve(state);
         let (set, new) = self.infoset_of_key(state, choice_key);

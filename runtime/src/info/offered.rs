@@ -1,0 +1,167 @@
+//! An own move's record names the list of options it was offered by the
+//! id of its information set's choice key rather than spelling the list
+//! out: the list is nearly always that of the set just asked for, whose id
+//! the interner keeps ([`OfferedList`]) or the game's code carries from
+//! `advance` to `apply` ([`OfferedKey`]).
+
+use super::{facts, same_words, InfoInterner, InfoState, Pending, INFOSET_TAG, NONE, OFFERED_TAG, PENDING};
+
+/// The longest choice list copied as soon as its set is asked for.
+const SHORT_LIST: usize = 4;
+
+/// A list offered to a player, with its id.
+pub(super) struct OfferedList {
+    pub(super) player: u32,
+    /// The id of the list's choice key (`[INFOSET_TAG, player] ++ words`).
+    pub(super) key: u32,
+    /// The list's words (`choice_key`), if `copied`.
+    pub(super) words: Vec<u64>,
+    pub(super) copied: bool,
+    /// Whether a move record has asked for its list (it did not pack as
+    /// the record and the list spelled out): only then is a short list
+    /// copied before a record asks (Leduc's records pack).
+    pub(super) wanted: bool,
+}
+
+impl OfferedList {
+    /// The list `words`, whose choice key for `player` has the id `key`;
+    /// a short list is copied now (a few stores: liar's dice's bitmask),
+    /// a long one when a move record first asks.
+    #[inline]
+    pub(super) fn offer(&mut self, player: u32, key: u32, words: &[u64]) {
+        if self.key != key || self.player != player {
+            self.replace(player, key, words);
+        }
+    }
+
+    /// [`offer`](Self::offer) of another list (out of line: a compare is
+    /// what the information set's lookup inlines).
+    #[inline(never)]
+    fn replace(&mut self, player: u32, key: u32, words: &[u64]) {
+        (self.player, self.key, self.copied) = (player, key, self.wanted && words.len() <= SHORT_LIST);
+        if self.copied {
+            self.words.clear();
+            // Word by word: `extend_from_slice` calls memcpy.
+            for &w in words {
+                self.words.push(w);
+            }
+        }
+    }
+
+    /// The id of `offered` offered to `player`, if it is this list and
+    /// its words are copied.
+    #[inline]
+    fn key_of(&self, player: u32, offered: &[u64]) -> Option<u32> {
+        (self.copied && self.player == player && same_words(&self.words, offered)).then_some(self.key)
+    }
+}
+
+/// The choice list of the information set an interner was last asked for,
+/// as that interner numbers it ([`InfoInterner::offered_key`]): a move
+/// from there is recorded with it and no compare of the list's words
+/// ([`InfoInterner::push_offered_key`]; blind tic-tac-toe compared 20
+/// words at each of its 87 M nodes). Another interner ignores it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OfferedKey {
+    interner: u64,
+    key: u32,
+}
+
+/// The next interner's [`InfoInterner::uid`] (0 is no interner's).
+pub(super) static NEXT_UID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+impl InfoInterner {
+    /// The state `state` followed by `player`'s own-move record `chose`
+    /// (`[CHOSE_TAG, type, value...]`) with the options it was offered
+    /// (`offered`, a choice list's key): the fact `chose ++ offered`
+    /// ([`facts`](Self::facts) gives those words back), packed if it can
+    /// be, else held as the record and the id of the offered list (packed
+    /// with the list's slot when the record's type and value are small:
+    /// [`facts::FactDict::offered_id`]). The list is nearly always that of
+    /// the information set just asked for (a compare finds its id), so a
+    /// move's record is a few words however many options there were
+    /// (blind tic-tac-toe offers 18 and pushed 22 words per node). A game
+    /// records a choice this way or with [`push`](Self::push), always the
+    /// same way: the two make different states (as do two players' records
+    /// of one move: states are compared within one player's).
+    #[inline]
+    pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
+        let id = self.pending.len() as u32;
+        let start = self.pending_words.len() as u32;
+        // A short record and list (Leduc's bets) pack as one fact.
+        if let Some(fact) = facts::last_word_fits(chose, offered).then(|| facts::pack(chose, offered)).flatten() {
+            self.pending.push(Pending { parent: state, fact, start, interned: NONE });
+            return InfoState(PENDING | id);
+        }
+        self.last_list.wanted = true;
+        // The list is nearly always that of the information set just
+        // asked for, whose id is known.
+        let key = match self.last_list.key_of(player, offered) {
+            Some(key) => key,
+            None => self.offered_list(player, offered),
+        };
+        self.push_record(state, key, chose)
+    }
+
+    /// The choice list of the information set last asked for
+    /// ([`infoset`](Self::infoset)), to record the moves from it with
+    /// [`push_offered_key`](Self::push_offered_key).
+    #[inline]
+    pub fn offered_key(&self) -> OfferedKey {
+        OfferedKey { interner: self.uid, key: self.last_list.key }
+    }
+
+    /// [`push_offered`](Self::push_offered) with the offered list's key
+    /// from [`offered_key`](Self::offered_key), taken when the list
+    /// `offered` was that information set's: the same state, without
+    /// comparing the list's words again (unless the key is another
+    /// interner's).
+    #[inline]
+    pub fn push_offered_key(
+        &mut self,
+        state: InfoState,
+        player: u32,
+        chose: &[u64],
+        offered: &[u64],
+        key: OfferedKey,
+    ) -> InfoState {
+        if key.interner != self.uid || key.key == NONE || facts::pack(chose, offered).is_some() {
+            return self.push_offered(state, player, chose, offered);
+        }
+        self.push_record(state, key.key, chose)
+    }
+
+    /// The state `state` followed by the own-move record `chose` with the
+    /// offered list whose choice-key fact is `key`, held by id.
+    #[inline]
+    fn push_record(&mut self, state: InfoState, key: u32, chose: &[u64]) -> InfoState {
+        let id = self.pending.len() as u32;
+        let start = self.pending_words.len() as u32;
+        // A record of a small value (liar's dice's bids) packs with its
+        // list's slot.
+        let fact = self.facts.packed_offered_id(key, chose, &mut self.last_offered).unwrap_or(NONE);
+        if fact == NONE {
+            self.pending_words.extend_from_slice(&[OFFERED_TAG, u64::from(key)]);
+            self.pending_words.extend_from_slice(chose);
+        }
+        self.pending.push(Pending { parent: state, fact, start, interned: NONE });
+        InfoState(PENDING | id)
+    }
+
+    /// Makes `offered`, a list offered to `player`, the list of
+    /// [`Self::last_list`], and returns its choice key's id (out of line:
+    /// the list is nearly always the one [`Self::infoset`] was just asked
+    /// for).
+    #[inline(never)]
+    fn offered_list(&mut self, player: u32, offered: &[u64]) -> u32 {
+        let head = [INFOSET_TAG, u64::from(player)];
+        let list = &mut self.last_list;
+        if list.key == NONE || list.player != player || !self.facts.matches(list.key, &head, offered) {
+            (list.player, list.key) = (player, self.facts.id(&head, offered));
+        }
+        list.words.clear();
+        list.words.extend_from_slice(offered);
+        list.copied = true;
+        list.key
+    }
+}
