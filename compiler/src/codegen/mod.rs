@@ -135,7 +135,6 @@ fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
         struct Scratch {
             words: Vec<u64>,
             offered: Vec<u64>,
-            offered_key: ::galac_runtime::info::OfferedKey,
             odds: ::galac_runtime::ops::Odds,
             #scratch_fields
         }

@@ -44,8 +44,7 @@ use compact_index::{pair_hash, CompactIndex};
 use facts::{FactDict, PACKED};
 pub use import::{ImportCache, InfoKeys};
 use memo::{Found, Memo};
-pub use offered::OfferedKey;
-use offered::{OfferedList, NEXT_UID};
+use offered::OfferedList;
 
 /// An information state (a fact list). `EMPTY` is the empty list. The value
 /// is either an interned trie entry or, with the top bit set, a pending fact
@@ -141,9 +140,6 @@ pub struct InfoInterner {
     /// records of the moves from there were offered
     /// ([`InfoInterner::push_offered`] checks it word for word).
     last_list: OfferedList,
-    /// This interner among all of the process's, so that an
-    /// [`OfferedKey`] is used only by the interner whose id it holds.
-    uid: u64,
 }
 
 /// What identifies an information set.
@@ -191,7 +187,6 @@ impl InfoInterner {
             sets: CompactIndex::with_capacity(sets),
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
-            uid: NEXT_UID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             last_offered: (NONE, NONE),
             last_list: OfferedList { player: NONE, key: NONE, words: Vec::new(), copied: false, wanted: false },
         }

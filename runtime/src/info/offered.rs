@@ -1,8 +1,7 @@
 //! An own move's record names the list of options it was offered by the
 //! id of its information set's choice key rather than spelling the list
 //! out: the list is nearly always that of the set just asked for, whose id
-//! the interner keeps ([`OfferedList`]) or the game's code carries from
-//! `advance` to `apply` ([`OfferedKey`]).
+//! and words the interner keeps ([`OfferedList`]).
 
 use super::{facts, same_words, InfoInterner, InfoState, Pending, INFOSET_TAG, NONE, OFFERED_TAG, PENDING};
 
@@ -56,20 +55,6 @@ impl OfferedList {
     }
 }
 
-/// The choice list of the information set an interner was last asked for,
-/// as that interner numbers it ([`InfoInterner::offered_key`]): a move
-/// from there is recorded with it and no compare of the list's words
-/// ([`InfoInterner::push_offered_key`]; blind tic-tac-toe compared 20
-/// words at each of its 87 M nodes). Another interner ignores it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OfferedKey {
-    interner: u64,
-    key: u32,
-}
-
-/// The next interner's [`InfoInterner::uid`] (0 is no interner's).
-pub(super) static NEXT_UID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
 impl InfoInterner {
     /// The state `state` followed by `player`'s own-move record `chose`
     /// (`[CHOSE_TAG, type, value...]`) with the options it was offered
@@ -86,27 +71,13 @@ impl InfoInterner {
     /// of one move: states are compared within one player's).
     #[inline]
     pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
-        if let Some(packed) = self.push_packed(state, chose, offered) {
-            return packed;
-        }
-        self.push_listed(state, player, chose, offered)
-    }
-
-    /// The state `state` followed by the record `chose ++ offered` packed
-    /// as one fact, if a short record and list (Leduc's bets) pack.
-    #[inline]
-    fn push_packed(&mut self, state: InfoState, chose: &[u64], offered: &[u64]) -> Option<InfoState> {
-        let fact = facts::last_word_fits(chose, offered).then(|| facts::pack(chose, offered)).flatten()?;
         let id = self.pending.len() as u32;
         let start = self.pending_words.len() as u32;
-        self.pending.push(Pending { parent: state, fact, start, interned: NONE });
-        Some(InfoState(PENDING | id))
-    }
-
-    /// [`push_offered`](Self::push_offered) of a record that does not
-    /// pack with its list.
-    #[inline]
-    fn push_listed(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
+        // A short record and list (Leduc's bets) pack as one fact.
+        if let Some(fact) = facts::last_word_fits(chose, offered).then(|| facts::pack(chose, offered)).flatten() {
+            self.pending.push(Pending { parent: state, fact, start, interned: NONE });
+            return InfoState(PENDING | id);
+        }
         self.last_list.wanted = true;
         // The list is nearly always that of the information set just
         // asked for, whose id is known.
@@ -114,46 +85,6 @@ impl InfoInterner {
             Some(key) => key,
             None => self.offered_list(player, offered),
         };
-        self.push_record(state, key, chose)
-    }
-
-    /// The choice list of the information set last asked for
-    /// ([`infoset`](Self::infoset)), to record the moves from it with
-    /// [`push_offered_key`](Self::push_offered_key).
-    #[inline]
-    pub fn offered_key(&self) -> OfferedKey {
-        OfferedKey { interner: self.uid, key: self.last_list.key }
-    }
-
-    /// [`push_offered`](Self::push_offered) with the offered list's key
-    /// from [`offered_key`](Self::offered_key), taken when the list
-    /// `offered` was that information set's: the same state, without
-    /// comparing the list's words again (unless the key is another
-    /// interner's).
-    #[inline]
-    pub fn push_offered_key(
-        &mut self,
-        state: InfoState,
-        player: u32,
-        chose: &[u64],
-        offered: &[u64],
-        key: OfferedKey,
-    ) -> InfoState {
-        if let Some(packed) = self.push_packed(state, chose, offered) {
-            return packed;
-        }
-        if key.interner != self.uid || key.key == NONE {
-            return self.push_listed(state, player, chose, offered);
-        }
-        self.push_record(state, key.key, chose)
-    }
-
-    /// The state `state` followed by the own-move record `chose` with the
-    /// offered list whose choice-key fact is `key`, held by id.
-    #[inline]
-    fn push_record(&mut self, state: InfoState, key: u32, chose: &[u64]) -> InfoState {
-        let id = self.pending.len() as u32;
-        let start = self.pending_words.len() as u32;
         // A record of a small value (liar's dice's bids) packs with its
         // list's slot.
         let fact = self.facts.packed_offered_id(key, chose, &mut self.last_offered).unwrap_or(NONE);

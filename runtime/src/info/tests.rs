@@ -324,31 +324,3 @@ fn moves_recorded_by_id_are_exact(chose: [u64; 3]) {
     let again = j.push_offered(card, 0, &chose, &long);
     assert_eq!(j.infoset(0, again, &[4, 2]), (moved, false));
 }
-
-/// A move recorded with its set's offered key is the state recorded with
-/// the list's words; a key taken from another interner, whose ids differ,
-/// is not used.
-#[test]
-fn moves_recorded_with_an_offered_key_are_those_recorded_with_the_words() {
-    let long: Vec<u64> = (0..19u64).map(|w| 2 + (w << 40)).collect();
-    let other: Vec<u64> = long.iter().map(|w| w + 1).collect();
-    let chose = [CHOSE_TAG, 0, 7];
-    let mut i = InfoInterner::new();
-    let mut j = InfoInterner::new();
-    // `j` numbers the two lists the other way round: its key of `other`
-    // is the id `i` gives `long`.
-    j.infoset(0, InfoState::EMPTY, &other);
-    let foreign = j.offered_key();
-    j.infoset(0, InfoState::EMPTY, &long);
-    i.infoset(0, InfoState::EMPTY, &long);
-    let key = i.offered_key();
-    let by_key = i.push_offered_key(InfoState::EMPTY, 0, &chose, &long, key);
-    let by_words = i.push_offered(InfoState::EMPTY, 0, &chose, &long);
-    assert_eq!(i.resolve(by_key), i.resolve(by_words));
-    i.infoset(0, InfoState::EMPTY, &other);
-    let with_foreign = i.push_offered_key(InfoState::EMPTY, 0, &chose, &other, foreign);
-    let spelled = i.push_offered(InfoState::EMPTY, 0, &chose, &other);
-    assert_eq!(i.resolve(with_foreign), i.resolve(spelled));
-    assert_ne!(i.resolve(with_foreign), i.resolve(by_key));
-    assert_eq!(i.facts(by_key), vec![[&chose[..], &long].concat()]);
-}

@@ -161,15 +161,12 @@ impl Emitter<'_> {
                         __sc.offered.extend_from_slice(__key);
                     }
                 });
-                // And its id, so that `apply` records moves without comparing it.
-                let keep_key = self.remembered[block].then(|| quote!(__sc.offered_key = info.offered_key();));
                 let node = quote! {
                     let __sc = &mut *sc;
                     let mut __short = [0u64; 2];
                     let __key = ::galac_runtime::info::choice_key(#ty, &__sc.#field, &mut __short, &mut __sc.words);
                     #keep
                     let (__set, _) = info.infoset(__player as u32, s.info[__player], __key);
-                    #keep_key
                     #release
                     return Ok(::galac_runtime::game::Node::Decision { player: __player as u32, infoset: __set, n_actions: __n as u32 });
                 };
@@ -265,13 +262,7 @@ impl Emitter<'_> {
             // The offered list, for a choice that remembers it
             // (`crate::offers`): its key, kept by `advance`.
             let push = match remembered {
-                true => quote!(info.push_offered_key(
-                    s.info[__player],
-                    __player as u32,
-                    &__sc.words,
-                    &__sc.offered,
-                    __sc.offered_key
-                )),
+                true => quote!(info.push_offered(s.info[__player], __player as u32, &__sc.words, &__sc.offered)),
                 false => quote!(info.push(s.info[__player], &__sc.words)),
             };
             let record = c.chooser.as_ref().map(|p| {
