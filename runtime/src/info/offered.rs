@@ -71,13 +71,30 @@ impl InfoInterner {
     /// of one move: states are compared within one player's).
     #[inline]
     pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
+        match self.push_packed(state, chose, offered) {
+            Some(packed) => packed,
+            None => self.push_listed(state, player, chose, offered),
+        }
+    }
+
+    /// The state `state` followed by the record `chose ++ offered` packed
+    /// as one fact, if a short record and list (Leduc's bets) pack.
+    #[inline]
+    fn push_packed(&mut self, state: InfoState, chose: &[u64], offered: &[u64]) -> Option<InfoState> {
+        let fact = facts::last_word_fits(chose, offered).then(|| facts::pack(chose, offered)).flatten()?;
         let id = self.pending.len() as u32;
         let start = self.pending_words.len() as u32;
-        // A short record and list (Leduc's bets) pack as one fact.
-        if let Some(fact) = facts::last_word_fits(chose, offered).then(|| facts::pack(chose, offered)).flatten() {
-            self.pending.push(Pending { parent: state, fact, start, interned: NONE });
-            return InfoState(PENDING | id);
-        }
+        self.pending.push(Pending { parent: state, fact, start, interned: NONE });
+        Some(InfoState(PENDING | id))
+    }
+
+    /// [`push_offered`](Self::push_offered) of a record that does not
+    /// pack with its list (kept apart: Leduc, whose records pack, built
+    /// 13-rank Leduc 4-5% faster so).
+    #[inline]
+    fn push_listed(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
+        let id = self.pending.len() as u32;
+        let start = self.pending_words.len() as u32;
         self.last_list.wanted = true;
         // The list is nearly always that of the information set just
         // asked for, whose id is known.
