@@ -11,7 +11,6 @@ use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSol
 use galac_solvers::solver::{Control, Progress};
 
 use crate::solve::{unique_labels, Report, SolveArgs};
-use crate::Format;
 
 /// Flags of the double oracle (`--solver do`).
 #[derive(clap::Args, Debug, Clone)]
@@ -221,52 +220,43 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         }
     }
     let solver = format!("double oracle (do-{}, lp {})", variant.name(), backend.name());
-    let (text, json) = match &tree {
-        Some(tree) => {
-            let profile = match sol.profile(tree) {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return 1;
-                }
-            };
-            let labels = unique_labels(tree);
-            let eval = evaluate(tree, &profile);
-            let mut phases = phases(&sol);
-            if d.warm_start_cfr.is_some() {
-                phases.insert(0, ("warm start (cfr+)", warm_seconds));
-            }
-            let report = Report {
-                info: game.info(),
-                tree,
-                labels: &labels,
-                profile: &profile,
-                unreached: &[],
-                eval: &eval,
-                solver: &solver,
-                generate_seconds: tree_seconds,
-                phases: &phases,
-                notes: &[],
-                curve: None,
-                fields: &[],
-                extra: Some((summary_text(&sol), "double_oracle", summary_json(&sol))),
-            };
-            return if report.emit(args.format, args.out.as_deref()) { 0 } else { 1 };
-        }
-        None => untreed_report(game, &sol, &solver),
+    let Some(tree) = &tree else {
+        let (text, json) = untreed_report(game, &sol, &solver);
+        return crate::solve::emit_small(args, &text, &json);
     };
-    if let Some(out) = &args.out {
-        let json = json.to_string();
-        if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, json.as_bytes())) {
-            eprintln!("error: cannot write `{}`: {e}", out.display());
+    let profile = match sol.profile(tree) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
             return 1;
         }
+    };
+    let labels = unique_labels(tree);
+    let eval = evaluate(tree, &profile);
+    let mut phases = phases(&sol);
+    if d.warm_start_cfr.is_some() {
+        phases.insert(0, ("warm start (cfr+)", warm_seconds));
     }
-    match args.format {
-        Format::Text => crate::emit(&text),
-        Format::Json => crate::emit(&format!("{json}\n")),
+    let report = Report {
+        info: game.info(),
+        tree,
+        labels: &labels,
+        profile: &profile,
+        unreached: &[],
+        eval: &eval,
+        solver: &solver,
+        generate_seconds: tree_seconds,
+        phases: &phases,
+        notes: &[],
+        curve: None,
+        fields: &[],
+        extra: Some((summary_text(&sol), "double_oracle", summary_json(&sol))),
+    };
+    if report.emit(args.format, args.out.as_deref()) {
+        0
+    } else {
+        1
     }
-    0
 }
 
 /// Seconds in each phase over the whole run.

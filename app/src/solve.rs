@@ -354,16 +354,22 @@ fn refuses_tree_file(args: &SolveArgs) -> bool {
     true
 }
 
-/// Writes the JSON answer to `--out` when it is given; false (after the
-/// message) when it cannot be written.
-fn write_out(args: &SolveArgs, json: &serde_json::Value) -> bool {
-    let Some(out) = &args.out else { return true };
-    let text = format!("{json}\n");
-    if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, text.as_bytes())) {
-        eprintln!("error: cannot write `{}`: {e}", out.display());
-        return false;
+/// A small report (built whole): its JSON to `--out` when given, then the
+/// report in the chosen format; the exit status (1 after the message when
+/// `--out` cannot be written).
+pub(crate) fn emit_small(args: &SolveArgs, text: &str, json: &serde_json::Value) -> i32 {
+    if let Some(out) = &args.out {
+        let line = format!("{json}\n");
+        if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, line.as_bytes())) {
+            eprintln!("error: cannot write `{}`: {e}", out.display());
+            return 1;
+        }
     }
-    true
+    match args.format {
+        Format::Text => crate::emit(text),
+        Format::Json => crate::emit(&format!("{json}\n")),
+    }
+    0
 }
 
 /// `--depth` / `--transpositions`: max^n over the game's states, no tree.
@@ -381,16 +387,7 @@ fn state_search<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         max_bytes: Some(args.limits.max_memory.saturating_mul(1 << 20)),
     };
     match choose::state_search(game, args.ties(), options) {
-        Ok(report) => {
-            if !write_out(args, &report.json) {
-                return 1;
-            }
-            match args.format {
-                Format::Text => crate::emit(&report.text),
-                Format::Json => crate::emit(&format!("{}\n", report.json)),
-            }
-            0
-        }
+        Ok(report) => emit_small(args, &report.text, &report.json),
         Err(msg) => {
             eprintln!("error: {msg}");
             if msg.contains("MiB allowed") {

@@ -188,7 +188,7 @@ impl InfoInterner {
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
             last_offered: (NONE, NONE),
-            last_list: OfferedList { player: NONE, key: NONE, words: Vec::new(), copied: false, wanted: false },
+            last_list: OfferedList::none(),
         }
     }
 

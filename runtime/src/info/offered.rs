@@ -10,19 +10,24 @@ const SHORT_LIST: usize = 4;
 
 /// A list offered to a player, with its id.
 pub(super) struct OfferedList {
-    pub(super) player: u32,
+    player: u32,
     /// The id of the list's choice key (`[INFOSET_TAG, player] ++ words`).
-    pub(super) key: u32,
+    key: u32,
     /// The list's words (`choice_key`), if `copied`.
-    pub(super) words: Vec<u64>,
-    pub(super) copied: bool,
+    words: Vec<u64>,
+    copied: bool,
     /// Whether a move record has asked for its list (it did not pack as
     /// the record and the list spelled out): only then is a short list
     /// copied before a record asks (Leduc's records pack).
-    pub(super) wanted: bool,
+    wanted: bool,
 }
 
 impl OfferedList {
+    /// No list yet.
+    pub(super) fn none() -> OfferedList {
+        OfferedList { player: NONE, key: NONE, words: Vec::new(), copied: false, wanted: false }
+    }
+
     /// The list `words`, whose choice key for `player` has the id `key`;
     /// a short list is copied now (a few stores: liar's dice's bitmask),
     /// a long one when a move record first asks.
