@@ -238,7 +238,7 @@ pub(super) type Carry = Vec<(u64, proc_macro2::Literal)>;
 
 /// The check of the steps `carry`: none, one block's (`ops::steps`), or
 /// several blocks' at once (`ops::steps_of`).
-fn check(carry: &[(u64, proc_macro2::Literal)]) -> TokenStream {
+pub(super) fn check(carry: &[(u64, proc_macro2::Literal)]) -> TokenStream {
     match carry {
         [] => TokenStream::new(),
         [(n, at)] => quote!(::galac_runtime::ops::steps(steps, #n, g.step_limit, #at)?;),
@@ -254,7 +254,7 @@ fn check(carry: &[(u64, proc_macro2::Literal)]) -> TokenStream {
 /// propagates an error (`?`: every operation that can fail or count steps
 /// does) or returns. Code that cannot may run before its block's steps are
 /// checked, as the check then fails the same way.
-fn may_fail(code: &TokenStream) -> bool {
+pub(super) fn may_fail(code: &TokenStream) -> bool {
     code.clone().into_iter().any(|t| match t {
         proc_macro2::TokenTree::Punct(p) => p.as_char() == '?',
         proc_macro2::TokenTree::Ident(i) => i == "return" || i == "unreachable" || i == "panic",
