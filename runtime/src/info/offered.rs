@@ -30,10 +30,13 @@ impl OfferedList {
 
     /// The list `words`, whose choice key for `player` has the id `key`;
     /// a short list is copied now (a few stores: liar's dice's bitmask),
-    /// a long one when a move record first asks.
+    /// a long one when a move record first asks. Nothing is kept until a
+    /// record has asked for its list (`wanted`; Leduc's records pack
+    /// without it: 1% of 13-rank Leduc's build): the first to ask looks
+    /// its list up ([`InfoInterner::offered_list`]).
     #[inline]
     pub(super) fn offer(&mut self, player: u32, key: u32, words: &[u64]) {
-        if self.key != key || self.player != player {
+        if self.wanted && (self.key != key || self.player != player) {
             self.replace(player, key, words);
         }
     }

@@ -151,6 +151,35 @@ fn too_many_items(items: u64, limit: u64, at: impl At) -> GameError {
     GameError::TooManyItems { items, limit, at: at.at() }
 }
 
+/// Takes the steps of blocks run one after another with nothing that can
+/// fail between their counts, checked once: `parts` are each block's count
+/// and place, in order, and `total` their sum. Short of steps, the error
+/// names the block where counting them one by one stops, so it is the
+/// error [`steps`] at each block gives (generated code: Leduc's `advance`
+/// checked its count at almost every block).
+#[inline]
+pub fn steps_of(left: &mut u64, total: u64, parts: &[(u64, &str)], limit: u64) -> Result<(), GameError> {
+    if *left < total {
+        return Err(steps_short(*left, parts, limit));
+    }
+    *left -= total;
+    Ok(())
+}
+
+/// The error of [`steps_of`]: the first block whose count `left` does not
+/// cover.
+#[cold]
+#[inline(never)]
+fn steps_short(mut left: u64, parts: &[(u64, &str)], limit: u64) -> GameError {
+    for &(n, at) in parts {
+        if left < n {
+            return step_limit(limit, at);
+        }
+        left -= n;
+    }
+    step_limit(limit, parts.last().map_or("", |p| p.1))
+}
+
 /// Takes one evaluation step ([`STEP`]), as [`steps`].
 #[inline]
 pub fn step(left: &mut u64, limit: u64, at: impl At) -> Result<(), GameError> {
@@ -273,4 +302,26 @@ pub fn repeat_count(n: i64, left: &mut u64, limit: u64, at: impl At) -> Result<u
 #[inline]
 pub fn repeat<T: Elem>(v: T, n: i64, left: &mut u64, limit: u64, at: impl At) -> Result<List<T>, GameError> {
     Ok(List::from_vec(vec![v; repeat_count(n, left, limit, at)?]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{steps, steps_of};
+
+    /// Blocks' steps checked at once fail where checking them block by
+    /// block fails, with the same message, and leave the same count.
+    #[test]
+    fn steps_of_fails_where_steps_one_by_one_fail() {
+        let parts = [(2, "a: "), (1, "b: "), (3, "c: ")];
+        for start in 0..8u64 {
+            let mut one = start;
+            let by_one = parts.iter().try_for_each(|&(n, at)| steps(&mut one, n, 99, at)).map_err(|e| e.to_string());
+            let mut all = start;
+            let at_once = steps_of(&mut all, 6, &parts, 99).map_err(|e| e.to_string());
+            assert_eq!(at_once, by_one, "{start} steps left");
+            if at_once.is_ok() {
+                assert_eq!(all, one);
+            }
+        }
+    }
 }

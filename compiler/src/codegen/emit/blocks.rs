@@ -72,19 +72,21 @@ impl Emitter<'_> {
         let inlined = self.inlined_blocks();
         let arms = (0..self.ir.blocks.len()).filter(|i| !inlined[*i]).map(|i| {
             let id = i as u32;
-            let code = self.block_code(i, &inlined);
+            let code = self.block_code(i, &inlined, Vec::new());
             quote!(#id => { #code })
         });
         quote!(#(#arms)*)
     }
 
-    /// Going to block `to`: its code if it is inlined, else a jump.
-    pub(super) fn goto(&self, to: ir::BlockId, inlined: &[bool]) -> TokenStream {
+    /// Going to block `to` with the steps `carry` not yet checked: its
+    /// code if it is inlined, else a jump after the check.
+    pub(super) fn goto(&self, to: ir::BlockId, inlined: &[bool], carry: Carry) -> TokenStream {
         if inlined[to.0 as usize] {
-            self.block_code(to.0 as usize, inlined)
+            self.block_code(to.0 as usize, inlined, carry)
         } else {
             let to = to.0;
-            quote!(block = #to;)
+            let check = check(&carry);
+            quote!(#check block = #to;)
         }
     }
 
@@ -94,52 +96,67 @@ impl Emitter<'_> {
     /// is skipped, since nothing in between can change the answer (blind
     /// tic-tac-toe asked `has_line` twice at every leaf). One hop only, so
     /// that a loop of such blocks still goes through its match arms.
-    fn goto_known(&self, to: ir::BlockId, cond: &Expr, value: bool, inlined: &[bool]) -> TokenStream {
+    fn goto_known(&self, to: ir::BlockId, cond: &Expr, value: bool, inlined: &[bool], mut carry: Carry) -> TokenStream {
         let b = &self.ir.blocks[to.0 as usize];
         match &b.term {
             Term::Branch { cond: again, then_to, else_to } if b.insts.is_empty() && same_test(cond, again) => {
-                let n_steps = b.steps();
-                let at = self.at(self.ir.block_spans[to.0 as usize]);
+                carry.push((b.steps(), self.at(self.ir.block_spans[to.0 as usize])));
                 let next = if value { *then_to } else { *else_to };
-                let go = self.goto(next, inlined);
-                quote!({ ::galac_runtime::ops::steps(steps, #n_steps, g.step_limit, #at)?; } #go)
+                self.goto(next, inlined, carry)
             }
-            _ => self.goto(to, inlined),
+            _ => self.goto(to, inlined, carry),
         }
     }
 
-    /// The code of one block (its own scope), then where it goes.
-    pub(super) fn block_code(&self, i: usize, inlined: &[bool]) -> TokenStream {
+    /// The code of one block (its own scope), then where it goes; `carry`
+    /// are the steps of the blocks before it not yet checked.
+    pub(super) fn block_code(&self, i: usize, inlined: &[bool], mut carry: Carry) -> TokenStream {
         {
             let b = &self.ir.blocks[i];
             let id = i as u32;
             let span = self.ir.block_spans[i];
             let at = self.at(span);
             let insts = self.insts(b, span);
-            // The block's steps, counted and checked once on entry (as the interpreter does).
-            let n_steps = b.steps();
-            let count = quote!(::galac_runtime::ops::steps(steps, #n_steps, g.step_limit, #at)?;);
+            // The block's steps, counted on entry (as the interpreter
+            // does); checked there, or, when nothing in the block can
+            // fail, with those of the next block it runs (one check, the
+            // same error: `ops::steps_of`).
+            carry.push((b.steps(), at.clone()));
             let ctx = Ctx::Flow;
             let term = match &b.term {
+                Term::Jump(to) if !may_fail(&insts) => {
+                    let go = self.goto(*to, inlined, carry);
+                    return quote!({ #insts } #go);
+                }
                 Term::Jump(to) => {
-                    let go = self.goto(*to, inlined);
+                    let count = check(&carry);
+                    let go = self.goto(*to, inlined, Vec::new());
                     return quote!({ #count #insts } #go);
                 }
                 Term::Branch { cond, then_to, else_to } => {
                     let c = self.expr(cond, ctx);
-                    let t = self.goto_known(*then_to, cond, true, inlined);
-                    let e = self.goto_known(*else_to, cond, false, inlined);
+                    let (count, carry) = match may_fail(&insts) || may_fail(&c) {
+                        true => (check(&carry), Vec::new()),
+                        false => (TokenStream::new(), carry),
+                    };
+                    let t = self.goto_known(*then_to, cond, true, inlined, carry.clone());
+                    let e = self.goto_known(*else_to, cond, false, inlined, carry);
                     return quote!({ #count #insts } if #c { #t } else { #e });
                 }
                 Term::Reveal { to, fact, args, next } => {
                     let body = self.reveal(to.as_ref(), *fact, args);
-                    let go = self.goto(*next, inlined);
+                    let (count, carry) = match may_fail(&insts) || may_fail(&body) {
+                        true => (check(&carry), Vec::new()),
+                        false => (TokenStream::new(), carry),
+                    };
+                    let go = self.goto(*next, inlined, carry);
                     return quote!({ #count #insts #body } #go);
                 }
                 Term::Payoff { player, op, amount, next } => {
+                    let count = check(&carry);
                     let (p, x) = (self.expr(player, ctx), self.expr(amount, ctx));
                     let f = if *op == ArithOp::Sub { quote!(sub) } else { quote!(add) };
-                    let go = self.goto(*next, inlined);
+                    let go = self.goto(*next, inlined, Vec::new());
                     let body = quote! {
                         let __p = (#p) as usize;
                         let __x = #x;
@@ -163,6 +180,7 @@ impl Emitter<'_> {
                     quote!(s.block = #id; #choose)
                 }
             };
+            let count = check(&carry);
             quote!({ #count #insts #term })
         }
     }
@@ -212,6 +230,37 @@ impl Emitter<'_> {
             for __p in #targets { s.info[__p] = info.push(s.info[__p], &sc.words); }
         }
     }
+}
+
+/// Steps counted but not yet checked: each block's count and place, in
+/// the order they ran.
+pub(super) type Carry = Vec<(u64, proc_macro2::Literal)>;
+
+/// The check of the steps `carry`: none, one block's (`ops::steps`), or
+/// several blocks' at once (`ops::steps_of`).
+pub(super) fn check(carry: &[(u64, proc_macro2::Literal)]) -> TokenStream {
+    match carry {
+        [] => TokenStream::new(),
+        [(n, at)] => quote!(::galac_runtime::ops::steps(steps, #n, g.step_limit, #at)?;),
+        _ => {
+            let total: u64 = carry.iter().map(|c| c.0).sum();
+            let parts = carry.iter().map(|(n, at)| quote!((#n, #at)));
+            quote!(::galac_runtime::ops::steps_of(steps, #total, &[#(#parts),*], g.step_limit)?;)
+        }
+    }
+}
+
+/// Whether generated code can fail or leave `advance` before its end: it
+/// propagates an error (`?`: every operation that can fail or count steps
+/// does) or returns. Code that cannot may run before its block's steps are
+/// checked, as the check then fails the same way.
+pub(super) fn may_fail(code: &TokenStream) -> bool {
+    code.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Punct(p) => p.as_char() == '?',
+        proc_macro2::TokenTree::Ident(i) => i == "return" || i == "unreachable" || i == "panic",
+        proc_macro2::TokenTree::Group(g) => may_fail(&g.stream()),
+        proc_macro2::TokenTree::Literal(_) => false,
+    })
 }
 
 /// The blocks a terminator goes to within `advance` (not a choice's `next`,

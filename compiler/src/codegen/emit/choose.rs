@@ -154,18 +154,22 @@ impl Emitter<'_> {
         let (node, who) = match &c.chooser {
             Some(_) => {
                 let names = self.ir.players.iter().map(|n| Literal::string(n));
-                // A move that remembers its options records this key (`apply`).
-                let keep = self.remembered[block].then(|| {
-                    quote! {
+                // A move that remembers its options records this key
+                // (`apply`): made in place there, not copied (a memcpy call).
+                let key = match self.remembered[block] {
+                    true => quote! {
                         __sc.offered.clear();
-                        __sc.offered.extend_from_slice(__key);
-                    }
-                });
+                        ::galac_runtime::info::append_choice_key(#ty, &__sc.#field, &mut __sc.offered);
+                        let __key = &__sc.offered[..];
+                    },
+                    false => quote! {
+                        let mut __short = [0u64; 2];
+                        let __key = ::galac_runtime::info::choice_key(#ty, &__sc.#field, &mut __short, &mut __sc.words);
+                    },
+                };
                 let node = quote! {
                     let __sc = &mut *sc;
-                    let mut __short = [0u64; 2];
-                    let __key = ::galac_runtime::info::choice_key(#ty, &__sc.#field, &mut __short, &mut __sc.words);
-                    #keep
+                    #key
                     let (__set, _) = info.infoset(__player as u32, s.info[__player], __key);
                     #release
                     return Ok(::galac_runtime::game::Node::Decision { player: __player as u32, infoset: __set, n_actions: __n as u32 });
@@ -255,33 +259,37 @@ impl Emitter<'_> {
             let bind = self.bind(&c.pattern, quote!(__x.clone()), Ctx::Flow);
             let head = [quote!(::galac_runtime::info::CHOSE_TAG), quote!(#ty_idx)];
             let remembered = self.remembered[i];
-            let fixed = match remembered {
-                true => None,
-                false => self.fixed_words(&head, &[quote!(__x)], &[&self.ir.choice_tys[c.choice_ty as usize]]),
-            };
+            let fixed = self.fixed_words(&head, &[quote!(__x)], &[&self.ir.choice_tys[c.choice_ty as usize]]);
             // The offered list, for a choice that remembers it
             // (`crate::offers`): its key, kept by `advance`.
-            let push = match remembered {
-                true => quote!(info.push_offered(s.info[__player], __player as u32, &__sc.words, &__sc.offered)),
-                false => quote!(info.push(s.info[__player], &__sc.words)),
+            let push = |words: TokenStream| match remembered {
+                true => quote!(info.push_offered(s.info[__player], __player as u32, #words, &sc.offered)),
+                false => quote!(info.push(s.info[__player], #words)),
             };
             let record = c.chooser.as_ref().map(|p| {
                 let p = self.expr(p, Ctx::Flow);
                 match &fixed {
-                    Some(words) => quote! {
-                        let __player = (#p) as usize;
-                        #words
-                        s.info[__player] = info.push(s.info[__player], &__w);
-                    },
-                    None => quote! {
-                        let __player = (#p) as usize;
-                        let __sc = &mut *sc;
-                        __sc.words.clear();
-                        __sc.words.push(::galac_runtime::info::CHOSE_TAG);
-                        __sc.words.push(#ty_idx);
-                        ::galac_runtime::value::Encode::encode(&__x, &mut __sc.words);
-                        s.info[__player] = #push;
-                    },
+                    Some(words) => {
+                        let push = push(quote!(&__w));
+                        quote! {
+                            let __player = (#p) as usize;
+                            #words
+                            s.info[__player] = #push;
+                        }
+                    }
+                    None => {
+                        let push = push(quote!(&sc.words));
+                        quote! {
+                            let __player = (#p) as usize;
+                            let __sc = &mut *sc;
+                            __sc.words.clear();
+                            __sc.words.push(::galac_runtime::info::CHOSE_TAG);
+                            __sc.words.push(#ty_idx);
+                            ::galac_runtime::value::Encode::encode(&__x, &mut __sc.words);
+                            let sc = &*__sc;
+                            s.info[__player] = #push;
+                        }
+                    }
                 }
             });
             let next = c.next.0;
