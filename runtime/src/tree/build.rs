@@ -101,10 +101,14 @@ const LABEL_CHECK_BYTES: u64 = 1 << 20;
 /// [`BuildOptions::max_bytes`] and [`BuildOptions::max_nodes`]: the
 /// parallel builder's parts share one, so that together they stay within
 /// the limits and a part stops soon after the build as a whole passes one
-/// (not only when the parts are merged).
+/// (not only when the parts are merged). The bytes are what the parts hold
+/// now: a part done gives back what the merge does not use
+/// ([`Budget::change`]); the most they held at once is kept for
+/// [`Tree::build_bytes`](super::Tree::build_bytes).
 #[derive(Default)]
 pub(super) struct Budget {
     bytes: AtomicU64,
+    peak: AtomicU64,
     nodes: AtomicU64,
 }
 
@@ -117,13 +121,30 @@ struct Counted {
 
 impl Budget {
     /// Records that an exploration now holds `bytes` and has made `nodes`
-    /// (both only grow) and returns the build's totals.
+    /// (only grows) and returns the build's totals.
     fn update(&self, counted: &mut Counted, bytes: u64, nodes: u64) -> (u64, u64) {
-        let grown = bytes.saturating_sub(counted.bytes);
-        counted.bytes += grown;
+        let now = self.change(counted.bytes, bytes);
+        counted.bytes = bytes;
         let made = nodes.saturating_sub(counted.nodes);
         counted.nodes += made;
-        (self.bytes.fetch_add(grown, Ordering::Relaxed) + grown, self.nodes.fetch_add(made, Ordering::Relaxed) + made)
+        (now, self.nodes.fetch_add(made, Ordering::Relaxed) + made)
+    }
+
+    /// Records that an exploration that held `from` bytes (as last
+    /// counted) now holds `to`, and returns what all hold now.
+    pub(super) fn change(&self, from: u64, to: u64) -> u64 {
+        let now = if to >= from {
+            self.bytes.fetch_add(to - from, Ordering::Relaxed) + (to - from)
+        } else {
+            self.bytes.fetch_sub(from - to, Ordering::Relaxed) - (from - to)
+        };
+        self.peak.fetch_max(now, Ordering::Relaxed);
+        now
+    }
+
+    /// The most bytes the explorations held at once.
+    pub(super) fn peak(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
     }
 }
 
@@ -333,8 +354,11 @@ pub(super) fn explore<G: Game>(
             frame.path_mark = own_moves.mark();
         }
     }
-    // What the exploration held at its end, the most (its tables only grow).
+    // What the exploration held at its end, the most (its tables only
+    // grow), counted in the build's totals (the parallel builder's parts
+    // give back from there, see `Budget::change`).
     tree.build_bytes = tree.bytes() + interner.bytes() as u64 + own_moves.bytes();
+    check_budget(&tree, interner, &own_moves, budget, &mut counted, opts, n_nodes as u64)?;
     tree.data.truncate(n_nodes - outflow.base);
     tree.first_child.truncate(n_nodes - outflow.base);
     outflow.write_rest(&mut tree, n_nodes)?;
