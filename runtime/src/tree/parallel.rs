@@ -77,14 +77,12 @@ pub fn build_parallel<G: Game>(
         if i >= n_parts {
             break;
         }
-        let result = build_part(game, &bounds, i, &part_opts, &budget).map(|(mut tree, interner, before)| {
+        let result = build_part(game, &bounds, i, &part_opts, &budget).map(|(tree, interner, before)| {
             // What the merge does not use goes back now, while other parts
             // may still be building: of two parts, the first done keeps
             // only its keys (see `match_two_parts`); of more, all but the
             // first.
-            // (The sets' compact action counts: the merge reads `infosets`.)
             let held = tree.build_bytes;
-            tree.set_actions = Vec::new();
             let first_done = finished.fetch_add(1, Ordering::Relaxed) == 0;
             let info = if (n_parts == 2 && !first_done) || (n_parts > 2 && i == 0) {
                 let mut interner = interner;
@@ -173,7 +171,12 @@ fn build_part<G: Game>(
         children.push(child);
     }
     let outflow = &mut Outflow::none();
-    let (tree, before) = explore(game, children, root_move, Some(bounds[i]), opts, &mut interner, budget, outflow)?;
+    Budget::count_start();
+    let explored = explore(game, children, root_move, Some(bounds[i]), opts, &mut interner, budget, outflow);
+    // What it held at its end, counted (or nothing, on an error).
+    let held = explored.as_ref().map_or(0, |(tree, _)| tree.build_bytes);
+    budget.count_end(held);
+    let (tree, before) = explored?;
     Ok((tree, interner, before))
 }
 
@@ -506,9 +509,8 @@ mod tests {
         // Each part on its own: what it held at its end, and once done
         // (its tree and keys).
         let [(whole0, done0), (whole1, done1)] = [0, 1].map(|i| {
-            let (mut tree, interner, before) = build_part(&game(), &[0, 1, 2], i, &opts, &Budget::default()).unwrap();
+            let (tree, interner, before) = build_part(&game(), &[0, 1, 2], i, &opts, &Budget::default()).unwrap();
             let whole = tree.build_bytes;
-            tree.set_actions = Vec::new();
             (whole, Part { tree, info: PartInfo::Keys(interner.into_keys()), before }.bytes())
         });
         let make = || Some(game());
