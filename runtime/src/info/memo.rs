@@ -383,8 +383,10 @@ mod tests {
             assert_eq!(m.find(0, [k, k, 0]), None);
             m.insert(0, [k, k, 0], found(k));
         }
-        // Filled by 11 lookups, all missed: resting for 44.
+        // Filled by 11 lookups, all missed: resting for 44, holding no
+        // entries and the least index.
         assert_eq!((m.len(), m.resting), (0, 11 * super::REST));
+        assert_eq!((m.entries.capacity(), m.index.bytes()), (0, super::IdIndex::with_capacity(0).bytes()));
         for k in 0..44u32 {
             assert_eq!(m.find(0, [k % 3, k % 3, 0]), None);
             m.insert(0, [k % 3, k % 3, 0], found(k));
