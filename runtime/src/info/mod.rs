@@ -184,7 +184,7 @@ impl InfoInterner {
             pending: Vec::new(),
             pending_words: Vec::new(),
             infosets: Vec::with_capacity(sets),
-            sets: CompactIndex::with_capacity(sets),
+            sets: CompactIndex::scaled(sets),
             memo: Memo::with_capacity(sets),
             chain: Vec::new(),
             last_offered: (NONE, NONE),

@@ -77,7 +77,8 @@ pub struct Tree {
     dists: Distributions,
     payoffs: PayoffTable,
     /// Action count per information set (a compact copy of
-    /// `infosets[i].n_actions`, for [`Tree::children`]).
+    /// `infosets[i].n_actions`, for [`Tree::children`]; made once a build
+    /// is done).
     set_actions: Vec<u32>,
     pub infosets: Vec<Infoset>,
     /// Readable labels of each information set and its actions, if built

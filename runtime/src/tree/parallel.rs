@@ -77,44 +77,24 @@ pub fn build_parallel<G: Game>(
         if i >= n_parts {
             break;
         }
-        let result = (|| {
-            let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
-            let mut root = game.root()?;
-            let root_move = match advance_out_of_line(game, &mut root, &mut interner)? {
-                Node::Decision { player, infoset, .. } => Some(RootMove { player, infoset, first_action: bounds[i] }),
-                _ => None,
-            };
-            let mut children = Vec::new();
-            for a in bounds[i]..bounds[i + 1] {
-                let mut child = root.clone();
-                game.apply(&mut child, a, &mut interner)?;
-                children.push(child);
-            }
-            let (mut tree, before) = explore(
-                game,
-                children,
-                root_move,
-                Some(bounds[i]),
-                &part_opts,
-                &mut interner,
-                &budget,
-                &mut Outflow::none(),
-            )?;
+        let result = build_part(game, &bounds, i, &part_opts, &budget).map(|(tree, interner, before)| {
             // What the merge does not use goes back now, while other parts
             // may still be building: of two parts, the first done keeps
             // only its keys (see `match_two_parts`); of more, all but the
             // first.
-            // (The sets' compact action counts: the merge reads `infosets`.)
-            tree.set_actions = Vec::new();
+            let held = tree.build_bytes;
             let first_done = finished.fetch_add(1, Ordering::Relaxed) == 0;
             let info = if (n_parts == 2 && !first_done) || (n_parts > 2 && i == 0) {
+                let mut interner = interner;
                 interner.forget_memo();
                 PartInfo::Global(Box::new(interner))
             } else {
                 PartInfo::Keys(interner.into_keys())
             };
-            Ok(Part { tree, info, before })
-        })();
+            let part = Part { tree, info, before };
+            budget.change(held, part.bytes());
+            part
+        });
         let failed = result.is_err();
         if let Ok(mut slot) = parts[i].lock() {
             *slot = Some(result);
@@ -160,8 +140,44 @@ pub fn build_parallel<G: Game>(
     // Too large to merge, or parts that disagree on perfect recall (the
     // build on one thread names the sets).
     let Some(mut tree) = merged else { return on_one_thread(&game, opts) };
+    // The parts held the most at once while they were built (both
+    // interners whole, on two threads), or the merge did.
+    tree.build_bytes = tree.build_bytes.max(budget.peak());
     finish(&mut tree, &global, opts)?;
     Ok((tree, start.elapsed().as_secs_f64()))
+}
+
+/// Builds part `i` of a parallel build: the subtrees of the root's
+/// children `bounds[i]..bounds[i + 1]`, with its own interner; returns the
+/// part's tree (holding what it held at its end in `build_bytes`), its
+/// interner and, per set, the own move before it.
+fn build_part<G: Game>(
+    game: &G,
+    bounds: &[u32],
+    i: usize,
+    opts: &BuildOptions,
+    budget: &Budget,
+) -> Result<(Tree, InfoInterner, MovesBefore), BuildError> {
+    let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
+    let mut root = game.root()?;
+    let root_move = match advance_out_of_line(game, &mut root, &mut interner)? {
+        Node::Decision { player, infoset, .. } => Some(RootMove { player, infoset, first_action: bounds[i] }),
+        _ => None,
+    };
+    let mut children = Vec::new();
+    for a in bounds[i]..bounds[i + 1] {
+        let mut child = root.clone();
+        game.apply(&mut child, a, &mut interner)?;
+        children.push(child);
+    }
+    let outflow = &mut Outflow::none();
+    Budget::count_start();
+    let explored = explore(game, children, root_move, Some(bounds[i]), opts, &mut interner, budget, outflow);
+    // What it held at its end, counted (or nothing, on an error).
+    let held = explored.as_ref().map_or(0, |(tree, _)| tree.build_bytes);
+    budget.count_end(held);
+    let (tree, before) = explored?;
+    Ok((tree, interner, before))
 }
 
 /// The tree built by [`super::build`], on this thread.
@@ -377,7 +393,7 @@ fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64
     if total as u64 > most {
         return Err(BuildError::TooManyNodes { limit: most });
     }
-    let held: u64 = parts.iter().map(|p| p.tree.bytes() + p.info.bytes() + p.before.bytes()).sum();
+    let held: u64 = parts.iter().map(Part::bytes).sum();
     // (Their labels' text is moved, not copied.)
     let tables: u64 = parts.iter().map(|p| p.tree.bytes() - p.tree.node_bytes() - p.tree.label_bytes).sum();
     let in_flight: u64 = parts.iter().map(|p| (MOVE_CHUNK.min(p.tree.n_nodes()) * 8) as u64).sum();
@@ -429,7 +445,83 @@ fn push_root<G: Game>(
 
 #[cfg(test)]
 mod tests {
-    use super::{move_nodes, Remap, Shift, CHANCE_BIT};
+    use super::{
+        build_parallel, build_part, move_nodes, Budget, BuildOptions, Part, PartInfo, Remap, Shift, CHANCE_BIT,
+    };
+    use crate::game::{Game, GameError, GameInfo, Node};
+    use crate::info::{InfoInterner, InfoState};
+    use crate::rational::Ratio;
+
+    /// Two players take turns choosing 0 or 1 down to `depth`, each seeing
+    /// every move: each decision node is an information set of its own, so
+    /// a part's interner holds more than its tree.
+    struct Open {
+        info: GameInfo,
+        depth: u32,
+    }
+
+    impl Game for Open {
+        type State = (u32, InfoState);
+        fn info(&self) -> &GameInfo {
+            &self.info
+        }
+        fn root(&self) -> Result<(u32, InfoState), GameError> {
+            Ok((0, InfoState::EMPTY))
+        }
+        fn advance(&self, s: &mut (u32, InfoState), info: &mut InfoInterner) -> Result<Node, GameError> {
+            if s.0 == self.depth {
+                return Ok(Node::Terminal);
+            }
+            let (infoset, _) = info.infoset(s.0 % 2, s.1, &[2]);
+            Ok(Node::Decision { player: s.0 % 2, infoset, n_actions: 2 })
+        }
+        fn apply(&self, s: &mut (u32, InfoState), action: u32, info: &mut InfoInterner) -> Result<(), GameError> {
+            *s = (s.0 + 1, info.push(s.1, &[5, u64::from(action)]));
+            Ok(())
+        }
+        fn chance_probs(&self, _: &(u32, InfoState), out: &mut Vec<Ratio>) {
+            out.clear();
+        }
+        fn payoffs<'a>(&self, _: &'a (u32, InfoState), out: &'a mut Vec<i64>) -> &'a [i64] {
+            out.clear();
+            out.extend([1, -1]);
+            out
+        }
+        fn action_label(&self, _: &(u32, InfoState), action: u32) -> String {
+            action.to_string()
+        }
+        fn infoset_label(&self, _: &InfoInterner, infoset: u32) -> String {
+            infoset.to_string()
+        }
+    }
+
+    /// What a two-thread build says it held counts what its parts held at
+    /// once: when the part done last ends, whole, the other holds at least
+    /// its tree and keys. (It used to count what the parts held once both
+    /// had given back their indexes, at the merge: less.)
+    #[test]
+    fn the_build_held_counts_what_the_parts_hold_at_once() {
+        let game = || Open {
+            info: GameInfo { name: "open".into(), players: vec!["a".into(), "b".into()], params: Vec::new() },
+            depth: 14,
+        };
+        let opts = BuildOptions::default();
+        // Each part on its own: what it held at its end, and once done
+        // (its tree and keys).
+        let [(whole0, done0), (whole1, done1)] = [0, 1].map(|i| {
+            let (tree, interner, before) = build_part(&game(), &[0, 1, 2], i, &opts, &Budget::default()).unwrap();
+            let whole = tree.build_bytes;
+            (whole, Part { tree, info: PartInfo::Keys(interner.into_keys()), before }.bytes())
+        });
+        let make = || Some(game());
+        let (tree, _) = build_parallel(&make, &opts, 2).unwrap();
+        let least = (whole0 + done1).min(whole1 + done0);
+        assert!(
+            tree.build_bytes() >= least,
+            "held {} < {least} ({whole0} {done0} {whole1} {done1})",
+            tree.build_bytes()
+        );
+    }
 
     /// Moving a part's nodes a few at a time gives what moving them at
     /// once gives: every node mapped and shifted once, in place.

@@ -39,6 +39,14 @@ pub(super) enum PartInfo {
 /// No set of the first part has this key (in [`PartInfo::Matched`]).
 const NONE_FOUND: u32 = u32::MAX;
 
+impl Part {
+    /// Bytes held: the tree, the information states and the moves before
+    /// each set.
+    pub(super) fn bytes(&self) -> u64 {
+        self.tree.bytes() + self.info.bytes() + self.before.bytes()
+    }
+}
+
 impl PartInfo {
     pub(super) fn bytes(&self) -> u64 {
         match self {

@@ -410,7 +410,7 @@ pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tr
     if !r.at_end()? {
         return Err(LoadError::Invalid("bytes after the checksum".into()));
     }
-    tree.set_actions = tree.infosets.iter().map(|s| s.n_actions).collect();
+    tree.fill_set_actions();
     fill_tables(&mut tree, &probs, n_vectors, &values)?;
     super::validate::check(&tree).map_err(LoadError::Invalid)?;
     tree.shrink_to_fit();
