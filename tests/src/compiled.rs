@@ -227,6 +227,55 @@ fn a_failing_chooser_is_reported_before_failing_candidates() {
     assert_eq!(c.as_deref(), Some(expected));
 }
 
+/// Lookups of a `where` made once per outer candidate loop in the
+/// compiled code (`tests/codegen/lifted_reads.gala`): at every step limit
+/// and for domains reaching past the grid's rows or columns, both
+/// executions build the same tree or stop with the same error at the same
+/// candidate (none when no candidate reads the bad row).
+#[test]
+fn lifted_reads_fail_where_the_interpreter_does() {
+    let path = repo_root().join("tests/codegen/lifted_reads.gala");
+    let bytes = std::fs::read(&path).expect("game file");
+    let at = "lifted_reads.gala:17:36: index";
+    let cases: [(&[&str], Option<String>); 5] = [
+        (&[], None),
+        (&["cols=4"], Some(format!("{at} 3 is out of bounds for length 3"))),
+        (&["rows=3"], Some(format!("{at} 2 is out of bounds for length 2"))),
+        (
+            &["rows=3", "need=3"],
+            Some("lifted_reads.gala:16:13: a has no choice: the domain is empty (after `where`)".into()),
+        ),
+        (
+            &["rows=3", "cols=0"],
+            Some("lifted_reads.gala:16:13: a has no choice: the domain is empty (after `where`)".into()),
+        ),
+    ];
+    for (params, expected) in cases {
+        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        let mut stops = std::collections::BTreeSet::new();
+        for limit in (1..60).chain([galac_runtime::game::DEFAULT_STEP_LIMIT]) {
+            let mut interp = galac_compiler::driver::load_interp("lifted_reads.gala", &bytes, &params)
+                .unwrap_or_else(|e| panic!("{e}"));
+            interp.step_limit = limit;
+            let game = lifted_reads::Family.instantiate(&params, limit).unwrap_or_else(|e| panic!("{e}"));
+            match (build(&interp, &BuildOptions::default()), build(&game, &BuildOptions::default())) {
+                (Ok(i), Ok(c)) => assert_eq!(digest(&i.0), digest(&c.0), "{params:?} limit {limit}"),
+                (i, c) => {
+                    let (i, c) = (i.err().map(|e| e.to_string()), c.err().map(|e| e.to_string()));
+                    assert_eq!(c, i, "{params:?} limit {limit}");
+                    stops.insert(i.unwrap_or_default());
+                }
+            }
+        }
+        let last = galac_compiler::driver::load_interp("lifted_reads.gala", &bytes, &params)
+            .ok()
+            .and_then(|g| build(&g, &BuildOptions::default()).err().map(|e| e.to_string()));
+        assert_eq!(last, expected, "{params:?}");
+        // Small limits stop at steps before and among the candidates.
+        assert!(stops.iter().any(|e| e.contains("no event within")), "{params:?}: {stops:?}");
+    }
+}
+
 /// The LP's answer on `t`: the first player's value, the behaviour
 /// probabilities and the profile's NashConv (computed by `evaluate`).
 pub(crate) fn solve(t: &Tree) -> (f64, Vec<f64>, f64) {

@@ -108,6 +108,12 @@ impl Emitter<'_> {
 
     /// The loops of a planned domain around `body`, `__x` bound to each element.
     pub(super) fn domain_loop(plan: &DomainPlan, body: TokenStream) -> TokenStream {
+        Self::domain_loop_with(plan, body, &[])
+    }
+
+    /// [`Self::domain_loop`], a product's loop `k` running `levels[k]` once
+    /// its part is bound (the lookups of [`Self::hoist_filter`]).
+    fn domain_loop_with(plan: &DomainPlan, body: TokenStream, levels: &[TokenStream]) -> TokenStream {
         match plan {
             DomainPlan::Each(iter, _) => quote!(for __x in #iter { #body }),
             DomainPlan::Product(id, parts) => {
@@ -117,8 +123,9 @@ impl Emitter<'_> {
                 let names: Vec<proc_macro2::Ident> =
                     (0..parts.len()).map(|i| format_ident!("__t{}_{}", id, i)).collect();
                 let mut inner = quote!({ let __x = (#(#names.clone(),)*); #body });
-                for (part, name) in parts.iter().zip(&names).rev() {
-                    inner = Self::domain_loop(part, quote!(let #name = __x; #inner));
+                for (k, (part, name)) in parts.iter().zip(&names).enumerate().rev() {
+                    let lifted = levels.get(k);
+                    inner = Self::domain_loop(part, quote!(let #name = __x; #lifted #inner));
                 }
                 inner
             }
@@ -222,22 +229,27 @@ impl Emitter<'_> {
             return self.for_each(d, ctx, quote!(#bind #weight sc.#field.push(__x.clone());));
         };
         // A candidate the filter rejects leaves the labelled block early,
-        // after a step counted before its test.
+        // after a step counted before its test. The filter's lookups that
+        // outer loops can make are made there.
+        let mut prelude = TokenStream::new();
+        let plan = self.domain_plan(d, ctx, &mut prelude, &mut 0);
+        let levels = self.hoist_filter(c, &plan);
         let f = self.expr(f, ctx);
+        self.clear_hoisted();
         let step = quote!(::galac_runtime::ops::step(steps, g.step_limit, #at)?;);
         let body = quote!('cand: { #bind #step if !(#f) { break 'cand; } #weight sc.#field.push(__x.clone()); });
         if counts_steps_in(c) {
-            return self.for_each(d, ctx, body);
+            let looped = Self::domain_loop_with(&plan, body, &levels);
+            return quote!({ #prelude #looped });
         }
         // When neither the filter nor the weight counts steps of its own,
         // and all the candidates' steps fit in the limit, they are counted
         // at once and the loop checks nothing: the same count, and no
         // step-limit error either way.
         let unchecked = quote!('cand: { #bind if !(#f) { break 'cand; } #weight sc.#field.push(__x.clone()); });
-        let mut prelude = TokenStream::new();
-        let plan = self.domain_plan(d, ctx, &mut prelude, &mut 0);
         let size = Self::domain_size(&plan);
-        let (checked, unchecked) = (Self::domain_loop(&plan, body), Self::domain_loop(&plan, unchecked));
+        let checked = Self::domain_loop_with(&plan, body, &levels);
+        let unchecked = Self::domain_loop_with(&plan, unchecked, &levels);
         quote!({
             #prelude
             let __all: u64 = (#size).saturating_mul(::galac_runtime::ops::STEP);

@@ -56,7 +56,10 @@ impl Emitter<'_> {
                 })
             }
             K::Builtin(b, args) => self.builtin(*b, args, ctx, &at),
-            K::Index(a, i) => self.index(a, i, ctx, &at),
+            K::Index(a, i) => match self.hoisted_read(e) {
+                Some(read) => quote!(#read.clone()),
+                None => self.index(a, i, ctx, &at),
+            },
             K::Field(a, n) => {
                 let n = syn::Index::from(*n as usize);
                 match &a.kind {

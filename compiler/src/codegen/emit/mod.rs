@@ -11,6 +11,7 @@ mod blocks;
 mod choose;
 mod expr;
 mod fns;
+mod hoist;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -38,6 +39,9 @@ pub struct Emitter<'a> {
     /// Per block, whether its choice's own-move record carries the offered
     /// list ([`crate::offers`]).
     remembered: Vec<bool>,
+    /// The lookups lifted out of the candidate loop being emitted, with
+    /// the names of their results and their loop levels ([`hoist`]).
+    hoisted: std::cell::RefCell<Vec<(*const Expr, proc_macro2::Ident, usize)>>,
 }
 
 use super::clean;
@@ -62,7 +66,8 @@ impl<'a> Emitter<'a> {
     pub fn new(ir: &'a ir::Program, locator: &'a Locator) -> Emitter<'a> {
         let empty = Layout { field_of: Vec::new(), fields: Vec::new(), dead_after_choice: Vec::new() };
         let remembered = crate::offers::remembered(ir);
-        let mut e = Emitter { ir, locator, n_players: ir.players.len(), layout: empty, remembered };
+        let hoisted = std::cell::RefCell::new(Vec::new());
+        let mut e = Emitter { ir, locator, n_players: ir.players.len(), layout: empty, remembered, hoisted };
         let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
         e.layout = Layout::new(ir, |i| keys[i as usize].clone(), |i| owns_heap(&ir.slots[i as usize].1));
         e
@@ -158,7 +163,10 @@ impl<'a> Emitter<'a> {
         match &e.kind {
             ExprKind::Var(v) => self.name_read(Ctx::Flow, v.0),
             ExprKind::Local(l) => self.name_read(ctx, l.0),
-            ExprKind::Index(a, i) => self.item_ref(a, i, ctx, &self.at(e.span)),
+            ExprKind::Index(a, i) => match self.hoisted_read(e) {
+                Some(read) => read,
+                None => self.item_ref(a, i, ctx, &self.at(e.span)),
+            },
             _ => {
                 let x = self.expr(e, ctx);
                 quote!((#x))

@@ -1,0 +1,127 @@
+//! Reads of a choice's `where` clause lifted out of its inner candidate
+//! loops: in `choose (row, col, mark) in (0..n, 0..n, Cell) where
+//! board[row][col] == Empty`, `board[row]` is looked up once per row and
+//! `board[row][col]` once per row and column, not once per candidate
+//! (blind tic-tac-toe: two checked lookups for each of 27 candidates).
+//!
+//! A lifted lookup keeps its result, the reference or the error, and the
+//! candidate that reads it returns that error where it would have met it:
+//! the same error at the same candidate, after the same steps. Nothing
+//! else changes: a lookup is pure (no step, no write), and a clause that
+//! could write the state (`push`, `remove`) lifts nothing.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::choose::DomainPlan;
+use super::{Ctx, Emitter};
+use crate::ir;
+use crate::typeck::tast::{Builtin, Expr, ExprKind, Pattern};
+use crate::typeck::types::Ty;
+
+/// What lifting needs to know about a choice's loops.
+struct Loops<'p> {
+    /// The product's number (its loops bind `__t{id}_{k}`).
+    id: u32,
+    /// Per component of the product, the local its pattern binds it to.
+    comps: Vec<Option<u32>>,
+    /// Per loop level, the lookups made once that level's component is bound.
+    levels: &'p mut Vec<TokenStream>,
+}
+
+impl Emitter<'_> {
+    /// Lifts the lookups of `c`'s `where` clause that depend only on the
+    /// outer components of its product, and returns per loop level the
+    /// statements making them (empty when nothing is lifted). The clause
+    /// reads them through [`Self::hoisted_read`] until
+    /// [`Self::clear_hoisted`].
+    pub(super) fn hoist_filter(&self, c: &ir::Choose, plan: &DomainPlan) -> Vec<TokenStream> {
+        let (Some(f), DomainPlan::Product(id, parts), Pattern::Tuple(ps)) = (&c.filter, plan, &c.pattern) else {
+            return Vec::new();
+        };
+        if ps.len() != parts.len() || writes(f) || c.weight.as_ref().is_some_and(writes) {
+            return Vec::new();
+        }
+        let comps = ps.iter().map(|p| if let Pattern::Bind(l) = p { Some(l.0) } else { None }).collect();
+        let mut levels = vec![TokenStream::new(); parts.len()];
+        let mut loops = Loops { id: *id, comps, levels: &mut levels };
+        self.lift_in(f, &mut loops);
+        levels
+    }
+
+    /// Lifts what can be lifted in `e`, outermost lookups first.
+    fn lift_in(&self, e: &Expr, loops: &mut Loops<'_>) {
+        if self.lift(e, loops).is_none() {
+            for child in e.kind.children() {
+                self.lift_in(child, loops);
+            }
+        }
+    }
+
+    /// Lifts `e` if it is a lookup `a[i]` of a list that the loops do not
+    /// bind (or of a lifted lookup) by a component the pattern binds, to
+    /// the level of the last component it reads, short of the innermost
+    /// (where nothing is saved). Returns that level and the result's name.
+    fn lift(&self, e: &Expr, loops: &mut Loops<'_>) -> Option<(usize, Ident)> {
+        let ExprKind::Index(a, i) = &e.kind else { return None };
+        if let Some((_, name, level)) = self.hoisted.borrow().iter().find(|(h, ..)| std::ptr::eq(*h, e)) {
+            return Some((*level, name.clone()));
+        }
+        let ExprKind::Local(l) = &i.kind else { return None };
+        let k = loops.comps.iter().position(|c| *c == Some(l.0))?;
+        if i.ty != Ty::Int || matches!(a.ty, Ty::PerPlayer(_)) {
+            return None;
+        }
+        let (base, level) = match &a.kind {
+            ExprKind::Var(_) => (None, k),
+            ExprKind::Local(b) if !loops.comps.contains(&Some(b.0)) => (None, k),
+            ExprKind::Index(..) => {
+                let (j, name) = self.lift(a, loops)?;
+                (Some(name), j.max(k))
+            }
+            _ => return None,
+        };
+        if level + 1 >= loops.levels.len() {
+            return None;
+        }
+        let (at, comp) = (self.at(e.span), format_ident!("__t{}_{}", loops.id, k));
+        let name = {
+            let mut hoisted = self.hoisted.borrow_mut();
+            let name = format_ident!("__h{}", hoisted.len());
+            hoisted.push((e as *const Expr, name.clone(), level));
+            name
+        };
+        let read = match base {
+            None => {
+                let xs = self.slice(a, Ctx::Flow);
+                quote!(::galac_runtime::ops::index(#xs, #comp, #at))
+            }
+            Some(b) => quote! {
+                match &#b {
+                    Ok(__r) => ::galac_runtime::ops::index(__r.as_slice(), #comp, #at),
+                    Err(__e) => Err(__e.clone()),
+                }
+            },
+        };
+        loops.levels[level].extend(quote!(let #name = #read;));
+        Some((level, name))
+    }
+
+    /// The place `e` reads when it is a lifted lookup: its kept result,
+    /// or its error returned here.
+    pub(super) fn hoisted_read(&self, e: &Expr) -> Option<TokenStream> {
+        let hoisted = self.hoisted.borrow();
+        let (_, name, _) = hoisted.iter().find(|(h, ..)| std::ptr::eq(*h, e))?;
+        Some(quote!((*#name.clone()?)))
+    }
+
+    /// Forgets the lifted lookups (their names are out of scope).
+    pub(super) fn clear_hoisted(&self) {
+        self.hoisted.borrow_mut().clear();
+    }
+}
+
+/// Whether `e` may change a list in place (`push`, `remove`).
+fn writes(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Builtin(Builtin::Push | Builtin::Remove, _)) || e.kind.children().any(writes)
+}
