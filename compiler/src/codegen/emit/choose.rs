@@ -6,6 +6,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use super::fns::counts_steps;
+use super::hoist::writes;
 use super::{Ctx, Emitter};
 use crate::ir::{self, Term};
 use crate::typeck::tast::{self, ChooseDomain, DomainKind, ExprKind};
@@ -220,22 +221,35 @@ impl Emitter<'_> {
                 return quote!(#(#items)*);
             }
         };
-        let bind = self.bind(&c.pattern, quote!(__x.clone()), ctx);
+        // A candidate is tested on Rust locals, the state left as it is
+        // (`apply` binds the chosen one), unless the test may write.
+        let mut prelude = TokenStream::new();
+        let plan = self.domain_plan(d, ctx, &mut prelude, &mut 0);
+        let on_locals = !c.filter.as_ref().is_some_and(writes) && !c.weight.as_ref().is_some_and(writes);
+        let bind = match on_locals {
+            true if c.filter.is_none() && c.weight.is_none() => quote!(),
+            true => {
+                let names = self.bind_locals(&c.pattern);
+                quote!(let #names = __x.clone();)
+            }
+            false => self.bind(&c.pattern, quote!(__x.clone()), ctx),
+        };
         let weight = c.weight.as_ref().map(|w| {
             let w = self.expr(w, ctx);
             quote!(sc.odds.weigh(#w, #at)?;)
         });
         let Some(f) = &c.filter else {
-            return self.for_each(d, ctx, quote!(#bind #weight sc.#field.push(__x.clone());));
+            self.bound.borrow_mut().clear();
+            let looped = Self::domain_loop(&plan, quote!(#bind #weight sc.#field.push(__x.clone());));
+            return quote!({ #prelude #looped });
         };
         // A candidate the filter rejects leaves the labelled block early,
         // after a step counted before its test. The filter's lookups that
         // outer loops can make are made there.
-        let mut prelude = TokenStream::new();
-        let plan = self.domain_plan(d, ctx, &mut prelude, &mut 0);
         let levels = self.hoist_filter(c, &plan);
         let f = self.expr(f, ctx);
         self.clear_hoisted();
+        self.bound.borrow_mut().clear();
         let step = quote!(::galac_runtime::ops::step(steps, g.step_limit, #at)?;);
         let body = quote!('cand: { #bind #step if !(#f) { break 'cand; } #weight sc.#field.push(__x.clone()); });
         if counts_steps_in(c) {
@@ -259,6 +273,23 @@ impl Emitter<'_> {
                 #checked
             }
         })
+    }
+
+    /// A Rust pattern binding `p`'s locals to fresh Rust locals, which
+    /// expressions read until `bound` is cleared.
+    fn bind_locals(&self, p: &tast::Pattern) -> TokenStream {
+        match p {
+            tast::Pattern::Bind(l) => {
+                let name = format_ident!("__b{}", l.0);
+                self.bound.borrow_mut().push((l.0, name.clone()));
+                quote!(#name)
+            }
+            tast::Pattern::Wildcard => quote!(_),
+            tast::Pattern::Tuple(ps) => {
+                let ps = ps.iter().map(|p| self.bind_locals(p));
+                quote!((#(#ps,)*))
+            }
+        }
     }
 
     /// The `apply` match arms: bind the chosen value, record it, go on.

@@ -122,6 +122,6 @@ impl Emitter<'_> {
 }
 
 /// Whether `e` may change a list in place (`push`, `remove`).
-fn writes(e: &Expr) -> bool {
+pub(super) fn writes(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Builtin(Builtin::Push | Builtin::Remove, _)) || e.kind.children().any(writes)
 }

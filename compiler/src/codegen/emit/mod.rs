@@ -42,6 +42,9 @@ pub struct Emitter<'a> {
     /// The lookups lifted out of the candidate loop being emitted, with
     /// the names of their results and their loop levels ([`hoist`]).
     hoisted: std::cell::RefCell<Vec<(*const Expr, proc_macro2::Ident, usize)>>,
+    /// The locals of the choice whose candidates are being emitted, held
+    /// in Rust locals while its `where` and `weight` test a candidate.
+    bound: std::cell::RefCell<Vec<(u32, proc_macro2::Ident)>>,
 }
 
 use super::clean;
@@ -67,7 +70,15 @@ impl<'a> Emitter<'a> {
         let empty = Layout { field_of: Vec::new(), fields: Vec::new(), dead_after_choice: Vec::new() };
         let remembered = crate::offers::remembered(ir);
         let hoisted = std::cell::RefCell::new(Vec::new());
-        let mut e = Emitter { ir, locator, n_players: ir.players.len(), layout: empty, remembered, hoisted };
+        let mut e = Emitter {
+            ir,
+            locator,
+            n_players: ir.players.len(),
+            layout: empty,
+            remembered,
+            hoisted,
+            bound: Default::default(),
+        };
         let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
         e.layout = Layout::new(ir, |i| keys[i as usize].clone(), |i| owns_heap(&ir.slots[i as usize].1));
         e
@@ -131,6 +142,9 @@ impl<'a> Emitter<'a> {
     fn name_read(&self, ctx: Ctx, id: u32) -> TokenStream {
         match ctx {
             Ctx::Flow => {
+                if let Some((_, name)) = self.bound.borrow().iter().find(|(l, _)| *l == id) {
+                    return quote!(#name);
+                }
                 let f = self.slot(id);
                 quote!(s.#f)
             }
