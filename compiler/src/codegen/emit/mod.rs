@@ -69,14 +69,13 @@ impl<'a> Emitter<'a> {
     pub fn new(ir: &'a ir::Program, locator: &'a Locator) -> Emitter<'a> {
         let empty = Layout { field_of: Vec::new(), fields: Vec::new(), dead_after_choice: Vec::new() };
         let remembered = crate::offers::remembered(ir);
-        let hoisted = std::cell::RefCell::new(Vec::new());
         let mut e = Emitter {
             ir,
             locator,
             n_players: ir.players.len(),
             layout: empty,
             remembered,
-            hoisted,
+            hoisted: Default::default(),
             bound: Default::default(),
         };
         let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
