@@ -1,6 +1,8 @@
 //! Card and board builtins: `deck`, `card`, `rank`, `suit`, `cells`,
 //! `has_line`.
 
+use std::sync::OnceLock;
+
 use super::{make_items, other, size, At};
 use crate::game::GameError;
 use crate::value::{Items, List, SUIT_BITS};
@@ -55,26 +57,48 @@ pub fn cells(rows: i64, cols: i64, left: &mut u64, limit: u64, at: impl At) -> R
 }
 
 /// True iff some row, column or diagonal has `k` consecutive cells equal to `v`.
+/// Small enough to inline: boards of up to [`TABLE_CELLS`] cells answer
+/// from a table, the others in [`has_line_large`].
 #[inline]
 pub fn has_line<R: Items>(board: &[R], k: i64, v: &R::Item) -> bool
 where
     R::Item: PartialEq,
 {
-    let Ok(n) = usize::try_from(k) else { return false };
+    let rows = board.len();
     let width = board.first().map_or(0, |row| row.items().len());
-    let padded = board.len().saturating_mul(width + 1);
+    if rows <= TABLE_CELLS && width <= TABLE_CELLS && rows * width <= TABLE_CELLS {
+        if let (Ok(n), Some(mask)) = (usize::try_from(k), table_mask(board, width, v)) {
+            return table_has_line(mask, rows, width, n);
+        }
+    }
+    has_line_large(board, k, v)
+}
+
+/// [`has_line`] on boards of more than [`TABLE_CELLS`] cells (by
+/// [`cell_mask`] up to 128 padded cells), on ragged boards and for
+/// negative lengths.
+#[inline(never)]
+fn has_line_large<R: Items>(board: &[R], k: i64, v: &R::Item) -> bool
+where
+    R::Item: PartialEq,
+{
+    let Ok(n) = usize::try_from(k) else { return false };
+    let rows = board.len();
+    let width = board.first().map_or(0, |row| row.items().len());
+    let padded = rows.saturating_mul(width + 1);
     let lines = if padded <= 64 {
-        cell_mask::<R, u64>(board, width, v).map(|mask| mask_has_line(mask, board.len(), width, n))
+        cell_mask::<R, u64>(board, width, v, 1).map(|mask| mask_has_line(mask, rows, width, n))
     } else if padded <= 128 {
-        cell_mask::<R, u128>(board, width, v).map(|mask| mask_has_line(mask, board.len(), width, n))
+        cell_mask::<R, u128>(board, width, v, 1).map(|mask| mask_has_line(mask, rows, width, n))
     } else {
         None
     };
-    lines.unwrap_or_else(|| has_line_by(board.len(), |r| board[r].items().len(), |r, c| board[r].items()[c] == *v, k))
+    lines.unwrap_or_else(|| has_line_by(rows, |r| board[r].items().len(), |r, c| board[r].items()[c] == *v, k))
 }
 
-/// The bits of [`cell_mask`]: `u64` for a board of up to 64 padded cells
-/// (blind tic-tac-toe's 12), `u128` up to 128.
+/// The bits of [`cell_mask`]: `u16` for [`table_has_line`]'s boards of up
+/// to [`TABLE_CELLS`] cells, unpadded; `u64` for a board of up to 64 padded
+/// cells, `u128` up to 128.
 trait Bits: Copy + Eq + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> {
     /// No bit set.
     const ZERO: Self;
@@ -112,21 +136,21 @@ macro_rules! bits {
         }
     )+};
 }
-bits!(u64, u128);
+bits!(u16, u64, u128);
 
 /// The cells of a rectangular board `width` cells wide that hold `v`, a
-/// bit each, with one clear bit beside each row (the padding keeps a line
-/// from running off one row into the next, so that [`mask_has_line`]
-/// needs no masks of where lines may start); `None` for a ragged board or
-/// one without columns. The bits are shifted in one by one, so that the
-/// last cell is bit 0 and each row's padding bit lies above its cells:
-/// the board turned half a turn, whose lines are the board's. (A bit set
-/// at each cell's index was vectorized into 64-bit shifts: 8% more
-/// instructions a call on a 3 x 3 board.) Blind tic-tac-toe asks
-/// `has_line` after each move, and the cell-by-cell search was 22% of its
-/// compiled build.
+/// bit each, with `pad` clear bits beside each row; `None` for a ragged
+/// board or one without columns. The bits are shifted in one by one, so
+/// that the last cell is bit 0 and each row's padding lies above its
+/// cells: the board turned half a turn, whose lines are the board's.
+/// [`mask_has_line`] takes one bit of padding (it keeps a line from
+/// running off one row into the next, so that no masks of where lines may
+/// start are needed), [`table_has_line`] none. (A bit set at each cell's
+/// index was vectorized into 64-bit shifts: 8% more instructions a call
+/// on a 3 x 3 board.) Blind tic-tac-toe asks `has_line` after each move,
+/// and the cell-by-cell search was 22% of its compiled build.
 #[inline]
-fn cell_mask<R: Items, B: Bits>(board: &[R], width: usize, v: &R::Item) -> Option<B>
+fn cell_mask<R: Items, B: Bits>(board: &[R], width: usize, v: &R::Item, pad: usize) -> Option<B>
 where
     R::Item: PartialEq,
 {
@@ -139,9 +163,44 @@ where
         if cells.len() != width {
             return None;
         }
-        mask = mask.shl1();
+        for _ in 0..pad {
+            mask = mask.shl1();
+        }
         for cell in cells {
             mask = mask.shl1() | B::from_bool(*cell == *v);
+        }
+    }
+    Some(mask)
+}
+
+/// [`cell_mask`] without padding, for [`table_has_line`]: on boards 3 or
+/// 4 cells wide (tic-tac-toe's and its 4 x 4 variant's) with each row's
+/// cells compared in unrolled code ([`fixed_mask`]).
+#[inline]
+fn table_mask<R: Items>(board: &[R], width: usize, v: &R::Item) -> Option<u16>
+where
+    R::Item: PartialEq,
+{
+    match width {
+        3 => fixed_mask::<R, 3>(board, v),
+        4 => fixed_mask::<R, 4>(board, v),
+        _ => cell_mask::<R, u16>(board, width, v, 0),
+    }
+}
+
+/// [`cell_mask`] without padding on a board `N` cells wide. (The loop
+/// over a row of a width known only at run time took 7 instructions a
+/// cell and a dozen a row on a 3 x 3 board.)
+#[inline]
+fn fixed_mask<R: Items, const N: usize>(board: &[R], v: &R::Item) -> Option<u16>
+where
+    R::Item: PartialEq,
+{
+    let mut mask = 0u16;
+    for row in board {
+        let cells: &[R::Item; N] = row.items().try_into().ok()?;
+        for cell in cells {
+            mask = mask << 1 | u16::from(*cell == *v);
         }
     }
     Some(mask)
@@ -177,6 +236,76 @@ fn mask_has_line<B: Bits>(mask: B, rows: usize, width: usize, k: usize) -> bool 
     false
 }
 
+/// Boards of up to this many cells answer [`has_line`] from a table of
+/// all their masks ([`table_has_line`]).
+const TABLE_CELLS: usize = 16;
+
+/// A table of [`table_has_line`]: a bit for each mask of up to
+/// [`TABLE_CELLS`] cells (8 KiB; a 3 x 3 board reads its first 64 bytes).
+type LineTable = Box<[u64; 1 << (TABLE_CELLS - 6)]>;
+
+/// The tables of [`table_has_line`] by rows, width and line length (each
+/// 1 to 16), made at first use and kept for the process (a few per game:
+/// blind tic-tac-toe uses one). Slots never used stay untouched.
+static LINE_TABLES: [OnceLock<LineTable>; 16 * 16 * 16] = [const { OnceLock::new() }; 16 * 16 * 16];
+
+/// [`has_line`] on a board of `rows` x `width` cells, at most
+/// [`TABLE_CELLS`], from [`cell_mask`]'s bits without padding: one bit of
+/// the shape's table. On a 3 x 3 board the padded mask's shifts and tests
+/// (four directions, `k - 1` shifts each, and the early count of the
+/// cells) were most of `has_line`'s 295 instructions a call.
+#[inline]
+fn table_has_line(mask: u16, rows: usize, width: usize, k: usize) -> bool {
+    if k == 0 {
+        return true;
+    }
+    if k > rows.max(width) {
+        return false;
+    }
+    let slot = &LINE_TABLES[((rows - 1) * 16 + width - 1) * 16 + k - 1];
+    let table = match slot.get() {
+        Some(table) => table,
+        None => first_line_table(slot, rows, width, k),
+    };
+    table[usize::from(mask >> 6)] >> (mask & 63) & 1 != 0
+}
+
+/// The table in `slot`, made now if no thread has made it yet (apart
+/// from [`table_has_line`], which inlines only its reading).
+#[cold]
+#[inline(never)]
+fn first_line_table(slot: &'static OnceLock<LineTable>, rows: usize, width: usize, k: usize) -> &'static LineTable {
+    slot.get_or_init(|| line_table(rows, width, k))
+}
+
+/// The table of [`table_has_line`] for a `rows` x `width` board and lines
+/// of `k` cells: bit `m` is set iff the cells of mask `m` (cell `(r, c)` at
+/// bit `r * width + c`) hold such a line. [`cell_mask`] puts that cell at
+/// bit `rows * width - 1 - (r * width + c)` instead: the board turned half
+/// a turn, which has the same lines.
+fn line_table(rows: usize, width: usize, k: usize) -> LineTable {
+    let mut lines: Vec<u16> = Vec::new();
+    for r in 0..rows as isize {
+        for c in 0..width as isize {
+            for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                let line = (0..k as isize).try_fold(0u16, |line, i| {
+                    let (r, c) = (r + dr * i, c + dc * i);
+                    let inside = (0..rows as isize).contains(&r) && (0..width as isize).contains(&c);
+                    inside.then(|| line | 1 << (r as usize * width + c as usize))
+                });
+                lines.extend(line);
+            }
+        }
+    }
+    let mut table = Box::new([0u64; 1 << (TABLE_CELLS - 6)]);
+    for m in 0..1u32 << (rows * width) {
+        if lines.iter().any(|&line| line & !(m as u16) == 0) {
+            table[m as usize / 64] |= 1 << (m % 64);
+        }
+    }
+    table
+}
+
 /// [`has_line`] over any board: `rows`, the length of each row, and whether
 /// the cell `(r, c)` holds the value.
 fn has_line_by(rows: usize, row_len: impl Fn(usize) -> usize, is_v: impl Fn(usize, usize) -> bool, k: i64) -> bool {
@@ -204,31 +333,67 @@ mod tests {
     use super::{has_line, has_line_by};
     use crate::rng::SplitMix64;
 
-    /// The mask search answers as the cell-by-cell one on random boards of
-    /// every shape up to 64 cells (square, one row, one column, 8 x 8),
-    /// ragged boards (which take the cell-by-cell path) and every length.
-    #[test]
-    fn the_mask_search_agrees_with_the_cell_by_cell_one() {
-        let mut rng = SplitMix64::stream(27, 0);
-        let mut shapes: Vec<Vec<usize>> = Vec::new();
-        for rows in 1..=5 {
-            for width in 1..=5 {
-                shapes.push(vec![width; rows]);
+    /// Whether `has_line` answers as `has_line_by` on `board`, for both
+    /// values and every length from -1 to one past the longest side (to 11
+    /// and the longest side's two on larger sides).
+    fn agrees(board: &[Vec<u8>]) {
+        let rows: Vec<Row> = board.iter().map(|r| Row(r.clone())).collect();
+        let longest = board.iter().map(Vec::len).max().unwrap_or(0).max(board.len()) as i64;
+        for k in (-1..=longest.min(10) + 1).chain([longest, longest + 1]) {
+            for v in 0..2 {
+                let slow = has_line_by(board.len(), |r| board[r].len(), |r, c| board[r][c] == v, k);
+                assert_eq!(has_line(&rows, k, &v), slow, "{board:?} k={k} v={v}");
             }
         }
-        shapes.extend([vec![64], vec![1; 64], vec![8; 8], vec![3, 2, 3], vec![9; 8], vec![12; 11], vec![], vec![0, 0]]);
+    }
+
+    /// The table search answers as the cell-by-cell one on every board of
+    /// up to 10 cells, of every shape.
+    #[test]
+    fn the_table_search_agrees_on_every_small_board() {
+        for rows in 1..=10 {
+            for width in 1..=10 / rows {
+                for mask in 0..1u32 << (rows * width) {
+                    let cell = |r: usize, c: usize| (mask >> (r * width + c) & 1) as u8;
+                    agrees(&(0..rows).map(|r| (0..width).map(|c| cell(r, c)).collect()).collect::<Vec<_>>());
+                }
+            }
+        }
+    }
+
+    /// The table search (boards of up to 16 cells) and the mask search
+    /// answer as the cell-by-cell one on random boards of every shape of up
+    /// to 16 cells and up to 6 x 6, and larger ones (one row, one column,
+    /// 8 x 8, over 128 padded cells), ragged boards (which take the
+    /// cell-by-cell path) and every length.
+    #[test]
+    fn the_table_and_mask_searches_agree_with_the_cell_by_cell_one() {
+        let mut rng = SplitMix64::stream(27, 0);
+        let mut shapes: Vec<Vec<usize>> = Vec::new();
+        for rows in 1..=16 {
+            for width in 1..=16 {
+                if rows * width <= 16 || rows.max(width) <= 6 {
+                    shapes.push(vec![width; rows]);
+                }
+            }
+        }
+        shapes.extend([
+            vec![17],
+            vec![1; 17],
+            vec![64],
+            vec![1; 64],
+            vec![8; 8],
+            vec![3, 2, 3],
+            vec![9; 8],
+            vec![12; 11],
+        ]);
+        shapes.extend([vec![], vec![0, 0], vec![2, 3], vec![4, 4, 4, 3]]);
         for shape in &shapes {
             for _ in 0..200 {
                 // Mostly ones, so that long lines occur.
-                let board: Vec<Vec<u8>> =
-                    shape.iter().map(|&w| (0..w).map(|_| u8::from(rng.next() & 3 != 0)).collect()).collect();
-                let rows: Vec<Row> = board.iter().map(|r| Row(r.clone())).collect();
-                for k in -1..=9 {
-                    for v in 0..2 {
-                        let slow = has_line_by(board.len(), |r| board[r].len(), |r, c| board[r][c] == v, k);
-                        assert_eq!(has_line(&rows, k, &v), slow, "{board:?} k={k} v={v}");
-                    }
-                }
+                agrees(
+                    &shape.iter().map(|&w| (0..w).map(|_| u8::from(rng.next() & 3 != 0)).collect()).collect::<Vec<_>>(),
+                );
             }
         }
     }
