@@ -206,7 +206,7 @@ impl InfoInterner {
                 let id = entries.len() as u32;
                 entries.push(Entry { parent, fact });
                 let entries = &*entries;
-                self.children.insert(slot, h, id, |id| {
+                self.children.insert(slot, h, parent, id, |id| {
                     let e = &entries[id as usize];
                     (pair_hash(e.parent, e.fact), e.parent)
                 });
@@ -399,7 +399,7 @@ impl InfoInterner {
                 let idx = infosets.len() as u32;
                 infosets.push(SetKey { state, choice_key });
                 let infosets = &*infosets;
-                self.sets.insert(slot, h, idx, |id| rehash(&infosets[id as usize]));
+                self.sets.insert(slot, h, state, idx, |id| rehash(&infosets[id as usize]));
                 (idx, true)
             }
         }
