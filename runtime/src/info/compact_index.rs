@@ -152,15 +152,16 @@ impl CompactIndex {
         }
     }
 
-    /// Puts `id`, of hash `h`, in `slot`, which a [`CompactIndex::find`] of
-    /// `h` has just returned (nothing added since). `hash` gives the hash
-    /// and the `near` id of any id held, to place them again when the table
-    /// grows.
+    /// Puts `id`, of hash `h` and `near` id `near`, in `slot`, which a
+    /// [`CompactIndex::find`] of `h` has just returned (nothing added
+    /// since). `hash` gives the hash and the `near` id of any id held, to
+    /// place them again when the table grows.
     #[inline]
-    pub(super) fn insert(&mut self, slot: usize, h: u64, id: u32, hash: impl Fn(u32) -> (u64, u32)) {
+    pub(super) fn insert(&mut self, slot: usize, h: u64, near: u32, id: u32, hash: impl Fn(u32) -> (u64, u32)) {
         debug_assert!((id as usize) < self.size() - 1);
         self.set(slot, self.check(h) | (id + 1));
         self.len += 1;
+        self.max_near = self.max_near.max(near);
         if self.len * 5 > self.size() * 4 {
             self.grow(hash);
         } else if self.scale < FULL_SCALE && self.crowded(slot, &hash(id)) {
@@ -198,11 +199,58 @@ impl CompactIndex {
     #[cold]
     #[inline(never)]
     fn grow(&mut self, hash: impl Fn(u32) -> (u64, u32)) {
+        let mut scale = self.scale;
         if self.scaled {
             let per_near = FULL_SCALE * 17 * self.len as u64 / (16 * (u64::from(self.max_near) + 1));
-            self.scale = per_near.clamp(MIN_SCALE, FULL_SCALE);
+            scale = per_near.clamp(MIN_SCALE, FULL_SCALE);
         }
-        self.place(self.bits + 1, hash);
+        if scale == self.scale {
+            self.double(hash);
+        } else {
+            self.scale = scale;
+            self.place(self.bits + 1, hash);
+        }
+    }
+
+    /// Doubles the table, the homes unchanged: a key keeps its slot, its
+    /// hash bits moved up past the wider id field, with no key read
+    /// (placing every key again, each read for its hash, was 5% of blind
+    /// tic-tac-toe's build), but for the keys from the first slot to the
+    /// first empty one past the homes that wrapped around the table's end:
+    /// those, and the keys placed past the end, are placed again.
+    #[cold]
+    #[inline(never)]
+    fn double(&mut self, hash: impl Fn(u32) -> (u64, u32)) {
+        let size = self.size();
+        // The homes at or past `size` wrapped to the slots below `wrapped`.
+        let top = self.base(self.max_near) + (1 << SPREAD_BITS);
+        if top >= 2 * size {
+            return self.place(self.bits + 1, hash);
+        }
+        let wrapped = top.saturating_sub(size);
+        // A key past the first empty slot at or past `wrapped` lies at or
+        // after its home, which lies past that slot: it stays.
+        let mut run = wrapped.min(self.slots.len());
+        while self.slot(run) != 0 {
+            run += 1;
+        }
+        let low = (1u32 << self.bits) - 1;
+        let again: Vec<u32> = self.slots[..run].iter().filter(|&&s| s != 0).map(|&s| (s & low) - 1).collect();
+        let mut slots = Vec::with_capacity(2 * size);
+        slots.extend(self.slots.iter().enumerate().map(|(i, &s)| match i < run || s == 0 {
+            true => 0,
+            false => (s & !low) << 1 | (s & low),
+        }));
+        (self.slots, self.bits) = (slots, self.bits + 1);
+        let mask = self.size() - 1;
+        for id in again {
+            let (h, near) = hash(id);
+            let mut i = self.home(h, near);
+            while self.slot(i) != 0 {
+                i = (i + 1) & mask;
+            }
+            self.set(i, self.check(h) | (id + 1));
+        }
     }
 
     /// Places the keys again in a table of `1 << bits` slots.
@@ -251,7 +299,7 @@ mod tests {
             let keys: Vec<u32> = (0..3000).chain(5000..6000).collect();
             for (id, &k) in keys.iter().enumerate() {
                 let slot = index.find(hash(k), near(k), |i| keys[i as usize] == k).expect_err("not added yet");
-                index.insert(slot, hash(k), id as u32, |i| (hash(keys[i as usize]), near(keys[i as usize])));
+                index.insert(slot, hash(k), near(k), id as u32, |i| (hash(keys[i as usize]), near(keys[i as usize])));
             }
             for (id, &k) in keys.iter().enumerate() {
                 assert_eq!(index.find(hash(k), near(k), |i| keys[i as usize] == k), Ok(id as u32));
@@ -272,7 +320,7 @@ mod tests {
             let (h, near) = key(k);
             index.reach(near, &key);
             let slot = index.find(h, near, |i| i == k).expect_err("not added yet");
-            index.insert(slot, h, k, &key);
+            index.insert(slot, h, near, k, &key);
         }
         for k in 0..n {
             let (h, near) = key(k);
@@ -296,6 +344,31 @@ mod tests {
         assert!(per_key(&scaled) < 1.5 && per_key(&full) > 3.5, "{} {}", per_key(&scaled), per_key(&full));
     }
 
+    /// Keys homed near ids below their own, as the trie's edges near their
+    /// parents, many near the table's end when it doubles (their homes
+    /// wrap around it): each is found after each doubling.
+    #[test]
+    fn keys_homed_near_the_end_are_found_after_the_table_doubles() {
+        for (spread, shift) in [(3, 0), (1, 0), (1, 3), (3, 1), (6, 0)] {
+            let key = move |k: u32| (pair_hash(k, 5), (k >> shift) * spread / 3);
+            let mut index = CompactIndex::with_capacity(0);
+            let mut doublings = 0;
+            for k in 0..50_000 {
+                let (h, near) = key(k);
+                let slot = index.find(h, near, |i| i == k).expect_err("not added yet");
+                let bits = index.bits;
+                index.insert(slot, h, near, k, key);
+                if index.bits != bits {
+                    doublings += 1;
+                    for j in 0..=k {
+                        assert_eq!(index.find(key(j).0, key(j).1, |i| i == j), Ok(j), "{j} of {k}");
+                    }
+                }
+            }
+            assert!(doublings >= 8 && index.scale == super::FULL_SCALE);
+        }
+    }
+
     /// Keys denser than the scale says (one a `near` id after many a
     /// tenth as dense) are still found, and home at 5/4 slots a `near` id
     /// again.
@@ -317,7 +390,7 @@ mod tests {
         for k in 0..100u32 {
             let (h, near) = hash(k);
             let slot = index.find(h, near, |i| i == k).expect_err("not added yet");
-            index.insert(slot, h, k, hash);
+            index.insert(slot, h, near, k, hash);
         }
         assert_eq!((index.slots.len(), index.size()), (1024, 8192));
         assert!(index.slots.capacity() >= 4096 * 5 / 4);

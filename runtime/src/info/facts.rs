@@ -45,40 +45,87 @@ pub(super) fn pack(head: &[u64], rest: &[u64]) -> Option<u32> {
 }
 
 /// The length field of a packed own-move record that names its offered
-/// list by a slot ([`FactDict::offered_id`]); [`pack`]'s facts have
-/// lengths 1 to 6.
+/// list by a slot ([`FactDict::offered_id`]) and has a small value;
+/// [`pack`]'s facts have lengths 1 to 6.
 const OFFERED_LEN: u32 = 7;
+/// The length field of such a record whose value is a tuple of one to
+/// three small scalars ([`tuple_field`]): blind tic-tac-toe's
+/// `(row, col, mark)`, whose record `[CHOSE_TAG, ty, 3, row, col, mark]`
+/// was looked up in the dictionary at the player's next decision.
+const OFFERED_TUPLE_LEN: u32 = 0;
 /// Bits of a packed own-move record's offered-list slot, choice type and
-/// value (the value offset by 2, as in [`pack`]).
+/// value (the value offset by 2, as in [`pack`], or its [`tuple_field`]).
 const OFFERED_WIDTHS: [u32; 3] = [15, 4, 8];
 /// The most offered lists that packed records name (slots).
 const OFFERED_SLOTS: usize = 1 << OFFERED_WIDTHS[0];
 
-/// The type and the value (offset by 2) of the record `chose`
-/// (`[CHOSE_TAG, ty, value]`), if they fit a packed own-move record.
+/// The length field, the type and the value field of the record `chose`
+/// (`[CHOSE_TAG, ty] ++ the value's words`), if they fit a packed own-move
+/// record: a value of one word offset by 2, or a tuple's [`tuple_field`].
+/// Which form a record gets depends on its words alone.
 #[inline]
-fn small_record(chose: &[u64]) -> Option<(u32, u32)> {
-    let &[super::CHOSE_TAG, ty, value] = chose else { return None };
-    let value = value.wrapping_add(2);
-    (ty >> OFFERED_WIDTHS[1] == 0 && value >> OFFERED_WIDTHS[2] == 0).then_some((ty as u32, value as u32))
+fn small_record(chose: &[u64]) -> Option<(u32, u32, u32)> {
+    let &[super::CHOSE_TAG, ty, ref value @ ..] = chose else { return None };
+    if ty >> OFFERED_WIDTHS[1] != 0 {
+        return None;
+    }
+    match *value {
+        [w] => {
+            let t = w.wrapping_add(2);
+            (t >> OFFERED_WIDTHS[2] == 0).then_some((OFFERED_LEN, ty as u32, t as u32))
+        }
+        _ => tuple_field(value).map(|field| (OFFERED_TUPLE_LEN, ty as u32, field)),
+    }
 }
 
-/// The packed id of a record of type `ty` and offset value `value` whose
-/// offered list has the slot `slot`.
+/// The words `[len] ++ items` (a tuple's encoding, `len` from 1 to 3, its
+/// items below `2^(6 / len)`) as eight bits: `len - 1`, then the items
+/// side by side (as `choice_key`'s fold masks number them).
 #[inline]
-fn pack_offered(slot: u32, (ty, value): (u32, u32)) -> u32 {
+fn tuple_field(words: &[u64]) -> Option<u32> {
+    let (&len, items) = words.split_first()?;
+    if !(1..=3).contains(&len) || items.len() as u64 != len {
+        return None;
+    }
+    let bits = [0, 6, 3, 2][len as usize];
+    let (mut field, mut all) = (0u64, 0u64);
+    for &item in items {
+        all |= item;
+        field = field << bits | item;
+    }
+    (all >> bits == 0).then_some(((len - 1) << 6 | field) as u32)
+}
+
+/// The words whose [`tuple_field`] is `field`.
+fn tuple_words(field: u32) -> Vec<u64> {
+    let len = u64::from(field >> 6) + 1;
+    let bits = 6 / len;
+    let item = |i: u64| (u64::from(field) >> (bits * (len - 1 - i))) & ((1 << bits) - 1);
+    std::iter::once(len).chain((0..len).map(item)).collect()
+}
+
+/// The packed id of a record of length field `len`, type `ty` and value
+/// field `value` ([`small_record`]) whose offered list has the slot `slot`.
+#[inline]
+fn pack_offered(slot: u32, (len, ty, value): (u32, u32, u32)) -> u32 {
     let [_, wt, wv] = OFFERED_WIDTHS;
-    PACKED | OFFERED_LEN << 27 | slot << (wt + wv) | ty << wv | value
+    PACKED | len << 27 | slot << (wt + wv) | ty << wv | value
 }
 
-/// The slot, type and value of `id` if [`pack_offered`] made it.
-fn unpack_offered(id: u32) -> Option<(u32, u64, u64)> {
-    if id & PACKED == 0 || (id >> 27) & 7 != OFFERED_LEN {
+/// The slot and the record `[CHOSE_TAG, ty] ++ value` of `id`, if
+/// [`pack_offered`] made it.
+fn unpack_offered(id: u32) -> Option<(u32, Vec<u64>)> {
+    let len = (id >> 27) & 7;
+    if id & PACKED == 0 || (len != OFFERED_LEN && len != OFFERED_TUPLE_LEN) {
         return None;
     }
     let [ws, wt, wv] = OFFERED_WIDTHS;
     let field = |shift: u32, width: u32| (id >> shift) & ((1 << width) - 1);
-    Some((field(wt + wv, ws), u64::from(field(wv, wt)), u64::from(field(0, wv)).wrapping_sub(2)))
+    let value = match len {
+        OFFERED_LEN => vec![u64::from(field(0, wv)).wrapping_sub(2)],
+        _ => tuple_words(field(0, wv)),
+    };
+    Some((field(wt + wv, ws), [&[super::CHOSE_TAG, u64::from(field(wv, wt))][..], &value].concat()))
 }
 
 /// Whether the last word of `head ++ rest` fits its width in a packed
@@ -131,6 +178,11 @@ pub(super) struct FactDict {
     offered: Vec<u32>,
     /// Made when the first slot is given (most games give none).
     offered_index: Option<IdIndex>,
+    /// The slot of each list whose key is a dictionary id (`NONE` for
+    /// none yet; only as long as the largest such id given a slot): a
+    /// load where the index took a call and a probe at each decision node
+    /// whose list differs from the last one's (blind tic-tac-toe's).
+    slot_by_id: Vec<u32>,
 }
 
 /// Hash of `head ++ rest` (the same for every split of the words): four
@@ -186,6 +238,7 @@ impl FactDict {
             index: IdIndex::new(),
             offered: Vec::new(),
             offered_index: None,
+            slot_by_id: Vec::new(),
         }
     }
 
@@ -225,9 +278,13 @@ impl FactDict {
         }
         let stored = self.get(id);
         let (h, r) = stored.split_at(head.len().min(stored.len()));
-        // The head (a tag and a word) word by word: `==` on slices calls
-        // memcmp, which pays off only on longer ones.
-        stored.len() == head.len() + rest.len() && h.iter().zip(head).all(|(a, b)| a == b) && r == rest
+        // The head (a tag and a word) and a short rest (a mask key) word by
+        // word: `==` on slices calls memcmp, which pays off only on longer
+        // ones.
+        let same = |a: &[u64], b: &[u64]| a.iter().zip(b).all(|(x, y)| x == y);
+        stored.len() == head.len() + rest.len()
+            && same(h, head)
+            && if rest.len() <= 4 { same(r, rest) } else { r == rest }
     }
 
     /// The id of the fact `head ++ rest`: packed if it can be, else from
@@ -244,13 +301,14 @@ impl FactDict {
     /// record `chose` (`[CHOSE_TAG, ty, value]`) of a choice among the
     /// list whose choice key has the id `key`
     /// ([`super::InfoInterner::push_offered`]). A record of a small type
-    /// and value packs with its list's slot (a dense number of the lists
-    /// that such records name), with no dictionary lookup at the player's
-    /// next decision (liar's dice's bids); others are in the dictionary.
+    /// and a small value or a fold of small items packs with its list's
+    /// slot (a dense number of the lists that such records name), with no
+    /// dictionary lookup at the player's next decision (liar's dice's
+    /// bids, blind tic-tac-toe's marks); others are in the dictionary.
     /// `last` caches the slot of the list last asked for. A record gets
-    /// the same id however it comes: packed iff its type and value are
-    /// small and its list has a slot, which it keeps (slots are given
-    /// while fewer than [`OFFERED_SLOTS`] are).
+    /// the same id however it comes: packed iff [`small_record`] takes it
+    /// and its list has a slot, which it keeps (slots are given while
+    /// fewer than [`OFFERED_SLOTS`] are).
     pub(super) fn offered_id(&mut self, key: u32, chose: &[u64], last: &mut (u32, u32)) -> u32 {
         match self.packed_offered_id(key, chose, last) {
             Some(id) => id,
@@ -263,7 +321,11 @@ impl FactDict {
     pub(super) fn packed_offered_id(&mut self, key: u32, chose: &[u64], last: &mut (u32, u32)) -> Option<u32> {
         let record = small_record(chose)?;
         if last.0 != key {
-            *last = (key, self.offered_slot(key));
+            let slot = match self.slot_by_id.get(key as usize) {
+                Some(&slot) if slot != super::NONE => slot,
+                _ => self.offered_slot(key),
+            };
+            *last = (key, slot);
         }
         (last.1 != super::NONE).then(|| pack_offered(last.1, record))
     }
@@ -282,22 +344,41 @@ impl FactDict {
                 let slot = self.offered.len() as u32;
                 self.offered.push(key);
                 index.insert(at, h, slot);
+                if key & PACKED == 0 {
+                    if self.slot_by_id.len() <= key as usize {
+                        self.slot_by_id.resize(key as usize + 1, super::NONE);
+                    }
+                    self.slot_by_id[key as usize] = slot;
+                }
                 slot
             }
         }
     }
 
-    /// The offered list's id and the record `[CHOSE_TAG, ty, value]` of
+    /// The offered list's id and the record `[CHOSE_TAG, ty] ++ value` of
     /// `id`, if it is an own-move record packed with its list's slot.
-    pub(super) fn offered_record(&self, id: u32) -> Option<(u32, [u64; 3])> {
-        let (slot, ty, value) = unpack_offered(id)?;
-        Some((self.offered[slot as usize], [super::CHOSE_TAG, ty, value]))
+    pub(super) fn offered_record(&self, id: u32) -> Option<(u32, Vec<u64>)> {
+        let (slot, chose) = unpack_offered(id)?;
+        Some((self.offered[slot as usize], chose))
     }
 
     /// The dictionary's id of `head ++ rest` (added if new); out of line,
     /// so that the packed case inlines into the interner.
     #[inline(never)]
     fn lookup(&mut self, head: &[u64], rest: &[u64]) -> u32 {
+        // A short choice list's key (`[INFOSET_TAG, player, form, mask]`,
+        // at each decision node whose set the memo does not know: blind
+        // tic-tac-toe's) as one array of known length, so that the hash
+        // and the compare unroll.
+        if let ([a, b], [c, d]) = (head, rest) {
+            return self.find_or_add(&[*a, *b, *c, *d], &[]);
+        }
+        self.find_or_add(head, rest)
+    }
+
+    /// [`lookup`](Self::lookup)'s work, inlined into each of its cases.
+    #[inline(always)]
+    fn find_or_add(&mut self, head: &[u64], rest: &[u64]) -> u32 {
         let h = words_hash(head, rest);
         let (facts, words) = (&self.facts, &self.words);
         // Word by word: the keys are a few words, and `==` on slices calls
@@ -327,6 +408,7 @@ impl FactDict {
             + self.index.bytes()
             + self.offered.capacity() * 4
             + self.offered_index.as_ref().map_or(0, IdIndex::bytes)
+            + self.slot_by_id.capacity() * 4
     }
 }
 
@@ -350,14 +432,17 @@ mod tests {
         let mut dict = FactDict::new();
         let mut last = (NONE, NONE);
         let lists: Vec<u32> = vec![PACKED | 5, 3, PACKED | 5 << 27 | 77, 0];
-        for (ty, value) in [(0u64, 0u64), (1, 12), (15, 253), (2, u64::MAX - 1)] {
+        let small = [(0u64, 0u64), (1, 12), (15, 253), (2, u64::MAX - 1)];
+        let tuples = [vec![3, 3, 0, 2], vec![2, 7, 5], vec![1, 63], vec![1, 0]];
+        let records = small.map(|(ty, v)| vec![CHOSE_TAG, ty, v]).into_iter();
+        for chose in records.chain(tuples.map(|t| [&[CHOSE_TAG, 3][..], &t].concat())) {
             for &key in &lists {
-                let chose = [CHOSE_TAG, ty, value];
                 let id = dict.offered_id(key, &chose, &mut last);
-                let words = [OFFERED_TAG, u64::from(key), CHOSE_TAG, ty, value];
+                let words = [&[OFFERED_TAG, u64::from(key)][..], &chose].concat();
                 assert_eq!(dict.words_of(id), words);
-                assert_eq!((0..6).map(|i| dict.word(id, i)).collect::<Vec<_>>(), [&words[..], &[0]].concat());
-                assert_eq!(dict.offered_record(id), Some((key, chose)));
+                let n = words.len();
+                assert_eq!((0..=n).map(|i| dict.word(id, i)).collect::<Vec<_>>(), [&words[..], &[0]].concat());
+                assert_eq!(dict.offered_record(id), Some((key, chose.clone())));
                 assert!(id & PACKED != 0 && pack(&words, &[]).is_none());
                 // The same id again, whichever list was asked for last.
                 assert_eq!(dict.offered_id(key, &chose, &mut (NONE, NONE)), id);
@@ -366,11 +451,42 @@ mod tests {
         assert_eq!(dict.offered.len(), lists.len());
         assert_eq!(dict.offered_record(pack(&[CHOSE_TAG, 0, 7], &[]).expect("packs")), None);
         // Records of a large type or value, or of more words, are looked up.
-        for chose in [vec![CHOSE_TAG, 16, 1], vec![CHOSE_TAG, 0, 254], vec![CHOSE_TAG, 0, 1, 2]] {
+        let large =
+            [vec![254], vec![3, 4, 0, 0], vec![2, 1, 8], vec![1, 64], vec![4, 0, 0, 0, 0], vec![2, 1], vec![1, 2, 3]];
+        let records = large.map(|v| [&[CHOSE_TAG, 0][..], &v].concat());
+        for chose in
+            [vec![CHOSE_TAG, 16, 1], vec![CHOSE_TAG, 16, 1, 0], vec![CHOSE_TAG, 0, 5, 1, 2]].into_iter().chain(records)
+        {
             let id = dict.offered_id(3, &chose, &mut last);
             assert_eq!(id & PACKED, 0);
             assert_eq!(dict.words_of(id), [&[OFFERED_TAG, 3][..], &chose].concat());
         }
+    }
+
+    /// Every tuple a field takes comes back from it, so no two share one;
+    /// the fields fit their width.
+    #[test]
+    fn tuple_fields_give_their_words_back() {
+        let mut taken = 0;
+        // Items up to 17 and large ones, in tuples of each length, and
+        // lengths that do not match the items.
+        let items: Vec<u64> = (0..18).chain([200, u64::MAX]).collect();
+        for len in 0..=4u64 {
+            for n in 0..=4 {
+                for i in 0..items.len().pow(n) {
+                    let words: Vec<u64> = std::iter::once(len)
+                        .chain((0..n).map(|k| items[i / items.len().pow(k) % items.len()]))
+                        .collect();
+                    if let Some(field) = tuple_field(&words) {
+                        assert!(field >> OFFERED_WIDTHS[2] == 0 && len == u64::from(n), "{words:?}");
+                        assert_eq!(tuple_words(field), words);
+                        taken += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(taken, 18 + 64 + 64);
+        assert_eq!((tuple_field(&[]), tuple_field(&[0])), (None, None));
     }
 
     #[test]

@@ -34,8 +34,9 @@ impl IdIndex {
     }
 
     /// The id of hash `h` whose key `is_key` accepts, or the empty slot
-    /// where such an id goes (for [`IdIndex::insert`]).
-    #[inline]
+    /// where such an id goes (for [`IdIndex::insert`]). Always inlined:
+    /// the fact dictionary's lookup inlines it twice (one a key length).
+    #[inline(always)]
     pub(super) fn find(&self, h: u64, mut is_key: impl FnMut(u32) -> bool) -> Result<u32, usize> {
         let tag = (h >> 32) as u32;
         let mask = self.slots.len() - 1;

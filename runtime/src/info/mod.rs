@@ -206,7 +206,7 @@ impl InfoInterner {
                 let id = entries.len() as u32;
                 entries.push(Entry { parent, fact });
                 let entries = &*entries;
-                self.children.insert(slot, h, id, |id| {
+                self.children.insert(slot, h, parent, id, |id| {
                     let e = &entries[id as usize];
                     (pair_hash(e.parent, e.fact), e.parent)
                 });
@@ -360,15 +360,24 @@ impl InfoInterner {
         };
         let choice_key = self.facts.id(&head, choices);
         self.last_list.offer(player, choice_key, choices);
-        let older_pending = (n == 2).then_some(newest[1]);
-        let state = self.resolve(state);
-        let (set, new) = self.infoset_of_key(state, choice_key);
+        // `resolve(state)`, from the facts' ids at hand: the base is
+        // interned, and the key's facts follow it.
+        let (mut state, mut mid) = (base, NONE);
+        if n == 2 {
+            state = self.child(state, older);
+            mid = state;
+            self.pending[newest[1] as usize].interned = state;
+        }
+        if n >= 1 {
+            state = self.child(state, if n == 2 { newer } else { older });
+            self.pending[newest[0] as usize].interned = state;
+        }
+        let (set, new) = self.infoset_of_key(InfoState(state), choice_key);
         if new {
             self.memo.new_set();
         }
         if memo_miss {
-            let mid = older_pending.map_or(NONE, |i| self.pending[i as usize].interned);
-            self.memo.insert(base, memo_key, Found { set, choice_key, state: state.0, mid });
+            self.memo.insert(base, memo_key, Found { set, choice_key, state, mid });
         }
         (set, new)
     }
@@ -390,7 +399,7 @@ impl InfoInterner {
                 let idx = infosets.len() as u32;
                 infosets.push(SetKey { state, choice_key });
                 let infosets = &*infosets;
-                self.sets.insert(slot, h, idx, |id| rehash(&infosets[id as usize]));
+                self.sets.insert(slot, h, state, idx, |id| rehash(&infosets[id as usize]));
                 (idx, true)
             }
         }
