@@ -95,7 +95,7 @@ fn over_the_memory_limit_two_threads_save_by_building_again_on_one() {
     };
     // What a streamed save holds, and a build in memory, in MiB.
     let one = TempFile::new("one.tree");
-    let streamed = crate::build_saving(&game(), Some(&make), &limits(1, 8192), &one.create()).expect("saved");
+    let streamed = crate::build_saving(&game(), Some(&make), &limits(1, 8192), &one.create(), &one.0).expect("saved");
     let in_memory = build(&game(), &BuildOptions::default()).expect("built").0.build_bytes();
     let (need, held) = (streamed.build_bytes.div_ceil(1 << 20), in_memory >> 20);
     assert!(need < held, "a streamed save holds {need} MiB, a build in memory {held} MiB");
@@ -105,7 +105,7 @@ fn over_the_memory_limit_two_threads_save_by_building_again_on_one() {
     // So the save is made on one thread, as it builds: the same file.
     let two = TempFile::new("two.tree");
     let saved =
-        crate::build_saving(&game(), Some(&make), &limits(2, need), &two.create()).expect("saved within the limit");
+        crate::build_saving(&game(), Some(&make), &limits(2, need), &two.create(), &two.0).expect("saved within the limit");
     assert_eq!(saved.stats, streamed.stats);
     assert!(saved.build_bytes <= need << 20, "{} bytes held", saved.build_bytes);
     assert!(std::fs::read(&one.0).ok() == std::fs::read(&two.0).ok(), "the two files differ");
