@@ -166,6 +166,10 @@ impl<'g> Merging<'g> {
             PartInfo::Keys(keys) => Match::Import(keys),
             PartInfo::Matched(found) => Match::Known(found),
         };
+        // The first part's sets are the merged tree's: their labels too.
+        if let Match::Own = source {
+            self.tree.adopt_set_labels(part);
+        }
         let (map, cache_bytes) =
             import_infosets(part, source, self.global, self.root_set, &mut self.tree, &mut self.counts)?;
         // The cache that maps the part's states and facts was held with

@@ -236,7 +236,7 @@ fn on_one_thread<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, f64), 
 
 #[cfg(test)]
 mod tests {
-    use super::super::merge::{move_nodes, Remap, Shift};
+    use super::super::merge::{move_nodes, prepare, Remap, Shift};
     use super::super::CHANCE_BIT;
     use super::{build_parallel, build_part, Budget, BuildOptions, Part, PartInfo};
     use crate::game::{Game, GameError, GameInfo, Node};
@@ -313,6 +313,38 @@ mod tests {
             "held {} < {least} ({whole0} {done0} {whole1} {done1})",
             tree.build_bytes()
         );
+    }
+
+    /// Matching two parts' sets counts the cache it maps one part's states
+    /// and facts with (a word each) on top of what the parts hold: its peak
+    /// is more than the parts' bytes (it used to be left out).
+    #[test]
+    fn matching_two_parts_counts_its_cache() {
+        let game = Open {
+            info: GameInfo { name: "open".into(), players: vec!["a".into(), "b".into()], params: Vec::new() },
+            depth: 12,
+        };
+        let opts = BuildOptions::default();
+        let mut parts: Vec<Part> = [0, 1]
+            .map(|i| {
+                let (tree, mut interner, before, spill) =
+                    build_part(&game, &[0, 1, 2], i, &opts, &Budget::default(), None).unwrap();
+                let info = if i == 0 {
+                    PartInfo::Keys(interner.into_keys())
+                } else {
+                    interner.forget_memo();
+                    PartInfo::Global(Box::new(interner))
+                };
+                Part { tree, info, before, spill }
+            })
+            .into();
+        let budget = Budget::default();
+        let held: u64 = parts.iter().map(Part::bytes).sum();
+        budget.change(0, held);
+        prepare(&mut parts, &budget, &opts).unwrap();
+        assert!(matches!(parts[1].info, PartInfo::Matched(_)));
+        // The first part's states (2^11 of them), a word each, and its facts.
+        assert!(budget.peak() >= held + 4 * 2048, "peak {} for {held} held", budget.peak());
     }
 
     /// Moving a part's nodes a few at a time gives what moving them at
