@@ -167,7 +167,13 @@ impl<W: Read + Write + Seek> Ordered<W> {
     const BYTES: u64 = 16 * BLOCK as u64;
 
     fn new(file: TreeFile<W>) -> Ordered<W> {
-        Ordered { file, data: Vec::with_capacity(BLOCK), first: Vec::with_capacity(BLOCK), n_nodes: 0, head: Vec::new() }
+        Ordered {
+            file,
+            data: Vec::with_capacity(BLOCK),
+            first: Vec::with_capacity(BLOCK),
+            n_nodes: 0,
+            head: Vec::new(),
+        }
     }
 
     /// Appends a node, and writes its block when full.
