@@ -104,8 +104,11 @@ pub(super) struct Merging<'g> {
     /// The root's set (`u32::MAX` if the root is no decision).
     root_set: u32,
     /// What the merge holds besides a part's import cache (see
-    /// [`check_merge_limits`]).
+    /// [`check_merge_limits`]) and the labels copied from the parts.
     held: u64,
+    /// The label bytes copied from the parts so far (each part's new sets'
+    /// labels are copied while the part holds its own).
+    copied: u64,
     max_bytes: u64,
 }
 
@@ -135,7 +138,7 @@ impl<'g> Merging<'g> {
         if root_set != u32::MAX {
             before.set(root_set, NO_MOVE);
         }
-        let merging = Merging { global, tree, counts, before, root_set, held, max_bytes: opts.max_bytes };
+        let merging = Merging { global, tree, counts, before, root_set, held, copied: 0, max_bytes: opts.max_bytes };
         Ok((merging, data))
     }
 
@@ -170,11 +173,13 @@ impl<'g> Merging<'g> {
         if let Match::Own = source {
             self.tree.adopt_set_labels(part);
         }
+        let labels = self.tree.label_bytes;
         let (map, cache_bytes) =
             import_infosets(part, source, self.global, self.root_set, &mut self.tree, &mut self.counts)?;
+        self.copied += self.tree.label_bytes - labels;
         // The cache that maps the part's states and facts was held with
         // the rest.
-        let with_cache = self.held + cache_bytes;
+        let with_cache = self.held + self.copied + cache_bytes;
         self.tree.build_bytes = self.tree.build_bytes.max(with_cache);
         if with_cache > self.max_bytes {
             return Err(BuildError::TooMuchMemory { limit_mib: self.max_bytes >> 20 });
@@ -291,7 +296,8 @@ fn import_tables(part: &mut Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), Bu
 /// Checks the merged tree against the node and memory limits before any
 /// copying; returns its node count and the bytes held while merging: the
 /// parts with their interners, the merged tree's tables (made from the
-/// parts' while these are held) and the nodes in flight. The node arrays
+/// parts' while these are held) and the nodes in flight (the labels copied
+/// are counted as they are, see [`Merging::add`]). The node arrays
 /// move from the parts into the merged tree (see [`move_nodes`]), or from
 /// the parts' files into the saved one, so they count once.
 fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64), BuildError> {
@@ -301,7 +307,7 @@ fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64
         return Err(BuildError::TooManyNodes { limit: most });
     }
     let held: u64 = parts.iter().map(Part::bytes).sum();
-    // (Their labels' text is moved, not copied.)
+    // (Their labels, moved or counted when copied.)
     let tables: u64 = parts.iter().map(|p| p.tree.bytes() - p.tree.node_bytes() - p.tree.label_bytes).sum();
     let in_flight: u64 = parts.iter().map(Part::in_flight).sum();
     if held + tables + in_flight > opts.max_bytes {
