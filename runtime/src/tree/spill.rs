@@ -267,6 +267,9 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
     // The parts held the most at once while they were built, or the merge
     // did.
     tree.build_bytes = tree.build_bytes.max(budget.peak());
+    if tree.build_bytes > opts.max_bytes {
+        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
+    }
     finish(&mut tree, global, opts)?;
     ordered.finish(&tree, game.info()).map_err(write_error)?;
     let stats = streamed_stats(&tree, total, kinds);
