@@ -163,32 +163,24 @@ fn try_build_tree<G: Game>(
     Ok((tree, guess + seconds))
 }
 
-/// Builds the tree with its labels and writes it to `file` in the saved
-/// format: on one thread, block by block as the build goes, so the tree
-/// need not fit in memory; on more, built in memory then written from its
-/// end, each block's memory given back as it goes (and, over the memory
-/// limit, again on one thread).
+/// Builds the tree with its labels and writes it to `file` (which will be
+/// `path`) in the saved format, block by block as the build goes, so the
+/// tree need not fit in memory: on one thread straight into `file`; on
+/// more, each part of the build into a scratch file beside `path`, then
+/// renumbered into `file` (over the memory limit, again on one thread).
 pub fn build_saving<G: Game>(
     game: &G,
     make: Maker<G>,
     limits: &LimitArgs,
     file: &std::fs::File,
+    path: &std::path::Path,
 ) -> Result<galac_runtime::tree::Saved, galac_runtime::tree::BuildError> {
-    use galac_runtime::tree::Saved;
+    use galac_runtime::tree::Scratch;
     let start = std::time::Instant::now();
     let threads = threads_for(game, make, limits);
+    let scratch = || -> std::io::Result<Box<dyn Scratch>> { Ok(Box::new(output::scratch_beside(path)?)) };
     let build = |opts: &BuildOptions| match make {
-        Some(make) if threads > 1 => {
-            let (tree, seconds) = match galac_runtime::tree::build_parallel(make, opts, threads) {
-                // Too large to hold: built on one thread, saved as it goes.
-                Err(BuildError::TooMuchMemory { .. }) => return galac_runtime::tree::build_saving(game, opts, file),
-                built => built?,
-            };
-            let build_bytes = tree.build_bytes();
-            let stats = galac_runtime::tree::save_consuming(tree, game.info(), file)
-                .map_err(|e| BuildError::Write(e.to_string()))?;
-            Ok(Saved { stats, build_bytes, seconds })
-        }
+        Some(make) if threads > 1 => galac_runtime::tree::build_parallel_saving(make, opts, threads, file, &scratch),
         _ => galac_runtime::tree::build_saving(game, opts, file),
     };
     let mut saved = with_progress(limits, limits.build_options(true), build)?;

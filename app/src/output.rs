@@ -96,6 +96,57 @@ fn replace(
     result
 }
 
+/// A scratch file beside `path` (in its directory, so on its disk), for
+/// what is written while `path` is: on Unix its name is removed at once
+/// (the open file lives on without it), so nothing is left behind however
+/// the process ends; elsewhere it is removed when dropped.
+pub fn scratch_beside(path: &Path) -> io::Result<ScratchFile> {
+    let name = path.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let (tmp, file) = create_temp(dir, &format!("{}.part", name.to_string_lossy()))?;
+    let path = if cfg!(unix) && fs::remove_file(&tmp).is_ok() { None } else { Some(tmp) };
+    Ok(ScratchFile { file, path })
+}
+
+/// A file made by [`scratch_beside`].
+pub struct ScratchFile {
+    file: File,
+    /// Its name, if it still has one (removed on drop).
+    path: Option<PathBuf>,
+}
+
+impl Drop for ScratchFile {
+    fn drop(&mut self) {
+        if let Some(path) = &self.path {
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+impl io::Read for ScratchFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.file.read(buf)
+    }
+}
+
+impl io::Write for ScratchFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl io::Seek for ScratchFile {
+    fn seek(&mut self, to: io::SeekFrom) -> io::Result<u64> {
+        self.file.seek(to)
+    }
+}
+
 /// Removes `.NAME.PID.N.tmp` files left in `dir` by writers that were
 /// killed (their process is gone), so an interrupted run leaves nothing
 /// behind for long. Best effort: what cannot be removed stays.

@@ -1,7 +1,7 @@
-//! `tree --save` on two threads over the memory limit: the parallel build
-//! (and the one-thread build in memory it falls back to) does not fit, so
-//! [`crate::build_saving`] builds again on one thread, writing the nodes as
-//! it goes, which does.
+//! `tree --save` on two threads over the memory limit: the builds in
+//! memory do not fit, and [`crate::build_saving`] saves within the limit
+//! (on two threads, the parts writing their nodes as they go, or, if those
+//! hold too much, on one).
 
 use galac_runtime::game::{Game, GameError, GameInfo, Node};
 use galac_runtime::info::{InfoInterner, InfoState, CHOSE_TAG};
@@ -50,8 +50,10 @@ impl Game for Blind {
     fn action_label(&self, _: &State, action: u32) -> String {
         action.to_string()
     }
-    fn infoset_label(&self, _: &InfoInterner, infoset: u32) -> String {
-        infoset.to_string()
+    /// From the set's facts, as a game's labels are (its number would be
+    /// a parallel part's own).
+    fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String {
+        format!("{:?}", info.facts(info.infoset_key(infoset).state))
     }
 }
 
@@ -83,7 +85,7 @@ impl Drop for TempFile {
 }
 
 #[test]
-fn over_the_memory_limit_two_threads_save_by_building_again_on_one() {
+fn over_the_memory_limit_two_threads_save_within_it() {
     let make = || Some(game());
     let limits = |threads, max_memory| crate::LimitArgs {
         max_nodes: 200_000_000,
@@ -95,17 +97,17 @@ fn over_the_memory_limit_two_threads_save_by_building_again_on_one() {
     };
     // What a streamed save holds, and a build in memory, in MiB.
     let one = TempFile::new("one.tree");
-    let streamed = crate::build_saving(&game(), Some(&make), &limits(1, 8192), &one.create()).expect("saved");
+    let streamed = crate::build_saving(&game(), Some(&make), &limits(1, 8192), &one.create(), &one.0).expect("saved");
     let in_memory = build(&game(), &BuildOptions::default()).expect("built").0.build_bytes();
     let (need, held) = (streamed.build_bytes.div_ceil(1 << 20), in_memory >> 20);
     assert!(need < held, "a streamed save holds {need} MiB, a build in memory {held} MiB");
     // Between the two: the builds in memory stop, on two threads and on one.
     let opts = limits(2, need).build_options(true);
     assert!(matches!(build_parallel(&make, &opts, 2), Err(BuildError::TooMuchMemory { .. })));
-    // So the save is made on one thread, as it builds: the same file.
+    // So the save is made as it builds, within the limit: the same file.
     let two = TempFile::new("two.tree");
-    let saved =
-        crate::build_saving(&game(), Some(&make), &limits(2, need), &two.create()).expect("saved within the limit");
+    let saved = crate::build_saving(&game(), Some(&make), &limits(2, need), &two.create(), &two.0)
+        .expect("saved within the limit");
     assert_eq!(saved.stats, streamed.stats);
     assert!(saved.build_bytes <= need << 20, "{} bytes held", saved.build_bytes);
     assert!(std::fs::read(&one.0).ok() == std::fs::read(&two.0).ok(), "the two files differ");

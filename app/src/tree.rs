@@ -93,7 +93,7 @@ fn run_saving<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>, path: &
     use galac_runtime::tree::BuildError;
     let mut outcome = None;
     let written = crate::write_atomically(path, |file| {
-        let result = crate::build_saving(game, make, &args.limits, file);
+        let result = crate::build_saving(game, make, &args.limits, file, path);
         let status = match &result {
             Ok(_) => Ok(()),
             Err(BuildError::Write(e)) => Err(std::io::Error::other(e.clone())),

@@ -128,6 +128,31 @@ fn tree_repeat_reports_the_fastest_of_its_builds() {
     assert!(out.contains("generation: ") && !out.contains("builds:"), "{out}");
 }
 
+/// A game whose root is a decision (its set the parts' placeholder), in
+/// several blocks of nodes: saved on two threads (each part through a
+/// scratch file, no scratch file left behind) it is the file saved on one.
+#[test]
+fn a_tree_saved_on_two_threads_is_the_one_saved_on_one() {
+    let game = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/blind_tictactoe.gala");
+    let game = game.to_str().unwrap_or_default();
+    let dir = std::env::temp_dir().join(format!("galac-two-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let saved = |threads: &str| {
+        let file = dir.join(format!("t{threads}.tree"));
+        let args =
+            ["tree", game, "--param", "line=2", "--threads", threads, "--save", file.to_str().unwrap_or_default()];
+        let (code, out, err) = galac(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("nodes: 197619 "), "{out}");
+        std::fs::read(file).expect("saved")
+    };
+    let (one, two) = (saved("1"), saved("2"));
+    assert!(one == two, "the files differ");
+    let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").flatten().map(|e| e.file_name()).collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `tree --save` then `--tree`: the same answer and export as a build;
 /// a damaged file or one of other params is an error, not a panic.
 #[test]

@@ -30,6 +30,14 @@ pub struct ImportCache {
     facts: Vec<u32>,
 }
 
+impl ImportCache {
+    /// Bytes held (a word per state and per fact of the other interner
+    /// met so far; for memory reports).
+    pub fn bytes(&self) -> usize {
+        (self.states.capacity() + self.facts.capacity()) * std::mem::size_of::<u32>()
+    }
+}
+
 impl InfoInterner {
     /// Its keys alone (see [`InfoKeys`]), the rest given back.
     pub fn into_keys(self) -> InfoKeys {

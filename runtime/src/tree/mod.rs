@@ -15,6 +15,7 @@
 mod build;
 mod chances;
 mod estimate;
+mod merge;
 mod parallel;
 mod parts;
 mod payoffs;
@@ -22,6 +23,7 @@ mod play;
 mod recall;
 mod saved;
 mod set_labels;
+mod spill;
 mod stream;
 mod validate;
 
@@ -29,6 +31,7 @@ pub use build::{build, BuildError, BuildOptions};
 pub use estimate::looks_smaller_than;
 pub use parallel::build_parallel;
 pub use saved::{load, save, LoadError, FORMAT_VERSION};
+pub use spill::{build_parallel_saving, MakeScratch, Scratch};
 pub use stream::{build_saving, save_consuming, Saved};
 
 use crate::rational::Ratio;

@@ -7,25 +7,28 @@
 //! information sets by first appearance: so the parts are concatenated in
 //! child order, and each part's information sets, in its own order, are
 //! re-interned exactly (fact by fact) into the global interner, which
-//! reproduces the sequential numbers. The first part's interner becomes the
-//! global one (its numbers already are the sequential ones). Each part's
-//! nodes then move into the final arrays on a thread per part, while the
-//! next part's sets are re-interned, from the part's end a chunk at a time,
-//! each chunk's memory given back as it is copied: the merge holds about
-//! one copy of the node arrays, not two.
+//! reproduces the sequential numbers (see [`super::merge`]). The first
+//! part's interner becomes the global one (its numbers already are the
+//! sequential ones). Each part's nodes then move into the final arrays on
+//! a thread per part, while the next part's sets are re-interned, from the
+//! part's end a chunk at a time, each chunk's memory given back as it is
+//! copied: the merge holds about one copy of the node arrays, not two. A
+//! build that saves its tree has its parts write their nodes to scratch
+//! files instead, and holds none ([`super::spill`]).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use super::build::{explore, finish, Budget, BuildError, BuildOptions, RootMove, ROOM_SETS, ROOM_STATES};
-use super::parts::{agree_on_moves_before, import_infosets, match_two_parts, Match, Part, PartInfo};
-use super::recall::{MovesBefore, NO_MOVE};
+use super::merge::merge;
+use super::parts::{Part, PartInfo};
+use super::recall::MovesBefore;
+use super::spill::{MakeScratch, PartFile, Spill};
 use super::stream::Outflow;
-use super::{ChanceNode, Infoset, Tree, CHANCE_BIT};
+use super::Tree;
 use crate::game::{advance_out_of_line, Game, Node};
 use crate::info::InfoInterner;
-use crate::rational::Ratio;
 
 /// Parts per thread: more would balance uneven subtrees, but each part
 /// interns the information sets it meets on its own, and one part per
@@ -38,36 +41,91 @@ const PARTS_PER_THREAD: usize = 1;
 /// (each calls `make` once), with the seconds it took. Falls back to one
 /// thread when the root has fewer than two children. Unlike
 /// [`super::build`] it returns no interner: the last part's new
-/// information sets are numbered without being interned (see [`Match`]).
+/// information sets are numbered without being interned (see
+/// [`super::parts::Match`]).
 pub fn build_parallel<G: Game>(
     make: &(dyn Fn() -> Option<G> + Sync),
     opts: &BuildOptions,
     threads: usize,
 ) -> Result<(Tree, f64), BuildError> {
     let start = Instant::now();
+    let Split { game, mut global, state, root, bounds } = split(make, threads)?;
+    if bounds.is_empty() {
+        return on_one_thread(&game, opts);
+    }
+    // The parts share the node and memory limits.
+    let budget = Budget::default();
+    let Some(parts) = build_parts(make, &bounds, opts, threads, &budget, None)? else {
+        return on_one_thread(&game, opts);
+    };
+    let merged = match merge(&game, &mut global, &state, root, parts, &bounds, opts, &budget) {
+        Err(BuildError::TooMuchMemory { .. }) => None,
+        merged => merged?,
+    };
+    // Too large to merge, or parts that disagree on perfect recall (the
+    // build on one thread names the sets).
+    let Some(mut tree) = merged else { return on_one_thread(&game, opts) };
+    // The parts held the most at once while they were built (both
+    // interners whole, on two threads), or the merge did.
+    tree.build_bytes = tree.build_bytes.max(budget.peak());
+    finish(&mut tree, &global, opts)?;
+    Ok((tree, start.elapsed().as_secs_f64()))
+}
+
+/// A parallel build's root, expanded on the calling thread.
+pub(super) struct Split<G: Game> {
+    pub(super) game: G,
+    /// The interner with the root's information states.
+    pub(super) global: InfoInterner,
+    pub(super) state: G::State,
+    pub(super) root: Node,
+    /// Part `i` builds the subtrees of the root's children `bounds[i]..
+    /// bounds[i + 1]`; empty when the build is better made on one thread.
+    pub(super) bounds: Vec<u32>,
+}
+
+/// Creates the game, expands its root and splits the root's children
+/// into parts for up to `threads` threads (none if fewer than two threads
+/// or children).
+pub(super) fn split<G: Game>(make: &(dyn Fn() -> Option<G> + Sync), threads: usize) -> Result<Split<G>, BuildError> {
     let game = make().ok_or_else(|| {
         BuildError::Game(crate::game::GameError::Other { message: "cannot create the game".into(), at: String::new() })
     })?;
     let mut global = InfoInterner::new();
-    let mut root_state = game.root()?;
-    let root = advance_out_of_line(&game, &mut root_state, &mut global)?;
+    let mut state = game.root()?;
+    let root = advance_out_of_line(&game, &mut state, &mut global)?;
     let n_children = match root {
         Node::Terminal => 0,
         Node::Chance { n_outcomes } => n_outcomes,
         Node::Decision { n_actions, .. } => n_actions,
     };
-    if threads < 2 || n_children < 2 {
-        return on_one_thread(&game, opts);
+    let mut bounds = Vec::new();
+    if threads >= 2 && n_children >= 2 {
+        // Each part: the subtrees of a run of the root's children, with its
+        // own interner (see `PARTS_PER_THREAD`).
+        let n_parts = (threads * PARTS_PER_THREAD).min(n_children as usize);
+        bounds = (0..=n_parts).map(|k| (k as u64 * u64::from(n_children) / n_parts as u64) as u32).collect();
     }
-    // Each part: the subtrees of a run of the root's children, with its own
-    // interner (see `PARTS_PER_THREAD`).
-    let n_parts = (threads * PARTS_PER_THREAD).min(n_children as usize);
-    let bounds: Vec<u32> = (0..=n_parts).map(|k| (k as u64 * u64::from(n_children) / n_parts as u64) as u32).collect();
+    Ok(Split { game, global, state, root, bounds })
+}
+
+/// Builds the parts `bounds` says on up to `threads` threads, counted in
+/// `budget`; each part's nodes go to a scratch file of its own if
+/// `scratch` makes them. `None` if the tree is better built on one thread:
+/// parts hold more memory at once than one thread does, so over the budget
+/// one thread may still fit (as when a part is missing).
+pub(super) fn build_parts<G: Game>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+    bounds: &[u32],
+    opts: &BuildOptions,
+    threads: usize,
+    budget: &Budget,
+    scratch: Option<&MakeScratch<'_>>,
+) -> Result<Option<Vec<Part>>, BuildError> {
+    let n_parts = bounds.len() - 1;
     let parts: Vec<Mutex<Option<Result<Part, BuildError>>>> = (0..n_parts).map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
-    // The parts share the node and memory limits.
-    let budget = Budget::default();
     let part_opts = BuildOptions { labels: opts.labels, ..opts.clone() };
     // Each thread, the calling one included, builds parts until none is
     // left, each with its own instance (an instance's choice candidates
@@ -77,7 +135,7 @@ pub fn build_parallel<G: Game>(
         if i >= n_parts {
             break;
         }
-        let result = build_part(game, &bounds, i, &part_opts, &budget).map(|(tree, interner, before)| {
+        let result = build_part(game, bounds, i, &part_opts, budget, scratch).map(|(tree, interner, before, spill)| {
             // What the merge does not use goes back now, while other parts
             // may still be building: of two parts, the first done keeps
             // only its keys (see `match_two_parts`); of more, all but the
@@ -91,7 +149,7 @@ pub fn build_parallel<G: Game>(
             } else {
                 PartInfo::Keys(interner.into_keys())
             };
-            let part = Part { tree, info, before };
+            let part = Part { tree, info, before, spill };
             budget.change(held, part.bytes());
             part
         });
@@ -114,50 +172,31 @@ pub fn build_parallel<G: Game>(
         }
         work_on_new();
     });
-    // The first part that did not finish decides. Parts hold more memory
-    // at once than one thread does: over the budget, one thread may still
-    // fit, so it builds the tree instead (as it does when a part is missing).
+    // The first part that did not finish decides.
     let mut done: Vec<Part> = Vec::with_capacity(parts.len());
-    let mut one_thread = false;
     for slot in parts {
         match slot.into_inner().ok().flatten() {
             Some(Ok(part)) => done.push(part),
-            Some(Err(BuildError::TooMuchMemory { .. })) | None => {
-                one_thread = true;
-                break;
-            }
+            Some(Err(BuildError::TooMuchMemory { .. })) | None => return Ok(None),
             Some(Err(e)) => return Err(e),
         }
     }
-    if one_thread {
-        drop(done);
-        return on_one_thread(&game, opts);
-    }
-    let merged = match merge(&game, &mut global, &root_state, root, done, &bounds, opts) {
-        Err(BuildError::TooMuchMemory { .. }) => None,
-        merged => merged?,
-    };
-    // Too large to merge, or parts that disagree on perfect recall (the
-    // build on one thread names the sets).
-    let Some(mut tree) = merged else { return on_one_thread(&game, opts) };
-    // The parts held the most at once while they were built (both
-    // interners whole, on two threads), or the merge did.
-    tree.build_bytes = tree.build_bytes.max(budget.peak());
-    finish(&mut tree, &global, opts)?;
-    Ok((tree, start.elapsed().as_secs_f64()))
+    Ok(Some(done))
 }
 
 /// Builds part `i` of a parallel build: the subtrees of the root's
 /// children `bounds[i]..bounds[i + 1]`, with its own interner; returns the
 /// part's tree (holding what it held at its end in `build_bytes`), its
-/// interner and, per set, the own move before it.
+/// interner, per set the own move before it and, with `scratch`, its nodes
+/// in a scratch file (the tree then has none).
 fn build_part<G: Game>(
     game: &G,
     bounds: &[u32],
     i: usize,
     opts: &BuildOptions,
     budget: &Budget,
-) -> Result<(Tree, InfoInterner, MovesBefore), BuildError> {
+    scratch: Option<&MakeScratch<'_>>,
+) -> Result<(Tree, InfoInterner, MovesBefore, Option<Spill>), BuildError> {
     let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
     let mut root = game.root()?;
     let root_move = match advance_out_of_line(game, &mut root, &mut interner)? {
@@ -170,14 +209,24 @@ fn build_part<G: Game>(
         game.apply(&mut child, a, &mut interner)?;
         children.push(child);
     }
-    let outflow = &mut Outflow::none();
+    let mut file = match scratch {
+        Some(make) => Some(PartFile::new(make().map_err(|e| BuildError::Write(e.to_string()))?)),
+        None => None,
+    };
+    let mut outflow = match &mut file {
+        Some(file) => Outflow::to(file),
+        None => Outflow::none(),
+    };
     Budget::count_start();
-    let explored = explore(game, children, root_move, Some(bounds[i]), opts, &mut interner, budget, outflow);
+    let explored = explore(game, children, root_move, Some(bounds[i]), opts, &mut interner, budget, &mut outflow);
+    let Outflow { base: n_nodes, late, kinds, .. } = outflow;
+    let spill = file.map(|file| Spill::new(file, n_nodes, late, kinds));
     // What it held at its end, counted (or nothing, on an error).
-    let held = explored.as_ref().map_or(0, |(tree, _)| tree.build_bytes);
+    let held = explored.as_ref().map_or(0, |(tree, _)| tree.build_bytes + spill.as_ref().map_or(0, Spill::bytes));
     budget.count_end(held);
-    let (tree, before) = explored?;
-    Ok((tree, interner, before))
+    let (mut tree, before) = explored?;
+    tree.build_bytes = held;
+    Ok((tree, interner, before, spill))
 }
 
 /// The tree built by [`super::build`], on this thread.
@@ -185,269 +234,11 @@ fn on_one_thread<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, f64), 
     super::build(game, opts).map(|(tree, _, seconds)| (tree, seconds))
 }
 
-/// How a part's node ids shift in the merged tree: its node `k` (its first
-/// non-root node) becomes `base`.
-#[derive(Clone, Copy)]
-struct Shift {
-    base: u32,
-    /// The part's root count.
-    k: u32,
-}
-
-impl Shift {
-    /// Children of part nodes are never part roots, so first children
-    /// shift by one offset.
-    #[inline]
-    fn first(&self, f: u32) -> u32 {
-        if f == 0 {
-            0
-        } else {
-            self.base + f - self.k
-        }
-    }
-}
-
-/// How a part's information sets, payoff vectors and chance nodes map to
-/// the merged tree's.
-struct Remap {
-    map: Vec<u32>,
-    pay_map: Vec<u32>,
-    chances_base: u32,
-}
-
-impl Remap {
-    /// The data of a part's node with first child `first` (0 for a leaf:
-    /// the node's kind) and data `d`.
-    #[inline]
-    fn data(&self, first: u32, d: u32) -> u32 {
-        if first == 0 {
-            self.pay_map[d as usize]
-        } else if d & CHANCE_BIT != 0 {
-            d + self.chances_base
-        } else {
-            self.map[d as usize]
-        }
-    }
-}
-
-/// Nodes moved at a time by [`move_nodes`]: the memory in flight (16 MiB
-/// per array).
-const MOVE_CHUNK: usize = 1 << 22;
-
-/// Moves a part's nodes from its `k`-th on (`k` its root count) into their
-/// place in the merged tree, `data` and `first_child`, mapped and shifted.
-/// The part's arrays are moved from their end, `chunk` nodes at a time, and cut
-/// after each chunk: `shrink_to_fit` gives the chunk's pages back (glibc
-/// shrinks a large block in place), so the merged arrays, whose pages are
-/// first touched here, grow as the part's shrink and the merge holds
-/// about one copy of the tree, not two.
-fn move_nodes(
-    remap: &Remap,
-    shift: Shift,
-    (mut part_data, mut part_first): (Vec<u32>, Vec<u32>),
-    data: &mut [u32],
-    first_child: &mut [u32],
-    chunk: usize,
-) {
-    let k = shift.k as usize;
-    while part_data.len() > k {
-        let from = part_data.len().saturating_sub(chunk).max(k);
-        let to = from - k;
-        let nodes = data[to..].iter_mut().zip(&mut first_child[to..]).zip(&part_first[from..]).zip(&part_data[from..]);
-        for (((out_d, out_f), &f), &d) in nodes {
-            *out_d = remap.data(f, d);
-            *out_f = shift.first(f);
-        }
-        part_data.truncate(from);
-        part_data.shrink_to_fit();
-        part_first.truncate(from);
-        part_first.shrink_to_fit();
-    }
-}
-
-/// The root node, then the parts in child order, renumbered; `None` if
-/// the parts disagree on perfect recall.
-fn merge<G: Game>(
-    game: &G,
-    global: &mut InfoInterner,
-    root_state: &G::State,
-    root: Node,
-    mut parts: Vec<Part>,
-    bounds: &[u32],
-    opts: &BuildOptions,
-) -> Result<Option<Tree>, BuildError> {
-    let n = *bounds.last().unwrap_or(&0);
-    let n_players = game.info().players.len() as u32;
-    debug_assert_eq!(parts.len() + 1, bounds.len());
-    match_two_parts(&mut parts);
-    let (total, held) = check_merge_limits(&parts, opts)?;
-    let mut tree = Tree::empty(game.info().players.clone());
-    tree.build_bytes = held;
-    // Zeroed by the allocator (fresh pages, not touched until written):
-    // the parts' nodes move into them chunk by chunk (see `move_nodes`).
-    let mut data = vec![0u32; total];
-    let mut first_child = vec![0u32; total];
-    let mut counts = vec![0u32; n_players as usize];
-    // The root and the block of its children (filled from each part's
-    // first nodes, its roots).
-    data[0] = push_root(game, global, root_state, root, n, opts, &mut tree, &mut counts)?;
-    first_child[0] = 1;
-    let root_set = match root {
-        Node::Decision { infoset, .. } => infoset,
-        _ => u32::MAX,
-    };
-    // Per global information set: the own move before it (as in `OwnMoves`).
-    let mut before = MovesBefore::default();
-    if root_set != u32::MAX {
-        before.set(root_set, NO_MOVE);
-    }
-    let head = 1 + n as usize;
-    let (head_data, mut rest_data) = data.split_at_mut(head);
-    let (head_first, mut rest_first) = first_child.split_at_mut(head);
-    let agreed = std::thread::scope(|scope| -> Result<bool, BuildError> {
-        // Part `i`'s roots are the root's children `bounds[i]..`; its other
-        // nodes follow in order from `base`. Its information sets are
-        // re-interned here, in part order, then a thread moves its nodes
-        // while the next part's sets are re-interned.
-        let mut base = 1 + n;
-        for (i, Part { tree: mut part, info, before: local_before }) in parts.into_iter().enumerate() {
-            let shift = Shift { base, k: bounds[i + 1] - bounds[i] };
-            let k = shift.k as usize;
-            let len = part.n_nodes() - k;
-            let (dd, td) = std::mem::take(&mut rest_data).split_at_mut(len);
-            let (df, tf) = std::mem::take(&mut rest_first).split_at_mut(len);
-            (rest_data, rest_first) = (td, tf);
-            base += len as u32;
-            // The first part's interner becomes the global one: it numbers
-            // its information sets as the sequential builder does (after
-            // the root's, which both interned first), so they map to
-            // themselves and only the later parts are re-interned.
-            // The last part's sets are only looked up: the global interner
-            // is not used after it, so the sets new there need no states.
-            let source = match info {
-                PartInfo::Global(interner) => {
-                    *global = *interner;
-                    Match::Own
-                }
-                PartInfo::Numbered => Match::Own,
-                PartInfo::Keys(keys) if i + 2 == bounds.len() => Match::Find(keys),
-                PartInfo::Keys(keys) => Match::Import(keys),
-                PartInfo::Matched(found) => Match::Known(found),
-            };
-            let map = import_infosets(&mut part, source, global, root_set, &mut tree, &mut counts)?;
-            // The part's sets are in `tree` now.
-            part.infosets = Vec::new();
-            if !agree_on_moves_before(&map, &local_before, &mut before) {
-                return Ok(false);
-            }
-            let (pay_map, chances_base) = import_tables(&mut part, &mut tree)?;
-            let remap = Remap { map, pay_map, chances_base };
-            for j in 0..k {
-                let (d, f) = (part.data[j], part.first_child[j]);
-                let g = (1 + bounds[i]) as usize + j;
-                head_data[g] = remap.data(f, d);
-                head_first[g] = shift.first(f);
-            }
-            let arrays = (part.data, part.first_child);
-            scope.spawn(move || move_nodes(&remap, shift, arrays, dd, df, MOVE_CHUNK));
-        }
-        Ok(true)
-    })?;
-    if !agreed {
-        return Ok(None);
-    }
-    tree.data = data;
-    tree.first_child = first_child;
-    Ok(Some(tree))
-}
-
-/// Appends a part's payoff vectors, chance nodes and chance labels (moved)
-/// to `tree`; returns the map of its payoff ids (in the part's order of first
-/// appearance, which is the sequential order) and where its chance nodes
-/// start.
-fn import_tables(part: &mut Tree, tree: &mut Tree) -> Result<(Vec<u32>, u32), BuildError> {
-    let pay_map: Vec<u32> =
-        (0..part.payoffs.len() as u32).map(|id| tree.payoffs.intern(part.payoffs.get(id))).collect();
-    let chances_base = tree.chances.len() as u32;
-    let labels_base = tree.chance_labels.len() as u32;
-    for c in &part.chances {
-        let start = tree.dists.intern(part.dists.get(c.start, c.n), c.n)?;
-        tree.push_chance(ChanceNode { start, n: c.n, labels: c.labels + labels_base })?;
-    }
-    for label in std::mem::take(&mut part.chance_labels) {
-        tree.push_chance_label(label);
-    }
-    tree.max_depth = tree.max_depth.max(part.max_depth + 1);
-    Ok((pay_map, chances_base))
-}
-
-/// Checks the merged tree against the node and memory limits before any
-/// copying; returns its node count and the bytes held while merging: the
-/// parts with their interners, the merged tree's tables (made from the
-/// parts' while these are held) and the chunks in flight. The node arrays
-/// move from the parts into the merged tree (see [`move_nodes`]), so they
-/// count once.
-fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64), BuildError> {
-    let total: usize = 1 + parts.iter().map(|p| p.tree.n_nodes()).sum::<usize>();
-    let most = opts.max_nodes.min(u64::from(u32::MAX - 1));
-    if total as u64 > most {
-        return Err(BuildError::TooManyNodes { limit: most });
-    }
-    let held: u64 = parts.iter().map(Part::bytes).sum();
-    // (Their labels' text is moved, not copied.)
-    let tables: u64 = parts.iter().map(|p| p.tree.bytes() - p.tree.node_bytes() - p.tree.label_bytes).sum();
-    let in_flight: u64 = parts.iter().map(|p| (MOVE_CHUNK.min(p.tree.n_nodes()) * 8) as u64).sum();
-    if held + tables + in_flight > opts.max_bytes {
-        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
-    }
-    Ok((total, held + tables + in_flight))
-}
-
-/// Records the root (a chance node or a decision with its information set)
-/// in `tree`; returns the root's node data.
-#[allow(clippy::too_many_arguments)]
-fn push_root<G: Game>(
-    game: &G,
-    global: &InfoInterner,
-    root_state: &G::State,
-    root: Node,
-    n: u32,
-    opts: &BuildOptions,
-    tree: &mut Tree,
-    counts: &mut [u32],
-) -> Result<u32, BuildError> {
-    match root {
-        Node::Chance { n_outcomes } => {
-            let mut probs: Vec<Ratio> = Vec::new();
-            game.chance_probs(root_state, &mut probs);
-            let start = tree.dists.intern(&probs, n_outcomes)?;
-            let data = tree.push_chance(ChanceNode { start, n: n_outcomes, labels: 0 })?;
-            if opts.labels {
-                for a in 0..n {
-                    tree.push_chance_label(game.action_label(root_state, a));
-                }
-            }
-            Ok(data)
-        }
-        Node::Decision { player, infoset, n_actions } => {
-            let labels = opts.labels.then(|| {
-                let actions: Vec<String> = (0..n_actions).map(|a| game.action_label(root_state, a)).collect();
-                (game.infoset_label(global, infoset), actions)
-            });
-            let labels = labels.as_ref().map(|(label, actions)| (label.as_str(), actions.as_slice()));
-            counts[player as usize] += 1;
-            tree.push_infoset(Infoset { player, index_in_player: 0, n_actions }, labels)?;
-            Ok(infoset)
-        }
-        Node::Terminal => unreachable!("a terminal root has no children to build in parallel"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{
-        build_parallel, build_part, move_nodes, Budget, BuildOptions, Part, PartInfo, Remap, Shift, CHANCE_BIT,
-    };
+    use super::super::merge::{move_nodes, prepare, Remap, Shift};
+    use super::super::CHANCE_BIT;
+    use super::{build_parallel, build_part, Budget, BuildOptions, Part, PartInfo};
     use crate::game::{Game, GameError, GameInfo, Node};
     use crate::info::{InfoInterner, InfoState};
     use crate::rational::Ratio;
@@ -509,9 +300,10 @@ mod tests {
         // Each part on its own: what it held at its end, and once done
         // (its tree and keys).
         let [(whole0, done0), (whole1, done1)] = [0, 1].map(|i| {
-            let (tree, interner, before) = build_part(&game(), &[0, 1, 2], i, &opts, &Budget::default()).unwrap();
+            let (tree, interner, before, spill) =
+                build_part(&game(), &[0, 1, 2], i, &opts, &Budget::default(), None).unwrap();
             let whole = tree.build_bytes;
-            (whole, Part { tree, info: PartInfo::Keys(interner.into_keys()), before }.bytes())
+            (whole, Part { tree, info: PartInfo::Keys(interner.into_keys()), before, spill }.bytes())
         });
         let make = || Some(game());
         let (tree, _) = build_parallel(&make, &opts, 2).unwrap();
@@ -521,6 +313,38 @@ mod tests {
             "held {} < {least} ({whole0} {done0} {whole1} {done1})",
             tree.build_bytes()
         );
+    }
+
+    /// Matching two parts' sets counts the cache it maps one part's states
+    /// and facts with (a word each) on top of what the parts hold: its peak
+    /// is more than the parts' bytes (it used to be left out).
+    #[test]
+    fn matching_two_parts_counts_its_cache() {
+        let game = Open {
+            info: GameInfo { name: "open".into(), players: vec!["a".into(), "b".into()], params: Vec::new() },
+            depth: 12,
+        };
+        let opts = BuildOptions::default();
+        let mut parts: Vec<Part> = [0, 1]
+            .map(|i| {
+                let (tree, mut interner, before, spill) =
+                    build_part(&game, &[0, 1, 2], i, &opts, &Budget::default(), None).unwrap();
+                let info = if i == 0 {
+                    PartInfo::Keys(interner.into_keys())
+                } else {
+                    interner.forget_memo();
+                    PartInfo::Global(Box::new(interner))
+                };
+                Part { tree, info, before, spill }
+            })
+            .into();
+        let budget = Budget::default();
+        let held: u64 = parts.iter().map(Part::bytes).sum();
+        budget.change(0, held);
+        prepare(&mut parts, &budget, &opts).unwrap();
+        assert!(matches!(parts[1].info, PartInfo::Matched(_)));
+        // The first part's states (2^11 of them), a word each, and its facts.
+        assert!(budget.peak() >= held + 4 * 2048, "peak {} for {held} held", budget.peak());
     }
 
     /// Moving a part's nodes a few at a time gives what moving them at

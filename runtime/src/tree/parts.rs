@@ -9,7 +9,9 @@
 //! peak, not two, and none while it merges.
 
 use super::build::{check_action_count, BuildError};
+use super::merge::MOVE_CHUNK;
 use super::recall::{MovesBefore, NO_MOVE, UNSET};
+use super::spill::Spill;
 use super::{Infoset, Tree, CHANCE_BIT};
 use crate::info::{ImportCache, InfoInterner, InfoKeys};
 
@@ -17,9 +19,12 @@ use crate::info::{ImportCache, InfoInterner, InfoKeys};
 /// move before it (its perfect recall is checked within the part; the merge
 /// checks that the parts agree).
 pub(super) struct Part {
+    /// Without its nodes if they were written out (`spill`).
     pub(super) tree: Tree,
     pub(super) info: PartInfo,
     pub(super) before: MovesBefore,
+    /// Its nodes, when written to a scratch file as they were built.
+    pub(super) spill: Option<Spill>,
 }
 
 /// A part's information states and sets, as the merge uses them.
@@ -40,10 +45,24 @@ pub(super) enum PartInfo {
 const NONE_FOUND: u32 = u32::MAX;
 
 impl Part {
-    /// Bytes held: the tree, the information states and the moves before
-    /// each set.
+    /// Bytes held: the tree, the information states, the moves before
+    /// each set, and the nodes written out before they were explored.
     pub(super) fn bytes(&self) -> u64 {
-        self.tree.bytes() + self.info.bytes() + self.before.bytes()
+        self.tree.bytes() + self.info.bytes() + self.before.bytes() + self.spill.as_ref().map_or(0, Spill::bytes)
+    }
+
+    /// Its node count.
+    pub(super) fn n_nodes(&self) -> usize {
+        self.spill.as_ref().map_or(self.tree.n_nodes(), |s| s.n_nodes)
+    }
+
+    /// The bytes of its nodes the merge holds at once: a chunk moved, or
+    /// a block read back.
+    pub(super) fn in_flight(&self) -> u64 {
+        match &self.spill {
+            None => (MOVE_CHUNK.min(self.tree.n_nodes()) * 8) as u64,
+            Some(_) => Spill::IN_FLIGHT,
+        }
     }
 }
 
@@ -63,9 +82,10 @@ impl PartInfo {
 /// second's are new, then gives both back, before the merge builds the
 /// tree's tables (so that it holds no interner while it does). When the
 /// first was done first, its sets are looked up in the second's interner:
-/// the same matches the other way round.
-pub(super) fn match_two_parts(parts: &mut [Part]) {
-    let [first, second] = parts else { return };
+/// the same matches the other way round. Returns the bytes of the cache
+/// the lookups used, at its largest (0 if there were not two parts).
+pub(super) fn match_two_parts(parts: &mut [Part]) -> u64 {
+    let [first, second] = parts else { return 0 };
     let mut found = vec![NONE_FOUND; second.tree.infosets.len()];
     let mut cache = ImportCache::default();
     // (A set interned before the part, the root's, is not the part's.)
@@ -86,9 +106,10 @@ pub(super) fn match_two_parts(parts: &mut [Part]) {
                 }
             }
         }
-        _ => return,
+        _ => return 0,
     }
     (first.info, second.info) = (PartInfo::Numbered, PartInfo::Matched(found));
+    cache.bytes() as u64
 }
 
 /// How [`import_infosets`] matches a part's information sets with the
@@ -111,7 +132,8 @@ const NEW: u32 = CHANCE_BIT;
 /// Maps a part's information sets to global ones, in the part's order of
 /// first appearance, adding the new ones to `tree` (their labels moved,
 /// not copied). The part's keys (in `source`) and what was learned of them
-/// are given back before `tree` grows.
+/// are given back before `tree` grows. Returns the map and the bytes of
+/// the cache that mapped the part's states and facts, at its largest.
 pub(super) fn import_infosets(
     part: &mut Tree,
     source: Match,
@@ -119,7 +141,7 @@ pub(super) fn import_infosets(
     root_set: u32,
     tree: &mut Tree,
     counts: &mut [u32],
-) -> Result<Vec<u32>, BuildError> {
+) -> Result<(Vec<u32>, u64), BuildError> {
     let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
     let mut cache = ImportCache::default();
     let mut next = tree.infosets.len() as u32;
@@ -141,6 +163,7 @@ pub(super) fn import_infosets(
         next += u32::from(new);
         map.push(if new { g | NEW } else { g });
     }
+    let cache_bytes = cache.bytes() as u64;
     drop((source, cache));
     for (k, info) in part.infosets.iter().enumerate() {
         let g = map[k];
@@ -159,7 +182,7 @@ pub(super) fn import_infosets(
             (k < part.set_labels.len()).then(|| (part.set_labels.label(k as u32), part.set_labels.actions(k as u32)));
         tree.push_infoset(Infoset { index_in_player, ..*info }, labels)?;
     }
-    Ok(map)
+    Ok((map, cache_bytes))
 }
 
 /// The parts must agree on the own move that precedes each information set

@@ -112,6 +112,25 @@ impl SetLabels {
             + self.by_hash.len() * 16) as u64
     }
 
+    /// Gives set 0, which has no label and no actions (a placeholder),
+    /// `label` and `actions`. Its empty list, the first, is dropped if no
+    /// other set has it: the lists are then those of the sets, as the tree's
+    /// memory figure counts them.
+    fn relabel_first(&mut self, label: &str, actions: &[String]) {
+        debug_assert!(self.label(0).is_empty() && self.actions(0).is_empty());
+        self.text.insert_str(0, label);
+        for end in &mut self.ends {
+            *end += label.len();
+        }
+        if self.list_of[0] == 0 && self.lists.first().is_some_and(|l| l.1 == 0) && !self.list_of[1..].contains(&0) {
+            self.lists.remove(0);
+            self.by_hash.retain(|_, id| *id != 0);
+            self.by_hash.values_mut().for_each(|id| *id -= 1);
+            self.list_of[1..].iter_mut().for_each(|id| *id -= 1);
+        }
+        self.list_of[0] = self.list(actions).0;
+    }
+
     /// Gives back the room the arrays hold beyond their contents; the
     /// index of lists is only needed while sets are added.
     pub fn shrink_to_fit(&mut self) {
@@ -121,6 +140,31 @@ impl SetLabels {
         self.lists.shrink_to_fit();
         self.actions.shrink_to_fit();
         self.by_hash = FxHashMap::default();
+    }
+}
+
+impl super::Tree {
+    /// Takes the set labels of `part`, a parallel build's first part, whose
+    /// sets are this tree's from the first on, as this tree's: moved, not
+    /// copied (they are most of the labels, and a copy doubled them while
+    /// it was made). The part's first set, an empty placeholder for this
+    /// tree's root set if it has one, gets its labels. The label bytes come
+    /// out as if each set had been added (each distinct list counted once).
+    /// False, taking nothing, if the part's sets do not start so.
+    pub(super) fn adopt_set_labels(&mut self, part: &mut super::Tree) -> bool {
+        let n = self.infosets.len();
+        let placeholders = part.infosets.len() >= n && part.infosets[..n].iter().all(|s| s.n_actions == 0);
+        let labelled = self.set_labels.len() == n && part.set_labels.len() >= n;
+        if n > 1 || !placeholders || !labelled || (n == 1 && !part.set_labels.label(0).is_empty()) {
+            return false;
+        }
+        let mut labels = std::mem::take(&mut part.set_labels);
+        if n == 1 {
+            labels.relabel_first(self.set_labels.label(0), self.set_labels.actions(0));
+        }
+        self.label_bytes = self.label_bytes - self.set_labels.text_bytes() + labels.text_bytes();
+        self.set_labels = labels;
+        true
     }
 }
 
@@ -166,6 +210,30 @@ mod tests {
         assert_eq!(l.actions(4), &strings(&["up", "down"])[..]);
         let all: Vec<(&str, usize)> = l.iter().map(|(s, a)| (s, a.len())).collect();
         assert_eq!(all, vec![("a: x", 2), ("", 1), ("b: y", 2), ("c", 0), ("d", 2)]);
+    }
+
+    /// A placeholder first set relabelled reads back, and counts, as if
+    /// it had been pushed with its labels first.
+    #[test]
+    fn a_relabelled_first_set_is_one_pushed_first() {
+        let sets = [("p", strings(&["one", "two"])), ("q", strings(&["two"])), ("r", strings(&["one", "two"]))];
+        let mut pushed = SetLabels::default();
+        for (label, actions) in &sets {
+            pushed.push(label, actions);
+        }
+        let mut relabelled = SetLabels::default();
+        relabelled.push("", &[]);
+        for (label, actions) in &sets[1..] {
+            relabelled.push(label, actions);
+        }
+        relabelled.relabel_first(sets[0].0, &sets[0].1);
+        assert!(relabelled.iter().eq(pushed.iter()));
+        assert_eq!(relabelled.text_bytes(), pushed.text_bytes());
+        assert_eq!(relabelled.index_bytes(), pushed.index_bytes());
+        // Later sets still find the lists kept.
+        relabelled.push("s", &strings(&["two"]));
+        pushed.push("s", &strings(&["two"]));
+        assert_eq!((relabelled.text_bytes(), relabelled.index_bytes()), (pushed.text_bytes(), pushed.index_bytes()));
     }
 
     #[test]

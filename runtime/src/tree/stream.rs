@@ -23,8 +23,10 @@ use crate::info::InfoInterner;
 
 /// Nodes a streamed build keeps in memory behind the newest one: it writes
 /// out the blocks before them when it has twice as many (16 MiB). The
-/// fewer, the more nodes are still waiting when their block goes out.
-const KEEP: usize = 1 << 20;
+/// fewer, the more nodes are still waiting when their block goes out (in
+/// the runtime's tests, one block: a test's small parallel parts get late
+/// nodes too).
+const KEEP: usize = if cfg!(test) { BLOCK } else { 1 << 20 };
 
 /// Where a streamed build's blocks of nodes go.
 pub(super) trait BlockSink {
@@ -130,7 +132,7 @@ impl<W: Read + Write + Seek> BlockSink for TreeFile<W> {
 
 /// Node kinds counted as blocks go out (for the tree's [`Stats`]).
 #[derive(Default)]
-struct Kinds {
+pub(super) struct Kinds {
     terminals: u64,
     chance: u64,
     decisions: Vec<u64>,
@@ -139,7 +141,7 @@ struct Kinds {
 impl Kinds {
     /// Counts `by` more (or fewer) nodes of the kind a node with data `d`
     /// and first child `first` has.
-    fn add(&mut self, tree: &Tree, d: u32, first: u32, by: i64) {
+    pub(super) fn add(&mut self, tree: &Tree, d: u32, first: u32, by: i64) {
         let count = if first == 0 {
             &mut self.terminals
         } else if d & CHANCE_BIT != 0 {
@@ -153,6 +155,18 @@ impl Kinds {
         };
         *count = count.wrapping_add_signed(by);
     }
+
+    /// Adds the counts of `other`.
+    pub(super) fn absorb(&mut self, other: Kinds) {
+        self.terminals += other.terminals;
+        self.chance += other.chance;
+        if self.decisions.len() < other.decisions.len() {
+            self.decisions.resize(other.decisions.len(), 0);
+        }
+        for (count, k) in self.decisions.iter_mut().zip(other.decisions) {
+            *count += k;
+        }
+    }
 }
 
 /// A build's nodes on their way out: with a sink, the tree's node arrays
@@ -162,8 +176,8 @@ pub(super) struct Outflow<'a> {
     /// The first node in the tree's arrays (a multiple of [`BLOCK`]).
     pub(super) base: usize,
     /// Nodes explored after their block was written: node, data, first child.
-    late: Vec<[u32; 3]>,
-    kinds: Kinds,
+    pub(super) late: Vec<[u32; 3]>,
+    pub(super) kinds: Kinds,
     /// Nodes kept in memory behind the newest (see [`KEEP`]).
     keep: usize,
 }
@@ -172,6 +186,11 @@ impl<'a> Outflow<'a> {
     /// No sink: the nodes stay in the tree.
     pub(super) fn none() -> Outflow<'a> {
         Outflow { sink: None, base: 0, late: Vec::new(), kinds: Kinds::default(), keep: KEEP }
+    }
+
+    /// Blocks written to `sink` as the build goes.
+    pub(super) fn to(sink: &'a mut dyn BlockSink) -> Outflow<'a> {
+        Outflow { sink: Some(sink), ..Outflow::none() }
     }
 
     /// Sets a node's data and first child.
@@ -301,7 +320,7 @@ pub fn save_consuming<W: Read + Write + Seek>(mut tree: Tree, info: &GameInfo, o
 
 /// The [`Stats`] of a tree whose nodes were written out (`tree` holds its
 /// tables), from the kinds counted on the way.
-fn streamed_stats(tree: &Tree, n_nodes: usize, kinds: Kinds) -> Stats {
+pub(super) fn streamed_stats(tree: &Tree, n_nodes: usize, kinds: Kinds) -> Stats {
     let mut stats = tree.stats();
     stats.nodes = n_nodes as u64;
     stats.terminals = kinds.terminals;

@@ -1,0 +1,317 @@
+//! Saving a tree built on several threads without holding its nodes.
+//!
+//! Each part of the parallel build ([`super::parallel`]) writes its nodes,
+//! in its own numbering, to a scratch file of its own as it builds them,
+//! block by block as a build on one thread writes the saved file
+//! ([`super::stream`]): nodes reached after their block went out are kept
+//! in a short list. The merge matches each part's information sets and
+//! tables with the global ones ([`super::merge`]), then reads the part's
+//! blocks back in order, maps and shifts each node, and writes the saved
+//! file's blocks in order. The root's children (each part's first nodes,
+//! in the file's first block) are patched in at the end. So the build holds
+//! what the parts hold besides their nodes (their tables, labels and
+//! interners) and a few blocks, and the file is byte for byte the one
+//! [`super::save`] writes for the tree built in memory.
+
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::time::Instant;
+
+use super::build::{finish, Budget, BuildError, BuildOptions};
+use super::merge::{prepare, Merging, Shift};
+use super::parallel::{build_parts, split, Split};
+use super::parts::Part;
+use super::saved::{block_bytes, BLOCK};
+use super::stream::{build_saving, streamed_stats, BlockSink, Kinds, Saved, TreeFile};
+use super::Tree;
+use crate::game::{Game, Node};
+use crate::info::InfoInterner;
+
+/// A scratch file: written, then read back from its start.
+pub trait Scratch: Read + Write + Seek + Send {}
+
+impl<T: Read + Write + Seek + Send> Scratch for T {}
+
+/// Makes a new, empty scratch file (one per part of a parallel build; it
+/// is dropped when the merge has read it).
+pub type MakeScratch<'a> = dyn Fn() -> io::Result<Box<dyn Scratch>> + Sync + 'a;
+
+/// Builds the tree of the game `make` creates on up to `threads` threads
+/// and writes it to `out` as [`super::save`] would (the same bytes),
+/// without holding its nodes: each part writes them to a scratch file that
+/// `scratch` makes, and the merge copies them, renumbered, into `out`. As
+/// [`super::build_parallel`] falls back to a build on one thread, this
+/// falls back to [`build_saving`].
+pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+    opts: &BuildOptions,
+    threads: usize,
+    mut out: W,
+    scratch: &MakeScratch<'_>,
+) -> Result<Saved, BuildError> {
+    let start = Instant::now();
+    let Split { game, mut global, state, root, bounds } = split(make, threads)?;
+    if bounds.is_empty() {
+        return build_saving(&game, opts, out);
+    }
+    let budget = Budget::default();
+    let Some(parts) = build_parts(make, &bounds, opts, threads, &budget, Some(scratch))? else {
+        return build_saving(&game, opts, out);
+    };
+    let merged = match merge_saving(&game, &mut global, &state, root, parts, &bounds, opts, &budget, &mut out) {
+        Err(BuildError::TooMuchMemory { .. }) => None,
+        merged => merged?,
+    };
+    // Too large to merge, or parts that disagree on perfect recall: on
+    // one thread (which writes every byte of the file again).
+    let Some(mut saved) = merged else { return build_saving(&game, opts, out) };
+    saved.seconds = start.elapsed().as_secs_f64();
+    Ok(saved)
+}
+
+/// A part's nodes on their way to its scratch file: its blocks, in order.
+pub(super) struct PartFile {
+    out: Box<dyn Scratch>,
+    blocks: u64,
+    buf: Vec<u8>,
+}
+
+impl PartFile {
+    pub(super) fn new(out: Box<dyn Scratch>) -> PartFile {
+        PartFile { out, blocks: 0, buf: Vec::new() }
+    }
+}
+
+impl BlockSink for PartFile {
+    fn put_block(&mut self, index: u64, data: &[u32], first_child: &[u32]) -> io::Result<()> {
+        if index != self.blocks {
+            return Err(io::Error::other("a part's blocks of nodes came out of order"));
+        }
+        block_bytes(data, first_child, &mut self.buf);
+        self.out.write_all(&self.buf)?;
+        self.blocks += 1;
+        Ok(())
+    }
+}
+
+/// A part's nodes, written to its scratch file as they were built.
+pub(super) struct Spill {
+    file: Box<dyn Scratch>,
+    pub(super) n_nodes: usize,
+    /// The nodes reached after their block was written (node, data, first
+    /// child), by node.
+    late: Vec<[u32; 3]>,
+    /// Their kinds, counted with the part's sets (whose players are the
+    /// global sets' players).
+    kinds: Kinds,
+}
+
+impl Spill {
+    /// The bytes the merge holds to read a part's nodes back: a block's
+    /// bytes and its two arrays.
+    pub(super) const IN_FLIGHT: u64 = 16 * BLOCK as u64;
+
+    pub(super) fn new(file: PartFile, n_nodes: usize, mut late: Vec<[u32; 3]>, kinds: Kinds) -> Spill {
+        late.sort_unstable_by_key(|l| l[0]);
+        Spill { file: file.out, n_nodes, late, kinds }
+    }
+
+    /// Bytes held (the late nodes).
+    pub(super) fn bytes(&self) -> u64 {
+        (self.late.capacity() * 12) as u64
+    }
+
+    /// Reads the nodes back from the start, a block at a time, the late
+    /// ones patched in: calls `each` with the block's first node, its data
+    /// and first children.
+    fn read(&mut self, mut each: impl FnMut(usize, &[u32], &[u32]) -> io::Result<()>) -> io::Result<()> {
+        self.file.seek(SeekFrom::Start(0))?;
+        let mut buf = vec![0u8; 8 * BLOCK];
+        let (mut data, mut first) = (Vec::with_capacity(BLOCK), Vec::with_capacity(BLOCK));
+        let mut late = self.late.iter().peekable();
+        for from in (0..self.n_nodes).step_by(BLOCK) {
+            let n = BLOCK.min(self.n_nodes - from);
+            self.file.read_exact(&mut buf[..8 * n])?;
+            let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            data.clear();
+            data.extend(buf[..4 * n].chunks_exact(4).map(word));
+            first.clear();
+            first.extend(buf[4 * n..8 * n].chunks_exact(4).map(word));
+            while let Some(&&[node, d, f]) = late.peek() {
+                let Some(i) = (node as usize).checked_sub(from).filter(|&i| i < n) else { break };
+                (data[i], first[i]) = (d, f);
+                late.next();
+            }
+            each(from, &data, &first)?;
+        }
+        match late.next() {
+            Some(_) => Err(io::Error::other("a late node is not one of the part's")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The saved file's blocks written in order as the merge makes its nodes;
+/// the root's children, made last, patched in.
+struct Ordered<W> {
+    file: TreeFile<W>,
+    data: Vec<u32>,
+    first: Vec<u32>,
+    /// Nodes pushed.
+    n_nodes: u64,
+    /// The root's children: node, data, first child.
+    head: Vec<[u32; 3]>,
+}
+
+impl<W: Read + Write + Seek> Ordered<W> {
+    /// The bytes it holds: a block's two arrays and its bytes.
+    const BYTES: u64 = 16 * BLOCK as u64;
+
+    fn new(file: TreeFile<W>) -> Ordered<W> {
+        Ordered {
+            file,
+            data: Vec::with_capacity(BLOCK),
+            first: Vec::with_capacity(BLOCK),
+            n_nodes: 0,
+            head: Vec::new(),
+        }
+    }
+
+    /// Appends a node, and writes its block when full.
+    #[inline]
+    fn push(&mut self, d: u32, f: u32) -> io::Result<()> {
+        self.data.push(d);
+        self.first.push(f);
+        self.n_nodes += 1;
+        if self.data.len() == BLOCK {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let index = (self.n_nodes - 1) / BLOCK as u64;
+        self.file.put_block(index, &self.data, &self.first)?;
+        self.data.clear();
+        self.first.clear();
+        Ok(())
+    }
+
+    /// Writes the last block, patches the root's children in, then the
+    /// header, the tables of `tree` and the checksum.
+    fn finish(mut self, tree: &Tree, info: &crate::game::GameInfo) -> io::Result<()> {
+        if !self.data.is_empty() {
+            self.flush()?;
+        }
+        self.file.patch(&mut self.head)?;
+        self.file.finish(tree, info, self.n_nodes)
+    }
+}
+
+/// The root node, then the parts in child order, renumbered, written to
+/// `out`; `None` if the parts disagree on perfect recall.
+#[allow(clippy::too_many_arguments)]
+fn merge_saving<G: Game, W: Read + Write + Seek>(
+    game: &G,
+    global: &mut InfoInterner,
+    root_state: &G::State,
+    root: Node,
+    mut parts: Vec<Part>,
+    bounds: &[u32],
+    opts: &BuildOptions,
+    budget: &Budget,
+    out: W,
+) -> Result<Option<Saved>, BuildError> {
+    let write_error = |e: io::Error| BuildError::Write(e.to_string());
+    let n = *bounds.last().unwrap_or(&0);
+    let (total, held) = prepare(&mut parts, budget, opts)?;
+    let held = held + Ordered::<W>::BYTES;
+    let (mut merging, root_data) = Merging::start(game, global, root_state, root, n, opts, held)?;
+    let mut ordered = Ordered::new(TreeFile::new(out, game.info()).map_err(write_error)?);
+    let mut kinds = Kinds::default();
+    kinds.add(&merging.tree, root_data, 1, 1);
+    ordered.push(root_data, 1).map_err(write_error)?;
+    // The root's children, filled in at the end from each part's roots.
+    for _ in 0..n {
+        ordered.push(0, 0).map_err(write_error)?;
+    }
+    let mut base = 1 + n;
+    for (i, Part { tree: mut part, info, before, spill }) in parts.into_iter().enumerate() {
+        let mut spill = spill.ok_or_else(|| BuildError::Write("a part's nodes were not written".into()))?;
+        let shift = Shift { base, k: bounds[i + 1] - bounds[i] };
+        let k = shift.k as usize;
+        base += (spill.n_nodes - k) as u32;
+        let Some(remap) = merging.add(&mut part, info, &before, i + 2 == bounds.len())? else {
+            return Ok(None);
+        };
+        drop(part);
+        kinds.absorb(std::mem::take(&mut spill.kinds));
+        let head = 1 + bounds[i];
+        spill
+            .read(|from, data, first| {
+                for (j, (&d, &f)) in (from..).zip(data.iter().zip(first)) {
+                    let (d, f) = (remap.data(f, d), shift.first(f));
+                    if j < k {
+                        ordered.head.push([head + j as u32, d, f]);
+                    } else {
+                        ordered.push(d, f)?;
+                    }
+                }
+                Ok(())
+            })
+            .map_err(write_error)?;
+    }
+    let mut tree = merging.tree;
+    if ordered.n_nodes != total as u64 {
+        return Err(BuildError::Write("the parts' nodes are not the tree's".into()));
+    }
+    // The parts held the most at once while they were built, or the merge
+    // did.
+    tree.build_bytes = tree.build_bytes.max(budget.peak());
+    if tree.build_bytes > opts.max_bytes {
+        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
+    }
+    finish(&mut tree, global, opts)?;
+    ordered.finish(&tree, game.info()).map_err(write_error)?;
+    let stats = streamed_stats(&tree, total, kinds);
+    Ok(Some(Saved { stats, build_bytes: tree.build_bytes, seconds: 0.0 }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::deep;
+    use super::{build_parallel_saving, Scratch};
+    use crate::game::Game;
+    use crate::tree::{build, save, BuildError, BuildOptions};
+    use std::io::{self, Cursor};
+
+    /// A tree saved on two threads, each part's nodes through a scratch
+    /// file (some reached after their block went out) and renumbered into
+    /// blocks that do not start where the parts' did, is byte for byte the
+    /// tree built in memory then saved.
+    #[test]
+    fn a_tree_saved_from_parts_is_the_one_saved_after() {
+        let (tree, _, _) = build(&deep(), &BuildOptions::default()).unwrap();
+        let mut saved = Vec::new();
+        save(&tree, deep().info(), &mut saved).unwrap();
+        let make = || Some(deep());
+        let scratch = || -> io::Result<Box<dyn Scratch>> { Ok(Box::new(Cursor::new(Vec::new()))) };
+        let mut streamed = Cursor::new(Vec::new());
+        let report = build_parallel_saving(&make, &BuildOptions::default(), 2, &mut streamed, &scratch).unwrap();
+        assert_eq!(report.stats, tree.stats());
+        assert!(saved == streamed.into_inner(), "the file saved from parts differs");
+        // Less than the tree's node arrays held.
+        assert!(report.build_bytes < tree.node_bytes(), "{} bytes held", report.build_bytes);
+    }
+
+    /// A scratch file that cannot be made stops the build with its error.
+    #[test]
+    fn a_scratch_file_that_fails_stops_the_build() {
+        let make = || Some(deep());
+        let scratch = || -> io::Result<Box<dyn Scratch>> { Err(io::Error::other("no scratch")) };
+        let mut out = Cursor::new(Vec::new());
+        match build_parallel_saving(&make, &BuildOptions::default(), 2, &mut out, &scratch) {
+            Err(BuildError::Write(e)) => assert!(e.contains("no scratch"), "{e}"),
+            other => panic!("{:?}", other.map(|s| s.stats.nodes)),
+        }
+    }
+}
