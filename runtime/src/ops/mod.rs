@@ -212,7 +212,16 @@ fn out_of_bounds(index: i64, len: usize, at: impl At) -> GameError {
 
 #[inline]
 pub fn index<T>(xs: &[T], i: i64, at: impl At) -> Result<&T, GameError> {
-    usize::try_from(i).ok().and_then(|k| xs.get(k)).ok_or_else(|| out_of_bounds(i, xs.len(), at))
+    get(xs, i).ok_or_else(|| out_of_bounds(i, xs.len(), at))
+}
+
+/// Item `i` of `xs`, if there is one: where [`index`] succeeds. A lookup
+/// lifted out of a choice's inner candidate loops keeps this (a pointer,
+/// not a `Result` with its error), and the candidate that finds `None`
+/// looks up again with [`index`] for the error.
+#[inline]
+pub fn get<T>(xs: &[T], i: i64) -> Option<&T> {
+    usize::try_from(i).ok().and_then(|k| xs.get(k))
 }
 
 #[inline]

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use super::{Ctx, Emitter};
 use crate::ir::{self, Inst, Term};
 use crate::span::Span;
-use crate::typeck::tast::{ArithOp, Builtin, Expr, ExprKind, FactId};
+use crate::typeck::tast::{ArithOp, Builtin, Expr, ExprKind, FactId, Place};
 
 impl Emitter<'_> {
     /// Instructions of a block, inside `advance`.
@@ -46,6 +46,20 @@ impl Emitter<'_> {
             if let Term::Choose(c) = &b.term {
                 // Entered from `apply`: must stay an arm.
                 preds[c.next.0 as usize] += 2;
+            }
+        }
+        // A branch threaded through after a known answer (`goto_known`)
+        // jumps to the branch's other target: kept an arm, not copied.
+        for b in &self.ir.blocks {
+            if let Term::Branch { cond, then_to, else_to } = &b.term {
+                for to in [then_to, else_to] {
+                    let to = self.past_keeping(*to, cond, |b| preds[b.0 as usize] == 1);
+                    if let Some((_, then2, else2)) = self.threaded(to, cond) {
+                        for t in [then2, else2].into_iter().filter(|t| self.retested(*t, cond).is_none()) {
+                            preds[t.0 as usize] += 1;
+                        }
+                    }
+                }
             }
         }
         let candidate: Vec<bool> = preds.iter().map(|p| *p == 1).collect();
@@ -94,17 +108,92 @@ impl Emitter<'_> {
     /// `to` only tests the same condition again (a loop's `until` test,
     /// then the `if` after the loop), its steps are counted and its test
     /// is skipped, since nothing in between can change the answer (blind
-    /// tic-tac-toe asked `has_line` twice at every leaf). One hop only, so
-    /// that a loop of such blocks still goes through its match arms.
+    /// tic-tac-toe asked `has_line` twice at every leaf). If `to` only
+    /// tests another condition (a loop's `unless`) and one of its targets
+    /// tests `cond` again, `to` is run here and that target's test is
+    /// skipped the same way (blind tic-tac-toe asked `has_line` again on
+    /// a full board after the `until` had said no); its other target is
+    /// jumped to. One hop past each test only, so that a loop of such
+    /// blocks still goes through its match arms.
     fn goto_known(&self, to: ir::BlockId, cond: &Expr, value: bool, inlined: &[bool], mut carry: Carry) -> TokenStream {
+        let b = &self.ir.blocks[to.0 as usize];
+        if let (Term::Jump(next), true) = (&b.term, inlined[to.0 as usize] && keeps(b, cond)) {
+            // Emitted as `block_code` emits a jump, the answer carried on.
+            let span = self.ir.block_spans[to.0 as usize];
+            let insts = self.insts(b, span);
+            carry.push((b.steps(), self.at(span)));
+            let (count, carry) = match may_fail(&insts) {
+                true => (check(&carry), Vec::new()),
+                false => (TokenStream::new(), carry),
+            };
+            let go = self.goto_known(*next, cond, value, inlined, carry);
+            return quote!({ #count #insts } #go);
+        }
+        if let Some((then2, else2)) = self.retested(to, cond) {
+            carry.push((self.ir.blocks[to.0 as usize].steps(), self.at(self.ir.block_spans[to.0 as usize])));
+            return self.goto(if value { then2 } else { else2 }, inlined, carry);
+        }
+        let Some((again, then2, else2)) = self.threaded(to, cond) else {
+            return self.goto(to, inlined, carry);
+        };
+        carry.push((self.ir.blocks[to.0 as usize].steps(), self.at(self.ir.block_spans[to.0 as usize])));
+        let c = self.expr(again, Ctx::Flow);
+        let (count, carry) = match may_fail(&c) {
+            true => (check(&carry), Vec::new()),
+            false => (TokenStream::new(), carry),
+        };
+        let go = |next: ir::BlockId, carry: Carry| match self.retested(next, cond) {
+            Some((t, e)) => {
+                let mut carry = carry;
+                carry.push((self.ir.blocks[next.0 as usize].steps(), self.at(self.ir.block_spans[next.0 as usize])));
+                self.goto(if value { t } else { e }, inlined, carry)
+            }
+            None => self.goto(next, inlined, carry),
+        };
+        let (t, e) = (go(then2, carry.clone()), go(else2, carry));
+        quote!({ #count } if #c { #t } else { #e })
+    }
+
+    /// The first block from `to` on that is not an inlined jump keeping
+    /// `cond`'s answer (`goto_known` passes those with the answer).
+    fn past_keeping(&self, mut to: ir::BlockId, cond: &Expr, inlined: impl Fn(ir::BlockId) -> bool) -> ir::BlockId {
+        for _ in 0..self.ir.blocks.len() {
+            let b = &self.ir.blocks[to.0 as usize];
+            match &b.term {
+                Term::Jump(next) if inlined(to) && keeps(b, cond) => to = *next,
+                _ => break,
+            }
+        }
+        to
+    }
+
+    /// The targets of block `to` if it only tests `cond` again (no
+    /// instructions, a branch on the same test).
+    fn retested(&self, to: ir::BlockId, cond: &Expr) -> Option<(ir::BlockId, ir::BlockId)> {
         let b = &self.ir.blocks[to.0 as usize];
         match &b.term {
             Term::Branch { cond: again, then_to, else_to } if b.insts.is_empty() && same_test(cond, again) => {
-                carry.push((b.steps(), self.at(self.ir.block_spans[to.0 as usize])));
-                let next = if value { *then_to } else { *else_to };
-                self.goto(next, inlined, carry)
+                Some((*then_to, *else_to))
             }
-            _ => self.goto(to, inlined, carry),
+            _ => None,
+        }
+    }
+
+    /// Block `to`'s test and targets if `goto_known` runs it in place after
+    /// an answer to `cond`: it only tests another condition (expressions
+    /// change no state, so `cond`'s answer holds after it), and one of its
+    /// targets tests `cond` again.
+    fn threaded(&self, to: ir::BlockId, cond: &Expr) -> Option<(&Expr, ir::BlockId, ir::BlockId)> {
+        let b = &self.ir.blocks[to.0 as usize];
+        match &b.term {
+            Term::Branch { cond: other, then_to, else_to }
+                if b.insts.is_empty()
+                    && !same_test(cond, other)
+                    && (self.retested(*then_to, cond).is_some() || self.retested(*else_to, cond).is_some()) =>
+            {
+                Some((other, *then_to, *else_to))
+            }
+            _ => None,
         }
     }
 
@@ -274,6 +363,39 @@ fn jump_targets(t: &Term) -> Vec<u32> {
     }
 }
 
+/// Whether block `b`'s instructions keep the answer of the test `cond`
+/// (one `same_test` accepts): they only assign variables it does not read.
+fn keeps(b: &ir::Block, cond: &Expr) -> bool {
+    let mut read = Vec::new();
+    test_reads(cond, &mut read)
+        && b.insts.iter().all(|inst| match inst {
+            Inst::Assign { place: Place::Var(v), .. } => !read.contains(&v.0),
+            Inst::Assign { place: Place::Local(l), .. } => !read.contains(&l.0),
+            _ => false,
+        })
+}
+
+/// The slots of the variables and locals the test `e` reads, into `out`;
+/// false if `e` is not a test `same_test` accepts.
+fn test_reads(e: &Expr, out: &mut Vec<u32>) -> bool {
+    use ExprKind as K;
+    match &e.kind {
+        K::Int(_) | K::Bool(_) | K::Player(_) | K::Variant(..) | K::Param(_) => true,
+        K::Var(v) => {
+            out.push(v.0);
+            true
+        }
+        K::Local(l) => {
+            out.push(l.0);
+            true
+        }
+        K::Index(x, i) | K::Binary(_, x, i) => test_reads(x, out) && test_reads(i, out),
+        K::Field(x, _) | K::Not(x) | K::Neg(x) => test_reads(x, out),
+        K::Builtin(Builtin::HasLine, xs) => xs.iter().all(|x| test_reads(x, out)),
+        _ => false,
+    }
+}
+
 /// Whether `a` and `b` are one test (their spans aside) whose answer
 /// depends on the state alone and whose evaluation counts no steps (no
 /// call, no builtin that counts): asked twice with nothing run in
@@ -328,5 +450,40 @@ mod tests {
         // The same test: asked once. Another (a different line length): asked too.
         assert_eq!(has_line_calls(&game("!has_line(board, 3, X)")), 1);
         assert_eq!(has_line_calls(&game("!has_line(board, 2, X)")), 2);
+    }
+
+    /// A loop's `unless` test after its `until` said no is run in place,
+    /// so that the `if` after the loop is not asked again: the `unless`
+    /// test is emitted twice (at the loop's head and after the `until`),
+    /// unless the `if` asks something else.
+    #[test]
+    fn a_test_repeated_past_another_test_is_skipped() {
+        let game = |again: &str| {
+            format!(
+                "game g {{
+                    players a, b;
+                    enum Cell {{ Empty, X }}
+                    var board: [[Cell; 2]; 2] = [[Empty; 2]; 2];
+                    var n: int = 0;
+                    flow {{
+                        take_turns(a) {{
+                            choose player (r, c) in (0..2, 0..2) where board[r][c] == Empty;
+                            board[r][c] = X;
+                            n += 1;
+                        }} unless count(board, Empty) == 0
+                          until has_line(board, 2, X);
+                        if {again} {{ n += 100; }}
+                        outcome [n, 0];
+                    }}
+                }}"
+            )
+        };
+        let count_tests = |again: &str| {
+            let interp = crate::driver::load_interp("t.gala", game(again).as_bytes(), &[]).expect("valid game");
+            let code = crate::codegen::emit_game(interp.ir(), interp.locator(), "t.gala").expect("code");
+            code.matches("ops::count2d(").count()
+        };
+        assert_eq!(count_tests("has_line(board, 2, X)"), 2);
+        assert_eq!(count_tests("has_line(board, 1, X)"), 1);
     }
 }

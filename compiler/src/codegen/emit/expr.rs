@@ -56,7 +56,7 @@ impl Emitter<'_> {
                 })
             }
             K::Builtin(b, args) => self.builtin(*b, args, ctx, &at),
-            K::Index(a, i) => match self.hoisted_read(e) {
+            K::Index(a, i) => match self.hoisted_read(e, ctx) {
                 Some(read) => quote!(#read.clone()),
                 None => self.index(a, i, ctx, &at),
             },

@@ -4,11 +4,13 @@
 //! `board[row][col]` once per row and column, not once per candidate
 //! (blind tic-tac-toe: two checked lookups for each of 27 candidates).
 //!
-//! A lifted lookup keeps its result, the reference or the error, and the
-//! candidate that reads it returns that error where it would have met it:
-//! the same error at the same candidate, after the same steps. Nothing
-//! else changes: a lookup is pure (no step, no write), and a clause that
-//! could write the state (`push`, `remove`) lifts nothing.
+//! A lifted lookup keeps the item it found (`ops::get`: a pointer, not a
+//! `Result` carrying an error: 4% of blind tic-tac-toe's instructions),
+//! and a candidate that reads one not found makes the lookup again, which
+//! returns the error where the unlifted clause would have met it: the same
+//! error at the same candidate, after the same steps. Nothing else
+//! changes: a lookup is pure (no step, no write), and a clause that could
+//! write the state (`push`, `remove`) lifts nothing.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -84,7 +86,7 @@ impl Emitter<'_> {
         if level + 1 >= loops.levels.len() {
             return None;
         }
-        let (at, comp) = (self.at(e.span), format_ident!("__t{}_{}", loops.id, k));
+        let comp = format_ident!("__t{}_{}", loops.id, k);
         let name = {
             let mut hoisted = self.hoisted.borrow_mut();
             let name = format_ident!("__h{}", hoisted.len());
@@ -94,12 +96,12 @@ impl Emitter<'_> {
         let read = match base {
             None => {
                 let xs = self.slice(a, Ctx::Flow);
-                quote!(::galac_runtime::ops::index(#xs, #comp, #at))
+                quote!(::galac_runtime::ops::get(#xs, #comp))
             }
             Some(b) => quote! {
-                match &#b {
-                    Ok(__r) => ::galac_runtime::ops::index(__r.as_slice(), #comp, #at),
-                    Err(__e) => Err(__e.clone()),
+                match #b {
+                    ::std::option::Option::Some(__r) => ::galac_runtime::ops::get(__r.as_slice(), #comp),
+                    ::std::option::Option::None => ::std::option::Option::None,
                 }
             },
         };
@@ -107,12 +109,22 @@ impl Emitter<'_> {
         Some((level, name))
     }
 
-    /// The place `e` reads when it is a lifted lookup: its kept result,
-    /// or its error returned here.
-    pub(super) fn hoisted_read(&self, e: &Expr) -> Option<TokenStream> {
-        let hoisted = self.hoisted.borrow();
-        let (_, name, _) = hoisted.iter().find(|(h, ..)| std::ptr::eq(*h, e))?;
-        Some(quote!((*#name.clone()?)))
+    /// The place `e` reads when it is a lifted lookup: its kept item, or,
+    /// when the lookup found none, the lookup made again here, which
+    /// returns its error (a lookup is pure: the same error as when lifted).
+    pub(super) fn hoisted_read(&self, e: &Expr, ctx: Ctx) -> Option<TokenStream> {
+        let name = {
+            let hoisted = self.hoisted.borrow();
+            hoisted.iter().find(|(h, ..)| std::ptr::eq(*h, e))?.1.clone()
+        };
+        let ExprKind::Index(a, i) = &e.kind else { return None };
+        let again = self.item_ref(a, i, ctx, &self.at(e.span));
+        Some(quote! {
+            (*match #name {
+                ::std::option::Option::Some(__r) => __r,
+                ::std::option::Option::None => &#again,
+            })
+        })
     }
 
     /// Forgets the lifted lookups (their names are out of scope).

@@ -176,7 +176,7 @@ impl<'a> Emitter<'a> {
         match &e.kind {
             ExprKind::Var(v) => self.name_read(Ctx::Flow, v.0),
             ExprKind::Local(l) => self.name_read(ctx, l.0),
-            ExprKind::Index(a, i) => match self.hoisted_read(e) {
+            ExprKind::Index(a, i) => match self.hoisted_read(e, ctx) {
                 Some(read) => read,
                 None => self.item_ref(a, i, ctx, &self.at(e.span)),
             },
