@@ -87,7 +87,7 @@ pub trait Elem: Clone + PartialEq + Ord {
 /// `free` and the counts at each of its 87 M nodes).
 #[derive(Clone)]
 pub struct Rows<T: Elem> {
-    len: u8,
+    len: RowCount,
     items: [List<T>; INLINE_ROWS],
 }
 
@@ -98,10 +98,7 @@ impl<T: Elem> Rows<T> {
     /// The first `len` of `rows` in place, if that many fit.
     #[inline]
     fn new(len: usize, rows: &mut impl Iterator<Item = List<T>>) -> Option<Rows<T>> {
-        if len > INLINE_ROWS {
-            return None;
-        }
-        let mut held = Rows { len: len as u8, items: Default::default() };
+        let mut held = Rows { len: *RowCount::ALL.get(len)?, items: Default::default() };
         for (slot, row) in held.items[..len].iter_mut().zip(rows) {
             *slot = row;
         }
@@ -115,12 +112,39 @@ impl<T: Elem> Rows<T> {
 #[derive(Clone, Copy)]
 #[repr(C, align(8))]
 pub struct Bytes<T: Copy> {
-    len: u8,
+    len: ByteCount,
     items: [T; INLINE_BYTES],
 }
 
 /// How many one-byte items a list holds inline.
 const INLINE_BYTES: usize = 15;
+
+/// Counts that the compiler knows are in bounds: an inline list's length
+/// is one of these enums (a byte), so taking its items is no bounds check
+/// and no panic path, without `unsafe` (blind tic-tac-toe reads a board
+/// row at every cell test).
+macro_rules! counts {
+    ($($(#[$doc:meta])* $name:ident: $($v:ident)+;)+) => {$(
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        #[repr(u8)]
+        enum $name {
+            $($v),+
+        }
+
+        impl $name {
+            /// Every count, in order (`ALL[n]` counts `n`).
+            const ALL: &[$name] = &[$($name::$v),+];
+        }
+    )+};
+}
+counts! {
+    /// The length of a [`Bytes`] list: 0 to [`INLINE_BYTES`].
+    ByteCount: B0 B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13 B14 B15;
+    /// The length of a [`Rows`] list: 0 to [`INLINE_ROWS`].
+    RowCount: R0 R1 R2 R3;
+}
+const _: () = assert!(ByteCount::ALL.len() == INLINE_BYTES + 1 && RowCount::ALL.len() == INLINE_ROWS + 1);
 
 /// One-byte items: short lists are inline ([`Bytes`]).
 macro_rules! elem_bytes {
@@ -130,15 +154,16 @@ macro_rules! elem_bytes {
 
             #[inline]
             fn inline(items: &[$t]) -> Option<Bytes<$t>> {
-                let mut list = Bytes { len: items.len() as u8, items: [$zero; INLINE_BYTES] };
-                list.items.get_mut(..items.len())?.copy_from_slice(items);
+                let len = *ByteCount::ALL.get(items.len())?;
+                let mut list = Bytes { len, items: [$zero; INLINE_BYTES] };
+                list.items[..items.len()].copy_from_slice(items);
                 Some(list)
             }
 
             #[inline]
             fn inline_from(len: usize, items: &mut impl Iterator<Item = $t>) -> Option<Bytes<$t>> {
-                let mut list = Bytes { len: len as u8, items: [$zero; INLINE_BYTES] };
-                for (slot, x) in list.items.get_mut(..len)?.iter_mut().zip(items) {
+                let mut list = Bytes { len: *ByteCount::ALL.get(len)?, items: [$zero; INLINE_BYTES] };
+                for (slot, x) in list.items[..len].iter_mut().zip(items) {
                     *slot = x;
                 }
                 Some(list)
