@@ -226,6 +226,13 @@ fn build_part<G: Game>(
     budget.count_end(held);
     let (mut tree, before) = explored?;
     tree.build_bytes = held;
+    if spill.is_some() {
+        // Its nodes are in the scratch file: the emptied node arrays'
+        // room (about 16 MiB a part) is given back now, not when the
+        // merge reaches this part.
+        tree.data = Vec::new();
+        tree.first_child = Vec::new();
+    }
     Ok((tree, interner, before, spill))
 }
 
