@@ -158,6 +158,15 @@ pub(super) fn block_bytes(data: &[u32], first_child: &[u32], buf: &mut Vec<u8>) 
     data.iter().chain(first_child).for_each(|x| buf.extend_from_slice(&x.to_le_bytes()));
 }
 
+/// Appends the nodes of a block as [`block_bytes`] wrote it (`8 * k`
+/// bytes: `k` data words, then `k` first children).
+pub(super) fn block_words(buf: &[u8], data: &mut Vec<u32>, first_child: &mut Vec<u32>) {
+    let k = buf.len() / 8;
+    let word = |w: &[u8]| u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+    data.extend(buf[..4 * k].chunks_exact(4).map(word));
+    first_child.extend(buf[4 * k..8 * k].chunks_exact(4).map(word));
+}
+
 /// The tables after the node blocks, up to the checksum.
 pub(super) fn write_tables<W: Write>(w: &mut Summing<W>, tree: &Tree) -> io::Result<()> {
     w.array(&tree.chances, |c| words([c.start, c.n, c.labels]))?;
@@ -315,9 +324,7 @@ impl<R: Read> Checking<R> {
         while data.len() < n {
             let k = BLOCK.min(n - data.len());
             self.bytes(&mut buf[..8 * k])?;
-            let word = |w: &[u8]| u32::from_le_bytes(w.try_into().expect("4 bytes"));
-            data.extend(buf[..4 * k].chunks_exact(4).map(word));
-            first.extend(buf[4 * k..8 * k].chunks_exact(4).map(word));
+            block_words(&buf[..8 * k], &mut data, &mut first);
         }
         Ok((data, first))
     }

@@ -150,13 +150,14 @@ impl super::Tree {
     /// it was made). The part's first set, an empty placeholder for this
     /// tree's root set if it has one, gets its labels. The label bytes come
     /// out as if each set had been added (each distinct list counted once).
-    /// False, taking nothing, if the part's sets do not start so.
-    pub(super) fn adopt_set_labels(&mut self, part: &mut super::Tree) -> bool {
+    /// Takes nothing if the part's sets do not start so (the merge then
+    /// copies the labels, as for the other parts).
+    pub(super) fn adopt_set_labels(&mut self, part: &mut super::Tree) {
         let n = self.infosets.len();
         let placeholders = part.infosets.len() >= n && part.infosets[..n].iter().all(|s| s.n_actions == 0);
         let labelled = self.set_labels.len() == n && part.set_labels.len() >= n;
         if n > 1 || !placeholders || !labelled || (n == 1 && !part.set_labels.label(0).is_empty()) {
-            return false;
+            return;
         }
         let mut labels = std::mem::take(&mut part.set_labels);
         if n == 1 {
@@ -164,7 +165,6 @@ impl super::Tree {
         }
         self.label_bytes = self.label_bytes - self.set_labels.text_bytes() + labels.text_bytes();
         self.set_labels = labels;
-        true
     }
 }
 

@@ -20,7 +20,7 @@ use super::build::{finish, Budget, BuildError, BuildOptions};
 use super::merge::{prepare, Merging, Shift};
 use super::parallel::{build_parts, split, Split};
 use super::parts::Part;
-use super::saved::{block_bytes, BLOCK};
+use super::saved::{block_bytes, block_words, BLOCK};
 use super::stream::{build_saving, streamed_stats, BlockSink, Kinds, Saved, TreeFile};
 use super::Tree;
 use crate::game::{Game, Node};
@@ -131,11 +131,9 @@ impl Spill {
         for from in (0..self.n_nodes).step_by(BLOCK) {
             let n = BLOCK.min(self.n_nodes - from);
             self.file.read_exact(&mut buf[..8 * n])?;
-            let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             data.clear();
-            data.extend(buf[..4 * n].chunks_exact(4).map(word));
             first.clear();
-            first.extend(buf[4 * n..8 * n].chunks_exact(4).map(word));
+            block_words(&buf[..8 * n], &mut data, &mut first);
             while let Some(&&[node, d, f]) = late.peek() {
                 let Some(i) = (node as usize).checked_sub(from).filter(|&i| i < n) else { break };
                 (data[i], first[i]) = (d, f);
