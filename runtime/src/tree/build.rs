@@ -351,8 +351,10 @@ pub(super) fn explore<G: Game>(
         let path = stack[at].path;
         stack.reserve(n_children as usize - 1);
         for _ in 1..n_children {
-            // Cloned in place; node, depth and marks are set below.
-            stack.extend_from_within(at..at + 1);
+            // Node, depth and marks are set below. A clone and a push, not
+            // `extend_from_within`: its call per child cost more than the copy.
+            let copy = stack[at].clone();
+            stack.push(copy);
         }
         let mover = match event {
             Node::Decision { player, infoset, .. } => Some((player, infoset)),
