@@ -21,6 +21,7 @@ use super::merge::{prepare, Merging, Shift};
 use super::parallel::{build_parts, split, Split};
 use super::parts::Part;
 use super::saved::{block_bytes, block_words, BLOCK};
+use super::set_labels::KeptLabels;
 use super::stream::{build_saving, streamed_stats, BlockSink, Kinds, Saved, TreeFile};
 use super::Tree;
 use crate::game::{Game, Node};
@@ -195,13 +196,14 @@ impl<W: Read + Write + Seek> Ordered<W> {
     }
 
     /// Writes the last block, patches the root's children in, then the
-    /// header, the tables of `tree` and the checksum.
-    fn finish(mut self, tree: &Tree, info: &crate::game::GameInfo) -> io::Result<()> {
+    /// header, the tables of `tree` with the set labels `kept` in the parts
+    /// and the checksum.
+    fn finish(mut self, tree: &Tree, info: &crate::game::GameInfo, kept: &[KeptLabels]) -> io::Result<()> {
         if !self.data.is_empty() {
             self.flush()?;
         }
         self.file.patch(&mut self.head)?;
-        self.file.finish(tree, info, self.n_nodes)
+        self.file.finish(tree, info, self.n_nodes, kept)
     }
 }
 
@@ -224,6 +226,8 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
     let (total, held) = prepare(&mut parts, budget, opts)?;
     let held = held + Ordered::<W>::BYTES;
     let (mut merging, root_data) = Merging::start(game, global, root_state, root, n, opts, held)?;
+    // The parts' labels go to the file from where they are.
+    merging.keep_labels();
     let mut ordered = Ordered::new(TreeFile::new(out, game.info()).map_err(write_error)?);
     let mut kinds = Kinds::default();
     kinds.add(&merging.tree, root_data, 1, 1);
@@ -258,7 +262,7 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
             })
             .map_err(write_error)?;
     }
-    let mut tree = merging.tree;
+    let (mut tree, kept) = (merging.tree, merging.kept.unwrap_or_default());
     if ordered.n_nodes != total as u64 {
         return Err(BuildError::Write("the parts' nodes are not the tree's".into()));
     }
@@ -269,8 +273,10 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }
     finish(&mut tree, global, opts)?;
-    ordered.finish(&tree, game.info()).map_err(write_error)?;
-    let stats = streamed_stats(&tree, total, kinds);
+    ordered.finish(&tree, game.info(), &kept).map_err(write_error)?;
+    let mut stats = streamed_stats(&tree, total, kinds);
+    // The tree's bytes as if it held every set's labels.
+    stats.bytes += kept.iter().map(KeptLabels::index_bytes).sum::<u64>();
     Ok(Some(Saved { stats, build_bytes: tree.build_bytes, seconds: 0.0 }))
 }
 
@@ -278,7 +284,9 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
 mod tests {
     use super::super::tests::deep;
     use super::{build_parallel_saving, Scratch};
-    use crate::game::Game;
+    use crate::game::{Game, GameError, GameInfo, Node};
+    use crate::info::{InfoInterner, InfoState, CHOSE_TAG};
+    use crate::rational::Ratio;
     use crate::tree::{build, save, BuildError, BuildOptions};
     use std::io::{self, Cursor};
 
@@ -299,6 +307,83 @@ mod tests {
         assert!(saved == streamed.into_inner(), "the file saved from parts differs");
         // Less than the tree's node arrays held.
         assert!(report.build_bytes < tree.node_bytes(), "{} bytes held", report.build_bytes);
+    }
+
+    /// `a` picks a side, then `b` and `a` take turns down to
+    /// `depths[side]`, each knowing only their own moves: `b`'s sets are
+    /// in both parts of a two-thread build down to the shallower side, and
+    /// the deeper side's part has sets and lists of action labels (one per
+    /// depth) of its own.
+    struct Sides {
+        info: GameInfo,
+        depths: [u32; 2],
+    }
+
+    /// (depth, side, each player's information state)
+    type State = (u32, u32, [InfoState; 2]);
+
+    impl Game for Sides {
+        type State = State;
+        fn info(&self) -> &GameInfo {
+            &self.info
+        }
+        fn root(&self) -> Result<State, GameError> {
+            Ok((0, 0, [InfoState::EMPTY; 2]))
+        }
+        fn advance(&self, s: &mut State, info: &mut InfoInterner) -> Result<Node, GameError> {
+            if s.0 > 0 && s.0 > self.depths[s.1 as usize] {
+                return Ok(Node::Terminal);
+            }
+            let player = (s.0 + 1) % 2;
+            let (infoset, _) = info.infoset(player, s.2[player as usize], &[2]);
+            Ok(Node::Decision { player, infoset, n_actions: 2 })
+        }
+        fn apply(&self, s: &mut State, action: u32, info: &mut InfoInterner) -> Result<(), GameError> {
+            let player = ((s.0 + 1) % 2) as usize;
+            s.2[player] = info.push(s.2[player], &[CHOSE_TAG, u64::from(action)]);
+            if s.0 == 0 {
+                s.1 = action;
+            }
+            s.0 += 1;
+            Ok(())
+        }
+        fn chance_probs(&self, _: &State, out: &mut Vec<Ratio>) {
+            out.clear();
+        }
+        fn payoffs<'a>(&self, s: &'a State, out: &'a mut Vec<i64>) -> &'a [i64] {
+            out.clear();
+            out.extend([i64::from(s.0), -i64::from(s.0)]);
+            out
+        }
+        fn action_label(&self, s: &State, action: u32) -> String {
+            format!("{action} at {}", s.0)
+        }
+        fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String {
+            format!("{:?}", info.facts(info.infoset_key(infoset).state))
+        }
+    }
+
+    /// With labels, the parts' new sets' labels, written from the parts
+    /// after the merged tree's own, make the file one thread saves, with
+    /// the same label bytes; whichever side is deeper.
+    #[test]
+    fn labels_written_from_the_parts_are_the_ones_saved_on_one_thread() {
+        let scratch = || -> io::Result<Box<dyn Scratch>> { Ok(Box::new(Cursor::new(Vec::new()))) };
+        for depths in [[2, 9], [9, 2], [6, 6]] {
+            let game = || Sides {
+                info: GameInfo { name: "sides".into(), players: vec!["a".into(), "b".into()], params: Vec::new() },
+                depths,
+            };
+            let opts = BuildOptions { labels: true, ..BuildOptions::default() };
+            let (tree, _, _) = build(&game(), &opts).unwrap();
+            let mut saved = Vec::new();
+            save(&tree, game().info(), &mut saved).unwrap();
+            let make = || Some(game());
+            let mut streamed = Cursor::new(Vec::new());
+            let report = build_parallel_saving(&make, &opts, 2, &mut streamed, &scratch).unwrap();
+            assert_eq!(report.stats, tree.stats(), "depths {depths:?}");
+            assert!(saved == streamed.into_inner(), "depths {depths:?}: the file saved from parts differs");
+        }
     }
 
     /// A scratch file that cannot be made stops the build with its error.
