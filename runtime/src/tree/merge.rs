@@ -331,7 +331,11 @@ fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64
     let held: u64 = parts.iter().map(Part::bytes).sum();
     // (Their labels, moved or counted when copied.)
     let tables: u64 = parts.iter().map(|p| p.tree.bytes() - p.tree.node_bytes() - p.tree.label_bytes).sum();
-    let in_flight: u64 = parts.iter().map(Part::in_flight).sum();
+    // Chunks of nodes move on a thread per part at once; scratch files are
+    // read back one after another.
+    let moved: u64 = parts.iter().filter(|p| p.spill.is_none()).map(Part::in_flight).sum();
+    let read = parts.iter().filter(|p| p.spill.is_some()).map(Part::in_flight).max().unwrap_or(0);
+    let in_flight = moved + read;
     if held + tables + in_flight > opts.max_bytes {
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }

@@ -41,7 +41,8 @@ pub type MakeScratch<'a> = dyn Fn() -> io::Result<Box<dyn Scratch>> + Sync + 'a;
 /// without holding its nodes: each part writes them to a scratch file that
 /// `scratch` makes, and the merge copies them, renumbered, into `out`. As
 /// [`super::build_parallel`] falls back to a build on one thread, this
-/// falls back to [`build_saving`].
+/// falls back to [`build_saving`], and also when a scratch file cannot be
+/// made, written or read back.
 pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
     make: &(dyn Fn() -> Option<G> + Sync),
     opts: &BuildOptions,
@@ -55,15 +56,20 @@ pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
         return build_saving(&game, opts, out);
     }
     let budget = Budget::default();
-    let Some(parts) = build_parts(make, &bounds, opts, threads, &budget, Some(scratch))? else {
-        return build_saving(&game, opts, out);
+    let parts = match build_parts(make, &bounds, opts, threads, &budget, Some(scratch)) {
+        // A scratch file that could not be made or written (the parts
+        // write nothing else): on one thread, which needs none.
+        Err(BuildError::Write(_)) => None,
+        parts => parts?,
     };
+    let Some(parts) = parts else { return build_saving(&game, opts, out) };
     let merged = match merge_saving(&game, &mut global, &state, root, parts, &bounds, opts, &budget, &mut out) {
         Err(BuildError::TooMuchMemory { .. }) => None,
         merged => merged?,
     };
-    // Too large to merge, or parts that disagree on perfect recall: on
-    // one thread (which writes every byte of the file again).
+    // Too large to merge, parts that disagree on perfect recall, or a
+    // scratch file that could not be read back: on one thread (which
+    // writes every byte of the file again).
     let Some(mut saved) = merged else { return build_saving(&game, opts, out) };
     saved.seconds = start.elapsed().as_secs_f64();
     Ok(saved)
@@ -123,8 +129,9 @@ impl Spill {
 
     /// Reads the nodes back from the start, a block at a time, the late
     /// ones patched in: calls `each` with the block's first node, its data
-    /// and first children.
-    fn read(&mut self, mut each: impl FnMut(usize, &[u32], &[u32]) -> io::Result<()>) -> io::Result<()> {
+    /// and first children. The outer error is the scratch file's; the
+    /// inner one, the first of `each`, which stops the reading.
+    fn read<E>(&mut self, mut each: impl FnMut(usize, &[u32], &[u32]) -> Result<(), E>) -> io::Result<Result<(), E>> {
         self.file.seek(SeekFrom::Start(0))?;
         let mut buf = vec![0u8; 8 * BLOCK];
         let (mut data, mut first) = (Vec::with_capacity(BLOCK), Vec::with_capacity(BLOCK));
@@ -140,11 +147,13 @@ impl Spill {
                 (data[i], first[i]) = (d, f);
                 late.next();
             }
-            each(from, &data, &first)?;
+            if let Err(e) = each(from, &data, &first) {
+                return Ok(Err(e));
+            }
         }
         match late.next() {
             Some(_) => Err(io::Error::other("a late node is not one of the part's")),
-            None => Ok(()),
+            None => Ok(Ok(())),
         }
     }
 }
@@ -208,7 +217,8 @@ impl<W: Read + Write + Seek> Ordered<W> {
 }
 
 /// The root node, then the parts in child order, renumbered, written to
-/// `out`; `None` if the parts disagree on perfect recall.
+/// `out`; `None` if the parts disagree on perfect recall or a part's
+/// scratch file cannot be read back.
 #[allow(clippy::too_many_arguments)]
 fn merge_saving<G: Game, W: Read + Write + Seek>(
     game: &G,
@@ -248,19 +258,21 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
         drop(part);
         kinds.absorb(std::mem::take(&mut spill.kinds));
         let head = 1 + bounds[i];
-        spill
-            .read(|from, data, first| {
-                for (j, (&d, &f)) in (from..).zip(data.iter().zip(first)) {
-                    let (d, f) = (remap.data(f, d), shift.first(f));
-                    if j < k {
-                        ordered.head.push([head + j as u32, d, f]);
-                    } else {
-                        ordered.push(d, f)?;
-                    }
+        let read = spill.read(|from, data, first| {
+            for (j, (&d, &f)) in (from..).zip(data.iter().zip(first)) {
+                let (d, f) = (remap.data(f, d), shift.first(f));
+                if j < k {
+                    ordered.head.push([head + j as u32, d, f]);
+                } else {
+                    ordered.push(d, f)?;
                 }
-                Ok(())
-            })
-            .map_err(write_error)?;
+            }
+            Ok(())
+        });
+        match read {
+            Ok(written) => written.map_err(write_error)?,
+            Err(_) => return Ok(None),
+        }
     }
     let (mut tree, kept) = (merging.tree, merging.kept.unwrap_or_default());
     if ordered.n_nodes != total as u64 {
@@ -283,11 +295,11 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
 #[cfg(test)]
 mod tests {
     use super::super::tests::deep;
-    use super::{build_parallel_saving, Scratch};
+    use super::{build_parallel_saving, MakeScratch, Scratch};
     use crate::game::{Game, GameError, GameInfo, Node};
     use crate::info::{InfoInterner, InfoState, CHOSE_TAG};
     use crate::rational::Ratio;
-    use crate::tree::{build, save, BuildError, BuildOptions};
+    use crate::tree::{build, save, BuildOptions};
     use std::io::{self, Cursor};
 
     /// A tree saved on two threads, each part's nodes through a scratch
@@ -386,15 +398,58 @@ mod tests {
         }
     }
 
-    /// A scratch file that cannot be made stops the build with its error.
+    /// A scratch file that cannot be read back (`read`), or written
+    /// (not `read`).
+    struct Broken {
+        file: Cursor<Vec<u8>>,
+        read: bool,
+    }
+
+    impl io::Read for Broken {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.read {
+                return Err(io::Error::other("cannot read"));
+            }
+            self.file.read(buf)
+        }
+    }
+
+    impl io::Write for Broken {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if !self.read {
+                return Err(io::Error::other("cannot write"));
+            }
+            self.file.write(buf)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl io::Seek for Broken {
+        fn seek(&mut self, to: io::SeekFrom) -> io::Result<u64> {
+            self.file.seek(to)
+        }
+    }
+
+    /// A scratch file that cannot be made, written or read back: the tree
+    /// is saved on one thread, the same bytes.
     #[test]
-    fn a_scratch_file_that_fails_stops_the_build() {
+    fn a_scratch_file_that_fails_gives_the_save_on_one_thread() {
+        let (tree, _, _) = build(&deep(), &BuildOptions::default()).unwrap();
+        let mut saved = Vec::new();
+        save(&tree, deep().info(), &mut saved).unwrap();
         let make = || Some(deep());
-        let scratch = || -> io::Result<Box<dyn Scratch>> { Err(io::Error::other("no scratch")) };
-        let mut out = Cursor::new(Vec::new());
-        match build_parallel_saving(&make, &BuildOptions::default(), 2, &mut out, &scratch) {
-            Err(BuildError::Write(e)) => assert!(e.contains("no scratch"), "{e}"),
-            other => panic!("{:?}", other.map(|s| s.stats.nodes)),
+        let no_file = || -> io::Result<Box<dyn Scratch>> { Err(io::Error::other("no scratch")) };
+        let no_write =
+            || -> io::Result<Box<dyn Scratch>> { Ok(Box::new(Broken { file: Cursor::default(), read: false })) };
+        let no_read =
+            || -> io::Result<Box<dyn Scratch>> { Ok(Box::new(Broken { file: Cursor::default(), read: true })) };
+        for (what, scratch) in [("made", &no_file as &MakeScratch<'_>), ("written", &no_write), ("read", &no_read)] {
+            let mut out = Cursor::new(Vec::new());
+            let report = build_parallel_saving(&make, &BuildOptions::default(), 2, &mut out, scratch);
+            assert_eq!(report.map(|r| r.stats).ok(), Some(tree.stats()), "a scratch file not {what}");
+            assert!(saved == out.into_inner(), "a scratch file not {what}: another file");
         }
     }
 }
