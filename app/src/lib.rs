@@ -167,7 +167,8 @@ fn try_build_tree<G: Game>(
 /// `path`) in the saved format, block by block as the build goes, so the
 /// tree need not fit in memory: on one thread straight into `file`; on
 /// more, each part of the build into a scratch file beside `path`, then
-/// renumbered into `file` (over the memory limit, again on one thread).
+/// renumbered into `file` (over the memory limit, or if a scratch file
+/// fails, again on one thread).
 pub fn build_saving<G: Game>(
     game: &G,
     make: Maker<G>,

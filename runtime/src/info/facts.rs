@@ -96,12 +96,33 @@ fn tuple_field(words: &[u64]) -> Option<u32> {
     (all >> bits == 0).then_some(((len - 1) << 6 | field) as u32)
 }
 
-/// The words whose [`tuple_field`] is `field`.
-fn tuple_words(field: u32) -> Vec<u64> {
+/// The words whose [`tuple_field`] is `field`, into `out`; returns how
+/// many (at most 5).
+fn tuple_words(field: u32, out: &mut [u64]) -> usize {
     let len = u64::from(field >> 6) + 1;
     let bits = 6 / len;
     let item = |i: u64| (u64::from(field) >> (bits * (len - 1 - i))) & ((1 << bits) - 1);
-    std::iter::once(len).chain((0..len).map(item)).collect()
+    out[0] = len;
+    for i in 0..len {
+        out[1 + i as usize] = item(i);
+    }
+    1 + len as usize
+}
+
+/// An own-move record `[CHOSE_TAG, ty] ++ value` unpacked from its id
+/// ([`unpack_offered`]), on the stack: a merge imports one per packed
+/// record, and a `Vec` took two allocations each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Record {
+    words: [u64; 7],
+    len: usize,
+}
+
+impl std::ops::Deref for Record {
+    type Target = [u64];
+    fn deref(&self) -> &[u64] {
+        &self.words[..self.len]
+    }
 }
 
 /// The packed id of a record of length field `len`, type `ty` and value
@@ -114,18 +135,22 @@ fn pack_offered(slot: u32, (len, ty, value): (u32, u32, u32)) -> u32 {
 
 /// The slot and the record `[CHOSE_TAG, ty] ++ value` of `id`, if
 /// [`pack_offered`] made it.
-fn unpack_offered(id: u32) -> Option<(u32, Vec<u64>)> {
+fn unpack_offered(id: u32) -> Option<(u32, Record)> {
     let len = (id >> 27) & 7;
     if id & PACKED == 0 || (len != OFFERED_LEN && len != OFFERED_TUPLE_LEN) {
         return None;
     }
     let [ws, wt, wv] = OFFERED_WIDTHS;
     let field = |shift: u32, width: u32| (id >> shift) & ((1 << width) - 1);
-    let value = match len {
-        OFFERED_LEN => vec![u64::from(field(0, wv)).wrapping_sub(2)],
-        _ => tuple_words(field(0, wv)),
+    let mut words = [super::CHOSE_TAG, u64::from(field(wv, wt)), 0, 0, 0, 0, 0];
+    let n = match len {
+        OFFERED_LEN => {
+            words[2] = u64::from(field(0, wv)).wrapping_sub(2);
+            1
+        }
+        _ => tuple_words(field(0, wv), &mut words[2..]),
     };
-    Some((field(wt + wv, ws), [&[super::CHOSE_TAG, u64::from(field(wv, wt))][..], &value].concat()))
+    Some((field(wt + wv, ws), Record { words, len: 2 + n }))
 }
 
 /// Whether the last word of `head ++ rest` fits its width in a packed
@@ -250,7 +275,7 @@ impl FactDict {
     /// The words of a fact id (packed or not).
     pub(super) fn words_of(&self, id: u32) -> Vec<u64> {
         if let Some((key, chose)) = self.offered_record(id) {
-            [&[super::OFFERED_TAG, u64::from(key)][..], &chose].concat()
+            [&[super::OFFERED_TAG, u64::from(key)][..], &chose[..]].concat()
         } else if id & PACKED != 0 {
             unpack(id)
         } else {
@@ -357,7 +382,7 @@ impl FactDict {
 
     /// The offered list's id and the record `[CHOSE_TAG, ty] ++ value` of
     /// `id`, if it is an own-move record packed with its list's slot.
-    pub(super) fn offered_record(&self, id: u32) -> Option<(u32, Vec<u64>)> {
+    pub(super) fn offered_record(&self, id: u32) -> Option<(u32, Record)> {
         let (slot, chose) = unpack_offered(id)?;
         Some((self.offered[slot as usize], chose))
     }
@@ -442,7 +467,7 @@ mod tests {
                 assert_eq!(dict.words_of(id), words);
                 let n = words.len();
                 assert_eq!((0..=n).map(|i| dict.word(id, i)).collect::<Vec<_>>(), [&words[..], &[0]].concat());
-                assert_eq!(dict.offered_record(id), Some((key, chose.clone())));
+                assert_eq!(dict.offered_record(id).map(|(k, r)| (k, r.to_vec())), Some((key, chose.clone())));
                 assert!(id & PACKED != 0 && pack(&words, &[]).is_none());
                 // The same id again, whichever list was asked for last.
                 assert_eq!(dict.offered_id(key, &chose, &mut (NONE, NONE)), id);
@@ -479,7 +504,9 @@ mod tests {
                         .collect();
                     if let Some(field) = tuple_field(&words) {
                         assert!(field >> OFFERED_WIDTHS[2] == 0 && len == u64::from(n), "{words:?}");
-                        assert_eq!(tuple_words(field), words);
+                        let mut out = [0; 5];
+                        let n = tuple_words(field, &mut out);
+                        assert_eq!(out[..n], words[..]);
                         taken += 1;
                     }
                 }

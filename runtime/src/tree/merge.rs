@@ -8,6 +8,7 @@
 use super::build::{Budget, BuildError, BuildOptions};
 use super::parts::{agree_on_moves_before, import_infosets, match_two_parts, Match, Part, PartInfo};
 use super::recall::{MovesBefore, NO_MOVE};
+use super::set_labels::KeptLabels;
 use super::{ChanceNode, Infoset, Tree, CHANCE_BIT};
 use crate::game::{Game, Node};
 use crate::info::InfoInterner;
@@ -110,6 +111,10 @@ pub(super) struct Merging<'g> {
     /// labels are copied while the part holds its own).
     copied: u64,
     max_bytes: u64,
+    /// With `Some` (see [`Merging::keep_labels`]), the labels of the parts'
+    /// new sets, left in the parts' tables: the tree has labels only for
+    /// the sets of the part it adopted them from.
+    pub(super) kept: Option<Vec<KeptLabels>>,
 }
 
 impl<'g> Merging<'g> {
@@ -138,8 +143,16 @@ impl<'g> Merging<'g> {
         if root_set != u32::MAX {
             before.set(root_set, NO_MOVE);
         }
-        let merging = Merging { global, tree, counts, before, root_set, held, copied: 0, max_bytes: opts.max_bytes };
+        let max_bytes = opts.max_bytes;
+        let merging = Merging { global, tree, counts, before, root_set, held, copied: 0, max_bytes, kept: None };
         Ok((merging, data))
+    }
+
+    /// From now on, leaves each part's new sets' labels in the part's
+    /// tables instead of copying them into the tree (see [`KeptLabels`]):
+    /// for a merge that writes the labels out rather than keeping the tree.
+    pub(super) fn keep_labels(&mut self) {
+        self.kept.get_or_insert_with(Vec::new);
     }
 
     /// Matches a part's information sets with the global ones (`last`: the
@@ -174,9 +187,18 @@ impl<'g> Merging<'g> {
             self.tree.adopt_set_labels(part);
         }
         let labels = self.tree.label_bytes;
+        let keep = self.kept.is_some() && !part.set_labels.is_empty();
+        let mut sets = Vec::new();
+        let kept = keep.then_some(&mut sets);
         let (map, cache_bytes) =
-            import_infosets(part, source, self.global, self.root_set, &mut self.tree, &mut self.counts)?;
-        self.copied += self.tree.label_bytes - labels;
+            import_infosets(part, source, self.global, self.root_set, &mut self.tree, &mut self.counts, kept)?;
+        if keep {
+            // (Held by the part, as counted with it.)
+            let labels = std::mem::take(&mut part.set_labels);
+            self.kept.get_or_insert_with(Vec::new).push(KeptLabels::new(labels, sets));
+        } else {
+            self.copied += self.tree.label_bytes - labels;
+        }
         // The cache that maps the part's states and facts was held with
         // the rest.
         let with_cache = self.held + self.copied + cache_bytes;
@@ -309,7 +331,11 @@ fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64
     let held: u64 = parts.iter().map(Part::bytes).sum();
     // (Their labels, moved or counted when copied.)
     let tables: u64 = parts.iter().map(|p| p.tree.bytes() - p.tree.node_bytes() - p.tree.label_bytes).sum();
-    let in_flight: u64 = parts.iter().map(Part::in_flight).sum();
+    // Chunks of nodes move on a thread per part at once; scratch files are
+    // read back one after another.
+    let moved: u64 = parts.iter().filter(|p| p.spill.is_none()).map(Part::in_flight).sum();
+    let read = parts.iter().filter(|p| p.spill.is_some()).map(Part::in_flight).max().unwrap_or(0);
+    let in_flight = moved + read;
     if held + tables + in_flight > opts.max_bytes {
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }

@@ -130,10 +130,12 @@ pub(super) enum Match {
 const NEW: u32 = CHANCE_BIT;
 
 /// Maps a part's information sets to global ones, in the part's order of
-/// first appearance, adding the new ones to `tree` (their labels moved,
-/// not copied). The part's keys (in `source`) and what was learned of them
-/// are given back before `tree` grows. Returns the map and the bytes of
-/// the cache that mapped the part's states and facts, at its largest.
+/// first appearance, adding the new ones to `tree` with their labels
+/// copied, or, with `kept`, counted in `tree`'s label bytes but left in the
+/// part, their ids in `kept` (see [`super::set_labels::KeptLabels`]). The
+/// part's keys (in `source`) and what was learned of them are given back
+/// before `tree` grows. Returns the map and the bytes of the cache that
+/// mapped the part's states and facts, at its largest.
 pub(super) fn import_infosets(
     part: &mut Tree,
     source: Match,
@@ -141,6 +143,7 @@ pub(super) fn import_infosets(
     root_set: u32,
     tree: &mut Tree,
     counts: &mut [u32],
+    mut kept: Option<&mut Vec<u32>>,
 ) -> Result<(Vec<u32>, u64), BuildError> {
     let mut map: Vec<u32> = Vec::with_capacity(part.infosets.len());
     let mut cache = ImportCache::default();
@@ -178,8 +181,14 @@ pub(super) fn import_infosets(
         debug_assert_eq!(map[k] as usize, tree.infosets.len());
         let index_in_player = counts[info.player as usize];
         counts[info.player as usize] += 1;
-        let labels =
+        let mut labels =
             (k < part.set_labels.len()).then(|| (part.set_labels.label(k as u32), part.set_labels.actions(k as u32)));
+        if let (Some(kept), Some((label, actions))) = (kept.as_deref_mut(), labels) {
+            // Counted as `push_infoset` would count them.
+            tree.label_bytes += label.len() as u64 + tree.set_labels.count_list(actions);
+            kept.push(k as u32);
+            labels = None;
+        }
         tree.push_infoset(Infoset { index_in_player, ..*info }, labels)?;
     }
     Ok((map, cache_bytes))

@@ -13,6 +13,7 @@ use std::io::{self, Read, Write};
 use super::build::{BuildError, BuildOptions};
 use super::chances::Distributions;
 use super::payoffs::PayoffTable;
+use super::set_labels::KeptLabels;
 use super::{ChanceNode, Infoset, Tree};
 use crate::game::GameInfo;
 use crate::rational::Ratio;
@@ -118,7 +119,7 @@ pub fn save(tree: &Tree, info: &GameInfo, out: impl Write) -> io::Result<()> {
         block_bytes(data, first, &mut buf);
         w.bytes(&buf)?;
     }
-    write_tables(&mut w, tree)?;
+    write_tables(&mut w, tree, &[])?;
     let crc = w.crc.clone().finalize();
     w.inner.write_all(&crc.to_le_bytes())?;
     w.inner.flush()
@@ -167,8 +168,9 @@ pub(super) fn block_words(buf: &[u8], data: &mut Vec<u32>, first_child: &mut Vec
     first_child.extend(buf[4 * k..8 * k].chunks_exact(4).map(word));
 }
 
-/// The tables after the node blocks, up to the checksum.
-pub(super) fn write_tables<W: Write>(w: &mut Summing<W>, tree: &Tree) -> io::Result<()> {
+/// The tables after the node blocks, up to the checksum; the sets' labels
+/// are the tree's, then those `kept` in a parallel build's parts.
+pub(super) fn write_tables<W: Write>(w: &mut Summing<W>, tree: &Tree, kept: &[KeptLabels]) -> io::Result<()> {
     w.array(&tree.chances, |c| words([c.start, c.n, c.labels]))?;
     w.array(tree.dists.probs(), |r| {
         let mut b = [0; 16];
@@ -180,8 +182,8 @@ pub(super) fn write_tables<W: Write>(w: &mut Summing<W>, tree: &Tree) -> io::Res
     let values: Vec<i64> = (0..tree.payoffs.len() as u32).flat_map(|id| tree.payoffs.get(id).to_vec()).collect();
     w.array(&values, |x| x.to_le_bytes())?;
     w.array(&tree.infosets, |s| words([s.player, s.index_in_player, s.n_actions]))?;
-    w.u64(tree.set_labels.len() as u64)?;
-    for (label, actions) in tree.set_labels.iter() {
+    w.u64((tree.set_labels.len() + kept.iter().map(KeptLabels::len).sum::<usize>()) as u64)?;
+    for (label, actions) in tree.set_labels.iter().chain(kept.iter().flat_map(KeptLabels::iter)) {
         w.str(label)?;
         w.strs(actions)?;
     }

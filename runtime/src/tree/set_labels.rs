@@ -51,6 +51,17 @@ impl SetLabels {
         label.len() as u64 + if new { list_bytes(actions) } else { 0 }
     }
 
+    /// The bytes [`SetLabels::push`] would count for a set with `actions`
+    /// beyond its label's: the list's if it is new (then kept, without a
+    /// set: see [`KeptLabels`]).
+    pub fn count_list(&mut self, actions: &[String]) -> u64 {
+        if self.list(actions).1 {
+            list_bytes(actions)
+        } else {
+            0
+        }
+    }
+
     /// The id of the list of `actions`, and whether it is new (then kept).
     fn list(&mut self, actions: &[String]) -> (u32, bool) {
         let mut hasher = rustc_hash::FxHasher::default();
@@ -165,6 +176,41 @@ impl super::Tree {
         }
         self.label_bytes = self.label_bytes - self.set_labels.text_bytes() + labels.text_bytes();
         self.set_labels = labels;
+    }
+}
+
+/// A later part's labels, kept where the part made them rather than copied
+/// into the merged tree's: the merge of a saved tree writes them to the
+/// file after the tree's own (see [`super::spill`]), so the merge does not
+/// hold a second copy of them (330 MB on blind tic-tac-toe).
+pub(super) struct KeptLabels {
+    labels: SetLabels,
+    /// The part's sets new to the merged tree, in order: the merged tree's
+    /// sets after those it has labels for (and after the earlier parts').
+    sets: Vec<u32>,
+}
+
+impl KeptLabels {
+    /// `labels`' sets `sets`, in that order.
+    pub(super) fn new(labels: SetLabels, sets: Vec<u32>) -> KeptLabels {
+        KeptLabels { labels, sets }
+    }
+
+    /// How many sets it labels.
+    pub(super) fn len(&self) -> usize {
+        self.sets.len()
+    }
+
+    /// The bytes the merged tree's index would hold for its sets, had they
+    /// been copied in ([`SetLabels::index_bytes`]; their lists are counted
+    /// there).
+    pub(super) fn index_bytes(&self) -> u64 {
+        self.sets.len() as u64 * SET_INDEX_BYTES
+    }
+
+    /// Each set's label and actions' labels, in order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&str, &[String])> + '_ {
+        self.sets.iter().map(|&s| (self.labels.label(s), self.labels.actions(s)))
     }
 }
 

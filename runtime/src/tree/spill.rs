@@ -21,6 +21,7 @@ use super::merge::{prepare, Merging, Shift};
 use super::parallel::{build_parts, split, Split};
 use super::parts::Part;
 use super::saved::{block_bytes, block_words, BLOCK};
+use super::set_labels::KeptLabels;
 use super::stream::{build_saving, streamed_stats, BlockSink, Kinds, Saved, TreeFile};
 use super::Tree;
 use crate::game::{Game, Node};
@@ -40,7 +41,8 @@ pub type MakeScratch<'a> = dyn Fn() -> io::Result<Box<dyn Scratch>> + Sync + 'a;
 /// without holding its nodes: each part writes them to a scratch file that
 /// `scratch` makes, and the merge copies them, renumbered, into `out`. As
 /// [`super::build_parallel`] falls back to a build on one thread, this
-/// falls back to [`build_saving`].
+/// falls back to [`build_saving`], and also when a scratch file cannot be
+/// made, written or read back.
 pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
     make: &(dyn Fn() -> Option<G> + Sync),
     opts: &BuildOptions,
@@ -54,15 +56,20 @@ pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
         return build_saving(&game, opts, out);
     }
     let budget = Budget::default();
-    let Some(parts) = build_parts(make, &bounds, opts, threads, &budget, Some(scratch))? else {
-        return build_saving(&game, opts, out);
+    let parts = match build_parts(make, &bounds, opts, threads, &budget, Some(scratch)) {
+        // A scratch file that could not be made or written (the parts
+        // write nothing else): on one thread, which needs none.
+        Err(BuildError::Write(_)) => None,
+        parts => parts?,
     };
+    let Some(parts) = parts else { return build_saving(&game, opts, out) };
     let merged = match merge_saving(&game, &mut global, &state, root, parts, &bounds, opts, &budget, &mut out) {
         Err(BuildError::TooMuchMemory { .. }) => None,
         merged => merged?,
     };
-    // Too large to merge, or parts that disagree on perfect recall: on
-    // one thread (which writes every byte of the file again).
+    // Too large to merge, parts that disagree on perfect recall, or a
+    // scratch file that could not be read back: on one thread (which
+    // writes every byte of the file again).
     let Some(mut saved) = merged else { return build_saving(&game, opts, out) };
     saved.seconds = start.elapsed().as_secs_f64();
     Ok(saved)
@@ -122,8 +129,9 @@ impl Spill {
 
     /// Reads the nodes back from the start, a block at a time, the late
     /// ones patched in: calls `each` with the block's first node, its data
-    /// and first children.
-    fn read(&mut self, mut each: impl FnMut(usize, &[u32], &[u32]) -> io::Result<()>) -> io::Result<()> {
+    /// and first children. The outer error is the scratch file's; the
+    /// inner one, the first of `each`, which stops the reading.
+    fn read<E>(&mut self, mut each: impl FnMut(usize, &[u32], &[u32]) -> Result<(), E>) -> io::Result<Result<(), E>> {
         self.file.seek(SeekFrom::Start(0))?;
         let mut buf = vec![0u8; 8 * BLOCK];
         let (mut data, mut first) = (Vec::with_capacity(BLOCK), Vec::with_capacity(BLOCK));
@@ -139,11 +147,13 @@ impl Spill {
                 (data[i], first[i]) = (d, f);
                 late.next();
             }
-            each(from, &data, &first)?;
+            if let Err(e) = each(from, &data, &first) {
+                return Ok(Err(e));
+            }
         }
         match late.next() {
             Some(_) => Err(io::Error::other("a late node is not one of the part's")),
-            None => Ok(()),
+            None => Ok(Ok(())),
         }
     }
 }
@@ -195,18 +205,20 @@ impl<W: Read + Write + Seek> Ordered<W> {
     }
 
     /// Writes the last block, patches the root's children in, then the
-    /// header, the tables of `tree` and the checksum.
-    fn finish(mut self, tree: &Tree, info: &crate::game::GameInfo) -> io::Result<()> {
+    /// header, the tables of `tree` with the set labels `kept` in the parts
+    /// and the checksum.
+    fn finish(mut self, tree: &Tree, info: &crate::game::GameInfo, kept: &[KeptLabels]) -> io::Result<()> {
         if !self.data.is_empty() {
             self.flush()?;
         }
         self.file.patch(&mut self.head)?;
-        self.file.finish(tree, info, self.n_nodes)
+        self.file.finish(tree, info, self.n_nodes, kept)
     }
 }
 
 /// The root node, then the parts in child order, renumbered, written to
-/// `out`; `None` if the parts disagree on perfect recall.
+/// `out`; `None` if the parts disagree on perfect recall or a part's
+/// scratch file cannot be read back.
 #[allow(clippy::too_many_arguments)]
 fn merge_saving<G: Game, W: Read + Write + Seek>(
     game: &G,
@@ -224,6 +236,8 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
     let (total, held) = prepare(&mut parts, budget, opts)?;
     let held = held + Ordered::<W>::BYTES;
     let (mut merging, root_data) = Merging::start(game, global, root_state, root, n, opts, held)?;
+    // The parts' labels go to the file from where they are.
+    merging.keep_labels();
     let mut ordered = Ordered::new(TreeFile::new(out, game.info()).map_err(write_error)?);
     let mut kinds = Kinds::default();
     kinds.add(&merging.tree, root_data, 1, 1);
@@ -244,21 +258,23 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
         drop(part);
         kinds.absorb(std::mem::take(&mut spill.kinds));
         let head = 1 + bounds[i];
-        spill
-            .read(|from, data, first| {
-                for (j, (&d, &f)) in (from..).zip(data.iter().zip(first)) {
-                    let (d, f) = (remap.data(f, d), shift.first(f));
-                    if j < k {
-                        ordered.head.push([head + j as u32, d, f]);
-                    } else {
-                        ordered.push(d, f)?;
-                    }
+        let read = spill.read(|from, data, first| {
+            for (j, (&d, &f)) in (from..).zip(data.iter().zip(first)) {
+                let (d, f) = (remap.data(f, d), shift.first(f));
+                if j < k {
+                    ordered.head.push([head + j as u32, d, f]);
+                } else {
+                    ordered.push(d, f)?;
                 }
-                Ok(())
-            })
-            .map_err(write_error)?;
+            }
+            Ok(())
+        });
+        match read {
+            Ok(written) => written.map_err(write_error)?,
+            Err(_) => return Ok(None),
+        }
     }
-    let mut tree = merging.tree;
+    let (mut tree, kept) = (merging.tree, merging.kept.unwrap_or_default());
     if ordered.n_nodes != total as u64 {
         return Err(BuildError::Write("the parts' nodes are not the tree's".into()));
     }
@@ -269,17 +285,21 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
         return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
     }
     finish(&mut tree, global, opts)?;
-    ordered.finish(&tree, game.info()).map_err(write_error)?;
-    let stats = streamed_stats(&tree, total, kinds);
+    ordered.finish(&tree, game.info(), &kept).map_err(write_error)?;
+    let mut stats = streamed_stats(&tree, total, kinds);
+    // The tree's bytes as if it held every set's labels.
+    stats.bytes += kept.iter().map(KeptLabels::index_bytes).sum::<u64>();
     Ok(Some(Saved { stats, build_bytes: tree.build_bytes, seconds: 0.0 }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::tests::deep;
-    use super::{build_parallel_saving, Scratch};
-    use crate::game::Game;
-    use crate::tree::{build, save, BuildError, BuildOptions};
+    use super::{build_parallel_saving, MakeScratch, Scratch};
+    use crate::game::{Game, GameError, GameInfo, Node};
+    use crate::info::{InfoInterner, InfoState, CHOSE_TAG};
+    use crate::rational::Ratio;
+    use crate::tree::{build, save, BuildOptions};
     use std::io::{self, Cursor};
 
     /// A tree saved on two threads, each part's nodes through a scratch
@@ -301,15 +321,135 @@ mod tests {
         assert!(report.build_bytes < tree.node_bytes(), "{} bytes held", report.build_bytes);
     }
 
-    /// A scratch file that cannot be made stops the build with its error.
+    /// `a` picks a side, then `b` and `a` take turns down to
+    /// `depths[side]`, each knowing only their own moves: `b`'s sets are
+    /// in both parts of a two-thread build down to the shallower side, and
+    /// the deeper side's part has sets and lists of action labels (one per
+    /// depth) of its own.
+    struct Sides {
+        info: GameInfo,
+        depths: [u32; 2],
+    }
+
+    /// (depth, side, each player's information state)
+    type State = (u32, u32, [InfoState; 2]);
+
+    impl Game for Sides {
+        type State = State;
+        fn info(&self) -> &GameInfo {
+            &self.info
+        }
+        fn root(&self) -> Result<State, GameError> {
+            Ok((0, 0, [InfoState::EMPTY; 2]))
+        }
+        fn advance(&self, s: &mut State, info: &mut InfoInterner) -> Result<Node, GameError> {
+            if s.0 > 0 && s.0 > self.depths[s.1 as usize] {
+                return Ok(Node::Terminal);
+            }
+            let player = (s.0 + 1) % 2;
+            let (infoset, _) = info.infoset(player, s.2[player as usize], &[2]);
+            Ok(Node::Decision { player, infoset, n_actions: 2 })
+        }
+        fn apply(&self, s: &mut State, action: u32, info: &mut InfoInterner) -> Result<(), GameError> {
+            let player = ((s.0 + 1) % 2) as usize;
+            s.2[player] = info.push(s.2[player], &[CHOSE_TAG, u64::from(action)]);
+            if s.0 == 0 {
+                s.1 = action;
+            }
+            s.0 += 1;
+            Ok(())
+        }
+        fn chance_probs(&self, _: &State, out: &mut Vec<Ratio>) {
+            out.clear();
+        }
+        fn payoffs<'a>(&self, s: &'a State, out: &'a mut Vec<i64>) -> &'a [i64] {
+            out.clear();
+            out.extend([i64::from(s.0), -i64::from(s.0)]);
+            out
+        }
+        fn action_label(&self, s: &State, action: u32) -> String {
+            format!("{action} at {}", s.0)
+        }
+        fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String {
+            format!("{:?}", info.facts(info.infoset_key(infoset).state))
+        }
+    }
+
+    /// With labels, the parts' new sets' labels, written from the parts
+    /// after the merged tree's own, make the file one thread saves, with
+    /// the same label bytes; whichever side is deeper.
     #[test]
-    fn a_scratch_file_that_fails_stops_the_build() {
+    fn labels_written_from_the_parts_are_the_ones_saved_on_one_thread() {
+        let scratch = || -> io::Result<Box<dyn Scratch>> { Ok(Box::new(Cursor::new(Vec::new()))) };
+        for depths in [[2, 9], [9, 2], [6, 6]] {
+            let game = || Sides {
+                info: GameInfo { name: "sides".into(), players: vec!["a".into(), "b".into()], params: Vec::new() },
+                depths,
+            };
+            let opts = BuildOptions { labels: true, ..BuildOptions::default() };
+            let (tree, _, _) = build(&game(), &opts).unwrap();
+            let mut saved = Vec::new();
+            save(&tree, game().info(), &mut saved).unwrap();
+            let make = || Some(game());
+            let mut streamed = Cursor::new(Vec::new());
+            let report = build_parallel_saving(&make, &opts, 2, &mut streamed, &scratch).unwrap();
+            assert_eq!(report.stats, tree.stats(), "depths {depths:?}");
+            assert!(saved == streamed.into_inner(), "depths {depths:?}: the file saved from parts differs");
+        }
+    }
+
+    /// A scratch file that cannot be read back (`read`), or written
+    /// (not `read`).
+    struct Broken {
+        file: Cursor<Vec<u8>>,
+        read: bool,
+    }
+
+    impl io::Read for Broken {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.read {
+                return Err(io::Error::other("cannot read"));
+            }
+            self.file.read(buf)
+        }
+    }
+
+    impl io::Write for Broken {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if !self.read {
+                return Err(io::Error::other("cannot write"));
+            }
+            self.file.write(buf)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl io::Seek for Broken {
+        fn seek(&mut self, to: io::SeekFrom) -> io::Result<u64> {
+            self.file.seek(to)
+        }
+    }
+
+    /// A scratch file that cannot be made, written or read back: the tree
+    /// is saved on one thread, the same bytes.
+    #[test]
+    fn a_scratch_file_that_fails_gives_the_save_on_one_thread() {
+        let (tree, _, _) = build(&deep(), &BuildOptions::default()).unwrap();
+        let mut saved = Vec::new();
+        save(&tree, deep().info(), &mut saved).unwrap();
         let make = || Some(deep());
-        let scratch = || -> io::Result<Box<dyn Scratch>> { Err(io::Error::other("no scratch")) };
-        let mut out = Cursor::new(Vec::new());
-        match build_parallel_saving(&make, &BuildOptions::default(), 2, &mut out, &scratch) {
-            Err(BuildError::Write(e)) => assert!(e.contains("no scratch"), "{e}"),
-            other => panic!("{:?}", other.map(|s| s.stats.nodes)),
+        let no_file = || -> io::Result<Box<dyn Scratch>> { Err(io::Error::other("no scratch")) };
+        let no_write =
+            || -> io::Result<Box<dyn Scratch>> { Ok(Box::new(Broken { file: Cursor::default(), read: false })) };
+        let no_read =
+            || -> io::Result<Box<dyn Scratch>> { Ok(Box::new(Broken { file: Cursor::default(), read: true })) };
+        for (what, scratch) in [("made", &no_file as &MakeScratch<'_>), ("written", &no_write), ("read", &no_read)] {
+            let mut out = Cursor::new(Vec::new());
+            let report = build_parallel_saving(&make, &BuildOptions::default(), 2, &mut out, scratch);
+            assert_eq!(report.map(|r| r.stats).ok(), Some(tree.stats()), "a scratch file not {what}");
+            assert!(saved == out.into_inner(), "a scratch file not {what}: another file");
         }
     }
 }

@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use super::build::{explore, finish, Budget, BuildError, BuildOptions, ROOM_SETS, ROOM_STATES};
 use super::saved::{block_bytes, header, write_tables, Summing, BLOCK};
+use super::set_labels::KeptLabels;
 use super::{Stats, Tree, CHANCE_BIT};
 use crate::game::{Game, GameInfo};
 use crate::info::InfoInterner;
@@ -89,8 +90,9 @@ impl<W: Read + Write + Seek> TreeFile<W> {
     }
 
     /// Writes the header with the counts, the tables of `tree` (whose nodes
-    /// are in the blocks) after the `n_nodes` nodes, and the checksum.
-    pub(super) fn finish(mut self, tree: &Tree, info: &GameInfo, n_nodes: u64) -> io::Result<()> {
+    /// are in the blocks) after the `n_nodes` nodes, with the set labels
+    /// `kept` in a parallel build's parts after the tree's, and the checksum.
+    pub(super) fn finish(mut self, tree: &Tree, info: &GameInfo, n_nodes: u64, kept: &[KeptLabels]) -> io::Result<()> {
         let n_blocks = n_nodes.div_ceil(BLOCK as u64) as usize;
         if self.blocks.len() != n_blocks || self.blocks.iter().any(Option::is_none) {
             return Err(io::Error::other("a block of nodes was not written"));
@@ -106,7 +108,7 @@ impl<W: Read + Write + Seek> TreeFile<W> {
         self.out.seek(SeekFrom::Start(self.header_len + 8 * n_nodes))?;
         let mut w =
             Summing { inner: io::BufWriter::with_capacity(1 << 20, &mut self.out), crc: crc32fast::Hasher::new() };
-        write_tables(&mut w, tree)?;
+        write_tables(&mut w, tree, kept)?;
         crc.combine(&w.crc);
         w.inner.write_all(&crc.finalize().to_le_bytes())?;
         w.inner.flush()
@@ -291,7 +293,7 @@ fn build_saving_keeping<G: Game, W: Read + Write + Seek>(
     finish(&mut tree, &interner, opts)?;
     tree.build_bytes += (late.capacity() * 12) as u64;
     file.patch(&mut late).map_err(write_error)?;
-    file.finish(&tree, game.info(), n_nodes as u64).map_err(write_error)?;
+    file.finish(&tree, game.info(), n_nodes as u64, &[]).map_err(write_error)?;
     let stats = streamed_stats(&tree, n_nodes, kinds);
     Ok((Saved { stats, build_bytes: tree.build_bytes, seconds: start.elapsed().as_secs_f64() }, late.len()))
 }
@@ -314,7 +316,7 @@ pub fn save_consuming<W: Read + Write + Seek>(mut tree: Tree, info: &GameInfo, o
             }
         }
     }
-    file.finish(&tree, info, n_nodes as u64)?;
+    file.finish(&tree, info, n_nodes as u64, &[])?;
     Ok(stats)
 }
 
