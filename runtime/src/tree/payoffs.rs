@@ -53,7 +53,8 @@ impl PayoffTable {
     }
 
     /// The key of `v` in [`Self::small`] when each entry fits in
-    /// `small_bits` bits (as a signed number), its entries packed.
+    /// `small_bits` bits (as a signed number), its entries packed: without
+    /// a branch on the entries, and two entries (two players) unrolled.
     #[inline]
     fn small_key(&self, v: &[i64]) -> Option<usize> {
         let bits = self.small_bits;
@@ -61,15 +62,15 @@ impl PayoffTable {
             return None;
         }
         let half = 1u64 << (bits - 1);
-        let mut key = 0u64;
-        for &x in v {
-            let u = (x as u64).wrapping_add(half);
-            if u >> bits != 0 {
-                return None;
+        let biased = |x: i64| (x as u64).wrapping_add(half);
+        let (key, over) = match *v {
+            [x, y] => {
+                let (x, y) = (biased(x), biased(y));
+                (x << bits | y, (x | y) >> bits)
             }
-            key = key << bits | u;
-        }
-        Some(key as usize)
+            _ => v.iter().fold((0, 0), |(key, over), &x| (key << bits | biased(x), over | biased(x) >> bits)),
+        };
+        (over == 0).then_some(key as usize)
     }
 
     #[inline]
