@@ -199,6 +199,30 @@ fn step_limits_at_a_repeated_test_equal_the_interpreters() {
     assert!(places.len() >= 5, "{places:?}");
 }
 
+/// A loop's `until has_line` and `unless count(...) == 0` read in one pass
+/// in the generated code: at every limit (among them the move's body, the
+/// line, the count and the candidates after it) both executions stop at
+/// the same step with the same message.
+#[test]
+fn step_limits_at_a_count_read_with_the_line_equal_the_interpreters() {
+    let bytes = std::fs::read(repo_root().join("tests/codegen/line_count.gala")).expect("game file");
+    let mut places = std::collections::BTreeSet::new();
+    // From 89 steps on, the whole tree is built.
+    for limit in 1..100 {
+        let mut interp =
+            galac_compiler::driver::load_interp("line_count.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
+        interp.step_limit = limit;
+        let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
+        let game = line_count::Family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
+        let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
+        assert_eq!(c, i, "limit {limit}");
+        places.extend(i.map(|i| i.split(": ").next().unwrap_or_default().to_string()));
+    }
+    // The count (at the loop's head and after a move) among them.
+    assert!(places.contains("line_count.gala:26:18"), "{places:?}");
+    assert!(places.len() >= 5, "{places:?}");
+}
+
 /// A `where` costs a step per candidate, with or without calls in it: at
 /// every limit, before, among and after the candidates of both choices,
 /// both executions stop at the same step with the same message.

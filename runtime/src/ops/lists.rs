@@ -21,6 +21,16 @@ pub fn count<T: PartialEq>(xs: &[T], x: &T, left: &mut u64, limit: u64, at: impl
     Ok(xs.iter().filter(|y| *y == x).count() as i64)
 }
 
+/// A count of `cells` cells made already ([`line_and_count`]), with its
+/// steps: [`count2d`]'s, charged where it would have counted.
+///
+/// [`line_and_count`]: super::line_and_count
+#[inline]
+pub fn counted(n: i64, cells: u64, left: &mut u64, limit: u64, at: impl At) -> Result<i64, GameError> {
+    steps(left, cells * STEP, limit, at)?;
+    Ok(n)
+}
+
 /// Cells of a 2-D board equal to `x`: a step per cell read. Boards whose
 /// rows are 3 or 4 cells wide are read in unrolled code ([`count_fixed`]):
 /// blind tic-tac-toe counts its empty cells before each move, and the loops

@@ -8,11 +8,11 @@ mod board;
 mod chance;
 mod lists;
 
-pub use board::{card, cells, deck, has_line, rank, suit};
+pub use board::{card, cells, deck, has_line, line_and_count, rank, suit};
 pub use chance::{no_choices, Odds};
 pub use lists::{
-    combination_size, combinations, combinations_list, contains, count, count2d, for_each_combination, pushed, removed,
-    sorted, sum,
+    combination_size, combinations, combinations_list, contains, count, count2d, counted, for_each_combination, pushed,
+    removed, sorted, sum,
 };
 
 use crate::game::GameError;

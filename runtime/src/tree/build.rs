@@ -273,12 +273,16 @@ pub(super) fn explore<G: Game>(
         interner.truncate(top.mark);
         own_moves.truncate(top.path_mark);
         let (node, depth) = (top.node, top.depth);
-        tree.max_depth = tree.max_depth.max(depth);
+        // The trail gets this node once it has children (a leaf, two
+        // thirds of blind tic-tac-toe's nodes, never needs it), or here
+        // to name the play of an error.
         trail.truncate(depth as usize);
-        trail.push((node, 0));
         let event = match game.advance(&mut top.state, interner) {
             Ok(event) => event,
-            Err(e) => return Err(in_play(e, &trail, None)),
+            Err(e) => {
+                trail.push((node, 0));
+                return Err(in_play(e, &trail, None));
+            }
         };
         let (d, n_children) = match event {
             Node::Terminal => {
@@ -321,6 +325,8 @@ pub(super) fn explore<G: Game>(
             }
         };
         if n_children == 0 {
+            // The deepest nodes are leaves.
+            tree.max_depth = tree.max_depth.max(depth);
             outflow.put(&mut tree, node, d, 0);
             // A leaf keeps first_child = 0. Dropped in place: `pop` would
             // move the whole frame out first.
@@ -333,9 +339,7 @@ pub(super) fn explore<G: Game>(
             return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
         }
         outflow.put(&mut tree, node, d, first);
-        if let Some(last) = trail.last_mut() {
-            last.1 = first;
-        }
+        trail.push((node, first));
         n_nodes += n_children as usize;
         tree.make_nodes(n_nodes - outflow.base);
         // Check the build's totals now and then (cheap, but not free), and

@@ -190,6 +190,9 @@ impl Emitter<'_> {
                 quote!({ let __x = #x; #ops::contains(#xs, &__x, steps, g.step_limit, #at)? })
             }
             Count => {
+                if let Some(read) = self.scanned_count(args, at) {
+                    return read;
+                }
                 // The list, then the element (outside any closure: it may fail).
                 let (xs, x) = (self.by_ref(&args[0], ctx), a(1));
                 let f = if args[0].ty.element().is_some_and(|t| *t == args[1].ty) {

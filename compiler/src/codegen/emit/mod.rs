@@ -12,6 +12,7 @@ mod choose;
 mod expr;
 mod fns;
 mod hoist;
+mod scan;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -45,6 +46,11 @@ pub struct Emitter<'a> {
     /// The locals of the choice whose candidates are being emitted, held
     /// in Rust locals while its `where` and `weight` test a candidate.
     bound: std::cell::RefCell<Vec<(u32, proc_macro2::Ident)>>,
+    /// The `count` (its arguments' address) that the test being emitted
+    /// reads from a pass over the board made already, and the one the next
+    /// test run in place will ([`scan`]).
+    scan: std::cell::Cell<Option<*const Expr>>,
+    scan_next: std::cell::Cell<Option<*const Expr>>,
 }
 
 use super::clean;
@@ -77,6 +83,8 @@ impl<'a> Emitter<'a> {
             remembered,
             hoisted: Default::default(),
             bound: Default::default(),
+            scan: Default::default(),
+            scan_next: Default::default(),
         };
         let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
         e.layout = Layout::new(ir, |i| keys[i as usize].clone(), |i| owns_heap(&ir.slots[i as usize].1));
