@@ -208,6 +208,20 @@ pub(super) struct FactDict {
     /// load where the index took a call and a probe at each decision node
     /// whose list differs from the last one's (blind tic-tac-toe's).
     slot_by_id: Vec<u32>,
+    /// Ids of four-word facts by a cheap hash of their words
+    /// ([`recent_slot`]), the last one looked up per slot; `NONE` for none, empty
+    /// until the first such lookup.
+    recent: Vec<u32>,
+}
+
+/// log2 of the slots of [`FactDict::recent`] (4 KiB).
+const RECENT_BITS: u32 = 10;
+
+/// The slot of a four-word fact in [`FactDict::recent`]: a cheap hash of
+/// its last three words (the first, a choice key's tag, is the same).
+#[inline(always)]
+fn recent_slot(key: &[u64; 4]) -> usize {
+    ((key[1] ^ key[2].rotate_left(8) ^ key[3]).wrapping_mul(K) >> (64 - RECENT_BITS)) as usize
 }
 
 /// Hash of `head ++ rest` (the same for every split of the words): four
@@ -264,6 +278,7 @@ impl FactDict {
             offered: Vec::new(),
             offered_index: None,
             slot_by_id: Vec::new(),
+            recent: Vec::new(),
         }
     }
 
@@ -318,7 +333,10 @@ impl FactDict {
     pub(super) fn id(&mut self, head: &[u64], rest: &[u64]) -> u32 {
         match pack(head, rest) {
             Some(id) => id,
-            None => self.lookup(head, rest),
+            None => match self.recent_id(head, rest) {
+                Some(id) => id,
+                None => self.lookup(head, rest),
+            },
         }
     }
 
@@ -396,9 +414,35 @@ impl FactDict {
         // tic-tac-toe's) as one array of known length, so that the hash
         // and the compare unroll.
         if let ([a, b], [c, d]) = (head, rest) {
-            return self.find_or_add(&[*a, *b, *c, *d], &[]);
+            return self.four_words([*a, *b, *c, *d]);
         }
         self.find_or_add(head, rest)
+    }
+
+    /// The id of a fact of four words (a short choice list's key) from
+    /// the dictionary, kept in [`FactDict::recent`].
+    #[inline(always)]
+    fn four_words(&mut self, key: [u64; 4]) -> u32 {
+        let id = self.find_or_add(&key, &[]);
+        if self.recent.is_empty() {
+            self.recent = vec![super::NONE; 1 << RECENT_BITS];
+        }
+        self.recent[recent_slot(&key)] = id;
+        id
+    }
+
+    /// The id of `head ++ rest` if it is a four-word fact that
+    /// [`FactDict::recent`] holds, its words compared in full: blind
+    /// tic-tac-toe looks a choice list's key up at each decision node whose
+    /// set the memo does not know, among a few hundred (its empty cells).
+    #[inline(always)]
+    fn recent_id(&self, head: &[u64], rest: &[u64]) -> Option<u32> {
+        let (&[a, b], &[c, d]) = (head, rest) else { return None };
+        let key = [a, b, c, d];
+        let id = *self.recent.get(recent_slot(&key))?;
+        let &(start, 4) = self.facts.get(id as usize)? else { return None };
+        let stored = &self.words[start as usize..start as usize + 4];
+        stored.iter().zip(&key).all(|(x, y)| x == y).then_some(id)
     }
 
     /// [`lookup`](Self::lookup)'s work, inlined into each of its cases.
@@ -434,6 +478,7 @@ impl FactDict {
             + self.offered.capacity() * 4
             + self.offered_index.as_ref().map_or(0, IdIndex::bytes)
             + self.slot_by_id.capacity() * 4
+            + self.recent.capacity() * 4
     }
 }
 
@@ -529,6 +574,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Four-word facts, more than [`super::RECENT_BITS`] has slots (so
+    /// that some share one), keep one id each, found again through
+    /// `recent` or the dictionary, and never another key's.
+    #[test]
+    fn four_word_facts_keep_their_ids_through_the_recent_slots() {
+        let mut dict = FactDict::new();
+        let key = |k: u64| ([super::super::INFOSET_TAG, k % 2], [7, 1 << 40 | k << 20]);
+        let n = 3 << super::RECENT_BITS;
+        let ids: Vec<u32> = (0..n).map(|k| dict.id(&key(k).0, &key(k).1)).collect();
+        for round in 0..2 {
+            for k in (0..n).rev().chain(0..n) {
+                let (head, rest) = key(k);
+                assert_eq!(dict.id(&head, &rest), ids[k as usize], "{k} in round {round}");
+            }
+        }
+        assert_eq!(dict.facts.len() as u64, n);
     }
 
     #[test]

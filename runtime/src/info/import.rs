@@ -9,7 +9,8 @@ use super::{pair_hash, Entry, InfoInterner, InfoState, SetKey, ABSENT, NONE, OFF
 /// build's part keeps only this once done, to be imported into the global
 /// interner (on blind tic-tac-toe's parts, about half their interners).
 pub struct InfoKeys {
-    facts: FactDict,
+    /// Boxed: an enum of a part's interner or its keys stays small.
+    facts: Box<FactDict>,
     entries: Vec<Entry>,
     infosets: Vec<SetKey>,
 }
@@ -42,7 +43,7 @@ impl InfoInterner {
     /// Its keys alone (see [`InfoKeys`]), the rest given back.
     pub fn into_keys(self) -> InfoKeys {
         let InfoInterner { facts, entries, infosets, .. } = self;
-        InfoKeys { facts, entries, infosets }
+        InfoKeys { facts: Box::new(facts), entries, infosets }
     }
 
     /// The information set `idx` of `other`, interned here exactly (same

@@ -73,10 +73,10 @@ const ABSENT: u32 = NONE - 1;
 /// Marks an [`InfoState`] that is a pending (arena) fact.
 const PENDING: u32 = 1 << 31;
 /// Interned entries and pending facts stay below this so that ids never
-/// reach [`PENDING`] and the indexes (at most four fifths full, homed near
-/// state ids) never need more than 2^31 slots;
+/// reach [`PENDING`] and the indexes (homed near state ids, at most 11/8
+/// slots a state) never need more than 2^31 slots;
 /// the builder stops with a memory error before (see [`InfoInterner::is_full`]).
-const MAX_ENTRIES: usize = 3 << 29;
+const MAX_ENTRIES: usize = 5 << 28;
 
 /// Per interned state: its parent and its last fact (an id in the fact
 /// dictionary), the key of its trie edge.
