@@ -79,7 +79,7 @@ impl Emitter<'_> {
             ExprKind::Local(b) if !loops.comps.contains(&Some(b.0)) => (None, k),
             ExprKind::Index(..) => {
                 let (j, name) = self.lift(a, loops)?;
-                (Some(name), j.max(k))
+                (Some((j, name)), j.max(k))
             }
             _ => return None,
         };
@@ -98,12 +98,14 @@ impl Emitter<'_> {
                 let xs = self.slice(a, Ctx::Flow);
                 quote!(::galac_runtime::ops::get(#xs, #comp))
             }
-            Some(b) => quote! {
-                match #b {
-                    ::std::option::Option::Some(__r) => ::galac_runtime::ops::get(__r.as_slice(), #comp),
-                    ::std::option::Option::None => ::std::option::Option::None,
-                }
-            },
+            Some((j, b)) => {
+                // The base's items as a slice, taken once where the base is
+                // found (a list's `as_slice` tests its variant), not once per
+                // lookup in it.
+                let items = format_ident!("{}_s", name);
+                loops.levels[j].extend(quote!(let #items = #b.map(|__r| __r.as_slice());));
+                quote!(#items.and_then(|__r| ::galac_runtime::ops::get(__r, #comp)))
+            }
         };
         loops.levels[level].extend(quote!(let #name = #read;));
         Some((level, name))
