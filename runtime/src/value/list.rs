@@ -4,6 +4,7 @@
 //! itself, so a board's rows are copied with the board and writing a cell
 //! allocates once, for the board.
 
+use std::convert::Infallible;
 use std::rc::Rc;
 
 use crate::game::GameError;
@@ -13,30 +14,24 @@ use crate::game::GameError;
 /// The items live in the counted allocation itself (`Rc<[T]>`, not
 /// `Rc<Vec<T>>`): copying a shared list on write is one allocation. Short
 /// lists of one-byte items are held inline and allocate nothing.
-/// The empty list is inline too (of every item type), so that `Default`
-/// (an unset or released field) allocates nothing and clones without a
-/// reference count.
+/// The empty list holds no allocation, so that `Default` (an unset or
+/// released field) allocates nothing and clones without a reference count.
 #[derive(Clone)]
 pub struct List<T: Elem>(Repr<T>);
 
-/// Where a list's items are: two variants, so that a clone or a read
-/// tests one tag (an `Empty` variant of its own cost blind tic-tac-toe a
-/// test more at each row of each copied or read board).
+/// Where a list's items are.
 #[derive(Clone)]
 enum Repr<T: Elem> {
+    Empty,
     Inline(T::Inline),
     Shared(Rc<[T]>),
 }
 
 /// An item type of [`List`]: whether (and how) short lists of it are held
-/// inline. Items of other types say [`NoItems`]: only their empty list is
-/// inline.
+/// inline. Items of other types say `Infallible`: their lists are never inline.
 pub trait Elem: Clone + PartialEq + Ord {
     /// A short list of these items held in place.
     type Inline: Clone;
-
-    /// The empty list, held in place.
-    fn empty() -> Self::Inline;
 
     /// `items` held inline, if they are few enough and of such a type.
     #[inline]
@@ -60,11 +55,8 @@ pub trait Elem: Clone + PartialEq + Ord {
     fn inline_items_mut(list: &mut Self::Inline) -> &mut [Self];
 
     /// A short list of lists of these items held in place ([`Rows`]), the
-    /// inline form of a `List<List<Self>>`; [`NoItems`] for most types.
+    /// inline form of a `List<List<Self>>`; `Infallible` for most types.
     type Rows: Clone;
-
-    /// The empty list of lists, held in place.
-    fn empty_rows() -> Self::Rows;
 
     /// `rows` held inline, if they are few enough and of such a type.
     #[inline]
@@ -87,10 +79,6 @@ pub trait Elem: Clone + PartialEq + Ord {
     /// The rows of an inline list of lists, to write one in place.
     fn rows_items_mut(rows: &mut Self::Rows) -> &mut [List<Self>];
 }
-
-/// The inline form of the lists of types held only shared: no items.
-#[derive(Clone, Copy)]
-pub struct NoItems;
 
 /// Up to [`INLINE_ROWS`] lists of one-byte items held in place: a small
 /// board of enum cells is copied with its state and writing a cell
@@ -165,11 +153,6 @@ macro_rules! elem_bytes {
             type Inline = Bytes<$t>;
 
             #[inline]
-            fn empty() -> Bytes<$t> {
-                Bytes { len: ByteCount::B0, items: [$zero; INLINE_BYTES] }
-            }
-
-            #[inline]
             fn inline(items: &[$t]) -> Option<Bytes<$t>> {
                 let len = *ByteCount::ALL.get(items.len())?;
                 let mut list = Bytes { len, items: [$zero; INLINE_BYTES] };
@@ -199,11 +182,6 @@ macro_rules! elem_bytes {
             type Rows = Rows<$t>;
 
             #[inline]
-            fn empty_rows() -> Rows<$t> {
-                Rows { len: RowCount::R0, items: Default::default() }
-            }
-
-            #[inline]
             fn rows(rows: &[List<$t>]) -> Option<Rows<$t>> {
                 Rows::new(rows.len(), &mut rows.iter().cloned())
             }
@@ -227,42 +205,28 @@ macro_rules! elem_bytes {
 }
 elem_bytes!(u8 => 0, bool => false);
 
-/// Types whose lists are shared unless empty ([`NoItems`]).
+/// Types whose lists are always shared (`Infallible`: no inline list).
 macro_rules! elem_shared {
     ($(impl<$($g:ident $(: $b:path)?),*> for $t:ty;)+) => {$(
         impl<$($g $(: $b)?),*> Elem for $t where $t: Clone + PartialEq + Ord {
-            type Inline = NoItems;
+            type Inline = Infallible;
 
-            #[inline]
-            fn empty() -> NoItems {
-                NoItems
+            fn inline_items(list: &Infallible) -> &[Self] {
+                match *list {}
             }
 
-            #[inline]
-            fn inline_items(_: &NoItems) -> &[Self] {
-                &[]
+            fn inline_items_mut(list: &mut Infallible) -> &mut [Self] {
+                match *list {}
             }
 
-            #[inline]
-            fn inline_items_mut(_: &mut NoItems) -> &mut [Self] {
-                &mut []
+            type Rows = Infallible;
+
+            fn rows_items(rows: &Infallible) -> &[List<Self>] {
+                match *rows {}
             }
 
-            type Rows = NoItems;
-
-            #[inline]
-            fn empty_rows() -> NoItems {
-                NoItems
-            }
-
-            #[inline]
-            fn rows_items(_: &NoItems) -> &[List<Self>] {
-                &[]
-            }
-
-            #[inline]
-            fn rows_items_mut(_: &mut NoItems) -> &mut [List<Self>] {
-                &mut []
+            fn rows_items_mut(rows: &mut Infallible) -> &mut [List<Self>] {
+                match *rows {}
             }
         }
     )+};
@@ -282,38 +246,24 @@ elem_shared! {
 
 /// Per-player arrays (`[T; N]`) in a list are shared too.
 impl<T: Clone + Ord, const N: usize> Elem for [T; N] {
-    type Inline = NoItems;
+    type Inline = Infallible;
 
-    #[inline]
-    fn empty() -> NoItems {
-        NoItems
+    fn inline_items(list: &Infallible) -> &[Self] {
+        match *list {}
     }
 
-    #[inline]
-    fn inline_items(_: &NoItems) -> &[Self] {
-        &[]
+    fn inline_items_mut(list: &mut Infallible) -> &mut [Self] {
+        match *list {}
     }
 
-    #[inline]
-    fn inline_items_mut(_: &mut NoItems) -> &mut [Self] {
-        &mut []
+    type Rows = Infallible;
+
+    fn rows_items(rows: &Infallible) -> &[List<Self>] {
+        match *rows {}
     }
 
-    type Rows = NoItems;
-
-    #[inline]
-    fn empty_rows() -> NoItems {
-        NoItems
-    }
-
-    #[inline]
-    fn rows_items(_: &NoItems) -> &[List<Self>] {
-        &[]
-    }
-
-    #[inline]
-    fn rows_items_mut(_: &mut NoItems) -> &mut [List<Self>] {
-        &mut []
+    fn rows_items_mut(rows: &mut Infallible) -> &mut [List<Self>] {
+        match *rows {}
     }
 }
 
@@ -321,11 +271,6 @@ impl<T: Clone + Ord, const N: usize> Elem for [T; N] {
 /// small board of bytes), else shared.
 impl<T: Elem> Elem for List<T> {
     type Inline = T::Rows;
-
-    #[inline]
-    fn empty() -> T::Rows {
-        T::empty_rows()
-    }
 
     #[inline]
     fn inline(items: &[Self]) -> Option<T::Rows> {
@@ -347,27 +292,20 @@ impl<T: Elem> Elem for List<T> {
         T::rows_items_mut(list)
     }
 
-    type Rows = NoItems;
+    type Rows = Infallible;
 
-    #[inline]
-    fn empty_rows() -> NoItems {
-        NoItems
+    fn rows_items(rows: &Infallible) -> &[List<Self>] {
+        match *rows {}
     }
 
-    #[inline]
-    fn rows_items(_: &NoItems) -> &[List<Self>] {
-        &[]
-    }
-
-    #[inline]
-    fn rows_items_mut(_: &mut NoItems) -> &mut [List<Self>] {
-        &mut []
+    fn rows_items_mut(rows: &mut Infallible) -> &mut [List<Self>] {
+        match *rows {}
     }
 }
 
 impl<T: Elem> Default for List<T> {
     fn default() -> Self {
-        List(Repr::Inline(T::empty()))
+        List(Repr::Empty)
     }
 }
 
@@ -408,6 +346,7 @@ impl<T: Elem> List<T> {
     #[inline]
     pub(super) fn slice(&self) -> &[T] {
         match &self.0 {
+            Repr::Empty => &[],
             Repr::Inline(list) => T::inline_items(list),
             Repr::Shared(items) => items,
         }
@@ -415,7 +354,7 @@ impl<T: Elem> List<T> {
 
     pub fn from_vec(items: Vec<T>) -> List<T> {
         if items.is_empty() {
-            return List::default();
+            return List(Repr::Empty);
         }
         match T::inline(&items) {
             Some(list) => List(Repr::Inline(list)),
@@ -428,7 +367,7 @@ impl<T: Elem> List<T> {
     /// chained or cloned) into an `Rc<[T]>` with one allocation and no `Vec`.
     fn from_exact(len: usize, mut items: impl Iterator<Item = T>) -> List<T> {
         if len == 0 {
-            return List::default();
+            return List(Repr::Empty);
         }
         match T::inline_from(len, &mut items) {
             Some(list) => List(Repr::Inline(list)),
@@ -458,6 +397,7 @@ impl<T: Elem> List<T> {
     pub fn get_mut(&mut self, index: i64) -> Option<&mut T> {
         let i = usize::try_from(index).ok()?;
         match &mut self.0 {
+            Repr::Empty => None,
             Repr::Inline(list) => T::inline_items_mut(list).get_mut(i),
             Repr::Shared(items) if i < items.len() => Rc::make_mut(items).get_mut(i),
             Repr::Shared(_) => None,
