@@ -297,6 +297,8 @@ impl Tree {
 }
 
 #[cfg(test)]
+mod test_games;
+#[cfg(test)]
 mod tests {
     use super::{build, build_parallel, BuildError, BuildOptions};
     use crate::game::{Game, GameError, GameInfo, Node};

@@ -218,63 +218,8 @@ pub(super) fn agree_on_moves_before(map: &[u32], local_before: &MovesBefore, bef
 
 #[cfg(test)]
 mod tests {
-    use crate::game::{Game, GameError, GameInfo, Node};
-    use crate::info::{InfoInterner, InfoState, CHOSE_TAG};
-    use crate::rational::Ratio;
+    use crate::tree::test_games::sides;
     use crate::tree::{build, build_parallel, BuildOptions};
-
-    /// `a` picks a side; then `b` and `a` take turns, each knowing only
-    /// their own moves, down to depth `depths[side]`: `b`'s sets are shared
-    /// by both sides (both parts of a parallel build) down to the shallower
-    /// depth, and new on the deeper side below it.
-    struct Sides {
-        info: GameInfo,
-        depths: [u32; 2],
-    }
-
-    /// (depth, side, each player's information state)
-    type State = (u32, u32, [InfoState; 2]);
-
-    impl Game for Sides {
-        type State = State;
-        fn info(&self) -> &GameInfo {
-            &self.info
-        }
-        fn root(&self) -> Result<State, GameError> {
-            Ok((0, 0, [InfoState::EMPTY; 2]))
-        }
-        fn advance(&self, s: &mut State, info: &mut InfoInterner) -> Result<Node, GameError> {
-            if s.0 > 0 && s.0 > self.depths[s.1 as usize] {
-                return Ok(Node::Terminal);
-            }
-            let player = (s.0 + 1) % 2;
-            let (infoset, _) = info.infoset(player, s.2[player as usize], &[2]);
-            Ok(Node::Decision { player, infoset, n_actions: 2 })
-        }
-        fn apply(&self, s: &mut State, action: u32, info: &mut InfoInterner) -> Result<(), GameError> {
-            let player = ((s.0 + 1) % 2) as usize;
-            s.2[player] = info.push(s.2[player], &[CHOSE_TAG, u64::from(action)]);
-            if s.0 == 0 {
-                s.1 = action;
-            }
-            s.0 += 1;
-            Ok(())
-        }
-        fn chance_probs(&self, _: &State, out: &mut Vec<Ratio>) {
-            out.clear();
-        }
-        fn payoffs<'a>(&self, s: &'a State, out: &'a mut Vec<i64>) -> &'a [i64] {
-            out.clear();
-            out.extend([i64::from(s.0), -i64::from(s.0)]);
-            out
-        }
-        fn action_label(&self, _: &State, action: u32) -> String {
-            action.to_string()
-        }
-        fn infoset_label(&self, _: &InfoInterner, infoset: u32) -> String {
-            infoset.to_string()
-        }
-    }
 
     /// The first part done is matched against the other, whichever it is
     /// (a small first side is nearly always done first; a small second side
@@ -282,10 +227,7 @@ mod tests {
     #[test]
     fn parts_matched_either_way_give_the_sequential_tree() {
         for depths in [[2, 13], [13, 2], [9, 9]] {
-            let game = || Sides {
-                info: GameInfo { name: "sides".into(), players: vec!["a".into(), "b".into()], params: Vec::new() },
-                depths,
-            };
+            let game = || sides(depths);
             let (one, _, _) = build(&game(), &BuildOptions::default()).unwrap();
             let make = || Some(game());
             let (two, _) = build_parallel(&make, &BuildOptions::default(), 2).unwrap();
