@@ -193,7 +193,10 @@ impl<'g> Merging<'g> {
         let (map, cache_bytes) =
             import_infosets(part, source, self.global, self.root_set, &mut self.tree, &mut self.counts, kept)?;
         if keep {
-            // (Held by the part, as counted with it.)
+            // The kept sets' labels stay with the part (counted with it);
+            // their new lists of action labels were copied into the tree.
+            let kept_text: u64 = sets.iter().map(|&k| part.set_labels.label(k).len() as u64).sum();
+            self.copied += self.tree.label_bytes - labels - kept_text;
             let labels = std::mem::take(&mut part.set_labels);
             self.kept.get_or_insert_with(Vec::new).push(KeptLabels::new(labels, sets));
         } else {

@@ -382,14 +382,26 @@ mod tests {
         let mut saved = Vec::new();
         save(&tree, deep().info(), &mut saved).unwrap();
         let make = || Some(deep());
-        let no_file = || -> io::Result<Box<dyn Scratch>> { Err(io::Error::other("no scratch")) };
-        let no_write =
-            || -> io::Result<Box<dyn Scratch>> { Ok(Box::new(Broken { file: Cursor::default(), read: false })) };
-        let no_read =
-            || -> io::Result<Box<dyn Scratch>> { Ok(Box::new(Broken { file: Cursor::default(), read: true })) };
+        // Scratch files asked for: the parallel path was taken and failed.
+        let asked = std::sync::atomic::AtomicUsize::new(0);
+        let ask = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let no_file = || -> io::Result<Box<dyn Scratch>> {
+            ask();
+            Err(io::Error::other("no scratch"))
+        };
+        let no_write = || -> io::Result<Box<dyn Scratch>> {
+            ask();
+            Ok(Box::new(Broken { file: Cursor::default(), read: false }))
+        };
+        let no_read = || -> io::Result<Box<dyn Scratch>> {
+            ask();
+            Ok(Box::new(Broken { file: Cursor::default(), read: true }))
+        };
         for (what, scratch) in [("made", &no_file as &MakeScratch<'_>), ("written", &no_write), ("read", &no_read)] {
+            asked.store(0, std::sync::atomic::Ordering::Relaxed);
             let mut out = Cursor::new(Vec::new());
             let report = build_parallel_saving(&make, &BuildOptions::default(), 2, &mut out, scratch);
+            assert!(asked.load(std::sync::atomic::Ordering::Relaxed) > 0, "a scratch file not {what}: none asked for");
             assert_eq!(report.map(|r| r.stats).ok(), Some(tree.stats()), "a scratch file not {what}");
             assert!(saved == out.into_inner(), "a scratch file not {what}: another file");
         }
