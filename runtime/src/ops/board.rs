@@ -117,11 +117,8 @@ fn line_and_count_by_parts<R: Items>(board: &[R], k: i64, v: &R::Item, x: &R::It
 where
     R::Item: PartialEq,
 {
-    let (cells, count) = board.iter().fold((0, 0), |(cells, n), row| {
-        let items = row.items();
-        (cells + items.len() as u64, n + items.iter().filter(|y| *y == x).count() as i64)
-    });
-    (has_line(board, k, v), count, cells)
+    let (cells, count) = super::lists::cells_and_count(board, x);
+    (has_line(board, k, v), count as i64, cells as u64)
 }
 
 /// [`fixed_mask`] and the cells equal to `x`.
@@ -402,8 +399,9 @@ mod tests {
     use crate::rng::SplitMix64;
 
     /// Whether `has_line` (and `line_and_count`, with the count of each
-    /// value) answers as `has_line_by` on `board`, for both values and every length from -1 to one past the longest side (to 11
-    /// and the longest side's two on larger sides).
+    /// value) answers as `has_line_by` on `board`, for both values and
+    /// every length from -1 to one past the longest side (to 11 and the
+    /// longest side's two on larger sides).
     fn agrees(board: &[Vec<u8>]) {
         let rows: Vec<Row> = board.iter().map(|r| Row(r.clone())).collect();
         let longest = board.iter().map(Vec::len).max().unwrap_or(0).max(board.len()) as i64;

@@ -41,19 +41,24 @@ pub fn count2d<R: Items>(rows: &[R], x: &R::Item, left: &mut u64, limit: u64, at
 where
     R::Item: PartialEq,
 {
-    let counted = match rows.first().map_or(0, |row| row.items().len()) {
+    let fixed = match rows.first().map_or(0, |row| row.items().len()) {
         3 => count_fixed::<R, 3>(rows, x),
         4 => count_fixed::<R, 4>(rows, x),
         _ => None,
     };
-    let (cells, n) = counted.unwrap_or_else(|| {
-        rows.iter().fold((0, 0), |(cells, n), row| {
-            let items = row.items();
-            (cells + items.len(), n + items.iter().filter(|y| *y == x).count())
-        })
-    });
-    steps(left, cells as u64 * STEP, limit, at)?;
-    Ok(n as i64)
+    let (cells, n) = fixed.unwrap_or_else(|| cells_and_count(rows, x));
+    counted(n as i64, cells as u64, left, limit, at)
+}
+
+/// The cells of any board (ragged too) and how many of them equal `x`.
+pub(super) fn cells_and_count<R: Items>(rows: &[R], x: &R::Item) -> (usize, usize)
+where
+    R::Item: PartialEq,
+{
+    rows.iter().fold((0, 0), |(cells, n), row| {
+        let items = row.items();
+        (cells + items.len(), n + items.iter().filter(|y| *y == x).count())
+    })
 }
 
 /// The cells of a board whose rows are all `N` cells wide and how many of
