@@ -192,15 +192,13 @@ impl<'g> Merging<'g> {
         let kept = keep.then_some(&mut sets);
         let (map, cache_bytes) =
             import_infosets(part, source, self.global, self.root_set, &mut self.tree, &mut self.counts, kept)?;
-        if keep {
-            // The kept sets' labels stay with the part (counted with it);
-            // their new lists of action labels were copied into the tree.
-            let kept_text: u64 = sets.iter().map(|&k| part.set_labels.label(k).len() as u64).sum();
-            self.copied += self.tree.label_bytes - labels - kept_text;
-            let labels = std::mem::take(&mut part.set_labels);
-            self.kept.get_or_insert_with(Vec::new).push(KeptLabels::new(labels, sets));
-        } else {
-            self.copied += self.tree.label_bytes - labels;
+        // Kept sets' labels stay with the part (counted with it); the rest
+        // of what the tree's labels grew by (copied labels, new lists of
+        // action labels) was copied.
+        let kept_text: u64 = sets.iter().map(|&k| part.set_labels.label(k).len() as u64).sum();
+        self.copied += self.tree.label_bytes - labels - kept_text;
+        if let (true, Some(kept)) = (keep, self.kept.as_mut()) {
+            kept.push(KeptLabels::new(std::mem::take(&mut part.set_labels), sets));
         }
         // The cache that maps the part's states and facts was held with
         // the rest.
