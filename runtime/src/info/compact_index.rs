@@ -125,8 +125,9 @@ impl CompactIndex {
     /// scaled ([`EDGE_SCALE`] for the edges), plus a few bits of its hash.
     /// The keys of states made close together in a depth-first build lie
     /// close together, like those states, so a lookup under a state made or
-    /// used recently reads memory in cache (homes from the hash alone cost a cache miss per lookup:
-    /// 10% of blind tic-tac-toe's build for the edges, 8% for the sets).
+    /// used recently reads memory in cache (homes from the hash alone cost
+    /// a cache miss per lookup: 10% of blind tic-tac-toe's build for the
+    /// edges, 8% for the sets).
     #[inline]
     fn home(&self, h: u64, near: u32) -> usize {
         (self.base(near) + (h >> (64 - SPREAD_BITS)) as usize) & (self.size() - 1)

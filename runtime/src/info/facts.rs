@@ -209,8 +209,8 @@ pub(super) struct FactDict {
     /// whose list differs from the last one's (blind tic-tac-toe's).
     slot_by_id: Vec<u32>,
     /// Ids of four-word facts by a cheap hash of their words
-    /// ([`recent_slot`]), the last one looked up per slot; `NONE` for none, empty
-    /// until the first such lookup.
+    /// ([`recent_slot`]), the last one looked up per slot; `NONE` for
+    /// none, empty until the first such lookup.
     recent: Vec<u32>,
 }
 
