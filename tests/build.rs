@@ -42,7 +42,8 @@ fn main() {
             let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let shown = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let interp = galac_compiler::driver::load_interp(&shown, &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
-            let code = galac_compiler::codegen::emit_game(interp.ir(), interp.locator(), &shown)
+            let specialised = galac_compiler::driver::specialise(&shown, &bytes);
+            let code = galac_compiler::codegen::emit_game(interp.ir(), specialised.as_ref(), interp.locator(), &shown)
                 .unwrap_or_else(|e| panic!("{e}"));
             std::fs::write(out.join(format!("{name}.rs")), code).expect("write generated game");
             let rel = format!("{dir}/{shown}");
@@ -105,8 +106,10 @@ fn differential_programs(manifest: &Path, out: &Path) {
         let shown = format!("g{seed}.gala");
         std::fs::write(dir.join(&shown), &g.source).expect("write program");
         let source = format!("include_str!(concat!(env!(\"OUT_DIR\"), \"/differential/{shown}\"))");
-        let emitted = galac_compiler::driver::load_interp(&shown, g.source.as_bytes(), &[])
-            .and_then(|i| galac_compiler::codegen::emit_game(i.ir(), i.locator(), &shown));
+        let emitted = galac_compiler::driver::load_interp(&shown, g.source.as_bytes(), &[]).and_then(|i| {
+            let specialised = galac_compiler::driver::specialise(&shown, g.source.as_bytes());
+            galac_compiler::codegen::emit_game(i.ir(), specialised.as_ref(), i.locator(), &shown)
+        });
         let (compiled, error) = match emitted {
             Ok(code) => {
                 std::fs::write(dir.join(format!("g{seed}.rs")), code).expect("write generated game");

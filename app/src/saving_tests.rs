@@ -21,6 +21,7 @@ type State = (u32, [InfoState; 2], u32);
 
 impl Game for Blind {
     type State = State;
+    type Specialised = Self;
     fn info(&self) -> &GameInfo {
         &self.info
     }

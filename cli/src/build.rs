@@ -38,14 +38,16 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
         eprintln!("error: params are set when the solver runs: `{solver} solve --param ...`");
         return 2;
     }
-    let interp = match crate::game_args::load(&args.game, color) {
-        Ok(i) => i,
+    let loaded = match crate::game_args::check(&args.game, color) {
+        Ok(l) => l,
         Err(code) => return code,
     };
+    let interp = loaded.interp();
+    let specialised = galac_compiler::driver::specialise(&loaded.name, loaded.text.as_bytes());
     let ir = interp.ir();
     let output = args.output.clone().unwrap_or_else(|| PathBuf::from(&ir.name));
     let source = args.game.file.file_name().map_or_else(|| "game.gala".into(), |n| n.to_string_lossy().into_owned());
-    let game_rs = match codegen::emit_game(ir, interp.locator(), &source) {
+    let game_rs = match codegen::emit_game(ir, specialised.as_ref(), interp.locator(), &source) {
         Ok(s) => s,
         Err(msg) => {
             eprintln!("error: {msg}");

@@ -110,6 +110,33 @@ pub fn param_values(program: &tast::Program, overrides: &[(usize, ParamValue)]) 
     Ok(values)
 }
 
+/// A game checked and lowered for its params' default values: what
+/// `codegen` compiles into a copy specialised to them, beside the general
+/// game (arrays whose lengths are params held as Rust arrays).
+pub struct Specialised {
+    pub ir: crate::ir::Program,
+    /// The value of each param the copy is compiled for.
+    pub values: Vec<ParamValue>,
+}
+
+/// The game in `bytes` checked and lowered for its params' defaults, or
+/// `None` if it does not check for them (the general game still serves).
+pub fn specialise(name: &str, bytes: &[u8]) -> Option<Specialised> {
+    let text = std::str::from_utf8(bytes).ok()?.to_string();
+    let mut sources = SourceMap::new();
+    let file = sources.add(name, text.clone());
+    run_on_big_stack(move || {
+        let (program, syntax) = crate::parser::parse(file, &text);
+        let program = program.filter(|_| syntax.is_empty())?;
+        let values = param_values(&typeck::check(&program).0?, &[]).ok()?;
+        let (typed, problems) = typeck::check_for(&program, Some(&values));
+        if problems.iter().any(|d| d.severity == crate::diagnostic::Severity::Error) {
+            return None;
+        }
+        Some(Specialised { ir: crate::lower::lower(&typed?), values })
+    })
+}
+
 /// Reads, checks and lowers a game for the interpreter, with `name=value`
 /// param overrides. On failure returns the rendered diagnostics or message.
 pub fn load_interp(name: &str, bytes: &[u8], params: &[String]) -> Result<crate::interp::Interp, String> {

@@ -71,6 +71,18 @@ pub fn advance_out_of_line<G: Game>(
 pub trait Game {
     type State: Clone;
 
+    /// The same game compiled for the values of its params, if galac
+    /// made such a copy (arrays whose lengths are params held as Rust
+    /// arrays: `codegen`'s fixed arrays); `Self` for games without one.
+    type Specialised: Game;
+
+    /// The copy compiled for this game's param values, if there is one
+    /// and the values are the ones it was compiled for. The tree builders
+    /// build with it: the same tree, faster.
+    fn specialised(&self) -> Option<Self::Specialised> {
+        None
+    }
+
     fn info(&self) -> &GameInfo;
 
     /// The state before anything happened.

@@ -208,7 +208,7 @@ fn step_limits_at_a_count_read_with_the_line_equal_the_interpreters() {
     let bytes = std::fs::read(repo_root().join("tests/codegen/line_count.gala")).expect("game file");
     // The game's count is read from the pass that asked `has_line`.
     let ir = galac_compiler::driver::load_interp("line_count.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
-    let code = galac_compiler::codegen::emit_game(ir.ir(), ir.locator(), "line_count.gala").expect("code");
+    let code = galac_compiler::codegen::emit_game(ir.ir(), None, ir.locator(), "line_count.gala").expect("code");
     assert!(code.contains("ops::line_and_count(") && code.contains("ops::counted("), "no one-pass scan");
     let mut places = std::collections::BTreeSet::new();
     // From 89 steps on, the whole tree is built.

@@ -129,6 +129,7 @@ impl<S> Drop for CountedState<S> {
 
 impl<G: Game> Game for Counted<G> {
     type State = CountedState<G::State>;
+    type Specialised = Self;
     fn info(&self) -> &galac_runtime::game::GameInfo {
         self.inner.info()
     }

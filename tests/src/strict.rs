@@ -50,6 +50,7 @@ impl<G: Game> Strict<G> {
 
 impl<G: Game> Game for Strict<G> {
     type State = StrictState<G::State>;
+    type Specialised = Self;
 
     fn info(&self) -> &GameInfo {
         self.game.info()

@@ -50,6 +50,7 @@ pub(crate) mod test_game {
 
     impl Game for GuessGame {
         type State = Vec<u32>;
+        type Specialised = Self;
 
         fn info(&self) -> &GameInfo {
             info()

@@ -8,15 +8,23 @@ pub(crate) mod layout;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::driver::{ParamValue, Specialised};
 use crate::interp::Locator;
 use crate::ir;
 use crate::typeck::types::Ty;
 use emit::Emitter;
 use galac_runtime::labels::TypeDesc;
 
-/// The Rust source of a game's module (`src/game.rs`), formatted.
-pub fn emit_game(ir: &ir::Program, locator: &Locator, source_name: &str) -> Result<String, String> {
-    let tokens = game_module(ir, locator);
+/// The Rust source of a game's module (`src/game.rs`), formatted; with a
+/// copy compiled for the params' values of `specialised`, if that copy
+/// holds arrays the general game cannot hold as Rust arrays.
+pub fn emit_game(
+    ir: &ir::Program,
+    specialised: Option<&Specialised>,
+    locator: &Locator,
+    source_name: &str,
+) -> Result<String, String> {
+    let tokens = game_module(ir, specialised, locator);
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| format!("internal error: generated code does not parse ({e}), please report"))?;
     let body = prettyplease::unparse(&file);
@@ -68,19 +76,87 @@ fn strings(items: &[String]) -> TokenStream {
     quote!(::std::vec::Vec::from([#(#lits.to_string()),*]))
 }
 
-fn game_module(ir: &ir::Program, locator: &Locator) -> TokenStream {
-    let e = Emitter::new(ir, locator);
+/// The game's module: with Rust arrays if all its arrays can be (`emit`'s
+/// `arrays`), else with lists and, if `specialised` can hold its arrays as
+/// Rust arrays, that copy as the module `specialised`, which the tree
+/// builders use when the params have its values.
+fn game_module(ir: &ir::Program, specialised: Option<&Specialised>, locator: &Locator) -> TokenStream {
+    if let Some(fixed) = module(ir, locator, Arrays::Fixed, Role::Whole(None)) {
+        return fixed;
+    }
+    let fast = specialised.and_then(|sp| Some((module(&sp.ir, locator, Arrays::Fixed, Role::Copy)?, sp)));
+    let hook = fast.as_ref().map(|(_, sp)| specialised_hook(ir, &sp.values));
+    let general = module(ir, locator, Arrays::Lists, Role::Whole(hook)).unwrap_or_default();
+    let fast = fast.map(|(tokens, _)| {
+        quote! {
+            /// The game compiled for its params' default values, with its
+            /// arrays as Rust arrays (`Game::specialised`).
+            pub mod specialised {
+                #tokens
+            }
+        }
+    });
+    quote!(#general #fast)
+}
+
+/// How a module holds its arrays (`emit`'s `arrays`).
+#[derive(Clone, Copy, PartialEq)]
+enum Arrays {
+    Lists,
+    Fixed,
+}
+
+/// What a module is: the whole game (with its `Family`, and the hook to its
+/// specialised copy if any), or the specialised copy.
+enum Role {
+    Whole(Option<TokenStream>),
+    Copy,
+}
+
+/// A game's types, functions and `Game` implementation; `None` if its
+/// arrays were to be Rust arrays and one cannot be.
+fn module(ir: &ir::Program, locator: &Locator, arrays: Arrays, role: Role) -> Option<TokenStream> {
+    let e = Emitter::new(ir, locator, arrays == Arrays::Fixed);
     let types = types(ir, &e);
     let constructor = constructor(ir);
     let functions = e.functions();
-    let game_impl = game_impl(&e);
-    let family = family(ir, &e);
-    quote! {
+    let (hook, family) = match role {
+        Role::Whole(hook) => (hook, Some(family(ir, &e))),
+        Role::Copy => (None, None),
+    };
+    let game_impl = game_impl(&e, hook);
+    if e.unfit() {
+        return None;
+    }
+    Some(quote! {
         #types
         #constructor
         #functions
         #game_impl
         #family
+    })
+}
+
+/// `Game::specialised` of the general game: its copy `specialised`
+/// compiled for the param values `values`, when its own params have them.
+fn specialised_hook(ir: &ir::Program, values: &[ParamValue]) -> TokenStream {
+    let fields: Vec<proc_macro2::Ident> = ir.params.iter().enumerate().map(|(i, p)| param_field(i, p)).collect();
+    let values = values.iter().map(|v| match v {
+        ParamValue::Int(n) => {
+            let n = Literal::i64_suffixed(*n);
+            quote!(#n)
+        }
+        ParamValue::Bool(b) => quote!(#b),
+    });
+    quote! {
+        type Specialised = specialised::Game;
+
+        fn specialised(&self) -> ::std::option::Option<specialised::Game> {
+            let p = &self.params;
+            (true #(&& p.#fields == #values)*).then(|| {
+                specialised::Game::new(specialised::Params { #(#fields: p.#fields),* }, self.step_limit)
+            })
+        }
     }
 }
 
@@ -194,8 +270,14 @@ fn constructor(ir: &ir::Program) -> TokenStream {
     }
 }
 
-/// The `galac_runtime::game::Game` implementation.
-fn game_impl(e: &Emitter) -> TokenStream {
+/// The `galac_runtime::game::Game` implementation, with `hook`, the
+/// general game's `Game::specialised` (default: none).
+fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
+    let hook = hook.unwrap_or_else(|| {
+        quote!(
+            type Specialised = Game;
+        )
+    });
     let var_inits = e.var_inits();
     let advance_arms = e.advance_arms();
     let apply_arms = e.apply_arms();
@@ -205,6 +287,7 @@ fn game_impl(e: &Emitter) -> TokenStream {
     quote! {
         impl ::galac_runtime::game::Game for Game {
             type State = State;
+            #hook
 
             fn info(&self) -> &::galac_runtime::game::GameInfo {
                 &self.info

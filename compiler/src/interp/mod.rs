@@ -307,6 +307,7 @@ fn next_position(odometer: &mut [usize], lists: &[Vec<Value>]) -> bool {
 
 impl Game for Interp {
     type State = State;
+    type Specialised = Self;
 
     fn info(&self) -> &GameInfo {
         &self.info

@@ -564,7 +564,11 @@ impl Checker {
         let n = self.check_int(count);
         let ty = match expected {
             Some(Ty::Array(_, _)) => {
-                let len = if let ExprKind::Int(k) = n.kind { Some(k) } else { None };
+                let len = match (&n.kind, &self.params) {
+                    (ExprKind::Int(k), _) => Some(*k),
+                    (_, Some(_)) => self.known_int(&n),
+                    (_, None) => None,
+                };
                 Ty::Array(Box::new(v.ty.clone()), len)
             }
             Some(Ty::PerPlayer(_)) => {

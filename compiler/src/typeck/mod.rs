@@ -40,8 +40,23 @@ pub const MAX_TYPE_DEPTH: u32 = 32;
 
 /// Checks a parsed program.
 pub fn check(program: &ast::Program) -> (Option<tast::Program>, Vec<Diagnostic>) {
-    let mut checker =
-        Checker { env: Env::default(), problems: Vec::new(), body: Body::new(BodyKind::Flow), used: HashSet::new() };
+    check_for(program, None)
+}
+
+/// Checks a parsed program for the given values of its params (`Some`:
+/// array lengths computed from them are known, as if written as literals;
+/// the program `codegen` specialises), or for any values (`None`).
+pub fn check_for(
+    program: &ast::Program,
+    params: Option<&[consts::ParamValue]>,
+) -> (Option<tast::Program>, Vec<Diagnostic>) {
+    let mut checker = Checker {
+        env: Env::default(),
+        problems: Vec::new(),
+        body: Body::new(BodyKind::Flow),
+        used: HashSet::new(),
+        params: params.map(<[_]>::to_vec),
+    };
     let typed = checker.program(program);
     let mut problems = checker.problems;
     problems.sort_by_key(|d| d.primary_span());
@@ -55,6 +70,8 @@ pub(crate) struct Checker {
     body: Body,
     /// The global names read or called somewhere, for the unused warnings.
     used: HashSet<String>,
+    /// The params' values, when checking for them ([`check_for`]).
+    params: Option<Vec<consts::ParamValue>>,
 }
 
 impl Checker {
@@ -521,11 +538,9 @@ impl Checker {
                 let len_expr = self.check_expr(len, Some(&Ty::Int));
                 self.body = saved;
                 // Lengths written with literals only are known now; those
-                // using params are checked when the game is generated.
-                let n = consts::eval_const(&len_expr, &[]).ok().and_then(|v| match v {
-                    consts::ParamValue::Int(n) => Some(n),
-                    consts::ParamValue::Bool(_) => None,
-                });
+                // using params are checked when the game is generated
+                // (or known now, when checking for the params' values).
+                let n = self.known_int(&len_expr);
                 if let Some(n) = n.filter(|n| *n < 0) {
                     self.error(Diagnostic::error("array length is negative").primary(len.span, format!("length {n}")));
                 }
@@ -537,6 +552,17 @@ impl Checker {
                 self.error(too_deep(t.span, "type"));
                 Ty::Error
             }
+        }
+    }
+}
+
+impl Checker {
+    /// The value of `e`, an int computed from literals (and from params,
+    /// when checking for their values), if it is one.
+    fn known_int(&self, e: &tast::Expr) -> Option<i64> {
+        match consts::eval_const(e, self.params.as_deref().unwrap_or(&[])) {
+            Ok(consts::ParamValue::Int(n)) => Some(n),
+            _ => None,
         }
     }
 }

@@ -16,7 +16,7 @@ pub use lists::{
 };
 
 use crate::game::GameError;
-use crate::value::{Elem, List};
+use crate::value::{Elem, ItemsMut, List};
 
 /// Where an operation runs, made into the `file:line:column: ` prefix of its
 /// error only when it fails.
@@ -230,10 +230,11 @@ pub fn index_slice_mut<T>(xs: &mut [T], i: i64, at: impl At) -> Result<&mut T, G
     usize::try_from(i).ok().and_then(|k| xs.get_mut(k)).ok_or_else(|| out_of_bounds(i, len, at))
 }
 
+/// Item `i` of a list or array, to write in place.
 #[inline]
-pub fn index_mut<T: Elem>(xs: &mut List<T>, i: i64, at: impl At) -> Result<&mut T, GameError> {
-    let len = xs.len() as usize;
-    xs.get_mut(i).ok_or_else(|| out_of_bounds(i, len, at))
+pub fn index_mut<S: ItemsMut>(xs: &mut S, i: i64, at: impl At) -> Result<&mut S::Item, GameError> {
+    let len = xs.items().len();
+    xs.item_mut(i).ok_or_else(|| out_of_bounds(i, len, at))
 }
 
 /// The player after `p` in turn order (`next`).
@@ -311,6 +312,23 @@ pub fn repeat_count(n: i64, left: &mut u64, limit: u64, at: impl At) -> Result<u
 #[inline]
 pub fn repeat<T: Elem>(v: T, n: i64, left: &mut u64, limit: u64, at: impl At) -> Result<List<T>, GameError> {
     Ok(List::from_vec(vec![v; repeat_count(n, left, limit, at)?]))
+}
+
+/// `[v; n]` as a Rust array of the length `N` the compiler knew (a game
+/// compiled for its params' values, `codegen`'s fixed arrays): the steps of
+/// [`repeat`], and an error if `n` is not `N`.
+#[inline]
+pub fn repeat_array<T: Copy, const N: usize>(
+    v: T,
+    n: i64,
+    left: &mut u64,
+    limit: u64,
+    at: impl At,
+) -> Result<[T; N], GameError> {
+    if repeat_count(n, left, limit, at)? != N {
+        return Err(other(format!("an array of length {N} cannot hold {n} copies"), at));
+    }
+    Ok([v; N])
 }
 
 #[cfg(test)]

@@ -23,16 +23,17 @@ mod play;
 mod recall;
 mod saved;
 mod set_labels;
+mod specialised;
 mod spill;
 mod stream;
 mod validate;
 
-pub use build::{build, BuildError, BuildOptions};
+pub use build::{BuildError, BuildOptions};
 pub use estimate::looks_smaller_than;
-pub use parallel::build_parallel;
 pub use saved::{load, save, LoadError, FORMAT_VERSION};
-pub use spill::{build_parallel_saving, MakeScratch, Scratch};
-pub use stream::{build_saving, save_consuming, Saved};
+pub use specialised::{build, build_parallel, build_parallel_saving, build_saving};
+pub use spill::{MakeScratch, Scratch};
+pub use stream::{save_consuming, Saved};
 
 use crate::rational::Ratio;
 use chances::Distributions;
@@ -327,6 +328,7 @@ mod tests {
 
     impl Game for Chances {
         type State = u32;
+        type Specialised = Self;
         fn info(&self) -> &GameInfo {
             &self.info
         }
@@ -493,6 +495,7 @@ mod tests {
 
     impl Game for Uneven {
         type State = (u32, u32);
+        type Specialised = Self;
         fn info(&self) -> &GameInfo {
             &self.info
         }

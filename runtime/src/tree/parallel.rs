@@ -260,6 +260,7 @@ mod tests {
 
     impl Game for Open {
         type State = (u32, InfoState);
+        type Specialised = Self;
         fn info(&self) -> &GameInfo {
             &self.info
         }

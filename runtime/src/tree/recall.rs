@@ -238,6 +238,7 @@ mod tests {
 
     impl Game for Forgetful {
         type State = State;
+        type Specialised = Self;
         fn info(&self) -> &GameInfo {
             &self.info
         }

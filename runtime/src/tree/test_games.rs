@@ -21,6 +21,7 @@ type State = (u32, u32, [InfoState; 2]);
 
 impl Game for Sides {
     type State = State;
+    type Specialised = Self;
     fn info(&self) -> &GameInfo {
         &self.info
     }

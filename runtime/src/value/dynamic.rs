@@ -85,6 +85,27 @@ impl<T, const N: usize> Items for [T; N] {
     }
 }
 
+/// A sequence value whose items can be written in place: a [`List`]
+/// (copied first if shared) or a Rust array (`codegen`'s fixed arrays).
+pub trait ItemsMut: Items {
+    /// Item `i`, to write, if there is one.
+    fn item_mut(&mut self, i: i64) -> Option<&mut Self::Item>;
+}
+
+impl<T: Elem> ItemsMut for List<T> {
+    #[inline]
+    fn item_mut(&mut self, i: i64) -> Option<&mut T> {
+        self.get_mut(i)
+    }
+}
+
+impl<T, const N: usize> ItemsMut for [T; N] {
+    #[inline]
+    fn item_mut(&mut self, i: i64) -> Option<&mut T> {
+        usize::try_from(i).ok().and_then(|k| self.get_mut(k))
+    }
+}
+
 /// A scalar value read as an integer (a sequence reads as 0; the checker
 /// never lets one reach a scalar's place).
 pub trait Scalar {

@@ -139,6 +139,6 @@ mod dynamic;
 mod fixed;
 mod list;
 
-pub use dynamic::{Dyn, Items, Scalar};
+pub use dynamic::{Dyn, Items, ItemsMut, Scalar};
 pub use fixed::Fixed;
 pub use list::{Bytes, Elem, List};

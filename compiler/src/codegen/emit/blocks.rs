@@ -445,7 +445,7 @@ mod tests {
     /// How many times the generated code of `source` calls `has_line`.
     fn has_line_calls(source: &str) -> usize {
         let interp = crate::driver::load_interp("t.gala", source.as_bytes(), &[]).expect("valid game");
-        let code = crate::codegen::emit_game(interp.ir(), interp.locator(), "t.gala").expect("code");
+        let code = crate::codegen::emit_game(interp.ir(), None, interp.locator(), "t.gala").expect("code");
         code.matches("ops::has_line(").count()
     }
 
@@ -500,7 +500,7 @@ mod tests {
         };
         let count_tests = |again: &str| {
             let interp = crate::driver::load_interp("t.gala", game(again).as_bytes(), &[]).expect("valid game");
-            let code = crate::codegen::emit_game(interp.ir(), interp.locator(), "t.gala").expect("code");
+            let code = crate::codegen::emit_game(interp.ir(), None, interp.locator(), "t.gala").expect("code");
             // Counted on its own, or read from the pass that asked `has_line` (`scan`).
             (code.matches("ops::count2d(").count(), code.matches("ops::counted(").count())
         };

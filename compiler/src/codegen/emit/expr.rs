@@ -98,6 +98,7 @@ impl Emitter<'_> {
                 let items = xs.iter().map(|x| self.expr(x, ctx));
                 match e.ty {
                     Ty::PerPlayer(_) => quote!([#(#items),*]),
+                    Ty::Array(..) if self.fixed_len(&e.ty).is_some() => quote!([#(#items),*]),
                     _ => {
                         let t = self.ty(e.ty.element().unwrap_or(&Ty::Int));
                         quote!(::galac_runtime::value::List::from_vec(::std::vec::Vec::<#t>::from([#(#items),*])))
@@ -106,7 +107,12 @@ impl Emitter<'_> {
             }
             K::Repeat(v, n) => {
                 let (v, n) = (self.expr(v, ctx), self.expr(n, ctx));
-                quote!(::galac_runtime::ops::repeat(#v, #n, steps, g.step_limit, #at)?)
+                match self.fixed_len(&e.ty) {
+                    Some(len) => {
+                        quote!(::galac_runtime::ops::repeat_array::<_, #len>(#v, #n, steps, g.step_limit, #at)?)
+                    }
+                    None => quote!(::galac_runtime::ops::repeat(#v, #n, steps, g.step_limit, #at)?),
+                }
             }
             K::PerPlayerFill(v) => {
                 let v = self.expr(v, ctx);
@@ -175,9 +181,13 @@ impl Emitter<'_> {
         let slice = |i: usize| self.slice(&args[i], ctx);
         let ops = quote!(::galac_runtime::ops);
         match b {
-            Len => match args[0].ty {
-                Ty::PerPlayer(_) => {
+            Len => match (&args[0].ty, self.fixed_len(&args[0].ty)) {
+                (Ty::PerPlayer(_), _) => {
                     let n = self.n_players as i64;
+                    quote!(#n)
+                }
+                (_, Some(n)) => {
+                    let n = n as i64;
                     quote!(#n)
                 }
                 _ => {
@@ -218,10 +228,14 @@ impl Emitter<'_> {
                 let xs = slice(0);
                 quote!(#ops::sum(#xs, steps, g.step_limit, #at)?)
             }
-            Sort => match args[0].ty {
-                Ty::PerPlayer(_) => {
+            Sort => match (&args[0].ty, self.fixed_len(&args[0].ty)) {
+                (Ty::PerPlayer(_), _) => {
                     let xs = self.by_ref(&args[0], ctx);
                     quote!({ let __v = #ops::sorted(&#xs, steps, g.step_limit, #at)?; ::std::array::from_fn(|__i| __v[__i].clone()) })
+                }
+                (_, Some(n)) => {
+                    let xs = self.by_ref(&args[0], ctx);
+                    quote!({ let __v = #ops::sorted(&#xs, steps, g.step_limit, #at)?; ::std::array::from_fn::<_, #n, _>(|__i| __v[__i]) })
                 }
                 _ => {
                     let xs = self.by_ref(&args[0], ctx);
@@ -229,6 +243,11 @@ impl Emitter<'_> {
                 }
             },
             Combinations => {
+                // `combinations_list` takes a list: a game that combines an
+                // array's items keeps its arrays as lists.
+                if self.fixed_len(&args[0].ty).is_some() {
+                    self.unfit.set(true);
+                }
                 let (xs, k) = (self.by_ref(&args[0], ctx), a(1));
                 quote!({ let __xs = &#xs; #ops::combinations_list(__xs, #k, steps, g.step_limit, #at)? })
             }

@@ -231,7 +231,7 @@ mod tests {
     /// The generated fn items of `source`, each with whether it is always inlined.
     fn inlined_fns(source: &str) -> Vec<(String, bool)> {
         let interp = crate::driver::load_interp("t.gala", source.as_bytes(), &[]).expect("valid game");
-        let code = crate::codegen::emit_game(interp.ir(), interp.locator(), "t.gala").expect("code");
+        let code = crate::codegen::emit_game(interp.ir(), None, interp.locator(), "t.gala").expect("code");
         let lines: Vec<&str> = code.lines().collect();
         lines
             .iter()

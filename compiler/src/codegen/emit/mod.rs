@@ -7,6 +7,7 @@
 //! (labels, locations) only as a `quote`d literal, so a game description
 //! cannot inject code. Generated code names the runtime only as `::galac_runtime`.
 
+mod arrays;
 mod blocks;
 mod choose;
 mod expr;
@@ -51,18 +52,24 @@ pub struct Emitter<'a> {
     /// test run in place will ([`scan`]).
     scan: std::cell::Cell<Option<*const Expr>>,
     scan_next: std::cell::Cell<Option<*const Expr>>,
+    /// Whether arrays are held as Rust arrays ([`arrays`]), and whether one
+    /// was met that cannot be (the game is emitted with lists instead).
+    fixed_arrays: bool,
+    unfit: std::cell::Cell<bool>,
 }
 
 use super::clean;
 use super::layout::Layout;
 
 /// Whether values of `t` hold a [`List`](galac_runtime::value::List) (a
-/// reference-counted allocation), as opposed to plain words.
-fn owns_heap(t: &Ty) -> bool {
+/// reference-counted allocation), as opposed to plain words (`fixed`:
+/// arrays are Rust arrays).
+fn owns_heap(t: &Ty, fixed: bool) -> bool {
     match t {
-        Ty::Array(..) | Ty::List(_) => true,
-        Ty::Tuple(ts) => ts.iter().any(owns_heap),
-        Ty::PerPlayer(t) => owns_heap(t),
+        Ty::Array(..) => !fixed,
+        Ty::List(_) => true,
+        Ty::Tuple(ts) => ts.iter().any(|t| owns_heap(t, fixed)),
+        Ty::PerPlayer(t) => owns_heap(t, fixed),
         Ty::Int | Ty::Card | Ty::Error | Ty::Bool | Ty::Player | Ty::Enum(..) | Ty::Data(..) => false,
     }
 }
@@ -72,7 +79,9 @@ fn owns_heap(t: &Ty) -> bool {
 const U8_VARIANTS: usize = 256;
 
 impl<'a> Emitter<'a> {
-    pub fn new(ir: &'a ir::Program, locator: &'a Locator) -> Emitter<'a> {
+    /// An emitter of `ir`, with arrays as Rust arrays if `fixed_arrays`
+    /// (then [`Emitter::unfit`] says, after emitting, whether they can be).
+    pub fn new(ir: &'a ir::Program, locator: &'a Locator, fixed_arrays: bool) -> Emitter<'a> {
         let empty = Layout { field_of: Vec::new(), fields: Vec::new(), dead_after_choice: Vec::new() };
         let remembered = crate::offers::remembered(ir);
         let mut e = Emitter {
@@ -85,9 +94,11 @@ impl<'a> Emitter<'a> {
             bound: Default::default(),
             scan: Default::default(),
             scan_next: Default::default(),
+            fixed_arrays,
+            unfit: Default::default(),
         };
         let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
-        e.layout = Layout::new(ir, |i| keys[i as usize].clone(), |i| owns_heap(&ir.slots[i as usize].1));
+        e.layout = Layout::new(ir, |i| keys[i as usize].clone(), |i| owns_heap(&ir.slots[i as usize].1, fixed_arrays));
         e
     }
 
@@ -139,10 +150,8 @@ impl<'a> Emitter<'a> {
                 let n = self.n_players;
                 quote!([#t; #n])
             }
-            Ty::Array(t, _) | Ty::List(t) => {
-                let t = self.ty(t);
-                quote!(::galac_runtime::value::List<#t>)
-            }
+            Ty::Array(elem, _) => self.array_ty(t, elem),
+            Ty::List(elem) => self.list_ty(elem),
         }
     }
 
@@ -361,5 +370,11 @@ impl<'a> Emitter<'a> {
 
     pub fn n_players(&self) -> usize {
         self.n_players
+    }
+
+    /// Whether an array met while emitting with Rust arrays cannot be one
+    /// (the code emitted is then not to be used).
+    pub fn unfit(&self) -> bool {
+        self.unfit.get()
     }
 }

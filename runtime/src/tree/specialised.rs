@@ -1,0 +1,65 @@
+//! The builders' entry points: each builds with the game's specialised copy
+//! ([`Game::specialised`]: the same game compiled for its params' values)
+//! when it has one, else with the game itself. Only the builders are
+//! compiled twice; labels, play and the solvers keep the game they got.
+
+use std::io::{Read, Seek, Write};
+
+use super::{parallel, spill, stream, BuildError, BuildOptions, MakeScratch, Saved, Tree};
+use crate::game::Game;
+use crate::info::InfoInterner;
+
+/// Builds the whole tree of `game`, and returns it with the build time.
+pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
+    match game.specialised() {
+        Some(fast) => super::build::build(&fast, opts),
+        None => super::build::build(game, opts),
+    }
+}
+
+/// [`parallel::build_parallel`] with the specialised copies of `make`'s games, if they have them.
+pub fn build_parallel<G: Game>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+    opts: &BuildOptions,
+    threads: usize,
+) -> Result<(Tree, f64), BuildError> {
+    match specialised_maker(make) {
+        Some(fast) => parallel::build_parallel(&fast, opts, threads),
+        None => parallel::build_parallel(make, opts, threads),
+    }
+}
+
+/// [`stream::build_saving`] with `game`'s specialised copy, if it has one.
+pub fn build_saving<G: Game, W: Read + Write + Seek>(
+    game: &G,
+    opts: &BuildOptions,
+    out: W,
+) -> Result<Saved, BuildError> {
+    match game.specialised() {
+        Some(fast) => stream::build_saving(&fast, opts, out),
+        None => stream::build_saving(game, opts, out),
+    }
+}
+
+/// [`spill::build_parallel_saving`] with the specialised copies of `make`'s games, if they have them.
+pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+    opts: &BuildOptions,
+    threads: usize,
+    out: W,
+    scratch: &MakeScratch<'_>,
+) -> Result<Saved, BuildError> {
+    match specialised_maker(make) {
+        Some(fast) => spill::build_parallel_saving(&fast, opts, threads, out, scratch),
+        None => spill::build_parallel_saving(make, opts, threads, out, scratch),
+    }
+}
+
+/// A maker of the specialised copies of `make`'s games, if the first game
+/// it makes has one (the params, hence the answer, are the same for all).
+fn specialised_maker<G: Game>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+) -> Option<impl Fn() -> Option<G::Specialised> + Sync + '_> {
+    make()?.specialised()?;
+    Some(move || make().and_then(|g| g.specialised()))
+}
