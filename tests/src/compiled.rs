@@ -99,6 +99,24 @@ fn compiled_trees_with_params_equal_the_interpreters() {
     same_tree("tests/codegen/domains.gala", &["n=5", "size=3"], compiled(&domains::Family, &["n=5", "size=3"]));
 }
 
+/// A game whose arrays' lengths are params builds with its copy compiled
+/// for the defaults (arrays as Rust arrays) when the params have them, with
+/// the general game (lists) otherwise, and both build the interpreter's tree.
+#[test]
+fn arrays_of_param_lengths_build_the_interpreters_tree_in_both_copies() {
+    use galac_runtime::game::Game;
+    let file = "tests/codegen/fixed_arrays.gala";
+    for (params, copy) in [(&[][..], true), (&["n=3"][..], true), (&["n=4"][..], false), (&["n=2"][..], false)] {
+        let game = instantiate(&fixed_arrays::Family, params).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(game.specialised().is_some(), copy, "{params:?}");
+        same_tree(file, params, compiled(&fixed_arrays::Family, params));
+    }
+    // Blind tic-tac-toe's board too (its defaults make 87 M nodes: a
+    // smaller game with the same array lengths is checked above).
+    let game = instantiate(&blind_tictactoe::Family, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(game.specialised().is_some());
+}
+
 /// Values a byte cannot hold and arrays longer than 32 (players): the
 /// compiled game has the interpreter's tree, not a capped one.
 #[test]

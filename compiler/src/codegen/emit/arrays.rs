@@ -27,18 +27,20 @@ const MAX_FIXED_BYTES: usize = 64;
 const MAX_FIXED_LEN: i64 = 32;
 
 impl Emitter<'_> {
-    /// The length of array type `t` held as a Rust array, if this game's
-    /// arrays are; when they should be and `t` cannot be, marks the game unfit.
+    /// The length of `t` held as a Rust array, if it is an array type and
+    /// this game's arrays are Rust arrays; when they should be and `t`
+    /// cannot be, marks the game unfit.
     pub(super) fn fixed_len(&self, t: &Ty) -> Option<usize> {
         if !self.fixed_arrays {
             return None;
         }
         match (t, self.fixed_bytes(t)) {
             (Ty::Array(_, Some(n)), Some(_)) => Some(*n as usize),
-            _ => {
+            (Ty::Array(..), _) => {
                 self.unfit.set(true);
                 None
             }
+            _ => None,
         }
     }
 
@@ -85,5 +87,52 @@ fn holds_array(t: &Ty) -> bool {
         Ty::Data(_, _, ts) => ts.iter().any(holds_array),
         Ty::PerPlayer(t) | Ty::List(t) => holds_array(t),
         Ty::Int | Ty::Card | Ty::Error | Ty::Bool | Ty::Player | Ty::Enum(..) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::{load_interp, specialise};
+
+    /// The generated module of `src`: with a specialised copy (arrays as
+    /// Rust arrays), or with Rust arrays in the game itself, or neither.
+    fn emitted(src: &str) -> String {
+        let interp = load_interp("t.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
+        let copy = specialise("t.gala", src.as_bytes());
+        crate::codegen::emit_game(interp.ir(), copy.as_ref(), interp.locator(), "t.gala").expect("code")
+    }
+
+    const GAME: &str = "game t { players a, b; param n: int = 3; var xs: TYPE = INIT;
+        flow { choose a i in 0..n; xs[i] = 1; USE outcome [sum(xs), 0 - sum(xs)]; } }";
+
+    fn game(ty: &str, init: &str, use_: &str) -> String {
+        GAME.replace("TYPE", ty).replace("INIT", init).replace("USE", use_)
+    }
+
+    #[test]
+    fn param_lengths_get_a_copy_with_rust_arrays() {
+        let code = emitted(&game("[int; n]", "[0; n]", ""));
+        assert!(code.contains("pub mod specialised"), "{code}");
+        assert!(code.contains("[i64; 3usize]") && code.contains("value::List<i64>"), "{code}");
+    }
+
+    #[test]
+    fn literal_lengths_are_rust_arrays_without_a_copy() {
+        let code = emitted(&game("[int; 3]", "[0, 0, 0]", ""));
+        assert!(!code.contains("pub mod specialised") && !code.contains("value::List<i64>"), "{code}");
+        assert!(code.contains("[i64; 3usize]"), "{code}");
+    }
+
+    #[test]
+    fn arrays_that_cannot_be_rust_arrays_stay_lists() {
+        for (ty, init, use_) in [
+            // Combined (`combinations` takes a list), too long, in a list.
+            ("[int; n]", "[0; n]", "let c = combinations(xs, 2);"),
+            ("[int; 40]", "[0; 40]", ""),
+            ("[int; n]", "[0; n]", "let l: list<[int; n]> = [xs]; xs = l[0];"),
+        ] {
+            let code = emitted(&game(ty, init, use_));
+            assert!(!code.contains("pub mod specialised") && code.contains("value::List<i64>"), "{ty} {use_}: {code}");
+        }
     }
 }
