@@ -99,6 +99,34 @@ fn compiled_trees_with_params_equal_the_interpreters() {
     same_tree("tests/codegen/domains.gala", &["n=5", "size=3"], compiled(&domains::Family, &["n=5", "size=3"]));
 }
 
+/// A `where` starting with a test of a lifted lookup skips the inner
+/// candidate loop when the test fails (`tests/codegen/skipped_candidates.gala`):
+/// at every step limit, and with a domain past the grid's columns, the
+/// same tree or the same error as the interpreter.
+#[test]
+fn skipped_candidates_build_the_interpreters_tree() {
+    let bytes = std::fs::read(repo_root().join("tests/codegen/skipped_candidates.gala")).expect("game file");
+    let mut errors = std::collections::BTreeSet::new();
+    for params in [&[][..], &["cols=4"], &["rows=1", "cols=2"]] {
+        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        for limit in (1..80).chain([galac_runtime::game::DEFAULT_STEP_LIMIT]) {
+            let mut interp = galac_compiler::driver::load_interp("skipped_candidates.gala", &bytes, &params)
+                .unwrap_or_else(|e| panic!("{e}"));
+            interp.step_limit = limit;
+            let game = skipped_candidates::Family.instantiate(&params, limit).unwrap_or_else(|e| panic!("{e}"));
+            match (build(&interp, &BuildOptions::default()), build(&game, &BuildOptions::default())) {
+                (Ok(i), Ok(c)) => assert_eq!(digest(&i.0), digest(&c.0), "{params:?} limit {limit}"),
+                (i, c) => {
+                    let (i, c) = (i.err().map(|e| e.to_string()), c.err().map(|e| e.to_string()));
+                    assert_eq!(c, i, "{params:?} limit {limit}");
+                    errors.insert(i.unwrap_or_default());
+                }
+            }
+        }
+    }
+    assert!(errors.iter().any(|e| e.contains("out of bounds")), "{errors:?}");
+}
+
 /// A game whose arrays' lengths are params builds with its copy compiled
 /// for the defaults (arrays as Rust arrays) when the params have them, with
 /// the general game (lists) otherwise, and both build the interpreter's tree.

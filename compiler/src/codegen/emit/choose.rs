@@ -247,6 +247,7 @@ impl Emitter<'_> {
         // after a step counted before its test. The filter's lookups that
         // outer loops can make are made there.
         let levels = self.hoist_filter(c, &plan);
+        let skips = self.filter_skips(f, levels.len());
         let f = self.expr(f, ctx);
         self.clear_hoisted();
         self.bound.borrow_mut().clear();
@@ -263,7 +264,10 @@ impl Emitter<'_> {
         let unchecked = quote!('cand: { #bind if !(#f) { break 'cand; } #weight sc.#field.push(__x.clone()); });
         let size = Self::domain_size(&plan);
         let checked = Self::domain_loop_with(&plan, body, &levels);
-        let unchecked = Self::domain_loop_with(&plan, unchecked, &levels);
+        // Unchecked, a level whose lookup fails the clause's first test
+        // skips its inner loops (`filter_skips`).
+        let skipping: Vec<TokenStream> = levels.iter().zip(skips).map(|(l, s)| quote!(#l #s)).collect();
+        let unchecked = Self::domain_loop_with(&plan, unchecked, &skipping);
         quote!({
             #prelude
             let __all: u64 = (#size).saturating_mul(::galac_runtime::ops::STEP);

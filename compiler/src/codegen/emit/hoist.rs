@@ -17,6 +17,7 @@ use quote::{format_ident, quote};
 
 use super::choose::DomainPlan;
 use super::{Ctx, Emitter};
+use crate::ast::BinOp;
 use crate::ir;
 use crate::typeck::tast::{Builtin, Expr, ExprKind, Pattern};
 use crate::typeck::types::Ty;
@@ -127,6 +128,38 @@ impl Emitter<'_> {
                 ::std::option::Option::None => &#again,
             })
         })
+    }
+
+    /// Per loop level of [`Self::hoist_filter`]'s loops, a test that skips
+    /// the rest of that level's loop: when the `where` clause `f` starts
+    /// with `x == c` or `x != c` (its leftmost conjunct), `x` a lookup
+    /// lifted to that level and `c` a constant, and the lookup found an
+    /// item that fails the test, every candidate below it fails that
+    /// conjunct first (it is pure) and is rejected. Only for loops that
+    /// count no steps of their own (all counted at once): blind
+    /// tic-tac-toe skips the marks of an occupied square.
+    pub(super) fn filter_skips(&self, f: &Expr, n_levels: usize) -> Vec<TokenStream> {
+        let mut skips = vec![TokenStream::new(); n_levels];
+        let mut first = f;
+        while let ExprKind::Binary(BinOp::And, left, _) = &first.kind {
+            first = left;
+        }
+        let ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), x, c) = &first.kind else { return skips };
+        let constant =
+            matches!(c.kind, ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Player(_) | ExprKind::Variant(..));
+        let lifted =
+            self.hoisted.borrow().iter().find(|(h, ..)| std::ptr::eq(*h, &**x)).map(|(_, n, l)| (n.clone(), *l));
+        if let (true, Some((name, level))) = (constant, lifted) {
+            let c = self.expr(c, Ctx::Flow);
+            let fails = match op {
+                BinOp::Eq => quote!(*__r != #c),
+                _ => quote!(*__r == #c),
+            };
+            if let Some(skip) = skips.get_mut(level) {
+                *skip = quote!(if let ::std::option::Option::Some(__r) = #name { if #fails { continue; } });
+            }
+        }
+        skips
     }
 
     /// Forgets the lifted lookups (their names are out of scope).
