@@ -126,8 +126,10 @@ mod tests {
     #[test]
     fn arrays_that_cannot_be_rust_arrays_stay_lists() {
         for (ty, init, use_) in [
-            // Combined (`combinations` takes a list), too long, in a list.
+            // Combined (`combinations` takes a list), too long, in a list,
+            // of a length the defaults contradict (the copy does not check).
             ("[int; n]", "[0; n]", "let c = combinations(xs, 2);"),
+            ("[int; n]", "[0, 0]", ""),
             ("[int; 40]", "[0; 40]", ""),
             ("[int; n]", "[0; n]", "let l: list<[int; n]> = [xs]; xs = l[0];"),
         ] {
