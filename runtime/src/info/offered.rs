@@ -115,8 +115,10 @@ impl InfoInterner {
 
     /// [`push_offered`](Self::push_offered) of a record that does not
     /// pack with its list (kept apart: Leduc, whose records pack, built
-    /// 13-rank Leduc 4-5% faster so).
-    #[inline]
+    /// 13-rank Leduc 4-5% faster so). Always inlined into the game's
+    /// `apply`: a call saved and restored six registers for a few dozen
+    /// instructions (blind tic-tac-toe's build 3.4% fewer instructions).
+    #[inline(always)]
     fn push_listed(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
         let id = self.pending.len() as u32;
         let start = self.pending_words.len() as u32;
