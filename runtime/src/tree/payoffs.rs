@@ -88,8 +88,11 @@ impl PayoffTable {
         &self.values[start..start + self.n]
     }
 
-    /// The id of the vector `v` (of `n` entries), added if new.
-    #[inline]
+    /// The id of the vector `v` (of `n` entries), added if new. Always
+    /// inlined into the builder's loop: it runs at every leaf, and a call
+    /// cost as much as the small vectors' direct lookup (blind tic-tac-toe
+    /// 1.2% fewer instructions).
+    #[inline(always)]
     pub(super) fn intern(&mut self, v: &[i64]) -> u32 {
         debug_assert_eq!(v.len(), self.n);
         let Some(key) = self.small_key(v) else { return self.intern_hashed(v) };
