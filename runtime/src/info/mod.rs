@@ -192,8 +192,10 @@ impl InfoInterner {
         }
     }
 
-    /// The child of the interned state `parent` by the fact with id `fact`.
-    #[inline]
+    /// The child of the interned state `parent` by the fact with id `fact`
+    /// (always inlined, as is [`Self::infoset_of_key`]: blind tic-tac-toe's
+    /// build 0.7% fewer instructions).
+    #[inline(always)]
     fn child(&mut self, parent: u32, fact: u32) -> u32 {
         let h = pair_hash(parent, fact);
         let entries = &mut self.entries;
@@ -384,6 +386,7 @@ impl InfoInterner {
 
     /// The information set of `player` at the interned `state` with the
     /// choice-key fact `choice_key`, through the trie.
+    #[inline(always)]
     fn infoset_of_key(&mut self, state: InfoState, choice_key: u32) -> (u32, bool) {
         let state = state.0;
         let h = pair_hash(state, choice_key);
