@@ -246,12 +246,17 @@ impl CompactIndex {
         }
         let low = (1u32 << self.bits) - 1;
         let again: Vec<u32> = self.slots[..run].iter().filter(|&&s| s != 0).map(|&s| (s & low) - 1).collect();
-        let mut slots = Vec::with_capacity(2 * size);
-        slots.extend(self.slots.iter().enumerate().map(|(i, &s)| match i < run || s == 0 {
-            true => 0,
-            false => (s & !low) << 1 | (s & low),
-        }));
-        (self.slots, self.bits) = (slots, self.bits + 1);
+        // In place: the table's room grows by `realloc`, which remaps a
+        // large block rather than copying it, so the written slots keep
+        // their pages (a new table written beside the old one faulted in
+        // every written page again and held both at once: a tenth of blind
+        // tic-tac-toe's page faults).
+        self.slots.reserve_exact(2 * size - self.slots.len());
+        self.slots[..run].fill(0);
+        for s in &mut self.slots[run..] {
+            *s = (*s & !low) << 1 | (*s & low);
+        }
+        self.bits += 1;
         let mask = self.size() - 1;
         for id in again {
             let (h, near) = hash(id);
