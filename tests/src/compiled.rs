@@ -109,22 +109,37 @@ fn skipped_candidates_build_the_interpreters_tree() {
     let mut errors = std::collections::BTreeSet::new();
     for params in [&[][..], &["cols=4"], &["rows=1", "cols=2"]] {
         let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
-        for limit in (1..80).chain([galac_runtime::game::DEFAULT_STEP_LIMIT]) {
-            let mut interp = galac_compiler::driver::load_interp("skipped_candidates.gala", &bytes, &params)
-                .unwrap_or_else(|e| panic!("{e}"));
-            interp.step_limit = limit;
-            let game = skipped_candidates::Family.instantiate(&params, limit).unwrap_or_else(|e| panic!("{e}"));
-            match (build(&interp, &BuildOptions::default()), build(&game, &BuildOptions::default())) {
-                (Ok(i), Ok(c)) => assert_eq!(digest(&i.0), digest(&c.0), "{params:?} limit {limit}"),
-                (i, c) => {
-                    let (i, c) = (i.err().map(|e| e.to_string()), c.err().map(|e| e.to_string()));
-                    assert_eq!(c, i, "{params:?} limit {limit}");
-                    errors.insert(i.unwrap_or_default());
-                }
+        errors.extend(same_at_every_limit("skipped_candidates.gala", &bytes, &skipped_candidates::Family, &params, 80));
+    }
+    assert!(errors.iter().any(|e| e.contains("out of bounds")), "{errors:?}");
+}
+
+/// Builds `file` (its text `bytes`, with `params`) through the interpreter
+/// and through `family` at each step limit below `limits` and at the
+/// default one: the same tree or the same error each time. Returns the
+/// errors met.
+fn same_at_every_limit<F: Family>(
+    file: &str,
+    bytes: &[u8],
+    family: &F,
+    params: &[String],
+    limits: u64,
+) -> std::collections::BTreeSet<String> {
+    let mut stops = std::collections::BTreeSet::new();
+    for limit in (1..limits).chain([galac_runtime::game::DEFAULT_STEP_LIMIT]) {
+        let mut interp = galac_compiler::driver::load_interp(file, bytes, params).unwrap_or_else(|e| panic!("{e}"));
+        interp.step_limit = limit;
+        let game = family.instantiate(params, limit).unwrap_or_else(|e| panic!("{e}"));
+        match (build(&interp, &BuildOptions::default()), build(&game, &BuildOptions::default())) {
+            (Ok(i), Ok(c)) => assert_eq!(digest(&i.0), digest(&c.0), "{params:?} limit {limit}"),
+            (i, c) => {
+                let (i, c) = (i.err().map(|e| e.to_string()), c.err().map(|e| e.to_string()));
+                assert_eq!(c, i, "{params:?} limit {limit}");
+                stops.insert(i.unwrap_or_default());
             }
         }
     }
-    assert!(errors.iter().any(|e| e.contains("out of bounds")), "{errors:?}");
+    stops
 }
 
 /// A game whose arrays' lengths are params builds with its copy compiled
@@ -326,21 +341,7 @@ fn lifted_reads_fail_where_the_interpreter_does() {
     ];
     for (params, expected) in cases {
         let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
-        let mut stops = std::collections::BTreeSet::new();
-        for limit in (1..60).chain([galac_runtime::game::DEFAULT_STEP_LIMIT]) {
-            let mut interp = galac_compiler::driver::load_interp("lifted_reads.gala", &bytes, &params)
-                .unwrap_or_else(|e| panic!("{e}"));
-            interp.step_limit = limit;
-            let game = lifted_reads::Family.instantiate(&params, limit).unwrap_or_else(|e| panic!("{e}"));
-            match (build(&interp, &BuildOptions::default()), build(&game, &BuildOptions::default())) {
-                (Ok(i), Ok(c)) => assert_eq!(digest(&i.0), digest(&c.0), "{params:?} limit {limit}"),
-                (i, c) => {
-                    let (i, c) = (i.err().map(|e| e.to_string()), c.err().map(|e| e.to_string()));
-                    assert_eq!(c, i, "{params:?} limit {limit}");
-                    stops.insert(i.unwrap_or_default());
-                }
-            }
-        }
+        let stops = same_at_every_limit("lifted_reads.gala", &bytes, &lifted_reads::Family, &params, 60);
         let last = galac_compiler::driver::load_interp("lifted_reads.gala", &bytes, &params)
             .ok()
             .and_then(|g| build(&g, &BuildOptions::default()).err().map(|e| e.to_string()));
