@@ -107,7 +107,7 @@ fn start<G: Game>(game: &G, args: &SolveArgs) -> Result<Start, ()> {
         (None, InfoInterner::new())
     } else {
         let (tree, interner, _) =
-            galac_runtime::tree::build(game, &args.limits.build_options(true)).map_err(|e| fail(e.to_string()))?;
+            galac_runtime::tree::build_own(game, &args.limits.build_options(true)).map_err(|e| fail(e.to_string()))?;
         (Some(tree), interner)
     };
     let tree_seconds = clock.elapsed().as_secs_f64();

@@ -114,6 +114,22 @@ fn skipped_candidates_build_the_interpreters_tree() {
     assert!(errors.iter().any(|e| e.contains("out of bounds")), "{errors:?}");
 }
 
+/// `len` of a Rust array reads its argument (an index past the board's
+/// rows, a `sort`'s steps) and an empty array compares with `[]`
+/// (`tests/codegen/fixed_len.gala`): the interpreter's trees and errors at
+/// every step limit.
+#[test]
+fn lengths_of_rust_arrays_read_their_argument() {
+    let bytes = std::fs::read(repo_root().join("tests/codegen/fixed_len.gala")).expect("game file");
+    let mut errors = std::collections::BTreeSet::new();
+    for params in [&[][..], &["rows=3"]] {
+        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        errors.extend(same_at_every_limit("fixed_len.gala", &bytes, &fixed_len::Family, &params, 40));
+    }
+    assert!(errors.iter().any(|e| e.contains("out of bounds")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.contains("passes the limit")), "{errors:?}");
+}
+
 /// Builds `file` (its text `bytes`, with `params`) through the interpreter
 /// and through `family` at each step limit below `limits` and at the
 /// default one: the same tree or the same error each time. Returns the
@@ -554,4 +570,6 @@ fn the_double_oracle_on_compiled_games_equals_the_interpreter() {
     compiled_run(&phantom_ttt::Family, "phantom_ttt.gala", &["marks=4"]);
     compiled_run(&leduc::Family, "leduc.gala", &[]);
     compiled_run(&search_game::Family, "search_game.gala", &["depth=3"]);
+    // With a specialised copy (its choice types numbered apart).
+    compiled_run(&choice_arrays::Family, "tests/codegen/choice_arrays.gala", &[]);
 }

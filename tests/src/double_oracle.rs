@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
-use galac_runtime::tree::{build, BuildOptions, NodeView, Tree};
+use galac_runtime::tree::{build, build_own, BuildOptions, NodeView, Tree};
 use galac_solvers::best_response::evaluate;
 use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Variant};
 use galac_solvers::lp::{self, Backend};
@@ -34,7 +34,8 @@ pub(crate) struct Checked {
 /// checks the oracle's answers; `None` when the game is not two-player
 /// constant-sum (the LP refuses it).
 pub(crate) fn check_game<G: Game>(game: &G, what: &str) -> Option<Vec<Checked>> {
-    let (tree, mut interner, _) = build(game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
+    // The game's own build: the run asks `game` for sets in its interner.
+    let (tree, mut interner, _) = build_own(game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
     let sf = SequenceForm::new(&tree).ok()?;
     let lp_value = lp::solve(&sf, Backend::Clarabel).unwrap_or_else(|e| panic!("{what}: {e}")).value;
     let mut out = Vec::new();
@@ -72,7 +73,9 @@ fn first_leaf(tree: &Tree) -> u32 {
 }
 
 pub(crate) fn check_example(file: &str, params: &[&str]) -> Vec<Checked> {
-    let src = std::fs::read_to_string(repo_root().join("examples").join(file)).expect("example");
+    // An example's name, or a path from the repository's root.
+    let path = if file.contains('/') { repo_root().join(file) } else { repo_root().join("examples").join(file) };
+    let src = std::fs::read_to_string(path).expect("example");
     let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
     let game = galac_compiler::driver::load_interp(file, src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"));
     check_game(&game, &format!("{file} {params:?}")).unwrap_or_else(|| panic!("{file} is two-player zero-sum"))
@@ -314,7 +317,7 @@ fn seeded_starts_are_exact() {
     games.extend(two_player_programs(60));
     let mut checked = 0;
     for (what, game) in &games {
-        let (tree, mut interner, _) = build(game, &BuildOptions::default()).expect("builds");
+        let (tree, mut interner, _) = build_own(game, &BuildOptions::default()).expect("builds");
         let Ok(sf) = SequenceForm::new(&tree) else { continue };
         let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
         let all: Vec<Vec<u32>> = tree.infosets.iter().map(|i| (0..i.n_actions).collect()).collect();
@@ -346,7 +349,7 @@ fn seeded_starts_are_exact() {
 fn stopped_runs_return_the_best_strategies_met() {
     let src = std::fs::read_to_string(repo_root().join("examples/leduc.gala")).expect("example");
     let game = galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &[]).expect("valid");
-    let (tree, mut interner, _) = build(&game, &BuildOptions::default()).expect("builds");
+    let (tree, mut interner, _) = build_own(&game, &BuildOptions::default()).expect("builds");
     for prune in [false, true] {
         for &variant in Variant::ALL {
             for max_iterations in [2, 5, 9, 14] {
@@ -407,7 +410,7 @@ fn small_games() -> Vec<(String, galac_compiler::interp::Interp)> {
 fn mixed_defaults_are_exact() {
     let mut checked = 0;
     for (what, game) in &small_games() {
-        let (tree, mut interner, _) = build(game, &BuildOptions::default()).expect("builds");
+        let (tree, mut interner, _) = build_own(game, &BuildOptions::default()).expect("builds");
         let Ok(sf) = SequenceForm::new(&tree) else { continue };
         let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
         let (default, support) = cfr_default(&tree, 20);
@@ -474,7 +477,7 @@ fn default_profile(tree: &Tree, default: &DefaultStrategy) -> Profile {
 fn the_first_iteration_plays_the_default_strategy() {
     let mut differ = false;
     for (what, game) in &small_games() {
-        let (tree, mut interner, _) = build(game, &BuildOptions::default()).expect("builds");
+        let (tree, mut interner, _) = build_own(game, &BuildOptions::default()).expect("builds");
         if SequenceForm::new(&tree).is_err() {
             continue;
         }

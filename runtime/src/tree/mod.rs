@@ -31,7 +31,7 @@ mod validate;
 pub use build::{BuildError, BuildOptions};
 pub use estimate::looks_smaller_than;
 pub use saved::{load, save, LoadError, FORMAT_VERSION};
-pub use specialised::{build, build_parallel, build_parallel_saving, build_saving};
+pub use specialised::{build, build_own, build_parallel, build_parallel_saving, build_saving};
 pub use spill::{MakeScratch, Scratch};
 pub use stream::{save_consuming, Saved};
 

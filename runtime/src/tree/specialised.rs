@@ -1,7 +1,9 @@
 //! The builders' entry points: each builds with the game's specialised copy
 //! ([`Game::specialised`]: the same game compiled for its params' values)
 //! when it has one, else with the game itself. Only the builders are
-//! compiled twice; labels, play and the solvers keep the game they got.
+//! compiled twice; labels, play and the solvers keep the game they got
+//! (the double oracle, which asks its game for information sets in the
+//! build's interner, builds with [`build_own`]).
 
 use std::io::{Read, Seek, Write};
 
@@ -9,12 +11,22 @@ use super::{parallel, spill, stream, BuildError, BuildOptions, MakeScratch, Save
 use crate::game::Game;
 use crate::info::InfoInterner;
 
-/// Builds the whole tree of `game`, and returns it with the build time.
+/// Builds the whole tree of `game`, and returns it with the interner that
+/// built it (the specialised copy's, when it built) and the build time.
 pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
     match game.specialised() {
         Some(fast) => super::build::build(&fast, opts),
         None => super::build::build(game, opts),
     }
+}
+
+/// Builds the whole tree with `game` itself, never its specialised copy:
+/// for a caller that goes on asking `game` for information sets in the
+/// build's interner (the double oracle), since the copy may number its
+/// choice types apart (a choice over `[int; n]` and one over `[int; 2]`
+/// share a type while `n` is unknown, not once it is 3).
+pub fn build_own<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
+    super::build::build(game, opts)
 }
 
 /// [`parallel::build_parallel`] with the specialised copies of `make`'s games, if they have them.

@@ -69,7 +69,8 @@ impl Emitter<'_> {
     }
 
     /// The Rust type of a list of `elem`s: a list never holds Rust arrays
-    /// (they are no `Elem`), so one that would marks the game unfit.
+    /// (kept simple: a list of them would need them inline or shared like
+    /// other items), so one that would marks the game unfit.
     pub(super) fn list_ty(&self, elem: &Ty) -> TokenStream {
         if self.fixed_arrays && holds_array(elem) {
             self.unfit.set(true);

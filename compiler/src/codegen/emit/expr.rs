@@ -98,7 +98,11 @@ impl Emitter<'_> {
                 let items = xs.iter().map(|x| self.expr(x, ctx));
                 match e.ty {
                     Ty::PerPlayer(_) => quote!([#(#items),*]),
-                    Ty::Array(..) if self.fixed_len(&e.ty).is_some() => quote!([#(#items),*]),
+                    // Typed, so that an empty one (`xs == []`) is too.
+                    Ty::Array(..) if self.fixed_len(&e.ty).is_some() => {
+                        let t = self.ty(&e.ty);
+                        quote!({ let __a: #t = [#(#items),*]; __a })
+                    }
                     _ => {
                         let t = self.ty(e.ty.element().unwrap_or(&Ty::Int));
                         quote!(::galac_runtime::value::List::from_vec(::std::vec::Vec::<#t>::from([#(#items),*])))
@@ -181,14 +185,16 @@ impl Emitter<'_> {
         let slice = |i: usize| self.slice(&args[i], ctx);
         let ops = quote!(::galac_runtime::ops);
         match b {
+            // A length known here is still read after its argument (which
+            // may fail or take steps: `len(board[i])`, `len(sort(xs))`).
             Len => match (&args[0].ty, self.fixed_len(&args[0].ty)) {
                 (Ty::PerPlayer(_), _) => {
-                    let n = self.n_players as i64;
-                    quote!(#n)
+                    let (x, n) = (self.by_ref(&args[0], ctx), self.n_players as i64);
+                    quote!({ let _ = &#x; #n })
                 }
                 (_, Some(n)) => {
-                    let n = n as i64;
-                    quote!(#n)
+                    let (x, n) = (self.by_ref(&args[0], ctx), n as i64);
+                    quote!({ let _ = &#x; #n })
                 }
                 _ => {
                     let x = self.by_ref(&args[0], ctx);
