@@ -24,7 +24,7 @@ pub fn emit_game(
     locator: &Locator,
     source_name: &str,
 ) -> Result<String, String> {
-    let tokens = game_module(ir, specialised, locator);
+    let tokens = game_module(ir, specialised, locator)?;
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| format!("internal error: generated code does not parse ({e}), please report"))?;
     let body = prettyplease::unparse(&file);
@@ -80,13 +80,15 @@ fn strings(items: &[String]) -> TokenStream {
 /// `arrays`), else with lists and, if `specialised` can hold its arrays as
 /// Rust arrays, that copy as the module `specialised`, which the tree
 /// builders use when the params have its values.
-fn game_module(ir: &ir::Program, specialised: Option<&Specialised>, locator: &Locator) -> TokenStream {
+fn game_module(ir: &ir::Program, specialised: Option<&Specialised>, locator: &Locator) -> Result<TokenStream, String> {
     if let Some(fixed) = module(ir, locator, Arrays::Fixed, Role::Whole(None)) {
-        return fixed;
+        return Ok(fixed);
     }
     let fast = specialised.and_then(|sp| Some((module(&sp.ir, locator, Arrays::Fixed, Role::Copy)?, sp)));
     let hook = fast.as_ref().map(|(_, sp)| specialised_hook(ir, &sp.values));
-    let general = module(ir, locator, Arrays::Lists, Role::Whole(hook)).unwrap_or_default();
+    // Lists hold any array: this never fails.
+    let general = module(ir, locator, Arrays::Lists, Role::Whole(hook))
+        .ok_or("internal error: a game's arrays cannot be lists, please report")?;
     let fast = fast.map(|(tokens, _)| {
         quote! {
             /// The game compiled for its params' default values, with its
@@ -96,7 +98,7 @@ fn game_module(ir: &ir::Program, specialised: Option<&Specialised>, locator: &Lo
             }
         }
     });
-    quote!(#general #fast)
+    Ok(quote!(#general #fast))
 }
 
 /// How a module holds its arrays (`emit`'s `arrays`).
