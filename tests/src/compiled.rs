@@ -131,9 +131,37 @@ fn lengths_of_rust_arrays_read_their_argument() {
 }
 
 /// Builds `file` (its text `bytes`, with `params`) through the interpreter
-/// and through `family` at each step limit below `limits` and at the
-/// default one: the same tree or the same error each time. Returns the
-/// errors met.
+/// and through `family` at each step limit in `limits` and at the default
+/// one: the same tree or the same error each time. Returns each limit with
+/// the error met, if any.
+fn outcomes_at_every_limit<F: Family>(
+    file: &str,
+    bytes: &[u8],
+    family: &F,
+    params: &[String],
+    limits: std::ops::Range<u64>,
+) -> Vec<(u64, Option<String>)> {
+    let mut outcomes = Vec::new();
+    for limit in limits.chain([galac_runtime::game::DEFAULT_STEP_LIMIT]) {
+        let mut interp = galac_compiler::driver::load_interp(file, bytes, params).unwrap_or_else(|e| panic!("{e}"));
+        interp.step_limit = limit;
+        let game = family.instantiate(params, limit).unwrap_or_else(|e| panic!("{e}"));
+        match (build(&interp, &BuildOptions::default()), build(&game, &BuildOptions::default())) {
+            (Ok(i), Ok(c)) => {
+                assert_eq!(digest(&i.0), digest(&c.0), "{params:?} limit {limit}");
+                outcomes.push((limit, None));
+            }
+            (i, c) => {
+                let (i, c) = (i.err().map(|e| e.to_string()), c.err().map(|e| e.to_string()));
+                assert_eq!(c, i, "{params:?} limit {limit}");
+                outcomes.push((limit, i));
+            }
+        }
+    }
+    outcomes
+}
+
+/// The errors of [`outcomes_at_every_limit`] over limits `1..limits`.
 fn same_at_every_limit<F: Family>(
     file: &str,
     bytes: &[u8],
@@ -141,21 +169,7 @@ fn same_at_every_limit<F: Family>(
     params: &[String],
     limits: u64,
 ) -> std::collections::BTreeSet<String> {
-    let mut stops = std::collections::BTreeSet::new();
-    for limit in (1..limits).chain([galac_runtime::game::DEFAULT_STEP_LIMIT]) {
-        let mut interp = galac_compiler::driver::load_interp(file, bytes, params).unwrap_or_else(|e| panic!("{e}"));
-        interp.step_limit = limit;
-        let game = family.instantiate(params, limit).unwrap_or_else(|e| panic!("{e}"));
-        match (build(&interp, &BuildOptions::default()), build(&game, &BuildOptions::default())) {
-            (Ok(i), Ok(c)) => assert_eq!(digest(&i.0), digest(&c.0), "{params:?} limit {limit}"),
-            (i, c) => {
-                let (i, c) = (i.err().map(|e| e.to_string()), c.err().map(|e| e.to_string()));
-                assert_eq!(c, i, "{params:?} limit {limit}");
-                stops.insert(i.unwrap_or_default());
-            }
-        }
-    }
-    stops
+    outcomes_at_every_limit(file, bytes, family, params, 1..limits).into_iter().filter_map(|(_, e)| e).collect()
 }
 
 /// A game whose arrays' lengths are params builds with its copy compiled
@@ -242,15 +256,9 @@ fn step_limit_places<F: Family>(
     let file = format!("{name}.gala");
     let bytes = std::fs::read(repo_root().join("tests/codegen").join(&file)).expect("game file");
     let mut places = std::collections::BTreeSet::new();
-    for limit in limits.chain([galac_runtime::game::DEFAULT_STEP_LIMIT]) {
-        let mut interp = galac_compiler::driver::load_interp(&file, &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
-        interp.step_limit = limit;
-        let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
-        let game = family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
-        let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
-        let i = i.unwrap_or_else(|| panic!("interpreter, limit {limit}: no error"));
-        assert!(i.contains(&format!("no event within {limit} steps")), "interpreter, limit {limit}: {i}");
-        assert_eq!(c.as_deref(), Some(i.as_str()), "limit {limit}");
+    for (limit, error) in outcomes_at_every_limit(&file, &bytes, family, &[], limits) {
+        let i = error.unwrap_or_else(|| panic!("limit {limit}: no error"));
+        assert!(i.contains(&format!("no event within {limit} steps")), "limit {limit}: {i}");
         places.insert(i.split(": ").next().unwrap_or_default().to_string());
     }
     places
@@ -287,18 +295,10 @@ fn step_limits_at_a_count_read_with_the_line_equal_the_interpreters() {
     let ir = galac_compiler::driver::load_interp("line_count.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
     let code = galac_compiler::codegen::emit_game(ir.ir(), None, ir.locator(), "line_count.gala").expect("code");
     assert!(code.contains("ops::line_and_count(") && code.contains("ops::counted("), "no one-pass scan");
-    let mut places = std::collections::BTreeSet::new();
     // From 89 steps on, the whole tree is built.
-    for limit in 1..100 {
-        let mut interp =
-            galac_compiler::driver::load_interp("line_count.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
-        interp.step_limit = limit;
-        let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
-        let game = line_count::Family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
-        let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
-        assert_eq!(c, i, "limit {limit}");
-        places.extend(i.map(|i| i.split(": ").next().unwrap_or_default().to_string()));
-    }
+    let errors = outcomes_at_every_limit("line_count.gala", &bytes, &line_count::Family, &[], 1..100);
+    let places: std::collections::BTreeSet<String> =
+        errors.into_iter().filter_map(|(_, e)| Some(e?.split(": ").next().unwrap_or_default().to_string())).collect();
     // The count (at the loop's head and after a move) among them.
     assert!(places.contains("line_count.gala:26:18"), "{places:?}");
     assert!(places.len() >= 5, "{places:?}");
