@@ -205,10 +205,11 @@ macro_rules! elem_bytes {
 }
 elem_bytes!(u8 => 0, bool => false);
 
-/// Types whose lists are always shared (`Infallible`: no inline list).
+/// Types whose lists are always shared (`Infallible`: no inline list),
+/// each with its generics in brackets.
 macro_rules! elem_shared {
-    ($(impl<$($g:ident $(: $b:path)?),*> for $t:ty;)+) => {$(
-        impl<$($g $(: $b)?),*> Elem for $t where $t: Clone + PartialEq + Ord {
+    ($(impl[$($g:tt)*] for $t:ty;)+) => {$(
+        impl<$($g)*> Elem for $t where $t: Clone + PartialEq + Ord {
             type Inline = Infallible;
 
             fn inline_items(list: &Infallible) -> &[Self] {
@@ -232,39 +233,18 @@ macro_rules! elem_shared {
     )+};
 }
 elem_shared! {
-    impl<> for i64;
-    impl<> for u32;
-    impl<A> for (A,);
-    impl<A, B> for (A, B);
-    impl<A, B, C> for (A, B, C);
-    impl<A, B, C, D> for (A, B, C, D);
-    impl<A, B, C, D, E> for (A, B, C, D, E);
-    impl<A, B, C, D, E, F> for (A, B, C, D, E, F);
-    impl<A, B, C, D, E, F, G> for (A, B, C, D, E, F, G);
-    impl<A, B, C, D, E, F, G, H> for (A, B, C, D, E, F, G, H);
-}
-
-/// Per-player arrays (`[T; N]`) in a list are shared too.
-impl<T: Clone + Ord, const N: usize> Elem for [T; N] {
-    type Inline = Infallible;
-
-    fn inline_items(list: &Infallible) -> &[Self] {
-        match *list {}
-    }
-
-    fn inline_items_mut(list: &mut Infallible) -> &mut [Self] {
-        match *list {}
-    }
-
-    type Rows = Infallible;
-
-    fn rows_items(rows: &Infallible) -> &[List<Self>] {
-        match *rows {}
-    }
-
-    fn rows_items_mut(rows: &mut Infallible) -> &mut [List<Self>] {
-        match *rows {}
-    }
+    impl[] for i64;
+    impl[] for u32;
+    impl[A] for (A,);
+    impl[A, B] for (A, B);
+    impl[A, B, C] for (A, B, C);
+    impl[A, B, C, D] for (A, B, C, D);
+    impl[A, B, C, D, E] for (A, B, C, D, E);
+    impl[A, B, C, D, E, F] for (A, B, C, D, E, F);
+    impl[A, B, C, D, E, F, G] for (A, B, C, D, E, F, G);
+    impl[A, B, C, D, E, F, G, H] for (A, B, C, D, E, F, G, H);
+    // Per-player arrays in a list.
+    impl[T, const N: usize] for [T; N];
 }
 
 /// A list of lists is held inline as its items' type says ([`Rows`]: a
