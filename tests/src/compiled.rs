@@ -100,7 +100,8 @@ fn compiled_trees_with_params_equal_the_interpreters() {
 }
 
 /// A `where` starting with a test of a lifted lookup skips the inner
-/// candidate loop when the test fails (`tests/codegen/skipped_candidates.gala`):
+/// candidate loop when the test fails, the constant on either side
+/// (`tests/codegen/skipped_candidates.gala`):
 /// at every step limit, and with a domain past the grid's columns, the
 /// same tree or the same error as the interpreter.
 #[test]
@@ -108,8 +109,16 @@ fn skipped_candidates_build_the_interpreters_tree() {
     let bytes = std::fs::read(repo_root().join("tests/codegen/skipped_candidates.gala")).expect("game file");
     let mut errors = std::collections::BTreeSet::new();
     for params in [&[][..], &["cols=4"], &["rows=1", "cols=2"]] {
-        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
-        errors.extend(same_at_every_limit("skipped_candidates.gala", &bytes, &skipped_candidates::Family, &params, 80));
+        for flipped in ["flipped=false", "flipped=true"] {
+            let params: Vec<String> = params.iter().chain(&[flipped]).map(|p| p.to_string()).collect();
+            errors.extend(same_at_every_limit(
+                "skipped_candidates.gala",
+                &bytes,
+                &skipped_candidates::Family,
+                &params,
+                80,
+            ));
+        }
     }
     assert!(errors.iter().any(|e| e.contains("out of bounds")), "{errors:?}");
 }

@@ -93,15 +93,7 @@ fn holds_array(t: &Ty) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::driver::{load_interp, specialise};
-
-    /// The generated module of `src`: with a specialised copy (arrays as
-    /// Rust arrays), or with Rust arrays in the game itself, or neither.
-    fn emitted(src: &str) -> String {
-        let interp = load_interp("t.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
-        let copy = specialise("t.gala", src.as_bytes());
-        crate::codegen::emit_game(interp.ir(), copy.as_ref(), interp.locator(), "t.gala").expect("code")
-    }
+    use super::super::emitted;
 
     const GAME: &str = "game t { players a, b; param n: int = 3; var xs: TYPE = INIT;
         flow { choose a i in 0..n; xs[i] = 1; USE outcome [sum(xs), 0 - sum(xs)]; } }";

@@ -132,11 +132,11 @@ impl Emitter<'_> {
 
     /// Per loop level of [`Self::hoist_filter`]'s loops, a test that skips
     /// the rest of that level's loop: when the `where` clause `f` starts
-    /// with `x == c` or `x != c` (its leftmost conjunct), `x` a lookup
-    /// lifted to that level and `c` a constant, and the lookup found an
-    /// item that fails the test, every candidate below it fails that
-    /// conjunct first (it is pure) and is rejected. Only for loops that
-    /// count no steps of their own (all counted at once): blind
+    /// with `x == c` or `x != c` (its leftmost conjunct; `c` may come
+    /// first), `x` a lookup lifted to that level and `c` a constant, and
+    /// the lookup found an item that fails the test, every candidate below
+    /// it fails that conjunct first (it is pure) and is rejected. Only for
+    /// loops that count no steps of their own (all counted at once): blind
     /// tic-tac-toe skips the marks of an occupied square.
     pub(super) fn filter_skips(&self, f: &Expr, n_levels: usize) -> Vec<TokenStream> {
         let mut skips = vec![TokenStream::new(); n_levels];
@@ -144,12 +144,16 @@ impl Emitter<'_> {
         while let ExprKind::Binary(BinOp::And, left, _) = &first.kind {
             first = left;
         }
-        let ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), x, c) = &first.kind else { return skips };
-        let constant =
-            matches!(c.kind, ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Player(_) | ExprKind::Variant(..));
-        let lifted =
-            self.hoisted.borrow().iter().find(|(h, ..)| std::ptr::eq(*h, &**x)).map(|(_, n, l)| (n.clone(), *l));
-        if let (true, Some((name, level))) = (constant, lifted) {
+        let ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), left, right) = &first.kind else { return skips };
+        let constant = |c: &Expr| {
+            matches!(c.kind, ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Player(_) | ExprKind::Variant(..))
+        };
+        let lifted = |x: &Expr| {
+            self.hoisted.borrow().iter().find(|(h, ..)| std::ptr::eq(*h, x)).map(|(_, n, l)| (n.clone(), *l))
+        };
+        // Equality is symmetric: the constant may stand on either side.
+        let (x, c) = if constant(right) { (left, right) } else { (right, left) };
+        if let (true, Some((name, level))) = (constant(c), lifted(x)) {
             let c = self.expr(c, Ctx::Flow);
             let fails = match op {
                 BinOp::Eq => quote!(*__r != #c),
@@ -171,4 +175,30 @@ impl Emitter<'_> {
 /// Whether `e` may change a list in place (`push`, `remove`).
 pub(super) fn writes(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Builtin(Builtin::Push | Builtin::Remove, _)) || e.kind.children().any(writes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::emitted;
+
+    /// A `where` on a square of the board and a mark, its test of the
+    /// square written `TEST`.
+    const GAME: &str = "game t { players a, b; enum Cell { Empty, X, O }
+        var board: [[Cell; 3]; 3] = [[Empty; 3]; 3];
+        flow { choose a (r, c, m) in (0..3, 0..3, Cell) where TEST && m != Empty;
+            board[r][c] = m; outcome [0, 0]; } }";
+
+    /// The constant may stand on either side of the test: the marks of an
+    /// occupied square are skipped in both forms (and in neither when the
+    /// first test is not of the lifted lookup).
+    #[test]
+    fn a_test_of_a_lifted_lookup_skips_its_inner_loop_either_way_round() {
+        let skip = "continue;";
+        for test in ["board[r][c] == Empty", "Empty == board[r][c]", "board[r][c] != X", "X != board[r][c]"] {
+            let code = emitted(&GAME.replace("TEST", test));
+            assert!(code.contains(skip), "{test}: {code}");
+        }
+        let code = emitted(&GAME.replace("TEST", "r != c && board[r][c] == Empty"));
+        assert!(!code.contains(skip), "{code}");
+    }
 }

@@ -378,3 +378,14 @@ impl<'a> Emitter<'a> {
         self.unfit.get()
     }
 }
+
+/// The generated module of the game `src` (for tests of what codegen
+/// emits): with a specialised copy (arrays as Rust arrays), or with Rust
+/// arrays in the game itself, or neither.
+#[cfg(test)]
+fn emitted(src: &str) -> String {
+    use crate::driver::{load_interp, specialise};
+    let interp = load_interp("t.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let copy = specialise("t.gala", src.as_bytes());
+    crate::codegen::emit_game(interp.ir(), copy.as_ref(), interp.locator(), "t.gala").expect("code")
+}
