@@ -123,6 +123,18 @@ fn skipped_candidates_build_the_interpreters_tree() {
     assert!(errors.iter().any(|e| e.contains("out of bounds")), "{errors:?}");
 }
 
+/// Own-move records made at the next choice or before a fact told to the
+/// mover, not in `apply` (`tests/codegen/deferred_records.gala`, codegen's
+/// deferred.rs): the interpreter's trees and errors at every step limit.
+#[test]
+fn deferred_records_build_the_interpreters_tree() {
+    let bytes = std::fs::read(repo_root().join("tests/codegen/deferred_records.gala")).expect("game file");
+    for params in [&[][..], &["n=4"]] {
+        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        same_at_every_limit("deferred_records.gala", &bytes, &deferred_records::Family, &params, 90);
+    }
+}
+
 /// `len` of a Rust array reads its argument (an index past the board's
 /// rows, a `sort`'s steps) and an empty array compares with `[]`
 /// (`tests/codegen/fixed_len.gala`): the interpreter's trees and errors at

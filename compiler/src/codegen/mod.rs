@@ -177,6 +177,7 @@ fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
     let state_fields = e.state_fields();
     let state_defaults = e.state_defaults();
     let scratch_fields = e.scratch_fields();
+    let deferred_impl = e.deferred_impl();
     let entry = ir.entry.0;
     quote! {
         /// The game's params.
@@ -216,6 +217,8 @@ fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
             odds: ::galac_runtime::ops::Odds,
             #scratch_fields
         }
+
+        #deferred_impl
     }
 }
 

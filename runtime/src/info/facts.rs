@@ -7,6 +7,8 @@ use super::id_index::IdIndex;
 /// Ids with this bit are packed facts: short facts of small words are their
 /// own ids (no dictionary lookup). Dictionary ids stay below it.
 pub(super) const PACKED: u32 = 1 << 31;
+/// The most words a packed fact has.
+pub(super) const MAX_PACKED_WORDS: usize = 6;
 /// Bits per word of a packed fact of 1..=6 words (27 payload bits in all):
 /// the first word is a tag (small), later words get more room, so facts
 /// like `[tag, card]` and `[CHOSE_TAG, type, value]` pack.
@@ -25,7 +27,7 @@ const PACK_WIDTHS: [[u32; 6]; 7] = [
 #[inline]
 pub(super) fn pack(head: &[u64], rest: &[u64]) -> Option<u32> {
     let n = head.len() + rest.len();
-    if n == 0 || n > 6 {
+    if n == 0 || n > MAX_PACKED_WORDS {
         return None;
     }
     let widths = &PACK_WIDTHS[n];
@@ -161,7 +163,7 @@ fn unpack_offered(id: u32) -> Option<(u32, Record)> {
 pub(super) fn last_word_fits(head: &[u64], rest: &[u64]) -> bool {
     let n = head.len() + rest.len();
     match rest.last().or(head.last()) {
-        Some(w) if n <= 6 => w.wrapping_add(2) >> PACK_WIDTHS[n][n - 1] == 0,
+        Some(w) if n <= MAX_PACKED_WORDS => w.wrapping_add(2) >> PACK_WIDTHS[n][n - 1] == 0,
         _ => false,
     }
 }

@@ -80,6 +80,14 @@ impl OfferedList {
     }
 }
 
+/// Whether an own-move record of `chose_len` words never packs with the
+/// list it was offered ([`InfoInterner::push_offered`] then makes the fact
+/// [`InfoInterner::push_deferred`] makes): a list's key has two words or
+/// more, and a packed fact at most [`facts::MAX_PACKED_WORDS`].
+pub const fn record_never_packs(chose_len: usize) -> bool {
+    chose_len + 2 > facts::MAX_PACKED_WORDS
+}
+
 impl InfoInterner {
     /// The state `state` followed by `player`'s own-move record `chose`
     /// (`[CHOSE_TAG, type, value...]`) with the options it was offered
@@ -120,15 +128,35 @@ impl InfoInterner {
     /// instructions (blind tic-tac-toe's build 3.4% fewer instructions).
     #[inline(always)]
     fn push_listed(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
-        let id = self.pending.len() as u32;
-        let start = self.pending_words.len() as u32;
+        let key = self.offered_key(player, offered);
+        self.push_deferred(state, key, chose)
+    }
+
+    /// The id of `offered`, a list offered to `player`: for a record made
+    /// later by [`push_deferred`](Self::push_deferred) (one that never
+    /// packs with the list's words, [`record_never_packs`]). Generated code
+    /// defers the record of a move until the flow reaches a choice or a
+    /// fact for the mover (a leaf, two thirds of blind tic-tac-toe's nodes,
+    /// never does): the same fact, so the same states.
+    #[inline(always)]
+    pub fn offered_key(&mut self, player: u32, offered: &[u64]) -> u32 {
         self.last_list.wanted = true;
         // The list is nearly always that of the information set just
         // asked for, whose id is known.
-        let key = match self.last_list.key_of(player, offered) {
+        match self.last_list.key_of(player, offered) {
             Some(key) => key,
             None => self.offered_list(player, offered),
-        };
+        }
+    }
+
+    /// The state `state` followed by the own-move record `chose` with the
+    /// offered list whose id is `key` ([`offered_key`](Self::offered_key)):
+    /// what [`push_offered`](Self::push_offered) makes of a record that
+    /// does not pack with its list's words.
+    #[inline(always)]
+    pub fn push_deferred(&mut self, state: InfoState, key: u32, chose: &[u64]) -> InfoState {
+        let id = self.pending.len() as u32;
+        let start = self.pending_words.len() as u32;
         // A record of a small value (liar's dice's bids) or of a tuple of
         // small items (blind tic-tac-toe's marks) packs with its list's
         // slot (when made: kept as words, then packed when a lookup needed

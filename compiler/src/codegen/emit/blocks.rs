@@ -319,12 +319,17 @@ impl Emitter<'_> {
             })
             .collect();
         let tys: Vec<_> = args.iter().map(|a| &a.ty).collect();
+        // A record deferred for a player is made before the facts revealed
+        // to them after it (`deferred`).
+        let flush = self.flush_deferred_for_targets();
         if let Some(words) = self.fixed_words(&[quote!(#fact)], &names, &tys) {
             let values = args.iter().map(|a| self.expr(a, ctx));
             return quote! {
                 #(let #names = #values;)*
                 #words
-                for __p in #targets { s.info[__p] = info.push(s.info[__p], &__w); }
+                let __targets = #targets;
+                #flush
+                for __p in __targets { s.info[__p] = info.push(s.info[__p], &__w); }
             };
         }
         let args = args.iter().map(|a| {
@@ -336,7 +341,9 @@ impl Emitter<'_> {
             sc.words.clear();
             sc.words.push(#fact);
             #(#args)*
-            for __p in #targets { s.info[__p] = info.push(s.info[__p], &sc.words); }
+            let __targets = #targets;
+            #flush
+            for __p in __targets { s.info[__p] = info.push(s.info[__p], &sc.words); }
         }
     }
 }

@@ -189,7 +189,10 @@ impl Emitter<'_> {
                 quote!(None),
             ),
         };
+        // A record still pending is made first (`deferred`).
+        let flush = self.flush_deferred();
         quote! {
+            #flush
             #chooser
             let mut sc = self.scratch.borrow_mut();
             sc.#field.clear();
@@ -316,6 +319,13 @@ impl Emitter<'_> {
             let record = c.chooser.as_ref().map(|p| {
                 let p = self.expr(p, Ctx::Flow);
                 match &fixed {
+                    Some(words) if self.deferred[i] => {
+                        let record = self.defer_record(i, c, words);
+                        quote! {
+                            let __player = (#p) as usize;
+                            #record
+                        }
+                    }
                     Some(words) => {
                         let push = push(quote!(&__w));
                         quote! {

@@ -10,6 +10,8 @@
 mod arrays;
 mod blocks;
 mod choose;
+/// Own-move records deferred from `apply` to where they are read.
+mod deferred;
 mod expr;
 mod fns;
 mod hoist;
@@ -41,6 +43,9 @@ pub struct Emitter<'a> {
     /// Per block, whether its choice's own-move record carries the offered
     /// list ([`crate::offers`]).
     remembered: Vec<bool>,
+    /// Per block, whether its choice's own-move record is made where it is
+    /// read instead of in `apply` ([`deferred`]).
+    deferred: Vec<bool>,
     /// The lookups lifted out of the candidate loop being emitted, with
     /// the names of their results and their loop levels ([`hoist`]).
     hoisted: std::cell::RefCell<Vec<(*const Expr, proc_macro2::Ident, usize)>>,
@@ -90,6 +95,7 @@ impl<'a> Emitter<'a> {
             n_players: ir.players.len(),
             layout: empty,
             remembered,
+            deferred: Vec::new(),
             hoisted: Default::default(),
             bound: Default::default(),
             scan: Default::default(),
@@ -99,6 +105,7 @@ impl<'a> Emitter<'a> {
         };
         let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
         e.layout = Layout::new(ir, |i| keys[i as usize].clone(), |i| owns_heap(&ir.slots[i as usize].1, fixed_arrays));
+        e.deferred = deferred::deferred_records(ir, &e.layout, &e.remembered);
         e
     }
 
@@ -278,7 +285,8 @@ impl<'a> Emitter<'a> {
             let t = self.ty(&self.ir.slots[first as usize].1);
             quote!(#f: #t,)
         });
-        quote!(#(#fields)*)
+        let deferred = self.deferred_fields();
+        quote!(#(#fields)* #deferred)
     }
 
     /// The state fields' values before anything is set (see [`Self::default_value`]).
@@ -288,7 +296,8 @@ impl<'a> Emitter<'a> {
             let v = self.default_value(&self.ir.slots[first as usize].1);
             quote!(#f: #v,)
         });
-        quote!(#(#fields)*)
+        let deferred = self.deferred_defaults();
+        quote!(#(#fields)* #deferred)
     }
 
     pub fn scratch_fields(&self) -> TokenStream {
