@@ -267,14 +267,10 @@ mod tests {
     /// the test game's first choice defers its record.
     #[test]
     fn records_are_deferred_where_they_cannot_pack() {
-        let deferred = |file: &str| {
-            let path = format!("{}/../{file}", env!("CARGO_MANIFEST_DIR"));
-            let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-            super::super::emitted(&src).contains("fn make_deferred_record")
-        };
-        assert!(deferred("examples/blind_tictactoe.gala"));
-        assert!(!deferred("examples/leduc.gala"));
-        assert!(deferred("tests/codegen/deferred_records.gala"));
+        let deferred = |src: &str| super::super::emitted(src).contains("fn make_deferred_record");
+        assert!(deferred(include_str!("../../../../examples/blind_tictactoe.gala")));
+        assert!(!deferred(include_str!("../../../../examples/leduc.gala")));
+        assert!(deferred(include_str!("../../../../tests/codegen/deferred_records.gala")));
     }
 
     /// The count of words agrees with the runtime's, so that the games
