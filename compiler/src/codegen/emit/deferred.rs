@@ -6,8 +6,8 @@
 //! reaches a choice (any choice: each `apply` then finds no record
 //! pending) or a reveal to the mover (whose facts keep their order): the
 //! same fact at the same place in the mover's list, so the same states and
-//! the same tree (blind tic-tac-toe's build 5% faster, 5% fewer
-//! instructions).
+//! the same tree (blind tic-tac-toe's build 3.5% fewer instructions and
+//! about 2% faster, poker's 5% faster: BENCHMARKS.md).
 //!
 //! A choice's record is deferred only when the flow cannot change its
 //! bound locals before every such point (their fields are read then), it
