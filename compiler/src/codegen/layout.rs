@@ -320,7 +320,8 @@ fn block_live_in(ir: &ir::Program, b: usize, live_in: &[Set], g: &mut Interferen
     live
 }
 
-fn pattern_defs(p: &Pattern, out: &mut Vec<u32>) {
+/// The slots a pattern binds (all of them, past any `_`).
+pub(super) fn pattern_defs(p: &Pattern, out: &mut Vec<u32>) {
     match p {
         Pattern::Bind(l) => out.push(l.0),
         Pattern::Wildcard => {}

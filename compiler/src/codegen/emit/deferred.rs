@@ -23,7 +23,7 @@ use quote::{format_ident, quote};
 
 use super::hoist::writes;
 use super::{Ctx, Emitter};
-use crate::codegen::layout::Layout;
+use crate::codegen::layout::{pattern_defs, Layout};
 use crate::ir::{self, Inst, Term};
 use crate::typeck::tast::{Pattern, Place};
 use crate::typeck::types::Ty;
@@ -36,11 +36,12 @@ pub(super) fn deferred_records(ir: &ir::Program, layout: &Layout, remembered: &[
         .map(|(i, b)| match &b.term {
             Term::Choose(c) => {
                 let mut slots = Vec::new();
+                pattern_defs(&c.pattern, &mut slots);
                 let record_words = value_words(&ir.choice_tys[c.choice_ty as usize]).map(|w| 2 + w);
                 c.chooser.is_some()
                     && remembered.get(i).copied().unwrap_or(false)
                     && record_words.is_some_and(galac_runtime::info::record_never_packs)
-                    && all_bound(&c.pattern, &mut slots)
+                    && all_bound(&c.pattern)
                     && unchanged_until_read(ir, layout, c.next, &slots)
             }
             _ => false,
@@ -61,15 +62,12 @@ fn value_words(ty: &Ty) -> Option<usize> {
     }
 }
 
-/// Whether `p` binds every part of the value (no `_`), with its slots.
-fn all_bound(p: &Pattern, slots: &mut Vec<u32>) -> bool {
+/// Whether `p` binds every part of the value (no `_`).
+fn all_bound(p: &Pattern) -> bool {
     match p {
-        Pattern::Bind(l) => {
-            slots.push(l.0);
-            true
-        }
+        Pattern::Bind(_) => true,
         Pattern::Wildcard => false,
-        Pattern::Tuple(ps) => ps.iter().all(|p| all_bound(p, slots)),
+        Pattern::Tuple(ps) => ps.iter().all(all_bound),
     }
 }
 
@@ -91,7 +89,7 @@ fn unchanged_until_read(ir: &ir::Program, layout: &Layout, from: ir::BlockId, sl
                 Inst::Assign { place, value, .. } => hits(place_slot(place)) || writes(value),
                 Inst::Bind { pattern, value } => {
                     let mut bound = Vec::new();
-                    all_bound(pattern, &mut bound);
+                    pattern_defs(pattern, &mut bound);
                     bound.into_iter().any(hits) || writes(value)
                 }
                 Inst::Enumerate { slot, .. } => hits(*slot),
@@ -143,6 +141,12 @@ impl Emitter<'_> {
         format_ident!("d{}_offered", i)
     }
 
+    /// Whether any choice defers its record (the state then has the
+    /// mover's field and the game its out-of-line maker).
+    fn defers_any(&self) -> bool {
+        self.deferred.iter().any(|&d| d)
+    }
+
     fn deferred_blocks(&self) -> impl Iterator<Item = (usize, &ir::Choose)> + '_ {
         self.ir.blocks.iter().enumerate().filter_map(|(i, b)| match &b.term {
             Term::Choose(c) if self.deferred[i] => Some((i, &**c)),
@@ -154,15 +158,13 @@ impl Emitter<'_> {
     /// id; the mover, shared (one record is pending at most).
     pub(super) fn deferred_fields(&self) -> TokenStream {
         let fields = self.deferred_blocks().map(|(i, _)| self.deferred_field(i));
-        let any = self.deferred.iter().any(|&d| d);
-        let mover = any.then(|| quote!(deferred_mover: u8,));
+        let mover = self.defers_any().then(|| quote!(deferred_mover: u8,));
         quote!(#(#fields: u32,)* #mover)
     }
 
     pub(super) fn deferred_defaults(&self) -> TokenStream {
         let fields = self.deferred_blocks().map(|(i, _)| self.deferred_field(i));
-        let any = self.deferred.iter().any(|&d| d);
-        let mover = any.then(|| quote!(deferred_mover: 0,));
+        let mover = self.defers_any().then(|| quote!(deferred_mover: 0,));
         quote!(#(#fields: u32::MAX,)* #mover)
     }
 
@@ -202,7 +204,7 @@ impl Emitter<'_> {
     /// The game's out-of-line maker of a pending record (for
     /// [`Self::flush_deferred_for_targets`]), if any choice defers one.
     pub fn deferred_impl(&self) -> TokenStream {
-        if !self.deferred.iter().any(|&d| d) {
+        if !self.defers_any() {
             return quote!();
         }
         let flush = self.flush_deferred();
