@@ -209,7 +209,8 @@ fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
 
         /// Buffers reused from node to node: the candidates of the current
         /// choice, their odds and the key of their list (what a move's
-        /// record was offered; valid from `advance` until the next `advance`).
+        /// record was offered, and its id when records wait: `deferred`;
+        /// valid from `advance` until the next `advance`).
         #[derive(Default)]
         struct Scratch {
             words: Vec<u64>,

@@ -316,7 +316,18 @@ impl InfoInterner {
     /// The information set of `player` in `state` choosing among `choices`
     /// (the encoded choice list); returns its dense index (0, 1, ... in order
     /// of first appearance, over all players) and whether it is new.
+    #[inline]
     pub fn infoset(&mut self, player: u32, state: InfoState, choices: &[u64]) -> (u32, bool) {
+        let (set, new, _) = self.infoset_with_key(player, state, choices);
+        (set, new)
+    }
+
+    /// [`infoset`](Self::infoset), and the id of the choice list's key: what
+    /// an own-move record of a choice among `choices` names when it is made
+    /// later ([`push_deferred`](Self::push_deferred)). Generated code asks
+    /// once per decision node instead of once per child (blind tic-tac-toe's
+    /// build 3.4% fewer instructions).
+    pub fn infoset_with_key(&mut self, player: u32, state: InfoState, choices: &[u64]) -> (u32, bool, u32) {
         let head = [INFOSET_TAG, u64::from(player)];
         // The unresolved pending facts of `state`, newest first: the two
         // newest are the memo's key; older ones go through the trie, so that
@@ -357,7 +368,7 @@ impl InfoInterner {
                 if n >= 1 {
                     self.pending[newest[0] as usize].interned = found.state;
                 }
-                return (found.set, false);
+                return (found.set, false, found.choice_key);
             }
             found => found.is_none(),
         };
@@ -382,7 +393,7 @@ impl InfoInterner {
         if memo_miss {
             self.memo.insert(base, memo_key, Found { set, choice_key, state, mid });
         }
-        (set, new)
+        (set, new, choice_key)
     }
 
     /// The information set of `player` at the interned `state` with the

@@ -132,14 +132,10 @@ impl InfoInterner {
         self.push_deferred(state, key, chose)
     }
 
-    /// The id of `offered`, a list offered to `player`: for a record made
-    /// later by [`push_deferred`](Self::push_deferred) (one that never
-    /// packs with the list's words, [`record_never_packs`]). Generated code
-    /// defers the record of a move until the flow reaches a choice or a
-    /// fact for the mover (a leaf, two thirds of blind tic-tac-toe's nodes,
-    /// never does): the same fact, so the same states.
+    /// The id of `offered`, a list offered to `player` (the choice key
+    /// [`infoset_with_key`](Self::infoset_with_key) gives).
     #[inline(always)]
-    pub fn offered_key(&mut self, player: u32, offered: &[u64]) -> u32 {
+    fn offered_key(&mut self, player: u32, offered: &[u64]) -> u32 {
         self.last_list.wanted = true;
         // The list is nearly always that of the information set just
         // asked for, whose id is known.
@@ -150,9 +146,14 @@ impl InfoInterner {
     }
 
     /// The state `state` followed by the own-move record `chose` with the
-    /// offered list whose id is `key` ([`offered_key`](Self::offered_key)):
-    /// what [`push_offered`](Self::push_offered) makes of a record that
-    /// does not pack with its list's words.
+    /// offered list whose id is `key` (from
+    /// [`infoset_with_key`](Self::infoset_with_key)): what
+    /// [`push_offered`](Self::push_offered) makes of a record that does not
+    /// pack with its list's words (one that never packs,
+    /// [`record_never_packs`]). Generated code defers the record of a move
+    /// until the flow reaches a choice or a fact for the mover (a leaf, two
+    /// thirds of blind tic-tac-toe's nodes, never does): the same fact, so
+    /// the same states.
     #[inline(always)]
     pub fn push_deferred(&mut self, state: InfoState, key: u32, chose: &[u64]) -> InfoState {
         let id = self.pending.len() as u32;

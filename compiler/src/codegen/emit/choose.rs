@@ -175,10 +175,11 @@ impl Emitter<'_> {
                         let __key = ::galac_runtime::info::choice_key(#ty, &__sc.#field, &mut __short, &mut __sc.words);
                     },
                 };
+                let set = self.node_infoset(block);
                 let node = quote! {
                     let __sc = &mut *sc;
                     #key
-                    let (__set, _) = info.infoset(__player as u32, s.info[__player], __key);
+                    #set
                     #release
                     return Ok(::galac_runtime::game::Node::Decision { player: __player as u32, infoset: __set, n_actions: __n as u32 });
                 };

@@ -162,6 +162,26 @@ impl Emitter<'_> {
         quote!(#(#fields: u32,)* #mover)
     }
 
+    /// The scratch's id of the list just offered, which `apply` keeps for
+    /// a deferred record: asked for once per node
+    /// ([`Self::node_infoset`]), not once per child.
+    pub(super) fn deferred_scratch_field(&self) -> TokenStream {
+        self.defers_any().then(|| quote!(offered_key: u32,)).unwrap_or_default()
+    }
+
+    /// The information set `__set` of the decision node of block `i`
+    /// whose chooser and key are `__player` and `__key`: for a choice that
+    /// defers its record, with its list's id kept in the scratch.
+    pub(super) fn node_infoset(&self, i: usize) -> TokenStream {
+        match self.deferred[i] {
+            true => quote! {
+                let (__set, _, __list) = info.infoset_with_key(__player as u32, s.info[__player], __key);
+                __sc.offered_key = __list;
+            },
+            false => quote!(let (__set, _) = info.infoset(__player as u32, s.info[__player], __key);),
+        }
+    }
+
     pub(super) fn deferred_defaults(&self) -> TokenStream {
         let fields = self.deferred_blocks().map(|(i, _)| self.deferred_field(i));
         let mover = self.defers_any().then(|| quote!(deferred_mover: 0,));
@@ -169,14 +189,14 @@ impl Emitter<'_> {
     }
 
     /// `apply`'s record of block `i`'s choice `c` made by `__player`: its
-    /// offered list's id kept, or (`words` making `__w`) the record now.
+    /// offered list's id kept (from the scratch), or (`words` making `__w`) the record now.
     pub(super) fn defer_record(&self, i: usize, c: &ir::Choose, words: &TokenStream) -> TokenStream {
         let field = self.deferred_field(i);
         let rust = self.ty(&self.ir.choice_tys[c.choice_ty as usize]);
         // The test is a constant: the compiler keeps one branch.
         quote! {
             if ::galac_runtime::info::record_never_packs(2usize + <#rust as ::galac_runtime::value::Fixed>::WORDS) {
-                s.#field = info.offered_key(__player as u32, &sc.offered);
+                s.#field = sc.offered_key;
                 s.deferred_mover = __player as u8;
             } else {
                 #words

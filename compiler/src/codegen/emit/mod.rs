@@ -306,7 +306,8 @@ impl<'a> Emitter<'a> {
             let t = self.ty(ty);
             quote!(#f: Vec<#t>,)
         });
-        quote!(#(#fields)*)
+        let offered_key = self.deferred_scratch_field();
+        quote!(#(#fields)* #offered_key)
     }
 
     pub fn var_inits(&self) -> TokenStream {
