@@ -124,8 +124,9 @@ fn skipped_candidates_build_the_interpreters_tree() {
 }
 
 /// Own-move records made at the next choice or before a fact told to the
-/// mover, not in `apply` (`tests/codegen/deferred_records.gala`, codegen's
-/// deferred.rs): the interpreter's trees and errors at every step limit.
+/// mover, not in `apply`, and facts made at the next choice
+/// (`tests/codegen/deferred_records.gala`, codegen's deferred.rs and
+/// sunk.rs): the interpreter's trees and errors at every step limit.
 #[test]
 fn deferred_records_build_the_interpreters_tree() {
     let bytes = std::fs::read(repo_root().join("tests/codegen/deferred_records.gala")).expect("game file");

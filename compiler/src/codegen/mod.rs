@@ -290,6 +290,7 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
     let label_arms = e.label_arms();
     let position_key = e.position_key_arms();
     let evaluate = e.evaluate_body();
+    let sunk_locals = e.sunk_locals();
     quote! {
         impl ::galac_runtime::game::Game for Game {
             type State = State;
@@ -327,6 +328,7 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
                 // The current block lives in a local (so jumps between blocks
                 // are plain branches) and is stored when a node is returned.
                 let mut block = s.block;
+                #sunk_locals
                 loop {
                     match block {
                         #advance_arms

@@ -253,7 +253,7 @@ impl Emitter<'_> {
                     return quote!({ #count #insts } #make if #c { #t } else { #e });
                 }
                 Term::Reveal { to, fact, args, next } => {
-                    let body = self.reveal(to.as_ref(), *fact, args);
+                    let body = self.reveal(i, to.as_ref(), *fact, args);
                     let (count, carry) = match may_fail(&insts) || may_fail(&body) {
                         true => (check(&carry), Vec::new()),
                         false => (TokenStream::new(), carry),
@@ -298,8 +298,9 @@ impl Emitter<'_> {
 impl Emitter<'_> {
     /// A fact pushed onto the information states of its receivers: its
     /// words in an array on the stack when they are fixed in number, else
-    /// in the scratch buffer.
-    fn reveal(&self, to: Option<&Expr>, fact: FactId, args: &[Expr]) -> TokenStream {
+    /// in the scratch buffer. A sunk reveal (`sunk`) keeps the words and
+    /// the audience instead.
+    fn reveal(&self, block: usize, to: Option<&Expr>, fact: FactId, args: &[Expr]) -> TokenStream {
         let ctx = Ctx::Flow;
         let fact = u64::from(fact.0);
         let targets = match to {
@@ -324,6 +325,14 @@ impl Emitter<'_> {
         let flush = self.flush_deferred_for_targets();
         if let Some(words) = self.fixed_words(&[quote!(#fact)], &names, &tys) {
             let values = args.iter().map(|a| self.expr(a, ctx));
+            if self.sunk[block] {
+                let kept = self.sunk_local(block);
+                return quote! {
+                    #(let #names = #values;)*
+                    #words
+                    #kept = Some((__w, #targets));
+                };
+            }
             return quote! {
                 #(let #names = #values;)*
                 #words

@@ -190,10 +190,13 @@ impl Emitter<'_> {
                 quote!(None),
             ),
         };
-        // A record still pending is made first (`deferred`).
+        // A record still pending is made first (`deferred`), then a fact
+        // kept (`sunk`).
         let flush = self.flush_deferred();
+        let flush_sunk = self.flush_sunk();
         quote! {
             #flush
+            #flush_sunk
             #chooser
             let mut sc = self.scratch.borrow_mut();
             sc.#field.clear();

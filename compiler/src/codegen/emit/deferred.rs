@@ -71,58 +71,54 @@ fn all_bound(p: &Pattern) -> bool {
     }
 }
 
+/// The blocks the flow can run from `from` on before it reaches a
+/// choice or ends (`from` included; `None` if a block is missing).
+pub(super) fn blocks_until_choice(ir: &ir::Program, from: ir::BlockId) -> Option<Vec<usize>> {
+    let mut seen = HashSet::new();
+    let mut todo = vec![from];
+    let mut out = Vec::new();
+    while let Some(b) = todo.pop() {
+        if !seen.insert(b.0) {
+            continue;
+        }
+        let block = ir.blocks.get(b.0 as usize)?;
+        out.push(b.0 as usize);
+        match &block.term {
+            Term::Jump(next) | Term::Reveal { next, .. } | Term::Payoff { next, .. } => todo.push(*next),
+            Term::Branch { then_to, else_to, .. } => todo.extend([*then_to, *else_to]),
+            Term::Choose(_) | Term::Outcome(_) | Term::End => {}
+        }
+    }
+    Some(out)
+}
+
 /// Whether no path from `from` writes the fields of `slots` (nor changes
 /// any list in place) before it reaches a choice or ends.
 fn unchanged_until_read(ir: &ir::Program, layout: &Layout, from: ir::BlockId, slots: &[u32]) -> bool {
     let field = |slot: u32| layout.field_of.get(slot as usize).copied();
     let held: HashSet<Option<u32>> = slots.iter().map(|&s| field(s)).collect();
     let hits = |slot: u32| held.contains(&field(slot));
-    let mut seen = HashSet::new();
-    let mut todo = vec![from];
-    while let Some(b) = todo.pop() {
-        if !seen.insert(b.0) {
-            continue;
-        }
-        let Some(block) = ir.blocks.get(b.0 as usize) else { return false };
-        for inst in &block.insts {
-            let changes = match inst {
-                Inst::Assign { place, value, .. } => hits(place_slot(place)) || writes(value),
-                Inst::Bind { pattern, value } => {
-                    let mut bound = Vec::new();
-                    pattern_defs(pattern, &mut bound);
-                    bound.into_iter().any(hits) || writes(value)
-                }
-                Inst::Enumerate { slot, .. } => hits(*slot),
-            };
-            if changes {
-                return false;
+    let Some(blocks) = blocks_until_choice(ir, from) else { return false };
+    blocks.into_iter().all(|b| {
+        let block = &ir.blocks[b];
+        let inst_changes = |inst: &Inst| match inst {
+            Inst::Assign { place, value, .. } => hits(place_slot(place)) || writes(value),
+            Inst::Bind { pattern, value } => {
+                let mut bound = Vec::new();
+                pattern_defs(pattern, &mut bound);
+                bound.into_iter().any(hits) || writes(value)
             }
-        }
-        match &block.term {
-            Term::Jump(next) => todo.push(*next),
-            Term::Branch { cond, then_to, else_to } => {
-                if writes(cond) {
-                    return false;
-                }
-                todo.extend([*then_to, *else_to]);
-            }
-            Term::Reveal { to, args, next, .. } => {
-                if to.as_ref().is_some_and(writes) || args.iter().any(writes) {
-                    return false;
-                }
-                todo.push(*next);
-            }
-            Term::Payoff { player, amount, next, .. } => {
-                if writes(player) || writes(amount) {
-                    return false;
-                }
-                todo.push(*next);
-            }
-            // A choice reads the record (made first); an end never does.
-            Term::Choose(_) | Term::Outcome(_) | Term::End => {}
-        }
-    }
-    true
+            Inst::Enumerate { slot, .. } => hits(*slot),
+        };
+        // A choice reads the record (made first); an end never does.
+        let term_changes = match &block.term {
+            Term::Branch { cond, .. } => writes(cond),
+            Term::Reveal { to, args, .. } => to.as_ref().is_some_and(writes) || args.iter().any(writes),
+            Term::Payoff { player, amount, .. } => writes(player) || writes(amount),
+            Term::Jump(_) | Term::Choose(_) | Term::Outcome(_) | Term::End => false,
+        };
+        !block.insts.iter().any(inst_changes) && !term_changes
+    })
 }
 
 /// The slot a place writes into (its root).
@@ -166,7 +162,10 @@ impl Emitter<'_> {
     /// a deferred record: asked for once per node
     /// ([`Self::node_infoset`]), not once per child.
     pub(super) fn deferred_scratch_field(&self) -> TokenStream {
-        self.defers_any().then(|| quote!(offered_key: u32,)).unwrap_or_default()
+        match self.defers_any() {
+            true => quote!(offered_key: u32,),
+            false => quote!(),
+        }
     }
 
     /// The information set `__set` of the decision node of block `i`

@@ -16,6 +16,8 @@ mod expr;
 mod fns;
 mod hoist;
 mod scan;
+/// Reveals made at the next choice instead of where they run.
+mod sunk;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -46,6 +48,8 @@ pub struct Emitter<'a> {
     /// Per block, whether its choice's own-move record is made where it is
     /// read instead of in `apply` ([`deferred`]).
     deferred: Vec<bool>,
+    /// Per block, whether its reveal is made at the next choice ([`sunk`]).
+    sunk: Vec<bool>,
     /// The lookups lifted out of the candidate loop being emitted, with
     /// the names of their results and their loop levels ([`hoist`]).
     hoisted: std::cell::RefCell<Vec<(*const Expr, proc_macro2::Ident, usize)>>,
@@ -96,6 +100,7 @@ impl<'a> Emitter<'a> {
             layout: empty,
             remembered,
             deferred: Vec::new(),
+            sunk: sunk::sunk_reveals(ir),
             hoisted: Default::default(),
             bound: Default::default(),
             scan: Default::default(),
@@ -246,8 +251,9 @@ impl<'a> Emitter<'a> {
         let rust: Vec<TokenStream> = tys.iter().map(|t| self.ty(t)).collect();
         let n = head.len();
         let heads = head.iter().enumerate().map(|(i, h)| quote!(__w[#i] = #h;));
+        let len = self.words_len(n, tys);
         Some(quote! {
-            let mut __w = [0u64; #n #(+ <#rust as ::galac_runtime::value::Fixed>::WORDS)*];
+            let mut __w = [0u64; #len];
             #(#heads)*
             let mut __k = #n;
             #(
@@ -256,6 +262,13 @@ impl<'a> Emitter<'a> {
             )*
             let _ = __k;
         })
+    }
+
+    /// The length of [`Self::fixed_words`]'s array: `head` words, then
+    /// those of values of types `tys`.
+    fn words_len(&self, head: usize, tys: &[&Ty]) -> TokenStream {
+        let rust = tys.iter().map(|t| self.ty(t));
+        quote!(#head #(+ <#rust as ::galac_runtime::value::Fixed>::WORDS)*)
     }
 
     /// The value a field or local of type `ty` holds before it is set
