@@ -273,11 +273,19 @@ fn cargo_build(dir: &Path, target: &Path, progress: bool, offline: bool) -> Resu
 }
 
 /// Whether cargo's local registry holds every crate the crate in `dir`
-/// needs (`cargo metadata --offline` resolves them without the network);
-/// if not, cargo's first complaint.
+/// needs on this machine (`cargo metadata --offline` resolves them without
+/// the network); if not, cargo's first complaint. Only this platform's
+/// crates count: a build never fetches the others (Windows' console
+/// crates under clap), and without the filter a build that failed for
+/// another reason (an old compiler) was reported as missing them.
 fn registry_has_all(dir: &Path) -> Result<(), String> {
-    let output = cargo_command()
-        .args(["metadata", "--offline", "--format-version", "1", "--manifest-path"])
+    let mut cmd = cargo_command();
+    cmd.args(["metadata", "--offline", "--format-version", "1"]);
+    if let Some(host) = host_triple() {
+        cmd.args(["--filter-platform", &host]);
+    }
+    let output = cmd
+        .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -291,5 +299,33 @@ fn registry_has_all(dir: &Path) -> Result<(), String> {
     match err.lines().find(|l| l.starts_with("error")) {
         Some(line) => Err(line.trim().to_string()),
         None => Ok(()),
+    }
+}
+
+/// The platform rustc builds for by default (`rustc -vV`'s `host:`), which
+/// the solver is built for.
+fn host_triple() -> Option<String> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let output = Command::new(rustc).arg("-vV").output().ok()?;
+    let text = String::from_utf8(output.stdout).ok()?;
+    text.lines().find_map(|l| l.strip_prefix("host: ")).map(|h| h.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    /// A crate whose dependencies have crates for other platforms only
+    /// (clap's Windows console crates, which building galac never fetched
+    /// here) has all it needs in the registry.
+    #[test]
+    fn the_registry_check_counts_this_platforms_crates() {
+        let dir = std::env::temp_dir().join(format!("galac-registry-check-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src")).expect("test crate");
+        let manifest = "[package]\nname = \"registry_check\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+                        [dependencies]\nclap = \"4\"\n\n[workspace]\n";
+        std::fs::write(dir.join("Cargo.toml"), manifest).expect("manifest");
+        std::fs::write(dir.join("src/main.rs"), "fn main() {}\n").expect("main");
+        let checked = super::registry_has_all(&dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(checked, Ok(()));
     }
 }
