@@ -227,7 +227,9 @@ impl Emitter<'_> {
                 quote!({ let __x = #x; #xs.push(__x, steps, g.step_limit, #at)? })
             }
             Remove => {
-                let (xs, x) = (self.by_ref(&args[0], ctx), self.by_ref(&args[1], ctx));
+                // The item as a value (a list held in a field or a local
+                // is cloned, not moved: `remove([g], g)`).
+                let (xs, x) = (self.by_ref(&args[0], ctx), a(1));
                 quote!({ let __x = #x; #xs.remove(&__x, steps, g.step_limit, #at)? })
             }
             Sum => {
