@@ -125,7 +125,7 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
                 None => "rerun with --emit-crate DIR to keep the crate".to_string(),
             };
             eprintln!(
-                "error: cargo failed to build the generated crate (exit status {status}); this is a galac bug, \
+                "error: cargo failed to build the generated crate ({status}); this is a galac bug, \
                  please report it ({keep}):\n{log}"
             );
             1

@@ -26,7 +26,7 @@ pub enum BuildError {
     Io(String),
     #[error("cannot write the solver {0}")]
     Install(String),
-    #[error("cargo failed to build the generated crate in `{dir}` (exit status {status}):\n{log}")]
+    #[error("cargo failed to build the generated crate in `{dir}` ({status}):\n{log}")]
     Cargo { dir: String, status: String, log: String },
     #[error(
         "cargo's local registry lacks crates a solver needs, and fetching them from crates.io failed \
