@@ -11,6 +11,10 @@ use crate::span::Span;
 use crate::typeck::tast::{self, ArithOp, Builtin, Expr, ExprKind, Pattern, Place, StmtKind};
 use crate::typeck::types::Ty;
 
+/// The most fn call frames kept for reuse (`Interp::frames`): as deep as
+/// calls usually nest, not a deep recursion's worth.
+const MAX_SPARE_FRAMES: usize = 16;
+
 /// Where names read their values: state variables and the current locals
 /// (for flows both are the slot array).
 pub struct Env<'a> {
@@ -140,7 +144,10 @@ impl Interp {
             K::Local(l) => env.locals[l.0 as usize].clone(),
             K::Players => Value::seq((0..self.n_players as i64).map(Value::Int).collect()),
             K::Call(f, args) => {
-                let vals = args.iter().map(|a| self.eval(a, env, b)).collect::<Result<Vec<_>, _>>()?;
+                let mut vals = self.frames.borrow_mut().pop().unwrap_or_default();
+                for a in args {
+                    vals.push(self.eval(a, env, b)?);
+                }
                 self.call_fn(*f, vals, b, e.span)?
             }
             K::Builtin(bi, args) => self.builtin(*bi, args, env, b, e.span)?,
@@ -268,13 +275,23 @@ impl Interp {
         })
     }
 
-    /// Calls a pure fn with evaluated arguments.
+    /// Calls a pure fn with evaluated arguments (in a frame from
+    /// `Interp::frames`, or a new one).
     pub fn call_fn(&self, f: tast::FnId, args: Vec<Value>, b: &mut Budget, span: Span) -> Result<Value, GameError> {
         b.step(self, span)?;
         let func = &self.fns[f.0 as usize];
         let mut frame = args;
         frame.resize(func.locals.len().max(frame.len()), Value::Int(0));
-        match self.exec_fn_block(&func.body, &mut frame, b)? {
+        let flow = self.exec_fn_block(&func.body, &mut frame, b);
+        // The frame goes back for the next call (its values dropped now;
+        // a deep recursion's frames are not all kept).
+        frame.clear();
+        let mut frames = self.frames.borrow_mut();
+        if frames.len() < MAX_SPARE_FRAMES {
+            frames.push(frame);
+        }
+        drop(frames);
+        match flow? {
             Flow::Return(v) => Ok(v),
             Flow::Normal => Err(self.internal(func.span, "fn ended without return")),
         }
@@ -326,10 +343,22 @@ impl Interp {
                     }
                 },
                 StmtKind::For { pattern, domain, body } => {
-                    let items = self.enumerate(domain, &Env { vars: &[], locals: frame }, b)?;
-                    for item in items {
+                    // A list is walked where it lies, not copied (liar's
+                    // dice counts a hand this way at each leaf).
+                    let env = Env { vars: &[], locals: frame };
+                    let shared = match &domain.kind {
+                        tast::DomainKind::Values(e) if !matches!(e.kind, ExprKind::Range { .. }) => {
+                            Some(self.seq(e, &env, b)?)
+                        }
+                        _ => None,
+                    };
+                    let made = match shared {
+                        Some(_) => Vec::new(),
+                        None => self.enumerate(domain, &env, b)?,
+                    };
+                    for item in shared.as_deref().unwrap_or(&made) {
                         b.step(self, s.span)?;
-                        bind(pattern, item, frame);
+                        bind(pattern, item.clone(), frame);
                         if let Flow::Return(v) = self.exec_fn_block(body, frame, b)? {
                             return Ok(Flow::Return(v));
                         }

@@ -67,6 +67,10 @@ pub struct Interp {
     pub step_limit: u64,
     /// A reused buffer for fact and choice words (no allocation per node).
     words: std::cell::RefCell<Vec<u64>>,
+    /// Fn call frames given back, reused by the next calls (a frame was
+    /// two allocations and a reallocation a call: liar's dice counts its
+    /// dice by a fn at each leaf).
+    frames: std::cell::RefCell<Vec<Vec<Value>>>,
     labeler: galac_runtime::labels::Labeler,
     /// Per block, the locals live at its start (for [`Game::position_key`]).
     live: Vec<Vec<u32>>,
@@ -134,6 +138,7 @@ impl Interp {
             locator,
             step_limit: DEFAULT_STEP_LIMIT,
             words: Default::default(),
+            frames: Default::default(),
             labeler,
         }
     }
