@@ -95,6 +95,37 @@ impl Interp {
         }
     }
 
+    /// The value of a literal or of a name holding a scalar, without a
+    /// call (`int`'s frame and result cost more than the read): most
+    /// operands are such (liar's dice's `b > last && (b < liar || last >= 0)`).
+    /// `None` for anything else, which `int` evaluates (and reports).
+    #[inline(always)]
+    fn leaf_int(&self, e: &Expr, env: &Env) -> Option<i64> {
+        use ExprKind as K;
+        let scalar = |v: &Value| match v {
+            Value::Int(n) => Some(*n),
+            Value::Seq(_) => None,
+        };
+        match &e.kind {
+            K::Int(n) => Some(*n),
+            K::Bool(x) => Some(i64::from(*x)),
+            K::Player(i) | K::Variant(_, i) => Some(i64::from(*i)),
+            K::Local(l) => env.locals.get(l.0 as usize).and_then(scalar),
+            K::Var(v) => env.vars.get(v.0 as usize).and_then(scalar),
+            K::Param(p) => self.params.get(p.0 as usize).and_then(scalar),
+            _ => None,
+        }
+    }
+
+    /// `int`, for an operand of a binary operator (see [`Self::leaf_int`]).
+    #[inline(always)]
+    fn operand(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<i64, GameError> {
+        match self.leaf_int(e, env) {
+            Some(n) => Ok(n),
+            None => self.int(e, env, b),
+        }
+    }
+
     /// A binary operator on scalars (all of them compare as integers).
     fn int_binary(
         &self,
@@ -106,11 +137,11 @@ impl Interp {
         span: Span,
     ) -> Result<i64, GameError> {
         match op {
-            BinOp::And => return Ok(i64::from(self.int(x, env, b)? != 0 && self.int(y, env, b)? != 0)),
-            BinOp::Or => return Ok(i64::from(self.int(x, env, b)? != 0 || self.int(y, env, b)? != 0)),
+            BinOp::And => return Ok(i64::from(self.operand(x, env, b)? != 0 && self.operand(y, env, b)? != 0)),
+            BinOp::Or => return Ok(i64::from(self.operand(x, env, b)? != 0 || self.operand(y, env, b)? != 0)),
             _ => {}
         }
-        let (a, c) = (self.int(x, env, b)?, self.int(y, env, b)?);
+        let (a, c) = (self.operand(x, env, b)?, self.operand(y, env, b)?);
         let at = self.loc(span);
         Ok(match op {
             BinOp::Add => ops::add(a, c, at)?,
