@@ -11,6 +11,12 @@ use crate::span::Span;
 use crate::typeck::tast::{self, ArithOp, Builtin, Expr, ExprKind, Pattern, Place, StmtKind};
 use crate::typeck::types::Ty;
 
+/// Whether `op` with left operand `x` compares or computes scalars (`==`
+/// and `!=` on lists, tuples and data compare values: `eval`).
+fn scalar_operator(op: BinOp, x: &Expr) -> bool {
+    !matches!(op, BinOp::Eq | BinOp::Ne) || x.ty.element().is_none() && !matches!(x.ty, Ty::Tuple(_) | Ty::Data(..))
+}
+
 /// The most fn call frames kept for reuse (`Interp::frames`): as deep as
 /// calls usually nest, not a deep recursion's worth.
 const MAX_SPARE_FRAMES: usize = 16;
@@ -69,12 +75,7 @@ impl Interp {
             K::Var(v) => scalar(&env.vars[v.0 as usize]),
             K::Param(p) => scalar(&self.params[p.0 as usize]),
             K::Not(a) => Ok(i64::from(self.int(a, env, b)? == 0)),
-            K::Binary(op, x, y)
-                if !matches!(op, BinOp::Eq | BinOp::Ne)
-                    || x.ty.element().is_none() && !matches!(x.ty, Ty::Tuple(_) | Ty::Data(..)) =>
-            {
-                self.int_binary(*op, x, y, env, b, e.span)
-            }
+            K::Binary(op, x, y) if scalar_operator(*op, x) => self.int_binary(*op, x, y, env, b, e.span),
             K::Index(a, i) => {
                 let idx = self.int(i, env, b)?;
                 // Index a slot directly, without cloning the sequence.
@@ -117,12 +118,17 @@ impl Interp {
         }
     }
 
-    /// `int`, for an operand of a binary operator (see [`Self::leaf_int`]).
+    /// `int`, for an operand of a binary operator: a leaf read in place
+    /// ([`Self::leaf_int`]), another scalar operator evaluated without
+    /// `int`'s frame.
     #[inline(always)]
     fn operand(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<i64, GameError> {
-        match self.leaf_int(e, env) {
-            Some(n) => Ok(n),
-            None => self.int(e, env, b),
+        if let Some(n) = self.leaf_int(e, env) {
+            return Ok(n);
+        }
+        match &e.kind {
+            ExprKind::Binary(op, x, y) if scalar_operator(*op, x) => self.int_binary(*op, x, y, env, b, e.span),
+            _ => self.int(e, env, b),
         }
     }
 
