@@ -67,13 +67,11 @@ impl Interp {
             Value::Int(n) => Ok(*n),
             Value::Seq(_) => Err(self.internal(e.span, "expected a scalar")),
         };
+        // Literals and names (a name holding a list is reported below).
+        if let Some(n) = self.leaf_int(e, env) {
+            return Ok(n);
+        }
         match &e.kind {
-            K::Int(n) => Ok(*n),
-            K::Bool(x) => Ok(i64::from(*x)),
-            K::Player(i) | K::Variant(_, i) => Ok(i64::from(*i)),
-            K::Local(l) => scalar(&env.locals[l.0 as usize]),
-            K::Var(v) => scalar(&env.vars[v.0 as usize]),
-            K::Param(p) => scalar(&self.params[p.0 as usize]),
             K::Not(a) => Ok(i64::from(self.int(a, env, b)? == 0)),
             K::Binary(op, x, y) if scalar_operator(*op, x) => self.int_binary(*op, x, y, env, b, e.span),
             K::Index(a, i) => {
