@@ -326,7 +326,7 @@ impl InfoInterner {
     /// an own-move record of a choice among `choices` names when it is made
     /// later ([`push_deferred`](Self::push_deferred)). Generated code asks
     /// once per decision node instead of once per child (blind tic-tac-toe's
-    /// build 3.4% fewer instructions).
+    /// first 3M nodes 5.5% fewer instructions).
     pub fn infoset_with_key(&mut self, player: u32, state: InfoState, choices: &[u64]) -> (u32, bool, u32) {
         let head = [INFOSET_TAG, u64::from(player)];
         // The unresolved pending facts of `state`, newest first: the two

@@ -326,6 +326,7 @@ impl Emitter<'_> {
         if let Some(words) = self.fixed_words(&[quote!(#fact)], &names, &tys) {
             let values = args.iter().map(|a| self.expr(a, ctx));
             if self.sunk[block] {
+                // Pushed at the next choice, after a pending record (`sunk`).
                 let kept = self.sunk_local(block);
                 return quote! {
                     #(let #names = #values;)*
