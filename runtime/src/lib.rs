@@ -14,5 +14,6 @@ pub mod ops;
 pub mod params;
 pub mod rational;
 pub mod rng;
+mod room;
 pub mod tree;
 pub mod value;

@@ -215,7 +215,7 @@ impl Memo {
         }
         let before = self.cursor[player];
         let next = self.entries.get(before as usize).map_or(NONE, |e| e.next);
-        self.entries.push(Entry { base, key, found, next });
+        crate::room::push(&mut self.entries, Entry { base, key, found, next });
         if let Some(e) = self.entries.get_mut(before as usize) {
             e.next = at;
         }

@@ -207,7 +207,7 @@ impl InfoInterner {
             Ok(id) => id,
             Err(slot) => {
                 let id = entries.len() as u32;
-                entries.push(Entry { parent, fact });
+                crate::room::push(entries, Entry { parent, fact });
                 let entries = &*entries;
                 self.children.insert(slot, h, parent, id, |id| {
                     let e = &entries[id as usize];
@@ -412,7 +412,7 @@ impl InfoInterner {
             Ok(idx) => (idx, false),
             Err(slot) => {
                 let idx = infosets.len() as u32;
-                infosets.push(SetKey { state, choice_key });
+                crate::room::push(infosets, SetKey { state, choice_key });
                 let infosets = &*infosets;
                 self.sets.insert(slot, h, state, idx, |id| rehash(&infosets[id as usize]));
                 (idx, true)

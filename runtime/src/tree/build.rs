@@ -73,7 +73,8 @@ pub enum BuildError {
 /// 9,457-node Leduc 41 of a fresh build's 117 page faults, a seventh of its
 /// time). glibc maps a page only once it is written, so room a game leaves
 /// unused costs no memory, only the page at each array's end (about 20 µs
-/// on a tree of a few hundred nodes).
+/// on a tree of a few hundred nodes). Past it the arrays that grow with
+/// the tree jump to a larger room at once ([`crate::room`]).
 const ROOM_NODES: usize = 1 << 14;
 /// The node arrays grow zeroed this many nodes at a time, not by each
 /// expanded node's few children (two calls of `memset` per node).
@@ -534,7 +535,7 @@ impl Tree {
         if self.infosets.len() >= CHANCE_BIT as usize {
             return Err(BuildError::TableFull { what: "information sets", limit: CHANCE_BIT.into() });
         }
-        self.infosets.push(set);
+        crate::room::push(&mut self.infosets, set);
         if let Some((label, actions)) = labels {
             self.label_bytes += self.set_labels.push(label, actions);
         }
@@ -577,9 +578,16 @@ impl Tree {
     #[inline]
     fn make_nodes(&mut self, n: usize) {
         if n > self.data.len() {
-            let len = n.next_multiple_of(NODE_CHUNK);
-            self.data.resize(len, 0);
-            self.first_child.resize(len, 0);
+            self.add_node_chunks(n);
         }
+    }
+
+    /// [`make_nodes`](Self::make_nodes) past the arrays' ends (once in
+    /// [`NODE_CHUNK`] nodes: out of line).
+    #[inline(never)]
+    fn add_node_chunks(&mut self, n: usize) {
+        let len = n.next_multiple_of(NODE_CHUNK);
+        crate::room::resize(&mut self.data, len, 0);
+        crate::room::resize(&mut self.first_child, len, 0);
     }
 }

@@ -187,7 +187,7 @@ impl MovesBefore {
         let i = set as usize;
         if let (None, Some(p)) = (&self.wide, Self::pack(mv)) {
             if i >= self.packed.len() {
-                self.packed.resize(i + 1, UNSET_PACKED);
+                crate::room::resize(&mut self.packed, i + 1, UNSET_PACKED);
             }
             self.packed[i] = p;
             return;
