@@ -155,19 +155,6 @@ fn unpack_offered(id: u32) -> Option<(u32, Record)> {
     Some((field(wt + wv, ws), Record { words, len: 2 + n }))
 }
 
-/// Whether the last word of `head ++ rest` fits its width in a packed
-/// fact (a fact that packs passes): a move record's offered list ends with
-/// its largest word (a bitmask), so a record that does not pack mostly
-/// fails here, a compare instead of [`pack`]'s loop.
-#[inline]
-pub(super) fn last_word_fits(head: &[u64], rest: &[u64]) -> bool {
-    let n = head.len() + rest.len();
-    match rest.last().or(head.last()) {
-        Some(w) if n <= MAX_PACKED_WORDS => w.wrapping_add(2) >> PACK_WIDTHS[n][n - 1] == 0,
-        _ => false,
-    }
-}
-
 /// Word `i` of the packed fact `id` (zero past its end).
 fn unpacked_word(id: u32, i: usize) -> u64 {
     let n = ((id >> 27) & 7) as usize;

@@ -44,7 +44,6 @@ use compact_index::{pair_hash, CompactIndex};
 use facts::{FactDict, PACKED};
 pub use import::{ImportCache, InfoKeys};
 use memo::{Found, Memo};
-pub use offered::record_never_packs;
 use offered::OfferedList;
 
 /// An information state (a fact list). `EMPTY` is the empty list. The value

@@ -3,7 +3,7 @@
 //! out: the list is nearly always that of the set just asked for, whose id
 //! and words the interner keeps ([`OfferedList`]).
 
-use super::{facts, same_words, InfoInterner, InfoState, Pending, INFOSET_TAG, NONE, OFFERED_TAG, PENDING};
+use super::{same_words, InfoInterner, InfoState, Pending, INFOSET_TAG, NONE, OFFERED_TAG, PENDING};
 
 /// The longest choice list copied as soon as its set is asked for.
 const SHORT_LIST: usize = 4;
@@ -21,9 +21,10 @@ pub(super) struct OfferedList {
     short: [u64; SHORT_LIST],
     long: Vec<u64>,
     copied: bool,
-    /// Whether a move record has asked for its list (it did not pack as
-    /// the record and the list spelled out): only then is a short list
-    /// copied before a record asks (Leduc's records pack).
+    /// Whether a move record has asked for its list: only then is a short
+    /// list copied before a record asks (a compiled game whose records are
+    /// all deferred names each list by the id `advance` kept, and never
+    /// asks).
     wanted: bool,
 }
 
@@ -44,8 +45,8 @@ impl OfferedList {
     /// The list `words`, whose choice key for `player` has the id `key`;
     /// a short list is copied now (a few stores: liar's dice's bitmask),
     /// a long one when a move record first asks. Nothing is kept until a
-    /// record has asked for its list (`wanted`; Leduc's records pack
-    /// without it: 1% of 13-rank Leduc's build): the first to ask looks
+    /// record has asked for its list (`wanted`; keeping lists no record
+    /// asked for was 1% of 13-rank Leduc's build): the first to ask looks
     /// its list up ([`InfoInterner::offered_list`]).
     #[inline]
     pub(super) fn offer(&mut self, player: u32, key: u32, words: &[u64]) {
@@ -80,54 +81,26 @@ impl OfferedList {
     }
 }
 
-/// Whether an own-move record of `chose_len` words never packs with the
-/// list it was offered ([`InfoInterner::push_offered`] then makes the fact
-/// [`InfoInterner::push_deferred`] makes): a list's key has two words or
-/// more, and a packed fact at most [`facts::MAX_PACKED_WORDS`].
-pub const fn record_never_packs(chose_len: usize) -> bool {
-    chose_len + 2 > facts::MAX_PACKED_WORDS
-}
-
 impl InfoInterner {
     /// The state `state` followed by `player`'s own-move record `chose`
     /// (`[CHOSE_TAG, type, value...]`) with the options it was offered
     /// (`offered`, a choice list's key): the fact `chose ++ offered`
-    /// ([`facts`](Self::facts) gives those words back), packed if it can
-    /// be, else held as the record and the id of the offered list (packed
-    /// with the list's slot when the record's type and value are small:
-    /// [`facts::FactDict::offered_id`]). The list is nearly always that of
-    /// the information set just asked for (a compare finds its id), so a
-    /// move's record is a few words however many options there were
-    /// (blind tic-tac-toe offers 18 and pushed 22 words per node). A game
-    /// records a choice this way or with [`push`](Self::push), always the
-    /// same way: the two make different states (as do two players' records
-    /// of one move: states are compared within one player's).
-    #[inline]
-    pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
-        match self.push_packed(state, chose, offered) {
-            Some(packed) => packed,
-            None => self.push_listed(state, player, chose, offered),
-        }
-    }
-
-    /// The state `state` followed by the record `chose ++ offered` packed
-    /// as one fact, if a short record and list (Leduc's bets) pack.
-    #[inline]
-    fn push_packed(&mut self, state: InfoState, chose: &[u64], offered: &[u64]) -> Option<InfoState> {
-        let fact = facts::last_word_fits(chose, offered).then(|| facts::pack(chose, offered)).flatten()?;
-        let id = self.pending.len() as u32;
-        let start = self.pending_words.len() as u32;
-        self.pending.push(Pending { parent: state, fact, start, interned: NONE });
-        Some(InfoState(PENDING | id))
-    }
-
-    /// [`push_offered`](Self::push_offered) of a record that does not
-    /// pack with its list (kept apart: Leduc, whose records pack, built
-    /// 13-rank Leduc 4-5% faster so). Always inlined into the game's
-    /// `apply`: a call saved and restored six registers for a few dozen
-    /// instructions (blind tic-tac-toe's build 3.4% fewer instructions).
+    /// ([`facts`](Self::facts) gives those words back), held as the record
+    /// and the id of the offered list, packed with the list's slot when the
+    /// record's type and value are small ([`FactDict::offered_id`](super::facts::FactDict::offered_id)):
+    /// the fact [`push_deferred`](Self::push_deferred) makes, so that a
+    /// record made now and one made later are the same fact. The list is
+    /// nearly always that of the information set just asked for (a compare
+    /// finds its id), so a move's record is a few words however many
+    /// options there were (blind tic-tac-toe offers 18 and pushed 22 words
+    /// per node). A game records a choice this way or with
+    /// [`push`](Self::push), always the same way: the two make different
+    /// states (as do two players' records of one move: states are compared
+    /// within one player's). Always inlined into the game's `apply`: a call
+    /// saved and restored six registers for a few dozen instructions (blind
+    /// tic-tac-toe's build 3.4% fewer instructions).
     #[inline(always)]
-    fn push_listed(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
+    pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
         let key = self.offered_key(player, offered);
         self.push_deferred(state, key, chose)
     }
@@ -148,9 +121,7 @@ impl InfoInterner {
     /// The state `state` followed by the own-move record `chose` with the
     /// offered list whose id is `key` (from
     /// [`infoset_with_key`](Self::infoset_with_key)): what
-    /// [`push_offered`](Self::push_offered) makes of a record that does not
-    /// pack with its list's words (one that never packs,
-    /// [`record_never_packs`]). Generated code defers the record of a move
+    /// [`push_offered`](Self::push_offered) makes. Generated code defers the record of a move
     /// until the flow reaches a choice or a fact for the mover (a leaf, two
     /// thirds of blind tic-tac-toe's nodes, never does): the same fact, so
     /// the same states.

@@ -300,11 +300,14 @@ fn moves_recorded_by_id_are_exact(chose: [u64; 3]) {
     // same words (states are compared within one player's).
     let d = i.resolve(d);
     assert_eq!(i.facts(d), i.facts(a));
-    // A short record and list pack, as the fact spelled out does.
-    if chose[2] < 8 && chose[1] < 8 {
-        let short = i.push_offered(card, 0, &chose, &[5, 6]);
-        let spelled = i.push(card, &[&chose[..], &[5, 6]].concat());
-        assert_eq!(i.resolve(short), i.resolve(spelled));
+    // Made now or later from its list's id (a deferred record), a record
+    // is the same fact, with a long list or a short one.
+    for list in [&long[..], &[5, 6]] {
+        let now = i.push_offered(card, 0, &chose, list);
+        let (_, _, key) = i.infoset_with_key(0, card, list);
+        let later = i.push_deferred(card, key, &chose);
+        assert_eq!(i.resolve(now), i.resolve(later));
+        assert_eq!(i.facts(later)[1], [&chose[..], list].concat());
     }
     let next = i.infoset(0, a, &[4, 2]).0;
     assert_ne!(next, set);

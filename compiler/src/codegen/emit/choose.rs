@@ -323,8 +323,8 @@ impl Emitter<'_> {
             let record = c.chooser.as_ref().map(|p| {
                 let p = self.expr(p, Ctx::Flow);
                 match &fixed {
-                    Some(words) if self.deferred[i] => {
-                        let record = self.defer_record(i, c, words);
+                    Some(_) if self.deferred[i] => {
+                        let record = self.defer_record(i);
                         quote! {
                             let __player = (#p) as usize;
                             #record

@@ -12,9 +12,11 @@
 //! A choice's record is deferred only when the flow cannot change its
 //! bound locals before every such point (their fields are read then), it
 //! binds every part of the chosen value, its record has fixed width and it
-//! carries the offered list (`crate::offers`); a record short enough to
-//! pack with the list's words is made at once, as before
-//! (`galac_runtime::info::record_never_packs`, a constant).
+//! carries the offered list (`crate::offers`). A record made now and one
+//! made later are the same fact (`InfoInterner::push_offered` makes what
+//! `push_deferred` makes), so a game may do both. Leduc's bets and liar's
+//! dice's bids are deferred too: more than half their moves end the game
+//! (a fold, a call of "liar").
 
 use std::collections::HashSet;
 
@@ -37,10 +39,9 @@ pub(super) fn deferred_records(ir: &ir::Program, layout: &Layout, remembered: &[
             Term::Choose(c) => {
                 let mut slots = Vec::new();
                 pattern_defs(&c.pattern, &mut slots);
-                let record_words = value_words(&ir.choice_tys[c.choice_ty as usize]).map(|w| 2 + w);
                 c.chooser.is_some()
                     && remembered.get(i).copied().unwrap_or(false)
-                    && record_words.is_some_and(galac_runtime::info::record_never_packs)
+                    && value_words(&ir.choice_tys[c.choice_ty as usize]).is_some()
                     && all_bound(&c.pattern)
                     && unchanged_until_read(ir, layout, c.next, &slots)
             }
@@ -51,9 +52,7 @@ pub(super) fn deferred_records(ir: &ir::Program, layout: &Layout, remembered: &[
 
 /// The words of a value of `ty` as `galac_runtime::value::Fixed` writes
 /// them, for scalars and tuples of them (`None` for other types: their
-/// records are not deferred). The generated test of
-/// `record_never_packs` on the runtime's own count decides, this only
-/// spares the other games the deferred fields.
+/// records are not deferred).
 fn value_words(ty: &Ty) -> Option<usize> {
     match ty {
         Ty::Int | Ty::Bool | Ty::Player | Ty::Enum(..) | Ty::Card => Some(1),
@@ -187,20 +186,13 @@ impl Emitter<'_> {
         quote!(#(#fields: u32::MAX,)* #mover)
     }
 
-    /// `apply`'s record of block `i`'s choice `c` made by `__player`: its
-    /// offered list's id kept (from the scratch), or (`words` making `__w`) the record now.
-    pub(super) fn defer_record(&self, i: usize, c: &ir::Choose, words: &TokenStream) -> TokenStream {
+    /// `apply`'s record of block `i`'s choice made by `__player`: its
+    /// offered list's id kept (from the scratch), the record made later.
+    pub(super) fn defer_record(&self, i: usize) -> TokenStream {
         let field = self.deferred_field(i);
-        let rust = self.ty(&self.ir.choice_tys[c.choice_ty as usize]);
-        // The test is a constant: the compiler keeps one branch.
         quote! {
-            if ::galac_runtime::info::record_never_packs(2usize + <#rust as ::galac_runtime::value::Fixed>::WORDS) {
-                s.#field = sc.offered_key;
-                s.deferred_mover = __player as u8;
-            } else {
-                #words
-                s.info[__player] = info.push_offered(s.info[__player], __player as u32, &__w, &sc.offered);
-            }
+            s.#field = sc.offered_key;
+            s.deferred_mover = __player as u8;
         }
     }
 
@@ -283,15 +275,19 @@ mod tests {
     use super::value_words;
     use crate::typeck::types::Ty;
 
-    /// Blind tic-tac-toe's moves (a tuple of three) are recorded where they
-    /// are read; Leduc's (one word, packing with their list) in `apply`;
-    /// the test game's first choice defers its record.
+    /// Blind tic-tac-toe's moves (a tuple of three), Leduc's bets and the
+    /// test game's first choice are recorded where they are read; a move
+    /// whose pattern drops a part (its record needs the whole value) in
+    /// `apply`.
     #[test]
-    fn records_are_deferred_where_they_cannot_pack() {
+    fn records_are_deferred_unless_a_part_is_dropped() {
         let deferred = |src: &str| super::super::emitted(src).contains("fn make_deferred_record");
         assert!(deferred(include_str!("../../../../examples/blind_tictactoe.gala")));
-        assert!(!deferred(include_str!("../../../../examples/leduc.gala")));
+        assert!(deferred(include_str!("../../../../examples/leduc.gala")));
         assert!(deferred(include_str!("../../../../tests/codegen/deferred_records.gala")));
+        let dropped = "game g { players a, b; flow { choose nature h in bool; \
+                       choose a (x, _) in [(1, 2), (3, 4)] where h || x < 2; choose a y in bool; end; } }";
+        assert!(!deferred(dropped) && super::super::emitted(dropped).contains("push_offered"));
     }
 
     /// The count of words agrees with the runtime's, so that the games

@@ -76,20 +76,6 @@ fn tuple_fields_give_their_words_back() {
     assert_eq!((tuple_field(&[]), tuple_field(&[0])), (None, None));
 }
 
-#[test]
-fn a_fact_whose_last_word_does_not_fit_does_not_pack() {
-    let words = [0u64, 1, 5, 13, 14, 200, 254, 1 << 13, 1 << 20, u64::MAX - 2, u64::MAX];
-    for len in 0..8 {
-        for i in 0..words.len().pow(len.min(3) as u32) {
-            let fact: Vec<u64> = (0..len).map(|k| words[i / words.len().pow(k.min(2) as u32) % words.len()]).collect();
-            for split in 0..=len {
-                let (head, rest) = fact.split_at(split);
-                assert!(pack(head, rest).is_none() || last_word_fits(head, rest), "{fact:?}");
-            }
-        }
-    }
-}
-
 /// Four-word facts, more than [`super::RECENT_BITS`] has slots (so
 /// that some share one), keep one id each, found again through
 /// `recent` or the dictionary, and never another key's.
