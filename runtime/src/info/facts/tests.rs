@@ -49,6 +49,25 @@ fn a_packed_move_record_gives_its_words_back_and_is_no_other_packed_fact() {
     }
 }
 
+/// Lists whose keys pack, more than [`super::PACKED_KEY_BITS`] has
+/// entries (so that some share one), keep one slot each, asked for in any
+/// order: a record names its own list, never another's.
+#[test]
+fn packed_list_keys_keep_their_slots_through_the_shared_entries() {
+    use super::super::{CHOSE_TAG, NONE};
+    let mut dict = FactDict::new();
+    let keys: Vec<u32> = (0..3 << super::PACKED_KEY_BITS).map(|i| PACKED | (5 << 27) | (i * 7)).collect();
+    let chose = [CHOSE_TAG, 1, 2];
+    let ids: Vec<u32> = keys.iter().map(|&k| dict.offered_id(k, &chose, &mut (NONE, NONE))).collect();
+    for (n, &i) in [0, 1, 2].iter().cycle().take(keys.len() * 2).enumerate() {
+        let at = (n * 7 + i) % keys.len();
+        let id = dict.offered_id(keys[at], &chose, &mut (NONE, NONE));
+        assert_eq!(id, ids[at]);
+        assert_eq!(dict.offered_record(id).map(|(k, _)| k), Some(keys[at]));
+    }
+    assert_eq!(dict.offered.len(), keys.len());
+}
+
 /// Every tuple a field takes comes back from it, so no two share one;
 /// the fields fit their width.
 #[test]
