@@ -578,16 +578,21 @@ impl Tree {
     #[inline]
     fn make_nodes(&mut self, n: usize) {
         if n > self.data.len() {
-            self.add_node_chunks(n);
+            let len = n.next_multiple_of(NODE_CHUNK);
+            if len > self.data.capacity() {
+                self.grow_node_room(len);
+            }
+            self.data.resize(len, 0);
+            self.first_child.resize(len, 0);
         }
     }
 
-    /// [`make_nodes`](Self::make_nodes) past the arrays' ends (once in
-    /// [`NODE_CHUNK`] nodes: out of line).
+    /// Room for `len` nodes in the node arrays, as [`crate::room`] grows
+    /// arrays (out of line: rare).
     #[inline(never)]
-    fn add_node_chunks(&mut self, n: usize) {
-        let len = n.next_multiple_of(NODE_CHUNK);
-        crate::room::resize(&mut self.data, len, 0);
-        crate::room::resize(&mut self.first_child, len, 0);
+    fn grow_node_room(&mut self, len: usize) {
+        let (data, first_child) = (self.data.len(), self.first_child.len());
+        crate::room::grow(&mut self.data, len - data);
+        crate::room::grow(&mut self.first_child, len - first_child);
     }
 }
