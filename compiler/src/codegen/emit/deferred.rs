@@ -41,7 +41,7 @@ pub(super) fn deferred_records(ir: &ir::Program, layout: &Layout, remembered: &[
                 pattern_defs(&c.pattern, &mut slots);
                 c.chooser.is_some()
                     && remembered.get(i).copied().unwrap_or(false)
-                    && value_words(&ir.choice_tys[c.choice_ty as usize]).is_some()
+                    && scalars(&ir.choice_tys[c.choice_ty as usize])
                     && all_bound(&c.pattern)
                     && unchanged_until_read(ir, layout, c.next, &slots)
             }
@@ -50,14 +50,14 @@ pub(super) fn deferred_records(ir: &ir::Program, layout: &Layout, remembered: &[
         .collect()
 }
 
-/// The words of a value of `ty` as `galac_runtime::value::Fixed` writes
-/// them, for scalars and tuples of them (`None` for other types: their
-/// records are not deferred).
-fn value_words(ty: &Ty) -> Option<usize> {
+/// Whether `ty` is a scalar or a tuple of them: a record of fixed width,
+/// made again from the bound locals (other types' records are not
+/// deferred).
+fn scalars(ty: &Ty) -> bool {
     match ty {
-        Ty::Int | Ty::Bool | Ty::Player | Ty::Enum(..) | Ty::Card => Some(1),
-        Ty::Tuple(ts) => ts.iter().map(value_words).sum::<Option<usize>>().map(|w| 1 + w),
-        _ => None,
+        Ty::Int | Ty::Bool | Ty::Player | Ty::Enum(..) | Ty::Card => true,
+        Ty::Tuple(ts) => ts.iter().all(scalars),
+        _ => false,
     }
 }
 
@@ -270,9 +270,8 @@ impl Emitter<'_> {
 
 #[cfg(test)]
 mod tests {
-    use galac_runtime::value::Fixed;
-
-    use super::value_words;
+    use super::scalars;
+    use crate::codegen::emit::Emitter;
     use crate::typeck::types::Ty;
 
     /// Blind tic-tac-toe's moves (a tuple of three), Leduc's bets and the
@@ -290,15 +289,15 @@ mod tests {
         assert!(!deferred(dropped) && super::super::emitted(dropped).contains("push_offered"));
     }
 
-    /// The count of words agrees with the runtime's, so that the games
-    /// whose records are deferred are those the runtime defers.
+    /// The types whose records are deferred are scalars and tuples of
+    /// them, all of fixed width (the flush writes their words on the stack).
     #[test]
-    fn value_words_are_the_runtimes() {
-        assert_eq!(value_words(&Ty::Int), Some(<i64 as Fixed>::WORDS));
-        let triple = Ty::Tuple(vec![Ty::Int, Ty::Int, Ty::Bool]);
-        assert_eq!(value_words(&triple), Some(<(i64, i64, bool) as Fixed>::WORDS));
+    fn deferred_records_have_fixed_width() {
         let nested = Ty::Tuple(vec![Ty::Tuple(vec![Ty::Int, Ty::Player]), Ty::Bool]);
-        assert_eq!(value_words(&nested), Some(<((i64, u8), bool) as Fixed>::WORDS));
-        assert_eq!(value_words(&Ty::List(Box::new(Ty::Int))), None);
+        for ty in [Ty::Int, Ty::Tuple(vec![Ty::Int, Ty::Int, Ty::Bool]), nested] {
+            assert!(scalars(&ty) && Emitter::fixed(&ty), "{ty:?}");
+        }
+        assert!(!scalars(&Ty::List(Box::new(Ty::Int))));
+        assert!(!scalars(&Ty::Tuple(vec![Ty::Int, Ty::List(Box::new(Ty::Int))])));
     }
 }
