@@ -96,9 +96,10 @@ impl InfoInterner {
     /// per node). A game records a choice this way or with
     /// [`push`](Self::push), always the same way: the two make different
     /// states (as do two players' records of one move: states are compared
-    /// within one player's). Always inlined into the game's `apply`: a call
-    /// saved and restored six registers for a few dozen instructions (blind
-    /// tic-tac-toe's build 3.4% fewer instructions).
+    /// within one player's). Always inlined into the game's `apply`, as its
+    /// list path was when blind tic-tac-toe's records were made there: a
+    /// call saved and restored six registers for a few dozen instructions
+    /// (3.4% of that build's instructions).
     #[inline(always)]
     pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
         let key = self.offered_key(player, offered);
@@ -121,10 +122,10 @@ impl InfoInterner {
     /// The state `state` followed by the own-move record `chose` with the
     /// offered list whose id is `key` (from
     /// [`infoset_with_key`](Self::infoset_with_key)): what
-    /// [`push_offered`](Self::push_offered) makes. Generated code defers the record of a move
-    /// until the flow reaches a choice or a fact for the mover (a leaf, two
-    /// thirds of blind tic-tac-toe's nodes, never does): the same fact, so
-    /// the same states.
+    /// [`push_offered`](Self::push_offered) makes. Generated code defers
+    /// the record of a move until the flow reaches a choice or a fact for
+    /// the mover (a leaf, two thirds of blind tic-tac-toe's nodes, never
+    /// does): the same fact, so the same states.
     #[inline(always)]
     pub fn push_deferred(&mut self, state: InfoState, key: u32, chose: &[u64]) -> InfoState {
         let id = self.pending.len() as u32;
