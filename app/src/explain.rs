@@ -13,14 +13,9 @@ use std::path::PathBuf;
 use galac_runtime::game::Game;
 use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::beliefs::{explain, SetView};
-use galac_solvers::cfr::{CfrConfig, CfrSolver};
-use galac_solvers::lp::{Backend, LpSolver};
-use galac_solvers::maxn::Ties;
-use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::Profile;
 
 use crate::cards::CardStyle;
-use crate::choose::{self, Choice};
 use crate::{Format, LimitArgs};
 
 /// Beliefs shown per set in text (the JSON answer has them all).
@@ -84,7 +79,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
     };
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
     let labels = crate::solve::unique_labels(&tree);
-    let (profile, source) = match profile_for(game, &tree, &labels, args.select.strategy.as_deref()) {
+    let (profile, source) = match profile_for(game, &tree, &labels, args.select.strategy.as_deref(), &args.limits) {
         Ok(x) => x,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -139,22 +134,14 @@ pub(crate) fn profile_for<G: Game>(
     tree: &Tree,
     labels: &[String],
     strategy: Option<&std::path::Path>,
+    limits: &LimitArgs,
 ) -> Result<(Profile, String), String> {
     if let Some(path) = strategy {
         let loaded = crate::strategy_file::read(path, game.info(), tree, labels, false)?;
         return Ok((loaded.profile, format!("strategy file {}", path.display())));
     }
-    let (choice, _) = choose::auto(tree, Ties::First, None)?;
-    let solver: Box<dyn Solver> = match choice {
-        Choice::Lp => Box::new(LpSolver { backend: Backend::Clarabel }),
-        Choice::Cfr(variant) => Box::new(CfrSolver { config: CfrConfig::new(variant, 1000), resume: None }),
-        other => {
-            let answer = choose::run(other, tree)?;
-            return Ok((answer.profile, format!("solved by {}", answer.name)));
-        }
-    };
-    let solution = solver.solve(tree, &mut RunToEnd).map_err(|e| e.to_string())?;
-    Ok((solution.profile, format!("solved by {}", solver.name())))
+    let solved = crate::registry::solve_by_default(tree, limits)?;
+    Ok((solved.solution.profile, format!("solved by {}", solved.name)))
 }
 
 /// The facts of a set's label (after the player's name), split at the

@@ -7,9 +7,6 @@
 //! 2 when the program was called wrongly.
 
 pub mod cards;
-pub mod cfr;
-pub mod choose;
-pub mod double_oracle;
 pub mod exact;
 pub mod explain;
 pub mod export;
@@ -22,6 +19,7 @@ pub mod play;
 pub mod plot;
 pub mod private_info;
 pub mod progress;
+pub mod registry;
 pub mod report;
 pub mod shell;
 pub mod simulate;
@@ -76,14 +74,22 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    pub fn build_options(&self, labels: bool) -> BuildOptions {
-        BuildOptions {
-            max_nodes: self.max_nodes,
-            max_bytes: self.max_memory.saturating_mul(1 << 20),
-            labels,
-            progress: None,
-        }
+    /// `--max-memory` in bytes.
+    pub fn max_bytes(&self) -> u64 {
+        self.max_memory.saturating_mul(1 << 20)
     }
+
+    pub fn build_options(&self, labels: bool) -> BuildOptions {
+        BuildOptions { max_nodes: self.max_nodes, max_bytes: self.max_bytes(), labels, progress: None }
+    }
+}
+
+/// A group of flags with every flag at its default, as the command line
+/// gives them (one source of defaults: the flags' own attributes).
+pub fn defaults<T: clap::Args + clap::FromArgMatches>() -> T {
+    let command = T::augment_args(clap::Command::new("defaults"));
+    let matches = command.try_get_matches_from(["defaults"]).expect("every flag has a default or is optional");
+    T::from_arg_matches(&matches).expect("the defaults parse")
 }
 
 /// Makes another instance of the game, for another thread.
@@ -303,7 +309,7 @@ enum SolverCommand {
     Solve {
         #[command(flatten)]
         game: ParamArgs,
-        /// Boxed: the solvers' flags make it much larger than the others.
+        // Boxed: the solvers' flags make it much larger than the others.
         #[command(flatten)]
         args: Box<solve::SolveArgs>,
     },

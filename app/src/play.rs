@@ -92,7 +92,7 @@ pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
         return 1;
     };
     let labels = crate::solve::unique_labels(&tree);
-    let mut resolver = Resolver::new(&tree, info, &labels);
+    let mut resolver = Resolver::new(&tree, info, &labels).with_limits(&args.limits);
     let against = Source::parse(&args.against);
     let sources: Vec<Source> = (0..info.players.len()).map(|_| against.clone()).collect();
     let profile = if all_human { Ok(galac_solvers::Profile::uniform(&tree)) } else { resolver.combine(&sources) };

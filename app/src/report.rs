@@ -1,8 +1,8 @@
 //! The report of a solved game (`solve`, and the double oracle with a
 //! tree): the value, the check, and every information set's strategy, as
-//! text or JSON. Both are written as they are made: a game with millions
-//! of information sets (blind tic-tac-toe, 6.65 M) made a JSON value of
-//! 16 GB when the report was built whole before printing.
+//! text or JSON ([`SolveJson`], the one shape of every `solve` answer).
+//! Both are written as they are made, never built whole: a game with
+//! millions of information sets would need gigabytes for the JSON value.
 
 use std::collections::HashMap;
 use std::io::{self, BufWriter, Write};
@@ -11,8 +11,11 @@ use std::path::Path;
 use galac_runtime::game::GameInfo;
 use galac_runtime::tree::Tree;
 use galac_solvers::best_response::Evaluation;
+use galac_solvers::double_oracle::LabelledSet;
 use galac_solvers::Profile;
 
+use crate::registry::harness::Point;
+use crate::registry::Findings;
 use crate::Format;
 
 /// Information-set labels that are unique keys (the choices are appended
@@ -52,6 +55,119 @@ pub fn unique_labels(tree: &Tree) -> Vec<String> {
     labels
 }
 
+/// The `solve` answer as JSON (schema `galac.solve/1`), in every form:
+/// of a built tree, of the double oracle without one, of max^n over
+/// states. Keys in this order; the strategies are written set by set.
+#[derive(serde::Serialize)]
+pub(crate) struct SolveJson<'a> {
+    pub schema: &'static str,
+    pub game: &'a str,
+    pub params: serde_json::Value,
+    pub solver: &'a str,
+    pub notes: &'a [String],
+    /// Each player's expected payoff.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Keyed<'a, f64>>,
+    /// Bounds on the first player's value (the double oracle without a tree).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value_bounds: Option<[f64; 2]>,
+    /// NashConv.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exploitability: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_response: Option<&'a [f64]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub infosets: Option<Vec<u64>>,
+    /// Seconds per phase ("generate", then the solver's, in snake case).
+    pub seconds: serde_json::Map<String, serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreached: Option<Vec<&'a str>>,
+    pub strategy: Strategy<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub curve: Option<&'a [Point]>,
+    #[serde(flatten)]
+    pub findings: Option<&'a Findings>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<&'a serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<&'static str>,
+}
+
+/// The schema of every `solve` answer.
+pub(crate) const SOLVE_SCHEMA: &str = "galac.solve/1";
+
+/// A map from names (players) to values, in the names' order.
+pub(crate) struct Keyed<'a, T>(pub &'a [String], pub &'a [T]);
+
+impl<T: serde::Serialize> serde::Serialize for Keyed<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().zip(self.1))
+    }
+}
+
+/// A profile as JSON: each set's label to its actions' probabilities (by
+/// action label); `null` when there is none.
+pub(crate) enum Strategy<'a> {
+    None,
+    /// Every set of a built tree.
+    Tree {
+        tree: &'a Tree,
+        profile: &'a Profile,
+        labels: &'a [String],
+    },
+    /// The sets the double oracle's restricted game defines.
+    Labelled(&'a [LabelledSet]),
+}
+
+/// One set's actions to their probabilities.
+struct Probs<'a>(&'a [String], &'a [f64]);
+
+impl serde::Serialize for Probs<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().zip(self.1))
+    }
+}
+
+impl serde::Serialize for Strategy<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Strategy::None => s.serialize_unit(),
+            Strategy::Tree { tree, profile, labels } => s.collect_map(
+                (0..tree.infosets.len() as u32)
+                    .map(|set| (&labels[set as usize], Probs(tree.action_labels(set), profile.probs(set)))),
+            ),
+            Strategy::Labelled(sets) => {
+                s.collect_map(sets.iter().map(|set| (&set.label, Probs(&set.actions, &set.probs))))
+            }
+        }
+    }
+}
+
+/// Seconds per phase as the JSON answer keys them.
+pub(crate) fn seconds_json(
+    generate: Option<f64>,
+    phases: &[(&'static str, f64)],
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut seconds = serde_json::Map::new();
+    if let Some(t) = generate {
+        seconds.insert("generate".into(), serde_json::json!(t));
+    }
+    for (phase, t) in phases {
+        seconds.insert(phase.to_lowercase().replace(" ", "_"), serde_json::json!(t));
+    }
+    seconds
+}
+
+/// The note of an answer with three or more players (text, JSON).
+pub(crate) fn many_players_note(players: usize) -> Option<(&'static str, &'static str)> {
+    (players > 2).then_some((
+        "with three or more players a small NashConv is not an equilibrium guarantee",
+        "three or more players: NashConv is reported; no equilibrium guarantee holds",
+    ))
+}
+
 pub(crate) struct Report<'a> {
     pub info: &'a GameInfo,
     pub tree: &'a Tree,
@@ -66,15 +182,15 @@ pub(crate) struct Report<'a> {
     /// The solver's own findings and why it was chosen, one line each.
     pub notes: &'a [String],
     /// An iterative solver's convergence curve.
-    pub curve: Option<&'a [crate::cfr::Point]>,
-    /// A solver's own JSON fields (max^n's principal variation).
-    pub fields: &'a [(&'static str, serde_json::Value)],
-    /// A solver's own section: (text lines, JSON key and value).
-    pub extra: Option<(String, &'static str, serde_json::Value)>,
+    pub curve: Option<&'a [Point]>,
+    /// A solver's own findings (JSON fields).
+    pub findings: Option<&'a Findings>,
+    /// Sections of text after the times (the double oracle's summary, the
+    /// exact check).
+    pub sections: String,
+    /// The exact check's JSON (`--exact`).
+    pub exact: Option<serde_json::Value>,
 }
-
-/// The key of the strategies in the JSON report, written set by set.
-const STRATEGY: &str = "strategy";
 
 impl Report<'_> {
     /// Writes the JSON report to `out` if given (replacing it whole, or
@@ -116,8 +232,8 @@ impl Report<'_> {
         let values: Vec<String> = players.iter().zip(&self.eval.values).map(|(p, v)| format!("{p} {v:.9}")).collect();
         writeln!(w, "value: {}", values.join(", "))?;
         writeln!(w, "exploitability (NashConv): {:.3e}", self.eval.nash_conv)?;
-        if players.len() > 2 {
-            writeln!(w, "note: with three or more players a small NashConv is not an equilibrium guarantee")?;
+        if let Some((note, _)) = many_players_note(players.len()) {
+            writeln!(w, "note: {note}")?;
         }
         let stats = self.tree.stats();
         let sets: Vec<String> = players.iter().zip(&stats.infosets).map(|(p, n)| format!("{p} {n}")).collect();
@@ -125,9 +241,7 @@ impl Report<'_> {
         let mut times = vec![format!("generate {:.4} s", self.generate_seconds)];
         times.extend(self.phases.iter().map(|(phase, t)| format!("{phase} {t:.4} s")));
         writeln!(w, "time: {}", times.join(", "))?;
-        if let Some((text, _, _)) = &self.extra {
-            w.write_all(text.as_bytes())?;
-        }
+        w.write_all(self.sections.as_bytes())?;
         for (p, name) in players.iter().enumerate() {
             write!(w, "\nstrategy of {name}:\n")?;
             for (set, info) in self.tree.infosets.iter().enumerate() {
@@ -153,103 +267,31 @@ impl Report<'_> {
         Ok(())
     }
 
-    /// Writes the report as one line of JSON (no newline): the fields of
-    /// [`Report::head`], with the strategies written set by set.
+    /// Writes the report as one line of JSON (no newline), the strategies
+    /// set by set as they are serialized.
     pub(crate) fn write_json(&self, w: &mut impl Write) -> io::Result<()> {
-        w.write_all(b"{")?;
-        for (i, (key, value)) in self.head().iter().enumerate() {
-            if i > 0 {
-                w.write_all(b",")?;
-            }
-            serde_json::to_writer(&mut *w, key)?;
-            w.write_all(b":")?;
-            if key == STRATEGY {
-                self.write_strategy(w)?;
-            } else {
-                serde_json::to_writer(&mut *w, value)?;
-            }
-        }
-        w.write_all(b"}")
-    }
-
-    /// Each set's label to its actions' probabilities (by action label).
-    fn write_strategy(&self, w: &mut impl Write) -> io::Result<()> {
-        w.write_all(b"{")?;
-        for set in 0..self.tree.infosets.len() {
-            if set > 0 {
-                w.write_all(b",")?;
-            }
-            let acts: serde_json::Map<String, serde_json::Value> = self
-                .tree
-                .action_labels(set as u32)
-                .iter()
-                .zip(self.profile.probs(set as u32))
-                .map(|(a, x)| (a.clone(), serde_json::json!(x)))
-                .collect();
-            serde_json::to_writer(&mut *w, &self.labels[set])?;
-            w.write_all(b":")?;
-            serde_json::to_writer(&mut *w, &acts)?;
-        }
-        w.write_all(b"}")
-    }
-
-    /// The report's JSON fields in order, the strategies' as a placeholder
-    /// (the value of [`STRATEGY`]).
-    fn head(&self) -> serde_json::Map<String, serde_json::Value> {
         let info = self.info;
         let stats = self.tree.stats();
-        let params = crate::params_json(info);
-        let values: serde_json::Map<String, serde_json::Value> =
-            info.players.iter().zip(&self.eval.values).map(|(p, v)| (p.clone(), serde_json::json!(v))).collect();
-        let mut seconds = serde_json::Map::new();
-        seconds.insert("generate".into(), serde_json::json!(self.generate_seconds));
-        for (phase, t) in self.phases {
-            seconds.insert(phase.to_lowercase().replace(" ", "_"), serde_json::json!(t));
-        }
-        let serde_json::Value::Object(mut obj) = serde_json::json!({
-            "schema": "galac.solve/1",
-            "game": info.name,
-            "params": params,
-            "solver": self.solver,
-            "notes": self.notes,
-            "value": values,
-            "exploitability": self.eval.nash_conv,
-            "best_response": self.eval.best_response,
-            "nodes": stats.nodes,
-            "infosets": stats.infosets,
-            "seconds": seconds,
-            "unreached": self.unreached.iter().map(|s| self.labels[*s as usize].clone()).collect::<Vec<_>>(),
-            "strategy": serde_json::Value::Null,
-        }) else {
-            unreachable!("an object")
+        let answer = SolveJson {
+            schema: SOLVE_SCHEMA,
+            game: &info.name,
+            params: crate::params_json(info),
+            solver: self.solver,
+            notes: self.notes,
+            value: Some(Keyed(&info.players, &self.eval.values)),
+            value_bounds: None,
+            exploitability: Some(self.eval.nash_conv),
+            best_response: Some(&self.eval.best_response),
+            nodes: Some(stats.nodes),
+            infosets: Some(stats.infosets),
+            seconds: seconds_json(Some(self.generate_seconds), self.phases),
+            unreached: Some(self.unreached.iter().map(|s| self.labels[*s as usize].as_str()).collect()),
+            strategy: Strategy::Tree { tree: self.tree, profile: self.profile, labels: self.labels },
+            curve: self.curve,
+            findings: self.findings,
+            exact: self.exact.as_ref(),
+            note: many_players_note(info.players.len()).map(|(_, json)| json),
         };
-        if let Some(curve) = self.curve {
-            let points: Vec<serde_json::Value> = curve
-                .iter()
-                .map(|p| {
-                    serde_json::json!({
-                        "iteration": p.iteration,
-                        "seconds": p.seconds,
-                        "exploitability": p.exploitability,
-                        "nash_conv": p.nash_conv,
-                        "value": p.values,
-                    })
-                })
-                .collect();
-            obj.insert("curve".into(), serde_json::Value::Array(points));
-        }
-        for (key, value) in self.fields {
-            obj.insert(key.to_string(), value.clone());
-        }
-        if let Some((_, key, value)) = &self.extra {
-            obj.insert(key.to_string(), value.clone());
-        }
-        if info.players.len() > 2 {
-            obj.insert(
-                "note".into(),
-                "three or more players: NashConv is reported; no equilibrium guarantee holds".into(),
-            );
-        }
-        obj
+        serde_json::to_writer(w, &answer).map_err(io::Error::from)
     }
 }

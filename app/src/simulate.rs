@@ -82,7 +82,7 @@ pub fn run<G: Game>(game: &G, args: &SimulateArgs, make: crate::Maker<G>) -> i32
         return 1;
     };
     let labels = crate::solve::unique_labels(&tree);
-    let mut resolver = Resolver::new(&tree, info, &labels);
+    let mut resolver = Resolver::new(&tree, info, &labels).with_limits(&args.limits);
     let profile = match resolver.combine(&sources) {
         Ok(p) => p,
         Err(msg) => {

@@ -8,16 +8,9 @@ use std::path::PathBuf;
 use galac_runtime::game::GameInfo;
 use galac_runtime::tree::Tree;
 use galac_solvers::best_response::best_response;
-use galac_solvers::cfr::{CfrConfig, CfrSolver};
-use galac_solvers::lp::{Backend, LpSolver};
-use galac_solvers::maxn::Ties;
-use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::Profile;
 
-use crate::choose::{self, Choice};
-
-/// Iterations of CFR+ when a game with no exact solver is solved on the fly.
-const CFR_ITERATIONS: u64 = 1000;
+use crate::LimitArgs;
 
 /// A seat's strategy, as named on the command line.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,13 +55,20 @@ pub struct Resolver<'a> {
     pub info: &'a GameInfo,
     /// The tree's unique information-set labels (strategy files' keys).
     pub labels: &'a [String],
+    /// The limits a solve on the fly keeps (threads, memory, `--quiet`).
+    limits: LimitArgs,
     solved: Option<(Profile, String)>,
 }
 
 impl<'a> Resolver<'a> {
     /// A resolver that has not solved the game yet.
     pub fn new(tree: &'a Tree, info: &'a GameInfo, labels: &'a [String]) -> Resolver<'a> {
-        Resolver { tree, info, labels, solved: None }
+        Resolver { tree, info, labels, limits: crate::defaults(), solved: None }
+    }
+
+    /// The resolver with the command's limits for a solve on the fly.
+    pub fn with_limits(self, limits: &LimitArgs) -> Resolver<'a> {
+        Resolver { limits: limits.clone(), ..self }
     }
 
     /// The name of the solver that solved the game, once it has.
@@ -87,7 +87,8 @@ impl<'a> Resolver<'a> {
             }
             Source::Solved => {
                 if self.solved.is_none() {
-                    self.solved = Some(solve(self.tree)?);
+                    let solved = crate::registry::solve_by_default(self.tree, &self.limits)?;
+                    self.solved = Some((solved.solution.profile, solved.name));
                 }
                 Ok(self.solved.as_ref().map(|(p, _)| p.clone()).unwrap_or_else(|| Profile::uniform(self.tree)))
             }
@@ -113,19 +114,6 @@ impl<'a> Resolver<'a> {
             }
         }
         Ok(out)
-    }
-}
-
-/// Solves the tree with the solver `solve` would choose by default.
-fn solve(tree: &Tree) -> Result<(Profile, String), String> {
-    let (choice, _) = choose::auto(tree, Ties::First, Some(galac_solvers::cfr::Variant::CfrPlus))?;
-    let solved = |solver: &dyn Solver| {
-        solver.solve(tree, &mut RunToEnd).map(|s| (s.profile, solver.name())).map_err(|e| e.to_string())
-    };
-    match choice {
-        Choice::Lp => solved(&LpSolver { backend: Backend::from_name("clarabel").unwrap_or(Backend::ALL[0]) }),
-        Choice::Cfr(variant) => solved(&CfrSolver { config: CfrConfig::new(variant, CFR_ITERATIONS), resume: None }),
-        other => choose::run(other, tree).map(|a| (a.profile, a.name)),
     }
 }
 

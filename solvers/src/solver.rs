@@ -78,6 +78,12 @@ pub enum SolveError {
     Unsupported { solver: &'static str, reason: String },
     #[error("the solver's arrays and the tree need {} MiB, more than the {} MiB allowed", needed.div_ceil(1 << 20), limit >> 20)]
     TooMuchMemory { needed: u64, limit: u64 },
+    /// A solver that explores the game itself went past the node limit.
+    #[error("{solver} cannot solve this game: the explored part of the game exceeds {limit} nodes, the node limit")]
+    ExploredNodes { solver: &'static str, limit: u64 },
+    /// A solver that explores the game itself went past the memory limit.
+    #[error("{solver} cannot solve this game: the explored part of the game needs more than {} MiB, the memory limit", limit >> 20)]
+    ExploredMemory { solver: &'static str, limit: u64 },
     #[error(transparent)]
     Lp(#[from] crate::lp::LpError),
     /// A solver that explores the game itself (the double oracle) met an

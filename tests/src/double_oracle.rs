@@ -322,7 +322,7 @@ fn seeded_starts_are_exact() {
         let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
         let all: Vec<Vec<u32>> = tree.infosets.iter().map(|i| (0..i.n_actions).collect()).collect();
         // The seed `--warm-start-cfr 20` starts from.
-        let support = galac_app::double_oracle::cfr_support(&tree, 20).expect("CFR+");
+        let support = galac_app::registry::double_oracle::cfr_support(&tree, 20).expect("CFR+");
         for (name, seed) in [("every action", all), ("CFR+ support", support)] {
             let options = DoOptions { seed, ..DoOptions::default() };
             let sol = solve_game(game, &mut interner, &options, &mut RunToEnd).expect("solves");
@@ -382,7 +382,7 @@ fn stopped_runs_return_the_best_strategies_met() {
 /// A CFR+ warm start's average on its support, as a default strategy
 /// (`solve --warm-start-cfr N --do-default cfr`), with the support as seed.
 fn cfr_default(tree: &Tree, iterations: u64) -> (DefaultStrategy, Vec<Vec<u32>>) {
-    let average = galac_app::double_oracle::cfr_average(tree, iterations).expect("CFR+");
+    let average = galac_app::registry::double_oracle::cfr_average(tree, iterations).expect("CFR+");
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
     (DefaultStrategy::from_weights(&average), seed)
 }

@@ -237,7 +237,7 @@ fn the_evaluate_fn_is_checked() {
 fn solve_reports_the_search_over_states() {
     let game = load_interp("nim3.gala", &["piles=3", "tokens=2"]).unwrap_or_else(|e| panic!("{e}"));
     let options = states::StateOptions { transpositions: true, depth: Some(3), max_bytes: None };
-    let report = galac_app::choose::state_search(&game, Ties::Average, options).expect("nim3 has evaluate");
+    let report = galac_app::registry::maxn::state_search(&game, Ties::Average, options).expect("nim3 has evaluate");
     let text = &report.text;
     assert!(text.contains("look-ahead to depth 3"), "{text}");
     assert!(text.contains("A 0.500000000, B 0.500000000, C 0.000000000"), "{text}");
@@ -245,8 +245,8 @@ fn solve_reports_the_search_over_states() {
     assert!(text.contains("principal variation: A (0, 2), "), "{text}");
     let kuhn = load_interp("kuhn.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
     let options = states::StateOptions { transpositions: true, depth: None, max_bytes: None };
-    let Err(err) = galac_app::choose::state_search(&kuhn, Ties::First, options) else { panic!("hidden cards") };
-    assert!(err.contains("not of perfect information"), "{err}");
+    let Err(err) = galac_app::registry::maxn::state_search(&kuhn, Ties::First, options) else { panic!("hidden cards") };
+    assert!(err.to_string().contains("not of perfect information"), "{err}");
 }
 
 /// The JSON of `--depth` / `--transpositions` has the solve schema, the
@@ -272,7 +272,7 @@ fn the_search_over_states_reports_json_with_the_trees_principal_variation() {
             assert!(!tree_pv.is_empty(), "{file}");
             for transpositions in [false, true] {
                 let options = states::StateOptions { transpositions, depth: None, max_bytes: None };
-                let r = galac_app::choose::state_search(&game, ties, options).unwrap_or_else(|e| panic!("{e}"));
+                let r = galac_app::registry::maxn::state_search(&game, ties, options).unwrap_or_else(|e| panic!("{e}"));
                 let json = &r.json;
                 assert_eq!(json["schema"], "galac.solve/1");
                 assert_eq!(json["game"], galac_runtime::game::Game::info(&game).name.as_str());
@@ -321,8 +321,10 @@ fn the_search_over_states_counts_its_memory() {
         assert_eq!(states::search(&game, Ties::First, large), states::search(&game, Ties::First, unbounded));
     }
     let options = states::StateOptions { transpositions: false, depth: None, max_bytes: Some(64 << 10) };
-    let Err(msg) = galac_app::choose::state_search(&game, Ties::First, options) else { panic!("over the bound") };
-    assert!(msg.contains("MiB allowed"), "{msg}");
+    let Err(err) = galac_app::registry::maxn::state_search(&game, Ties::First, options) else {
+        panic!("over the bound")
+    };
+    assert!(matches!(err, SolveError::TooMuchMemory { .. }), "{err}");
 }
 
 /// The example of docs/language.md's look-ahead section loads and gives the

@@ -22,7 +22,8 @@ pub fn strategy<G: Game>(game: &G, tree: &Tree, args: &PlotArgs, style: &CardSty
         None => 0,
     } as u32;
     let labels = crate::solve::unique_labels(tree);
-    let (profile, source) = crate::explain::profile_for(game, tree, &labels, args.select.strategy.as_deref())?;
+    let (profile, source) =
+        crate::explain::profile_for(game, tree, &labels, args.select.strategy.as_deref(), &args.limits)?;
     let facts_of = |s: u32| facts(&labels[s as usize]).len();
     let fewest = (0..tree.infosets.len() as u32)
         .filter(|&s| tree.infosets[s as usize].player == player)

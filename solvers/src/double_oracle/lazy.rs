@@ -428,10 +428,7 @@ impl<'a, G: Game> Explorer<'a, G> {
         let first = self.arena.len() as u32;
         let limit = self.max_nodes.min(u64::from(TERMINAL - 1));
         if first as u64 + u64::from(n) > limit {
-            return Err(SolveError::Unsupported {
-                solver: "the double oracle",
-                reason: format!("the explored part of the game exceeds {limit} nodes, the node limit"),
-            });
+            return Err(SolveError::ExploredNodes { solver: "the double oracle", limit });
         }
         self.arena.first_child[node as usize] = first;
         let seq = self.arena.seq[node as usize];
@@ -456,13 +453,7 @@ impl<'a, G: Game> Explorer<'a, G> {
     fn check_bytes(&self) -> Result<(), SolveError> {
         let bytes = self.arena.bytes() + self.interner.bytes() as u64;
         if bytes > self.max_bytes {
-            return Err(SolveError::Unsupported {
-                solver: "the double oracle",
-                reason: format!(
-                    "the explored part of the game needs more than {} MiB, the memory limit",
-                    self.max_bytes >> 20
-                ),
-            });
+            return Err(SolveError::ExploredMemory { solver: "the double oracle", limit: self.max_bytes });
         }
         Ok(())
     }

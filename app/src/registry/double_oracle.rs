@@ -1,5 +1,5 @@
-//! `solve --solver do`: the double oracle's flags, progress bar, curve
-//! file and report. The tree is built only to check the answer
+//! The sequence-form double oracle (`--solver do`): its flags, its run
+//! through the [`Harness`], its curve file and report. The tree is built only to check the answer
 //! independently, and only when it is small (or not at all with
 //! `--no-tree`); otherwise the check is the oracle's own exact best
 //! responses on the full game, whose gap is the answer's NashConv.
@@ -10,6 +10,8 @@ use galac_solvers::best_response::evaluate;
 use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Iteration, Variant};
 use galac_solvers::solver::{Control, Progress};
 
+use super::harness::Harness;
+use crate::report::{SolveJson, Strategy, SOLVE_SCHEMA};
 use crate::solve::{unique_labels, Report, SolveArgs};
 
 /// Flags of the double oracle (`--solver do`).
@@ -43,9 +45,7 @@ pub struct DoArgs {
     /// nothing (outside it and below its temporary leaves): first (the
     /// paper's first action) or cfr (the warm start's CFR+ average on its
     /// support, renormalised; needs --warm-start-cfr). Default: cfr with
-    /// --warm-start-cfr (it solved blind tic-tac-toe, where the first
-    /// action left the upper bound at 1, and never needed more iterations
-    /// on the smaller games), else first.
+    /// --warm-start-cfr, else first.
     #[arg(long, value_name = "first|cfr")]
     pub do_default: Option<String>,
 }
@@ -99,7 +99,7 @@ struct Start {
 /// needs it (with the interner the run uses), and runs the warm start;
 /// errors are printed.
 fn start<G: Game>(game: &G, args: &SolveArgs) -> Result<Start, ()> {
-    let d = &args.double_oracle;
+    let d = &args.flags.double_oracle;
     let fail = |e: String| eprintln!("error: {e}");
     let clock = std::time::Instant::now();
     let small = galac_runtime::tree::looks_smaller_than(game, CHECK_TREE_NODES);
@@ -130,10 +130,10 @@ fn default_is_cfr(d: &DoArgs) -> bool {
 /// The variant and LP backend the flags name, once every flag of the run
 /// is checked; else why not.
 fn checked_flags(args: &SolveArgs) -> Result<(Variant, galac_solvers::lp::Backend), String> {
-    let d = &args.double_oracle;
+    let d = &args.flags.double_oracle;
     let variant = Variant::from_name(&d.variant)
         .ok_or_else(|| format!("unknown variant `{}`; available: b, sa, swp", d.variant))?;
-    let backend = args.backend()?;
+    let backend = args.flags.lp.backend()?;
     match (d.do_default.as_deref().unwrap_or("first"), d.warm_start_cfr) {
         ("first", _) | ("cfr", Some(_)) => {}
         ("cfr", None) => return Err("--do-default cfr needs --warm-start-cfr N".into()),
@@ -142,13 +142,13 @@ fn checked_flags(args: &SolveArgs) -> Result<(Variant, galac_solvers::lp::Backen
     if d.do_epsilon.is_nan() || d.do_epsilon < 0.0 {
         return Err("--do-epsilon must be a number >= 0".into());
     }
-    args.cfr.validate()?;
+    args.flags.validate()?;
     Ok((variant, backend))
 }
 
 /// Runs the double oracle and reports; returns the exit status.
 pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
-    let d = &args.double_oracle;
+    let d = &args.flags.double_oracle;
     let (variant, backend) = match checked_flags(args) {
         Ok(x) => x,
         Err(msg) => {
@@ -166,25 +166,20 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         max_iterations: d.do_max_iterations.unwrap_or(u64::MAX),
         labels: tree.is_none(),
         max_nodes: args.limits.max_nodes,
-        max_bytes: args.limits.max_memory.saturating_mul(1 << 20),
+        max_bytes: args.limits.max_bytes(),
         prune: !d.do_no_prune,
         seed,
         default,
     };
-    let bar = crate::progress::counter(&format!("do-{} iterations", variant.name()), args.limits.quiet);
+    let mut harness =
+        Harness::new(&format!("do-{} iterations", variant.name()), None, &args.flags.stop, args.limits.quiet);
     // `--curve` to a file is rewritten during the run (every
     // CURVE_SECONDS, with the columns the progress tells), so a run stopped
     // from outside still leaves its bounds over time.
     let mut partial = String::new();
     let mut written = std::time::Instant::now();
-    let started = std::time::Instant::now();
-    let mut observer = |p: &Progress| {
-        if !bar.is_hidden() {
-            let (lo, hi) = p.bounds.unwrap_or((f64::NAN, f64::NAN));
-            bar.set_position(p.iteration);
-            bar.set_message(format!("bounds [{lo:.9}, {hi:.9}]"));
-        }
-        if let Some(path) = args.curve.as_deref().filter(|p| *p != std::path::Path::new("-")) {
+    if let Some(path) = args.curve.as_deref().filter(|p| *p != std::path::Path::new("-")) {
+        harness.each = Some(Box::new(move |p: &Progress| {
             partial += &partial_row(p);
             if written.elapsed().as_secs_f64() >= CURVE_SECONDS {
                 written = std::time::Instant::now();
@@ -192,21 +187,14 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
                 // An error here is reported by the final write.
                 let _ = crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, csv.as_bytes()));
             }
-        }
-        match args.cfr.time_limit {
-            Some(t) if started.elapsed().as_secs_f64() >= t => Control::Stop,
-            _ => Control::Continue,
-        }
-    };
-    let result = solve_game(game, &mut interner, &options, &mut observer);
-    bar.finish_and_clear();
+        }));
+    }
+    let result = solve_game(game, &mut interner, &options, &mut harness);
+    harness.finish();
     let sol = match result {
         Ok(sol) => sol,
         Err(e) => {
-            eprintln!("error: {e}");
-            if e.to_string().ends_with("the node limit") {
-                eprintln!("hint: raise the limit with --max-nodes");
-            }
+            eprintln!("error: {}", super::with_hint(&e));
             return 1;
         }
     };
@@ -221,9 +209,9 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
     }
     let solver = format!("double oracle (do-{}, lp {})", variant.name(), backend.name());
     let Some(tree) = &tree else {
-        let (text, json) = untreed_report(game, &sol, &solver);
-        return crate::solve::emit_small(args, &text, &json);
+        return untreed_report(game, &sol, &solver, args);
     };
+    let findings = super::Findings::DoubleOracle(Findings { double_oracle: summary(&sol) });
     let profile = match sol.profile(tree) {
         Ok(p) => p,
         Err(e) => {
@@ -249,8 +237,9 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         phases: &phases,
         notes: &[],
         curve: None,
-        fields: &[],
-        extra: Some((summary_text(&sol), "double_oracle", summary_json(&sol))),
+        findings: Some(&findings),
+        sections: summary_text(&sol),
+        exact: None,
     };
     if report.emit(args.format, args.out.as_deref()) {
         0
@@ -294,25 +283,78 @@ fn summary_text(sol: &DoSolution) -> String {
     out
 }
 
+/// The double oracle's own field of the `solve` JSON answer.
+#[derive(serde::Serialize)]
+pub struct Findings {
+    pub double_oracle: Summary,
+}
+
+/// The oracle's bounds, gap and per-iteration curve.
+#[derive(serde::Serialize)]
+pub struct Summary {
+    pub lower: f64,
+    pub upper: f64,
+    pub gap: f64,
+    pub tolerance: f64,
+    pub stalled: bool,
+    pub stopped: bool,
+    pub explored: usize,
+    pub iterations: Vec<Step>,
+}
+
+/// One iteration of the oracle, as the JSON answer lists it.
+#[derive(serde::Serialize)]
+pub struct Step {
+    pub iteration: u64,
+    pub seconds: f64,
+    pub lower: Option<f64>,
+    pub upper: Option<f64>,
+    pub lp_value: f64,
+    pub sequences: [usize; 2],
+    pub nodes: usize,
+    pub temp_leaves: usize,
+    pub explored: usize,
+    pub responded: [bool; 2],
+    pub added: [usize; 2],
+    pub lp_seconds: f64,
+    pub br_seconds: f64,
+    pub expand_seconds: f64,
+    pub certified: bool,
+}
+
 /// The oracle's own JSON: bounds, gap and the per-iteration curve.
-fn summary_json(sol: &DoSolution) -> serde_json::Value {
-    let curve: Vec<serde_json::Value> = sol
+fn summary(sol: &DoSolution) -> Summary {
+    let iterations = sol
         .iterations
         .iter()
-        .map(|i| {
-            serde_json::json!({
-                "iteration": i.iteration, "seconds": i.seconds, "lower": i.lower, "upper": i.upper,
-                "lp_value": i.lp_value, "sequences": i.sequences, "nodes": i.nodes,
-                "temp_leaves": i.temp_leaves, "explored": i.explored, "responded": i.responded,
-                "added": i.added, "lp_seconds": i.lp_seconds, "br_seconds": i.br_seconds,
-                "expand_seconds": i.expand_seconds, "certified": i.certified,
-            })
+        .map(|i| Step {
+            iteration: i.iteration,
+            seconds: i.seconds,
+            lower: i.lower,
+            upper: i.upper,
+            lp_value: i.lp_value,
+            sequences: i.sequences,
+            nodes: i.nodes,
+            temp_leaves: i.temp_leaves,
+            explored: i.explored,
+            responded: i.responded,
+            added: i.added,
+            lp_seconds: i.lp_seconds,
+            br_seconds: i.br_seconds,
+            expand_seconds: i.expand_seconds,
+            certified: i.certified,
         })
         .collect();
-    serde_json::json!({
-        "lower": sol.lower, "upper": sol.upper, "gap": sol.gap(), "tolerance": sol.tolerance,
-        "stalled": sol.stalled, "stopped": sol.stopped, "explored": sol.explored, "iterations": curve,
-    })
+    Summary {
+        lower: sol.lower,
+        upper: sol.upper,
+        gap: sol.gap(),
+        tolerance: sol.tolerance,
+        stalled: sol.stalled,
+        stopped: sol.stopped,
+        explored: sol.explored,
+        iterations,
+    }
 }
 
 /// The curve file's columns.
@@ -358,32 +400,43 @@ fn curve_csv(sol: &DoSolution) -> String {
 
 /// The report without a tree: the oracle's bounds (its gap is the exact
 /// NashConv) and the strategy at the sets the restricted game defines.
-fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str) -> (String, serde_json::Value) {
+/// Returns the exit status.
+fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, args: &SolveArgs) -> i32 {
     let info = game.info();
     let mut text = format!("game: {}\nsolver: {solver}\n", crate::title(game));
     text += &format!("value: {} in [{:.12}, {:.12}]\n", info.players[0], sol.lower, sol.upper);
     text += &format!("exploitability (NashConv, the oracle's own best responses): {:.3e}\n", sol.gap());
     text += &summary_text(sol);
-    let phases: Vec<String> = phases(sol).iter().map(|(p, t)| format!("{p} {t:.4} s")).collect();
-    text += &format!("time: {}\n", phases.join(", "));
-    let mut strategy = serde_json::Map::new();
+    let phases = phases(sol);
+    let times: Vec<String> = phases.iter().map(|(p, t)| format!("{p} {t:.4} s")).collect();
+    text += &format!("time: {}\n", times.join(", "));
     for (p, name) in info.players.iter().enumerate() {
         text += &format!("\nstrategy of {name} (elsewhere: the first action):\n");
         for set in sol.labelled.iter().filter(|s| s.player as usize == p) {
             let acts: Vec<String> = set.actions.iter().zip(&set.probs).map(|(a, x)| format!("{a} {x:.3}")).collect();
             text += &format!("  {}: {}\n", set.label, acts.join(", "));
-            let probs: serde_json::Map<String, serde_json::Value> =
-                set.actions.iter().zip(&set.probs).map(|(a, x)| (a.clone(), serde_json::json!(x))).collect();
-            strategy.insert(set.label.clone(), serde_json::Value::Object(probs));
         }
     }
-    let json = serde_json::json!({
-        "game": info.name,
-        "solver": solver,
-        "value_bounds": [sol.lower, sol.upper],
-        "exploitability": sol.gap(),
-        "double_oracle": summary_json(sol),
-        "strategy": strategy,
-    });
-    (text, json)
+    let findings = super::Findings::DoubleOracle(Findings { double_oracle: summary(sol) });
+    let answer = SolveJson {
+        schema: SOLVE_SCHEMA,
+        game: &info.name,
+        params: crate::params_json(info),
+        solver,
+        notes: &[],
+        value: None,
+        value_bounds: Some([sol.lower, sol.upper]),
+        exploitability: Some(sol.gap()),
+        best_response: None,
+        nodes: None,
+        infosets: None,
+        seconds: crate::report::seconds_json(None, &phases),
+        unreached: None,
+        strategy: Strategy::Labelled(&sol.labelled),
+        curve: None,
+        findings: Some(&findings),
+        exact: None,
+        note: None,
+    };
+    crate::solve::emit_small(args, &text, &answer)
 }

@@ -1,0 +1,168 @@
+//! The CFR family (`--solver cfr|cfr+|dcfr|lcfr|pcfr+`): its flags, its
+//! checkpoints and its run through the [`Harness`]. The algorithms live in
+//! `galac_solvers::cfr`; this module only drives them.
+
+use std::path::PathBuf;
+
+use galac_runtime::tree::Tree;
+use galac_solvers::cfr::{CfrConfig, CfrSolver, CfrState, Checks, Fingerprint, Variant};
+
+use super::harness::{Harness, Point};
+use super::{Context, Flags, Solved};
+
+/// Flags of the CFR solvers (refused with the others: [`super::RUN_FLAGS`]).
+#[derive(clap::Args, Debug, Clone)]
+pub struct CfrArgs {
+    /// CFR: stop after this many iterations in all (default 1000 when no
+    /// other stop rule is given; a resumed run counts its earlier ones).
+    #[arg(long, value_name = "N")]
+    pub iterations: Option<u64>,
+    /// CFR: compute the exact exploitability every N iterations (0, the
+    /// default: as often as costs about a tenth of the run).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub check_every: u64,
+    /// CFR: save the run's state to this file when it stops.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// CFR: continue the run saved in this file (same game and solver).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// CFR: update the players one after the other (alternating) or all at
+    /// once (simultaneous). Default: simultaneous for cfr, alternating for
+    /// the others (OpenSpiel's CFRSolver alternates: `--updates alternating`).
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub updates: Option<Updates>,
+    /// DCFR: the discount exponent of positive regrets.
+    #[arg(long, value_name = "X", default_value_t = 1.5)]
+    pub alpha: f64,
+    /// DCFR: the discount exponent of negative regrets.
+    #[arg(long, value_name = "X", default_value_t = 0.0)]
+    pub beta: f64,
+    /// DCFR and PCFR+: iteration t weighs t^gamma in the average strategy.
+    #[arg(long, value_name = "X", default_value_t = 2.0)]
+    pub gamma: f64,
+}
+
+/// The order of the players' updates within an iteration.
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub enum Updates {
+    Alternating,
+    Simultaneous,
+}
+
+/// Iterations of a run that no stop rule ends otherwise.
+pub const DEFAULT_ITERATIONS: u64 = 1000;
+
+impl CfrArgs {
+    /// Checks the flags before the tree is built.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.iterations == Some(0) {
+            return Err("--iterations must be at least 1".into());
+        }
+        for (flag, x) in [("--alpha", self.alpha), ("--beta", self.beta), ("--gamma", self.gamma)] {
+            if !x.is_finite() {
+                return Err(format!("{flag} must be a finite number"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The registry's rows of the family: each makes its variant from the flags.
+pub fn cfr(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
+    run(flags, tree, Variant::Cfr, cx)
+}
+pub fn cfr_plus(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
+    run(flags, tree, Variant::CfrPlus, cx)
+}
+pub fn dcfr(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
+    let c = &flags.cfr;
+    run(flags, tree, Variant::Dcfr { alpha: c.alpha, beta: c.beta, gamma: c.gamma }, cx)
+}
+pub fn lcfr(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
+    run(flags, tree, Variant::Lcfr, cx)
+}
+pub fn pcfr_plus(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
+    run(flags, tree, Variant::PcfrPlus { gamma: flags.cfr.gamma }, cx)
+}
+
+/// Runs the variant on `tree`: reads the checkpoint to resume, draws the
+/// progress line on a terminal, writes the checkpoint and the curve file.
+fn run(flags: &Flags, tree: &Tree, variant: Variant, cx: &Context) -> Result<Solved, String> {
+    let (args, stop) = (&flags.cfr, &flags.stop);
+    let no_rule = stop.target_exploitability.is_none() && stop.time_limit.is_none();
+    let iterations = args.iterations.unwrap_or(if no_rule { DEFAULT_ITERATIONS } else { u64::MAX });
+    // All cores by default: the solver times one thread against two
+    // while it runs and keeps the faster (the answer is the same).
+    let threads = match cx.limits.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let mut config = CfrConfig::new(variant, iterations);
+    config.threads = threads;
+    config.max_bytes = cx.limits.max_bytes();
+    config.checks = match args.check_every {
+        0 => Checks::Auto { target: stop.target_exploitability },
+        k => Checks::Every(k),
+    };
+    if let Some(order) = args.updates {
+        config.alternating = order == Updates::Alternating;
+    }
+    let fingerprint = Fingerprint::of(tree, &variant);
+    let resume = match &args.resume {
+        Some(path) => {
+            let bytes = crate::read_bounded(path, cx.limits.max_bytes())?;
+            Some(CfrState::from_bytes(&bytes, &fingerprint).map_err(|e| format!("`{}`: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let solver = CfrSolver { config, resume };
+    let mut harness = Harness::new("iterations", Some(iterations), stop, cx.limits.quiet);
+    let result = solver.run(tree, &mut harness);
+    harness.finish();
+    let (solution, state) = result.map_err(|e| super::with_hint(&e))?;
+    if let Some(path) = &args.checkpoint {
+        let bytes = state.to_bytes(&fingerprint);
+        crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, &bytes))
+            .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    }
+    if let Some(path) = cx.curve {
+        let csv = curve_csv(&harness.curve, &tree.player_names);
+        crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, csv.as_bytes()))
+            .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    }
+    let stopped = if solution.stopped { ", stopped" } else { "" };
+    let name = galac_solvers::solver::Solver::name(&solver);
+    Ok(Solved {
+        name: format!("{name} ({} iterations{stopped})", state.iteration),
+        solution,
+        notes: Vec::new(),
+        curve: Some(harness.curve),
+        findings: None,
+    })
+}
+
+/// The curve as CSV: a header, then one line per check.
+pub fn curve_csv(curve: &[Point], players: &[String]) -> String {
+    let mut out = String::from("iteration,seconds");
+    for p in players {
+        out += &format!(",exploitability_{p}");
+    }
+    out += ",nash_conv";
+    for p in players {
+        out += &format!(",value_{p}");
+    }
+    out.push('\n');
+    for pt in curve {
+        out += &format!("{},{:.6}", pt.iteration, pt.seconds);
+        for e in &pt.exploitability {
+            out += &format!(",{e:.9e}");
+        }
+        out += &format!(",{:.9e}", pt.nash_conv);
+        for v in &pt.values {
+            out += &format!(",{v:.9}");
+        }
+        out.push('\n');
+    }
+    out
+}

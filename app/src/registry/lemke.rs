@@ -1,0 +1,44 @@
+//! Lemke's algorithm on the sequence form (`--solver lemke`, two-player
+//! games with any payoffs): its run and its findings (payoffs, regrets,
+//! pivots).
+
+use galac_runtime::tree::Tree;
+use galac_solvers::lemke;
+use galac_solvers::solver::{RunToEnd, Solution};
+
+use super::{Context, Flags, Solved};
+
+/// Lemke's own fields of the `solve` JSON answer.
+#[derive(serde::Serialize)]
+pub struct Findings {
+    /// Both players' expected payoffs under the profile.
+    pub payoffs: [f64; 2],
+    /// Each player's regret (best-response value minus payoff).
+    pub regret: [f64; 2],
+    pub pivots: u64,
+}
+
+/// The registry's `lemke` row.
+pub fn run(_: &Flags, tree: &Tree, _: &Context) -> Result<Solved, String> {
+    let sol = lemke::solve(tree, &mut RunToEnd).map_err(|e| super::with_hint(&e))?;
+    let notes = vec![
+        format!("pivots: {}", sol.pivots),
+        format!("regret per player (best response check): {:.3e}, {:.3e}", sol.regret[0], sol.regret[1]),
+    ];
+    Ok(Solved {
+        solution: Solution {
+            profile: sol.profile,
+            unreached: sol.unreached,
+            phases: vec![("build LCP", sol.build_seconds), ("pivot", sol.solve_seconds)],
+            stopped: false,
+        },
+        name: "lemke (sequence form)".into(),
+        notes,
+        curve: None,
+        findings: Some(super::Findings::Lemke(Findings {
+            payoffs: sol.payoffs,
+            regret: sol.regret,
+            pivots: sol.pivots,
+        })),
+    })
+}

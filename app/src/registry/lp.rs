@@ -1,0 +1,38 @@
+//! The sequence-form LP (`--solver lp`, two-player zero-sum games): its
+//! backend flag and its run (one call, shown by a spinner).
+
+use galac_runtime::tree::Tree;
+use galac_solvers::lp::{Backend, LpSolver};
+use galac_solvers::solver::{RunToEnd, Solver};
+
+use super::{Context, Flags, Solved};
+
+/// Flags of the LP (read by the double oracle's restricted LPs too).
+#[derive(clap::Args, Debug, Clone)]
+pub struct LpArgs {
+    /// The LP backend: microlp (pure-Rust simplex), clarabel (pure-Rust
+    /// interior point), or highs (when built with the `highs` feature).
+    #[arg(long, default_value = "clarabel", value_name = "NAME")]
+    pub lp_backend: String,
+}
+
+impl LpArgs {
+    /// The LP backend the flag names, or why it is wrong.
+    pub fn backend(&self) -> Result<Backend, String> {
+        Backend::from_name(&self.lp_backend).ok_or_else(|| {
+            let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
+            format!("unknown LP backend `{}`; available: {}", self.lp_backend, names.join(", "))
+        })
+    }
+}
+
+/// The registry's `lp` row.
+pub fn run(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
+    let solver = LpSolver { backend: flags.lp.backend()? };
+    let solution = {
+        let _spinner = crate::progress::spinner("solving the sequence-form LP", cx.limits.quiet);
+        solver.solve(tree, &mut RunToEnd)
+    }
+    .map_err(|e| super::with_hint(&e))?;
+    Ok(Solved { solution, name: solver.name(), notes: Vec::new(), curve: None, findings: None })
+}

@@ -1,0 +1,358 @@
+//! The one registry of solvers. [`SOLVERS`] has a row per solver (its
+//! name, when `solve` picks it by default, the run flags it reads, how to
+//! run it); the row drives `--solver`'s parsing and help, the default
+//! choice, the refusal of flags a solver does not read, and the dispatch,
+//! for `solve`, `explain`, `plot`, `play` and `simulate` alike.
+//!
+//! Adding a solver: its algorithm in `galac_solvers`, its flags and its run
+//! in a module here (a [`RunTree`] function returning [`Solved`]), and its
+//! row (plus, with flags of its own, a field of [`Flags`]) in this file.
+
+pub mod cfr;
+pub mod double_oracle;
+pub mod harness;
+pub mod lemke;
+pub mod lp;
+pub mod maxn;
+
+use std::path::Path;
+
+use galac_runtime::tree::{NodeView, Tree};
+use galac_solvers::solver::{Solution, SolveError};
+
+use crate::LimitArgs;
+
+/// The flags of every solver, each group read by the rows that list its
+/// flags (a group's flags given to another solver are refused:
+/// [`refused_flag`]).
+#[derive(clap::Args, Debug, Clone)]
+pub struct Flags {
+    #[command(flatten)]
+    pub stop: harness::StopArgs,
+    #[command(flatten)]
+    pub lp: lp::LpArgs,
+    #[command(flatten)]
+    pub maxn: maxn::MaxnArgs,
+    #[command(flatten)]
+    pub cfr: cfr::CfrArgs,
+    #[command(flatten)]
+    pub double_oracle: double_oracle::DoArgs,
+}
+
+impl Flags {
+    /// Every flag at its default, as the command line gives them.
+    pub fn defaults() -> Flags {
+        crate::defaults()
+    }
+
+    /// Checks the flags every run shares before any work starts.
+    pub fn validate(&self) -> Result<(), String> {
+        self.stop.validate()?;
+        self.cfr.validate()
+    }
+}
+
+/// What a run of a solver on a tree needs besides its flags.
+pub struct Context<'a> {
+    pub limits: &'a LimitArgs,
+    /// The file for the convergence curve (`--curve`), if any.
+    pub curve: Option<&'a Path>,
+}
+
+/// A solver's answer with what the report shows of it.
+pub struct Solved {
+    pub solution: Solution,
+    /// How the report names the run ("cfr+ (1000 iterations)").
+    pub name: String,
+    /// Lines for the report, after the solver's name.
+    pub notes: Vec<String>,
+    /// An iterative solver's convergence curve.
+    pub curve: Option<Vec<harness::Point>>,
+    /// The solver's own findings (JSON fields and text lines).
+    pub findings: Option<Findings>,
+}
+
+/// A solver's own findings, flattened into the `solve` JSON answer.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+pub enum Findings {
+    Maxn(maxn::Findings),
+    MaxnStates(maxn::StateFindings),
+    Lemke(lemke::Findings),
+    DoubleOracle(double_oracle::Findings),
+}
+
+/// Solves a built tree.
+pub type RunTree = fn(&Flags, &Tree, &Context) -> Result<Solved, String>;
+
+/// How a solver runs.
+pub enum Run {
+    /// On the built tree.
+    Tree(RunTree),
+    /// On the game itself, never building the whole tree (the double
+    /// oracle: [`double_oracle::run`]).
+    Game,
+}
+
+/// A game's properties that decide which solvers apply.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    pub players: usize,
+    /// Every leaf's payoffs sum to the same total.
+    pub constant_sum: bool,
+    /// No information set holds two nodes.
+    pub perfect: bool,
+}
+
+impl Shape {
+    pub fn of(tree: &Tree) -> Shape {
+        Shape {
+            players: tree.n_players as usize,
+            constant_sum: constant_sum(tree),
+            perfect: galac_solvers::maxn::shared_infoset(tree).is_none(),
+        }
+    }
+}
+
+/// Every leaf's payoffs sum to the same total.
+fn constant_sum(tree: &Tree) -> bool {
+    let mut total: Option<i128> = None;
+    for node in 0..tree.n_nodes() as u32 {
+        if tree.node(node) == NodeView::Terminal {
+            let sum: i128 = tree.payoffs(node).iter().map(|x| i128::from(*x)).sum();
+            if *total.get_or_insert(sum) != sum {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Why a solver fits a game of this shape, or `None`.
+pub type Fits = fn(&Shape) -> Option<String>;
+
+/// Whether a flag was given.
+pub type Given = fn(&Flags) -> bool;
+
+/// One solver.
+pub struct SolverRow {
+    /// Its `--solver` name.
+    pub name: &'static str,
+    /// Its line in `--solver`'s help.
+    pub about: &'static str,
+    /// When `solve` picks it without `--solver`: its rank among the rows
+    /// that fit (lowest first) and, for a game of this shape, why it fits
+    /// (`None`: it does not).
+    pub default: Option<(u8, Fits)>,
+    /// The run flags ([`RUN_FLAGS`]) it reads; the others are refused.
+    pub reads: &'static [&'static str],
+    pub run: Run,
+}
+
+const CFR_FLAGS: &[&str] = &[
+    "--iterations",
+    "--target-exploitability",
+    "--time-limit",
+    "--check-every",
+    "--checkpoint",
+    "--resume",
+    "--updates",
+];
+
+/// The solvers, in `--solver`'s help order.
+pub static SOLVERS: &[SolverRow] = &[
+    SolverRow {
+        name: "lp",
+        about: "The sequence-form linear program (two-player zero-sum games).",
+        default: Some((0, |s| {
+            (s.players == 2 && s.constant_sum).then(|| "two players, zero-sum (or constant-sum) payoffs".into())
+        })),
+        reads: &[],
+        run: Run::Tree(lp::run),
+    },
+    SolverRow {
+        name: "maxn",
+        about: "max^n (perfect-information games, any number of players).",
+        default: Some((2, |s| s.perfect.then(|| format!("{} player(s), perfect information", s.players)))),
+        reads: &[],
+        run: Run::Tree(maxn::run),
+    },
+    SolverRow {
+        name: "lemke",
+        about: "Lemke's algorithm on the sequence form (two-player games, any payoffs).",
+        default: Some((1, |s| (s.players == 2).then(|| "two players, general-sum payoffs".into()))),
+        reads: &[],
+        run: Run::Tree(lemke::run),
+    },
+    SolverRow {
+        name: "cfr",
+        about: "Vanilla CFR (regret matching, uniform average; any number of players).",
+        default: None,
+        reads: CFR_FLAGS,
+        run: Run::Tree(cfr::cfr),
+    },
+    SolverRow {
+        name: "cfr+",
+        about: "CFR+ (regret matching+, alternating updates, linear average).",
+        default: Some((3, |s| {
+            Some(format!(
+                "{} player(s) and imperfect information: CFR+ (max^n needs perfect information, the LP and Lemke \
+                 two players)",
+                s.players
+            ))
+        })),
+        reads: CFR_FLAGS,
+        run: Run::Tree(cfr::cfr_plus),
+    },
+    SolverRow {
+        name: "dcfr",
+        about: "Discounted CFR (--alpha, --beta, --gamma).",
+        default: None,
+        reads: CFR_FLAGS,
+        run: Run::Tree(cfr::dcfr),
+    },
+    SolverRow { name: "lcfr", about: "Linear CFR.", default: None, reads: CFR_FLAGS, run: Run::Tree(cfr::lcfr) },
+    SolverRow {
+        name: "pcfr+",
+        about: "Predictive CFR+ (average weight t^gamma, --gamma).",
+        default: None,
+        reads: CFR_FLAGS,
+        run: Run::Tree(cfr::pcfr_plus),
+    },
+    SolverRow {
+        name: "do",
+        about: "The sequence-form double oracle (two-player zero-sum games): exact, from a restricted game \
+                explored lazily, without the full tree.",
+        default: None,
+        reads: &["--time-limit"],
+        run: Run::Game,
+    },
+];
+
+/// A solver named on the command line.
+pub type SolverId = &'static SolverRow;
+
+impl std::fmt::Debug for SolverRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl PartialEq for SolverRow {
+    fn eq(&self, other: &SolverRow) -> bool {
+        self.name == other.name
+    }
+}
+
+/// `--solver`'s parser: the rows' names, each with its help line.
+pub fn parser() -> impl clap::builder::TypedValueParser<Value = SolverId> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = SOLVERS.iter().map(|row| PossibleValue::new(row.name).help(row.about));
+    PossibleValuesParser::new(values).map(|name| by_name(&name).unwrap_or(&SOLVERS[0]))
+}
+
+/// The row named `name`.
+pub fn by_name(name: &str) -> Option<SolverId> {
+    SOLVERS.iter().find(|row| row.name == name)
+}
+
+/// The solver `solve` picks for a game of this shape, and why.
+pub fn default_for(shape: &Shape) -> (SolverId, String) {
+    let mut fits: Vec<(u8, SolverId, String)> = SOLVERS
+        .iter()
+        .filter_map(|row| {
+            let (rank, why) = row.default?;
+            why(shape).map(|why| (rank, row, why))
+        })
+        .collect();
+    fits.sort_by_key(|(rank, _, _)| *rank);
+    match fits.into_iter().next() {
+        Some((_, row, why)) => (row, why),
+        // The CFR+ row fits every game.
+        None => (&SOLVERS[4], String::new()),
+    }
+}
+
+/// The run flags: each with whether it was given.
+pub const RUN_FLAGS: &[(&str, Given)] = &[
+    ("--iterations", |f| f.cfr.iterations.is_some()),
+    ("--target-exploitability", |f| f.stop.target_exploitability.is_some()),
+    ("--time-limit", |f| f.stop.time_limit.is_some()),
+    ("--check-every", |f| f.cfr.check_every != 0),
+    ("--checkpoint", |f| f.cfr.checkpoint.is_some()),
+    ("--resume", |f| f.cfr.resume.is_some()),
+    ("--updates", |f| f.cfr.updates.is_some()),
+];
+
+/// The first run flag given that `row` does not read, if any.
+pub fn refused_flag(row: SolverId, flags: &Flags) -> Option<&'static str> {
+    RUN_FLAGS.iter().find(|(flag, given)| given(flags) && !row.reads.contains(flag)).map(|(flag, _)| *flag)
+}
+
+/// The solvers that read `flag`, for messages ("cfr, cfr+, ..."), and the
+/// one to suggest (a default, else the first).
+pub fn readers(flag: &str) -> (String, &'static str) {
+    let rows: Vec<SolverId> = SOLVERS.iter().filter(|row| row.reads.contains(&flag)).collect();
+    let names: Vec<&str> = rows.iter().map(|row| row.name).collect();
+    let suggest = rows.iter().find(|row| row.default.is_some()).or(rows.first()).map_or("", |row| row.name);
+    let list = match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    };
+    (list, suggest)
+}
+
+/// The message of a solver's error, with the flag that raises the limit
+/// it hit, if any, on a line of its own.
+pub fn with_hint(e: &SolveError) -> String {
+    match e {
+        SolveError::TooMuchMemory { .. } | SolveError::ExploredMemory { .. } => {
+            format!("{e}\nhint: raise the limit with --max-memory")
+        }
+        SolveError::ExploredNodes { .. } => format!("{e}\nhint: raise the limit with --max-nodes"),
+        _ => e.to_string(),
+    }
+}
+
+/// Solves `tree` with the solver `solve` picks for it by default, every
+/// flag at its default: the answer `explain`, `plot`, `play` and
+/// `simulate` use when no strategy file is given.
+pub fn solve_by_default(tree: &Tree, limits: &LimitArgs) -> Result<Solved, String> {
+    let (row, _) = default_for(&Shape::of(tree));
+    let Run::Tree(run) = row.run else {
+        return Err(format!("`{}` does not solve a built tree", row.name));
+    };
+    run(&Flags::defaults(), tree, &Context { limits, curve: None })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defaults_parse_and_every_row_is_named_once() {
+        let flags = Flags::defaults();
+        assert_eq!(flags.cfr.check_every, 0);
+        let mut names: Vec<&str> = SOLVERS.iter().map(|row| row.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), SOLVERS.len());
+        assert_eq!(SOLVERS[4].name, "cfr+", "default_for falls back on it");
+        for (flag, _) in RUN_FLAGS {
+            assert!(SOLVERS.iter().any(|row| row.reads.contains(flag)), "{flag} is read by no solver");
+        }
+    }
+
+    #[test]
+    fn every_shape_has_a_default() {
+        for players in 1..5 {
+            for constant_sum in [false, true] {
+                for perfect in [false, true] {
+                    let (row, why) = default_for(&Shape { players, constant_sum, perfect });
+                    assert!(!why.is_empty(), "{players} {constant_sum} {perfect}: {}", row.name);
+                    assert!(matches!(row.run, Run::Tree(_)));
+                }
+            }
+        }
+    }
+}
