@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Tree generation in one run, per game: the compiled solver on one thread
 # and on two, galac's interpreter, and OpenSpiel's C++ tree walk where
-# OpenSpiel has the game (Leduc, 13-rank Leduc, liar's dice). Issue 27's
-# table.
+# OpenSpiel has the game (Leduc, 13-rank Leduc, liar's dice): the table of
+# BENCHMARKS.md, Tree generation.
 #
 #   pip install -r bench/requirements.txt   # once (OpenSpiel)
 #   cargo build --release -p galac

@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 mod progen;
 
 /// Programs of the differential test when `GALAC_DIFF_PROGRAMS` is unset:
-/// compiling them takes most of the test's time (about 0.3 s of CPU each:
-/// 150 took 43 s on a shared 2-core machine, building and testing).
+/// compiling them takes most of the test's time, so the default stays
+/// small enough for a shared 2-core machine; set the variable for more.
 const DEFAULT_PROGRAMS: u64 = 250;
 
 fn main() {

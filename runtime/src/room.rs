@@ -5,9 +5,10 @@
 //! an array). An array that outgrows it jumps to [`GROWN_BYTES`] of room at
 //! once instead of doubling there: reserved room is address space, and a
 //! page of it costs memory only once written, while each doubling copied
-//! the array into fresh pages and held both copies for a moment (the copies
-//! wrote 44% of liar's dice's page faults). Past that room an array doubles
-//! as before. Memory reports count these arrays by their lengths.
+//! the array into fresh pages and held both copies for a moment (on a
+//! mid-sized game such copies were a large share of the page faults:
+//! docs/perf/tree-build.md, "Fresh small builds"). Past that room an array
+//! doubles. Memory reports count these arrays by their lengths.
 
 /// The room, in bytes, of an array that has outgrown its first room.
 const GROWN_BYTES: usize = 1 << 22;

@@ -224,11 +224,10 @@ impl PlayerLp {
 
 /// The factor the payoff matrix is multiplied by in the LP (the value is
 /// divided back): its smallest entry becomes 1, unless that would make the
-/// largest exceed 1e6. Chance weights make the entries small (13-rank
-/// Leduc's are 6.4e-5 to 8.3e-4), and clarabel then stopped short: the
-/// first player's LP ended "almost solved" with NashConv 7.0e-7; with the
-/// entries scaled by 1e4 it ended at 3.4e-9 (BENCHMARKS.md). Realization
-/// plans do not change with the scale.
+/// largest exceed 1e6. Chance weights make the entries small, and clarabel
+/// then stops short of the accuracy the answer needs ("almost solved");
+/// scaled, it reaches it (docs/perf/lp.md, "Scaling"). Realization plans
+/// do not change with the scale.
 fn payoff_scale(sf: &SequenceForm) -> f64 {
     let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
     for &(_, _, a) in &sf.payoff {
@@ -300,9 +299,8 @@ const CRUMBS: [f64; 3] = [1e-10, 1e-8, 1e-6];
 /// on the tree; the profile as solved when none is better). Clarabel
 /// leaves probabilities of about 1e-9 on actions an exact solution does
 /// not play, at sets its plan barely reaches, where the division by the
-/// parent's weight magnifies them: the search game (graph 0, depth 5)
-/// ends at NashConv 1.1e-8 as solved and 2e-16 with crumbs below 1e-8
-/// dropped, while its value agrees to 3e-12.
+/// parent's weight magnifies them: a value right to many digits can come
+/// with a plan far less exact (docs/perf/lp.md, "Crumbs").
 fn without_crumbs(tree: &Tree, profile: Profile) -> Profile {
     let mut eval = Evaluator::new(tree);
     let mut best_conv = eval.evaluate(tree, &profile).nash_conv;

@@ -25,8 +25,9 @@
 //! add up to `--min-secs` (1 s), at most `--max-runs` times (1000); the
 //! engine that is done sits out while the other continues. A first build
 //! that takes less than a second is a warm-up (untimed); a longer one counts
-//! as the engine's first run (so `poker52`, ~23 s per interpreted build,
-//! builds `--min-runs` times through the interpreter, no more).
+//! as the engine's first run (so `poker52`, whose interpreted build takes
+//! many seconds, builds `--min-runs` times through the interpreter, no
+//! more).
 //!
 //! Besides the table, one machine-readable line per case goes to stdout:
 //! `compiled_vs_interpreter case=NAME nodes=N interp_runs=R interp_best_s=S
@@ -37,8 +38,9 @@
 //! `--keep-memory` (glibc only) raises glibc's trim threshold so that the
 //! heap a build freed is not returned to the system, and the next build
 //! does not fault it in again. By default glibc trims after every build,
-//! which costs a small build (Leduc: ~1 MB of heap) ~0.1-0.2 ms of page
-//! faults per run in either engine; a one-shot `tree` pays them once.
+//! which costs a small build its page faults again at every run in either
+//! engine (a large share of Leduc's build: docs/perf/tree-build.md, "Fresh
+//! small builds"); a one-shot `tree` pays them once.
 //!
 //! Without `--bench` on the command line (`cargo test --benches` runs the
 //! binary that way) it only builds the smallest case once through each

@@ -32,7 +32,8 @@ pub struct Generated {
 /// on by default: the test must not hide bugs.
 #[derive(Clone, Copy, Debug)]
 pub struct Features {
-    /// Enums of 250-300 variants (codegen used to store enum values in a `u8`).
+    /// Enums of 250-300 variants (more than a `u8` holds: codegen must pick a
+    /// wider type).
     pub large_enums: bool,
     /// Occasionally 33-40 players (codegen packed player sets into 32 bits).
     pub many_players: bool,

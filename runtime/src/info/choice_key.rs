@@ -22,9 +22,8 @@ use crate::value::Encode;
 /// one-to-one on lists of one type, so equal lists get equal keys and
 /// different lists different ones. A key of a few words however many
 /// candidates there are, or of one word per candidate, is cheaper to build
-/// and compare than the full encoding (keying a choice list word by word
-/// was 3% of the 9,457-node Leduc's build, and 5% of poker52's with its
-/// tuple choices).
+/// and compare than the full encoding, which a build does at every
+/// decision node (docs/perf/tree-build.md, "The interner").
 #[inline]
 pub fn choice_key<'a, T: Encode>(
     ty: u32,

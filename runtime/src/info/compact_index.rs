@@ -7,9 +7,10 @@
 //! a slot holds its id plus one in its low `bits` bits and, above them,
 //! bits of the key's hash that tell most other keys apart without reading
 //! them. A lookup compares a stored key only when those bits agree; keys
-//! are always compared in full before an id is returned. Blind
-//! tic-tac-toe's 9.8 M information states and 6.65 M sets are indexed in
-//! 54 MB and 35 MB, where per-state child tables took 383 MB.
+//! are always compared in full before an id is returned. Four bytes a
+//! slot, rather than a child table per state, is what lets a game of
+//! millions of states and sets keep its interner small next to its tree
+//! (docs/perf/tree-build.md, "The interner").
 
 /// Multiplier of the interner's hashes (odd, well mixed).
 pub(super) const K: u64 = 0xf135_7aea_2e62_a9c5;
@@ -27,11 +28,9 @@ const SPREAD_BITS: u32 = 5;
 
 /// Homes per `near` id, in 256ths, of an index with one id per `near` id
 /// (the trie's edges, homed near their parents): 11/8, so that the table
-/// is at most about 8/11 full where it is written. At 5/4 (four fifths
-/// full) blind tic-tac-toe's edge lookups probed 6.0 slots to find a key
-/// and 12.1 to miss one; at 3/2, 2.4 and 3.3, but its two-thread build's
-/// peak passed 1.3x the tree in some runs (its two parts' indexes 9.8 MB
-/// more); 11/8 holds about 5 MB more than 5/4.
+/// is at most about 8/11 full where it is written: fuller (5/4), lookups
+/// probe several times as many slots; emptier (3/2), a two-thread build's
+/// peak passes 1.3x the tree (docs/perf/tree-build.md, "The interner").
 const EDGE_SCALE: u64 = 352;
 /// The most homes per `near` id, in 256ths, of a [`CompactIndex::scaled`]
 /// index: 5/4, so that it is at most four fifths full where it is written
@@ -49,8 +48,8 @@ pub(super) struct CompactIndex {
     /// bits` slots, all reserved, but only those below `slots.len()` are
     /// written (zeroed as a write reaches them); the others are empty.
     /// Keys are homed near their ids, so a small game uses the start of the
-    /// table and never touches the rest: a fresh build of the 9,457-node
-    /// Leduc zeroed 40 KB of tables it did not use, 10 page faults.
+    /// table and never touches the rest (zeroing it all would cost a small
+    /// game's fresh build page faults for tables it never uses).
     slots: Vec<u32>,
     /// log2 of the slot count (at most 31: ids stay below 2^31).
     bits: u32,
@@ -84,9 +83,9 @@ impl CompactIndex {
     /// another kind (the information sets, near their states), fewer than
     /// those: the homes are scaled by the ids per `near` id so far each
     /// time the table grows, and the table is written about as far as the
-    /// ids need. Blind tic-tac-toe has 0.68 sets a state: its sets' index,
-    /// homed at 5/4 slots a state, was written over 1.84 slots a set
-    /// (49 MB, 16 MB more than 5/4 a set). A key placed far from its home
+    /// ids need: a game with fewer sets than states (blind tic-tac-toe has
+    /// 0.68 a state) would otherwise write slots for sets it never has. A
+    /// key placed far from its home
     /// ([`CROWDED`]) homes them at 5/4 a state again.
     pub(super) fn scaled(ids: usize) -> CompactIndex {
         CompactIndex::homed(ids, FULL_SCALE, true)
@@ -126,8 +125,7 @@ impl CompactIndex {
     /// The keys of states made close together in a depth-first build lie
     /// close together, like those states, so a lookup under a state made or
     /// used recently reads memory in cache (homes from the hash alone cost
-    /// a cache miss per lookup: 10% of blind tic-tac-toe's build for the
-    /// edges, 8% for the sets).
+    /// a cache miss per lookup: docs/perf/tree-build.md, "The interner").
     #[inline]
     fn home(&self, h: u64, near: u32) -> usize {
         (self.base(near) + (h >> (64 - SPREAD_BITS)) as usize) & (self.size() - 1)
@@ -224,8 +222,8 @@ impl CompactIndex {
 
     /// Doubles the table, the homes unchanged: a key keeps its slot, its
     /// hash bits moved up past the wider id field, with no key read
-    /// (placing every key again, each read for its hash, was 5% of blind
-    /// tic-tac-toe's build), but for the keys from the first slot to the
+    /// (placing every key again would read each key for its hash, a cache
+    /// miss each), but for the keys from the first slot to the
     /// first empty one past the homes that wrapped around the table's end:
     /// those, and the keys placed past the end, are placed again.
     #[cold]
@@ -248,9 +246,8 @@ impl CompactIndex {
         let again: Vec<u32> = self.slots[..run].iter().filter(|&&s| s != 0).map(|&s| (s & low) - 1).collect();
         // In place: the table's room grows by `realloc`, which remaps a
         // large block rather than copying it, so the written slots keep
-        // their pages (a new table written beside the old one faulted in
-        // every written page again and held both at once: a tenth of blind
-        // tic-tac-toe's page faults).
+        // their pages (a new table written beside the old one would fault
+        // in every written page again and hold both at once).
         self.slots.reserve_exact(2 * size - self.slots.len());
         self.slots[..run].fill(0);
         for s in &mut self.slots[run..] {

@@ -200,8 +200,9 @@ pub(super) struct FactDict {
     /// The slots of lists whose keys pack (liar's dice's bids, Leduc's
     /// bets: a bitmask), the last one met per [`packed_key_slot`]
     /// (`(key, NONE)` for none): a load where the index took a call and a
-    /// probe at each record whose list differs from the last one's (3% of
-    /// liar's dice's build). Empty until the first such list gets a slot.
+    /// probe at each record whose list differs from the last one's (liar's
+    /// dice's, at nearly every decision). Empty until the first such list
+    /// gets a slot.
     slot_by_packed_key: Vec<(u32, u32)>,
     /// Ids of four-word facts by a cheap hash of their words
     /// ([`recent_slot`]), the last one looked up per slot; `NONE` for
@@ -261,8 +262,8 @@ fn words_hash(head: &[u64], rest: &[u64]) -> u64 {
 }
 
 /// `lanes.rotate_left(by)` (`by` below 4) as four fixed shuffles: the
-/// slice method calls `ptr_rotate` and `memcpy` (3% of liar's dice's
-/// compiled build, which hashes an own-move fact at each decision node).
+/// slice method calls `ptr_rotate` and `memcpy`, a cost at every hash
+/// (liar's dice hashes an own-move fact at each decision node).
 #[inline(always)]
 fn rotate_lanes(l: [u64; 4], by: usize) -> [u64; 4] {
     match by {
@@ -315,7 +316,8 @@ impl FactDict {
     }
 
     /// Whether `id` is the fact `head ++ rest` (its id without a lookup).
-    /// Always inlined: out of line, a memo hit's check cost Leduc 2%.
+    /// Always inlined: it is a memo hit's check, and out of line the call
+    /// cost more than the compare (docs/perf/tree-build.md, "The interner").
     #[inline(always)]
     pub(super) fn matches(&self, id: u32, head: &[u64], rest: &[u64]) -> bool {
         if id & PACKED != 0 {
@@ -472,8 +474,8 @@ impl FactDict {
         let h = words_hash(head, rest);
         let (facts, words) = (&self.facts, &self.words);
         // Word by word: the keys are a few words, and `==` on slices calls
-        // libc's memcmp twice a lookup (12% of liar's dice's build, which
-        // looks up an own-move fact at each decision node).
+        // libc's memcmp twice a lookup, a call per compare of a few words
+        // (liar's dice looks up an own-move fact at each decision node).
         let is_key = |id: u32| {
             let (start, len) = facts[id as usize];
             let stored = &words[start as usize..(start + len) as usize];

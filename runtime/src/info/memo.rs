@@ -10,8 +10,7 @@
 //! after it (a replay may skip an entry: a card dealt elsewhere). A guess is
 //! a compare on an entry whose address was known a node ahead and which lies
 //! after the ones read before. A hash index answers when the guesses are
-//! wrong (about one lookup in twenty on 13-rank Leduc, mostly for new
-//! sets): one table over all entries, a word pair per entry, so that the
+//! wrong (rarely on poker-like games, and mostly for new sets): one table over all entries, a word pair per entry, so that the
 //! memo costs little memory next to the tree.
 //!
 //! The memo only speeds lookups up (the trie answers every key exactly), so
@@ -20,24 +19,14 @@
 //! [`MAX_ENTRIES`], else it forgets every entry and starts again. A
 //! depth-first build meets a set again within a window (the replay of a
 //! subtree under another hidden move), so the newest entries are the ones
-//! worth keeping. A memo that misses too often while it fills rests for a
-//! while ([`MISSES_TO_REST`]), twice as long after each filling that
-//! missed as often ([`MAX_BACKOFF`]). On blind tic-tac-toe (6.65 M sets) an
-//! unbounded memo reached 872 MB; one capped at 2^21 entries that kept its first
-//! entries missed its guesses for every key met after the cap (an index
-//! probe, a cache miss, per decision node); starting again took the build
-//! from about 23 to about 20 s of CPU. The window grows with the game: on
-//! the 10^9-node poker (6.8 M sets) a memo of 2^19 entries built the tree
-//! in 140 s on one thread, 2^21 in 131 s, 2^22 in 88 s (54 s on two
-//! threads), while blind tic-tac-toe builds as fast with 2^19 as with 2^22
-//! and holds 190 MB less. So the memo holds 2^18 entries (13 MB; 2^19
-//! until blind tic-tac-toe's peak needed the 13 MB more than its memo,
-//! which mostly rests, did) and grows towards 2^22 only while the build
-//! has met each set at least 8 times on average: blind tic-tac-toe (about
-//! 4) stays small, poker and Leduc grow. Other rules measured: growing with the lookups alone (one entry
-//! per 32) grew too late on the 521 M-node poker (50.8 s of CPU against
-//! 36.7 s with 2^22 from the start; 39.5 s with this rule); growing when
-//! the misses were sets met before grew blind tic-tac-toe's memo too.
+//! worth keeping: a memo that kept its first entries would miss every key
+//! met after it filled. A memo that misses too often while it fills rests
+//! for a while ([`MISSES_TO_REST`]), twice as long after each filling that
+//! missed as often ([`MAX_BACKOFF`]). The window grows with the game: a
+//! poker that deals again and again needs millions of entries, while
+//! blind tic-tac-toe, which meets each set a few times, builds as fast
+//! with a small memo and holds less. The sizes and rules were chosen by
+//! measurement: docs/perf/tree-build.md, "The memo".
 
 use super::compact_index::K;
 use super::id_index::IdIndex;
@@ -45,8 +34,9 @@ use super::NONE;
 
 /// The most entries the memo holds (36 bytes each, about 200 MB with the index).
 const MAX_ENTRIES: usize = 1 << 22;
-/// The entries a memo holds before it grows (13 MB; games that meet
-/// their sets often grow it at once).
+/// The entries a memo holds before it grows (36 bytes each: a small
+/// memory next to a large tree; games that meet their sets often grow it
+/// at once).
 const MIN_ENTRIES: usize = 1 << 18;
 /// A full memo grows only if the build has met each information set this
 /// many times on average (lookups per set so far): poker meets its sets
@@ -57,21 +47,18 @@ const LOOKUPS_PER_SET: u64 = 8;
 /// A memo that fills while more than one lookup in this many missed rests:
 /// its misses (a probe of its index, a cache miss, then an insert) cost
 /// more than its hits save over the trie's lookups, homed near their
-/// states. Blind tic-tac-toe misses 37% of its lookups (a set met about
-/// 4 times, the meetings farther apart than a memo's worth of entries) and
-/// builds 10% faster without a memo; poker and Leduc miss a few percent.
+/// states. A game whose sets are met a few times, the meetings farther
+/// apart than a memo's worth of entries (blind tic-tac-toe), builds faster
+/// without a memo; poker and Leduc miss a few percent.
 const MISSES_TO_REST: u64 = 4;
 /// A resting memo answers nothing for this many times the lookups of its
 /// last filling, then starts again (a game may change as the build goes).
 const REST: u64 = 4;
 /// Each rest after a filling that missed as often as the one before is
-/// twice as long, up to `2^MAX_BACKOFF` times [`REST`]: blind
-/// tic-tac-toe's memo missed more than a quarter of its lookups at every
-/// one of its ten fillings (2.4 M guesses and 1.4 M index probes found
-/// sets, 2.4 M probes, a cache miss each, did not); with the back-off it
-/// fills four times and its build takes about 2% less CPU (a single
-/// filling: 2-5% less, but a game that changes would never use its memo
-/// again).
+/// twice as long, up to `2^MAX_BACKOFF` times [`REST`]: a game whose memo
+/// misses at every filling (each miss an index probe, a cache miss) pays
+/// for fewer fillings, while a game that changes as the build goes still
+/// gets its memo back (a memo that never restarted would not).
 const MAX_BACKOFF: u32 = 5;
 
 /// What the memo knows of a key.
@@ -197,9 +184,10 @@ impl Memo {
 
     /// Adds `key` (not in the memo) under `base`, next after the entry of
     /// the player's last lookup: where a replay of this order will look.
-    /// Inlined into its one caller, `InfoInterner::infoset`, as it used to
-    /// be by chance (which functions share a codegen unit): out of line it
-    /// cost 0.3% of Leduc's build.
+    /// Inlined into its one caller, `InfoInterner::infoset`, on purpose
+    /// rather than by chance (which functions share a codegen unit): its
+    /// call costs more than its body on small games (docs/perf/tree-build.md,
+    /// "The interner").
     #[inline]
     pub(super) fn insert(&mut self, base: u32, key: [u32; 3], found: Found) {
         if self.entries.len() >= self.max {
@@ -255,8 +243,9 @@ impl Memo {
     }
 
     /// Gives the entries' and the index's memory back while the memo rests
-    /// (it keeps nothing then): blind tic-tac-toe's memo rests most of the
-    /// build and held 13.6 MB at its end, on each thread. The room is
+    /// (it keeps nothing then): a memo that rests most of the build (blind
+    /// tic-tac-toe's) would otherwise hold its entries at the build's peak,
+    /// on each thread (docs/perf/tree-build.md, "Memory of a large build"). The room is
     /// reserved again when it starts again ([`Memo::start_again`]).
     #[cold]
     fn give_back(&mut self) {

@@ -22,9 +22,9 @@
 //! child and the sets a map from (state, choice key) to set, each one
 //! open-addressing index of four-byte slots, each key homed near its state
 //! so that a depth-first build's lookups stay in cache
-//! ([`compact_index`]). On blind tic-tac-toe (9.8 M states, 6.65 M sets)
-//! the interner holds about 290 MB where per-state child tables and set
-//! entries in the trie held 880 MB. A memo from (interned base, the two
+//! ([`compact_index`]): a few bytes a state and a set, so that a game of
+//! millions of them keeps its interner small next to its tree
+//! (docs/perf/tree-build.md, "The interner"). A memo from (interned base, the two
 //! newest pending facts, the player) to the information set and its choice
 //! list makes a decision node one compare against a guessed entry in the
 //! common case ([`memo`]). Choice lists are keyed by [`choice_key`].
@@ -193,8 +193,9 @@ impl InfoInterner {
     }
 
     /// The child of the interned state `parent` by the fact with id `fact`
-    /// (always inlined, as is [`Self::infoset_of_key`]: blind tic-tac-toe's
-    /// build 0.7% fewer instructions).
+    /// (always inlined, as is [`Self::infoset_of_key`]: both run at every
+    /// new state, and a call cost more than it saved; docs/perf/tree-build.md,
+    /// "The interner").
     #[inline(always)]
     fn child(&mut self, parent: u32, fact: u32) -> u32 {
         let h = pair_hash(parent, fact);
@@ -324,8 +325,8 @@ impl InfoInterner {
     /// [`infoset`](Self::infoset), and the id of the choice list's key: what
     /// an own-move record of a choice among `choices` names when it is made
     /// later ([`push_deferred`](Self::push_deferred)). Generated code asks
-    /// once per decision node instead of once per child (blind tic-tac-toe's
-    /// first 3M nodes 5.5% fewer instructions).
+    /// once per decision node instead of once per child, where a deferred
+    /// record would otherwise compare its list with the last one.
     pub fn infoset_with_key(&mut self, player: u32, state: InfoState, choices: &[u64]) -> (u32, bool, u32) {
         let head = [INFOSET_TAG, u64::from(player)];
         // The unresolved pending facts of `state`, newest first: the two

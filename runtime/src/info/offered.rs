@@ -15,8 +15,8 @@ pub(super) struct OfferedList {
     key: u32,
     /// The list's length, and its words (`choice_key`) if `copied`: in
     /// `short` if it is [`SHORT_LIST`] words or fewer (a few stores, no
-    /// call: replacing a list in a vector was 1% of blind tic-tac-toe's
-    /// build), else in `long`.
+    /// call, where replacing a list in a vector took one at each decision),
+    /// else in `long`.
     len: usize,
     short: [u64; SHORT_LIST],
     long: Vec<u64>,
@@ -45,8 +45,8 @@ impl OfferedList {
     /// The list `words`, whose choice key for `player` has the id `key`;
     /// a short list is copied now (a few stores: liar's dice's bitmask),
     /// a long one when a move record first asks. Nothing is kept until a
-    /// record has asked for its list (`wanted`; keeping lists no record
-    /// asked for was 1% of 13-rank Leduc's build): the first to ask looks
+    /// record has asked for its list (`wanted`: a game whose records are
+    /// all deferred never pays for keeping lists): the first to ask looks
     /// its list up ([`InfoInterner::offered_list`]).
     #[inline]
     pub(super) fn offer(&mut self, player: u32, key: u32, words: &[u64]) {
@@ -92,14 +92,13 @@ impl InfoInterner {
     /// record made now and one made later are the same fact. The list is
     /// nearly always that of the information set just asked for (a compare
     /// finds its id), so a move's record is a few words however many
-    /// options there were (blind tic-tac-toe offers 18 and pushed 22 words
-    /// per node). A game records a choice this way or with
-    /// [`push`](Self::push), always the same way: the two make different
-    /// states (as do two players' records of one move: states are compared
-    /// within one player's). Always inlined into the game's `apply`, as its
-    /// list path was when blind tic-tac-toe's records were made there: a
-    /// call saved and restored six registers for a few dozen instructions
-    /// (3.4% of that build's instructions).
+    /// options there were (blind tic-tac-toe offers 18). A game records a
+    /// choice this way or with [`push`](Self::push), always the same way:
+    /// the two make different states (as do two players' records of one
+    /// move: states are compared within one player's). Always inlined into the game's `apply`: a call
+    /// saves and restores six registers for a few dozen instructions, at
+    /// every move whose record is made there (docs/perf/tree-build.md, "The
+    /// interner").
     #[inline(always)]
     pub fn push_offered(&mut self, state: InfoState, player: u32, chose: &[u64], offered: &[u64]) -> InfoState {
         let key = self.offered_key(player, offered);
@@ -132,8 +131,8 @@ impl InfoInterner {
         let start = self.pending_words.len() as u32;
         // A record of a small value (liar's dice's bids) or of a tuple of
         // small items (blind tic-tac-toe's marks) packs with its list's
-        // slot (when made: kept as words, then packed when a lookup needed
-        // them, blind tic-tac-toe took 0.4% more instructions).
+        // slot when made (keeping the words and packing them only when a
+        // lookup needs them cost more than packing at once).
         let fact = self.facts.packed_offered_id(key, chose, &mut self.last_offered).unwrap_or(NONE);
         if fact == NONE {
             self.pending_words.extend_from_slice(&[OFFERED_TAG, u64::from(key)]);

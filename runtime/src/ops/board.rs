@@ -59,8 +59,9 @@ pub fn cells(rows: i64, cols: i64, left: &mut u64, limit: u64, at: impl At) -> R
 /// True iff some row, column or diagonal has `k` consecutive cells equal to `v`.
 /// Boards of up to [`TABLE_CELLS`] cells answer from a table here, the
 /// others in [`has_line_large`], out of line so that this path stays short
-/// (blind tic-tac-toe asks after each move: 147 instructions a call on its
-/// 3 x 3 board, 295 with the padded mask, 380 cell by cell).
+/// (blind tic-tac-toe asks after each move; the table answers in about half
+/// the padded mask's instructions: docs/perf/tree-build.md, "Generated
+/// code and board operations").
 #[inline]
 pub fn has_line<R: Items>(board: &[R], k: i64, v: &R::Item) -> bool
 where
@@ -81,8 +82,8 @@ where
 /// charges steps for: the caller charges them where the count is read,
 /// [`counted`]). Generated code asks this when a loop's `until has_line`
 /// is followed by its `unless count(board, x) == 0` on the same board
-/// (blind tic-tac-toe after each move: the count's own pass over the board
-/// took about 107 instructions).
+/// (blind tic-tac-toe after each move), saving the count's own pass over
+/// the board.
 ///
 /// [`count2d`]: super::count2d
 /// [`counted`]: super::counted
@@ -92,8 +93,8 @@ where
     R::Item: PartialEq,
 {
     // The width is the one every row has, found in the pass over the
-    // rows (3 tried first), not read from the first row beforehand: blind
-    // tic-tac-toe's build 2.5% fewer instructions.
+    // rows (3 tried first), not read from the first row beforehand: one
+    // read of the rows, not two.
     const ROWS_OF_3: usize = TABLE_CELLS / 3;
     const ROWS_OF_4: usize = TABLE_CELLS / 4;
     let rows = board.len();
@@ -210,9 +211,10 @@ bits!(u16, u64, u128);
 /// [`mask_has_line`] takes one bit of padding (it keeps a line from
 /// running off one row into the next, so that no masks of where lines may
 /// start are needed), [`table_has_line`] none. (A bit set at each cell's
-/// index was vectorized into 64-bit shifts: 8% more instructions a call
-/// on a 3 x 3 board.) Blind tic-tac-toe asks `has_line` after each move,
-/// and the cell-by-cell search was 22% of its compiled build.
+/// index instead is vectorized into 64-bit shifts, which cost more on a
+/// small board.) Blind tic-tac-toe asks `has_line` after each move, so
+/// the cell-by-cell search was a large share of its build
+/// (docs/perf/tree-build.md, "Generated code and board operations").
 #[inline]
 fn cell_mask<R: Items, B: Bits>(board: &[R], width: usize, v: &R::Item, pad: usize) -> Option<B>
 where
@@ -252,9 +254,9 @@ where
     }
 }
 
-/// [`cell_mask`] without padding on a board `N` cells wide. (The loop
-/// over a row of a width known only at run time took 7 instructions a
-/// cell and a dozen a row on a 3 x 3 board.)
+/// [`cell_mask`] without padding on a board `N` cells wide, in unrolled
+/// code: a loop over a row of a width known only at run time pays its
+/// bookkeeping at every cell of a small board.
 #[inline]
 fn fixed_mask<R: Items, const N: usize>(board: &[R], v: &R::Item) -> Option<u16>
 where
@@ -316,9 +318,9 @@ static LINE_TABLES: [OnceLock<LineTable>; 16 * 16 * 16] = [const { OnceLock::new
 
 /// [`has_line`] on a board of `rows` x `width` cells, at most
 /// [`TABLE_CELLS`], from [`cell_mask`]'s bits without padding: one bit of
-/// the shape's table. On a 3 x 3 board the padded mask's shifts and tests
+/// the shape's table. On a small board the padded mask's shifts and tests
 /// (four directions, `k - 1` shifts each, and the early count of the
-/// cells) were most of `has_line`'s 295 instructions a call.
+/// cells) are most of its cost; one load from the table replaces them.
 #[inline]
 fn table_has_line(mask: u16, rows: usize, width: usize, k: usize) -> bool {
     if k == 0 {

@@ -33,9 +33,9 @@ pub fn counted(n: i64, cells: u64, left: &mut u64, limit: u64, at: impl At) -> R
 
 /// Cells of a 2-D board equal to `x`: a step per cell read. Boards whose
 /// rows are 3 or 4 cells wide are read in unrolled code ([`count_fixed`]):
-/// blind tic-tac-toe counts its empty cells before each move, and the loops
+/// blind tic-tac-toe counts its empty cells before each move, and loops
 /// over rows of a width known only at run time (the lengths summed first,
-/// then the cells) took about 120 instructions on its 3 x 3 board.
+/// then the cells) pay their bookkeeping at every cell of a small board.
 #[inline]
 pub fn count2d<R: Items>(rows: &[R], x: &R::Item, left: &mut u64, limit: u64, at: impl At) -> Result<i64, GameError>
 where
@@ -129,9 +129,9 @@ pub fn combination_size(k: i64, at: impl At) -> Result<usize, GameError> {
 /// All `k`-item sub-lists of `xs`, in lexicographic order of positions.
 /// They cost a step per item made (at least one per sub-list), and one
 /// more for the call (taken from `left`, as [`steps`]), counted before
-/// anything is made: steps bound the memory as well as the time (the
-/// count used to be taken after the list was built, and a large call ran
-/// out of memory first).
+/// anything is made: steps bound the memory as well as the time (a count
+/// taken after the list was built would let a large call run out of
+/// memory first).
 pub fn combinations<T: Clone>(
     xs: &[T],
     k: i64,
@@ -253,8 +253,8 @@ mod tests {
         }
     }
 
-    /// The audit's `combinations` on a large list ran to 7.9 GB: the steps
-    /// are now taken before any sub-list is made.
+    /// `combinations` on a large list fails on its steps before it makes
+    /// any sub-list (so it cannot exhaust memory first).
     #[test]
     fn a_large_combinations_call_fails_before_allocating() {
         let xs: Vec<i64> = (0..100).collect();

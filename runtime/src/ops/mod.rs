@@ -123,7 +123,8 @@ pub fn max(a: i64, b: i64) -> i64 {
 /// reads the limit only on failure: counting up read `g.step_limit` at
 /// every check, and in the builder's loop, where generated code inlines
 /// `advance`, the register allocator then spilled the state and game
-/// pointers (4% more instructions in Leduc's build).
+/// pointers (docs/perf/tree-build.md, "Generated code and board
+/// operations").
 #[inline]
 pub fn steps(left: &mut u64, n: u64, limit: u64, at: impl At) -> Result<(), GameError> {
     if *left < n {

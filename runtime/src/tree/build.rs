@@ -69,12 +69,12 @@ pub enum BuildError {
 
 /// Room for a small game, reserved when an exploration starts: a tree of up
 /// to this many nodes (and the sets and states below) is built without any
-/// array growing by a copy, and each copy wrote fresh pages (on the
-/// 9,457-node Leduc 41 of a fresh build's 117 page faults, a seventh of its
-/// time). glibc maps a page only once it is written, so room a game leaves
-/// unused costs no memory, only the page at each array's end (about 20 µs
-/// on a tree of a few hundred nodes). Past it the arrays that grow with
-/// the tree jump to a larger room at once ([`crate::room`]).
+/// array growing by a copy, and each copy writes fresh pages (a large share
+/// of a small game's fresh build: docs/perf/tree-build.md, "Fresh small
+/// builds"). glibc maps a page only once it is written, so room a game
+/// leaves unused costs no memory, only the page at each array's end. Past
+/// it the arrays that grow with the tree jump to a larger room at once
+/// ([`crate::room`]).
 const ROOM_NODES: usize = 1 << 14;
 /// The node arrays grow zeroed this many nodes at a time, not by each
 /// expanded node's few children (two calls of `memset` per node).
@@ -151,8 +151,8 @@ impl Budget {
     /// Counts what an exploration on this thread holds at its end
     /// (`held`, its tree's `build_bytes`) in place of what it counted last.
     /// Done by its caller, not by [`explore`]: a call at the end of
-    /// `explore` cost blind tic-tac-toe's build 4% (the loop compiled
-    /// otherwise).
+    /// `explore` changes how its loop is compiled, and slowed the build
+    /// (docs/perf/tree-build.md, "The interner").
     pub(super) fn count_end(&self, held: u64) -> u64 {
         self.change(COUNTED.with(|c| c.replace(0)), held)
     }
@@ -554,7 +554,7 @@ impl Tree {
 
     /// Makes the compact action counts from the sets, once the build is
     /// done: a build does without them (reading `infosets`), 4 bytes a set
-    /// less at its peak (27 MB on blind tic-tac-toe).
+    /// less at its peak (docs/perf/tree-build.md, "Memory of a large build").
     pub(super) fn fill_set_actions(&mut self) {
         self.set_actions = self.infosets.iter().map(|s| s.n_actions).collect();
     }

@@ -1,7 +1,7 @@
 //! A quick guess of a tree's size before building it, so that the default
 //! thread count builds a small tree on one thread: below about 10^5 nodes
 //! the threads' start-up and the merge cost more than the second core
-//! saves (9,457-node Leduc: 0.6 ms on one thread, 1.2 ms on two).
+//! saves (docs/perf/tree-build.md, "Fresh small builds").
 //!
 //! Knuth's estimator ("Estimating the efficiency of backtrack programs",
 //! 1975): along a play that picks each child uniformly at random, with
@@ -9,8 +9,8 @@
 //! the number of nodes. A few dozen plays cost a few dozen `advance` calls
 //! each, and the guess only has to tell 10^4 from 10^6. The plays share
 //! the root's `advance`: in a card game it is a deal that enumerates all
-//! its outcomes, and redone for each play it cost a 505-node poker about
-//! 0.6 ms, seven times its build.
+//! its outcomes, and redone for each play it would cost a small card game
+//! several times its build.
 
 use crate::game::{advance_out_of_line, Game, Node};
 use crate::info::InfoInterner;

@@ -224,8 +224,8 @@ impl Tree {
     /// counting them would walk every label at each memory check). The
     /// arrays' lengths, not their capacities: an array grows by doubling
     /// its reserved room, but a page of it takes memory only once written
-    /// (counting the room, a blind tic-tac-toe build said it held 1.57 GB
-    /// where its peak resident memory was 1.07 GB).
+    /// (counting the room, a build would say it holds far more than its
+    /// resident memory, and the memory limit would stop it early).
     pub fn bytes(&self) -> u64 {
         (self.data.len() * 4
             + self.first_child.len() * 4
@@ -408,9 +408,8 @@ mod tests {
     }
 
     /// The parts of a parallel build share the node limit: the build stops
-    /// soon after the nodes of all parts pass it (each part used to stop
-    /// only at the limit on its own, so two threads made twice the nodes,
-    /// and more with more parts).
+    /// soon after the nodes of all parts pass it, not when each part alone
+    /// does (which would let two threads make twice the nodes).
     #[test]
     fn the_parallel_builder_stops_at_the_node_limit_of_the_whole_tree() {
         let applied = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));

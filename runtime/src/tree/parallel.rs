@@ -33,8 +33,8 @@ use crate::info::InfoInterner;
 /// Parts per thread: more would balance uneven subtrees, but each part
 /// interns the information sets it meets on its own, and one part per
 /// thread was the fastest on the poker and Leduc trees, whose root's
-/// children have subtrees of equal size (Leduc13 on two threads: 52 ms
-/// with two parts per thread, 44 ms with one).
+/// children have subtrees of equal size (docs/perf/tree-build.md, "Fresh
+/// small builds").
 const PARTS_PER_THREAD: usize = 1;
 
 /// Builds the tree of the game `make` creates, on up to `threads` threads
@@ -296,8 +296,8 @@ mod tests {
 
     /// What a two-thread build says it held counts what its parts held at
     /// once: when the part done last ends, whole, the other holds at least
-    /// its tree and keys. (It used to count what the parts held once both
-    /// had given back their indexes, at the merge: less.)
+    /// its tree and keys, not what they hold once both have given back
+    /// their indexes at the merge (less than the real peak).
     #[test]
     fn the_build_held_counts_what_the_parts_hold_at_once() {
         let game = || Open {
@@ -325,7 +325,7 @@ mod tests {
 
     /// Matching two parts' sets counts the cache it maps one part's states
     /// and facts with (a word each) on top of what the parts hold: its peak
-    /// is more than the parts' bytes (it used to be left out).
+    /// is more than the parts' bytes.
     #[test]
     fn matching_two_parts_counts_its_cache() {
         let game = Open {

@@ -90,8 +90,8 @@ impl PayoffTable {
 
     /// The id of the vector `v` (of `n` entries), added if new. Always
     /// inlined into the builder's loop: it runs at every leaf, and a call
-    /// cost as much as the small vectors' direct lookup (blind tic-tac-toe
-    /// 1.2% fewer instructions).
+    /// cost as much as the small vectors' direct lookup
+    /// (docs/perf/tree-build.md, "The interner").
     #[inline(always)]
     pub(super) fn intern(&mut self, v: &[i64]) -> u32 {
         debug_assert_eq!(v.len(), self.n);

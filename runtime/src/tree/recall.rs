@@ -137,9 +137,9 @@ const NO_MOVE_PACKED: u32 = u32::MAX - 1;
 
 /// Per information set, the own move before it (`infoset << 32 | action`,
 /// `NO_MOVE` for none, `UNSET` if never visited), four bytes a set while
-/// every move packs into them (a set below 2^24, an action below 2^8: 26
-/// MB less on blind tic-tac-toe's 6.65 M sets), eight from the first move
-/// that does not.
+/// every move packs into them (a set below 2^24, an action below 2^8: half
+/// the memory on a game of millions of sets, docs/perf/tree-build.md,
+/// "Memory of a large build"), eight from the first move that does not.
 #[derive(Default)]
 pub(super) struct MovesBefore {
     packed: Vec<u32>,

@@ -1,8 +1,8 @@
 //! The information sets' labels, in a few arrays rather than a `String`
 //! and a `Vec<String>` per set: a game with millions of sets (blind
-//! tic-tac-toe, 6.7 M) made tens of millions of small allocations that
-//! the build, a save and a read spent much of their time in, and freeing
-//! them at the end as long. The sets' labels go back to back in one text,
+//! tic-tac-toe) would make tens of millions of small allocations that the
+//! build, a save and a read spend much of their time in, and freeing them
+//! at the end as long. The sets' labels go back to back in one text,
 //! and each set names its actions' labels by a list kept once however many
 //! sets share it (a set's actions are usually those of many others).
 
@@ -182,7 +182,8 @@ impl super::Tree {
 /// A later part's labels, kept where the part made them rather than copied
 /// into the merged tree's: the merge of a saved tree writes them to the
 /// file after the tree's own (see [`super::spill`]), so the merge does not
-/// hold a second copy of them (330 MB on blind tic-tac-toe).
+/// hold a second copy of them (docs/perf/tree-build.md, "Memory of a large
+/// build").
 pub(super) struct KeptLabels {
     labels: SetLabels,
     /// The part's sets new to the merged tree, in order: the merged tree's

@@ -82,9 +82,10 @@ pub trait Elem: Clone + PartialEq + Ord {
 
 /// Up to [`INLINE_ROWS`] lists of one-byte items held in place: a small
 /// board of enum cells is copied with its state and writing a cell
-/// allocates nothing (a shared board, copied on write and counted on each
-/// clone and drop, cost blind tic-tac-toe's build about 6%: `malloc`,
-/// `free` and the counts at each of its 87 M nodes).
+/// allocates nothing (a shared board is copied on write and counted on
+/// each clone and drop: `malloc`, `free` and the counts at every node of a
+/// board game; docs/perf/tree-build.md, "Generated code and board
+/// operations").
 #[derive(Clone)]
 pub struct Rows<T: Elem> {
     len: RowCount,

@@ -263,9 +263,9 @@ impl<'a> Team<'a> {
 
     /// Player `p`'s update in this part's copy: its sets' regrets, then
     /// their next strategy, in two passes over the player's slab (set by
-    /// set it took twice as long on Leduc, where the update is on the
-    /// critical path of both threads): [`Variant::slot_rule`] over the
-    /// slab, then [`Variant::strategy`] per set.
+    /// set is slower, and the update is on the critical path of both
+    /// threads; docs/perf/cfr.md): [`Variant::slot_rule`] over the slab,
+    /// then [`Variant::strategy`] per set.
     fn update(&self, p: usize, t: u64, part: &mut Part) {
         let sets = &self.sets[p];
         let Part { regrets, prediction, current, set_root, .. } = part;

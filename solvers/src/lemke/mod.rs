@@ -19,16 +19,16 @@
 //! perfect equilibria for extensive two-person games"): `d = -q`, plus
 //! `-A y0` in player 1's sequence rows and `-B^T x0` in player 2's, with
 //! `x0`, `y0` uniform play ([`covering`]). Its path follows a tracing
-//! procedure from the best replies to uniform play; with the covering
-//! vector 1 (Gambit's `lcp_solve`) the path was 2 to more than 23 times
-//! longer on Leduc variants and did not end in 2,400 s on Leduc itself. `z0` enters
+//! procedure from the best replies to uniform play, a path many times
+//! shorter than with the covering vector 1 of Gambit's `lcp_solve`
+//! (docs/perf/lemke.md). `z0` enters
 //! where `q_i / d_i` is least, after a tiny deterministic perturbation of
 //! `q` (`perturb`): the perturbed problem has no degenerate ties, which a
 //! floating-point ratio test cannot tell from rounding. The pivoting keeps
 //! the basis as a sparse LU factorization ([`revised`], [`lu`]), so a
 //! pivot costs about the sparsity of the basis, not a sweep over a dense
-//! tableau (Leduc: 3,124 rows, 6,705 pivots, under a second; the dense
-//! tableau needed 15 ms a pivot and, from rounding, cycled after 6,688).
+//! tableau, and refactorizing keeps rounding from accumulating (a dense
+//! tableau, never started afresh, cycled on Leduc: docs/perf/lemke.md).
 //! The final basis is read with the true `q`, and the answer is checked
 //! afterwards by the independent best response, not trusted.
 

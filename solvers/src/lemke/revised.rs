@@ -3,8 +3,8 @@
 //! sparse LU factorization ([`super::lu`]) followed by the eta vectors of
 //! the pivots since (product form), refactorized every [`REFACTOR`] pivots.
 //! A pivot then costs one solve with the basis (the entering column) and
-//! `O(n)` vector work, instead of a sweep over a dense `n x 2n` tableau:
-//! on Leduc (3,124 rows) a pivot takes about 0.16 ms instead of 15 ms.
+//! `O(n)` vector work, instead of a sweep over a dense `n x 2n` tableau
+//! (BENCHMARKS.md, Lemke; the comparison in docs/perf/lemke.md).
 //!
 //! The complement of the leaving variable enters, so no pricing is needed;
 //! the ratio test reads the right-hand side `B^{-1} q`, kept up to date and
