@@ -242,9 +242,8 @@ fn build_showing<T>(bar: &indicatif::ProgressBar, mut opts: BuildOptions, build:
 }
 
 /// Below about this many nodes, the default thread count builds on one
-/// thread: two threads were slower on 55,361-node Leduc (5 ranks; 3.5 ms
-/// against 2.5 ms on one) and faster on 100,993 nodes (6 ranks; 3.7 ms
-/// against 4.3 ms).
+/// thread: the threads' start-up and the merge cost more than the second
+/// core saves (docs/perf/tree-build.md, "Fresh small builds").
 pub const PARALLEL_MIN_NODES: f64 = 80_000.0;
 
 /// Output format of `tree` and `solve`.

@@ -1,11 +1,9 @@
 //! Keeping `--max-memory` a bound on resident memory. glibc serves a large
 //! block from its own mapping and unmaps it when freed, but after the first
 //! such free it raises the size it maps (up to 32 MiB) and serves the rest
-//! from the heap, which it keeps: a parallel build's arrays, grown by
-//! copying there, then stayed resident after they were freed. On blind
-//! tic-tac-toe under `--max-memory 200` with two threads the peak was 232 MiB
-//! with glibc's default and 157 MiB with the threshold fixed at 1 MiB (163
-//! MiB on one thread).
+//! from the heap, which it keeps, so a parallel build's freed arrays stayed
+//! resident. Fixing the threshold at 1 MiB keeps `--max-memory` a bound on
+//! the peak (docs/perf/tree-build.md, "Memory of a large build").
 
 /// Blocks of this size and more are mapped on their own and returned to
 /// the system when freed.
