@@ -17,13 +17,7 @@ use galac_solvers::Profile;
 /// to an exact equilibrium is solved again by the simplex backend, whose
 /// vertex answers are rational and usually round exactly (an interior-point
 /// answer lies inside a face of equilibria and rarely does).
-pub fn section(
-    tree: &Tree,
-    profile: &Profile,
-    labels: &[String],
-    info: &GameInfo,
-    retry: bool,
-) -> (String, serde_json::Value) {
+pub fn section(tree: &Tree, profile: &Profile, labels: &[String], info: &GameInfo, retry: bool) -> (String, ExactJson) {
     let mut cert = certify(tree, profile);
     let mut note = String::new();
     if retry && !cert.certified() && cert.interval.is_some() {
@@ -37,10 +31,7 @@ pub fn section(
             }
         }
     }
-    let mut json = json(&cert, tree, labels, info);
-    if let Some(obj) = json.as_object_mut() {
-        obj.insert("resolved_by_simplex".into(), (!note.is_empty()).into());
-    }
+    let json = json(&cert, tree, labels, info, !note.is_empty());
     (text(&cert, info) + &note, json)
 }
 
@@ -110,8 +101,27 @@ fn show(q: &galac_solvers::exact::Q) -> String {
     format!("~{:.12e}", galac_solvers::exact::to_f64(q))
 }
 
+/// The `exact` section of the `solve` JSON answer: fractions as text.
+#[derive(serde::Serialize)]
+pub struct ExactJson {
+    pub certified: bool,
+    /// Per player, in the game's order.
+    pub value: serde_json::Map<String, serde_json::Value>,
+    pub best_response: serde_json::Map<String, serde_json::Value>,
+    pub nash_conv: String,
+    /// An exact interval that holds the first player's value, when not certified.
+    pub interval: Option<[String; 2]>,
+    pub max_denominator: u64,
+    /// `support` (solved exactly on the supports) or `rounding`.
+    pub method: &'static str,
+    /// Each set's label to its actions' probabilities.
+    pub strategy: serde_json::Map<String, serde_json::Value>,
+    /// The answer certified is the simplex's, the first one's did not round.
+    pub resolved_by_simplex: bool,
+}
+
 /// The section's JSON value.
-fn json(cert: &Certificate, tree: &Tree, labels: &[String], info: &GameInfo) -> serde_json::Value {
+fn json(cert: &Certificate, tree: &Tree, labels: &[String], info: &GameInfo, resolved: bool) -> ExactJson {
     let per_player = |xs: &[galac_solvers::exact::Q]| -> serde_json::Map<String, serde_json::Value> {
         info.players.iter().zip(xs).map(|(p, v)| (p.clone(), v.to_string().into())).collect()
     };
@@ -129,14 +139,15 @@ fn json(cert: &Certificate, tree: &Tree, labels: &[String], info: &GameInfo) -> 
             (labels[set].clone(), serde_json::Value::Object(acts))
         })
         .collect();
-    serde_json::json!({
-        "certified": cert.certified(),
-        "value": per_player(&cert.values),
-        "best_response": per_player(&cert.best_response),
-        "nash_conv": cert.nash_conv.to_string(),
-        "interval": cert.interval.as_ref().map(|(lo, hi)| vec![lo.to_string(), hi.to_string()]),
-        "max_denominator": cert.max_denominator,
-        "method": if cert.solved { "support" } else { "rounding" },
-        "strategy": strategy,
-    })
+    ExactJson {
+        certified: cert.certified(),
+        value: per_player(&cert.values),
+        best_response: per_player(&cert.best_response),
+        nash_conv: cert.nash_conv.to_string(),
+        interval: cert.interval.as_ref().map(|(lo, hi)| [lo.to_string(), hi.to_string()]),
+        max_denominator: cert.max_denominator,
+        method: if cert.solved { "support" } else { "rounding" },
+        strategy,
+        resolved_by_simplex: resolved,
+    }
 }

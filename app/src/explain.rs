@@ -122,7 +122,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
     });
     match args.format {
         Format::Text => crate::emit(&text(&tree, &profile, &shown, &source, &crate::title(game))),
-        Format::Json => crate::emit(&format!("{}\n", json(&tree, &profile, &shown, &source, game))),
+        Format::Json => return crate::emit_json(&json(&tree, &profile, &shown, &source, game)),
     }
     0
 }
@@ -278,50 +278,79 @@ fn text(tree: &Tree, profile: &Profile, shown: &[Shown], source: &str, title: &s
     out
 }
 
-/// The JSON report.
-fn json<G: Game>(tree: &Tree, profile: &Profile, shown: &[Shown], source: &str, game: &G) -> serde_json::Value {
+/// The `explain` answer as JSON (schema `galac.explain/1`).
+#[derive(serde::Serialize)]
+struct ExplainJson<'a> {
+    schema: &'static str,
+    game: &'a str,
+    params: serde_json::Value,
+    /// Where the profile came from.
+    profile: &'a str,
+    sets: Vec<SetJson<'a>>,
+}
+
+/// One information set of the `explain` answer.
+#[derive(serde::Serialize)]
+struct SetJson<'a> {
+    label: &'a str,
+    player: &'a str,
+    group: &'a str,
+    reached: bool,
+    reach: f64,
+    actions: Vec<ActionJson<'a>>,
+    beliefs: Vec<BeliefJson<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct ActionJson<'a> {
+    action: &'a str,
+    probability: f64,
+    /// The action's expected value; `None` (null) where it is not finite.
+    value: Option<f64>,
+}
+
+#[derive(serde::Serialize)]
+struct BeliefJson<'a> {
+    history: &'a str,
+    probability: f64,
+}
+
+fn json<'a, G: Game>(
+    tree: &'a Tree,
+    profile: &'a Profile,
+    shown: &'a [Shown],
+    source: &'a str,
+    game: &'a G,
+) -> ExplainJson<'a> {
     let info = game.info();
-    let finite = |x: f64| if x.is_finite() { serde_json::json!(x) } else { serde_json::Value::Null };
-    let sets: Vec<serde_json::Value> = shown
+    let sets = shown
         .iter()
-        .map(|s| {
-            let actions: Vec<serde_json::Value> = tree
+        .map(|s| SetJson {
+            label: &s.label,
+            player: &tree.player_names[tree.infosets[s.set as usize].player as usize],
+            group: &s.group,
+            reached: s.view.reach > 0.0,
+            reach: s.view.reach,
+            actions: tree
                 .action_labels(s.set)
                 .iter()
                 .enumerate()
-                .map(|(a, name)| {
-                    serde_json::json!({
-                        "action": name,
-                        "probability": profile.probs(s.set)[a],
-                        "value": finite(s.view.action_values[a]),
-                    })
+                .map(|(a, name)| ActionJson {
+                    action: name,
+                    probability: profile.probs(s.set)[a],
+                    value: Some(s.view.action_values[a]).filter(|x| x.is_finite()),
                 })
-                .collect();
-            let beliefs: Vec<serde_json::Value> = s
+                .collect(),
+            beliefs: s
                 .view
                 .beliefs
                 .iter()
                 .zip(&s.histories)
-                .map(|((_, b), h)| serde_json::json!({"history": h, "probability": b}))
-                .collect();
-            serde_json::json!({
-                "label": s.label,
-                "player": tree.player_names[tree.infosets[s.set as usize].player as usize],
-                "group": s.group,
-                "reached": s.view.reach > 0.0,
-                "reach": s.view.reach,
-                "actions": actions,
-                "beliefs": beliefs,
-            })
+                .map(|((_, b), h)| BeliefJson { history: h, probability: *b })
+                .collect(),
         })
         .collect();
-    serde_json::json!({
-        "schema": "galac.explain/1",
-        "game": info.name,
-        "params": info.params.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>(),
-        "profile": source,
-        "sets": sets,
-    })
+    ExplainJson { schema: "galac.explain/1", game: &info.name, params: crate::params_json(info), profile: source, sets }
 }
 
 #[cfg(test)]

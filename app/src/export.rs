@@ -70,7 +70,7 @@ pub fn run<G: Game>(game: &G, args: &ExportArgs, source: &str, make: crate::Make
         if !report(path, &tree, written, args.format) {
             return 1;
         }
-        files.push(serde_json::json!({"kind": "efg", "path": path.display().to_string()}));
+        files.push(FileJson { kind: "efg", path: path.display().to_string() });
     }
     if let Some(path) = &args.dot {
         let written = write_atomically(path, |w| {
@@ -82,19 +82,37 @@ pub fn run<G: Game>(game: &G, args: &ExportArgs, source: &str, make: crate::Make
         if !report(path, &tree, written, args.format) {
             return 1;
         }
-        files.push(serde_json::json!({"kind": "dot", "path": path.display().to_string()}));
+        files.push(FileJson { kind: "dot", path: path.display().to_string() });
     }
     if args.format == Format::Json {
-        let json = serde_json::json!({
-            "schema": SCHEMA,
-            "game": game.info().name,
-            "nodes": tree.n_nodes(),
-            "infosets": tree.infosets.len(),
-            "files": files,
-        });
-        crate::emit(&format!("{json}\n"));
+        let json = ExportJson {
+            schema: SCHEMA,
+            game: &game.info().name,
+            nodes: tree.n_nodes(),
+            infosets: tree.infosets.len(),
+            files,
+        };
+        return crate::emit_json(&json);
     }
     0
+}
+
+/// The `export` answer as JSON.
+#[derive(serde::Serialize)]
+struct ExportJson<'a> {
+    schema: &'static str,
+    game: &'a str,
+    nodes: usize,
+    infosets: usize,
+    files: Vec<FileJson>,
+}
+
+/// A file `export` wrote.
+#[derive(serde::Serialize)]
+struct FileJson {
+    /// `efg` or `dot`.
+    kind: &'static str,
+    path: String,
 }
 
 /// Says what was written (in text; JSON is one report at the end), or

@@ -273,13 +273,36 @@ pub fn title<G: Game>(game: &G) -> String {
     }
 }
 
-/// The game's params as JSON: integers as numbers, other values as text.
+/// The game's params as JSON: integers as numbers, `true` and `false` as
+/// booleans, other values as text.
 pub fn params_json(info: &galac_runtime::game::GameInfo) -> serde_json::Value {
     info.params
         .iter()
-        .map(|(k, v)| (k.clone(), v.parse::<i64>().map_or_else(|_| serde_json::json!(v), |n| serde_json::json!(n))))
+        .map(|(k, v)| {
+            let value = v.parse::<i64>().map(serde_json::Value::from).unwrap_or_else(|_| match v.as_str() {
+                "true" => serde_json::Value::Bool(true),
+                "false" => serde_json::Value::Bool(false),
+                _ => serde_json::Value::String(v.clone()),
+            });
+            (k.clone(), value)
+        })
         .collect::<serde_json::Map<_, _>>()
         .into()
+}
+
+/// Writes a JSON answer on one line to standard output; the exit status
+/// (1 after the message if it cannot be written as JSON).
+pub fn emit_json(answer: &impl serde::Serialize) -> i32 {
+    match serde_json::to_string(answer) {
+        Ok(line) => {
+            emit(&format!("{line}\n"));
+            0
+        }
+        Err(e) => {
+            eprintln!("error: the answer cannot be written as JSON: {e}");
+            1
+        }
+    }
 }
 
 #[derive(clap::Parser, Debug)]

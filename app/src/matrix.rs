@@ -80,13 +80,23 @@ impl Matrix {
     }
 
     /// The matrix as JSON.
-    pub fn json(&self, players: &[String]) -> serde_json::Value {
-        serde_json::json!({
-            "row_player": players[self.row_player as usize],
-            "col_player": players[self.col_player as usize],
-            "row_actions": self.row_actions,
-            "col_actions": self.col_actions,
-            "payoffs": self.payoffs,
-        })
+    pub fn json<'a>(&'a self, players: &'a [String]) -> MatrixJson<'a> {
+        MatrixJson {
+            row_player: &players[self.row_player as usize],
+            col_player: &players[self.col_player as usize],
+            row_actions: &self.row_actions,
+            col_actions: &self.col_actions,
+            payoffs: &self.payoffs,
+        }
     }
+}
+
+/// The matrix in the `tree` JSON answer.
+#[derive(serde::Serialize)]
+pub struct MatrixJson<'a> {
+    pub row_player: &'a str,
+    pub col_player: &'a str,
+    pub row_actions: &'a [String],
+    pub col_actions: &'a [String],
+    pub payoffs: &'a [Vec<Vec<i64>>],
 }

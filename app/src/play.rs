@@ -146,19 +146,18 @@ pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
         }
         if json {
             say(json, &format!("payoffs: {}\n", per_player(&info.players, payoffs)));
-            let payoffs: serde_json::Map<String, serde_json::Value> =
-                info.players.iter().zip(payoffs).map(|(p, x)| (p.clone(), (*x).into())).collect();
-            let seat = if all_human { None } else { Some(&info.players[seat as usize]) };
-            let record = serde_json::json!({
-                "schema": SCHEMA,
-                "game": g + 1,
-                "seed": seed,
-                "seat": seat,
-                "against": args.against,
-                "play": session.trail,
-                "payoffs": payoffs,
-            });
-            crate::emit(&format!("{record}\n"));
+            let record = PlayJson {
+                schema: SCHEMA,
+                game: g + 1,
+                seed,
+                seat: if all_human { None } else { Some(&info.players[seat as usize]) },
+                against: &args.against,
+                play: &session.trail,
+                payoffs: crate::report::Keyed(&info.players, payoffs),
+            };
+            if crate::emit_json(&record) != 0 {
+                return 1;
+            }
             continue;
         }
         if args.show_play {
@@ -299,4 +298,19 @@ mod tests {
         assert_eq!(choice(&actions, "0"), None);
         assert_eq!(choice(&actions, "Raise"), None);
     }
+}
+
+/// One game of `play --format json`.
+#[derive(serde::Serialize)]
+struct PlayJson<'a> {
+    schema: &'static str,
+    /// The game's number, from 1.
+    game: u32,
+    seed: u64,
+    /// The person's seat (`None`: every seat is a person's).
+    seat: Option<&'a str>,
+    against: &'a str,
+    /// The moves and outcomes, in order.
+    play: &'a [String],
+    payoffs: crate::report::Keyed<'a, i64>,
 }

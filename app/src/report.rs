@@ -90,7 +90,7 @@ pub(crate) struct SolveJson<'a> {
     #[serde(flatten)]
     pub findings: Option<&'a Findings>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub exact: Option<&'a serde_json::Value>,
+    pub exact: Option<&'a crate::exact::ExactJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
 }
@@ -99,7 +99,7 @@ pub(crate) struct SolveJson<'a> {
 pub(crate) const SOLVE_SCHEMA: &str = "galac.solve/1";
 
 /// A map from names (players) to values, in the names' order.
-pub(crate) struct Keyed<'a, T>(pub &'a [String], pub &'a [T]);
+pub struct Keyed<'a, T>(pub &'a [String], pub &'a [T]);
 
 impl<T: serde::Serialize> serde::Serialize for Keyed<'_, T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -189,7 +189,7 @@ pub(crate) struct Report<'a> {
     /// exact check).
     pub sections: String,
     /// The exact check's JSON (`--exact`).
-    pub exact: Option<serde_json::Value>,
+    pub exact: Option<crate::exact::ExactJson>,
 }
 
 impl Report<'_> {

@@ -103,7 +103,7 @@ pub fn run<G: Game>(game: &G, args: &SimulateArgs, make: crate::Maker<G>) -> i32
     let report = Report { info, sources: &sources, totals: &totals, expected: &expected, seconds, threads, args };
     match args.format {
         Format::Text => crate::emit(&report.text(resolver.solver_name())),
-        Format::Json => crate::emit(&format!("{}\n", report.json(resolver.solver_name()))),
+        Format::Json => return crate::emit_json(&report.json(resolver.solver_name())),
     }
     0
 }
@@ -150,33 +150,60 @@ impl Report<'_> {
         out
     }
 
-    fn json(&self, solver: Option<&str>) -> serde_json::Value {
-        let players: Vec<serde_json::Value> = self
+    fn json<'a>(&'a self, solver: Option<&'a str>) -> SimulateJson<'a> {
+        let players = self
             .info
             .players
             .iter()
             .enumerate()
             .map(|(p, name)| {
                 let (mean, half) = self.totals.mean_and_half_width(p);
-                serde_json::json!({
-                    "player": name,
-                    "strategy": self.sources[p].describe(),
-                    "mean": mean,
-                    "ci95": [mean - half, mean + half],
-                    "expected": self.expected[p],
-                })
+                SeatJson {
+                    player: name,
+                    strategy: self.sources[p].describe(),
+                    mean,
+                    ci95: [mean - half, mean + half],
+                    expected: self.expected[p],
+                }
             })
             .collect();
-        serde_json::json!({
-            "schema": SCHEMA,
-            "game": self.info.name,
-            "params": crate::params_json(self.info),
-            "plays": self.totals.plays,
-            "seed": self.args.seed,
-            "threads": self.threads,
-            "seconds": self.seconds,
-            "solver": solver,
-            "players": players,
-        })
+        SimulateJson {
+            schema: SCHEMA,
+            game: &self.info.name,
+            params: crate::params_json(self.info),
+            plays: self.totals.plays,
+            seed: self.args.seed,
+            threads: self.threads,
+            seconds: self.seconds,
+            solver,
+            players,
+        }
     }
+}
+
+/// The `simulate` answer as JSON.
+#[derive(serde::Serialize)]
+struct SimulateJson<'a> {
+    schema: &'static str,
+    game: &'a str,
+    params: serde_json::Value,
+    plays: u64,
+    seed: u64,
+    threads: usize,
+    seconds: f64,
+    /// The solver of `solved` seats, if any.
+    solver: Option<&'a str>,
+    players: Vec<SeatJson<'a>>,
+}
+
+/// One seat of the `simulate` answer.
+#[derive(serde::Serialize)]
+struct SeatJson<'a> {
+    player: &'a str,
+    strategy: String,
+    mean: f64,
+    /// The 95% confidence interval of the mean.
+    ci95: [f64; 2],
+    /// The exact expected payoff of the profile.
+    expected: f64,
 }

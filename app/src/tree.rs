@@ -83,8 +83,7 @@ fn run_in_memory<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>) -> i
         }
     }
     let Some(timing) = repeat(game, args, make, first) else { return 1 };
-    report(game, args, make, &tree.stats(), tree.build_bytes(), &timing, Some(&tree));
-    0
+    report(game, args, make, &tree.stats(), tree.build_bytes(), &timing, Some(&tree))
 }
 
 /// `tree --save FILE`: the tree written to FILE as it is built (see
@@ -120,8 +119,7 @@ fn run_saving<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>, path: &
         .then(|| crate::load_tree(game, path, &args.limits.build_options(true)).ok().map(|(t, _)| t))
         .flatten();
     let Some(timing) = repeat(game, args, make, saved.seconds) else { return 1 };
-    report(game, args, make, &saved.stats, saved.build_bytes, &timing, small.as_ref());
-    0
+    report(game, args, make, &saved.stats, saved.build_bytes, &timing, small.as_ref())
 }
 
 /// The generation times: `first`, then those of `--repeat` builds (in
@@ -136,7 +134,7 @@ fn repeat<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>, first: f64)
 }
 
 /// Prints the report of a tree with these `stats`; `tree`, when at hand,
-/// is shown as a matrix if it is a small one-move game.
+/// is shown as a matrix if it is a small one-move game. The exit status.
 fn report<G: Game>(
     game: &G,
     args: &TreeArgs,
@@ -145,7 +143,7 @@ fn report<G: Game>(
     held: u64,
     timing: &Timing,
     tree: Option<&galac_runtime::tree::Tree>,
-) {
+) -> i32 {
     let info = game.info();
     // A one-move game is shown as its matrix, with the actions' labels (a
     // second build, with labels: such a tree is small).
@@ -161,14 +159,12 @@ fn report<G: Game>(
             if let Some(m) = &matrix {
                 text += &m.text(&info.players);
             }
-            crate::emit(&text)
+            crate::emit(&text);
+            0
         }
         Format::Json => {
-            let mut json = json_report(&info.name, &info.params, &info.players, stats, held, timing);
-            if let (Some(m), Some(map)) = (&matrix, json.as_object_mut()) {
-                map.insert("matrix".into(), m.json(&info.players));
-            }
-            crate::emit(&format!("{json}\n"))
+            let json = TreeJson::new(info, stats, held, timing, matrix.as_ref().map(|m| m.json(&info.players)));
+            crate::emit_json(&json)
         }
     }
 }
@@ -231,42 +227,58 @@ pub fn text_report(
     report
 }
 
-pub fn json_report(
-    name: &str,
-    params: &[(String, String)],
-    players: &[String],
-    s: &Stats,
-    held: u64,
-    timing: &Timing,
-) -> serde_json::Value {
-    let params: serde_json::Map<String, serde_json::Value> = params
-        .iter()
-        .map(|(k, v)| {
-            let value = v.parse::<i64>().map(serde_json::Value::from).unwrap_or_else(|_| match v.as_str() {
-                "true" => serde_json::Value::Bool(true),
-                "false" => serde_json::Value::Bool(false),
-                _ => serde_json::Value::String(v.clone()),
-            });
-            (k.clone(), value)
-        })
-        .collect();
-    serde_json::json!({
-        "schema": "galac.tree/1",
-        "game": name,
-        "params": params,
-        "players": players,
-        "nodes": s.nodes,
-        "terminals": s.terminals,
-        "chance_nodes": s.chance_nodes,
-        "decision_nodes": s.decision_nodes,
-        "infosets": s.infosets,
-        "sequences": s.sequences,
-        "depth": s.max_depth,
-        "bytes": s.bytes,
-        "build_bytes": held,
-        "seconds": timing.best(),
-        "build_seconds": timing.builds,
-    })
+/// The `tree` answer as JSON (schema `galac.tree/1`).
+#[derive(serde::Serialize)]
+pub struct TreeJson<'a> {
+    pub schema: &'static str,
+    pub game: &'a str,
+    pub params: serde_json::Value,
+    pub players: &'a [String],
+    pub nodes: u64,
+    pub terminals: u64,
+    pub chance_nodes: u64,
+    pub decision_nodes: &'a [u64],
+    pub infosets: &'a [u64],
+    pub sequences: &'a [u64],
+    pub depth: u32,
+    pub bytes: u64,
+    /// Bytes the build held with its information-set interner.
+    pub build_bytes: u64,
+    /// The fastest build's seconds.
+    pub seconds: f64,
+    pub build_seconds: &'a [f64],
+    /// A one-move game's payoff matrix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<crate::matrix::MatrixJson<'a>>,
+}
+
+impl<'a> TreeJson<'a> {
+    pub fn new(
+        info: &'a galac_runtime::game::GameInfo,
+        s: &'a Stats,
+        held: u64,
+        timing: &'a Timing,
+        matrix: Option<crate::matrix::MatrixJson<'a>>,
+    ) -> TreeJson<'a> {
+        TreeJson {
+            schema: "galac.tree/1",
+            game: &info.name,
+            params: crate::params_json(info),
+            players: &info.players,
+            nodes: s.nodes,
+            terminals: s.terminals,
+            chance_nodes: s.chance_nodes,
+            decision_nodes: &s.decision_nodes,
+            infosets: &s.infosets,
+            sequences: &s.sequences,
+            depth: s.max_depth,
+            bytes: s.bytes,
+            build_bytes: held,
+            seconds: timing.best(),
+            build_seconds: &timing.builds,
+            matrix,
+        }
+    }
 }
 
 #[cfg(test)]
