@@ -78,7 +78,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
         None => None,
     };
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
-    let labels = crate::solve::unique_labels(&tree);
+    let labels = crate::report::unique_labels(&tree);
     let (profile, source) = match profile_for(game, &tree, &labels, args.select.strategy.as_deref(), &args.limits) {
         Ok(x) => x,
         Err(msg) => {

@@ -15,7 +15,7 @@ use galac_solvers::double_oracle::LabelledSet;
 use galac_solvers::Profile;
 
 use crate::registry::harness::Point;
-use crate::registry::Findings;
+use crate::registry::solved::Fields;
 use crate::Format;
 
 /// Information-set labels that are unique keys (the choices are appended
@@ -88,11 +88,35 @@ pub(crate) struct SolveJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub curve: Option<&'a [Point]>,
     #[serde(flatten)]
-    pub findings: Option<&'a Findings>,
+    pub findings: Option<&'a Fields>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<&'a crate::exact::ExactJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
+}
+
+/// A small report (built whole): its JSON to `out` when given, then the
+/// report in `format`; the exit status (1 after the message when `out`
+/// cannot be written).
+pub(crate) fn emit_small(format: Format, out: Option<&Path>, text: &str, json: &impl serde::Serialize) -> i32 {
+    let line = match serde_json::to_string(json) {
+        Ok(line) => format!("{line}\n"),
+        Err(e) => {
+            eprintln!("error: the answer cannot be written as JSON: {e}");
+            return 1;
+        }
+    };
+    if let Some(out) = out {
+        if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, line.as_bytes())) {
+            eprintln!("error: cannot write `{}`: {e}", out.display());
+            return 1;
+        }
+    }
+    match format {
+        Format::Text => crate::emit(text),
+        Format::Json => crate::emit(&line),
+    }
+    0
 }
 
 /// The schema of every `solve` answer.
@@ -184,7 +208,7 @@ pub(crate) struct Report<'a> {
     /// An iterative solver's convergence curve.
     pub curve: Option<&'a [Point]>,
     /// A solver's own findings (JSON fields).
-    pub findings: Option<&'a Findings>,
+    pub findings: Option<&'a Fields>,
     /// Sections of text after the times (the double oracle's summary, the
     /// exact check).
     pub sections: String,

@@ -81,7 +81,7 @@ pub fn run<G: Game>(game: &G, args: &SimulateArgs, make: crate::Maker<G>) -> i32
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else {
         return 1;
     };
-    let labels = crate::solve::unique_labels(&tree);
+    let labels = crate::report::unique_labels(&tree);
     let mut resolver = Resolver::new(&tree, info, &labels).with_limits(&args.limits);
     let profile = match resolver.combine(&sources) {
         Ok(p) => p,

@@ -12,8 +12,7 @@ use galac_solvers::lp::Backend;
 use galac_solvers::maxn::states::StateOptions;
 
 use crate::registry::{self, Run, Shape, SolverId};
-pub use crate::report::unique_labels;
-pub(crate) use crate::report::Report;
+use crate::report::{emit_small, unique_labels, Report};
 use crate::{Format, LimitArgs};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -91,7 +90,21 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         return 2;
     }
     if args.explores_the_game() {
-        return registry::double_oracle::run(game, args);
+        if let Err(msg) = args.flags.validate() {
+            eprintln!("error: {msg}");
+            return 2;
+        }
+        let f = &args.flags;
+        let req = registry::double_oracle::Request {
+            args: &f.double_oracle,
+            lp: &f.lp,
+            stop: &f.stop,
+            limits: &args.limits,
+            curve: args.curve.as_deref(),
+            format: args.format,
+            out: args.out.as_deref(),
+        };
+        return registry::double_oracle::run(game, &req);
     }
     if args.flags.maxn.depth.is_some() || args.flags.maxn.transpositions {
         return state_search(game, args);
@@ -225,30 +238,6 @@ fn refuses_tree_file(args: &SolveArgs) -> bool {
     true
 }
 
-/// A small report (built whole): its JSON to `--out` when given, then the
-/// report in the chosen format; the exit status (1 after the message when
-/// `--out` cannot be written).
-pub(crate) fn emit_small(args: &SolveArgs, text: &str, json: &impl serde::Serialize) -> i32 {
-    let line = match serde_json::to_string(json) {
-        Ok(line) => format!("{line}\n"),
-        Err(e) => {
-            eprintln!("error: the answer cannot be written as JSON: {e}");
-            return 1;
-        }
-    };
-    if let Some(out) = &args.out {
-        if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, line.as_bytes())) {
-            eprintln!("error: cannot write `{}`: {e}", out.display());
-            return 1;
-        }
-    }
-    match args.format {
-        Format::Text => crate::emit(text),
-        Format::Json => crate::emit(&line),
-    }
-    0
-}
-
 /// `--depth` / `--transpositions`: max^n over the game's states, no tree.
 fn state_search<G: Game>(game: &G, args: &SolveArgs) -> i32 {
     if args.solver.is_some_and(|row| row.name != "maxn") || args.strategy.is_some() {
@@ -265,7 +254,7 @@ fn state_search<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         max_bytes: Some(args.limits.max_bytes()),
     };
     match registry::maxn::state_search(game, maxn.ties(), options) {
-        Ok(report) => emit_small(args, &report.text, &report.json),
+        Ok(report) => emit_small(args.format, args.out.as_deref(), &report.text, &report.json),
         Err(e) => {
             eprintln!("error: {}", registry::with_hint(&e));
             1

@@ -40,7 +40,7 @@ fn the_equilibrium_against_itself_gives_the_game_value() {
         players: vec!["first".into(), "second".into()],
         params: vec![("cards".into(), "3".into())],
     };
-    let labels = galac_app::solve::unique_labels(&tree);
+    let labels = galac_app::report::unique_labels(&tree);
     let profile = Resolver::new(&tree, &info, &labels)
         .combine(&[Source::Solved, Source::Solved])
         .unwrap_or_else(|e| panic!("{e}"));

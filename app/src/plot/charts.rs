@@ -21,7 +21,7 @@ pub fn strategy<G: Game>(game: &G, tree: &Tree, args: &PlotArgs, style: &CardSty
         Some(name) => info.players.iter().position(|p| p == name).ok_or_else(|| format!("no player `{name}`"))?,
         None => 0,
     } as u32;
-    let labels = crate::solve::unique_labels(tree);
+    let labels = crate::report::unique_labels(tree);
     let (profile, source) =
         crate::explain::profile_for(game, tree, &labels, args.select.strategy.as_deref(), &args.limits)?;
     let facts_of = |s: u32| facts(&labels[s as usize]).len();

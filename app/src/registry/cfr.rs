@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use galac_runtime::tree::Tree;
 use galac_solvers::cfr::{CfrConfig, CfrSolver, CfrState, Checks, Fingerprint, Variant};
 
-use super::harness::{Harness, Point};
-use super::{Context, Flags, Solved};
+use super::harness::{Harness, Point, StopArgs};
+use super::solved::{with_hint, Context, Solved};
 
-/// Flags of the CFR solvers (refused with the others: [`super::RUN_FLAGS`]).
+/// Flags of the CFR solvers (refused with the others: the registry's `RUN_FLAGS`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct CfrArgs {
     /// CFR: stop after this many iterations in all (default 1000 when no
@@ -68,28 +68,9 @@ impl CfrArgs {
     }
 }
 
-/// The registry's rows of the family: each makes its variant from the flags.
-pub fn cfr(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
-    run(flags, tree, Variant::Cfr, cx)
-}
-pub fn cfr_plus(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
-    run(flags, tree, Variant::CfrPlus, cx)
-}
-pub fn dcfr(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
-    let c = &flags.cfr;
-    run(flags, tree, Variant::Dcfr { alpha: c.alpha, beta: c.beta, gamma: c.gamma }, cx)
-}
-pub fn lcfr(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
-    run(flags, tree, Variant::Lcfr, cx)
-}
-pub fn pcfr_plus(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
-    run(flags, tree, Variant::PcfrPlus { gamma: flags.cfr.gamma }, cx)
-}
-
 /// Runs the variant on `tree`: reads the checkpoint to resume, draws the
 /// progress line on a terminal, writes the checkpoint and the curve file.
-fn run(flags: &Flags, tree: &Tree, variant: Variant, cx: &Context) -> Result<Solved, String> {
-    let (args, stop) = (&flags.cfr, &flags.stop);
+pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &Context) -> Result<Solved, String> {
     let no_rule = stop.target_exploitability.is_none() && stop.time_limit.is_none();
     let iterations = args.iterations.unwrap_or(if no_rule { DEFAULT_ITERATIONS } else { u64::MAX });
     // All cores by default: the solver times one thread against two
@@ -120,7 +101,7 @@ fn run(flags: &Flags, tree: &Tree, variant: Variant, cx: &Context) -> Result<Sol
     let mut harness = Harness::new("iterations", Some(iterations), stop, cx.limits.quiet);
     let result = solver.run(tree, &mut harness);
     harness.finish();
-    let (solution, state) = result.map_err(|e| super::with_hint(&e))?;
+    let (solution, state) = result.map_err(|e| with_hint(&e))?;
     if let Some(path) = &args.checkpoint {
         let bytes = state.to_bytes(&fingerprint);
         crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, &bytes))

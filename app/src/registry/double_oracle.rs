@@ -10,9 +10,24 @@ use galac_solvers::best_response::evaluate;
 use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Iteration, Variant};
 use galac_solvers::solver::{Control, Progress};
 
-use super::harness::Harness;
-use crate::report::{SolveJson, Strategy, SOLVE_SCHEMA};
-use crate::solve::{unique_labels, Report, SolveArgs};
+use super::harness::{Harness, StopArgs};
+use super::lp::LpArgs;
+use super::solved::{fields, with_hint};
+use crate::report::{emit_small, unique_labels, Report, SolveJson, Strategy, SOLVE_SCHEMA};
+use crate::{Format, LimitArgs};
+
+/// A run of the double oracle as `solve` asks for it.
+pub struct Request<'a> {
+    pub args: &'a DoArgs,
+    pub lp: &'a LpArgs,
+    pub stop: &'a StopArgs,
+    pub limits: &'a LimitArgs,
+    /// `--curve`.
+    pub curve: Option<&'a std::path::Path>,
+    pub format: Format,
+    /// `--out`.
+    pub out: Option<&'a std::path::Path>,
+}
 
 /// Flags of the double oracle (`--solver do`).
 #[derive(clap::Args, Debug, Clone)]
@@ -98,8 +113,8 @@ struct Start {
 /// Builds the tree when it is small enough for the check or the warm start
 /// needs it (with the interner the run uses), and runs the warm start;
 /// errors are printed.
-fn start<G: Game>(game: &G, args: &SolveArgs) -> Result<Start, ()> {
-    let d = &args.flags.double_oracle;
+fn start<G: Game>(game: &G, req: &Request) -> Result<Start, ()> {
+    let d = req.args;
     let fail = |e: String| eprintln!("error: {e}");
     let clock = std::time::Instant::now();
     let small = galac_runtime::tree::looks_smaller_than(game, CHECK_TREE_NODES);
@@ -107,7 +122,7 @@ fn start<G: Game>(game: &G, args: &SolveArgs) -> Result<Start, ()> {
         (None, InfoInterner::new())
     } else {
         let (tree, interner, _) =
-            galac_runtime::tree::build_own(game, &args.limits.build_options(true)).map_err(|e| fail(e.to_string()))?;
+            galac_runtime::tree::build_own(game, &req.limits.build_options(true)).map_err(|e| fail(e.to_string()))?;
         (Some(tree), interner)
     };
     let tree_seconds = clock.elapsed().as_secs_f64();
@@ -129,11 +144,11 @@ fn default_is_cfr(d: &DoArgs) -> bool {
 
 /// The variant and LP backend the flags name, once every flag of the run
 /// is checked; else why not.
-fn checked_flags(args: &SolveArgs) -> Result<(Variant, galac_solvers::lp::Backend), String> {
-    let d = &args.flags.double_oracle;
+fn checked_flags(req: &Request) -> Result<(Variant, galac_solvers::lp::Backend), String> {
+    let d = req.args;
     let variant = Variant::from_name(&d.variant)
         .ok_or_else(|| format!("unknown variant `{}`; available: b, sa, swp", d.variant))?;
-    let backend = args.flags.lp.backend()?;
+    let backend = req.lp.backend()?;
     match (d.do_default.as_deref().unwrap_or("first"), d.warm_start_cfr) {
         ("first", _) | ("cfr", Some(_)) => {}
         ("cfr", None) => return Err("--do-default cfr needs --warm-start-cfr N".into()),
@@ -142,21 +157,21 @@ fn checked_flags(args: &SolveArgs) -> Result<(Variant, galac_solvers::lp::Backen
     if d.do_epsilon.is_nan() || d.do_epsilon < 0.0 {
         return Err("--do-epsilon must be a number >= 0".into());
     }
-    args.flags.validate()?;
+    req.stop.validate()?;
     Ok((variant, backend))
 }
 
 /// Runs the double oracle and reports; returns the exit status.
-pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
-    let d = &args.flags.double_oracle;
-    let (variant, backend) = match checked_flags(args) {
+pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
+    let d = req.args;
+    let (variant, backend) = match checked_flags(req) {
         Ok(x) => x,
         Err(msg) => {
             eprintln!("error: {msg}");
             return 2;
         }
     };
-    let Ok(Start { tree, mut interner, tree_seconds, seed, default, warm_seconds }) = start(game, args) else {
+    let Ok(Start { tree, mut interner, tree_seconds, seed, default, warm_seconds }) = start(game, req) else {
         return 1;
     };
     let options = DoOptions {
@@ -165,20 +180,19 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         epsilon: d.do_epsilon,
         max_iterations: d.do_max_iterations.unwrap_or(u64::MAX),
         labels: tree.is_none(),
-        max_nodes: args.limits.max_nodes,
-        max_bytes: args.limits.max_bytes(),
+        max_nodes: req.limits.max_nodes,
+        max_bytes: req.limits.max_bytes(),
         prune: !d.do_no_prune,
         seed,
         default,
     };
-    let mut harness =
-        Harness::new(&format!("do-{} iterations", variant.name()), None, &args.flags.stop, args.limits.quiet);
+    let mut harness = Harness::new(&format!("do-{} iterations", variant.name()), None, req.stop, req.limits.quiet);
     // `--curve` to a file is rewritten during the run (every
     // CURVE_SECONDS, with the columns the progress tells), so a run stopped
     // from outside still leaves its bounds over time.
     let mut partial = String::new();
     let mut written = std::time::Instant::now();
-    if let Some(path) = args.curve.as_deref().filter(|p| *p != std::path::Path::new("-")) {
+    if let Some(path) = req.curve.filter(|p| *p != std::path::Path::new("-")) {
         harness.each = Some(Box::new(move |p: &Progress| {
             partial += &partial_row(p);
             if written.elapsed().as_secs_f64() >= CURVE_SECONDS {
@@ -194,12 +208,12 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
     let sol = match result {
         Ok(sol) => sol,
         Err(e) => {
-            eprintln!("error: {}", super::with_hint(&e));
+            eprintln!("error: {}", with_hint(&e));
             return 1;
         }
     };
     // `--curve`: one CSV row per iteration (bounds, restricted-game size, times).
-    if let Some(path) = &args.curve {
+    if let Some(path) = req.curve {
         if let Err(e) =
             crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, curve_csv(&sol).as_bytes()))
         {
@@ -209,9 +223,15 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
     }
     let solver = format!("double oracle (do-{}, lp {})", variant.name(), backend.name());
     let Some(tree) = &tree else {
-        return untreed_report(game, &sol, &solver, args);
+        return untreed_report(game, &sol, &solver, req);
     };
-    let findings = super::Findings::DoubleOracle(Findings { double_oracle: summary(&sol) });
+    let findings = match fields(&Findings { double_oracle: summary(&sol) }) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
     let profile = match sol.profile(tree) {
         Ok(p) => p,
         Err(e) => {
@@ -241,7 +261,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         sections: summary_text(&sol),
         exact: None,
     };
-    if report.emit(args.format, args.out.as_deref()) {
+    if report.emit(req.format, req.out) {
         0
     } else {
         1
@@ -401,7 +421,7 @@ fn curve_csv(sol: &DoSolution) -> String {
 /// The report without a tree: the oracle's bounds (its gap is the exact
 /// NashConv) and the strategy at the sets the restricted game defines.
 /// Returns the exit status.
-fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, args: &SolveArgs) -> i32 {
+fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, req: &Request) -> i32 {
     let info = game.info();
     let mut text = format!("game: {}\nsolver: {solver}\n", crate::title(game));
     text += &format!("value: {} in [{:.12}, {:.12}]\n", info.players[0], sol.lower, sol.upper);
@@ -417,7 +437,13 @@ fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, args: &Solv
             text += &format!("  {}: {}\n", set.label, acts.join(", "));
         }
     }
-    let findings = super::Findings::DoubleOracle(Findings { double_oracle: summary(sol) });
+    let findings = match fields(&Findings { double_oracle: summary(sol) }) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
     let answer = SolveJson {
         schema: SOLVE_SCHEMA,
         game: &info.name,
@@ -438,5 +464,5 @@ fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, args: &Solv
         exact: None,
         note: None,
     };
-    crate::solve::emit_small(args, &text, &answer)
+    emit_small(req.format, req.out, &text, &answer)
 }

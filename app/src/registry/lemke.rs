@@ -6,7 +6,7 @@ use galac_runtime::tree::Tree;
 use galac_solvers::lemke;
 use galac_solvers::solver::{RunToEnd, Solution};
 
-use super::{Context, Flags, Solved};
+use super::solved::{fields, with_hint, Solved};
 
 /// Lemke's own fields of the `solve` JSON answer.
 #[derive(serde::Serialize)]
@@ -19,8 +19,8 @@ pub struct Findings {
 }
 
 /// The registry's `lemke` row.
-pub fn run(_: &Flags, tree: &Tree, _: &Context) -> Result<Solved, String> {
-    let sol = lemke::solve(tree, &mut RunToEnd).map_err(|e| super::with_hint(&e))?;
+pub fn run(tree: &Tree) -> Result<Solved, String> {
+    let sol = lemke::solve(tree, &mut RunToEnd).map_err(|e| with_hint(&e))?;
     let notes = vec![
         format!("pivots: {}", sol.pivots),
         format!("regret per player (best response check): {:.3e}, {:.3e}", sol.regret[0], sol.regret[1]),
@@ -35,10 +35,6 @@ pub fn run(_: &Flags, tree: &Tree, _: &Context) -> Result<Solved, String> {
         name: "lemke (sequence form)".into(),
         notes,
         curve: None,
-        findings: Some(super::Findings::Lemke(Findings {
-            payoffs: sol.payoffs,
-            regret: sol.regret,
-            pivots: sol.pivots,
-        })),
+        findings: Some(fields(&Findings { payoffs: sol.payoffs, regret: sol.regret, pivots: sol.pivots })?),
     })
 }

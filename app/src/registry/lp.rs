@@ -5,7 +5,7 @@ use galac_runtime::tree::Tree;
 use galac_solvers::lp::{Backend, LpSolver};
 use galac_solvers::solver::{RunToEnd, Solver};
 
-use super::{Context, Flags, Solved};
+use super::solved::{with_hint, Context, Solved};
 
 /// Flags of the LP (read by the double oracle's restricted LPs too).
 #[derive(clap::Args, Debug, Clone)]
@@ -27,12 +27,12 @@ impl LpArgs {
 }
 
 /// The registry's `lp` row.
-pub fn run(flags: &Flags, tree: &Tree, cx: &Context) -> Result<Solved, String> {
-    let solver = LpSolver { backend: flags.lp.backend()? };
+pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
+    let solver = LpSolver { backend: args.backend()? };
     let solution = {
         let _spinner = crate::progress::spinner("solving the sequence-form LP", cx.limits.quiet);
         solver.solve(tree, &mut RunToEnd)
     }
-    .map_err(|e| super::with_hint(&e))?;
+    .map_err(|e| with_hint(&e))?;
     Ok(Solved { solution, name: solver.name(), notes: Vec::new(), curve: None, findings: None })
 }

@@ -9,7 +9,7 @@ use galac_runtime::tree::Tree;
 use galac_solvers::maxn::{self, search::SearchStats, states::StateOptions, Ties};
 use galac_solvers::solver::{Solution, SolveError, Solver};
 
-use super::{Context, Flags, Solved};
+use super::solved::{fields, with_hint, Solved};
 use crate::report::{Keyed, SolveJson, Strategy, SOLVE_SCHEMA};
 
 /// Flags of max^n.
@@ -106,10 +106,10 @@ fn counts(what: &str, s: &SearchStats) -> String {
 }
 
 /// The registry's `maxn` row: max^n on the built tree.
-pub fn run(flags: &Flags, tree: &Tree, _: &Context) -> Result<Solved, String> {
-    let ties = flags.maxn.ties();
+pub fn run(args: &MaxnArgs, tree: &Tree) -> Result<Solved, String> {
+    let ties = args.ties();
     let start = std::time::Instant::now();
-    let (profile, report) = maxn::solve(tree, ties).map_err(|e| super::with_hint(&e))?;
+    let (profile, report) = maxn::solve(tree, ties).map_err(|e| with_hint(&e))?;
     let seconds = start.elapsed().as_secs_f64();
     let value: Vec<String> = report.value.iter().map(|v| format!("{v:.9}")).collect();
     let moves = pv_moves(tree, &report.principal_variation);
@@ -131,7 +131,7 @@ pub fn run(flags: &Flags, tree: &Tree, _: &Context) -> Result<Solved, String> {
         name: maxn::MaxnSolver { ties }.name(),
         notes,
         curve: None,
-        findings: Some(super::Findings::Maxn(findings)),
+        findings: Some(fields(&findings)?),
     })
 }
 
@@ -212,11 +212,9 @@ pub fn state_search<G: Game>(game: &G, ties: Ties, options: StateOptions) -> Res
         transpositions: s.transpositions,
         stored: s.stored,
     };
-    let findings = super::Findings::MaxnStates(StateFindings {
-        principal_variation: pv,
-        pv_ends_at_chance: r.pv_ends_at_chance,
-        search,
-    });
+    let findings = StateFindings { principal_variation: pv, pv_ends_at_chance: r.pv_ends_at_chance, search };
+    let findings =
+        fields(&findings).map_err(|reason| SolveError::Unsupported { solver: "max^n over states", reason })?;
     let answer = SolveJson {
         schema: SOLVE_SCHEMA,
         game: &info.name,

@@ -14,13 +14,13 @@ pub mod harness;
 pub mod lemke;
 pub mod lp;
 pub mod maxn;
-
-use std::path::Path;
+pub mod solved;
 
 use galac_runtime::tree::{NodeView, Tree};
-use galac_solvers::solver::{Solution, SolveError};
+use galac_solvers::cfr::Variant;
 
 use crate::LimitArgs;
+pub use solved::{with_hint, Context, Solved};
 
 /// The flags of every solver, each group read by the rows that list its
 /// flags (a group's flags given to another solver are refused:
@@ -50,36 +50,6 @@ impl Flags {
         self.stop.validate()?;
         self.cfr.validate()
     }
-}
-
-/// What a run of a solver on a tree needs besides its flags.
-pub struct Context<'a> {
-    pub limits: &'a LimitArgs,
-    /// The file for the convergence curve (`--curve`), if any.
-    pub curve: Option<&'a Path>,
-}
-
-/// A solver's answer with what the report shows of it.
-pub struct Solved {
-    pub solution: Solution,
-    /// How the report names the run ("cfr+ (1000 iterations)").
-    pub name: String,
-    /// Lines for the report, after the solver's name.
-    pub notes: Vec<String>,
-    /// An iterative solver's convergence curve.
-    pub curve: Option<Vec<harness::Point>>,
-    /// The solver's own findings (JSON fields and text lines).
-    pub findings: Option<Findings>,
-}
-
-/// A solver's own findings, flattened into the `solve` JSON answer.
-#[derive(serde::Serialize)]
-#[serde(untagged)]
-pub enum Findings {
-    Maxn(maxn::Findings),
-    MaxnStates(maxn::StateFindings),
-    Lemke(lemke::Findings),
-    DoubleOracle(double_oracle::Findings),
 }
 
 /// Solves a built tree.
@@ -168,28 +138,28 @@ pub static SOLVERS: &[SolverRow] = &[
             (s.players == 2 && s.constant_sum).then(|| "two players, zero-sum (or constant-sum) payoffs".into())
         })),
         reads: &[],
-        run: Run::Tree(lp::run),
+        run: Run::Tree(|f, tree, cx| lp::run(&f.lp, tree, cx)),
     },
     SolverRow {
         name: "maxn",
         about: "max^n (perfect-information games, any number of players).",
         default: Some((2, |s| s.perfect.then(|| format!("{} player(s), perfect information", s.players)))),
         reads: &[],
-        run: Run::Tree(maxn::run),
+        run: Run::Tree(|f, tree, _| maxn::run(&f.maxn, tree)),
     },
     SolverRow {
         name: "lemke",
         about: "Lemke's algorithm on the sequence form (two-player games, any payoffs).",
         default: Some((1, |s| (s.players == 2).then(|| "two players, general-sum payoffs".into()))),
         reads: &[],
-        run: Run::Tree(lemke::run),
+        run: Run::Tree(|_, tree, _| lemke::run(tree)),
     },
     SolverRow {
         name: "cfr",
         about: "Vanilla CFR (regret matching, uniform average; any number of players).",
         default: None,
         reads: CFR_FLAGS,
-        run: Run::Tree(cfr::cfr),
+        run: Run::Tree(|f, tree, cx| cfr::run(&f.cfr, &f.stop, Variant::Cfr, tree, cx)),
     },
     SolverRow {
         name: "cfr+",
@@ -202,22 +172,31 @@ pub static SOLVERS: &[SolverRow] = &[
             ))
         })),
         reads: CFR_FLAGS,
-        run: Run::Tree(cfr::cfr_plus),
+        run: Run::Tree(|f, tree, cx| cfr::run(&f.cfr, &f.stop, Variant::CfrPlus, tree, cx)),
     },
     SolverRow {
         name: "dcfr",
         about: "Discounted CFR (--alpha, --beta, --gamma).",
         default: None,
         reads: CFR_FLAGS,
-        run: Run::Tree(cfr::dcfr),
+        run: Run::Tree(|f, tree, cx| {
+            let Flags { cfr: c, stop, .. } = f;
+            cfr::run(c, stop, Variant::Dcfr { alpha: c.alpha, beta: c.beta, gamma: c.gamma }, tree, cx)
+        }),
     },
-    SolverRow { name: "lcfr", about: "Linear CFR.", default: None, reads: CFR_FLAGS, run: Run::Tree(cfr::lcfr) },
+    SolverRow {
+        name: "lcfr",
+        about: "Linear CFR.",
+        default: None,
+        reads: CFR_FLAGS,
+        run: Run::Tree(|f, tree, cx| cfr::run(&f.cfr, &f.stop, Variant::Lcfr, tree, cx)),
+    },
     SolverRow {
         name: "pcfr+",
         about: "Predictive CFR+ (average weight t^gamma, --gamma).",
         default: None,
         reads: CFR_FLAGS,
-        run: Run::Tree(cfr::pcfr_plus),
+        run: Run::Tree(|f, tree, cx| cfr::run(&f.cfr, &f.stop, Variant::PcfrPlus { gamma: f.cfr.gamma }, tree, cx)),
     },
     SolverRow {
         name: "do",
@@ -300,18 +279,6 @@ pub fn readers(flag: &str) -> (String, &'static str) {
         _ => names.join(""),
     };
     (list, suggest)
-}
-
-/// The message of a solver's error, with the flag that raises the limit
-/// it hit, if any, on a line of its own.
-pub fn with_hint(e: &SolveError) -> String {
-    match e {
-        SolveError::TooMuchMemory { .. } | SolveError::ExploredMemory { .. } => {
-            format!("{e}\nhint: raise the limit with --max-memory")
-        }
-        SolveError::ExploredNodes { .. } => format!("{e}\nhint: raise the limit with --max-nodes"),
-        _ => e.to_string(),
-    }
 }
 
 /// Solves `tree` with the solver `solve` picks for it by default, every
