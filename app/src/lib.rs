@@ -36,7 +36,7 @@ use galac_runtime::tree::{BuildError, BuildOptions};
 
 pub use galac_runtime::game::{Family, DEFAULT_STEP_LIMIT};
 pub use input::read_bounded;
-pub use output::{process_alive, write_atomically};
+pub use output::{check_writable, process_alive, write_atomically};
 
 /// Limits of tree generation, shared by every command that builds a tree.
 #[derive(clap::Args, Debug, Clone)]

@@ -51,6 +51,30 @@ fn write_stdout(write: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
 }
 
 /// The path a chain of symlinks ends at (which need not exist yet).
+/// Checks, before long work starts, that [`write_atomically`] will be
+/// able to write `path`: a temporary file can be made beside a regular file
+/// (and is removed at once). A device or a pipe is not opened (a pipe's
+/// open would wait for its reader). Nothing at `path` changes.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    if path == Path::new("-") {
+        return Ok(());
+    }
+    let path = follow_symlinks(path)?;
+    match fs::metadata(&path) {
+        Ok(meta) if meta.is_dir() => return Err(io::Error::other("it is a directory")),
+        Ok(meta) if !meta.is_file() => return Ok(()),
+        _ => {}
+    }
+    let name = path.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let (tmp, file) = create_temp(dir, &name.to_string_lossy())?;
+    drop(file);
+    fs::remove_file(tmp)
+}
+
 fn follow_symlinks(path: &Path) -> io::Result<PathBuf> {
     let mut path = path.to_path_buf();
     for _ in 0..40 {
@@ -258,6 +282,19 @@ mod tests {
             .collect();
         names.sort();
         names
+    }
+
+    #[test]
+    fn outputs_are_checked_without_being_touched() {
+        let dir = scratch("check");
+        let file = dir.join("out.json");
+        assert!(super::check_writable(&file).is_ok());
+        assert!(!file.exists(), "the check makes no file");
+        assert!(super::check_writable(&dir.join("missing").join("out.json")).is_err());
+        assert!(super::check_writable(&dir).is_err(), "a directory");
+        assert!(super::check_writable(std::path::Path::new("/dev/null")).is_ok());
+        assert!(entries(&dir).is_empty(), "{:?}", entries(&dir));
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -89,6 +89,9 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     if refuses_tree_file(args) || refuses_run_flags(args) || refuses_with_the_oracle(args) {
         return 2;
     }
+    if !outputs_writable(args) {
+        return 1;
+    }
     if args.explores_the_game() {
         if let Err(msg) = args.flags.validate() {
             eprintln!("error: {msg}");
@@ -182,6 +185,21 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     }
 }
 
+/// Whether every file the run will write (`--out`, `--curve`,
+/// `--checkpoint`) can be written, checked before the work starts so that
+/// a bad path loses no run; false after the message.
+fn outputs_writable(args: &SolveArgs) -> bool {
+    let outputs = [("--out", &args.out), ("--curve", &args.curve), ("--checkpoint", &args.flags.cfr.checkpoint)];
+    for (flag, path) in outputs {
+        let Some(path) = path else { continue };
+        if let Err(e) = crate::check_writable(path) {
+            eprintln!("error: cannot write `{}` ({flag}): {e}", path.display());
+            return false;
+        }
+    }
+    true
+}
+
 /// Refuses `--exact` and `--strategy` with `--solver do` (both need the
 /// full tree the oracle does without); after the message.
 fn refuses_with_the_oracle(args: &SolveArgs) -> bool {
@@ -240,6 +258,12 @@ fn refuses_tree_file(args: &SolveArgs) -> bool {
 
 /// `--depth` / `--transpositions`: max^n over the game's states, no tree.
 fn state_search<G: Game>(game: &G, args: &SolveArgs) -> i32 {
+    // The search reads no run flag and draws no curve.
+    let flag = registry::refused_by(&[], &args.flags).or(args.curve.as_ref().map(|_| "--curve"));
+    if let Some(flag) = flag {
+        eprintln!("error: `{flag}` is not read by max^n's search over states (`--depth`, `--transpositions`); drop it");
+        return 2;
+    }
     if args.solver.is_some_and(|row| row.name != "maxn") || args.strategy.is_some() {
         eprintln!(
             "error: `--depth` and `--transpositions` are max^n's search over states; use them without another \

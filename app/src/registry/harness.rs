@@ -1,6 +1,6 @@
 //! The one run harness of every iterative solver (the CFR family, the
 //! double oracle): the stop rules (`--time-limit`, `--target-exploitability`,
-//! Ctrl-C), the progress bar and the convergence curve, as one
+//! Ctrl-C and SIGTERM), the progress bar and the convergence curve, as one
 //! [`Observer`]. A solver's own extras (CFR's checkpoint, the oracle's
 //! curve file written during the run) hang off [`Harness::each`].
 
@@ -52,7 +52,9 @@ pub struct Point {
     pub values: Vec<f64>,
 }
 
-/// Set once Ctrl-C was pressed; the handler is installed once per process.
+/// Set once Ctrl-C was pressed or SIGTERM (or SIGHUP) received, so a run
+/// stops cleanly and keeps its answer and checkpoint; the handler is
+/// installed once per process.
 fn interrupted() -> Arc<AtomicBool> {
     static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
     FLAG.get_or_init(|| {

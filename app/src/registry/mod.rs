@@ -265,7 +265,12 @@ pub const RUN_FLAGS: &[(&str, Given)] = &[
 
 /// The first run flag given that `row` does not read, if any.
 pub fn refused_flag(row: SolverId, flags: &Flags) -> Option<&'static str> {
-    RUN_FLAGS.iter().find(|(flag, given)| given(flags) && !row.reads.contains(flag)).map(|(flag, _)| *flag)
+    refused_by(row.reads, flags)
+}
+
+/// The first run flag given that is not in `reads`, if any.
+pub fn refused_by(reads: &[&str], flags: &Flags) -> Option<&'static str> {
+    RUN_FLAGS.iter().find(|(flag, given)| given(flags) && !reads.contains(flag)).map(|(flag, _)| *flag)
 }
 
 /// The solvers that read `flag`, for messages ("cfr, cfr+, ..."), and the
