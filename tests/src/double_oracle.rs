@@ -165,9 +165,9 @@ impl<G: Game> Game for Counted<G> {
 }
 
 /// Exploring a chance node with thousands of outcomes holds only the
-/// states on the current path (a 100,000-rank Leduc was OOM-killed while
-/// every outcome's state, each with a deck, was held at once), and the run
-/// still stops at the memory limit.
+/// states on the current path (holding every outcome's state, each with a
+/// deck, at once would exhaust memory on a wide deal), and the run still
+/// stops at the memory limit.
 #[test]
 fn wide_chance_nodes_hold_few_states() {
     let src = std::fs::read_to_string(repo_root().join("examples/leduc.gala")).expect("example");
@@ -184,9 +184,8 @@ fn wide_chance_nodes_hold_few_states() {
 }
 
 /// The paper's favourable domain: on the search game the final restricted
-/// game holds a small share of the sequences (4.4-6.4% at depth 3, 1.2% at
-/// depth 4 on the default graph when this was written; at most a tenth is
-/// required), and the answers are exact as everywhere.
+/// game holds a small share of the sequences (at most a tenth is required;
+/// BENCHMARKS.md, Double oracle), and the answers are exact as everywhere.
 #[test]
 fn search_game_needs_few_sequences() {
     for params in [&["graph=0", "depth=3"][..], &["graph=2", "depth=3"], &["graph=1", "depth=4"]] {

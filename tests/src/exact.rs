@@ -80,7 +80,8 @@ fn leduc_is_certified_as_a_fraction() {
 
 /// Lemke's answer is a vertex: the rows its opponent does not play but
 /// that are tight must be part of the equations, or free unknowns are left
-/// that rounding cannot fix (it was "not certified" on these two). Its
+/// that rounding cannot fix (without those rows these two come out "not
+/// certified"). Its
 /// certified value is the LP's fraction: a zero-sum game has one value.
 #[test]
 fn lemkes_vertex_answers_are_certified_at_the_lps_fraction() {

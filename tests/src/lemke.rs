@@ -43,9 +43,9 @@ fn zero_sum_payoffs_are_the_lp_value() {
         ("inspection.gala", &[][..]),
         ("inspection.gala", &["stages=6", "inspections=3"][..]),
         // Degenerate: without the perturbation of `q` the float ratio test
-        // took 7,123 pivots here, and failed on larger Leduc variants.
+        // wanders here, and fails on larger Leduc variants.
         ("leduc.gala", &["ranks=2", "suits=2", "max_raises=1"][..]),
-        // With the covering vector 1 more than 41,000 pivots; now 1,781.
+        // A long path with the covering vector 1 (docs/perf/lemke.md).
         ("leduc.gala", &["ranks=2", "suits=2", "max_raises=2"][..]),
     ] {
         let tree = tree_of(file, params);
@@ -60,9 +60,9 @@ fn zero_sum_payoffs_are_the_lp_value() {
     }
 }
 
-/// Full Leduc (9,457 nodes, an LCP of 3,124 rows): with the covering vector
-/// 1 and a dense tableau Lemke did not end in 2,400 s; Gambit's `lcp_solve`
-/// takes more than 300 s. The value is OpenSpiel's (also the LP's, see
+/// Full Leduc (9,457 nodes, an LCP of 3,124 rows), where Gambit's
+/// `lcp_solve` does not finish in minutes (BENCHMARKS.md, Lemke;
+/// docs/perf/lemke.md). The value is OpenSpiel's (also the LP's, see
 /// `solve.rs`), the regrets come from the independent best response.
 #[test]
 fn leduc_ends_in_an_equilibrium_with_openspiel_value() {

@@ -95,9 +95,9 @@ fn best_responses_return_strategies_that_reach_their_value() {
 /// equilibrium (NashConv ~ 0), one progress report; a three-player game is
 /// refused with a reason and no flag in the message.
 /// The full LP's answer is exact to 1e-9 of the payoff range where the
-/// interior-point solution alone was not: on the search game (graph 0,
+/// interior-point solution alone is not: on the search game (graph 0,
 /// depth 5, value -1 for the evader) its crumbs on actions an exact
-/// solution never plays made NashConv 1.1e-8 (5.6e-9 of the range 2).
+/// solution never plays leave NashConv above that (docs/perf/lp.md, "Crumbs").
 #[test]
 fn the_lp_answer_is_exact_to_1e9_of_the_range() {
     let tree = example_tree("search_game.gala", &["graph=0", "depth=5"]);

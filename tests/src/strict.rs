@@ -3,8 +3,8 @@
 //! `advance` (of any state), so `apply`, `chance_probs` and `action_label`
 //! may only be called on (a copy of) the state of the latest `advance`.
 //! The interpreter keeps them in the state and would hide a walker that
-//! breaks this (the double oracle's explorer once did: compiled games
-//! panicked or took another node's candidates), so [`Strict`] wraps a game
+//! breaks this (on a compiled game such a walker panics or takes another
+//! node's candidates), so [`Strict`] wraps a game
 //! and fails on any such call; the walkers run on wrapped interpreted
 //! games here.
 
