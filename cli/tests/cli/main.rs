@@ -12,6 +12,8 @@ mod cli;
 mod common;
 mod conventions;
 mod play;
+mod schema;
 mod solve_output;
 mod solvers;
+mod three_players;
 mod use_answers;
