@@ -23,6 +23,8 @@ mod gambit;
 #[cfg(test)]
 mod gambit_lcp;
 #[cfg(test)]
+mod generated;
+#[cfg(test)]
 mod language;
 #[cfg(test)]
 mod layers;
@@ -34,6 +36,8 @@ mod maxn;
 mod maxn_states;
 #[cfg(test)]
 mod memory_return;
+#[cfg(test)]
+mod playthrough;
 #[cfg(test)]
 mod saved;
 #[cfg(test)]

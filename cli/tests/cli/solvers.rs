@@ -2,7 +2,7 @@
 //! automatic choice, max^n over states (JSON, memory bound) and the double
 //! oracle's bounds and curve; `--tree FILE` refused where no tree is read.
 
-mod common;
+use crate::common;
 
 /// Runs galac with nothing on its standard input.
 fn galac(args: &[&str]) -> (i32, String, String) {

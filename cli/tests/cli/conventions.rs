@@ -3,9 +3,7 @@
 //! answer, actions in the game's order (not alphabetical), and `-` for
 //! standard input and output.
 
-mod common;
-
-use common::{galac, kuhn};
+use crate::common::{galac, kuhn};
 
 #[test]
 fn completions_and_the_man_page_name_every_command() {

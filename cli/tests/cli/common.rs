@@ -26,3 +26,13 @@ pub fn galac(args: &[&str], input: &str) -> (i32, String, String) {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
 }
+
+/// The path of a shipped example, `examples/NAME`.
+pub fn example(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(name).display().to_string()
+}
+
+/// The path of a game written for these tests, `cli/tests/games/NAME`.
+pub fn test_game(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games").join(name).display().to_string()
+}

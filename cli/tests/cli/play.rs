@@ -3,9 +3,7 @@
 //! game's payoffs against Kuhn's rules, computed here), bad input, and
 //! `simulate`'s JSON answer.
 
-mod common;
-
-use common::{galac, kuhn};
+use crate::common::{galac, kuhn};
 
 /// Kuhn's payoff to `first` for a play "chance c, chance d, first m, ...".
 fn kuhn_payoff(play: &str) -> i64 {
