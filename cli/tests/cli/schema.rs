@@ -4,12 +4,6 @@
 
 use crate::common::{example, galac, test_game};
 
-/// The answers known today to lack a leading `schema` key, by the name
-/// of their case below. The test asserts they STILL lack it: when one is
-/// fixed the test fails until its name is taken out of this list, so the
-/// list only shrinks. (Issue 44: `solve --solver do --no-tree` has none.)
-const KNOWN_MISSING_SCHEMA: &[&str] = &["solve --solver do --no-tree"];
-
 /// Whether a JSON answer starts with its `schema` key (an object's first
 /// key, as written, not merely present somewhere).
 fn starts_with_schema(line: &str) -> bool {
@@ -72,11 +66,5 @@ fn every_json_answer_starts_with_its_schema() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    let fixed: Vec<&&str> = KNOWN_MISSING_SCHEMA.iter().filter(|k| !missing.contains(k)).collect();
-    assert!(fixed.is_empty(), "now starting with `schema`: {fixed:?}; take them out of KNOWN_MISSING_SCHEMA");
-    let new: Vec<&&str> = missing.iter().filter(|m| !KNOWN_MISSING_SCHEMA.contains(m)).collect();
-    assert!(new.is_empty(), "JSON answers without a leading `schema` key: {new:?}");
-    for known in KNOWN_MISSING_SCHEMA {
-        assert!(cases.iter().any(|(name, _, _)| name == known), "`{known}` is no case of this test");
-    }
+    assert!(missing.is_empty(), "JSON answers without a leading `schema` key: {missing:?}");
 }

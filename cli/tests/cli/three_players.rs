@@ -1,15 +1,9 @@
 //! The five commands that use a game's solution (`solve`, `explain`, `plot
 //! strategy`, `play`, `simulate`) on a three-player game of imperfect
 //! information (`tests/games/kuhn3.gala`), each with the default solver
-//! (CFR+): all should answer (issue 44: "explain, plot, play and simulate
-//! handle every game solve handles by default").
+//! (CFR+, through the solver registry's one default): all answer.
 
 use crate::common::{galac, test_game};
-
-/// The commands that refuse this game today. The test asserts they STILL
-/// fail: once the solver registry gives every command the default solver,
-/// the test fails until the command is taken out of this list.
-const KNOWN_FAILING: &[&str] = &["explain", "plot strategy"];
 
 /// (command, arguments, standard input, what a good answer contains)
 fn cases(game: &str) -> Vec<(&'static str, Vec<String>, &'static str, Vec<&'static str>)> {
@@ -22,7 +16,12 @@ fn cases(game: &str) -> Vec<(&'static str, Vec<String>, &'static str, Vec<&'stat
             vec!["game: kuhn3 (cards=4)", "solver: cfr+", "strategy of third:", "not an equilibrium guarantee"],
         ),
         ("explain", args(&["explain", game]), "", vec!["== first", "== second", "== third", "beliefs: "]),
-        ("plot strategy", args(&["plot", game, "strategy", "-o", "-"]), "", vec!["<svg", "third: my_card("]),
+        (
+            "plot strategy",
+            args(&["plot", game, "strategy", "--player", "third", "-o", "-"]),
+            "",
+            vec!["<svg", "strategy of third"],
+        ),
         (
             "play",
             args(&["play", game, "--seed", "5", "--games", "2", "--show-play"]),
@@ -56,8 +55,5 @@ fn the_commands_on_a_solution_answer_for_three_players_with_imperfect_informatio
             assert!(out.contains(w), "{name}: `{w}` not in\n{out}");
         }
     }
-    let fixed: Vec<&&str> = KNOWN_FAILING.iter().filter(|k| !failing.contains(k)).collect();
-    assert!(fixed.is_empty(), "now answering: {fixed:?}; take them out of KNOWN_FAILING");
-    let new: Vec<&&str> = failing.iter().filter(|f| !KNOWN_FAILING.contains(f)).collect();
-    assert!(new.is_empty(), "failing on a three-player game of imperfect information: {new:?}");
+    assert!(failing.is_empty(), "failing on a three-player game of imperfect information: {failing:?}");
 }
