@@ -187,8 +187,10 @@ pub(crate) fn seconds_json(
 /// The note of an answer with three or more players (text, JSON).
 pub(crate) fn many_players_note(players: usize) -> Option<(&'static str, &'static str)> {
     (players > 2).then_some((
-        "with three or more players a small NashConv is not an equilibrium guarantee",
-        "three or more players: NashConv is reported; no equilibrium guarantee holds",
+        "with three or more players a NashConv of e makes this an e-equilibrium, but equilibria are not unique \
+         and need not share a value",
+        "three or more players: a NashConv of e makes this an e-equilibrium, but equilibria are not unique and \
+         need not share a value",
     ))
 }
 

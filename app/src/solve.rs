@@ -92,6 +92,11 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     if !outputs_writable(args) {
         return 1;
     }
+    if args.flags.cfr.checkpoint.is_some() {
+        // From now on a signal stops the run at its next check (after the
+        // tree is built) and the checkpoint is written, rather than lost.
+        registry::harness::interrupted();
+    }
     if args.explores_the_game() {
         if let Err(msg) = args.flags.validate() {
             eprintln!("error: {msg}");

@@ -55,7 +55,7 @@ pub struct Point {
 /// Set once Ctrl-C was pressed or SIGTERM (or SIGHUP) received, so a run
 /// stops cleanly and keeps its answer and checkpoint; the handler is
 /// installed once per process.
-fn interrupted() -> Arc<AtomicBool> {
+pub fn interrupted() -> Arc<AtomicBool> {
     static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));

@@ -11,6 +11,7 @@ mod cfr;
 mod cli;
 mod common;
 mod conventions;
+mod outputs;
 mod play;
 mod schema;
 mod solve_output;

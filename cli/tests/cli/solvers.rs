@@ -38,12 +38,12 @@ fn solve_chooses_the_solver_from_the_game() {
                if x { outcome [1, 0, 0]; } else { outcome [0, 1, 0]; } } }";
     std::fs::write(&hidden, src).expect("write");
     // Three players, imperfect information: CFR+, said so, with the
-    // warning that NashConv is then no equilibrium guarantee.
+    // note that equilibria then need not be unique or share a value.
     let (code, out, err) = galac(&["solve", hidden.to_str().unwrap_or_default(), "--iterations", "50"]);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("solver: cfr+") && out.contains("imperfect information: CFR+"), "{out}");
-    assert!(out.contains("not an equilibrium guarantee"), "{out}");
+    assert!(out.contains("makes this an e-equilibrium, but equilibria are not unique"), "{out}");
 }
 
 /// `solve --transpositions` / `--depth` answer in JSON like the other

@@ -13,7 +13,7 @@ fn cases(game: &str) -> Vec<(&'static str, Vec<String>, &'static str, Vec<&'stat
             "solve",
             args(&["solve", game]),
             "",
-            vec!["game: kuhn3 (cards=4)", "solver: cfr+", "strategy of third:", "not an equilibrium guarantee"],
+            vec!["game: kuhn3 (cards=4)", "solver: cfr+", "strategy of third:", "an e-equilibrium"],
         ),
         ("explain", args(&["explain", game]), "", vec!["== first", "== second", "== third", "beliefs: "]),
         (

@@ -1,0 +1,65 @@
+//! Outputs and signals of a long run: every file a run will write is
+//! checked before the work starts, so a bad path loses no run; SIGTERM
+//! stops a CFR run like Ctrl-C, with its answer printed and its checkpoint
+//! written; flags a mode ignores are refused.
+
+use crate::common::{example, galac};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("outputs_{name}_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[test]
+fn an_output_that_cannot_be_written_is_refused_before_the_run() {
+    let leduc = example("leduc.gala");
+    let bad = "/nonexistent-galac-dir/file";
+    for flag in ["--out", "--curve", "--checkpoint"] {
+        let (code, out, err) = galac(&["solve", &leduc, "--solver", "cfr+", "--iterations", "3000", flag, bad], "");
+        assert_eq!(code, 1, "{flag}: {err}");
+        // Refused before the solve: no report was printed.
+        assert!(out.is_empty(), "{flag}: {out}");
+        assert!(err.starts_with("error: cannot write") && err.contains(&format!("({flag})")), "{flag}: {err}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_a_cfr_run_which_keeps_its_answer_and_checkpoint() {
+    let dir = scratch("sigterm");
+    let ckpt = dir.join("run.ckpt");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_galac"))
+        .args(["solve", &example("leduc.gala"), "--solver", "cfr+", "--iterations", "1000000000", "--checkpoint"])
+        .arg(&ckpt)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("galac starts");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let sent = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(sent.success());
+    let output = child.wait_with_output().expect("galac ends");
+    let (out, err) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert!(out.contains("stopped") && out.contains("exploitability (NashConv)"), "{out}");
+    assert!(ckpt.exists(), "no checkpoint after SIGTERM: {err}");
+    let ckpt = ckpt.to_str().expect("utf-8 path");
+    let (code, out, err) =
+        galac(&["solve", &example("leduc.gala"), "--solver", "cfr+", "--iterations", "1", "--resume", ckpt], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solver: cfr+"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_search_over_states_refuses_flags_it_would_ignore() {
+    let nim = example("nim3.gala");
+    for extra in [&["--time-limit", "1"][..], &["--checkpoint", "x.ckpt"], &["--curve", "c.csv"]] {
+        let args = [&["solve", nim.as_str(), "--transpositions"][..], extra].concat();
+        let (code, out, err) = galac(&args, "");
+        assert_eq!(code, 2, "{extra:?}: {out}");
+        assert!(err.contains(extra[0]) && err.contains("search over states"), "{err}");
+    }
+}
