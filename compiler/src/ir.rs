@@ -230,7 +230,7 @@ impl Program {
             K::Local(l) => format!("s{}", l.0),
             K::Players => "players".into(),
             K::Call(f, args) => format!("{}({})", self.fns[f.0 as usize].name, list(args)),
-            K::Builtin(b, args) => format!("{}({})", format!("{b:?}").to_lowercase(), list(args)),
+            K::Builtin(b, args) => format!("{}({})", b.name(), list(args)),
             K::Index(a, i) => format!("{}[{}]", self.show(a), self.show(i)),
             K::Field(a, n) => format!("{}.{n}", self.show(a)),
             K::Neg(a) => format!("-{}", self.show(a)),

@@ -6,20 +6,18 @@ use quote::quote;
 
 use super::blocks::{check, may_fail, Carry};
 use super::{Ctx, Emitter};
-use crate::typeck::tast::{self, Builtin, Expr, ExprKind, Place, StmtKind};
+use crate::typeck::tast::{self, Expr, ExprKind, Place, StmtKind};
 use crate::typeck::types::Ty;
 
 /// Whether evaluating `e` counts steps of its own (a call of a function, a
 /// builtin that makes a list or reads one, as the interpreter counts them).
 pub(super) fn counts_steps(e: &Expr) -> bool {
-    use Builtin::*;
-    matches!(
-        e.kind,
-        ExprKind::Call(..)
-            | ExprKind::Range { .. }
-            | ExprKind::Repeat(..)
-            | ExprKind::Builtin(Combinations | Push | Remove | Sort | Deck | Cells | Contains | Count | Sum, _)
-    ) || e.kind.children().any(counts_steps)
+    let own = match &e.kind {
+        ExprKind::Call(..) | ExprKind::Range { .. } | ExprKind::Repeat(..) => true,
+        ExprKind::Builtin(b, _) => b.takes_steps(),
+        _ => false,
+    };
+    own || e.kind.children().any(counts_steps)
 }
 
 /// The local a `for` walks, if it is a list the loop's body never assigns:
