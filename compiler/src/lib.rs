@@ -11,6 +11,7 @@ pub mod lint;
 pub mod lower;
 pub mod offers;
 pub mod parser;
+pub mod source;
 pub mod span;
 pub mod typeck;
 

@@ -9,8 +9,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::driver::{ParamValue, Specialised};
-use crate::interp::Locator;
 use crate::ir;
+use crate::source::SourceFile;
 use crate::typeck::types::Ty;
 use emit::Emitter;
 use galac_runtime::labels::TypeDesc;
@@ -21,7 +21,7 @@ use galac_runtime::labels::TypeDesc;
 pub fn emit_game(
     ir: &ir::Program,
     specialised: Option<&Specialised>,
-    locator: &Locator,
+    locator: &SourceFile,
     source_name: &str,
 ) -> Result<String, String> {
     let tokens = game_module(ir, specialised, locator)?;
@@ -80,7 +80,11 @@ fn strings(items: &[String]) -> TokenStream {
 /// `arrays`), else with lists and, if `specialised` can hold its arrays as
 /// Rust arrays, that copy as the module `specialised`, which the tree
 /// builders use when the params have its values.
-fn game_module(ir: &ir::Program, specialised: Option<&Specialised>, locator: &Locator) -> Result<TokenStream, String> {
+fn game_module(
+    ir: &ir::Program,
+    specialised: Option<&Specialised>,
+    locator: &SourceFile,
+) -> Result<TokenStream, String> {
     if let Some(fixed) = module(ir, locator, Arrays::Fixed, Role::Whole(None)) {
         return Ok(fixed);
     }
@@ -117,7 +121,7 @@ enum Role {
 
 /// A game's types, functions and `Game` implementation; `None` if its
 /// arrays were to be Rust arrays and one cannot be.
-fn module(ir: &ir::Program, locator: &Locator, arrays: Arrays, role: Role) -> Option<TokenStream> {
+fn module(ir: &ir::Program, locator: &SourceFile, arrays: Arrays, role: Role) -> Option<TokenStream> {
     let e = Emitter::new(ir, locator, arrays == Arrays::Fixed);
     let types = types(ir, &e);
     let constructor = constructor(ir);
