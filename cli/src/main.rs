@@ -170,12 +170,12 @@ pub(crate) fn read_source(path: &std::path::Path) -> Result<Vec<u8>, String> {
     if path.is_dir() {
         return Err(format!("`{}` is a directory, not a .gala file", path.display()));
     }
-    galac_app::read_bounded(path, galac_compiler::driver::MAX_SOURCE_BYTES as u64)
+    galac_app::read_bounded(path, galac_compiler::compile::MAX_SOURCE_BYTES as u64)
 }
 
-/// Loads the game into the interpreter and runs `f` with it and a maker of
-/// more instances (the checked program lowered again), for the tree
-/// builder's other threads; or returns the loading failure's exit status.
+/// Compiles the game and runs `f` with an interpreter of it and a maker of
+/// more instances, for the tree builder's other threads; or returns the
+/// failure's exit status.
 fn with_game(
     game: &game_args::GameArgs,
     step_limit: u64,

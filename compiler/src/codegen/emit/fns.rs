@@ -228,8 +228,8 @@ impl Emitter<'_> {
 mod tests {
     /// The generated fn items of `source`, each with whether it is always inlined.
     fn inlined_fns(source: &str) -> Vec<(String, bool)> {
-        let interp = crate::driver::load_interp("t.gala", source.as_bytes(), &[]).expect("valid game");
-        let code = crate::codegen::emit_game(interp.ir(), None, interp.locator(), "t.gala").expect("code");
+        let c = crate::compile::compiled(source);
+        let code = crate::codegen::emit_game(&c.ir, None, &c.source, "t.gala").expect("code");
         let lines: Vec<&str> = code.lines().collect();
         lines
             .iter()

@@ -407,8 +407,5 @@ impl<'a> Emitter<'a> {
 /// arrays in the game itself, or neither.
 #[cfg(test)]
 fn emitted(src: &str) -> String {
-    use crate::driver::{load_interp, specialise};
-    let interp = load_interp("t.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
-    let copy = specialise("t.gala", src.as_bytes());
-    crate::codegen::emit_game(interp.ir(), copy.as_ref(), interp.locator(), "t.gala").expect("code")
+    crate::compile::compiled(src).emit_game("t.gala").expect("code")
 }
