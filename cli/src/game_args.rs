@@ -64,12 +64,3 @@ impl Loaded {
         self.compiled.interp(&self.values)
     }
 }
-
-/// `galac tree/solve/export FILE`: the game file, then the shared solver flags.
-#[derive(clap::Args, Debug)]
-pub struct RunArgs<A: clap::Args> {
-    #[command(flatten)]
-    pub game: GameArgs,
-    #[command(flatten)]
-    pub args: A,
-}
