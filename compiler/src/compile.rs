@@ -116,10 +116,10 @@ impl Compiled {
     }
 
     /// The Rust module of the game (`src/game.rs` of a solver crate), with
-    /// its copy specialised to the params' defaults where that helps;
-    /// `source_name` is the file named in its header.
+    /// its copy specialised to the params' defaults where that helps (made
+    /// only then); `source_name` is the file named in its header.
     pub fn emit_game(&self, source_name: &str) -> Result<String, String> {
-        crate::codegen::emit_game(&self.ir, self.specialised().as_ref(), &self.source, source_name)
+        crate::codegen::emit_game_with(&self.ir, || self.specialised(), &self.source, source_name)
     }
 
     /// `kuhn: ok; 2 players (first, second); 1 param (ante=1); 3 flows (deal, bet, main)`
@@ -175,5 +175,26 @@ mod tests {
         assert_eq!(column + 3, line.find("xs[i]").expect("the index") + 1, "é and ♠: 2 characters, 5 bytes");
         let code = c.emit_game("t.gala").expect("code");
         assert!(code.contains(&format!("\"t.gala:2:{column}: \"")), "{code}");
+    }
+
+    /// Making the specialised copy only when the general game needs it
+    /// changes no generated code.
+    #[test]
+    fn the_copy_for_the_defaults_is_made_only_when_needed_and_changes_nothing() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+        let mut files: Vec<_> =
+            std::fs::read_dir(&dir).expect("examples").filter_map(|e| Some(e.ok()?.path())).collect();
+        files.sort();
+        let mut copies = 0;
+        for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "gala")) {
+            let name = path.file_name().expect("name").to_string_lossy().into_owned();
+            let bytes = std::fs::read(path).expect("example");
+            let c = compile(&mut SourceMap::new(), &name, &bytes).unwrap_or_else(|_| panic!("{name} compiles"));
+            let copy = c.specialised();
+            let eager = crate::codegen::emit_game(&c.ir, copy.as_ref(), &c.source, &name).expect("code");
+            assert!(c.emit_game(&name).expect("code") == eager, "{name}");
+            copies += usize::from(eager.contains("pub mod specialised"));
+        }
+        assert!(copies > 0, "an example has a specialised copy");
     }
 }

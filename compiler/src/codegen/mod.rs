@@ -24,7 +24,19 @@ pub fn emit_game(
     locator: &SourceFile,
     source_name: &str,
 ) -> Result<String, String> {
-    let tokens = game_module(ir, specialised, locator)?;
+    emit_game_with(ir, || specialised, locator, source_name)
+}
+
+/// [`emit_game`], with the specialised copy made by `specialise` only if
+/// the general game cannot hold its arrays as Rust arrays (the copy takes
+/// a second check of the game).
+pub fn emit_game_with<S: std::borrow::Borrow<Specialised>>(
+    ir: &ir::Program,
+    specialise: impl FnOnce() -> Option<S>,
+    locator: &SourceFile,
+    source_name: &str,
+) -> Result<String, String> {
+    let tokens = game_module(ir, specialise, locator)?;
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| format!("internal error: generated code does not parse ({e}), please report"))?;
     let body = prettyplease::unparse(&file);
@@ -80,14 +92,16 @@ fn strings(items: &[String]) -> TokenStream {
 /// `arrays`), else with lists and, if `specialised` can hold its arrays as
 /// Rust arrays, that copy as the module `specialised`, which the tree
 /// builders use when the params have its values.
-fn game_module(
+fn game_module<S: std::borrow::Borrow<Specialised>>(
     ir: &ir::Program,
-    specialised: Option<&Specialised>,
+    specialise: impl FnOnce() -> Option<S>,
     locator: &SourceFile,
 ) -> Result<TokenStream, String> {
     if let Some(fixed) = module(ir, locator, Arrays::Fixed, Role::Whole(None)) {
         return Ok(fixed);
     }
+    let specialised = specialise();
+    let specialised = specialised.as_ref().map(S::borrow);
     let fast = specialised.and_then(|sp| Some((module(&sp.ir, locator, Arrays::Fixed, Role::Copy)?, sp)));
     let hook = fast.as_ref().map(|(_, sp)| specialised_hook(ir, &sp.values));
     // Lists hold any array: this never fails.
