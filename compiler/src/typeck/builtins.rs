@@ -6,9 +6,11 @@
 //! Adding a builtin: a row here (and a [`Seq`] rule with its arm in
 //! [`Checker::check_builtin`] if no rule fits), its evaluation in the
 //! interpreter (`interp/eval.rs`), its Rust in generated code
-//! (`codegen/emit/expr.rs`) and its operation in `galac_runtime::ops`. Both
-//! evaluators match on [`Builtin`] with no wildcard: a builtin left out of
-//! either does not compile.
+//! (`codegen/emit/expr.rs`), its operation in `galac_runtime::ops`, and a
+//! row in the language reference (`docs/language.md`). Both evaluators
+//! match on [`Builtin`] with no wildcard, so a builtin left out of either
+//! does not compile; tests check the reference, and the step counting in
+//! generated code against the table.
 
 use super::tast::{Expr, ExprKind};
 use super::types::Ty;
@@ -281,5 +283,63 @@ mod tests {
             assert_eq!(names().filter(|n| *n == b.name()).count(), 1, "{}", b.name());
         }
         assert_eq!(lookup("hasline"), None);
+    }
+
+    /// The language reference documents every builtin.
+    #[test]
+    fn the_language_reference_lists_every_builtin() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/language.md");
+        let doc = std::fs::read_to_string(path).expect("docs/language.md");
+        let section = doc.split("## Builtin functions").nth(1).and_then(|s| s.split("\n## ").next()).expect("section");
+        for b in Builtin::ALL {
+            assert!(section.contains(&format!("`{}(", b.name())), "docs/language.md misses `{}`", b.name());
+        }
+    }
+
+    /// A call of each builtin, on the list `xs`, the int `n`, the card `c`,
+    /// the board `board` and the player `a` of the game below.
+    fn call(b: Builtin) -> &'static str {
+        match b {
+            Builtin::Len => "len(xs)",
+            Builtin::Contains => "contains(xs, 1)",
+            Builtin::Count => "count(xs, 1)",
+            Builtin::Push => "push(xs, 1)",
+            Builtin::Remove => "remove(xs, 1)",
+            Builtin::Sum => "sum(xs)",
+            Builtin::Sort => "sort(xs)",
+            Builtin::Combinations => "combinations(xs, 1)",
+            Builtin::Min => "min(n, 1)",
+            Builtin::Max => "max(n, 1)",
+            Builtin::Abs => "abs(n)",
+            Builtin::Next => "next(a)",
+            Builtin::Index => "index(a)",
+            Builtin::Deck => "deck(n, 2)",
+            Builtin::Card => "card(n, 0)",
+            Builtin::Rank => "rank(c)",
+            Builtin::Suit => "suit(c)",
+            Builtin::Cells => "cells(n, 2)",
+            Builtin::HasLine => "has_line(board, 2, 1)",
+        }
+    }
+
+    /// A builtin counts steps in generated code (passes it the step
+    /// counter) exactly when its row says it takes steps.
+    #[test]
+    fn generated_code_counts_steps_for_the_builtins_that_take_them() {
+        let game = |e: &str| {
+            format!(
+                "game t {{ players a; var xs: list<int> = [1, 2]; var n: int = 2; var c: card = card(1, 1);
+                 var board: [[int; 2]; 2] = [[0, 1], [1, 0]];
+                 flow {{ choose a k in 0..2; let x = {e}; n = k; outcome [0]; }} }}"
+            )
+        };
+        let limits = |e: &str| {
+            let code = crate::compile::compiled(&game(e)).emit_game("t.gala").expect("code");
+            code.matches("step_limit").count()
+        };
+        let none = limits("0");
+        for b in Builtin::ALL {
+            assert_eq!(limits(call(*b)) > none, b.takes_steps(), "{}", b.name());
+        }
     }
 }
