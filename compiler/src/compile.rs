@@ -176,25 +176,4 @@ mod tests {
         let code = c.emit_game("t.gala").expect("code");
         assert!(code.contains(&format!("\"t.gala:2:{column}: \"")), "{code}");
     }
-
-    /// Making the specialised copy only when the general game needs it
-    /// changes no generated code.
-    #[test]
-    fn the_copy_for_the_defaults_is_made_only_when_needed_and_changes_nothing() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-        let mut files: Vec<_> =
-            std::fs::read_dir(&dir).expect("examples").filter_map(|e| Some(e.ok()?.path())).collect();
-        files.sort();
-        let mut copies = 0;
-        for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "gala")) {
-            let name = path.file_name().expect("name").to_string_lossy().into_owned();
-            let bytes = std::fs::read(path).expect("example");
-            let c = compile(&mut SourceMap::new(), &name, &bytes).unwrap_or_else(|_| panic!("{name} compiles"));
-            let copy = c.specialised();
-            let eager = crate::codegen::emit_game(&c.ir, copy.as_ref(), &c.source, &name).expect("code");
-            assert!(c.emit_game(&name).expect("code") == eager, "{name}");
-            copies += usize::from(eager.contains("pub mod specialised"));
-        }
-        assert!(copies > 0, "an example has a specialised copy");
-    }
 }
