@@ -7,6 +7,7 @@
 //! 2 when the program was called wrongly.
 
 pub mod cards;
+pub mod commands;
 pub mod exact;
 pub mod explain;
 pub mod export;
@@ -308,7 +309,7 @@ pub fn emit_json(answer: &impl serde::Serialize) -> i32 {
 #[derive(clap::Parser, Debug)]
 struct SolverCli {
     #[command(subcommand)]
-    cmd: SolverCommand,
+    cmd: commands::SharedCommand<ParamArgs>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -316,69 +317,6 @@ struct ParamArgs {
     /// Set a param of the game: `--param cards=13` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
-}
-
-#[derive(clap::Subcommand, Debug)]
-enum SolverCommand {
-    /// Generate the game tree and report its size.
-    Tree {
-        #[command(flatten)]
-        game: ParamArgs,
-        #[command(flatten)]
-        args: tree::TreeArgs,
-    },
-    /// Solve the game (by default with the solver its properties call for) and show the strategies.
-    Solve {
-        #[command(flatten)]
-        game: ParamArgs,
-        // Boxed: the solvers' flags make it much larger than the others.
-        #[command(flatten)]
-        args: Box<solve::SolveArgs>,
-    },
-    /// Write the game tree as a Gambit .efg and/or Graphviz .dot file.
-    Export {
-        #[command(flatten)]
-        game: ParamArgs,
-        #[command(flatten)]
-        args: export::ExportArgs,
-    },
-    /// Play the game at the terminal against a strategy or other people.
-    Play {
-        #[command(flatten)]
-        game: ParamArgs,
-        #[command(flatten)]
-        args: play::PlayArgs,
-    },
-    /// Play many seeded games between strategies; mean payoffs with 95% intervals.
-    Simulate {
-        #[command(flatten)]
-        game: ParamArgs,
-        #[command(flatten)]
-        args: simulate::SimulateArgs,
-    },
-    /// Write a shell completion script to standard output.
-    Completions {
-        #[arg(value_enum)]
-        shell: shell::Shell,
-    },
-    /// Write the man page (roff) to standard output.
-    Man,
-    /// Draw a chart as SVG: strategy (action probabilities per set), curve
-    /// (convergence from `solve --curve` files) or tree (a small game's tree).
-    Plot {
-        #[command(flatten)]
-        game: ParamArgs,
-        #[command(flatten)]
-        args: Box<plot::PlotArgs>,
-    },
-    /// Explain a strategy profile (a `solve --out` file, or the game solved
-    /// on the fly) set by set: action probabilities and values, beliefs.
-    Explain {
-        #[command(flatten)]
-        game: ParamArgs,
-        #[command(flatten)]
-        args: Box<explain::ExplainArgs>,
-    },
 }
 
 /// The `main` of a compiled solver: parses the process arguments and runs
@@ -405,36 +343,20 @@ pub fn main<F: Family>(family: &F) -> i32 {
             return 2;
         }
     };
-    let (params, limits) = match &cli.cmd {
-        SolverCommand::Completions { shell } => return shell::completions(command, *shell),
-        SolverCommand::Man => return shell::man(command),
-        SolverCommand::Tree { game, args } => (&game.params, &args.limits),
-        SolverCommand::Solve { game, args } => (&game.params, &args.limits),
-        SolverCommand::Export { game, args } => (&game.params, &args.limits),
-        SolverCommand::Play { game, args } => (&game.params, &args.limits),
-        SolverCommand::Simulate { game, args } => (&game.params, &args.limits),
-        SolverCommand::Explain { game, args } => (&game.params, &args.limits),
-        SolverCommand::Plot { game, args } => (&game.params, &args.limits),
-    };
-    let game = match family.instantiate(params, limits.step_limit) {
-        Ok(g) => g,
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            return 2;
-        }
-    };
     let source = format!("{} (compiled)", family.name());
-    let step_limit = limits.step_limit;
-    let make = || family.instantiate(params, step_limit).ok();
-    let make: Maker<F::Game> = Some(&make);
-    match &cli.cmd {
-        SolverCommand::Tree { args, .. } => tree::run(&game, args, make),
-        SolverCommand::Solve { args, .. } => solve::run(&game, args, make),
-        SolverCommand::Export { args, .. } => export::run(&game, args, &source, make),
-        SolverCommand::Play { args, .. } => play::run(&game, args, make),
-        SolverCommand::Simulate { args, .. } => simulate::run(&game, args, make),
-        SolverCommand::Completions { .. } | SolverCommand::Man => 0,
-        SolverCommand::Explain { args, .. } => explain::run(&game, args, make),
-        SolverCommand::Plot { args, .. } => plot::run(&game, args, make),
-    }
+    cli.cmd.run(
+        || command,
+        |game, step_limit, run| {
+            let params = &game.params;
+            let g = match family.instantiate(params, step_limit) {
+                Ok(g) => g,
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    return 2;
+                }
+            };
+            let make = || family.instantiate(params, step_limit).ok();
+            run(&g, Some(&make), &source)
+        },
+    )
 }

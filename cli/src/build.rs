@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use crate::cargo;
 use crate::game_args::GameArgs;
-use galac_compiler::codegen;
 
 #[derive(clap::Args, Debug)]
 pub struct BuildArgs {
@@ -42,12 +41,10 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let interp = loaded.interp();
-    let specialised = galac_compiler::driver::specialise(&loaded.name, loaded.text.as_bytes());
-    let ir = interp.ir();
+    let ir = &loaded.compiled.ir;
     let output = args.output.clone().unwrap_or_else(|| PathBuf::from(&ir.name));
     let source = args.game.file.file_name().map_or_else(|| "game.gala".into(), |n| n.to_string_lossy().into_owned());
-    let game_rs = match codegen::emit_game(ir, specialised.as_ref(), interp.locator(), &source) {
+    let game_rs = match loaded.compiled.emit_game(&source) {
         Ok(s) => s,
         Err(msg) => {
             eprintln!("error: {msg}");

@@ -3,8 +3,8 @@
 //! JSON object (diagnostics with 1-based lines and columns) for editors
 //! and scripts.
 
+use galac_compiler::compile;
 use galac_compiler::diagnostic::{Diagnostic, Severity, SourceMap};
-use galac_compiler::driver::{self, summary};
 use galac_compiler::span::Span;
 
 /// The `schema` key of `check --format json`.
@@ -27,7 +27,7 @@ pub fn run(args: &CheckArgs, color: bool) -> i32 {
     }
     match crate::game_args::check(&args.game, color) {
         Ok(loaded) => {
-            crate::emit(&format!("{}\n", summary(&loaded.program, &loaded.values)));
+            crate::emit(&format!("{}\n", loaded.compiled.summary(&loaded.values)));
             0
         }
         Err(code) => code,
@@ -45,19 +45,15 @@ fn run_json(game: &crate::game_args::GameArgs) -> i32 {
     };
     let mut sources = SourceMap::new();
     let name = game.file.display().to_string();
-    let (code, summary_line, diagnostics) = match driver::check_source(&mut sources, &name, &bytes) {
+    let (code, summary_line, diagnostics) = match compile(&mut sources, &name, &bytes) {
         Err(diagnostics) => (1, None, diagnostics),
-        Ok(checked) => {
-            let values = driver::parse_param_overrides(&checked.program, &game.params)
-                .and_then(|o| driver::param_values(&checked.program, &o));
-            match values {
-                Ok(values) => (0, Some(summary(&checked.program, &values)), checked.warnings),
-                Err(msg) => {
-                    eprintln!("error: {msg}");
-                    return 2;
-                }
+        Ok(compiled) => match compiled.param_values(&game.params) {
+            Ok(values) => (0, Some(compiled.summary(&values)), compiled.warnings),
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                return 2;
             }
-        }
+        },
     };
     let json = serde_json::json!({
         "schema": SCHEMA,

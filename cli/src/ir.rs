@@ -18,9 +18,9 @@ pub struct IrArgs {
 }
 
 pub fn run(args: &IrArgs, color: bool) -> i32 {
-    match crate::game_args::load(&args.game, color) {
-        Ok(interp) => {
-            let ir = interp.ir();
+    match crate::game_args::check(&args.game, color) {
+        Ok(loaded) => {
+            let ir = &loaded.compiled.ir;
             match args.format {
                 Format::Text => crate::emit(&ir.to_string()),
                 Format::Json => crate::emit(&format!("{}\n", json(ir))),

@@ -12,6 +12,7 @@ mod game_args;
 mod ir;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use galac_app::commands::SharedCommand;
 use galac_compiler::interp::Interp;
 
 /// galac compiles games written in the Gala language into solvers.
@@ -38,6 +39,8 @@ pub enum ColorChoice {
     Never,
 }
 
+/// galac's own commands, then the commands it shares with every compiled
+/// solver (on the game a .gala file describes).
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Check a game description: parse it, resolve names and check types.
@@ -45,43 +48,12 @@ pub enum Command {
     /// Prints a one-line summary (players, params, flows) and exits 0 when the
     /// game is valid; prints every error found and exits 1 otherwise.
     Check(check::CheckArgs),
-    /// Generate the game tree and report its size: nodes, information sets,
-    /// sequences, memory and generation time.
-    Tree(game_args::RunArgs<galac_app::tree::TreeArgs>),
     /// Print the intermediate representation (control-flow graph) of a game.
     Ir(ir::IrArgs),
-    /// Solve a game (two-player zero-sum: sequence-form LP; two-player
-    /// general-sum: Lemke; perfect information: max^n; otherwise CFR+; or
-    /// the solver `--solver` names), report the value, the exploitability of
-    /// the answer and the strategies in the game's terms (boxed: its flags
-    /// make it much larger than the other commands).
-    Solve(Box<game_args::RunArgs<galac_app::solve::SolveArgs>>),
-    /// Write the game tree for other tools: a Gambit extensive-form file
-    /// (--efg) and/or a Graphviz drawing (--dot).
-    Export(game_args::RunArgs<galac_app::export::ExportArgs>),
-    /// Play a game at the terminal against a strategy (solved on the fly,
-    /// a strategy file, uniform random) or other people; moves can be
-    /// piped in on standard input.
-    Play(game_args::RunArgs<galac_app::play::PlayArgs>),
-    /// Play many seeded games between one strategy per seat and report
-    /// each player's mean payoff with its 95% confidence interval.
-    Simulate(game_args::RunArgs<galac_app::simulate::SimulateArgs>),
-    /// Write a shell completion script for galac to standard output
-    /// (e.g. `galac completions bash > ~/.local/share/bash-completion/completions/galac`).
-    Completions {
-        #[arg(value_enum)]
-        shell: galac_app::shell::Shell,
-    },
-    /// Write galac's man page (roff) to standard output (`galac man | man -l -`).
-    Man,
-    /// Explain a strategy profile (a `solve --out` file, or the game solved
-    /// on the fly) set by set: action probabilities and values, beliefs.
-    Explain(Box<game_args::RunArgs<galac_app::explain::ExplainArgs>>),
-    /// Draw a chart as SVG: strategy (action probabilities per set), curve
-    /// (convergence from `solve --curve` files) or tree (a small game's tree).
-    Plot(Box<game_args::RunArgs<galac_app::plot::PlotArgs>>),
     /// Compile a game into a standalone solver binary (also: `galac FILE.gala -o BINARY`).
     Build(build::BuildArgs),
+    #[command(flatten)]
+    Shared(SharedCommand<game_args::GameArgs>),
 }
 
 fn main() {
@@ -91,30 +63,7 @@ fn main() {
 
 /// Runs galac with the process arguments; returns the exit status.
 fn run() -> i32 {
-    // `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`: without a
-    // subcommand, the first `.gala` argument starts a `build`.
-    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    const COMMANDS: &[&str] = &[
-        "check",
-        "tree",
-        "ir",
-        "solve",
-        "export",
-        "play",
-        "simulate",
-        "explain",
-        "plot",
-        "build",
-        "completions",
-        "man",
-        "help",
-    ];
-    let has_command = argv.iter().skip(1).any(|a| COMMANDS.contains(&a.to_string_lossy().as_ref()));
-    if !has_command {
-        if let Some(at) = argv.iter().skip(1).position(|a| a.to_string_lossy().ends_with(".gala")) {
-            argv.insert(at + 1, "build".into());
-        }
-    }
+    let argv = with_build_implied(std::env::args_os().collect());
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => {
@@ -134,35 +83,27 @@ fn run() -> i32 {
         Command::Check(args) => check::run(&args, color),
         Command::Ir(args) => ir::run(&args, color),
         Command::Build(args) => build::run(&args, color),
-        Command::Completions { shell } => {
-            galac_app::shell::completions(<Cli as clap::CommandFactory>::command(), shell)
-        }
-        Command::Man => galac_app::shell::man(<Cli as clap::CommandFactory>::command()),
-        Command::Tree(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
-            galac_app::tree::run(g, &run.args, Some(make))
+        Command::Shared(cmd) => cmd.run(<Cli as clap::CommandFactory>::command, |game, step_limit, run| {
+            with_game(game, step_limit, color, |g, make| run(g, Some(make), &game.file.display().to_string()))
         }),
-        Command::Solve(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
-            galac_app::solve::run(g, &run.args, Some(make))
-        }),
-        Command::Play(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
-            galac_app::play::run(g, &run.args, Some(make))
-        }),
-        Command::Simulate(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
-            galac_app::simulate::run(g, &run.args, Some(make))
-        }),
-        Command::Explain(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
-            galac_app::explain::run(g, &run.args, Some(make))
-        }),
-        Command::Plot(run) => with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
-            galac_app::plot::run(g, &run.args, Some(make))
-        }),
-        Command::Export(run) => {
-            let source = run.game.file.display().to_string();
-            with_game(&run.game, run.args.limits.step_limit, color, |g, make| {
-                galac_app::export::run(g, &run.args, &source, Some(make))
-            })
+    }
+}
+
+/// `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`: without a
+/// subcommand (any argument named as one, or as an alias), `build` goes
+/// before the first `.gala` argument.
+fn with_build_implied(mut argv: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut cli = <Cli as clap::CommandFactory>::command();
+    cli.build();
+    let commands: Vec<&str> =
+        cli.get_subcommands().flat_map(|c| std::iter::once(c.get_name()).chain(c.get_all_aliases())).collect();
+    let has_command = argv.iter().skip(1).any(|a| commands.contains(&a.to_string_lossy().as_ref()));
+    if !has_command {
+        if let Some(at) = argv.iter().skip(1).position(|a| a.to_string_lossy().ends_with(".gala")) {
+            argv.insert(at + 1, "build".into());
         }
     }
+    argv
 }
 
 /// Reads a source file, or explains why it cannot be read.
@@ -170,12 +111,12 @@ pub(crate) fn read_source(path: &std::path::Path) -> Result<Vec<u8>, String> {
     if path.is_dir() {
         return Err(format!("`{}` is a directory, not a .gala file", path.display()));
     }
-    galac_app::read_bounded(path, galac_compiler::driver::MAX_SOURCE_BYTES as u64)
+    galac_app::read_bounded(path, galac_compiler::compile::MAX_SOURCE_BYTES as u64)
 }
 
-/// Loads the game into the interpreter and runs `f` with it and a maker of
-/// more instances (the checked program lowered again), for the tree
-/// builder's other threads; or returns the loading failure's exit status.
+/// Compiles the game and runs `f` with an interpreter of it and a maker of
+/// more instances, for the tree builder's other threads; or returns the
+/// failure's exit status.
 fn with_game(
     game: &game_args::GameArgs,
     step_limit: u64,
@@ -196,3 +137,30 @@ fn with_game(
 }
 
 use galac_app::emit;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn implied(args: &[&str]) -> Vec<String> {
+        let argv = std::iter::once("galac").chain(args.iter().copied()).map(Into::into).collect();
+        with_build_implied(argv).iter().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
+    }
+
+    /// Every subcommand, galac's own and the shared ones, is taken as one:
+    /// `galac tree g.gala` never becomes `galac tree build g.gala`.
+    #[test]
+    fn build_is_implied_only_without_a_subcommand() {
+        let mut cli = <Cli as clap::CommandFactory>::command();
+        cli.build();
+        let names: Vec<String> = cli.get_subcommands().map(|c| c.get_name().to_string()).collect();
+        for name in ["check", "tree", "ir", "solve", "export", "play", "simulate", "explain", "plot", "build", "help"] {
+            assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
+        }
+        for name in &names {
+            assert_eq!(implied(&[name, "g.gala"]), [name.as_str(), "g.gala"]);
+        }
+        assert_eq!(implied(&["g.gala", "-o", "g"]), ["build", "g.gala", "-o", "g"]);
+        assert_eq!(implied(&["--color", "never", "g.gala"]), ["--color", "never", "build", "g.gala"]);
+    }
+}

@@ -3,12 +3,16 @@
 //!
 //! Phases produce [`Diagnostic`]s; only [`render`] turns byte spans into
 //! `file:line:column` and snippets, and [`SourceMap::line_column`] into the
-//! same line and column for machine-readable reports.
+//! same line and column for machine-readable reports, both through the
+//! files' line index ([`crate::source`]).
 
 use codespan_reporting::diagnostic as cs;
-use codespan_reporting::files::SimpleFiles;
+use std::sync::Arc;
+
+use codespan_reporting::files;
 use codespan_reporting::term;
 
+use crate::source::SourceFile;
 use crate::span::{FileId, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -96,10 +100,11 @@ impl Diagnostic {
     }
 }
 
-/// The source files diagnostics refer to.
+/// The source files diagnostics refer to, each with its line index
+/// ([`SourceFile`]), which [`render`] reads through codespan's `Files`.
 #[derive(Default)]
 pub struct SourceMap {
-    files: SimpleFiles<String, String>,
+    files: Vec<Arc<SourceFile>>,
 }
 
 impl SourceMap {
@@ -108,22 +113,60 @@ impl SourceMap {
     }
 
     pub fn add(&mut self, name: impl Into<String>, source: impl Into<String>) -> FileId {
-        FileId(self.files.add(name.into(), source.into()) as u32)
+        self.files.push(Arc::new(SourceFile::owning(name.into(), source.into())));
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    /// The file `file`, shared (the interpreter and code generator locate
+    /// run-time errors with it).
+    pub fn file(&self, file: FileId) -> Option<&Arc<SourceFile>> {
+        self.files.get(file.0 as usize)
     }
 
     pub fn source(&self, file: FileId) -> &str {
-        self.files.get(file.0 as usize).map(|f| f.source().as_str()).unwrap_or("")
+        self.file(file).map_or("", |f| f.text())
     }
 
     pub fn name(&self, file: FileId) -> &str {
-        self.files.get(file.0 as usize).map(|f| f.name().as_str()).unwrap_or("")
+        self.file(file).map_or("", |f| f.name())
     }
 
     /// The 1-based line and column (in characters) of a byte offset, as
     /// [`render`] shows them; (1, 1) for an unknown file.
     pub fn line_column(&self, file: FileId, offset: u32) -> (usize, usize) {
-        use codespan_reporting::files::Files;
-        self.files.location(file.0 as usize, offset as usize).map_or((1, 1), |l| (l.line_number, l.column_number))
+        self.file(file).map_or((1, 1), |f| f.line_column(offset as usize))
+    }
+
+    fn get(&self, file: usize) -> Result<&SourceFile, files::Error> {
+        self.files.get(file).map(|f| &**f).ok_or(files::Error::FileMissing)
+    }
+}
+
+impl<'a> files::Files<'a> for SourceMap {
+    type FileId = usize;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: usize) -> Result<&'a str, files::Error> {
+        Ok(self.get(id)?.name())
+    }
+
+    fn source(&'a self, id: usize) -> Result<&'a str, files::Error> {
+        Ok(self.get(id)?.text())
+    }
+
+    fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, files::Error> {
+        Ok(self.get(id)?.line_index(byte_index))
+    }
+
+    fn line_range(&'a self, id: usize, line_index: usize) -> Result<std::ops::Range<usize>, files::Error> {
+        let file = self.get(id)?;
+        file.line_range(line_index)
+            .ok_or(files::Error::LineTooLarge { given: line_index, max: file.line_index(file.text().len()) })
+    }
+
+    fn column_number(&'a self, id: usize, _line_index: usize, byte_index: usize) -> Result<usize, files::Error> {
+        Ok(self.get(id)?.line_column(byte_index).1)
     }
 }
 
@@ -138,10 +181,10 @@ pub fn render(sources: &SourceMap, diagnostics: &[Diagnostic], color: bool) -> S
             let mut writer = term::termcolor::Ansi::new(&mut buf);
             let styles = term::Styles::default();
             let mut styled = term::StylesWriter::new(&mut writer, &styles);
-            if term::emit_to_write_style(&mut styled, &config, &sources.files, &cs_diag).is_ok() {
+            if term::emit_to_write_style(&mut styled, &config, sources, &cs_diag).is_ok() {
                 out.push_str(&String::from_utf8_lossy(&buf));
             }
-        } else if let Ok(text) = term::emit_into_string(&config, &sources.files, &cs_diag) {
+        } else if let Ok(text) = term::emit_into_string(&config, sources, &cs_diag) {
             out.push_str(&text);
         }
     }

@@ -1,84 +1,16 @@
-//! The front-end pipeline for one file: read, decode, parse, check, apply
-//! param overrides. Shared by every `galac` subcommand.
+//! What the `galac` subcommands share around [`crate::compile`]: params
+//! set by `name=value`, the one-line summary of a valid game, and the
+//! shorthands that compile a file in one call.
 
+use crate::compile::{compile, Compiled};
 use crate::diagnostic::{Diagnostic, SourceMap};
-use crate::span::Span;
 use crate::typeck::{self, tast, types::Ty};
 
-/// Largest source file galac reads (spans are 32-bit offsets).
-pub const MAX_SOURCE_BYTES: usize = 64 << 20;
+pub use crate::compile::MAX_SOURCE_BYTES;
 
-/// Stack size of the compiler thread: generous, so that the bounded-depth
-/// recursive passes can never overflow it.
-const COMPILER_STACK: usize = 256 << 20;
-
-/// A checked game, with the source map its spans refer to.
-pub struct Checked {
-    pub program: tast::Program,
-    pub warnings: Vec<Diagnostic>,
-}
-
-/// Decodes, parses and checks a source file. `name` is how the file is shown
-/// in messages.
-pub fn check_source(sources: &mut SourceMap, name: &str, bytes: &[u8]) -> Result<Checked, Vec<Diagnostic>> {
-    if bytes.len() > MAX_SOURCE_BYTES {
-        let file = sources.add(name, String::new());
-        return Err(vec![Diagnostic::error(format!(
-            "`{name}` is too large: {} bytes (at most {} MiB)",
-            bytes.len(),
-            MAX_SOURCE_BYTES >> 20
-        ))
-        .primary(Span::new(file, 0, 0), "this file")]);
-    }
-    let text = match std::str::from_utf8(bytes) {
-        Ok(t) => t.to_string(),
-        Err(e) => {
-            // Show the file with replacement characters; the prefix is valid,
-            // so the offset of the first bad byte is the same in both.
-            let lossy = String::from_utf8_lossy(bytes).into_owned();
-            let at = e.valid_up_to();
-            let end = lossy[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-            let file = sources.add(name, lossy);
-            return Err(vec![Diagnostic::error("the file is not valid UTF-8")
-                .primary(Span::new(file, at, end), "invalid byte here")
-                .help("save the file as UTF-8")]);
-        }
-    };
-    let file = sources.add(name, text);
-    let src = sources.source(file).to_string();
-    run_on_big_stack(move || {
-        let (program, mut diagnostics) = crate::parser::parse(file, &src);
-        // After a syntax error the program is partial: checking it would
-        // report names lost with the skipped text. Report the syntax only.
-        let program = match program {
-            Some(p) if diagnostics.is_empty() => p,
-            _ => return Err(diagnostics),
-        };
-        let (typed, problems) = typeck::check(&program);
-        diagnostics.extend(problems);
-        match typed {
-            Some(program) if diagnostics.iter().all(|d| d.severity != crate::diagnostic::Severity::Error) => {
-                let ir = crate::lower::lower(&program);
-                diagnostics.extend(crate::lint::warnings(&program, &ir));
-                diagnostics.sort_by_key(|d| d.primary_span());
-                Ok(Checked { program, warnings: diagnostics })
-            }
-            // Names left unused by a statement in error are noise: errors only.
-            _ => Err(diagnostics.into_iter().filter(|d| d.severity == crate::diagnostic::Severity::Error).collect()),
-        }
-    })
-}
-
-fn run_on_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let handle = std::thread::Builder::new().stack_size(COMPILER_STACK).spawn(f);
-    match handle {
-        Ok(h) => match h.join() {
-            Ok(v) => v,
-            Err(panic) => std::panic::resume_unwind(panic),
-        },
-        // Could not spawn a thread: run here.
-        Err(_) => panic!("internal error: cannot start the compiler thread, please report"),
-    }
+/// [`compile`], under the name its callers outside the compiler know.
+pub fn check_source(sources: &mut SourceMap, name: &str, bytes: &[u8]) -> Result<Compiled, Vec<Diagnostic>> {
+    compile(sources, name, bytes)
 }
 
 pub use crate::typeck::consts::ParamValue;
@@ -119,34 +51,19 @@ pub struct Specialised {
     pub values: Vec<ParamValue>,
 }
 
-/// The game in `bytes` checked and lowered for its params' defaults, or
-/// `None` if it does not check for them (the general game still serves).
+/// The game in `bytes` checked and lowered for its params' defaults
+/// ([`Compiled::specialised`]), or `None` if it does not compile or does
+/// not check for them.
 pub fn specialise(name: &str, bytes: &[u8]) -> Option<Specialised> {
-    let text = std::str::from_utf8(bytes).ok()?.to_string();
-    let mut sources = SourceMap::new();
-    let file = sources.add(name, text.clone());
-    run_on_big_stack(move || {
-        let (program, syntax) = crate::parser::parse(file, &text);
-        let program = program.filter(|_| syntax.is_empty())?;
-        let values = param_values(&typeck::check(&program).0?, &[]).ok()?;
-        let (typed, problems) = typeck::check_for(&program, Some(&values));
-        if problems.iter().any(|d| d.severity == crate::diagnostic::Severity::Error) {
-            return None;
-        }
-        Some(Specialised { ir: crate::lower::lower(&typed?), values })
-    })
+    compile(&mut SourceMap::new(), name, bytes).ok()?.specialised()
 }
 
-/// Reads, checks and lowers a game for the interpreter, with `name=value`
-/// param overrides. On failure returns the rendered diagnostics or message.
+/// Compiles a game into the interpreter, with `name=value` param
+/// overrides. On failure returns the rendered diagnostics or message.
 pub fn load_interp(name: &str, bytes: &[u8], params: &[String]) -> Result<crate::interp::Interp, String> {
     let mut sources = SourceMap::new();
-    let checked =
-        check_source(&mut sources, name, bytes).map_err(|d| crate::diagnostic::render(&sources, &d, false))?;
-    let values = parse_param_overrides(&checked.program, params).and_then(|o| param_values(&checked.program, &o))?;
-    let ir = crate::lower::lower(&checked.program);
-    let text = String::from_utf8_lossy(bytes);
-    Ok(crate::interp::Interp::new(ir, &values, crate::interp::Locator::new(name, &text)))
+    let compiled = compile(&mut sources, name, bytes).map_err(|d| crate::diagnostic::render(&sources, &d, false))?;
+    Ok(compiled.interp(&compiled.param_values(params)?))
 }
 
 /// `kuhn: ok; 2 players (first, second); 1 param (ante=1); 3 flows (deal, bet, main)`

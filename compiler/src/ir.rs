@@ -17,6 +17,7 @@ use crate::typeck::types::Ty;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BlockId(pub u32);
 
+#[derive(Clone)]
 pub struct Program {
     pub name: String,
     pub players: Vec<String>,
@@ -36,6 +37,7 @@ pub struct Program {
     pub choice_tys: Vec<Ty>,
 }
 
+#[derive(Clone)]
 pub struct Block {
     pub insts: Vec<Inst>,
     pub term: Term,
@@ -51,6 +53,7 @@ impl Block {
     }
 }
 
+#[derive(Clone)]
 pub enum Inst {
     /// `place = value`, or `place op= value`.
     Assign { place: Place, op: Option<ArithOp>, value: Expr },
@@ -60,6 +63,7 @@ pub enum Inst {
     Enumerate { slot: u32, domain: tast::Domain },
 }
 
+#[derive(Clone)]
 pub enum Term {
     Jump(BlockId),
     Branch {
@@ -86,6 +90,7 @@ pub enum Term {
     End,
 }
 
+#[derive(Clone)]
 pub struct Choose {
     /// `None` for nature.
     pub chooser: Option<Expr>,
@@ -230,7 +235,7 @@ impl Program {
             K::Local(l) => format!("s{}", l.0),
             K::Players => "players".into(),
             K::Call(f, args) => format!("{}({})", self.fns[f.0 as usize].name, list(args)),
-            K::Builtin(b, args) => format!("{}({})", format!("{b:?}").to_lowercase(), list(args)),
+            K::Builtin(b, args) => format!("{}({})", b.name(), list(args)),
             K::Index(a, i) => format!("{}[{}]", self.show(a), self.show(i)),
             K::Field(a, n) => format!("{}.{n}", self.show(a)),
             K::Neg(a) => format!("-{}", self.show(a)),

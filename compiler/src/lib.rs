@@ -1,6 +1,10 @@
-//! galac: the Gala game-description compiler.
+//! galac: the Gala game-description compiler. [`compile`] is its entry
+//! point: a source file parsed, checked and lowered once into a
+//! [`Compiled`] game, which the interpreter runs and `codegen` turns into
+//! Rust.
 pub mod ast;
 pub mod codegen;
+pub mod compile;
 pub mod delimiters;
 pub mod diagnostic;
 pub mod driver;
@@ -11,6 +15,7 @@ pub mod lint;
 pub mod lower;
 pub mod offers;
 pub mod parser;
+pub mod source;
 pub mod span;
 pub mod typeck;
 
@@ -18,3 +23,5 @@ pub mod typeck;
 mod grammar {
     lalrpop_util::lalrpop_mod!(pub grammar);
 }
+
+pub use compile::{compile, Compiled};

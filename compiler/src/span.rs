@@ -1,7 +1,8 @@
 //! Source positions: byte spans into one source file.
 //!
-//! Every AST node carries a [`Span`]. Offsets stay bytes everywhere; only the
-//! diagnostic renderer turns them into line:column.
+//! Every AST node carries a [`Span`]. Offsets stay bytes everywhere; only a
+//! file's line index ([`crate::source::SourceFile`]) turns them into
+//! line:column.
 
 /// Identifies one source file in a [`crate::diagnostic::SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

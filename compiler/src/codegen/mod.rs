@@ -9,8 +9,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::driver::{ParamValue, Specialised};
-use crate::interp::Locator;
 use crate::ir;
+use crate::source::SourceFile;
 use crate::typeck::types::Ty;
 use emit::Emitter;
 use galac_runtime::labels::TypeDesc;
@@ -21,10 +21,22 @@ use galac_runtime::labels::TypeDesc;
 pub fn emit_game(
     ir: &ir::Program,
     specialised: Option<&Specialised>,
-    locator: &Locator,
+    locator: &SourceFile,
     source_name: &str,
 ) -> Result<String, String> {
-    let tokens = game_module(ir, specialised, locator)?;
+    emit_game_with(ir, || specialised, locator, source_name)
+}
+
+/// [`emit_game`], with the specialised copy made by `specialise` only if
+/// the general game cannot hold its arrays as Rust arrays (the copy takes
+/// a second check of the game).
+pub fn emit_game_with<S: std::borrow::Borrow<Specialised>>(
+    ir: &ir::Program,
+    specialise: impl FnOnce() -> Option<S>,
+    locator: &SourceFile,
+    source_name: &str,
+) -> Result<String, String> {
+    let tokens = game_module(ir, specialise, locator)?;
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| format!("internal error: generated code does not parse ({e}), please report"))?;
     let body = prettyplease::unparse(&file);
@@ -80,10 +92,16 @@ fn strings(items: &[String]) -> TokenStream {
 /// `arrays`), else with lists and, if `specialised` can hold its arrays as
 /// Rust arrays, that copy as the module `specialised`, which the tree
 /// builders use when the params have its values.
-fn game_module(ir: &ir::Program, specialised: Option<&Specialised>, locator: &Locator) -> Result<TokenStream, String> {
+fn game_module<S: std::borrow::Borrow<Specialised>>(
+    ir: &ir::Program,
+    specialise: impl FnOnce() -> Option<S>,
+    locator: &SourceFile,
+) -> Result<TokenStream, String> {
     if let Some(fixed) = module(ir, locator, Arrays::Fixed, Role::Whole(None)) {
         return Ok(fixed);
     }
+    let specialised = specialise();
+    let specialised = specialised.as_ref().map(S::borrow);
     let fast = specialised.and_then(|sp| Some((module(&sp.ir, locator, Arrays::Fixed, Role::Copy)?, sp)));
     let hook = fast.as_ref().map(|(_, sp)| specialised_hook(ir, &sp.values));
     // Lists hold any array: this never fails.
@@ -117,7 +135,7 @@ enum Role {
 
 /// A game's types, functions and `Game` implementation; `None` if its
 /// arrays were to be Rust arrays and one cannot be.
-fn module(ir: &ir::Program, locator: &Locator, arrays: Arrays, role: Role) -> Option<TokenStream> {
+fn module(ir: &ir::Program, locator: &SourceFile, arrays: Arrays, role: Role) -> Option<TokenStream> {
     let e = Emitter::new(ir, locator, arrays == Arrays::Fixed);
     let types = types(ir, &e);
     let constructor = constructor(ir);

@@ -5,6 +5,7 @@
 mod eval;
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use galac_runtime::game::{Game, GameError, GameInfo, Node};
 use galac_runtime::info::{InfoInterner, InfoState, CHOSE_TAG};
@@ -13,6 +14,7 @@ use galac_runtime::rational::Ratio;
 use galac_runtime::value::Encode;
 
 use crate::ir::{self, Term};
+use crate::source::SourceFile;
 use crate::span::Span;
 use crate::typeck::consts::ParamValue;
 use crate::typeck::tast::{self, ArithOp, ChooseDomain};
@@ -22,31 +24,14 @@ pub use galac_runtime::value::Dyn as Value;
 
 pub use galac_runtime::game::DEFAULT_STEP_LIMIT;
 
-/// Turns a span into `file:line:column: ` for run-time errors.
-pub struct Locator {
-    pub file: String,
-    pub line_starts: Vec<usize>,
-}
-
-impl Locator {
-    pub fn new(file: &str, source: &str) -> Locator {
-        let mut line_starts = vec![0];
-        line_starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
-        Locator { file: file.to_string(), line_starts }
-    }
-
-    pub fn at(&self, span: Span) -> String {
-        let pos = span.start as usize;
-        let line = self.line_starts.partition_point(|s| *s <= pos).max(1);
-        let col = pos - self.line_starts[line - 1] + 1;
-        format!("{}:{line}:{col}: ", self.file)
-    }
-}
+/// The source file under the name the interpreter's callers know: its
+/// line index locates run-time errors.
+pub use crate::source::SourceFile as Locator;
 
 /// A span to locate an operation's error, formatted only if it fails.
 #[derive(Clone, Copy)]
 pub(crate) struct Loc<'a> {
-    locator: &'a Locator,
+    locator: &'a SourceFile,
     span: Span,
 }
 
@@ -63,7 +48,7 @@ pub struct Interp {
     fns: Vec<tast::Fn>,
     enums: Vec<tast::Enum>,
     n_players: u32,
-    locator: Locator,
+    locator: Arc<SourceFile>,
     pub step_limit: u64,
     /// A reused buffer for fact and choice words (no allocation per node).
     words: std::cell::RefCell<Vec<u64>>,
@@ -102,7 +87,9 @@ struct Pending {
 }
 
 impl Interp {
-    pub fn new(ir: ir::Program, params: &[ParamValue], locator: Locator) -> Interp {
+    /// The interpreter of `ir` for these param values, locating run-time
+    /// errors in `source`, the file `ir` was compiled from.
+    pub fn new(ir: ir::Program, params: &[ParamValue], source: impl Into<Arc<SourceFile>>) -> Interp {
         let info = GameInfo {
             name: ir.name.clone(),
             players: ir.players.clone(),
@@ -135,7 +122,7 @@ impl Interp {
             ir,
             info,
             params,
-            locator,
+            locator: source.into(),
             step_limit: DEFAULT_STEP_LIMIT,
             words: Default::default(),
             frames: Default::default(),
@@ -176,7 +163,8 @@ impl Interp {
         &self.ir
     }
 
-    pub fn locator(&self) -> &Locator {
+    /// The source file, whose line index locates run-time errors.
+    pub fn locator(&self) -> &SourceFile {
         &self.locator
     }
 

@@ -1,93 +1,195 @@
-//! The builtin functions: lists, cards, boards and players.
+//! The builtin functions (lists, cards, boards and players), in one table:
+//! each builtin's name, whether it takes steps and its type rule. The enum
+//! [`Builtin`], name lookup, suggestions, step counting in generated code
+//! and the IR printer all read it.
+//!
+//! Adding a builtin: a row here (and a [`Seq`] rule with its arm in
+//! [`Checker::check_builtin`] if no rule fits), its evaluation in the
+//! interpreter (`interp/eval.rs`), its Rust in generated code
+//! (`codegen/emit/expr.rs`), its operation in `galac_runtime::ops`, and a
+//! row in the language reference (`docs/language.md`). Both evaluators
+//! match on [`Builtin`] with no wildcard, so a builtin left out of either
+//! does not compile; tests check the reference (`compiler/tests`) and the
+//! step counting in generated code against the table (here).
 
-use super::tast::{Builtin, Expr, ExprKind};
+use super::tast::{Expr, ExprKind};
 use super::types::Ty;
 use super::Checker;
 use crate::ast;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
-/// Every builtin's name, for lookup and suggestions.
-pub const NAMES: &[&str] = &[
-    "len",
-    "contains",
-    "count",
-    "push",
-    "remove",
-    "sum",
-    "sort",
-    "combinations",
-    "min",
-    "max",
-    "abs",
-    "next",
-    "index",
-    "deck",
-    "card",
-    "rank",
-    "suit",
-    "cells",
-    "has_line",
-];
+/// Defines [`Builtin`] and its table from one row per builtin.
+macro_rules! builtins {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal, steps: $steps:literal, $rule:expr;)*) => {
+        /// A builtin function.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Builtin {
+            $($(#[$doc])* $variant,)*
+        }
 
+        impl Builtin {
+            /// Every builtin, in the table's order.
+            pub const ALL: &[Builtin] = &[$(Builtin::$variant),*];
+
+            /// The name a game calls it by.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Builtin::$variant => $name,)*
+                }
+            }
+
+            /// Whether a call counts steps of its own (beyond its
+            /// arguments'): the builtins that make or walk a list count
+            /// one per item, in the interpreter and in generated code.
+            pub fn takes_steps(self) -> bool {
+                match self {
+                    $(Builtin::$variant => $steps,)*
+                }
+            }
+
+            /// The types of its arguments and result.
+            pub fn rule(self) -> Rule {
+                use Plain::*;
+                match self {
+                    $(Builtin::$variant => $rule,)*
+                }
+            }
+        }
+    };
+}
+
+builtins! {
+    /// `len(xs)`: the number of items.
+    Len = "len", steps: false, Rule::Sequence(Seq::Len);
+    /// `contains(xs, x)`: whether `x` is an item.
+    Contains = "contains", steps: true, Rule::Sequence(Seq::Contains);
+    /// `count(xs, x)`: how many items (or cells of a board) are `x`.
+    Count = "count", steps: true, Rule::Sequence(Seq::Count);
+    /// `push(xs, x)`: the list with `x` added at the end.
+    Push = "push", steps: true, Rule::Sequence(Seq::Edit);
+    /// `remove(xs, x)`: the list without the first `x`.
+    Remove = "remove", steps: true, Rule::Sequence(Seq::Edit);
+    /// `sum(xs)`: the sum of numbers.
+    Sum = "sum", steps: true, Rule::Sequence(Seq::Sum);
+    /// `sort(xs)`: the items in increasing order.
+    Sort = "sort", steps: true, Rule::Sequence(Seq::Sorted);
+    /// `combinations(xs, k)`: every choice of `k` items, in order.
+    Combinations = "combinations", steps: true, Rule::Sequence(Seq::Subsets);
+    /// `min(a, b)`.
+    Min = "min", steps: false, Rule::Fixed(&[Int, Int], Int);
+    /// `max(a, b)`.
+    Max = "max", steps: false, Rule::Fixed(&[Int, Int], Int);
+    /// `abs(n)`: the absolute value.
+    Abs = "abs", steps: false, Rule::Fixed(&[Int], Int);
+    /// `next(p)`: the player after `p` in turn order.
+    Next = "next", steps: false, Rule::Fixed(&[Player], Player);
+    /// `index(p)`: a player's position in turn order.
+    Index = "index", steps: false, Rule::Fixed(&[Player], Int);
+    /// `deck(ranks, suits)`: every card.
+    Deck = "deck", steps: true, Rule::Fixed(&[Int, Int], Cards);
+    /// `card(rank, suit)`.
+    Card = "card", steps: false, Rule::Fixed(&[Int, Int], Card);
+    /// `rank(c)`: a card's rank.
+    Rank = "rank", steps: false, Rule::Fixed(&[Card], Int);
+    /// `suit(c)`: a card's suit.
+    Suit = "suit", steps: false, Rule::Fixed(&[Card], Int);
+    /// `cells(rows, cols)`: every `(row, col)` of a board.
+    Cells = "cells", steps: true, Rule::Fixed(&[Int, Int], Cells);
+    /// `has_line(board, k, x)`: whether `k` cells in a row (across, down
+    /// or diagonally) are `x`.
+    HasLine = "has_line", steps: false, Rule::Sequence(Seq::Line);
+}
+
+/// A builtin's type rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// These argument types, this result type.
+    Fixed(&'static [Plain], Plain),
+    /// Over a sequence, its first argument, whose item type rules the
+    /// other arguments and the result.
+    Sequence(Seq),
+}
+
+/// The types a [`Rule::Fixed`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plain {
+    Int,
+    Player,
+    Card,
+    /// `list<card>`.
+    Cards,
+    /// `list<(int, int)>`.
+    Cells,
+}
+
+impl Plain {
+    fn ty(self) -> Ty {
+        match self {
+            Plain::Int => Ty::Int,
+            Plain::Player => Ty::Player,
+            Plain::Card => Ty::Card,
+            Plain::Cards => Ty::List(Box::new(Ty::Card)),
+            Plain::Cells => Ty::List(Box::new(Ty::Tuple(vec![Ty::Int, Ty::Int]))),
+        }
+    }
+}
+
+/// The type rules over a sequence `xs` of items of type `T`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seq {
+    /// `(xs) -> int`.
+    Len,
+    /// `(xs) -> int`, `T` is `int`.
+    Sum,
+    /// `(xs) -> the type of xs`.
+    Sorted,
+    /// `(xs, T) -> bool`.
+    Contains,
+    /// `(xs, T) -> int`, or `(board, cell) -> int` for a 2-D array.
+    Count,
+    /// `(list<T>, T) -> list<T>`: arrays have a fixed length.
+    Edit,
+    /// `(xs, int) -> list<list<T>>`.
+    Subsets,
+    /// `(board, int, cell) -> bool` for a 2-D array.
+    Line,
+}
+
+impl Seq {
+    fn arity(self) -> usize {
+        match self {
+            Seq::Len | Seq::Sum | Seq::Sorted => 1,
+            Seq::Contains | Seq::Count | Seq::Edit | Seq::Subsets => 2,
+            Seq::Line => 3,
+        }
+    }
+}
+
+/// The builtin called `name`.
 pub fn lookup(name: &str) -> Option<Builtin> {
-    use Builtin::*;
-    Some(match name {
-        "len" => Len,
-        "contains" => Contains,
-        "count" => Count,
-        "push" => Push,
-        "remove" => Remove,
-        "sum" => Sum,
-        "sort" => Sort,
-        "combinations" => Combinations,
-        "min" => Min,
-        "max" => Max,
-        "abs" => Abs,
-        "next" => Next,
-        "index" => Index,
-        "deck" => Deck,
-        "card" => Card,
-        "rank" => Rank,
-        "suit" => Suit,
-        "cells" => Cells,
-        "has_line" => HasLine,
-        _ => return None,
-    })
+    Builtin::ALL.iter().copied().find(|b| b.name() == name)
+}
+
+/// Every builtin's name, for suggestions.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    Builtin::ALL.iter().map(|b| b.name())
 }
 
 impl Checker {
     pub(super) fn check_builtin(&mut self, b: Builtin, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Expr {
-        use Builtin::*;
+        let rule = match b.rule() {
+            Rule::Fixed(params, result) => {
+                let params: Vec<Ty> = params.iter().map(|p| p.ty()).collect();
+                let args = self.check_args(name, args, &params, span);
+                return Expr { kind: ExprKind::Builtin(b, args), ty: result.ty(), span };
+            }
+            Rule::Sequence(rule) => rule,
+        };
         let int = Ty::Int;
-        let fixed = |params: &[Ty]| params.to_vec();
-        // Builtins with fixed signatures.
-        let simple: Option<(Vec<Ty>, Ty)> = match b {
-            Min | Max => Some((fixed(&[int.clone(), int.clone()]), int.clone())),
-            Abs => Some((fixed(std::slice::from_ref(&int)), int.clone())),
-            Next => Some((fixed(&[Ty::Player]), Ty::Player)),
-            Index => Some((fixed(&[Ty::Player]), int.clone())),
-            Deck => Some((fixed(&[int.clone(), int.clone()]), Ty::List(Box::new(Ty::Card)))),
-            Card => Some((fixed(&[int.clone(), int.clone()]), Ty::Card)),
-            Rank | Suit => Some((fixed(&[Ty::Card]), int.clone())),
-            Cells => Some((
-                fixed(&[int.clone(), int.clone()]),
-                Ty::List(Box::new(Ty::Tuple(vec![int.clone(), int.clone()]))),
-            )),
-            _ => None,
-        };
-        if let Some((params, ret)) = simple {
-            let args = self.check_args(name, args, &params, span);
-            return Expr { kind: ExprKind::Builtin(b, args), ty: ret, span };
-        }
 
-        // Generic builtins over a sequence: the first argument fixes the element type.
-        let arity = match b {
-            Len | Sum | Sort => 1,
-            Contains | Count | Push | Remove | Combinations => 2,
-            HasLine => 3,
-            _ => 0,
-        };
+        // The first argument fixes the item type.
+        let arity = rule.arity();
         if args.len() != arity {
             self.check_args(name, args, &vec![Ty::Error; arity], span);
             return Expr::error(span);
@@ -111,9 +213,9 @@ impl Checker {
         };
         let is_list = matches!(seq.ty, Ty::List(_));
         let mut typed = vec![seq];
-        let ret = match b {
-            Len => int,
-            Sum => {
+        let ret = match rule {
+            Seq::Len => int,
+            Seq::Sum => {
                 if elem != Ty::Int {
                     self.error(
                         Diagnostic::error(format!("`sum` needs a sequence of `int`, found `{}`", typed[0].ty))
@@ -122,23 +224,23 @@ impl Checker {
                 }
                 int
             }
-            Sort => typed[0].ty.clone(),
-            Contains | Count => {
+            Seq::Sorted => typed[0].ty.clone(),
+            Seq::Contains | Seq::Count => {
                 // `count(board, v)` also counts the cells of a 2-D array.
                 let inner = elem.int_indexed_element().cloned();
                 let x = self.infer_expr(&args[1], Some(&elem));
-                let ok = x.ty == elem || (b == Count && inner.as_ref().is_some_and(|t| x.ty == *t));
+                let ok = x.ty == elem || (rule == Seq::Count && inner.as_ref().is_some_and(|t| x.ty == *t));
                 if !ok {
                     self.error(super::expr::mismatch(args[1].span, &elem, &x.ty));
                 }
                 typed.push(x);
-                if b == Contains {
+                if rule == Seq::Contains {
                     Ty::Bool
                 } else {
                     int
                 }
             }
-            Push | Remove => {
+            Seq::Edit => {
                 if !is_list {
                     self.error(
                         Diagnostic::error(format!("`{}` needs a `list`, found `{}`", name.name, typed[0].ty))
@@ -148,11 +250,11 @@ impl Checker {
                 typed.push(self.check_expr(&args[1], Some(&elem)));
                 Ty::List(Box::new(elem))
             }
-            Combinations => {
+            Seq::Subsets => {
                 typed.push(self.check_expr(&args[1], Some(&Ty::Int)));
                 Ty::List(Box::new(Ty::List(Box::new(elem))))
             }
-            HasLine => {
+            Seq::Line => {
                 let Some(cell) = elem.int_indexed_element().cloned() else {
                     self.error(
                         Diagnostic::error(format!("`has_line` needs a 2-D array, found `{}`", typed[0].ty))
@@ -165,8 +267,68 @@ impl Checker {
                 typed.push(self.check_expr(&args[2], Some(&cell)));
                 Ty::Bool
             }
-            _ => Ty::Error,
         };
         Expr { kind: ExprKind::Builtin(b, typed), ty: ret, span }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_is_found_by_its_name_alone() {
+        for b in Builtin::ALL {
+            assert_eq!(lookup(b.name()), Some(*b));
+            assert_eq!(names().filter(|n| *n == b.name()).count(), 1, "{}", b.name());
+        }
+        assert_eq!(lookup("hasline"), None);
+    }
+
+    /// A call of each builtin, on the list `xs`, the int `n`, the card `c`,
+    /// the board `board` and the player `a` of the game below.
+    fn call(b: Builtin) -> &'static str {
+        match b {
+            Builtin::Len => "len(xs)",
+            Builtin::Contains => "contains(xs, 1)",
+            Builtin::Count => "count(xs, 1)",
+            Builtin::Push => "push(xs, 1)",
+            Builtin::Remove => "remove(xs, 1)",
+            Builtin::Sum => "sum(xs)",
+            Builtin::Sort => "sort(xs)",
+            Builtin::Combinations => "combinations(xs, 1)",
+            Builtin::Min => "min(n, 1)",
+            Builtin::Max => "max(n, 1)",
+            Builtin::Abs => "abs(n)",
+            Builtin::Next => "next(a)",
+            Builtin::Index => "index(a)",
+            Builtin::Deck => "deck(n, 2)",
+            Builtin::Card => "card(n, 0)",
+            Builtin::Rank => "rank(c)",
+            Builtin::Suit => "suit(c)",
+            Builtin::Cells => "cells(n, 2)",
+            Builtin::HasLine => "has_line(board, 2, 1)",
+        }
+    }
+
+    /// A builtin counts steps in generated code (passes it the step
+    /// counter) exactly when its row says it takes steps.
+    #[test]
+    fn generated_code_counts_steps_for_the_builtins_that_take_them() {
+        let game = |e: &str| {
+            format!(
+                "game t {{ players a; var xs: list<int> = [1, 2]; var n: int = 2; var c: card = card(1, 1);
+                 var board: [[int; 2]; 2] = [[0, 1], [1, 0]];
+                 flow {{ choose a k in 0..2; let x = {e}; n = k; outcome [0]; }} }}"
+            )
+        };
+        let limits = |e: &str| {
+            let code = crate::compile::compiled(&game(e)).emit_game("t.gala").expect("code");
+            code.matches("step_limit").count()
+        };
+        let none = limits("0");
+        for b in Builtin::ALL {
+            assert_eq!(limits(call(*b)) > none, b.takes_steps(), "{}", b.name());
+        }
     }
 }

@@ -393,7 +393,7 @@ impl Checker {
                         .iter()
                         .filter(|(_, (g, _))| matches!(g, Global::Fn(_) | Global::Flow(_)))
                         .map(|(n, _)| n.clone())
-                        .chain(super::builtins::NAMES.iter().map(|s| s.to_string()))
+                        .chain(super::builtins::names().map(str::to_string))
                         .collect();
                     let help = did_you_mean(&name.name, fns.iter().map(String::as_str));
                     self.error(

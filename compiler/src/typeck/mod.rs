@@ -6,7 +6,7 @@
 //! mistake yields one message. A typed program is returned only when there
 //! are no errors.
 
-mod builtins;
+pub mod builtins;
 pub mod consts;
 mod env;
 pub mod evaluate;

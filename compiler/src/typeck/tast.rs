@@ -247,28 +247,8 @@ pub struct Expr {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Builtin {
-    Len,
-    Contains,
-    Count,
-    Push,
-    Remove,
-    Sum,
-    Sort,
-    Combinations,
-    Min,
-    Max,
-    Abs,
-    Next,
-    Index,
-    Deck,
-    Card,
-    Rank,
-    Suit,
-    Cells,
-    HasLine,
-}
+/// The builtin functions are defined by their table.
+pub use super::builtins::Builtin;
 
 #[derive(Clone, Debug)]
 pub enum ExprKind {

@@ -461,8 +461,8 @@ fn same_test(a: &Expr, b: &Expr) -> bool {
 mod tests {
     /// How many times the generated code of `source` calls `has_line`.
     fn has_line_calls(source: &str) -> usize {
-        let interp = crate::driver::load_interp("t.gala", source.as_bytes(), &[]).expect("valid game");
-        let code = crate::codegen::emit_game(interp.ir(), None, interp.locator(), "t.gala").expect("code");
+        let c = crate::compile::compiled(source);
+        let code = crate::codegen::emit_game(&c.ir, None, &c.source, "t.gala").expect("code");
         code.matches("ops::has_line(").count()
     }
 
@@ -516,8 +516,8 @@ mod tests {
             )
         };
         let count_tests = |again: &str| {
-            let interp = crate::driver::load_interp("t.gala", game(again).as_bytes(), &[]).expect("valid game");
-            let code = crate::codegen::emit_game(interp.ir(), None, interp.locator(), "t.gala").expect("code");
+            let c = crate::compile::compiled(&game(again));
+            let code = crate::codegen::emit_game(&c.ir, None, &c.source, "t.gala").expect("code");
             // Counted on its own, or read from the pass that asked `has_line` (`scan`).
             (code.matches("ops::count2d(").count(), code.matches("ops::counted(").count())
         };

@@ -6,20 +6,18 @@ use quote::quote;
 
 use super::blocks::{check, may_fail, Carry};
 use super::{Ctx, Emitter};
-use crate::typeck::tast::{self, Builtin, Expr, ExprKind, Place, StmtKind};
+use crate::typeck::tast::{self, Expr, ExprKind, Place, StmtKind};
 use crate::typeck::types::Ty;
 
 /// Whether evaluating `e` counts steps of its own (a call of a function, a
 /// builtin that makes a list or reads one, as the interpreter counts them).
 pub(super) fn counts_steps(e: &Expr) -> bool {
-    use Builtin::*;
-    matches!(
-        e.kind,
-        ExprKind::Call(..)
-            | ExprKind::Range { .. }
-            | ExprKind::Repeat(..)
-            | ExprKind::Builtin(Combinations | Push | Remove | Sort | Deck | Cells | Contains | Count | Sum, _)
-    ) || e.kind.children().any(counts_steps)
+    let own = match &e.kind {
+        ExprKind::Call(..) | ExprKind::Range { .. } | ExprKind::Repeat(..) => true,
+        ExprKind::Builtin(b, _) => b.takes_steps(),
+        _ => false,
+    };
+    own || e.kind.children().any(counts_steps)
 }
 
 /// The local a `for` walks, if it is a list the loop's body never assigns:
@@ -230,8 +228,8 @@ impl Emitter<'_> {
 mod tests {
     /// The generated fn items of `source`, each with whether it is always inlined.
     fn inlined_fns(source: &str) -> Vec<(String, bool)> {
-        let interp = crate::driver::load_interp("t.gala", source.as_bytes(), &[]).expect("valid game");
-        let code = crate::codegen::emit_game(interp.ir(), None, interp.locator(), "t.gala").expect("code");
+        let c = crate::compile::compiled(source);
+        let code = crate::codegen::emit_game(&c.ir, None, &c.source, "t.gala").expect("code");
         let lines: Vec<&str> = code.lines().collect();
         lines
             .iter()

@@ -22,8 +22,8 @@ mod sunk;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::interp::Locator;
 use crate::ir;
+use crate::source::SourceFile;
 use crate::span::Span;
 use crate::typeck::tast::{self, Expr, ExprKind};
 use crate::typeck::types::{EnumId, Ty};
@@ -39,7 +39,7 @@ enum Ctx {
 
 pub struct Emitter<'a> {
     ir: &'a ir::Program,
-    locator: &'a Locator,
+    locator: &'a SourceFile,
     n_players: usize,
     layout: Layout,
     /// Per block, whether its choice's own-move record carries the offered
@@ -90,7 +90,7 @@ const U8_VARIANTS: usize = 256;
 impl<'a> Emitter<'a> {
     /// An emitter of `ir`, with arrays as Rust arrays if `fixed_arrays`
     /// (then [`Emitter::unfit`] says, after emitting, whether they can be).
-    pub fn new(ir: &'a ir::Program, locator: &'a Locator, fixed_arrays: bool) -> Emitter<'a> {
+    pub fn new(ir: &'a ir::Program, locator: &'a SourceFile, fixed_arrays: bool) -> Emitter<'a> {
         let empty = Layout { field_of: Vec::new(), fields: Vec::new(), dead_after_choice: Vec::new() };
         let remembered = crate::offers::remembered(ir);
         let mut e = Emitter {
@@ -407,8 +407,5 @@ impl<'a> Emitter<'a> {
 /// arrays in the game itself, or neither.
 #[cfg(test)]
 fn emitted(src: &str) -> String {
-    use crate::driver::{load_interp, specialise};
-    let interp = load_interp("t.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
-    let copy = specialise("t.gala", src.as_bytes());
-    crate::codegen::emit_game(interp.ir(), copy.as_ref(), interp.locator(), "t.gala").expect("code")
+    crate::compile::compiled(src).emit_game("t.gala").expect("code")
 }

@@ -1,0 +1,179 @@
+//! The compiler's entry point: [`compile`] decodes, parses, checks and
+//! lowers a source file once. Its [`Compiled`] result (the typed program,
+//! the IR, the warnings and the file's line index) feeds every user: the
+//! `galac` subcommands, the interpreter ([`Compiled::interp`]) and the code
+//! generator ([`Compiled::emit_game`]).
+
+use std::sync::Arc;
+
+use crate::diagnostic::{Diagnostic, Severity, SourceMap};
+use crate::driver::{self, ParamValue, Specialised};
+use crate::source::SourceFile;
+use crate::span::Span;
+use crate::typeck::{self, tast};
+use crate::{ast, interp, ir};
+
+/// Largest source file galac reads (spans are 32-bit offsets).
+pub const MAX_SOURCE_BYTES: usize = 64 << 20;
+
+/// Stack size of the compiler thread: generous, so that the bounded-depth
+/// recursive passes can never overflow it.
+const COMPILER_STACK: usize = 256 << 20;
+
+/// A game parsed, checked and lowered, for any values of its params.
+pub struct Compiled {
+    /// The typed program.
+    pub program: tast::Program,
+    /// The program lowered to one control-flow graph.
+    pub ir: ir::Program,
+    /// Every warning, sorted by place (an error fails [`compile`]).
+    pub warnings: Vec<Diagnostic>,
+    /// The source file, whose line index locates run-time errors.
+    pub source: Arc<SourceFile>,
+    /// The parsed program, checked again by [`Compiled::specialised`].
+    ast: ast::Program,
+}
+
+/// Decodes, parses, checks and lowers the file `bytes`, adding it to
+/// `sources` (where the diagnostics' spans point) as `name`, the name shown
+/// in messages. On failure returns the errors; after a syntax error, the
+/// syntax errors alone.
+pub fn compile(sources: &mut SourceMap, name: &str, bytes: &[u8]) -> Result<Compiled, Vec<Diagnostic>> {
+    if bytes.len() > MAX_SOURCE_BYTES {
+        let file = sources.add(name, String::new());
+        return Err(vec![Diagnostic::error(format!(
+            "`{name}` is too large: {} bytes (at most {} MiB)",
+            bytes.len(),
+            MAX_SOURCE_BYTES >> 20
+        ))
+        .primary(Span::new(file, 0, 0), "this file")]);
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t.to_string(),
+        Err(e) => {
+            // Show the file with replacement characters; the prefix is valid,
+            // so the offset of the first bad byte is the same in both.
+            let lossy = String::from_utf8_lossy(bytes).into_owned();
+            let at = e.valid_up_to();
+            let end = lossy[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+            let file = sources.add(name, lossy);
+            return Err(vec![Diagnostic::error("the file is not valid UTF-8")
+                .primary(Span::new(file, at, end), "invalid byte here")
+                .help("save the file as UTF-8")]);
+        }
+    };
+    let file = sources.add(name, text);
+    let source = sources.file(file).cloned().expect("the file just added");
+    on_big_stack(|| {
+        let (ast, mut diagnostics) = crate::parser::parse(file, source.text());
+        // After a syntax error the program is partial: checking it would
+        // report names lost with the skipped text. Report the syntax only.
+        let ast = match ast {
+            Some(p) if diagnostics.is_empty() => p,
+            _ => return Err(diagnostics),
+        };
+        let (typed, problems) = typeck::check(&ast);
+        diagnostics.extend(problems);
+        match typed {
+            Some(program) if diagnostics.iter().all(|d| d.severity != Severity::Error) => {
+                let ir = crate::lower::lower(&program);
+                diagnostics.extend(crate::lint::warnings(&program, &ir));
+                diagnostics.sort_by_key(|d| d.primary_span());
+                Ok(Compiled { program, ir, warnings: diagnostics, source: source.clone(), ast })
+            }
+            // Names left unused by a statement in error are noise: errors only.
+            _ => Err(diagnostics.into_iter().filter(|d| d.severity == Severity::Error).collect()),
+        }
+    })
+}
+
+impl Compiled {
+    /// The value of every param: its default, or the override given for it
+    /// as `name=value` (parsed as compiled solvers parse them). An error is
+    /// a wrong call, not an error in the game.
+    pub fn param_values(&self, overrides: &[String]) -> Result<Vec<ParamValue>, String> {
+        driver::parse_param_overrides(&self.program, overrides).and_then(|o| driver::param_values(&self.program, &o))
+    }
+
+    /// A new interpreter of the game for these param values (one per thread
+    /// that builds a tree).
+    pub fn interp(&self, values: &[ParamValue]) -> interp::Interp {
+        interp::Interp::new(self.ir.clone(), values, self.source.clone())
+    }
+
+    /// The game checked and lowered again for its params' defaults (array
+    /// lengths computed from them known), or `None` if it does not check
+    /// for them (the general game still serves).
+    pub fn specialised(&self) -> Option<Specialised> {
+        let values = driver::param_values(&self.program, &[]).ok()?;
+        on_big_stack(|| {
+            let (typed, problems) = typeck::check_for(&self.ast, Some(&values));
+            if problems.iter().any(|d| d.severity == Severity::Error) {
+                return None;
+            }
+            Some(Specialised { ir: crate::lower::lower(&typed?), values })
+        })
+    }
+
+    /// The Rust module of the game (`src/game.rs` of a solver crate), with
+    /// its copy specialised to the params' defaults where that helps (made
+    /// only then); `source_name` is the file named in its header.
+    pub fn emit_game(&self, source_name: &str) -> Result<String, String> {
+        crate::codegen::emit_game_with(&self.ir, || self.specialised(), &self.source, source_name)
+    }
+
+    /// `kuhn: ok; 2 players (first, second); 1 param (ante=1); 3 flows (deal, bet, main)`
+    pub fn summary(&self, values: &[ParamValue]) -> String {
+        driver::summary(&self.program, values)
+    }
+}
+
+/// Runs `f` on a thread with [`COMPILER_STACK`] bytes of stack.
+fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new().stack_size(COMPILER_STACK).spawn_scoped(scope, f);
+        match handle {
+            Ok(h) => match h.join() {
+                Ok(v) => v,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => panic!("internal error: cannot start the compiler thread, please report"),
+        }
+    })
+}
+
+/// The game `src` compiled as `t.gala` (for tests), or a panic showing
+/// its errors.
+#[cfg(test)]
+pub(crate) fn compiled(src: &str) -> Compiled {
+    let mut sources = SourceMap::new();
+    compile(&mut sources, "t.gala", src.as_bytes())
+        .unwrap_or_else(|d| panic!("{}", crate::diagnostic::render(&sources, &d, false)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use galac_runtime::tree::{build, BuildOptions};
+
+    /// A run-time error on a line holding characters of several bytes
+    /// (`é`, `♠`) before it is placed at the column a diagnostic gives its
+    /// span (characters), by the interpreter and in generated code alike.
+    #[test]
+    fn run_time_errors_count_columns_in_characters() {
+        let src = "game t { players a; var xs: list<int> = [1, 2]; flow {\n  \
+                   /* é ♠ */ choose a i in 3..5; outcome [xs[i]]; } }";
+        let c = compiled(src);
+        let err = match build(&c.interp(&[]), &BuildOptions::default()) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("the game indexes past its list"),
+        };
+        let line = src.lines().nth(1).expect("line 2");
+        let column = line[..line.find("xs[i]").expect("the index")].chars().count() + 1;
+        let expected = format!("t.gala:2:{column}: index 3 is out of bounds for length 2\n");
+        assert!(err.starts_with(&expected), "{err}");
+        assert_eq!(column + 3, line.find("xs[i]").expect("the index") + 1, "é and ♠: 2 characters, 5 bytes");
+        let code = c.emit_game("t.gala").expect("code");
+        assert!(code.contains(&format!("\"t.gala:2:{column}: \"")), "{code}");
+    }
+}
