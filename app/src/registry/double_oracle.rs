@@ -305,13 +305,13 @@ fn summary_text(sol: &DoSolution) -> String {
 
 /// The double oracle's own field of the `solve` JSON answer.
 #[derive(serde::Serialize)]
-pub struct Findings {
-    pub double_oracle: Summary,
+pub struct Findings<'a> {
+    pub double_oracle: Summary<'a>,
 }
 
 /// The oracle's bounds, gap and per-iteration curve.
 #[derive(serde::Serialize)]
-pub struct Summary {
+pub struct Summary<'a> {
     pub lower: f64,
     pub upper: f64,
     pub gap: f64,
@@ -319,52 +319,11 @@ pub struct Summary {
     pub stalled: bool,
     pub stopped: bool,
     pub explored: usize,
-    pub iterations: Vec<Step>,
-}
-
-/// One iteration of the oracle, as the JSON answer lists it.
-#[derive(serde::Serialize)]
-pub struct Step {
-    pub iteration: u64,
-    pub seconds: f64,
-    pub lower: Option<f64>,
-    pub upper: Option<f64>,
-    pub lp_value: f64,
-    pub sequences: [usize; 2],
-    pub nodes: usize,
-    pub temp_leaves: usize,
-    pub explored: usize,
-    pub responded: [bool; 2],
-    pub added: [usize; 2],
-    pub lp_seconds: f64,
-    pub br_seconds: f64,
-    pub expand_seconds: f64,
-    pub certified: bool,
+    pub iterations: &'a [Iteration],
 }
 
 /// The oracle's own JSON: bounds, gap and the per-iteration curve.
-fn summary(sol: &DoSolution) -> Summary {
-    let iterations = sol
-        .iterations
-        .iter()
-        .map(|i| Step {
-            iteration: i.iteration,
-            seconds: i.seconds,
-            lower: i.lower,
-            upper: i.upper,
-            lp_value: i.lp_value,
-            sequences: i.sequences,
-            nodes: i.nodes,
-            temp_leaves: i.temp_leaves,
-            explored: i.explored,
-            responded: i.responded,
-            added: i.added,
-            lp_seconds: i.lp_seconds,
-            br_seconds: i.br_seconds,
-            expand_seconds: i.expand_seconds,
-            certified: i.certified,
-        })
-        .collect();
+fn summary(sol: &DoSolution) -> Summary<'_> {
     Summary {
         lower: sol.lower,
         upper: sol.upper,
@@ -373,7 +332,7 @@ fn summary(sol: &DoSolution) -> Summary {
         stalled: sol.stalled,
         stopped: sol.stopped,
         explored: sol.explored,
-        iterations,
+        iterations: &sol.iterations,
     }
 }
 

@@ -151,8 +151,9 @@ impl Default for DoOptions {
     }
 }
 
-/// One iteration's numbers (the convergence curve).
-#[derive(Clone, Debug, Default, PartialEq)]
+/// One iteration's numbers (the convergence curve; serialized as the
+/// `solve` JSON answer lists them).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Iteration {
     pub iteration: u64,
     /// Seconds since the start, at the end of the iteration.
