@@ -10,6 +10,7 @@
 pub mod game;
 pub mod info;
 pub mod labels;
+pub mod memory;
 pub mod ops;
 pub mod params;
 pub mod rational;

@@ -2,70 +2,19 @@
 //! explicit stack, cloning the state once per child.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
+use super::chances::Distributions;
+use super::nodes::{ChanceNode, Infoset, Tree, CHANCE_BIT};
+use super::options::{BuildError, BuildOptions};
+use super::outflow::Outflow;
 use super::payoffs::PayoffTable;
 use super::recall::{MovesBefore, OwnMoves, NO_MOVES};
-use super::stream::Outflow;
-use super::{ChanceNode, Distributions, Infoset, SetLabels, Tree, CHANCE_BIT};
+use super::set_labels::SetLabels;
 use crate::game::{Game, GameError, Node};
 use crate::info::InfoInterner;
+use crate::memory::TooMuch;
 use crate::rational::Ratio;
-
-/// Limits and options of a build.
-#[derive(Clone, Debug)]
-pub struct BuildOptions {
-    /// Stop with an error beyond this many nodes.
-    pub max_nodes: u64,
-    /// Stop with an error when the tree and interner exceed this many bytes.
-    pub max_bytes: u64,
-    /// Record readable labels of information sets, actions and chance
-    /// outcomes (for export and display; costs time on big trees).
-    pub labels: bool,
-    /// Where the build posts how many nodes it has made so far, for a
-    /// progress bar drawn by the caller's thread. Posted where the limits
-    /// are checked (every 65,536 nodes), so it costs the hot loop nothing.
-    pub progress: Option<Arc<AtomicU64>>,
-}
-
-impl Default for BuildOptions {
-    fn default() -> Self {
-        BuildOptions { max_nodes: 200_000_000, max_bytes: 8 << 30, labels: false, progress: None }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum BuildError {
-    #[error("the game tree has more than {limit} nodes, the node limit")]
-    TooManyNodes { limit: u64 },
-    #[error("the game tree needs more than {limit_mib} MiB, the memory limit")]
-    TooMuchMemory { limit_mib: u64 },
-    #[error(transparent)]
-    Game(#[from] GameError),
-    /// A game error below the root, with the play that led there.
-    #[error("{error}\n  in the play: {play}")]
-    InPlay { error: GameError, play: String },
-    #[error("a chance node has {n} outcomes but {got} probabilities")]
-    ChanceMismatch { n: u32, got: usize },
-    #[error("a chance node's probabilities sum to {sum}, not 1")]
-    ChanceSum { sum: String },
-    #[error("a leaf has {got} payoffs but the game has {n} players")]
-    PayoffArity { n: u32, got: usize },
-    #[error("a node has {n} children; at most {max} are supported")]
-    TooManyChildren { n: u64, max: u64 },
-    #[error("a decision node has no actions")]
-    NoActions,
-    #[error("the nodes of one information set have {first} and {other} actions")]
-    ActionCountMismatch { first: u32, other: u32 },
-    #[error("imperfect recall: {0}")]
-    ImperfectRecall(String),
-    #[error("the game tree has more than {limit} {what}, the most a tree can hold")]
-    TableFull { what: &'static str, limit: u64 },
-    /// Writing a tree out while it is built failed.
-    #[error("cannot write the tree: {0}")]
-    Write(String),
-}
 
 /// Room for a small game, reserved when an exploration starts: a tree of up
 /// to this many nodes (and the sets and states below) is built without any
@@ -188,9 +137,7 @@ pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptio
     tree.fill_set_actions();
     tree.build_bytes = tree.build_bytes.max(tree.bytes() + interner.bytes() as u64);
     tree.shrink_to_fit();
-    if tree.bytes() + interner.bytes() as u64 > opts.max_bytes {
-        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
-    }
+    opts.memory().check(tree.bytes() + interner.bytes() as u64)?;
     Ok(())
 }
 
@@ -470,8 +417,10 @@ fn check_budget(
     if all_nodes > opts.max_nodes {
         return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
     }
-    if bytes > opts.max_bytes || interner.is_full() {
-        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
+    let limit = opts.memory();
+    limit.check(bytes)?;
+    if interner.is_full() {
+        return Err(TooMuch { needed: bytes, limit }.into());
     }
     Ok(())
 }

@@ -20,13 +20,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::build::{explore, finish, Budget, BuildError, BuildOptions, RootMove, ROOM_SETS, ROOM_STATES};
+use super::build::{explore, finish, Budget, RootMove, ROOM_SETS, ROOM_STATES};
 use super::merge::merge;
+use super::nodes::Tree;
+use super::options::{BuildError, BuildOptions};
+use super::outflow::Outflow;
 use super::parts::{Part, PartInfo};
 use super::recall::MovesBefore;
-use super::spill::{MakeScratch, PartFile, Spill};
-use super::stream::Outflow;
-use super::Tree;
+use super::scratch::{MakeScratch, PartFile, Spill};
 use crate::game::{advance_out_of_line, Game, Node};
 use crate::info::InfoInterner;
 
@@ -244,7 +245,7 @@ fn on_one_thread<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, f64), 
 #[cfg(test)]
 mod tests {
     use super::super::merge::{move_nodes, prepare, Remap, Shift};
-    use super::super::CHANCE_BIT;
+    use super::super::nodes::CHANCE_BIT;
     use super::{build_parallel, build_part, Budget, BuildOptions, Part, PartInfo};
     use crate::game::{Game, GameError, GameInfo, Node};
     use crate::info::{InfoInterner, InfoState};

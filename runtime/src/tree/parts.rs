@@ -8,12 +8,16 @@
 //! the tree's tables: the build holds one set of lookup indexes at its
 //! peak, not two, and none while it merges.
 
-use super::build::{check_action_count, BuildError};
-use super::merge::MOVE_CHUNK;
+use super::build::check_action_count;
+use super::nodes::{Infoset, Tree, CHANCE_BIT};
+use super::options::BuildError;
 use super::recall::{MovesBefore, NO_MOVE, UNSET};
-use super::spill::Spill;
-use super::{Infoset, Tree, CHANCE_BIT};
+use super::scratch::Spill;
 use crate::info::{ImportCache, InfoInterner, InfoKeys};
+
+/// Nodes moved at a time by the merge ([`super::merge::move_nodes`]): the memory in flight (16 MiB
+/// per array).
+pub(super) const MOVE_CHUNK: usize = 1 << 22;
 
 /// A part's tree, its information states, and per information set the own
 /// move before it (its perfect recall is checked within the part; the merge

@@ -127,7 +127,7 @@ impl SetLabels {
     /// `label` and `actions`. Its empty list, the first, is dropped if no
     /// other set has it: the lists are then those of the sets, as the tree's
     /// memory figure counts them.
-    fn relabel_first(&mut self, label: &str, actions: &[String]) {
+    pub(super) fn relabel_first(&mut self, label: &str, actions: &[String]) {
         debug_assert!(self.label(0).is_empty() && self.actions(0).is_empty());
         self.text.insert_str(0, label);
         for end in &mut self.ends {
@@ -151,31 +151,6 @@ impl SetLabels {
         self.lists.shrink_to_fit();
         self.actions.shrink_to_fit();
         self.by_hash = FxHashMap::default();
-    }
-}
-
-impl super::Tree {
-    /// Takes the set labels of `part`, a parallel build's first part, whose
-    /// sets are this tree's from the first on, as this tree's: moved, not
-    /// copied (they are most of the labels, and a copy doubled them while
-    /// it was made). The part's first set, an empty placeholder for this
-    /// tree's root set if it has one, gets its labels. The label bytes come
-    /// out as if each set had been added (each distinct list counted once).
-    /// Takes nothing if the part's sets do not start so (the merge then
-    /// copies the labels, as for the other parts).
-    pub(super) fn adopt_set_labels(&mut self, part: &mut super::Tree) {
-        let n = self.infosets.len();
-        let placeholders = part.infosets.len() >= n && part.infosets[..n].iter().all(|s| s.n_actions == 0);
-        let labelled = self.set_labels.len() == n && part.set_labels.len() >= n;
-        if n > 1 || !placeholders || !labelled || (n == 1 && !part.set_labels.label(0).is_empty()) {
-            return;
-        }
-        let mut labels = std::mem::take(&mut part.set_labels);
-        if n == 1 {
-            labels.relabel_first(self.set_labels.label(0), self.set_labels.actions(0));
-        }
-        self.label_bytes = self.label_bytes - self.set_labels.text_bytes() + labels.text_bytes();
-        self.set_labels = labels;
     }
 }
 

@@ -7,7 +7,9 @@
 
 use std::io::{Read, Seek, Write};
 
-use super::{parallel, spill, stream, BuildError, BuildOptions, MakeScratch, Saved, Tree};
+use super::nodes::Tree;
+use super::options::{BuildError, BuildOptions};
+use super::{parallel, spill, stream, MakeScratch, Saved};
 use crate::game::Game;
 use crate::info::InfoInterner;
 
