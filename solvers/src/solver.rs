@@ -7,6 +7,7 @@
 //! limits or Ctrl-C) and returns a [`Solution`]. Solvers never print and
 //! never parse flags.
 
+use galac_runtime::memory::{mib_down, mib_up, TooMuch};
 use galac_runtime::tree::Tree;
 
 use crate::best_response::Evaluation;
@@ -76,13 +77,13 @@ pub struct Solution {
 pub enum SolveError {
     #[error("{solver} cannot solve this game: {reason}")]
     Unsupported { solver: &'static str, reason: String },
-    #[error("the solver's arrays and the tree need {} MiB, more than the {} MiB allowed", needed.div_ceil(1 << 20), limit >> 20)]
+    #[error("the solver's arrays and the tree need {} MiB, more than the {} MiB allowed", mib_up(*needed), mib_down(*limit))]
     TooMuchMemory { needed: u64, limit: u64 },
     /// A solver that explores the game itself went past the node limit.
     #[error("{solver} cannot solve this game: the explored part of the game exceeds {limit} nodes, the node limit")]
     ExploredNodes { solver: &'static str, limit: u64 },
     /// A solver that explores the game itself went past the memory limit.
-    #[error("{solver} cannot solve this game: the explored part of the game needs more than {} MiB, the memory limit", limit >> 20)]
+    #[error("{solver} cannot solve this game: the explored part of the game needs more than {} MiB, the memory limit", mib_down(*limit))]
     ExploredMemory { solver: &'static str, limit: u64 },
     #[error(transparent)]
     Lp(#[from] crate::lp::LpError),
@@ -108,4 +109,10 @@ pub trait Solver {
     fn name(&self) -> String;
     /// Solves the game, reporting progress to `observer`.
     fn solve(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<Solution, SolveError>;
+}
+
+impl From<TooMuch> for SolveError {
+    fn from(e: TooMuch) -> Self {
+        SolveError::TooMuchMemory { needed: e.needed, limit: e.limit.bytes() }
+    }
 }

@@ -24,6 +24,7 @@ pub mod walk;
 
 use std::time::Instant;
 
+use galac_runtime::memory::MemoryLimit;
 use galac_runtime::tree::Tree;
 
 pub use rules::Variant;
@@ -91,9 +92,7 @@ impl<'t> Cfr<'t> {
     /// than `config.max_bytes`, and checking a resumed state's shape.
     pub fn new(tree: &'t Tree, config: CfrConfig, resume: Option<CfrState>) -> Result<Cfr<'t>, SolveError> {
         let needed = tree.bytes() + Self::estimate_bytes(tree, &config);
-        if needed > config.max_bytes {
-            return Err(SolveError::TooMuchMemory { needed, limit: config.max_bytes });
-        }
+        MemoryLimit::from_bytes(config.max_bytes).check(needed)?;
         let plex = Treeplex::new(tree);
         let predictive = config.variant.predictive();
         let n = plex.slots.len();

@@ -64,6 +64,7 @@ use rustc_hash::FxHashMap;
 
 use galac_runtime::game::Game;
 use galac_runtime::info::InfoInterner;
+use galac_runtime::memory::MemoryLimit;
 use galac_runtime::tree::Tree;
 
 use crate::lp::{self, Backend};
@@ -264,7 +265,7 @@ pub fn solve_game<G: Game>(
     let start = Instant::now();
     let default = Arc::new(options.default.clone());
     let mut run = Run {
-        ex: Explorer::new(game, interner, options.max_nodes, options.max_bytes)?,
+        ex: Explorer::new(game, interner, options.max_nodes, MemoryLimit::from_bytes(options.max_bytes))?,
         options,
         allowed: Vec::new(),
         leaf_values: FxHashMap::default(),

@@ -14,6 +14,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
+use galac_runtime::memory::MemoryLimit;
 use galac_runtime::rational::Ratio;
 
 use super::search::tied;
@@ -380,14 +381,11 @@ impl<G: Game> StateSearch<'_, G> {
     /// Fails when the information states, the table and the stacks hold
     /// more than the options allow.
     fn check_memory(&self) -> Result<(), SolveError> {
-        let Some(limit) = self.options.max_bytes else { return Ok(()) };
         let needed = self.info.bytes() as u64
             + self.table.bytes()
             + (self.states.capacity() * std::mem::size_of::<G::State>()) as u64
             + (self.kids.capacity() * 8 + self.key.capacity() * 8) as u64;
-        if needed > limit {
-            return Err(SolveError::TooMuchMemory { needed, limit });
-        }
+        MemoryLimit::from_option(self.options.max_bytes).check(needed)?;
         Ok(())
     }
 
