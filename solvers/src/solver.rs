@@ -71,6 +71,14 @@ pub struct Solution {
     pub stopped: bool,
 }
 
+/// A failure of the LP backend (the sequence-form LP, the double
+/// oracle's restricted games); [`crate::lp`] re-exports it.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LpError {
+    #[error("the LP solver ({backend}) failed on the {which} LP: {status}")]
+    Solver { backend: &'static str, which: &'static str, status: String },
+}
+
 /// Why a solver could not solve a game. Messages say what the game lacks,
 /// never which flag to use.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -86,7 +94,7 @@ pub enum SolveError {
     #[error("{solver} cannot solve this game: the explored part of the game needs more than {} MiB, the memory limit", mib_down(*limit))]
     ExploredMemory { solver: &'static str, limit: u64 },
     #[error(transparent)]
-    Lp(#[from] crate::lp::LpError),
+    Lp(#[from] LpError),
     /// A solver that explores the game itself (the double oracle) met an
     /// error of the game's rules.
     #[error(transparent)]

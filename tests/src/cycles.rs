@@ -56,20 +56,6 @@ const ALLOWED: &[&str] = &[
     "runtime/src/info/",
     "runtime/src/ops/",
     "runtime/src/value/",
-    // Solver cycles still to be removed.
-    "solvers/src/profile.rs",
-    "solvers/src/treeplex.rs",
-    "solvers/src/cfr/",
-    "solvers/src/lp.rs",
-    "solvers/src/solver.rs",
-    "solvers/src/exact.rs",
-    "solvers/src/rational_system.rs",
-    "solvers/src/support.rs",
-    "solvers/src/maxn/",
-    // The tree build: mod.rs defines Tree, children use it, mod.rs
-    // re-exports them; build, stream, parallel, spill, merge, parts call
-    // each other.
-    // "runtime/src/tree/",
 ];
 
 /// A token of Rust source: an identifier, `::`, or one punctuation char.

@@ -18,6 +18,7 @@ pub mod layout;
 pub mod pace;
 pub mod rules;
 pub mod schedule;
+pub mod sets;
 pub mod state;
 pub mod sync;
 pub mod walk;

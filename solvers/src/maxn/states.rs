@@ -17,8 +17,7 @@ use galac_runtime::info::InfoInterner;
 use galac_runtime::memory::MemoryLimit;
 use galac_runtime::rational::Ratio;
 
-use super::search::tied;
-use super::Ties;
+use super::search::{tied, Ties};
 use crate::solver::SolveError;
 
 /// Counts of one search over states.
