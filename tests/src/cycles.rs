@@ -240,8 +240,10 @@ struct Module {
     binds: BTreeMap<String, Vec<String>>,
     /// Modules glob-imported (`use x::*`).
     globs: Vec<Vec<String>>,
-    /// Paths it names (each absolute, from the crate root) with their line.
-    refs: Vec<(Vec<String>, usize)>,
+    /// Paths it names (each absolute, from the crate root) with their line,
+    /// and whether the path is called (`a::f(..)`: `f` is then a function,
+    /// even where a module `a::f` exists).
+    refs: Vec<(Vec<String>, usize, bool)>,
 }
 
 /// Item keywords whose next identifier is the name of a defined item.
@@ -251,7 +253,7 @@ const ITEMS: &[&str] = &["fn", "struct", "enum", "trait", "type", "const", "stat
 fn read_module(file: String, path: &[String], text: &str) -> Module {
     let toks = without_tests(tokens(text));
     let mut m = Module { file, ..Module::default() };
-    let mut raw_refs: Vec<(Vec<String>, usize)> = Vec::new();
+    let mut raw_refs: Vec<(Vec<String>, usize, bool)> = Vec::new();
     let (mut depth, mut i) = (0usize, 0usize);
     // Inline modules open at these brace depths (their items count as the
     // file's: the rule's unit is the file).
@@ -288,7 +290,7 @@ fn read_module(file: String, path: &[String], text: &str) -> Module {
                             }
                         }
                     }
-                    raw_refs.push((segments, line));
+                    raw_refs.push((segments, line, false));
                 }
                 i = end;
                 continue;
@@ -320,7 +322,8 @@ fn read_module(file: String, path: &[String], text: &str) -> Module {
                         }
                         k += 2;
                     }
-                    raw_refs.push((segs, toks[i].1));
+                    let called = toks.get(k).map(|t| &t.0) == Some(&Tok::Punct('('));
+                    raw_refs.push((segs, toks[i].1, called));
                     i = k;
                     continue;
                 }
@@ -331,9 +334,9 @@ fn read_module(file: String, path: &[String], text: &str) -> Module {
     }
     // Make the paths absolute, now that every child and binding is known.
     let binds = m.binds.clone();
-    for (segs, line) in raw_refs {
+    for (segs, line, called) in raw_refs {
         if let Some(abs) = absolute(&segs, path, &m.children, &binds) {
-            m.refs.push((abs, line));
+            m.refs.push((abs, line, called));
         }
     }
     m.binds = binds
@@ -450,9 +453,16 @@ fn read_crate(dir: &str) -> Crate {
 }
 
 /// The module whose file defines the item `path` names: the deepest module
-/// that is a file, its next segment followed through `use`s.
-fn defining<'a>(krate: &'a Crate, path: &[String], seen: &mut BTreeSet<Vec<String>>) -> Option<&'a Module> {
-    let n = (0..=path.len()).rev().find(|&n| krate.contains_key(&path[..n]))?;
+/// that is a file, its next segment followed through `use`s. A `called`
+/// path's last segment is a function, never a module.
+fn defining<'a>(
+    krate: &'a Crate,
+    path: &[String],
+    called: bool,
+    seen: &mut BTreeSet<Vec<String>>,
+) -> Option<&'a Module> {
+    let most = if called { path.len().saturating_sub(1) } else { path.len() };
+    let n = (0..=most).rev().find(|&n| krate.contains_key(&path[..n]))?;
     let module = &krate[&path[..n]];
     let Some(name) = path.get(n) else { return Some(module) };
     if module.defines.contains(name) || !seen.insert(path.to_vec()) {
@@ -461,12 +471,12 @@ fn defining<'a>(krate: &'a Crate, path: &[String], seen: &mut BTreeSet<Vec<Strin
     if let Some(target) = module.binds.get(name) {
         let mut next = target.clone();
         next.extend(path[n + 1..].iter().cloned());
-        return defining(krate, &next, seen).or(Some(module));
+        return defining(krate, &next, called, seen).or(Some(module));
     }
     for glob in &module.globs {
         let mut next = glob.clone();
         next.extend(path[n..].iter().cloned());
-        if let Some(found) = defining(krate, &next, seen) {
+        if let Some(found) = defining(krate, &next, called, seen) {
             if found.defines.contains(name) {
                 return Some(found);
             }
@@ -479,13 +489,13 @@ fn defining<'a>(krate: &'a Crate, path: &[String], seen: &mut BTreeSet<Vec<Strin
 fn edges(krate: &Crate) -> BTreeMap<(String, String), String> {
     let mut out = BTreeMap::new();
     for (path, module) in krate {
-        for (r, line) in &module.refs {
+        for (r, line, called) in &module.refs {
             // A path to a module itself (`use super::child;`) is followed
             // where it is used, through the binding.
-            if krate.contains_key(r) && r != path {
+            if krate.contains_key(r) && r != path && !called {
                 continue;
             }
-            if let Some(to) = defining(krate, r, &mut BTreeSet::new()) {
+            if let Some(to) = defining(krate, r, *called, &mut BTreeSet::new()) {
                 if to.file != module.file {
                     let why = format!("{}:{line}: {}", module.file, r.join("::"));
                     out.entry((module.file.clone(), to.file.clone())).or_insert(why);

@@ -31,7 +31,7 @@ pub struct InfoInterner {
     /// Reused buffer: the unresolved pending facts of a chain.
     pub(super) chain: Vec<u32>,
     /// The offered list last named by a move record and its slot
-    /// ([`facts::FactDict::offered_id`]).
+    /// ([`FactDict::offered_id`]).
     pub(super) last_offered: (u32, u32),
     /// The choice list of the last information set asked for: what the
     /// records of the moves from there were offered

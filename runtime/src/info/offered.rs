@@ -1,7 +1,7 @@
 //! An own move's record names the list of options it was offered by the
 //! id of its information set's choice key rather than spelling the list
 //! out: the list is nearly always that of the set just asked for, whose id
-//! and words the interner keeps ([`OfferedList`]).
+//! and words the interner keeps (`OfferedList`).
 
 use super::words::{same_words, NONE};
 
@@ -47,7 +47,7 @@ impl OfferedList {
     /// a long one when a move record first asks. Nothing is kept until a
     /// record has asked for its list (`wanted`: a game whose records are
     /// all deferred never pays for keeping lists): the first to ask looks
-    /// its list up ([`InfoInterner::offered_list`]).
+    /// its list up ([`InfoInterner::offered_list`](super::interner::InfoInterner::offered_list)).
     #[inline]
     pub(super) fn offer(&mut self, player: u32, key: u32, words: &[u64]) {
         if self.wanted && (self.key != key || self.player != player) {

@@ -19,20 +19,20 @@ pub const CHOSE_TAG: u64 = u64::MAX;
 /// First word of an information-set key (player, choice list).
 pub(super) const INFOSET_TAG: u64 = u64::MAX - 1;
 /// First word of an own-move record that names its offered list by id
-/// ([`InfoInterner::push_offered`]): `[OFFERED_TAG, key, record...]`. It
+/// ([`InfoInterner::push_offered`](super::InfoInterner::push_offered)): `[OFFERED_TAG, key, record...]`. It
 /// never packs (the offset word overflows every width), so the id it holds,
 /// local to its interner, never passes for a packed fact's.
 pub(super) const OFFERED_TAG: u64 = u64::MAX - 2;
 
 pub(super) const NONE: u32 = u32::MAX;
-/// In an [`ImportCache`]: a state the importing interner does not have.
+/// In an [`ImportCache`](super::ImportCache): a state the importing interner does not have.
 pub(super) const ABSENT: u32 = NONE - 1;
 /// Marks an [`InfoState`] that is a pending (arena) fact.
 pub(super) const PENDING: u32 = 1 << 31;
 /// Interned entries and pending facts stay below this so that ids never
 /// reach [`PENDING`] and the indexes (homed near state ids, at most 11/8
 /// slots a state) never need more than 2^31 slots;
-/// the builder stops with a memory error before (see [`InfoInterner::is_full`]).
+/// the builder stops with a memory error before (see [`InfoInterner::is_full`](super::InfoInterner::is_full)).
 pub(super) const MAX_ENTRIES: usize = 5 << 28;
 
 /// Per interned state: its parent and its last fact (an id in the fact

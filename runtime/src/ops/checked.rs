@@ -278,7 +278,7 @@ pub fn repeat_count(n: i64, left: &mut u64, limit: u64, at: impl At) -> Result<u
 
 /// `[v; n]` as a Rust array of the length `N` the compiler knew (a game
 /// compiled for its params' values, `codegen`'s fixed arrays): the steps of
-/// [`repeat`], and an error if `n` is not `N`.
+/// [`repeat`](super::repeat), and an error if `n` is not `N`.
 #[inline]
 pub fn repeat_array<T: Copy, const N: usize>(
     v: T,

@@ -5,28 +5,24 @@
 mod build;
 mod chances;
 mod estimate;
-mod merge;
 mod nodes;
 mod options;
 mod outflow;
 mod parallel;
-mod parts;
 mod payoffs;
 mod play;
 mod recall;
 mod saved;
-mod scratch;
 mod set_labels;
 mod specialised;
-mod spill;
 mod stream;
 mod validate;
 
 pub use estimate::looks_smaller_than;
 pub use nodes::{Infoset, NodeView, Stats, Tree, CHANCE, DECISION, TERMINAL};
 pub use options::{BuildError, BuildOptions};
+pub use parallel::{MakeScratch, Scratch};
 pub use saved::{load, save, LoadError, FORMAT_VERSION};
-pub use scratch::{MakeScratch, Scratch};
 pub use specialised::{build, build_own, build_parallel, build_parallel_saving, build_saving};
 pub use stream::{save_consuming, Saved};
 

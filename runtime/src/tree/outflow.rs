@@ -1,6 +1,6 @@
 //! A build's nodes on their way out of memory: [`Outflow`] hands the
 //! finished blocks of nodes to a [`BlockSink`] (the saved file of
-//! [`super::stream`], or a part's scratch file in [`super::scratch`]) as
+//! [`super::stream`], or a part's scratch file in [`super::parallel`]) as
 //! the exploration goes, keeps the nodes explored after their block went
 //! out ("late" nodes) and counts the kinds of the nodes written, for the
 //! tree's [`Stats`]. Without a sink the nodes stay in the tree.

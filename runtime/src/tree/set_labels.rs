@@ -156,7 +156,7 @@ impl SetLabels {
 
 /// A later part's labels, kept where the part made them rather than copied
 /// into the merged tree's: the merge of a saved tree writes them to the
-/// file after the tree's own (see [`super::spill`]), so the merge does not
+/// file after the tree's own (see [`super::parallel`]), so the merge does not
 /// hold a second copy of them (docs/perf/tree-build.md, "Memory of a large
 /// build").
 pub(super) struct KeptLabels {

@@ -1,9 +1,9 @@
 //! Saving a tree built on several threads without holding its nodes.
 //!
-//! Each part of the parallel build ([`super::parallel`]) writes its nodes,
+//! Each part of the parallel build ([`super::threads`]) writes its nodes,
 //! in its own numbering, to a scratch file of its own as it builds them,
 //! block by block as a build on one thread writes the saved file
-//! ([`super::stream`]): nodes reached after their block went out are kept
+//! ([`crate::tree::stream`]): nodes reached after their block went out are kept
 //! in a short list. The merge matches each part's information sets and
 //! tables with the global ones ([`super::merge`]), then reads the part's
 //! blocks back in order, maps and shifts each node, and writes the saved
@@ -11,30 +11,30 @@
 //! in the file's first block) are patched in at the end. So the build holds
 //! what the parts hold besides their nodes (their tables, labels and
 //! interners) and a few blocks, and the file is byte for byte the one
-//! [`super::save`] writes for the tree built in memory.
+//! [`crate::tree::save`] writes for the tree built in memory.
 
 use std::io::{self, Read, Seek, Write};
 use std::time::Instant;
 
-use super::build::{finish, Budget};
 use super::merge::{prepare, Merging, Shift};
-use super::nodes::Tree;
-use super::options::{BuildError, BuildOptions};
-use super::outflow::{streamed_stats, BlockSink, Kinds};
-use super::parallel::{build_parts, split, Split};
 use super::parts::Part;
-use super::saved::BLOCK;
 use super::scratch::MakeScratch;
-use super::set_labels::KeptLabels;
-use super::stream::{build_saving, Saved, TreeFile};
+use super::threads::{build_parts, split, Split};
 use crate::game::{Game, Node};
 use crate::info::InfoInterner;
+use crate::tree::build::{finish, Budget};
+use crate::tree::nodes::Tree;
+use crate::tree::options::{BuildError, BuildOptions};
+use crate::tree::outflow::{streamed_stats, BlockSink, Kinds};
+use crate::tree::saved::BLOCK;
+use crate::tree::set_labels::KeptLabels;
+use crate::tree::stream::{build_saving, Saved, TreeFile};
 
 /// Builds the tree of the game `make` creates on up to `threads` threads
-/// and writes it to `out` as [`super::save`] would (the same bytes),
+/// and writes it to `out` as [`crate::tree::save`] would (the same bytes),
 /// without holding its nodes: each part writes them to a scratch file that
 /// `scratch` makes, and the merge copies them, renumbered, into `out`. As
-/// [`super::build_parallel`] falls back to a build on one thread, this
+/// [`crate::tree::build_parallel`] falls back to a build on one thread, this
 /// falls back to [`build_saving`], and also when a scratch file cannot be
 /// made, written or read back.
 pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
@@ -203,10 +203,10 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::deep;
     use super::build_parallel_saving;
     use crate::game::Game;
     use crate::tree::test_games::sides;
+    use crate::tree::tests::deep;
     use crate::tree::{build, save, BuildOptions};
     use crate::tree::{MakeScratch, Scratch};
     use std::io::{self, Cursor};

@@ -5,16 +5,16 @@
 //! copied from its scratch file into the saved file
 //! ([`super::spill`]).
 
-use super::build::Budget;
-use super::nodes::{ChanceNode, Infoset, Tree, CHANCE_BIT};
-use super::options::{BuildError, BuildOptions};
 use super::parts::{agree_on_moves_before, import_infosets, match_two_parts, Match, Part, PartInfo, MOVE_CHUNK};
-use super::recall::{MovesBefore, NO_MOVE};
-use super::set_labels::KeptLabels;
 use crate::game::{Game, Node};
 use crate::info::InfoInterner;
 use crate::memory::MemoryLimit;
 use crate::rational::Ratio;
+use crate::tree::build::Budget;
+use crate::tree::nodes::{ChanceNode, Infoset, Tree, CHANCE_BIT};
+use crate::tree::options::{BuildError, BuildOptions};
+use crate::tree::recall::{MovesBefore, NO_MOVE};
+use crate::tree::set_labels::KeptLabels;
 
 /// How a part's node ids shift in the merged tree: its node `k` (its first
 /// non-root node) becomes `base`.

@@ -5,8 +5,8 @@
 
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
-use super::outflow::{BlockSink, Kinds};
-use super::saved::{block_bytes, block_words, BLOCK};
+use crate::tree::outflow::{BlockSink, Kinds};
+use crate::tree::saved::{block_bytes, block_words, BLOCK};
 
 /// A scratch file: written, then read back from its start.
 pub trait Scratch: Read + Write + Seek + Send {}
