@@ -48,8 +48,16 @@ pub struct StateOptions {
     pub depth: Option<u32>,
     /// Bytes the search may hold (the information states it interns, the
     /// table, its stacks): beyond them it stops with
-    /// [`SolveError::TooMuchMemory`] instead of running out of memory.
+    /// [`SolveError::TooMuchMemory`] instead of running out of memory
+    /// (`None`: no limit; see [`StateOptions::memory`]).
     pub max_bytes: Option<u64>,
+}
+
+impl StateOptions {
+    /// [`StateOptions::max_bytes`] as the one memory check sees it.
+    pub fn memory(&self) -> MemoryLimit {
+        MemoryLimit::from_option(self.max_bytes)
+    }
 }
 
 /// What the search found.
@@ -384,7 +392,7 @@ impl<G: Game> StateSearch<'_, G> {
             + self.table.bytes()
             + (self.states.capacity() * std::mem::size_of::<G::State>()) as u64
             + (self.kids.capacity() * 8 + self.key.capacity() * 8) as u64;
-        MemoryLimit::from_option(self.options.max_bytes).check(needed)?;
+        self.options.memory().check(needed)?;
         Ok(())
     }
 
