@@ -12,7 +12,12 @@
 //!   exists as a file; its next segment is looked up there: an item defined
 //!   in that file makes the edge, a name that file merely imports (`use`,
 //!   `pub use`, glob) is followed to where it is defined. A name not found
-//!   stays with the file (the conservative choice).
+//!   stays with the file (the conservative choice). A called path
+//!   (`a::f(..)`) names a function even where a module `a::f` exists.
+//! - Method calls are not paths: a file that adds methods to another's type
+//!   (`impl T` elsewhere) depends on `T`'s file through the `impl`'s path,
+//!   and a call of those methods from `T`'s file is not seen. Keep such
+//!   methods above the type (the type's file not calling them).
 //! - Declaring a child (`mod x;`) is not an edge: the parent owns the
 //!   child's file, it does not use its items. But a parent that re-exports
 //!   or calls a child's items depends on it, so a parent whose children use

@@ -124,7 +124,7 @@ impl InfoInterner {
 
     /// A fact's words as pushed: an own-move record with its offered list
     /// by id ([`push_offered`](Self::push_offered)) spelled out.
-    pub(super) fn spelled(&self, words: Vec<u64>) -> Vec<u64> {
+    fn spelled(&self, words: Vec<u64>) -> Vec<u64> {
         match words.as_slice() {
             [OFFERED_TAG, key, chose @ ..] => {
                 let offered = self.facts.words_of(*key as u32);
@@ -137,7 +137,7 @@ impl InfoInterner {
     /// Collects into `self.chain` the unresolved pending facts of `state`,
     /// newest first, and returns the interned state they extend.
     #[inline]
-    pub(super) fn pending_chain(&mut self, state: InfoState) -> u32 {
+    fn pending_chain(&mut self, state: InfoState) -> u32 {
         self.chain.clear();
         let mut cur = state.0;
         loop {
@@ -154,7 +154,7 @@ impl InfoInterner {
     }
 
     #[inline]
-    pub(super) fn pending_fact_id(&mut self, i: u32) -> u32 {
+    fn pending_fact_id(&mut self, i: u32) -> u32 {
         let fact = self.pending[i as usize].fact;
         if fact != NONE {
             return fact;
@@ -166,7 +166,7 @@ impl InfoInterner {
     /// (out of line: most facts pack).
     #[cold]
     #[inline(never)]
-    pub(super) fn look_up_pending_fact(&mut self, i: u32) -> u32 {
+    fn look_up_pending_fact(&mut self, i: u32) -> u32 {
         let fact = self.facts.id(unpacked_words(&self.pending, &self.pending_words, i), &[]);
         self.pending[i as usize].fact = fact;
         fact

@@ -32,7 +32,7 @@ impl InfoInterner {
     /// The id of `offered`, a list offered to `player` (the choice key
     /// [`infoset_with_key`](Self::infoset_with_key) gives).
     #[inline(always)]
-    pub(super) fn offered_key(&mut self, player: u32, offered: &[u64]) -> u32 {
+    fn offered_key(&mut self, player: u32, offered: &[u64]) -> u32 {
         self.last_list.wanted = true;
         // The list is nearly always that of the information set just
         // asked for, whose id is known.
@@ -71,7 +71,7 @@ impl InfoInterner {
     /// the list is nearly always the one [`Self::infoset`] was just asked
     /// for).
     #[inline(never)]
-    pub(super) fn offered_list(&mut self, player: u32, offered: &[u64]) -> u32 {
+    fn offered_list(&mut self, player: u32, offered: &[u64]) -> u32 {
         let head = [INFOSET_TAG, u64::from(player)];
         let list = &mut self.last_list;
         if list.key == NONE || list.player != player || !self.facts.matches(list.key, &head, offered) {
