@@ -4,13 +4,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::chances::Distributions;
-use super::nodes::{ChanceNode, Infoset, Tree, CHANCE_BIT};
+use super::nodes::{ChanceNode, Infoset, Tree};
 use super::options::{BuildError, BuildOptions};
 use super::outflow::Outflow;
-use super::payoffs::PayoffTable;
 use super::recall::{MovesBefore, OwnMoves, NO_MOVES};
-use super::set_labels::SetLabels;
 use crate::game::{Game, GameError, Node};
 use crate::info::InfoInterner;
 use crate::memory::TooMuch;
@@ -449,75 +446,11 @@ struct Frame<S> {
 }
 
 impl Tree {
-    /// A tree with no nodes yet.
-    pub(super) fn empty(player_names: Vec<String>) -> Tree {
-        let n_players = player_names.len() as u32;
-        Tree {
-            n_players,
-            player_names,
-            data: Vec::new(),
-            first_child: Vec::new(),
-            chances: Vec::new(),
-            dists: Distributions::default(),
-            payoffs: PayoffTable::new(n_players as usize),
-            set_actions: Vec::new(),
-            infosets: Vec::new(),
-            set_labels: SetLabels::default(),
-            chance_labels: Vec::new(),
-            label_bytes: 0,
-            max_depth: 0,
-            build_bytes: 0,
-        }
-    }
-
     /// Reserves [`ROOM_NODES`] nodes and [`ROOM_SETS`] information sets.
     fn reserve_room(&mut self) {
         self.data.reserve(ROOM_NODES);
         self.first_child.reserve(ROOM_NODES);
         self.infosets.reserve(ROOM_SETS);
-    }
-
-    /// Appends an information set, with, in a tree built with labels, its
-    /// label and its actions' labels (the compact action counts are made
-    /// when the build is done, [`Tree::fill_set_actions`]).
-    pub(super) fn push_infoset(&mut self, set: Infoset, labels: Option<(&str, &[String])>) -> Result<(), BuildError> {
-        if self.infosets.len() >= CHANCE_BIT as usize {
-            return Err(BuildError::TableFull { what: "information sets", limit: CHANCE_BIT.into() });
-        }
-        crate::room::push(&mut self.infosets, set);
-        if let Some((label, actions)) = labels {
-            self.label_bytes += self.set_labels.push(label, actions);
-        }
-        Ok(())
-    }
-
-    /// Appends a chance node's outcomes and returns the node's data.
-    pub(super) fn push_chance(&mut self, chance: ChanceNode) -> Result<u32, BuildError> {
-        let index = self.chances.len() as u32;
-        if index >= CHANCE_BIT {
-            return Err(BuildError::TableFull { what: "chance nodes", limit: CHANCE_BIT.into() });
-        }
-        self.chances.push(chance);
-        Ok(index | CHANCE_BIT)
-    }
-
-    /// Makes the compact action counts from the sets, once the build is
-    /// done: a build does without them (reading `infosets`), 4 bytes a set
-    /// less at its peak (docs/perf/tree-build.md, "Memory of a large build").
-    pub(super) fn fill_set_actions(&mut self) {
-        self.set_actions = self.infosets.iter().map(|s| s.n_actions).collect();
-    }
-
-    pub(super) fn shrink_to_fit(&mut self) {
-        self.data.shrink_to_fit();
-        self.first_child.shrink_to_fit();
-        self.chances.shrink_to_fit();
-        self.dists.shrink_to_fit();
-        self.payoffs.shrink_to_fit();
-        self.set_actions.shrink_to_fit();
-        self.infosets.shrink_to_fit();
-        self.set_labels.shrink_to_fit();
-        self.chance_labels.shrink_to_fit();
     }
 
     /// Makes the node arrays at least `n` long, zeroed, to be filled in as

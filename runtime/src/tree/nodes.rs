@@ -13,6 +13,7 @@
 //! vector, kept once per distinct vector. Chance probabilities are exact.
 
 use super::chances::Distributions;
+use super::options::BuildError;
 use super::payoffs::PayoffTable;
 use super::set_labels::SetLabels;
 use crate::rational::Ratio;
@@ -24,7 +25,7 @@ pub const DECISION: u8 = 2;
 
 /// Set in the data of a chance node, over its index in `chances`. A
 /// decision node's data is its information set, always below this bit (see
-/// [`BuildError::TableFull`](super::BuildError::TableFull)).
+/// [`BuildError::TableFull`]).
 pub(super) const CHANCE_BIT: u32 = 1 << 31;
 
 /// An information set of the tree.
@@ -296,5 +297,68 @@ impl Tree {
         }
         self.label_bytes = self.label_bytes - self.set_labels.text_bytes() + labels.text_bytes();
         self.set_labels = labels;
+    }
+}
+
+/// Making a tree's tables, for the builders and the loader.
+impl Tree {
+    /// A tree with no nodes yet.
+    pub(super) fn empty(player_names: Vec<String>) -> Tree {
+        let n_players = player_names.len() as u32;
+        Tree {
+            n_players,
+            player_names,
+            data: Vec::new(),
+            first_child: Vec::new(),
+            chances: Vec::new(),
+            dists: Distributions::default(),
+            payoffs: PayoffTable::new(n_players as usize),
+            set_actions: Vec::new(),
+            infosets: Vec::new(),
+            set_labels: SetLabels::default(),
+            chance_labels: Vec::new(),
+            label_bytes: 0,
+            max_depth: 0,
+            build_bytes: 0,
+        }
+    }
+    /// Appends an information set, with, in a tree built with labels, its
+    /// label and its actions' labels (the compact action counts are made
+    /// when the build is done, [`Tree::fill_set_actions`]).
+    pub(super) fn push_infoset(&mut self, set: Infoset, labels: Option<(&str, &[String])>) -> Result<(), BuildError> {
+        if self.infosets.len() >= CHANCE_BIT as usize {
+            return Err(BuildError::TableFull { what: "information sets", limit: CHANCE_BIT.into() });
+        }
+        crate::room::push(&mut self.infosets, set);
+        if let Some((label, actions)) = labels {
+            self.label_bytes += self.set_labels.push(label, actions);
+        }
+        Ok(())
+    }
+    /// Appends a chance node's outcomes and returns the node's data.
+    pub(super) fn push_chance(&mut self, chance: ChanceNode) -> Result<u32, BuildError> {
+        let index = self.chances.len() as u32;
+        if index >= CHANCE_BIT {
+            return Err(BuildError::TableFull { what: "chance nodes", limit: CHANCE_BIT.into() });
+        }
+        self.chances.push(chance);
+        Ok(index | CHANCE_BIT)
+    }
+    /// Makes the compact action counts from the sets, once the build is
+    /// done: a build does without them (reading `infosets`), 4 bytes a set
+    /// less at its peak (docs/perf/tree-build.md, "Memory of a large build").
+    pub(super) fn fill_set_actions(&mut self) {
+        self.set_actions = self.infosets.iter().map(|s| s.n_actions).collect();
+    }
+    pub(super) fn shrink_to_fit(&mut self) {
+        self.data.shrink_to_fit();
+        self.first_child.shrink_to_fit();
+        self.chances.shrink_to_fit();
+        self.dists.shrink_to_fit();
+        self.payoffs.shrink_to_fit();
+        self.set_actions.shrink_to_fit();
+        self.infosets.shrink_to_fit();
+        self.set_labels.shrink_to_fit();
+        self.chance_labels.shrink_to_fit();
     }
 }
