@@ -4,6 +4,8 @@
 use std::io::Read;
 use std::path::Path;
 
+use galac_runtime::memory::mib_down;
+
 /// Reads at most `max_bytes` of `path` (`-`: standard input); a longer
 /// file is an error that says the limit. Errors name the file and say why
 /// in plain words.
@@ -15,7 +17,7 @@ pub fn read_bounded(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
             .read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read standard input: {e}"))?;
         if bytes.len() as u64 > max_bytes {
-            return Err(format!("standard input holds more than {} MiB, the most galac reads", max_bytes >> 20));
+            return Err(format!("standard input holds more than {} MiB, the most galac reads", mib_down(max_bytes)));
         }
         return Ok(bytes);
     }
@@ -34,7 +36,7 @@ pub fn read_bounded(path: &Path, max_bytes: u64) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     file.take(max_bytes + 1).read_to_end(&mut bytes).map_err(cannot)?;
     if bytes.len() as u64 > max_bytes {
-        return Err(format!("`{}` is larger than {} MiB, the most galac reads", path.display(), max_bytes >> 20));
+        return Err(format!("`{}` is larger than {} MiB, the most galac reads", path.display(), mib_down(max_bytes)));
     }
     Ok(bytes)
 }

@@ -77,7 +77,7 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// `--max-memory` in bytes.
     pub fn max_bytes(&self) -> u64 {
-        self.max_memory.saturating_mul(1 << 20)
+        galac_runtime::memory::MemoryLimit::from_mib(self.max_memory).bytes()
     }
 
     pub fn build_options(&self, labels: bool) -> BuildOptions {

@@ -6,6 +6,7 @@
 //! node or a leaf. Information states are interned in the caller's
 //! [`InfoInterner`], so information sets are exact.
 
+pub use crate::error::GameError;
 use crate::info::InfoInterner;
 use crate::rational::Ratio;
 
@@ -28,30 +29,6 @@ pub struct GameInfo {
     pub players: Vec<String>,
     /// Param names and the values this instance uses.
     pub params: Vec<(String, String)>,
-}
-
-/// Why a play could not be continued. Each names where in the game
-/// description it happened when that is known.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GameError {
-    #[error("{at}no event within {limit} steps: the flow seems to loop forever")]
-    StepLimit { limit: u64, at: String },
-    #[error("{at}no event within {limit} steps: making {items} items passes the limit (a step per item made)")]
-    TooManyItems { items: u64, limit: u64, at: String },
-    #[error("{at}integer overflow")]
-    Overflow { at: String },
-    #[error("{at}division by zero")]
-    DivisionByZero { at: String },
-    #[error("{at}index {index} is out of bounds for length {len}")]
-    IndexOutOfBounds { index: i64, len: usize, at: String },
-    #[error("{at}{who} has no choice: the domain is empty (after `where`)")]
-    NoChoices { who: String, at: String },
-    #[error("{at}chance weight {weight} is not positive")]
-    BadWeight { weight: i64, at: String },
-    #[error("{at}chance probabilities sum to {sum}, not 1")]
-    BadProbabilities { sum: String, at: String },
-    #[error("{at}{message}")]
-    Other { message: String, at: String },
 }
 
 /// [`Game::advance`], not inlined. Generated games inline `advance` into
@@ -136,25 +113,6 @@ pub trait Game {
     fn evaluate(&self, state: &Self::State, out: &mut Vec<i64>) -> Result<Option<i64>, GameError> {
         let _ = (state, out);
         Ok(None)
-    }
-}
-
-impl GameError {
-    /// The message without where in the game it happened (a param's
-    /// default is reported by the param's name instead).
-    pub fn message(&self) -> String {
-        let at = match self {
-            GameError::StepLimit { at, .. }
-            | GameError::TooManyItems { at, .. }
-            | GameError::Overflow { at }
-            | GameError::DivisionByZero { at }
-            | GameError::IndexOutOfBounds { at, .. }
-            | GameError::NoChoices { at, .. }
-            | GameError::BadWeight { at, .. }
-            | GameError::BadProbabilities { at, .. }
-            | GameError::Other { at, .. } => at.len(),
-        };
-        self.to_string()[at..].to_string()
     }
 }
 

@@ -7,9 +7,11 @@
 //! and the flat game tree with its builders ([`tree`]). The runtime never
 //! depends on the compiler, the solvers or the command line.
 
+mod error;
 pub mod game;
 pub mod info;
 pub mod labels;
+pub mod memory;
 pub mod ops;
 pub mod params;
 pub mod rational;

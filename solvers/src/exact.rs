@@ -15,18 +15,15 @@
 //! best responses still bound the value exactly: the first player can
 //! guarantee `c - br[1]` and cannot get more than `br[0]`.
 
-use galac_runtime::rational::Ratio;
 use galac_runtime::tree::{NodeView, Tree};
 use num_bigint::BigInt;
-use num_rational::BigRational;
-use num_traits::{One, Signed, Zero};
+use num_traits::{One, Zero};
 
+use crate::rounding::ratio;
+pub use crate::rounding::{approximate, float_plans, round_plan, round_profile, to_f64, Q};
 use crate::support::Supports;
 use crate::treeplex::Treeplex;
 use crate::Profile;
-
-/// An exact number.
-pub type Q = BigRational;
 
 /// The exact check of a rounded profile.
 #[derive(Clone, Debug)]
@@ -144,48 +141,6 @@ fn solve_on_supports(tree: &Tree, profile: &Profile) -> Option<Certificate> {
     None
 }
 
-/// The profile's realization plan (per player, the product of its own
-/// probabilities along the way to each sequence) rounded to denominators at
-/// most `max_den`, turned back into behaviour: each action's share of its
-/// set's rounded sequences (the rounded behaviour where they are all 0).
-pub fn round_plan(tree: &Tree, treeplex: &Treeplex, profile: &Profile, max_den: u64) -> Vec<Vec<Q>> {
-    let fallback = round_profile(tree, profile, max_den);
-    let plans = float_plans(tree, treeplex, profile);
-    (0..tree.infosets.len() as u32)
-        .map(|set| {
-            let p = tree.infosets[set as usize].player as usize;
-            let first = treeplex.first_seq(p, set) as usize;
-            let n = tree.infosets[set as usize].n_actions as usize;
-            let rounded: Vec<Q> =
-                plans[p][first..first + n].iter().map(|&x| approximate(x.clamp(0.0, 1.0), max_den)).collect();
-            let total = rounded.iter().fold(Q::zero(), |acc, x| acc + x);
-            if total.is_zero() {
-                fallback[set as usize].clone()
-            } else {
-                rounded.iter().map(|x| x / &total).collect()
-            }
-        })
-        .collect()
-}
-
-/// Every player's realization plan under `profile`: per sequence, the
-/// product of the player's own probabilities along the way to it.
-pub fn float_plans(tree: &Tree, treeplex: &Treeplex, profile: &Profile) -> Vec<Vec<f64>> {
-    let mut plans: Vec<Vec<f64>> = (0..tree.n_players as usize).map(|p| vec![0.0; treeplex.n_seqs(p)]).collect();
-    for (p, plan) in plans.iter_mut().enumerate() {
-        plan[0] = 1.0;
-        // Sets in slot order: a set's parent sequence is filled before it.
-        for &set in &treeplex.infosets_of[p] {
-            let parent = plan[treeplex.parent_seq[set as usize] as usize];
-            let first = treeplex.first_seq(p, set) as usize;
-            for (a, x) in profile.probs(set).iter().enumerate() {
-                plan[first + a] = parent * x;
-            }
-        }
-    }
-    plans
-}
-
 /// Checks a rational profile exactly (see [`Certificate`]).
 pub fn check(tree: &Tree, probs: Vec<Vec<Q>>, max_denominator: u64) -> Certificate {
     let order = tree.preorder();
@@ -206,78 +161,6 @@ pub fn constant_sum(tree: &Tree) -> Option<i64> {
         .map(|v| tree.payoffs(v).iter().sum());
     let first: i64 = sums.next()?;
     sums.all(|s: i64| s == first).then_some(first)
-}
-
-/// The profile's probabilities as fractions with denominators at most `max_den`;
-/// each set sums to exactly 1 (the largest probability absorbs the rounding,
-/// or, if that would make it negative, the set is divided by its sum).
-pub fn round_profile(tree: &Tree, profile: &Profile, max_den: u64) -> Vec<Vec<Q>> {
-    (0..tree.infosets.len() as u32)
-        .map(|set| {
-            let floats = profile.probs(set);
-            let mut probs: Vec<Q> = floats.iter().map(|&x| approximate(x.clamp(0.0, 1.0), max_den)).collect();
-            let total = probs.iter().fold(Q::zero(), |acc, x| acc + x);
-            if total.is_one() {
-                return probs;
-            }
-            let largest = (0..probs.len()).fold(0, |b, a| if floats[a] > floats[b] { a } else { b });
-            let fixed = Q::one() - (&total - &probs[largest]);
-            if !fixed.is_negative() {
-                probs[largest] = fixed;
-            } else {
-                probs.iter_mut().for_each(|x| *x = &*x / &total);
-            }
-            probs
-        })
-        .collect()
-}
-
-/// The best rational approximation of `x` in [0, 1] with a denominator at
-/// most `max_den` (the semiconvergents of its continued fraction, as
-/// Python's `Fraction.limit_denominator`).
-pub fn approximate(x: f64, max_den: u64) -> Q {
-    let exact = exact_f64(x);
-    let max = BigInt::from(max_den);
-    if *exact.denom() <= max {
-        return exact;
-    }
-    let (mut p0, mut q0, mut p1, mut q1) = (BigInt::zero(), BigInt::one(), BigInt::one(), BigInt::zero());
-    let (mut n, mut d) = (exact.numer().clone(), exact.denom().clone());
-    // The denominator exceeds `max`, so the expansion stops before it ends.
-    loop {
-        let a = &n / &d;
-        let q2 = &q0 + &a * &q1;
-        if q2 > max {
-            break;
-        }
-        let p2 = &p0 + &a * &p1;
-        (p0, q0, p1, q1) = (p1, q1, p2, q2);
-        let r = &n - &a * &d;
-        (n, d) = (d, r);
-    }
-    let k = (&max - &q0) / &q1;
-    let bound1 = Q::new(&p0 + &k * &p1, &q0 + &k * &q1);
-    let bound2 = Q::new(p1, q1);
-    if (&bound2 - &exact).abs() <= (&bound1 - &exact).abs() {
-        bound2
-    } else {
-        bound1
-    }
-}
-
-/// The nearest float (NaN if out of range).
-pub fn to_f64(q: &Q) -> f64 {
-    num_traits::ToPrimitive::to_f64(q).unwrap_or(f64::NAN)
-}
-
-/// A finite float as the exact rational it stands for.
-fn exact_f64(x: f64) -> Q {
-    Q::from_float(x).unwrap_or_else(Q::zero)
-}
-
-/// A chance probability as an exact rational.
-pub(crate) fn ratio(r: Ratio) -> Q {
-    Q::new(BigInt::from(r.num), BigInt::from(r.den))
 }
 
 /// Exact expected payoffs of every player, bottom-up over the reversed preorder.

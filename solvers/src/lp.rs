@@ -26,6 +26,7 @@ use galac_runtime::tree::Tree;
 
 use crate::best_response::Evaluator;
 use crate::sequence_form::SequenceForm;
+pub use crate::solver::LpError;
 use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
 use crate::Profile;
 
@@ -61,12 +62,6 @@ impl Backend {
     pub fn from_name(name: &str) -> Option<Backend> {
         Backend::ALL.iter().copied().find(|b| b.name() == name)
     }
-}
-
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum LpError {
-    #[error("the LP solver ({backend}) failed on the {which} LP: {status}")]
-    Solver { backend: &'static str, which: &'static str, status: String },
 }
 
 /// Optimal realization plans and the value.

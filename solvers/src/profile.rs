@@ -1,10 +1,10 @@
 //! Behaviour strategy profiles: what every solver returns and what the
 //! best response evaluates. Probabilities are stored in the treeplex's slot
-//! layout ([`crate::treeplex::Slots`]).
+//! layout ([`crate::slots::Slots`]).
 
 use galac_runtime::tree::Tree;
 
-use crate::treeplex::Slots;
+use crate::slots::Slots;
 
 /// A behaviour strategy profile: for every information set of the tree, a
 /// probability per action, at `first_slot[I] .. first_slot[I] + n_actions`.

@@ -7,7 +7,7 @@
 
 use num_traits::Zero;
 
-use crate::exact::Q;
+use crate::rounding::Q;
 
 /// One equation: `sum coef * x[col] = rhs`, columns increasing.
 #[derive(Clone, Debug, Default)]

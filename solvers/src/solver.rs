@@ -7,6 +7,7 @@
 //! limits or Ctrl-C) and returns a [`Solution`]. Solvers never print and
 //! never parse flags.
 
+use galac_runtime::memory::{mib_down, mib_up, TooMuch};
 use galac_runtime::tree::Tree;
 
 use crate::best_response::Evaluation;
@@ -70,22 +71,30 @@ pub struct Solution {
     pub stopped: bool,
 }
 
+/// A failure of the LP backend (the sequence-form LP, the double
+/// oracle's restricted games); [`crate::lp`] re-exports it.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LpError {
+    #[error("the LP solver ({backend}) failed on the {which} LP: {status}")]
+    Solver { backend: &'static str, which: &'static str, status: String },
+}
+
 /// Why a solver could not solve a game. Messages say what the game lacks,
 /// never which flag to use.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SolveError {
     #[error("{solver} cannot solve this game: {reason}")]
     Unsupported { solver: &'static str, reason: String },
-    #[error("the solver's arrays and the tree need {} MiB, more than the {} MiB allowed", needed.div_ceil(1 << 20), limit >> 20)]
+    #[error("the solver's arrays and the tree need {} MiB, more than the {} MiB allowed", mib_up(*needed), mib_down(*limit))]
     TooMuchMemory { needed: u64, limit: u64 },
     /// A solver that explores the game itself went past the node limit.
     #[error("{solver} cannot solve this game: the explored part of the game exceeds {limit} nodes, the node limit")]
     ExploredNodes { solver: &'static str, limit: u64 },
     /// A solver that explores the game itself went past the memory limit.
-    #[error("{solver} cannot solve this game: the explored part of the game needs more than {} MiB, the memory limit", limit >> 20)]
+    #[error("{solver} cannot solve this game: the explored part of the game needs more than {} MiB, the memory limit", mib_down(*limit))]
     ExploredMemory { solver: &'static str, limit: u64 },
     #[error(transparent)]
-    Lp(#[from] crate::lp::LpError),
+    Lp(#[from] LpError),
     /// A solver that explores the game itself (the double oracle) met an
     /// error of the game's rules.
     #[error(transparent)]
@@ -108,4 +117,10 @@ pub trait Solver {
     fn name(&self) -> String;
     /// Solves the game, reporting progress to `observer`.
     fn solve(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<Solution, SolveError>;
+}
+
+impl From<TooMuch> for SolveError {
+    fn from(e: TooMuch) -> Self {
+        SolveError::TooMuchMemory { needed: e.needed, limit: e.limit.bytes() }
+    }
 }

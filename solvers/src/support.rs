@@ -28,8 +28,8 @@ use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 
 use crate::best_response::Evaluator;
-use crate::exact::{approximate, float_plans, ratio, round_profile, Q};
 use crate::rational_system::{Echelon, System};
+use crate::rounding::{approximate, float_plans, ratio, round_profile, Q};
 use crate::treeplex::Treeplex;
 use crate::Profile;
 

@@ -8,8 +8,12 @@ use crate::repo_root;
 const LAYERS: &[(&str, &[&str])] = &[
     // crc32fast: the checksum of saved trees (tree/saved.rs).
     ("runtime", &["crc32fast", "rustc-hash", "thiserror"]),
-    // num-*: exact rationals for `exact.rs`'s certificates.
-    ("solvers", &["galac-runtime", "good_lp", "num-bigint", "num-rational", "num-traits", "rustc-hash", "thiserror"]),
+    // num-*: exact rationals for `exact.rs`'s certificates; serde: results
+    // that serialize themselves (the double oracle's iterations).
+    (
+        "solvers",
+        &["galac-runtime", "good_lp", "num-bigint", "num-rational", "num-traits", "rustc-hash", "serde", "thiserror"],
+    ),
     (
         "compiler",
         &[
@@ -26,7 +30,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     // ctrlc: Ctrl-C stops a CFR run cleanly (the answer so far is written);
     // clap_complete, clap_mangen: `completions` and `man`; indicatif:
     // progress bars; libc: glibc's mmap threshold (app::memory); resvg:
-    // PNG plots (optional, feature `png`: galac only).
+    // PNG plots (optional, feature `png`: galac only); serde: every JSON
+    // answer is a serde struct.
     (
         "app",
         &[
@@ -39,6 +44,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "indicatif",
             "libc",
             "resvg",
+            "serde",
             "serde_json",
             "thiserror",
         ],

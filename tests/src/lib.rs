@@ -13,6 +13,8 @@ mod cfr;
 #[cfg(test)]
 mod compiled;
 #[cfg(test)]
+mod cycles;
+#[cfg(test)]
 mod double_oracle;
 #[cfg(test)]
 mod exact;

@@ -67,7 +67,7 @@ const OFFERED_SLOTS: usize = 1 << OFFERED_WIDTHS[0];
 /// Which form a record gets depends on its words alone.
 #[inline]
 fn small_record(chose: &[u64]) -> Option<(u32, u32, u32)> {
-    let &[super::CHOSE_TAG, ty, ref value @ ..] = chose else { return None };
+    let &[super::words::CHOSE_TAG, ty, ref value @ ..] = chose else { return None };
     if ty >> OFFERED_WIDTHS[1] != 0 {
         return None;
     }
@@ -144,7 +144,7 @@ fn unpack_offered(id: u32) -> Option<(u32, Record)> {
     }
     let [ws, wt, wv] = OFFERED_WIDTHS;
     let field = |shift: u32, width: u32| (id >> shift) & ((1 << width) - 1);
-    let mut words = [super::CHOSE_TAG, u64::from(field(wv, wt)), 0, 0, 0, 0, 0];
+    let mut words = [super::words::CHOSE_TAG, u64::from(field(wv, wt)), 0, 0, 0, 0, 0];
     let n = match len {
         OFFERED_LEN => {
             words[2] = u64::from(field(0, wv)).wrapping_sub(2);
@@ -296,7 +296,7 @@ impl FactDict {
     /// The words of a fact id (packed or not).
     pub(super) fn words_of(&self, id: u32) -> Vec<u64> {
         if let Some((key, chose)) = self.offered_record(id) {
-            [&[super::OFFERED_TAG, u64::from(key)][..], &chose[..]].concat()
+            [&[super::words::OFFERED_TAG, u64::from(key)][..], &chose[..]].concat()
         } else if id & PACKED != 0 {
             unpack(id)
         } else {
@@ -362,7 +362,7 @@ impl FactDict {
     pub(super) fn offered_id(&mut self, key: u32, chose: &[u64], last: &mut (u32, u32)) -> u32 {
         match self.packed_offered_id(key, chose, last) {
             Some(id) => id,
-            None => self.lookup(&[super::OFFERED_TAG, u64::from(key)], chose),
+            None => self.lookup(&[super::words::OFFERED_TAG, u64::from(key)], chose),
         }
     }
 
@@ -378,12 +378,12 @@ impl FactDict {
                 }
             };
             let slot = match known {
-                Some(slot) if slot != super::NONE => slot,
+                Some(slot) if slot != super::words::NONE => slot,
                 _ => self.offered_slot(key),
             };
             *last = (key, slot);
         }
-        (last.1 != super::NONE).then(|| pack_offered(last.1, record))
+        (last.1 != super::words::NONE).then(|| pack_offered(last.1, record))
     }
 
     /// The slot of the offered list `key`, given if it has none yet;
@@ -400,19 +400,19 @@ impl FactDict {
                 }
                 slot
             }
-            Err(_) if self.offered.len() >= OFFERED_SLOTS => super::NONE,
+            Err(_) if self.offered.len() >= OFFERED_SLOTS => super::words::NONE,
             Err(at) => {
                 let slot = self.offered.len() as u32;
                 self.offered.push(key);
                 index.insert(at, h, slot);
                 if key & PACKED == 0 {
                     if self.slot_by_id.len() <= key as usize {
-                        self.slot_by_id.resize(key as usize + 1, super::NONE);
+                        self.slot_by_id.resize(key as usize + 1, super::words::NONE);
                     }
                     self.slot_by_id[key as usize] = slot;
                 } else {
                     if self.slot_by_packed_key.is_empty() {
-                        self.slot_by_packed_key = vec![(0, super::NONE); 1 << PACKED_KEY_BITS];
+                        self.slot_by_packed_key = vec![(0, super::words::NONE); 1 << PACKED_KEY_BITS];
                     }
                     self.slot_by_packed_key[packed_key_slot(key)] = (key, slot);
                 }
@@ -448,7 +448,7 @@ impl FactDict {
     fn four_words(&mut self, key: [u64; 4]) -> u32 {
         let id = self.find_or_add(&key, &[]);
         if self.recent.is_empty() {
-            self.recent = vec![super::NONE; 1 << RECENT_BITS];
+            self.recent = vec![super::words::NONE; 1 << RECENT_BITS];
         }
         self.recent[recent_slot(&key)] = id;
         id

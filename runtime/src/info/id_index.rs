@@ -4,7 +4,7 @@
 //! stored key only when the high halves agree, and growing places the pairs
 //! again from their high halves alone, without hashing any key again.
 
-use super::NONE;
+use super::words::NONE;
 
 pub(super) struct IdIndex {
     /// (the hash's high half, id); `NONE` ids mark empty slots.

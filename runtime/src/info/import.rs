@@ -1,8 +1,11 @@
 //! Another interner's sets found or interned here: a parallel build's
 //! parts are matched against one interner by their keys alone.
 
+use super::compact_index::pair_hash;
 use super::facts::FactDict;
-use super::{pair_hash, Entry, InfoInterner, InfoState, SetKey, ABSENT, NONE, OFFERED_TAG, PACKED};
+use super::facts::PACKED;
+use super::interner::InfoInterner;
+use super::words::{Entry, InfoState, SetKey, ABSENT, NONE, OFFERED_TAG};
 
 /// What names an interner's states and sets (their facts, trie entries and
 /// keys) without what finds them (indexes, memo, pending facts): a parallel

@@ -30,7 +30,7 @@
 
 use super::compact_index::K;
 use super::id_index::IdIndex;
-use super::NONE;
+use super::words::NONE;
 
 /// The most entries the memo holds (36 bytes each, about 200 MB with the index).
 const MAX_ENTRIES: usize = 1 << 22;

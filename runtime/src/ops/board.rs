@@ -3,8 +3,8 @@
 
 use std::sync::OnceLock;
 
-use super::{make_items, other, size, At};
-use crate::game::GameError;
+use super::checked::{make_items, other, size, At};
+use crate::error::GameError;
 use crate::value::{Items, List, SUIT_BITS};
 
 #[inline]

@@ -3,8 +3,8 @@
 //! chance table's probabilities were made exact when the game was lowered,
 //! and a choice without candidates is an error.
 
-use super::{other, At};
-use crate::game::GameError;
+use super::checked::{other, At};
+use crate::error::GameError;
 use crate::rational::{normalize, Ratio};
 
 /// The weights and probabilities of the current choice's candidates.

@@ -2,8 +2,8 @@
 //! `combinations`) over slices, so that lists, per-player arrays and the
 //! interpreter's sequences share one definition.
 
-use super::{make_items, size, steps, At, STEP};
-use crate::game::GameError;
+use super::checked::{add, make_items, size, steps, At, STEP};
+use crate::error::GameError;
 use crate::value::{Elem, Items, List, Scalar};
 
 /// Whether `xs` holds `x`: a step per item read, so that reading a long
@@ -103,21 +103,11 @@ pub fn removed<T: Clone + PartialEq>(
     Ok(v)
 }
 
-/// `xs` in ascending order (lists and tuples compare item by item): a new
-/// list, a step per item.
-#[inline]
-pub fn sorted<T: Clone + Ord>(xs: &[T], left: &mut u64, limit: u64, at: impl At) -> Result<Vec<T>, GameError> {
-    make_items(left, xs.len(), limit, at)?;
-    let mut v = xs.to_vec();
-    v.sort();
-    Ok(v)
-}
-
 /// The sum of `xs`, checked: a step per item read.
 #[inline]
 pub fn sum<T: Scalar>(xs: &[T], left: &mut u64, limit: u64, at: impl At) -> Result<i64, GameError> {
     steps(left, xs.len() as u64 * STEP, limit, at)?;
-    xs.iter().try_fold(0i64, |acc, x| super::add(acc, x.int(), at))
+    xs.iter().try_fold(0i64, |acc, x| add(acc, x.int(), at))
 }
 
 /// The size `k` of `combinations(xs, k)`, checked.
@@ -141,7 +131,7 @@ pub fn combinations<T: Clone>(
 ) -> Result<Vec<Vec<T>>, GameError> {
     let k = combination_size(k, at)?;
     let count = combination_count(xs.len() as u64, k as u64);
-    steps(left, super::STEP, limit, at)?;
+    steps(left, STEP, limit, at)?;
     make_items(left, count.saturating_mul(k.max(1) as u64).min(usize::MAX as u64) as usize, limit, at)?;
     let mut out = Vec::with_capacity(count as usize);
     for_each_combination(xs.len(), k, |pick| out.push(pick.iter().map(|i| xs[*i].clone()).collect()));

@@ -2,70 +2,16 @@
 //! explicit stack, cloning the state once per child.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
-use super::payoffs::PayoffTable;
+use super::nodes::{ChanceNode, Infoset, Tree};
+use super::options::{BuildError, BuildOptions};
+use super::outflow::Outflow;
 use super::recall::{MovesBefore, OwnMoves, NO_MOVES};
-use super::stream::Outflow;
-use super::{ChanceNode, Distributions, Infoset, SetLabels, Tree, CHANCE_BIT};
 use crate::game::{Game, GameError, Node};
 use crate::info::InfoInterner;
+use crate::memory::TooMuch;
 use crate::rational::Ratio;
-
-/// Limits and options of a build.
-#[derive(Clone, Debug)]
-pub struct BuildOptions {
-    /// Stop with an error beyond this many nodes.
-    pub max_nodes: u64,
-    /// Stop with an error when the tree and interner exceed this many bytes.
-    pub max_bytes: u64,
-    /// Record readable labels of information sets, actions and chance
-    /// outcomes (for export and display; costs time on big trees).
-    pub labels: bool,
-    /// Where the build posts how many nodes it has made so far, for a
-    /// progress bar drawn by the caller's thread. Posted where the limits
-    /// are checked (every 65,536 nodes), so it costs the hot loop nothing.
-    pub progress: Option<Arc<AtomicU64>>,
-}
-
-impl Default for BuildOptions {
-    fn default() -> Self {
-        BuildOptions { max_nodes: 200_000_000, max_bytes: 8 << 30, labels: false, progress: None }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum BuildError {
-    #[error("the game tree has more than {limit} nodes, the node limit")]
-    TooManyNodes { limit: u64 },
-    #[error("the game tree needs more than {limit_mib} MiB, the memory limit")]
-    TooMuchMemory { limit_mib: u64 },
-    #[error(transparent)]
-    Game(#[from] GameError),
-    /// A game error below the root, with the play that led there.
-    #[error("{error}\n  in the play: {play}")]
-    InPlay { error: GameError, play: String },
-    #[error("a chance node has {n} outcomes but {got} probabilities")]
-    ChanceMismatch { n: u32, got: usize },
-    #[error("a chance node's probabilities sum to {sum}, not 1")]
-    ChanceSum { sum: String },
-    #[error("a leaf has {got} payoffs but the game has {n} players")]
-    PayoffArity { n: u32, got: usize },
-    #[error("a node has {n} children; at most {max} are supported")]
-    TooManyChildren { n: u64, max: u64 },
-    #[error("a decision node has no actions")]
-    NoActions,
-    #[error("the nodes of one information set have {first} and {other} actions")]
-    ActionCountMismatch { first: u32, other: u32 },
-    #[error("imperfect recall: {0}")]
-    ImperfectRecall(String),
-    #[error("the game tree has more than {limit} {what}, the most a tree can hold")]
-    TableFull { what: &'static str, limit: u64 },
-    /// Writing a tree out while it is built failed.
-    #[error("cannot write the tree: {0}")]
-    Write(String),
-}
 
 /// Room for a small game, reserved when an exploration starts: a tree of up
 /// to this many nodes (and the sets and states below) is built without any
@@ -188,9 +134,7 @@ pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptio
     tree.fill_set_actions();
     tree.build_bytes = tree.build_bytes.max(tree.bytes() + interner.bytes() as u64);
     tree.shrink_to_fit();
-    if tree.bytes() + interner.bytes() as u64 > opts.max_bytes {
-        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
-    }
+    opts.memory().check(tree.bytes() + interner.bytes() as u64)?;
     Ok(())
 }
 
@@ -470,8 +414,10 @@ fn check_budget(
     if all_nodes > opts.max_nodes {
         return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
     }
-    if bytes > opts.max_bytes || interner.is_full() {
-        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
+    let limit = opts.memory();
+    limit.check(bytes)?;
+    if interner.is_full() {
+        return Err(TooMuch { needed: bytes, limit }.into());
     }
     Ok(())
 }
@@ -500,75 +446,11 @@ struct Frame<S> {
 }
 
 impl Tree {
-    /// A tree with no nodes yet.
-    pub(super) fn empty(player_names: Vec<String>) -> Tree {
-        let n_players = player_names.len() as u32;
-        Tree {
-            n_players,
-            player_names,
-            data: Vec::new(),
-            first_child: Vec::new(),
-            chances: Vec::new(),
-            dists: Distributions::default(),
-            payoffs: PayoffTable::new(n_players as usize),
-            set_actions: Vec::new(),
-            infosets: Vec::new(),
-            set_labels: SetLabels::default(),
-            chance_labels: Vec::new(),
-            label_bytes: 0,
-            max_depth: 0,
-            build_bytes: 0,
-        }
-    }
-
     /// Reserves [`ROOM_NODES`] nodes and [`ROOM_SETS`] information sets.
     fn reserve_room(&mut self) {
         self.data.reserve(ROOM_NODES);
         self.first_child.reserve(ROOM_NODES);
         self.infosets.reserve(ROOM_SETS);
-    }
-
-    /// Appends an information set, with, in a tree built with labels, its
-    /// label and its actions' labels (the compact action counts are made
-    /// when the build is done, [`Tree::fill_set_actions`]).
-    pub(super) fn push_infoset(&mut self, set: Infoset, labels: Option<(&str, &[String])>) -> Result<(), BuildError> {
-        if self.infosets.len() >= CHANCE_BIT as usize {
-            return Err(BuildError::TableFull { what: "information sets", limit: CHANCE_BIT.into() });
-        }
-        crate::room::push(&mut self.infosets, set);
-        if let Some((label, actions)) = labels {
-            self.label_bytes += self.set_labels.push(label, actions);
-        }
-        Ok(())
-    }
-
-    /// Appends a chance node's outcomes and returns the node's data.
-    pub(super) fn push_chance(&mut self, chance: ChanceNode) -> Result<u32, BuildError> {
-        let index = self.chances.len() as u32;
-        if index >= CHANCE_BIT {
-            return Err(BuildError::TableFull { what: "chance nodes", limit: CHANCE_BIT.into() });
-        }
-        self.chances.push(chance);
-        Ok(index | CHANCE_BIT)
-    }
-
-    /// Makes the compact action counts from the sets, once the build is
-    /// done: a build does without them (reading `infosets`), 4 bytes a set
-    /// less at its peak (docs/perf/tree-build.md, "Memory of a large build").
-    pub(super) fn fill_set_actions(&mut self) {
-        self.set_actions = self.infosets.iter().map(|s| s.n_actions).collect();
-    }
-
-    pub(super) fn shrink_to_fit(&mut self) {
-        self.data.shrink_to_fit();
-        self.first_child.shrink_to_fit();
-        self.chances.shrink_to_fit();
-        self.dists.shrink_to_fit();
-        self.payoffs.shrink_to_fit();
-        self.set_actions.shrink_to_fit();
-        self.infosets.shrink_to_fit();
-        self.set_labels.shrink_to_fit();
-        self.chance_labels.shrink_to_fit();
     }
 
     /// Makes the node arrays at least `n` long, zeroed, to be filled in as

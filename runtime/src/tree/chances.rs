@@ -7,7 +7,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::build::BuildError;
+use super::options::BuildError;
 use crate::rational::Ratio;
 
 /// Distributions, each a run of `probs`, found by their probabilities.

@@ -8,7 +8,7 @@
 //! Builders check while they explore ([`OwnMoves`]); the parallel builder
 //! also checks that its parts agree (`parallel.rs`).
 
-use super::BuildError;
+use super::options::BuildError;
 use crate::game::Game;
 use crate::info::InfoInterner;
 

@@ -10,12 +10,13 @@
 
 use std::io::{self, Read, Write};
 
-use super::build::{BuildError, BuildOptions};
 use super::chances::Distributions;
+use super::nodes::{ChanceNode, Infoset, Tree};
+use super::options::{BuildError, BuildOptions};
 use super::payoffs::PayoffTable;
 use super::set_labels::KeptLabels;
-use super::{ChanceNode, Infoset, Tree};
 use crate::game::GameInfo;
+use crate::memory::MemoryLimit;
 use crate::rational::Ratio;
 
 /// The first bytes of a saved tree.
@@ -210,25 +211,22 @@ struct Checking<R> {
     /// Bytes of `buf` before this are in `crc`.
     summed: usize,
     crc: crc32fast::Hasher,
-    /// Bytes of the arrays and strings read so far, against `max_bytes`.
+    /// Bytes of the arrays and strings read so far, against `limit`.
     held: u64,
-    max_bytes: u64,
+    limit: MemoryLimit,
 }
 
 impl<R: Read> Checking<R> {
-    fn new(inner: R, max_bytes: u64) -> Checking<R> {
+    fn new(inner: R, limit: MemoryLimit) -> Checking<R> {
         let buf = vec![0; 1 << 16].into();
-        Checking { inner, buf, pos: 0, end: 0, summed: 0, crc: crc32fast::Hasher::new(), held: 0, max_bytes }
+        Checking { inner, buf, pos: 0, end: 0, summed: 0, crc: crc32fast::Hasher::new(), held: 0, limit }
     }
 
     /// Counts `bytes` more in what the tree being read will hold: an error
     /// past the memory limit.
     fn hold(&mut self, bytes: u64) -> Result<(), LoadError> {
         self.held = self.held.saturating_add(bytes);
-        if self.held > self.max_bytes {
-            return Err(LoadError::Limit(BuildError::TooMuchMemory { limit_mib: self.max_bytes >> 20 }));
-        }
-        Ok(())
+        self.limit.check(self.held).map_err(|e| LoadError::Limit(e.into()))
     }
 
     /// Counts `bytes` less: what was held as it was read but is not kept.
@@ -362,7 +360,7 @@ impl<R: Read> Checking<R> {
 /// `opts` (checked on the counts in the file, before the arrays are
 /// allocated, then on the tree read).
 pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tree, LoadError> {
-    let mut r = Checking::new(input, opts.max_bytes);
+    let mut r = Checking::new(input, opts.memory());
     let mut magic = [0; 8];
     match r.bytes(&mut magic) {
         Err(LoadError::Truncated) => return Err(LoadError::Magic),
@@ -423,9 +421,7 @@ pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tr
     fill_tables(&mut tree, &probs, n_vectors, &values)?;
     super::validate::check(&tree).map_err(LoadError::Invalid)?;
     tree.shrink_to_fit();
-    if tree.bytes() > opts.max_bytes {
-        return Err(LoadError::Limit(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 }));
-    }
+    opts.memory().check(tree.bytes()).map_err(|e| LoadError::Limit(e.into()))?;
     Ok(tree)
 }
 

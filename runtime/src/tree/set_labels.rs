@@ -127,7 +127,7 @@ impl SetLabels {
     /// `label` and `actions`. Its empty list, the first, is dropped if no
     /// other set has it: the lists are then those of the sets, as the tree's
     /// memory figure counts them.
-    fn relabel_first(&mut self, label: &str, actions: &[String]) {
+    pub(super) fn relabel_first(&mut self, label: &str, actions: &[String]) {
         debug_assert!(self.label(0).is_empty() && self.actions(0).is_empty());
         self.text.insert_str(0, label);
         for end in &mut self.ends {
@@ -154,34 +154,9 @@ impl SetLabels {
     }
 }
 
-impl super::Tree {
-    /// Takes the set labels of `part`, a parallel build's first part, whose
-    /// sets are this tree's from the first on, as this tree's: moved, not
-    /// copied (they are most of the labels, and a copy doubled them while
-    /// it was made). The part's first set, an empty placeholder for this
-    /// tree's root set if it has one, gets its labels. The label bytes come
-    /// out as if each set had been added (each distinct list counted once).
-    /// Takes nothing if the part's sets do not start so (the merge then
-    /// copies the labels, as for the other parts).
-    pub(super) fn adopt_set_labels(&mut self, part: &mut super::Tree) {
-        let n = self.infosets.len();
-        let placeholders = part.infosets.len() >= n && part.infosets[..n].iter().all(|s| s.n_actions == 0);
-        let labelled = self.set_labels.len() == n && part.set_labels.len() >= n;
-        if n > 1 || !placeholders || !labelled || (n == 1 && !part.set_labels.label(0).is_empty()) {
-            return;
-        }
-        let mut labels = std::mem::take(&mut part.set_labels);
-        if n == 1 {
-            labels.relabel_first(self.set_labels.label(0), self.set_labels.actions(0));
-        }
-        self.label_bytes = self.label_bytes - self.set_labels.text_bytes() + labels.text_bytes();
-        self.set_labels = labels;
-    }
-}
-
 /// A later part's labels, kept where the part made them rather than copied
 /// into the merged tree's: the merge of a saved tree writes them to the
-/// file after the tree's own (see [`super::spill`]), so the merge does not
+/// file after the tree's own (see [`super::parallel`]), so the merge does not
 /// hold a second copy of them (docs/perf/tree-build.md, "Memory of a large
 /// build").
 pub(super) struct KeptLabels {

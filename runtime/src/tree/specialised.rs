@@ -7,7 +7,9 @@
 
 use std::io::{Read, Seek, Write};
 
-use super::{parallel, spill, stream, BuildError, BuildOptions, MakeScratch, Saved, Tree};
+use super::nodes::Tree;
+use super::options::{BuildError, BuildOptions};
+use super::{parallel, stream, MakeScratch, Saved};
 use crate::game::Game;
 use crate::info::InfoInterner;
 
@@ -53,7 +55,7 @@ pub fn build_saving<G: Game, W: Read + Write + Seek>(
     }
 }
 
-/// [`spill::build_parallel_saving`] with the specialised copies of `make`'s games, if they have them.
+/// [`parallel::build_parallel_saving`] with the specialised copies of `make`'s games, if they have them.
 pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
     make: &(dyn Fn() -> Option<G> + Sync),
     opts: &BuildOptions,
@@ -62,8 +64,8 @@ pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
     scratch: &MakeScratch<'_>,
 ) -> Result<Saved, BuildError> {
     match specialised_maker(make) {
-        Some(fast) => spill::build_parallel_saving(&fast, opts, threads, out, scratch),
-        None => spill::build_parallel_saving(make, opts, threads, out, scratch),
+        Some(fast) => parallel::build_parallel_saving(&fast, opts, threads, out, scratch),
+        None => parallel::build_parallel_saving(make, opts, threads, out, scratch),
     }
 }
 

@@ -6,7 +6,7 @@
 //! builder numbers it, perfect recall, the stored depth and label bytes
 //! exact.
 
-use super::{Tree, CHANCE_BIT};
+use super::nodes::{Tree, CHANCE_BIT};
 
 /// No own move before a node (as in `recall.rs`).
 const NO_MOVE: u64 = u64::MAX;

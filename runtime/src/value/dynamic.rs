@@ -6,7 +6,8 @@
 
 use std::rc::Rc;
 
-use super::{fold_seq, Elem, Encode, List};
+use super::encode::{fold_seq, Encode};
+use super::list::{Elem, List};
 
 /// A value of any Gala type, as the interpreter holds it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

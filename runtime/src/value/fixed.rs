@@ -3,7 +3,7 @@
 //! (generated code reveals such facts and records such choices without a
 //! growing buffer). The words are [`Encode`]'s; a test checks it.
 
-use super::Encode;
+use super::encode::Encode;
 
 /// A value whose encoding is always [`Fixed::WORDS`] words.
 pub trait Fixed: Encode {

@@ -7,7 +7,7 @@
 use std::convert::Infallible;
 use std::rc::Rc;
 
-use crate::game::GameError;
+use crate::error::GameError;
 
 /// A list shared between states until one of them changes it (`Rc`: a
 /// state lives on one thread, and cloning it costs no atomic operation).

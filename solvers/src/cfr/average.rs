@@ -4,7 +4,7 @@
 //! sets in slot order (a set's parent sequence comes before it), no tree
 //! walk, so neither pruning nor threads can change it.
 
-use super::crew::Sets;
+use super::sets::Sets;
 
 /// Adds `weight` times the reach-weighted current strategy of the player
 /// of `sets` into `average` (per slot). `seq_reach` is scratch of at least

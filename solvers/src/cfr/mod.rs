@@ -18,12 +18,14 @@ pub mod layout;
 pub mod pace;
 pub mod rules;
 pub mod schedule;
+pub mod sets;
 pub mod state;
 pub mod sync;
 pub mod walk;
 
 use std::time::Instant;
 
+use galac_runtime::memory::MemoryLimit;
 use galac_runtime::tree::Tree;
 
 pub use rules::Variant;
@@ -49,11 +51,17 @@ pub struct CfrConfig {
     /// Threads (at most two are used: see [`crew`]); the result is the
     /// same for any count.
     pub threads: usize,
-    /// Bytes the tree and the solver's arrays may hold together.
+    /// Bytes the tree and the solver's arrays may hold together
+    /// (`u64::MAX`: no limit; see [`CfrConfig::memory`]).
     pub max_bytes: u64,
 }
 
 impl CfrConfig {
+    /// [`CfrConfig::max_bytes`] as the one memory check sees it.
+    pub fn memory(&self) -> MemoryLimit {
+        MemoryLimit::from_bytes(self.max_bytes)
+    }
+
     /// The variant with its usual update order: simultaneous for vanilla
     /// CFR, alternating for the others.
     pub fn new(variant: Variant, iterations: u64) -> CfrConfig {
@@ -91,9 +99,7 @@ impl<'t> Cfr<'t> {
     /// than `config.max_bytes`, and checking a resumed state's shape.
     pub fn new(tree: &'t Tree, config: CfrConfig, resume: Option<CfrState>) -> Result<Cfr<'t>, SolveError> {
         let needed = tree.bytes() + Self::estimate_bytes(tree, &config);
-        if needed > config.max_bytes {
-            return Err(SolveError::TooMuchMemory { needed, limit: config.max_bytes });
-        }
+        config.memory().check(needed)?;
         let plex = Treeplex::new(tree);
         let predictive = config.variant.predictive();
         let n = plex.slots.len();

@@ -14,6 +14,7 @@ use std::ops::Range;
 
 use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
+use galac_runtime::memory::MemoryLimit;
 use galac_runtime::rational::Ratio;
 
 use crate::solver::SolveError;
@@ -192,7 +193,7 @@ pub(super) struct Explorer<'a, G: Game> {
     /// The most nodes the arena may hold.
     pub max_nodes: u64,
     /// The most bytes the arena and the interner may hold together.
-    pub max_bytes: u64,
+    pub limit: MemoryLimit,
     /// Scratch buffers for chance probabilities and payoffs.
     pub probs_buf: Vec<Ratio>,
     pub pay_buf: Vec<i64>,
@@ -215,12 +216,12 @@ pub(super) type Follow<'f> = &'f dyn Fn(&Arena, u32, u32) -> bool;
 
 impl<'a, G: Game> Explorer<'a, G> {
     /// The arena with the root alone, to hold at most `max_nodes` nodes
-    /// and `max_bytes` bytes (with the interner).
+    /// and `limit` bytes (with the interner).
     pub fn new(
         game: &'a G,
         interner: &'a mut InfoInterner,
         max_nodes: u64,
-        max_bytes: u64,
+        limit: MemoryLimit,
     ) -> Result<Self, SolveError> {
         let n_players = game.info().players.len();
         if n_players != 2 {
@@ -234,7 +235,7 @@ impl<'a, G: Game> Explorer<'a, G> {
             interner,
             arena: Arena::default(),
             max_nodes,
-            max_bytes,
+            limit,
             probs_buf: Vec::new(),
             pay_buf: Vec::new(),
         };
@@ -452,10 +453,9 @@ impl<'a, G: Game> Explorer<'a, G> {
     /// the node limit.
     fn check_bytes(&self) -> Result<(), SolveError> {
         let bytes = self.arena.bytes() + self.interner.bytes() as u64;
-        if bytes > self.max_bytes {
-            return Err(SolveError::ExploredMemory { solver: "the double oracle", limit: self.max_bytes });
-        }
-        Ok(())
+        self.limit
+            .check(bytes)
+            .map_err(|e| SolveError::ExploredMemory { solver: "the double oracle", limit: e.limit.bytes() })
     }
 
     /// The nodes reached from the root by following `follow`, in preorder,

@@ -54,6 +54,8 @@ mod default_strategy;
 mod lazy;
 /// Temporary leaves' values.
 mod leaf_value;
+/// The settings of a run.
+mod options;
 /// The restricted game and its sequence form.
 mod restricted;
 
@@ -72,84 +74,9 @@ use crate::Profile;
 use best::Bests;
 pub use default_strategy::DefaultStrategy;
 use lazy::{Arena, Explorer, Kind, NONE};
+pub use options::{DoOptions, Variant};
 pub use restricted::Extended;
 use restricted::Restricted;
-
-/// Which players compute best responses in an iteration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// DO-B: both players.
-    Both,
-    /// DO-SA: one player, alternating.
-    Alternating,
-    /// DO-SWP: the player with the worse bound.
-    WorsePlayer,
-}
-
-impl Variant {
-    /// Every variant, in the paper's order.
-    pub const ALL: &'static [Variant] = &[Variant::Both, Variant::Alternating, Variant::WorsePlayer];
-
-    /// The paper's suffix: b, sa, swp.
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Both => "b",
-            Variant::Alternating => "sa",
-            Variant::WorsePlayer => "swp",
-        }
-    }
-
-    /// The variant of a [`Variant::name`].
-    pub fn from_name(name: &str) -> Option<Variant> {
-        Variant::ALL.iter().copied().find(|v| v.name() == name)
-    }
-}
-
-/// Settings of a run.
-#[derive(Clone, Debug)]
-pub struct DoOptions {
-    pub variant: Variant,
-    /// The LP backend for the restricted games.
-    pub backend: Backend,
-    /// Stop when the gap is at most this times the payoff range.
-    pub epsilon: f64,
-    /// Stop after this many iterations even with a gap left.
-    pub max_iterations: u64,
-    /// Record labels of the sets the answer defines (for a report without a tree).
-    pub labels: bool,
-    /// Stop with an error when the explored part of the game would exceed
-    /// this many nodes (the explored nodes take 20 bytes each).
-    pub max_nodes: u64,
-    /// The most bytes the explored part of the game may hold.
-    pub max_bytes: u64,
-    /// Prune the best-response searches with bounds (an answer is then
-    /// certified by unpruned searches before the run stops).
-    pub prune: bool,
-    /// Per interned information set: actions the restricted game starts
-    /// with (at the sets a path of such actions reaches), for instance
-    /// the support of a short CFR+ run; empty: the paper's start.
-    pub seed: Vec<Vec<u32>>,
-    /// Play where the restricted game defines nothing, per interned set
-    /// (default: the paper's first action).
-    pub default: DefaultStrategy,
-}
-
-impl Default for DoOptions {
-    fn default() -> Self {
-        DoOptions {
-            variant: Variant::Both,
-            backend: Backend::Clarabel,
-            epsilon: 1e-9,
-            max_iterations: u64::MAX,
-            labels: false,
-            max_nodes: u64::MAX,
-            max_bytes: u64::MAX,
-            prune: true,
-            seed: Vec::new(),
-            default: DefaultStrategy::default(),
-        }
-    }
-}
 
 /// One iteration's numbers (the convergence curve; serialized as the
 /// `solve` JSON answer lists them).
@@ -265,7 +192,7 @@ pub fn solve_game<G: Game>(
     let start = Instant::now();
     let default = Arc::new(options.default.clone());
     let mut run = Run {
-        ex: Explorer::new(game, interner, options.max_nodes, options.max_bytes)?,
+        ex: Explorer::new(game, interner, options.max_nodes, options.memory())?,
         options,
         allowed: Vec::new(),
         leaf_values: FxHashMap::default(),

@@ -5,8 +5,7 @@
 
 use galac_runtime::tree::{NodeView, Tree};
 
-use super::search::tied;
-use super::Ties;
+use super::search::{tied, Ties};
 use crate::treeplex::Slots;
 use crate::Profile;
 

@@ -20,18 +20,8 @@ use std::time::Instant;
 use galac_runtime::tree::{NodeView, Tree};
 
 use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
+pub use search::Ties;
 use search::{ConstantSum, Pruning, SearchNode, SearchSpace, SearchStats};
-
-/// How a node backs up its children's vectors when several are best for the
-/// player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ties {
-    /// The first best child in move order.
-    First,
-    /// The mean vector of the tied children (the paper's example); the
-    /// profile plays them uniformly.
-    Average,
-}
 
 /// Everything max^n found, beyond the profile.
 #[derive(Clone, Debug)]

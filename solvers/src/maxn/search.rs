@@ -11,7 +11,16 @@
 //! node's entries are memoised and computed at most once: the number of leaf
 //! entries evaluated is the paper's measure of work.
 
-use super::Ties;
+/// How a node backs up its children's vectors when several are best for the
+/// player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    /// The first best child in move order.
+    First,
+    /// The mean vector of the tied children (the paper's example); the
+    /// profile plays them uniformly.
+    Average,
+}
 
 /// What a node of a [`SearchSpace`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

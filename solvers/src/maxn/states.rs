@@ -14,10 +14,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
+use galac_runtime::memory::MemoryLimit;
 use galac_runtime::rational::Ratio;
 
-use super::search::tied;
-use super::Ties;
+use super::search::{tied, Ties};
 use crate::solver::SolveError;
 
 /// Counts of one search over states.
@@ -48,8 +48,16 @@ pub struct StateOptions {
     pub depth: Option<u32>,
     /// Bytes the search may hold (the information states it interns, the
     /// table, its stacks): beyond them it stops with
-    /// [`SolveError::TooMuchMemory`] instead of running out of memory.
+    /// [`SolveError::TooMuchMemory`] instead of running out of memory
+    /// (`None`: no limit; see [`StateOptions::memory`]).
     pub max_bytes: Option<u64>,
+}
+
+impl StateOptions {
+    /// [`StateOptions::max_bytes`] as the one memory check sees it.
+    pub fn memory(&self) -> MemoryLimit {
+        MemoryLimit::from_option(self.max_bytes)
+    }
 }
 
 /// What the search found.
@@ -380,14 +388,11 @@ impl<G: Game> StateSearch<'_, G> {
     /// Fails when the information states, the table and the stacks hold
     /// more than the options allow.
     fn check_memory(&self) -> Result<(), SolveError> {
-        let Some(limit) = self.options.max_bytes else { return Ok(()) };
         let needed = self.info.bytes() as u64
             + self.table.bytes()
             + (self.states.capacity() * std::mem::size_of::<G::State>()) as u64
             + (self.kids.capacity() * 8 + self.key.capacity() * 8) as u64;
-        if needed > limit {
-            return Err(SolveError::TooMuchMemory { needed, limit });
-        }
+        self.options.memory().check(needed)?;
         Ok(())
     }
 

@@ -14,7 +14,7 @@ fn a_packed_facts_words_are_read_one_by_one() {
 
 #[test]
 fn a_packed_move_record_gives_its_words_back_and_is_no_other_packed_fact() {
-    use super::super::{CHOSE_TAG, NONE, OFFERED_TAG};
+    use super::super::words::{CHOSE_TAG, NONE, OFFERED_TAG};
     let mut dict = FactDict::new();
     let mut last = (NONE, NONE);
     let lists: Vec<u32> = vec![PACKED | 5, 3, PACKED | 5 << 27 | 77, 0];
@@ -54,7 +54,7 @@ fn a_packed_move_record_gives_its_words_back_and_is_no_other_packed_fact() {
 /// order: a record names its own list, never another's.
 #[test]
 fn packed_list_keys_keep_their_slots_through_the_shared_entries() {
-    use super::super::{CHOSE_TAG, NONE};
+    use super::super::words::{CHOSE_TAG, NONE};
     let mut dict = FactDict::new();
     let keys: Vec<u32> = (0..3 << super::PACKED_KEY_BITS).map(|i| PACKED | (5 << 27) | (i * 7)).collect();
     let chose = [CHOSE_TAG, 1, 2];
@@ -101,7 +101,7 @@ fn tuple_fields_give_their_words_back() {
 #[test]
 fn four_word_facts_keep_their_ids_through_the_recent_slots() {
     let mut dict = FactDict::new();
-    let key = |k: u64| ([super::super::INFOSET_TAG, k % 2], [7, 1 << 40 | k << 20]);
+    let key = |k: u64| ([super::super::words::INFOSET_TAG, k % 2], [7, 1 << 40 | k << 20]);
     let n = 3 << super::RECENT_BITS;
     let ids: Vec<u32> = (0..n).map(|k| dict.id(&key(k).0, &key(k).1)).collect();
     for round in 0..2 {

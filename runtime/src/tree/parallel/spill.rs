@@ -1,9 +1,9 @@
 //! Saving a tree built on several threads without holding its nodes.
 //!
-//! Each part of the parallel build ([`super::parallel`]) writes its nodes,
+//! Each part of the parallel build ([`super::threads`]) writes its nodes,
 //! in its own numbering, to a scratch file of its own as it builds them,
 //! block by block as a build on one thread writes the saved file
-//! ([`super::stream`]): nodes reached after their block went out are kept
+//! ([`crate::tree::stream`]): nodes reached after their block went out are kept
 //! in a short list. The merge matches each part's information sets and
 //! tables with the global ones ([`super::merge`]), then reads the part's
 //! blocks back in order, maps and shifts each node, and writes the saved
@@ -11,36 +11,30 @@
 //! in the file's first block) are patched in at the end. So the build holds
 //! what the parts hold besides their nodes (their tables, labels and
 //! interners) and a few blocks, and the file is byte for byte the one
-//! [`super::save`] writes for the tree built in memory.
+//! [`crate::tree::save`] writes for the tree built in memory.
 
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, Write};
 use std::time::Instant;
 
-use super::build::{finish, Budget, BuildError, BuildOptions};
 use super::merge::{prepare, Merging, Shift};
-use super::parallel::{build_parts, split, Split};
 use super::parts::Part;
-use super::saved::{block_bytes, block_words, BLOCK};
-use super::set_labels::KeptLabels;
-use super::stream::{build_saving, streamed_stats, BlockSink, Kinds, Saved, TreeFile};
-use super::Tree;
+use super::scratch::MakeScratch;
+use super::threads::{build_parts, split, Split};
 use crate::game::{Game, Node};
 use crate::info::InfoInterner;
-
-/// A scratch file: written, then read back from its start.
-pub trait Scratch: Read + Write + Seek + Send {}
-
-impl<T: Read + Write + Seek + Send> Scratch for T {}
-
-/// Makes a new, empty scratch file (one per part of a parallel build; it
-/// is dropped when the merge has read it).
-pub type MakeScratch<'a> = dyn Fn() -> io::Result<Box<dyn Scratch>> + Sync + 'a;
+use crate::tree::build::{finish, Budget};
+use crate::tree::nodes::Tree;
+use crate::tree::options::{BuildError, BuildOptions};
+use crate::tree::outflow::{streamed_stats, BlockSink, Kinds};
+use crate::tree::saved::BLOCK;
+use crate::tree::set_labels::KeptLabels;
+use crate::tree::stream::{build_saving, Saved, TreeFile};
 
 /// Builds the tree of the game `make` creates on up to `threads` threads
-/// and writes it to `out` as [`super::save`] would (the same bytes),
+/// and writes it to `out` as [`crate::tree::save`] would (the same bytes),
 /// without holding its nodes: each part writes them to a scratch file that
 /// `scratch` makes, and the merge copies them, renumbered, into `out`. As
-/// [`super::build_parallel`] falls back to a build on one thread, this
+/// [`crate::tree::build_parallel`] falls back to a build on one thread, this
 /// falls back to [`build_saving`], and also when a scratch file cannot be
 /// made, written or read back.
 pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
@@ -73,89 +67,6 @@ pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
     let Some(mut saved) = merged else { return build_saving(&game, opts, out) };
     saved.seconds = start.elapsed().as_secs_f64();
     Ok(saved)
-}
-
-/// A part's nodes on their way to its scratch file: its blocks, in order.
-pub(super) struct PartFile {
-    out: Box<dyn Scratch>,
-    blocks: u64,
-    buf: Vec<u8>,
-}
-
-impl PartFile {
-    pub(super) fn new(out: Box<dyn Scratch>) -> PartFile {
-        PartFile { out, blocks: 0, buf: Vec::new() }
-    }
-}
-
-impl BlockSink for PartFile {
-    fn put_block(&mut self, index: u64, data: &[u32], first_child: &[u32]) -> io::Result<()> {
-        if index != self.blocks {
-            return Err(io::Error::other("a part's blocks of nodes came out of order"));
-        }
-        block_bytes(data, first_child, &mut self.buf);
-        self.out.write_all(&self.buf)?;
-        self.blocks += 1;
-        Ok(())
-    }
-}
-
-/// A part's nodes, written to its scratch file as they were built.
-pub(super) struct Spill {
-    file: Box<dyn Scratch>,
-    pub(super) n_nodes: usize,
-    /// The nodes reached after their block was written (node, data, first
-    /// child), by node.
-    late: Vec<[u32; 3]>,
-    /// Their kinds, counted with the part's sets (whose players are the
-    /// global sets' players).
-    kinds: Kinds,
-}
-
-impl Spill {
-    /// The bytes the merge holds to read a part's nodes back: a block's
-    /// bytes and its two arrays.
-    pub(super) const IN_FLIGHT: u64 = 16 * BLOCK as u64;
-
-    pub(super) fn new(file: PartFile, n_nodes: usize, mut late: Vec<[u32; 3]>, kinds: Kinds) -> Spill {
-        late.sort_unstable_by_key(|l| l[0]);
-        Spill { file: file.out, n_nodes, late, kinds }
-    }
-
-    /// Bytes held (the late nodes).
-    pub(super) fn bytes(&self) -> u64 {
-        (self.late.capacity() * 12) as u64
-    }
-
-    /// Reads the nodes back from the start, a block at a time, the late
-    /// ones patched in: calls `each` with the block's first node, its data
-    /// and first children. The outer error is the scratch file's; the
-    /// inner one, the first of `each`, which stops the reading.
-    fn read<E>(&mut self, mut each: impl FnMut(usize, &[u32], &[u32]) -> Result<(), E>) -> io::Result<Result<(), E>> {
-        self.file.seek(SeekFrom::Start(0))?;
-        let mut buf = vec![0u8; 8 * BLOCK];
-        let (mut data, mut first) = (Vec::with_capacity(BLOCK), Vec::with_capacity(BLOCK));
-        let mut late = self.late.iter().peekable();
-        for from in (0..self.n_nodes).step_by(BLOCK) {
-            let n = BLOCK.min(self.n_nodes - from);
-            self.file.read_exact(&mut buf[..8 * n])?;
-            data.clear();
-            first.clear();
-            block_words(&buf[..8 * n], &mut data, &mut first);
-            while let Some(&&[node, d, f]) = late.peek() {
-                let Some(i) = (node as usize).checked_sub(from).filter(|&i| i < n) else { break };
-                (data[i], first[i]) = (d, f);
-                late.next();
-            }
-            if let Err(e) = each(from, &data, &first) {
-                return Ok(Err(e));
-            }
-        }
-        match late.next() {
-            Some(_) => Err(io::Error::other("a late node is not one of the part's")),
-            None => Ok(Ok(())),
-        }
-    }
 }
 
 /// The saved file's blocks written in order as the merge makes its nodes;
@@ -281,9 +192,7 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
     // The parts held the most at once while they were built, or the merge
     // did.
     tree.build_bytes = tree.build_bytes.max(budget.peak());
-    if tree.build_bytes > opts.max_bytes {
-        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
-    }
+    opts.memory().check(tree.build_bytes)?;
     finish(&mut tree, global, opts)?;
     ordered.finish(&tree, game.info(), &kept).map_err(write_error)?;
     let mut stats = streamed_stats(&tree, total, kinds);
@@ -294,11 +203,12 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::deep;
-    use super::{build_parallel_saving, MakeScratch, Scratch};
+    use super::build_parallel_saving;
     use crate::game::Game;
     use crate::tree::test_games::sides;
+    use crate::tree::tests::deep;
     use crate::tree::{build, save, BuildOptions};
+    use crate::tree::{MakeScratch, Scratch};
     use std::io::{self, Cursor};
 
     /// A tree saved on two threads, each part's nodes through a scratch

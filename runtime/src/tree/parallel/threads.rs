@@ -1,34 +1,23 @@
-//! Building on several threads, with the tree identical to [`super::build`]'s.
-//!
-//! The root is expanded on the calling thread; the subtrees of runs of its
-//! children are built by worker threads, each with its own game instance and its own
-//! information-state interner. The sequential numbering gives every child's
-//! subtree a contiguous block of node ids, in child order, and numbers
-//! information sets by first appearance: so the parts are concatenated in
-//! child order, and each part's information sets, in its own order, are
-//! re-interned exactly (fact by fact) into the global interner, which
-//! reproduces the sequential numbers (see [`super::merge`]). The first
-//! part's interner becomes the global one (its numbers already are the
-//! sequential ones). Each part's nodes then move into the final arrays on
-//! a thread per part, while the next part's sets are re-interned, from the
-//! part's end a chunk at a time, each chunk's memory given back as it is
-//! copied: the merge holds about one copy of the node arrays, not two. A
-//! build that saves its tree has its parts write their nodes to scratch
-//! files instead, and holds none ([`super::spill`]).
+//! Splitting the root's children into parts and building each part on a
+//! thread of its own (with its own game and interner), then merging them
+//! ([`super::merge`]) or, for a saved tree, handing them to
+//! [`super::spill`]. Why the tree is the one a build on one thread makes:
+//! see [`super`].
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::build::{explore, finish, Budget, BuildError, BuildOptions, RootMove, ROOM_SETS, ROOM_STATES};
 use super::merge::merge;
 use super::parts::{Part, PartInfo};
-use super::recall::MovesBefore;
-use super::spill::{MakeScratch, PartFile, Spill};
-use super::stream::Outflow;
-use super::Tree;
+use super::scratch::{MakeScratch, PartFile, Spill};
 use crate::game::{advance_out_of_line, Game, Node};
 use crate::info::InfoInterner;
+use crate::tree::build::{explore, finish, Budget, RootMove, ROOM_SETS, ROOM_STATES};
+use crate::tree::nodes::Tree;
+use crate::tree::options::{BuildError, BuildOptions};
+use crate::tree::outflow::Outflow;
+use crate::tree::recall::MovesBefore;
 
 /// Parts per thread: more would balance uneven subtrees, but each part
 /// interns the information sets it meets on its own, and one part per
@@ -40,7 +29,7 @@ const PARTS_PER_THREAD: usize = 1;
 /// Builds the tree of the game `make` creates, on up to `threads` threads
 /// (each calls `make` once), with the seconds it took. Falls back to one
 /// thread when the root has fewer than two children. Unlike
-/// [`super::build`] it returns no interner: the last part's new
+/// [`crate::tree::build`] it returns no interner: the last part's new
 /// information sets are numbered without being interned (see
 /// [`super::parts::Match`]).
 pub fn build_parallel<G: Game>(
@@ -236,19 +225,21 @@ fn build_part<G: Game>(
     Ok((tree, interner, before, spill))
 }
 
-/// The tree built by [`super::build`], on this thread.
+/// The tree built on this thread by the builder on one thread. `game` is
+/// already the specialised copy when the game has one (see
+/// `tree/specialised.rs`), as [`crate::tree::build`] would pick.
 fn on_one_thread<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, f64), BuildError> {
-    super::build(game, opts).map(|(tree, _, seconds)| (tree, seconds))
+    crate::tree::build::build(game, opts).map(|(tree, _, seconds)| (tree, seconds))
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::merge::{move_nodes, prepare, Remap, Shift};
-    use super::super::CHANCE_BIT;
     use super::{build_parallel, build_part, Budget, BuildOptions, Part, PartInfo};
     use crate::game::{Game, GameError, GameInfo, Node};
     use crate::info::{InfoInterner, InfoState};
     use crate::rational::Ratio;
+    use crate::tree::nodes::CHANCE_BIT;
 
     /// Two players take turns choosing 0 or 1 down to `depth`, each seeing
     /// every move: each decision node is an information set of its own, so

@@ -5,14 +5,16 @@
 //! copied from its scratch file into the saved file
 //! ([`super::spill`]).
 
-use super::build::{Budget, BuildError, BuildOptions};
-use super::parts::{agree_on_moves_before, import_infosets, match_two_parts, Match, Part, PartInfo};
-use super::recall::{MovesBefore, NO_MOVE};
-use super::set_labels::KeptLabels;
-use super::{ChanceNode, Infoset, Tree, CHANCE_BIT};
+use super::parts::{agree_on_moves_before, import_infosets, match_two_parts, Match, Part, PartInfo, MOVE_CHUNK};
 use crate::game::{Game, Node};
 use crate::info::InfoInterner;
+use crate::memory::MemoryLimit;
 use crate::rational::Ratio;
+use crate::tree::build::Budget;
+use crate::tree::nodes::{ChanceNode, Infoset, Tree, CHANCE_BIT};
+use crate::tree::options::{BuildError, BuildOptions};
+use crate::tree::recall::{MovesBefore, NO_MOVE};
+use crate::tree::set_labels::KeptLabels;
 
 /// How a part's node ids shift in the merged tree: its node `k` (its first
 /// non-root node) becomes `base`.
@@ -58,10 +60,6 @@ impl Remap {
         }
     }
 }
-
-/// Nodes moved at a time by [`move_nodes`]: the memory in flight (16 MiB
-/// per array).
-pub(super) const MOVE_CHUNK: usize = 1 << 22;
 
 /// Moves a part's nodes from its `k`-th on (`k` its root count) into their
 /// place in the merged tree, `data` and `first_child`, mapped and shifted.
@@ -110,7 +108,7 @@ pub(super) struct Merging<'g> {
     /// The label bytes copied from the parts so far (each part's new sets'
     /// labels are copied while the part holds its own).
     copied: u64,
-    max_bytes: u64,
+    limit: MemoryLimit,
     /// With `Some` (see [`Merging::keep_labels`]), the labels of the parts'
     /// new sets, left in the parts' tables: the tree has labels only for
     /// the sets of the part it adopted them from.
@@ -143,8 +141,8 @@ impl<'g> Merging<'g> {
         if root_set != u32::MAX {
             before.set(root_set, NO_MOVE);
         }
-        let max_bytes = opts.max_bytes;
-        let merging = Merging { global, tree, counts, before, root_set, held, copied: 0, max_bytes, kept: None };
+        let limit = opts.memory();
+        let merging = Merging { global, tree, counts, before, root_set, held, copied: 0, limit, kept: None };
         Ok((merging, data))
     }
 
@@ -204,9 +202,7 @@ impl<'g> Merging<'g> {
         // the rest.
         let with_cache = self.held + self.copied + cache_bytes;
         self.tree.build_bytes = self.tree.build_bytes.max(with_cache);
-        if with_cache > self.max_bytes {
-            return Err(BuildError::TooMuchMemory { limit_mib: self.max_bytes >> 20 });
-        }
+        self.limit.check(with_cache)?;
         // The part's sets are in `tree` now.
         part.infosets = Vec::new();
         if !agree_on_moves_before(&map, local_before, &mut self.before) {
@@ -224,9 +220,7 @@ pub(super) fn prepare(parts: &mut [Part], budget: &Budget, opts: &BuildOptions) 
     let cache_bytes = match_two_parts(parts);
     let with_cache = budget.change(0, cache_bytes);
     budget.change(cache_bytes, 0);
-    if with_cache > opts.max_bytes {
-        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
-    }
+    opts.memory().check(with_cache)?;
     check_merge_limits(parts, opts)
 }
 
@@ -337,9 +331,7 @@ fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64
     let moved: u64 = parts.iter().filter(|p| p.spill.is_none()).map(Part::in_flight).sum();
     let read = parts.iter().filter(|p| p.spill.is_some()).map(Part::in_flight).max().unwrap_or(0);
     let in_flight = moved + read;
-    if held + tables + in_flight > opts.max_bytes {
-        return Err(BuildError::TooMuchMemory { limit_mib: opts.max_bytes >> 20 });
-    }
+    opts.memory().check(held + tables + in_flight)?;
     Ok((total, held + tables + in_flight))
 }
 

@@ -8,12 +8,16 @@
 //! the tree's tables: the build holds one set of lookup indexes at its
 //! peak, not two, and none while it merges.
 
-use super::build::{check_action_count, BuildError};
-use super::merge::MOVE_CHUNK;
-use super::recall::{MovesBefore, NO_MOVE, UNSET};
-use super::spill::Spill;
-use super::{Infoset, Tree, CHANCE_BIT};
+use super::scratch::Spill;
 use crate::info::{ImportCache, InfoInterner, InfoKeys};
+use crate::tree::build::check_action_count;
+use crate::tree::nodes::{Infoset, Tree, CHANCE_BIT};
+use crate::tree::options::BuildError;
+use crate::tree::recall::{MovesBefore, NO_MOVE, UNSET};
+
+/// Nodes moved at a time by the merge ([`super::merge::move_nodes`]): the memory in flight (16 MiB
+/// per array).
+pub(super) const MOVE_CHUNK: usize = 1 << 22;
 
 /// A part's tree, its information states, and per information set the own
 /// move before it (its perfect recall is checked within the part; the merge
@@ -132,7 +136,7 @@ const NEW: u32 = CHANCE_BIT;
 /// Maps a part's information sets to global ones, in the part's order of
 /// first appearance, adding the new ones to `tree` with their labels
 /// copied, or, with `kept`, counted in `tree`'s label bytes but left in the
-/// part, their ids in `kept` (see [`super::set_labels::KeptLabels`]). The
+/// part, their ids in `kept` (see [`KeptLabels`](crate::tree::set_labels::KeptLabels)). The
 /// part's keys (in `source`) and what was learned of them are given back
 /// before `tree` grows. Returns the map and the bytes of the cache that
 /// mapped the part's states and facts, at its largest.

@@ -1,0 +1,364 @@
+//! The game tree in flat arrays (struct of arrays, `u32` indices).
+//!
+//! Node 0 is the root. The children of a node are contiguous
+//! (from `first_child`, as many as the node has); nodes are numbered by a
+//! depth-first walk that numbers all children of a node before descending,
+//! so the numbering is deterministic. Per node: one `u32` of data
+//! (information set, chance node or payoff vector) and the first child: 8
+//! bytes. The kind is not stored apart: a leaf's first child is 0 (no node
+//! has the root as a child), a chance node's data has [`CHANCE_BIT`] set,
+//! and a decision node's player is its information set's. The child count
+//! is not stored per node either: it is the information set's action count
+//! or the chance node's outcome count. Leaves store the id of their payoff
+//! vector, kept once per distinct vector. Chance probabilities are exact.
+
+use super::chances::Distributions;
+use super::options::BuildError;
+use super::payoffs::PayoffTable;
+use super::set_labels::SetLabels;
+use crate::rational::Ratio;
+
+/// Node kinds: `TERMINAL`, `CHANCE`, or `DECISION + player`.
+pub const TERMINAL: u8 = 0;
+pub const CHANCE: u8 = 1;
+pub const DECISION: u8 = 2;
+
+/// Set in the data of a chance node, over its index in `chances`. A
+/// decision node's data is its information set, always below this bit (see
+/// [`BuildError::TableFull`]).
+pub(super) const CHANCE_BIT: u32 = 1 << 31;
+
+/// An information set of the tree.
+#[derive(Clone, Copy, Debug)]
+pub struct Infoset {
+    pub player: u32,
+    /// Index among the infosets of the same player (0-based, by first visit).
+    pub index_in_player: u32,
+    pub n_actions: u32,
+}
+
+/// A chance node's outcomes: their probabilities are the `n` from `start`
+/// in [`Distributions`], their labels (if any) the `n` from `labels` in
+/// `chance_labels`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ChanceNode {
+    pub(super) start: u32,
+    pub(super) n: u32,
+    pub(super) labels: u32,
+}
+
+pub struct Tree {
+    pub n_players: u32,
+    pub player_names: Vec<String>,
+    /// Decision: the information set; chance: the index in `chances` with
+    /// [`CHANCE_BIT`]; terminal: the payoff vector's id in `payoffs`.
+    pub(super) data: Vec<u32>,
+    /// 0 for a leaf.
+    pub(super) first_child: Vec<u32>,
+    pub(super) chances: Vec<ChanceNode>,
+    pub(super) dists: Distributions,
+    pub(super) payoffs: PayoffTable,
+    /// Action count per information set (a compact copy of
+    /// `infosets[i].n_actions`, for [`Tree::children`]; made once a build
+    /// is done).
+    pub(super) set_actions: Vec<u32>,
+    pub infosets: Vec<Infoset>,
+    /// Readable labels of each information set and its actions, if built
+    /// with labels (kept apart from [`Infoset`]: a tree built without
+    /// labels holds 12 bytes per set).
+    pub(super) set_labels: SetLabels,
+    /// Labels of chance outcomes, per chance node's outcome (if built with labels).
+    pub chance_labels: Vec<String>,
+    /// Bytes of the label strings' text, counted in [`Tree::bytes`] (their
+    /// lengths, so that every builder counts alike; a list of action
+    /// labels shared by sets once, see [`SetLabels`]): a set's label grows
+    /// with the facts before it, and a deep game's labels would otherwise
+    /// escape the memory limit.
+    pub(super) label_bytes: u64,
+    pub max_depth: u32,
+    /// The most bytes its build held at once: the tree's arrays while they
+    /// grew and the information-set interner(s) with their memos, what
+    /// `max_bytes` bounded (0 for a tree read from a file).
+    pub(super) build_bytes: u64,
+}
+
+/// A node as [`Tree::node`] sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeView {
+    Terminal,
+    Chance,
+    Decision { player: u32, infoset: u32 },
+}
+
+/// Counts that describe a tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stats {
+    pub nodes: u64,
+    pub terminals: u64,
+    pub chance_nodes: u64,
+    pub decision_nodes: Vec<u64>,
+    pub infosets: Vec<u64>,
+    /// Sequences per player, counting the empty sequence.
+    pub sequences: Vec<u64>,
+    pub max_depth: u32,
+    pub bytes: u64,
+}
+
+impl Tree {
+    pub fn n_nodes(&self) -> usize {
+        self.data.len()
+    }
+
+    /// `TERMINAL`, `CHANCE`, or `DECISION` + the deciding player.
+    pub fn kind(&self, node: u32) -> u8 {
+        let d = self.data[node as usize];
+        if self.first_child[node as usize] == 0 {
+            TERMINAL
+        } else if d & CHANCE_BIT != 0 {
+            CHANCE
+        } else {
+            DECISION + self.infosets[d as usize].player as u8
+        }
+    }
+
+    /// The deciding player at a decision node.
+    pub fn player(&self, node: u32) -> Option<u32> {
+        self.infoset(node).map(|set| self.infosets[set as usize].player)
+    }
+
+    pub fn infoset(&self, node: u32) -> Option<u32> {
+        let d = self.data[node as usize];
+        (self.first_child[node as usize] != 0 && d & CHANCE_BIT == 0).then_some(d)
+    }
+
+    /// What a node is, with its player and information set when it is a
+    /// decision: solvers match on this instead of asking [`Tree::infoset`]
+    /// and falling back on an id that would be wrong.
+    #[inline]
+    pub fn node(&self, node: u32) -> NodeView {
+        let d = self.data[node as usize];
+        if self.first_child[node as usize] == 0 {
+            NodeView::Terminal
+        } else if d & CHANCE_BIT != 0 {
+            NodeView::Chance
+        } else {
+            NodeView::Decision { player: self.infosets[d as usize].player, infoset: d }
+        }
+    }
+
+    #[inline]
+    pub fn children(&self, node: u32) -> std::ops::Range<u32> {
+        let first = self.first_child[node as usize];
+        if first == 0 {
+            return 0..0;
+        }
+        let d = self.data[node as usize];
+        let n =
+            if d & CHANCE_BIT != 0 { self.chances[(d & !CHANCE_BIT) as usize].n } else { self.set_actions[d as usize] };
+        first..first + n
+    }
+
+    pub(super) fn chance_node(&self, node: u32) -> Option<ChanceNode> {
+        let d = self.data[node as usize];
+        (self.first_child[node as usize] != 0 && d & CHANCE_BIT != 0).then(|| self.chances[(d & !CHANCE_BIT) as usize])
+    }
+
+    /// Exact probabilities of a chance node's children.
+    pub fn chance_probs(&self, node: u32) -> &[Ratio] {
+        self.chance_node(node).map_or(&[], |c| self.dists.get(c.start, c.n))
+    }
+
+    /// Labels of a chance node's outcomes (empty if built without labels).
+    pub fn chance_outcome_labels(&self, node: u32) -> &[String] {
+        match self.chance_node(node) {
+            Some(c) if !self.chance_labels.is_empty() => {
+                &self.chance_labels[c.labels as usize..(c.labels + c.n) as usize]
+            }
+            _ => &[],
+        }
+    }
+
+    /// The readable label of an information set (its player's facts), empty
+    /// if the tree was built without labels.
+    pub fn infoset_label(&self, set: u32) -> &str {
+        self.set_labels.label(set)
+    }
+
+    /// The labels of an information set's actions, empty if the tree was
+    /// built without labels.
+    pub fn action_labels(&self, set: u32) -> &[String] {
+        self.set_labels.actions(set)
+    }
+
+    /// The payoff vector of a terminal node.
+    pub fn payoffs(&self, node: u32) -> &[i64] {
+        if self.first_child[node as usize] != 0 {
+            return &[];
+        }
+        self.payoffs.get(self.data[node as usize])
+    }
+
+    /// Bytes held by the node arrays and tables (labels' strings aside:
+    /// counting them would walk every label at each memory check). The
+    /// arrays' lengths, not their capacities: an array grows by doubling
+    /// its reserved room, but a page of it takes memory only once written
+    /// (counting the room, a build would say it holds far more than its
+    /// resident memory, and the memory limit would stop it early).
+    pub fn bytes(&self) -> u64 {
+        (self.data.len() * 4
+            + self.first_child.len() * 4
+            + self.chances.len() * std::mem::size_of::<ChanceNode>()
+            + self.set_actions.len() * 4
+            + self.infosets.len() * std::mem::size_of::<Infoset>()
+            + self.chance_labels.len() * std::mem::size_of::<String>()) as u64
+            + self.dists.bytes()
+            + self.payoffs.bytes()
+            + self.set_labels.index_bytes()
+            + self.label_bytes
+    }
+
+    /// Bytes of the two per-node arrays (part of [`Tree::bytes`]).
+    pub(super) fn node_bytes(&self) -> u64 {
+        (self.data.len() * 4 + self.first_child.len() * 4) as u64
+    }
+
+    /// Appends a chance outcome's label, counting its bytes.
+    pub(super) fn push_chance_label(&mut self, label: String) {
+        self.label_bytes += label.len() as u64;
+        self.chance_labels.push(label);
+    }
+
+    /// See [`Tree::build_bytes`](Tree#structfield.build_bytes): everything
+    /// its build held, for the memory report (0 for a tree read from a file).
+    pub fn build_bytes(&self) -> u64 {
+        self.build_bytes
+    }
+
+    pub fn stats(&self) -> Stats {
+        let n = self.n_players as usize;
+        let mut s = Stats {
+            nodes: self.n_nodes() as u64,
+            terminals: 0,
+            chance_nodes: 0,
+            decision_nodes: vec![0; n],
+            infosets: vec![0; n],
+            sequences: vec![1; n],
+            max_depth: self.max_depth,
+            bytes: self.bytes(),
+        };
+        for (&d, &first) in self.data.iter().zip(&self.first_child) {
+            if first == 0 {
+                s.terminals += 1;
+            } else if d & CHANCE_BIT != 0 {
+                s.chance_nodes += 1;
+            } else {
+                s.decision_nodes[self.infosets[d as usize].player as usize] += 1;
+            }
+        }
+        for info in &self.infosets {
+            s.infosets[info.player as usize] += 1;
+            s.sequences[info.player as usize] += u64::from(info.n_actions);
+        }
+        s
+    }
+
+    /// The nodes in depth-first preorder (each node before its subtree,
+    /// children in action order), without recursion.
+    pub fn preorder(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(self.n_nodes());
+        let mut stack = vec![0u32];
+        while let Some(node) = stack.pop() {
+            out.push(node);
+            stack.extend(self.children(node).rev());
+        }
+        out
+    }
+}
+
+impl Tree {
+    /// Takes the set labels of `part`, a parallel build's first part, whose
+    /// sets are this tree's from the first on, as this tree's: moved, not
+    /// copied (they are most of the labels, and a copy doubled them while
+    /// it was made). The part's first set, an empty placeholder for this
+    /// tree's root set if it has one, gets its labels. The label bytes come
+    /// out as if each set had been added (each distinct list counted once).
+    /// Takes nothing if the part's sets do not start so (the merge then
+    /// copies the labels, as for the other parts).
+    pub(super) fn adopt_set_labels(&mut self, part: &mut Tree) {
+        let n = self.infosets.len();
+        let placeholders = part.infosets.len() >= n && part.infosets[..n].iter().all(|s| s.n_actions == 0);
+        let labelled = self.set_labels.len() == n && part.set_labels.len() >= n;
+        if n > 1 || !placeholders || !labelled || (n == 1 && !part.set_labels.label(0).is_empty()) {
+            return;
+        }
+        let mut labels = std::mem::take(&mut part.set_labels);
+        if n == 1 {
+            labels.relabel_first(self.set_labels.label(0), self.set_labels.actions(0));
+        }
+        self.label_bytes = self.label_bytes - self.set_labels.text_bytes() + labels.text_bytes();
+        self.set_labels = labels;
+    }
+}
+
+/// Making a tree's tables, for the builders and the loader.
+impl Tree {
+    /// A tree with no nodes yet.
+    pub(super) fn empty(player_names: Vec<String>) -> Tree {
+        let n_players = player_names.len() as u32;
+        Tree {
+            n_players,
+            player_names,
+            data: Vec::new(),
+            first_child: Vec::new(),
+            chances: Vec::new(),
+            dists: Distributions::default(),
+            payoffs: PayoffTable::new(n_players as usize),
+            set_actions: Vec::new(),
+            infosets: Vec::new(),
+            set_labels: SetLabels::default(),
+            chance_labels: Vec::new(),
+            label_bytes: 0,
+            max_depth: 0,
+            build_bytes: 0,
+        }
+    }
+    /// Appends an information set, with, in a tree built with labels, its
+    /// label and its actions' labels (the compact action counts are made
+    /// when the build is done, [`Tree::fill_set_actions`]).
+    pub(super) fn push_infoset(&mut self, set: Infoset, labels: Option<(&str, &[String])>) -> Result<(), BuildError> {
+        if self.infosets.len() >= CHANCE_BIT as usize {
+            return Err(BuildError::TableFull { what: "information sets", limit: CHANCE_BIT.into() });
+        }
+        crate::room::push(&mut self.infosets, set);
+        if let Some((label, actions)) = labels {
+            self.label_bytes += self.set_labels.push(label, actions);
+        }
+        Ok(())
+    }
+    /// Appends a chance node's outcomes and returns the node's data.
+    pub(super) fn push_chance(&mut self, chance: ChanceNode) -> Result<u32, BuildError> {
+        let index = self.chances.len() as u32;
+        if index >= CHANCE_BIT {
+            return Err(BuildError::TableFull { what: "chance nodes", limit: CHANCE_BIT.into() });
+        }
+        self.chances.push(chance);
+        Ok(index | CHANCE_BIT)
+    }
+    /// Makes the compact action counts from the sets, once the build is
+    /// done: a build does without them (reading `infosets`), 4 bytes a set
+    /// less at its peak (docs/perf/tree-build.md, "Memory of a large build").
+    pub(super) fn fill_set_actions(&mut self) {
+        self.set_actions = self.infosets.iter().map(|s| s.n_actions).collect();
+    }
+    pub(super) fn shrink_to_fit(&mut self) {
+        self.data.shrink_to_fit();
+        self.first_child.shrink_to_fit();
+        self.chances.shrink_to_fit();
+        self.dists.shrink_to_fit();
+        self.payoffs.shrink_to_fit();
+        self.set_actions.shrink_to_fit();
+        self.infosets.shrink_to_fit();
+        self.set_labels.shrink_to_fit();
+        self.chance_labels.shrink_to_fit();
+    }
+}

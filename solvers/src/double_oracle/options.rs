@@ -1,0 +1,91 @@
+//! The settings of a double-oracle run: its [`Variant`] (who computes best
+//! responses) and [`DoOptions`].
+
+use galac_runtime::memory::MemoryLimit;
+
+use super::default_strategy::DefaultStrategy;
+use crate::lp::Backend;
+
+/// Which players compute best responses in an iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// DO-B: both players.
+    Both,
+    /// DO-SA: one player, alternating.
+    Alternating,
+    /// DO-SWP: the player with the worse bound.
+    WorsePlayer,
+}
+
+impl Variant {
+    /// Every variant, in the paper's order.
+    pub const ALL: &'static [Variant] = &[Variant::Both, Variant::Alternating, Variant::WorsePlayer];
+
+    /// The paper's suffix: b, sa, swp.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Both => "b",
+            Variant::Alternating => "sa",
+            Variant::WorsePlayer => "swp",
+        }
+    }
+
+    /// The variant of a [`Variant::name`].
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.iter().copied().find(|v| v.name() == name)
+    }
+}
+
+/// Settings of a run.
+#[derive(Clone, Debug)]
+pub struct DoOptions {
+    pub variant: Variant,
+    /// The LP backend for the restricted games.
+    pub backend: Backend,
+    /// Stop when the gap is at most this times the payoff range.
+    pub epsilon: f64,
+    /// Stop after this many iterations even with a gap left.
+    pub max_iterations: u64,
+    /// Record labels of the sets the answer defines (for a report without a tree).
+    pub labels: bool,
+    /// Stop with an error when the explored part of the game would exceed
+    /// this many nodes (the explored nodes take 20 bytes each).
+    pub max_nodes: u64,
+    /// The most bytes the explored part of the game may hold (`u64::MAX`:
+    /// no limit; see [`DoOptions::memory`]).
+    pub max_bytes: u64,
+    /// Prune the best-response searches with bounds (an answer is then
+    /// certified by unpruned searches before the run stops).
+    pub prune: bool,
+    /// Per interned information set: actions the restricted game starts
+    /// with (at the sets a path of such actions reaches), for instance
+    /// the support of a short CFR+ run; empty: the paper's start.
+    pub seed: Vec<Vec<u32>>,
+    /// Play where the restricted game defines nothing, per interned set
+    /// (default: the paper's first action).
+    pub default: DefaultStrategy,
+}
+
+impl DoOptions {
+    /// [`DoOptions::max_bytes`] as the one memory check sees it.
+    pub fn memory(&self) -> MemoryLimit {
+        MemoryLimit::from_bytes(self.max_bytes)
+    }
+}
+
+impl Default for DoOptions {
+    fn default() -> Self {
+        DoOptions {
+            variant: Variant::Both,
+            backend: Backend::Clarabel,
+            epsilon: 1e-9,
+            max_iterations: u64::MAX,
+            labels: false,
+            max_nodes: u64::MAX,
+            max_bytes: u64::MAX,
+            prune: true,
+            seed: Vec::new(),
+            default: DefaultStrategy::default(),
+        }
+    }
+}
