@@ -144,26 +144,6 @@ pub(crate) fn profile_for<G: Game>(
     Ok((solved.solution.profile, format!("solved by {}", solved.name)))
 }
 
-/// The facts of a set's label (after the player's name), split at the
-/// commas outside parentheses.
-pub fn facts(label: &str) -> Vec<&str> {
-    let list = label.split_once(": ").map_or("", |(_, facts)| facts);
-    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
-    for (i, c) in list.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(list[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(list[start..].trim());
-    out
-}
-
 /// `text` holds `pattern`'s pieces between its `*`s, in order.
 pub(crate) fn matches(pattern: &str, text: &str) -> bool {
     let mut rest = text;
@@ -359,6 +339,7 @@ mod tests {
 
     #[test]
     fn facts_split_outside_parentheses_and_patterns_match_in_order() {
+        use crate::private_info::facts;
         assert_eq!(facts("B: took(A, 0, 1), moved(Bet)"), ["took(A, 0, 1)", "moved(Bet)"]);
         assert_eq!(facts("first: private_card(card(0, 0))"), ["private_card(card(0, 0))"]);
         assert!(matches("Ks*Raise", "second: private_card(Ks), acted(Raise)"));

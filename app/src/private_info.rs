@@ -66,7 +66,7 @@ pub fn private_facts(tree: &Tree) -> Vec<Vec<String>> {
     }
     let mut out = vec![Vec::new(); tree.infosets.len()];
     for sets in states.values() {
-        let facts: Vec<Vec<&str>> = sets.iter().map(|&s| crate::explain::facts(tree.infoset_label(s as u32))).collect();
+        let facts: Vec<Vec<&str>> = sets.iter().map(|&s| facts(tree.infoset_label(s as u32))).collect();
         for (k, &set) in sets.iter().enumerate() {
             out[set] = facts[k]
                 .iter()
@@ -99,4 +99,24 @@ fn outcome(tree: &Tree, node: u32, a: usize) -> String {
         _ => tree.chance_outcome_labels(node).get(a).cloned(),
     };
     label.unwrap_or_else(|| format!("#{a}"))
+}
+
+/// The facts of a set's label (after the player's name), split at the
+/// commas outside parentheses.
+pub fn facts(label: &str) -> Vec<&str> {
+    let list = label.split_once(": ").map_or("", |(_, facts)| facts);
+    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in list.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(list[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(list[start..].trim());
+    out
 }

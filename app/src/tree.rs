@@ -104,7 +104,7 @@ fn run_saving<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>, path: &
     let saved = match (outcome, written) {
         (Some(Err(e)), _) if !matches!(e, BuildError::Write(_)) => {
             eprintln!("error: {e}");
-            crate::print_limit_hint(&e);
+            crate::building::print_limit_hint(&e);
             return 1;
         }
         (Some(Ok(saved)), Ok(())) => saved,

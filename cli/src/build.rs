@@ -110,7 +110,7 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
                     "binary": output.display().to_string(),
                     "seconds": seconds,
                 });
-                crate::emit(&format!("{json}\n"));
+                galac_app::emit(&format!("{json}\n"));
             }
             0
         }

@@ -27,7 +27,7 @@ pub fn run(args: &CheckArgs, color: bool) -> i32 {
     }
     match crate::game_args::check(&args.game, color) {
         Ok(loaded) => {
-            crate::emit(&format!("{}\n", loaded.compiled.summary(&loaded.values)));
+            galac_app::emit(&format!("{}\n", loaded.compiled.summary(&loaded.values)));
             0
         }
         Err(code) => code,
@@ -36,7 +36,7 @@ pub fn run(args: &CheckArgs, color: bool) -> i32 {
 
 /// `check --format json`: the diagnostics (warnings too) as JSON.
 fn run_json(game: &crate::game_args::GameArgs) -> i32 {
-    let bytes = match crate::read_source(&game.file) {
+    let bytes = match crate::game_args::read_source(&game.file) {
         Ok(b) => b,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -62,7 +62,7 @@ fn run_json(game: &crate::game_args::GameArgs) -> i32 {
         "summary": summary_line,
         "diagnostics": diagnostics.iter().map(|d| diagnostic_json(&sources, d)).collect::<Vec<_>>(),
     });
-    crate::emit(&format!("{json}\n"));
+    galac_app::emit(&format!("{json}\n"));
     code
 }
 

@@ -30,7 +30,7 @@ pub struct Loaded {
 /// prints why and returns the exit status (1 for errors in the game, 2 for
 /// a wrong call).
 pub fn check(args: &GameArgs, color: bool) -> Result<Loaded, i32> {
-    let bytes = crate::read_source(&args.file).map_err(|msg| {
+    let bytes = read_source(&args.file).map_err(|msg| {
         eprintln!("error: {msg}");
         2
     })?;
@@ -63,4 +63,12 @@ impl Loaded {
     pub fn interp(&self) -> Interp {
         self.compiled.interp(&self.values)
     }
+}
+
+/// Reads a source file, or explains why it cannot be read.
+pub(crate) fn read_source(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    if path.is_dir() {
+        return Err(format!("`{}` is a directory, not a .gala file", path.display()));
+    }
+    galac_app::read_bounded(path, galac_compiler::compile::MAX_SOURCE_BYTES as u64)
 }

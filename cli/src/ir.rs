@@ -22,8 +22,8 @@ pub fn run(args: &IrArgs, color: bool) -> i32 {
         Ok(loaded) => {
             let ir = &loaded.compiled.ir;
             match args.format {
-                Format::Text => crate::emit(&ir.to_string()),
-                Format::Json => crate::emit(&format!("{}\n", json(ir))),
+                Format::Text => galac_app::emit(&ir.to_string()),
+                Format::Json => galac_app::emit(&format!("{}\n", json(ir))),
             }
             0
         }

@@ -106,14 +106,6 @@ fn with_build_implied(mut argv: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsStri
     argv
 }
 
-/// Reads a source file, or explains why it cannot be read.
-pub(crate) fn read_source(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    if path.is_dir() {
-        return Err(format!("`{}` is a directory, not a .gala file", path.display()));
-    }
-    galac_app::read_bounded(path, galac_compiler::compile::MAX_SOURCE_BYTES as u64)
-}
-
 /// Compiles the game and runs `f` with an interpreter of it and a maker of
 /// more instances, for the tree builder's other threads; or returns the
 /// failure's exit status.
@@ -135,8 +127,6 @@ fn with_game(
     let make = || Some(instance());
     f(&instance(), &make)
 }
-
-use galac_app::emit;
 
 #[cfg(test)]
 mod tests {

@@ -6,10 +6,12 @@
 
 use std::sync::Arc;
 
+use crate::codegen::Specialised;
 use crate::diagnostic::{Diagnostic, Severity, SourceMap};
-use crate::driver::{self, ParamValue, Specialised};
 use crate::source::SourceFile;
 use crate::span::Span;
+use crate::typeck::consts::ParamValue;
+use crate::typeck::types::Ty;
 use crate::typeck::{self, tast};
 use crate::{ast, interp, ir};
 
@@ -92,7 +94,7 @@ impl Compiled {
     /// as `name=value` (parsed as compiled solvers parse them). An error is
     /// a wrong call, not an error in the game.
     pub fn param_values(&self, overrides: &[String]) -> Result<Vec<ParamValue>, String> {
-        driver::parse_param_overrides(&self.program, overrides).and_then(|o| driver::param_values(&self.program, &o))
+        parse_param_overrides(&self.program, overrides).and_then(|o| param_values(&self.program, &o))
     }
 
     /// A new interpreter of the game for these param values (one per thread
@@ -105,7 +107,7 @@ impl Compiled {
     /// lengths computed from them known), or `None` if it does not check
     /// for them (the general game still serves).
     pub fn specialised(&self) -> Option<Specialised> {
-        let values = driver::param_values(&self.program, &[]).ok()?;
+        let values = param_values(&self.program, &[]).ok()?;
         on_big_stack(|| {
             let (typed, problems) = typeck::check_for(&self.ast, Some(&values));
             if problems.iter().any(|d| d.severity == Severity::Error) {
@@ -124,7 +126,7 @@ impl Compiled {
 
     /// `kuhn: ok; 2 players (first, second); 1 param (ante=1); 3 flows (deal, bet, main)`
     pub fn summary(&self, values: &[ParamValue]) -> String {
-        driver::summary(&self.program, values)
+        summary(&self.program, values)
     }
 }
 
@@ -144,6 +146,57 @@ fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 
 /// The game `src` compiled as `t.gala` (for tests), or a panic showing
 /// its errors.
+/// Parses `name=value` overrides against the program's params (the same
+/// parser and messages as compiled solvers).
+pub fn parse_param_overrides(program: &tast::Program, args: &[String]) -> Result<Vec<(usize, ParamValue)>, String> {
+    let specs: Vec<galac_runtime::params::ParamSpec> = program
+        .params
+        .iter()
+        .map(|p| galac_runtime::params::ParamSpec { name: &p.name, is_bool: p.ty == Ty::Bool, constant: p.constant })
+        .collect();
+    let given = galac_runtime::params::parse_overrides(&program.name, &specs, args)?;
+    Ok(given.into_iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).collect())
+}
+
+/// The value of every param: its default, or the override given for it.
+/// Defaults may use earlier params and integer arithmetic.
+pub fn param_values(program: &tast::Program, overrides: &[(usize, ParamValue)]) -> Result<Vec<ParamValue>, String> {
+    let mut values: Vec<ParamValue> = Vec::with_capacity(program.params.len());
+    for (i, p) in program.params.iter().enumerate() {
+        let v = match overrides.iter().find(|(idx, _)| *idx == i) {
+            Some((_, v)) => v.clone(),
+            None => typeck::consts::eval_const(&p.default, &values)
+                .map_err(|why| format!("the default of param `{}` cannot be computed: {why}", p.name))?,
+        };
+        values.push(v);
+    }
+    Ok(values)
+}
+
+/// `kuhn: ok; 2 players (first, second); 1 param (ante=1); 3 flows (deal, bet, main)`
+pub fn summary(program: &tast::Program, values: &[ParamValue]) -> String {
+    let plural = |items: &[String], word: &str| match items.len() {
+        0 => format!("no {word}s"),
+        1 => format!("1 {word} ({})", items[0]),
+        n => format!("{n} {word}s ({})", items.join(", ")),
+    };
+    let params: Vec<String> = program
+        .params
+        .iter()
+        .zip(values)
+        .filter(|(p, _)| !p.constant)
+        .map(|(p, v)| format!("{}={v}", p.name))
+        .collect();
+    let flows: Vec<String> = program.flows.iter().map(|f| f.name.clone().unwrap_or_else(|| "main".into())).collect();
+    format!(
+        "{}: ok; {}; {}; {}",
+        program.name,
+        plural(&program.players, "player"),
+        plural(&params, "param"),
+        plural(&flows, "flow")
+    )
+}
+
 #[cfg(test)]
 pub(crate) fn compiled(src: &str) -> Compiled {
     let mut sources = SourceMap::new();

@@ -288,3 +288,19 @@ impl Program {
         }
     }
 }
+
+impl Program {
+    /// The checked `evaluate` fn of a lowered game and the slot of the state
+    /// variable each of its params receives.
+    pub fn evaluate_fn(&self) -> Option<(tast::FnId, Vec<u32>)> {
+        let ir = self;
+        let id = ir.fns.iter().position(|f| f.name == crate::typeck::evaluate::EVALUATE)?;
+        let f = &ir.fns[id];
+        let vars = &ir.slots[..ir.n_vars as usize];
+        let slots: Option<Vec<u32>> = f.locals[..f.n_params as usize]
+            .iter()
+            .map(|p| vars.iter().position(|(name, _)| *name == p.name).map(|s| s as u32))
+            .collect();
+        Some((tast::FnId(id as u32), slots?))
+    }
+}

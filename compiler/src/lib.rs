@@ -19,9 +19,4 @@ pub mod source;
 pub mod span;
 pub mod typeck;
 
-#[allow(clippy::all, unused)]
-mod grammar {
-    lalrpop_util::lalrpop_mod!(pub grammar);
-}
-
 pub use compile::{compile, Compiled};

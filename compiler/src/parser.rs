@@ -5,12 +5,18 @@
 
 use lalrpop_util::{ErrorRecovery, ParseError};
 
+use self::grammar::grammar::ProgramParser;
 use crate::ast::Program;
 use crate::delimiters::Spanned;
 use crate::diagnostic::Diagnostic;
-use crate::grammar::grammar::ProgramParser;
 use crate::lexer::{LexErrorKind, Lexer, Token};
 use crate::span::{FileId, Span};
+
+/// The LALRPOP parser generated from `grammar.lalrpop` (by `build.rs`).
+#[allow(clippy::all, unused)]
+mod grammar {
+    lalrpop_util::lalrpop_mod!(pub grammar);
+}
 
 type LalrpopError<'src> = ParseError<usize, Token<'src>, std::convert::Infallible>;
 

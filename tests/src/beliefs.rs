@@ -111,7 +111,7 @@ fn private_information_is_what_only_the_player_was_told() {
         for (s, facts) in private.iter().enumerate() {
             let label = tree.infoset_label(s as u32);
             let own: Vec<&str> =
-                galac_app::explain::facts(label).into_iter().filter(|f| f.starts_with(private_tag)).collect();
+                galac_app::private_info::facts(label).into_iter().filter(|f| f.starts_with(private_tag)).collect();
             assert_eq!(own.len(), 1, "{file}: {label}");
             assert_eq!(facts, &[own[0].to_string()], "{file}: {label}");
         }

@@ -12,7 +12,7 @@
 
 use std::io::{self, BufWriter, Write};
 
-use super::{action_label, chance_label};
+use super::labels::{action_label, chance_label};
 use galac_runtime::tree::{Tree, CHANCE, TERMINAL};
 
 /// The default limit on the size of a drawn tree.

@@ -33,7 +33,7 @@
 use std::collections::HashSet;
 use std::io::{self, BufWriter, Write};
 
-use super::{action_label, chance_label};
+use super::labels::{action_label, chance_label};
 use galac_runtime::tree::{Tree, CHANCE, TERMINAL};
 
 /// Gambit's name of the chance player, which no other player may take.

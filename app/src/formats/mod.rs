@@ -9,22 +9,10 @@
 
 pub mod dot;
 pub mod efg;
+mod labels;
 
 pub use dot::{write_dot, DotError, DotOptions, DEFAULT_DOT_MAX_NODES};
 pub use efg::write_efg;
-
-use galac_runtime::tree::Tree;
-
-/// The label of action `a` of a decision node's information set, or the
-/// action number when the tree carries no labels.
-fn action_label(tree: &Tree, infoset: u32, a: usize) -> String {
-    tree.action_labels(infoset).get(a).cloned().unwrap_or_else(|| a.to_string())
-}
-
-/// The label of outcome `a` of a chance node, or its number.
-fn chance_label(tree: &Tree, node: u32, a: usize) -> String {
-    tree.chance_outcome_labels(node).get(a).cloned().unwrap_or_else(|| a.to_string())
-}
 
 /// A tiny game for the writers' tests: chance deals `"low"` (1/3) or
 /// `high\` (2/3) to the hider, who keeps or swaps it; the seeker, seeing

@@ -7,23 +7,27 @@ use galac_runtime::game::Game;
 use galac_runtime::tree::Tree;
 
 use super::svg::{Svg, COLOURS};
-use super::PlotArgs;
 use crate::cards::CardStyle;
-use crate::explain::facts;
+use crate::private_info::facts;
 
 /// Plot area margins: left, right, top, bottom.
 const MARGIN: (f64, f64, f64, f64) = (70.0, 170.0, 50.0, 90.0);
 
 /// One stacked bar per chosen set of the player: the share of each action.
-pub fn strategy<G: Game>(game: &G, tree: &Tree, args: &PlotArgs, style: &CardStyle) -> Result<String, String> {
+pub fn strategy<G: Game>(
+    game: &G,
+    tree: &Tree,
+    select: &crate::explain::Selection,
+    limits: &crate::LimitArgs,
+    style: &CardStyle,
+) -> Result<String, String> {
     let info = game.info();
-    let player = match &args.select.player {
+    let player = match &select.player {
         Some(name) => info.players.iter().position(|p| p == name).ok_or_else(|| format!("no player `{name}`"))?,
         None => 0,
     } as u32;
     let labels = crate::report::unique_labels(tree);
-    let (profile, source) =
-        crate::explain::profile_for(game, tree, &labels, args.select.strategy.as_deref(), &args.limits)?;
+    let (profile, source) = crate::explain::profile_for(game, tree, &labels, select.strategy.as_deref(), limits)?;
     let facts_of = |s: u32| facts(&labels[s as usize]).len();
     let fewest = (0..tree.infosets.len() as u32)
         .filter(|&s| tree.infosets[s as usize].player == player)
@@ -32,7 +36,7 @@ pub fn strategy<G: Game>(game: &G, tree: &Tree, args: &PlotArgs, style: &CardSty
         .unwrap_or(0);
     let sets: Vec<u32> = (0..tree.infosets.len() as u32)
         .filter(|&s| tree.infosets[s as usize].player == player)
-        .filter(|&s| match &args.select.filter {
+        .filter(|&s| match &select.filter {
             Some(p) => {
                 crate::explain::matches(p, &labels[s as usize])
                     || crate::explain::matches(p, &style.rewrite(&labels[s as usize]))

@@ -61,7 +61,7 @@ pub fn run<G: Game>(game: &G, args: &PlotArgs, make: crate::Maker<G>) -> i32 {
             if args.chart == Chart::Tree {
                 tree::draw(&tree, &crate::title(game), args.max_drawn, &style)
             } else {
-                charts::strategy(game, &tree, args, &style)
+                charts::strategy(game, &tree, &args.select, &args.limits, &style)
             }
         }
     };

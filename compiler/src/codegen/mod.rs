@@ -8,9 +8,9 @@ pub(crate) mod layout;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::driver::{ParamValue, Specialised};
 use crate::ir;
 use crate::source::SourceFile;
+use crate::typeck::consts::ParamValue;
 use crate::typeck::types::Ty;
 use emit::Emitter;
 use galac_runtime::labels::TypeDesc;
@@ -472,4 +472,13 @@ fn family(ir: &ir::Program, e: &Emitter) -> TokenStream {
 
 pub(crate) fn clean(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
+/// A game checked and lowered for its params' default values: what
+/// `codegen` compiles into a copy specialised to them, beside the general
+/// game (arrays whose lengths are params held as Rust arrays).
+pub struct Specialised {
+    pub ir: crate::ir::Program,
+    /// The value of each param the copy is compiled for.
+    pub values: Vec<ParamValue>,
 }

@@ -110,7 +110,7 @@ impl Interp {
             .collect();
         let labeler = ir.labeler();
         let live = crate::codegen::layout::live_locals(&ir);
-        let evaluate = crate::typeck::evaluate::find(&ir);
+        let evaluate = ir.evaluate_fn();
         let remembered = crate::offers::remembered(&ir);
         Interp {
             live,

@@ -6,10 +6,9 @@
 //! denominator, so that estimates are on the payoffs' scale and exact.
 //! No syntax of its own: it is an ordinary pure fn, checked here.
 
-use super::tast::{Fn, FnId, Var};
+use super::tast::{Fn, Var};
 use super::types::Ty;
 use crate::diagnostic::Diagnostic;
-use crate::ir;
 
 /// The name that makes a fn the game's heuristic.
 pub const EVALUATE: &str = "evaluate";
@@ -43,17 +42,4 @@ pub fn check(vars: &[Var], fns: &[Fn]) -> Vec<Diagnostic> {
         }
     }
     problems
-}
-
-/// The checked `evaluate` fn of a lowered game and the slot of the state
-/// variable each of its params receives.
-pub fn find(ir: &ir::Program) -> Option<(FnId, Vec<u32>)> {
-    let id = ir.fns.iter().position(|f| f.name == EVALUATE)?;
-    let f = &ir.fns[id];
-    let vars = &ir.slots[..ir.n_vars as usize];
-    let slots: Option<Vec<u32>> = f.locals[..f.n_params as usize]
-        .iter()
-        .map(|p| vars.iter().position(|(name, _)| *name == p.name).map(|s| s as u32))
-        .collect();
-    Some((FnId(id as u32), slots?))
 }

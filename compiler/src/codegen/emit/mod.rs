@@ -373,7 +373,7 @@ impl<'a> Emitter<'a> {
     /// `evaluate`'s body: the game's `evaluate` fn called with the state
     /// variables it names, a step counted at the fn as the interpreter does.
     pub fn evaluate_body(&self) -> TokenStream {
-        let Some((f, vars)) = crate::typeck::evaluate::find(self.ir) else {
+        let Some((f, vars)) = self.ir.evaluate_fn() else {
             return quote!(let _ = (s, out); Ok(None));
         };
         let name = self.fn_name(f);

@@ -1,0 +1,214 @@
+//! Building a game's tree for a command: the limits every command shares
+//! (`LimitArgs`), on one thread or several, with a progress counter, or
+//! read from a saved file; and flag groups at their defaults.
+
+use galac_runtime::game::{Game, DEFAULT_STEP_LIMIT};
+use galac_runtime::tree::{BuildError, BuildOptions};
+
+/// Limits of tree generation, shared by every command that builds a tree.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Stop with an error when the tree would exceed this many nodes.
+    #[arg(long, value_name = "N", default_value_t = 200_000_000)]
+    pub max_nodes: u64,
+    /// Stop with an error when the tree would need more memory (MiB).
+    #[arg(long, value_name = "MIB", default_value_t = 8192)]
+    pub max_memory: u64,
+    /// Evaluation steps allowed between two events of a play (catches endless loops).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_STEP_LIMIT)]
+    pub step_limit: u64,
+    /// Threads for building the tree (0, the default, is all cores, or one
+    /// for a tree that a few random plays estimate at under 80,000 nodes).
+    /// The tree is the same whatever the number; more threads
+    /// pay off on large trees (a small one only pays their start-up, about
+    /// half a millisecond) and need more memory: each thread's part has its
+    /// own information-set interner (`--max-memory` counts the parts and
+    /// the merged tree together; when they do not fit, one thread builds
+    /// the tree).
+    /// The CFR solvers use up to two threads (0: as many as there are cores,
+    /// at most two; 1: one), with the same answer whatever N; with two they
+    /// time one thread against two as they run and use the faster.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// Read the tree from FILE, saved by `tree --save` for the same game
+    /// and params, instead of building it (docs/tree-format.md).
+    #[arg(long, value_name = "FILE")]
+    pub tree: Option<std::path::PathBuf>,
+    /// No progress bars (they are only drawn when standard error is a
+    /// terminal anyway).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+impl LimitArgs {
+    /// `--max-memory` in bytes.
+    pub fn max_bytes(&self) -> u64 {
+        galac_runtime::memory::MemoryLimit::from_mib(self.max_memory).bytes()
+    }
+
+    pub fn build_options(&self, labels: bool) -> BuildOptions {
+        BuildOptions { max_nodes: self.max_nodes, max_bytes: self.max_bytes(), labels, progress: None }
+    }
+}
+
+/// A group of flags with every flag at its default, as the command line
+/// gives them (one source of defaults: the flags' own attributes).
+pub fn defaults<T: clap::Args + clap::FromArgMatches>() -> T {
+    let command = T::augment_args(clap::Command::new("defaults"));
+    let matches = command.try_get_matches_from(["defaults"]).expect("every flag has a default or is optional");
+    T::from_arg_matches(&matches).expect("the defaults parse")
+}
+
+/// Makes another instance of the game, for another thread.
+pub type Maker<'a, G> = Option<&'a (dyn Fn() -> Option<G> + Sync)>;
+
+/// Builds the tree, on several threads when the game can be instantiated
+/// again, with its generation time; or prints why it cannot (`None`: the
+/// command exits with 1).
+pub fn build_tree<G: Game>(
+    game: &G,
+    make: Maker<G>,
+    limits: &LimitArgs,
+    labels: bool,
+) -> Option<(galac_runtime::tree::Tree, f64)> {
+    if let Some(path) = &limits.tree {
+        return match load_tree(game, path, &limits.build_options(labels)) {
+            Ok(loaded) => Some(loaded),
+            Err(galac_runtime::tree::LoadError::Limit(e)) => {
+                eprintln!("error: cannot read the tree in `{}`: {e}", path.display());
+                print_limit_hint(&e);
+                None
+            }
+            Err(e) => {
+                eprintln!("error: cannot read the tree in `{}`: {e}", path.display());
+                None
+            }
+        };
+    }
+    match try_build_tree(game, make, limits, labels) {
+        Ok(built) => Some(built),
+        Err(e) => {
+            eprintln!("error: {e}");
+            print_limit_hint(&e);
+            None
+        }
+    }
+}
+
+/// The flag that raises the limit `e` is about, if any.
+pub(crate) fn print_limit_hint(e: &BuildError) {
+    match e {
+        BuildError::TooManyNodes { .. } => eprintln!("hint: raise the limit with --max-nodes"),
+        BuildError::TooMuchMemory { .. } => eprintln!("hint: raise the limit with --max-memory"),
+        _ => {}
+    }
+}
+
+/// Reads a tree that `tree --save` wrote, within the node and memory limits
+/// of `opts`, with the seconds it took.
+pub fn load_tree<G: Game>(
+    game: &G,
+    path: &std::path::Path,
+    opts: &BuildOptions,
+) -> Result<(galac_runtime::tree::Tree, f64), galac_runtime::tree::LoadError> {
+    let start = std::time::Instant::now();
+    let file = std::fs::File::open(path)?;
+    let tree = galac_runtime::tree::load(file, game.info(), opts)?;
+    Ok((tree, start.elapsed().as_secs_f64()))
+}
+
+fn try_build_tree<G: Game>(
+    game: &G,
+    make: Maker<G>,
+    limits: &LimitArgs,
+    labels: bool,
+) -> Result<(galac_runtime::tree::Tree, f64), galac_runtime::tree::BuildError> {
+    let opts = limits.build_options(labels);
+    // The guess counts as generation time.
+    let start = std::time::Instant::now();
+    let threads = threads_for(game, make, limits);
+    let guess = start.elapsed().as_secs_f64();
+    let build = |opts: &BuildOptions| match make {
+        Some(make) if threads > 1 => galac_runtime::tree::build_parallel(make, opts, threads),
+        _ => galac_runtime::tree::build(game, opts).map(|(tree, _, seconds)| (tree, seconds)),
+    };
+    let (tree, seconds) = with_progress(limits, opts, build)?;
+    Ok((tree, guess + seconds))
+}
+
+/// Builds the tree with its labels and writes it to `file` (which will be
+/// `path`) in the saved format, block by block as the build goes, so the
+/// tree need not fit in memory: on one thread straight into `file`; on
+/// more, each part of the build into a scratch file beside `path`, then
+/// renumbered into `file` (over the memory limit, or if a scratch file
+/// fails, again on one thread).
+pub fn build_saving<G: Game>(
+    game: &G,
+    make: Maker<G>,
+    limits: &LimitArgs,
+    file: &std::fs::File,
+    path: &std::path::Path,
+) -> Result<galac_runtime::tree::Saved, galac_runtime::tree::BuildError> {
+    use galac_runtime::tree::Scratch;
+    let start = std::time::Instant::now();
+    let threads = threads_for(game, make, limits);
+    let scratch = || -> std::io::Result<Box<dyn Scratch>> { Ok(Box::new(crate::output::scratch_beside(path)?)) };
+    let build = |opts: &BuildOptions| match make {
+        Some(make) if threads > 1 => galac_runtime::tree::build_parallel_saving(make, opts, threads, file, &scratch),
+        _ => galac_runtime::tree::build_saving(game, opts, file),
+    };
+    let mut saved = with_progress(limits, limits.build_options(true), build)?;
+    saved.seconds = start.elapsed().as_secs_f64();
+    Ok(saved)
+}
+
+/// The threads to build on: `--threads`, or with 0 all cores unless the
+/// tree looks too small to gain from them; one if the game cannot be
+/// instantiated again.
+fn threads_for<G: Game>(game: &G, make: Maker<G>, limits: &LimitArgs) -> usize {
+    match (make, limits.threads) {
+        (None, _) => 1,
+        (_, 0) if galac_runtime::tree::looks_smaller_than(game, PARALLEL_MIN_NODES) => 1,
+        (_, 0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        (_, n) => n,
+    }
+}
+
+/// Runs `build`, with a progress bar unless `--quiet` or standard error is
+/// not a terminal.
+fn with_progress<T>(limits: &LimitArgs, opts: BuildOptions, build: impl FnOnce(&BuildOptions) -> T) -> T {
+    let bar = crate::progress::counter("nodes", limits.quiet);
+    if bar.is_hidden() {
+        build(&opts)
+    } else {
+        build_showing(&bar, opts, build)
+    }
+}
+
+/// Runs `build` while a ticker thread shows, on `bar`, the node count the
+/// builder posts (every 65,536 nodes); clears the bar when done.
+fn build_showing<T>(bar: &indicatif::ProgressBar, mut opts: BuildOptions, build: impl FnOnce(&BuildOptions) -> T) -> T {
+    let made = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    opts.progress = Some(made.clone());
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let result = std::thread::scope(|s| {
+        let ticker = s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                bar.set_position(made.load(std::sync::atomic::Ordering::Relaxed));
+                // Woken at once when the build ends: a small tree waits for no tick.
+                std::thread::park_timeout(std::time::Duration::from_millis(100));
+            }
+        });
+        let result = build(&opts);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        ticker.thread().unpark();
+        result
+    });
+    bar.finish_and_clear();
+    result
+}
+
+/// Below about this many nodes, the default thread count builds on one
+/// thread: the threads' start-up and the merge cost more than the second
+/// core saves (docs/perf/tree-build.md, "Fresh small builds").
+pub const PARALLEL_MIN_NODES: f64 = 80_000.0;
