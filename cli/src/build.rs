@@ -104,13 +104,8 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
                 eprintln!("    Finished {} in {seconds:.1} s", output.display());
             }
             if args.format == galac_app::Format::Json {
-                let json = serde_json::json!({
-                    "schema": SCHEMA,
-                    "game": ir.name,
-                    "binary": output.display().to_string(),
-                    "seconds": seconds,
-                });
-                galac_app::emit(&format!("{json}\n"));
+                let json = BuildJson { schema: SCHEMA, game: &ir.name, binary: output.display().to_string(), seconds };
+                return galac_app::emit_json(&json);
             }
             0
         }
@@ -143,4 +138,14 @@ fn set_executable(f: &std::fs::File) -> std::io::Result<()> {
 #[cfg(not(unix))]
 fn set_executable(_: &std::fs::File) -> std::io::Result<()> {
     Ok(())
+}
+
+/// The `build --format json` answer.
+#[derive(serde::Serialize)]
+struct BuildJson<'a> {
+    schema: &'static str,
+    game: &'a str,
+    /// The solver binary written.
+    binary: String,
+    seconds: f64,
 }

@@ -55,51 +55,83 @@ fn run_json(game: &crate::game_args::GameArgs) -> i32 {
             }
         },
     };
-    let json = serde_json::json!({
-        "schema": SCHEMA,
-        "file": name,
-        "valid": code == 0,
-        "summary": summary_line,
-        "diagnostics": diagnostics.iter().map(|d| diagnostic_json(&sources, d)).collect::<Vec<_>>(),
-    });
-    galac_app::emit(&format!("{json}\n"));
-    code
+    let json = CheckJson {
+        schema: SCHEMA,
+        file: &name,
+        valid: code == 0,
+        summary: summary_line,
+        diagnostics: diagnostics.iter().map(|d| diagnostic_json(&sources, d)).collect(),
+    };
+    match galac_app::emit_json(&json) {
+        0 => code,
+        failed => failed,
+    }
+}
+
+/// The `check --format json` answer.
+#[derive(serde::Serialize)]
+struct CheckJson<'a> {
+    schema: &'static str,
+    file: &'a str,
+    valid: bool,
+    /// The one-line summary of a valid game.
+    summary: Option<String>,
+    diagnostics: Vec<DiagnosticJson<'a>>,
 }
 
 /// One diagnostic: severity, message, the place of its primary label, every
 /// label, notes and help.
-fn diagnostic_json(sources: &SourceMap, d: &Diagnostic) -> serde_json::Value {
-    let labels: Vec<serde_json::Value> = d
-        .labels
-        .iter()
-        .map(|l| {
-            let mut place = place_json(sources, l.span);
-            place["message"] = l.message.clone().into();
-            place["primary"] = l.primary.into();
-            place
-        })
-        .collect();
-    serde_json::json!({
-        "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
-        "message": d.message,
-        "place": d.primary_span().map(|s| place_json(sources, s)),
-        "labels": labels,
-        "notes": d.notes,
-        "help": d.help,
-    })
+#[derive(serde::Serialize)]
+struct DiagnosticJson<'a> {
+    severity: &'static str,
+    message: &'a str,
+    place: Option<Place<'a>>,
+    labels: Vec<LabelJson<'a>>,
+    notes: &'a [String],
+    help: Option<&'a str>,
 }
 
 /// File, line and column (1-based; columns count characters) of a span's
 /// start and end.
-fn place_json(sources: &SourceMap, span: Span) -> serde_json::Value {
+#[derive(serde::Serialize)]
+struct Place<'a> {
+    file: &'a str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+}
+
+/// A label: its place, its message, whether it is the primary one.
+#[derive(serde::Serialize)]
+struct LabelJson<'a> {
+    #[serde(flatten)]
+    place: Place<'a>,
+    message: &'a str,
+    primary: bool,
+}
+
+fn diagnostic_json<'a>(sources: &'a SourceMap, d: &'a Diagnostic) -> DiagnosticJson<'a> {
+    DiagnosticJson {
+        severity: match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        },
+        message: &d.message,
+        place: d.primary_span().map(|s| place(sources, s)),
+        labels: d
+            .labels
+            .iter()
+            .map(|l| LabelJson { place: place(sources, l.span), message: &l.message, primary: l.primary })
+            .collect(),
+        notes: &d.notes,
+        help: d.help.as_deref(),
+    }
+}
+
+fn place(sources: &SourceMap, span: Span) -> Place<'_> {
     let line_col = |offset: u32| sources.line_column(span.file, offset);
     let (line, column) = line_col(span.start);
     let (end_line, end_column) = line_col(span.end);
-    serde_json::json!({
-        "file": sources.name(span.file),
-        "line": line,
-        "column": column,
-        "end_line": end_line,
-        "end_column": end_column,
-    })
+    Place { file: sources.name(span.file), line, column, end_line, end_column }
 }

@@ -23,7 +23,7 @@ pub fn run(args: &IrArgs, color: bool) -> i32 {
             let ir = &loaded.compiled.ir;
             match args.format {
                 Format::Text => galac_app::emit(&ir.to_string()),
-                Format::Json => galac_app::emit(&format!("{}\n", json(ir))),
+                Format::Json => return galac_app::emit_json(&json(ir)),
             }
             0
         }
@@ -31,38 +31,70 @@ pub fn run(args: &IrArgs, color: bool) -> i32 {
     }
 }
 
-/// The program as JSON; keys stay stable across versions of `galac.ir/1`.
-fn json(ir: &galac_compiler::ir::Program) -> serde_json::Value {
-    let params: Vec<_> = ir
-        .params
-        .iter()
-        .map(|p| serde_json::json!({"name": p.name, "type": p.ty.to_string(), "default": ir.show(&p.default)}))
-        .collect();
-    let slots: Vec<_> = ir
-        .slots
-        .iter()
-        .enumerate()
-        .map(|(i, (name, ty))| {
-            let init = ir.var_inits.get(i).map(|e| ir.show(e));
-            serde_json::json!({"name": name, "type": ty.to_string(), "init": init})
-        })
-        .collect();
-    let blocks: Vec<_> = ir
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let insts: Vec<String> = b.insts.iter().map(|inst| ir.inst_text(inst)).collect();
-            serde_json::json!({"id": format!("b{i}"), "insts": insts, "term": ir.term_text(&b.term)})
-        })
-        .collect();
-    serde_json::json!({
-        "schema": SCHEMA,
-        "game": ir.name,
-        "players": ir.players,
-        "params": params,
-        "slots": slots,
-        "entry": format!("b{}", ir.entry.0),
-        "blocks": blocks,
-    })
+/// The `ir --format json` answer; keys stay stable across versions of
+/// `galac.ir/1`.
+#[derive(serde::Serialize)]
+struct IrJson<'a> {
+    schema: &'static str,
+    game: &'a str,
+    players: &'a [String],
+    params: Vec<ParamJson<'a>>,
+    slots: Vec<SlotJson<'a>>,
+    entry: String,
+    blocks: Vec<BlockJson>,
+}
+
+#[derive(serde::Serialize)]
+struct ParamJson<'a> {
+    name: &'a str,
+    #[serde(rename = "type")]
+    ty: String,
+    default: String,
+}
+
+#[derive(serde::Serialize)]
+struct SlotJson<'a> {
+    name: &'a str,
+    #[serde(rename = "type")]
+    ty: String,
+    /// A state variable's initial value (`None` for locals).
+    init: Option<String>,
+}
+
+#[derive(serde::Serialize)]
+struct BlockJson {
+    id: String,
+    insts: Vec<String>,
+    term: String,
+}
+
+/// The program as JSON.
+fn json(ir: &galac_compiler::ir::Program) -> IrJson<'_> {
+    IrJson {
+        schema: SCHEMA,
+        game: &ir.name,
+        players: &ir.players,
+        params: ir
+            .params
+            .iter()
+            .map(|p| ParamJson { name: &p.name, ty: p.ty.to_string(), default: ir.show(&p.default) })
+            .collect(),
+        slots: ir
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, (name, ty))| SlotJson { name, ty: ty.to_string(), init: ir.var_inits.get(i).map(|e| ir.show(e)) })
+            .collect(),
+        entry: format!("b{}", ir.entry.0),
+        blocks: ir
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| BlockJson {
+                id: format!("b{i}"),
+                insts: b.insts.iter().map(|inst| ir.inst_text(inst)).collect(),
+                term: ir.term_text(&b.term),
+            })
+            .collect(),
+    }
 }

@@ -49,8 +49,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "thiserror",
         ],
     ),
-    // serde_json: `check --format json`.
-    ("cli", &["galac-runtime", "galac-compiler", "galac-app", "clap", "serde_json", "thiserror"]),
+    // serde, serde_json: the JSON answers of `check`, `ir` and `build`.
+    ("cli", &["galac-runtime", "galac-compiler", "galac-app", "clap", "serde", "serde_json", "thiserror"]),
 ];
 
 /// The names in a manifest's `[dependencies]` section.
