@@ -41,13 +41,13 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    /// `--max-memory` in bytes.
-    pub fn max_bytes(&self) -> u64 {
-        galac_runtime::memory::MemoryLimit::from_mib(self.max_memory).bytes()
+    /// `--max-memory`, the one limit every command's work keeps.
+    pub fn memory(&self) -> galac_runtime::memory::MemoryLimit {
+        galac_runtime::memory::MemoryLimit::from_mib(self.max_memory)
     }
 
     pub fn build_options(&self, labels: bool) -> BuildOptions {
-        BuildOptions { max_nodes: self.max_nodes, max_bytes: self.max_bytes(), labels, progress: None }
+        BuildOptions { max_nodes: self.max_nodes, memory: self.memory(), labels, progress: None }
     }
 }
 

@@ -277,11 +277,7 @@ fn state_search<G: Game>(game: &G, args: &SolveArgs) -> i32 {
         return 2;
     }
     let maxn = &args.flags.maxn;
-    let options = StateOptions {
-        transpositions: maxn.transpositions,
-        depth: maxn.depth,
-        max_bytes: Some(args.limits.max_bytes()),
-    };
+    let options = StateOptions { transpositions: maxn.transpositions, depth: maxn.depth, memory: args.limits.memory() };
     match registry::maxn::state_search(game, maxn.ties(), options) {
         Ok(report) => emit_small(args.format, args.out.as_deref(), &report.text, &report.json),
         Err(e) => {

@@ -44,14 +44,6 @@ impl MemoryLimit {
         MemoryLimit { bytes: mib.saturating_mul(MIB) }
     }
 
-    /// `None` is no limit.
-    pub const fn from_option(bytes: Option<u64>) -> MemoryLimit {
-        match bytes {
-            Some(bytes) => MemoryLimit { bytes },
-            None => MemoryLimit::NONE,
-        }
-    }
-
     /// The limit in bytes (`u64::MAX` for none).
     pub const fn bytes(self) -> u64 {
         self.bytes
@@ -103,7 +95,5 @@ mod tests {
         assert_eq!((err.needed_mib(), err.limit), (3, limit));
         assert!(MemoryLimit::NONE.check(u64::MAX).is_ok());
         assert_eq!(MemoryLimit::from_mib(u64::MAX), MemoryLimit::NONE);
-        assert_eq!(MemoryLimit::from_option(None), MemoryLimit::NONE);
-        assert_eq!(MemoryLimit::from_option(Some(5)).bytes(), 5);
     }
 }

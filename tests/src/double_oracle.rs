@@ -89,7 +89,7 @@ fn the_explored_game_obeys_the_memory_limit() {
     let params = ["ranks=13".to_string()];
     let game =
         galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"));
-    let options = DoOptions { max_bytes: 1 << 20, ..DoOptions::default() };
+    let options = DoOptions { memory: galac_runtime::memory::MemoryLimit::from_bytes(1 << 20), ..DoOptions::default() };
     let mut interner = InfoInterner::new();
     let err = solve_game(&game, &mut interner, &options, &mut RunToEnd).err().map(|e| e.to_string());
     assert!(err.as_deref().is_some_and(|e| e.contains("MiB, the memory limit")), "{err:?}");
@@ -175,7 +175,7 @@ fn wide_chance_nodes_hold_few_states() {
     let inner =
         galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"));
     let game = Counted { inner, live: Rc::default(), peak: Rc::default() };
-    let options = DoOptions { max_bytes: 1 << 20, ..DoOptions::default() };
+    let options = DoOptions { memory: galac_runtime::memory::MemoryLimit::from_bytes(1 << 20), ..DoOptions::default() };
     let mut interner = InfoInterner::new();
     let err = solve_game(&game, &mut interner, &options, &mut RunToEnd).err().map(|e| e.to_string());
     assert!(err.as_deref().is_some_and(|e| e.contains("MiB, the memory limit")), "{err:?}");

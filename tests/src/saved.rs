@@ -8,7 +8,12 @@ use galac_runtime::tree::{build, load, save, BuildError, BuildOptions, LoadError
 use crate::games::{digest, load_interp};
 
 /// The default limits, which the test trees are far below.
-const ANY: BuildOptions = BuildOptions { max_nodes: 200_000_000, max_bytes: 8 << 30, labels: false, progress: None };
+const ANY: BuildOptions = BuildOptions {
+    max_nodes: 200_000_000,
+    memory: galac_runtime::memory::MemoryLimit::from_bytes(8 << 30),
+    labels: false,
+    progress: None,
+};
 
 /// A game's tree with labels, and the game.
 fn built(file: &str, params: &[&str]) -> (galac_compiler::interp::Interp, Tree) {
@@ -221,8 +226,13 @@ fn a_saved_tree_is_read_within_the_node_and_memory_limits() {
     let good = saved(&game, &tree);
     let back = load(good.as_slice(), game.info(), &ANY).unwrap();
     let n = tree.n_nodes() as u64;
-    let within =
-        |max_nodes, max_bytes| load(good.as_slice(), game.info(), &BuildOptions { max_nodes, max_bytes, ..ANY });
+    let within = |max_nodes, max_bytes| {
+        load(
+            good.as_slice(),
+            game.info(),
+            &BuildOptions { max_nodes, memory: galac_runtime::memory::MemoryLimit::from_bytes(max_bytes), ..ANY },
+        )
+    };
     assert!(within(n, back.bytes()).is_ok());
     match within(n - 1, back.bytes()) {
         Err(LoadError::Limit(BuildError::TooManyNodes { limit })) => assert_eq!(limit, n - 1),

@@ -126,7 +126,8 @@ fn every_walker_applies_only_at_the_latest_advance() {
         crate::double_oracle::check_game(&strict(file, params), file).expect("two-player zero-sum");
     }
     for transpositions in [false, true] {
-        let options = states::StateOptions { transpositions, depth: None, max_bytes: None };
+        let options =
+            states::StateOptions { transpositions, depth: None, memory: galac_runtime::memory::MemoryLimit::NONE };
         states::search(&strict("nim3.gala", &[]), Ties::First, options).unwrap_or_else(|e| panic!("{e}"));
     }
 }

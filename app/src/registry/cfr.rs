@@ -81,7 +81,7 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     };
     let mut config = CfrConfig::new(variant, iterations);
     config.threads = threads;
-    config.max_bytes = cx.limits.max_bytes();
+    config.memory = cx.limits.memory();
     config.checks = match args.check_every {
         0 => Checks::Auto { target: stop.target_exploitability },
         k => Checks::Every(k),
@@ -92,7 +92,7 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     let fingerprint = Fingerprint::of(tree, &variant);
     let resume = match &args.resume {
         Some(path) => {
-            let bytes = crate::read_bounded(path, cx.limits.max_bytes())?;
+            let bytes = crate::read_bounded(path, cx.limits.memory().bytes())?;
             Some(CfrState::from_bytes(&bytes, &fingerprint).map_err(|e| format!("`{}`: {e}", path.display()))?)
         }
         None => None,

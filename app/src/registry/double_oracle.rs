@@ -181,7 +181,7 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
         max_iterations: d.do_max_iterations.unwrap_or(u64::MAX),
         labels: tree.is_none(),
         max_nodes: req.limits.max_nodes,
-        max_bytes: req.limits.max_bytes(),
+        memory: req.limits.memory(),
         prune: !d.do_no_prune,
         seed,
         default,

@@ -45,7 +45,7 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
 const LABEL_CHECK_BYTES: u64 = 1 << 20;
 
 /// The bytes held and nodes made by the explorations of one build, against
-/// [`BuildOptions::max_bytes`] and [`BuildOptions::max_nodes`]: the
+/// [`BuildOptions::memory`] and [`BuildOptions::max_nodes`]: the
 /// parallel builder's parts share one, so that together they stay within
 /// the limits and a part stops soon after the build as a whole passes one
 /// (not only when the parts are merged). The bytes are what the parts hold
@@ -134,7 +134,7 @@ pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptio
     tree.fill_set_actions();
     tree.build_bytes = tree.build_bytes.max(tree.bytes() + interner.bytes() as u64);
     tree.shrink_to_fit();
-    opts.memory().check(tree.bytes() + interner.bytes() as u64)?;
+    opts.memory.check(tree.bytes() + interner.bytes() as u64)?;
     Ok(())
 }
 
@@ -414,7 +414,7 @@ fn check_budget(
     if all_nodes > opts.max_nodes {
         return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
     }
-    let limit = opts.memory();
+    let limit = opts.memory;
     limit.check(bytes)?;
     if interner.is_full() {
         return Err(TooMuch { needed: bytes, limit }.into());

@@ -173,7 +173,7 @@ mod tests {
         assert!(seen > 0 && seen <= parallel.n_nodes() as u64, "{seen} of {nodes}");
     }
 
-    /// `max_bytes` and [`Tree::build_bytes`] count the interner with its
+    /// `memory` and [`Tree::build_bytes`] count the interner with its
     /// memo, not only the tree: a limit above the tree's arrays (as they
     /// were before shrinking) but below them with the interner is refused,
     /// on one thread and on two.
@@ -182,11 +182,18 @@ mod tests {
         let (tree, interner, _) = build(&wide(), &BuildOptions::default()).unwrap();
         let (held, interned) = (tree.build_bytes(), interner.bytes() as u64);
         assert!(interned > 10_000 && held >= tree.bytes() + interned, "{held} {} {interned}", tree.bytes());
-        let between = BuildOptions { max_bytes: held - interned / 2, ..BuildOptions::default() };
+        let between = BuildOptions {
+            memory: crate::memory::MemoryLimit::from_bytes(held - interned / 2),
+            ..BuildOptions::default()
+        };
         assert!(matches!(build(&wide(), &between), Err(BuildError::TooMuchMemory { .. })));
         let make = || Some(wide());
         assert!(matches!(build_parallel(&make, &between, 2), Err(BuildError::TooMuchMemory { .. })));
-        let (again, _, _) = build(&wide(), &BuildOptions { max_bytes: held, ..BuildOptions::default() }).unwrap();
+        let (again, _, _) = build(
+            &wide(),
+            &BuildOptions { memory: crate::memory::MemoryLimit::from_bytes(held), ..BuildOptions::default() },
+        )
+        .unwrap();
         assert_eq!(again.build_bytes(), held);
     }
 
@@ -196,7 +203,13 @@ mod tests {
         let (tree, interner, _) = build(&wide(), &BuildOptions::default()).unwrap();
         let finished = tree.bytes() + interner.bytes() as u64;
         // The least limit (in steps of a twentieth) one thread builds within.
-        let fits = |max_bytes| build(&wide(), &BuildOptions { max_bytes, ..BuildOptions::default() }).is_ok();
+        let fits = |max_bytes| {
+            build(
+                &wide(),
+                &BuildOptions { memory: crate::memory::MemoryLimit::from_bytes(max_bytes), ..BuildOptions::default() },
+            )
+            .is_ok()
+        };
         let limit = (20..).map(|k| finished * k / 20).find(|&b| fits(b)).unwrap();
         // Two threads hold the parts and the merged tree at once: more.
         let parts_and_merge = {
@@ -205,12 +218,13 @@ mod tests {
             2 * (part_tree.bytes() + part_info.bytes() as u64) + 2 * part_tree.bytes()
         };
         assert!(parts_and_merge > limit, "{parts_and_merge} {limit}");
-        let opts = BuildOptions { max_bytes: limit, ..BuildOptions::default() };
+        let opts = BuildOptions { memory: crate::memory::MemoryLimit::from_bytes(limit), ..BuildOptions::default() };
         let (parallel, _) = build_parallel(&make, &opts, 2).unwrap();
         assert_eq!(parallel.n_nodes(), tree.n_nodes());
         assert_eq!(parallel.preorder(), tree.preorder());
         // Below what one thread needs, both builders say so.
-        let opts = BuildOptions { max_bytes: finished / 2, ..BuildOptions::default() };
+        let opts =
+            BuildOptions { memory: crate::memory::MemoryLimit::from_bytes(finished / 2), ..BuildOptions::default() };
         assert!(matches!(build_parallel(&make, &opts, 2), Err(BuildError::TooMuchMemory { .. })));
     }
 

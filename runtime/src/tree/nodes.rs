@@ -78,7 +78,7 @@ pub struct Tree {
     pub max_depth: u32,
     /// The most bytes its build held at once: the tree's arrays while they
     /// grew and the information-set interner(s) with their memos, what
-    /// `max_bytes` bounded (0 for a tree read from a file).
+    /// `memory` bounded (0 for a tree read from a file).
     pub(super) build_bytes: u64,
 }
 

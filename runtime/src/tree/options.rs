@@ -14,7 +14,7 @@ pub struct BuildOptions {
     /// Stop with an error beyond this many nodes.
     pub max_nodes: u64,
     /// Stop with an error when the tree and interner exceed this many bytes.
-    pub max_bytes: u64,
+    pub memory: MemoryLimit,
     /// Record readable labels of information sets, actions and chance
     /// outcomes (for export and display; costs time on big trees).
     pub labels: bool,
@@ -26,7 +26,12 @@ pub struct BuildOptions {
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { max_nodes: 200_000_000, max_bytes: 8 << 30, labels: false, progress: None }
+        BuildOptions {
+            max_nodes: 200_000_000,
+            memory: crate::memory::MemoryLimit::from_bytes(8 << 30),
+            labels: false,
+            progress: None,
+        }
     }
 }
 
@@ -60,13 +65,6 @@ pub enum BuildError {
     /// Writing a tree out while it is built failed.
     #[error("cannot write the tree: {0}")]
     Write(String),
-}
-
-impl BuildOptions {
-    /// [`BuildOptions::max_bytes`] as the one memory check sees it.
-    pub fn memory(&self) -> MemoryLimit {
-        MemoryLimit::from_bytes(self.max_bytes)
-    }
 }
 
 impl From<TooMuch> for BuildError {

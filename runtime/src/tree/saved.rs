@@ -360,7 +360,7 @@ impl<R: Read> Checking<R> {
 /// `opts` (checked on the counts in the file, before the arrays are
 /// allocated, then on the tree read).
 pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tree, LoadError> {
-    let mut r = Checking::new(input, opts.memory());
+    let mut r = Checking::new(input, opts.memory);
     let mut magic = [0; 8];
     match r.bytes(&mut magic) {
         Err(LoadError::Truncated) => return Err(LoadError::Magic),
@@ -421,7 +421,7 @@ pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tr
     fill_tables(&mut tree, &probs, n_vectors, &values)?;
     super::validate::check(&tree).map_err(LoadError::Invalid)?;
     tree.shrink_to_fit();
-    opts.memory().check(tree.bytes()).map_err(|e| LoadError::Limit(e.into()))?;
+    opts.memory.check(tree.bytes()).map_err(|e| LoadError::Limit(e.into()))?;
     Ok(tree)
 }
 

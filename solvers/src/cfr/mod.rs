@@ -53,15 +53,10 @@ pub struct CfrConfig {
     pub threads: usize,
     /// Bytes the tree and the solver's arrays may hold together
     /// (`u64::MAX`: no limit; see [`CfrConfig::memory`]).
-    pub max_bytes: u64,
+    pub memory: MemoryLimit,
 }
 
 impl CfrConfig {
-    /// [`CfrConfig::max_bytes`] as the one memory check sees it.
-    pub fn memory(&self) -> MemoryLimit {
-        MemoryLimit::from_bytes(self.max_bytes)
-    }
-
     /// The variant with its usual update order: simultaneous for vanilla
     /// CFR, alternating for the others.
     pub fn new(variant: Variant, iterations: u64) -> CfrConfig {
@@ -71,7 +66,7 @@ impl CfrConfig {
             iterations,
             checks: Checks::Never,
             threads: 1,
-            max_bytes: u64::MAX,
+            memory: MemoryLimit::NONE,
         }
     }
 }
@@ -96,10 +91,10 @@ pub struct Cfr<'t> {
 
 impl<'t> Cfr<'t> {
     /// Sets a run up, refusing when the tree and the arrays would need more
-    /// than `config.max_bytes`, and checking a resumed state's shape.
+    /// than `config.memory`, and checking a resumed state's shape.
     pub fn new(tree: &'t Tree, config: CfrConfig, resume: Option<CfrState>) -> Result<Cfr<'t>, SolveError> {
         let needed = tree.bytes() + Self::estimate_bytes(tree, &config);
-        config.memory().check(needed)?;
+        config.memory.check(needed)?;
         let plex = Treeplex::new(tree);
         let predictive = config.variant.predictive();
         let n = plex.slots.len();

@@ -192,7 +192,7 @@ pub fn solve_game<G: Game>(
     let start = Instant::now();
     let default = Arc::new(options.default.clone());
     let mut run = Run {
-        ex: Explorer::new(game, interner, options.max_nodes, options.memory())?,
+        ex: Explorer::new(game, interner, options.max_nodes, options.memory)?,
         options,
         allowed: Vec::new(),
         leaf_values: FxHashMap::default(),

@@ -53,7 +53,7 @@ pub struct DoOptions {
     pub max_nodes: u64,
     /// The most bytes the explored part of the game may hold (`u64::MAX`:
     /// no limit; see [`DoOptions::memory`]).
-    pub max_bytes: u64,
+    pub memory: MemoryLimit,
     /// Prune the best-response searches with bounds (an answer is then
     /// certified by unpruned searches before the run stops).
     pub prune: bool,
@@ -66,12 +66,7 @@ pub struct DoOptions {
     pub default: DefaultStrategy,
 }
 
-impl DoOptions {
-    /// [`DoOptions::max_bytes`] as the one memory check sees it.
-    pub fn memory(&self) -> MemoryLimit {
-        MemoryLimit::from_bytes(self.max_bytes)
-    }
-}
+impl DoOptions {}
 
 impl Default for DoOptions {
     fn default() -> Self {
@@ -82,7 +77,7 @@ impl Default for DoOptions {
             max_iterations: u64::MAX,
             labels: false,
             max_nodes: u64::MAX,
-            max_bytes: u64::MAX,
+            memory: MemoryLimit::NONE,
             prune: true,
             seed: Vec::new(),
             default: DefaultStrategy::default(),

@@ -50,15 +50,10 @@ pub struct StateOptions {
     /// table, its stacks): beyond them it stops with
     /// [`SolveError::TooMuchMemory`] instead of running out of memory
     /// (`None`: no limit; see [`StateOptions::memory`]).
-    pub max_bytes: Option<u64>,
+    pub memory: MemoryLimit,
 }
 
-impl StateOptions {
-    /// [`StateOptions::max_bytes`] as the one memory check sees it.
-    pub fn memory(&self) -> MemoryLimit {
-        MemoryLimit::from_option(self.max_bytes)
-    }
-}
+impl StateOptions {}
 
 /// What the search found.
 #[derive(Clone, Debug, PartialEq)]
@@ -392,7 +387,7 @@ impl<G: Game> StateSearch<'_, G> {
             + self.table.bytes()
             + (self.states.capacity() * std::mem::size_of::<G::State>()) as u64
             + (self.kids.capacity() * 8 + self.key.capacity() * 8) as u64;
-        self.options.memory().check(needed)?;
+        self.options.memory.check(needed)?;
         Ok(())
     }
 

@@ -141,7 +141,7 @@ impl<'g> Merging<'g> {
         if root_set != u32::MAX {
             before.set(root_set, NO_MOVE);
         }
-        let limit = opts.memory();
+        let limit = opts.memory;
         let merging = Merging { global, tree, counts, before, root_set, held, copied: 0, limit, kept: None };
         Ok((merging, data))
     }
@@ -220,7 +220,7 @@ pub(super) fn prepare(parts: &mut [Part], budget: &Budget, opts: &BuildOptions) 
     let cache_bytes = match_two_parts(parts);
     let with_cache = budget.change(0, cache_bytes);
     budget.change(cache_bytes, 0);
-    opts.memory().check(with_cache)?;
+    opts.memory.check(with_cache)?;
     check_merge_limits(parts, opts)
 }
 
@@ -331,7 +331,7 @@ fn check_merge_limits(parts: &[Part], opts: &BuildOptions) -> Result<(usize, u64
     let moved: u64 = parts.iter().filter(|p| p.spill.is_none()).map(Part::in_flight).sum();
     let read = parts.iter().filter(|p| p.spill.is_some()).map(Part::in_flight).max().unwrap_or(0);
     let in_flight = moved + read;
-    opts.memory().check(held + tables + in_flight)?;
+    opts.memory.check(held + tables + in_flight)?;
     Ok((total, held + tables + in_flight))
 }
 

@@ -192,7 +192,7 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
     // The parts held the most at once while they were built, or the merge
     // did.
     tree.build_bytes = tree.build_bytes.max(budget.peak());
-    opts.memory().check(tree.build_bytes)?;
+    opts.memory.check(tree.build_bytes)?;
     finish(&mut tree, global, opts)?;
     ordered.finish(&tree, game.info(), &kept).map_err(write_error)?;
     let mut stats = streamed_stats(&tree, total, kinds);
