@@ -41,13 +41,13 @@ const CRATES: &[&str] = &["runtime/src", "solvers/src", "app/src", "compiler/src
 /// with one of these prefixes is printed but does not fail the test. Each
 /// entry names the cycle it stands for; the list is meant to empty.
 const ALLOWED: &[&str] = &[
-    // codegen/emit/mod.rs (Ctx, Emitter) and its children call each other,
-    // and emit uses codegen::clean; interp/mod.rs (Interp) <-> eval.rs;
-    // typeck/mod.rs (too_deep) <-> stmt.rs; typeck/builtins.rs <-> expr.rs.
-    // Each is a parent module and its children sharing the parent's types:
-    // to be split into leaf modules like app/src/registry/solved.rs.
-    "compiler/src/codegen/",
-    "compiler/src/interp/",
+    // codegen/emit/mod.rs (Ctx, Emitter) and its children call each other;
+    // typeck/mod.rs (Checker, too_deep) <-> its children, and the builtin
+    // table's type rules take the Checker while the typed AST names the
+    // table's Builtin. Each is a parent and its children sharing the
+    // parent's types: to be split into leaf modules (as app/src/registry's
+    // solved.rs and interp/env.rs).
+    "compiler/src/codegen/emit/",
     "compiler/src/typeck/",
 ];
 

@@ -12,7 +12,7 @@ use crate::ir;
 use crate::source::SourceFile;
 use crate::typeck::consts::ParamValue;
 use crate::typeck::types::Ty;
-use emit::Emitter;
+use emit::{clean, Emitter};
 use galac_runtime::labels::TypeDesc;
 
 /// The Rust source of a game's module (`src/game.rs`), formatted; with a
@@ -468,10 +468,6 @@ fn family(ir: &ir::Program, e: &Emitter) -> TokenStream {
             }
         }
     }
-}
-
-pub(crate) fn clean(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
 }
 
 /// A game checked and lowered for its params' default values: what

@@ -5,10 +5,11 @@
 use galac_runtime::game::GameError;
 use galac_runtime::ops;
 
+use super::env::{bind, Budget, Env};
 use super::{Interp, Value};
 use crate::ast::BinOp;
 use crate::span::Span;
-use crate::typeck::tast::{self, ArithOp, Builtin, Expr, ExprKind, Pattern, Place, StmtKind};
+use crate::typeck::tast::{self, ArithOp, Builtin, Expr, ExprKind, Place, StmtKind};
 use crate::typeck::types::Ty;
 
 /// Whether `op` with left operand `x` compares or computes scalars (`==`
@@ -20,38 +21,6 @@ fn scalar_operator(op: BinOp, x: &Expr) -> bool {
 /// The most fn call frames kept for reuse (`Interp::frames`): as deep as
 /// calls usually nest, not a deep recursion's worth.
 const MAX_SPARE_FRAMES: usize = 16;
-
-/// Where names read their values: state variables and the current locals
-/// (for flows both are the slot array).
-pub struct Env<'a> {
-    pub vars: &'a [Value],
-    pub locals: &'a [Value],
-}
-
-/// Counts evaluation steps so that endless loops stop with an error: the
-/// steps `left` of the `limit`, counted down as generated code does
-/// ([`ops::steps`]).
-pub struct Budget {
-    pub left: u64,
-    pub limit: u64,
-}
-
-impl Budget {
-    /// The whole step limit, for one `root` or `advance`.
-    pub fn new(limit: u64) -> Budget {
-        Budget { left: limit, limit }
-    }
-
-    /// Counts one step ([`ops::STEP`]).
-    pub fn step(&mut self, interp: &Interp, span: Span) -> Result<(), GameError> {
-        ops::step(&mut self.left, self.limit, interp.loc(span))
-    }
-
-    /// Counts `n` steps at once (a block and its instructions).
-    pub fn steps(&mut self, interp: &Interp, n: u64, span: Span) -> Result<(), GameError> {
-        ops::steps(&mut self.left, n, self.limit, interp.loc(span))
-    }
-}
 
 enum Flow {
     Normal,
@@ -313,7 +282,7 @@ impl Interp {
     /// Calls a pure fn with evaluated arguments (in a frame from
     /// `Interp::frames`, or a new one).
     pub fn call_fn(&self, f: tast::FnId, args: Vec<Value>, b: &mut Budget, span: Span) -> Result<Value, GameError> {
-        b.step(self, span)?;
+        b.step(self.loc(span))?;
         let func = &self.fns[f.0 as usize];
         let mut frame = args;
         frame.resize(func.locals.len().max(frame.len()), Value::Int(0));
@@ -334,7 +303,7 @@ impl Interp {
 
     fn exec_fn_block(&self, block: &tast::Block, frame: &mut Vec<Value>, b: &mut Budget) -> Result<Flow, GameError> {
         for s in &block.stmts {
-            b.step(self, s.span)?;
+            b.step(self.loc(s.span))?;
             let env_value = |this: &Self, e: &Expr, frame: &Vec<Value>, b: &mut Budget| {
                 this.eval(e, &Env { vars: &[], locals: frame }, b)
             };
@@ -360,7 +329,7 @@ impl Interp {
                     }
                 }
                 StmtKind::While { cond, body } => loop {
-                    b.step(self, s.span)?;
+                    b.step(self.loc(s.span))?;
                     if env_value(self, cond, frame, b)? == Value::Int(0) {
                         break;
                     }
@@ -369,7 +338,7 @@ impl Interp {
                     }
                 },
                 StmtKind::Repeat { body, cond } => loop {
-                    b.step(self, s.span)?;
+                    b.step(self.loc(s.span))?;
                     if let Flow::Return(v) = self.exec_fn_block(body, frame, b)? {
                         return Ok(Flow::Return(v));
                     }
@@ -392,7 +361,7 @@ impl Interp {
                         None => self.enumerate(domain, &env, b)?,
                     };
                     for item in shared.as_deref().unwrap_or(&made) {
-                        b.step(self, s.span)?;
+                        b.step(self.loc(s.span))?;
                         bind(pattern, item.clone(), frame);
                         if let Flow::Return(v) = self.exec_fn_block(body, frame, b)? {
                             return Ok(Flow::Return(v));
@@ -488,20 +457,5 @@ impl Interp {
             }
         };
         Ok(())
-    }
-}
-
-/// Destructures `v` into the locals or slots of a pattern.
-pub fn bind(p: &Pattern, v: Value, slots: &mut [Value]) {
-    match p {
-        Pattern::Bind(l) => slots[l.0 as usize] = v,
-        Pattern::Wildcard => {}
-        Pattern::Tuple(ps) => {
-            if let Value::Seq(xs) = v {
-                for (p, x) in ps.iter().zip(xs.iter()) {
-                    bind(p, x.clone(), slots);
-                }
-            }
-        }
     }
 }

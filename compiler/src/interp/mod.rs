@@ -2,6 +2,7 @@
 //! [`Game`] trait, so the runtime can build its tree. It is the reference
 //! the compiled code is tested against.
 
+mod env;
 mod eval;
 
 use std::rc::Rc;
@@ -18,7 +19,7 @@ use crate::source::SourceFile;
 use crate::span::Span;
 use crate::typeck::consts::ParamValue;
 use crate::typeck::tast::{self, ArithOp, ChooseDomain};
-use eval::{bind, Budget, Env};
+use env::{bind, Budget, Env};
 /// The interpreter's values: the runtime's dynamic values.
 pub use galac_runtime::value::Dyn as Value;
 
@@ -273,7 +274,7 @@ impl Interp {
         span: Span,
     ) -> Result<bool, GameError> {
         if let Some(f) = &c.filter {
-            b.step(self, span)?;
+            b.step(self.loc(span))?;
             if self.int(f, &Env { vars: slots, locals: slots }, b)? == 0 {
                 return Ok(false);
             }
@@ -325,7 +326,7 @@ impl Game for Interp {
             let span = self.ir.block_spans[s.block as usize];
             // One step for the block and one per instruction, counted and
             // checked on entry (as the compiled code does).
-            b.steps(self, block.steps(), span)?;
+            b.steps(block.steps(), self.loc(span))?;
             for inst in &block.insts {
                 match inst {
                     ir::Inst::Assign { place, op, value } => {

@@ -67,7 +67,6 @@ pub struct Emitter<'a> {
     unfit: std::cell::Cell<bool>,
 }
 
-use super::clean;
 use super::layout::Layout;
 
 /// Whether values of `t` hold a [`List`](galac_runtime::value::List) (a
@@ -405,6 +404,13 @@ impl<'a> Emitter<'a> {
 /// The generated module of the game `src` (for tests of what codegen
 /// emits): with a specialised copy (arrays as Rust arrays), or with Rust
 /// arrays in the game itself, or neither.
+/// `name` with every character outside `[A-Za-z0-9_]` as `_`: the tail of
+/// a generated identifier (always behind a prefix such as `f3_`, through
+/// `format_ident!`).
+pub(crate) fn clean(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
 #[cfg(test)]
 fn emitted(src: &str) -> String {
     crate::compile::compiled(src).emit_game("t.gala").expect("code")
