@@ -3,6 +3,7 @@
 //! read from a saved file; and flag groups at their defaults.
 
 use galac_runtime::game::{Game, DEFAULT_STEP_LIMIT};
+use galac_runtime::memory::MemoryLimit;
 use galac_runtime::tree::{BuildError, BuildOptions};
 
 /// Limits of tree generation, shared by every command that builds a tree.
@@ -42,8 +43,8 @@ pub struct LimitArgs {
 
 impl LimitArgs {
     /// `--max-memory`, the one limit every command's work keeps.
-    pub fn memory(&self) -> galac_runtime::memory::MemoryLimit {
-        galac_runtime::memory::MemoryLimit::from_mib(self.max_memory)
+    pub fn memory(&self) -> MemoryLimit {
+        MemoryLimit::from_mib(self.max_memory)
     }
 
     pub fn build_options(&self, labels: bool) -> BuildOptions {

@@ -8,6 +8,7 @@ use galac_solvers::cfr::{CfrConfig, CfrSolver, Checks, Fingerprint, Variant};
 use galac_solvers::solver::{Control, Progress, RunToEnd};
 
 use crate::repo_root;
+use galac_runtime::memory::MemoryLimit;
 
 fn example_tree(file: &str, params: &[&str]) -> Tree {
     let src = std::fs::read(repo_root().join("examples").join(file)).expect("example");
@@ -177,11 +178,11 @@ fn the_memory_estimate_is_checked_before_allocating() {
     let leduc = example_tree("leduc.gala", &[]);
     let config = CfrConfig::new(Variant::PCFR_PLUS, 10);
     let needed = leduc.bytes() + Cfr::estimate_bytes(&leduc, &config);
-    let tight = CfrConfig { memory: galac_runtime::memory::MemoryLimit::from_bytes(needed - 1), ..config.clone() };
+    let tight = CfrConfig { memory: MemoryLimit::from_bytes(needed - 1), ..config.clone() };
     let err = CfrSolver { config: tight, resume: None }.run(&leduc, &mut RunToEnd).err();
     let msg = err.as_ref().map(ToString::to_string).unwrap_or_default();
     assert!(matches!(err, Some(SolveError::TooMuchMemory { .. })) && !msg.contains("--"), "{msg}");
-    let fits = CfrConfig { memory: galac_runtime::memory::MemoryLimit::from_bytes(needed), ..config };
+    let fits = CfrConfig { memory: MemoryLimit::from_bytes(needed), ..config };
     assert!(CfrSolver { config: fits, resume: None }.run(&leduc, &mut RunToEnd).is_ok());
 }
 

@@ -13,6 +13,7 @@ use galac_solvers::Profile;
 
 use crate::games::{digest, instantiate, load_interp};
 use crate::repo_root;
+use galac_runtime::memory::MemoryLimit;
 
 /// A compiled game's tree (labels on) with `name=value` param overrides,
 /// or the error its build stops with.
@@ -516,21 +517,13 @@ fn compiled_positions_and_transpositions_equal_the_interpreters() {
             let a = states::search(
                 &i,
                 Ties::First,
-                states::StateOptions {
-                    transpositions: tt,
-                    depth: None,
-                    memory: galac_runtime::memory::MemoryLimit::NONE,
-                },
+                states::StateOptions { transpositions: tt, depth: None, memory: MemoryLimit::NONE },
             )
             .map_err(|e| e.to_string());
             let b = states::search(
                 &c,
                 Ties::First,
-                states::StateOptions {
-                    transpositions: tt,
-                    depth: None,
-                    memory: galac_runtime::memory::MemoryLimit::NONE,
-                },
+                states::StateOptions { transpositions: tt, depth: None, memory: MemoryLimit::NONE },
             )
             .map_err(|e| e.to_string());
             assert_eq!(a, b, "{file} {params:?}, transpositions {tt}");
@@ -539,11 +532,7 @@ fn compiled_positions_and_transpositions_equal_the_interpreters() {
     check("nim3.gala", &nim3::Family, &[]);
     // The look-ahead: the game's `evaluate` in both executions.
     for (depth, tt) in [(3, false), (5, true)] {
-        let options = states::StateOptions {
-            transpositions: tt,
-            depth: Some(depth),
-            memory: galac_runtime::memory::MemoryLimit::NONE,
-        };
+        let options = states::StateOptions { transpositions: tt, depth: Some(depth), memory: MemoryLimit::NONE };
         let i = load_interp("nim3.gala", &["piles=4"]).unwrap_or_else(|e| panic!("{e}"));
         let c = instantiate(&nim3::Family, &["piles=4"]).unwrap_or_else(|e| panic!("{e}"));
         let a = states::search(&i, Ties::Average, options).map_err(|e| e.to_string());

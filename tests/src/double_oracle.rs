@@ -22,6 +22,7 @@ use crate::repo_root;
 
 use crate::progen;
 use crate::solve::payoff_range;
+use galac_runtime::memory::MemoryLimit;
 
 /// What a check found, for the callers that report sizes.
 #[derive(Debug, PartialEq)]
@@ -89,7 +90,7 @@ fn the_explored_game_obeys_the_memory_limit() {
     let params = ["ranks=13".to_string()];
     let game =
         galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"));
-    let options = DoOptions { memory: galac_runtime::memory::MemoryLimit::from_bytes(1 << 20), ..DoOptions::default() };
+    let options = DoOptions { memory: MemoryLimit::from_bytes(1 << 20), ..DoOptions::default() };
     let mut interner = InfoInterner::new();
     let err = solve_game(&game, &mut interner, &options, &mut RunToEnd).err().map(|e| e.to_string());
     assert!(err.as_deref().is_some_and(|e| e.contains("MiB, the memory limit")), "{err:?}");
@@ -175,7 +176,7 @@ fn wide_chance_nodes_hold_few_states() {
     let inner =
         galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"));
     let game = Counted { inner, live: Rc::default(), peak: Rc::default() };
-    let options = DoOptions { memory: galac_runtime::memory::MemoryLimit::from_bytes(1 << 20), ..DoOptions::default() };
+    let options = DoOptions { memory: MemoryLimit::from_bytes(1 << 20), ..DoOptions::default() };
     let mut interner = InfoInterner::new();
     let err = solve_game(&game, &mut interner, &options, &mut RunToEnd).err().map(|e| e.to_string());
     assert!(err.as_deref().is_some_and(|e| e.contains("MiB, the memory limit")), "{err:?}");

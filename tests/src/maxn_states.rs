@@ -11,6 +11,7 @@ use galac_solvers::maxn::{full, states, Ties};
 use galac_solvers::solver::SolveError;
 
 use crate::games::load_interp;
+use galac_runtime::memory::MemoryLimit;
 
 /// Checks the state search on `file` against the tree under both tie
 /// rules; returns the stats with transpositions (first tie rule).
@@ -25,11 +26,7 @@ fn check(file: &str, params: &[&str]) -> states::StateStats {
         let plain = states::search(
             &game,
             ties,
-            states::StateOptions {
-                transpositions: false,
-                depth: None,
-                memory: galac_runtime::memory::MemoryLimit::NONE,
-            },
+            states::StateOptions { transpositions: false, depth: None, memory: MemoryLimit::NONE },
         )
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(plain.value, back.values[..n], "{file} {ties:?}");
@@ -40,11 +37,7 @@ fn check(file: &str, params: &[&str]) -> states::StateStats {
         let tt = states::search(
             &game,
             ties,
-            states::StateOptions {
-                transpositions: true,
-                depth: None,
-                memory: galac_runtime::memory::MemoryLimit::NONE,
-            },
+            states::StateOptions { transpositions: true, depth: None, memory: MemoryLimit::NONE },
         )
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(tt.value, back.values[..n], "{file} {ties:?}: transpositions change the vector");
@@ -120,21 +113,13 @@ fn transpositions_keep_expected_vectors_at_chance_nodes() {
         let plain = states::search(
             &game,
             ties,
-            states::StateOptions {
-                transpositions: false,
-                depth: None,
-                memory: galac_runtime::memory::MemoryLimit::NONE,
-            },
+            states::StateOptions { transpositions: false, depth: None, memory: MemoryLimit::NONE },
         )
         .expect("perfect information");
         let tt = states::search(
             &game,
             ties,
-            states::StateOptions {
-                transpositions: true,
-                depth: None,
-                memory: galac_runtime::memory::MemoryLimit::NONE,
-            },
+            states::StateOptions { transpositions: true, depth: None, memory: MemoryLimit::NONE },
         )
         .expect("perfect information");
         assert_eq!(plain.value, back.values[..3], "{ties:?}");
@@ -154,7 +139,7 @@ fn the_state_search_refuses_imperfect_information() {
         let Err(SolveError::Unsupported { reason, .. }) = states::search(
             &game,
             Ties::First,
-            states::StateOptions { transpositions: tt, depth: None, memory: galac_runtime::memory::MemoryLimit::NONE },
+            states::StateOptions { transpositions: tt, depth: None, memory: MemoryLimit::NONE },
         ) else {
             panic!("kuhn has hidden cards");
         };
@@ -216,11 +201,8 @@ fn look_ahead_equals_an_enumeration_with_the_papers_estimate() {
             for ties in [Ties::First, Ties::Average] {
                 let (value, choice, nodes, estimated) = nim_ahead(&mut vec![tokens; piles], 0, depth, ties);
                 for transpositions in [false, true] {
-                    let options = states::StateOptions {
-                        transpositions,
-                        depth: Some(depth),
-                        memory: galac_runtime::memory::MemoryLimit::NONE,
-                    };
+                    let options =
+                        states::StateOptions { transpositions, depth: Some(depth), memory: MemoryLimit::NONE };
                     let r = states::search(&game, ties, options).unwrap_or_else(|e| panic!("{e}"));
                     let what = format!("{piles}x{tokens}, depth {depth}, {ties:?}, transpositions {transpositions}");
                     assert!(r.value.iter().zip(value).all(|(a, b)| (a - b).abs() < 1e-12), "{what}: {:?}", r.value);
@@ -258,11 +240,7 @@ fn the_evaluate_fn_is_checked() {
     assert!(game("n: bool) -> ([player]int, int)").contains("has type `bool`"));
     // A game without the fn cannot be searched to a depth.
     let kuhnless = load_interp("nim222.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
-    let options = states::StateOptions {
-        transpositions: false,
-        depth: Some(2),
-        memory: galac_runtime::memory::MemoryLimit::NONE,
-    };
+    let options = states::StateOptions { transpositions: false, depth: Some(2), memory: MemoryLimit::NONE };
     let Err(SolveError::Unsupported { reason, .. }) = states::search(&kuhnless, Ties::First, options) else {
         panic!("nim222 has no evaluate fn");
     };
@@ -272,8 +250,7 @@ fn the_evaluate_fn_is_checked() {
 #[test]
 fn solve_reports_the_search_over_states() {
     let game = load_interp("nim3.gala", &["piles=3", "tokens=2"]).unwrap_or_else(|e| panic!("{e}"));
-    let options =
-        states::StateOptions { transpositions: true, depth: Some(3), memory: galac_runtime::memory::MemoryLimit::NONE };
+    let options = states::StateOptions { transpositions: true, depth: Some(3), memory: MemoryLimit::NONE };
     let report = galac_app::registry::maxn::state_search(&game, Ties::Average, options).expect("nim3 has evaluate");
     let text = &report.text;
     assert!(text.contains("look-ahead to depth 3"), "{text}");
@@ -281,8 +258,7 @@ fn solve_reports_the_search_over_states() {
     assert!(text.contains("first move: (0, 2)"), "{text}");
     assert!(text.contains("principal variation: A (0, 2), "), "{text}");
     let kuhn = load_interp("kuhn.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
-    let options =
-        states::StateOptions { transpositions: true, depth: None, memory: galac_runtime::memory::MemoryLimit::NONE };
+    let options = states::StateOptions { transpositions: true, depth: None, memory: MemoryLimit::NONE };
     let Err(err) = galac_app::registry::maxn::state_search(&kuhn, Ties::First, options) else { panic!("hidden cards") };
     assert!(err.to_string().contains("not of perfect information"), "{err}");
 }
@@ -309,11 +285,7 @@ fn the_search_over_states_reports_json_with_the_trees_principal_variation() {
                 .collect();
             assert!(!tree_pv.is_empty(), "{file}");
             for transpositions in [false, true] {
-                let options = states::StateOptions {
-                    transpositions,
-                    depth: None,
-                    memory: galac_runtime::memory::MemoryLimit::NONE,
-                };
+                let options = states::StateOptions { transpositions, depth: None, memory: MemoryLimit::NONE };
                 let r = galac_app::registry::maxn::state_search(&game, ties, options).unwrap_or_else(|e| panic!("{e}"));
                 let json = &r.json;
                 assert_eq!(json["schema"], "galac.solve/1");
@@ -337,8 +309,7 @@ fn the_search_over_states_reports_json_with_the_trees_principal_variation() {
     // With a depth limit the variation stops at the limit.
     let game = load_interp("nim3.gala", &["piles=3", "tokens=3"]).unwrap_or_else(|e| panic!("{e}"));
     for transpositions in [false, true] {
-        let options =
-            states::StateOptions { transpositions, depth: Some(2), memory: galac_runtime::memory::MemoryLimit::NONE };
+        let options = states::StateOptions { transpositions, depth: Some(2), memory: MemoryLimit::NONE };
         let r = states::search(&game, Ties::First, options).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(r.principal_variation.len(), 2, "{r:?}");
         assert_eq!(r.principal_variation.first().copied(), r.choice);
@@ -352,30 +323,19 @@ fn the_search_over_states_reports_json_with_the_trees_principal_variation() {
 fn the_search_over_states_counts_its_memory() {
     let game = load_interp("nim3.gala", &["piles=3", "tokens=3"]).unwrap_or_else(|e| panic!("{e}"));
     for transpositions in [false, true] {
-        let small = states::StateOptions {
-            transpositions,
-            depth: None,
-            memory: galac_runtime::memory::MemoryLimit::from_bytes(8 << 10),
-        };
+        let small = states::StateOptions { transpositions, depth: None, memory: MemoryLimit::from_bytes(8 << 10) };
         let Err(err) = states::search(&game, Ties::First, small) else {
             panic!("24,136 nodes' information states in 8 KiB (transpositions {transpositions})")
         };
         let SolveError::TooMuchMemory { needed, limit } = err else { panic!("{err}") };
         assert_eq!(limit, 8 << 10);
         assert!(needed > limit, "{needed}");
-        let large = states::StateOptions {
-            transpositions,
-            depth: None,
-            memory: galac_runtime::memory::MemoryLimit::from_bytes(256 << 20),
-        };
-        let unbounded = states::StateOptions { memory: galac_runtime::memory::MemoryLimit::NONE, ..large };
+        let large = states::StateOptions { transpositions, depth: None, memory: MemoryLimit::from_bytes(256 << 20) };
+        let unbounded = states::StateOptions { memory: MemoryLimit::NONE, ..large };
         assert_eq!(states::search(&game, Ties::First, large), states::search(&game, Ties::First, unbounded));
     }
-    let options = states::StateOptions {
-        transpositions: false,
-        depth: None,
-        memory: galac_runtime::memory::MemoryLimit::from_bytes(64 << 10),
-    };
+    let options =
+        states::StateOptions { transpositions: false, depth: None, memory: MemoryLimit::from_bytes(64 << 10) };
     let Err(err) = galac_app::registry::maxn::state_search(&game, Ties::First, options) else {
         panic!("over the bound")
     };
@@ -391,11 +351,7 @@ fn the_documented_look_ahead_example_checks() {
     let start = section.find("```gala\n").expect("its example") + "```gala\n".len();
     let src = &section[start..start + section[start..].find("```").expect("the example's end")];
     let game = galac_compiler::driver::load_interp("race.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
-    let options = states::StateOptions {
-        transpositions: false,
-        depth: Some(1),
-        memory: galac_runtime::memory::MemoryLimit::NONE,
-    };
+    let options = states::StateOptions { transpositions: false, depth: Some(1), memory: MemoryLimit::NONE };
     let r = states::search(&game, Ties::First, options).unwrap_or_else(|e| panic!("{e}"));
     assert!(r.value.iter().zip([0.6, 0.2, 0.2]).all(|(a, b)| (a - b).abs() < 1e-12), "{:?}", r.value);
     assert_eq!((r.choice, r.stats.evaluated), (Some(1), 2));
@@ -403,7 +359,7 @@ fn the_documented_look_ahead_example_checks() {
     let end = states::search(
         &game,
         Ties::First,
-        states::StateOptions { transpositions: true, depth: None, memory: galac_runtime::memory::MemoryLimit::NONE },
+        states::StateOptions { transpositions: true, depth: None, memory: MemoryLimit::NONE },
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(end.stats.evaluated, 0);

@@ -6,14 +6,11 @@ use galac_runtime::game::Game;
 use galac_runtime::tree::{build, load, save, BuildError, BuildOptions, LoadError, Tree, FORMAT_VERSION};
 
 use crate::games::{digest, load_interp};
+use galac_runtime::memory::MemoryLimit;
 
 /// The default limits, which the test trees are far below.
-const ANY: BuildOptions = BuildOptions {
-    max_nodes: 200_000_000,
-    memory: galac_runtime::memory::MemoryLimit::from_bytes(8 << 30),
-    labels: false,
-    progress: None,
-};
+const ANY: BuildOptions =
+    BuildOptions { max_nodes: 200_000_000, memory: MemoryLimit::from_bytes(8 << 30), labels: false, progress: None };
 
 /// A game's tree with labels, and the game.
 fn built(file: &str, params: &[&str]) -> (galac_compiler::interp::Interp, Tree) {
@@ -230,7 +227,7 @@ fn a_saved_tree_is_read_within_the_node_and_memory_limits() {
         load(
             good.as_slice(),
             game.info(),
-            &BuildOptions { max_nodes, memory: galac_runtime::memory::MemoryLimit::from_bytes(max_bytes), ..ANY },
+            &BuildOptions { max_nodes, memory: MemoryLimit::from_bytes(max_bytes), ..ANY },
         )
     };
     assert!(within(n, back.bytes()).is_ok());

@@ -17,6 +17,7 @@ use galac_runtime::tree::{build, build_parallel, looks_smaller_than, BuildOption
 use galac_solvers::maxn::{states, Ties};
 
 use crate::games::{digest, load_interp};
+use galac_runtime::memory::MemoryLimit;
 
 /// A game whose states remember which `advance` they came from.
 struct Strict<G> {
@@ -126,8 +127,7 @@ fn every_walker_applies_only_at_the_latest_advance() {
         crate::double_oracle::check_game(&strict(file, params), file).expect("two-player zero-sum");
     }
     for transpositions in [false, true] {
-        let options =
-            states::StateOptions { transpositions, depth: None, memory: galac_runtime::memory::MemoryLimit::NONE };
+        let options = states::StateOptions { transpositions, depth: None, memory: MemoryLimit::NONE };
         states::search(&strict("nim3.gala", &[]), Ties::First, options).unwrap_or_else(|e| panic!("{e}"));
     }
 }

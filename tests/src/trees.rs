@@ -6,6 +6,7 @@
 use galac_runtime::tree::{build, BuildOptions, Stats, Tree};
 
 use crate::repo_root;
+use galac_runtime::memory::MemoryLimit;
 
 /// Loads a game from source with the given params.
 pub(crate) fn load(src: &str, params: &[&str]) -> galac_compiler::interp::Interp {
@@ -186,12 +187,8 @@ fn build_error(src: &str, opts: &BuildOptions) -> String {
 fn labels_count_against_the_memory_limit() {
     let endless_betting = "game g { players a, b; enum M { Pass, Bet }\n\
         flow { take_turns(a) { choose player m in M; reveal opponent moved(m); } until false; } }";
-    let opts = BuildOptions {
-        labels: true,
-        max_nodes: 20_000,
-        memory: galac_runtime::memory::MemoryLimit::from_bytes(8 << 20),
-        progress: None,
-    };
+    let opts =
+        BuildOptions { labels: true, max_nodes: 20_000, memory: MemoryLimit::from_bytes(8 << 20), progress: None };
     let msg = build_error(endless_betting, &opts);
     assert!(msg.contains("MiB, the memory limit"), "{msg}");
 }
@@ -201,7 +198,7 @@ fn limits_give_clear_errors() {
     let kuhn = std::fs::read_to_string(repo_root().join("examples/kuhn.gala")).expect("kuhn");
     let few = BuildOptions { max_nodes: 20, ..BuildOptions::default() };
     assert_eq!(build_error(&kuhn, &few), "the game tree has more than 20 nodes, the node limit");
-    let tiny = BuildOptions { memory: galac_runtime::memory::MemoryLimit::from_bytes(0), ..BuildOptions::default() };
+    let tiny = BuildOptions { memory: MemoryLimit::from_bytes(0), ..BuildOptions::default() };
     assert!(build_error(&kuhn, &tiny).contains("MiB, the memory limit"));
 
     let endless = "game loop { players a; var n: int = 0; flow {\n  while true { n = 0; }\n  outcome [0]; } }";
