@@ -63,3 +63,34 @@ fn the_search_over_states_refuses_flags_it_would_ignore() {
         assert!(err.contains(extra[0]) && err.contains("search over states"), "{err}");
     }
 }
+
+/// A checkpoint is resumed only on the game it was written for: other
+/// params with the same tree shape (poker's ante changes payoffs only) are
+/// refused, and so is a checkpoint holding a value that is not finite.
+#[test]
+fn a_checkpoint_of_other_params_or_with_a_non_finite_value_is_refused() {
+    let dir = scratch("other_params");
+    let ckpt = dir.join("p5.ckpt");
+    let ckpt = ckpt.to_str().expect("utf-8 path");
+    let poker = example("poker.gala");
+    let run = |ante: &str, flag: &str, iterations: &str| {
+        galac(&["solve", &poker, "--param", ante, "--solver", "cfr+", "--iterations", iterations, flag, ckpt, "-q"], "")
+    };
+    let (code, _, err) = run("ante=5", "--checkpoint", "50");
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run("ante=5", "--resume", "60");
+    assert_eq!(code, 0, "the same game resumes: {err}");
+    assert!(out.contains("cfr+ (60 iterations)"), "{out}");
+    let (code, out, err) = run("ante=1", "--resume", "100");
+    assert_eq!(code, 1, "{out}");
+    assert!(err.contains("other payoffs or chance probabilities"), "{err}");
+    // One value made infinite: the tail of the file holds the solver's sums.
+    let mut bytes = std::fs::read(ckpt).expect("the checkpoint");
+    let at = bytes.len() - 8;
+    bytes[at..].copy_from_slice(&f64::INFINITY.to_le_bytes());
+    std::fs::write(ckpt, &bytes).expect("write");
+    let (code, out, err) = run("ante=5", "--resume", "60");
+    assert_eq!(code, 1, "{out}");
+    assert!(err.contains("not a finite number"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -276,6 +276,42 @@ impl Tree {
 }
 
 impl Tree {
+    /// A checksum of the game the tree is: its shape (every node's kind,
+    /// player and information set, in order), every chance probability and
+    /// every payoff (labels not counted). Two trees of the same shape but
+    /// other payoffs or probabilities (a game with other params) differ, so
+    /// files made for one tree (a CFR checkpoint) are refused for another.
+    pub fn content_digest(&self) -> u32 {
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&self.n_players.to_le_bytes());
+        for node in 0..self.n_nodes() as u32 {
+            match self.node(node) {
+                NodeView::Terminal => {
+                    crc.update(&[0]);
+                    for x in self.payoffs(node) {
+                        crc.update(&x.to_le_bytes());
+                    }
+                }
+                NodeView::Chance => {
+                    crc.update(&[1]);
+                    for p in self.chance_probs(node) {
+                        crc.update(&p.num.to_le_bytes());
+                        crc.update(&p.den.to_le_bytes());
+                    }
+                }
+                NodeView::Decision { player, infoset } => {
+                    crc.update(&[2]);
+                    crc.update(&player.to_le_bytes());
+                    crc.update(&infoset.to_le_bytes());
+                    crc.update(&self.infosets[infoset as usize].n_actions.to_le_bytes());
+                }
+            }
+        }
+        crc.finalize()
+    }
+}
+
+impl Tree {
     /// Takes the set labels of `part`, a parallel build's first part, whose
     /// sets are this tree's from the first on, as this tree's: moved, not
     /// copied (they are most of the labels, and a copy doubled them while

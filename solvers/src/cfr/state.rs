@@ -32,6 +32,8 @@ pub struct Fingerprint {
     pub variant: String,
     pub nodes: u64,
     pub slots: u64,
+    /// [`Tree::content_digest`]: the game's payoffs and probabilities too.
+    pub digest: u32,
 }
 
 impl Fingerprint {
@@ -41,6 +43,7 @@ impl Fingerprint {
             variant: variant.name(),
             nodes: tree.n_nodes() as u64,
             slots: tree.infosets.iter().map(|i| u64::from(i.n_actions)).sum(),
+            digest: tree.content_digest(),
         }
     }
 }
@@ -65,7 +68,7 @@ pub fn average_into(tree: &Tree, plex: &Treeplex, average: &[f64], profile: &mut
 }
 
 /// The first bytes of a checkpoint.
-const MAGIC: &[u8; 12] = b"galac-cfr-1\n";
+const MAGIC: &[u8; 12] = b"galac-cfr-2\n";
 
 impl CfrState {
     /// The state before the first iteration: no regret, uniform play.
@@ -109,6 +112,7 @@ impl CfrState {
         out.extend_from_slice(fp.variant.as_bytes());
         put_u64(&mut out, fp.nodes);
         put_u64(&mut out, fp.slots);
+        put_u64(&mut out, u64::from(fp.digest));
         put_u64(&mut out, self.iteration);
         out.extend_from_slice(&self.seconds.to_le_bytes());
         put_u64(&mut out, self.prediction.len() as u64);
@@ -121,17 +125,33 @@ impl CfrState {
     /// Reads checkpoint bytes written for the same variant and tree.
     pub fn from_bytes(bytes: &[u8], fp: &Fingerprint) -> Result<CfrState, String> {
         let mut r = Reader { bytes, at: 0 };
-        if r.take(MAGIC.len())? != MAGIC {
-            return Err("not a galac CFR checkpoint".into());
+        match r.take(MAGIC.len())? {
+            m if m == MAGIC => {}
+            b"galac-cfr-1\n" => {
+                return Err(
+                    "the checkpoint was written by an older galac, without the game's checksum; start the run again"
+                        .into(),
+                )
+            }
+            _ => return Err("not a galac CFR checkpoint".into()),
         }
         let name_len = r.u64()? as usize;
         let variant = String::from_utf8_lossy(r.take(name_len)?).into_owned();
-        let (nodes, slots) = (r.u64()?, r.u64()?);
-        let found = Fingerprint { variant, nodes, slots };
-        if found != *fp {
+        let (nodes, slots, digest) = (r.u64()?, r.u64()?, r.u64()?);
+        let found = Fingerprint { variant, nodes, slots, digest: digest as u32 };
+        if (&found.variant, found.nodes, found.slots) != (&fp.variant, fp.nodes, fp.slots)
+            || digest > u64::from(u32::MAX)
+        {
             return Err(format!(
                 "the checkpoint was written by {} on a tree of {} nodes and {} action slots, not by {} on this one ({} nodes, {} slots)",
                 found.variant, found.nodes, found.slots, fp.variant, fp.nodes, fp.slots
+            ));
+        }
+        if found.digest != fp.digest {
+            return Err(format!(
+                "the checkpoint was written for a game with other payoffs or chance probabilities (other params?): its \
+                 checksum is {:08x}, this game's {:08x}",
+                found.digest, fp.digest
             ));
         }
         let iteration = r.u64()?;
@@ -153,6 +173,10 @@ impl CfrState {
         };
         if r.at != bytes.len() {
             return Err("the checkpoint has trailing bytes".into());
+        }
+        let values = [&state.regrets, &state.average, &state.current, &state.prediction];
+        if values.iter().any(|v| v.iter().any(|x| !x.is_finite())) || !seconds.is_finite() {
+            return Err("the checkpoint is damaged: it holds a value that is not a finite number".into());
         }
         Ok(state)
     }
