@@ -142,8 +142,9 @@ fn default_is_cfr(d: &DoArgs) -> bool {
     d.do_default.as_deref().map_or(d.warm_start_cfr.is_some(), |x| x == "cfr")
 }
 
-/// The variant and LP backend the flags name, once every flag of the run
-/// is checked; else why not.
+/// The variant and LP backend the flags name, once the oracle's own flags
+/// are checked; else why not (the shared stop rules are checked by `solve`
+/// before the request is made).
 fn checked_flags(req: &Request) -> Result<(Variant, galac_solvers::lp::Backend), String> {
     let d = req.args;
     let variant = Variant::from_name(&d.variant)
@@ -157,7 +158,6 @@ fn checked_flags(req: &Request) -> Result<(Variant, galac_solvers::lp::Backend),
     if d.do_epsilon.is_nan() || d.do_epsilon < 0.0 {
         return Err("--do-epsilon must be a number >= 0".into());
     }
-    req.stop.validate()?;
     Ok((variant, backend))
 }
 
