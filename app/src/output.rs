@@ -4,11 +4,53 @@
 //! replacing `/dev/null` with a regular file would break the machine.
 //!
 //! A symlink is followed: the file it points to is replaced and the link
-//! stays a link. A replaced file keeps its permissions.
+//! stays a link. A replaced file keeps its permissions. A file the run
+//! reads as its game's source ([`protect`]) is never replaced: an output
+//! path that names it by mistake (`--out kuhn.gala`) would lose the program.
 
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The files no output may replace: (device, inode) on Unix, the
+/// canonical path elsewhere.
+static PROTECTED: Mutex<Vec<FileKey>> = Mutex::new(Vec::new());
+
+#[cfg(unix)]
+type FileKey = (u64, u64);
+#[cfg(not(unix))]
+type FileKey = PathBuf;
+
+/// Who the file at `path` is, whatever name reaches it (a link, `./x`).
+fn file_key(path: &Path) -> Option<FileKey> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        fs::canonicalize(path).ok()
+    }
+}
+
+/// Marks `path` (a game's source this run reads) as one that
+/// [`write_atomically`] and [`check_writable`] refuse to replace.
+pub fn protect(path: &Path) {
+    if let Some(key) = file_key(path) {
+        PROTECTED.lock().unwrap_or_else(|e| e.into_inner()).push(key);
+    }
+}
+
+/// Refuses `path` if it is a protected file.
+fn refuse_protected(path: &Path) -> io::Result<()> {
+    let protected = PROTECTED.lock().unwrap_or_else(|e| e.into_inner());
+    if !protected.is_empty() && file_key(path).is_some_and(|key| protected.contains(&key)) {
+        return Err(io::Error::other("it is the game's source file, which this run reads; choose another path"));
+    }
+    Ok(())
+}
 
 /// Writes `path` through `write` (which buffers its output itself); `-` is
 /// standard output. On any error a regular file is left as it was and no
@@ -19,6 +61,7 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&File) -> io::Result<()>
         return write_stdout(write);
     }
     let path = follow_symlinks(path)?;
+    refuse_protected(&path)?;
     match fs::metadata(&path) {
         Ok(meta) if meta.is_dir() => Err(io::Error::other("it is a directory")),
         Ok(meta) if !meta.is_file() => {
@@ -60,6 +103,7 @@ pub fn check_writable(path: &Path) -> io::Result<()> {
         return Ok(());
     }
     let path = follow_symlinks(path)?;
+    refuse_protected(&path)?;
     match fs::metadata(&path) {
         Ok(meta) if meta.is_dir() => return Err(io::Error::other("it is a directory")),
         Ok(meta) if !meta.is_file() => return Ok(()),

@@ -43,6 +43,12 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
     };
     let ir = &loaded.compiled.ir;
     let output = args.output.clone().unwrap_or_else(|| PathBuf::from(&ir.name));
+    // Before minutes of compiling: an output that cannot be written (or is
+    // the source itself) loses nothing yet.
+    if let Err(e) = galac_app::check_writable(&output) {
+        eprintln!("error: cannot write `{}`: {e}", output.display());
+        return 1;
+    }
     let source = args.game.file.file_name().map_or_else(|| "game.gala".into(), |n| n.to_string_lossy().into_owned());
     let game_rs = match loaded.compiled.emit_game(&source) {
         Ok(s) => s,

@@ -25,6 +25,37 @@ fn an_output_that_cannot_be_written_is_refused_before_the_run() {
     }
 }
 
+/// An output path that names the game's source (here through a link and
+/// through `./`) is refused before any work, and the source is unchanged:
+/// `--out`, `tree --save`, `export --efg` and `build -o`.
+#[cfg(unix)]
+#[test]
+fn no_output_replaces_the_games_source() {
+    let dir = scratch("source");
+    let source = dir.join("kuhn.gala");
+    let text = std::fs::read_to_string(example("kuhn.gala")).expect("kuhn.gala");
+    std::fs::write(&source, &text).expect("copy");
+    let link = dir.join("link.gala");
+    std::os::unix::fs::symlink(&source, &link).expect("symlink");
+    let game = source.to_str().expect("utf-8 path");
+    let dotted = format!("{}/./kuhn.gala", dir.display());
+    let cases: [&[&str]; 5] = [
+        &["solve", game, "--out", &dotted],
+        &["solve", game, "--solver", "cfr+", "--iterations", "10", "--checkpoint", link.to_str().unwrap()],
+        &["tree", game, "--save", game],
+        &["export", game, "--efg", link.to_str().unwrap()],
+        &["build", game, "-o", game],
+    ];
+    for args in cases {
+        let (code, out, err) = galac(args, "");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("it is the game's source file"), "{args:?}: {err}");
+        assert_eq!(std::fs::read_to_string(&source).expect("source"), text, "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_a_cfr_run_which_keeps_its_answer_and_checkpoint() {
