@@ -25,6 +25,7 @@ pub mod progress;
 pub mod registry;
 pub mod report;
 pub mod shell;
+pub mod signals;
 pub mod simulate;
 pub mod solve;
 pub mod strategies;

@@ -116,7 +116,9 @@ pub fn check_writable(path: &Path) -> io::Result<()> {
     };
     let (tmp, file) = create_temp(dir, &name.to_string_lossy())?;
     drop(file);
-    fs::remove_file(tmp)
+    let removed = fs::remove_file(&tmp);
+    crate::signals::untrack_temp(&tmp);
+    removed
 }
 
 fn follow_symlinks(path: &Path) -> io::Result<PathBuf> {
@@ -161,6 +163,7 @@ fn replace(
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
+    crate::signals::untrack_temp(&tmp);
     result
 }
 
@@ -175,7 +178,12 @@ pub fn scratch_beside(path: &Path) -> io::Result<ScratchFile> {
         _ => Path::new("."),
     };
     let (tmp, file) = create_temp(dir, &format!("{}.part", name.to_string_lossy()))?;
-    let path = if cfg!(unix) && fs::remove_file(&tmp).is_ok() { None } else { Some(tmp) };
+    let path = if cfg!(unix) && fs::remove_file(&tmp).is_ok() {
+        crate::signals::untrack_temp(&tmp);
+        None
+    } else {
+        Some(tmp)
+    };
     Ok(ScratchFile { file, path })
 }
 
@@ -190,6 +198,7 @@ impl Drop for ScratchFile {
     fn drop(&mut self) {
         if let Some(path) = &self.path {
             let _ = fs::remove_file(path);
+            crate::signals::untrack_temp(path);
         }
     }
 }
@@ -245,7 +254,10 @@ fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
         let tmp = dir.join(format!(".{name}.{pid}.{n}.tmp"));
         // Readable too: a tree saved as it is built patches blocks it wrote.
         match OpenOptions::new().read(true).write(true).create_new(true).open(&tmp) {
-            Ok(f) => return Ok((tmp, f)),
+            Ok(f) => {
+                crate::signals::track_temp(&tmp);
+                return Ok((tmp, f));
+            }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
             Err(e) => return Err(e),
         }

@@ -259,7 +259,11 @@ fn cargo_build(dir: &Path, target: &Path, progress: bool, offline: bool) -> Resu
         cmd.arg("--quiet").stderr(Stdio::piped());
     }
     let child = cmd.spawn().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
-    let output = child.wait_with_output().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
+    let pid = child.id();
+    galac_app::signals::track_child(pid);
+    let output = child.wait_with_output().map_err(|e| BuildError::NoToolchain(e.to_string()));
+    galac_app::signals::untrack_child(pid);
+    let output = output?;
     if output.status.success() {
         return Ok(());
     }

@@ -84,6 +84,61 @@ fn sigterm_stops_a_cfr_run_which_keeps_its_answer_and_checkpoint() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Sends `signal` to a galac run with `args` after `after`; its exit status.
+#[cfg(unix)]
+fn signalled(args: &[&str], signal: &str, after: std::time::Duration) -> Option<i32> {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_galac"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("galac starts");
+    std::thread::sleep(after);
+    let sent = std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill runs");
+    assert!(sent.success());
+    child.wait().expect("galac ends").code()
+}
+
+/// Ctrl-C during `tree --save` (a build of minutes) ends the run with
+/// status 130 and leaves no hidden temporary file.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_save_leaves_no_temporary_file() {
+    let dir = scratch("interrupted_save");
+    let save = dir.join("t.tree");
+    let args = ["tree", &example("blind_tictactoe.gala"), "--save", save.to_str().unwrap()];
+    let code = signalled(&args, "-INT", std::time::Duration::from_millis(1500));
+    assert_eq!(code, Some(130));
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// SIGTERM to `galac build` stops the cargo it started: no process is
+/// left building the crate.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_terminated_build_leaves_no_cargo_behind() {
+    let dir = scratch("terminated_build");
+    let (krate, solver) = (dir.join("crate"), dir.join("kuhn_solver"));
+    let args =
+        ["build", &example("kuhn.gala"), "-o", solver.to_str().unwrap(), "--emit-crate", krate.to_str().unwrap()];
+    // Long enough for cargo to start, short of the build's end.
+    let code = signalled(&args, "-TERM", std::time::Duration::from_millis(2500));
+    assert_eq!(code, Some(130));
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let needle = krate.join("Cargo.toml").display().to_string();
+    let building: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&needle))
+        .collect();
+    assert!(building.is_empty(), "{building:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn the_search_over_states_refuses_flags_it_would_ignore() {
     let nim = example("nim3.gala");
