@@ -39,6 +39,7 @@ fn the_equilibrium_against_itself_gives_the_game_value() {
         name: "kuhn".into(),
         players: vec!["first".into(), "second".into()],
         params: vec![("cards".into(), "3".into())],
+        program: 0,
     };
     let labels = galac_app::report::unique_labels(&tree);
     let profile = Resolver::new(&tree, &info, &labels)

@@ -36,7 +36,7 @@ mod tests {
     use crate::rational::Ratio;
 
     fn one_player(name: &str) -> GameInfo {
-        GameInfo { name: name.into(), players: vec!["p".into()], params: Vec::new() }
+        GameInfo { name: name.into(), players: vec!["p".into()], params: Vec::new(), program: 0 }
     }
 
     /// A one-player game of chance only: the node at depth `d` has outcomes

@@ -292,7 +292,12 @@ mod tests {
     #[test]
     fn the_build_held_counts_what_the_parts_hold_at_once() {
         let game = || Open {
-            info: GameInfo { name: "open".into(), players: vec!["a".into(), "b".into()], params: Vec::new() },
+            info: GameInfo {
+                name: "open".into(),
+                players: vec!["a".into(), "b".into()],
+                params: Vec::new(),
+                program: 0,
+            },
             depth: 14,
         };
         let opts = BuildOptions::default();
@@ -320,7 +325,12 @@ mod tests {
     #[test]
     fn matching_two_parts_counts_its_cache() {
         let game = Open {
-            info: GameInfo { name: "open".into(), players: vec!["a".into(), "b".into()], params: Vec::new() },
+            info: GameInfo {
+                name: "open".into(),
+                players: vec!["a".into(), "b".into()],
+                params: Vec::new(),
+                program: 0,
+            },
             depth: 12,
         };
         let opts = BuildOptions::default();
