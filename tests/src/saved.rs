@@ -272,4 +272,15 @@ fn a_saved_tree_is_read_within_the_node_and_memory_limits() {
     let read = |max_nodes| load(huge.as_slice(), info, &BuildOptions { max_nodes, ..ANY }).map(|t| t.n_nodes());
     assert!(matches!(read(ANY.max_nodes), Err(LoadError::Limit(BuildError::TooManyNodes { .. }))));
     assert!(matches!(read(u64::MAX), Err(LoadError::Limit(BuildError::TooMuchMemory { .. }))));
+
+    // Endless params, as from a pipe: an empty name and value each, which
+    // hold no string bytes, are still counted and stop at the limit.
+    let mut head = good[..12].to_vec();
+    head.extend_from_slice(&(info.name.len() as u32).to_le_bytes());
+    head.extend_from_slice(info.name.as_bytes());
+    head.extend_from_slice(&info.program.to_le_bytes());
+    head.extend_from_slice(&(1u64 << 40).to_le_bytes());
+    let endless = std::io::Read::chain(head.as_slice(), std::io::repeat(0));
+    let small = BuildOptions { memory: MemoryLimit::from_bytes(64 << 20), ..ANY };
+    assert!(matches!(load(endless, info, &small), Err(LoadError::Limit(BuildError::TooMuchMemory { .. }))));
 }

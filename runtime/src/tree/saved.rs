@@ -380,6 +380,9 @@ pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tr
     let program = r.u64()?;
     let mut params = Vec::new();
     for _ in 0..r.u64()? {
+        // Counted like every string list: a damaged or hostile count of
+        // params is refused at the memory limit, not read until it is hit.
+        r.hold(std::mem::size_of::<(String, String)>() as u64)?;
         params.push((r.str()?, r.str()?));
     }
     let players = r.strs()?;
