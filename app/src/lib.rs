@@ -29,7 +29,7 @@ pub mod signals;
 pub mod simulate;
 pub mod solve;
 pub mod strategies;
-pub(crate) mod strategy_file;
+pub mod strategy_file;
 pub mod tree;
 
 #[cfg(test)]

@@ -39,7 +39,18 @@ pub fn read(
     allow_partial: bool,
 ) -> Result<LoadedProfile, String> {
     let bytes = crate::read_bounded(path, MAX_STRATEGY_BYTES)?;
-    let file = path.display();
+    parse(&bytes, &path.display().to_string(), info, tree, labels, allow_partial)
+}
+
+/// [`read`] on the file's bytes (`file`: its name, for messages).
+pub fn parse(
+    bytes: &[u8],
+    file: &str,
+    info: &GameInfo,
+    tree: &Tree,
+    labels: &[String],
+    allow_partial: bool,
+) -> Result<LoadedProfile, String> {
     let sets: HashMap<&str, u32> = labels.iter().enumerate().map(|(i, l)| (l.as_str(), i as u32)).collect();
     let mut reading = Reading {
         info,
@@ -52,7 +63,7 @@ pub fn read(
         strategy: false,
         why: None,
     };
-    let mut de = serde_json::Deserializer::from_slice(&bytes);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
     let read = (&mut reading).deserialize(&mut de).and_then(|()| de.end());
     if let Err(e) = read {
         return Err(match (reading.why.take(), e.classify()) {
