@@ -180,3 +180,63 @@ fn a_checkpoint_of_other_params_or_with_a_non_finite_value_is_refused() {
     assert!(err.contains("not a finite number"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A stand-in for cargo: its registry has every crate (`metadata`
+/// succeeds); a build fails like a damaged cache (rustc's E0786) while
+/// `$CARGO_TARGET_DIR/damaged` exists, else "builds" the package's binary.
+#[cfg(unix)]
+const FAKE_CARGO: &str = r#"#!/bin/sh
+[ "$1" = metadata ] && exit 0
+prev=""
+for a in "$@"; do
+    [ "$prev" = "--manifest-path" ] && manifest=$a
+    prev=$a
+done
+name=$(sed -n 's/^name = "\(.*\)"/\1/p' "$manifest" | head -n 1)
+if [ -e "$CARGO_TARGET_DIR/damaged" ] || [ -n "$FAKE_CARGO_ALWAYS_FAILS" ]; then
+    echo "error[E0786]: found invalid metadata files for crate \`galac_runtime\`" >&2
+    exit 101
+fi
+mkdir -p "$CARGO_TARGET_DIR/release"
+printf '#!/bin/sh\necho solver\n' > "$CARGO_TARGET_DIR/release/$name"
+chmod +x "$CARGO_TARGET_DIR/release/$name"
+"#;
+
+/// A damaged build cache (here: cargo fails until its target directory
+/// is emptied) is emptied and the build done again, with a note; a build
+/// that fails from an empty cache too is reported as the error it is.
+#[cfg(unix)]
+#[test]
+fn a_damaged_build_cache_is_emptied_and_the_build_done_again() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("damaged_cache");
+    let cargo = dir.join("fake-cargo");
+    std::fs::write(&cargo, FAKE_CARGO).unwrap();
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(cache.join("target")).unwrap();
+    std::fs::write(cache.join("target").join("damaged"), b"").unwrap();
+    let solver = dir.join("kuhn_solver");
+    let build = |always_fails: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_galac"));
+        cmd.args(["build", &example("kuhn.gala"), "-o"])
+            .arg(&solver)
+            .env("CARGO", &cargo)
+            .env("GALAC_CACHE_DIR", &cache);
+        if always_fails {
+            cmd.env("FAKE_CARGO_ALWAYS_FAILS", "1");
+        }
+        cmd.output().expect("galac runs")
+    };
+    let out = build(false);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("may be damaged: emptying it and building again"), "{err}");
+    let ran = std::process::Command::new(&solver).output().expect("the solver runs");
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), "solver\n");
+    let out = build(true);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("building again") && err.contains("E0786"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
