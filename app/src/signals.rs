@@ -41,6 +41,14 @@ fn on_signal() {
     if s.armed.load(Ordering::SeqCst) && !s.stop.swap(true, Ordering::SeqCst) {
         return;
     }
+    exit_cleanly(130);
+}
+
+/// Ends the process with `code` after removing the temporary files being
+/// written and stopping the child processes started (what a signal does;
+/// also the memory watch's way out, `crate::memory::watch`).
+pub fn exit_cleanly(code: i32) -> ! {
+    let s = state();
     for temp in s.temps.lock().unwrap_or_else(|e| e.into_inner()).iter() {
         let _ = std::fs::remove_file(temp);
     }
@@ -50,7 +58,7 @@ fn on_signal() {
             let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGTERM);
         }
     }
-    std::process::exit(130);
+    std::process::exit(code);
 }
 
 /// Arms the clean stop and returns its flag: from now on a first signal
