@@ -63,6 +63,10 @@ pub(crate) struct SolveJson<'a> {
     pub schema: &'static str,
     pub game: &'a str,
     pub params: serde_json::Value,
+    /// The checksum of the program's rules ([`program_hex`]), so that a
+    /// strategy file read back is matched to the version of the game it
+    /// was made for.
+    pub program: String,
     pub solver: &'a str,
     pub notes: &'a [String],
     /// Each player's expected payoff.
@@ -93,6 +97,12 @@ pub(crate) struct SolveJson<'a> {
     pub exact: Option<&'a crate::exact::ExactJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
+}
+
+/// A game's program checksum (`GameInfo::program`) as JSON gives it:
+/// 16 hex digits (a JSON number would lose digits past 2^53).
+pub(crate) fn program_hex(info: &galac_runtime::game::GameInfo) -> String {
+    format!("{:016x}", info.program)
 }
 
 /// A small report (built whole): its JSON to `out` when given, then the
@@ -302,6 +312,7 @@ impl Report<'_> {
             schema: SOLVE_SCHEMA,
             game: &info.name,
             params: crate::params_json(info),
+            program: crate::report::program_hex(info),
             solver: self.solver,
             notes: self.notes,
             value: Some(Keyed(&info.players, &self.eval.values)),

@@ -60,6 +60,7 @@ pub fn parse(
         seen: vec![false; labels.len()],
         game: None,
         params: None,
+        program: None,
         strategy: false,
         why: None,
     };
@@ -100,6 +101,7 @@ struct Reading<'a> {
     seen: Vec<bool>,
     game: Option<serde_json::Value>,
     params: Option<serde_json::Value>,
+    program: Option<serde_json::Value>,
     /// Whether the `strategy` object was met.
     strategy: bool,
     /// Why the pass stopped, when it was our check and not the JSON.
@@ -121,6 +123,9 @@ impl Reading<'_> {
         }
         if let Some(params) = &self.params {
             top.insert("params".into(), params.clone());
+        }
+        if let Some(program) = &self.program {
+            top.insert("program".into(), program.clone());
         }
         check_game(&serde_json::Value::Object(top), self.info)
     }
@@ -186,6 +191,7 @@ impl<'de> Visitor<'de> for &mut Reading<'_> {
             match key.as_ref() {
                 "game" => self.game = Some(map.next_value()?),
                 "params" => self.params = Some(map.next_value()?),
+                "program" => self.program = Some(map.next_value()?),
                 "strategy" => {
                     // A strategy of another game fails here with the game
                     // named, not at its first foreign set.
@@ -256,12 +262,22 @@ impl<'de> Visitor<'de> for Entry<'_, '_, '_> {
     }
 }
 
-/// The file's `game` and `params` against the game's: a file without them
-/// (hand-written) is taken as meant for this game.
+/// The file's `game`, `program` and `params` against the game's: a file
+/// without them (hand-written) is taken as meant for this game.
 fn check_game(json: &serde_json::Value, info: &GameInfo) -> Result<(), String> {
     if let Some(name) = json.get("game") {
         if name.as_str() != Some(info.name.as_str()) {
             return Err(format!("is a strategy for the game {name}, not `{}`", info.name));
+        }
+    }
+    // Then the version of the game's program (a file without it is taken
+    // as meant for this one).
+    if let Some(program) = json.get("program") {
+        if program.as_str() != Some(crate::report::program_hex(info).as_str()) {
+            return Err(format!(
+                "was made for another version of `{}`: the rules of the program differ (solve it again)",
+                info.name
+            ));
         }
     }
     let Some(params) = json.get("params") else { return Ok(()) };

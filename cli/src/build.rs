@@ -170,18 +170,18 @@ mod tests {
         let exe = dir.join("built");
         std::fs::write(&exe, b"#!/bin/sh\n").unwrap();
         let fresh = dir.join("fresh");
-        super::install(&exe, &fresh).unwrap();
+        crate::build::install(&exe, &fresh).unwrap();
         assert_eq!(mode(&fresh) & 0o100, 0o100, "{:o}", mode(&fresh));
         let old = dir.join("old");
         std::fs::write(&old, b"data").unwrap();
         std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o640)).unwrap();
-        super::install(&exe, &old).unwrap();
+        crate::build::install(&exe, &old).unwrap();
         assert_eq!(mode(&old), 0o750);
         assert_eq!(std::fs::read(&old).unwrap(), b"#!/bin/sh\n");
         let null = std::path::Path::new("/dev/null");
         let before = mode(null);
         if std::fs::OpenOptions::new().write(true).open(null).is_ok() {
-            super::install(&exe, null).unwrap();
+            crate::build::install(&exe, null).unwrap();
             assert_eq!(mode(null), before);
         }
         let _ = std::fs::remove_dir_all(&dir);

@@ -18,7 +18,7 @@ macro_rules! compiled_games {
     ($($name:ident),* $(,)?) => {
         $(
             #[allow(clippy::all, unused, non_snake_case, non_camel_case_types, unused_parens, unused_braces)]
-            mod $name {
+            pub(crate) mod $name {
                 include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
             }
         )*

@@ -150,6 +150,25 @@ fn a_tree_of_other_params_or_another_game_is_refused() {
     assert!(matches!(load(bytes.as_slice(), kuhn.info(), &ANY), Err(LoadError::OtherGame { .. })));
 }
 
+/// Both executions report the same game (name, players, params and the
+/// checksum of the program that a saved tree is matched against), so a
+/// tree saved by either is read by the other.
+#[test]
+fn compiled_games_report_the_interpreters_game_info() {
+    use crate::compiled::{hostile_names, kuhn, leduc};
+    use crate::games::instantiate;
+    let cases = [
+        ("kuhn.gala", &[][..], instantiate(&kuhn::Family, &[]).unwrap().info().clone()),
+        ("leduc.gala", &["ranks=4"], instantiate(&leduc::Family, &["ranks=4"]).unwrap().info().clone()),
+        ("tests/codegen/hostile_names.gala", &[], instantiate(&hostile_names::Family, &[]).unwrap().info().clone()),
+    ];
+    for (file, params, compiled) in cases {
+        let interp = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(interp.info(), &compiled, "{file} {params:?}");
+        assert_ne!(compiled.program, 0, "{file}");
+    }
+}
+
 /// A tree saved from one version of a program is refused for a version
 /// whose rules differ (the same name, players and params: only the
 /// program's checksum tells them apart), and read for a version that

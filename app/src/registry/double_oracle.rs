@@ -410,6 +410,7 @@ fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, req: &Reque
         schema: SOLVE_SCHEMA,
         game: &info.name,
         params: crate::params_json(info),
+        program: crate::report::program_hex(info),
         solver,
         notes: &[],
         value: None,

@@ -219,6 +219,7 @@ pub fn state_search<G: Game>(game: &G, ties: Ties, options: StateOptions) -> Res
         schema: SOLVE_SCHEMA,
         game: &info.name,
         params: crate::params_json(info),
+        program: crate::report::program_hex(info),
         solver: &solver,
         notes: &[],
         value: Some(Keyed(&info.players, &r.value)),

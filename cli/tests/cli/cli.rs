@@ -491,6 +491,11 @@ fn strategy_files_round_trip_and_are_evaluated() {
     );
     refused(&|p| p["game"] = serde_json::json!("leduc"), &[], "is a strategy for the game \"leduc\", not `kuhn`");
     refused(
+        &|p| p["program"] = serde_json::json!("0123456789abcdef"),
+        &[],
+        "was made for another version of `kuhn`: the rules of the program differ",
+    );
+    refused(
         &|p| p["strategy"]["first: my_card(9)"] = serde_json::json!({ "Pass": 1.0, "Bet": 0.0 }),
         &[],
         "\"first: my_card(9)\", which is not an information set of this game",

@@ -46,7 +46,7 @@ pub enum LoadError {
     Checksum,
     #[error("the saved tree is of {saved}, not of {wanted}")]
     OtherGame { saved: String, wanted: String },
-    #[error("the saved tree was built from another version of `{name}`: the rules of the program differ (rebuild it with `tree --save`)")]
+    #[error("the saved tree was built from another version of `{name}`: the rules of the program differ; save it again from this version")]
     OtherProgram { name: String },
     #[error("the saved tree is inconsistent: {0}")]
     Invalid(String),
