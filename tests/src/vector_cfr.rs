@@ -108,3 +108,25 @@ fn three_players_are_refused() {
     let err = from_tree(&tree).err().expect("refused").to_string();
     assert!(err.contains("two-player zero-sum games; this game has 3 players"), "{err}");
 }
+
+/// Two threads (the root's children split between them) give the same
+/// answer as one, bit for bit, with both variants.
+#[test]
+fn threads_do_not_change_the_result() {
+    let leduc = tree_of("leduc.gala", &[], false);
+    let derived = from_tree(&leduc).expect("in the class");
+    for variant in [Variant::CfrPlus, POSTFLOP_DCFR] {
+        let answers: Vec<(Vec<f64>, f64)> = [1, 2]
+            .iter()
+            .map(|&threads| {
+                let mut cfr = VectorCfr::with_min_work(&derived.game, variant, threads, 0).expect("runs");
+                assert_eq!(cfr.two_threads(), threads == 2);
+                for _ in 0..60 {
+                    cfr.iterate();
+                }
+                (derived.profile(&leduc, &cfr).0.probs, cfr.evaluate().nash_conv)
+            })
+            .collect();
+        assert_eq!(answers[0], answers[1], "{}", variant.name());
+    }
+}

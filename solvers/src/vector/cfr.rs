@@ -28,7 +28,7 @@ pub const POSTFLOP_DCFR: Variant = Variant::Dcfr { alpha: 1.5, beta: 0.0, gamma:
 
 /// Below this much work per walk (nodes times private states) a run
 /// stays on one thread: starting the second one would cost more.
-const PARALLEL_MIN_WORK: usize = 200_000;
+pub const PARALLEL_MIN_WORK: usize = 200_000;
 
 /// A vector CFR run on one public game.
 pub struct VectorCfr<'g> {
@@ -52,6 +52,18 @@ pub struct VectorCfr<'g> {
 impl<'g> VectorCfr<'g> {
     /// A run of `variant` (CFR+ or DCFR) on `game`, on up to `threads` threads.
     pub fn new(game: &'g PublicGame, variant: Variant, threads: usize) -> Result<VectorCfr<'g>, SolveError> {
+        Self::with_min_work(game, variant, threads, PARALLEL_MIN_WORK)
+    }
+
+    /// [`Self::new`], taking two threads from `min_work` (nodes times
+    /// private states) on instead of [`PARALLEL_MIN_WORK`]: tests check on
+    /// small games that threads do not change the result.
+    pub fn with_min_work(
+        game: &'g PublicGame,
+        variant: Variant,
+        threads: usize,
+        min_work: usize,
+    ) -> Result<VectorCfr<'g>, SolveError> {
         if !matches!(variant, Variant::CfrPlus | Variant::Dcfr { .. }) {
             let reason = format!("vector CFR runs CFR+ or DCFR, not {}", variant.name());
             return Err(SolveError::Unsupported { solver: "vcfr", reason });
@@ -62,7 +74,7 @@ impl<'g> VectorCfr<'g> {
         let arena = arena_len(game);
         let n_max = game.states[0].len().max(game.states[1].len());
         let work = game.nodes.len() * n_max;
-        let split = (threads > 1 && work >= PARALLEL_MIN_WORK).then(|| split_point(game)).flatten();
+        let split = (threads > 1 && work >= min_work).then(|| split_point(game)).flatten();
         Ok(VectorCfr {
             game,
             variant,

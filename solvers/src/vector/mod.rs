@@ -105,3 +105,6 @@ impl Solver for VcfrSolver {
         Ok(Solution { profile, unreached, phases, stopped })
     }
 }
+
+#[cfg(test)]
+mod tests;
