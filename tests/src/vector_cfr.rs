@@ -6,6 +6,8 @@
 use galac_runtime::tree::{build, BuildOptions, Tree};
 use galac_solvers::best_response::evaluate;
 use galac_solvers::cfr::{Checks, Variant};
+use galac_solvers::lp::{self, Backend};
+use galac_solvers::sequence_form::SequenceForm;
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::vector::game::Payoff;
 use galac_solvers::vector::{from_tree, VcfrConfig, VcfrSolver, VectorCfr, POSTFLOP_DCFR};
@@ -78,6 +80,34 @@ fn liars_dice_reaches_its_value() {
     let (value, nash_conv) = solve(&dice, POSTFLOP_DCFR, 1000);
     assert!((value - 1.0 / 16.0).abs() < 2e-3, "{value}");
     assert!(nash_conv < 2e-3, "{nash_conv}");
+}
+
+/// Poker-like examples against the sequence-form LP's value: the vector
+/// answer's value and exploitability from the scalar best response.
+#[test]
+fn poker_examples_reach_the_lps_value() {
+    for (file, iterations) in [("poker.gala", 2000), ("generic_poker.gala", 1000)] {
+        let tree = tree_of(file, &[], false);
+        let sf = SequenceForm::new(&tree).unwrap_or_else(|e| panic!("{e}"));
+        let lp_value = lp::solve(&sf, Backend::Clarabel).unwrap_or_else(|e| panic!("{e}")).value;
+        let (value, nash_conv) = solve(&tree, POSTFLOP_DCFR, iterations);
+        assert!((value - lp_value).abs() < 2e-3, "{file}: {value}, the LP {lp_value}");
+        assert!(nash_conv < 5e-3, "{file}: {nash_conv}");
+    }
+}
+
+/// Games outside the class, each refused with what breaks it: a general-sum
+/// leaf, a move at the root the other player never sees.
+#[test]
+fn games_outside_the_class_are_refused_with_the_reason() {
+    let refusal = |file: &str| from_tree(&tree_of(file, &[], true)).err().expect("refused").to_string();
+    let beer = refusal("beer_quiche.gala");
+    assert!(
+        beer.contains("vector CFR solves zero-sum games; after the deal, Beer, Duel a leaf pays 1 and 0"),
+        "{beer}"
+    );
+    let inspection = refusal("inspection.gala");
+    assert!(inspection.contains("violator's move at `violator: start` is not seen by inspector"), "{inspection}");
 }
 
 /// The solver row's path: the trait, checks by the vector best response.
