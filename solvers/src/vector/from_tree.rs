@@ -28,7 +28,7 @@
 use galac_runtime::tree::{NodeView, Tree};
 use rustc_hash::FxHashMap;
 
-use super::game::{Conflicts, Outcome, Payoff, PrivateStates, PublicGame, PublicNode, Ranking};
+use super::game::{Conflicts, Outcome, Payoff, PrivateStates, PublicGame, PublicNode, Ranking, Removal};
 use super::infer::{factor, refuse, showdown, Classes};
 use crate::solver::SolveError;
 use crate::Profile;
@@ -408,7 +408,7 @@ impl Builder<'_> {
         let game = PublicGame {
             player_names: [tree.player_names[0].clone(), tree.player_names[1].clone()],
             states: [PrivateStates { labels: l0, weights: w0 }, PrivateStates { labels: l1, weights: w1 }],
-            conflicts,
+            removal: Removal::Lists(conflicts),
             nodes,
             child_ids: self.child_ids,
             labels: self.labels,

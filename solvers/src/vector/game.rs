@@ -38,7 +38,7 @@ pub struct Outcome {
 
 /// A leaf's payoff to player 0, in one of three forms, from the cheapest
 /// to evaluate to the most general.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Payoff {
     /// The same for every pair (a fold).
     Constant(f64),
@@ -131,12 +131,30 @@ impl Conflicts {
     }
 }
 
+/// How pairs that the deal never gives together are found: lists per
+/// state, or hands of cards that must not share one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Removal {
+    Lists(Conflicts),
+    Cards(super::cards::Cards),
+}
+
+impl Removal {
+    /// Scratch a leaf's evaluation takes.
+    pub fn scratch_len(&self) -> usize {
+        match self {
+            Removal::Lists(_) => 0,
+            Removal::Cards(cards) => cards.scratch_len(),
+        }
+    }
+}
+
 /// A two-player zero-sum game on its public tree (see the module comment).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PublicGame {
     pub player_names: [String; 2],
     pub states: [PrivateStates; 2],
-    pub conflicts: Conflicts,
+    pub removal: Removal,
     /// Node 0 is the root; every node comes before its subtree, and a
     /// subtree's nodes are contiguous (so are its decisions' slabs).
     pub nodes: Vec<PublicNode>,
@@ -191,9 +209,14 @@ impl PublicGame {
             if s.weights.iter().any(|w| !(w.is_finite() && *w >= 0.0)) {
                 return Err(GameShapeError::States { player: p, what: "a weight is negative or not finite".into() });
             }
-            let c = &self.conflicts;
-            if c.starts[p].len() != n[p] + 1 || c.list[p].iter().any(|&j| j as usize >= n[1 - p]) {
-                return Err(GameShapeError::States { player: p, what: "the conflict lists do not fit".into() });
+            let fits = match &self.removal {
+                Removal::Lists(c) => {
+                    c.starts[p].len() == n[p] + 1 && c.list[p].iter().all(|&j| (j as usize) < n[1 - p])
+                }
+                Removal::Cards(c) => c.hands[p].len() == n[p] && c.pair[p].len() == n[p],
+            };
+            if !fits {
+                return Err(GameShapeError::States { player: p, what: "the conflicts do not fit".into() });
             }
         }
         if self.nodes.is_empty() || self.labels.len() != self.nodes.len() {
@@ -304,9 +327,10 @@ impl PublicGame {
         let n: usize = self.states.iter().map(|s| s.len() * (8 + std::mem::size_of::<String>())).sum();
         let rankings: usize = self.rankings.iter().map(|r| 8 * (r.rank[0].len() + r.rank[1].len())).sum();
         (n + 4
-            * (self.conflicts.list[0].len()
-                + self.conflicts.list[1].len()
-                + self.states[0].len()
+            * (match &self.removal {
+                Removal::Lists(c) => c.list[0].len() + c.list[1].len(),
+                Removal::Cards(c) => 3 * (c.hands[0].len() + c.hands[1].len()),
+            } + self.states[0].len()
                 + self.states[1].len())
             + self.nodes.len() * (std::mem::size_of::<PublicNode>() + std::mem::size_of::<String>() + 4)
             + self.outcomes.len() * std::mem::size_of::<Outcome>()

@@ -3,24 +3,34 @@
 //! a showdown in O(n + conflicts), any payoff matrix in O(n0 * n1).
 //!
 //! Card removal is exact: pairs the deal never gives together are taken
-//! out of the sums one by one from the sparse conflict lists (a state
-//! conflicts with a handful of the other's), after the sums over all pairs.
+//! out of the sums, one by one from sparse conflict lists (a state of a
+//! derived game conflicts with a handful of the other's), or by
+//! inclusion-exclusion over the cards of each hand ([`super::cards`]).
 
-use super::game::{Conflicts, Payoff, PublicGame, Ranking};
+use super::cards;
+use super::game::{Conflicts, Payoff, PublicGame, Ranking, Removal};
 
 /// Player `p`'s values at a leaf paying `payoff` (player 0's payoff),
-/// against the other player's reach `opp`, into `out` (one per state of `p`).
+/// against the other player's reach `opp`, into `out` (one per state of
+/// `p`); `scratch` holds at least [`Removal::scratch_len`].
 #[inline]
-pub fn values(game: &PublicGame, payoff: &Payoff, p: usize, opp: &[f64], out: &mut [f64]) {
+pub fn values(game: &PublicGame, payoff: &Payoff, p: usize, opp: &[f64], out: &mut [f64], scratch: &mut [f64]) {
     let sign = if p == 0 { 1.0 } else { -1.0 };
-    match *payoff {
-        Payoff::Constant(v) => constant(&game.conflicts, p, v * sign, opp, out),
-        Payoff::Showdown { ranking, win, lose, tie } => {
+    match (*payoff, &game.removal) {
+        (Payoff::Constant(v), Removal::Lists(lists)) => constant(lists, p, v * sign, opp, out),
+        (Payoff::Constant(v), Removal::Cards(hands)) => cards::constant(hands, p, v * sign, opp, out, scratch),
+        (Payoff::Showdown { ranking, win, lose, tie }, removal) => {
             // Player 1 wins what player 0 loses.
-            let (win, lose, tie) = if p == 0 { (win, lose, tie) } else { (-lose, -win, -tie) };
-            showdown(&game.conflicts, &game.rankings[ranking as usize], p, [win, lose, tie], opp, out)
+            let stakes = if p == 0 { [win, lose, tie] } else { [-lose, -win, -tie] };
+            let ranking = &game.rankings[ranking as usize];
+            match removal {
+                Removal::Lists(lists) => showdown(lists, ranking, p, stakes, opp, out),
+                Removal::Cards(hands) => {
+                    cards::showdown(hands, (&ranking.rank, &ranking.order), p, stakes, opp, out, scratch)
+                }
+            }
         }
-        Payoff::Matrix { start } => {
+        (Payoff::Matrix { start }, _) => {
             let n1 = game.states[1].len();
             let len = game.states[0].len() * n1;
             matrix(&game.matrix[start as usize..start as usize + len], n1, p, opp, out)

@@ -9,6 +9,7 @@
 //! [`cfr`] the run's arrays and iterations. [`VcfrSolver`] runs it on a
 //! tree and maps the answer back to the tree's [`Profile`].
 
+pub mod cards;
 pub mod cfr;
 pub mod from_tree;
 pub mod game;
