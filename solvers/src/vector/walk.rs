@@ -66,10 +66,12 @@ pub fn regret_matching(regrets: &[f32], n: usize, sigma: &mut [f64], denom: &mut
             *d += *s;
         }
     }
+    // One division per state, not per entry.
+    denom.iter_mut().for_each(|d| *d = if *d > 0.0 { 1.0 / *d } else { 0.0 });
     let uniform = 1.0 / (sigma.len() / n.max(1)) as f64;
     for s_row in sigma.chunks_exact_mut(n) {
-        for (s, &d) in s_row.iter_mut().zip(denom.iter()) {
-            *s = if d > 0.0 { *s / d } else { uniform };
+        for (s, &inv) in s_row.iter_mut().zip(denom.iter()) {
+            *s = if inv > 0.0 { *s * inv } else { uniform };
         }
     }
 }
@@ -153,26 +155,30 @@ impl Walk<'_> {
         let game = self.game;
         let (n_me, n_opp) = (game.states[self.me].len(), game.states[1 - self.me].len());
         let (reach, rest) = arena.split_at_mut(n_me.max(n_opp));
-        let kids = game.children(node);
-        for (a, row) in range.zip(rows.chunks_exact_mut(n_me)) {
-            let child = kids[a];
-            match &game.nodes[node as usize] {
-                PublicNode::Chance { outcomes, .. } => {
+        let kids = &game.children(node)[range.clone()];
+        // One loop per kind, so the kind is not matched per child.
+        match &game.nodes[node as usize] {
+            PublicNode::Chance { outcomes, .. } => {
+                let reach = &mut reach[..n_opp];
+                for ((a, &child), row) in range.zip(kids).zip(rows.chunks_exact_mut(n_me)) {
                     let o = outcomes.start + a as u32;
                     let prob = game.outcomes[o as usize].prob;
-                    let reach = &mut reach[..n_opp];
                     reach.iter_mut().zip(opp).for_each(|(r, x)| *r = x * prob);
                     exclude(reach, game.excluded(o, 1 - self.me));
                     self.update(child, store, own, reach, row, rest);
                     exclude(row, game.excluded(o, self.me));
                 }
-                PublicNode::Decision { player, .. } if *player as usize == self.me => {
-                    let reach = &mut reach[..n_me];
+            }
+            PublicNode::Decision { player, .. } if *player as usize == self.me => {
+                let reach = &mut reach[..n_me];
+                for ((a, &child), row) in range.zip(kids).zip(rows.chunks_exact_mut(n_me)) {
                     product(reach, own, &sigma[a * n_me..(a + 1) * n_me]);
                     self.update(child, store, reach, opp, row, rest);
                 }
-                _ => {
-                    let reach = &mut reach[..n_opp];
+            }
+            _ => {
+                let reach = &mut reach[..n_opp];
+                for ((a, &child), row) in range.zip(kids).zip(rows.chunks_exact_mut(n_me)) {
                     product(reach, opp, &sigma[a * n_opp..(a + 1) * n_opp]);
                     self.update(child, store, own, reach, row, rest);
                 }
