@@ -20,5 +20,6 @@ pub mod slots;
 pub mod solver;
 pub mod support;
 pub mod treeplex;
+pub mod vector;
 
 pub use profile::Profile;

@@ -58,6 +58,8 @@ mod tidy;
 mod trees;
 #[cfg(test)]
 mod ui;
+#[cfg(test)]
+mod vector_cfr;
 
 pub mod games;
 

@@ -15,6 +15,7 @@ pub mod lemke;
 pub mod lp;
 pub mod maxn;
 pub mod solved;
+pub mod vcfr;
 
 use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::cfr::Variant;
@@ -206,7 +207,24 @@ pub static SOLVERS: &[SolverRow] = &[
         reads: &["--time-limit"],
         run: Run::Game,
     },
+    SolverRow {
+        name: "vcfr",
+        about: "Public-state vector CFR, DCFR with postflop-solver's parameters (two players, zero-sum, every \
+                move seen by both, private information only from chance deals).",
+        default: None,
+        reads: VCFR_FLAGS,
+        run: Run::Tree(|f, tree, cx| vcfr::run(&f.cfr, &f.stop, galac_solvers::vector::POSTFLOP_DCFR, tree, cx)),
+    },
+    SolverRow {
+        name: "vcfr+",
+        about: "Public-state vector CFR+ (the games vcfr solves).",
+        default: None,
+        reads: VCFR_FLAGS,
+        run: Run::Tree(|f, tree, cx| vcfr::run(&f.cfr, &f.stop, Variant::CfrPlus, tree, cx)),
+    },
 ];
+
+const VCFR_FLAGS: &[&str] = &["--iterations", "--target-exploitability", "--time-limit", "--check-every"];
 
 /// A solver named on the command line.
 pub type SolverId = &'static SolverRow;

@@ -220,3 +220,24 @@ fn every_solver_stays_within_max_memory() {
         assert!(err.contains(&format!("the limit is {limit} MiB (--max-memory)")), "{solver}: {err}");
     }
 }
+
+/// `--solver vcfr` answers on the tree like the other solvers (its
+/// exploitability from solve's independent check, JSON with its curve),
+/// stops at a target, and refuses a game with a hidden move, exit 1.
+#[test]
+fn vector_cfr_solves_leduc_and_refuses_a_hidden_move() {
+    let leduc = common::example("leduc.gala");
+    let args = ["solve", &leduc, "--solver", "vcfr", "--target-exploitability", "0.005", "--format", "json"];
+    let (code, out, err) = galac(&args);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let value = json["value"]["first"].as_f64().unwrap_or(f64::NAN);
+    assert!((value + 0.0856064).abs() < 5e-3, "{json}");
+    assert!(json["exploitability"].as_f64().is_some_and(|e| e <= 0.005), "{json}");
+    let (code, out, err) = galac(&["solve", &common::example("kuhn.gala"), "--solver", "vcfr+", "--iterations", "300"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solver: vcfr, cfr+ (300 iterations)"), "{out}");
+    let (code, _, err) = galac(&["solve", &common::example("goofspiel.gala"), "--solver", "vcfr"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("first's move at") && err.contains("is not seen by second"), "{err}");
+}

@@ -1,0 +1,214 @@
+//! Vector CFR on a [`PublicGame`]: CFR+ or DCFR with alternating updates,
+//! regrets and average sums stored as `f32` per (decision, action,
+//! private state), every sum over states or children in `f64`.
+//!
+//! An iteration walks the public tree once per player ([`super::walk`]):
+//! player 0 against player 1's current strategy, then player 1 against
+//! player 0's updated one. With two threads the root's children are split
+//! in two chunks of about equal size; each thread walks its chunk with its
+//! own part of the arrays (a subtree's slabs are contiguous) and its own
+//! arena, and the root is combined after both. The arithmetic is the same
+//! whatever the thread count, so the result is too.
+//!
+//! DCFR uses postflop-solver's schedule: regrets discounted by
+//! t^alpha/(t^alpha+1) when positive and t^beta/(t^beta+1) when negative
+//! (alpha 1.5 and beta 0 by default: negative regrets halved), the average
+//! weighting iteration t by t'^gamma (gamma 3), where t' counts from the
+//! last power of 4, so the average restarts at iterations 4^k and forgets
+//! the early, poor strategies.
+
+use super::game::PublicGame;
+use super::walk::{arena_len, Store, Update, Walk};
+use crate::best_response::Evaluation;
+use crate::cfr::Variant;
+use crate::solver::SolveError;
+
+/// DCFR with postflop-solver's parameters (see the module comment).
+pub const POSTFLOP_DCFR: Variant = Variant::Dcfr { alpha: 1.5, beta: 0.0, gamma: 3.0 };
+
+/// Below this much work per walk (nodes times private states) a run
+/// stays on one thread: starting the second one would cost more.
+pub const PARALLEL_MIN_WORK: usize = 200_000;
+
+/// A vector CFR run on one public game.
+pub struct VectorCfr<'g> {
+    game: &'g PublicGame,
+    variant: Variant,
+    slab: Vec<usize>,
+    /// Per slab entry (decision, action, state of the decision's player).
+    regrets: Vec<f32>,
+    sums: Vec<f32>,
+    /// Iterations done.
+    pub iteration: u64,
+    /// Per thread, the walk's arena.
+    arenas: [Vec<f64>; 2],
+    /// The root's own values and the players' starting reach.
+    out: Vec<f64>,
+    ones: [Vec<f64>; 2],
+    /// Where the root's children are split between the threads (`None`: one thread).
+    split: Option<usize>,
+}
+
+impl<'g> VectorCfr<'g> {
+    /// A run of `variant` (CFR+ or DCFR) on `game`, on up to `threads` threads.
+    pub fn new(game: &'g PublicGame, variant: Variant, threads: usize) -> Result<VectorCfr<'g>, SolveError> {
+        Self::with_min_work(game, variant, threads, PARALLEL_MIN_WORK)
+    }
+
+    /// [`Self::new`], taking two threads from `min_work` (nodes times
+    /// private states) on instead of [`PARALLEL_MIN_WORK`]: tests check on
+    /// small games that threads do not change the result.
+    pub fn with_min_work(
+        game: &'g PublicGame,
+        variant: Variant,
+        threads: usize,
+        min_work: usize,
+    ) -> Result<VectorCfr<'g>, SolveError> {
+        if !matches!(variant, Variant::CfrPlus | Variant::Dcfr { .. }) {
+            let reason = format!("vector CFR runs CFR+ or DCFR, not {}", variant.name());
+            return Err(SolveError::Unsupported { solver: "vcfr", reason });
+        }
+        game.validate()
+            .map_err(|e| SolveError::Unsupported { solver: "vcfr", reason: format!("a malformed public game: {e}") })?;
+        let (slab, total) = game.slabs();
+        let arena = arena_len(game);
+        let n_max = game.states[0].len().max(game.states[1].len());
+        let work = game.nodes.len() * n_max;
+        let split = (threads > 1 && work >= min_work).then(|| split_point(game)).flatten();
+        Ok(VectorCfr {
+            game,
+            variant,
+            slab,
+            regrets: vec![0.0; total],
+            sums: vec![0.0; total],
+            iteration: 0,
+            arenas: [vec![0.0; arena], if split.is_some() { vec![0.0; arena] } else { Vec::new() }],
+            out: vec![0.0; n_max],
+            ones: [vec![1.0; game.states[0].len()], vec![1.0; game.states[1].len()]],
+            split,
+        })
+    }
+
+    /// Bytes of the run's arrays for a game, before allocating them.
+    pub fn estimate_bytes(game: &PublicGame, threads: usize) -> u64 {
+        let (_, total) = game.slabs();
+        (8 * total + 8 * game.nodes.len() + 16 * arena_len(game) * threads.clamp(1, 2)) as u64
+    }
+
+    /// Whether the run uses two threads.
+    pub fn two_threads(&self) -> bool {
+        self.split.is_some()
+    }
+
+    /// The update rule of iteration `t` (from 1).
+    fn rule(&self, t: u64) -> Update {
+        let tf = t as f64;
+        match self.variant {
+            Variant::Dcfr { alpha, beta, gamma } => {
+                let (ta, tb) = (tf.powf(alpha), tf.powf(beta));
+                // postflop-solver counts iterations from 0 and restarts the
+                // average's weights at each power of 4.
+                let t0 = t - 1;
+                let restart = if t0 == 0 { 0 } else { 1u64 << ((63 - t0.leading_zeros()) & !1) };
+                let since = (t0 - restart) as f64;
+                let keep = (since / (since + 1.0)).powf(gamma);
+                Update { clip: false, pos: (ta / (ta + 1.0)) as f32, neg: (tb / (tb + 1.0)) as f32, keep: keep as f32 }
+            }
+            // CFR+: the average weighs iteration t by t.
+            _ => Update { clip: true, pos: 1.0, neg: 1.0, keep: ((tf - 1.0) / tf) as f32 },
+        }
+    }
+
+    /// One iteration: player 0's walk and update, then player 1's.
+    pub fn iterate(&mut self) {
+        self.iteration += 1;
+        let u = self.rule(self.iteration);
+        for me in 0..2 {
+            self.walk(me, u);
+        }
+    }
+
+    /// Player `me`'s CFR walk, its root's children on two threads if split.
+    fn walk(&mut self, me: usize, u: Update) {
+        let game = self.game;
+        let walk = Walk { game, slab: &self.slab, me, u };
+        let n_me = game.states[me].len();
+        let own = &self.ones[me];
+        let opp = &game.states[1 - me].weights;
+        let out = &mut self.out[..n_me];
+        let [arena, arena2] = &mut self.arenas;
+        let mut store = Store { regrets: &mut self.regrets, sums: &mut self.sums, base: 0 };
+        let Some(m) = self.split else {
+            walk.update(0, &mut store, own, opp, out, arena);
+            return;
+        };
+        let kids = game.children(0);
+        let (sigma, rows, rest) = walk.prepare(0, store.regrets, 0, arena);
+        let (rows_a, rows_b) = rows.split_at_mut(m * n_me);
+        let cut = self.slab[kids[m] as usize];
+        {
+            let (left_r, right_r) = store.regrets.split_at_mut(cut);
+            let (left_s, right_s) = store.sums.split_at_mut(cut);
+            let mut left = Store { regrets: left_r, sums: left_s, base: 0 };
+            let mut right = Store { regrets: right_r, sums: right_s, base: cut };
+            let walk = &walk;
+            std::thread::scope(|s| {
+                s.spawn(move || walk.children(0, m..kids.len(), &mut right, own, opp, sigma, rows_b, arena2));
+                walk.children(0, 0..m, &mut left, own, opp, sigma, rows_a, rest);
+            });
+        }
+        walk.combine(0, &mut store, own, sigma, rows, out);
+    }
+
+    /// Every player's value under the average strategies, its best
+    /// response's value, and NashConv, from the vector walks.
+    pub fn evaluate(&mut self) -> Evaluation {
+        let game = self.game;
+        let mut values = vec![0.0; 2];
+        let mut best = vec![0.0; 2];
+        for me in 0..2 {
+            let walk = Walk { game, slab: &self.slab, me, u: self.rule(1) };
+            let n_me = game.states[me].len();
+            let opp = &game.states[1 - me].weights;
+            for (best_response, into) in [(false, &mut values[me]), (true, &mut best[me])] {
+                let out = &mut self.out[..n_me];
+                walk.evaluate(best_response, 0, &self.sums, opp, out, &mut self.arenas[0]);
+                *into = out.iter().zip(&game.states[me].weights).map(|(v, w)| v * w).sum();
+            }
+        }
+        let nash_conv = (best[0] - values[0]) + (best[1] - values[1]);
+        Evaluation { values, best_response: best, nash_conv }
+    }
+
+    /// The average strategy of decision `node` (actions x the player's
+    /// states, row-major), uniform where the sums are all zero; `reached`
+    /// per state says whether any sum was positive.
+    pub fn average(&self, node: u32, player: usize, sigma: &mut [f64], reached: &mut [bool]) {
+        let n = self.game.states[player].len();
+        let k = self.game.children(node).len();
+        let off = self.slab[node as usize];
+        let sums = &self.sums[off..off + k * n];
+        for (i, r) in reached.iter_mut().enumerate() {
+            *r = (0..k).any(|a| sums[a * n + i] > 0.0);
+        }
+        let mut denom = vec![0.0; n];
+        super::walk::average(sums, n, sigma, &mut denom);
+    }
+}
+
+/// Where to split the root's children between two threads: the first
+/// child of the second chunk, chosen so the chunks' node counts are
+/// closest (`None` if the root has fewer than two children).
+fn split_point(game: &PublicGame) -> Option<usize> {
+    let kids = game.children(0);
+    if kids.len() < 2 {
+        return None;
+    }
+    // A subtree's nodes are contiguous: child k's ends where child k + 1 starts.
+    let ends: Vec<usize> = kids.iter().skip(1).map(|&c| c as usize).chain([game.nodes.len()]).collect();
+    let total = game.nodes.len() - kids[0] as usize;
+    (1..kids.len()).min_by_key(|&m| {
+        let left = ends[m - 1] - kids[0] as usize;
+        left.abs_diff(total - left)
+    })
+}

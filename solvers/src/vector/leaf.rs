@@ -1,0 +1,109 @@
+//! A public leaf's counterfactual values for one player's private states,
+//! given the other player's reach (chance included): a constant payoff and
+//! a showdown in O(n + conflicts), any payoff matrix in O(n0 * n1).
+//!
+//! Card removal is exact: pairs the deal never gives together are taken
+//! out of the sums, one by one from sparse conflict lists (a state of a
+//! derived game conflicts with a handful of the other's), or by
+//! inclusion-exclusion over the cards of each hand ([`super::cards`]).
+
+use super::cards;
+use super::game::{Conflicts, Payoff, PublicGame, Ranking, Removal};
+
+/// Player `p`'s values at a leaf paying `payoff` (player 0's payoff),
+/// against the other player's reach `opp`, into `out` (one per state of
+/// `p`); `scratch` holds at least [`Removal::scratch_len`].
+#[inline]
+pub fn values(game: &PublicGame, payoff: &Payoff, p: usize, opp: &[f64], out: &mut [f64], scratch: &mut [f64]) {
+    let sign = if p == 0 { 1.0 } else { -1.0 };
+    match (*payoff, &game.removal) {
+        (Payoff::Constant(v), Removal::Lists(lists)) => constant(lists, p, v * sign, opp, out),
+        (Payoff::Constant(v), Removal::Cards(hands)) => cards::constant(hands, p, v * sign, opp, out, scratch),
+        (Payoff::Showdown { ranking, win, lose, tie }, removal) => {
+            // Player 1 wins what player 0 loses.
+            let stakes = if p == 0 { [win, lose, tie] } else { [-lose, -win, -tie] };
+            let ranking = &game.rankings[ranking as usize];
+            match removal {
+                Removal::Lists(lists) => showdown(lists, ranking, p, stakes, opp, out),
+                Removal::Cards(hands) => {
+                    cards::showdown(hands, (&ranking.rank, &ranking.order), p, stakes, opp, out, scratch)
+                }
+            }
+        }
+        (Payoff::Matrix { start }, _) => {
+            let n1 = game.states[1].len();
+            let len = game.states[0].len() * n1;
+            matrix(&game.matrix[start as usize..start as usize + len], n1, p, opp, out)
+        }
+    }
+}
+
+/// Every pair pays `v` to player `p`.
+fn constant(conflicts: &Conflicts, p: usize, v: f64, opp: &[f64], out: &mut [f64]) {
+    let total: f64 = opp.iter().sum();
+    for (i, o) in out.iter_mut().enumerate() {
+        let removed: f64 = conflicts.of(p, i).iter().map(|&j| opp[j as usize]).sum();
+        *o = v * (total - removed);
+    }
+}
+
+/// Player `p`'s state `i` gets `win` against lower ranks of the other
+/// player, `lose` against higher, `tie` against equal: the states in rank
+/// order, with running sums of the other player's reach below and at the rank.
+fn showdown(
+    conflicts: &Conflicts,
+    ranking: &Ranking,
+    p: usize,
+    [win, lose, tie]: [f64; 3],
+    opp: &[f64],
+    out: &mut [f64],
+) {
+    let (my_rank, their_rank) = (&ranking.rank[p], &ranking.rank[1 - p]);
+    let their_order = &ranking.order[1 - p];
+    let total: f64 = opp.iter().sum();
+    let (mut below, mut k) = (0.0, 0usize);
+    // The reach at the current rank, computed once per rank.
+    let (mut at_rank, mut equal) = (u32::MAX, 0.0);
+    for &i in &ranking.order[p] {
+        let r = my_rank[i as usize];
+        while k < their_order.len() && their_rank[their_order[k] as usize] < r {
+            below += opp[their_order[k] as usize];
+            k += 1;
+        }
+        if r != at_rank {
+            at_rank = r;
+            equal =
+                their_order[k..].iter().take_while(|&&j| their_rank[j as usize] == r).map(|&j| opp[j as usize]).sum();
+        }
+        let mut v = win * below + tie * equal + lose * (total - below - equal);
+        for &j in conflicts.of(p, i as usize) {
+            let theirs = their_rank[j as usize];
+            let u = if theirs < r {
+                win
+            } else if theirs > r {
+                lose
+            } else {
+                tie
+            };
+            v -= u * opp[j as usize];
+        }
+        out[i as usize] = v;
+    }
+}
+
+/// Player 0's payoffs `m` (row-major, `n1` columns; 0 for pairs never
+/// dealt together), player 1's their negation.
+fn matrix(m: &[f64], n1: usize, p: usize, opp: &[f64], out: &mut [f64]) {
+    if p == 0 {
+        for (o, row) in out.iter_mut().zip(m.chunks_exact(n1)) {
+            *o = row.iter().zip(opp).map(|(u, r)| u * r).sum();
+        }
+    } else {
+        out.fill(0.0);
+        for (row, &r) in m.chunks_exact(n1).zip(opp) {
+            if r != 0.0 {
+                out.iter_mut().zip(row).for_each(|(o, u)| *o -= u * r);
+            }
+        }
+    }
+}

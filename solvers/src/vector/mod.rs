@@ -1,0 +1,111 @@
+//! Public-state vector CFR for two-player zero-sum games in which every
+//! move is seen by both players and private information comes only from
+//! chance deals: CFR walks the public tree once per player and iteration,
+//! with a vector of private states per player at each node, instead of one
+//! node per deal (docs/perf/vector-cfr.md).
+//!
+//! [`game`] is the public game, [`from_tree`] derives it from a built tree,
+//! [`walk`] and [`leaf`] are one traversal and the leaves' values,
+//! [`cfr`] the run's arrays and iterations. [`VcfrSolver`] runs it on a
+//! tree and maps the answer back to the tree's [`Profile`].
+
+pub mod cards;
+pub mod cfr;
+pub mod from_tree;
+pub mod game;
+pub mod infer;
+pub mod leaf;
+pub mod walk;
+
+use std::time::Instant;
+
+use galac_runtime::memory::MemoryLimit;
+use galac_runtime::tree::Tree;
+
+use crate::cfr::schedule::Schedule;
+use crate::cfr::{Checks, Variant};
+use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
+pub use cfr::{VectorCfr, POSTFLOP_DCFR};
+pub use from_tree::{from_tree, FromTree};
+pub use game::PublicGame;
+
+/// How a vector CFR run is set up.
+#[derive(Clone, Debug)]
+pub struct VcfrConfig {
+    /// CFR+ or DCFR ([`POSTFLOP_DCFR`] by default).
+    pub variant: Variant,
+    /// Stop after this many iterations.
+    pub iterations: u64,
+    /// When to compute the exploitability (from the vector best response).
+    pub checks: Checks,
+    /// Threads (at most two are used).
+    pub threads: usize,
+    /// Bytes the tree, the public game and the run's arrays may hold.
+    pub memory: MemoryLimit,
+}
+
+impl VcfrConfig {
+    pub fn new(variant: Variant, iterations: u64) -> VcfrConfig {
+        VcfrConfig { variant, iterations, checks: Checks::Never, threads: 1, memory: MemoryLimit::NONE }
+    }
+}
+
+/// Vector CFR behind the [`Solver`] trait: the public game from the tree,
+/// the run, the average strategy as the tree's profile.
+#[derive(Clone, Debug)]
+pub struct VcfrSolver {
+    pub config: VcfrConfig,
+}
+
+impl Solver for VcfrSolver {
+    fn name(&self) -> String {
+        format!("vcfr, {}", self.config.variant.name())
+    }
+
+    fn solve(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<Solution, SolveError> {
+        let start = Instant::now();
+        let derived = from_tree(tree)?;
+        let game = &derived.game;
+        let config = &self.config;
+        config.memory.check(tree.bytes() + game.bytes() + VectorCfr::estimate_bytes(game, config.threads))?;
+        let built = start.elapsed().as_secs_f64();
+        let mut cfr = VectorCfr::new(game, config.variant, config.threads)?;
+        let mut schedule = Schedule::new(config.checks, 0);
+        let (mut checks, mut since, mut since_iteration) = (0.0, Instant::now(), 0u64);
+        let mut stopped = false;
+        while cfr.iteration < config.iterations {
+            cfr.iterate();
+            let t = cfr.iteration;
+            let evaluation = if schedule.due(t, t == config.iterations) {
+                let at = Instant::now();
+                let per_iteration = (at - since).as_secs_f64() / (t - since_iteration).max(1) as f64;
+                let e = cfr.evaluate();
+                let secs = at.elapsed().as_secs_f64();
+                checks += secs;
+                schedule.checked(t, e.nash_conv, per_iteration, secs);
+                (since, since_iteration) = (Instant::now(), t);
+                Some(e)
+            } else {
+                None
+            };
+            let progress = Progress {
+                iteration: t,
+                seconds: start.elapsed().as_secs_f64(),
+                exploitability: evaluation.as_ref().map(|e| e.nash_conv),
+                bounds: None,
+                evaluation,
+            };
+            if observer.progress(&progress) == Control::Stop {
+                stopped = true;
+                break;
+            }
+        }
+        let (profile, unreached) = derived.profile(tree, &cfr);
+        let total = start.elapsed().as_secs_f64();
+        let phases = vec![("public game", built), ("vcfr", total - built - checks), ("exploitability checks", checks)];
+        Ok(Solution { profile, unreached, phases, stopped })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,114 @@
+//! The leaves' cheap forms against the general one: a constant and a
+//! showdown give, state by state, the values of the payoff matrix they
+//! stand for, card removal included (by conflict lists and by cards).
+
+use super::cards::Cards;
+use super::game::{Conflicts, Payoff, PrivateStates, PublicGame, PublicNode, Ranking, Removal};
+use super::leaf;
+
+/// A small deterministic generator (SplitMix64), enough for test data.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A one-leaf game with `payoff`, these conflicts and rankings.
+fn leaf_game(n: [usize; 2], removal: Removal, payoff: Payoff, rankings: Vec<Ranking>, matrix: Vec<f64>) -> PublicGame {
+    let states = |k: usize| PrivateStates { labels: vec![String::new(); k], weights: vec![1.0; k] };
+    let game = PublicGame {
+        player_names: ["a".into(), "b".into()],
+        states: [states(n[0]), states(n[1])],
+        removal,
+        nodes: vec![PublicNode::Terminal { payoff: 0 }],
+        child_ids: Vec::new(),
+        labels: vec![String::new()],
+        outcomes: Vec::new(),
+        excluded: Vec::new(),
+        payoffs: vec![payoff],
+        rankings,
+        matrix,
+    };
+    game.validate().expect("a valid game");
+    game
+}
+
+#[test]
+fn constants_and_showdowns_equal_their_matrices() {
+    let mut rng = Rng(7);
+    for case in 0..300 {
+        let n = [1 + rng.below(9) as usize, 1 + rng.below(9) as usize];
+        // Hands of up to two of 8 cards; the pairs sharing a card conflict.
+        let mut hand = || (0..rng.below(3)).fold(0u64, |h, _| h | 1 << rng.below(8));
+        let hands = [0, 1].map(|p| (0..n[p]).map(|_| hand()).collect::<Vec<u64>>());
+        let conflicting = |i: usize, j: usize| hands[0][i] & hands[1][j] != 0;
+        let conflicts: Vec<(u32, u32)> = (0..n[0])
+            .flat_map(|i| (0..n[1]).map(move |j| (i, j)))
+            .filter(|&(i, j)| conflicting(i, j))
+            .map(|(i, j)| (i as u32, j as u32))
+            .collect();
+        let rank = [0, 1].map(|p| (0..n[p]).map(|_| rng.below(4) as u32).collect::<Vec<u32>>());
+        let [win, lose, tie] = [1.0 + rng.below(5) as f64, -(1.0 + rng.below(5) as f64), rng.below(3) as f64 - 1.0];
+        let constant = rng.below(9) as f64 - 4.0;
+        let mut shown = vec![0.0; n[0] * n[1]];
+        let mut flat = vec![0.0; n[0] * n[1]];
+        for i in 0..n[0] {
+            for j in 0..n[1] {
+                if !conflicting(i, j) {
+                    let (a, b) = (rank[0][i], rank[1][j]);
+                    shown[i * n[1] + j] = if a > b {
+                        win
+                    } else if a < b {
+                        lose
+                    } else {
+                        tie
+                    };
+                    flat[i * n[1] + j] = constant;
+                }
+            }
+        }
+        let showdown = Payoff::Showdown { ranking: 0, win, lose, tie };
+        let lists = || Removal::Lists(Conflicts::from_pairs(n, &conflicts));
+        let cards = || Removal::Cards(Cards::new(hands.clone()).expect("two cards at most"));
+        let ranking = || vec![Ranking::new(rank.clone())];
+        let fast = [
+            (leaf_game(n, lists(), showdown, ranking(), Vec::new()), 0),
+            (leaf_game(n, cards(), showdown, ranking(), Vec::new()), 0),
+            (leaf_game(n, lists(), Payoff::Constant(constant), Vec::new(), Vec::new()), 1),
+            (leaf_game(n, cards(), Payoff::Constant(constant), Vec::new(), Vec::new()), 1),
+        ];
+        let slow = [shown, flat].map(|m| leaf_game(n, lists(), Payoff::Matrix { start: 0 }, Vec::new(), m));
+        let mut scratch = vec![0.0; 3 * n[0] * n[1]];
+        for p in 0..2 {
+            let opp: Vec<f64> = (0..n[1 - p]).map(|_| rng.unit()).collect();
+            for (fast, which) in &fast {
+                let slow = &slow[*which];
+                let (mut got, mut want) = (vec![0.0; n[p]], vec![0.0; n[p]]);
+                leaf::values(fast, &fast.payoffs[0], p, &opp, &mut got, &mut scratch);
+                leaf::values(slow, &slow.payoffs[0], p, &opp, &mut want, &mut scratch);
+                for (g, w) in got.iter().zip(&want) {
+                    assert!((g - w).abs() < 1e-12, "case {case}, player {p}: {got:?} against {want:?}");
+                }
+            }
+        }
+    }
+}
+
+/// Three cards in a hand are refused, with the state named.
+#[test]
+fn hands_of_three_cards_are_refused() {
+    let err = Cards::new([vec![0b11], vec![0b1, 0b111]]).expect_err("refused");
+    assert_eq!(err, "state 1 of player 1 holds 3 cards; card removal takes at most two");
+}

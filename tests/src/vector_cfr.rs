@@ -1,0 +1,162 @@
+//! Public-state vector CFR (`galac_solvers::vector`) against known game
+//! values, its answers mapped to the tree's profile and checked by the
+//! independent scalar best response, and games outside its class refused
+//! with the move that breaks it.
+
+use galac_runtime::tree::{build, BuildOptions, Tree};
+use galac_solvers::best_response::evaluate;
+use galac_solvers::cfr::{Checks, Variant};
+use galac_solvers::lp::{self, Backend};
+use galac_solvers::sequence_form::SequenceForm;
+use galac_solvers::solver::{RunToEnd, Solver};
+use galac_solvers::vector::game::Payoff;
+use galac_solvers::vector::{from_tree, VcfrConfig, VcfrSolver, VectorCfr, POSTFLOP_DCFR};
+
+use crate::repo_root;
+
+fn tree_of(file: &str, params: &[&str], labels: bool) -> Tree {
+    let src = std::fs::read(repo_root().join("examples").join(file)).expect("example");
+    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    let game = galac_compiler::driver::load_interp(file, &src, &params).unwrap_or_else(|e| panic!("{e}"));
+    build(&game, &BuildOptions { labels, ..BuildOptions::default() }).unwrap_or_else(|e| panic!("{e}")).0
+}
+
+/// Runs `variant` for `iterations` on the public game of `tree`; checks that
+/// the vector evaluation of the average and the scalar best response's of
+/// the mapped profile agree, and returns player 0's value and the NashConv.
+fn solve(tree: &Tree, variant: Variant, iterations: u64) -> (f64, f64) {
+    let derived = from_tree(tree).unwrap_or_else(|e| panic!("{e}"));
+    let mut cfr = VectorCfr::new(&derived.game, variant, 1).expect("runs");
+    for _ in 0..iterations {
+        cfr.iterate();
+    }
+    let vector = cfr.evaluate();
+    let (profile, _) = derived.profile(tree, &cfr);
+    let scalar = evaluate(tree, &profile);
+    let what = format!("{}: vector {vector:?}, scalar {scalar:?}", variant.name());
+    assert!((vector.nash_conv - scalar.nash_conv).abs() <= 1e-6 * (1.0 + scalar.nash_conv), "{what}");
+    assert!((vector.values[0] - scalar.values[0]).abs() <= 1e-6, "{what}");
+    (scalar.values[0], scalar.nash_conv)
+}
+
+#[test]
+fn kuhn_reaches_its_value_with_both_variants() {
+    let kuhn = tree_of("kuhn.gala", &[], false);
+    for variant in [Variant::CfrPlus, POSTFLOP_DCFR] {
+        let (value, nash_conv) = solve(&kuhn, variant, 2000);
+        assert!((value + 1.0 / 18.0).abs() < 1e-3, "{}: {value}", variant.name());
+        assert!(nash_conv < 1e-3, "{}: {nash_conv}", variant.name());
+    }
+}
+
+/// The value from examples/leduc.gala's header (OpenSpiel's, the LP's).
+#[test]
+fn leduc_reaches_its_value_with_both_variants() {
+    let leduc = tree_of("leduc.gala", &[], false);
+    for variant in [Variant::CfrPlus, POSTFLOP_DCFR] {
+        let (value, nash_conv) = solve(&leduc, variant, 1000);
+        assert!((value + 0.0856064).abs() < 2e-3, "{}: {value}", variant.name());
+        assert!(nash_conv < 2e-3, "{}: {nash_conv}", variant.name());
+    }
+}
+
+/// Folds are constants, showdowns are rankings (one per public card).
+#[test]
+fn leduc_leaves_take_the_cheap_forms() {
+    let leduc = tree_of("leduc.gala", &[], true);
+    let game = from_tree(&leduc).expect("in the class").game;
+    assert_eq!([game.states[0].len(), game.states[1].len()], [6, 6]);
+    let count = |f: fn(&Payoff) -> bool| game.payoffs.iter().filter(|p| f(p)).count();
+    assert_eq!(count(|p| matches!(p, Payoff::Matrix { .. })), 0);
+    assert!(count(|p| matches!(p, Payoff::Constant(_))) > 0);
+    assert!(count(|p| matches!(p, Payoff::Showdown { .. })) > 0);
+    assert_eq!(game.rankings.len(), 6, "one ranking per public card");
+}
+
+/// Liar's dice: the value from examples/liars_dice.gala's header (the LP's).
+#[test]
+fn liars_dice_reaches_its_value() {
+    let dice = tree_of("liars_dice.gala", &["sides=4"], false);
+    let (value, nash_conv) = solve(&dice, POSTFLOP_DCFR, 1000);
+    assert!((value - 1.0 / 16.0).abs() < 2e-3, "{value}");
+    assert!(nash_conv < 2e-3, "{nash_conv}");
+}
+
+/// Poker-like examples against the sequence-form LP's value: the vector
+/// answer's value and exploitability from the scalar best response.
+#[test]
+fn poker_examples_reach_the_lps_value() {
+    for (file, iterations) in [("poker.gala", 2000), ("generic_poker.gala", 1000)] {
+        let tree = tree_of(file, &[], false);
+        let sf = SequenceForm::new(&tree).unwrap_or_else(|e| panic!("{e}"));
+        let lp_value = lp::solve(&sf, Backend::Clarabel).unwrap_or_else(|e| panic!("{e}")).value;
+        let (value, nash_conv) = solve(&tree, POSTFLOP_DCFR, iterations);
+        assert!((value - lp_value).abs() < 2e-3, "{file}: {value}, the LP {lp_value}");
+        assert!(nash_conv < 5e-3, "{file}: {nash_conv}");
+    }
+}
+
+/// Games outside the class, each refused with what breaks it: a general-sum
+/// leaf, a move at the root the other player never sees.
+#[test]
+fn games_outside_the_class_are_refused_with_the_reason() {
+    let refusal = |file: &str| from_tree(&tree_of(file, &[], true)).err().expect("refused").to_string();
+    let beer = refusal("beer_quiche.gala");
+    assert!(
+        beer.contains("vector CFR solves zero-sum games; after the deal, Beer, Duel a leaf pays 1 and 0"),
+        "{beer}"
+    );
+    let inspection = refusal("inspection.gala");
+    assert!(inspection.contains("violator's move at `violator: start` is not seen by inspector"), "{inspection}");
+}
+
+/// The solver row's path: the trait, checks by the vector best response.
+#[test]
+fn the_solver_stops_at_its_iterations_and_answers_on_the_tree() {
+    let kuhn = tree_of("kuhn.gala", &[], false);
+    let config = VcfrConfig { checks: Checks::Every(100), threads: 2, ..VcfrConfig::new(Variant::CfrPlus, 500) };
+    let solution = VcfrSolver { config }.solve(&kuhn, &mut RunToEnd).expect("solves");
+    assert!(!solution.stopped);
+    let e = evaluate(&kuhn, &solution.profile);
+    assert!(e.nash_conv < 5e-3, "{e:?}");
+}
+
+/// Goofspiel's bids are simultaneous: `second` does not see `first`'s bid.
+#[test]
+fn a_hidden_move_is_refused_with_its_name() {
+    let goofspiel = tree_of("goofspiel.gala", &["cards=3"], true);
+    let err = from_tree(&goofspiel).err().expect("refused").to_string();
+    assert!(err.contains("first's move at") && err.contains("is not seen by second"), "{err}");
+}
+
+/// Three players are refused before any work.
+#[test]
+fn three_players_are_refused() {
+    let src = std::fs::read(repo_root().join("cli/tests/games/kuhn3.gala")).expect("kuhn3");
+    let game = galac_compiler::driver::load_interp("kuhn3.gala", &src, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let tree = build(&game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}")).0;
+    let err = from_tree(&tree).err().expect("refused").to_string();
+    assert!(err.contains("two-player zero-sum games; this game has 3 players"), "{err}");
+}
+
+/// Two threads (the root's children split between them) give the same
+/// answer as one, bit for bit, with both variants.
+#[test]
+fn threads_do_not_change_the_result() {
+    let leduc = tree_of("leduc.gala", &[], false);
+    let derived = from_tree(&leduc).expect("in the class");
+    for variant in [Variant::CfrPlus, POSTFLOP_DCFR] {
+        let answers: Vec<(Vec<f64>, f64)> = [1, 2]
+            .iter()
+            .map(|&threads| {
+                let mut cfr = VectorCfr::with_min_work(&derived.game, variant, threads, 0).expect("runs");
+                assert_eq!(cfr.two_threads(), threads == 2);
+                for _ in 0..60 {
+                    cfr.iterate();
+                }
+                (derived.profile(&leduc, &cfr).0.probs, cfr.evaluate().nash_conv)
+            })
+            .collect();
+        assert_eq!(answers[0], answers[1], "{}", variant.name());
+    }
+}
