@@ -91,6 +91,9 @@ fn lex_diagnostic(e: &crate::lexer::LexError) -> Diagnostic {
         LexErrorKind::UnterminatedComment => Diagnostic::error("unterminated block comment")
             .primary(e.span, "this comment is never closed")
             .help("close it with `*/`"),
+        LexErrorKind::NumberRunIntoName => Diagnostic::error("a number run into a name")
+            .primary(e.span, "neither a number nor a card")
+            .help("cards are a rank and a suit, `2s` to `Ac` (ranks 23456789TJQKA, suits shdc); put a space between a number and a name"),
         LexErrorKind::FloatLiteral => Diagnostic::error("floating-point numbers are not supported")
             .primary(e.span, "a decimal number")
             .help("Gala computes with integers; scale the values (e.g. cents instead of dollars)"),

@@ -1,8 +1,53 @@
 //! Constant evaluation at check time: param defaults and array lengths.
 
 use super::tast;
+use super::types::Ty;
+use crate::span::Span;
 
-pub use galac_runtime::params::ParamValue;
+pub use galac_runtime::params::{ParamKind, ParamValue};
+
+/// The type `range` names: a hold'em range, each two-card hand with its
+/// weight in thousandths (`galac_runtime::notation`).
+pub fn range_ty() -> Ty {
+    Ty::List(Box::new(Ty::Tuple(vec![Ty::List(Box::new(Ty::Card)), Ty::Int])))
+}
+
+/// How a param of type `ty` is written on the command line, if a param
+/// may have that type.
+pub fn param_kind(ty: &Ty) -> Option<ParamKind> {
+    match ty {
+        Ty::Int => Some(ParamKind::Int),
+        Ty::Bool => Some(ParamKind::Bool),
+        Ty::List(t) if **t == Ty::Card => Some(ParamKind::Cards),
+        t if *t == range_ty() => Some(ParamKind::Range),
+        _ => None,
+    }
+}
+
+/// The literal expression of a param value, of type `ty` (a default given
+/// as text becomes this, so every later pass sees an ordinary literal).
+pub fn value_expr(v: &ParamValue, ty: &Ty, span: Span) -> tast::Expr {
+    use tast::{Expr, ExprKind as K};
+    let int = |n: i64, ty: Ty| Expr { kind: K::Int(n), ty, span };
+    let cards = |cs: &[i64]| Expr {
+        kind: K::List(cs.iter().map(|&c| int(c, Ty::Card)).collect()),
+        ty: Ty::List(Box::new(Ty::Card)),
+        span,
+    };
+    match v {
+        ParamValue::Int(n) => int(*n, Ty::Int),
+        ParamValue::Bool(b) => Expr { kind: K::Bool(*b), ty: Ty::Bool, span },
+        ParamValue::Cards(cs) => cards(cs),
+        ParamValue::Range(hands) => {
+            let hand_ty = Ty::Tuple(vec![Ty::List(Box::new(Ty::Card)), Ty::Int]);
+            let items = hands
+                .iter()
+                .map(|(h, w)| Expr { kind: K::Tuple(vec![cards(h), int(*w, Ty::Int)]), ty: hand_ty.clone(), span })
+                .collect();
+            Expr { kind: K::List(items), ty: ty.clone(), span }
+        }
+    }
+}
 
 /// Evaluates a param default (literals, earlier params, arithmetic).
 pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, String> {
@@ -10,16 +55,30 @@ pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, S
     use tast::ExprKind as K;
     let int = |e: &tast::Expr| match eval_const(e, params)? {
         ParamValue::Int(n) => Ok(n),
-        ParamValue::Bool(_) => Err("expected an int".to_string()),
+        _ => Err("expected an int".to_string()),
     };
     let boolean = |e: &tast::Expr| match eval_const(e, params)? {
         ParamValue::Bool(b) => Ok(b),
-        ParamValue::Int(_) => Err("expected a bool".to_string()),
+        _ => Err("expected a bool".to_string()),
     };
     let overflow = || "integer overflow".to_string();
     Ok(match &e.kind {
         K::Int(n) => ParamValue::Int(*n),
         K::Bool(b) => ParamValue::Bool(*b),
+        // A board (cards) or a range (hands with weights), written out.
+        K::List(items) if param_kind(&e.ty) == Some(ParamKind::Cards) => {
+            ParamValue::Cards(items.iter().map(|c| int(c)).collect::<Result<_, _>>()?)
+        }
+        K::List(items) if param_kind(&e.ty) == Some(ParamKind::Range) => {
+            let hand = |h: &tast::Expr| match &h.kind {
+                K::Tuple(parts) if parts.len() == 2 => match eval_const(&parts[0], params)? {
+                    ParamValue::Cards(cards) => Ok((cards, int(&parts[1])?)),
+                    _ => Err("expected cards".to_string()),
+                },
+                _ => Err("a range's hands are written as `(cards, weight)`".to_string()),
+            };
+            ParamValue::Range(items.iter().map(hand).collect::<Result<_, _>>()?)
+        }
         K::Param(id) => params.get(id.0 as usize).cloned().ok_or("a later param")?,
         K::Neg(x) => ParamValue::Int(int(x)?.checked_neg().ok_or_else(overflow)?),
         K::Not(x) => ParamValue::Bool(!boolean(x)?),

@@ -298,9 +298,9 @@ impl Checker {
                     (value.ty.clone(), d.default.span, Some(value))
                 }
             };
-            if !matches!(ty, Ty::Int | Ty::Bool | Ty::Error) {
+            if ty != Ty::Error && consts::param_kind(&ty).is_none() {
                 let mut diag = Diagnostic::error(format!("{what} `{}` has type `{ty}`", d.name.name))
-                    .primary(ty_span, format!("{what}s must be `int` or `bool`"));
+                    .primary(ty_span, format!("{what}s must be `int`, `bool`, `list<card>` or `range`"));
                 if !d.constant {
                     diag = diag.note("params are set on the command line with `--param name=value`");
                 }
@@ -387,9 +387,10 @@ impl Checker {
         for (i, (d, checked)) in decls.into_iter().enumerate() {
             self.body = Body::new(BodyKind::ParamDefault { upto: i as u32 });
             let ty = self.env.params[i].1.clone();
-            let default = match checked {
-                Some(value) => value,
-                None => self.check_expr(&d.default, Some(&ty)),
+            let default = match (checked, &d.text) {
+                (Some(value), _) => value,
+                (None, Some(text)) => self.text_default(d, text, &ty),
+                (None, None) => self.check_expr(&d.default, Some(&ty)),
             };
             if !default.ty.has_error() {
                 match consts::eval_const(&default, &values) {
@@ -412,6 +413,29 @@ impl Checker {
             out.push(tast::Param { name: d.name.name.clone(), ty, default, constant: d.constant, span: d.span });
         }
         out
+    }
+
+    /// A param default written as text (`"Td9d6hQc"`), read as `--param`
+    /// reads a value, made into a literal; a bad part of it is reported
+    /// where it is in the text.
+    fn text_default(&mut self, d: &ast::ParamDecl, text: &str, ty: &Ty) -> tast::Expr {
+        let at = d.default.span;
+        let Some(kind) = consts::param_kind(ty) else {
+            return tast::Expr::error(at);
+        };
+        match galac_runtime::params::parse_value(kind, text) {
+            Ok(v) => consts::value_expr(&v, ty, at),
+            Err(e) => {
+                // Past the opening quote.
+                let start = at.start as usize + 1;
+                let span = Span::new(at.file, start + e.start, start + e.end.max(e.start));
+                self.error(
+                    Diagnostic::error(format!("the default of param `{}` cannot be read", d.name.name))
+                        .primary(span, e.message),
+                );
+                tast::Expr::error(at)
+            }
+        }
     }
 
     fn check_vars(&mut self, decls: Vec<&ast::VarDecl>) -> Vec<tast::Var> {
@@ -509,6 +533,7 @@ impl Checker {
                 match self.env.globals.get(&name.name).map(|(g, _)| *g) {
                     Some(Global::Enum(id)) => self.env.enum_ty(id),
                     _ if name.name == "card" => Ty::Card,
+                    _ if name.name == "range" => consts::range_ty(),
                     Some(g) => {
                         self.error(
                             Diagnostic::error(format!("`{}` is not a type", name.name))
@@ -517,7 +542,7 @@ impl Checker {
                         Ty::Error
                     }
                     None => {
-                        let builtin = ["int", "bool", "player", "card"];
+                        let builtin = ["int", "bool", "player", "card", "range"];
                         let enums: Vec<&str> = self.env.enums.iter().map(|e| e.name.as_str()).collect();
                         let help = did_you_mean(&name.name, enums.iter().copied().chain(builtin));
                         self.error(
