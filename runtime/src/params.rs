@@ -118,3 +118,33 @@ pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Res
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(kind: ParamKind, arg: &str) -> Result<ParamValue, String> {
+        let specs = [ParamSpec { name: "x", kind, constant: false }];
+        parse_overrides("g", &specs, &[arg.to_string()]).map(|mut v| v.remove(0).expect("given"))
+    }
+
+    /// Boards and ranges are read in players' notation, and a bad one is
+    /// named with where it is in the value.
+    #[test]
+    fn boards_and_ranges_are_read_and_bad_ones_located() {
+        let board = parse(ParamKind::Cards, "x=Td9d6hQc").expect("a board");
+        assert_eq!(board.to_string(), "Td9d6hQc");
+        let range = parse(ParamKind::Range, "x=AKs:0.5").expect("a range");
+        assert_eq!(range.to_string(), "AsKs:0.5,AhKh:0.5,AdKd:0.5,AcKc:0.5");
+        assert_eq!(
+            parse(ParamKind::Range, "x=QQ+,AQx").unwrap_err(),
+            "param override `x=QQ+,AQx`: `x` is a range, written as `QQ-22,AKs,ATo+:0.5`; `AQx` is not a range \
+             item: after the two ranks comes `s`, `o`, `+` or nothing (at character 5 of the value)"
+        );
+        assert!(parse(ParamKind::Cards, "x=Td9x").unwrap_err().contains("`9x` is not a card"));
+        assert_eq!(
+            parse(ParamKind::Bool, "x=yes").unwrap_err(),
+            "param override `x=yes`: `x` is a bool; give `true` or `false`"
+        );
+    }
+}

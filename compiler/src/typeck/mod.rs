@@ -298,7 +298,7 @@ impl Checker {
                     (value.ty.clone(), d.default.span, Some(value))
                 }
             };
-            if ty != Ty::Error && consts::param_kind(&ty).is_none() {
+            if !ty.is_error() && consts::param_kind(&ty).is_none() {
                 let mut diag = Diagnostic::error(format!("{what} `{}` has type `{ty}`", d.name.name))
                     .primary(ty_span, format!("{what}s must be `int`, `bool`, `list<card>` or `range`"));
                 if !d.constant {
@@ -413,29 +413,6 @@ impl Checker {
             out.push(tast::Param { name: d.name.name.clone(), ty, default, constant: d.constant, span: d.span });
         }
         out
-    }
-
-    /// A param default written as text (`"Td9d6hQc"`), read as `--param`
-    /// reads a value, made into a literal; a bad part of it is reported
-    /// where it is in the text.
-    fn text_default(&mut self, d: &ast::ParamDecl, text: &str, ty: &Ty) -> tast::Expr {
-        let at = d.default.span;
-        let Some(kind) = consts::param_kind(ty) else {
-            return tast::Expr::error(at);
-        };
-        match galac_runtime::params::parse_value(kind, text) {
-            Ok(v) => consts::value_expr(&v, ty, at),
-            Err(e) => {
-                // Past the opening quote.
-                let start = at.start as usize + 1;
-                let span = Span::new(at.file, start + e.start, start + e.end.max(e.start));
-                self.error(
-                    Diagnostic::error(format!("the default of param `{}` cannot be read", d.name.name))
-                        .primary(span, e.message),
-                );
-                tast::Expr::error(at)
-            }
-        }
     }
 
     fn check_vars(&mut self, decls: Vec<&ast::VarDecl>) -> Vec<tast::Var> {
