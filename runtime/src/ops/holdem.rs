@@ -53,19 +53,24 @@ pub fn hand_rank<T: Scalar>(cards: &[T], at: impl At) -> Result<i64, GameError> 
     if !(5..=7).contains(&cards.len()) {
         return Err(other(format!("hand_rank needs 5 to 7 cards, got {}", cards.len()), at));
     }
+    // Each suit's rank bits and count; no popcount (slow without the
+    // instruction, which the default x86-64 target lacks).
     let mut suits = [0u32; 4];
+    let mut counts = [0u32; 4];
     for c in cards {
         let c = c.int();
         let (rank, suit) = (c >> SUIT_BITS, c & ((1 << SUIT_BITS) - 1));
         if !(0..RANKS).contains(&rank) || suit >= SUITS {
             return Err(not_standard(c, at));
         }
-        suits[suit as usize] |= 1 << rank;
+        let bit = 1 << rank;
+        if suits[suit as usize] & bit != 0 {
+            return Err(other("hand_rank was given a card twice".into(), at));
+        }
+        suits[suit as usize] |= bit;
+        counts[suit as usize] += 1;
     }
-    if suits.iter().map(|m| m.count_ones()).sum::<u32>() as usize != cards.len() {
-        return Err(other("hand_rank was given a card twice".into(), at));
-    }
-    Ok(i64::from(rank_masks(suits)))
+    Ok(i64::from(rank_masks(suits, counts)))
 }
 
 #[cold]
@@ -76,15 +81,15 @@ fn not_standard(c: i64, at: impl At) -> GameError {
 }
 
 /// The strength of the hand whose cards of suit `s` are the rank bits of
-/// `suits[s]` (at most 7 cards, none twice).
+/// `suits[s]`, `counts[s]` of them (at most 7 cards, none twice).
 #[inline]
-pub fn rank_masks(suits: [u32; 4]) -> u32 {
+fn rank_masks(suits: [u32; 4], counts: [u32; 4]) -> u32 {
     let [a, b, c, d] = suits;
     let value = |class: u32, main: u32, kick: u32| class << CLASS_SHIFT | main << MAIN_SHIFT | kick;
     // With at most 7 cards a flush leaves too few cards for quads or a
     // full house, so it is looked at first.
-    for m in suits {
-        if m.count_ones() >= 5 {
+    for (m, n) in suits.into_iter().zip(counts) {
+        if n >= 5 {
             let top = straight_top(m);
             return if top != 0 {
                 value(class::STRAIGHT_FLUSH, top, 0)
@@ -115,13 +120,13 @@ pub fn rank_masks(suits: [u32; 4]) -> u32 {
     if trips != 0 {
         return value(class::TRIPS, trips, keep_top(any & !trips, 2));
     }
-    match two.count_ones() {
-        0 => value(class::HIGH_CARD, keep_top(any, 5), 0),
-        1 => value(class::PAIR, two, keep_top(any & !two, 3)),
-        _ => {
-            let pairs = keep_top(two, 2);
-            value(class::TWO_PAIR, pairs, top_bit(any & !pairs))
-        }
+    if two == 0 {
+        value(class::HIGH_CARD, keep_top(any, 5), 0)
+    } else if two & (two - 1) == 0 {
+        value(class::PAIR, two, keep_top(any & !two, 3))
+    } else {
+        let pairs = keep_top(two, 2);
+        value(class::TWO_PAIR, pairs, top_bit(any & !pairs))
     }
 }
 
@@ -135,13 +140,16 @@ fn top_bit(m: u32) -> u32 {
     }
 }
 
-/// The `n` highest set bits of `m`.
+/// The `n` highest set bits of `m` (all of them if it has fewer).
 #[inline]
 fn keep_top(mut m: u32, n: u32) -> u32 {
-    while m.count_ones() > n {
-        m &= m - 1;
+    let mut kept = 0;
+    for _ in 0..n {
+        let t = top_bit(m);
+        kept |= t;
+        m ^= t;
     }
-    m
+    kept
 }
 
 /// The rank bit of the top card of the highest straight among the ranks
