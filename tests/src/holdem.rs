@@ -71,10 +71,27 @@ fn river_betting_follows_postflop_solvers_sizes() {
     let first = tree.children(0).start;
     let set = tree.infoset(first).expect("oop decides first");
     assert_eq!(tree.action_labels(set), ["Check", "Bet(100)", "Bet(200)", "AllIn(900)"]);
-    // Facing 2.5x of a 100 bet, and the bet sizes of a smaller pot.
+    // The bet sizes of a smaller pot; postflop-solver's tree for pot 60 and
+    // stack 100 (run beside this test) has 16 action nodes.
     let small = river_tree(&[OOP, IP, "pot=60", "stack=100"]);
     let set = small.infoset(small.children(0).start).expect("oop decides first");
     assert_eq!(small.action_labels(set), ["Check", "Bet(30)", "Bet(60)", "AllIn(100)"]);
+    let decisions = (0..small.n_nodes() as u32).filter(|&n| small.infoset(n).is_some()).count();
+    assert_eq!(decisions, 16 * small.children(0).len());
+}
+
+/// The turn spot's betting is postflop-solver's: its action tree for pot
+/// 200, stack 900 and these sizes has 24 turn nodes and, over the 11 turn
+/// lines that see a river without an all-in, 112 river nodes (run beside
+/// this test); each deal here sees each of the 44 river cards left.
+#[test]
+fn turn_betting_follows_postflop_solvers_tree() {
+    let game = load_interp("holdem_turn.gala", crate::games::cut_down("examples/holdem_turn.gala"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let tree = build(&game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}")).0;
+    let deals = tree.children(0).len();
+    let decisions = (0..tree.n_nodes() as u32).filter(|&n| tree.infoset(n).is_some()).count();
+    assert_eq!(decisions, deals * (24 + 44 * 112));
 }
 
 /// The value of the cut-down river spot: the LP's exact equilibrium

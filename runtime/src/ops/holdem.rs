@@ -3,15 +3,17 @@
 //!
 //! The standard deck is `deck(13, 4)`: rank 0 is a two and rank 12 an ace;
 //! suit 0 is spades, 1 hearts, 2 diamonds, 3 clubs (the order the labels
-//! print them in). `hand_rank` reads a hand as four 13-bit rank masks, one
-//! per suit, and answers from bit operations alone (no table): its value
-//! is the hand's class in bits 26.. (high card 0 up to straight flush 8)
-//! above two 13-bit fields of the ranks that break ties within the class,
-//! so a higher value wins and equal values split.
+//! print them in). `hand_rank` answers from rs_poker's perfect-hash tables
+//! (OMPEval's method): a few table reads and no branch on the hand's class,
+//! which bit tests of each class cannot avoid on mixed hands (the
+//! `hand_rank` bench measures the rate). Its value is the hand's class (1 for high card up to 9 for
+//! a straight flush) times 4096 plus a rank within the class, so a higher
+//! value wins and equal values split.
 
 use super::checked::{make_items, mul, other, At};
 use crate::error::GameError;
 use crate::value::{List, Scalar, SUIT_BITS};
+use rs_poker::core::{Card, CoreRank, Rank, SevenCardAccum, Suit, Value};
 
 /// Ranks and suits of the standard deck.
 pub const RANKS: i64 = 13;
@@ -23,22 +25,21 @@ pub fn deck52(left: &mut u64, limit: u64, at: impl At) -> Result<List<i64>, Game
     super::deck(RANKS, SUITS, left, limit, at)
 }
 
-/// The classes of hands, the top field of a [`hand_rank`] value.
+/// The classes of hands, [`hand_class`] of a [`hand_rank`] value.
 pub mod class {
-    pub const HIGH_CARD: u32 = 0;
-    pub const PAIR: u32 = 1;
-    pub const TWO_PAIR: u32 = 2;
-    pub const TRIPS: u32 = 3;
-    pub const STRAIGHT: u32 = 4;
-    pub const FLUSH: u32 = 5;
-    pub const FULL_HOUSE: u32 = 6;
-    pub const QUADS: u32 = 7;
-    pub const STRAIGHT_FLUSH: u32 = 8;
+    pub const HIGH_CARD: u32 = 1;
+    pub const PAIR: u32 = 2;
+    pub const TWO_PAIR: u32 = 3;
+    pub const TRIPS: u32 = 4;
+    pub const STRAIGHT: u32 = 5;
+    pub const FLUSH: u32 = 6;
+    pub const FULL_HOUSE: u32 = 7;
+    pub const QUADS: u32 = 8;
+    pub const STRAIGHT_FLUSH: u32 = 9;
 }
 
-/// Where the class starts in a [`hand_rank`] value, and the first tie field.
-const CLASS_SHIFT: u32 = 26;
-const MAIN_SHIFT: u32 = 13;
+/// Where the class starts in a [`hand_rank`] value.
+const CLASS_SHIFT: u32 = 12;
 
 /// The class of a [`hand_rank`] value.
 #[inline]
@@ -53,118 +54,96 @@ pub fn hand_rank<T: Scalar>(cards: &[T], at: impl At) -> Result<i64, GameError> 
     if !(5..=7).contains(&cards.len()) {
         return Err(other(format!("hand_rank needs 5 to 7 cards, got {}", cards.len()), at));
     }
-    // Each suit's rank bits and count; no popcount (slow without the
-    // instruction, which the default x86-64 target lacks).
-    let mut suits = [0u32; 4];
-    let mut counts = [0u32; 4];
+    // Checked in aggregate, branch-free per card: the largest card bounds
+    // every rank (as unsigned, a negative card is out of range too), the
+    // union of the cards' suit bits every suit, and a card met twice leaves
+    // its bit in `twice`. The table lookups read clamped indexes, so a bad
+    // hand is only refused after them.
+    let (mut largest, mut suits, mut seen, mut twice) = (0u64, 0u64, 0u64, 0u64);
+    let mut acc = SevenCardAccum::new();
     for c in cards {
-        let c = c.int();
-        let (rank, suit) = (c >> SUIT_BITS, c & ((1 << SUIT_BITS) - 1));
-        if !(0..RANKS).contains(&rank) || suit >= SUITS {
-            return Err(not_standard(c, at));
-        }
-        let bit = 1 << rank;
-        if suits[suit as usize] & bit != 0 {
-            return Err(other("hand_rank was given a card twice".into(), at));
-        }
-        suits[suit as usize] |= bit;
-        counts[suit as usize] += 1;
+        let c = c.int() as u64;
+        largest = largest.max(c);
+        suits |= c;
+        let index = ((c >> SUIT_BITS) as usize).min(RANKS as usize - 1) * 4 + (c & 3) as usize;
+        let bit = 1 << index;
+        twice |= seen & bit;
+        seen |= bit;
+        acc.add(RS_CARDS[index]);
     }
-    Ok(i64::from(rank_masks(suits, counts)))
+    let suit_mask = (1u64 << SUIT_BITS) - 1;
+    if largest >> SUIT_BITS >= RANKS as u64 || suits & suit_mask & !3 != 0 || twice != 0 {
+        return Err(bad_hand(cards, at));
+    }
+    Ok(class_value(acc.rank()))
 }
 
+/// rs_poker's card of each card of the standard deck, by its number
+/// `rank * 4 + suit` (read from a table: its own conversions are calls
+/// through a jump table). Suits map one to one; which to which does not
+/// matter to a hand's strength.
+const RS_CARDS: [Card; 52] = {
+    const VALUES: [Value; 13] = [
+        Value::Two,
+        Value::Three,
+        Value::Four,
+        Value::Five,
+        Value::Six,
+        Value::Seven,
+        Value::Eight,
+        Value::Nine,
+        Value::Ten,
+        Value::Jack,
+        Value::Queen,
+        Value::King,
+        Value::Ace,
+    ];
+    const SUITS: [Suit; 4] = [Suit::Spade, Suit::Heart, Suit::Diamond, Suit::Club];
+    let mut cards = [Card { value: Value::Two, suit: Suit::Spade }; 52];
+    let mut i = 0;
+    while i < 52 {
+        cards[i] = Card { value: VALUES[i / 4], suit: SUITS[i % 4] };
+        i += 1;
+    }
+    cards
+};
+
+/// rs_poker's rank as one integer: its class (1 to 9) above its rank in the class.
+#[inline]
+fn class_value(r: Rank) -> i64 {
+    let class = match r.category() {
+        CoreRank::HighCard => class::HIGH_CARD,
+        CoreRank::OnePair => class::PAIR,
+        CoreRank::TwoPair => class::TWO_PAIR,
+        CoreRank::ThreeOfAKind => class::TRIPS,
+        CoreRank::Straight => class::STRAIGHT,
+        CoreRank::Flush => class::FLUSH,
+        CoreRank::FullHouse => class::FULL_HOUSE,
+        CoreRank::FourOfAKind => class::QUADS,
+        CoreRank::StraightFlush => class::STRAIGHT_FLUSH,
+    };
+    i64::from(class << CLASS_SHIFT | u32::from(r.value_bits()))
+}
+
+/// The error of a hand with a card outside the standard deck or a card twice.
 #[cold]
 #[inline(never)]
-fn not_standard(c: i64, at: impl At) -> GameError {
-    let (rank, suit) = (c >> SUIT_BITS, c & ((1 << SUIT_BITS) - 1));
-    other(format!("card({rank}, {suit}) is not a card of the standard deck (ranks 0 to 12, suits 0 to 3)"), at)
-}
-
-/// The strength of the hand whose cards of suit `s` are the rank bits of
-/// `suits[s]`, `counts[s]` of them (at most 7 cards, none twice).
-#[inline]
-fn rank_masks(suits: [u32; 4], counts: [u32; 4]) -> u32 {
-    let [a, b, c, d] = suits;
-    let value = |class: u32, main: u32, kick: u32| class << CLASS_SHIFT | main << MAIN_SHIFT | kick;
-    // With at most 7 cards a flush leaves too few cards for quads or a
-    // full house, so it is looked at first.
-    for (m, n) in suits.into_iter().zip(counts) {
-        if n >= 5 {
-            let top = straight_top(m);
-            return if top != 0 {
-                value(class::STRAIGHT_FLUSH, top, 0)
-            } else {
-                value(class::FLUSH, keep_top(m, 5), 0)
-            };
+fn bad_hand<T: Scalar>(cards: &[T], at: impl At) -> GameError {
+    let mut seen = Vec::new();
+    for c in cards.iter().map(Scalar::int) {
+        let (rank, suit) = (c >> SUIT_BITS, c & ((1 << SUIT_BITS) - 1));
+        if !(0..RANKS).contains(&rank) || !(0..SUITS).contains(&suit) {
+            return other(
+                format!("card({rank}, {suit}) is not a card of the standard deck (ranks 0 to 12, suits 0 to 3)"),
+                at,
+            );
         }
-    }
-    let any = a | b | c | d;
-    let two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
-    let three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
-    let four = a & b & c & d;
-    if four != 0 {
-        return value(class::QUADS, four, top_bit(any & !four));
-    }
-    let trips = top_bit(three);
-    if trips != 0 {
-        // A second trips counts as the pair of a full house.
-        let pair = top_bit(two & !trips);
-        if pair != 0 {
-            return value(class::FULL_HOUSE, trips, pair);
+        if seen.contains(&c) {
+            break;
         }
+        seen.push(c);
     }
-    let top = straight_top(any);
-    if top != 0 {
-        return value(class::STRAIGHT, top, 0);
-    }
-    if trips != 0 {
-        return value(class::TRIPS, trips, keep_top(any & !trips, 2));
-    }
-    if two == 0 {
-        value(class::HIGH_CARD, keep_top(any, 5), 0)
-    } else if two & (two - 1) == 0 {
-        value(class::PAIR, two, keep_top(any & !two, 3))
-    } else {
-        let pairs = keep_top(two, 2);
-        value(class::TWO_PAIR, pairs, top_bit(any & !pairs))
-    }
-}
-
-/// The highest set bit of `m` alone (0 for 0).
-#[inline]
-fn top_bit(m: u32) -> u32 {
-    if m == 0 {
-        0
-    } else {
-        1 << (31 - m.leading_zeros())
-    }
-}
-
-/// The `n` highest set bits of `m` (all of them if it has fewer).
-#[inline]
-fn keep_top(mut m: u32, n: u32) -> u32 {
-    let mut kept = 0;
-    for _ in 0..n {
-        let t = top_bit(m);
-        kept |= t;
-        m ^= t;
-    }
-    kept
-}
-
-/// The rank bit of the top card of the highest straight among the ranks
-/// `m` (the ace also plays below the two), or 0.
-#[inline]
-fn straight_top(m: u32) -> u32 {
-    // Bit i + 1 is rank i; bit 0 is the ace played low.
-    let w = m << 1 | (m >> 12 & 1);
-    let runs = w & w >> 1 & w >> 2 & w >> 3 & w >> 4;
-    if runs == 0 {
-        0
-    } else {
-        // A run starting at bit j holds ranks j - 1 to j + 3.
-        1 << (31 - runs.leading_zeros() + 3)
-    }
+    other("hand_rank was given a card twice".into(), at)
 }
 
 /// Every pair of hands, one from `first` and one from `second` (each its
