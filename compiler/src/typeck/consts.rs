@@ -82,7 +82,7 @@ pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, S
         K::Bool(b) => ParamValue::Bool(*b),
         // A board (cards) or a range (hands with weights), written out.
         K::List(items) if param_kind(&e.ty) == Some(ParamKind::Cards) => {
-            ParamValue::Cards(items.iter().map(|c| int(c)).collect::<Result<_, _>>()?)
+            ParamValue::Cards(items.iter().map(&int).collect::<Result<_, _>>()?)
         }
         K::List(items) if param_kind(&e.ty) == Some(ParamKind::Range) => {
             let hand = |h: &tast::Expr| match &h.kind {

@@ -181,6 +181,9 @@ pub fn deal_pairs(
     Ok(out)
 }
 
+/// One dealt pair of hands and its weight, as generated code holds it.
+pub type Deal = (List<i64>, List<i64>, i64);
+
 /// [`deal_pairs`] on typed ranges, as generated code holds them.
 pub fn deal_hands(
     first: &[(List<i64>, i64)],
@@ -189,7 +192,7 @@ pub fn deal_hands(
     left: &mut u64,
     limit: u64,
     at: impl At,
-) -> Result<List<(List<i64>, List<i64>, i64)>, GameError> {
+) -> Result<List<Deal>, GameError> {
     let cards = |r: &[(List<i64>, i64)]| -> Vec<(Vec<i64>, i64)> {
         r.iter().map(|(h, w)| (h.as_slice().to_vec(), *w)).collect()
     };
