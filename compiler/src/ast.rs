@@ -47,6 +47,10 @@ pub struct ParamDecl {
     /// Always given for a `param`; a `const` may leave it to its value.
     pub ty: Option<Type>,
     pub default: Expr,
+    /// A default written as text in the notation `--param` reads
+    /// (`param board: list<card> = "Td9d6hQc";`); `default` then stands
+    /// at the text's span and is not read.
+    pub text: Option<String>,
     /// `const NAME = expr;`: a param that cannot be overridden.
     pub constant: bool,
     pub span: Span,
@@ -333,6 +337,8 @@ pub struct Expr {
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     Int(i64),
+    /// A card literal `Qc`: rank (0 = two .. 12 = ace) and suit (0 to 3 for `s h d c`).
+    Card(u8, u8),
     Bool(bool),
     Name(Ident),
     /// `Enum::Variant`

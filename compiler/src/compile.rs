@@ -11,7 +11,6 @@ use crate::diagnostic::{Diagnostic, Severity, SourceMap};
 use crate::source::SourceFile;
 use crate::span::Span;
 use crate::typeck::consts::ParamValue;
-use crate::typeck::types::Ty;
 use crate::typeck::{self, tast};
 use crate::{ast, interp, ir};
 
@@ -152,7 +151,11 @@ pub fn parse_param_overrides(program: &tast::Program, args: &[String]) -> Result
     let specs: Vec<galac_runtime::params::ParamSpec> = program
         .params
         .iter()
-        .map(|p| galac_runtime::params::ParamSpec { name: &p.name, is_bool: p.ty == Ty::Bool, constant: p.constant })
+        .map(|p| galac_runtime::params::ParamSpec {
+            name: &p.name,
+            kind: typeck::consts::param_kind(&p.ty).unwrap_or(galac_runtime::params::ParamKind::Int),
+            constant: p.constant,
+        })
         .collect();
     let given = galac_runtime::params::parse_overrides(&program.name, &specs, args)?;
     Ok(given.into_iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).collect())

@@ -256,6 +256,7 @@ impl Program {
         use tast::ExprKind as K;
         let list = |xs: &[Expr]| xs.iter().map(|x| self.show(x)).collect::<Vec<_>>().join(", ");
         match &e.kind {
+            K::Int(n) if e.ty == Ty::Card => galac_runtime::notation::show_card(*n),
             K::Int(n) => n.to_string(),
             K::Bool(b) => b.to_string(),
             K::Player(i) => self.players.get(*i as usize).cloned().unwrap_or_default(),

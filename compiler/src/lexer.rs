@@ -163,6 +163,17 @@ pub enum Token<'src> {
     Ident(&'src str),
     #[regex(r"[0-9][0-9_]*", parse_int)]
     Int(i64),
+    /// A card of the standard deck, `Qc` or `2s`: its rank (0 for a two to
+    /// 12 for an ace) and suit (0 to 3 for `s h d c`), as `card(r, s)`.
+    /// Such names are cards, never identifiers; a number run into letters
+    /// (`2x`, `10c`) is an error rather than a number and a name.
+    #[regex(r"[2-9TJQKA][shdc]", card_literal, priority = 10)]
+    #[regex(r"[0-9][0-9_]*[A-Za-z_][A-Za-z0-9_]*", bad_card, priority = 1)]
+    Card((u8, u8)),
+    /// `"QQ-22,AKs"`: a text, only as a param's default (in the notation
+    /// `--param` reads).
+    #[regex(r#""[^"\n]*""#, |lex| { let s = lex.slice(); &s[1..s.len() - 1] })]
+    Text(&'src str),
 
     /// `/*` without its `*/` (a closed comment is skipped as a longer match).
     #[token("/*", unterminated_comment)]
@@ -174,6 +185,17 @@ pub enum Token<'src> {
 
 fn unterminated_comment<'src>(_: &mut logos::Lexer<'src, Token<'src>>) -> Result<(), LexErrorKind> {
     Err(LexErrorKind::UnterminatedComment)
+}
+
+fn card_literal<'src>(lex: &mut logos::Lexer<'src, Token<'src>>) -> Option<(u8, u8)> {
+    let b = lex.slice().as_bytes();
+    let rank = b"23456789TJQKA".iter().position(|&r| r == b[0])?;
+    let suit = b"shdc".iter().position(|&s| s == b[1])?;
+    Some((rank as u8, suit as u8))
+}
+
+fn bad_card<'src>(_: &mut logos::Lexer<'src, Token<'src>>) -> Result<(u8, u8), LexErrorKind> {
+    Err(LexErrorKind::NumberRunIntoName)
 }
 
 fn parse_int<'src>(lex: &mut logos::Lexer<'src, Token<'src>>) -> Result<i64, LexErrorKind> {
@@ -189,6 +211,8 @@ pub enum LexErrorKind {
     IntTooLarge,
     UnterminatedComment,
     FloatLiteral,
+    /// `2x`: digits run into letters (not a card such as `2s`).
+    NumberRunIntoName,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,6 +300,12 @@ impl std::fmt::Display for Token<'_> {
         match self {
             Token::Ident(s) => write!(f, "identifier `{s}`"),
             Token::Int(n) => write!(f, "integer `{n}`"),
+            Token::Card((r, s)) => write!(
+                f,
+                "card `{}`",
+                galac_runtime::notation::show_card(galac_runtime::notation::card(i64::from(*r), i64::from(*s)))
+            ),
+            Token::Text(t) => write!(f, "text `\"{t}\"`"),
             other => write!(f, "`{}`", token_text(other)),
         }
     }
@@ -358,6 +388,8 @@ pub fn token_text(tok: &Token<'_>) -> &'static str {
         Bang => "!",
         Ident(_) => "identifier",
         Int(_) => "integer",
+        Card(_) => "card",
+        Text(_) => "text",
         UnterminatedComment => "/*",
         Decimal(_) => "decimal number",
     }

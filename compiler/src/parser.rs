@@ -91,6 +91,9 @@ fn lex_diagnostic(e: &crate::lexer::LexError) -> Diagnostic {
         LexErrorKind::UnterminatedComment => Diagnostic::error("unterminated block comment")
             .primary(e.span, "this comment is never closed")
             .help("close it with `*/`"),
+        LexErrorKind::NumberRunIntoName => Diagnostic::error("a number run into a name")
+            .primary(e.span, "neither a number nor a card")
+            .help("cards are a rank and a suit, `2s` to `Ac` (ranks 23456789TJQKA, suits shdc); put a space between a number and a name"),
         LexErrorKind::FloatLiteral => Diagnostic::error("floating-point numbers are not supported")
             .primary(e.span, "a decimal number")
             .help("Gala computes with integers; scale the values (e.g. cents instead of dollars)"),
@@ -134,9 +137,21 @@ fn syntax_diagnostic(file: FileId, src: &str, e: &LalrpopError<'_>) -> Diagnosti
             // A name position (not an expression, which may also start with a name).
             let wanted_name =
                 expected.iter().any(|e| e == "\"identifier\"") && !expected.iter().any(|e| e == "\"integer literal\"");
+            let help = match tok {
+                Token::Text(_) => Some(
+                    "text is written only as a param's default, in `--param`'s notation: \
+                     `param board: list<card> = \"Td9d6h\";`"
+                        .to_string(),
+                ),
+                Token::Card(_) if wanted_name => {
+                    Some("a rank and a suit (`Qc`, `Ah`) is a card, never a name; choose another name".to_string())
+                }
+                _ if wanted_name => keyword_help(tok),
+                _ => None,
+            };
             Diagnostic::error(format!("unexpected {tok}"))
                 .primary(Span::new(file, *l, *r), format!("expected {}", describe_expected(expected)))
-                .with_help(if wanted_name { keyword_help(tok) } else { None })
+                .with_help(help)
         }
         ParseError::ExtraToken { token: (l, tok, r) } => {
             Diagnostic::error(format!("unexpected {tok} after the end of the game"))

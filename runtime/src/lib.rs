@@ -12,6 +12,7 @@ pub mod game;
 pub mod info;
 pub mod labels;
 pub mod memory;
+pub mod notation;
 pub mod ops;
 pub mod params;
 pub mod rational;

@@ -1,11 +1,17 @@
 //! Param overrides on the command line (`--param name=value`), parsed the
 //! same way by galac and by every compiled solver.
 
+use crate::notation::{self, NotationError};
+
 /// A param's value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamValue {
     Int(i64),
     Bool(bool),
+    /// A `list<card>`, as a board: `Td9d6hQc`.
+    Cards(Vec<i64>),
+    /// A `range`: two-card hands with their weights in thousandths.
+    Range(notation::Range),
 }
 
 impl std::fmt::Display for ParamValue {
@@ -13,16 +19,60 @@ impl std::fmt::Display for ParamValue {
         match self {
             ParamValue::Int(n) => write!(f, "{n}"),
             ParamValue::Bool(b) => write!(f, "{b}"),
+            ParamValue::Cards(cards) => f.write_str(&notation::show_cards(cards)),
+            ParamValue::Range(range) => f.write_str(&notation::show_range(range)),
         }
     }
 }
 
-/// A param of a game: its name, whether it is a `bool` (else `int`), and
-/// whether it is a constant (`const`), which no override may set.
+/// The type of a param, which says how its value is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Int,
+    Bool,
+    /// `list<card>`, written as cards one after another (`Td9d6hQc`).
+    Cards,
+    /// `range`, written in players' notation (`QQ-22,AKs,ATo+:0.5`).
+    Range,
+}
+
+impl ParamKind {
+    /// What a value of this kind looks like, for messages.
+    fn expected(self) -> &'static str {
+        match self {
+            ParamKind::Int => "an int",
+            ParamKind::Bool => "a bool; give `true` or `false`",
+            ParamKind::Cards => "a list of cards, written as `Td9d6hQc`",
+            ParamKind::Range => "a range, written as `QQ-22,AKs,ATo+:0.5`",
+        }
+    }
+}
+
+/// A param of a game: its name, its kind, and whether it is a constant
+/// (`const`), which no override may set.
 pub struct ParamSpec<'a> {
     pub name: &'a str,
-    pub is_bool: bool,
+    pub kind: ParamKind,
     pub constant: bool,
+}
+
+/// The value written `text` for a param of `kind`; an error of the cards
+/// and range notations says where in `text` it is.
+pub fn parse_value(kind: ParamKind, text: &str) -> Result<ParamValue, NotationError> {
+    let whole = |message: String| NotationError { start: 0, end: text.len(), message };
+    match kind {
+        ParamKind::Bool => match text {
+            "true" => Ok(ParamValue::Bool(true)),
+            "false" => Ok(ParamValue::Bool(false)),
+            _ => Err(whole(format!("`{text}` is not a bool; give `true` or `false`"))),
+        },
+        ParamKind::Int => match text.replace('_', "").parse::<i64>() {
+            Ok(n) => Ok(ParamValue::Int(n)),
+            Err(_) => Err(whole(format!("`{text}` is not a 64-bit integer"))),
+        },
+        ParamKind::Cards => notation::parse_cards(text).map(ParamValue::Cards),
+        ParamKind::Range => notation::parse_range(text).map(ParamValue::Range),
+    }
 }
 
 /// Parses `name=value` overrides; the result holds, per param, the value
@@ -52,22 +102,49 @@ pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Res
         if out[idx].is_some() {
             return Err(format!("param override `{arg}`: `{name}` is set twice"));
         }
-        out[idx] = Some(if params[idx].is_bool {
-            match value {
-                "true" => ParamValue::Bool(true),
-                "false" => ParamValue::Bool(false),
-                _ => return Err(format!("param override `{arg}`: `{name}` is a bool; give `true` or `false`")),
+        let kind = params[idx].kind;
+        out[idx] = Some(parse_value(kind, value).map_err(|e| match kind {
+            ParamKind::Bool => format!("param override `{arg}`: `{name}` is {}", kind.expected()),
+            ParamKind::Int => format!("param override `{arg}`: `{name}` is {}; {}", kind.expected(), e.message),
+            ParamKind::Cards | ParamKind::Range => {
+                let column = value[..e.start.min(value.len())].chars().count() + 1;
+                format!(
+                    "param override `{arg}`: `{name}` is {}; {} (at character {column} of the value)",
+                    kind.expected(),
+                    e.message
+                )
             }
-        } else {
-            match value.replace('_', "").parse::<i64>() {
-                Ok(n) => ParamValue::Int(n),
-                Err(_) => {
-                    return Err(format!(
-                        "param override `{arg}`: `{name}` is an int; `{value}` is not a 64-bit integer"
-                    ))
-                }
-            }
-        });
+        })?);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(kind: ParamKind, arg: &str) -> Result<ParamValue, String> {
+        let specs = [ParamSpec { name: "x", kind, constant: false }];
+        parse_overrides("g", &specs, &[arg.to_string()]).map(|mut v| v.remove(0).expect("given"))
+    }
+
+    /// Boards and ranges are read in players' notation, and a bad one is
+    /// named with where it is in the value.
+    #[test]
+    fn boards_and_ranges_are_read_and_bad_ones_located() {
+        let board = parse(ParamKind::Cards, "x=Td9d6hQc").expect("a board");
+        assert_eq!(board.to_string(), "Td9d6hQc");
+        let range = parse(ParamKind::Range, "x=AKs:0.5").expect("a range");
+        assert_eq!(range.to_string(), "AsKs:0.5,AhKh:0.5,AdKd:0.5,AcKc:0.5");
+        assert_eq!(
+            parse(ParamKind::Range, "x=QQ+,AQx").unwrap_err(),
+            "param override `x=QQ+,AQx`: `x` is a range, written as `QQ-22,AKs,ATo+:0.5`; `AQx` is not a range \
+             item: after the two ranks comes `s`, `o`, `+` or nothing (at character 5 of the value)"
+        );
+        assert!(parse(ParamKind::Cards, "x=Td9x").unwrap_err().contains("`9x` is not a card"));
+        assert_eq!(
+            parse(ParamKind::Bool, "x=yes").unwrap_err(),
+            "param override `x=yes`: `x` is a bool; give `true` or `false`"
+        );
+    }
 }

@@ -112,3 +112,14 @@ pub fn position_digest<G: galac_runtime::game::Game>(game: &G, max_nodes: u64) -
     }
     Ok(h)
 }
+
+/// The params a game is compared with: its defaults, except for the
+/// hold'em examples, whose default spots (millions of nodes and more) would
+/// make the suite slow: they play a few hands from their own ranges.
+pub fn cut_down(file: &str) -> &'static [&'static str] {
+    match file {
+        "examples/holdem_river.gala" => &["oop_range=AsAh,KsKh:0.5,9s8s", "ip_range=AhKd:0.25,JsJh,7s8h"],
+        "examples/holdem_turn.gala" => &["oop_range=AsAh,9s8s", "ip_range=JsJh,7s8h"],
+        _ => &[],
+    }
+}

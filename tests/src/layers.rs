@@ -6,8 +6,9 @@ use crate::repo_root;
 
 /// (crate directory, the workspace crates and outside crates it may use).
 const LAYERS: &[(&str, &[&str])] = &[
-    // crc32fast: the checksum of saved trees (tree/saved.rs).
-    ("runtime", &["crc32fast", "rustc-hash", "thiserror"]),
+    // crc32fast: the checksum of saved trees (tree/saved.rs); rs_poker:
+    // `hand_rank`'s evaluator tables (ops/holdem.rs).
+    ("runtime", &["crc32fast", "rs_poker", "rustc-hash", "thiserror"]),
     // num-*: exact rationals for `exact.rs`'s certificates; serde: results
     // that serialize themselves (the double oracle's iterations).
     (

@@ -27,6 +27,8 @@ mod gambit_lcp;
 #[cfg(test)]
 mod generated;
 #[cfg(test)]
+mod holdem;
+#[cfg(test)]
 mod language;
 #[cfg(test)]
 mod layers;

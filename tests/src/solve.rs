@@ -22,7 +22,7 @@ pub(crate) struct Solved {
     pub(crate) lp_value: f64,
 }
 
-fn solve_src(src: &str, params: &[&str], backend: Backend) -> Solved {
+pub(crate) fn solve_src(src: &str, params: &[&str], backend: Backend) -> Solved {
     let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
     let game =
         galac_compiler::driver::load_interp("test.gala", src.as_bytes(), &params).unwrap_or_else(|e| panic!("{e}"));

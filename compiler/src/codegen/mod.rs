@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 
 use crate::ir;
 use crate::source::SourceFile;
-use crate::typeck::consts::ParamValue;
+use crate::typeck::consts::{ParamKind, ParamValue};
 use crate::typeck::types::Ty;
 use emit::{clean, Emitter};
 use galac_runtime::labels::TypeDesc;
@@ -156,23 +156,75 @@ fn module(ir: &ir::Program, locator: &SourceFile, arrays: Arrays, role: Role) ->
 /// compiled for the param values `values`, when its own params have them.
 fn specialised_hook(ir: &ir::Program, values: &[ParamValue]) -> TokenStream {
     let fields: Vec<proc_macro2::Ident> = ir.params.iter().enumerate().map(|(i, p)| param_field(i, p)).collect();
-    let values = values.iter().map(|v| match v {
-        ParamValue::Int(n) => {
-            let n = Literal::i64_suffixed(*n);
-            quote!(#n)
+    let tests = ir.params.iter().enumerate().zip(values).map(|((i, p), v)| {
+        let f = param_field(i, p);
+        match v {
+            ParamValue::Int(n) => {
+                let n = Literal::i64_suffixed(*n);
+                quote!(p.#f == #n)
+            }
+            ParamValue::Bool(b) => quote!(p.#f == #b),
+            // Lists compared as the values `--param` gives.
+            ParamValue::Cards(_) | ParamValue::Range(_) => {
+                let given = param_value_of(quote!(p.#f), p);
+                let value = param_value_tokens(v);
+                quote!(#given == #value)
+            }
         }
-        ParamValue::Bool(b) => quote!(#b),
     });
     quote! {
         type Specialised = specialised::Game;
 
         fn specialised(&self) -> ::std::option::Option<specialised::Game> {
             let p = &self.params;
-            (true #(&& p.#fields == #values)*).then(|| {
-                specialised::Game::new(specialised::Params { #(#fields: p.#fields),* }, self.step_limit)
+            (true #(&& #tests)*).then(|| {
+                specialised::Game::new(specialised::Params { #(#fields: p.#fields.clone()),* }, self.step_limit)
             })
         }
     }
+}
+
+/// A `galac_runtime::params::ParamValue` expression of the value `v`.
+fn param_value_tokens(v: &ParamValue) -> TokenStream {
+    let pv = quote!(::galac_runtime::params::ParamValue);
+    let cards = |cs: &[i64]| {
+        let cs = cs.iter().map(|c| Literal::i64_suffixed(*c));
+        quote!(::std::vec::Vec::from([#(#cs),*]))
+    };
+    match v {
+        ParamValue::Int(n) => {
+            let n = Literal::i64_suffixed(*n);
+            quote!(#pv::Int(#n))
+        }
+        ParamValue::Bool(b) => quote!(#pv::Bool(#b)),
+        ParamValue::Cards(cs) => {
+            let cs = cards(cs);
+            quote!(#pv::Cards(#cs))
+        }
+        ParamValue::Range(hands) => {
+            let hands = hands.iter().map(|(h, w)| {
+                let (h, w) = (cards(h), Literal::i64_suffixed(*w));
+                quote!((#h, #w))
+            });
+            quote!(#pv::Range(::std::vec::Vec::from([#(#hands),*])))
+        }
+    }
+}
+
+/// The `ParamValue` of the param `p` held in the Rust place `place`.
+fn param_value_of(place: TokenStream, p: &crate::typeck::tast::Param) -> TokenStream {
+    let pv = quote!(::galac_runtime::params::ParamValue);
+    match param_kind(&p.ty) {
+        ParamKind::Int => quote!(#pv::Int(#place)),
+        ParamKind::Bool => quote!(#pv::Bool(#place)),
+        ParamKind::Cards => quote!(#pv::Cards(#place.as_slice().to_vec())),
+        ParamKind::Range => quote!(#pv::Range(#place.iter().map(|(h, w)| (h.as_slice().to_vec(), *w)).collect())),
+    }
+}
+
+/// How the param of type `ty` is written (the checker allowed no other type).
+fn param_kind(ty: &Ty) -> ParamKind {
+    crate::typeck::consts::param_kind(ty).unwrap_or(ParamKind::Int)
 }
 
 fn param_field(i: usize, p: &crate::typeck::tast::Param) -> proc_macro2::Ident {
@@ -184,7 +236,7 @@ fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
     let n = e.n_players();
     let param_fields = ir.params.iter().enumerate().map(|(i, p)| {
         let f = param_field(i, p);
-        let t = if p.ty == Ty::Bool { quote!(bool) } else { quote!(i64) };
+        let t = e.ty(&p.ty);
         quote!(pub #f: #t,)
     });
     let state_fields = e.state_fields();
@@ -251,7 +303,12 @@ fn constructor(ir: &ir::Program) -> TokenStream {
     let choice_types = labeler.choice_types.iter().map(type_desc_tokens);
     // The settable params (not the constants), as the game reports them.
     let settable = || ir.params.iter().enumerate().filter(|(_, p)| !p.constant);
-    let param_names: Vec<proc_macro2::Ident> = settable().map(|(i, p)| param_field(i, p)).collect();
+    let param_texts: Vec<TokenStream> = settable()
+        .map(|(i, p)| {
+            let f = param_field(i, p);
+            param_value_of(quote!(params.#f), p)
+        })
+        .collect();
     let param_labels = settable().map(|(_, p)| Literal::string(&p.name));
     quote! {
         pub struct Game {
@@ -264,10 +321,7 @@ fn constructor(ir: &ir::Program) -> TokenStream {
 
         impl Game {
             pub fn new(params: Params, step_limit: u64) -> Game {
-                let values: Vec<String> = {
-                    let p = &params;
-                    ::std::vec::Vec::from([#(p.#param_names.to_string()),*])
-                };
+                let values: Vec<String> = ::std::vec::Vec::from([#(#param_texts.to_string()),*]);
                 let names: Vec<String> = ::std::vec::Vec::from([#(#param_labels.to_string()),*]);
                 Game {
                     info: ::galac_runtime::game::GameInfo {
@@ -414,9 +468,18 @@ fn family(ir: &ir::Program, e: &Emitter) -> TokenStream {
     let name = Literal::string(&ir.name);
     let specs = ir.params.iter().map(|p| {
         let name = Literal::string(&p.name);
-        let is_bool = p.ty == Ty::Bool;
+        let kind = match param_kind(&p.ty) {
+            ParamKind::Int => quote!(Int),
+            ParamKind::Bool => quote!(Bool),
+            ParamKind::Cards => quote!(Cards),
+            ParamKind::Range => quote!(Range),
+        };
         let constant = p.constant;
-        quote!(::galac_runtime::params::ParamSpec { name: #name, is_bool: #is_bool, constant: #constant })
+        quote!(::galac_runtime::params::ParamSpec {
+            name: #name,
+            kind: ::galac_runtime::params::ParamKind::#kind,
+            constant: #constant,
+        })
     });
     let param_help: Vec<String> = ir
         .params
@@ -428,11 +491,21 @@ fn family(ir: &ir::Program, e: &Emitter) -> TokenStream {
     let param_values = ir.params.iter().enumerate().map(|(i, p)| {
         let f = param_field(i, p);
         let default = e.param_default_expr(&p.default);
-        let (variant, t) = if p.ty == Ty::Bool { (quote!(Bool), quote!(bool)) } else { (quote!(Int), quote!(i64)) };
+        let t = e.ty(&p.ty);
+        let pv = quote!(::galac_runtime::params::ParamValue);
+        let list = quote!(::galac_runtime::value::List::from_vec);
+        let given = match param_kind(&p.ty) {
+            ParamKind::Int => quote!(Some(#pv::Int(v)) => *v,),
+            ParamKind::Bool => quote!(Some(#pv::Bool(v)) => *v,),
+            ParamKind::Cards => quote!(Some(#pv::Cards(v)) => #list(v.clone()),),
+            ParamKind::Range => {
+                quote!(Some(#pv::Range(v)) => #list(v.iter().map(|(h, w)| (#list(h.clone()), *w)).collect()),)
+            }
+        };
         let name = Literal::string(&p.name);
         quote! {
             let #f: #t = match &__given[#i] {
-                Some(::galac_runtime::params::ParamValue::#variant(v)) => *v,
+                #given
                 _ => (|| -> ::std::result::Result<#t, ::galac_runtime::game::GameError> { Ok(#default) })()
                     .map_err(|e| format!("the default of param `{}` cannot be computed: {}", #name, e.message()))?,
             };

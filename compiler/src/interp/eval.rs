@@ -4,6 +4,7 @@
 
 use galac_runtime::game::GameError;
 use galac_runtime::ops;
+use galac_runtime::value::{Items, Scalar};
 
 use super::env::{bind, Budget, Env};
 use super::{Interp, Value};
@@ -266,6 +267,34 @@ impl Interp {
             Card => Value::Int(ops::card(int(0, b)?, int(1, b)?, at)?),
             Rank => Value::Int(ops::rank(int(0, b)?)),
             Suit => Value::Int(ops::suit(int(0, b)?)),
+            Deck52 => ints(ops::deck52(&mut b.left, b.limit, at)?.as_slice().to_vec()),
+            HandRank => Value::Int(ops::hand_rank(&self.seq(&args[0], env, b)?, at)?),
+            DealHands => {
+                let (first, second) = (self.seq(&args[0], env, b)?, self.seq(&args[1], env, b)?);
+                let board: Vec<i64> = self.seq(&args[2], env, b)?.iter().map(Scalar::int).collect();
+                // Each range as (cards, weight) pairs, the form `deal_pairs` reads.
+                let hands = |r: &[Value]| -> Vec<(Vec<i64>, i64)> {
+                    r.iter()
+                        .map(|h| match h {
+                            Value::Seq(parts) if parts.len() == 2 => {
+                                (parts[0].items().iter().map(Scalar::int).collect(), parts[1].int())
+                            }
+                            _ => (Vec::new(), 0),
+                        })
+                        .collect()
+                };
+                let pairs = ops::deal_pairs(&hands(&first), &hands(&second), &board, &mut b.left, b.limit, at)?;
+                let hand = |h: &Value| match h {
+                    Value::Seq(parts) => parts[0].clone(),
+                    Value::Int(_) => Value::Int(0),
+                };
+                Value::seq(
+                    pairs
+                        .into_iter()
+                        .map(|(i, j, w)| Value::seq(vec![hand(&first[i]), hand(&second[j]), Value::Int(w)]))
+                        .collect(),
+                )
+            }
             Cells => {
                 let (rows, cols) = (int(0, b)?, int(1, b)?);
                 let cells = ops::cells(rows, cols, &mut b.left, b.limit, at)?;

@@ -103,11 +103,16 @@ impl Interp {
                 .collect(),
             program: ir.fingerprint(),
         };
+        let cards = |cs: &[i64]| Value::seq(cs.iter().map(|&c| Value::Int(c)).collect());
         let params = params
             .iter()
             .map(|v| match v {
                 ParamValue::Int(n) => Value::Int(*n),
                 ParamValue::Bool(b) => Value::bool(*b),
+                ParamValue::Cards(cs) => cards(cs),
+                ParamValue::Range(hands) => {
+                    Value::seq(hands.iter().map(|(h, w)| Value::seq(vec![cards(h), Value::Int(*w)])).collect())
+                }
             })
             .collect();
         let labeler = ir.labeler();

@@ -94,6 +94,15 @@ builtins! {
     Rank = "rank", steps: false, Rule::Fixed(&[Card], Int);
     /// `suit(c)`: a card's suit.
     Suit = "suit", steps: false, Rule::Fixed(&[Card], Int);
+    /// `deck52()`: the standard deck, `deck(13, 4)`: `2s 2h 2d 2c 3s ... Ac`.
+    Deck52 = "deck52", steps: true, Rule::Fixed(&[], Cards);
+    /// `hand_rank(cards)`: the strength of the best five of 5 to 7 cards
+    /// (higher wins, equal splits).
+    HandRank = "hand_rank", steps: false, Rule::Fixed(&[Cards], Int);
+    /// `deal_hands(first, second, board)`: every pair of hands of two
+    /// ranges sharing no card with each other or the board, with the
+    /// product of their weights.
+    DealHands = "deal_hands", steps: true, Rule::Fixed(&[Range, Range, Cards], Deals);
     /// `cells(rows, cols)`: every `(row, col)` of a board.
     Cells = "cells", steps: true, Rule::Fixed(&[Int, Int], Cells);
     /// `has_line(board, k, x)`: whether `k` cells in a row (across, down
@@ -121,6 +130,10 @@ pub enum Plain {
     Cards,
     /// `list<(int, int)>`.
     Cells,
+    /// `range`: `list<(list<card>, int)>`, hands with their weights.
+    Range,
+    /// `list<(list<card>, list<card>, int)>`: two hands and a weight.
+    Deals,
 }
 
 impl Plain {
@@ -131,6 +144,11 @@ impl Plain {
             Plain::Card => Ty::Card,
             Plain::Cards => Ty::List(Box::new(Ty::Card)),
             Plain::Cells => Ty::List(Box::new(Ty::Tuple(vec![Ty::Int, Ty::Int]))),
+            Plain::Range => super::consts::range_ty(),
+            Plain::Deals => {
+                let hand = || Ty::List(Box::new(Ty::Card));
+                Ty::List(Box::new(Ty::Tuple(vec![hand(), hand(), Ty::Int])))
+            }
         }
     }
 }
@@ -306,6 +324,9 @@ mod tests {
             Builtin::Card => "card(n, 0)",
             Builtin::Rank => "rank(c)",
             Builtin::Suit => "suit(c)",
+            Builtin::Deck52 => "deck52()",
+            Builtin::HandRank => "hand_rank([c, c, c, c, c])",
+            Builtin::DealHands => "deal_hands([([c], 1)], [([c], 1)], [c])",
             Builtin::Cells => "cells(n, 2)",
             Builtin::HasLine => "has_line(board, 2, 1)",
         }

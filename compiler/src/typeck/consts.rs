@@ -1,8 +1,68 @@
 //! Constant evaluation at check time: param defaults and array lengths.
 
 use super::tast;
+use super::types::Ty;
+use super::Checker;
+use crate::ast;
+use crate::diagnostic::Diagnostic;
+use crate::span::Span;
 
-pub use galac_runtime::params::ParamValue;
+pub use galac_runtime::params::{ParamKind, ParamValue};
+
+/// The card a literal names (`Qc`: rank 10, suit 3).
+pub fn card(rank: u8, suit: u8) -> i64 {
+    galac_runtime::notation::card(i64::from(rank), i64::from(suit))
+}
+
+/// The type `range` names: a hold'em range, each two-card hand with its
+/// weight in thousandths (`galac_runtime::notation`).
+pub fn range_ty() -> Ty {
+    Ty::List(Box::new(Ty::Tuple(vec![Ty::List(Box::new(Ty::Card)), Ty::Int])))
+}
+
+/// How a param of type `ty` is written on the command line, if a param
+/// may have that type.
+pub fn param_kind(ty: &Ty) -> Option<ParamKind> {
+    match ty {
+        Ty::Int => Some(ParamKind::Int),
+        Ty::Bool => Some(ParamKind::Bool),
+        // Matched by shape: `==` on types lets an error match anything.
+        Ty::List(t) => match &**t {
+            Ty::Card => Some(ParamKind::Cards),
+            Ty::Tuple(ts) => match ts.as_slice() {
+                [Ty::List(c), Ty::Int] if matches!(**c, Ty::Card) => Some(ParamKind::Range),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The literal expression of a param value, of type `ty` (a default given
+/// as text becomes this, so every later pass sees an ordinary literal).
+pub fn value_expr(v: &ParamValue, ty: &Ty, span: Span) -> tast::Expr {
+    use tast::{Expr, ExprKind as K};
+    let int = |n: i64, ty: Ty| Expr { kind: K::Int(n), ty, span };
+    let cards = |cs: &[i64]| Expr {
+        kind: K::List(cs.iter().map(|&c| int(c, Ty::Card)).collect()),
+        ty: Ty::List(Box::new(Ty::Card)),
+        span,
+    };
+    match v {
+        ParamValue::Int(n) => int(*n, Ty::Int),
+        ParamValue::Bool(b) => Expr { kind: K::Bool(*b), ty: Ty::Bool, span },
+        ParamValue::Cards(cs) => cards(cs),
+        ParamValue::Range(hands) => {
+            let hand_ty = Ty::Tuple(vec![Ty::List(Box::new(Ty::Card)), Ty::Int]);
+            let items = hands
+                .iter()
+                .map(|(h, w)| Expr { kind: K::Tuple(vec![cards(h), int(*w, Ty::Int)]), ty: hand_ty.clone(), span })
+                .collect();
+            Expr { kind: K::List(items), ty: ty.clone(), span }
+        }
+    }
+}
 
 /// Evaluates a param default (literals, earlier params, arithmetic).
 pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, String> {
@@ -10,16 +70,30 @@ pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, S
     use tast::ExprKind as K;
     let int = |e: &tast::Expr| match eval_const(e, params)? {
         ParamValue::Int(n) => Ok(n),
-        ParamValue::Bool(_) => Err("expected an int".to_string()),
+        _ => Err("expected an int".to_string()),
     };
     let boolean = |e: &tast::Expr| match eval_const(e, params)? {
         ParamValue::Bool(b) => Ok(b),
-        ParamValue::Int(_) => Err("expected a bool".to_string()),
+        _ => Err("expected a bool".to_string()),
     };
     let overflow = || "integer overflow".to_string();
     Ok(match &e.kind {
         K::Int(n) => ParamValue::Int(*n),
         K::Bool(b) => ParamValue::Bool(*b),
+        // A board (cards) or a range (hands with weights), written out.
+        K::List(items) if param_kind(&e.ty) == Some(ParamKind::Cards) => {
+            ParamValue::Cards(items.iter().map(&int).collect::<Result<_, _>>()?)
+        }
+        K::List(items) if param_kind(&e.ty) == Some(ParamKind::Range) => {
+            let hand = |h: &tast::Expr| match &h.kind {
+                K::Tuple(parts) if parts.len() == 2 => match eval_const(&parts[0], params)? {
+                    ParamValue::Cards(cards) => Ok((cards, int(&parts[1])?)),
+                    _ => Err("expected cards".to_string()),
+                },
+                _ => Err("a range's hands are written as `(cards, weight)`".to_string()),
+            };
+            ParamValue::Range(items.iter().map(hand).collect::<Result<_, _>>()?)
+        }
         K::Param(id) => params.get(id.0 as usize).cloned().ok_or("a later param")?,
         K::Neg(x) => ParamValue::Int(int(x)?.checked_neg().ok_or_else(overflow)?),
         K::Not(x) => ParamValue::Bool(!boolean(x)?),
@@ -61,4 +135,29 @@ pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, S
         }
         _ => return Err("only literals, earlier params and arithmetic are allowed".into()),
     })
+}
+
+impl Checker {
+    /// A param default written as text (`"Td9d6hQc"`), read as `--param`
+    /// reads a value, made into a literal; a bad part of it is reported
+    /// where it is in the text.
+    pub(super) fn text_default(&mut self, d: &ast::ParamDecl, text: &str, ty: &Ty) -> tast::Expr {
+        let at = d.default.span;
+        let Some(kind) = param_kind(ty) else {
+            return tast::Expr::error(at);
+        };
+        match galac_runtime::params::parse_value(kind, text) {
+            Ok(v) => value_expr(&v, ty, at),
+            Err(e) => {
+                // Past the opening quote.
+                let start = at.start as usize + 1;
+                let span = Span::new(at.file, start + e.start, start + e.end.max(e.start));
+                self.error(
+                    Diagnostic::error(format!("the default of param `{}` cannot be read", d.name.name))
+                        .primary(span, e.message),
+                );
+                tast::Expr::error(at)
+            }
+        }
+    }
 }

@@ -73,6 +73,7 @@ impl Checker {
         let span = e.span;
         let (kind, ty) = match &e.kind {
             ast::ExprKind::Int(n) => (ExprKind::Int(*n), Ty::Int),
+            ast::ExprKind::Card(r, s) => (ExprKind::Int(super::consts::card(*r, *s)), Ty::Card),
             ast::ExprKind::Bool(b) => (ExprKind::Bool(*b), Ty::Bool),
             ast::ExprKind::Name(name) => return self.resolve_name(name, span),
             ast::ExprKind::Path(en, variant) => return self.resolve_path(en, variant, span),

@@ -298,9 +298,9 @@ impl Checker {
                     (value.ty.clone(), d.default.span, Some(value))
                 }
             };
-            if !matches!(ty, Ty::Int | Ty::Bool | Ty::Error) {
+            if !ty.is_error() && consts::param_kind(&ty).is_none() {
                 let mut diag = Diagnostic::error(format!("{what} `{}` has type `{ty}`", d.name.name))
-                    .primary(ty_span, format!("{what}s must be `int` or `bool`"));
+                    .primary(ty_span, format!("{what}s must be `int`, `bool`, `list<card>` or `range`"));
                 if !d.constant {
                     diag = diag.note("params are set on the command line with `--param name=value`");
                 }
@@ -387,9 +387,10 @@ impl Checker {
         for (i, (d, checked)) in decls.into_iter().enumerate() {
             self.body = Body::new(BodyKind::ParamDefault { upto: i as u32 });
             let ty = self.env.params[i].1.clone();
-            let default = match checked {
-                Some(value) => value,
-                None => self.check_expr(&d.default, Some(&ty)),
+            let default = match (checked, &d.text) {
+                (Some(value), _) => value,
+                (None, Some(text)) => self.text_default(d, text, &ty),
+                (None, None) => self.check_expr(&d.default, Some(&ty)),
             };
             if !default.ty.has_error() {
                 match consts::eval_const(&default, &values) {
@@ -509,6 +510,7 @@ impl Checker {
                 match self.env.globals.get(&name.name).map(|(g, _)| *g) {
                     Some(Global::Enum(id)) => self.env.enum_ty(id),
                     _ if name.name == "card" => Ty::Card,
+                    _ if name.name == "range" => consts::range_ty(),
                     Some(g) => {
                         self.error(
                             Diagnostic::error(format!("`{}` is not a type", name.name))
@@ -517,7 +519,7 @@ impl Checker {
                         Ty::Error
                     }
                     None => {
-                        let builtin = ["int", "bool", "player", "card"];
+                        let builtin = ["int", "bool", "player", "card", "range"];
                         let enums: Vec<&str> = self.env.enums.iter().map(|e| e.name.as_str()).collect();
                         let help = did_you_mean(&name.name, enums.iter().copied().chain(builtin));
                         self.error(

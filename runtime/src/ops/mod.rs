@@ -7,6 +7,7 @@
 mod board;
 mod chance;
 mod checked;
+pub mod holdem;
 mod lists;
 
 pub use board::{card, cells, deck, has_line, line_and_count, rank, suit};
@@ -16,6 +17,7 @@ pub use checked::{
     player_number, range_end, range_list_end, rem, repeat_array, repeat_count, sorted, step, step_limit, steps,
     steps_fit, steps_of, sub, At, MAX_PLAYERS, STEP,
 };
+pub use holdem::{deal_hands, deal_pairs, deck52, hand_rank};
 pub use lists::{
     combination_size, combinations, combinations_list, contains, count, count2d, counted, for_each_combination, pushed,
     removed, sum,

@@ -27,9 +27,11 @@ impl Emitter<'_> {
             }
             K::Param(p) => {
                 let p = self.param(*p);
+                // A list (a board, a range) is shared, never moved out.
+                let clone = if matches!(e.ty, Ty::List(_)) { quote!(.clone()) } else { quote!() };
                 match ctx {
-                    Ctx::Params => quote!(#p),
-                    _ => quote!(g.params.#p),
+                    Ctx::Params => quote!(#p #clone),
+                    _ => quote!(g.params.#p #clone),
                 }
             }
             K::Var(v) => {
@@ -274,6 +276,15 @@ impl Emitter<'_> {
             Index => {
                 let p = a(0);
                 quote!(#ops::player_number(u32::from(#p)))
+            }
+            Deck52 => quote!(#ops::deck52(steps, g.step_limit, #at)?),
+            HandRank => {
+                let xs = slice(0);
+                quote!(#ops::hand_rank(#xs, #at)?)
+            }
+            DealHands => {
+                let (first, second, board) = (slice(0), slice(1), slice(2));
+                quote!(#ops::deal_hands(#first, #second, #board, steps, g.step_limit, #at)?)
             }
             Card => {
                 let (x, y) = (a(0), a(1));

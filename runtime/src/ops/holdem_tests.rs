@@ -1,0 +1,116 @@
+//! Tests of the hold'em builtins against counts known independently of
+//! any evaluator: the hand classes of all 2,598,960 five-card hands and
+//! the number of distinct five-card values (7,462).
+
+use super::*;
+use crate::value::Dyn;
+
+const AT: &str = "t: ";
+
+/// The card of the standard deck numbered `i` (0 to 51).
+fn card(i: usize) -> i64 {
+    ((i as i64 / SUITS) << SUIT_BITS) | (i as i64 % SUITS)
+}
+
+fn rank_of(ids: &[usize]) -> i64 {
+    let cards: Vec<i64> = ids.iter().map(|&i| card(i)).collect();
+    hand_rank(&cards, AT).expect("a valid hand")
+}
+
+#[test]
+fn five_card_classes_have_their_known_counts() {
+    let mut counts = [0u64; 10];
+    let mut values = std::collections::HashSet::new();
+    for a in 0..52 {
+        for b in a + 1..52 {
+            for c in b + 1..52 {
+                for d in c + 1..52 {
+                    for e in d + 1..52 {
+                        let v = rank_of(&[a, b, c, d, e]);
+                        counts[hand_class(v) as usize] += 1;
+                        values.insert(v);
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(counts, [0, 1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]);
+    assert_eq!(values.len(), 7_462);
+}
+
+/// A seven-card hand is worth its best five cards: checked on hands
+/// drawn by a fixed sequence against the best of the 21 five-card subsets.
+#[test]
+fn seven_cards_are_worth_their_best_five() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..20_000 {
+        let mut ids: Vec<usize> = Vec::new();
+        while ids.len() < 7 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let i = (seed >> 33) as usize % 52;
+            if !ids.contains(&i) {
+                ids.push(i);
+            }
+        }
+        let mut best = 0;
+        for skip1 in 0..7 {
+            for skip2 in skip1 + 1..7 {
+                let five: Vec<usize> = (0..7).filter(|&k| k != skip1 && k != skip2).map(|k| ids[k]).collect();
+                best = best.max(rank_of(&five));
+            }
+        }
+        assert_eq!(rank_of(&ids), best, "{ids:?}");
+        assert_eq!(
+            rank_of(&ids[..6]),
+            (0..6).map(|k| rank_of(&[&ids[..k], &ids[k + 1..6]].concat())).max().unwrap_or(0)
+        );
+    }
+}
+
+#[test]
+fn known_hands_compare_as_players_expect() {
+    // Ranks 0 = two .. 12 = ace; suits s h d c.
+    let c = |r: i64, s: i64| (r << SUIT_BITS) | s;
+    let hand = |cs: &[(i64, i64)]| hand_rank(&cs.iter().map(|&(r, s)| c(r, s)).collect::<Vec<_>>(), AT).expect("valid");
+    let wheel = hand(&[(12, 0), (0, 1), (1, 2), (2, 3), (3, 0)]);
+    let six_high = hand(&[(4, 0), (0, 1), (1, 2), (2, 3), (3, 0)]);
+    assert_eq!(hand_class(wheel), class::STRAIGHT);
+    assert!(six_high > wheel);
+    let steel_wheel = hand(&[(12, 0), (0, 0), (1, 0), (2, 0), (3, 0)]);
+    assert_eq!(hand_class(steel_wheel), class::STRAIGHT_FLUSH);
+    // Two pair with a better kicker wins; the suits never matter.
+    let a = hand(&[(10, 0), (10, 1), (5, 0), (5, 2), (12, 3)]);
+    let b = hand(&[(10, 2), (10, 3), (5, 1), (5, 3), (11, 3)]);
+    assert!(a > b);
+    assert_eq!(hand(&[(10, 0), (10, 1), (5, 0), (5, 2), (12, 3)]), hand(&[(10, 2), (10, 3), (5, 1), (5, 3), (12, 0)]));
+}
+
+#[test]
+fn bad_hands_are_errors() {
+    let c = |r: i64, s: i64| (r << SUIT_BITS) | s;
+    let four: Vec<i64> = (0..4).map(|r| c(r, 0)).collect();
+    assert!(hand_rank(&four, AT).unwrap_err().to_string().contains("5 to 7 cards, got 4"));
+    let twice = [c(0, 0), c(0, 0), c(1, 0), c(2, 1), c(3, 1)];
+    assert!(hand_rank(&twice, AT).unwrap_err().to_string().contains("a card twice"));
+    let big = [c(13, 0), c(0, 0), c(1, 0), c(2, 1), c(3, 1)];
+    assert!(hand_rank(&big, AT).unwrap_err().to_string().contains("not a card of the standard deck"));
+    let dyns: Vec<Dyn> = [c(12, 0), c(11, 0), c(10, 0), c(9, 0), c(8, 0)].into_iter().map(Dyn::Int).collect();
+    assert_eq!(hand_class(hand_rank(&dyns, AT).expect("valid")), class::STRAIGHT_FLUSH);
+}
+
+/// The joint deal keeps exactly the pairs that share no card with each
+/// other or the board, weighted by the product of the weights, and counts
+/// its items against the step limit before making them.
+#[test]
+fn hands_are_dealt_jointly_with_card_removal() {
+    let h = |a: usize, b: usize, w: i64| (vec![card(a), card(b)], w);
+    let first = [h(0, 1, 2), h(2, 3, 1), h(4, 5, 3)];
+    let second = [h(1, 6, 5), h(2, 7, 1), h(8, 9, 4)];
+    let board = [card(5)];
+    let mut left = 100;
+    let pairs = deal_pairs(&first, &second, &board, &mut left, 100, AT).expect("deal");
+    assert_eq!(pairs, [(0, 1, 2), (0, 2, 8), (1, 0, 5), (1, 2, 4)]);
+    assert_eq!(left, 96);
+    let mut few = 3;
+    assert!(deal_pairs(&first, &second, &board, &mut few, 3, AT).is_err());
+}

@@ -1,0 +1,125 @@
+//! The hold'em examples on cut-down spots (a few hands a player): the joint
+//! deal against an enumeration written here, the action tree against
+//! postflop-solver's sizing rules counted by hand, and the value of the LP
+//! against CFR+, each profile checked by the independent best response.
+
+use galac_runtime::tree::{build, BuildOptions, Tree};
+use galac_solvers::best_response::evaluate;
+use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant};
+use galac_solvers::lp::Backend;
+use galac_solvers::solver::RunToEnd;
+
+use crate::games::load_interp;
+
+/// Hands written as `--param` takes them, with their weights spelled out
+/// again below for the enumeration.
+const OOP: &str = "oop_range=AsAh,KsKh:0.5,QcQh,9s8s";
+const IP: &str = "ip_range=AhKd:0.25,JsJh,7s8h";
+
+fn river_tree(params: &[&str]) -> Tree {
+    let game = load_interp("holdem_river.gala", params).unwrap_or_else(|e| panic!("{e}"));
+    build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).unwrap_or_else(|e| panic!("{e}")).0
+}
+
+/// The deal's probabilities are the products of the weights over the pairs
+/// that share no card with each other or the board (Td9d6hQc2s), normalised:
+/// QcQh is dead on the board, AsAh never meets AhKd.
+#[test]
+fn river_hands_are_dealt_jointly_by_their_weights() {
+    let tree = river_tree(&[OOP, IP]);
+    let oop = [("AsAh", 1.0), ("KsKh", 0.5), ("QcQh", 1.0), ("9s8s", 1.0)];
+    let ip = [("AhKd", 0.25), ("JsJh", 1.0), ("7s8h", 1.0)];
+    let board = ["Td", "9d", "6h", "Qc", "2s"];
+    let cards = |h: &str| [h[..2].to_string(), h[2..].to_string()];
+    let mut expected = Vec::new();
+    for (h1, w1) in oop {
+        for (h2, w2) in ip {
+            let (c1, c2) = (cards(h1), cards(h2));
+            let clash = c1.iter().any(|c| c2.contains(c) || board.contains(&c.as_str()))
+                || c2.iter().any(|c| board.contains(&c.as_str()));
+            if !clash {
+                expected.push(w1 * w2);
+            }
+        }
+    }
+    let total: f64 = expected.iter().sum();
+    let root = 0;
+    let probs: Vec<f64> = tree.chance_probs(root).iter().map(|r| r.num as f64 / r.den as f64).collect();
+    assert_eq!(probs.len(), 8, "{:?}", tree.chance_outcome_labels(root));
+    let mut want: Vec<f64> = expected.iter().map(|w| w / total).collect();
+    let mut got = probs.clone();
+    want.sort_by(f64::total_cmp);
+    got.sort_by(f64::total_cmp);
+    for (g, w) in got.iter().zip(&want) {
+        assert!((g - w).abs() < 1e-12, "{got:?} != {want:?}");
+    }
+}
+
+/// Each deal has postflop-solver's river tree for pot 200, stack 900, bets
+/// 50% and 100%, raises 2.5x and all-in, counted by hand: facing a bet of
+/// 625 (2.5 x 250) the raise reaches the stack, so only all-in is left (2
+/// nodes); facing 250: raise 625 or all-in (4); facing 100: raise 250 or
+/// all-in (6); facing 200: raise 500 (then all-in only) or all-in (4);
+/// after a check, IP: 1 + 6 + 4 + 1 = 12; at the root 1 + 12 + 6 + 4 + 1 =
+/// 24 decision nodes.
+#[test]
+fn river_betting_follows_postflop_solvers_sizes() {
+    let tree = river_tree(&[OOP, IP]);
+    let deals = tree.children(0).len();
+    let decisions = (0..tree.n_nodes() as u32).filter(|&n| tree.infoset(n).is_some()).count();
+    assert_eq!(decisions, 24 * deals);
+    let first = tree.children(0).start;
+    let set = tree.infoset(first).expect("oop decides first");
+    assert_eq!(tree.action_labels(set), ["Check", "Bet(100)", "Bet(200)", "AllIn(900)"]);
+    // The bet sizes of a smaller pot; postflop-solver's tree for pot 60 and
+    // stack 100 (run beside this test) has 16 action nodes.
+    let small = river_tree(&[OOP, IP, "pot=60", "stack=100"]);
+    let set = small.infoset(small.children(0).start).expect("oop decides first");
+    assert_eq!(small.action_labels(set), ["Check", "Bet(30)", "Bet(60)", "AllIn(100)"]);
+    let decisions = (0..small.n_nodes() as u32).filter(|&n| small.infoset(n).is_some()).count();
+    assert_eq!(decisions, 16 * small.children(0).len());
+}
+
+/// The turn spot's betting is postflop-solver's: its action tree for pot
+/// 200, stack 900 and these sizes has 24 turn nodes and, over the 11 turn
+/// lines that see a river without an all-in, 112 river nodes (run beside
+/// this test); each deal here sees each of the 44 river cards left.
+#[test]
+fn turn_betting_follows_postflop_solvers_tree() {
+    let game = load_interp("holdem_turn.gala", crate::games::cut_down("examples/holdem_turn.gala"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let tree = build(&game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}")).0;
+    let deals = tree.children(0).len();
+    let decisions = (0..tree.n_nodes() as u32).filter(|&n| tree.infoset(n).is_some()).count();
+    assert_eq!(decisions, deals * (24 + 44 * 112));
+}
+
+/// The value of the cut-down river spot: the LP's exact equilibrium
+/// (NashConv ~ 0 by the best response) and CFR+ agree, and CFR+'s average
+/// profile is nearly unexploitable by the independent best response.
+#[test]
+fn cut_down_river_value_agrees_between_lp_and_cfr() {
+    let src = std::fs::read_to_string(crate::repo_root().join("examples/holdem_river.gala")).expect("example");
+    let lp = crate::solve::solve_src(&src, &[OOP, IP], Backend::Clarabel);
+    let range = crate::solve::payoff_range(&lp.tree);
+    assert!(lp.eval.nash_conv <= 1e-6 * range, "LP NashConv {}", lp.eval.nash_conv);
+    assert!((lp.eval.values[0] - lp.lp_value).abs() <= 1e-6 * range, "{} vs {}", lp.eval.values[0], lp.lp_value);
+
+    let tree = river_tree(&[OOP, IP]);
+    let solver = CfrSolver { config: CfrConfig::new(Variant::CfrPlus, 2000), resume: None };
+    let (sol, _) = solver.run(&tree, &mut RunToEnd).expect("runs");
+    let eval = evaluate(&tree, &sol.profile);
+    let pot = 200.0;
+    assert!(eval.nash_conv / 2.0 < 0.001 * pot, "CFR+ exploitability {}", eval.nash_conv / 2.0);
+    assert!((eval.values[0] - lp.lp_value).abs() < 0.002 * pot, "CFR+ {} vs LP {}", eval.values[0], lp.lp_value);
+}
+
+/// A spot with one hand each is decided: 5-4 high against aces never
+/// pays off a bet, so OOP wins exactly the half pot it has in.
+#[test]
+fn a_known_winner_takes_the_half_pot() {
+    let src = std::fs::read_to_string(crate::repo_root().join("examples/holdem_river.gala")).expect("example");
+    let s = crate::solve::solve_src(&src, &["oop_range=AsAh", "ip_range=5s4s"], Backend::Clarabel);
+    assert!((s.lp_value - 100.0).abs() < 1e-6, "{}", s.lp_value);
+    assert!((s.eval.values[0] - 100.0).abs() < 1e-6, "{}", s.eval.values[0]);
+}
