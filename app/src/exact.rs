@@ -127,16 +127,11 @@ fn json(cert: &Certificate, tree: &Tree, labels: &[String], info: &GameInfo, res
     };
     let strategy: serde_json::Map<String, serde_json::Value> = cert
         .probs
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .map(|(set, probs)| {
-            let acts: serde_json::Map<String, serde_json::Value> = tree
-                .action_labels(set as u32)
-                .iter()
-                .zip(probs)
-                .map(|(a, x)| (a.clone(), x.to_string().into()))
-                .collect();
-            (labels[set].clone(), serde_json::Value::Object(acts))
+            let acts: serde_json::Map<String, serde_json::Value> =
+                tree.action_labels(set).iter().zip(probs).map(|(a, x)| (a.clone(), x.to_string().into())).collect();
+            (labels[set.index()].clone(), serde_json::Value::Object(acts))
         })
         .collect();
     ExactJson {

@@ -9,6 +9,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use galac_runtime::game::GameInfo;
+use galac_runtime::ids::InfosetId;
 use galac_runtime::tree::Tree;
 use galac_solvers::best_response::Evaluation;
 use galac_solvers::double_oracle::LabelledSet;
@@ -21,12 +22,13 @@ use crate::Format;
 /// Information-set labels that are unique keys (the choices are appended
 /// where two sets share a fact list).
 pub fn unique_labels(tree: &Tree) -> Vec<String> {
-    let n = tree.infosets.len() as u32;
     let mut counts: HashMap<&str, u32> = HashMap::new();
-    for set in 0..n {
+    for set in tree.infosets.keys() {
         *counts.entry(tree.infoset_label(set)).or_insert(0) += 1;
     }
-    let mut labels: Vec<String> = (0..n)
+    let mut labels: Vec<String> = tree
+        .infosets
+        .keys()
         .map(|set| {
             let l = tree.infoset_label(set);
             if counts[l] > 1 {
@@ -159,8 +161,9 @@ impl serde::Serialize for Strategy<'_> {
         match self {
             Strategy::None => s.serialize_unit(),
             Strategy::Tree { tree, profile, labels } => s.collect_map(
-                (0..tree.infosets.len() as u32)
-                    .map(|set| (&labels[set as usize], Probs(tree.action_labels(set), profile.probs(set)))),
+                tree.infosets
+                    .keys()
+                    .map(|set| (&labels[set.index()], Probs(tree.action_labels(set), profile.probs(set)))),
             ),
             Strategy::Labelled(sets) => {
                 s.collect_map(sets.iter().map(|set| (&set.label, Probs(&set.actions, &set.probs))))
@@ -199,7 +202,7 @@ pub(crate) struct Report<'a> {
     pub tree: &'a Tree,
     pub labels: &'a [String],
     pub profile: &'a Profile,
-    pub unreached: &'a [u32],
+    pub unreached: &'a [InfosetId],
     pub eval: &'a Evaluation,
     pub solver: &'a str,
     pub generate_seconds: f64,
@@ -270,16 +273,16 @@ impl Report<'_> {
         w.write_all(self.sections.as_bytes())?;
         for (p, name) in players.iter().enumerate() {
             write!(w, "\nstrategy of {name}:\n")?;
-            for (set, info) in self.tree.infosets.iter().enumerate() {
-                if info.player as usize != p {
+            for (set, info) in self.tree.infosets.iter_enumerated() {
+                if info.player.index() != p {
                     continue;
                 }
-                write!(w, "  {}: ", self.labels[set])?;
-                let probs = self.profile.probs(set as u32);
-                for (i, (a, x)) in self.tree.action_labels(set as u32).iter().zip(probs).enumerate() {
+                write!(w, "  {}: ", self.labels[set.index()])?;
+                let probs = self.profile.probs(set);
+                for (i, (a, x)) in self.tree.action_labels(set).iter().zip(probs).enumerate() {
                     write!(w, "{}{a} {x:.3}", if i > 0 { ", " } else { "" })?;
                 }
-                let mark = if self.unreached.contains(&(set as u32)) { " *" } else { "" };
+                let mark = if self.unreached.contains(&set) { " *" } else { "" };
                 writeln!(w, "{mark}")?;
             }
         }
@@ -311,7 +314,7 @@ impl Report<'_> {
             nodes: Some(stats.nodes),
             infosets: Some(stats.infosets),
             seconds: seconds_json(Some(self.generate_seconds), self.phases),
-            unreached: Some(self.unreached.iter().map(|s| self.labels[*s as usize].as_str()).collect()),
+            unreached: Some(self.unreached.iter().map(|s| self.labels[s.index()].as_str()).collect()),
             strategy: Strategy::Tree { tree: self.tree, profile: self.profile, labels: self.labels },
             curve: self.curve,
             findings: self.findings,

@@ -5,6 +5,7 @@
 //! refused with the first mismatch named, never evaluated silently.
 
 use galac_runtime::game::GameInfo;
+use galac_runtime::ids::InfosetId;
 use galac_runtime::tree::Tree;
 use galac_solvers::Profile;
 
@@ -16,7 +17,7 @@ pub struct LoadedProfile {
     pub profile: Profile,
     /// Information sets the file did not list (uniform play there); only
     /// non-empty when a partial profile was allowed.
-    pub filled: Vec<u32>,
+    pub filled: Vec<InfosetId>,
 }
 
 /// Reads a profile written by `--out` and matches it to the tree's sets
@@ -48,22 +49,23 @@ pub fn read(
     let mut profile = Profile::uniform(tree);
     let mut filled = Vec::new();
     for (set, label) in labels.iter().enumerate() {
+        let set = InfosetId::from_index(set);
         let Some(entry) = strategy.get(label) else {
             if allow_partial {
-                filled.push(set as u32);
+                filled.push(set);
                 continue;
             }
             return Err(format!("`{file}` has no strategy for the information set \"{label}\""));
         };
         let acts = entry.as_object().ok_or_else(|| format!("the strategy at \"{label}\" is not an object"))?;
-        let names = tree.action_labels(set as u32);
+        let names = tree.action_labels(set);
         if let Some(unknown) = acts.keys().find(|a| !names.contains(a)) {
             return Err(format!(
                 "the strategy at \"{label}\" names action \"{unknown}\", which is not one of {}",
                 names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")
             ));
         }
-        let probs = profile.probs_mut(set as u32);
+        let probs = profile.probs_mut(set);
         let mut total = 0.0;
         for (a, name) in names.iter().enumerate() {
             let x = acts

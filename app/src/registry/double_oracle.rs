@@ -5,6 +5,7 @@
 //! responses on the full game, whose gap is the answer's NashConv.
 
 use galac_runtime::game::Game;
+use galac_runtime::ids::{IdVec, InfosetId};
 use galac_runtime::info::InfoInterner;
 use galac_solvers::best_response::evaluate;
 use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Iteration, Variant};
@@ -77,21 +78,25 @@ pub fn cfr_support(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<
 
 /// [`cfr_support`] with the average's probabilities of those actions (not
 /// renormalised): the seed and the mixed default strategy of a warm start.
+/// Indexed by set as the plain vector the double oracle reads (its set
+/// numbers are the tree's: both come from one interner).
 pub fn cfr_average(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<Vec<Vec<(u32, f64)>>, String> {
     use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant as CfrVariant};
     let solver = CfrSolver { config: CfrConfig::new(CfrVariant::CfrPlus, iterations), resume: None };
     let mut quiet = |_: &Progress| Control::Continue;
     let (solution, _) = solver.run(tree, &mut quiet).map_err(|e| e.to_string())?;
-    let mut average: Vec<Vec<(u32, f64)>> = (0..tree.infosets.len() as u32)
+    let mut average: IdVec<InfosetId, Vec<(u32, f64)>> = tree
+        .infosets
+        .keys()
         .map(|set| {
             let probs = solution.profile.probs(set);
             (0..probs.len() as u32).map(|a| (a, probs[a as usize])).filter(|&(_, x)| x >= WARM_SUPPORT).collect()
         })
         .collect();
     for &set in &solution.unreached {
-        average[set as usize].clear();
+        average[set].clear();
     }
-    Ok(average)
+    Ok(average.raw)
 }
 
 /// Trees estimated below this many nodes are built to check the answer
