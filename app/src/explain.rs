@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 
 use galac_runtime::game::Game;
-use galac_runtime::ids::{InfosetId, NodeId, PlayerId};
+use galac_runtime::ids::{IdSlice, InfosetId, NodeId, PlayerId};
 use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::beliefs::{explain, SetView};
 use galac_solvers::Profile;
@@ -97,11 +97,11 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
         .filter(|(set, _)| player.is_none_or(|p| tree.infosets[*set].player == p))
         .filter(|(set, _)| {
             let pattern = args.select.filter.as_deref().unwrap_or("");
-            let label = &labels[set.index()];
+            let label = &labels[*set];
             [label.clone(), style.rewrite(label), letters.rewrite(label)].iter().any(|l| matches(pattern, l))
         })
         .map(|(set, view)| {
-            let label = style.rewrite(&labels[set.index()]);
+            let label = style.rewrite(&labels[set]);
             let group = match private[set].as_slice() {
                 [] => "no private information".to_string(),
                 facts => style.rewrite(&facts.join(", ")),
@@ -131,7 +131,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
 pub(crate) fn profile_for<G: Game>(
     game: &G,
     tree: &Tree,
-    labels: &[String],
+    labels: &IdSlice<InfosetId, String>,
     strategy: Option<&std::path::Path>,
     limits: &LimitArgs,
 ) -> Result<(Profile, String), String> {

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use galac_runtime::game::GameInfo;
-use galac_runtime::ids::PlayerId;
+use galac_runtime::ids::{IdSlice, InfosetId, PlayerId};
 use galac_runtime::tree::Tree;
 use galac_solvers::best_response::best_response;
 use galac_solvers::Profile;
@@ -55,7 +55,7 @@ pub struct Resolver<'a> {
     pub tree: &'a Tree,
     pub info: &'a GameInfo,
     /// The tree's unique information-set labels (strategy files' keys).
-    pub labels: &'a [String],
+    pub labels: &'a IdSlice<InfosetId, String>,
     /// The limits a solve on the fly keeps (threads, memory, `--quiet`).
     limits: LimitArgs,
     solved: Option<(Profile, String)>,
@@ -63,7 +63,7 @@ pub struct Resolver<'a> {
 
 impl<'a> Resolver<'a> {
     /// A resolver that has not solved the game yet.
-    pub fn new(tree: &'a Tree, info: &'a GameInfo, labels: &'a [String]) -> Resolver<'a> {
+    pub fn new(tree: &'a Tree, info: &'a GameInfo, labels: &'a IdSlice<InfosetId, String>) -> Resolver<'a> {
         Resolver { tree, info, labels, limits: crate::defaults(), solved: None }
     }
 

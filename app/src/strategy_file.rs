@@ -5,7 +5,7 @@
 //! refused with the first mismatch named, never evaluated silently.
 
 use galac_runtime::game::GameInfo;
-use galac_runtime::ids::InfosetId;
+use galac_runtime::ids::{IdSlice, InfosetId};
 use galac_runtime::tree::Tree;
 use galac_solvers::Profile;
 
@@ -27,7 +27,7 @@ pub fn read(
     path: &std::path::Path,
     info: &GameInfo,
     tree: &Tree,
-    labels: &[String],
+    labels: &IdSlice<InfosetId, String>,
     allow_partial: bool,
 ) -> Result<LoadedProfile, String> {
     let bytes = crate::read_bounded(path, MAX_STRATEGY_BYTES)?;
@@ -48,8 +48,7 @@ pub fn read(
     }
     let mut profile = Profile::uniform(tree);
     let mut filled = Vec::new();
-    for (set, label) in labels.iter().enumerate() {
-        let set = InfosetId::from_index(set);
+    for (set, label) in labels.iter_enumerated() {
         let Some(entry) = strategy.get(label) else {
             if allow_partial {
                 filled.push(set);

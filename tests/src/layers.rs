@@ -6,8 +6,9 @@ use crate::repo_root;
 
 /// (crate directory, the workspace crates and outside crates it may use).
 const LAYERS: &[(&str, &[&str])] = &[
-    // crc32fast: the checksum of saved trees (tree/saved.rs).
-    ("runtime", &["crc32fast", "rustc-hash", "thiserror"]),
+    // crc32fast: the checksum of saved trees (tree/saved.rs);
+    // typed-index-collections: vectors indexed by typed ids (ids.rs).
+    ("runtime", &["crc32fast", "rustc-hash", "thiserror", "typed-index-collections"]),
     // num-*: exact rationals for `exact.rs`'s certificates; serde: results
     // that serialize themselves (the double oracle's iterations).
     (

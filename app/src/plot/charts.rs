@@ -30,17 +30,14 @@ pub fn strategy<G: Game>(
     let player = PlayerId::from_index(player);
     let labels = crate::report::unique_labels(tree);
     let (profile, source) = crate::explain::profile_for(game, tree, &labels, select.strategy.as_deref(), limits)?;
-    let facts_of = |s: InfosetId| facts(&labels[s.index()]).len();
+    let facts_of = |s: InfosetId| facts(&labels[s]).len();
     let fewest = tree.infosets.keys().filter(|&s| tree.infosets[s].player == player).map(facts_of).min().unwrap_or(0);
     let sets: Vec<InfosetId> = tree
         .infosets
         .keys()
         .filter(|&s| tree.infosets[s].player == player)
         .filter(|&s| match &select.filter {
-            Some(p) => {
-                crate::explain::matches(p, &labels[s.index()])
-                    || crate::explain::matches(p, &style.rewrite(&labels[s.index()]))
-            }
+            Some(p) => crate::explain::matches(p, &labels[s]) || crate::explain::matches(p, &style.rewrite(&labels[s])),
             None => facts_of(s) == fewest,
         })
         .collect();
@@ -49,7 +46,7 @@ pub fn strategy<G: Game>(
     }
     // By label, numbers by value (`my_card(2)` before `my_card(10)`): hands in order.
     let mut sets = sets;
-    sets.sort_by_cached_key(|&s| natural_key(&labels[s.index()]));
+    sets.sort_by_cached_key(|&s| natural_key(&labels[s]));
     // Actions by name across the sets, in the order met.
     let mut actions: Vec<String> = Vec::new();
     for &s in &sets {
@@ -63,7 +60,7 @@ pub fn strategy<G: Game>(
     // one fact `tag(x)` of one tag, just `x` (the private card), the tag
     // naming the axis.
     let names: Vec<String> =
-        sets.iter().map(|&s| style.rewrite(labels[s.index()].split_once(": ").map_or("", |(_, f)| f))).collect();
+        sets.iter().map(|&s| style.rewrite(labels[s].split_once(": ").map_or("", |(_, f)| f))).collect();
     let tag = names[0].split_once('(').map(|(t, _)| format!("{t}("));
     let (names, axis) = match tag {
         Some(t)
@@ -91,7 +88,7 @@ pub fn strategy<G: Game>(
             let colour = COLOURS[actions.iter().position(|x| x == a).unwrap_or(0) % COLOURS.len()];
             let h = p * plot_h;
             y -= h;
-            svg.rect(x, y, bar, h, colour, &format!("{}: {a} {p:.4}", style.rewrite(&labels[s.index()])));
+            svg.rect(x, y, bar, h, colour, &format!("{}: {a} {p:.4}", style.rewrite(&labels[s])));
         }
         svg.text(x + bar / 2.0, top + plot_h + 16.0, 11.0, "middle", &names[i]);
     }
