@@ -72,21 +72,22 @@ fn expected_values_into(tree: &Tree, profile: &Profile, order: &[NodeId], val: &
     let n = tree.n_players as usize;
     for &node in order.iter().rev() {
         let base = node.index() * n;
-        let mut add = |child: NodeId, w: f64| {
+        // Children as plain indices: a `Range<usize>` zipped with a slice
+        // is walked without a bounds check a step (`IdRange` is not).
+        let mut add = |child: usize, w: f64| {
             for p in 0..n {
-                val[base + p] += w * val[child.index() * n + p];
+                val[base + p] += w * val[child * n + p];
             }
         };
+        let children = tree.children(node).indices();
         match tree.node(node) {
             NodeView::Terminal => {
                 for (p, x) in tree.payoffs(node).iter().enumerate() {
                     val[base + p] = *x as f64;
                 }
             }
-            NodeView::Chance => tree.children(node).zip(tree.chance_probs(node)).for_each(|(c, r)| add(c, r.to_f64())),
-            NodeView::Decision { infoset, .. } => {
-                tree.children(node).zip(profile.probs(infoset)).for_each(|(c, w)| add(c, *w))
-            }
+            NodeView::Chance => children.zip(tree.chance_probs(node)).for_each(|(c, r)| add(c, r.to_f64())),
+            NodeView::Decision { infoset, .. } => children.zip(profile.probs(infoset)).for_each(|(c, w)| add(c, *w)),
         }
     }
 }
