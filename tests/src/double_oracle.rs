@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use galac_runtime::game::{Game, Node};
-use galac_runtime::ids::{NodeId, PlayerId};
+use galac_runtime::ids::{IdVec, InfosetId, NodeId, PlayerId};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::tree::{build, build_own, BuildOptions, NodeView, Tree};
 use galac_solvers::best_response::evaluate;
@@ -324,7 +324,7 @@ fn seeded_starts_are_exact() {
         let (tree, mut interner, _) = build_own(game, &BuildOptions::default()).expect("builds");
         let Ok(sf) = SequenceForm::new(&tree) else { continue };
         let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
-        let all: Vec<Vec<u32>> = tree.infosets.iter().map(|i| (0..i.n_actions).collect()).collect();
+        let all: IdVec<InfosetId, Vec<u32>> = tree.infosets.iter().map(|i| (0..i.n_actions).collect()).collect();
         // The seed `--warm-start-cfr 20` starts from.
         let support = galac_app::registry::double_oracle::cfr_support(&tree, 20).expect("CFR+");
         for (name, seed) in [("every action", all), ("CFR+ support", support)] {
@@ -389,7 +389,7 @@ fn stopped_runs_return_the_best_strategies_met() {
 
 /// A CFR+ warm start's average on its support, as a default strategy
 /// (`solve --warm-start-cfr N --do-default cfr`), with the support as seed.
-fn cfr_default(tree: &Tree, iterations: u64) -> (DefaultStrategy, Vec<Vec<u32>>) {
+fn cfr_default(tree: &Tree, iterations: u64) -> (DefaultStrategy, IdVec<InfosetId, Vec<u32>>) {
     let average = galac_app::registry::double_oracle::cfr_average(tree, iterations).expect("CFR+");
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
     (DefaultStrategy::from_weights(&average), seed)
@@ -422,7 +422,7 @@ fn mixed_defaults_are_exact() {
         let Ok(sf) = SequenceForm::new(&tree) else { continue };
         let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
         let (default, support) = cfr_default(&tree, 20);
-        for (start, seed) in [("paper's start", Vec::new()), ("CFR+ support", support)] {
+        for (start, seed) in [("paper's start", IdVec::new()), ("CFR+ support", support)] {
             for &variant in Variant::ALL {
                 let options =
                     DoOptions { variant, seed: seed.clone(), default: default.clone(), ..DoOptions::default() };
@@ -444,7 +444,7 @@ fn leaf_value(tree: &Tree, node: NodeId, mover: PlayerId, default: &DefaultStrat
         NodeView::Terminal => tree.payoffs(node)[0] as f64,
         NodeView::Chance => below.zip(tree.chance_probs(node)).map(|(v, p)| p.to_f64() * v).sum(),
         NodeView::Decision { player, infoset } if player == mover => {
-            below.enumerate().map(|(a, v)| default.prob(infoset.0, a as u32) * v).sum()
+            below.enumerate().map(|(a, v)| default.prob(infoset, a as u32) * v).sum()
         }
         NodeView::Decision { player: PlayerId(0), .. } => below.fold(f64::NEG_INFINITY, f64::max),
         NodeView::Decision { .. } => below.next().map_or(0.0, |v| below.fold(v, f64::min)),
@@ -470,7 +470,7 @@ fn default_profile(tree: &Tree, default: &DefaultStrategy) -> Profile {
     let mut profile = Profile::uniform(tree);
     for set in tree.infosets.keys() {
         for (a, x) in profile.probs_mut(set).iter_mut().enumerate() {
-            *x = default.prob(set.0, a as u32);
+            *x = default.prob(set, a as u32);
         }
     }
     profile

@@ -65,7 +65,7 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use galac_runtime::game::Game;
-use galac_runtime::ids::PlayerId;
+use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::tree::Tree;
 
@@ -111,7 +111,7 @@ pub struct Iteration {
 /// A set the answer's restricted game defines, with labels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LabelledSet {
-    pub player: u32,
+    pub player: PlayerId,
     pub label: String,
     pub actions: Vec<String>,
     pub probs: Vec<f64>,
@@ -328,7 +328,7 @@ impl<G: Game> Run<'_, '_, G> {
         if seed.is_empty() {
             return Ok(());
         }
-        let seeded = |set: u32| seed.get(set as usize).map_or(&[][..], |v| &v[..]);
+        let seeded = |set: u32| seed.get(InfosetId(set)).map_or(&[][..], |v| &v[..]);
         let follow = |arena: &Arena, node: u32, a: u32| match arena.kind(node) {
             Kind::Decision { set, .. } => seeded(set).contains(&a),
             Kind::Chance => true,
@@ -508,7 +508,7 @@ impl<G: Game> Run<'_, '_, G> {
                 }
                 let probs = (0..info.n_actions).map(|a| strategy.prob(set, info.first_slot, a)).collect();
                 let (label, actions) = self.ex.labels(set)?;
-                labelled.push(LabelledSet { player: info.player, label, actions, probs });
+                labelled.push(LabelledSet { player: PlayerId(info.player), label, actions, probs });
             }
         }
         Ok(DoSolution {

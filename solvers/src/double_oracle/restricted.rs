@@ -182,7 +182,7 @@ impl Extended {
         if self.defined.get(set as usize).copied().unwrap_or(false) {
             self.probs[(first_slot + a) as usize]
         } else {
-            self.default.prob(set, a)
+            self.default.prob(InfosetId(set), a)
         }
     }
 
@@ -193,7 +193,7 @@ impl Extended {
 
     /// The default strategy's probability of action `a` at global set `set`.
     pub(super) fn default_prob(&self, set: u32, a: u32) -> f64 {
-        self.default.prob(set, a)
+        self.default.prob(InfosetId(set), a)
     }
 
     /// Whether the restricted game's plan defines play at `set`.
