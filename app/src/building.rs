@@ -12,7 +12,9 @@ pub struct LimitArgs {
     /// Stop with an error when the tree would exceed this many nodes.
     #[arg(long, value_name = "N", default_value_t = 200_000_000)]
     pub max_nodes: u64,
-    /// Stop with an error when the tree would need more memory (MiB).
+    /// Stop with an error when the work would need more memory (MiB): the
+    /// tree and each solver's own data; the LP, Lemke and the double oracle
+    /// are held to it as a whole process (its resident memory).
     #[arg(long, value_name = "MIB", default_value_t = 8192)]
     pub max_memory: u64,
     /// Evaluation steps allowed between two events of a play (catches endless loops).

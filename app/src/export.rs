@@ -51,6 +51,12 @@ pub fn run<G: Game>(game: &G, args: &ExportArgs, source: &str, make: crate::Make
         eprintln!("error: --format json reports on standard output; write --efg and --dot to files, not `-`");
         return 2;
     }
+    for path in [&args.efg, &args.dot].into_iter().flatten() {
+        if let Err(e) = crate::check_writable(path) {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return 1;
+        }
+    }
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else {
         return 1;
     };

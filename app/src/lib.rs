@@ -25,10 +25,11 @@ pub mod progress;
 pub mod registry;
 pub mod report;
 pub mod shell;
+pub mod signals;
 pub mod simulate;
 pub mod solve;
 pub mod strategies;
-pub(crate) mod strategy_file;
+pub mod strategy_file;
 pub mod tree;
 
 #[cfg(test)]
@@ -38,7 +39,7 @@ pub use answer::{emit, emit_json, params_json, title, Format};
 pub use building::{build_saving, build_tree, defaults, load_tree, LimitArgs, Maker, PARALLEL_MIN_NODES};
 pub use galac_runtime::game::{Family, DEFAULT_STEP_LIMIT};
 pub use input::read_bounded;
-pub use output::{check_writable, process_alive, write_atomically};
+pub use output::{check_writable, process_alive, protect, write_atomically};
 
 #[derive(clap::Parser, Debug)]
 struct SolverCli {

@@ -21,3 +21,78 @@ pub fn return_large_blocks() {
         libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
     }
 }
+
+/// How often [`watch`] reads the resident memory: a solver that grows by
+/// a few GB/s passes the limit by at most a few percent of a large limit
+/// before it is seen.
+const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(1);
+
+/// A watch over the process's resident memory while a solver runs that
+/// does not count its own working memory against `--max-memory` (the LP's
+/// and Lemke's matrices and factorizations, the double oracle's restricted
+/// games): past the limit, the process ends with status 1 and an error
+/// naming `what` and the limit, its temporary files removed
+/// ([`crate::signals::exit_cleanly`]). The watch ends when the guard drops.
+pub struct Watch {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Watches the resident memory against `limit` (nothing for no limit, or
+/// where `/proc/self/status` cannot be read).
+pub fn watch(limit: galac_runtime::memory::MemoryLimit, what: &'static str) -> Watch {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let page = page_bytes();
+    if limit.is_none() || page.is_none() {
+        return Watch { stop, thread: None };
+    }
+    let page = page.unwrap_or(4096);
+    let stopped = stop.clone();
+    let thread = std::thread::spawn(move || {
+        while !stopped.load(Ordering::Relaxed) {
+            match resident_pages().map(|pages| pages * page) {
+                Some(rss) if rss > limit.bytes() => {
+                    eprintln!(
+                        "error: {what} passed the memory limit: {} MiB resident, the limit is {} MiB (--max-memory)",
+                        galac_runtime::memory::mib_up(rss),
+                        limit.mib()
+                    );
+                    eprintln!("hint: raise the limit with --max-memory, or try a smaller game");
+                    crate::signals::exit_cleanly(1);
+                }
+                _ => std::thread::park_timeout(WATCH_EVERY),
+            }
+        }
+    });
+    Watch { stop, thread: Some(thread) }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The process's resident pages (`/proc/self/statm`, short to read, so
+/// the watch can read it every millisecond), where Linux says them.
+fn resident_pages() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    statm.split(' ').nth(1)?.parse().ok()
+}
+
+/// The size of a page: the resident bytes (`VmRSS`) over the resident
+/// pages, read together (rounded to the nearest power of two: the reads
+/// are a moment apart).
+fn page_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kib: u64 =
+        status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    let ratio = (kib * 1024 / resident_pages()?.max(1)).max(1);
+    let above = ratio.next_power_of_two();
+    Some(if above - ratio > ratio - above / 2 { above / 2 } else { above })
+}

@@ -4,11 +4,53 @@
 //! replacing `/dev/null` with a regular file would break the machine.
 //!
 //! A symlink is followed: the file it points to is replaced and the link
-//! stays a link. A replaced file keeps its permissions.
+//! stays a link. A replaced file keeps its permissions. A file the run
+//! reads as its game's source ([`protect`]) is never replaced: an output
+//! path that names it by mistake (`--out kuhn.gala`) would lose the program.
 
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The files no output may replace: (device, inode) on Unix, the
+/// canonical path elsewhere.
+static PROTECTED: Mutex<Vec<FileKey>> = Mutex::new(Vec::new());
+
+#[cfg(unix)]
+type FileKey = (u64, u64);
+#[cfg(not(unix))]
+type FileKey = PathBuf;
+
+/// Who the file at `path` is, whatever name reaches it (a link, `./x`).
+fn file_key(path: &Path) -> Option<FileKey> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        fs::canonicalize(path).ok()
+    }
+}
+
+/// Marks `path` (a game's source this run reads) as one that
+/// [`write_atomically`] and [`check_writable`] refuse to replace.
+pub fn protect(path: &Path) {
+    if let Some(key) = file_key(path) {
+        PROTECTED.lock().unwrap_or_else(|e| e.into_inner()).push(key);
+    }
+}
+
+/// Refuses `path` if it is a protected file.
+fn refuse_protected(path: &Path) -> io::Result<()> {
+    let protected = PROTECTED.lock().unwrap_or_else(|e| e.into_inner());
+    if !protected.is_empty() && file_key(path).is_some_and(|key| protected.contains(&key)) {
+        return Err(io::Error::other("it is the game's source file, which this run reads; choose another path"));
+    }
+    Ok(())
+}
 
 /// Writes `path` through `write` (which buffers its output itself); `-` is
 /// standard output. On any error a regular file is left as it was and no
@@ -19,6 +61,7 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&File) -> io::Result<()>
         return write_stdout(write);
     }
     let path = follow_symlinks(path)?;
+    refuse_protected(&path)?;
     match fs::metadata(&path) {
         Ok(meta) if meta.is_dir() => Err(io::Error::other("it is a directory")),
         Ok(meta) if !meta.is_file() => {
@@ -60,6 +103,7 @@ pub fn check_writable(path: &Path) -> io::Result<()> {
         return Ok(());
     }
     let path = follow_symlinks(path)?;
+    refuse_protected(&path)?;
     match fs::metadata(&path) {
         Ok(meta) if meta.is_dir() => return Err(io::Error::other("it is a directory")),
         Ok(meta) if !meta.is_file() => return Ok(()),
@@ -72,7 +116,9 @@ pub fn check_writable(path: &Path) -> io::Result<()> {
     };
     let (tmp, file) = create_temp(dir, &name.to_string_lossy())?;
     drop(file);
-    fs::remove_file(tmp)
+    let removed = fs::remove_file(&tmp);
+    crate::signals::untrack_temp(&tmp);
+    removed
 }
 
 fn follow_symlinks(path: &Path) -> io::Result<PathBuf> {
@@ -117,6 +163,7 @@ fn replace(
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
+    crate::signals::untrack_temp(&tmp);
     result
 }
 
@@ -131,7 +178,12 @@ pub fn scratch_beside(path: &Path) -> io::Result<ScratchFile> {
         _ => Path::new("."),
     };
     let (tmp, file) = create_temp(dir, &format!("{}.part", name.to_string_lossy()))?;
-    let path = if cfg!(unix) && fs::remove_file(&tmp).is_ok() { None } else { Some(tmp) };
+    let path = if cfg!(unix) && fs::remove_file(&tmp).is_ok() {
+        crate::signals::untrack_temp(&tmp);
+        None
+    } else {
+        Some(tmp)
+    };
     Ok(ScratchFile { file, path })
 }
 
@@ -146,6 +198,7 @@ impl Drop for ScratchFile {
     fn drop(&mut self) {
         if let Some(path) = &self.path {
             let _ = fs::remove_file(path);
+            crate::signals::untrack_temp(path);
         }
     }
 }
@@ -201,7 +254,10 @@ fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
         let tmp = dir.join(format!(".{name}.{pid}.{n}.tmp"));
         // Readable too: a tree saved as it is built patches blocks it wrote.
         match OpenOptions::new().read(true).write(true).create_new(true).open(&tmp) {
-            Ok(f) => return Ok((tmp, f)),
+            Ok(f) => {
+                crate::signals::track_temp(&tmp);
+                return Ok((tmp, f));
+            }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
             Err(e) => return Err(e),
         }

@@ -244,14 +244,17 @@ impl<R: BufRead> Session<'_, R> {
         say(self.json, &text);
         loop {
             say(self.json, "> ");
-            let mut line = String::new();
-            match self.input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
+            let line = match read_move(&mut self.input) {
+                Ok(Some(line)) => line,
+                Ok(None) => {
                     say(self.json, "\n");
                     return Err(Stop::Error("input ended before the game did".into()));
                 }
-                Ok(_) => {}
-            }
+                Err(e) => {
+                    say(self.json, "\n");
+                    return Err(Stop::Error(e));
+                }
+            };
             let typed = line.trim();
             if self.scripted {
                 say(self.json, &format!("{typed}\n"));
@@ -275,6 +278,32 @@ impl<R: BufRead> Session<'_, R> {
     }
 }
 
+/// The longest move line read, in bytes: a move is a name or a number, and
+/// the bound keeps input such as `< /dev/zero` from filling the memory.
+const MAX_MOVE_LINE: usize = 4096;
+
+/// Reads one move line (without its line end); `None` when the input has
+/// ended. A longer line than [`MAX_MOVE_LINE`] or one that is not UTF-8 is
+/// an error that says so.
+fn read_move(input: &mut impl BufRead) -> Result<Option<String>, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    // One byte past the bound, and the line end, tell a long line apart.
+    let read = input.take(MAX_MOVE_LINE as u64 + 2).read_until(b'\n', &mut bytes);
+    match read {
+        Err(e) => return Err(format!("cannot read a move: {e}")),
+        Ok(0) => return Ok(None),
+        Ok(_) => {}
+    }
+    while matches!(bytes.last(), Some(b'\n' | b'\r')) {
+        bytes.pop();
+    }
+    if bytes.len() > MAX_MOVE_LINE {
+        return Err(format!("a move line is longer than {MAX_MOVE_LINE} bytes"));
+    }
+    String::from_utf8(bytes).map(Some).map_err(|_| "a move line is not UTF-8 text".into())
+}
+
 /// The action a typed line names: its label (exactly, else ignoring case)
 /// or its number from 1.
 fn choice(actions: &[String], typed: &str) -> Option<u32> {
@@ -292,7 +321,23 @@ fn choice(actions: &[String], typed: &str) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
-    use super::choice;
+    use super::{choice, read_move, MAX_MOVE_LINE};
+
+    #[test]
+    fn a_move_line_is_bounded_and_must_be_text() {
+        let mut input = &b"Bet\r\n2\nlast"[..];
+        assert_eq!(read_move(&mut input), Ok(Some("Bet".into())));
+        assert_eq!(read_move(&mut input), Ok(Some("2".into())));
+        assert_eq!(read_move(&mut input), Ok(Some("last".into())));
+        assert_eq!(read_move(&mut input), Ok(None));
+        let long = vec![b'x'; MAX_MOVE_LINE + 1];
+        assert_eq!(read_move(&mut &long[..]), Err(format!("a move line is longer than {MAX_MOVE_LINE} bytes")));
+        let mut endless = std::io::BufReader::new(std::io::repeat(0));
+        assert!(read_move(&mut endless).unwrap_err().contains("longer than"));
+        let fits = vec![b'x'; MAX_MOVE_LINE];
+        assert_eq!(read_move(&mut &fits[..]).unwrap().map(|l| l.len()), Some(MAX_MOVE_LINE));
+        assert_eq!(read_move(&mut &b"\xff\xfe\n"[..]), Err("a move line is not UTF-8 text".into()));
+    }
 
     #[test]
     fn actions_are_chosen_by_label_any_case_or_number() {

@@ -62,7 +62,7 @@ impl Game for Blind {
 /// 32 MiB of node arrays while they grow; a streamed build holds at most 2
 /// Mi nodes, and writes them out from its first blocks).
 fn game() -> Blind {
-    let info = GameInfo { name: "blind".into(), players: vec!["a".into(), "b".into()], params: Vec::new() };
+    let info = GameInfo { name: "blind".into(), players: vec!["a".into(), "b".into()], params: Vec::new(), program: 0 };
     Blind { info, actions: std::iter::once(3).chain(std::iter::repeat_n(2, 19)).collect() }
 }
 

@@ -4,8 +4,13 @@
 //! the game's own, so that a profile of another game or of other params is
 //! refused with the first mismatch named, never evaluated silently.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+
 use galac_runtime::game::GameInfo;
-use galac_runtime::ids::{IdSlice, InfosetId};
+use galac_runtime::ids::{IdSlice, IdVec, InfosetId};
 use galac_runtime::tree::Tree;
 use galac_solvers::Profile;
 
@@ -23,6 +28,10 @@ pub struct LoadedProfile {
 /// Reads a profile written by `--out` and matches it to the tree's sets
 /// (`labels`: the sets' unique labels). Sets missing from the file are an
 /// error unless `allow_partial`, when they get uniform play.
+///
+/// The JSON is read in one pass straight into the profile (no document
+/// tree: that would take tens of times the file's size), so a read holds
+/// the file, the profile and one set's entry at a time.
 pub fn read(
     path: &std::path::Path,
     info: &GameInfo,
@@ -31,57 +40,221 @@ pub fn read(
     allow_partial: bool,
 ) -> Result<LoadedProfile, String> {
     let bytes = crate::read_bounded(path, MAX_STRATEGY_BYTES)?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("`{}` is not UTF-8 text", path.display()))?;
-    let json: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("`{}` is not valid JSON: {e}", path.display()))?;
-    let file = path.display();
-    check_game(&json, info).map_err(|e| format!("`{file}` {e}"))?;
-    let strategy = json
-        .get("strategy")
-        .and_then(|s| s.as_object())
-        .ok_or_else(|| format!("`{file}` has no \"strategy\" object"))?;
-    let known: std::collections::HashSet<&str> = labels.iter().map(String::as_str).collect();
-    if let Some(unknown) = strategy.keys().find(|k| !known.contains(k.as_str())) {
-        return Err(format!(
-            "`{file}` gives a strategy for \"{unknown}\", which is not an information set of this game"
-        ));
+    parse(&bytes, &path.display().to_string(), info, tree, labels, allow_partial)
+}
+
+/// [`read`] on the file's bytes (`file`: its name, for messages).
+pub fn parse(
+    bytes: &[u8],
+    file: &str,
+    info: &GameInfo,
+    tree: &Tree,
+    labels: &IdSlice<InfosetId, String>,
+    allow_partial: bool,
+) -> Result<LoadedProfile, String> {
+    let sets: HashMap<&str, InfosetId> = labels.iter_enumerated().map(|(set, l)| (l.as_str(), set)).collect();
+    let mut reading = Reading {
+        info,
+        tree,
+        sets: &sets,
+        profile: Profile::uniform(tree),
+        seen: IdVec::from(vec![false; labels.len()]),
+        game: None,
+        params: None,
+        strategy: false,
+        why: None,
+    };
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let read = (&mut reading).deserialize(&mut de).and_then(|()| de.end());
+    if let Err(e) = read {
+        return Err(match (reading.why.take(), e.classify()) {
+            // Our own message, with where in the file it arose.
+            (Some(why), _) => format!("`{file}`: {why} (line {}, column {})", e.line(), e.column()),
+            (None, serde_json::error::Category::Data) => format!("`{file}` is not a strategy file: {e}"),
+            (None, _) => format!("`{file}` is not valid JSON: {e}"),
+        });
     }
-    let mut profile = Profile::uniform(tree);
+    reading.check_game().map_err(|e| format!("`{file}` {e}"))?;
+    if !reading.strategy {
+        return Err(format!("`{file}` has no \"strategy\" object"));
+    }
     let mut filled = Vec::new();
     for (set, label) in labels.iter_enumerated() {
-        let Some(entry) = strategy.get(label) else {
-            if allow_partial {
-                filled.push(set);
-                continue;
+        if !reading.seen[set] {
+            if !allow_partial {
+                return Err(format!("`{file}` has no strategy for the information set \"{label}\""));
             }
-            return Err(format!("`{file}` has no strategy for the information set \"{label}\""));
-        };
-        let acts = entry.as_object().ok_or_else(|| format!("the strategy at \"{label}\" is not an object"))?;
-        let names = tree.action_labels(set);
-        if let Some(unknown) = acts.keys().find(|a| !names.contains(a)) {
-            return Err(format!(
-                "the strategy at \"{label}\" names action \"{unknown}\", which is not one of {}",
-                names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")
-            ));
+            filled.push(set);
         }
-        let probs = profile.probs_mut(set);
+    }
+    Ok(LoadedProfile { profile: reading.profile, filled })
+}
+
+/// The state of one pass over a strategy file.
+struct Reading<'a> {
+    info: &'a GameInfo,
+    tree: &'a Tree,
+    /// Each information set by its label.
+    sets: &'a HashMap<&'a str, InfosetId>,
+    profile: Profile,
+    /// The sets the file gave.
+    seen: IdVec<InfosetId, bool>,
+    game: Option<serde_json::Value>,
+    params: Option<serde_json::Value>,
+    /// Whether the `strategy` object was met.
+    strategy: bool,
+    /// Why the pass stopped, when it was our check and not the JSON.
+    why: Option<String>,
+}
+
+impl Reading<'_> {
+    /// A data error that keeps `why` as the message the user sees.
+    fn fail<E: serde::de::Error>(&mut self, why: String) -> E {
+        let e = E::custom(&why);
+        self.why = Some(why);
+        e
+    }
+
+    fn check_game(&self) -> Result<(), String> {
+        let mut top = serde_json::Map::new();
+        if let Some(game) = &self.game {
+            top.insert("game".into(), game.clone());
+        }
+        if let Some(params) = &self.params {
+            top.insert("params".into(), params.clone());
+        }
+        check_game(&serde_json::Value::Object(top), self.info)
+    }
+
+    /// One set's entry, `{action: probability, ...}`, into the profile.
+    fn set_entry<'de, A: MapAccess<'de>>(&mut self, set: InfosetId, label: &str, map: &mut A) -> Result<(), A::Error> {
+        let names = self.tree.action_labels(set);
+        let mut given = vec![None; names.len()];
+        while let Some(action) = map.next_key::<Cow<'de, str>>()? {
+            let Some(a) = names.iter().position(|n| *n == action) else {
+                let why = format!(
+                    "the strategy at \"{label}\" names action \"{action}\", which is not one of {}",
+                    names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")
+                );
+                return Err(self.fail(why));
+            };
+            let x: serde_json::Value = map.next_value()?;
+            let Some(x) = x.as_f64() else {
+                let why = format!("the strategy gives no probability to action \"{action}\" at \"{label}\"");
+                return Err(self.fail(why));
+            };
+            given[a] = Some(x);
+        }
         let mut total = 0.0;
         for (a, name) in names.iter().enumerate() {
-            let x = acts
-                .get(name)
-                .and_then(|v| v.as_f64())
-                .ok_or_else(|| format!("the strategy gives no probability to action \"{name}\" at \"{label}\""))?;
+            let Some(x) = given[a] else {
+                let why = format!("the strategy gives no probability to action \"{name}\" at \"{label}\"");
+                return Err(self.fail(why));
+            };
             if !(0.0..=1.0 + 1e-9).contains(&x) {
-                return Err(format!("probability {x} of \"{name}\" at \"{label}\" is not in [0, 1]"));
+                return Err(self.fail(format!("probability {x} of \"{name}\" at \"{label}\" is not in [0, 1]")));
             }
-            probs[a] = x;
             total += x;
         }
         if (total - 1.0).abs() > 1e-6 {
-            return Err(format!("the probabilities at \"{label}\" sum to {total}, not 1"));
+            return Err(self.fail(format!("the probabilities at \"{label}\" sum to {total}, not 1")));
         }
+        let probs = self.profile.probs_mut(set);
+        for (p, x) in probs.iter_mut().zip(given) {
+            *p = x.unwrap_or_default();
+        }
+        self.seen[set] = true;
+        Ok(())
     }
-    Ok(LoadedProfile { profile, filled })
+}
+
+/// The top-level object: `game` and `params` kept (small), `strategy`
+/// read set by set, anything else skipped.
+impl<'de> DeserializeSeed<'de> for &mut Reading<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for &mut Reading<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a strategy file: an object with a \"strategy\" object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            match key.as_ref() {
+                "game" => self.game = Some(map.next_value()?),
+                "params" => self.params = Some(map.next_value()?),
+                "strategy" => {
+                    // A strategy of another game fails here with the game
+                    // named, not at its first foreign set.
+                    if let Err(e) = self.check_game() {
+                        return Err(self.fail(e));
+                    }
+                    map.next_value_seed(Sets(&mut *self))?;
+                    self.strategy = true;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `strategy` object: `{set label: entry, ...}`.
+struct Sets<'r, 'a>(&'r mut Reading<'a>);
+
+impl<'de> DeserializeSeed<'de> for Sets<'_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Sets<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a \"strategy\" object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let reading = self.0;
+        while let Some(label) = map.next_key::<Cow<'de, str>>()? {
+            let Some(&set) = reading.sets.get(label.as_ref()) else {
+                let why = format!("gives a strategy for \"{label}\", which is not an information set of this game");
+                return Err(reading.fail(why));
+            };
+            map.next_value_seed(Entry { reading: &mut *reading, set, label: &label })?;
+        }
+        Ok(())
+    }
+}
+
+/// One set's entry.
+struct Entry<'r, 'a, 'l> {
+    reading: &'r mut Reading<'a>,
+    set: InfosetId,
+    label: &'l str,
+}
+
+impl<'de> DeserializeSeed<'de> for Entry<'_, '_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Entry<'_, '_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "the strategy at \"{}\" as an object of action probabilities", self.label)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.reading.set_entry(self.set, self.label, &mut map)
+    }
 }
 
 /// The file's `game` and `params` against the game's: a file without them

@@ -52,6 +52,12 @@ impl Timing {
 }
 
 pub fn run<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>) -> i32 {
+    if let Some(path) = &args.save {
+        if let Err(e) = crate::check_writable(path) {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return 1;
+        }
+    }
     match &args.save {
         // Saved as it is built, unless it is read from a file or written
         // to something other than a file (standard output, a device: the

@@ -43,6 +43,12 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
     };
     let ir = &loaded.compiled.ir;
     let output = args.output.clone().unwrap_or_else(|| PathBuf::from(&ir.name));
+    // Before minutes of compiling: an output that cannot be written (or is
+    // the source itself) loses nothing yet.
+    if let Err(e) = galac_app::check_writable(&output) {
+        eprintln!("error: cannot write `{}`: {e}", output.display());
+        return 1;
+    }
     let source = args.game.file.file_name().map_or_else(|| "game.gala".into(), |n| n.to_string_lossy().into_owned());
     let game_rs = match loaded.compiled.emit_game(&source) {
         Ok(s) => s,
@@ -87,12 +93,7 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
     };
     let output = &output;
     let built = cargo::build_binary(&dir, &package, progress, |exe| {
-        galac_app::write_atomically(output, |mut f| {
-            let bytes = std::fs::read(exe)?;
-            std::io::Write::write_all(&mut f, &bytes)?;
-            set_executable(f)
-        })
-        .map_err(|e| std::io::Error::new(e.kind(), format!("`{}`: {e}", output.display())))
+        install(exe, output).map_err(|e| std::io::Error::new(e.kind(), format!("`{}`: {e}", output.display())))
     });
     if args.emit_crate.is_none() {
         let _ = std::fs::remove_dir_all(&dir);
@@ -129,15 +130,62 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
     }
 }
 
-#[cfg(unix)]
-fn set_executable(f: &std::fs::File) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    f.set_permissions(std::fs::Permissions::from_mode(0o755))
+/// Copies the built `exe` to `output` (atomically), then makes a regular
+/// file executable by whoever may read it, whatever mode a file it replaced
+/// had. A device or a pipe (`-o /dev/null`) is written through and its mode
+/// never touched.
+fn install(exe: &std::path::Path, output: &std::path::Path) -> std::io::Result<()> {
+    galac_app::write_atomically(output, |mut f| {
+        let bytes = std::fs::read(exe)?;
+        std::io::Write::write_all(&mut f, &bytes)
+    })?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if output != std::path::Path::new("-") {
+            let meta = std::fs::metadata(output)?;
+            if meta.is_file() {
+                let mode = meta.permissions().mode();
+                std::fs::set_permissions(output, std::fs::Permissions::from_mode(mode | (mode & 0o444) >> 2))?;
+            }
+        }
+    }
+    Ok(())
 }
 
-#[cfg(not(unix))]
-fn set_executable(_: &std::fs::File) -> std::io::Result<()> {
-    Ok(())
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    fn mode(path: &std::path::Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+    }
+
+    /// A new output and one replacing a non-executable file both end
+    /// executable; a device keeps its mode.
+    #[test]
+    fn an_installed_solver_is_executable_and_a_device_keeps_its_mode() {
+        let dir = std::env::temp_dir().join(format!("galac_install_{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let exe = dir.join("built");
+        std::fs::write(&exe, b"#!/bin/sh\n").unwrap();
+        let fresh = dir.join("fresh");
+        super::install(&exe, &fresh).unwrap();
+        assert_eq!(mode(&fresh) & 0o100, 0o100, "{:o}", mode(&fresh));
+        let old = dir.join("old");
+        std::fs::write(&old, b"data").unwrap();
+        std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o640)).unwrap();
+        super::install(&exe, &old).unwrap();
+        assert_eq!(mode(&old), 0o750);
+        assert_eq!(std::fs::read(&old).unwrap(), b"#!/bin/sh\n");
+        let null = std::path::Path::new("/dev/null");
+        let before = mode(null);
+        if std::fs::OpenOptions::new().write(true).open(null).is_ok() {
+            super::install(&exe, null).unwrap();
+            assert_eq!(mode(null), before);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 /// The `build --format json` answer.

@@ -200,11 +200,13 @@ pub fn remove_orphaned_crates() {
 }
 
 /// Builds the crate in `dir` (target in the shared cache) and hands the
-/// binary's path to `install`. Call it holding [`lock_builds`]. Cargo runs
-/// `--offline` first (the crates are normally in its local registry,
-/// fetched when galac itself was built); when the registry lacks some (an
-/// other `CARGO_HOME`), cargo fetches them from crates.io, and when that
-/// fails too the error says what was missing.
+/// binary's path to `install`. Call it holding [`lock_builds`].
+///
+/// Generated crates are meant to compile: when cargo fails, the likely
+/// cause is the shared target directory, damaged outside galac (a
+/// truncated library, a write cut short by a full disk). So on a failure
+/// the target directory is emptied, with a note that says so, and the
+/// build runs once more; only a second failure is an error.
 pub fn build_binary(
     dir: &Path,
     package: &str,
@@ -212,22 +214,14 @@ pub fn build_binary(
     install: impl FnOnce(&Path) -> std::io::Result<()>,
 ) -> Result<(), BuildError> {
     let target = cache_dir().join("target");
-    let offline = cargo_build(dir, &target, progress, true);
-    match offline {
-        Err(BuildError::Cargo { .. }) => {
-            if let Err(missing) = registry_has_all(dir) {
-                if progress {
-                    eprintln!(
-                        "note: cargo's local registry lacks crates the solver needs; fetching them from crates.io"
-                    );
-                }
-                cargo_build(dir, &target, progress, false).map_err(|e| match e {
-                    BuildError::Cargo { log, .. } => BuildError::MissingCrates { missing, log },
-                    other => other,
-                })?;
-            } else {
-                offline?;
-            }
+    match compile(dir, &target, progress) {
+        Err(BuildError::Cargo { .. }) if target.exists() => {
+            eprintln!(
+                "note: cargo failed; the build cache `{}` may be damaged: emptying it and building again",
+                target.display()
+            );
+            std::fs::remove_dir_all(&target).map_err(|e| io("empty", &target, e))?;
+            compile(dir, &target, progress)?;
         }
         other => other?,
     }
@@ -236,6 +230,28 @@ pub fn build_binary(
         return Err(BuildError::Io(format!("cargo succeeded but `{}` is missing", exe.display())));
     }
     install(&exe).map_err(|e| BuildError::Install(e.to_string()))
+}
+
+/// One build of the crate in `dir`: cargo runs `--offline` first (the
+/// crates are normally in its local registry, fetched when galac itself was
+/// built); when the registry lacks some (another `CARGO_HOME`), cargo
+/// fetches them from crates.io, and when that fails too the error says what
+/// was missing.
+fn compile(dir: &Path, target: &Path, progress: bool) -> Result<(), BuildError> {
+    let offline = cargo_build(dir, target, progress, true);
+    match offline {
+        Err(BuildError::Cargo { .. }) => {
+            let Err(missing) = registry_has_all(dir) else { return offline };
+            if progress {
+                eprintln!("note: cargo's local registry lacks crates the solver needs; fetching them from crates.io");
+            }
+            cargo_build(dir, target, progress, false).map_err(|e| match e {
+                BuildError::Cargo { log, .. } => BuildError::MissingCrates { missing, log },
+                other => other,
+            })
+        }
+        other => other,
+    }
 }
 
 fn cargo_command() -> Command {
@@ -259,7 +275,11 @@ fn cargo_build(dir: &Path, target: &Path, progress: bool, offline: bool) -> Resu
         cmd.arg("--quiet").stderr(Stdio::piped());
     }
     let child = cmd.spawn().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
-    let output = child.wait_with_output().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
+    let pid = child.id();
+    galac_app::signals::track_child(pid);
+    let output = child.wait_with_output().map_err(|e| BuildError::NoToolchain(e.to_string()));
+    galac_app::signals::untrack_child(pid);
+    let output = output?;
     if output.status.success() {
         return Ok(());
     }

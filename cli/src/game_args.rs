@@ -70,5 +70,7 @@ pub(crate) fn read_source(path: &std::path::Path) -> Result<Vec<u8>, String> {
     if path.is_dir() {
         return Err(format!("`{}` is a directory, not a .gala file", path.display()));
     }
-    galac_app::read_bounded(path, galac_compiler::compile::MAX_SOURCE_BYTES as u64)
+    let bytes = galac_app::read_bounded(path, galac_compiler::compile::MAX_SOURCE_BYTES as u64)?;
+    galac_app::protect(path);
+    Ok(bytes)
 }

@@ -126,7 +126,40 @@ impl fmt::Display for Program {
     }
 }
 
+/// `text` (a `Debug` print) with each `Span { .. }` cut to `Span`.
+fn without_spans(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("Span { ") {
+        out.push_str(&rest[..at + 4]);
+        // A span's fields hold no braces: its end is the next `}`.
+        rest = rest[at..].find('}').map_or("", |end| &rest[at + end + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// FNV-1a of `s`: a checksum that identifies text (not for security).
+pub(crate) fn fnv1a(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
 impl Program {
+    /// A checksum of the game's rules: the printed IR and the functions,
+    /// enums and facts it calls, without source positions, so that an
+    /// edit of comments or layout keeps it and an edit of a rule changes it.
+    /// Both executions report it ([`galac_runtime::game::GameInfo::program`]);
+    /// a saved tree carries it and is refused for a program that differs.
+    pub fn fingerprint(&self) -> u64 {
+        let decls = format!("{:?}", (&self.fns, &self.enums, &self.facts));
+        fnv1a(&format!("{self}\n{}", without_spans(&decls)))
+    }
+
     /// One instruction as `ir` prints it (also each line of `ir --format json`).
     pub fn inst_text(&self, inst: &Inst) -> String {
         match inst {

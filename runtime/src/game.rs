@@ -29,6 +29,11 @@ pub struct GameInfo {
     pub players: Vec<String>,
     /// Param names and the values this instance uses.
     pub params: Vec<(String, String)>,
+    /// A checksum of the program the game was compiled from (its rules,
+    /// not their layout or comments: `galac_compiler::ir::Program::fingerprint`),
+    /// so that a file made from one version of a game is refused for an
+    /// edited one of the same name; 0 for a game written in Rust.
+    pub program: u64,
 }
 
 /// [`Game::advance`], not inlined. Generated games inline `advance` into

@@ -5,7 +5,13 @@
 //!
 //! Totals are kept in integers (payoffs are integers): sums over chunks of
 //! plays then do not depend on the order they are added in, so a seeded
-//! run gives the same answer on any number of threads.
+//! run gives the same answer on any number of threads. The sums of squares
+//! are unbounded integers (a payoff near 2^63 squares to 2^126), so the
+//! variance is exact for any payoffs, never lost to overflow or to the
+//! cancellation of two large floating-point sums.
+
+use num_bigint::{BigInt, BigUint};
+use num_traits::ToPrimitive;
 
 use galac_runtime::ids::NodeId;
 use galac_runtime::rng::SplitMix64;
@@ -33,13 +39,13 @@ pub struct Sampler<'t> {
 pub struct Totals {
     pub plays: u64,
     pub sum: Vec<i128>,
-    pub sum_squares: Vec<i128>,
+    pub sum_squares: Vec<BigUint>,
 }
 
 impl Totals {
     /// No plays yet, for `n` players.
     pub fn new(n: usize) -> Totals {
-        Totals { plays: 0, sum: vec![0; n], sum_squares: vec![0; n] }
+        Totals { plays: 0, sum: vec![0; n], sum_squares: vec![BigUint::default(); n] }
     }
 
     /// Adds another set of plays.
@@ -47,7 +53,7 @@ impl Totals {
         self.plays += other.plays;
         for p in 0..self.sum.len() {
             self.sum[p] += other.sum[p];
-            self.sum_squares[p] += other.sum_squares[p];
+            self.sum_squares[p] += &other.sum_squares[p];
         }
     }
 
@@ -56,10 +62,13 @@ impl Totals {
     pub fn mean_and_half_width(&self, p: usize) -> (f64, f64) {
         let n = self.plays.max(1) as f64;
         let mean = self.sum[p] as f64 / n;
-        // The sample variance: (Σx² − mean·Σx) / (n − 1).
-        let centered = self.sum_squares[p] as f64 - mean * self.sum[p] as f64;
-        let variance = if self.plays > 1 { centered / (n - 1.0) } else { 0.0 };
-        (mean, 1.96 * (variance.max(0.0) / n).sqrt())
+        // The sample variance, (n·Σx² − (Σx)²) / (n·(n − 1)), with the
+        // difference taken exactly.
+        let sum = BigInt::from(self.sum[p]);
+        let centered = BigInt::from(self.plays) * BigInt::from(self.sum_squares[p].clone()) - &sum * &sum;
+        let centered = centered.to_f64().unwrap_or(f64::MAX).max(0.0);
+        let variance = if self.plays > 1 { centered / n / (n - 1.0) } else { 0.0 };
+        (mean, 1.96 * (variance / n).sqrt())
     }
 }
 
@@ -127,14 +136,22 @@ impl<'t> Sampler<'t> {
     /// their payoffs to `totals`.
     pub fn run_chunk(&self, seed: u64, chunk: u64, plays: u64, totals: &mut Totals) {
         let mut rng = SplitMix64::stream(seed, chunk);
+        // The chunk's squares in machine words, carried into the unbounded
+        // totals when a word would overflow and at the chunk's end.
+        let mut squares = vec![0u128; totals.sum.len()];
         for _ in 0..plays {
             let leaf = self.play_from(NodeId::ROOT, &mut rng);
             for (p, &x) in self.tree.payoffs(leaf).iter().enumerate() {
-                let x = i128::from(x);
-                totals.sum[p] += x;
-                // Saturates only past 10^38: payoffs near i64's bounds.
-                totals.sum_squares[p] = totals.sum_squares[p].saturating_add(x * x);
+                totals.sum[p] += i128::from(x);
+                let x2 = u128::from(x.unsigned_abs()).pow(2);
+                squares[p] = squares[p].checked_add(x2).unwrap_or_else(|| {
+                    totals.sum_squares[p] += squares[p];
+                    x2
+                });
             }
+        }
+        for (total, part) in totals.sum_squares.iter_mut().zip(squares) {
+            *total += part;
         }
         totals.plays += plays;
     }
@@ -170,5 +187,38 @@ impl<'t> Sampler<'t> {
             }
         });
         all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Totals;
+
+    /// Payoffs near 2·10^16, whose squares (4·10^32) overflow any float
+    /// difference of sums: the half-width is still that of the spread
+    /// (±1 around the mean: sample variance 4/3 over 4 plays).
+    #[test]
+    fn the_confidence_interval_is_exact_for_huge_payoffs() {
+        let xs: [i64; 4] =
+            [20_000_000_000_000_000, 20_000_000_000_000_002, 20_000_000_000_000_000, 20_000_000_000_000_002];
+        let mut totals = Totals::new(1);
+        for x in xs {
+            totals.plays += 1;
+            totals.sum[0] += i128::from(x);
+            totals.sum_squares[0] += u128::from(x.unsigned_abs()).pow(2);
+        }
+        let (mean, half) = totals.mean_and_half_width(0);
+        assert_eq!(mean, 2e16 + 1.0);
+        let expected = 1.96 * (4.0f64 / 3.0 / 4.0).sqrt();
+        assert!((half - expected).abs() < 1e-12, "{half} {expected}");
+        // Payoffs at i64's bounds, where an i128 sum of squares overflows.
+        let mut extreme = Totals::new(1);
+        for x in [i64::MIN, i64::MAX, i64::MIN, i64::MAX] {
+            extreme.plays += 1;
+            extreme.sum[0] += i128::from(x);
+            extreme.sum_squares[0] += u128::from(x.unsigned_abs()).pow(2);
+        }
+        let (mean, half) = extreme.mean_and_half_width(0);
+        assert!(mean.abs() < 1.0 && half > 1e19, "{mean} {half}");
     }
 }

@@ -75,6 +75,27 @@ fn every_compiled_game_equals_the_interpreter() {
     }
 }
 
+/// Both executions report the same game: name, players, params and the
+/// checksum of the program that a saved tree is matched against.
+#[test]
+fn compiled_games_report_the_interpreters_game_info() {
+    let same = |file: &str, params: &[&str], compiled: galac_runtime::game::GameInfo| {
+        let interp = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(galac_runtime::game::Game::info(&interp), &compiled, "{file} {params:?}");
+        assert_ne!(compiled.program, 0, "{file}");
+    };
+    let info = |game: &dyn Fn() -> galac_runtime::game::GameInfo| game();
+    same(
+        "kuhn.gala",
+        &[],
+        info(&|| galac_runtime::game::Game::info(&instantiate(&kuhn::Family, &[]).unwrap()).clone()),
+    );
+    let leduc4 = || galac_runtime::game::Game::info(&instantiate(&leduc::Family, &["ranks=4"]).unwrap()).clone();
+    same("leduc.gala", &["ranks=4"], info(&leduc4));
+    let hostile = || galac_runtime::game::Game::info(&instantiate(&hostile_names::Family, &[]).unwrap()).clone();
+    same("tests/codegen/hostile_names.gala", &[], info(&hostile));
+}
+
 #[test]
 fn compiled_trees_with_params_equal_the_interpreters() {
     same_tree("kuhn.gala", &[], compiled(&kuhn::Family, &[]));

@@ -30,7 +30,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     // ctrlc: Ctrl-C stops a CFR run cleanly (the answer so far is written);
     // clap_complete, clap_mangen: `completions` and `man`; indicatif:
-    // progress bars; libc: glibc's mmap threshold (app::memory); resvg:
+    // progress bars; libc: glibc's mmap threshold (app::memory); nix: a
+    // signal stops the child processes (app::signals); resvg:
     // PNG plots (optional, feature `png`: galac only); serde: every JSON
     // answer is a serde struct.
     (
@@ -44,6 +45,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "ctrlc",
             "indicatif",
             "libc",
+            "nix",
             "resvg",
             "serde",
             "serde_json",
@@ -61,7 +63,7 @@ fn dependencies(dir: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.starts_with('[') {
-            in_deps = line == "[dependencies]";
+            in_deps = line == "[dependencies]" || (line.starts_with("[target.") && line.ends_with(".dependencies]"));
         } else if in_deps && !line.is_empty() && !line.starts_with('#') {
             let name = line.split(['=', '.']).next().unwrap_or_default().trim();
             out.push(name.to_string());

@@ -125,7 +125,7 @@ fn each_damage_to_a_saved_tree_gives_its_error() {
     let n = tree.n_nodes();
     let strings = |list: &mut dyn Iterator<Item = &String>| list.map(|s| 4 + s.len()).sum::<usize>();
     let params = strings(&mut info.params.iter().flat_map(|(k, v)| [k, v]));
-    let header = 12 + 4 + info.name.len() + 8 + params + 8 + strings(&mut info.players.iter()) + 8 + 4 + 8;
+    let header = 12 + 4 + info.name.len() + 8 + 8 + params + 8 + strings(&mut info.players.iter()) + 8 + 4 + 8;
     // One block: the nodes' data, then their first children.
     let first_child_of_root = header + 4 * n;
     let mut bad = good.clone();
@@ -149,6 +149,28 @@ fn a_tree_of_other_params_or_another_game_is_refused() {
     }
     let kuhn = load_interp("kuhn.gala", &[]).unwrap();
     assert!(matches!(load(bytes.as_slice(), kuhn.info(), &ANY), Err(LoadError::OtherGame { .. })));
+}
+
+/// A tree saved from one version of a program is refused for a version
+/// whose rules differ (the same name, players and params: only the
+/// program's checksum tells them apart), and read for a version that
+/// differs in comments and layout only.
+#[test]
+fn a_tree_of_an_edited_program_is_refused_and_one_of_a_reformatted_program_is_read() {
+    let (game, tree) = built("leduc.gala", &[]);
+    let bytes = saved(&game, &tree);
+    let source = std::fs::read_to_string(crate::repo_root().join("examples/leduc.gala")).unwrap();
+    let interp = |text: &str| galac_compiler::driver::load_interp("leduc.gala", text.as_bytes(), &[]).unwrap();
+    // A rule changed inside a function: a pair now counts for less.
+    let edited = source.replace("return ranks * ranks + high;", "return ranks * ranks + high - 1;");
+    assert_ne!(edited, source);
+    match load(bytes.as_slice(), interp(&edited).info(), &ANY) {
+        Err(e @ LoadError::OtherProgram { .. }) => assert!(e.to_string().contains("another version of `leduc`"), "{e}"),
+        other => panic!("{:?}", other.map(|t| t.n_nodes())),
+    }
+    let reformatted = format!("// a new first comment\n\n{}", source.replace("    ", "        "));
+    let back = load(bytes.as_slice(), interp(&reformatted).info(), &ANY).unwrap();
+    assert_eq!(digest(&back), digest(&tree));
 }
 
 /// What a solver does with a tree read back: every walk the commands make,
@@ -242,7 +264,7 @@ fn a_saved_tree_is_read_within_the_node_and_memory_limits() {
     let info = game.info();
     let strings = |list: &mut dyn Iterator<Item = &String>| list.map(|s| 4 + s.len()).sum::<usize>();
     let params = strings(&mut info.params.iter().flat_map(|(k, v)| [k, v]));
-    let header = 12 + 4 + info.name.len() + 8 + params + 8 + strings(&mut info.players.iter());
+    let header = 12 + 4 + info.name.len() + 8 + 8 + params + 8 + strings(&mut info.players.iter());
     let mut huge = good.clone();
     assert_eq!(u64::from_le_bytes(huge[header..header + 8].try_into().unwrap()), n);
     huge[header..header + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
@@ -250,4 +272,15 @@ fn a_saved_tree_is_read_within_the_node_and_memory_limits() {
     let read = |max_nodes| load(huge.as_slice(), info, &BuildOptions { max_nodes, ..ANY }).map(|t| t.n_nodes());
     assert!(matches!(read(ANY.max_nodes), Err(LoadError::Limit(BuildError::TooManyNodes { .. }))));
     assert!(matches!(read(u64::MAX), Err(LoadError::Limit(BuildError::TooMuchMemory { .. }))));
+
+    // Endless params, as from a pipe: an empty name and value each, which
+    // hold no string bytes, are still counted and stop at the limit.
+    let mut head = good[..12].to_vec();
+    head.extend_from_slice(&(info.name.len() as u32).to_le_bytes());
+    head.extend_from_slice(info.name.as_bytes());
+    head.extend_from_slice(&info.program.to_le_bytes());
+    head.extend_from_slice(&(1u64 << 40).to_le_bytes());
+    let endless = std::io::Read::chain(head.as_slice(), std::io::repeat(0));
+    let small = BuildOptions { memory: MemoryLimit::from_bytes(64 << 20), ..ANY };
+    assert!(matches!(load(endless, info, &small), Err(LoadError::Limit(BuildError::TooMuchMemory { .. }))));
 }

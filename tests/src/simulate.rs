@@ -40,6 +40,7 @@ fn the_equilibrium_against_itself_gives_the_game_value() {
         name: "kuhn".into(),
         players: vec!["first".into(), "second".into()],
         params: vec![("cards".into(), "3".into())],
+        program: 0,
     };
     let labels = galac_app::report::unique_labels(&tree);
     let profile = Resolver::new(&tree, &info, &labels)
@@ -80,4 +81,27 @@ fn a_seed_gives_the_same_totals_on_any_number_of_threads() {
         assert_eq!(sampler.run(9, 100_003, threads, &|_| {}), one, "{threads} threads");
     }
     assert_ne!(sampler.run(10, 100_003, 1, &|_| {}), one, "another seed, the same plays");
+}
+
+/// Payoffs near i64's bounds: their squares overflow a machine word, yet
+/// the interval is that of the spread (the two outcomes are 2 apart, so
+/// the standard deviation is 1) and the same on any number of threads.
+#[test]
+fn the_interval_is_right_for_payoffs_near_the_integer_bounds() {
+    let source = "game big { players a, b; flow { choose nature c in 0..=1; if c == 0 { \
+        outcome [9000000000000000000, -9000000000000000000]; } else { \
+        outcome [8999999999999999998, -8999999999999999998]; } } }";
+    let game = galac_compiler::driver::load_interp("big.gala", source.as_bytes(), &[]).unwrap();
+    let tree = build(&game, &BuildOptions::default()).unwrap().0;
+    let profile = Profile::uniform(&tree);
+    let sampler = Sampler::new(&tree, &profile);
+    let plays = 200_000;
+    let totals = sampler.run(7, plays, 2, &|_| {});
+    assert_eq!(totals, sampler.run(7, plays, 1, &|_| {}));
+    for p in 0..2 {
+        let (mean, half) = totals.mean_and_half_width(p);
+        assert!((mean.abs() - 9e18).abs() < 1e4, "{mean}");
+        let expected = 1.96 / (plays as f64).sqrt();
+        assert!((half / expected - 1.0).abs() < 0.01, "{half} {expected}");
+    }
 }

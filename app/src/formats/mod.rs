@@ -33,6 +33,7 @@ pub(crate) mod test_game {
             name: "guess".into(),
             players: vec!["hider".into(), "seeker".into()],
             params: Vec::new(),
+            program: 0,
         })
     }
 

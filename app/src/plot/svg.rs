@@ -41,6 +41,14 @@ impl Svg {
         );
     }
 
+    /// A dashed line (an information set's nodes joined, Gambit's way).
+    pub fn dashed_line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str) {
+        let _ = writeln!(
+            self.body,
+            "<line x1=\"{x1:.2}\" y1=\"{y1:.2}\" x2=\"{x2:.2}\" y2=\"{y2:.2}\" stroke=\"{stroke}\" stroke-dasharray=\"4 3\"/>"
+        );
+    }
+
     /// A line through the points.
     pub fn polyline(&mut self, points: &[(f64, f64)], stroke: &str) {
         let pts: Vec<String> = points.iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();

@@ -1,9 +1,10 @@
 //! The tree of a small game: nodes in layers by depth, leaves spread evenly
 //! across the width; decisions coloured by player, chance grey, leaves
 //! labelled with their payoffs; edges labelled with actions and chance
-//! outcomes; every node's full description in its tooltip.
+//! outcomes; the nodes of an information set joined by dashed lines in
+//! their player's colour; every node's full description in its tooltip.
 
-use galac_runtime::ids::NodeId;
+use galac_runtime::ids::{IdVec, InfosetId, NodeId};
 use galac_runtime::tree::{NodeView, Tree};
 
 use super::svg::{Svg, COLOURS};
@@ -66,6 +67,17 @@ pub fn draw(tree: &Tree, title: &str, max_drawn: usize, style: &CardStyle) -> Re
             let (cx, cy) = pos(c);
             svg.line(px, py, cx, cy, "#888");
             svg.text((px + cx) / 2.0, (py + cy) / 2.0 - 3.0, 10.0, "middle", &style.rewrite(label.trim()));
+        }
+    }
+    // Each information set's nodes, joined left to right (preorder is
+    // left to right within a depth).
+    let mut last_of_set: IdVec<InfosetId, Option<NodeId>> = IdVec::from(vec![None; tree.infosets.len()]);
+    for &node in &order {
+        if let NodeView::Decision { player, infoset } = tree.node(node) {
+            if let Some(prev) = last_of_set[infoset].replace(node) {
+                let ((ax, ay), (bx, by)) = (pos(prev), pos(node));
+                svg.dashed_line(ax, ay, bx, by, COLOURS[player.index() % COLOURS.len()]);
+            }
         }
     }
     for &node in &order {

@@ -195,6 +195,9 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
         default,
     };
     let mut harness = Harness::new(&format!("do-{} iterations", variant.name()), None, req.stop, req.limits.quiet);
+    // Its own count covers the restricted game's tree, not the LPs' working
+    // memory: the watch bounds the whole.
+    let _watch = crate::memory::watch(req.limits.memory(), "the double oracle");
     // `--curve` to a file is rewritten during the run (every
     // CURVE_SECONDS, with the columns the progress tells), so a run stopped
     // from outside still leaves its bounds over time.

@@ -53,18 +53,9 @@ pub struct Point {
 }
 
 /// Set once Ctrl-C was pressed or SIGTERM (or SIGHUP) received, so a run
-/// stops cleanly and keeps its answer and checkpoint; the handler is
-/// installed once per process.
+/// stops cleanly and keeps its answer and checkpoint ([`crate::signals`]).
 pub fn interrupted() -> Arc<AtomicBool> {
-    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let set = flag.clone();
-        // Without a handler Ctrl-C kills the run; with one it stops cleanly.
-        let _ = ctrlc::set_handler(move || set.store(true, Ordering::SeqCst));
-        flag
-    })
-    .clone()
+    crate::signals::graceful()
 }
 
 /// A solver's own step after each progress report.

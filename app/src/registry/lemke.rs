@@ -6,7 +6,7 @@ use galac_runtime::tree::Tree;
 use galac_solvers::lemke;
 use galac_solvers::solver::{RunToEnd, Solution};
 
-use super::solved::{fields, with_hint, Solved};
+use super::solved::{fields, with_hint, Context, Solved};
 
 /// Lemke's own fields of the `solve` JSON answer.
 #[derive(serde::Serialize)]
@@ -19,8 +19,12 @@ pub struct Findings {
 }
 
 /// The registry's `lemke` row.
-pub fn run(tree: &Tree) -> Result<Solved, String> {
-    let sol = lemke::solve(tree, &mut RunToEnd).map_err(|e| with_hint(&e))?;
+pub fn run(tree: &Tree, cx: &Context) -> Result<Solved, String> {
+    let sol = {
+        let _watch = crate::memory::watch(cx.limits.memory(), "Lemke's algorithm");
+        lemke::solve(tree, &mut RunToEnd)
+    }
+    .map_err(|e| with_hint(&e))?;
     let notes = vec![
         format!("pivots: {}", sol.pivots),
         format!("regret per player (best response check): {:.3e}, {:.3e}", sol.regret[0], sol.regret[1]),

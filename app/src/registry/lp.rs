@@ -31,6 +31,7 @@ pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
     let solver = LpSolver { backend: args.backend()? };
     let solution = {
         let _spinner = crate::progress::spinner("solving the sequence-form LP", cx.limits.quiet);
+        let _watch = crate::memory::watch(cx.limits.memory(), "the sequence-form LP");
         solver.solve(tree, &mut RunToEnd)
     }
     .map_err(|e| with_hint(&e))?;

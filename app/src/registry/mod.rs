@@ -152,7 +152,7 @@ pub static SOLVERS: &[SolverRow] = &[
         about: "Lemke's algorithm on the sequence form (two-player games, any payoffs).",
         default: Some((1, |s| (s.players == 2).then(|| "two players, general-sum payoffs".into()))),
         reads: &[],
-        run: Run::Tree(|_, tree, _| lemke::run(tree)),
+        run: Run::Tree(|_, tree, cx| lemke::run(tree, cx)),
     },
     SolverRow {
         name: "cfr",

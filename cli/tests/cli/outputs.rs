@@ -25,6 +25,37 @@ fn an_output_that_cannot_be_written_is_refused_before_the_run() {
     }
 }
 
+/// An output path that names the game's source (here through a link and
+/// through `./`) is refused before any work, and the source is unchanged:
+/// `--out`, `tree --save`, `export --efg` and `build -o`.
+#[cfg(unix)]
+#[test]
+fn no_output_replaces_the_games_source() {
+    let dir = scratch("source");
+    let source = dir.join("kuhn.gala");
+    let text = std::fs::read_to_string(example("kuhn.gala")).expect("kuhn.gala");
+    std::fs::write(&source, &text).expect("copy");
+    let link = dir.join("link.gala");
+    std::os::unix::fs::symlink(&source, &link).expect("symlink");
+    let game = source.to_str().expect("utf-8 path");
+    let dotted = format!("{}/./kuhn.gala", dir.display());
+    let cases: [&[&str]; 5] = [
+        &["solve", game, "--out", &dotted],
+        &["solve", game, "--solver", "cfr+", "--iterations", "10", "--checkpoint", link.to_str().unwrap()],
+        &["tree", game, "--save", game],
+        &["export", game, "--efg", link.to_str().unwrap()],
+        &["build", game, "-o", game],
+    ];
+    for args in cases {
+        let (code, out, err) = galac(args, "");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("it is the game's source file"), "{args:?}: {err}");
+        assert_eq!(std::fs::read_to_string(&source).expect("source"), text, "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_a_cfr_run_which_keeps_its_answer_and_checkpoint() {
@@ -50,6 +81,61 @@ fn sigterm_stops_a_cfr_run_which_keeps_its_answer_and_checkpoint() {
         galac(&["solve", &example("leduc.gala"), "--solver", "cfr+", "--iterations", "1", "--resume", ckpt], "");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("solver: cfr+"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Sends `signal` to a galac run with `args` after `after`; its exit status.
+#[cfg(unix)]
+fn signalled(args: &[&str], signal: &str, after: std::time::Duration) -> Option<i32> {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_galac"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("galac starts");
+    std::thread::sleep(after);
+    let sent = std::process::Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill runs");
+    assert!(sent.success());
+    child.wait().expect("galac ends").code()
+}
+
+/// Ctrl-C during `tree --save` (a build of minutes) ends the run with
+/// status 130 and leaves no hidden temporary file.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_save_leaves_no_temporary_file() {
+    let dir = scratch("interrupted_save");
+    let save = dir.join("t.tree");
+    let args = ["tree", &example("blind_tictactoe.gala"), "--save", save.to_str().unwrap()];
+    let code = signalled(&args, "-INT", std::time::Duration::from_millis(1500));
+    assert_eq!(code, Some(130));
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// SIGTERM to `galac build` stops the cargo it started: no process is
+/// left building the crate.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_terminated_build_leaves_no_cargo_behind() {
+    let dir = scratch("terminated_build");
+    let (krate, solver) = (dir.join("crate"), dir.join("kuhn_solver"));
+    let args =
+        ["build", &example("kuhn.gala"), "-o", solver.to_str().unwrap(), "--emit-crate", krate.to_str().unwrap()];
+    // Long enough for cargo to start, short of the build's end.
+    let code = signalled(&args, "-TERM", std::time::Duration::from_millis(2500));
+    assert_eq!(code, Some(130));
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let needle = krate.join("Cargo.toml").display().to_string();
+    let building: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&needle))
+        .collect();
+    assert!(building.is_empty(), "{building:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -92,5 +178,65 @@ fn a_checkpoint_of_other_params_or_with_a_non_finite_value_is_refused() {
     let (code, out, err) = run("ante=5", "--resume", "60");
     assert_eq!(code, 1, "{out}");
     assert!(err.contains("not a finite number"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A stand-in for cargo: its registry has every crate (`metadata`
+/// succeeds); a build fails like a damaged cache (rustc's E0786) while
+/// `$CARGO_TARGET_DIR/damaged` exists, else "builds" the package's binary.
+#[cfg(unix)]
+const FAKE_CARGO: &str = r#"#!/bin/sh
+[ "$1" = metadata ] && exit 0
+prev=""
+for a in "$@"; do
+    [ "$prev" = "--manifest-path" ] && manifest=$a
+    prev=$a
+done
+name=$(sed -n 's/^name = "\(.*\)"/\1/p' "$manifest" | head -n 1)
+if [ -e "$CARGO_TARGET_DIR/damaged" ] || [ -n "$FAKE_CARGO_ALWAYS_FAILS" ]; then
+    echo "error[E0786]: found invalid metadata files for crate \`galac_runtime\`" >&2
+    exit 101
+fi
+mkdir -p "$CARGO_TARGET_DIR/release"
+printf '#!/bin/sh\necho solver\n' > "$CARGO_TARGET_DIR/release/$name"
+chmod +x "$CARGO_TARGET_DIR/release/$name"
+"#;
+
+/// A damaged build cache (here: cargo fails until its target directory
+/// is emptied) is emptied and the build done again, with a note; a build
+/// that fails from an empty cache too is reported as the error it is.
+#[cfg(unix)]
+#[test]
+fn a_damaged_build_cache_is_emptied_and_the_build_done_again() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("damaged_cache");
+    let cargo = dir.join("fake-cargo");
+    std::fs::write(&cargo, FAKE_CARGO).unwrap();
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(cache.join("target")).unwrap();
+    std::fs::write(cache.join("target").join("damaged"), b"").unwrap();
+    let solver = dir.join("kuhn_solver");
+    let build = |always_fails: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_galac"));
+        cmd.args(["build", &example("kuhn.gala"), "-o"])
+            .arg(&solver)
+            .env("CARGO", &cargo)
+            .env("GALAC_CACHE_DIR", &cache);
+        if always_fails {
+            cmd.env("FAKE_CARGO_ALWAYS_FAILS", "1");
+        }
+        cmd.output().expect("galac runs")
+    };
+    let out = build(false);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("may be damaged: emptying it and building again"), "{err}");
+    let ran = std::process::Command::new(&solver).output().expect("the solver runs");
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), "solver\n");
+    let out = build(true);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("building again") && err.contains("E0786"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -186,3 +186,37 @@ fn solvers_without_a_tree_refuse_a_saved_tree() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("value: first -0.0555"), "{out}");
 }
+
+/// The solvers that do not count their own working memory (the LP, Lemke,
+/// the double oracle's restricted LPs) stay within `--max-memory` all the
+/// same: under a limit below their need (each needs about 1.3x to 1.5x
+/// more here) the run ends with status 1 and a message that names the
+/// solver, the resident memory it reached (within 10% of the limit, or
+/// 4 MiB for limits this small) and the limit.
+#[cfg(target_os = "linux")]
+#[test]
+fn every_solver_stays_within_max_memory() {
+    let leduc = common::example("leduc.gala");
+    for (solver, ranks, limit, name) in [
+        ("lp", "ranks=6", 26, "the sequence-form LP"),
+        ("lemke", "ranks=4", 22, "Lemke's algorithm"),
+        ("do", "ranks=4", 17, "the double oracle"),
+    ] {
+        let (code, _, err) = common::galac(
+            &["solve", &leduc, "--param", ranks, "--solver", solver, "--max-memory", &limit.to_string()],
+            "",
+        );
+        assert_eq!(code, 1, "{solver}: {err}");
+        let prefix = format!("error: {name} passed the memory limit: ");
+        let reached: u64 = err
+            .lines()
+            .find_map(|l| l.strip_prefix(&prefix))
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|mib| mib.parse().ok())
+            .unwrap_or_else(|| panic!("{solver}: {err}"));
+        // The watch reads every millisecond: what a solver allocates in
+        // one (a few MiB at most) may pass a limit this small by more than 10%.
+        assert!(reached <= (limit * 11 / 10).max(limit + 4), "{solver}: {reached} MiB under a limit of {limit} MiB");
+        assert!(err.contains(&format!("the limit is {limit} MiB (--max-memory)")), "{solver}: {err}");
+    }
+}

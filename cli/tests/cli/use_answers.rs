@@ -157,12 +157,15 @@ fn every_plot_is_an_svg_of_the_game() {
     assert_eq!(code, 0, "{err}");
     let svg = std::fs::read_to_string(&out).expect("written");
     assert_eq!(count(&parse(&svg), "polyline"), 2);
-    // Tree: a circle per chance and decision node (58 nodes, 30 leaves), a line per edge.
+    // Tree: a circle per chance and decision node (58 nodes, 30 leaves), a
+    // line per edge, and a dashed line joining the two nodes of each of the
+    // 12 information sets.
     let (code, svg, err) = galac(&["plot", &example("kuhn.gala"), "tree", "-o", "-"]);
     assert_eq!(code, 0, "{err}");
     let doc = parse(&svg);
     assert_eq!(count(&doc, "circle"), 28);
-    assert_eq!(count(&doc, "line"), 57);
+    assert_eq!(count(&doc, "line"), 57 + 12);
+    assert_eq!(svg.matches("stroke-dasharray").count(), 12);
     let (code, _, err) = galac(&["plot", &example("leduc.gala"), "tree", "-o", "-"]);
     assert_eq!(code, 1);
     assert!(err.contains("--max-drawn"), "{err}");

@@ -48,14 +48,9 @@ pub fn emit_game_with<S: std::borrow::Borrow<Specialised>>(
     ))
 }
 
-/// FNV-1a, to identify generated content (not for security).
+/// Identifies generated content (not for security).
 fn content_hash(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in s.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    ir::fnv1a(s)
 }
 
 fn type_desc_tokens(d: &TypeDesc) -> TokenStream {
@@ -244,6 +239,7 @@ fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
 /// `Game` and its constructor, with the labeler's names.
 fn constructor(ir: &ir::Program) -> TokenStream {
     let name = Literal::string(&ir.name);
+    let program = Literal::u64_suffixed(ir.fingerprint());
     let labeler = ir.labeler();
     let players = strings(&labeler.players);
     let enums = labeler.enums.iter().map(|vs| strings(vs));
@@ -278,6 +274,7 @@ fn constructor(ir: &ir::Program) -> TokenStream {
                         name: #name.to_string(),
                         players: #players,
                         params: names.into_iter().zip(values).collect(),
+                        program: #program,
                     },
                     labeler: ::galac_runtime::labels::Labeler {
                         players: #players,

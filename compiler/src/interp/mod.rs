@@ -101,6 +101,7 @@ impl Interp {
                 .filter(|(p, _)| !p.constant)
                 .map(|(p, v)| (p.name.clone(), v.to_string()))
                 .collect(),
+            program: ir.fingerprint(),
         };
         let params = params
             .iter()

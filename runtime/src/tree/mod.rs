@@ -36,7 +36,7 @@ mod tests {
     use crate::rational::Ratio;
 
     fn one_player(name: &str) -> GameInfo {
-        GameInfo { name: name.into(), players: vec!["p".into()], params: Vec::new() }
+        GameInfo { name: name.into(), players: vec!["p".into()], params: Vec::new(), program: 0 }
     }
 
     /// A one-player game of chance only: the node at depth `d` has outcomes
@@ -154,6 +154,22 @@ mod tests {
         // Slack: each part counts its nodes in the total every 65,536.
         let made = applied.load(std::sync::atomic::Ordering::Relaxed);
         assert!(made < limit + 3 * 65_536, "{made} moves applied under a limit of {limit} nodes");
+    }
+
+    /// A root whose children alone pass the node limit is refused before
+    /// any part makes a child's state (as one thread refuses it), not after
+    /// every part has made all of its children.
+    #[test]
+    fn the_parallel_builder_refuses_a_root_wider_than_the_node_limit_at_once() {
+        let applied = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let wide_root = || {
+            let mut game = chances("wide root", vec![vec![Ratio { num: 1, den: 5000 }; 5000]]);
+            game.applied = applied.clone();
+            Some(game)
+        };
+        let opts = BuildOptions { max_nodes: 1000, ..BuildOptions::default() };
+        assert!(matches!(build_parallel(&wide_root, &opts, 2), Err(BuildError::TooManyNodes { limit: 1000 })));
+        assert_eq!(applied.load(std::sync::atomic::Ordering::Relaxed), 0);
     }
 
     /// Both builders post their node count for a progress bar, up to date

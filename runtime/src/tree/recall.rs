@@ -280,7 +280,10 @@ mod tests {
     }
 
     fn forgetful(first: bool) -> Forgetful {
-        Forgetful { info: GameInfo { name: "forget".into(), players: vec!["a".into()], params: Vec::new() }, first }
+        Forgetful {
+            info: GameInfo { name: "forget".into(), players: vec!["a".into()], params: Vec::new(), program: 0 },
+            first,
+        }
     }
 
     /// The error names the two different earlier moves, in the sequential

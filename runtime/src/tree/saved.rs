@@ -2,8 +2,8 @@
 //! tree instead of building it again (the format: docs/tree-format.md).
 //!
 //! Little-endian throughout: the magic bytes, the format version, the
-//! game's name, params and players (a tree of another game or of other
-//! params is refused), the node arrays and tables, then a CRC-32 of every
+//! game's name, the checksum of its program, its params and players (a
+//! tree of another game, of an edited program or of other params is refused), the node arrays and tables, then a CRC-32 of every
 //! byte before it. The arrays go through in chunks, so neither side holds
 //! a second copy of the tree. Reading checks every index a solver follows,
 //! so a damaged file is an error, never a panic.
@@ -24,7 +24,7 @@ use crate::rational::Ratio;
 const MAGIC: [u8; 8] = *b"GALATREE";
 
 /// The version of the format this code writes and reads.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// Values converted per chunk of an array.
 const CHUNK: usize = 1 << 16;
@@ -47,6 +47,8 @@ pub enum LoadError {
     Checksum,
     #[error("the saved tree is of {saved}, not of {wanted}")]
     OtherGame { saved: String, wanted: String },
+    #[error("the saved tree was built from another version of `{name}`: the rules of the program differ (rebuild it with `tree --save`)")]
+    OtherProgram { name: String },
     #[error("the saved tree is inconsistent: {0}")]
     Invalid(String),
     #[error("cannot read the saved tree: {0}")]
@@ -127,7 +129,7 @@ pub fn save(tree: &Tree, info: &GameInfo, out: impl Write) -> io::Result<()> {
     w.inner.flush()
 }
 
-/// The bytes before the node blocks: magic, version, game, params,
+/// The bytes before the node blocks: magic, version, game, program, params,
 /// players, node count, max depth and label bytes (a fixed length for a
 /// game, whatever the counts: a streamed save writes it first with zero
 /// counts and again at the end).
@@ -137,6 +139,7 @@ pub(super) fn header(info: &GameInfo, players: &[String], n_nodes: u64, max_dept
         w.bytes(&MAGIC)?;
         w.u32(FORMAT_VERSION)?;
         w.str(&info.name)?;
+        w.u64(info.program)?;
         w.u64(info.params.len() as u64)?;
         for (k, v) in &info.params {
             w.str(k)?;
@@ -375,14 +378,21 @@ pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tr
         return Err(LoadError::Version { found });
     }
     let name = r.str()?;
+    let program = r.u64()?;
     let mut params = Vec::new();
     for _ in 0..r.u64()? {
+        // Counted like every string list: a damaged or hostile count of
+        // params is refused at the memory limit, not read until it is hit.
+        r.hold(std::mem::size_of::<(String, String)>() as u64)?;
         params.push((r.str()?, r.str()?));
     }
     let players = r.strs()?;
     if name != info.name || params != info.params || players != info.players {
-        let saved = GameInfo { name, players, params };
+        let saved = GameInfo { name, players, params, program };
         return Err(LoadError::OtherGame { saved: describe(&saved), wanted: describe(info) });
+    }
+    if program != info.program {
+        return Err(LoadError::OtherProgram { name });
     }
     let mut tree = Tree::empty(players);
     let n_nodes = r.u64()?;

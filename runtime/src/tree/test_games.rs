@@ -63,5 +63,8 @@ impl Game for Sides {
 
 /// [`Sides`] with its sides `depths` deep.
 pub(super) fn sides(depths: [u32; 2]) -> Sides {
-    Sides { info: GameInfo { name: "sides".into(), players: vec!["a".into(), "b".into()], params: Vec::new() }, depths }
+    Sides {
+        info: GameInfo { name: "sides".into(), players: vec!["a".into(), "b".into()], params: Vec::new(), program: 0 },
+        depths,
+    }
 }

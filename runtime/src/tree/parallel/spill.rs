@@ -45,7 +45,7 @@ pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
     scratch: &MakeScratch<'_>,
 ) -> Result<Saved, BuildError> {
     let start = Instant::now();
-    let Split { game, mut global, state, root, bounds } = split(make, threads)?;
+    let Split { game, mut global, state, root, bounds } = split(make, threads, opts)?;
     if bounds.is_empty() {
         return build_saving(&game, opts, out);
     }

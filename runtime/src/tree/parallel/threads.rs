@@ -38,7 +38,7 @@ pub fn build_parallel<G: Game>(
     threads: usize,
 ) -> Result<(Tree, f64), BuildError> {
     let start = Instant::now();
-    let Split { game, mut global, state, root, bounds } = split(make, threads)?;
+    let Split { game, mut global, state, root, bounds } = split(make, threads, opts)?;
     if bounds.is_empty() {
         return on_one_thread(&game, opts);
     }
@@ -75,8 +75,15 @@ pub(super) struct Split<G: Game> {
 
 /// Creates the game, expands its root and splits the root's children
 /// into parts for up to `threads` threads (none if fewer than two threads
-/// or children).
-pub(super) fn split<G: Game>(make: &(dyn Fn() -> Option<G> + Sync), threads: usize) -> Result<Split<G>, BuildError> {
+/// or children). A root whose children alone pass `opts.max_nodes` is
+/// refused here, as the one-thread build refuses it: the parts would first
+/// make every child's state, which for a wide root of large states takes
+/// minutes before any part counts a node.
+pub(super) fn split<G: Game>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+    threads: usize,
+    opts: &BuildOptions,
+) -> Result<Split<G>, BuildError> {
     let game = make().ok_or_else(|| {
         BuildError::Game(crate::game::GameError::Other { message: "cannot create the game".into(), at: String::new() })
     })?;
@@ -88,6 +95,9 @@ pub(super) fn split<G: Game>(make: &(dyn Fn() -> Option<G> + Sync), threads: usi
         Node::Chance { n_outcomes } => n_outcomes,
         Node::Decision { n_actions, .. } => n_actions,
     };
+    if 1 + u64::from(n_children) > opts.max_nodes {
+        return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });
+    }
     let mut bounds = Vec::new();
     if threads >= 2 && n_children >= 2 {
         // Each part: the subtrees of a run of the root's children, with its
@@ -292,7 +302,12 @@ mod tests {
     #[test]
     fn the_build_held_counts_what_the_parts_hold_at_once() {
         let game = || Open {
-            info: GameInfo { name: "open".into(), players: vec!["a".into(), "b".into()], params: Vec::new() },
+            info: GameInfo {
+                name: "open".into(),
+                players: vec!["a".into(), "b".into()],
+                params: Vec::new(),
+                program: 0,
+            },
             depth: 14,
         };
         let opts = BuildOptions::default();
@@ -320,7 +335,12 @@ mod tests {
     #[test]
     fn matching_two_parts_counts_its_cache() {
         let game = Open {
-            info: GameInfo { name: "open".into(), players: vec!["a".into(), "b".into()], params: Vec::new() },
+            info: GameInfo {
+                name: "open".into(),
+                players: vec!["a".into(), "b".into()],
+                params: Vec::new(),
+                program: 0,
+            },
             depth: 12,
         };
         let opts = BuildOptions::default();

@@ -1,0 +1,91 @@
+//! What Ctrl-C, SIGTERM and SIGHUP do, in one place: ctrlc allows one
+//! handler per process, installed here the first time anything needs it.
+//!
+//! While a run that can stop cleanly is armed ([`graceful`]: CFR keeps its
+//! answer and writes its checkpoint), the first signal only asks it to stop.
+//! Otherwise, or at a second signal, the process removes the temporary
+//! files it is writing ([`track_temp`]), stops the child processes it
+//! started ([`track_child`]: cargo, during `build`), and exits with status
+//! 130, so an interrupted run leaves neither a hidden partial file nor an
+//! orphaned compiler behind.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+struct State {
+    /// Set by the first signal while armed; read by the run.
+    stop: Arc<AtomicBool>,
+    armed: AtomicBool,
+    temps: Mutex<Vec<PathBuf>>,
+    children: Mutex<Vec<u32>>,
+}
+
+fn state() -> &'static State {
+    static STATE: OnceLock<State> = OnceLock::new();
+    STATE.get_or_init(|| {
+        // Failure means another handler is set (an embedding program's):
+        // then that program decides what a signal does.
+        let _ = ctrlc::set_handler(on_signal);
+        State {
+            stop: Arc::new(AtomicBool::new(false)),
+            armed: AtomicBool::new(false),
+            temps: Mutex::new(Vec::new()),
+            children: Mutex::new(Vec::new()),
+        }
+    })
+}
+
+fn on_signal() {
+    let s = state();
+    if s.armed.load(Ordering::SeqCst) && !s.stop.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    exit_cleanly(130);
+}
+
+/// Ends the process with `code` after removing the temporary files being
+/// written and stopping the child processes started (what a signal does;
+/// also the memory watch's way out, `crate::memory::watch`).
+pub fn exit_cleanly(code: i32) -> ! {
+    let s = state();
+    for temp in s.temps.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        let _ = std::fs::remove_file(temp);
+    }
+    #[cfg(unix)]
+    for &pid in s.children.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        if let Ok(pid) = i32::try_from(pid) {
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGTERM);
+        }
+    }
+    std::process::exit(code);
+}
+
+/// Arms the clean stop and returns its flag: from now on a first signal
+/// sets it (and the run stops at its next check) instead of ending the
+/// process.
+pub fn graceful() -> Arc<AtomicBool> {
+    let s = state();
+    s.armed.store(true, Ordering::SeqCst);
+    s.stop.clone()
+}
+
+/// A temporary file being written: removed if a signal ends the process.
+pub fn track_temp(path: &Path) {
+    state().temps.lock().unwrap_or_else(|e| e.into_inner()).push(path.to_path_buf());
+}
+
+/// The temporary file is gone (renamed into place or removed).
+pub fn untrack_temp(path: &Path) {
+    state().temps.lock().unwrap_or_else(|e| e.into_inner()).retain(|t| t != path);
+}
+
+/// A child process: stopped (SIGTERM) if a signal ends this one.
+pub fn track_child(pid: u32) {
+    state().children.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+}
+
+/// The child process has ended.
+pub fn untrack_child(pid: u32) {
+    state().children.lock().unwrap_or_else(|e| e.into_inner()).retain(|&c| c != pid);
+}
