@@ -6,6 +6,7 @@
 //! exploitability of the rounded profile.
 
 use galac_runtime::game::GameInfo;
+use galac_runtime::ids::{IdSlice, InfosetId};
 use galac_runtime::tree::Tree;
 use galac_solvers::exact::{certify, Certificate};
 use galac_solvers::lp::{Backend, LpSolver};
@@ -17,7 +18,13 @@ use galac_solvers::Profile;
 /// to an exact equilibrium is solved again by the simplex backend, whose
 /// vertex answers are rational and usually round exactly (an interior-point
 /// answer lies inside a face of equilibria and rarely does).
-pub fn section(tree: &Tree, profile: &Profile, labels: &[String], info: &GameInfo, retry: bool) -> (String, ExactJson) {
+pub fn section(
+    tree: &Tree,
+    profile: &Profile,
+    labels: &IdSlice<InfosetId, String>,
+    info: &GameInfo,
+    retry: bool,
+) -> (String, ExactJson) {
     let mut cert = certify(tree, profile);
     let mut note = String::new();
     if retry && !cert.certified() && cert.interval.is_some() {
@@ -121,21 +128,22 @@ pub struct ExactJson {
 }
 
 /// The section's JSON value.
-fn json(cert: &Certificate, tree: &Tree, labels: &[String], info: &GameInfo, resolved: bool) -> ExactJson {
+fn json(
+    cert: &Certificate,
+    tree: &Tree,
+    labels: &IdSlice<InfosetId, String>,
+    info: &GameInfo,
+    resolved: bool,
+) -> ExactJson {
     let per_player = |xs: &[galac_solvers::exact::Q]| -> serde_json::Map<String, serde_json::Value> {
         info.players.iter().zip(xs).map(|(p, v)| (p.clone(), v.to_string().into())).collect()
     };
     let strategy: serde_json::Map<String, serde_json::Value> = cert
         .probs
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .map(|(set, probs)| {
-            let acts: serde_json::Map<String, serde_json::Value> = tree
-                .action_labels(set as u32)
-                .iter()
-                .zip(probs)
-                .map(|(a, x)| (a.clone(), x.to_string().into()))
-                .collect();
+            let acts: serde_json::Map<String, serde_json::Value> =
+                tree.action_labels(set).iter().zip(probs).map(|(a, x)| (a.clone(), x.to_string().into())).collect();
             (labels[set].clone(), serde_json::Value::Object(acts))
         })
         .collect();

@@ -11,6 +11,7 @@
 use std::path::PathBuf;
 
 use galac_runtime::game::Game;
+use galac_runtime::ids::{IdSlice, InfosetId, NodeId, PlayerId};
 use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::beliefs::{explain, SetView};
 use galac_solvers::Profile;
@@ -56,7 +57,7 @@ pub struct ExplainArgs {
 
 /// One set, ready to show.
 struct Shown {
-    set: u32,
+    set: InfosetId,
     label: String,
     group: String,
     view: SetView,
@@ -69,7 +70,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
     let info = game.info();
     let player = match &args.select.player {
         Some(name) => match info.players.iter().position(|p| p == name) {
-            Some(p) => Some(p as u32),
+            Some(p) => Some(PlayerId::from_index(p)),
             None => {
                 eprintln!("error: no player `{name}`; the players are {}", info.players.join(", "));
                 return 2;
@@ -92,14 +93,12 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
     let letters = CardStyle { symbols: false, ..style.clone() };
     let private = crate::private_info::private_facts(&tree);
     let mut shown: Vec<Shown> = views
-        .into_iter()
-        .enumerate()
+        .into_iter_enumerated()
         .filter(|(set, _)| player.is_none_or(|p| tree.infosets[*set].player == p))
         .filter(|(set, _)| {
             let pattern = args.select.filter.as_deref().unwrap_or("");
-            [labels[*set].clone(), style.rewrite(&labels[*set]), letters.rewrite(&labels[*set])]
-                .iter()
-                .any(|l| matches(pattern, l))
+            let label = &labels[*set];
+            [label.clone(), style.rewrite(label), letters.rewrite(label)].iter().any(|l| matches(pattern, l))
         })
         .map(|(set, view)| {
             let label = style.rewrite(&labels[set]);
@@ -108,16 +107,16 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
                 facts => style.rewrite(&facts.join(", ")),
             };
             let histories = histories(&tree, &parents, &view, &style);
-            Shown { set: set as u32, group, label, view, histories }
+            Shown { set, group, label, view, histories }
         })
         .collect();
     // Player by player, each group where the player first meets it.
     let mut first_seen = std::collections::HashMap::new();
     for s in &shown {
-        first_seen.entry((tree.infosets[s.set as usize].player, s.group.clone())).or_insert(s.set);
+        first_seen.entry((tree.infosets[s.set].player, s.group.clone())).or_insert(s.set);
     }
     shown.sort_by_key(|s| {
-        let player = tree.infosets[s.set as usize].player;
+        let player = tree.infosets[s.set].player;
         (player, first_seen[&(player, s.group.clone())], s.set)
     });
     match args.format {
@@ -132,7 +131,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
 pub(crate) fn profile_for<G: Game>(
     game: &G,
     tree: &Tree,
-    labels: &[String],
+    labels: &IdSlice<InfosetId, String>,
     strategy: Option<&std::path::Path>,
     limits: &LimitArgs,
 ) -> Result<(Profile, String), String> {
@@ -156,12 +155,12 @@ pub(crate) fn matches(pattern: &str, text: &str) -> bool {
     true
 }
 
-/// Each node's parent (`u32::MAX` at the root).
-fn parents(tree: &Tree) -> Vec<u32> {
-    let mut parent = vec![u32::MAX; tree.n_nodes()];
-    for node in 0..tree.n_nodes() as u32 {
+/// Each node's parent (`None` at the root).
+fn parents(tree: &Tree) -> Vec<Option<NodeId>> {
+    let mut parent = vec![None; tree.n_nodes()];
+    for node in tree.nodes() {
         for child in tree.children(node) {
-            parent[child as usize] = node;
+            parent[child.index()] = Some(node);
         }
     }
     parent
@@ -169,23 +168,22 @@ fn parents(tree: &Tree) -> Vec<u32> {
 
 /// What tells a set's members apart: the chance outcomes and the other
 /// players' actions on the way to each, less those every member shares.
-fn histories(tree: &Tree, parents: &[u32], view: &SetView, style: &CardStyle) -> Vec<String> {
-    let mover = |h: u32| tree.player(h);
+fn histories(tree: &Tree, parents: &[Option<NodeId>], view: &SetView, style: &CardStyle) -> Vec<String> {
+    let mover = |h: NodeId| tree.player(h);
     let paths: Vec<Vec<String>> = view
         .beliefs
         .iter()
         .map(|&(h, _)| {
             let mut items = Vec::new();
             let mut node = h;
-            while parents[node as usize] != u32::MAX {
-                let up = parents[node as usize];
+            while let Some(up) = parents[node.index()] {
                 let a = (node - tree.children(up).start) as usize;
                 match tree.node(up) {
                     NodeView::Chance => {
                         items.push(tree.chance_outcome_labels(up).get(a).cloned().unwrap_or_else(|| format!("#{a}")))
                     }
                     NodeView::Decision { player, infoset } if Some(player) != mover(h) => {
-                        items.push(format!("{} {}", tree.player_names[player as usize], tree.action_labels(infoset)[a]))
+                        items.push(format!("{} {}", tree.player_names[player.index()], tree.action_labels(infoset)[a]))
                     }
                     _ => {}
                 }
@@ -214,11 +212,11 @@ fn histories(tree: &Tree, parents: &[u32], view: &SetView, style: &CardStyle) ->
 /// The text report.
 fn text(tree: &Tree, profile: &Profile, shown: &[Shown], source: &str, title: &str) -> String {
     let mut out = format!("game: {title}\nprofile: {source}\n");
-    let mut last: Option<(u32, &str)> = None;
+    let mut last: Option<(PlayerId, &str)> = None;
     for s in shown {
-        let player = tree.infosets[s.set as usize].player;
+        let player = tree.infosets[s.set].player;
         if last.map(|(p, _)| p) != Some(player) {
-            out += &format!("\n== {}\n", tree.player_names[player as usize]);
+            out += &format!("\n== {}\n", tree.player_names[player.index()]);
         }
         if last != Some((player, s.group.as_str())) {
             out += &format!("\n[{}]\n", s.group);
@@ -307,7 +305,7 @@ fn json<'a, G: Game>(
         .iter()
         .map(|s| SetJson {
             label: &s.label,
-            player: &tree.player_names[tree.infosets[s.set as usize].player as usize],
+            player: &tree.player_names[tree.infosets[s.set].player.index()],
             group: &s.group,
             reached: s.view.reach > 0.0,
             reach: s.view.reach,

@@ -2,13 +2,14 @@
 //! the second chooses without learning it, then the play ends) is a matrix
 //! game: `tree` shows it as its payoff matrix.
 
+use galac_runtime::ids::{InfosetId, NodeId, PlayerId};
 use galac_runtime::tree::{NodeView, Tree};
 
 /// The payoff matrix of a one-move game.
 pub struct Matrix {
     /// The player choosing the row, and the one choosing the column.
-    pub row_player: u32,
-    pub col_player: u32,
+    pub row_player: PlayerId,
+    pub col_player: PlayerId,
     /// The action labels (empty when the tree was built without labels).
     pub row_actions: Vec<String>,
     pub col_actions: Vec<String>,
@@ -21,10 +22,10 @@ pub fn of(tree: &Tree) -> Option<Matrix> {
     if tree.n_players != 2 || tree.n_nodes() == 0 {
         return None;
     }
-    let NodeView::Decision { player: row_player, infoset: rows } = tree.node(0) else { return None };
-    let mut col: Option<(u32, u32)> = None;
+    let NodeView::Decision { player: row_player, infoset: rows } = tree.node(NodeId::ROOT) else { return None };
+    let mut col: Option<(PlayerId, InfosetId)> = None;
     let mut payoffs = Vec::new();
-    for child in tree.children(0) {
+    for child in tree.children(NodeId::ROOT) {
         let NodeView::Decision { player, infoset } = tree.node(child) else { return None };
         // The second mover must not learn the first's choice: one set.
         if player == row_player || col.is_some_and(|c| c != (player, infoset)) {
@@ -67,8 +68,8 @@ impl Matrix {
             "a matrix game: one simultaneous move, {} x {}; {} chooses the row, {} the column (payoffs {}, {})\n",
             self.payoffs.len(),
             n_cols,
-            players[self.row_player as usize],
-            players[self.col_player as usize],
+            players[self.row_player.index()],
+            players[self.col_player.index()],
             players[0],
             players[1]
         );
@@ -82,8 +83,8 @@ impl Matrix {
     /// The matrix as JSON.
     pub fn json<'a>(&'a self, players: &'a [String]) -> MatrixJson<'a> {
         MatrixJson {
-            row_player: &players[self.row_player as usize],
-            col_player: &players[self.col_player as usize],
+            row_player: &players[self.row_player.index()],
+            col_player: &players[self.col_player.index()],
             row_actions: &self.row_actions,
             col_actions: &self.col_actions,
             payoffs: &self.payoffs,

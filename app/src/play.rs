@@ -17,6 +17,7 @@
 use std::io::{BufRead, IsTerminal};
 
 use galac_runtime::game::Game;
+use galac_runtime::ids::{InfosetId, NodeId, PlayerId};
 use galac_runtime::rng::SplitMix64;
 use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::sample::Sampler;
@@ -127,7 +128,7 @@ pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
         trail: Vec::new(),
         json,
     };
-    let human = |player: u32| all_human || player == seat;
+    let human = |player: PlayerId| all_human || player.0 == seat;
     let mut totals = vec![0i64; info.players.len()];
     for g in 0..args.games {
         say(json, &format!("\ngame {} of {}\n", g + 1, args.games));
@@ -195,9 +196,14 @@ fn clock_seed() -> u64 {
 
 impl<R: BufRead> Session<'_, R> {
     /// Plays one game from the root; returns its leaf.
-    fn play(&mut self, sampler: &Sampler, rng: &mut SplitMix64, human: &dyn Fn(u32) -> bool) -> Result<u32, Stop> {
+    fn play(
+        &mut self,
+        sampler: &Sampler,
+        rng: &mut SplitMix64,
+        human: &dyn Fn(PlayerId) -> bool,
+    ) -> Result<NodeId, Stop> {
         self.trail.clear();
-        let mut node = 0;
+        let mut node = NodeId::ROOT;
         loop {
             let next = match self.tree.node(node) {
                 NodeView::Terminal => return Ok(node),
@@ -214,9 +220,9 @@ impl<R: BufRead> Session<'_, R> {
                     } else {
                         sampler.child(node, rng.uniform()) - self.tree.children(node).start
                     };
-                    let name = &self.tree.player_names[player as usize];
+                    let name = &self.tree.player_names[player.index()];
                     self.trail.push(format!("{name} {}", self.tree.action_labels(infoset)[a as usize]));
-                    self.tree.children(node).start + a
+                    self.tree.children(node).nth_id(a as usize)
                 }
             };
             node = next;
@@ -225,8 +231,8 @@ impl<R: BufRead> Session<'_, R> {
 
     /// Shows the player their information set and actions and reads a
     /// choice.
-    fn ask(&mut self, player: u32, infoset: u32) -> Result<u32, Stop> {
-        let name = &self.tree.player_names[player as usize];
+    fn ask(&mut self, player: PlayerId, infoset: InfosetId) -> Result<u32, Stop> {
+        let name = &self.tree.player_names[player.index()];
         // A set's label starts with its player's name, said already.
         let label = self.tree.infoset_label(infoset);
         let facts = label.strip_prefix(name.as_str()).and_then(|l| l.strip_prefix(": ")).unwrap_or(label);

@@ -17,56 +17,53 @@
 
 use std::collections::HashMap;
 
+use galac_runtime::ids::{IdVec, InfosetId, NodeId, PlayerId};
 use galac_runtime::tree::{NodeView, Tree};
 
 /// Per information set: its private facts, in the label's order.
-pub fn private_facts(tree: &Tree) -> Vec<Vec<String>> {
+pub fn private_facts(tree: &Tree) -> IdVec<InfosetId, Vec<String>> {
     let n = tree.n_nodes();
-    let mut parent = vec![u32::MAX; n];
+    let mut parent: Vec<Option<NodeId>> = vec![None; n];
     let mut depth = vec![0u32; n];
-    let mut first_node = vec![u32::MAX; tree.infosets.len()];
-    let mut last_node = vec![u32::MAX; tree.infosets.len()];
+    let mut first_node: IdVec<InfosetId, Option<NodeId>> = IdVec::from(vec![None; tree.infosets.len()]);
+    let mut last_node: IdVec<InfosetId, Option<NodeId>> = IdVec::from(vec![None; tree.infosets.len()]);
     let mut hidden = vec![false; n];
     for node in tree.preorder() {
         for child in tree.children(node) {
-            (parent[child as usize], depth[child as usize]) = (node, depth[node as usize] + 1);
+            (parent[child.index()], depth[child.index()]) = (Some(node), depth[node.index()] + 1);
         }
-        if let NodeView::Decision { infoset, .. } = tree.node(node) {
-            let set = infoset as usize;
+        if let NodeView::Decision { infoset: set, .. } = tree.node(node) {
             // In preorder, the nodes where two of a set's nodes part are the
             // meeting points of consecutive ones (a set's "virtual tree").
-            if last_node[set] != u32::MAX {
-                hidden[meet(&parent, &depth, last_node[set], node) as usize] = true;
+            if let Some(last) = last_node[set] {
+                hidden[meet(&parent, &depth, last, node).index()] = true;
             }
-            if first_node[set] == u32::MAX {
-                first_node[set] = node;
-            }
-            last_node[set] = node;
+            first_node[set].get_or_insert(node);
+            last_node[set] = Some(node);
         }
     }
     // Each set's public state: the path to its first node.
-    let public: Vec<Vec<String>> = first_node
+    let public: IdVec<InfosetId, Vec<String>> = first_node
         .iter()
         .map(|&node| {
             let mut path = Vec::new();
             let mut v = node;
-            while v != u32::MAX && parent[v as usize] != u32::MAX {
-                let up = parent[v as usize];
-                let a = (v - tree.children(up).start) as usize;
-                path.push(if hidden[up as usize] { "?".to_string() } else { outcome(tree, up, a) });
-                v = up;
+            while let Some(up) = v.and_then(|v| parent[v.index()]) {
+                let a = (v.expect("a node with a parent") - tree.children(up).start) as usize;
+                path.push(if hidden[up.index()] { "?".to_string() } else { outcome(tree, up, a) });
+                v = Some(up);
             }
             path.reverse();
             path
         })
         .collect();
-    let mut states: HashMap<(u32, &[String]), Vec<usize>> = HashMap::new();
-    for (set, path) in public.iter().enumerate() {
+    let mut states: HashMap<(PlayerId, &[String]), Vec<InfosetId>> = HashMap::new();
+    for (set, path) in public.iter_enumerated() {
         states.entry((tree.infosets[set].player, path.as_slice())).or_default().push(set);
     }
-    let mut out = vec![Vec::new(); tree.infosets.len()];
+    let mut out: IdVec<InfosetId, Vec<String>> = IdVec::from(vec![Vec::new(); tree.infosets.len()]);
     for sets in states.values() {
-        let facts: Vec<Vec<&str>> = sets.iter().map(|&s| facts(tree.infoset_label(s as u32))).collect();
+        let facts: Vec<Vec<&str>> = sets.iter().map(|&s| facts(tree.infoset_label(s))).collect();
         for (k, &set) in sets.iter().enumerate() {
             out[set] = facts[k]
                 .iter()
@@ -79,21 +76,22 @@ pub fn private_facts(tree: &Tree) -> Vec<Vec<String>> {
 }
 
 /// The deepest common ancestor of two nodes.
-fn meet(parent: &[u32], depth: &[u32], mut a: u32, mut b: u32) -> u32 {
-    while depth[a as usize] > depth[b as usize] {
-        a = parent[a as usize];
+fn meet(parent: &[Option<NodeId>], depth: &[u32], mut a: NodeId, mut b: NodeId) -> NodeId {
+    let up = |n: NodeId| parent[n.index()].expect("a node below another has a parent");
+    while depth[a.index()] > depth[b.index()] {
+        a = up(a);
     }
-    while depth[b as usize] > depth[a as usize] {
-        b = parent[b as usize];
+    while depth[b.index()] > depth[a.index()] {
+        b = up(b);
     }
     while a != b {
-        (a, b) = (parent[a as usize], parent[b as usize]);
+        (a, b) = (up(a), up(b));
     }
     a
 }
 
 /// The name of outcome `a` of `node`: the action's or chance outcome's label.
-fn outcome(tree: &Tree, node: u32, a: usize) -> String {
+fn outcome(tree: &Tree, node: NodeId, a: usize) -> String {
     let label = match tree.node(node) {
         NodeView::Decision { infoset, .. } => tree.action_labels(infoset).get(a).cloned(),
         _ => tree.chance_outcome_labels(node).get(a).cloned(),

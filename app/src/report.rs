@@ -9,6 +9,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use galac_runtime::game::GameInfo;
+use galac_runtime::ids::{IdSlice, IdVec, InfosetId};
 use galac_runtime::tree::Tree;
 use galac_solvers::best_response::Evaluation;
 use galac_solvers::double_oracle::LabelledSet;
@@ -20,13 +21,14 @@ use crate::Format;
 
 /// Information-set labels that are unique keys (the choices are appended
 /// where two sets share a fact list).
-pub fn unique_labels(tree: &Tree) -> Vec<String> {
-    let n = tree.infosets.len() as u32;
+pub fn unique_labels(tree: &Tree) -> IdVec<InfosetId, String> {
     let mut counts: HashMap<&str, u32> = HashMap::new();
-    for set in 0..n {
+    for set in tree.infosets.keys() {
         *counts.entry(tree.infoset_label(set)).or_insert(0) += 1;
     }
-    let mut labels: Vec<String> = (0..n)
+    let mut labels: IdVec<InfosetId, String> = tree
+        .infosets
+        .keys()
         .map(|set| {
             let l = tree.infoset_label(set);
             if counts[l] > 1 {
@@ -41,7 +43,7 @@ pub fn unique_labels(tree: &Tree) -> Vec<String> {
     // were before any number was added).
     let mut numbered = Vec::new();
     let mut seen: HashMap<&str, u32> = HashMap::new();
-    for (i, l) in labels.iter().enumerate() {
+    for (i, l) in labels.iter_enumerated() {
         let k = seen.entry(l.as_str()).or_insert(0);
         *k += 1;
         if *k > 1 {
@@ -149,7 +151,7 @@ pub(crate) enum Strategy<'a> {
     Tree {
         tree: &'a Tree,
         profile: &'a Profile,
-        labels: &'a [String],
+        labels: &'a IdSlice<InfosetId, String>,
     },
     /// The sets the double oracle's restricted game defines.
     Labelled(&'a [LabelledSet]),
@@ -169,8 +171,7 @@ impl serde::Serialize for Strategy<'_> {
         match self {
             Strategy::None => s.serialize_unit(),
             Strategy::Tree { tree, profile, labels } => s.collect_map(
-                (0..tree.infosets.len() as u32)
-                    .map(|set| (&labels[set as usize], Probs(tree.action_labels(set), profile.probs(set)))),
+                tree.infosets.keys().map(|set| (&labels[set], Probs(tree.action_labels(set), profile.probs(set)))),
             ),
             Strategy::Labelled(sets) => {
                 s.collect_map(sets.iter().map(|set| (&set.label, Probs(&set.actions, &set.probs))))
@@ -207,9 +208,9 @@ pub(crate) fn many_players_note(players: usize) -> Option<(&'static str, &'stati
 pub(crate) struct Report<'a> {
     pub info: &'a GameInfo,
     pub tree: &'a Tree,
-    pub labels: &'a [String],
+    pub labels: &'a IdSlice<InfosetId, String>,
     pub profile: &'a Profile,
-    pub unreached: &'a [u32],
+    pub unreached: &'a [InfosetId],
     pub eval: &'a Evaluation,
     pub solver: &'a str,
     pub generate_seconds: f64,
@@ -280,16 +281,16 @@ impl Report<'_> {
         w.write_all(self.sections.as_bytes())?;
         for (p, name) in players.iter().enumerate() {
             write!(w, "\nstrategy of {name}:\n")?;
-            for (set, info) in self.tree.infosets.iter().enumerate() {
-                if info.player as usize != p {
+            for (set, info) in self.tree.infosets.iter_enumerated() {
+                if info.player.index() != p {
                     continue;
                 }
                 write!(w, "  {}: ", self.labels[set])?;
-                let probs = self.profile.probs(set as u32);
-                for (i, (a, x)) in self.tree.action_labels(set as u32).iter().zip(probs).enumerate() {
+                let probs = self.profile.probs(set);
+                for (i, (a, x)) in self.tree.action_labels(set).iter().zip(probs).enumerate() {
                     write!(w, "{}{a} {x:.3}", if i > 0 { ", " } else { "" })?;
                 }
-                let mark = if self.unreached.contains(&(set as u32)) { " *" } else { "" };
+                let mark = if self.unreached.contains(&set) { " *" } else { "" };
                 writeln!(w, "{mark}")?;
             }
         }
@@ -322,7 +323,7 @@ impl Report<'_> {
             nodes: Some(stats.nodes),
             infosets: Some(stats.infosets),
             seconds: seconds_json(Some(self.generate_seconds), self.phases),
-            unreached: Some(self.unreached.iter().map(|s| self.labels[*s as usize].as_str()).collect()),
+            unreached: Some(self.unreached.iter().map(|s| self.labels[*s].as_str()).collect()),
             strategy: Strategy::Tree { tree: self.tree, profile: self.profile, labels: self.labels },
             curve: self.curve,
             findings: self.findings,

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use galac_runtime::game::Game;
+use galac_runtime::ids::{IdSlice, InfosetId};
 use galac_runtime::tree::Tree;
 use galac_solvers::best_response::evaluate;
 use galac_solvers::lp::Backend;
@@ -63,7 +64,7 @@ fn given_strategy<G: Game>(
     game: &G,
     path: &std::path::Path,
     tree: &Tree,
-    labels: &[String],
+    labels: &IdSlice<InfosetId, String>,
     partial: bool,
 ) -> Result<registry::Solved, String> {
     let loaded = crate::strategy_file::read(path, game.info(), tree, labels, partial)?;

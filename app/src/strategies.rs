@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use galac_runtime::game::GameInfo;
+use galac_runtime::ids::{IdSlice, InfosetId, PlayerId};
 use galac_runtime::tree::Tree;
 use galac_solvers::best_response::best_response;
 use galac_solvers::Profile;
@@ -54,7 +55,7 @@ pub struct Resolver<'a> {
     pub tree: &'a Tree,
     pub info: &'a GameInfo,
     /// The tree's unique information-set labels (strategy files' keys).
-    pub labels: &'a [String],
+    pub labels: &'a IdSlice<InfosetId, String>,
     /// The limits a solve on the fly keeps (threads, memory, `--quiet`).
     limits: LimitArgs,
     solved: Option<(Profile, String)>,
@@ -62,7 +63,7 @@ pub struct Resolver<'a> {
 
 impl<'a> Resolver<'a> {
     /// A resolver that has not solved the game yet.
-    pub fn new(tree: &'a Tree, info: &'a GameInfo, labels: &'a [String]) -> Resolver<'a> {
+    pub fn new(tree: &'a Tree, info: &'a GameInfo, labels: &'a IdSlice<InfosetId, String>) -> Resolver<'a> {
         Resolver { tree, info, labels, limits: crate::defaults(), solved: None }
     }
 
@@ -79,7 +80,7 @@ impl<'a> Resolver<'a> {
     /// The full profile a source describes, as seen by `seat` (a best
     /// response is the seat's own; the other seats keep the profile it
     /// answers).
-    pub fn profile(&mut self, source: &Source, seat: u32) -> Result<Profile, String> {
+    pub fn profile(&mut self, source: &Source, seat: PlayerId) -> Result<Profile, String> {
         match source {
             Source::Uniform => Ok(Profile::uniform(self.tree)),
             Source::File(path) => {
@@ -102,14 +103,14 @@ impl<'a> Resolver<'a> {
     /// One profile in which each seat plays its own source's strategy.
     pub fn combine(&mut self, sources: &[Source]) -> Result<Profile, String> {
         let mut out = Profile::uniform(self.tree);
-        for (seat, source) in sources.iter().enumerate() {
+        for (seat, source) in PlayerId::all(sources.len() as u32).zip(sources) {
             if *source == Source::Uniform {
                 continue;
             }
-            let profile = self.profile(source, seat as u32)?;
-            for (set, info) in self.tree.infosets.iter().enumerate() {
-                if info.player == seat as u32 {
-                    out.probs_mut(set as u32).copy_from_slice(profile.probs(set as u32));
+            let profile = self.profile(source, seat)?;
+            for (set, info) in self.tree.infosets.iter_enumerated() {
+                if info.player == seat {
+                    out.probs_mut(set).copy_from_slice(profile.probs(set));
                 }
             }
         }

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use galac_runtime::game::GameInfo;
+use galac_runtime::ids::{IdSlice, IdVec, InfosetId};
 use galac_runtime::tree::Tree;
 use galac_solvers::Profile;
 
@@ -21,7 +22,7 @@ pub struct LoadedProfile {
     pub profile: Profile,
     /// Information sets the file did not list (uniform play there); only
     /// non-empty when a partial profile was allowed.
-    pub filled: Vec<u32>,
+    pub filled: Vec<InfosetId>,
 }
 
 /// Reads a profile written by `--out` and matches it to the tree's sets
@@ -35,7 +36,7 @@ pub fn read(
     path: &std::path::Path,
     info: &GameInfo,
     tree: &Tree,
-    labels: &[String],
+    labels: &IdSlice<InfosetId, String>,
     allow_partial: bool,
 ) -> Result<LoadedProfile, String> {
     let bytes = crate::read_bounded(path, MAX_STRATEGY_BYTES)?;
@@ -48,16 +49,16 @@ pub fn parse(
     file: &str,
     info: &GameInfo,
     tree: &Tree,
-    labels: &[String],
+    labels: &IdSlice<InfosetId, String>,
     allow_partial: bool,
 ) -> Result<LoadedProfile, String> {
-    let sets: HashMap<&str, u32> = labels.iter().enumerate().map(|(i, l)| (l.as_str(), i as u32)).collect();
+    let sets: HashMap<&str, InfosetId> = labels.iter_enumerated().map(|(set, l)| (l.as_str(), set)).collect();
     let mut reading = Reading {
         info,
         tree,
         sets: &sets,
         profile: Profile::uniform(tree),
-        seen: vec![false; labels.len()],
+        seen: IdVec::from(vec![false; labels.len()]),
         game: None,
         params: None,
         program: None,
@@ -79,12 +80,12 @@ pub fn parse(
         return Err(format!("`{file}` has no \"strategy\" object"));
     }
     let mut filled = Vec::new();
-    for (set, label) in labels.iter().enumerate() {
+    for (set, label) in labels.iter_enumerated() {
         if !reading.seen[set] {
             if !allow_partial {
                 return Err(format!("`{file}` has no strategy for the information set \"{label}\""));
             }
-            filled.push(set as u32);
+            filled.push(set);
         }
     }
     Ok(LoadedProfile { profile: reading.profile, filled })
@@ -95,10 +96,10 @@ struct Reading<'a> {
     info: &'a GameInfo,
     tree: &'a Tree,
     /// Each information set by its label.
-    sets: &'a HashMap<&'a str, u32>,
+    sets: &'a HashMap<&'a str, InfosetId>,
     profile: Profile,
     /// The sets the file gave.
-    seen: Vec<bool>,
+    seen: IdVec<InfosetId, bool>,
     game: Option<serde_json::Value>,
     params: Option<serde_json::Value>,
     program: Option<serde_json::Value>,
@@ -131,7 +132,7 @@ impl Reading<'_> {
     }
 
     /// One set's entry, `{action: probability, ...}`, into the profile.
-    fn set_entry<'de, A: MapAccess<'de>>(&mut self, set: u32, label: &str, map: &mut A) -> Result<(), A::Error> {
+    fn set_entry<'de, A: MapAccess<'de>>(&mut self, set: InfosetId, label: &str, map: &mut A) -> Result<(), A::Error> {
         let names = self.tree.action_labels(set);
         let mut given = vec![None; names.len()];
         while let Some(action) = map.next_key::<Cow<'de, str>>()? {
@@ -167,7 +168,7 @@ impl Reading<'_> {
         for (p, x) in probs.iter_mut().zip(given) {
             *p = x.unwrap_or_default();
         }
-        self.seen[set as usize] = true;
+        self.seen[set] = true;
         Ok(())
     }
 }
@@ -241,7 +242,7 @@ impl<'de> Visitor<'de> for Sets<'_, '_> {
 /// One set's entry.
 struct Entry<'r, 'a, 'l> {
     reading: &'r mut Reading<'a>,
-    set: u32,
+    set: InfosetId,
     label: &'l str,
 }
 

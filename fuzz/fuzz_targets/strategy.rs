@@ -5,11 +5,12 @@
 use std::sync::OnceLock;
 
 use galac_runtime::game::{Game, GameInfo};
+use galac_runtime::ids::{IdVec, InfosetId};
 use galac_runtime::tree::{build, BuildOptions, Tree};
 use libfuzzer_sys::fuzz_target;
 
-fn kuhn() -> &'static (GameInfo, Tree, Vec<String>) {
-    static KUHN: OnceLock<(GameInfo, Tree, Vec<String>)> = OnceLock::new();
+fn kuhn() -> &'static (GameInfo, Tree, IdVec<InfosetId, String>) {
+    static KUHN: OnceLock<(GameInfo, Tree, IdVec<InfosetId, String>)> = OnceLock::new();
     KUHN.get_or_init(|| {
         let source = include_bytes!("../../examples/kuhn.gala");
         let game = galac_compiler::driver::load_interp("kuhn.gala", source, &[]).expect("kuhn checks");

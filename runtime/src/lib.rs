@@ -4,11 +4,13 @@
 //! implement (and [`game::Family`], a game with run-time params), exact
 //! information-state interning ([`info`]), values and checked operations
 //! ([`value`], [`ops`]), exact chance probabilities ([`rational`]), labels
-//! and the flat game tree with its builders ([`tree`]). The runtime never
+//! and the flat game tree with its builders ([`tree`]), whose nodes, sets
+//! and players are typed ids ([`ids`]). The runtime never
 //! depends on the compiler, the solvers or the command line.
 
 mod error;
 pub mod game;
+pub mod ids;
 pub mod info;
 pub mod labels;
 pub mod memory;

@@ -8,6 +8,7 @@
 //! the others' and chance's play give (as if the player had steered there);
 //! when the others' play never gets there either, there are none.
 
+use galac_runtime::ids::{IdVec, InfosetId, NodeId};
 use galac_runtime::tree::{NodeView, Tree};
 
 use crate::Profile;
@@ -19,14 +20,14 @@ pub struct SetView {
     pub reach: f64,
     /// Per member node, in preorder: the belief (probability of being there
     /// when at the set); empty when nothing reaches the set.
-    pub beliefs: Vec<(u32, f64)>,
+    pub beliefs: Vec<(NodeId, f64)>,
     /// Per action: the moving player's expected payoff after taking it
     /// (weighted by the beliefs); NaN without beliefs.
     pub action_values: Vec<f64>,
 }
 
-/// Every information set's view under `profile`, by set index.
-pub fn explain(tree: &Tree, profile: &Profile) -> Vec<SetView> {
+/// Every information set's view under `profile`.
+pub fn explain(tree: &Tree, profile: &Profile) -> IdVec<InfosetId, SetView> {
     let order = tree.preorder();
     let n = tree.n_players as usize;
     let n_nodes = tree.n_nodes();
@@ -37,28 +38,28 @@ pub fn explain(tree: &Tree, profile: &Profile) -> Vec<SetView> {
     if n_nodes > 0 {
         reach[0] = 1.0;
     }
-    let mut members: Vec<Vec<u32>> = vec![Vec::new(); tree.infosets.len()];
+    let mut members: IdVec<InfosetId, Vec<NodeId>> = IdVec::from(vec![Vec::new(); tree.infosets.len()]);
     let mut row = vec![0.0f64; n];
     for &node in &order {
-        let base = node as usize * n;
-        let r = reach[node as usize];
+        let base = node.index() * n;
+        let r = reach[node.index()];
         row.copy_from_slice(&others[base..base + n]);
         match tree.node(node) {
             NodeView::Terminal => {}
             NodeView::Chance => {
                 for (child, p) in tree.children(node).zip(tree.chance_probs(node)) {
-                    let (cb, w) = (child as usize * n, p.to_f64());
-                    reach[child as usize] = r * w;
+                    let (cb, w) = (child.index() * n, p.to_f64());
+                    reach[child.index()] = r * w;
                     others[cb..cb + n].iter_mut().zip(&row).for_each(|(x, y)| *x = y * w);
                 }
             }
             NodeView::Decision { player, infoset } => {
-                members[infoset as usize].push(node);
+                members[infoset].push(node);
                 for (child, &w) in tree.children(node).zip(profile.probs(infoset)) {
-                    let cb = child as usize * n;
-                    reach[child as usize] = r * w;
+                    let cb = child.index() * n;
+                    reach[child.index()] = r * w;
                     for (p, (x, y)) in others[cb..cb + n].iter_mut().zip(&row).enumerate() {
-                        *x = if p == player as usize { *y } else { y * w };
+                        *x = if p == player.index() { *y } else { y * w };
                     }
                 }
             }
@@ -66,23 +67,22 @@ pub fn explain(tree: &Tree, profile: &Profile) -> Vec<SetView> {
     }
     let values = node_values(tree, profile, &order);
     members
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .map(|(set, nodes)| {
-            let player = tree.infosets[set].player as usize;
-            let total: f64 = nodes.iter().map(|&h| reach[h as usize]).sum();
+            let player = tree.infosets[set].player.index();
+            let total: f64 = nodes.iter().map(|&h| reach[h.index()]).sum();
             // Without reach, the others' and chance's part alone.
-            let weight = |h: u32| if total > 0.0 { reach[h as usize] } else { others[h as usize * n + player] };
+            let weight = |h: NodeId| if total > 0.0 { reach[h.index()] } else { others[h.index() * n + player] };
             let weights: Vec<f64> = nodes.iter().map(|&h| weight(h)).collect();
             let sum: f64 = weights.iter().sum();
             let n_actions = tree.infosets[set].n_actions as usize;
             if sum <= 0.0 {
                 return SetView { reach: total, beliefs: Vec::new(), action_values: vec![f64::NAN; n_actions] };
             }
-            let beliefs: Vec<(u32, f64)> = nodes.iter().zip(&weights).map(|(&h, w)| (h, w / sum)).collect();
+            let beliefs: Vec<(NodeId, f64)> = nodes.iter().zip(&weights).map(|(&h, w)| (h, w / sum)).collect();
             let action_values = (0..n_actions)
                 .map(|a| {
-                    beliefs.iter().map(|&(h, b)| b * values[(tree.children(h).start as usize + a) * n + player]).sum()
+                    beliefs.iter().map(|&(h, b)| b * values[(tree.children(h).start.index() + a) * n + player]).sum()
                 })
                 .collect();
             SetView { reach: total, beliefs, action_values }
@@ -91,11 +91,11 @@ pub fn explain(tree: &Tree, profile: &Profile) -> Vec<SetView> {
 }
 
 /// Every node's expected payoff vector under the profile (flat, `n` per node).
-fn node_values(tree: &Tree, profile: &Profile, order: &[u32]) -> Vec<f64> {
+fn node_values(tree: &Tree, profile: &Profile, order: &[NodeId]) -> Vec<f64> {
     let n = tree.n_players as usize;
     let mut val = vec![0.0f64; tree.n_nodes() * n];
     for &node in order.iter().rev() {
-        let base = node as usize * n;
+        let base = node.index() * n;
         let weights: Vec<f64> = match tree.node(node) {
             NodeView::Terminal => {
                 for (p, x) in tree.payoffs(node).iter().enumerate() {
@@ -108,7 +108,7 @@ fn node_values(tree: &Tree, profile: &Profile, order: &[u32]) -> Vec<f64> {
         };
         for (child, w) in tree.children(node).zip(weights) {
             for p in 0..n {
-                val[base + p] += w * val[child as usize * n + p];
+                val[base + p] += w * val[child.index() * n + p];
             }
         }
     }

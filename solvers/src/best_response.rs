@@ -7,6 +7,7 @@
 //! deepest (most own moves before it) to the shallowest: with perfect recall
 //! the subtrees below a set only hold deeper sets of `p`, already decided.
 
+use galac_runtime::ids::{IdRange, IdVec, InfosetId, NodeId, PlayerId, SlotId};
 use galac_runtime::tree::{NodeView, Tree};
 
 use crate::Profile;
@@ -27,16 +28,16 @@ pub struct BestResponse {
     pub value: f64,
     /// Per information set of the tree: the action the player takes there
     /// (`Some` exactly for the player's own sets).
-    pub choice: Vec<Option<u32>>,
+    pub choice: IdVec<InfosetId, Option<u32>>,
 }
 
 impl BestResponse {
     /// `profile` with this player's sets replaced by the pure choices.
     pub fn apply_to(&self, profile: &Profile) -> Profile {
         let mut out = profile.clone();
-        for (set, choice) in self.choice.iter().enumerate() {
+        for (set, choice) in self.choice.iter_enumerated() {
             if let Some(a) = choice {
-                let probs = out.probs_mut(set as u32);
+                let probs = out.probs_mut(set);
                 probs.fill(0.0);
                 probs[*a as usize] = 1.0;
             }
@@ -51,7 +52,7 @@ pub fn evaluate(tree: &Tree, profile: &Profile) -> Evaluation {
 }
 
 /// Player `me`'s best response to the others' strategies in `profile`.
-pub fn best_response(tree: &Tree, profile: &Profile, me: u32) -> BestResponse {
+pub fn best_response(tree: &Tree, profile: &Profile, me: PlayerId) -> BestResponse {
     let mut ev = Evaluator::new(tree);
     let value = ev.best_response_value(tree, profile, me);
     let choice = ev.choice.iter().map(|&a| (a != UNDECIDED).then_some(a)).collect();
@@ -59,7 +60,7 @@ pub fn best_response(tree: &Tree, profile: &Profile, me: u32) -> BestResponse {
 }
 
 /// Expected payoffs of every player, bottom-up over the reversed preorder.
-pub fn expected_values(tree: &Tree, profile: &Profile, order: &[u32]) -> Vec<f64> {
+pub fn expected_values(tree: &Tree, profile: &Profile, order: &[NodeId]) -> Vec<f64> {
     let mut val = vec![0.0f64; tree.n_nodes() * tree.n_players as usize];
     expected_values_into(tree, profile, order, &mut val);
     val[..tree.n_players as usize].to_vec()
@@ -67,25 +68,26 @@ pub fn expected_values(tree: &Tree, profile: &Profile, order: &[u32]) -> Vec<f64
 
 /// [`expected_values`] into `val` (per node and player, zero on entry);
 /// the root's are its first `n_players` entries.
-fn expected_values_into(tree: &Tree, profile: &Profile, order: &[u32], val: &mut [f64]) {
+fn expected_values_into(tree: &Tree, profile: &Profile, order: &[NodeId], val: &mut [f64]) {
     let n = tree.n_players as usize;
     for &node in order.iter().rev() {
-        let base = node as usize * n;
-        let mut add = |child: u32, w: f64| {
+        let base = node.index() * n;
+        // Children as plain indices: a `Range<usize>` zipped with a slice
+        // is walked without a bounds check a step (`IdRange` is not).
+        let mut add = |child: usize, w: f64| {
             for p in 0..n {
-                val[base + p] += w * val[child as usize * n + p];
+                val[base + p] += w * val[child * n + p];
             }
         };
+        let children = tree.children(node).indices();
         match tree.node(node) {
             NodeView::Terminal => {
                 for (p, x) in tree.payoffs(node).iter().enumerate() {
                     val[base + p] = *x as f64;
                 }
             }
-            NodeView::Chance => tree.children(node).zip(tree.chance_probs(node)).for_each(|(c, r)| add(c, r.to_f64())),
-            NodeView::Decision { infoset, .. } => {
-                tree.children(node).zip(profile.probs(infoset)).for_each(|(c, w)| add(c, *w))
-            }
+            NodeView::Chance => children.zip(tree.chance_probs(node)).for_each(|(c, r)| add(c, r.to_f64())),
+            NodeView::Decision { infoset, .. } => children.zip(profile.probs(infoset)).for_each(|(c, w)| add(c, *w)),
         }
     }
 }
@@ -94,50 +96,50 @@ fn expected_values_into(tree: &Tree, profile: &Profile, order: &[u32], val: &mut
 /// first, with their nodes: the order the best response decides them in,
 /// a function of the tree alone.
 struct OwnSets {
-    sets: Vec<u32>,
+    sets: Vec<InfosetId>,
     /// The nodes of `sets[i]` are `nodes[starts[i]..starts[i + 1]]`.
     starts: Vec<u32>,
-    nodes: Vec<u32>,
+    nodes: Vec<NodeId>,
 }
 
 impl OwnSets {
     /// Player `me`'s sets of `tree`, visited in preorder `order`.
-    fn new(tree: &Tree, order: &[u32], me: u32, own_depth: &mut [u32]) -> OwnSets {
+    fn new(tree: &Tree, order: &[NodeId], me: PlayerId, own_depth: &mut [u32]) -> OwnSets {
         let n_sets = tree.infosets.len();
-        let mut count = vec![0u32; n_sets];
-        let mut set_depth = vec![0u32; n_sets];
+        let mut count: IdVec<InfosetId, u32> = IdVec::from(vec![0u32; n_sets]);
+        let mut set_depth: IdVec<InfosetId, u32> = IdVec::from(vec![0u32; n_sets]);
         if let Some(d) = own_depth.first_mut() {
             *d = 0;
         }
         for &node in order {
-            let d = own_depth[node as usize];
+            let d = own_depth[node.index()];
             let mine = match tree.node(node) {
                 NodeView::Decision { player, infoset } if player == me => {
-                    count[infoset as usize] += 1;
-                    set_depth[infoset as usize] = d;
+                    count[infoset] += 1;
+                    set_depth[infoset] = d;
                     true
                 }
                 _ => false,
             };
-            tree.children(node).for_each(|c| own_depth[c as usize] = d + u32::from(mine));
+            tree.children(node).for_each(|c| own_depth[c.index()] = d + u32::from(mine));
         }
-        let mut sets: Vec<u32> = (0..n_sets as u32).filter(|s| count[*s as usize] > 0).collect();
-        sets.sort_by_key(|s| std::cmp::Reverse(set_depth[*s as usize]));
+        let mut sets: Vec<InfosetId> = count.keys().filter(|&s| count[s] > 0).collect();
+        sets.sort_by_key(|&s| std::cmp::Reverse(set_depth[s]));
         let mut starts = Vec::with_capacity(sets.len() + 1);
-        let mut at = vec![0u32; n_sets];
+        let mut at: IdVec<InfosetId, u32> = IdVec::from(vec![0u32; n_sets]);
         let mut total = 0u32;
         for &s in &sets {
             starts.push(total);
-            at[s as usize] = total;
-            total += count[s as usize];
+            at[s] = total;
+            total += count[s];
         }
         starts.push(total);
-        let mut nodes = vec![0u32; total as usize];
+        let mut nodes = vec![NodeId::ROOT; total as usize];
         for &node in order {
             if let NodeView::Decision { player, infoset } = tree.node(node) {
                 if player == me {
-                    nodes[at[infoset as usize] as usize] = node;
-                    at[infoset as usize] += 1;
+                    nodes[at[infoset] as usize] = node;
+                    at[infoset] += 1;
                 }
             }
         }
@@ -149,17 +151,17 @@ impl OwnSets {
 /// the preorder and every player's set order are computed once, and the
 /// per-node buffers are reused, so a call allocates nothing but its answer.
 pub struct Evaluator {
-    order: Vec<u32>,
-    own: Vec<OwnSets>,
+    order: Vec<NodeId>,
+    own: IdVec<PlayerId, OwnSets>,
     /// Per node and player: expected payoffs.
     values: Vec<f64>,
     /// Per node: reach by chance and the other players.
     reach: Vec<f64>,
     /// Per node: the responder's value below (NaN: not computed).
     val: Vec<f64>,
-    stack: Vec<(u32, bool)>,
+    stack: Vec<(NodeId, bool)>,
     /// Per information set: the responder's choice (`UNDECIDED`: none).
-    choice: Vec<u32>,
+    choice: IdVec<InfosetId, u32>,
     q: Vec<f64>,
 }
 
@@ -169,7 +171,7 @@ impl Evaluator {
         let order = tree.preorder();
         let n = tree.n_nodes();
         let mut own_depth = vec![0u32; n];
-        let own = (0..tree.n_players).map(|p| OwnSets::new(tree, &order, p, &mut own_depth)).collect();
+        let own = tree.players().map(|p| OwnSets::new(tree, &order, p, &mut own_depth)).collect();
         let max_actions = tree.infosets.iter().map(|i| i.n_actions as usize).max().unwrap_or(0);
         Evaluator {
             order,
@@ -178,7 +180,7 @@ impl Evaluator {
             reach: vec![0.0; n],
             val: vec![f64::NAN; n],
             stack: Vec::new(),
-            choice: vec![UNDECIDED; tree.infosets.len()],
+            choice: IdVec::from(vec![UNDECIDED; tree.infosets.len()]),
             q: vec![0.0; max_actions],
         }
     }
@@ -196,14 +198,14 @@ impl Evaluator {
         self.values.fill(0.0);
         expected_values_into(tree, profile, &self.order, &mut self.values);
         let values = self.values[..n].to_vec();
-        let best_response: Vec<f64> = (0..n).map(|p| self.best_response_value(tree, profile, p as u32)).collect();
+        let best_response: Vec<f64> = tree.players().map(|p| self.best_response_value(tree, profile, p)).collect();
         let nash_conv = best_response.iter().zip(&values).map(|(b, v)| b - v).sum();
         Evaluation { values, best_response, nash_conv }
     }
 
     /// Player `me`'s best-response value to `profile`; its choices are left
     /// in `self.choice`.
-    fn best_response_value(&mut self, tree: &Tree, profile: &Profile, me: u32) -> f64 {
+    fn best_response_value(&mut self, tree: &Tree, profile: &Profile, me: PlayerId) -> f64 {
         self.best_response_recording(tree, profile, me, |_, _| {})
     }
 
@@ -212,9 +214,16 @@ impl Evaluator {
     /// weighted payoff of taking it and responding best below. A set no
     /// play reaches gets zeros. An action is a best one when its value is
     /// its set's largest.
-    pub fn action_values(&mut self, tree: &Tree, profile: &Profile, me: u32, slot: &[u32], out: &mut [f64]) {
+    pub fn action_values(
+        &mut self,
+        tree: &Tree,
+        profile: &Profile,
+        me: PlayerId,
+        slot: &IdVec<InfosetId, SlotId>,
+        out: &mut [f64],
+    ) {
         self.best_response_recording(tree, profile, me, |set, q| {
-            let s = slot[set as usize] as usize;
+            let s = slot[set].index();
             out[s..s + q.len()].copy_from_slice(q);
         });
     }
@@ -225,8 +234,8 @@ impl Evaluator {
         &mut self,
         tree: &Tree,
         profile: &Profile,
-        me: u32,
-        mut record: impl FnMut(u32, &[f64]),
+        me: PlayerId,
+        mut record: impl FnMut(InfosetId, &[f64]),
     ) -> f64 {
         if tree.n_nodes() == 0 {
             return 0.0;
@@ -235,43 +244,43 @@ impl Evaluator {
         let reach = &mut self.reach;
         reach[0] = 1.0;
         for &node in &self.order {
-            let r = reach[node as usize];
+            let r = reach[node.index()];
             match tree.node(node) {
                 NodeView::Terminal => {}
                 NodeView::Chance => {
                     for (child, pr) in tree.children(node).zip(tree.chance_probs(node)) {
-                        reach[child as usize] = r * pr.to_f64();
+                        reach[child.index()] = r * pr.to_f64();
                     }
                 }
                 NodeView::Decision { player, infoset } => {
                     let mine = player == me;
                     for (child, w) in tree.children(node).zip(profile.probs(infoset)) {
-                        reach[child as usize] = if mine { r } else { r * w };
+                        reach[child.index()] = if mine { r } else { r * w };
                     }
                 }
             }
         }
         self.choice.fill(UNDECIDED);
         self.val.fill(f64::NAN);
-        let own = &self.own[me as usize];
+        let own = &self.own[me];
         let view = TreeView { tree, profile, me };
         for (i, &set) in own.sets.iter().enumerate() {
-            let n_actions = tree.infosets[set as usize].n_actions as usize;
+            let n_actions = tree.infosets[set].n_actions as usize;
             let nodes = own.nodes[own.starts[i] as usize..own.starts[i + 1] as usize].iter();
             let reach = &self.reach;
-            let nodes = nodes.map(|&node| (node, reach[node as usize]));
+            let nodes = nodes.map(|&node| (node, reach[node.index()]));
             let q = &mut self.q[..n_actions];
-            self.choice[set as usize] = best_action(&view, nodes, q, &self.choice, &mut self.val, &mut self.stack);
+            self.choice[set] = best_action(&view, nodes, q, &self.choice, &mut self.val, &mut self.stack);
             record(set, q);
         }
         // A set of mine that no play reaches still gets a choice, so that the
         // strategy is complete: the first action.
-        for (set, info) in tree.infosets.iter().enumerate() {
+        for (set, info) in tree.infosets.iter_enumerated() {
             if info.player == me && self.choice[set] == UNDECIDED {
                 self.choice[set] = 0;
             }
         }
-        value_below(&view, &self.choice, &mut self.val, &mut self.stack, 0)
+        value_below(&view, &self.choice, &mut self.val, &mut self.stack, NodeId::ROOT)
     }
 }
 
@@ -285,7 +294,7 @@ pub(crate) enum Role {
     Leaf(f64),
     Chance,
     /// A node of the responder, in this set.
-    Mine(u32),
+    Mine(InfosetId),
     /// A node of another player (whose strategy is fixed).
     Other,
 }
@@ -295,13 +304,13 @@ pub(crate) enum Role {
 /// strategy; one walk serves both.
 pub(crate) trait Responding {
     /// What `node` is.
-    fn role(&self, node: u32) -> Role;
+    fn role(&self, node: NodeId) -> Role;
     /// Its children.
-    fn children(&self, node: u32) -> std::ops::Range<u32>;
+    fn children(&self, node: NodeId) -> IdRange<NodeId>;
     /// The probability of its `i`-th child, at a chance node or another
     /// player's node (children of weight 0 are never valued: the double
     /// oracle has not made what lies below them).
-    fn weight(&self, node: u32, i: u32) -> f64;
+    fn weight(&self, node: NodeId, action: u32) -> f64;
 }
 
 /// The responder's best action at a set whose nodes (with their reach by
@@ -309,11 +318,11 @@ pub(crate) trait Responding {
 /// sets below must be decided in `choice`. `q` holds a value per action.
 pub(crate) fn best_action<R: Responding>(
     r: &R,
-    nodes: impl Iterator<Item = (u32, f64)>,
+    nodes: impl Iterator<Item = (NodeId, f64)>,
     q: &mut [f64],
-    choice: &[u32],
+    choice: &IdVec<InfosetId, u32>,
     val: &mut [f64],
-    stack: &mut Vec<(u32, bool)>,
+    stack: &mut Vec<(NodeId, bool)>,
 ) -> u32 {
     q.fill(0.0);
     for (node, reach) in nodes {
@@ -336,28 +345,28 @@ pub(crate) fn best_action<R: Responding>(
 /// deeper, so already decided.
 pub(crate) fn value_below<R: Responding>(
     r: &R,
-    choice: &[u32],
+    choice: &IdVec<InfosetId, u32>,
     val: &mut [f64],
-    stack: &mut Vec<(u32, bool)>,
-    node: u32,
+    stack: &mut Vec<(NodeId, bool)>,
+    node: NodeId,
 ) -> f64 {
-    if !val[node as usize].is_nan() {
-        return val[node as usize];
+    if !val[node.index()].is_nan() {
+        return val[node.index()];
     }
-    let my_child = |n: u32, set: u32| match choice[set as usize] {
+    let my_child = |n: NodeId, set: InfosetId| match choice[set] {
         UNDECIDED => None,
-        a => Some(r.children(n).start + a),
+        a => Some(r.children(n).nth_id(a as usize)),
     };
     stack.clear();
     stack.push((node, false));
     while let Some((n, expanded)) = stack.pop() {
-        if !val[n as usize].is_nan() {
+        if !val[n.index()].is_nan() {
             continue;
         }
         let role = r.role(n);
         if !expanded {
             match role {
-                Role::Leaf(x) => val[n as usize] = x,
+                Role::Leaf(x) => val[n.index()] = x,
                 Role::Mine(set) => {
                     stack.push((n, true));
                     stack.extend(my_child(n, set).map(|c| (c, false)));
@@ -370,16 +379,16 @@ pub(crate) fn value_below<R: Responding>(
             }
             continue;
         }
-        val[n as usize] = match role {
+        val[n.index()] = match role {
             Role::Leaf(_) => unreachable!("leaves are valued before they are expanded"),
-            Role::Mine(set) => my_child(n, set).map_or(f64::NEG_INFINITY, |c| val[c as usize]),
+            Role::Mine(set) => my_child(n, set).map_or(f64::NEG_INFINITY, |c| val[c.index()]),
             Role::Chance | Role::Other => r
                 .children(n)
                 .enumerate()
                 .map(|(i, c)| {
                     let w = r.weight(n, i as u32);
                     if w > 0.0 {
-                        w * val[c as usize]
+                        w * val[c.index()]
                     } else {
                         0.0
                     }
@@ -387,34 +396,34 @@ pub(crate) fn value_below<R: Responding>(
                 .sum(),
         };
     }
-    val[node as usize]
+    val[node.index()]
 }
 
 /// A built tree and a profile, as one player's best response sees them.
 struct TreeView<'a> {
     tree: &'a Tree,
     profile: &'a Profile,
-    me: u32,
+    me: PlayerId,
 }
 
 impl Responding for TreeView<'_> {
-    fn role(&self, node: u32) -> Role {
+    fn role(&self, node: NodeId) -> Role {
         match self.tree.node(node) {
-            NodeView::Terminal => Role::Leaf(self.tree.payoffs(node)[self.me as usize] as f64),
+            NodeView::Terminal => Role::Leaf(self.tree.payoffs(node)[self.me.index()] as f64),
             NodeView::Chance => Role::Chance,
             NodeView::Decision { player, infoset } if player == self.me => Role::Mine(infoset),
             NodeView::Decision { .. } => Role::Other,
         }
     }
 
-    fn children(&self, node: u32) -> std::ops::Range<u32> {
+    fn children(&self, node: NodeId) -> IdRange<NodeId> {
         self.tree.children(node)
     }
 
-    fn weight(&self, node: u32, i: u32) -> f64 {
+    fn weight(&self, node: NodeId, action: u32) -> f64 {
         match self.tree.node(node) {
-            NodeView::Chance => self.tree.chance_probs(node)[i as usize].to_f64(),
-            NodeView::Decision { infoset, .. } => self.profile.probs(infoset)[i as usize],
+            NodeView::Chance => self.tree.chance_probs(node)[action as usize].to_f64(),
+            NodeView::Decision { infoset, .. } => self.profile.probs(infoset)[action as usize],
             NodeView::Terminal => 0.0,
         }
     }

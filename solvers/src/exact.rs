@@ -15,6 +15,7 @@
 //! best responses still bound the value exactly: the first player can
 //! guarantee `c - br[1]` and cannot get more than `br[0]`.
 
+use galac_runtime::ids::{IdSlice, IdVec, InfosetId, NodeId, PlayerId, SeqId};
 use galac_runtime::tree::{NodeView, Tree};
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
@@ -29,7 +30,7 @@ use crate::Profile;
 #[derive(Clone, Debug)]
 pub struct Certificate {
     /// The rounded profile: per information set, its action probabilities.
-    pub probs: Vec<Vec<Q>>,
+    pub probs: IdVec<InfosetId, Vec<Q>>,
     /// The largest denominator the rounding allowed.
     pub max_denominator: u64,
     /// The profile solves the equilibrium conditions on the float answer's
@@ -59,7 +60,7 @@ const DENOMINATORS: [u64; 7] = [10, 100, 1_000, 10_000, 100_000, 1_000_000, 100_
 
 /// What a rounding guarantees one player: the payoff, the rounded profile,
 /// its denominator bound.
-type Guarantee = (Q, Vec<Vec<Q>>, u64);
+type Guarantee = (Q, IdVec<InfosetId, Vec<Q>>, u64);
 
 /// Rounds `profile` with growing denominator bounds, two ways (the
 /// behaviour probabilities, and the realization plan whose shares then give
@@ -98,8 +99,8 @@ pub fn certify(tree: &Tree, profile: &Profile) -> Certificate {
         for probs in roundings(den) {
             // What the first player's part guarantees it (c minus the second
             // player's best response), and what the second's holds it to.
-            let lower = &c - best_response_value(tree, &probs, &order, 1);
-            let upper = -best_response_value(tree, &probs, &order, 0);
+            let lower = &c - best_response_value(tree, &probs, &order, PlayerId(1));
+            let upper = -best_response_value(tree, &probs, &order, PlayerId(0));
             for (p, g) in [(0, lower), (1, upper)] {
                 if best[p].as_ref().is_none_or(|(b, _, _)| g > *b) {
                     best[p] = Some((g, probs.clone(), den));
@@ -113,8 +114,10 @@ pub fn certify(tree: &Tree, profile: &Profile) -> Certificate {
         }
     }
     let [Some((_, first, d0)), Some((_, second, d1))] = best else { unreachable!("every player has a rounding") };
-    let probs = (0..tree.infosets.len())
-        .map(|set| if tree.infosets[set].player == 0 { first[set].clone() } else { second[set].clone() })
+    let probs = tree
+        .infosets
+        .iter_enumerated()
+        .map(|(set, info)| if info.player == PlayerId(0) { first[set].clone() } else { second[set].clone() })
         .collect();
     check(tree, probs, d0.max(d1))
 }
@@ -142,10 +145,10 @@ fn solve_on_supports(tree: &Tree, profile: &Profile) -> Option<Certificate> {
 }
 
 /// Checks a rational profile exactly (see [`Certificate`]).
-pub fn check(tree: &Tree, probs: Vec<Vec<Q>>, max_denominator: u64) -> Certificate {
+pub fn check(tree: &Tree, probs: IdVec<InfosetId, Vec<Q>>, max_denominator: u64) -> Certificate {
     let order = tree.preorder();
     let values = expected_values(tree, &probs, &order);
-    let best_response: Vec<Q> = (0..tree.n_players).map(|p| best_response_value(tree, &probs, &order, p)).collect();
+    let best_response: Vec<Q> = tree.players().map(|p| best_response_value(tree, &probs, &order, p)).collect();
     let nash_conv = best_response.iter().zip(&values).fold(Q::zero(), |acc, (b, v)| acc + b - v);
     let interval = constant_sum(tree).filter(|_| tree.n_players == 2).map(|c| {
         let lower = Q::from_integer(BigInt::from(c)) - &best_response[1];
@@ -156,36 +159,34 @@ pub fn check(tree: &Tree, probs: Vec<Vec<Q>>, max_denominator: u64) -> Certifica
 
 /// The payoff sum shared by every leaf, if there is one.
 pub fn constant_sum(tree: &Tree) -> Option<i64> {
-    let mut sums = (0..tree.n_nodes() as u32)
-        .filter(|&v| tree.node(v) == NodeView::Terminal)
-        .map(|v| tree.payoffs(v).iter().sum());
+    let mut sums = tree.nodes().filter(|&v| tree.node(v) == NodeView::Terminal).map(|v| tree.payoffs(v).iter().sum());
     let first: i64 = sums.next()?;
     sums.all(|s: i64| s == first).then_some(first)
 }
 
 /// Exact expected payoffs of every player, bottom-up over the reversed preorder.
-pub fn expected_values(tree: &Tree, probs: &[Vec<Q>], order: &[u32]) -> Vec<Q> {
+pub fn expected_values(tree: &Tree, probs: &IdSlice<InfosetId, Vec<Q>>, order: &[NodeId]) -> Vec<Q> {
     let n = tree.n_players as usize;
     let mut val: Vec<Vec<Q>> = vec![Vec::new(); tree.n_nodes()];
     for &node in order.iter().rev() {
         let weights: Vec<Q> = match tree.node(node) {
             NodeView::Terminal => {
-                val[node as usize] = tree.payoffs(node).iter().map(|&x| Q::from_integer(BigInt::from(x))).collect();
+                val[node.index()] = tree.payoffs(node).iter().map(|&x| Q::from_integer(BigInt::from(x))).collect();
                 continue;
             }
             NodeView::Chance => tree.chance_probs(node).iter().map(|&r| ratio(r)).collect(),
-            NodeView::Decision { infoset, .. } => probs[infoset as usize].clone(),
+            NodeView::Decision { infoset, .. } => probs[infoset].clone(),
         };
         let mut sum = vec![Q::zero(); n];
         for (child, w) in tree.children(node).zip(&weights) {
             if w.is_zero() {
                 continue;
             }
-            for (s, x) in sum.iter_mut().zip(&val[child as usize]) {
+            for (s, x) in sum.iter_mut().zip(&val[child.index()]) {
                 *s += w * x;
             }
         }
-        val[node as usize] = sum;
+        val[node.index()] = sum;
     }
     val.swap_remove(0)
 }
@@ -196,47 +197,47 @@ pub fn expected_values(tree: &Tree, probs: &[Vec<Q>], order: &[u32]) -> Vec<Q> {
 /// last in preorder to the first (a set's parent sequence belongs to a set
 /// met before it), each set adds its best action's total to its parent
 /// sequence. The empty sequence ends with the best-response value.
-pub fn best_response_value(tree: &Tree, probs: &[Vec<Q>], order: &[u32], me: u32) -> Q {
+pub fn best_response_value(tree: &Tree, probs: &IdSlice<InfosetId, Vec<Q>>, order: &[NodeId], me: PlayerId) -> Q {
     let treeplex = Treeplex::new(tree);
     let n_nodes = tree.n_nodes();
     let mut reach: Vec<Q> = vec![Q::zero(); n_nodes];
-    let mut seq = vec![0u32; n_nodes];
-    let mut totals: Vec<Q> = vec![Q::zero(); treeplex.n_seqs(me as usize)];
-    let mut met: Vec<u32> = Vec::new();
+    let mut seq = vec![SeqId::EMPTY; n_nodes];
+    let mut totals: Vec<Q> = vec![Q::zero(); treeplex.n_seqs(me)];
+    let mut met: Vec<InfosetId> = Vec::new();
     let mut seen = vec![false; tree.infosets.len()];
     reach[0] = Q::one();
     for &node in order {
-        let (r, s) = (reach[node as usize].clone(), seq[node as usize]);
+        let (r, s) = (reach[node.index()].clone(), seq[node.index()]);
         match tree.node(node) {
             NodeView::Terminal => {
-                totals[s as usize] += &r * Q::from_integer(BigInt::from(tree.payoffs(node)[me as usize]));
+                totals[s.index()] += &r * Q::from_integer(BigInt::from(tree.payoffs(node)[me.index()]));
             }
             NodeView::Chance => {
                 for (child, p) in tree.children(node).zip(tree.chance_probs(node)) {
-                    (reach[child as usize], seq[child as usize]) = (&r * ratio(*p), s);
+                    (reach[child.index()], seq[child.index()]) = (&r * ratio(*p), s);
                 }
             }
             NodeView::Decision { player, infoset } if player == me => {
-                if !std::mem::replace(&mut seen[infoset as usize], true) {
+                if !std::mem::replace(&mut seen[infoset.index()], true) {
                     met.push(infoset);
                 }
-                let first = treeplex.first_seq(me as usize, infoset);
+                let first = treeplex.first_seq(me, infoset);
                 for (a, child) in tree.children(node).enumerate() {
-                    (reach[child as usize], seq[child as usize]) = (r.clone(), first + a as u32);
+                    (reach[child.index()], seq[child.index()]) = (r.clone(), first + a as u32);
                 }
             }
             NodeView::Decision { infoset, .. } => {
-                for (child, w) in tree.children(node).zip(&probs[infoset as usize]) {
-                    (reach[child as usize], seq[child as usize]) = (&r * w, s);
+                for (child, w) in tree.children(node).zip(&probs[infoset]) {
+                    (reach[child.index()], seq[child.index()]) = (&r * w, s);
                 }
             }
         }
     }
     for &set in met.iter().rev() {
-        let first = treeplex.first_seq(me as usize, set) as usize;
-        let n = tree.infosets[set as usize].n_actions as usize;
+        let first = treeplex.first_seq(me, set).index();
+        let n = tree.infosets[set].n_actions as usize;
         let best = totals[first..first + n].iter().max().cloned().unwrap_or_else(Q::zero);
-        totals[treeplex.parent_seq[set as usize] as usize] += best;
+        totals[treeplex.parent_seq[set].index()] += best;
     }
     totals.swap_remove(0)
 }

@@ -22,6 +22,7 @@ use good_lp::{
     SolverModel, Variable,
 };
 
+use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::tree::Tree;
 
 use crate::best_response::Evaluator;
@@ -75,8 +76,8 @@ pub struct LpSolution {
 }
 
 pub fn solve(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError> {
-    let (x, v1, b1, s1) = solve_player(sf, 0, backend)?;
-    let (y, _v2, b2, s2) = solve_player(sf, 1, backend)?;
+    let (x, v1, b1, s1) = solve_player(sf, PlayerId(0), backend)?;
+    let (y, _v2, b2, s2) = solve_player(sf, PlayerId(1), backend)?;
     Ok(LpSolution { value: v1, plans: [x, y], build_seconds: b1 + b2, solve_seconds: s1 + s2 })
 }
 
@@ -84,7 +85,7 @@ pub fn solve(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError>
 /// minimises it); returns the plan, the value, and build and solve times.
 /// The double oracle solves one player's LP when it needs only that
 /// player's strategy.
-pub fn solve_player(sf: &SequenceForm, me: usize, backend: Backend) -> Result<(Vec<f64>, f64, f64, f64), LpError> {
+pub fn solve_player(sf: &SequenceForm, me: PlayerId, backend: Backend) -> Result<(Vec<f64>, f64, f64, f64), LpError> {
     let start = Instant::now();
     let lp = PlayerLp::new(sf, me);
     let build_seconds = start.elapsed().as_secs_f64();
@@ -120,7 +121,7 @@ pub fn solve_both(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpE
         return solve(sf, backend);
     }
     let start = Instant::now();
-    let lp = PlayerLp::new(sf, 0);
+    let lp = PlayerLp::new(sf, PlayerId(0));
     let build_seconds = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let (plan, dual0, scale, first_row) = (lp.plan.clone(), lp.duals[0], lp.scale, lp.first_opponent_row);
@@ -146,7 +147,7 @@ fn clarabel_model(problem: good_lp::variable::UnsolvedProblem) -> good_lp::solve
 
 /// The LP of one player, built and not yet solved.
 struct PlayerLp {
-    me: usize,
+    me: PlayerId,
     vars: ProblemVariables,
     /// The player's plan, and one free variable per constraint row of the
     /// opponent (row 0: the empty sequence; row 1 + k: the k-th info set).
@@ -160,8 +161,8 @@ struct PlayerLp {
 }
 
 impl PlayerLp {
-    fn new(sf: &SequenceForm, me: usize) -> Self {
-        let other = 1 - me;
+    fn new(sf: &SequenceForm, me: PlayerId) -> Self {
+        let other = PlayerId(1 - me.0);
         let mut vars = ProblemVariables::new();
         let plan: Vec<Variable> = (0..sf.treeplex.n_seqs(me)).map(|_| vars.add(variable().min(0.0))).collect();
         let duals: Vec<Variable> = (0..=sf.treeplex.infosets_of[other].len()).map(|_| vars.add(variable())).collect();
@@ -171,9 +172,9 @@ impl PlayerLp {
         constraints.push(Expression::from(plan[0]).eq(1.0));
         for &set in &sf.treeplex.infosets_of[me] {
             let mut e = Expression::default();
-            e.add_mul(-1.0, plan[sf.treeplex.parent_seq[set as usize] as usize]);
-            let first = sf.treeplex.first_seq(me, set) as usize;
-            for &x in &plan[first..first + n_actions(sf, me, set)] {
+            e.add_mul(-1.0, plan[sf.treeplex.parent_seq[set].index()]);
+            let first = sf.treeplex.first_seq(me, set).index();
+            for &x in &plan[first..first + n_actions(sf, set)] {
                 e.add_mul(1.0, x);
             }
             constraints.push(e.eq(0.0));
@@ -184,20 +185,20 @@ impl PlayerLp {
         rows[0].add_mul(1.0, duals[0]);
         for (k, &set) in sf.treeplex.infosets_of[other].iter().enumerate() {
             let q = duals[k + 1];
-            rows[sf.treeplex.parent_seq[set as usize] as usize].add_mul(-1.0, q);
-            let first = sf.treeplex.first_seq(other, set) as usize;
-            for row in &mut rows[first..first + n_actions(sf, other, set)] {
+            rows[sf.treeplex.parent_seq[set].index()].add_mul(-1.0, q);
+            let first = sf.treeplex.first_seq(other, set).index();
+            for row in &mut rows[first..first + n_actions(sf, set)] {
                 row.add_mul(1.0, q);
             }
         }
         let scale = payoff_scale(sf);
         for &(i, j, a) in &sf.payoff {
-            let (mine, theirs) = if me == 0 { (i, j) } else { (j, i) };
-            rows[theirs as usize].add_mul(-a * scale, plan[mine as usize]);
+            let (mine, theirs) = if me.0 == 0 { (i, j) } else { (j, i) };
+            rows[theirs.index()].add_mul(-a * scale, plan[mine.index()]);
         }
         for row in rows {
             // Player 0: F^T q - A^T x <= 0; player 1: E^T p - A y >= 0.
-            constraints.push(if me == 0 { row.leq(0.0) } else { row.geq(0.0) });
+            constraints.push(if me.0 == 0 { row.leq(0.0) } else { row.geq(0.0) });
         }
         PlayerLp { me, vars, plan, duals, constraints, first_opponent_row, scale }
     }
@@ -206,13 +207,13 @@ impl PlayerLp {
     /// by the second) and the constraints.
     fn problem(self) -> (good_lp::variable::UnsolvedProblem, Vec<Constraint>) {
         let objective: Expression = self.duals[0].into();
-        let problem = if self.me == 0 { self.vars.maximise(objective) } else { self.vars.minimise(objective) };
+        let problem = if self.me.0 == 0 { self.vars.maximise(objective) } else { self.vars.minimise(objective) };
         (problem, self.constraints)
     }
 
     /// The error of a failed solve of this LP.
     fn failure(&self, backend: Backend) -> impl Fn(good_lp::ResolutionError) -> LpError {
-        let which = if self.me == 0 { "first player's" } else { "second player's" };
+        let which = if self.me.0 == 0 { "first player's" } else { "second player's" };
         move |e| LpError::Solver { backend: backend.name(), which, status: e.to_string() }
     }
 }
@@ -238,8 +239,8 @@ fn payoff_scale(sf: &SequenceForm) -> f64 {
     (1.0 / lo).min(1e6 / hi)
 }
 
-fn n_actions(sf: &SequenceForm, _player: usize, set: u32) -> usize {
-    sf.n_actions[set as usize] as usize
+fn n_actions(sf: &SequenceForm, set: InfosetId) -> usize {
+    sf.n_actions[set] as usize
 }
 
 /// The sequence-form LP as a [`Solver`]: two-player zero-sum (or
@@ -260,8 +261,8 @@ impl Solver for LpSolver {
         let sf_seconds = start.elapsed().as_secs_f64();
         let sol = solve(&sf, self.backend)?;
         let mut profile = Profile::uniform(tree);
-        let mut unreached = sf.behaviour(tree, 0, &sol.plans[0], &mut profile);
-        unreached.extend(sf.behaviour(tree, 1, &sol.plans[1], &mut profile));
+        let mut unreached = sf.behaviour(tree, PlayerId(0), &sol.plans[0], &mut profile);
+        unreached.extend(sf.behaviour(tree, PlayerId(1), &sol.plans[1], &mut profile));
         let start_clean = Instant::now();
         let profile = without_crumbs(tree, profile);
         let clean_seconds = start_clean.elapsed().as_secs_f64();
@@ -305,7 +306,7 @@ fn without_crumbs(tree: &Tree, profile: Profile) -> Profile {
     for tau in CRUMBS {
         let mut p = profile.clone();
         let mut dropped = 0;
-        for set in 0..tree.infosets.len() as u32 {
+        for set in tree.infosets.keys() {
             let probs = p.probs_mut(set);
             let total: f64 = probs.iter().filter(|x| **x >= tau).sum();
             if total > 0.0 {

@@ -2,6 +2,7 @@
 //! best response evaluates. Probabilities are stored in the treeplex's slot
 //! layout ([`crate::slots::Slots`]).
 
+use galac_runtime::ids::{IdVec, InfosetId, SlotId};
 use galac_runtime::tree::Tree;
 
 use crate::slots::Slots;
@@ -10,8 +11,9 @@ use crate::slots::Slots;
 /// probability per action, at `first_slot[I] .. first_slot[I] + n_actions`.
 #[derive(Clone, Debug)]
 pub struct Profile {
-    first_slot: Vec<u32>,
-    n_actions: Vec<u32>,
+    first_slot: IdVec<InfosetId, SlotId>,
+    n_actions: IdVec<InfosetId, u32>,
+    /// The probabilities of every slot, indexed by `SlotId::index`.
     pub probs: Vec<f64>,
 }
 
@@ -22,18 +24,18 @@ impl Profile {
         let mut probs = vec![0.0; slots.len()];
         for (info, &first) in tree.infosets.iter().zip(&slots.first_slot) {
             let n = info.n_actions as usize;
-            probs[first as usize..first as usize + n].fill(1.0 / n as f64);
+            probs[first.index()..first.index() + n].fill(1.0 / n as f64);
         }
         Profile { first_slot: slots.first_slot, n_actions: tree.infosets.iter().map(|i| i.n_actions).collect(), probs }
     }
 
-    pub fn probs(&self, infoset: u32) -> &[f64] {
-        let start = self.first_slot[infoset as usize] as usize;
-        &self.probs[start..start + self.n_actions[infoset as usize] as usize]
+    pub fn probs(&self, infoset: InfosetId) -> &[f64] {
+        let start = self.first_slot[infoset].index();
+        &self.probs[start..start + self.n_actions[infoset] as usize]
     }
 
-    pub fn probs_mut(&mut self, infoset: u32) -> &mut [f64] {
-        let start = self.first_slot[infoset as usize] as usize;
-        &mut self.probs[start..start + self.n_actions[infoset as usize] as usize]
+    pub fn probs_mut(&mut self, infoset: InfosetId) -> &mut [f64] {
+        let start = self.first_slot[infoset].index();
+        &mut self.probs[start..start + self.n_actions[infoset] as usize]
     }
 }

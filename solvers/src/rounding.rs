@@ -3,6 +3,7 @@
 //! as exact rationals, for the exact checks ([`crate::exact`]) and the
 //! support solver ([`crate::support`]).
 
+use galac_runtime::ids::{IdVec, InfosetId, PlayerId};
 use galac_runtime::rational::Ratio;
 use galac_runtime::tree::Tree;
 use num_bigint::BigInt;
@@ -19,19 +20,20 @@ pub type Q = BigRational;
 /// probabilities along the way to each sequence) rounded to denominators at
 /// most `max_den`, turned back into behaviour: each action's share of its
 /// set's rounded sequences (the rounded behaviour where they are all 0).
-pub fn round_plan(tree: &Tree, treeplex: &Treeplex, profile: &Profile, max_den: u64) -> Vec<Vec<Q>> {
+pub fn round_plan(tree: &Tree, treeplex: &Treeplex, profile: &Profile, max_den: u64) -> IdVec<InfosetId, Vec<Q>> {
     let fallback = round_profile(tree, profile, max_den);
     let plans = float_plans(tree, treeplex, profile);
-    (0..tree.infosets.len() as u32)
-        .map(|set| {
-            let p = tree.infosets[set as usize].player as usize;
-            let first = treeplex.first_seq(p, set) as usize;
-            let n = tree.infosets[set as usize].n_actions as usize;
+    tree.infosets
+        .iter_enumerated()
+        .map(|(set, info)| {
+            let p = info.player;
+            let first = treeplex.first_seq(p, set).index();
+            let n = info.n_actions as usize;
             let rounded: Vec<Q> =
                 plans[p][first..first + n].iter().map(|&x| approximate(x.clamp(0.0, 1.0), max_den)).collect();
             let total = rounded.iter().fold(Q::zero(), |acc, x| acc + x);
             if total.is_zero() {
-                fallback[set as usize].clone()
+                fallback[set].clone()
             } else {
                 rounded.iter().map(|x| x / &total).collect()
             }
@@ -41,14 +43,14 @@ pub fn round_plan(tree: &Tree, treeplex: &Treeplex, profile: &Profile, max_den: 
 
 /// Every player's realization plan under `profile`: per sequence, the
 /// product of the player's own probabilities along the way to it.
-pub fn float_plans(tree: &Tree, treeplex: &Treeplex, profile: &Profile) -> Vec<Vec<f64>> {
-    let mut plans: Vec<Vec<f64>> = (0..tree.n_players as usize).map(|p| vec![0.0; treeplex.n_seqs(p)]).collect();
-    for (p, plan) in plans.iter_mut().enumerate() {
+pub fn float_plans(tree: &Tree, treeplex: &Treeplex, profile: &Profile) -> IdVec<PlayerId, Vec<f64>> {
+    let mut plans: IdVec<PlayerId, Vec<f64>> = tree.players().map(|p| vec![0.0; treeplex.n_seqs(p)]).collect();
+    for (p, plan) in plans.iter_mut_enumerated() {
         plan[0] = 1.0;
         // Sets in slot order: a set's parent sequence is filled before it.
         for &set in &treeplex.infosets_of[p] {
-            let parent = plan[treeplex.parent_seq[set as usize] as usize];
-            let first = treeplex.first_seq(p, set) as usize;
+            let parent = plan[treeplex.parent_seq[set].index()];
+            let first = treeplex.first_seq(p, set).index();
             for (a, x) in profile.probs(set).iter().enumerate() {
                 plan[first + a] = parent * x;
             }
@@ -60,8 +62,9 @@ pub fn float_plans(tree: &Tree, treeplex: &Treeplex, profile: &Profile) -> Vec<V
 /// The profile's probabilities as fractions with denominators at most `max_den`;
 /// each set sums to exactly 1 (the largest probability absorbs the rounding,
 /// or, if that would make it negative, the set is divided by its sum).
-pub fn round_profile(tree: &Tree, profile: &Profile, max_den: u64) -> Vec<Vec<Q>> {
-    (0..tree.infosets.len() as u32)
+pub fn round_profile(tree: &Tree, profile: &Profile, max_den: u64) -> IdVec<InfosetId, Vec<Q>> {
+    tree.infosets
+        .keys()
         .map(|set| {
             let floats = profile.probs(set);
             let mut probs: Vec<Q> = floats.iter().map(|&x| approximate(x.clamp(0.0, 1.0), max_den)).collect();

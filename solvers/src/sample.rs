@@ -13,6 +13,7 @@
 use num_bigint::{BigInt, BigUint};
 use num_traits::ToPrimitive;
 
+use galac_runtime::ids::NodeId;
 use galac_runtime::rng::SplitMix64;
 use galac_runtime::tree::{NodeView, Tree};
 
@@ -94,18 +95,18 @@ impl<'t> Sampler<'t> {
     pub fn new(tree: &'t Tree, profile: &Profile) -> Sampler<'t> {
         let mut cum = Vec::with_capacity(profile.probs.len());
         let mut set_start = Vec::with_capacity(tree.infosets.len());
-        for set in 0..tree.infosets.len() as u32 {
+        for set in tree.infosets.keys() {
             set_start.push(cum.len() as u32);
             push_cumulative(profile.probs(set).iter().copied(), &mut cum);
         }
         let mut start = vec![0u32; tree.n_nodes()];
-        for (node, s) in start.iter_mut().enumerate() {
-            match tree.node(node as u32) {
+        for (node, s) in tree.nodes().zip(start.iter_mut()) {
+            match tree.node(node) {
                 NodeView::Terminal => {}
-                NodeView::Decision { infoset, .. } => *s = set_start[infoset as usize],
+                NodeView::Decision { infoset, .. } => *s = set_start[infoset.index()],
                 NodeView::Chance => {
                     *s = cum.len() as u32;
-                    push_cumulative(tree.chance_probs(node as u32).iter().map(|r| r.to_f64()), &mut cum);
+                    push_cumulative(tree.chance_probs(node).iter().map(|r| r.to_f64()), &mut cum);
                 }
             }
         }
@@ -114,17 +115,17 @@ impl<'t> Sampler<'t> {
 
     /// The child of `node` (not a leaf) drawn for the uniform number `u`.
     #[inline]
-    pub fn child(&self, node: u32, u: f64) -> u32 {
+    pub fn child(&self, node: NodeId, u: f64) -> NodeId {
         let children = self.tree.children(node);
-        let start = self.start[node as usize] as usize;
+        let start = self.start[node.index()] as usize;
         let cum = &self.cum[start..start + children.len()];
         let i = cum.iter().position(|&c| u < c).unwrap_or(cum.len() - 1);
-        children.start + i as u32
+        children.nth_id(i)
     }
 
     /// One play from `node` to a leaf; returns the leaf.
     #[inline]
-    pub fn play_from(&self, mut node: u32, rng: &mut SplitMix64) -> u32 {
+    pub fn play_from(&self, mut node: NodeId, rng: &mut SplitMix64) -> NodeId {
         while !self.tree.children(node).is_empty() {
             node = self.child(node, rng.uniform());
         }
@@ -139,7 +140,7 @@ impl<'t> Sampler<'t> {
         // totals when a word would overflow and at the chunk's end.
         let mut squares = vec![0u128; totals.sum.len()];
         for _ in 0..plays {
-            let leaf = self.play_from(0, &mut rng);
+            let leaf = self.play_from(NodeId::ROOT, &mut rng);
             for (p, &x) in self.tree.payoffs(leaf).iter().enumerate() {
                 totals.sum[p] += i128::from(x);
                 let x2 = u128::from(x.unsigned_abs()).pow(2);

@@ -8,6 +8,7 @@
 
 use rustc_hash::FxHashMap;
 
+use galac_runtime::ids::{IdVec, InfosetId, NodeId, PlayerId, SeqId};
 use galac_runtime::tree::{NodeView, Tree};
 
 use crate::treeplex::Treeplex;
@@ -17,10 +18,10 @@ use crate::treeplex::Treeplex;
 pub struct SequenceForm {
     pub treeplex: Treeplex,
     /// Per information set: its number of actions.
-    pub n_actions: Vec<u32>,
+    pub n_actions: IdVec<InfosetId, u32>,
     /// Nonzero entries `(seq1, seq2, a)` of the first player's payoff matrix,
     /// sorted by `(seq1, seq2)`.
-    pub payoff: Vec<(u32, u32, f64)>,
+    pub payoff: Vec<(SeqId, SeqId, f64)>,
     /// Payoffs of the two players sum to this at every leaf.
     pub constant_sum: i64,
 }
@@ -43,10 +44,10 @@ impl SequenceForm {
             return Err(SeqFormError::NotTwoPlayers(tree.n_players));
         }
         let treeplex = Treeplex::new(tree);
-        let mut entries: FxHashMap<(u32, u32), f64> = FxHashMap::default();
-        let mut constant: Option<(i64, u32)> = None;
+        let mut entries: FxHashMap<(SeqId, SeqId), f64> = FxHashMap::default();
+        let mut constant: Option<(i64, NodeId)> = None;
         // Depth-first: (node, sequence of each player, chance reach).
-        let mut stack: Vec<(u32, [u32; 2], f64)> = vec![(0, [0, 0], 1.0)];
+        let mut stack: Vec<(NodeId, [SeqId; 2], f64)> = vec![(NodeId::ROOT, [SeqId::EMPTY; 2], 1.0)];
         while let Some((node, seqs, reach)) = stack.pop() {
             match tree.node(node) {
                 NodeView::Terminal => {
@@ -77,17 +78,16 @@ impl SequenceForm {
                     }
                 }
                 NodeView::Decision { player, infoset } => {
-                    let p = player as usize;
-                    let first = treeplex.first_seq(p, infoset);
+                    let first = treeplex.first_seq(player, infoset);
                     for (a, child) in tree.children(node).enumerate().rev() {
                         let mut s = seqs;
-                        s[p] = first + a as u32;
+                        s[player.index()] = SeqId(first.0 + a as u32);
                         stack.push((child, s, reach));
                     }
                 }
             }
         }
-        let mut payoff: Vec<(u32, u32, f64)> = entries.into_iter().map(|((i, j), a)| (i, j, a)).collect();
+        let mut payoff: Vec<(SeqId, SeqId, f64)> = entries.into_iter().map(|((i, j), a)| (i, j, a)).collect();
         payoff.sort_by_key(|&(i, j, _)| (i, j));
         Ok(SequenceForm {
             treeplex,
@@ -101,22 +101,22 @@ impl SequenceForm {
     /// information set (flattened, see [`crate::Profile`]); where the
     /// plan never reaches an information set, play is uniform and the set is
     /// listed in the returned vector.
-    pub fn behaviour(&self, tree: &Tree, p: usize, plan: &[f64], profile: &mut crate::Profile) -> Vec<u32> {
+    pub fn behaviour(&self, tree: &Tree, p: PlayerId, plan: &[f64], profile: &mut crate::Profile) -> Vec<InfosetId> {
         self.treeplex.behaviour(tree, p, plan, profile)
     }
 }
 
 /// "the leaf after a, b, c" from the labels recorded in the tree (or action
 /// numbers when the tree has no labels).
-pub fn describe_leaf(tree: &Tree, leaf: u32) -> String {
+pub fn describe_leaf(tree: &Tree, leaf: NodeId) -> String {
     // Find the path by walking down from the root (children are contiguous).
     let mut path = Vec::new();
-    let mut node = 0u32;
+    let mut node = NodeId::ROOT;
     while node != leaf {
         let children = tree.children(node);
         // The child whose subtree contains `leaf`: the last child <= leaf in
         // numbering is not enough (subtrees are not contiguous), so search.
-        let Some((a, child)) = children.clone().enumerate().find(|(_, c)| subtree_contains(tree, *c, leaf)) else {
+        let Some((a, child)) = children.enumerate().find(|(_, c)| subtree_contains(tree, *c, leaf)) else {
             break;
         };
         let label = match tree.infoset(node) {
@@ -133,7 +133,7 @@ pub fn describe_leaf(tree: &Tree, leaf: u32) -> String {
     }
 }
 
-fn subtree_contains(tree: &Tree, root: u32, target: u32) -> bool {
+fn subtree_contains(tree: &Tree, root: NodeId, target: NodeId) -> bool {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         if n == target {

@@ -64,7 +64,7 @@ pub struct Solution {
     pub profile: Profile,
     /// Information sets that the answer never reaches; the profile's play
     /// there is uniform and carries no meaning.
-    pub unreached: Vec<u32>,
+    pub unreached: Vec<galac_runtime::ids::InfosetId>,
     /// Where the time went: (phase, seconds), e.g. ("solve LP", 0.1).
     pub phases: Vec<(&'static str, f64)>,
     /// The observer stopped the solver before it finished.

@@ -23,6 +23,7 @@
 
 use rustc_hash::FxHashMap;
 
+use galac_runtime::ids::{IdRange, IdVec, InfosetId, PlayerId, SeqId};
 use galac_runtime::tree::{NodeView, Tree};
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
@@ -37,7 +38,7 @@ use crate::Profile;
 struct PlayerSystem {
     /// The player's supported sequences, in column order (column `k` is
     /// `support[k]`; the opponent's `q` columns follow).
-    support: Vec<u32>,
+    support: Vec<SeqId>,
     echelon: Echelon,
 }
 
@@ -47,7 +48,7 @@ pub struct Supports<'a> {
     tree: &'a Tree,
     treeplex: Treeplex,
     profile: &'a Profile,
-    plans: Vec<Vec<f64>>,
+    plans: IdVec<PlayerId, Vec<f64>>,
     systems: [PlayerSystem; 2],
 }
 
@@ -67,19 +68,20 @@ impl<'a> Supports<'a> {
         let treeplex = Treeplex::new(tree);
         let plans = float_plans(tree, &treeplex, profile);
         let payoff = exact_payoffs(tree, &treeplex);
-        let supports: Vec<Vec<u32>> = plans
+        let supports: Vec<Vec<SeqId>> = plans
             .iter()
-            .map(|plan| (0..plan.len() as u32).filter(|&i| plan[i as usize] > tolerance).collect())
+            .map(|plan| (0..plan.len()).filter(|&i| plan[i] > tolerance).map(SeqId::from_index).collect())
             .collect();
-        let rows: Vec<Vec<u32>> = match all_tight {
+        let rows: Vec<Vec<SeqId>> = match all_tight {
             false => supports.clone(),
-            true => (0..2).map(|p| best_sequences(tree, &treeplex, profile, p, tolerance)).collect(),
+            true => tree.players().map(|p| best_sequences(tree, &treeplex, profile, p, tolerance)).collect(),
         };
-        let system = |me: usize| {
-            let (support, echelon) = equations(tree, &treeplex, &payoff, me, &supports[me], &rows[1 - me])?;
+        let system = |me: PlayerId| {
+            let (mine, theirs) = (&supports[me.index()], &rows[1 - me.index()]);
+            let (support, echelon) = equations(tree, &treeplex, &payoff, me, mine, theirs)?;
             Some(PlayerSystem { support, echelon })
         };
-        let systems = [system(0)?, system(1)?];
+        let systems = [system(PlayerId(0))?, system(PlayerId(1))?];
         Some(Supports { tree, treeplex, profile, plans, systems })
     }
 
@@ -87,11 +89,11 @@ impl<'a> Supports<'a> {
     /// most `max_den` (free opponent values set to 0); `None` when a plan
     /// entry comes out negative. Sets the plan never reaches keep the float
     /// profile's probabilities, rounded.
-    pub fn profile(&self, max_den: u64) -> Option<Vec<Vec<Q>>> {
+    pub fn profile(&self, max_den: u64) -> Option<IdVec<InfosetId, Vec<Q>>> {
         let mut probs = round_profile(self.tree, self.profile, max_den);
-        for (me, sys) in self.systems.iter().enumerate() {
+        for (me, sys) in PlayerId::all(2).zip(&self.systems) {
             let plan_of = |col: u32| match sys.support.get(col as usize) {
-                Some(&seq) => approximate(self.plans[me][seq as usize].clamp(0.0, 1.0), max_den),
+                Some(&seq) => approximate(self.plans[me][seq.index()].clamp(0.0, 1.0), max_den),
                 None => Q::zero(),
             };
             let solution = sys.echelon.solve(plan_of);
@@ -100,16 +102,16 @@ impl<'a> Supports<'a> {
                 if solution[k].is_negative() {
                     return None;
                 }
-                plan[seq as usize] = solution[k].clone();
+                plan[seq.index()] = solution[k].clone();
             }
             for &set in &self.treeplex.infosets_of[me] {
-                let parent = &plan[self.treeplex.parent_seq[set as usize] as usize];
+                let parent = &plan[self.treeplex.parent_seq[set].index()];
                 if parent.is_zero() {
                     continue;
                 }
-                let first = self.treeplex.first_seq(me, set) as usize;
-                let n = self.tree.infosets[set as usize].n_actions as usize;
-                probs[set as usize] = plan[first..first + n].iter().map(|x| x / parent).collect();
+                let first = self.treeplex.first_seq(me, set).index();
+                let n = self.tree.infosets[set].n_actions as usize;
+                probs[set] = plan[first..first + n].iter().map(|x| x / parent).collect();
             }
         }
         Some(probs)
@@ -121,26 +123,29 @@ impl<'a> Supports<'a> {
 fn equations(
     tree: &Tree,
     treeplex: &Treeplex,
-    payoff: &FxHashMap<(u32, u32), Q>,
-    me: usize,
-    mine: &[u32],
-    theirs: &[u32],
-) -> Option<(Vec<u32>, Echelon)> {
-    let other = 1 - me;
+    payoff: &FxHashMap<(SeqId, SeqId), Q>,
+    me: PlayerId,
+    mine: &[SeqId],
+    theirs: &[SeqId],
+) -> Option<(Vec<SeqId>, Echelon)> {
+    let other = PlayerId(1 - me.0);
     let mut column = vec![u32::MAX; treeplex.n_seqs(me)];
     for (k, &seq) in mine.iter().enumerate() {
-        column[seq as usize] = k as u32;
+        column[seq.index()] = k as u32;
     }
     let n_sup = mine.len() as u32;
     let their_sets = &treeplex.infosets_of[other];
     let mut system = System::new(mine.len() + their_sets.len() + 1);
-    let col = |seq: u32| Some(column[seq as usize]).filter(|&c| c != u32::MAX);
+    let col = |seq: SeqId| Some(column[seq.index()]).filter(|&c| c != u32::MAX);
     // E x = e: the empty sequence is 1, each set's sequences sum to its parent.
-    system.add(col(0).map(|c| (c, Q::from_integer(1.into()))).into_iter().collect(), Q::from_integer(1.into()));
+    system.add(
+        col(SeqId::EMPTY).map(|c| (c, Q::from_integer(1.into()))).into_iter().collect(),
+        Q::from_integer(1.into()),
+    );
     for &set in &treeplex.infosets_of[me] {
         let mut coefs: Vec<(u32, Q)> =
             seqs_of(tree, treeplex, me, set).filter_map(col).map(|c| (c, Q::from_integer(1.into()))).collect();
-        if let Some(c) = col(treeplex.parent_seq[set as usize]) {
+        if let Some(c) = col(treeplex.parent_seq[set]) {
             coefs.push((c, Q::from_integer((-1).into())));
         }
         if !coefs.is_empty() {
@@ -148,13 +153,13 @@ fn equations(
         }
     }
     // (F^T q - A^T x)_j = 0 for every sequence j the opponent plays.
-    let mut rows: FxHashMap<u32, Vec<(u32, Q)>> = theirs.iter().map(|&j| (j, Vec::new())).collect();
-    if let Some(row) = rows.get_mut(&0) {
+    let mut rows: FxHashMap<SeqId, Vec<(u32, Q)>> = theirs.iter().map(|&j| (j, Vec::new())).collect();
+    if let Some(row) = rows.get_mut(&SeqId::EMPTY) {
         row.push((n_sup, Q::from_integer(1.into())));
     }
     for (k, &set) in their_sets.iter().enumerate() {
         let q = n_sup + 1 + k as u32;
-        if let Some(row) = rows.get_mut(&treeplex.parent_seq[set as usize]) {
+        if let Some(row) = rows.get_mut(&treeplex.parent_seq[set]) {
             row.push((q, Q::from_integer((-1).into())));
         }
         for seq in seqs_of(tree, treeplex, other, set) {
@@ -164,7 +169,7 @@ fn equations(
         }
     }
     for (&(s0, s1), a) in payoff {
-        let (i, j) = if me == 0 { (s0, s1) } else { (s1, s0) };
+        let (i, j) = if me.0 == 0 { (s0, s1) } else { (s1, s0) };
         if let (Some(c), Some(row)) = (col(i), rows.get_mut(&j)) {
             row.push((c, -a));
         }
@@ -179,17 +184,18 @@ fn equations(
 /// Player `p`'s sequences that are best responses to the others' part of
 /// `profile`: the empty one, and each action whose value is within
 /// `tolerance` times the largest payoff of its set's best.
-fn best_sequences(tree: &Tree, treeplex: &Treeplex, profile: &Profile, p: usize, tolerance: f64) -> Vec<u32> {
-    let scale = (0..tree.n_nodes() as u32)
+fn best_sequences(tree: &Tree, treeplex: &Treeplex, profile: &Profile, p: PlayerId, tolerance: f64) -> Vec<SeqId> {
+    let scale = tree
+        .nodes()
         .filter(|&n| matches!(tree.node(n), NodeView::Terminal))
-        .map(|n| tree.payoffs(n)[p].unsigned_abs() as f64)
+        .map(|n| tree.payoffs(n)[p.index()].unsigned_abs() as f64)
         .fold(1.0, f64::max);
     let mut values = vec![0.0; treeplex.slots.len()];
-    Evaluator::new(tree).action_values(tree, profile, p as u32, &treeplex.slots.first_slot, &mut values);
-    let mut rows = vec![0];
+    Evaluator::new(tree).action_values(tree, profile, p, &treeplex.slots.first_slot, &mut values);
+    let mut rows = vec![SeqId::EMPTY];
     for &set in &treeplex.infosets_of[p] {
-        let s = treeplex.slots.first_slot[set as usize] as usize;
-        let q = &values[s..s + tree.infosets[set as usize].n_actions as usize];
+        let s = treeplex.slots.first_slot[set].index();
+        let q = &values[s..s + tree.infosets[set].n_actions as usize];
         let best = q.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let first = treeplex.first_seq(p, set);
         rows.extend((0..q.len() as u32).filter(|&a| q[a as usize] >= best - tolerance * scale).map(|a| first + a));
@@ -198,20 +204,20 @@ fn best_sequences(tree: &Tree, treeplex: &Treeplex, profile: &Profile, p: usize,
 }
 
 /// The sequences of `set`, whose player is `p`.
-fn seqs_of(tree: &Tree, treeplex: &Treeplex, p: usize, set: u32) -> std::ops::Range<u32> {
+fn seqs_of(tree: &Tree, treeplex: &Treeplex, p: PlayerId, set: InfosetId) -> IdRange<SeqId> {
     let first = treeplex.first_seq(p, set);
-    first..first + tree.infosets[set as usize].n_actions
+    IdRange::new(first, first + tree.infosets[set].n_actions)
 }
 
 /// The first player's payoff matrix of the sequence form, exactly: per
 /// pair of sequences, the leaves' payoffs weighted by chance.
-pub fn exact_payoffs(tree: &Tree, treeplex: &Treeplex) -> FxHashMap<(u32, u32), Q> {
-    let mut entries: FxHashMap<(u32, u32), Q> = FxHashMap::default();
+pub fn exact_payoffs(tree: &Tree, treeplex: &Treeplex) -> FxHashMap<(SeqId, SeqId), Q> {
+    let mut entries: FxHashMap<(SeqId, SeqId), Q> = FxHashMap::default();
     let mut reach: Vec<Q> = vec![Q::zero(); tree.n_nodes()];
-    let mut seqs = vec![[0u32; 2]; tree.n_nodes()];
+    let mut seqs = vec![[SeqId::EMPTY; 2]; tree.n_nodes()];
     reach[0] = Q::from_integer(1.into());
     for node in tree.preorder() {
-        let (r, s) = (std::mem::take(&mut reach[node as usize]), seqs[node as usize]);
+        let (r, s) = (std::mem::take(&mut reach[node.index()]), seqs[node.index()]);
         match tree.node(node) {
             NodeView::Terminal => {
                 let pay = tree.payoffs(node)[0];
@@ -221,15 +227,15 @@ pub fn exact_payoffs(tree: &Tree, treeplex: &Treeplex) -> FxHashMap<(u32, u32), 
             }
             NodeView::Chance => {
                 for (child, p) in tree.children(node).zip(tree.chance_probs(node)) {
-                    (reach[child as usize], seqs[child as usize]) = (&r * ratio(*p), s);
+                    (reach[child.index()], seqs[child.index()]) = (&r * ratio(*p), s);
                 }
             }
             NodeView::Decision { player, infoset } => {
-                let first = treeplex.first_seq(player as usize, infoset);
+                let first = treeplex.first_seq(player, infoset);
                 for (a, child) in tree.children(node).enumerate() {
                     let mut t = s;
-                    t[player as usize] = first + a as u32;
-                    (reach[child as usize], seqs[child as usize]) = (r.clone(), t);
+                    t[player.index()] = first + a as u32;
+                    (reach[child.index()], seqs[child.index()]) = (r.clone(), t);
                 }
             }
         }

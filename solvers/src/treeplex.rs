@@ -8,7 +8,11 @@
 //! stores its probabilities in this layout, and player `p`'s sequence of
 //! slot `s` is `s - player_slots[p] + 1` (sequence 0 is the empty one), so
 //! realization plans, behaviour strategies and regret tables all share it.
+//! Slots are [`SlotId`](galac_runtime::ids::SlotId)s, sequences
+//! [`SeqId`]s; a realization plan of player `p` is a plain `[f64]` indexed
+//! by `SeqId::index`.
 
+use galac_runtime::ids::{IdVec, InfosetId, NodeId, PlayerId, SeqId};
 use galac_runtime::tree::{NodeView, Tree};
 
 pub use crate::slots::Slots;
@@ -18,10 +22,11 @@ pub use crate::slots::Slots;
 #[derive(Clone, Debug)]
 pub struct Treeplex {
     pub slots: Slots,
-    /// Per information set: its player's sequence leading to it (0: empty).
-    pub parent_seq: Vec<u32>,
+    /// Per information set: its player's sequence leading to it
+    /// ([`SeqId::EMPTY`] at the player's first sets).
+    pub parent_seq: IdVec<InfosetId, SeqId>,
     /// Per player: the player's information sets, in slot order.
-    pub infosets_of: Vec<Vec<u32>>,
+    pub infosets_of: IdVec<PlayerId, Vec<InfosetId>>,
 }
 
 impl Treeplex {
@@ -30,22 +35,22 @@ impl Treeplex {
     pub fn new(tree: &Tree) -> Treeplex {
         let slots = Slots::new(tree);
         let n_players = tree.n_players as usize;
-        let mut infosets_of: Vec<Vec<u32>> = vec![Vec::new(); n_players];
-        let mut order: Vec<u32> = (0..tree.infosets.len() as u32).collect();
-        order.sort_by_key(|&i| slots.first_slot[i as usize]);
+        let mut infosets_of: IdVec<PlayerId, Vec<InfosetId>> = IdVec::from(vec![Vec::new(); n_players]);
+        let mut order: Vec<InfosetId> = tree.infosets.keys().collect();
+        order.sort_by_key(|&i| slots.first_slot[i]);
         for i in order {
-            infosets_of[tree.infosets[i as usize].player as usize].push(i);
+            infosets_of[tree.infosets[i].player].push(i);
         }
-        let mut parent_seq = vec![0u32; tree.infosets.len()];
+        let mut parent_seq: IdVec<InfosetId, SeqId> = IdVec::from(vec![SeqId::EMPTY; tree.infosets.len()]);
         // Depth-first, keeping each player's current sequence in `seqs`; a
         // decision's child is entered after setting its player's sequence,
         // which is restored after the child's subtree.
         enum Step {
-            Enter(u32),
-            Set(usize, u32),
+            Enter(NodeId),
+            Set(PlayerId, SeqId),
         }
-        let mut seqs = vec![0u32; n_players];
-        let mut stack: Vec<Step> = if tree.n_nodes() > 0 { vec![Step::Enter(0)] } else { Vec::new() };
+        let mut seqs: IdVec<PlayerId, SeqId> = IdVec::from(vec![SeqId::EMPTY; n_players]);
+        let mut stack: Vec<Step> = if tree.n_nodes() > 0 { vec![Step::Enter(NodeId::ROOT)] } else { Vec::new() };
         while let Some(step) = stack.pop() {
             let node = match step {
                 Step::Set(p, seq) => {
@@ -57,14 +62,13 @@ impl Treeplex {
             match tree.node(node) {
                 NodeView::Terminal => {}
                 NodeView::Chance => stack.extend(tree.children(node).rev().map(Step::Enter)),
-                NodeView::Decision { player, infoset } => {
-                    let p = player as usize;
-                    parent_seq[infoset as usize] = seqs[p];
-                    let first = slots.first_slot[infoset as usize] - slots.player_slots[p] + 1;
+                NodeView::Decision { player: p, infoset } => {
+                    parent_seq[infoset] = seqs[p];
+                    let first = slots.first_slot[infoset].0 - slots.player_slots[p].0 + 1;
                     for (a, child) in tree.children(node).enumerate().rev() {
                         stack.push(Step::Set(p, seqs[p]));
                         stack.push(Step::Enter(child));
-                        stack.push(Step::Set(p, first + a as u32));
+                        stack.push(Step::Set(p, SeqId(first + a as u32)));
                     }
                 }
             }
@@ -73,14 +77,14 @@ impl Treeplex {
     }
 
     /// Sequences of player `p`, counting the empty one.
-    pub fn n_seqs(&self, p: usize) -> usize {
-        (self.slots.player_slots[p + 1] - self.slots.player_slots[p]) as usize + 1
+    pub fn n_seqs(&self, p: PlayerId) -> usize {
+        self.slots.of_player(p).len() + 1
     }
 
     /// Player `p`'s first sequence of information set `set` (its sequences
     /// are this and the next `n_actions - 1`).
-    pub fn first_seq(&self, p: usize, set: u32) -> u32 {
-        self.slots.first_slot[set as usize] - self.slots.player_slots[p] + 1
+    pub fn first_seq(&self, p: PlayerId, set: InfosetId) -> SeqId {
+        SeqId(self.slots.first_slot[set].0 - self.slots.player_slots[p].0 + 1)
     }
 
     /// Turns a realization plan of player `p` into behaviour probabilities per
@@ -89,12 +93,12 @@ impl Treeplex {
     /// listed in the returned vector. Within a set the probabilities are the
     /// plan's shares, so a plan whose children outweigh their parent (as
     /// Lemke's relaxed constraints allow) is normalised too.
-    pub fn behaviour(&self, tree: &Tree, p: usize, plan: &[f64], profile: &mut crate::Profile) -> Vec<u32> {
+    pub fn behaviour(&self, tree: &Tree, p: PlayerId, plan: &[f64], profile: &mut crate::Profile) -> Vec<InfosetId> {
         let mut unreached = Vec::new();
         for &set in &self.infosets_of[p] {
-            let n = tree.infosets[set as usize].n_actions as usize;
-            let parent = plan[self.parent_seq[set as usize] as usize];
-            let first = self.first_seq(p, set) as usize;
+            let n = tree.infosets[set].n_actions as usize;
+            let parent = plan[self.parent_seq[set].index()];
+            let first = self.first_seq(p, set).index();
             let probs = profile.probs_mut(set);
             if parent > 1e-12 {
                 let mut total = 0.0;

@@ -14,6 +14,7 @@
 
 use std::time::Instant;
 
+use galac_runtime::ids::PlayerId;
 use galac_runtime::tree::{build, BuildOptions};
 use galac_solvers::best_response::evaluate;
 use galac_solvers::lp::{self, Backend};
@@ -73,8 +74,8 @@ fn main() {
                 }
             };
             let mut profile = Profile::uniform(&tree);
-            sf.behaviour(&tree, 0, &sol.plans[0], &mut profile);
-            sf.behaviour(&tree, 1, &sol.plans[1], &mut profile);
+            sf.behaviour(&tree, PlayerId(0), &sol.plans[0], &mut profile);
+            sf.behaviour(&tree, PlayerId(1), &sol.plans[1], &mut profile);
             let eval = evaluate(&tree, &profile);
             println!(
                 "{:<10} {:>9} {:<9} {:>8.4} {:>8.4} {:>8.4} {:>8.3} {:>13.9} {:>10.2e}",

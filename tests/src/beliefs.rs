@@ -2,6 +2,7 @@
 //! hand-computed ones: Bayes' rule on the deal and the betting, written out
 //! here for the sets where the hidden card matters.
 
+use galac_runtime::ids::{InfosetId, NodeId};
 use galac_runtime::tree::{build, BuildOptions, Tree};
 use galac_solvers::beliefs::explain;
 use galac_solvers::lp::{Backend, LpSolver};
@@ -13,10 +14,8 @@ fn kuhn() -> Tree {
     build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("tree").0
 }
 
-fn set(tree: &Tree, label: &str) -> u32 {
-    (0..tree.infosets.len() as u32)
-        .find(|&s| tree.infoset_label(s) == label)
-        .unwrap_or_else(|| panic!("no set {label}"))
+fn set(tree: &Tree, label: &str) -> InfosetId {
+    tree.infosets.keys().find(|&s| tree.infoset_label(s) == label).unwrap_or_else(|| panic!("no set {label}"))
 }
 
 /// The probability of `action` at the set labelled `label`.
@@ -28,17 +27,16 @@ fn prob(tree: &Tree, profile: &Profile, label: &str, action: &str) -> f64 {
 
 /// The belief in the member where `first` was dealt `deal_first` and
 /// `second` `deal_second` (the chance outcomes' labels are the cards).
-fn belief(tree: &Tree, beliefs: &[(u32, f64)], deal_first: u64, deal_second: u64) -> f64 {
-    let mut parent = vec![u32::MAX; tree.n_nodes()];
-    for node in 0..tree.n_nodes() as u32 {
-        tree.children(node).for_each(|c| parent[c as usize] = node);
+fn belief(tree: &Tree, beliefs: &[(NodeId, f64)], deal_first: u64, deal_second: u64) -> f64 {
+    let mut parent = vec![None; tree.n_nodes()];
+    for node in tree.nodes() {
+        tree.children(node).for_each(|c| parent[c.index()] = Some(node));
     }
     let want = [deal_first.to_string(), deal_second.to_string()];
     let mut found = f64::NAN;
     for &(member, b) in beliefs {
         let (mut deals, mut at) = (Vec::new(), member);
-        while parent[at as usize] != u32::MAX {
-            let up = parent[at as usize];
+        while let Some(up) = parent[at.index()] {
             if let Some(label) = tree.chance_outcome_labels(up).get((at - tree.children(up).start) as usize) {
                 deals.push(label.clone());
             }
@@ -61,7 +59,7 @@ fn kuhn_beliefs_and_values_are_bayes_rule() {
     // `second` holds 2 and faced a bet: `first` holds 1 or 3, dealt alike,
     // and bet with probabilities b1 and b3.
     let (b1, b3) = (bet("first: my_card(1)"), bet("first: my_card(3)"));
-    let v = &views[set(&tree, "second: my_card(2), moved(Bet)") as usize];
+    let v = &views[set(&tree, "second: my_card(2), moved(Bet)")];
     let one = b1 / (b1 + b3);
     assert!((belief(&tree, &v.beliefs, 1, 2) - one).abs() < 1e-12, "{v:?}");
     assert!((belief(&tree, &v.beliefs, 3, 2) - (1.0 - one)).abs() < 1e-12, "{v:?}");
@@ -72,10 +70,10 @@ fn kuhn_beliefs_and_values_are_bayes_rule() {
     // `first` holds 2, passed and faced a bet: `second` holds 1 or 3 and
     // bet after a pass with probabilities s1 and s3.
     let (s1, s3) = (bet("second: my_card(1), moved(Pass)"), bet("second: my_card(3), moved(Pass)"));
-    let v = &views[set(&tree, "first: my_card(2), chose Pass, moved(Bet)") as usize];
+    let v = &views[set(&tree, "first: my_card(2), chose Pass, moved(Bet)")];
     assert!((belief(&tree, &v.beliefs, 2, 1) - s1 / (s1 + s3)).abs() < 1e-12, "{v:?}");
     // At the root sets the other card is uniform.
-    let v = &views[set(&tree, "first: my_card(1)") as usize];
+    let v = &views[set(&tree, "first: my_card(1)")];
     assert!(v.beliefs.iter().all(|(_, b)| (b - 0.5).abs() < 1e-12), "{v:?}");
 }
 
@@ -90,10 +88,10 @@ fn unreached_sets_say_why() {
         profile.probs_mut(set(&tree, &format!("first: my_card({card})"))).copy_from_slice(&[0.0, 1.0]);
     }
     let views = explain(&tree, &profile);
-    let own = &views[set(&tree, "first: my_card(2), chose Pass, moved(Bet)") as usize];
+    let own = &views[set(&tree, "first: my_card(2), chose Pass, moved(Bet)")];
     assert_eq!(own.reach, 0.0);
     assert!((belief(&tree, &own.beliefs, 2, 1) - 0.5).abs() < 1e-12, "{own:?}");
-    let none = &views[set(&tree, "second: my_card(2), moved(Pass)") as usize];
+    let none = &views[set(&tree, "second: my_card(2), moved(Pass)")];
     assert!(none.reach == 0.0 && none.beliefs.is_empty() && none.action_values.iter().all(|v| v.is_nan()));
 }
 
@@ -108,8 +106,8 @@ fn private_information_is_what_only_the_player_was_told() {
         let game = crate::games::load_interp(file, &[]).unwrap_or_else(|e| panic!("{e}"));
         let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("tree").0;
         let private = galac_app::private_info::private_facts(&tree);
-        for (s, facts) in private.iter().enumerate() {
-            let label = tree.infoset_label(s as u32);
+        for (s, facts) in private.iter_enumerated() {
+            let label = tree.infoset_label(s);
             let own: Vec<&str> =
                 galac_app::private_info::facts(label).into_iter().filter(|f| f.starts_with(private_tag)).collect();
             assert_eq!(own.len(), 1, "{file}: {label}");
@@ -118,8 +116,8 @@ fn private_information_is_what_only_the_player_was_told() {
     }
     let game = crate::games::load_interp("beer_quiche.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
     let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("tree").0;
-    for (s, facts) in galac_app::private_info::private_facts(&tree).iter().enumerate() {
-        let label = tree.infoset_label(s as u32);
+    for (s, facts) in galac_app::private_info::private_facts(&tree).iter_enumerated() {
+        let label = tree.infoset_label(s);
         let expected: Vec<String> = label
             .split(", ")
             .filter(|f| f.contains("sender_type("))

@@ -5,6 +5,7 @@
 //! solve results and the known values.
 
 use galac_runtime::game::Family;
+use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::tree::{build, BuildOptions, Tree};
 use galac_solvers::best_response::evaluate;
 use galac_solvers::lp::{self, Backend};
@@ -37,7 +38,7 @@ fn compiled_tree<F: Family>(family: &F, params: &[&str]) -> Result<Tree, String>
 include!(concat!(env!("OUT_DIR"), "/all_games.rs"));
 
 fn labels(t: &Tree) -> Vec<(String, Vec<String>)> {
-    (0..t.infosets.len() as u32).map(|i| (t.infoset_label(i).to_string(), t.action_labels(i).to_vec())).collect()
+    t.infosets.keys().map(|i| (t.infoset_label(i).to_string(), t.action_labels(i).to_vec())).collect()
 }
 
 fn interpreted(file: &str, params: &[&str]) -> Tree {
@@ -397,8 +398,8 @@ pub(crate) fn solve(t: &Tree) -> (f64, Vec<f64>, f64) {
     let sf = SequenceForm::new(t).expect("two-player zero-sum");
     let sol = lp::solve(&sf, Backend::Clarabel).expect("LP solves");
     let mut profile = Profile::uniform(t);
-    sf.behaviour(t, 0, &sol.plans[0], &mut profile);
-    sf.behaviour(t, 1, &sol.plans[1], &mut profile);
+    sf.behaviour(t, PlayerId(0), &sol.plans[0], &mut profile);
+    sf.behaviour(t, PlayerId(1), &sol.plans[1], &mut profile);
     let eval = evaluate(t, &profile);
     (eval.values[0], profile.probs, eval.nash_conv)
 }
@@ -562,10 +563,10 @@ fn liars_dice_with_calls_is_the_numbered_game() {
         assert_eq!(digest(&calls), digest(&numbered), "{params:?}");
     }
     let tree = compiled(&liars_dice_calls::Family, &["sides=4"]);
-    let first_move = tree.action_labels(0).to_vec();
+    let first_move = tree.action_labels(InfosetId(0)).to_vec();
     assert_eq!(first_move.first().map(String::as_str), Some("Bid(1, 1)"));
     assert_eq!(first_move.last().map(String::as_str), Some("Bid(2, 4)"));
-    let answers = (0..tree.infosets.len() as u32).any(|i| tree.action_labels(i).iter().any(|a| a == "Liar"));
+    let answers = tree.infosets.keys().any(|i| tree.action_labels(i).iter().any(|a| a == "Liar"));
     assert!(answers, "some information set offers `Liar`");
     let (value, _, nash_conv) = solve(&tree);
     assert!((value - 1.0 / 16.0).abs() < 1e-9, "value {value}");

@@ -54,8 +54,7 @@ fn options() -> BuildOptions {
 
 fn summarize<I>(built: Result<(Tree, I, f64), BuildError>, positions: Result<u64, String>) -> Result<Summary, String> {
     let tree = built.map_err(|e| e.to_string())?.0;
-    let labels =
-        (0..tree.infosets.len() as u32).map(|i| (tree.infoset_label(i).to_string(), tree.action_labels(i).to_vec()));
+    let labels = tree.infosets.keys().map(|i| (tree.infoset_label(i).to_string(), tree.action_labels(i).to_vec()));
     Ok(Summary {
         stats: tree.stats(),
         digest: digest(&tree),

@@ -9,6 +9,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use galac_runtime::game::{Game, Node};
+use galac_runtime::ids::{IdVec, InfosetId, NodeId, PlayerId};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::tree::{build, build_own, BuildOptions, NodeView, Tree};
 use galac_solvers::best_response::evaluate;
@@ -48,7 +49,10 @@ pub(crate) fn check_game<G: Game>(game: &G, what: &str) -> Option<Vec<Checked>> 
             .unwrap_or_else(|e| panic!("{what} (do-{}): {e}", variant.name()));
         check_answer(&tree, &sol, lp_value, &format!("{what} (do-{})", variant.name()));
         let last = sol.iterations.last().expect("an iteration");
-        out.push(Checked { sequences: last.sequences, full_sequences: [sf.treeplex.n_seqs(0), sf.treeplex.n_seqs(1)] });
+        out.push(Checked {
+            sequences: last.sequences,
+            full_sequences: [sf.treeplex.n_seqs(PlayerId(0)), sf.treeplex.n_seqs(PlayerId(1))],
+        });
     }
     Some(out)
 }
@@ -69,8 +73,8 @@ fn check_answer(tree: &Tree, sol: &DoSolution, lp_value: f64, what: &str) {
     assert!((sol.lower - (c - eval.best_response[1])).abs() <= tol, "{what}: lower bound");
 }
 
-fn first_leaf(tree: &Tree) -> u32 {
-    (0..tree.n_nodes() as u32).find(|&n| tree.children(n).is_empty()).expect("a leaf")
+fn first_leaf(tree: &Tree) -> NodeId {
+    tree.nodes().find(|&n| tree.children(n).is_empty()).expect("a leaf")
 }
 
 pub(crate) fn check_example(file: &str, params: &[&str]) -> Vec<Checked> {
@@ -320,7 +324,7 @@ fn seeded_starts_are_exact() {
         let (tree, mut interner, _) = build_own(game, &BuildOptions::default()).expect("builds");
         let Ok(sf) = SequenceForm::new(&tree) else { continue };
         let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
-        let all: Vec<Vec<u32>> = tree.infosets.iter().map(|i| (0..i.n_actions).collect()).collect();
+        let all: IdVec<InfosetId, Vec<u32>> = tree.infosets.iter().map(|i| (0..i.n_actions).collect()).collect();
         // The seed `--warm-start-cfr 20` starts from.
         let support = galac_app::registry::double_oracle::cfr_support(&tree, 20).expect("CFR+");
         for (name, seed) in [("every action", all), ("CFR+ support", support)] {
@@ -329,7 +333,11 @@ fn seeded_starts_are_exact() {
             check_answer(&tree, &sol, lp_value, &format!("{what} ({name})"));
             if name == "every action" {
                 let first = &sol.iterations[0];
-                assert_eq!(first.sequences, [sf.treeplex.n_seqs(0), sf.treeplex.n_seqs(1)], "{what}");
+                assert_eq!(
+                    first.sequences,
+                    [sf.treeplex.n_seqs(PlayerId(0)), sf.treeplex.n_seqs(PlayerId(1))],
+                    "{what}"
+                );
                 let gap = first.upper.zip(first.lower).map(|(u, l)| u - l);
                 assert!(gap.is_some_and(|g| g <= 1e-9 * payoff_range(&tree)), "{what}: first gap {gap:?}");
             }
@@ -381,7 +389,7 @@ fn stopped_runs_return_the_best_strategies_met() {
 
 /// A CFR+ warm start's average on its support, as a default strategy
 /// (`solve --warm-start-cfr N --do-default cfr`), with the support as seed.
-fn cfr_default(tree: &Tree, iterations: u64) -> (DefaultStrategy, Vec<Vec<u32>>) {
+fn cfr_default(tree: &Tree, iterations: u64) -> (DefaultStrategy, IdVec<InfosetId, Vec<u32>>) {
     let average = galac_app::registry::double_oracle::cfr_average(tree, iterations).expect("CFR+");
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
     (DefaultStrategy::from_weights(&average), seed)
@@ -414,7 +422,7 @@ fn mixed_defaults_are_exact() {
         let Ok(sf) = SequenceForm::new(&tree) else { continue };
         let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
         let (default, support) = cfr_default(&tree, 20);
-        for (start, seed) in [("paper's start", Vec::new()), ("CFR+ support", support)] {
+        for (start, seed) in [("paper's start", IdVec::new()), ("CFR+ support", support)] {
             for &variant in Variant::ALL {
                 let options =
                     DoOptions { variant, seed: seed.clone(), default: default.clone(), ..DoOptions::default() };
@@ -430,7 +438,7 @@ fn mixed_defaults_are_exact() {
 /// The first player's payoff below `node` when `mover` plays `default` and
 /// the other player best-responds seeing everything: a temporary leaf's
 /// value, computed on the tree.
-fn leaf_value(tree: &Tree, node: u32, mover: u32, default: &DefaultStrategy) -> f64 {
+fn leaf_value(tree: &Tree, node: NodeId, mover: PlayerId, default: &DefaultStrategy) -> f64 {
     let mut below = tree.children(node).map(|c| leaf_value(tree, c, mover, default));
     match tree.node(node) {
         NodeView::Terminal => tree.payoffs(node)[0] as f64,
@@ -438,14 +446,14 @@ fn leaf_value(tree: &Tree, node: u32, mover: u32, default: &DefaultStrategy) -> 
         NodeView::Decision { player, infoset } if player == mover => {
             below.enumerate().map(|(a, v)| default.prob(infoset, a as u32) * v).sum()
         }
-        NodeView::Decision { player: 0, .. } => below.fold(f64::NEG_INFINITY, f64::max),
+        NodeView::Decision { player: PlayerId(0), .. } => below.fold(f64::NEG_INFINITY, f64::max),
         NodeView::Decision { .. } => below.next().map_or(0.0, |v| below.fold(v, f64::min)),
     }
 }
 
 /// The value of the first restricted game, where nothing is allowed: the
 /// first decision nodes below chance are its temporary leaves.
-fn empty_restricted_value(tree: &Tree, node: u32, default: &DefaultStrategy) -> f64 {
+fn empty_restricted_value(tree: &Tree, node: NodeId, default: &DefaultStrategy) -> f64 {
     match tree.node(node) {
         NodeView::Terminal => tree.payoffs(node)[0] as f64,
         NodeView::Chance => tree
@@ -460,7 +468,7 @@ fn empty_restricted_value(tree: &Tree, node: u32, default: &DefaultStrategy) -> 
 /// The default strategy as a profile of the tree.
 fn default_profile(tree: &Tree, default: &DefaultStrategy) -> Profile {
     let mut profile = Profile::uniform(tree);
-    for set in 0..tree.infosets.len() as u32 {
+    for set in tree.infosets.keys() {
         for (a, x) in profile.probs_mut(set).iter_mut().enumerate() {
             *x = default.prob(set, a as u32);
         }
@@ -488,7 +496,7 @@ fn the_first_iteration_plays_the_default_strategy() {
                 DoOptions { default: default.clone(), prune: false, max_iterations: 1, ..DoOptions::default() };
             let sol = solve_game(game, &mut interner, &options, &mut RunToEnd).expect("solves");
             let first = &sol.iterations[0];
-            let value = empty_restricted_value(&tree, 0, &default);
+            let value = empty_restricted_value(&tree, NodeId::ROOT, &default);
             assert!((first.lp_value - value).abs() <= 1e-9, "{what}: LP {} != leaves {value}", first.lp_value);
             let eval = evaluate(&tree, &default_profile(&tree, &default));
             let expected = (c - eval.best_response[1], eval.best_response[0]);

@@ -10,6 +10,7 @@ use std::process::Command;
 use std::str::FromStr;
 
 use galac_app::formats::write_efg;
+use galac_runtime::ids::{IdSlice, IdVec, InfosetId};
 use galac_runtime::tree::{build, BuildOptions, Tree};
 use galac_solvers::best_response::evaluate;
 use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant};
@@ -31,10 +32,10 @@ fn lp(tree: &Tree, backend: Backend) -> Profile {
 }
 
 /// A rational profile as floats, for the independent float evaluation.
-fn floats(tree: &Tree, probs: &[Vec<Q>]) -> Profile {
+fn floats(tree: &Tree, probs: &IdSlice<InfosetId, Vec<Q>>) -> Profile {
     let mut profile = Profile::uniform(tree);
-    for (set, ps) in probs.iter().enumerate() {
-        for (x, q) in profile.probs_mut(set as u32).iter_mut().zip(ps) {
+    for (set, ps) in probs.iter_enumerated() {
+        for (x, q) in profile.probs_mut(set).iter_mut().zip(ps) {
             *x = to_f64(q);
         }
     }
@@ -118,9 +119,11 @@ fn exact_and_float_evaluations_agree() {
     for (file, params) in [("leduc.gala", &[][..]), ("beer_quiche.gala", &[]), ("nim222.gala", &[])] {
         let tree = tree_of(file, params);
         let uniform = Profile::uniform(&tree);
-        let probs: Vec<Vec<Q>> = (0..tree.infosets.len() as u32)
+        let probs: IdVec<InfosetId, Vec<Q>> = tree
+            .infosets
+            .keys()
             .map(|s| {
-                let n = tree.infosets[s as usize].n_actions as i64;
+                let n = tree.infosets[s].n_actions as i64;
                 vec![Q::new(1.into(), n.into()); n as usize]
             })
             .collect();
@@ -198,10 +201,10 @@ fn certified_values_equal_gambits_rational_lp() {
             continue;
         }
         // They differ: Gambit's profile, checked exactly on galac's tree, decides.
-        let probs: Vec<Vec<Q>> = tree
+        let probs: IdVec<InfosetId, Vec<Q>> = tree
             .infosets
             .iter()
-            .map(|info| sets[info.player as usize].get(info.index_in_player as usize).cloned().unwrap_or_default())
+            .map(|info| sets[info.player.index()].get(info.index_in_player as usize).cloned().unwrap_or_default())
             .collect();
         let theirs = check(&tree, probs, 0);
         if theirs.certified() {

@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 use galac_app::formats::write_efg;
+use galac_runtime::ids::InfosetId;
 use galac_runtime::tree::{build, BuildOptions, NodeView, Tree};
 use galac_solvers::best_response::evaluate;
 use galac_solvers::lemke;
@@ -62,14 +63,14 @@ fn profile_of(tree: &Tree, answer: &GambitAnswer) -> Result<Profile, String> {
     for (set, info) in tree.infosets.iter().enumerate() {
         let probs = answer
             .sets
-            .get(info.player as usize)
+            .get(info.player.index())
             .and_then(|s| s.get(info.index_in_player as usize))
             .ok_or_else(|| format!("Gambit gave no strategy for set {set}"))?;
         if probs.len() != info.n_actions as usize {
             return Err(format!("set {set}: {} actions, Gambit gave {}", info.n_actions, probs.len()));
         }
         let total: f64 = probs.iter().sum();
-        for (x, p) in profile.probs_mut(set as u32).iter_mut().zip(probs) {
+        for (x, p) in profile.probs_mut(InfosetId::from_index(set)).iter_mut().zip(probs) {
             *x = if total > 0.0 { p / total } else { 1.0 / probs.len() as f64 };
         }
     }
@@ -77,10 +78,8 @@ fn profile_of(tree: &Tree, answer: &GambitAnswer) -> Result<Profile, String> {
 }
 
 fn constant_sum(tree: &Tree) -> bool {
-    let sums: Vec<i64> = (0..tree.n_nodes() as u32)
-        .filter(|&v| tree.node(v) == NodeView::Terminal)
-        .map(|v| tree.payoffs(v).iter().sum())
-        .collect();
+    let sums: Vec<i64> =
+        tree.nodes().filter(|&v| tree.node(v) == NodeView::Terminal).map(|v| tree.payoffs(v).iter().sum()).collect();
     sums.windows(2).all(|w| w[0] == w[1])
 }
 
@@ -127,9 +126,7 @@ fn lemke_and_gambit_lcp_both_find_equilibria() {
     games.extend(random);
     let (mut failures, mut same) = (Vec::new(), 0);
     for (i, (name, tree)) in games.iter().enumerate() {
-        let scale = (0..tree.n_nodes() as u32)
-            .flat_map(|v| tree.payoffs(v).iter().map(|x| (*x as f64).abs()))
-            .fold(1.0, f64::max);
+        let scale = tree.nodes().flat_map(|v| tree.payoffs(v).iter().map(|x| (*x as f64).abs())).fold(1.0, f64::max);
         let ours = match lemke::solve(tree, &mut RunToEnd) {
             Ok(s) => s,
             Err(e) => {
@@ -184,9 +181,7 @@ fn lemke_finds_equilibria_on_many_random_trees() {
     assert!(games.len() >= 40, "the generator gave only {} two-player general-sum trees", games.len());
     let mut failures = Vec::new();
     for (name, tree) in &games {
-        let scale = (0..tree.n_nodes() as u32)
-            .flat_map(|v| tree.payoffs(v).iter().map(|x| (*x as f64).abs()))
-            .fold(1.0, f64::max);
+        let scale = tree.nodes().flat_map(|v| tree.payoffs(v).iter().map(|x| (*x as f64).abs())).fold(1.0, f64::max);
         match lemke::solve(tree, &mut RunToEnd) {
             Ok(sol) => {
                 let eval = evaluate(tree, &sol.profile);

@@ -36,12 +36,12 @@ pub fn digest(t: &Tree) -> u64 {
             h = h.wrapping_mul(0x0100_0000_01b3);
         }
     };
-    for n in 0..t.n_nodes() as u32 {
+    for n in t.nodes() {
         eat(u64::from(t.kind(n)));
-        eat(u64::from(t.infoset(n).unwrap_or(u32::MAX)));
+        eat(u64::from(t.infoset(n).map_or(u32::MAX, |s| s.0)));
         let c = t.children(n);
-        eat(u64::from(c.start));
-        eat(u64::from(c.end));
+        eat(u64::from(c.start.0));
+        eat(u64::from(c.end.0));
         for p in t.chance_probs(n) {
             eat(p.num);
             eat(p.den);

@@ -3,6 +3,7 @@
 //! postflop-solver's sizing rules counted by hand, and the value of the LP
 //! against CFR+, each profile checked by the independent best response.
 
+use galac_runtime::ids::NodeId;
 use galac_runtime::tree::{build, BuildOptions, Tree};
 use galac_solvers::best_response::evaluate;
 use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant};
@@ -43,7 +44,7 @@ fn river_hands_are_dealt_jointly_by_their_weights() {
         }
     }
     let total: f64 = expected.iter().sum();
-    let root = 0;
+    let root = NodeId::ROOT;
     let probs: Vec<f64> = tree.chance_probs(root).iter().map(|r| r.num as f64 / r.den as f64).collect();
     assert_eq!(probs.len(), 8, "{:?}", tree.chance_outcome_labels(root));
     let mut want: Vec<f64> = expected.iter().map(|w| w / total).collect();
@@ -65,19 +66,19 @@ fn river_hands_are_dealt_jointly_by_their_weights() {
 #[test]
 fn river_betting_follows_postflop_solvers_sizes() {
     let tree = river_tree(&[OOP, IP]);
-    let deals = tree.children(0).len();
-    let decisions = (0..tree.n_nodes() as u32).filter(|&n| tree.infoset(n).is_some()).count();
+    let deals = tree.children(NodeId::ROOT).len();
+    let decisions = tree.nodes().filter(|&n| tree.infoset(n).is_some()).count();
     assert_eq!(decisions, 24 * deals);
-    let first = tree.children(0).start;
+    let first = tree.children(NodeId::ROOT).start;
     let set = tree.infoset(first).expect("oop decides first");
     assert_eq!(tree.action_labels(set), ["Check", "Bet(100)", "Bet(200)", "AllIn(900)"]);
     // The bet sizes of a smaller pot; postflop-solver's tree for pot 60 and
     // stack 100 (run beside this test) has 16 action nodes.
     let small = river_tree(&[OOP, IP, "pot=60", "stack=100"]);
-    let set = small.infoset(small.children(0).start).expect("oop decides first");
+    let set = small.infoset(small.children(NodeId::ROOT).start).expect("oop decides first");
     assert_eq!(small.action_labels(set), ["Check", "Bet(30)", "Bet(60)", "AllIn(100)"]);
-    let decisions = (0..small.n_nodes() as u32).filter(|&n| small.infoset(n).is_some()).count();
-    assert_eq!(decisions, 16 * small.children(0).len());
+    let decisions = small.nodes().filter(|&n| small.infoset(n).is_some()).count();
+    assert_eq!(decisions, 16 * small.children(NodeId::ROOT).len());
 }
 
 /// The turn spot's betting is postflop-solver's: its action tree for pot
@@ -89,8 +90,8 @@ fn turn_betting_follows_postflop_solvers_tree() {
     let game = load_interp("holdem_turn.gala", crate::games::cut_down("examples/holdem_turn.gala"))
         .unwrap_or_else(|e| panic!("{e}"));
     let tree = build(&game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}")).0;
-    let deals = tree.children(0).len();
-    let decisions = (0..tree.n_nodes() as u32).filter(|&n| tree.infoset(n).is_some()).count();
+    let deals = tree.children(NodeId::ROOT).len();
+    let decisions = tree.nodes().filter(|&n| tree.infoset(n).is_some()).count();
     assert_eq!(decisions, deals * (24 + 44 * 112));
 }
 

@@ -2,6 +2,7 @@
 //! constants, loop conditions that see the body's locals, friendlier
 //! errors. The invalid programs' messages are UI tests under `ui/`.
 
+use galac_runtime::ids::PlayerId;
 use galac_runtime::tree::{build, BuildOptions};
 
 use crate::trees::{counts, load, tree_of};
@@ -80,7 +81,7 @@ fn a_simultaneous_move_is_the_hand_written_hidden_sequence() {
         let (a, b) = (a.expect("builds").0, b.expect("builds").0);
         assert_eq!(a.stats(), b.stats());
         let labels = |t: &galac_runtime::tree::Tree| -> Vec<String> {
-            (0..t.infosets.len() as u32).map(|i| t.infoset_label(i).to_string()).collect()
+            t.infosets.keys().map(|i| t.infoset_label(i).to_string()).collect()
         };
         assert_eq!(labels(&a), labels(&b));
         a.stats()
@@ -164,7 +165,7 @@ fn a_one_move_game_is_shown_as_its_matrix() {
     let labelled = BuildOptions { labels: true, ..Default::default() };
     let tree = build(&load(&pennies(""), &[]), &labelled).expect("builds").0;
     let m = galac_app::matrix::of(&tree).expect("a matrix game");
-    assert_eq!((m.row_player, m.col_player), (0, 1));
+    assert_eq!((m.row_player, m.col_player), (PlayerId(0), PlayerId(1)));
     assert_eq!(
         (m.row_actions.clone(), m.col_actions.clone()),
         (vec!["false".into(), "true".into()], vec!["false".into(), "true".into()])

@@ -7,8 +7,9 @@ use crate::repo_root;
 /// (crate directory, the workspace crates and outside crates it may use).
 const LAYERS: &[(&str, &[&str])] = &[
     // crc32fast: the checksum of saved trees (tree/saved.rs); rs_poker:
-    // `hand_rank`'s evaluator tables (ops/holdem.rs).
-    ("runtime", &["crc32fast", "rs_poker", "rustc-hash", "thiserror"]),
+    // `hand_rank`'s evaluator tables (ops/holdem.rs);
+    // typed-index-collections: vectors indexed by typed ids (ids.rs).
+    ("runtime", &["crc32fast", "rs_poker", "rustc-hash", "thiserror", "typed-index-collections"]),
     // num-*: exact rationals for `exact.rs`'s certificates; serde: results
     // that serialize themselves (the double oracle's iterations).
     (

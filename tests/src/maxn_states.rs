@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 
+use galac_runtime::ids::NodeId;
 use galac_runtime::tree::{build, BuildOptions};
 use galac_solvers::maxn::{full, states, Ties};
 use galac_solvers::solver::SolveError;
@@ -22,7 +23,7 @@ fn check(file: &str, params: &[&str]) -> states::StateStats {
     let mut with_first = None;
     for ties in [Ties::First, Ties::Average] {
         let back = full::backward(&tree, ties);
-        let root_choice = back.best[0] - tree.children(0).start;
+        let root_choice = back.best[0] - tree.children(NodeId::ROOT).start;
         let plain = states::search(
             &game,
             ties,
@@ -279,7 +280,7 @@ fn the_search_over_states_reports_json_with_the_trees_principal_variation() {
                 .principal_variation
                 .iter()
                 .map(|&(set, a)| {
-                    let player = &tree.player_names[tree.infosets[set as usize].player as usize];
+                    let player = &tree.player_names[tree.infosets[set].player.index()];
                     serde_json::json!({"player": player, "action": tree.action_labels(set)[a as usize]})
                 })
                 .collect();

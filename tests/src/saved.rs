@@ -3,6 +3,7 @@
 //! every kind of damaged or foreign file is refused with its own error.
 
 use galac_runtime::game::Game;
+use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::tree::{build, load, save, BuildError, BuildOptions, LoadError, Tree, FORMAT_VERSION};
 
 use crate::games::{digest, load_interp};
@@ -26,7 +27,7 @@ fn saved(game: &impl Game, tree: &Tree) -> Vec<u8> {
 }
 
 fn labels(t: &Tree) -> Vec<(String, Vec<String>)> {
-    (0..t.infosets.len() as u32).map(|i| (t.infoset_label(i).to_string(), t.action_labels(i).to_vec())).collect()
+    t.infosets.keys().map(|i| (t.infoset_label(i).to_string(), t.action_labels(i).to_vec())).collect()
 }
 
 #[test]
@@ -45,7 +46,7 @@ fn a_saved_tree_reads_back_equal_to_the_built_one() {
     let bare = build(&game, &BuildOptions::default()).unwrap().0;
     let back = load(saved(&game, &bare).as_slice(), game.info(), &ANY).unwrap();
     assert_eq!((digest(&back), back.stats()), (digest(&bare), bare.stats()));
-    assert_eq!(back.infoset_label(0), "");
+    assert_eq!(back.infoset_label(InfosetId(0)), "");
 }
 
 /// Leduc's value (OpenSpiel's, as in tests/src/solve.rs) from the tree read
@@ -202,11 +203,10 @@ fn use_tree(t: &Tree) {
     let Ok(sf) = galac_solvers::sequence_form::SequenceForm::new(t) else { return };
     let Ok(sol) = galac_solvers::lp::solve(&sf, galac_solvers::lp::Backend::Clarabel) else { return };
     let mut profile = galac_solvers::Profile::uniform(t);
-    sf.behaviour(t, 0, &sol.plans[0], &mut profile);
-    sf.behaviour(t, 1, &sol.plans[1], &mut profile);
+    sf.behaviour(t, PlayerId(0), &sol.plans[0], &mut profile);
+    sf.behaviour(t, PlayerId(1), &sol.plans[1], &mut profile);
     let eval = galac_solvers::best_response::evaluate(t, &profile);
-    let scale =
-        (0..t.n_nodes() as u32).flat_map(|n| t.payoffs(n).to_vec()).map(|x| (x as f64).abs()).fold(1.0, f64::max);
+    let scale = t.nodes().flat_map(|n| t.payoffs(n).to_vec()).map(|x| (x as f64).abs()).fold(1.0, f64::max);
     assert!(eval.nash_conv.abs() <= 1e-6 * scale, "NashConv {} at payoffs up to {scale}", eval.nash_conv);
 }
 

@@ -5,6 +5,7 @@
 //! seed gives the same totals on any number of threads.
 
 use galac_app::strategies::{Resolver, Source};
+use galac_runtime::ids::PlayerId;
 use galac_runtime::tree::{build, BuildOptions, Tree};
 use galac_solvers::best_response::evaluate;
 use galac_solvers::sample::Sampler;
@@ -21,8 +22,8 @@ fn kuhn() -> Tree {
 /// after a pass, call a bet only with the highest card.
 fn aggressive_second(tree: &Tree) -> Profile {
     let mut profile = Profile::uniform(tree);
-    for set in 0..tree.infosets.len() as u32 {
-        if tree.infosets[set as usize].player != 1 {
+    for set in tree.infosets.keys() {
+        if tree.infosets[set].player != PlayerId(1) {
             continue;
         }
         let label = tree.infoset_label(set);
@@ -58,7 +59,7 @@ fn the_equilibrium_against_itself_gives_the_game_value() {
 fn a_best_response_against_a_fixed_strategy_earns_its_value() {
     let tree = kuhn();
     let fixed = aggressive_second(&tree);
-    let br = galac_solvers::best_response::best_response(&tree, &fixed, 0);
+    let br = galac_solvers::best_response::best_response(&tree, &fixed, PlayerId(0));
     let profile = br.apply_to(&fixed);
     let value = evaluate(&tree, &fixed).best_response[0];
     assert!((br.value - value).abs() < 1e-12);

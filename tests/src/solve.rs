@@ -1,6 +1,7 @@
 //! The sequence-form LP against values computed by others, with every answer
 //! checked by an independent best response (NashConv ~ 0).
 
+use galac_runtime::ids::PlayerId;
 use galac_runtime::tree::{build, BuildOptions, Tree};
 use galac_solvers::best_response::{evaluate, Evaluation};
 use galac_solvers::lp::{self, Backend};
@@ -31,8 +32,8 @@ pub(crate) fn solve_src(src: &str, params: &[&str], backend: Backend) -> Solved 
     let sf = SequenceForm::new(&tree).unwrap_or_else(|e| panic!("{e}"));
     let sol = lp::solve(&sf, backend).unwrap_or_else(|e| panic!("{e}"));
     let mut profile = Profile::uniform(&tree);
-    sf.behaviour(&tree, 0, &sol.plans[0], &mut profile);
-    sf.behaviour(&tree, 1, &sol.plans[1], &mut profile);
+    sf.behaviour(&tree, PlayerId(0), &sol.plans[0], &mut profile);
+    sf.behaviour(&tree, PlayerId(1), &sol.plans[1], &mut profile);
     let eval = evaluate(&tree, &profile);
     Solved { tree, profile, eval, lp_value: sol.value }
 }
@@ -46,7 +47,7 @@ pub(crate) fn solve_example(file: &str, params: &[&str], backend: Backend) -> So
 /// The largest payoff difference between leaves (at least 1).
 pub(crate) fn payoff_range(tree: &Tree) -> f64 {
     let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-    for n in 0..tree.n_nodes() as u32 {
+    for n in tree.nodes() {
         for x in tree.payoffs(n) {
             lo = lo.min(*x);
             hi = hi.max(*x);
@@ -65,13 +66,12 @@ pub(crate) fn check(s: &Solved, value: f64, tol: f64) {
 
 /// Probability of `action` at the information set labelled `label`.
 fn prob(s: &Solved, label: &str, action: &str) -> f64 {
-    let n = s.tree.infosets.len() as u32;
-    let set = (0..n).find(|&i| s.tree.infoset_label(i) == label).unwrap_or_else(|| {
-        let labels: Vec<&str> = (0..n).map(|i| s.tree.infoset_label(i)).collect();
+    let set = s.tree.infosets.keys().find(|&i| s.tree.infoset_label(i) == label).unwrap_or_else(|| {
+        let labels: Vec<&str> = s.tree.infosets.keys().map(|i| s.tree.infoset_label(i)).collect();
         panic!("no info set {label:?}; have {labels:?}")
-    }) as usize;
-    let a = s.tree.action_labels(set as u32).iter().position(|l| l == action).expect("action");
-    s.profile.probs(set as u32)[a]
+    });
+    let a = s.tree.action_labels(set).iter().position(|l| l == action).expect("action");
+    s.profile.probs(set)[a]
 }
 
 #[test]

@@ -171,7 +171,7 @@ fn beer_quiche_profile(beer: [f64; 2], duel: [f64; 2]) -> (Tree, Profile) {
         ("receiver: breakfast(Quiche)", "Duel", duel[1]),
     ];
     for (label, action, p) in settings {
-        let set = (0..tree.infosets.len() as u32).find(|&i| tree.infoset_label(i) == label).expect(label);
+        let set = tree.infosets.keys().find(|&i| tree.infoset_label(i) == label).expect(label);
         let a = tree.action_labels(set).iter().position(|l| l == action).expect(action);
         let probs = profile.probs_mut(set);
         probs[a] = p;

@@ -2,6 +2,7 @@
 //! sequence counts, best responses whose pure strategies are evaluated
 //! independently, and the LP driven through the `Solver` trait.
 
+use galac_runtime::ids::{NodeId, SeqId};
 use galac_runtime::tree::{build, BuildOptions, NodeView, Tree};
 use galac_solvers::best_response::{best_response, evaluate, expected_values};
 use galac_solvers::lp::{Backend, LpSolver};
@@ -34,22 +35,22 @@ fn treeplex_numbers_the_sequences_the_tree_counts() {
         let tree = example_tree(file, params);
         let plex = Treeplex::new(&tree);
         let stats = tree.stats();
-        for p in 0..tree.n_players as usize {
-            assert_eq!(plex.n_seqs(p) as u64, stats.sequences[p], "{file}: player {p}");
+        for p in tree.players() {
+            assert_eq!(plex.n_seqs(p) as u64, stats.sequences[p.index()], "{file}: player {p}");
             for &set in &plex.infosets_of[p] {
-                assert!(plex.parent_seq[set as usize] < plex.first_seq(p, set), "{file}: set {set}");
+                assert!(plex.parent_seq[set] < plex.first_seq(p, set), "{file}: set {set}");
             }
         }
         // Walk down independently: the parent sequence of a set is the last
         // action its player took above any of its nodes.
-        let mut stack: Vec<(u32, Vec<u32>)> = vec![(0, vec![0; tree.n_players as usize])];
+        let mut stack: Vec<(NodeId, Vec<SeqId>)> = vec![(NodeId::ROOT, vec![SeqId::EMPTY; tree.n_players as usize])];
         while let Some((node, seqs)) = stack.pop() {
             if let NodeView::Decision { player, infoset } = tree.node(node) {
-                let p = player as usize;
-                assert_eq!(plex.parent_seq[infoset as usize], seqs[p], "{file}: node {node}");
+                let p = player.index();
+                assert_eq!(plex.parent_seq[infoset], seqs[p], "{file}: node {node}");
                 for (a, child) in tree.children(node).enumerate() {
                     let mut s = seqs.clone();
-                    s[p] = plex.first_seq(p, infoset) + a as u32;
+                    s[p] = plex.first_seq(player, infoset) + a as u32;
                     stack.push((child, s));
                 }
             } else {
@@ -68,22 +69,22 @@ fn best_responses_return_strategies_that_reach_their_value() {
         let tree = example_tree(file, &[]);
         let uniform = Profile::uniform(&tree);
         let order = tree.preorder();
-        for me in 0..tree.n_players {
+        for me in tree.players() {
             let br = best_response(&tree, &uniform, me);
-            for (set, info) in tree.infosets.iter().enumerate() {
+            for (set, info) in tree.infosets.iter_enumerated() {
                 assert_eq!(br.choice[set].is_some(), info.player == me, "{file}: set {set}");
             }
             let played = br.apply_to(&uniform);
-            let value = expected_values(&tree, &played, &order)[me as usize];
+            let value = expected_values(&tree, &played, &order)[me.index()];
             assert!((value - br.value).abs() < 1e-9, "{file} player {me}: {value} != {}", br.value);
-            assert!(br.value >= expected_values(&tree, &uniform, &order)[me as usize] - 1e-12);
-            for set in (0..tree.infosets.len()).filter(|s| tree.infosets[*s].player == me) {
+            assert!(br.value >= expected_values(&tree, &uniform, &order)[me.index()] - 1e-12);
+            for set in tree.infosets.keys().filter(|&s| tree.infosets[s].player == me) {
                 for a in 0..tree.infosets[set].n_actions as usize {
                     let mut other = played.clone();
-                    let probs = other.probs_mut(set as u32);
+                    let probs = other.probs_mut(set);
                     probs.fill(0.0);
                     probs[a] = 1.0;
-                    let v = expected_values(&tree, &other, &order)[me as usize];
+                    let v = expected_values(&tree, &other, &order)[me.index()];
                     assert!(v <= br.value + 1e-9, "{file}: set {set} action {a} earns {v} > {}", br.value);
                 }
             }

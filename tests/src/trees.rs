@@ -3,6 +3,7 @@
 //! Also: Kuhn's information sets node by node, remembered offered lists,
 //! and every build limit's error.
 
+use galac_runtime::ids::{InfosetId, NodeId, PlayerId};
 use galac_runtime::tree::{build, BuildOptions, Stats, Tree};
 
 use crate::repo_root;
@@ -76,7 +77,7 @@ fn tiny_games_match_hand_counts() {
         if guess == h { outcome [1]; } else { outcome [0]; } } }";
     let t = tree_of(&load(coin, &[]));
     assert_eq!(counts(&t.stats()), (7, 4, 1, vec![1], vec![3]));
-    assert_eq!(t.chance_probs(0).iter().map(|p| p.to_string()).collect::<Vec<_>>(), ["1/3", "2/3"]);
+    assert_eq!(t.chance_probs(NodeId::ROOT).iter().map(|p| p.to_string()).collect::<Vec<_>>(), ["1/3", "2/3"]);
 }
 
 /// Kuhn's information sets node by node: two decision nodes share an info
@@ -86,11 +87,11 @@ fn kuhn_infosets_are_card_and_history() {
     let tree = tree_of(&example("kuhn.gala", &[]));
     // Walk the tree keeping the cards dealt and the betting history.
     // ((player, the player's card, the history), information set)
-    type Key = (u32, i64, Vec<u32>);
-    let mut keys: Vec<(Key, u32)> = Vec::new();
-    let mut stack: Vec<(u32, Vec<i64>, Vec<u32>)> = vec![(0, Vec::new(), Vec::new())];
+    type Key = (PlayerId, i64, Vec<u32>);
+    let mut keys: Vec<(Key, Option<InfosetId>)> = Vec::new();
+    let mut stack: Vec<(NodeId, Vec<i64>, Vec<u32>)> = vec![(NodeId::ROOT, Vec::new(), Vec::new())];
     while let Some((node, cards, history)) = stack.pop() {
-        let children: Vec<u32> = tree.children(node).collect();
+        let children: Vec<NodeId> = tree.children(node).collect();
         match tree.player(node) {
             None if !children.is_empty() => {
                 // Chance: the cards left, in increasing order.
@@ -103,8 +104,8 @@ fn kuhn_infosets_are_card_and_history() {
             }
             None => {}
             Some(p) => {
-                let set = tree.infoset(node).unwrap_or(u32::MAX);
-                keys.push(((p, cards[p as usize], history.clone()), set));
+                let set = tree.infoset(node);
+                keys.push(((p, cards[p.index()], history.clone()), set));
                 for (a, child) in children.iter().enumerate() {
                     let mut h = history.clone();
                     h.push(a as u32);
@@ -116,7 +117,7 @@ fn kuhn_infosets_are_card_and_history() {
     assert_eq!(keys.len(), 24);
     for (ka, sa) in &keys {
         for (kb, sb) in &keys {
-            assert_eq!(ka == kb, sa == sb, "{ka:?} in {sa}, {kb:?} in {sb}");
+            assert_eq!(ka == kb, sa == sb, "{ka:?} in {sa:?}, {kb:?} in {sb:?}");
         }
     }
 }
@@ -145,7 +146,7 @@ fn a_player_remembers_the_options_it_was_offered() {
     // nodes, 10 leaves; a's sequences 1 + 5 (x) + 10 (y).
     let (t, _, _) = build(&load(OFFERED, &[]), &labelled).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(counts(&t.stats()), (18, 10, 1, vec![7, 0], vec![16, 1]));
-    let labels: Vec<&str> = (0..7).map(|s| t.infoset_label(s)).collect();
+    let labels: Vec<&str> = (0..7).map(|s| t.infoset_label(InfosetId(s))).collect();
     for label in ["a: chose 0 of 2", "a: chose 0 of 3", "a: chose 2 of 3"] {
         assert!(labels.contains(&label), "{label} in {labels:?}");
     }
@@ -155,7 +156,7 @@ fn a_player_remembers_the_options_it_was_offered() {
     // Fixed choices of their whole type (Kuhn's enum) record no list.
     let (t, _, _) = build(&example("kuhn.gala", &[]), &labelled).unwrap_or_else(|e| panic!("{e}"));
     let sets: u64 = t.stats().infosets.iter().sum();
-    assert!((0..sets as u32).all(|s| !t.infoset_label(s).contains(" of ")));
+    assert!((0..sets as u32).all(|s| !t.infoset_label(InfosetId(s)).contains(" of ")));
 }
 
 #[test]

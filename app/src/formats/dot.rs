@@ -13,6 +13,7 @@
 use std::io::{self, BufWriter, Write};
 
 use super::labels::{action_label, chance_label};
+use galac_runtime::ids::{IdVec, InfosetId, NodeId};
 use galac_runtime::tree::{Tree, CHANCE, TERMINAL};
 
 /// The default limit on the size of a drawn tree.
@@ -54,10 +55,10 @@ pub fn write_dot<W: Write>(tree: &Tree, title: &str, opts: &DotOptions, out: W) 
     check_size(tree, opts)?;
     let order = tree.preorder();
     // The nodes of each information set, in preorder.
-    let mut members: Vec<Vec<u32>> = vec![Vec::new(); tree.infosets.len()];
+    let mut members: IdVec<InfosetId, Vec<NodeId>> = IdVec::from(vec![Vec::new(); tree.infosets.len()]);
     for &node in &order {
         if let Some(set) = tree.infoset(node) {
-            members[set as usize].push(node);
+            members[set].push(node);
         }
     }
 
@@ -78,9 +79,12 @@ pub fn write_dot<W: Write>(tree: &Tree, title: &str, opts: &DotOptions, out: W) 
                 let (Some(player), Some(set)) = (tree.player(node), tree.infoset(node)) else {
                     return Err(io::Error::other("a decision node without a player").into());
                 };
-                let info = &tree.infosets[set as usize];
-                let name =
-                    tree.player_names.get(player as usize).cloned().unwrap_or_else(|| format!("player {}", player + 1));
+                let info = &tree.infosets[set];
+                let name = tree
+                    .player_names
+                    .get(player.index())
+                    .cloned()
+                    .unwrap_or_else(|| format!("player {}", player.0 + 1));
                 let mut label = format!("{name}\nI{}", info.index_in_player + 1);
                 // The set's label may repeat the player's name; say it once.
                 let set_label = tree.infoset_label(set);
@@ -89,7 +93,7 @@ pub fn write_dot<W: Write>(tree: &Tree, title: &str, opts: &DotOptions, out: W) 
                     label.push_str(": ");
                     label.push_str(facts);
                 }
-                let fill = if members[set as usize].len() > 1 { color(set, 0.3) } else { "white".into() };
+                let fill = if members[set].len() > 1 { color(set.0, 0.3) } else { "white".into() };
                 writeln!(w, "  n{node} [shape=ellipse style=filled fillcolor=\"{fill}\" label={}];", quote(&label))?;
             }
         }

@@ -56,17 +56,17 @@ pub fn write_efg<W: Write>(tree: &Tree, title: &str, comment: &str, out: W) -> i
     // number, label and actions, the same at every node.
     let mut used: Vec<HashSet<String>> = vec![HashSet::new(); tree.n_players as usize];
     let mut infosets = Vec::with_capacity(tree.infosets.len());
-    for (set, info) in tree.infosets.iter().enumerate() {
-        let mut name = clean(tree.infoset_label(set as u32));
-        if let Some(taken) = used.get_mut(info.player as usize) {
+    for (set, info) in tree.infosets.iter_enumerated() {
+        let mut name = clean(tree.infoset_label(set));
+        if let Some(taken) = used.get_mut(info.player.index()) {
             if !name.is_empty() {
                 name = unique(name, taken);
             }
         }
-        let mut line = format!("{} {} {} {{", info.player + 1, info.index_in_player + 1, quote(&name));
+        let mut line = format!("{} {} {} {{", info.player.0 + 1, info.index_in_player + 1, quote(&name));
         for a in 0..info.n_actions as usize {
             line.push(' ');
-            line.push_str(&label(&action_label(tree, set as u32, a)));
+            line.push_str(&label(&action_label(tree, set, a)));
         }
         line.push_str(" } 0");
         infosets.push(line);
@@ -96,7 +96,7 @@ pub fn write_efg<W: Write>(tree: &Tree, title: &str, comment: &str, out: W) -> i
                 writeln!(w, " }} 0")?;
             }
             _ => {
-                let line = tree.infoset(node).and_then(|set| infosets.get(set as usize));
+                let line = tree.infoset(node).and_then(|set| infosets.get(set.index()));
                 let Some(line) = line else {
                     return Err(io::Error::other("a decision node without an information set"));
                 };

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use galac_runtime::game::Game;
+use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::tree::Tree;
 
 use super::svg::{Svg, COLOURS};
@@ -25,22 +26,18 @@ pub fn strategy<G: Game>(
     let player = match &select.player {
         Some(name) => info.players.iter().position(|p| p == name).ok_or_else(|| format!("no player `{name}`"))?,
         None => 0,
-    } as u32;
+    };
+    let player = PlayerId::from_index(player);
     let labels = crate::report::unique_labels(tree);
     let (profile, source) = crate::explain::profile_for(game, tree, &labels, select.strategy.as_deref(), limits)?;
-    let facts_of = |s: u32| facts(&labels[s as usize]).len();
-    let fewest = (0..tree.infosets.len() as u32)
-        .filter(|&s| tree.infosets[s as usize].player == player)
-        .map(facts_of)
-        .min()
-        .unwrap_or(0);
-    let sets: Vec<u32> = (0..tree.infosets.len() as u32)
-        .filter(|&s| tree.infosets[s as usize].player == player)
+    let facts_of = |s: InfosetId| facts(&labels[s]).len();
+    let fewest = tree.infosets.keys().filter(|&s| tree.infosets[s].player == player).map(facts_of).min().unwrap_or(0);
+    let sets: Vec<InfosetId> = tree
+        .infosets
+        .keys()
+        .filter(|&s| tree.infosets[s].player == player)
         .filter(|&s| match &select.filter {
-            Some(p) => {
-                crate::explain::matches(p, &labels[s as usize])
-                    || crate::explain::matches(p, &style.rewrite(&labels[s as usize]))
-            }
+            Some(p) => crate::explain::matches(p, &labels[s]) || crate::explain::matches(p, &style.rewrite(&labels[s])),
             None => facts_of(s) == fewest,
         })
         .collect();
@@ -49,7 +46,7 @@ pub fn strategy<G: Game>(
     }
     // By label, numbers by value (`my_card(2)` before `my_card(10)`): hands in order.
     let mut sets = sets;
-    sets.sort_by_cached_key(|&s| natural_key(&labels[s as usize]));
+    sets.sort_by_cached_key(|&s| natural_key(&labels[s]));
     // Actions by name across the sets, in the order met.
     let mut actions: Vec<String> = Vec::new();
     for &s in &sets {
@@ -63,7 +60,7 @@ pub fn strategy<G: Game>(
     // one fact `tag(x)` of one tag, just `x` (the private card), the tag
     // naming the axis.
     let names: Vec<String> =
-        sets.iter().map(|&s| style.rewrite(labels[s as usize].split_once(": ").map_or("", |(_, f)| f))).collect();
+        sets.iter().map(|&s| style.rewrite(labels[s].split_once(": ").map_or("", |(_, f)| f))).collect();
     let tag = names[0].split_once('(').map(|(t, _)| format!("{t}("));
     let (names, axis) = match tag {
         Some(t)
@@ -77,7 +74,7 @@ pub fn strategy<G: Game>(
     let bar = 36.0f64;
     let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(1) as f64;
     let step = (bar * 1.5).max(longest * 6.5 + 8.0);
-    let title = format!("{}: strategy of {} ({source})", crate::title(game), info.players[player as usize]);
+    let title = format!("{}: strategy of {} ({source})", crate::title(game), info.players[player.index()]);
     let width = (left + right + step * sets.len() as f64).max(title.chars().count() as f64 * 8.5 + 20.0);
     let height = 420.0;
     let plot_h = height - top - bottom;
@@ -91,7 +88,7 @@ pub fn strategy<G: Game>(
             let colour = COLOURS[actions.iter().position(|x| x == a).unwrap_or(0) % COLOURS.len()];
             let h = p * plot_h;
             y -= h;
-            svg.rect(x, y, bar, h, colour, &format!("{}: {a} {p:.4}", style.rewrite(&labels[s as usize])));
+            svg.rect(x, y, bar, h, colour, &format!("{}: {a} {p:.4}", style.rewrite(&labels[s])));
         }
         svg.text(x + bar / 2.0, top + plot_h + 16.0, 11.0, "middle", &names[i]);
     }

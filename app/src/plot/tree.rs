@@ -4,6 +4,7 @@
 //! outcomes; the nodes of an information set joined by dashed lines in
 //! their player's colour; every node's full description in its tooltip.
 
+use galac_runtime::ids::{IdVec, InfosetId, NodeId};
 use galac_runtime::tree::{NodeView, Tree};
 
 use super::svg::{Svg, COLOURS};
@@ -28,25 +29,25 @@ pub fn draw(tree: &Tree, title: &str, max_drawn: usize, style: &CardStyle) -> Re
     let (mut x, mut depth) = (vec![0.0f64; n], vec![0u32; n]);
     for &node in &order {
         for c in tree.children(node) {
-            depth[c as usize] = depth[node as usize] + 1;
+            depth[c.index()] = depth[node.index()] + 1;
         }
     }
     let mut next_leaf = 0.0;
     for &node in order.iter() {
         if tree.node(node) == NodeView::Terminal {
-            x[node as usize] = next_leaf;
+            x[node.index()] = next_leaf;
             next_leaf += 1.0;
         }
     }
     for &node in order.iter().rev() {
         let kids = tree.children(node);
         if !kids.is_empty() {
-            x[node as usize] = kids.clone().map(|c| x[c as usize]).sum::<f64>() / kids.len() as f64;
+            x[node.index()] = kids.map(|c| x[c.index()]).sum::<f64>() / kids.len() as f64;
         }
     }
     let max_depth = depth.iter().copied().max().unwrap_or(0) as f64;
     let (width, height) = ((next_leaf.max(4.0)) * LEAF_W + 80.0, (max_depth + 1.0) * LEVEL_H + 100.0);
-    let pos = |v: u32| (40.0 + LEAF_W / 2.0 + x[v as usize] * LEAF_W, 60.0 + depth[v as usize] as f64 * LEVEL_H);
+    let pos = |v: NodeId| (40.0 + LEAF_W / 2.0 + x[v.index()] * LEAF_W, 60.0 + depth[v.index()] as f64 * LEVEL_H);
     let mut svg = Svg::new(width, height);
     for &node in &order {
         let (px, py) = pos(node);
@@ -70,12 +71,12 @@ pub fn draw(tree: &Tree, title: &str, max_drawn: usize, style: &CardStyle) -> Re
     }
     // Each information set's nodes, joined left to right (preorder is
     // left to right within a depth).
-    let mut last_of_set: Vec<Option<u32>> = vec![None; tree.infosets.len()];
+    let mut last_of_set: IdVec<InfosetId, Option<NodeId>> = IdVec::from(vec![None; tree.infosets.len()]);
     for &node in &order {
         if let NodeView::Decision { player, infoset } = tree.node(node) {
-            if let Some(prev) = last_of_set[infoset as usize].replace(node) {
+            if let Some(prev) = last_of_set[infoset].replace(node) {
                 let ((ax, ay), (bx, by)) = (pos(prev), pos(node));
-                svg.dashed_line(ax, ay, bx, by, COLOURS[player as usize % COLOURS.len()]);
+                svg.dashed_line(ax, ay, bx, by, COLOURS[player.index() % COLOURS.len()]);
             }
         }
     }
@@ -84,9 +85,9 @@ pub fn draw(tree: &Tree, title: &str, max_drawn: usize, style: &CardStyle) -> Re
         match tree.node(node) {
             NodeView::Chance => svg.circle(px, py, 7.0, "#bbbbbb", "chance"),
             NodeView::Decision { player, infoset } => {
-                let colour = COLOURS[player as usize % COLOURS.len()];
+                let colour = COLOURS[player.index() % COLOURS.len()];
                 let who =
-                    format!("{}: {}", tree.player_names[player as usize], style.rewrite(tree.infoset_label(infoset)));
+                    format!("{}: {}", tree.player_names[player.index()], style.rewrite(tree.infoset_label(infoset)));
                 svg.circle(px, py, 8.0, colour, &who);
             }
             NodeView::Terminal => {

@@ -5,6 +5,7 @@
 //! responses on the full game, whose gap is the answer's NashConv.
 
 use galac_runtime::game::Game;
+use galac_runtime::ids::{IdVec, InfosetId};
 use galac_runtime::info::InfoInterner;
 use galac_solvers::best_response::evaluate;
 use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Iteration, Variant};
@@ -71,25 +72,32 @@ const WARM_SUPPORT: f64 = 0.01;
 /// The support of `iterations` CFR+ iterations on `tree`: per information
 /// set, the actions the average strategy plays with probability at least
 /// [`WARM_SUPPORT`] (none at sets it never reaches).
-pub fn cfr_support(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<Vec<Vec<u32>>, String> {
+pub fn cfr_support(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<IdVec<InfosetId, Vec<u32>>, String> {
     Ok(cfr_average(tree, iterations)?.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect())
 }
 
 /// [`cfr_support`] with the average's probabilities of those actions (not
-/// renormalised): the seed and the mixed default strategy of a warm start.
-pub fn cfr_average(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<Vec<Vec<(u32, f64)>>, String> {
+/// renormalised): the seed and the mixed default strategy of a warm start
+/// (the double oracle's set numbers are the tree's: both come from one
+/// interner).
+pub fn cfr_average(
+    tree: &galac_runtime::tree::Tree,
+    iterations: u64,
+) -> Result<IdVec<InfosetId, Vec<(u32, f64)>>, String> {
     use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant as CfrVariant};
     let solver = CfrSolver { config: CfrConfig::new(CfrVariant::CfrPlus, iterations), resume: None };
     let mut quiet = |_: &Progress| Control::Continue;
     let (solution, _) = solver.run(tree, &mut quiet).map_err(|e| e.to_string())?;
-    let mut average: Vec<Vec<(u32, f64)>> = (0..tree.infosets.len() as u32)
+    let mut average: IdVec<InfosetId, Vec<(u32, f64)>> = tree
+        .infosets
+        .keys()
         .map(|set| {
             let probs = solution.profile.probs(set);
             (0..probs.len() as u32).map(|a| (a, probs[a as usize])).filter(|&(_, x)| x >= WARM_SUPPORT).collect()
         })
         .collect();
     for &set in &solution.unreached {
-        average[set as usize].clear();
+        average[set].clear();
     }
     Ok(average)
 }
@@ -104,7 +112,7 @@ struct Start {
     tree: Option<galac_runtime::tree::Tree>,
     interner: InfoInterner,
     tree_seconds: f64,
-    seed: Vec<Vec<u32>>,
+    seed: IdVec<InfosetId, Vec<u32>>,
     /// The default strategy (`--do-default`).
     default: DefaultStrategy,
     warm_seconds: f64,
@@ -129,7 +137,7 @@ fn start<G: Game>(game: &G, req: &Request) -> Result<Start, ()> {
     let clock = std::time::Instant::now();
     let average = match (d.warm_start_cfr, &tree) {
         (Some(n), Some(tree)) => cfr_average(tree, n).map_err(fail)?,
-        _ => Vec::new(),
+        _ => IdVec::new(),
     };
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
     let default = if default_is_cfr(d) { DefaultStrategy::from_weights(&average) } else { DefaultStrategy::default() };
@@ -394,7 +402,7 @@ fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, req: &Reque
     text += &format!("time: {}\n", times.join(", "));
     for (p, name) in info.players.iter().enumerate() {
         text += &format!("\nstrategy of {name} (elsewhere: the first action):\n");
-        for set in sol.labelled.iter().filter(|s| s.player as usize == p) {
+        for set in sol.labelled.iter().filter(|s| s.player.index() == p) {
             let acts: Vec<String> = set.actions.iter().zip(&set.probs).map(|(a, x)| format!("{a} {x:.3}")).collect();
             text += &format!("  {}: {}\n", set.label, acts.join(", "));
         }

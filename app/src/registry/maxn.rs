@@ -5,6 +5,7 @@
 //! variation and the search counts.
 
 use galac_runtime::game::Game;
+use galac_runtime::ids::InfosetId;
 use galac_runtime::tree::Tree;
 use galac_solvers::maxn::{self, search::SearchStats, states::StateOptions, Ties};
 use galac_solvers::solver::{Solution, SolveError, Solver};
@@ -81,10 +82,10 @@ pub struct Counts {
 }
 
 /// The moves of a principal variation given as (set, action) on `tree`.
-fn pv_moves(tree: &Tree, pv: &[(u32, u32)]) -> Vec<Move> {
+fn pv_moves(tree: &Tree, pv: &[(InfosetId, u32)]) -> Vec<Move> {
     pv.iter()
         .map(|&(set, a)| Move {
-            player: tree.player_names[tree.infosets[set as usize].player as usize].clone(),
+            player: tree.player_names[tree.infosets[set].player.index()].clone(),
             action: tree.action_labels(set).get(a as usize).cloned().unwrap_or_else(|| format!("#{a}")),
         })
         .collect()

@@ -88,7 +88,7 @@ impl Shape {
 /// Every leaf's payoffs sum to the same total.
 fn constant_sum(tree: &Tree) -> bool {
     let mut total: Option<i128> = None;
-    for node in 0..tree.n_nodes() as u32 {
+    for node in tree.nodes() {
         if tree.node(node) == NodeView::Terminal {
             let sum: i128 = tree.payoffs(node).iter().map(|x| i128::from(*x)).sum();
             if *total.get_or_insert(sum) != sum {

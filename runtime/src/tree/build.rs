@@ -9,6 +9,7 @@ use super::options::{BuildError, BuildOptions};
 use super::outflow::Outflow;
 use super::recall::{MovesBefore, OwnMoves, NO_MOVES};
 use crate::game::{Game, GameError, Node};
+use crate::ids::PlayerId;
 use crate::info::InfoInterner;
 use crate::memory::TooMuch;
 use crate::rational::Ratio;
@@ -263,7 +264,7 @@ pub(super) fn explore<G: Game>(
                         check_budget(&tree, interner, &own_moves, budget, &mut counted, opts, n_nodes as u64)?;
                     }
                 } else {
-                    check_action_count(tree.infosets[infoset as usize].n_actions, n_actions)?;
+                    check_action_count(tree.infosets.raw[infoset as usize].n_actions, n_actions)?;
                 }
                 own_moves.check(top.path, player, infoset, &tree.player_names, interner, game)?;
                 (infoset, n_actions)
@@ -379,7 +380,7 @@ fn add_infoset<G: Game>(
     while (infoset as usize) > tree.infosets.len() {
         let key = interner.infoset_key(tree.infosets.len() as u32);
         let labels = labels.then_some(("", &[][..]));
-        tree.push_infoset(Infoset { player: key.player, index_in_player: 0, n_actions: 0 }, labels)?;
+        tree.push_infoset(Infoset { player: PlayerId(key.player), index_in_player: 0, n_actions: 0 }, labels)?;
     }
     let index_in_player = infoset_counts[player as usize];
     infoset_counts[player as usize] += 1;
@@ -388,7 +389,7 @@ fn add_infoset<G: Game>(
         (game.infoset_label(interner, infoset), actions)
     });
     let labels = labels.as_ref().map(|(label, actions)| (label.as_str(), actions.as_slice()));
-    tree.push_infoset(Infoset { player, index_in_player, n_actions }, labels)
+    tree.push_infoset(Infoset { player: PlayerId(player), index_in_player, n_actions }, labels)
 }
 
 /// Counts the exploration's memory (the tree, the interner, the recall

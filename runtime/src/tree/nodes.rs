@@ -1,4 +1,5 @@
-//! The game tree in flat arrays (struct of arrays, `u32` indices).
+//! The game tree in flat arrays (struct of arrays, `u32` indices inside;
+//! [`NodeId`], [`InfosetId`] and [`PlayerId`] at the API).
 //!
 //! Node 0 is the root. The children of a node are contiguous
 //! (from `first_child`, as many as the node has); nodes are numbered by a
@@ -16,6 +17,7 @@ use super::chances::Distributions;
 use super::options::BuildError;
 use super::payoffs::PayoffTable;
 use super::set_labels::SetLabels;
+use crate::ids::{IdRange, IdVec, InfosetId, NodeId, PlayerId};
 use crate::rational::Ratio;
 
 /// Node kinds: `TERMINAL`, `CHANCE`, or `DECISION + player`.
@@ -31,7 +33,7 @@ pub(super) const CHANCE_BIT: u32 = 1 << 31;
 /// An information set of the tree.
 #[derive(Clone, Copy, Debug)]
 pub struct Infoset {
-    pub player: u32,
+    pub player: PlayerId,
     /// Index among the infosets of the same player (0-based, by first visit).
     pub index_in_player: u32,
     pub n_actions: u32,
@@ -62,7 +64,7 @@ pub struct Tree {
     /// `infosets[i].n_actions`, for [`Tree::children`]; made once a build
     /// is done).
     pub(super) set_actions: Vec<u32>,
-    pub infosets: Vec<Infoset>,
+    pub infosets: IdVec<InfosetId, Infoset>,
     /// Readable labels of each information set and its actions, if built
     /// with labels (kept apart from [`Infoset`]: a tree built without
     /// labels holds 12 bytes per set).
@@ -87,7 +89,7 @@ pub struct Tree {
 pub enum NodeView {
     Terminal,
     Chance,
-    Decision { player: u32, infoset: u32 },
+    Decision { player: PlayerId, infoset: InfosetId },
 }
 
 /// Counts that describe a tree.
@@ -110,66 +112,78 @@ impl Tree {
     }
 
     /// `TERMINAL`, `CHANCE`, or `DECISION` + the deciding player.
-    pub fn kind(&self, node: u32) -> u8 {
-        let d = self.data[node as usize];
-        if self.first_child[node as usize] == 0 {
+    pub fn kind(&self, node: NodeId) -> u8 {
+        let d = self.data[node.index()];
+        if self.first_child[node.index()] == 0 {
             TERMINAL
         } else if d & CHANCE_BIT != 0 {
             CHANCE
         } else {
-            DECISION + self.infosets[d as usize].player as u8
+            DECISION + self.infosets[InfosetId(d)].player.0 as u8
         }
     }
 
     /// The deciding player at a decision node.
-    pub fn player(&self, node: u32) -> Option<u32> {
-        self.infoset(node).map(|set| self.infosets[set as usize].player)
+    pub fn player(&self, node: NodeId) -> Option<PlayerId> {
+        self.infoset(node).map(|set| self.infosets[set].player)
     }
 
-    pub fn infoset(&self, node: u32) -> Option<u32> {
-        let d = self.data[node as usize];
-        (self.first_child[node as usize] != 0 && d & CHANCE_BIT == 0).then_some(d)
+    pub fn infoset(&self, node: NodeId) -> Option<InfosetId> {
+        let d = self.data[node.index()];
+        (self.first_child[node.index()] != 0 && d & CHANCE_BIT == 0).then_some(InfosetId(d))
+    }
+
+    /// The players, `0 .. n_players`.
+    pub fn players(&self) -> IdRange<PlayerId> {
+        PlayerId::all(self.n_players)
+    }
+
+    /// Every node, root first.
+    pub fn nodes(&self) -> IdRange<NodeId> {
+        IdRange::new(NodeId::ROOT, NodeId::from_index(self.n_nodes()))
     }
 
     /// What a node is, with its player and information set when it is a
     /// decision: solvers match on this instead of asking [`Tree::infoset`]
     /// and falling back on an id that would be wrong.
     #[inline]
-    pub fn node(&self, node: u32) -> NodeView {
-        let d = self.data[node as usize];
-        if self.first_child[node as usize] == 0 {
+    pub fn node(&self, node: NodeId) -> NodeView {
+        let d = self.data[node.index()];
+        if self.first_child[node.index()] == 0 {
             NodeView::Terminal
         } else if d & CHANCE_BIT != 0 {
             NodeView::Chance
         } else {
-            NodeView::Decision { player: self.infosets[d as usize].player, infoset: d }
+            let infoset = InfosetId(d);
+            NodeView::Decision { player: self.infosets[infoset].player, infoset }
         }
     }
 
+    /// A node's children, contiguous, in action (or outcome) order.
     #[inline]
-    pub fn children(&self, node: u32) -> std::ops::Range<u32> {
-        let first = self.first_child[node as usize];
+    pub fn children(&self, node: NodeId) -> IdRange<NodeId> {
+        let first = self.first_child[node.index()];
         if first == 0 {
-            return 0..0;
+            return IdRange::new(NodeId(0), NodeId(0));
         }
-        let d = self.data[node as usize];
+        let d = self.data[node.index()];
         let n =
             if d & CHANCE_BIT != 0 { self.chances[(d & !CHANCE_BIT) as usize].n } else { self.set_actions[d as usize] };
-        first..first + n
+        IdRange::new(NodeId(first), NodeId(first + n))
     }
 
-    pub(super) fn chance_node(&self, node: u32) -> Option<ChanceNode> {
-        let d = self.data[node as usize];
-        (self.first_child[node as usize] != 0 && d & CHANCE_BIT != 0).then(|| self.chances[(d & !CHANCE_BIT) as usize])
+    pub(super) fn chance_node(&self, node: NodeId) -> Option<ChanceNode> {
+        let d = self.data[node.index()];
+        (self.first_child[node.index()] != 0 && d & CHANCE_BIT != 0).then(|| self.chances[(d & !CHANCE_BIT) as usize])
     }
 
     /// Exact probabilities of a chance node's children.
-    pub fn chance_probs(&self, node: u32) -> &[Ratio] {
+    pub fn chance_probs(&self, node: NodeId) -> &[Ratio] {
         self.chance_node(node).map_or(&[], |c| self.dists.get(c.start, c.n))
     }
 
     /// Labels of a chance node's outcomes (empty if built without labels).
-    pub fn chance_outcome_labels(&self, node: u32) -> &[String] {
+    pub fn chance_outcome_labels(&self, node: NodeId) -> &[String] {
         match self.chance_node(node) {
             Some(c) if !self.chance_labels.is_empty() => {
                 &self.chance_labels[c.labels as usize..(c.labels + c.n) as usize]
@@ -180,22 +194,22 @@ impl Tree {
 
     /// The readable label of an information set (its player's facts), empty
     /// if the tree was built without labels.
-    pub fn infoset_label(&self, set: u32) -> &str {
-        self.set_labels.label(set)
+    pub fn infoset_label(&self, set: InfosetId) -> &str {
+        self.set_labels.label(set.0)
     }
 
     /// The labels of an information set's actions, empty if the tree was
     /// built without labels.
-    pub fn action_labels(&self, set: u32) -> &[String] {
-        self.set_labels.actions(set)
+    pub fn action_labels(&self, set: InfosetId) -> &[String] {
+        self.set_labels.actions(set.0)
     }
 
     /// The payoff vector of a terminal node.
-    pub fn payoffs(&self, node: u32) -> &[i64] {
-        if self.first_child[node as usize] != 0 {
+    pub fn payoffs(&self, node: NodeId) -> &[i64] {
+        if self.first_child[node.index()] != 0 {
             return &[];
         }
-        self.payoffs.get(self.data[node as usize])
+        self.payoffs.get(self.data[node.index()])
     }
 
     /// Bytes held by the node arrays and tables (labels' strings aside:
@@ -252,21 +266,21 @@ impl Tree {
             } else if d & CHANCE_BIT != 0 {
                 s.chance_nodes += 1;
             } else {
-                s.decision_nodes[self.infosets[d as usize].player as usize] += 1;
+                s.decision_nodes[self.infosets[InfosetId(d)].player.index()] += 1;
             }
         }
         for info in &self.infosets {
-            s.infosets[info.player as usize] += 1;
-            s.sequences[info.player as usize] += u64::from(info.n_actions);
+            s.infosets[info.player.index()] += 1;
+            s.sequences[info.player.index()] += u64::from(info.n_actions);
         }
         s
     }
 
     /// The nodes in depth-first preorder (each node before its subtree,
     /// children in action order), without recursion.
-    pub fn preorder(&self) -> Vec<u32> {
+    pub fn preorder(&self) -> Vec<NodeId> {
         let mut out = Vec::with_capacity(self.n_nodes());
-        let mut stack = vec![0u32];
+        let mut stack = vec![NodeId::ROOT];
         while let Some(node) = stack.pop() {
             out.push(node);
             stack.extend(self.children(node).rev());
@@ -284,7 +298,7 @@ impl Tree {
     pub fn content_digest(&self) -> u32 {
         let mut crc = crc32fast::Hasher::new();
         crc.update(&self.n_players.to_le_bytes());
-        for node in 0..self.n_nodes() as u32 {
+        for node in self.nodes() {
             match self.node(node) {
                 NodeView::Terminal => {
                     crc.update(&[0]);
@@ -301,9 +315,9 @@ impl Tree {
                 }
                 NodeView::Decision { player, infoset } => {
                     crc.update(&[2]);
-                    crc.update(&player.to_le_bytes());
-                    crc.update(&infoset.to_le_bytes());
-                    crc.update(&self.infosets[infoset as usize].n_actions.to_le_bytes());
+                    crc.update(&player.0.to_le_bytes());
+                    crc.update(&infoset.0.to_le_bytes());
+                    crc.update(&self.infosets[infoset].n_actions.to_le_bytes());
                 }
             }
         }
@@ -322,7 +336,7 @@ impl Tree {
     /// copies the labels, as for the other parts).
     pub(super) fn adopt_set_labels(&mut self, part: &mut Tree) {
         let n = self.infosets.len();
-        let placeholders = part.infosets.len() >= n && part.infosets[..n].iter().all(|s| s.n_actions == 0);
+        let placeholders = part.infosets.len() >= n && part.infosets.raw[..n].iter().all(|s| s.n_actions == 0);
         let labelled = self.set_labels.len() == n && part.set_labels.len() >= n;
         if n > 1 || !placeholders || !labelled || (n == 1 && !part.set_labels.label(0).is_empty()) {
             return;
@@ -350,7 +364,7 @@ impl Tree {
             dists: Distributions::default(),
             payoffs: PayoffTable::new(n_players as usize),
             set_actions: Vec::new(),
-            infosets: Vec::new(),
+            infosets: IdVec::new(),
             set_labels: SetLabels::default(),
             chance_labels: Vec::new(),
             label_bytes: 0,
@@ -365,7 +379,7 @@ impl Tree {
         if self.infosets.len() >= CHANCE_BIT as usize {
             return Err(BuildError::TableFull { what: "information sets", limit: CHANCE_BIT.into() });
         }
-        crate::room::push(&mut self.infosets, set);
+        crate::room::push(&mut self.infosets.raw, set);
         if let Some((label, actions)) = labels {
             self.label_bytes += self.set_labels.push(label, actions);
         }

@@ -42,7 +42,7 @@ impl Kinds {
         } else if d & CHANCE_BIT != 0 {
             &mut self.chance
         } else {
-            let player = tree.infosets[d as usize].player as usize;
+            let player = tree.infosets.raw[d as usize].player.index();
             if self.decisions.len() <= player {
                 self.decisions.resize(player + 1, 0);
             }

@@ -16,6 +16,7 @@ use super::options::{BuildError, BuildOptions};
 use super::payoffs::PayoffTable;
 use super::set_labels::KeptLabels;
 use crate::game::GameInfo;
+use crate::ids::{IdVec, PlayerId};
 use crate::memory::MemoryLimit;
 use crate::rational::Ratio;
 
@@ -185,7 +186,7 @@ pub(super) fn write_tables<W: Write>(w: &mut Summing<W>, tree: &Tree, kept: &[Ke
     w.u64(tree.payoffs.len() as u64)?;
     let values: Vec<i64> = (0..tree.payoffs.len() as u32).flat_map(|id| tree.payoffs.get(id).to_vec()).collect();
     w.array(&values, |x| x.to_le_bytes())?;
-    w.array(&tree.infosets, |s| words([s.player, s.index_in_player, s.n_actions]))?;
+    w.array(&tree.infosets.raw, |s| words([s.player.0, s.index_in_player, s.n_actions]))?;
     w.u64((tree.set_labels.len() + kept.iter().map(KeptLabels::len).sum::<usize>()) as u64)?;
     for (label, actions) in tree.set_labels.iter().chain(kept.iter().flat_map(KeptLabels::iter)) {
         w.str(label)?;
@@ -408,10 +409,10 @@ pub fn load(input: impl Read, info: &GameInfo, opts: &BuildOptions) -> Result<Tr
     })?;
     let n_vectors = r.u64()?;
     let values = r.array(i64::from_le_bytes)?;
-    tree.infosets = r.array(|b: [u8; 12]| {
+    tree.infosets = IdVec::from(r.array(|b: [u8; 12]| {
         let w = |i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().expect("4 bytes"));
-        Infoset { player: w(0), index_in_player: w(1), n_actions: w(2) }
-    })?;
+        Infoset { player: PlayerId(w(0)), index_in_player: w(1), n_actions: w(2) }
+    })?);
     for _ in 0..r.u64()? {
         r.hold(super::set_labels::SET_INDEX_BYTES)?;
         let (label, actions) = (r.str()?, r.strs()?);

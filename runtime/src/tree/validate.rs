@@ -7,6 +7,7 @@
 //! exact.
 
 use super::nodes::{Tree, CHANCE_BIT};
+use crate::ids::NodeId;
 
 /// No own move before a node (as in `recall.rs`).
 const NO_MOVE: u64 = u64::MAX;
@@ -32,7 +33,7 @@ pub(super) fn check(tree: &Tree) -> Result<(), String> {
 fn check_sets(tree: &Tree) -> Result<(), String> {
     let mut next = vec![0u32; tree.n_players as usize];
     for (i, s) in tree.infosets.iter().enumerate() {
-        let count = next.get_mut(s.player as usize).ok_or_else(|| format!("information set {i} is of no player"))?;
+        let count = next.get_mut(s.player.index()).ok_or_else(|| format!("information set {i} is of no player"))?;
         if s.index_in_player != *count {
             return Err(format!(
                 "information set {i} is numbered {} among its player's, not {count}",
@@ -131,7 +132,7 @@ fn check_paths(tree: &Tree) -> Result<(), String> {
     // `d` being visited (rows above the current depth are the ancestors').
     let mut rows: Vec<u64> = vec![NO_MOVE; n_players];
     let mut deepest = 0u32;
-    let mut stack: Vec<Visit> = vec![(0, 0, None)];
+    let mut stack: Vec<Visit> = vec![(NodeId::ROOT, 0, None)];
     while let Some((node, depth, mv)) = stack.pop() {
         deepest = deepest.max(depth);
         let d = depth as usize;
@@ -143,12 +144,12 @@ fn check_paths(tree: &Tree) -> Result<(), String> {
             }
         }
         let mover = tree.infoset(node).map(|set| {
-            let p = tree.infosets[set as usize].player;
-            let mine = rows[d * n_players + p as usize];
+            let p = tree.infosets[set].player;
+            let mine = rows[d * n_players + p.index()];
             (p, set, mine)
         });
         if let Some((p, set, mine)) = mover {
-            let seen = &mut before[set as usize];
+            let seen = &mut before[set.index()];
             if *seen == UNSET {
                 *seen = mine;
             } else if *seen != mine {
@@ -156,7 +157,7 @@ fn check_paths(tree: &Tree) -> Result<(), String> {
             }
         }
         for (a, child) in tree.children(node).enumerate().rev() {
-            let mv = mover.map(|(p, set, _)| (p, (u64::from(set) << 32) | a as u64));
+            let mv = mover.map(|(p, set, _)| (p.0, (u64::from(set.0) << 32) | a as u64));
             stack.push((child, depth + 1, mv));
         }
     }
@@ -168,7 +169,7 @@ fn check_paths(tree: &Tree) -> Result<(), String> {
 
 /// A node to visit: (node, depth, the move that led to it as (player,
 /// infoset << 32 | action) if a player's).
-type Visit = (u32, u32, Option<(u32, u64)>);
+type Visit = (NodeId, u32, Option<(u32, u64)>);
 
 /// A fixed-size set of indices, a bit each.
 struct Bits {

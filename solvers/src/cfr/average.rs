@@ -10,11 +10,11 @@ use super::sets::Sets;
 /// of `sets` into `average` (per slot). `seq_reach` is scratch of at least
 /// the player's sequence count.
 pub fn accumulate(sets: &Sets, current: &[f64], weight: f64, average: &mut [f64], seq_reach: &mut [f64]) {
-    let offset = sets.starts.first().copied().unwrap_or(0) as usize;
+    let offset = sets.starts.first().map_or(0, |s| s.index());
     seq_reach[0] = 1.0;
     for (w, &parent) in sets.starts.windows(2).zip(&sets.parents) {
-        let reach = seq_reach[parent as usize];
-        for slot in w[0] as usize..w[1] as usize {
+        let reach = seq_reach[parent.index()];
+        for slot in w[0].index()..w[1].index() {
             let x = reach * current[slot];
             seq_reach[slot - offset + 1] = x;
             average[slot] += weight * x;

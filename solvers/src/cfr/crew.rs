@@ -23,6 +23,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+use galac_runtime::ids::{IdRange, IdSlice, InfosetId, NodeId, PlayerId, SlotId};
 use galac_runtime::tree::Tree;
 
 use super::layout::Layout;
@@ -41,12 +42,12 @@ pub const PARALLEL_MIN_NODES: usize = 5_000;
 pub struct Team<'a> {
     pub tree: &'a Tree,
     pub layout: &'a Layout,
-    pub first_slot: &'a [u32],
+    pub first_slot: &'a IdSlice<InfosetId, SlotId>,
     pub variant: Variant,
     pub alternating: bool,
     /// Per player.
     pub sets: Vec<Sets>,
-    chunks: [Range<u32>; 2],
+    chunks: [IdRange<NodeId>; 2],
     /// Per chunk: the instantaneous regrets of the walk, per slot (zeroed
     /// by the walk that writes them, before it starts).
     inst: [Floats; 2],
@@ -87,7 +88,7 @@ impl Part {
         current: Vec<f64>,
         average: Vec<f64>,
     ) -> Part {
-        let max_seqs = (0..tree.n_players as usize).map(|p| plex.n_seqs(p)).max().unwrap_or(1);
+        let max_seqs = tree.players().map(|p| plex.n_seqs(p)).max().unwrap_or(1);
         Part {
             regrets,
             prediction,
@@ -145,7 +146,7 @@ impl Part {
 /// estimate before allocating); with `two` threads the worker's copy of
 /// the regrets, current strategy and predictions too.
 pub fn estimate_bytes(tree: &Tree, slots: u64, max_player_slots: u64, two: bool) -> u64 {
-    let kids = if tree.n_nodes() > 0 { tree.children(0).len() as u64 } else { 0 };
+    let kids = if tree.n_nodes() > 0 { tree.children(NodeId::ROOT).len() as u64 } else { 0 };
     let sets = tree.infosets.len() as u64;
     let copies = if two { 3 * slots } else { 0 };
     8 * (2 * slots + copies + kids * u64::from(tree.n_players) + max_player_slots + 1)
@@ -164,9 +165,9 @@ impl<'a> Team<'a> {
         alternating: bool,
         threads: usize,
     ) -> Team<'a> {
-        let sets: Vec<Sets> = (0..tree.n_players as usize).map(|p| Sets::new(tree, plex, p)).collect();
+        let sets: Vec<Sets> = tree.players().map(|p| Sets::new(tree, plex, p)).collect();
         let n = plex.slots.len();
-        let kids = if tree.n_nodes() > 0 { tree.children(0).len() } else { 0 };
+        let kids = if tree.n_nodes() > 0 { tree.children(NodeId::ROOT).len() } else { 0 };
         Team {
             tree,
             layout,
@@ -219,13 +220,19 @@ impl<'a> Team<'a> {
         let inputs = self.inputs(p, &part.current);
         for k in chunks {
             self.sets[p].slots().for_each(|s| self.inst[k].set(s, 0.0));
-            walk::walk_chunk(inputs, self.chunks[k].clone(), &self.inst[k], &self.values[p], &mut part.scratch);
+            walk::walk_chunk(inputs, self.chunks[k], &self.inst[k], &self.values[p], &mut part.scratch);
         }
     }
 
     /// What a walk for player `p` reads.
     fn inputs<'b>(&'b self, p: usize, current: &'b [f64]) -> walk::Inputs<'b> {
-        walk::Inputs { tree: self.tree, layout: self.layout, first_slot: self.first_slot, current, me: p as u32 }
+        walk::Inputs {
+            tree: self.tree,
+            layout: self.layout,
+            first_slot: self.first_slot,
+            current,
+            me: PlayerId::from_index(p),
+        }
     }
 
     /// Player `p`'s update in this part's copy: its sets' regrets, then
@@ -240,7 +247,7 @@ impl<'a> Team<'a> {
         let inputs = self.inputs(p, current);
         let root = match sets.root {
             Some(i) if walk::root_regrets(&inputs, &self.values[p], set_root) => {
-                sets.starts[i] as usize..sets.starts[i + 1] as usize
+                sets.starts[i].index()..sets.starts[i + 1].index()
             }
             _ => 0..0,
         };
@@ -258,7 +265,7 @@ impl<'a> Team<'a> {
         };
         self.variant.slot_rule(t).apply(&mut regrets[slots.clone()], pred, &mut current[slots.clone()], inst);
         for w in sets.starts.windows(2) {
-            let (s, e) = (w[0] as usize, w[1] as usize);
+            let (s, e) = (w[0].index(), w[1].index());
             self.variant.strategy(&regrets[s..e], &mut current[s..e]);
         }
     }

@@ -6,6 +6,7 @@
 //! layout reads one record of 12 bytes a node, which made a CFR+
 //! iteration on Leduc about twice as fast.
 
+use galac_runtime::ids::{IdSlice, InfosetId, SlotId};
 use galac_runtime::tree::{NodeView, Tree};
 use rustc_hash::FxHashMap;
 
@@ -41,12 +42,12 @@ pub struct Layout {
 
 impl Layout {
     /// Encodes `tree`, whose information set `I` starts at `first_slot[I]`.
-    pub fn new(tree: &Tree, first_slot: &[u32]) -> Layout {
+    pub fn new(tree: &Tree, first_slot: &IdSlice<InfosetId, SlotId>) -> Layout {
         let n = tree.n_nodes();
         let n_players = tree.n_players as usize;
         let mut layout = Layout { nodes: Vec::with_capacity(n), probs: Vec::new(), payoffs: Vec::new(), n_players };
         let mut rows: FxHashMap<Vec<i64>, u32> = FxHashMap::default();
-        for node in 0..n as u32 {
+        for node in tree.nodes() {
             let kids = tree.children(node);
             let (kind, index) = match tree.node(node) {
                 NodeView::Terminal => {
@@ -63,9 +64,9 @@ impl Layout {
                     layout.probs.extend(tree.chance_probs(node).iter().map(|p| p.to_f64()));
                     (CHANCE, at)
                 }
-                NodeView::Decision { player, infoset } => (DECISION + player, first_slot[infoset as usize]),
+                NodeView::Decision { player, infoset } => (DECISION + player.0, first_slot[infoset].0),
             };
-            layout.nodes.push(Node { tag: (kids.len() as u32) << 8 | kind, first: kids.start, index });
+            layout.nodes.push(Node { tag: (kids.len() as u32) << 8 | kind, first: kids.start.0, index });
         }
         layout
     }

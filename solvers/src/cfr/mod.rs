@@ -119,7 +119,7 @@ impl<'t> Cfr<'t> {
         let slots: u64 = tree.infosets.iter().map(|i| u64::from(i.n_actions)).sum();
         let mut per_player = vec![0u64; tree.n_players as usize];
         for i in &tree.infosets {
-            per_player[i.player as usize] += u64::from(i.n_actions);
+            per_player[i.player.index()] += u64::from(i.n_actions);
         }
         let max_slots = per_player.iter().copied().max().unwrap_or(0);
         let sets = tree.infosets.len() as u64;

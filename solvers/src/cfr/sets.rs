@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use galac_runtime::ids::{NodeId, PlayerId, SeqId, SlotId};
 use galac_runtime::tree::{NodeView, Tree};
 
 use crate::treeplex::Treeplex;
@@ -11,24 +12,24 @@ use crate::treeplex::Treeplex;
 /// bounds and the parent sequence of each.
 pub struct Sets {
     /// The first slot of each set, then one past the last.
-    pub starts: Vec<u32>,
+    pub starts: Vec<SlotId>,
     /// Per set: the player's sequence leading to it.
-    pub parents: Vec<u32>,
+    pub parents: Vec<SeqId>,
     /// The index in this list of the root's set, if the root is the player's.
     pub root: Option<usize>,
 }
 
 impl Sets {
     /// Player `p`'s sets.
-    pub(super) fn new(tree: &Tree, plex: &Treeplex, p: usize) -> Sets {
+    pub(super) fn new(tree: &Tree, plex: &Treeplex, p: PlayerId) -> Sets {
         let of = &plex.infosets_of[p];
-        let mut starts: Vec<u32> = of.iter().map(|&s| plex.slots.first_slot[s as usize]).collect();
-        starts.push(plex.slots.player_slots[p + 1]);
-        let parents = of.iter().map(|&s| plex.parent_seq[s as usize]).collect();
+        let mut starts: Vec<SlotId> = of.iter().map(|&s| plex.slots.first_slot[s]).collect();
+        starts.push(plex.slots.of_player(p).end);
+        let parents = of.iter().map(|&s| plex.parent_seq[s]).collect();
         let root = match tree.n_nodes() {
             0 => None,
-            _ => match tree.node(0) {
-                NodeView::Decision { player, infoset } if player as usize == p => of.iter().position(|&s| s == infoset),
+            _ => match tree.node(NodeId::ROOT) {
+                NodeView::Decision { player, infoset } if player == p => of.iter().position(|&s| s == infoset),
                 _ => None,
             },
         };
@@ -37,6 +38,6 @@ impl Sets {
 
     /// The player's slots.
     pub(super) fn slots(&self) -> Range<usize> {
-        self.starts[0] as usize..self.starts[self.parents.len()] as usize
+        self.starts[0].index()..self.starts[self.parents.len()].index()
     }
 }

@@ -52,11 +52,11 @@ impl Fingerprint {
 /// `profile`, uniform where a set's sums are 0 (no allocation: checks
 /// reuse the profile).
 pub fn average_into(tree: &Tree, plex: &Treeplex, average: &[f64], profile: &mut Profile) {
-    for (set, info) in tree.infosets.iter().enumerate() {
-        let s = plex.slots.first_slot[set] as usize;
+    for (set, info) in tree.infosets.iter_enumerated() {
+        let s = plex.slots.first_slot[set].index();
         let sums = &average[s..s + info.n_actions as usize];
         let total: f64 = sums.iter().sum();
-        let probs = profile.probs_mut(set as u32);
+        let probs = profile.probs_mut(set);
         if total > 0.0 {
             for (p, x) in probs.iter_mut().zip(sums) {
                 *p = x / total;
@@ -90,13 +90,15 @@ impl CfrState {
     }
 
     /// The average strategy, and the sets it never reaches (uniform there).
-    pub fn average_profile(&self, tree: &Tree, plex: &Treeplex) -> (Profile, Vec<u32>) {
+    pub fn average_profile(&self, tree: &Tree, plex: &Treeplex) -> (Profile, Vec<galac_runtime::ids::InfosetId>) {
         let mut profile = Profile::uniform(tree);
         average_into(tree, plex, &self.average, &mut profile);
-        let unreached = (0..tree.infosets.len() as u32)
+        let unreached = tree
+            .infosets
+            .keys()
             .filter(|&set| {
-                let s = plex.slots.first_slot[set as usize] as usize;
-                let n = tree.infosets[set as usize].n_actions as usize;
+                let s = plex.slots.first_slot[set].index();
+                let n = tree.infosets[set].n_actions as usize;
                 self.average[s..s + n].iter().sum::<f64>() <= 0.0
             })
             .collect();

@@ -11,10 +11,9 @@
 //! whether one thread walks both chunks or two threads walk one each.
 //! Nothing is allocated during a traversal.
 
-use std::ops::Range;
-
 use std::sync::atomic::AtomicU64;
 
+use galac_runtime::ids::{IdRange, IdSlice, InfosetId, NodeId, PlayerId, SlotId};
 use galac_runtime::tree::{NodeView, Tree};
 
 use super::layout::{Layout, CHANCE, DECISION, TERMINAL};
@@ -28,34 +27,34 @@ pub struct Inputs<'a> {
     /// The tree re-encoded for this loop.
     pub layout: &'a Layout,
     /// Per information set: its first action slot.
-    pub first_slot: &'a [u32],
+    pub first_slot: &'a IdSlice<InfosetId, SlotId>,
     /// The current strategy, per slot (each thread holds its own copy).
     pub current: &'a [f64],
     /// The traverser.
-    pub me: u32,
+    pub me: PlayerId,
 }
 
 /// The root's children of each chunk, cut where the first chunk holds
 /// about half the nodes.
-pub fn split(tree: &Tree) -> [Range<u32>; 2] {
-    let kids = if tree.n_nodes() > 0 { tree.children(0) } else { 0..0 };
+pub fn split(tree: &Tree) -> [IdRange<NodeId>; 2] {
+    let kids = if tree.n_nodes() > 0 { tree.children(NodeId::ROOT) } else { IdRange::new(NodeId(0), NodeId(0)) };
     // Subtree sizes: children are numbered after their parent.
     let mut size = vec![1u64; tree.n_nodes()];
-    for node in (0..tree.n_nodes() as u32).rev() {
-        let below: u64 = tree.children(node).map(|c| size[c as usize]).sum();
-        size[node as usize] += below;
+    for node in tree.nodes().rev() {
+        let below: u64 = tree.children(node).map(|c| size[c.index()]).sum();
+        size[node.index()] += below;
     }
-    let total: u64 = kids.clone().map(|c| size[c as usize]).sum();
+    let total: u64 = kids.map(|c| size[c.index()]).sum();
     let mut at = kids.start;
     let mut left = 0u64;
-    while at + 1 < kids.end && 2 * (left + size[at as usize]) <= total {
-        left += size[at as usize];
-        at += 1;
+    while at + 1 < kids.end && 2 * (left + size[at.index()]) <= total {
+        left += size[at.index()];
+        at = at + 1;
     }
     if at == kids.start && kids.len() > 1 {
-        at += 1;
+        at = at + 1;
     }
-    [kids.start..at, at..kids.end]
+    [IdRange::new(kids.start, at), IdRange::new(at, kids.end)]
 }
 
 /// Bytes of scratch one walking thread needs (child values per depth).
@@ -69,13 +68,13 @@ pub fn max_actions(tree: &Tree) -> usize {
 }
 
 /// The reach of the others (chance included) at a child of the root.
-pub fn root_reach(inputs: &Inputs, child: u32) -> f64 {
+pub fn root_reach(inputs: &Inputs, child: NodeId) -> f64 {
     let tree = inputs.tree;
-    let a = (child - tree.children(0).start) as usize;
-    match tree.node(0) {
-        NodeView::Chance => tree.chance_probs(0)[a].to_f64(),
+    let a = (child - tree.children(NodeId::ROOT).start) as usize;
+    match tree.node(NodeId::ROOT) {
+        NodeView::Chance => tree.chance_probs(NodeId::ROOT)[a].to_f64(),
         NodeView::Decision { player, infoset } if player != inputs.me => {
-            inputs.current[inputs.first_slot[infoset as usize] as usize + a]
+            inputs.current[inputs.first_slot[infoset].index() + a]
         }
         _ => 1.0,
     }
@@ -85,11 +84,11 @@ pub fn root_reach(inputs: &Inputs, child: u32) -> f64 {
 /// instantaneous regrets into `regrets` (per slot) and writes the
 /// traverser's value at each child into `values` (indexed from the root's
 /// first child). `scratch` has [`scratch_len`] entries.
-pub fn walk_chunk(inputs: Inputs, children: Range<u32>, regrets: &Floats, values: &Floats, scratch: &mut [f64]) {
+pub fn walk_chunk(inputs: Inputs, children: IdRange<NodeId>, regrets: &Floats, values: &Floats, scratch: &mut [f64]) {
     if inputs.tree.n_nodes() == 0 || children.is_empty() {
         return;
     }
-    let first = inputs.tree.children(0).start;
+    let first = inputs.tree.children(NodeId::ROOT).start;
     let mut walker = Walker {
         inputs,
         current: inputs.current,
@@ -99,7 +98,7 @@ pub fn walk_chunk(inputs: Inputs, children: Range<u32>, regrets: &Floats, values
     };
     for child in children {
         let reach = root_reach(&inputs, child);
-        let v = if reach == 0.0 { 0.0 } else { walker.walk(child, 0, reach) };
+        let v = if reach == 0.0 { 0.0 } else { walker.walk(child.0, 0, reach) };
         values.set((child - first) as usize, v);
     }
 }
@@ -109,12 +108,12 @@ pub fn walk_chunk(inputs: Inputs, children: Range<u32>, regrets: &Floats, values
 /// children, written into `out` (one per action). Returns false (and
 /// writes nothing) when the root is not the traverser's.
 pub fn root_regrets(inputs: &Inputs, values: &Floats, out: &mut [f64]) -> bool {
-    let NodeView::Decision { player, infoset } = inputs.tree.node(0) else { return false };
+    let NodeView::Decision { player, infoset } = inputs.tree.node(NodeId::ROOT) else { return false };
     if player != inputs.me {
         return false;
     }
-    let s = inputs.first_slot[infoset as usize] as usize;
-    let n = inputs.tree.children(0).len();
+    let s = inputs.first_slot[infoset].index();
+    let n = inputs.tree.children(NodeId::ROOT).len();
     let value: f64 = (0..n).map(|a| inputs.current[s + a] * values.get(a)).sum();
     for (a, o) in out[..n].iter_mut().enumerate() {
         *o = values.get(a) - value;
@@ -122,7 +121,8 @@ pub fn root_regrets(inputs: &Inputs, values: &Floats, out: &mut [f64]) -> bool {
     true
 }
 
-/// The recursive walk below the root, on one thread.
+/// The recursive walk below the root, on one thread, over the layout's
+/// nodes (numbered as the tree's, held as plain `u32`s in this loop).
 struct Walker<'a, 'b> {
     inputs: Inputs<'a>,
     /// The current strategy, per slot.
@@ -142,7 +142,7 @@ impl Walker<'_, '_> {
         let l = self.inputs.layout;
         let rec = l.nodes[node as usize];
         if rec.tag & 0xff == TERMINAL {
-            l.payoffs[rec.index as usize + self.inputs.me as usize]
+            l.payoffs[rec.index as usize + self.inputs.me.index()]
         } else {
             self.walk(node, depth, reach)
         }
@@ -157,7 +157,7 @@ impl Walker<'_, '_> {
         let (kind, n) = (rec.tag & 0xff, (rec.tag >> 8) as usize);
         let (index, first) = (rec.index as usize, rec.first);
         if kind == TERMINAL {
-            return l.payoffs[index + self.inputs.me as usize];
+            return l.payoffs[index + self.inputs.me.index()];
         }
         let mut value = 0.0;
         if kind == CHANCE {
@@ -167,7 +167,7 @@ impl Walker<'_, '_> {
             return value;
         }
         let current = self.current;
-        if kind != DECISION + self.inputs.me {
+        if kind != DECISION + self.inputs.me.0 {
             for (a, child) in (first..first + n as u32).enumerate() {
                 let p = current[index + a];
                 if p != 0.0 {

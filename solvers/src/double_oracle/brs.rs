@@ -12,6 +12,7 @@
 //! (`bnb` prunes).
 
 use galac_runtime::game::Game;
+use galac_runtime::ids::{IdRange, IdVec, InfosetId, NodeId};
 
 use super::lazy::{Arena, Explorer, Kind, NONE};
 use super::restricted::Extended;
@@ -70,7 +71,9 @@ pub(super) fn best_response<G: Game>(ex: &mut Explorer<G>, me: u32, opp: &Extend
     // Deepest sets first; a set's nodes together.
     mine.sort_unstable_by_key(|&(d, set, node)| (std::cmp::Reverse(d), set, node));
     let view = View { arena, me, opp };
-    let mut choice = vec![NONE; arena.sets.len()];
+    // The arena's nodes and sets are the explored game's: the walk shared
+    // with the tree's best response sees them as its ids.
+    let mut choice: IdVec<InfosetId, u32> = IdVec::from(vec![NONE; arena.sets.len()]);
     let mut val = vec![f64::NAN; arena.len()];
     let (mut q, mut stack) = (Vec::new(), Vec::new());
     let mut i = 0;
@@ -78,11 +81,11 @@ pub(super) fn best_response<G: Game>(ex: &mut Explorer<G>, me: u32, opp: &Extend
         let set = mine[i].1;
         let end = i + mine[i..].iter().take_while(|m| m.1 == set).count();
         q.resize(arena.set(set).n_actions as usize, 0.0);
-        let nodes = mine[i..end].iter().map(|&(_, _, node)| (node, reach[node as usize]));
-        choice[set as usize] = best_action(&view, nodes, &mut q, &choice, &mut val, &mut stack);
+        let nodes = mine[i..end].iter().map(|&(_, _, node)| (NodeId(node), reach[node as usize]));
+        choice[InfosetId(set)] = best_action(&view, nodes, &mut q, &choice, &mut val, &mut stack);
         i = end;
     }
-    let value = value_below(&view, &choice, &mut val, &mut stack, 0);
+    let value = value_below(&view, &choice, &mut val, &mut stack, NodeId::ROOT);
     // The sequences the response plays where the opponent and chance let it.
     let mut reached = vec![false; arena.len()];
     reached[0] = true;
@@ -93,7 +96,7 @@ pub(super) fn best_response<G: Game>(ex: &mut Explorer<G>, me: u32, opp: &Extend
         }
         match arena.kind(node) {
             Kind::Decision { player, set } if player == me => {
-                let a = choice[set as usize];
+                let a = choice[InfosetId(set)];
                 slots.push(arena.slot(set, a));
                 reached[(arena.children(node).start + a) as usize] = true;
             }
@@ -120,23 +123,24 @@ struct View<'a> {
 }
 
 impl Responding for View<'_> {
-    fn role(&self, node: u32) -> Role {
-        match self.arena.kind(node) {
-            Kind::Terminal => Role::Leaf(self.arena.payoff(node, self.me)),
+    fn role(&self, node: NodeId) -> Role {
+        match self.arena.kind(node.0) {
+            Kind::Terminal => Role::Leaf(self.arena.payoff(node.0, self.me)),
             Kind::Chance => Role::Chance,
-            Kind::Decision { player, set } if player == self.me => Role::Mine(set),
+            Kind::Decision { player, set } if player == self.me => Role::Mine(InfosetId(set)),
             Kind::Decision { .. } => Role::Other,
         }
     }
 
-    fn children(&self, node: u32) -> std::ops::Range<u32> {
-        self.arena.children(node)
+    fn children(&self, node: NodeId) -> IdRange<NodeId> {
+        let children = self.arena.children(node.0);
+        IdRange::new(NodeId(children.start), NodeId(children.end))
     }
 
-    fn weight(&self, node: u32, i: u32) -> f64 {
-        match self.arena.kind(node) {
-            Kind::Chance => self.arena.chance_probs(node)[i as usize],
-            Kind::Decision { set, .. } => self.opp.prob(set, self.arena.set(set).first_slot, i),
+    fn weight(&self, node: NodeId, action: u32) -> f64 {
+        match self.arena.kind(node.0) {
+            Kind::Chance => self.arena.chance_probs(node.0)[action as usize],
+            Kind::Decision { set, .. } => self.opp.prob(set, self.arena.set(set).first_slot, action),
             Kind::Terminal => 0.0,
         }
     }

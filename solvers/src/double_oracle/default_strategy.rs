@@ -10,7 +10,10 @@
 //! game is silent, and a best response steers there. A sparse default
 //! keeps the lazy walks small: they follow only its support.
 
-/// Per interned information set: the actions the default plays, with their
+use galac_runtime::ids::{IdSlice, InfosetId};
+
+/// Per interned information set (numbered as the tree built with the same
+/// interner numbers its sets): the actions the default plays, with their
 /// probabilities (a set not listed: the first action).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DefaultStrategy {
@@ -27,7 +30,7 @@ impl DefaultStrategy {
     /// positive weight plays its first action. The actions must exist at
     /// their sets (a run fails at a set whose default plays none of its
     /// actions).
-    pub fn from_weights(per_set: &[Vec<(u32, f64)>]) -> DefaultStrategy {
+    pub fn from_weights(per_set: &IdSlice<InfosetId, Vec<(u32, f64)>>) -> DefaultStrategy {
         let mut d = DefaultStrategy { start: vec![0], actions: Vec::new(), probs: Vec::new() };
         for set in per_set {
             let total: f64 = set.iter().map(|&(_, w)| w).filter(|&w| w > 0.0).sum();
@@ -48,8 +51,8 @@ impl DefaultStrategy {
     }
 
     /// The probability of action `a` at interned set `set`.
-    pub fn prob(&self, set: u32, a: u32) -> f64 {
-        let s = set as usize;
+    pub fn prob(&self, set: InfosetId, a: u32) -> f64 {
+        let s = set.index();
         match (self.start.get(s), self.start.get(s + 1)) {
             (Some(&lo), Some(&hi)) if hi > lo => {
                 let (lo, hi) = (lo as usize, hi as usize);
@@ -66,9 +69,11 @@ mod tests {
 
     #[test]
     fn weights_are_renormalised_and_unlisted_sets_play_the_first_action() {
-        let d = DefaultStrategy::from_weights(&[vec![(1, 0.2), (2, 0.6), (0, 0.0)], vec![], vec![(0, -1.0)]]);
-        assert!((d.prob(0, 1) - 0.25).abs() < 1e-15 && (d.prob(0, 2) - 0.75).abs() < 1e-15);
-        assert_eq!((d.prob(0, 0), d.prob(1, 0), d.prob(1, 1), d.prob(2, 0), d.prob(7, 0)), (0.0, 1.0, 0.0, 1.0, 1.0));
+        let weights = [vec![(1, 0.2), (2, 0.6), (0, 0.0)], vec![], vec![(0, -1.0)]];
+        let d = DefaultStrategy::from_weights(IdSlice::from_ref(&weights));
+        let p = |set: u32, a: u32| d.prob(InfosetId(set), a);
+        assert!((p(0, 1) - 0.25).abs() < 1e-15 && (p(0, 2) - 0.75).abs() < 1e-15);
+        assert_eq!((p(0, 0), p(1, 0), p(1, 1), p(2, 0), p(7, 0)), (0.0, 1.0, 0.0, 1.0, 1.0));
         assert!(!d.is_first_action() && DefaultStrategy::default().is_first_action());
     }
 }

@@ -13,6 +13,7 @@
 //! memory is its depth.
 
 use galac_runtime::game::{Game, Node};
+use galac_runtime::ids::InfosetId;
 
 use super::default_strategy::DefaultStrategy;
 use super::lazy::{Explorer, Kind};
@@ -117,7 +118,7 @@ impl<G: Game> Explorer<'_, G> {
                 (Mode::Chance, n_outcomes, 0.0)
             }
             Node::Decision { player, infoset, n_actions } if player == mover => {
-                probs.extend((0..n_actions).map(|a| default.prob(infoset, a)));
+                probs.extend((0..n_actions).map(|a| default.prob(InfosetId(infoset), a)));
                 if n_actions > 0 && probs[probs_at..].iter().all(|&w| w <= 0.0) {
                     return Err(SolveError::Unsupported {
                         solver: "the double oracle",

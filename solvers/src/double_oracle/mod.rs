@@ -65,6 +65,7 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use galac_runtime::game::Game;
+use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::tree::Tree;
 
@@ -110,7 +111,7 @@ pub struct Iteration {
 /// A set the answer's restricted game defines, with labels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LabelledSet {
-    pub player: u32,
+    pub player: PlayerId,
     pub label: String,
     pub actions: Vec<String>,
     pub probs: Vec<f64>,
@@ -152,11 +153,11 @@ impl DoSolution {
     /// strategy where the restricted game defines nothing.
     pub fn profile(&self, tree: &Tree) -> Result<Profile, SolveError> {
         let mut profile = Profile::uniform(tree);
-        for (set, info) in tree.infosets.iter().enumerate() {
-            let probs = profile.probs_mut(set as u32);
+        for (set, info) in tree.infosets.iter_enumerated() {
+            let probs = profile.probs_mut(set);
             probs.fill(0.0);
-            let p = info.player as usize;
-            match self.set_slots.get(set) {
+            let p = info.player.index();
+            match self.set_slots.get(set.index()) {
                 Some(&(first, n)) if first != NONE && p < 2 => {
                     if n != info.n_actions {
                         return Err(SolveError::Unsupported {
@@ -165,13 +166,13 @@ impl DoSolution {
                         });
                     }
                     for (a, x) in probs.iter_mut().enumerate() {
-                        *x = self.strategies[p].prob(set as u32, first, a as u32);
+                        *x = self.strategies[p].prob(set.0, first, a as u32);
                     }
                 }
                 // A two-player game: `p` is 0 or 1.
                 _ => {
                     let default = &self.strategies[p.min(1)];
-                    probs.iter_mut().enumerate().for_each(|(a, x)| *x = default.default_prob(set as u32, a as u32));
+                    probs.iter_mut().enumerate().for_each(|(a, x)| *x = default.default_prob(set.0, a as u32));
                 }
             }
         }
@@ -327,7 +328,7 @@ impl<G: Game> Run<'_, '_, G> {
         if seed.is_empty() {
             return Ok(());
         }
-        let seeded = |set: u32| seed.get(set as usize).map_or(&[][..], |v| &v[..]);
+        let seeded = |set: u32| seed.get(InfosetId(set)).map_or(&[][..], |v| &v[..]);
         let follow = |arena: &Arena, node: u32, a: u32| match arena.kind(node) {
             Kind::Decision { set, .. } => seeded(set).contains(&a),
             Kind::Chance => true,
@@ -387,7 +388,7 @@ impl<G: Game> Run<'_, '_, G> {
         if needed && self.options.backend == Backend::Clarabel {
             let sol = lp::solve_both(&rg.sf, self.options.backend)?;
             for (p, plan) in sol.plans.iter().enumerate() {
-                self.spare[p] = Some(rg.extended(&self.ex.arena, p, plan, &self.default));
+                self.spare[p] = Some(rg.extended(&self.ex.arena, PlayerId::from_index(p), plan, &self.default));
             }
             self.lp_value = sol.value;
             self.solved = [true, true];
@@ -403,8 +404,8 @@ impl<G: Game> Run<'_, '_, G> {
                 self.strategies[opp] = ext;
                 self.bests.replaced(opp);
             } else if !self.solved[opp] {
-                let (plan, value, _, _) = lp::solve_player(&rg.sf, opp, self.options.backend)?;
-                self.strategies[opp] = rg.extended(&self.ex.arena, opp, &plan, &self.default);
+                let (plan, value, _, _) = lp::solve_player(&rg.sf, PlayerId::from_index(opp), self.options.backend)?;
+                self.strategies[opp] = rg.extended(&self.ex.arena, PlayerId::from_index(opp), &plan, &self.default);
                 self.bests.replaced(opp);
                 self.lp_value = value;
                 self.solved[opp] = true;
@@ -438,7 +439,7 @@ impl<G: Game> Run<'_, '_, G> {
             who
         };
         if let Some(rg) = &self.restricted {
-            it.sequences = [rg.sf.treeplex.n_seqs(0), rg.sf.treeplex.n_seqs(1)];
+            it.sequences = [rg.sf.treeplex.n_seqs(PlayerId(0)), rg.sf.treeplex.n_seqs(PlayerId(1))];
             (it.nodes, it.temp_leaves) = (rg.nodes, rg.temp_leaves);
         }
         it.lp_value = self.lp_value;
@@ -507,7 +508,7 @@ impl<G: Game> Run<'_, '_, G> {
                 }
                 let probs = (0..info.n_actions).map(|a| strategy.prob(set, info.first_slot, a)).collect();
                 let (label, actions) = self.ex.labels(set)?;
-                labelled.push(LabelledSet { player: info.player, label, actions, probs });
+                labelled.push(LabelledSet { player: PlayerId(info.player), label, actions, probs });
             }
         }
         Ok(DoSolution {

@@ -1,6 +1,7 @@
 //! The settings of a double-oracle run: its [`Variant`] (who computes best
 //! responses) and [`DoOptions`].
 
+use galac_runtime::ids::{IdVec, InfosetId};
 use galac_runtime::memory::MemoryLimit;
 
 use super::default_strategy::DefaultStrategy;
@@ -60,7 +61,7 @@ pub struct DoOptions {
     /// Per interned information set: actions the restricted game starts
     /// with (at the sets a path of such actions reaches), for instance
     /// the support of a short CFR+ run; empty: the paper's start.
-    pub seed: Vec<Vec<u32>>,
+    pub seed: IdVec<InfosetId, Vec<u32>>,
     /// Play where the restricted game defines nothing, per interned set
     /// (default: the paper's first action).
     pub default: DefaultStrategy,
@@ -79,7 +80,7 @@ impl Default for DoOptions {
             max_nodes: u64::MAX,
             memory: MemoryLimit::NONE,
             prune: true,
-            seed: Vec::new(),
+            seed: IdVec::new(),
             default: DefaultStrategy::default(),
         }
     }

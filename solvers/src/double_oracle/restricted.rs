@@ -14,6 +14,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use galac_runtime::game::Game;
+use galac_runtime::ids::{IdVec, InfosetId, PlayerId, SeqId, SlotId};
 
 use super::default_strategy::DefaultStrategy;
 use super::lazy::{Arena, Explorer, Kind, NONE};
@@ -140,7 +141,18 @@ pub(super) fn build<G: Game>(
     }
     let mut payoff: Vec<(u32, u32, f64)> = entries.into_iter().map(|((i, j), a)| (i, j, a)).collect();
     payoff.sort_by_key(|&(i, j, _)| (i, j));
-    let treeplex = Treeplex { slots: Slots { first_slot, player_slots }, parent_seq, infosets_of };
+    // The restricted game's own ids: its sets numbered as in `sets`, its
+    // slots and sequences as laid out above.
+    let treeplex = Treeplex {
+        slots: Slots {
+            first_slot: first_slot.into_iter().map(SlotId).collect(),
+            player_slots: player_slots.into_iter().map(SlotId).collect(),
+        },
+        parent_seq: parent_seq.into_iter().map(SeqId).collect(),
+        infosets_of: infosets_of.into_iter().map(|of: Vec<u32>| of.into_iter().map(InfosetId).collect()).collect(),
+    };
+    let payoff = payoff.into_iter().map(|(i, j, a)| (SeqId(i), SeqId(j), a)).collect();
+    let n_actions = IdVec::from(n_actions);
     let sf = SequenceForm { treeplex, n_actions, payoff, constant_sum: arena.constant_sum.unwrap_or(0) };
     Ok(Restricted { sf, sets, actions, nodes: order.len(), temp_leaves })
 }
@@ -170,7 +182,7 @@ impl Extended {
         if self.defined.get(set as usize).copied().unwrap_or(false) {
             self.probs[(first_slot + a) as usize]
         } else {
-            self.default.prob(set, a)
+            self.default.prob(InfosetId(set), a)
         }
     }
 
@@ -181,7 +193,7 @@ impl Extended {
 
     /// The default strategy's probability of action `a` at global set `set`.
     pub(super) fn default_prob(&self, set: u32, a: u32) -> f64 {
-        self.default.prob(set, a)
+        self.default.prob(InfosetId(set), a)
     }
 
     /// Whether the restricted game's plan defines play at `set`.
@@ -192,7 +204,13 @@ impl Extended {
 
 impl Restricted {
     /// Player `p`'s extended strategy from a realization plan of the restricted game.
-    pub(super) fn extended(&self, arena: &Arena, p: usize, plan: &[f64], default: &Arc<DefaultStrategy>) -> Extended {
+    pub(super) fn extended(
+        &self,
+        arena: &Arena,
+        p: PlayerId,
+        plan: &[f64],
+        default: &Arc<DefaultStrategy>,
+    ) -> Extended {
         let mut ext = Extended {
             probs: vec![0.0; arena.slot_set.len()],
             defined: vec![false; arena.sets.len()],
@@ -200,9 +218,9 @@ impl Restricted {
         };
         let tp = &self.sf.treeplex;
         for &k in &tp.infosets_of[p] {
-            let parent = plan[tp.parent_seq[k as usize] as usize];
-            let first = tp.first_seq(p, k) as usize;
-            let n = self.sf.n_actions[k as usize] as usize;
+            let parent = plan[tp.parent_seq[k].index()];
+            let first = tp.first_seq(p, k).index();
+            let n = self.sf.n_actions[k] as usize;
             let mut x: Vec<f64> = plan[first..first + n].iter().map(|v| v.max(0.0)).collect();
             let total: f64 = x.iter().sum();
             if parent <= 0.0 || total <= 0.0 {
@@ -210,9 +228,9 @@ impl Restricted {
             }
             x.iter_mut().for_each(|v| *v = if *v / total < CRUMB { 0.0 } else { *v });
             let total: f64 = x.iter().sum();
-            let set = self.sets[k as usize];
+            let set = self.sets[k.index()];
             let info = arena.set(set);
-            let slot0 = tp.slots.first_slot[k as usize] as usize;
+            let slot0 = tp.slots.first_slot[k].index();
             for (j, v) in x.iter().enumerate() {
                 ext.probs[(info.first_slot + self.actions[slot0 + j]) as usize] = v / total;
             }

@@ -37,6 +37,7 @@ pub mod revised;
 
 use std::time::Instant;
 
+use galac_runtime::ids::{InfosetId, NodeId, PlayerId, SeqId};
 use galac_runtime::tree::{NodeView, Tree};
 use rustc_hash::FxHashMap;
 
@@ -50,7 +51,7 @@ use revised::{LemkeError, Revised};
 pub struct LemkeSolution {
     pub profile: Profile,
     /// Information sets the plans never reach (uniform play there).
-    pub unreached: Vec<u32>,
+    pub unreached: Vec<InfosetId>,
     /// Both players' expected payoffs under the profile.
     pub payoffs: [f64; 2],
     /// Each player's regret (best response value minus payoff), computed
@@ -67,9 +68,9 @@ pub const REGRET_TOLERANCE: f64 = 1e-9;
 
 /// The sequence-form payoff matrices of both players, with chance folded in
 /// and `shift` subtracted from every payoff: (seq1, seq2, a, b) entries.
-fn payoff_entries(tree: &Tree, plex: &Treeplex, shift: f64) -> Vec<(u32, u32, f64, f64)> {
-    let mut entries: FxHashMap<(u32, u32), (f64, f64)> = FxHashMap::default();
-    let mut stack: Vec<(u32, [u32; 2], f64)> = vec![(0, [0, 0], 1.0)];
+fn payoff_entries(tree: &Tree, plex: &Treeplex, shift: f64) -> Vec<(SeqId, SeqId, f64, f64)> {
+    let mut entries: FxHashMap<(SeqId, SeqId), (f64, f64)> = FxHashMap::default();
+    let mut stack: Vec<(NodeId, [SeqId; 2], f64)> = vec![(NodeId::ROOT, [SeqId::EMPTY; 2], 1.0)];
     while let Some((node, seqs, reach)) = stack.pop() {
         match tree.node(node) {
             NodeView::Terminal => {
@@ -84,17 +85,16 @@ fn payoff_entries(tree: &Tree, plex: &Treeplex, shift: f64) -> Vec<(u32, u32, f6
                 }
             }
             NodeView::Decision { player, infoset } => {
-                let p = player as usize;
-                let first = plex.first_seq(p, infoset);
+                let first = plex.first_seq(player, infoset);
                 for (a, child) in tree.children(node).enumerate() {
                     let mut s = seqs;
-                    s[p] = first + a as u32;
+                    s[player.index()] = first + a as u32;
                     stack.push((child, s, reach));
                 }
             }
         }
     }
-    let mut out: Vec<(u32, u32, f64, f64)> = entries.into_iter().map(|((i, j), (a, b))| (i, j, a, b)).collect();
+    let mut out: Vec<(SeqId, SeqId, f64, f64)> = entries.into_iter().map(|((i, j), (a, b))| (i, j, a, b)).collect();
     out.sort_by_key(|e| (e.0, e.1));
     out
 }
@@ -107,27 +107,28 @@ type Lcp = (Vec<f64>, Vec<(u32, u32, f64)>, [usize; 4]);
 /// (player 1's sequences), `y`, `p` (player 1's constraint rows: the empty
 /// sequence, then one per set), `q`.
 fn lcp(tree: &Tree, plex: &Treeplex) -> Lcp {
-    let n1 = plex.n_seqs(0);
-    let n2 = plex.n_seqs(1);
-    let k1 = plex.infosets_of[0].len() + 1;
-    let k2 = plex.infosets_of[1].len() + 1;
+    let n1 = plex.n_seqs(PlayerId(0));
+    let n2 = plex.n_seqs(PlayerId(1));
+    let k1 = plex.infosets_of[PlayerId(0)].len() + 1;
+    let k2 = plex.infosets_of[PlayerId(1)].len() + 1;
     let (xs, ys, ps, qs) = (0, n1, n1 + n2, n1 + n2 + k1);
     let n = qs + k2;
     // As Gambit's `lcp_solve`: one more than the largest payoff.
-    let shift = (0..tree.n_nodes() as u32)
+    let shift = tree
+        .nodes()
         .filter(|&v| tree.node(v) == NodeView::Terminal)
         .flat_map(|v| tree.payoffs(v).iter().map(|x| *x as f64))
         .fold(f64::NEG_INFINITY, f64::max)
         + 1.0;
     let mut m: Vec<(u32, u32, f64)> = Vec::new();
     for (i, j, a, b) in payoff_entries(tree, plex, shift) {
-        m.push(((xs + i as usize) as u32, (ys + j as usize) as u32, -a));
-        m.push(((ys + j as usize) as u32, (xs + i as usize) as u32, -b));
+        m.push(((xs + i.index()) as u32, (ys + j.index()) as u32, -a));
+        m.push(((ys + j.index()) as u32, (xs + i.index()) as u32, -b));
     }
     let mut q = vec![0.0; n];
     // Constraint rows: E x - e (row `start`), and E's transpose in the
     // sequences' rows with the opposite sign.
-    for (p, (seq0, row0)) in [(xs, ps), (ys, qs)].into_iter().enumerate() {
+    for (p, (seq0, row0)) in PlayerId::all(2).zip([(xs, ps), (ys, qs)]) {
         let mut put = |row: usize, seq: usize, e: f64| {
             m.push((row as u32, seq as u32, e));
             m.push((seq as u32, row as u32, -e));
@@ -136,9 +137,9 @@ fn lcp(tree: &Tree, plex: &Treeplex) -> Lcp {
         q[row0] = -1.0;
         for (k, &set) in plex.infosets_of[p].iter().enumerate() {
             let row = row0 + 1 + k;
-            put(row, seq0 + plex.parent_seq[set as usize] as usize, -1.0);
-            let first = plex.first_seq(p, set) as usize;
-            for a in 0..tree.infosets[set as usize].n_actions as usize {
+            put(row, seq0 + plex.parent_seq[set].index(), -1.0);
+            let first = plex.first_seq(p, set).index();
+            for a in 0..tree.infosets[set].n_actions as usize {
                 put(row, seq0 + first + a, 1.0);
             }
         }
@@ -148,7 +149,7 @@ fn lcp(tree: &Tree, plex: &Treeplex) -> Lcp {
 
 /// The largest absolute payoff of any player at any leaf.
 fn max_payoff(tree: &Tree) -> f64 {
-    (0..tree.n_nodes() as u32)
+    tree.nodes()
         .filter(|&v| tree.node(v) == NodeView::Terminal)
         .flat_map(|v| tree.payoffs(v).iter().map(|x| (*x as f64).abs()))
         .fold(0.0, f64::max)
@@ -175,14 +176,14 @@ fn perturb(q: &[f64]) -> Vec<f64> {
 }
 
 /// Each player's realization plan of uniform play.
-fn uniform_plan(tree: &Tree, plex: &Treeplex, p: usize) -> Vec<f64> {
+fn uniform_plan(tree: &Tree, plex: &Treeplex, p: PlayerId) -> Vec<f64> {
     let mut plan = vec![f64::NAN; plex.n_seqs(p)];
     plan[0] = 1.0;
     for &set in &plex.infosets_of[p] {
-        let n = tree.infosets[set as usize].n_actions as usize;
-        let parent = plan[plex.parent_seq[set as usize] as usize];
+        let n = tree.infosets[set].n_actions as usize;
+        let parent = plan[plex.parent_seq[set].index()];
         debug_assert!(!parent.is_nan());
-        let first = plex.first_seq(p, set) as usize;
+        let first = plex.first_seq(p, set).index();
         plan[first..first + n].iter_mut().for_each(|x| *x = parent / n as f64);
     }
     plan
@@ -195,8 +196,8 @@ fn uniform_plan(tree: &Tree, plex: &Treeplex, p: usize) -> Vec<f64> {
 /// against the other's uniform play: the path starts from the best replies
 /// to uniform play and traces towards an equilibrium as `z0` falls.
 fn covering(tree: &Tree, plex: &Treeplex, q: &[f64], m: &[(u32, u32, f64)], [xs, ys, ps]: [usize; 3]) -> Vec<f64> {
-    let x0 = uniform_plan(tree, plex, 0);
-    let y0 = uniform_plan(tree, plex, 1);
+    let x0 = uniform_plan(tree, plex, PlayerId(0));
+    let y0 = uniform_plan(tree, plex, PlayerId(1));
     let mut d: Vec<f64> = q.iter().map(|&x| -x).collect();
     for &(i, j, v) in m {
         let (i, j) = (i as usize, j as usize);
@@ -248,8 +249,8 @@ pub fn solve(tree: &Tree, observer: &mut dyn Observer) -> Result<LemkeSolution, 
     let solve_seconds = start.elapsed().as_secs_f64();
     let z: Vec<f64> = z.into_iter().map(|x| x.max(0.0)).collect();
     let mut profile = Profile::uniform(tree);
-    let mut unreached = plex.behaviour(tree, 0, &z[xs..ys], &mut profile);
-    unreached.extend(plex.behaviour(tree, 1, &z[ys..ys + plex.n_seqs(1)], &mut profile));
+    let mut unreached = plex.behaviour(tree, PlayerId(0), &z[xs..ys], &mut profile);
+    unreached.extend(plex.behaviour(tree, PlayerId(1), &z[ys..ys + plex.n_seqs(PlayerId(1))], &mut profile));
     let eval = evaluate(tree, &profile);
     let regret = [eval.best_response[0] - eval.values[0], eval.best_response[1] - eval.values[1]];
     let scale = max_payoff(tree).max(1.0);

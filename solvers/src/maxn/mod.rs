@@ -17,6 +17,7 @@ mod tests;
 
 use std::time::Instant;
 
+use galac_runtime::ids::{IdVec, InfosetId, NodeId};
 use galac_runtime::tree::{NodeView, Tree};
 
 use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
@@ -32,7 +33,7 @@ pub struct MaxnReport {
     pub ties: u64,
     /// The principal variation: (information set, action) of each decision
     /// on the chosen path from the root, until a leaf or chance node.
-    pub principal_variation: Vec<(u32, u32)>,
+    pub principal_variation: Vec<(InfosetId, u32)>,
     /// The path ends at a chance node (not a leaf).
     pub pv_ends_at_chance: bool,
     /// Work of the exhaustive search, the shallow-pruned one, and the
@@ -42,7 +43,8 @@ pub struct MaxnReport {
     pub bounds: Option<SearchStats>,
 }
 
-/// The flat tree as a [`SearchSpace`]: leaves are its terminals.
+/// The flat tree as a [`SearchSpace`]: leaves are its terminals (the
+/// search's node numbers are the tree's [`NodeId`]s).
 pub struct TreeSpace<'a>(pub &'a Tree);
 
 impl SearchSpace for TreeSpace<'_> {
@@ -53,20 +55,21 @@ impl SearchSpace for TreeSpace<'_> {
         self.0.n_nodes()
     }
     fn node(&self, node: u32) -> SearchNode {
-        match self.0.node(node) {
+        match self.0.node(NodeId(node)) {
             NodeView::Terminal => SearchNode::Leaf,
             NodeView::Chance => SearchNode::Chance,
-            NodeView::Decision { player, .. } => SearchNode::Decision { player },
+            NodeView::Decision { player, .. } => SearchNode::Decision { player: player.0 },
         }
     }
     fn children(&self, node: u32) -> std::ops::Range<u32> {
-        self.0.children(node)
+        let children = self.0.children(NodeId(node));
+        children.start.0..children.end.0
     }
     fn chance_prob(&self, node: u32, k: usize) -> f64 {
-        self.0.chance_probs(node)[k].to_f64()
+        self.0.chance_probs(NodeId(node))[k].to_f64()
     }
     fn evaluate(&self, leaf: u32, player: usize) -> f64 {
-        self.0.payoffs(leaf)[player] as f64
+        self.0.payoffs(NodeId(leaf))[player] as f64
     }
 }
 
@@ -75,7 +78,7 @@ impl SearchSpace for TreeSpace<'_> {
 pub fn constant_sum(tree: &Tree) -> Option<ConstantSum> {
     let mut sum = None;
     let mut min_entry = i64::MAX;
-    for node in 0..tree.n_nodes() as u32 {
+    for node in tree.nodes() {
         if tree.node(node) != NodeView::Terminal {
             continue;
         }
@@ -92,31 +95,31 @@ pub fn constant_sum(tree: &Tree) -> Option<ConstantSum> {
 }
 
 /// The first information set that holds two nodes, with both nodes.
-pub fn shared_infoset(tree: &Tree) -> Option<(u32, u32, u32)> {
-    let mut seen = vec![u32::MAX; tree.infosets.len()];
+pub fn shared_infoset(tree: &Tree) -> Option<(InfosetId, NodeId, NodeId)> {
+    let mut seen: IdVec<InfosetId, Option<NodeId>> = IdVec::from(vec![None; tree.infosets.len()]);
     for node in tree.preorder() {
         if let NodeView::Decision { infoset, .. } = tree.node(node) {
-            if seen[infoset as usize] != u32::MAX {
-                return Some((infoset, seen[infoset as usize], node));
+            if let Some(first) = seen[infoset] {
+                return Some((infoset, first, node));
             }
-            seen[infoset as usize] = node;
+            seen[infoset] = Some(node);
         }
     }
     None
 }
 
 /// "a, b, c": the labels of the moves from the root to `target`.
-pub fn path_to(tree: &Tree, target: u32) -> String {
-    let mut parent = vec![(u32::MAX, 0u32); tree.n_nodes()];
-    for node in 0..tree.n_nodes() as u32 {
+pub fn path_to(tree: &Tree, target: NodeId) -> String {
+    let mut parent = vec![(NodeId::ROOT, 0u32); tree.n_nodes()];
+    for node in tree.nodes() {
         for (k, child) in tree.children(node).enumerate() {
-            parent[child as usize] = (node, k as u32);
+            parent[child.index()] = (node, k as u32);
         }
     }
     let mut path = Vec::new();
     let mut node = target;
-    while node != 0 {
-        let (up, k) = parent[node as usize];
+    while node != NodeId::ROOT {
+        let (up, k) = parent[node.index()];
         let label = match tree.infoset(up) {
             Some(set) => tree.action_labels(set).get(k as usize).cloned(),
             None => tree.chance_outcome_labels(up).get(k as usize).cloned(),

@@ -25,6 +25,7 @@
 //! else a matrix. Chance probabilities are exact in the tree and become
 //! `f64` here, once.
 
+use galac_runtime::ids::{InfosetId, NodeId};
 use galac_runtime::tree::{NodeView, Tree};
 use rustc_hash::FxHashMap;
 
@@ -73,9 +74,9 @@ struct Builder<'t> {
 
 /// The name of a tree information set in messages.
 fn set_name(tree: &Tree, set: u32) -> String {
-    let info = tree.infosets[set as usize];
-    match tree.infoset_label(set) {
-        "" => format!("information set {} of {}", info.index_in_player, tree.player_names[info.player as usize]),
+    let info = tree.infosets[InfosetId(set)];
+    match tree.infoset_label(InfosetId(set)) {
+        "" => format!("information set {} of {}", info.index_in_player, tree.player_names[info.player.index()]),
         label => format!("`{label}`"),
     }
 }
@@ -93,9 +94,9 @@ pub fn from_tree(tree: &Tree) -> Result<FromTree, SolveError> {
     let (mut deals, mut deal_prob) = (Vec::new(), Vec::new());
     let mut stack = vec![(0u32, 1.0f64)];
     while let Some((node, prob)) = stack.pop() {
-        if tree.node(node) == NodeView::Chance {
-            let probs = tree.chance_probs(node);
-            for (child, p) in tree.children(node).zip(probs).rev() {
+        if tree.node(NodeId(node)) == NodeView::Chance {
+            let probs = tree.chance_probs(NodeId(node));
+            for (child, p) in tree.children(NodeId(node)).map(|c| c.0).zip(probs).rev() {
                 stack.push((child, prob * p.to_f64()));
             }
         } else {
@@ -143,8 +144,8 @@ impl Builder<'_> {
         self.labels.push(label);
         self.parent.push(parent);
         self.first_set.push(NONE);
-        let kind = tree.node(entries[0].1);
-        let same = entries.iter().all(|&(_, n)| match (tree.node(n), kind) {
+        let kind = tree.node(NodeId(entries[0].1));
+        let same = entries.iter().all(|&(_, n)| match (tree.node(NodeId(n)), kind) {
             (NodeView::Decision { player: a, .. }, NodeView::Decision { player: b, .. }) => a == b,
             (x, y) => x == y,
         });
@@ -161,39 +162,39 @@ impl Builder<'_> {
                 self.leaves.push((id, entries));
             }
             NodeView::Decision { player, infoset } => {
-                self.nodes.push(PublicNode::Decision { player: player as u8, children: 0..0 });
-                self.first_set[id as usize] = infoset;
-                let n_actions = tree.infosets[infoset as usize].n_actions;
+                self.nodes.push(PublicNode::Decision { player: player.0 as u8, children: 0..0 });
+                self.first_set[id as usize] = infoset.0;
+                let n_actions = tree.infosets[infoset].n_actions;
                 let mut sets = Vec::with_capacity(entries.len());
                 for &(deal, node) in &entries {
-                    let NodeView::Decision { infoset: set, .. } = tree.node(node) else { unreachable!() };
-                    if tree.infosets[set as usize].n_actions != n_actions {
+                    let NodeView::Decision { infoset: set, .. } = tree.node(NodeId(node)) else { unreachable!() };
+                    if tree.infosets[set].n_actions != n_actions {
                         return Err(refuse(format!(
                             "the moves offered to {} after {} depend on private information",
-                            tree.player_names[player as usize],
+                            tree.player_names[player.index()],
                             self.history(id)
                         )));
                     }
-                    match self.set_node[set as usize] {
-                        NONE => self.set_node[set as usize] = id,
-                        other if other != id => return Err(self.unseen(other, id, set)),
+                    match self.set_node[set.index()] {
+                        NONE => self.set_node[set.index()] = id,
+                        other if other != id => return Err(self.unseen(other, id, set.0)),
                         _ => {}
                     }
-                    sets.push((deal, set));
+                    sets.push((deal, set.0));
                 }
                 self.decisions.push((id, sets));
                 let labels = tree.action_labels(infoset);
                 let mut kids = Vec::with_capacity(n_actions as usize);
                 for a in 0..n_actions {
                     let child: Vec<(u32, u32)> =
-                        entries.iter().map(|&(d, n)| (d, tree.children(n).start + a)).collect();
+                        entries.iter().map(|&(d, n)| (d, tree.children(NodeId(n)).start.0 + a)).collect();
                     let label = labels.get(a as usize).cloned().unwrap_or_else(|| format!("action {a}"));
                     kids.push(self.build(child, label, id)?);
                 }
                 let start = self.child_ids.len() as u32;
                 self.child_ids.extend(kids);
                 self.nodes[id as usize] =
-                    PublicNode::Decision { player: player as u8, children: start..self.child_ids.len() as u32 };
+                    PublicNode::Decision { player: player.0 as u8, children: start..self.child_ids.len() as u32 };
             }
             NodeView::Chance => self.chance(id, entries)?,
         }
@@ -208,7 +209,9 @@ impl Builder<'_> {
         // Items: (deal, child, probability, outcome index).
         let mut items = Vec::new();
         for &(deal, node) in &entries {
-            for (k, (child, p)) in tree.children(node).zip(tree.chance_probs(node)).enumerate() {
+            for (k, (child, p)) in
+                tree.children(NodeId(node)).map(|c| c.0).zip(tree.chance_probs(NodeId(node))).enumerate()
+            {
                 items.push((deal, child, p.to_f64(), k));
             }
         }
@@ -218,24 +221,24 @@ impl Builder<'_> {
         for (item, &(deal, child, _, _)) in items.iter().enumerate() {
             stack.push(child);
             while let Some(node) = stack.pop() {
-                if let NodeView::Decision { infoset, player } = tree.node(node) {
-                    match seen.get(&infoset) {
+                if let NodeView::Decision { infoset, player } = tree.node(NodeId(node)) {
+                    match seen.get(&infoset.0) {
                         None => {
-                            seen.insert(infoset, item as u32);
+                            seen.insert(infoset.0, item as u32);
                         }
                         Some(&other) if items[other as usize].0 == deal => {
                             return Err(refuse(format!(
                                 "the chance outcome after {} is not seen by {} (its information set {} follows \
                                  two outcomes)",
                                 self.history(id),
-                                tree.player_names[player as usize],
-                                set_name(tree, infoset)
+                                tree.player_names[player.index()],
+                                set_name(tree, infoset.0)
                             )));
                         }
                         Some(&other) => classes.union(other, item as u32),
                     }
                 }
-                stack.extend(tree.children(node));
+                stack.extend(tree.children(NodeId(node)).map(|c| c.0));
             }
         }
         let mut group_of: FxHashMap<u32, usize> = FxHashMap::default();
@@ -264,7 +267,7 @@ impl Builder<'_> {
                 entries.iter().find(|e| e.0 == items[group[0]].0).copied().unwrap_or_default();
             let k = items[group[0]].3;
             let label = tree
-                .chance_outcome_labels(first_node)
+                .chance_outcome_labels(NodeId(first_node))
                 .get(k)
                 .cloned()
                 .unwrap_or_else(|| format!("outcome {k} of deal {first_deal}"));
@@ -293,7 +296,7 @@ impl Builder<'_> {
         while common != NONE && !above.contains(&common) {
             common = self.parent[common as usize];
         }
-        let who = &tree.player_names[tree.infosets[set as usize].player as usize];
+        let who = &tree.player_names[tree.infosets[InfosetId(set)].player.index()];
         let what = match self.nodes.get(common as usize) {
             Some(PublicNode::Decision { player, .. }) => format!(
                 "{}'s move at {}",
@@ -358,7 +361,7 @@ impl Builder<'_> {
                         set_of[s as usize] = set;
                         out.push((set, s));
                         if labels[p][s as usize].is_empty() {
-                            labels[p][s as usize] = match tree.infoset_label(set) {
+                            labels[p][s as usize] = match tree.infoset_label(InfosetId(set)) {
                                 "" => format!("state {s}"),
                                 label => label.to_string(),
                             };
@@ -485,7 +488,7 @@ impl Builder<'_> {
         for (node, entries) in &self.leaves {
             let mut touched = Vec::new();
             for &(deal, leaf) in entries {
-                let pay = tree.payoffs(leaf);
+                let pay = tree.payoffs(NodeId(leaf));
                 if pay[0] + pay[1] != 0 {
                     return Err(refuse(format!(
                         "vector CFR solves zero-sum games; after {} a leaf pays {} and {}",
@@ -534,7 +537,7 @@ impl Builder<'_> {
 impl FromTree {
     /// The scalar profile of the vector answer's average strategy, and the
     /// tree's information sets it never reaches (uniform there).
-    pub fn profile(&self, tree: &Tree, cfr: &super::cfr::VectorCfr) -> (Profile, Vec<u32>) {
+    pub fn profile(&self, tree: &Tree, cfr: &super::cfr::VectorCfr) -> (Profile, Vec<InfosetId>) {
         let mut profile = Profile::uniform(tree);
         let mut unreached = Vec::new();
         let (mut sigma, mut reached) = (Vec::new(), Vec::new());
@@ -545,12 +548,12 @@ impl FromTree {
             reached.resize(n, false);
             cfr.average(*node, *player as usize, &mut sigma, &mut reached);
             for &(set, s) in sets {
-                let probs = profile.probs_mut(set);
+                let probs = profile.probs_mut(InfosetId(set));
                 for (a, x) in probs.iter_mut().enumerate() {
                     *x = sigma[a * n + s as usize];
                 }
                 if !reached[s as usize] {
-                    unreached.push(set);
+                    unreached.push(InfosetId(set));
                 }
             }
         }

@@ -7,6 +7,7 @@
 
 use super::parts::{agree_on_moves_before, import_infosets, match_two_parts, Match, Part, PartInfo, MOVE_CHUNK};
 use crate::game::{Game, Node};
+use crate::ids::{IdVec, PlayerId};
 use crate::info::InfoInterner;
 use crate::memory::MemoryLimit;
 use crate::rational::Ratio;
@@ -204,7 +205,7 @@ impl<'g> Merging<'g> {
         self.tree.build_bytes = self.tree.build_bytes.max(with_cache);
         self.limit.check(with_cache)?;
         // The part's sets are in `tree` now.
-        part.infosets = Vec::new();
+        part.infosets = IdVec::new();
         if !agree_on_moves_before(&map, local_before, &mut self.before) {
             return Ok(None);
         }
@@ -368,7 +369,7 @@ fn push_root<G: Game>(
             });
             let labels = labels.as_ref().map(|(label, actions)| (label.as_str(), actions.as_slice()));
             counts[player as usize] += 1;
-            tree.push_infoset(Infoset { player, index_in_player: 0, n_actions }, labels)?;
+            tree.push_infoset(Infoset { player: PlayerId(player), index_in_player: 0, n_actions }, labels)?;
             Ok(infoset)
         }
         Node::Terminal => unreachable!("a terminal root has no children to build in parallel"),

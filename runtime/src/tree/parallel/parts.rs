@@ -178,13 +178,13 @@ pub(super) fn import_infosets(
             continue;
         }
         if g & NEW == 0 {
-            check_action_count(tree.infosets[g as usize].n_actions, info.n_actions)?;
+            check_action_count(tree.infosets.raw[g as usize].n_actions, info.n_actions)?;
             continue;
         }
         map[k] = g & !NEW;
         debug_assert_eq!(map[k] as usize, tree.infosets.len());
-        let index_in_player = counts[info.player as usize];
-        counts[info.player as usize] += 1;
+        let index_in_player = counts[info.player.index()];
+        counts[info.player.index()] += 1;
         let mut labels =
             (k < part.set_labels.len()).then(|| (part.set_labels.label(k as u32), part.set_labels.actions(k as u32)));
         if let (Some(kept), Some((label, actions))) = (kept.as_deref_mut(), labels) {
@@ -236,7 +236,7 @@ mod tests {
             let make = || Some(game());
             let (two, _) = build_parallel(&make, &BuildOptions::default(), 2).unwrap();
             assert_eq!(two.stats(), one.stats(), "depths {depths:?}");
-            let nodes = |t: &crate::tree::Tree| (0..t.n_nodes() as u32).map(|n| t.node(n)).collect::<Vec<_>>();
+            let nodes = |t: &crate::tree::Tree| t.nodes().map(|n| t.node(n)).collect::<Vec<_>>();
             let sets =
                 |t: &crate::tree::Tree| t.infosets.iter().map(|s| (s.player, s.index_in_player)).collect::<Vec<_>>();
             let same = two.preorder() == one.preorder() && nodes(&two) == nodes(&one) && sets(&two) == sets(&one);
