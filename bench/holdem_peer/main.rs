@@ -91,6 +91,9 @@ fn main() {
         }
     }
     let solve_s = start.elapsed().as_secs_f64();
+    // Each player's value, net of their half of the starting pot (galac's
+    // payoffs count the same way).
+    let ev = compute_current_ev(&game);
     finalize(&mut game);
 
     // OOP's first-action frequencies: the root strategy averaged over OOP's hands,
@@ -111,12 +114,14 @@ fn main() {
     println!(
         "{{\"solver\": \"postflop-solver\", \"case\": \"{case}\", \"hands\": [{}, {}], \"decisions\": {:?}, \"leaves\": {:?}, \
          \"build_s\": {build_s:.3}, \"solve_s\": {solve_s:.3}, \"iterations\": {iterations}, \
-         \"exploitability_pot\": {:.5}, \"peak_rss_mib\": {:.1}, \"oop_root\": {{{}}}}}",
+         \"exploitability_pot\": {:.5}, \"ev\": [{:.4}, {:.4}], \"peak_rss_mib\": {:.1}, \"oop_root\": {{{}}}}}",
         game.private_cards(0).len(),
         game.private_cards(1).len(),
         decisions,
         leaves,
         exploitability / game.tree_config().starting_pot as f32,
+        ev[0],
+        ev[1],
         peak_rss_kib() as f64 / 1024.0,
         freqs.join(", ")
     );

@@ -115,6 +115,25 @@ fn cut_down_river_value_agrees_between_lp_and_cfr() {
     assert!((eval.values[0] - lp.lp_value).abs() < 0.002 * pot, "CFR+ {} vs LP {}", eval.values[0], lp.lp_value);
 }
 
+/// Vector CFR on the cut-down river: its public game is derived from the
+/// tree (the joint deal factors as each range's weights with card
+/// removal), and its answer, mapped back onto the tree, is nearly
+/// unexploitable by the independent best response and worth the LP's value.
+#[test]
+fn cut_down_river_solves_with_vector_cfr_to_the_lps_value() {
+    use galac_solvers::solver::Solver;
+    use galac_solvers::vector::{VcfrConfig, VcfrSolver, POSTFLOP_DCFR};
+    let src = std::fs::read_to_string(crate::repo_root().join("examples/holdem_river.gala")).expect("example");
+    let lp = crate::solve::solve_src(&src, &[OOP, IP], Backend::Clarabel);
+    let tree = river_tree(&[OOP, IP]);
+    let solution =
+        VcfrSolver { config: VcfrConfig::new(POSTFLOP_DCFR, 1000) }.solve(&tree, &mut RunToEnd).expect("solves");
+    let eval = evaluate(&tree, &solution.profile);
+    let pot = 200.0;
+    assert!(eval.nash_conv / 2.0 < 0.001 * pot, "vector CFR exploitability {}", eval.nash_conv / 2.0);
+    assert!((eval.values[0] - lp.lp_value).abs() < 0.002 * pot, "vector CFR {} vs LP {}", eval.values[0], lp.lp_value);
+}
+
 /// A spot with one hand each is decided: 5-4 high against aces never
 /// pays off a bet, so OOP wins exactly the half pot it has in.
 #[test]

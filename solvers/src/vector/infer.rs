@@ -6,22 +6,50 @@
 use crate::solver::SolveError;
 
 /// The players' weights when the deal's probabilities factor as
-/// `w0(i) * w1(j)` over the pairs dealt together (the constant folded into
-/// player 1's); else the refusal.
+/// `w0(i) * w1(j)` over the pairs dealt together, else the refusal. The
+/// pairs dealt together form a bipartite graph; along a search of each of
+/// its connected parts, one weight fixed to 1 gives every other from the
+/// pair that reaches it (`w1(j) = P(i, j) / w0(i)` and back), and then
+/// every pair is checked. (The players' marginals would not do: with card
+/// removal each hand meets a different set of the other's hands, so a
+/// marginal is not proportional to the hand's own weight.) A connected part
+/// has its own scale; only products within it are ever used.
 pub(super) fn factor(joint: &[f64], n: [usize; 2]) -> Result<[Vec<f64>; 2], SolveError> {
-    let mut w = [vec![0.0; n[0]], vec![0.0; n[1]]];
-    for (k, &x) in joint.iter().enumerate() {
-        w[0][k / n[1]] += x;
-        w[1][k % n[1]] += x;
-    }
-    let mut scale = None;
-    for (k, &x) in joint.iter().enumerate() {
-        if x == 0.0 {
+    let (n0, n1) = (n[0], n[1]);
+    let mut w = [vec![0.0; n0], vec![0.0; n1]];
+    let mut seen = [vec![false; n0], vec![false; n1]];
+    let mut queue = std::collections::VecDeque::new();
+    for start in 0..n0 {
+        if seen[0][start] || joint[start * n1..(start + 1) * n1].iter().all(|&x| x == 0.0) {
             continue;
         }
-        let c = x / (w[0][k / n[1]] * w[1][k % n[1]]);
-        let c0 = *scale.get_or_insert(c);
-        if (c - c0).abs() > 1e-9 * c0 {
+        seen[0][start] = true;
+        w[0][start] = 1.0;
+        queue.push_back((0, start));
+        while let Some((side, k)) = queue.pop_front() {
+            if side == 0 {
+                for j in 0..n1 {
+                    let x = joint[k * n1 + j];
+                    if x != 0.0 && !seen[1][j] {
+                        seen[1][j] = true;
+                        w[1][j] = x / w[0][k];
+                        queue.push_back((1, j));
+                    }
+                }
+            } else {
+                for i in 0..n0 {
+                    let x = joint[i * n1 + k];
+                    if x != 0.0 && !seen[0][i] {
+                        seen[0][i] = true;
+                        w[0][i] = x / w[1][k];
+                        queue.push_back((0, i));
+                    }
+                }
+            }
+        }
+    }
+    for (k, &x) in joint.iter().enumerate() {
+        if x != 0.0 && (x - w[0][k / n1] * w[1][k % n1]).abs() > 1e-9 * x {
             return Err(refuse(
                 "the deal's probabilities are not each player's own odds times which pairs can be dealt together \
                  (the private states are correlated beyond card removal)"
@@ -29,8 +57,6 @@ pub(super) fn factor(joint: &[f64], n: [usize; 2]) -> Result<[Vec<f64>; 2], Solv
             ));
         }
     }
-    let c = scale.unwrap_or(1.0);
-    w[1].iter_mut().for_each(|x| *x *= c);
     Ok(w)
 }
 
@@ -137,5 +163,38 @@ impl Classes {
         if a != b {
             self.0[a.max(b) as usize] = a.min(b);
         }
+    }
+}
+
+#[cfg(test)]
+mod factor_tests {
+    use super::factor;
+
+    /// One card each from three, never the same: P(i, j) ∝ a(i) b(j) for
+    /// i ≠ j. The weights found give back every probability (the marginals
+    /// would not: each card meets a different pair of the other's), and a
+    /// deal correlated beyond card removal is refused.
+    #[test]
+    fn a_deal_with_card_removal_factors_and_a_correlated_one_does_not() {
+        let (a, b) = ([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]);
+        let mut joint = vec![0.0; 9];
+        for i in 0..3 {
+            for j in 0..3 {
+                if i != j {
+                    joint[i * 3 + j] = a[i] * b[j];
+                }
+            }
+        }
+        let total: f64 = joint.iter().sum();
+        joint.iter_mut().for_each(|x| *x /= total);
+        let w = factor(&joint, [3, 3]).unwrap();
+        for (k, &x) in joint.iter().enumerate() {
+            if x != 0.0 {
+                assert!((w[0][k / 3] * w[1][k % 3] - x).abs() < 1e-15, "{w:?}");
+            }
+        }
+        let mut correlated = joint.clone();
+        correlated[1] *= 2.0;
+        assert!(factor(&correlated, [3, 3]).is_err());
     }
 }
