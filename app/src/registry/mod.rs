@@ -263,11 +263,9 @@ pub fn default_for(shape: &Shape) -> (SolverId, String) {
         })
         .collect();
     fits.sort_by_key(|(rank, _, _)| *rank);
-    match fits.into_iter().next() {
-        Some((_, row, why)) => (row, why),
-        // The CFR+ row fits every game.
-        None => (&SOLVERS[4], String::new()),
-    }
+    // The CFR+ row fits every game (its `default` never says no).
+    let (_, row, why) = fits.into_iter().next().expect("internal error, please report: no default solver fits");
+    (row, why)
 }
 
 /// The run flags: each with whether it was given.
