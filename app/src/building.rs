@@ -44,6 +44,14 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
+    /// `--threads`, with 0 (the default) meaning all cores.
+    pub fn threads_or_all(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+
     /// `--max-memory`, the one limit every command's work keeps.
     pub fn memory(&self) -> MemoryLimit {
         MemoryLimit::from_mib(self.max_memory)
@@ -172,8 +180,7 @@ fn threads_for<G: Game>(game: &G, make: Maker<G>, limits: &LimitArgs) -> usize {
     match (make, limits.threads) {
         (None, _) => 1,
         (_, 0) if galac_runtime::tree::looks_smaller_than(game, PARALLEL_MIN_NODES) => 1,
-        (_, 0) => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        (_, n) => n,
+        _ => limits.threads_or_all(),
     }
 }
 

@@ -90,10 +90,7 @@ pub fn run<G: Game>(game: &G, args: &SimulateArgs, make: crate::Maker<G>) -> i32
             return 1;
         }
     };
-    let threads = match args.limits.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let threads = args.limits.threads_or_all();
     let start = std::time::Instant::now();
     let bar = crate::progress::bar(args.plays, "plays", args.limits.quiet);
     let totals = Sampler::new(&tree, &profile).run(args.seed, args.plays, threads, &|n| bar.inc(n));

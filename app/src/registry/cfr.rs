@@ -66,26 +66,33 @@ impl CfrArgs {
         }
         Ok(())
     }
+
+    /// The iterations to run (`--iterations`; without it and without a
+    /// stop rule, [`DEFAULT_ITERATIONS`]; with a stop rule, until it
+    /// stops) and when to check the exploitability (`--check-every`, or
+    /// the schedule's own choice for `--target-exploitability`), as every
+    /// CFR-family run reads them.
+    pub fn schedule(&self, stop: &StopArgs) -> (u64, Checks) {
+        let no_rule = stop.target_exploitability.is_none() && stop.time_limit.is_none();
+        let iterations = self.iterations.unwrap_or(if no_rule { DEFAULT_ITERATIONS } else { u64::MAX });
+        let checks = match self.check_every {
+            0 => Checks::Auto { target: stop.target_exploitability },
+            k => Checks::Every(k),
+        };
+        (iterations, checks)
+    }
 }
 
 /// Runs the variant on `tree`: reads the checkpoint to resume, draws the
 /// progress line on a terminal, writes the checkpoint and the curve file.
 pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &Context) -> Result<Solved, String> {
-    let no_rule = stop.target_exploitability.is_none() && stop.time_limit.is_none();
-    let iterations = args.iterations.unwrap_or(if no_rule { DEFAULT_ITERATIONS } else { u64::MAX });
+    let (iterations, checks) = args.schedule(stop);
+    let mut config = CfrConfig::new(variant, iterations);
     // All cores by default: the solver times one thread against two
     // while it runs and keeps the faster (the answer is the same).
-    let threads = match cx.limits.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
-    let mut config = CfrConfig::new(variant, iterations);
-    config.threads = threads;
+    config.threads = cx.limits.threads_or_all();
     config.memory = cx.limits.memory();
-    config.checks = match args.check_every {
-        0 => Checks::Auto { target: stop.target_exploitability },
-        k => Checks::Every(k),
-    };
+    config.checks = checks;
     if let Some(order) = args.updates {
         config.alternating = order == Updates::Alternating;
     }

@@ -3,26 +3,18 @@
 //! The algorithm lives in `galac_solvers::vector`; this module only drives it.
 
 use galac_runtime::tree::Tree;
-use galac_solvers::cfr::{Checks, Variant};
+use galac_solvers::cfr::Variant;
 use galac_solvers::solver::Solver;
 use galac_solvers::vector::{VcfrConfig, VcfrSolver};
 
-use super::cfr::{CfrArgs, DEFAULT_ITERATIONS};
+use super::cfr::CfrArgs;
 use super::harness::{Harness, StopArgs};
 use super::solved::{with_hint, Context, Solved};
 
 /// Runs vector CFR (`variant`: CFR+ or DCFR) on `tree`.
 pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &Context) -> Result<Solved, String> {
-    let no_rule = stop.target_exploitability.is_none() && stop.time_limit.is_none();
-    let iterations = args.iterations.unwrap_or(if no_rule { DEFAULT_ITERATIONS } else { u64::MAX });
-    let threads = match cx.limits.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
-    let checks = match args.check_every {
-        0 => Checks::Auto { target: stop.target_exploitability },
-        k => Checks::Every(k),
-    };
+    let (iterations, checks) = args.schedule(stop);
+    let threads = cx.limits.threads_or_all();
     let config = VcfrConfig { checks, threads, memory: cx.limits.memory(), ..VcfrConfig::new(variant, iterations) };
     let solver = VcfrSolver { config };
     let done = std::cell::Cell::new(0u64);
