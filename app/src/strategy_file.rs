@@ -117,18 +117,41 @@ impl Reading<'_> {
         e
     }
 
+    /// The file's `game`, `program` and `params` against the game's: a
+    /// file without them (hand-written) is taken as meant for this game.
     fn check_game(&self) -> Result<(), String> {
-        let mut top = serde_json::Map::new();
-        if let Some(game) = &self.game {
-            top.insert("game".into(), game.clone());
+        let info = self.info;
+        if let Some(name) = &self.game {
+            if name.as_str() != Some(info.name.as_str()) {
+                return Err(format!("is a strategy for the game {name}, not `{}`", info.name));
+            }
         }
-        if let Some(params) = &self.params {
-            top.insert("params".into(), params.clone());
-        }
+        // Then the version of the game's program.
         if let Some(program) = &self.program {
-            top.insert("program".into(), program.clone());
+            if program.as_str() != Some(crate::report::program_hex(info).as_str()) {
+                return Err(format!(
+                    "was made for another version of `{}`: the rules of the program differ (solve it again)",
+                    info.name
+                ));
+            }
         }
-        check_game(&serde_json::Value::Object(top), self.info)
+        let Some(params) = &self.params else { return Ok(()) };
+        let params = params.as_object().ok_or("has a \"params\" entry that is not an object")?;
+        for (name, value) in &info.params {
+            let theirs = params.get(name).map(|v| match v {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            });
+            match theirs {
+                Some(v) if v == *value => {}
+                Some(v) => return Err(format!("was made with param {name}={v}, and this game has {name}={value}")),
+                None => return Err(format!("does not give param `{name}` (this game has {name}={value})")),
+            }
+        }
+        if let Some(extra) = params.keys().find(|k| !info.params.iter().any(|(n, _)| n == *k)) {
+            return Err(format!("gives param `{extra}`, which this game does not have"));
+        }
+        Ok(())
     }
 
     /// One set's entry, `{action: probability, ...}`, into the profile.
@@ -261,41 +284,4 @@ impl<'de> Visitor<'de> for Entry<'_, '_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.reading.set_entry(self.set, self.label, &mut map)
     }
-}
-
-/// The file's `game`, `program` and `params` against the game's: a file
-/// without them (hand-written) is taken as meant for this game.
-fn check_game(json: &serde_json::Value, info: &GameInfo) -> Result<(), String> {
-    if let Some(name) = json.get("game") {
-        if name.as_str() != Some(info.name.as_str()) {
-            return Err(format!("is a strategy for the game {name}, not `{}`", info.name));
-        }
-    }
-    // Then the version of the game's program (a file without it is taken
-    // as meant for this one).
-    if let Some(program) = json.get("program") {
-        if program.as_str() != Some(crate::report::program_hex(info).as_str()) {
-            return Err(format!(
-                "was made for another version of `{}`: the rules of the program differ (solve it again)",
-                info.name
-            ));
-        }
-    }
-    let Some(params) = json.get("params") else { return Ok(()) };
-    let params = params.as_object().ok_or("has a \"params\" entry that is not an object")?;
-    for (name, value) in &info.params {
-        let theirs = params.get(name).map(|v| match v {
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        });
-        match theirs {
-            Some(v) if v == *value => {}
-            Some(v) => return Err(format!("was made with param {name}={v}, and this game has {name}={value}")),
-            None => return Err(format!("does not give param `{name}` (this game has {name}={value})")),
-        }
-    }
-    if let Some(extra) = params.keys().find(|k| !info.params.iter().any(|(n, _)| n == *k)) {
-        return Err(format!("gives param `{extra}`, which this game does not have"));
-    }
-    Ok(())
 }
