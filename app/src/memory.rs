@@ -39,15 +39,14 @@ pub struct Watch {
 }
 
 /// Watches the resident memory against `limit` (nothing for no limit, or
-/// where `/proc/self/status` cannot be read).
+/// where `/proc/self/statm` cannot be read).
 pub fn watch(limit: galac_runtime::memory::MemoryLimit, what: &'static str) -> Watch {
     use std::sync::atomic::{AtomicBool, Ordering};
     let stop = std::sync::Arc::new(AtomicBool::new(false));
-    let page = page_bytes();
-    if limit.is_none() || page.is_none() {
-        return Watch { stop, thread: None };
-    }
-    let page = page.unwrap_or(4096);
+    let page = match page_bytes() {
+        Some(page) if !limit.is_none() && resident_pages().is_some() => page,
+        _ => return Watch { stop, thread: None },
+    };
     let stopped = stop.clone();
     let thread = std::thread::spawn(move || {
         while !stopped.load(Ordering::Relaxed) {
@@ -85,14 +84,15 @@ fn resident_pages() -> Option<u64> {
     statm.split(' ').nth(1)?.parse().ok()
 }
 
-/// The size of a page: the resident bytes (`VmRSS`) over the resident
-/// pages, read together (rounded to the nearest power of two: the reads
-/// are a moment apart).
+/// The size of a page, as the system says it.
+#[cfg(unix)]
 fn page_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kib: u64 =
-        status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?.trim().strip_suffix("kB")?.trim().parse().ok()?;
-    let ratio = (kib * 1024 / resident_pages()?.max(1)).max(1);
-    let above = ratio.next_power_of_two();
-    Some(if above - ratio > ratio - above / 2 { above / 2 } else { above })
+    let size = nix::unistd::sysconf(nix::unistd::SysconfVar::PAGE_SIZE).ok()??;
+    u64::try_from(size).ok()
+}
+
+/// Elsewhere there is no `/proc/self/statm` to read either.
+#[cfg(not(unix))]
+fn page_bytes() -> Option<u64> {
+    None
 }
