@@ -37,20 +37,6 @@ use crate::repo_root;
 /// The crates' source roots.
 const CRATES: &[&str] = &["runtime/src", "solvers/src", "app/src", "compiler/src", "cli/src"];
 
-/// Cycles known and still to be removed: a cycle whose every file starts
-/// with one of these prefixes is printed but does not fail the test. Each
-/// entry names the cycle it stands for; the list is meant to empty.
-const ALLOWED: &[&str] = &[
-    // codegen/emit/mod.rs (Ctx, Emitter) and its children call each other;
-    // typeck/mod.rs (Checker, too_deep) <-> its children, and the builtin
-    // table's type rules take the Checker while the typed AST names the
-    // table's Builtin. Each is a parent and its children sharing the
-    // parent's types: to be split into leaf modules (as app/src/registry's
-    // solved.rs and interp/env.rs).
-    "compiler/src/codegen/emit/",
-    "compiler/src/typeck/",
-];
-
 /// A token of Rust source: an identifier, `::`, or one punctuation char.
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
@@ -562,7 +548,6 @@ fn cycles(edges: &BTreeMap<(String, String), String>) -> Vec<Vec<String>> {
 #[test]
 fn modules_import_no_cycles() {
     let mut failed = Vec::new();
-    let mut allowed = Vec::new();
     for dir in CRATES {
         let krate = read_crate(dir);
         let edges = edges(&krate);
@@ -573,15 +558,8 @@ fn modules_import_no_cycles() {
                     text += &format!("  {a} -> {b}   ({why})\n");
                 }
             }
-            if scc.iter().all(|f| ALLOWED.iter().any(|prefix| f.starts_with(prefix))) {
-                allowed.push(text);
-            } else {
-                failed.push(text);
-            }
+            failed.push(text);
         }
-    }
-    if !allowed.is_empty() {
-        eprintln!("allowed for now (ALLOWED):\n{}", allowed.join("\n"));
     }
     assert!(failed.is_empty(), "{} module cycle(s):\n{}", failed.len(), failed.join("\n"));
 }

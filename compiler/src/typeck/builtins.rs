@@ -4,7 +4,7 @@
 //! and the IR printer all read it.
 //!
 //! Adding a builtin: a row here (and a [`Seq`] rule with its arm in
-//! [`Checker::check_builtin`] if no rule fits), its evaluation in the
+//! `Checker::check_builtin` (`call.rs`) if no rule fits), its evaluation in the
 //! interpreter (`interp/eval.rs`), its Rust in generated code
 //! (`codegen/emit/expr.rs`), its operation in `galac_runtime::ops`, and a
 //! row in the language reference (`docs/language.md`). Both evaluators
@@ -12,12 +12,7 @@
 //! does not compile; tests check the reference (`compiler/tests`) and the
 //! step counting in generated code against the table (here).
 
-use super::tast::{Expr, ExprKind};
 use super::types::Ty;
-use super::Checker;
-use crate::ast;
-use crate::diagnostic::Diagnostic;
-use crate::span::Span;
 
 /// Defines [`Builtin`] and its table from one row per builtin.
 macro_rules! builtins {
@@ -137,14 +132,14 @@ pub enum Plain {
 }
 
 impl Plain {
-    fn ty(self) -> Ty {
+    pub(super) fn ty(self) -> Ty {
         match self {
             Plain::Int => Ty::Int,
             Plain::Player => Ty::Player,
             Plain::Card => Ty::Card,
             Plain::Cards => Ty::List(Box::new(Ty::Card)),
             Plain::Cells => Ty::List(Box::new(Ty::Tuple(vec![Ty::Int, Ty::Int]))),
-            Plain::Range => super::consts::range_ty(),
+            Plain::Range => super::types::range_ty(),
             Plain::Deals => {
                 let hand = || Ty::List(Box::new(Ty::Card));
                 Ty::List(Box::new(Ty::Tuple(vec![hand(), hand(), Ty::Int])))
@@ -175,7 +170,7 @@ pub enum Seq {
 }
 
 impl Seq {
-    fn arity(self) -> usize {
+    pub(super) fn arity(self) -> usize {
         match self {
             Seq::Len | Seq::Sum | Seq::Sorted => 1,
             Seq::Contains | Seq::Count | Seq::Edit | Seq::Subsets => 2,
@@ -192,102 +187,6 @@ pub fn lookup(name: &str) -> Option<Builtin> {
 /// Every builtin's name, for suggestions.
 pub fn names() -> impl Iterator<Item = &'static str> {
     Builtin::ALL.iter().map(|b| b.name())
-}
-
-impl Checker {
-    pub(super) fn check_builtin(&mut self, b: Builtin, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Expr {
-        let rule = match b.rule() {
-            Rule::Fixed(params, result) => {
-                let params: Vec<Ty> = params.iter().map(|p| p.ty()).collect();
-                let args = self.check_args(name, args, &params, span);
-                return Expr { kind: ExprKind::Builtin(b, args), ty: result.ty(), span };
-            }
-            Rule::Sequence(rule) => rule,
-        };
-        let int = Ty::Int;
-
-        // The first argument fixes the item type.
-        let arity = rule.arity();
-        if args.len() != arity {
-            self.check_args(name, args, &vec![Ty::Error; arity], span);
-            return Expr::error(span);
-        }
-        let seq = self.check_expr(&args[0], None);
-        if seq.ty.is_error() {
-            for a in &args[1..] {
-                self.check_expr(a, None);
-            }
-            return Expr::error(span);
-        }
-        let Some(elem) = seq.ty.element().cloned() else {
-            self.error(
-                Diagnostic::error(format!("`{}` needs a list or an array, found `{}`", name.name, seq.ty))
-                    .primary(args[0].span, format!("this is {}", seq.ty.a())),
-            );
-            for a in &args[1..] {
-                self.check_expr(a, None);
-            }
-            return Expr::error(span);
-        };
-        let is_list = matches!(seq.ty, Ty::List(_));
-        let mut typed = vec![seq];
-        let ret = match rule {
-            Seq::Len => int,
-            Seq::Sum => {
-                if elem != Ty::Int {
-                    self.error(
-                        Diagnostic::error(format!("`sum` needs a sequence of `int`, found `{}`", typed[0].ty))
-                            .primary(args[0].span, "not numbers"),
-                    );
-                }
-                int
-            }
-            Seq::Sorted => typed[0].ty.clone(),
-            Seq::Contains | Seq::Count => {
-                // `count(board, v)` also counts the cells of a 2-D array.
-                let inner = elem.int_indexed_element().cloned();
-                let x = self.infer_expr(&args[1], Some(&elem));
-                let ok = x.ty == elem || (rule == Seq::Count && inner.as_ref().is_some_and(|t| x.ty == *t));
-                if !ok {
-                    self.error(super::expr::mismatch(args[1].span, &elem, &x.ty));
-                }
-                typed.push(x);
-                if rule == Seq::Contains {
-                    Ty::Bool
-                } else {
-                    int
-                }
-            }
-            Seq::Edit => {
-                if !is_list {
-                    self.error(
-                        Diagnostic::error(format!("`{}` needs a `list`, found `{}`", name.name, typed[0].ty))
-                            .primary(args[0].span, "arrays have a fixed length"),
-                    );
-                }
-                typed.push(self.check_expr(&args[1], Some(&elem)));
-                Ty::List(Box::new(elem))
-            }
-            Seq::Subsets => {
-                typed.push(self.check_expr(&args[1], Some(&Ty::Int)));
-                Ty::List(Box::new(Ty::List(Box::new(elem))))
-            }
-            Seq::Line => {
-                let Some(cell) = elem.int_indexed_element().cloned() else {
-                    self.error(
-                        Diagnostic::error(format!("`has_line` needs a 2-D array, found `{}`", typed[0].ty))
-                            .primary(args[0].span, "not a board")
-                            .help("declare the board as `[[T; cols]; rows]`"),
-                    );
-                    return Expr::error(span);
-                };
-                typed.push(self.check_expr(&args[1], Some(&Ty::Int)));
-                typed.push(self.check_expr(&args[2], Some(&cell)));
-                Ty::Bool
-            }
-        };
-        Expr { kind: ExprKind::Builtin(b, typed), ty: ret, span }
-    }
 }
 
 #[cfg(test)]

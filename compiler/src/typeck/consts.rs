@@ -2,23 +2,9 @@
 
 use super::tast;
 use super::types::Ty;
-use super::Checker;
-use crate::ast;
-use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
 pub use galac_runtime::params::{ParamKind, ParamValue};
-
-/// The card a literal names (`Qc`: rank 10, suit 3).
-pub fn card(rank: u8, suit: u8) -> i64 {
-    galac_runtime::notation::card(i64::from(rank), i64::from(suit))
-}
-
-/// The type `range` names: a hold'em range, each two-card hand with its
-/// weight in thousandths (`galac_runtime::notation`).
-pub fn range_ty() -> Ty {
-    Ty::List(Box::new(Ty::Tuple(vec![Ty::List(Box::new(Ty::Card)), Ty::Int])))
-}
 
 /// How a param of type `ty` is written on the command line, if a param
 /// may have that type.
@@ -135,29 +121,4 @@ pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, S
         }
         _ => return Err("only literals, earlier params and arithmetic are allowed".into()),
     })
-}
-
-impl Checker {
-    /// A param default written as text (`"Td9d6hQc"`), read as `--param`
-    /// reads a value, made into a literal; a bad part of it is reported
-    /// where it is in the text.
-    pub(super) fn text_default(&mut self, d: &ast::ParamDecl, text: &str, ty: &Ty) -> tast::Expr {
-        let at = d.default.span;
-        let Some(kind) = param_kind(ty) else {
-            return tast::Expr::error(at);
-        };
-        match galac_runtime::params::parse_value(kind, text) {
-            Ok(v) => value_expr(&v, ty, at),
-            Err(e) => {
-                // Past the opening quote.
-                let start = at.start as usize + 1;
-                let span = Span::new(at.file, start + e.start, start + e.end.max(e.start));
-                self.error(
-                    Diagnostic::error(format!("the default of param `{}` cannot be read", d.name.name))
-                        .primary(span, e.message),
-                );
-                tast::Expr::error(at)
-            }
-        }
-    }
 }

@@ -1,10 +1,10 @@
 //! Checking expressions: name resolution and types, bidirectionally (an
 //! expected type flows into list literals and `[e; n]`).
 
+use super::checker::{too_deep, too_deep_to_compile, Checker, MAX_EXPR_DEPTH, MAX_TYPE_DEPTH};
 use super::env::{BodyKind, Global};
 use super::tast::{Expr, ExprKind, ParamId, VarId};
 use super::types::Ty;
-use super::{too_deep, too_deep_to_compile, Checker, MAX_EXPR_DEPTH, MAX_TYPE_DEPTH};
 use crate::ast::{self, BinOp, UnOp};
 use crate::diagnostic::{did_you_mean, Diagnostic};
 use crate::span::Span;
@@ -73,7 +73,7 @@ impl Checker {
         let span = e.span;
         let (kind, ty) = match &e.kind {
             ast::ExprKind::Int(n) => (ExprKind::Int(*n), Ty::Int),
-            ast::ExprKind::Card(r, s) => (ExprKind::Int(super::consts::card(*r, *s)), Ty::Card),
+            ast::ExprKind::Card(r, s) => (ExprKind::Int(super::types::card(*r, *s)), Ty::Card),
             ast::ExprKind::Bool(b) => (ExprKind::Bool(*b), Ty::Bool),
             ast::ExprKind::Name(name) => return self.resolve_name(name, span),
             ast::ExprKind::Path(en, variant) => return self.resolve_path(en, variant, span),

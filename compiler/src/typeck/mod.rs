@@ -7,6 +7,8 @@
 //! are no errors.
 
 pub mod builtins;
+mod call;
+mod checker;
 pub mod consts;
 mod env;
 pub mod evaluate;
@@ -24,19 +26,11 @@ use std::collections::{HashMap, HashSet};
 use crate::ast;
 use crate::diagnostic::{did_you_mean, Diagnostic, Severity};
 use crate::span::Span;
+use checker::{too_deep, too_deep_to_compile, Checker};
+pub use checker::{MAX_EXPR_DEPTH, MAX_TYPE_DEPTH};
 use env::{Body, BodyKind, Env, FlowSig, FnSig, Global};
 use tast::{FlowId, FnId, ParamId, VarId};
 use types::{EnumId, Ty};
-
-/// The deepest expression the checker accepts (deeper ones parse, up to
-/// [`ast::MAX_DEPTH`]): its Rust in a compiled game nests as deeply, and
-/// rustc takes seconds at this depth but minutes at three times it.
-pub const MAX_EXPR_DEPTH: u32 = 256;
-
-/// The deepest type of a value the checker accepts: a compiled game's
-/// values are Rust types nested as deeply (lists inside lists), and rustc
-/// stops proving their traits at its recursion limit (128).
-pub const MAX_TYPE_DEPTH: u32 = 32;
 
 /// Checks a parsed program.
 pub fn check(program: &ast::Program) -> (Option<tast::Program>, Vec<Diagnostic>) {
@@ -64,21 +58,7 @@ pub fn check_for(
     (typed.filter(|_| ok), problems)
 }
 
-pub(crate) struct Checker {
-    env: Env,
-    problems: Vec<Diagnostic>,
-    body: Body,
-    /// The global names read or called somewhere, for the unused warnings.
-    used: HashSet<String>,
-    /// The params' values, when checking for them ([`check_for`]).
-    params: Option<Vec<consts::ParamValue>>,
-}
-
 impl Checker {
-    fn error(&mut self, d: Diagnostic) {
-        self.problems.push(d);
-    }
-
     fn program(&mut self, p: &ast::Program) -> Option<tast::Program> {
         self.collect_players(p);
         self.collect_enums(p);
@@ -510,7 +490,7 @@ impl Checker {
                 match self.env.globals.get(&name.name).map(|(g, _)| *g) {
                     Some(Global::Enum(id)) => self.env.enum_ty(id),
                     _ if name.name == "card" => Ty::Card,
-                    _ if name.name == "range" => consts::range_ty(),
+                    _ if name.name == "range" => types::range_ty(),
                     Some(g) => {
                         self.error(
                             Diagnostic::error(format!("`{}` is not a type", name.name))
@@ -556,32 +536,4 @@ impl Checker {
             }
         }
     }
-}
-
-impl Checker {
-    /// The value of `e`, an int computed from literals (and from params,
-    /// when checking for their values), if it is one.
-    fn known_int(&self, e: &tast::Expr) -> Option<i64> {
-        match consts::eval_const(e, self.params.as_deref().unwrap_or(&[])) {
-            Ok(consts::ParamValue::Int(n)) => Some(n),
-            _ => None,
-        }
-    }
-}
-
-/// Nested deeper than the generated Rust of a compiled game can be.
-pub(crate) fn too_deep_to_compile(span: Span, what: &str, max: u32) -> Diagnostic {
-    let help = match what {
-        "type" => "nest fewer lists, arrays and tuples",
-        _ => "split it into smaller parts with `let` or a `fn`",
-    };
-    Diagnostic::error(format!("{what} nested too deeply"))
-        .primary(span, format!("more than {max} levels of nesting"))
-        .help(help)
-}
-
-pub(crate) fn too_deep(span: Span, what: &str) -> Diagnostic {
-    Diagnostic::error(format!("{what} nested too deeply"))
-        .primary(span, format!("more than {} levels of nesting", ast::MAX_DEPTH))
-        .help("split it into smaller parts with `let` or a `fn`")
 }

@@ -2,10 +2,10 @@
 //! `until` of a loop sees the body's locals; `simultaneous { ... }` hides
 //! each choice from the others; `reveal P name;` reads `name` as a value.
 
+use super::checker::Checker;
 use super::env::Global;
 use super::tast::{self, StmtKind};
 use super::types::Ty;
-use super::Checker;
 use crate::ast;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;

@@ -1,10 +1,10 @@
 //! Checking statements: what may appear in flows and in functions, choose
 //! domains and patterns, facts, assignments.
 
+use super::checker::{too_deep, Checker};
 use super::env::{BodyKind, Global};
 use super::tast::{self, ArithOp, ChooseDomain, Domain, DomainKind, Pattern, Place, StmtKind};
 use super::types::Ty;
-use super::{too_deep, Checker};
 use crate::ast::{self, AssignOp};
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;

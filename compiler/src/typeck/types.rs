@@ -123,3 +123,14 @@ impl Ty {
         format!("{} `{text}`", if vowel { "an" } else { "a" })
     }
 }
+
+/// The card a literal names (`Qc`: rank 10, suit 3).
+pub fn card(rank: u8, suit: u8) -> i64 {
+    galac_runtime::notation::card(i64::from(rank), i64::from(suit))
+}
+
+/// The type `range` names: a hold'em range, each two-card hand with its
+/// weight in thousandths (`galac_runtime::notation`).
+pub fn range_ty() -> Ty {
+    Ty::List(Box::new(Ty::Tuple(vec![Ty::List(Box::new(Ty::Card)), Ty::Int])))
+}

@@ -2,8 +2,8 @@
 //! named flows that nothing reads or calls. A name starting with `_` is
 //! meant to be unused and is not reported.
 
+use super::checker::Checker;
 use super::env::Global;
-use super::Checker;
 use crate::diagnostic::Diagnostic;
 
 impl Checker {

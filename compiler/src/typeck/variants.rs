@@ -3,9 +3,9 @@
 //! ([`tast::Enum::repr`]) and a `match` becomes tests of the variant number
 //! and reads of the fields, so nothing after the checker knows of them.
 
+use super::checker::Checker;
 use super::tast::{self, Expr, ExprKind, StmtKind};
 use super::types::{EnumId, Ty};
-use super::Checker;
 use crate::ast::{self, BinOp};
 use crate::diagnostic::{did_you_mean, Diagnostic};
 use crate::span::Span;

@@ -15,7 +15,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::Emitter;
+use super::emitter::Emitter;
 use crate::typeck::types::Ty;
 
 /// The most bytes an array is held in as a Rust array: more would make

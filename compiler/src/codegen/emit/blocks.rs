@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Ctx, Emitter};
+use super::emitter::{Ctx, Emitter};
 use crate::ir::{self, Inst, Term};
 use crate::span::Span;
 use crate::typeck::tast::{ArithOp, Builtin, Expr, ExprKind, FactId, Place};

@@ -5,20 +5,12 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+use super::emitter::{Ctx, DomainPlan, Emitter};
 use super::fns::counts_steps;
 use super::hoist::writes;
-use super::{Ctx, Emitter};
 use crate::ir::{self, Term};
 use crate::typeck::tast::{self, ChooseDomain, DomainKind, ExprKind};
 use crate::typeck::types::Ty;
-
-/// How a domain is looped over, once what it is made of is evaluated.
-pub(super) enum DomainPlan {
-    /// `for __x in` this iterator, of this many elements (a `u64`).
-    Each(TokenStream, TokenStream),
-    /// Nested loops over the parts (the product's number names its tuple's parts).
-    Product(u32, Vec<DomainPlan>),
-}
 
 impl Emitter<'_> {
     /// Runs `body` with `__x` bound to each element of a domain, in order.

@@ -23,8 +23,8 @@ use std::collections::HashSet;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use super::emitter::{Ctx, Emitter};
 use super::hoist::writes;
-use super::{Ctx, Emitter};
 use crate::codegen::layout::{pattern_defs, Layout};
 use crate::ir::{self, Inst, Term};
 use crate::typeck::tast::{Pattern, Place};

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::blocks::{check, may_fail, Carry};
-use super::{Ctx, Emitter};
+use super::emitter::{Ctx, Emitter};
 use crate::typeck::tast::{self, Expr, ExprKind, Place, StmtKind};
 use crate::typeck::types::Ty;
 

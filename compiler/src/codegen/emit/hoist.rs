@@ -15,8 +15,8 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::choose::DomainPlan;
-use super::{Ctx, Emitter};
+use super::emitter::DomainPlan;
+use super::emitter::{Ctx, Emitter};
 use crate::ast::BinOp;
 use crate::ir;
 use crate::typeck::tast::{Builtin, Expr, ExprKind, Pattern};

@@ -12,6 +12,7 @@ mod blocks;
 mod choose;
 /// Own-move records deferred from `apply` to where they are read.
 mod deferred;
+mod emitter;
 mod expr;
 mod fns;
 mod hoist;
@@ -28,46 +29,9 @@ use crate::span::Span;
 use crate::typeck::tast::{self, Expr, ExprKind};
 use crate::typeck::types::{EnumId, Ty};
 
-/// Where expressions read names: the state's slots (flows) or a fn's locals.
-#[derive(Clone, Copy)]
-enum Ctx {
-    Flow,
-    Fn,
-    /// Param defaults: params are locals named like the fields.
-    Params,
-}
-
-pub struct Emitter<'a> {
-    ir: &'a ir::Program,
-    locator: &'a SourceFile,
-    n_players: usize,
-    layout: Layout,
-    /// Per block, whether its choice's own-move record carries the offered
-    /// list ([`crate::offers`]).
-    remembered: Vec<bool>,
-    /// Per block, whether its choice's own-move record is made where it is
-    /// read instead of in `apply` ([`deferred`]).
-    deferred: Vec<bool>,
-    /// Per block, whether its reveal is made at the next choice ([`sunk`]).
-    sunk: Vec<bool>,
-    /// The lookups lifted out of the candidate loop being emitted, with
-    /// the names of their results and their loop levels ([`hoist`]).
-    hoisted: std::cell::RefCell<Vec<(*const Expr, proc_macro2::Ident, usize)>>,
-    /// The locals of the choice whose candidates are being emitted, held
-    /// in Rust locals while its `where` and `weight` test a candidate.
-    bound: std::cell::RefCell<Vec<(u32, proc_macro2::Ident)>>,
-    /// The `count` (its arguments' address) that the test being emitted
-    /// reads from a pass over the board made already, and the one the next
-    /// test run in place will ([`scan`]).
-    scan: std::cell::Cell<Option<*const Expr>>,
-    scan_next: std::cell::Cell<Option<*const Expr>>,
-    /// Whether arrays are held as Rust arrays ([`arrays`]), and whether one
-    /// was met that cannot be (the game is emitted with lists instead).
-    fixed_arrays: bool,
-    unfit: std::cell::Cell<bool>,
-}
-
 use super::layout::Layout;
+use emitter::Ctx;
+pub use emitter::Emitter;
 
 /// Whether values of `t` hold a [`List`](galac_runtime::value::List) (a
 /// reference-counted allocation), as opposed to plain words (`fixed`:

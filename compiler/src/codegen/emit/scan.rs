@@ -13,7 +13,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Ctx, Emitter};
+use super::emitter::{Ctx, Emitter};
 use crate::ir;
 use crate::typeck::tast::{Builtin, Expr, ExprKind, VarId};
 

@@ -17,7 +17,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::deferred::blocks_until_choice;
-use super::Emitter;
+use super::emitter::Emitter;
 use crate::ir::{self, Term};
 
 /// Per block: whether its reveal is made at the next choice: its fact has
