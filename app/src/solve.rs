@@ -264,16 +264,16 @@ fn refuses_tree_file(args: &SolveArgs) -> bool {
 
 /// `--depth` / `--transpositions`: max^n over the game's states, no tree.
 fn state_search<G: Game>(game: &G, args: &SolveArgs) -> i32 {
-    // The search reads no run flag and draws no curve.
-    let flag = registry::refused_by(&[], &args.flags).or(args.curve.as_ref().map(|_| "--curve"));
+    // The search reads no other run flag and draws no curve; another
+    // `--solver` was refused with the flags it does not read.
+    let flag = registry::refused_by(registry::MAXN_STATE_FLAGS, &args.flags).or(args.curve.as_ref().map(|_| "--curve"));
     if let Some(flag) = flag {
         eprintln!("error: `{flag}` is not read by max^n's search over states (`--depth`, `--transpositions`); drop it");
         return 2;
     }
-    if args.solver.is_some_and(|row| row.name != "maxn") || args.strategy.is_some() {
+    if args.strategy.is_some() {
         eprintln!(
-            "error: `--depth` and `--transpositions` are max^n's search over states; use them without another \
-             `--solver` or `--strategy`"
+            "error: `--depth` and `--transpositions` are max^n's search over states; use them without `--strategy`"
         );
         return 2;
     }

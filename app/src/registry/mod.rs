@@ -145,7 +145,7 @@ pub static SOLVERS: &[SolverRow] = &[
         name: "maxn",
         about: "max^n (perfect-information games, any number of players).",
         default: Some((2, |s| s.perfect.then(|| format!("{} player(s), perfect information", s.players)))),
-        reads: &[],
+        reads: MAXN_STATE_FLAGS,
         run: Run::Tree(|f, tree, _| maxn::run(&f.maxn, tree)),
     },
     SolverRow {
@@ -277,7 +277,13 @@ pub const RUN_FLAGS: &[(&str, Given)] = &[
     ("--checkpoint", |f| f.cfr.checkpoint.is_some()),
     ("--resume", |f| f.cfr.resume.is_some()),
     ("--updates", |f| f.cfr.updates.is_some()),
+    ("--depth", |f| f.maxn.depth.is_some()),
+    ("--transpositions", |f| f.maxn.transpositions),
 ];
+
+/// The flags that make max^n search the game's states instead of a built
+/// tree; the search reads no other run flag.
+pub const MAXN_STATE_FLAGS: &[&str] = &["--depth", "--transpositions"];
 
 /// The first run flag given that `row` does not read, if any.
 pub fn refused_flag(row: SolverId, flags: &Flags) -> Option<&'static str> {

@@ -148,6 +148,10 @@ fn the_search_over_states_refuses_flags_it_would_ignore() {
         assert_eq!(code, 2, "{extra:?}: {out}");
         assert!(err.contains(extra[0]) && err.contains("search over states"), "{err}");
     }
+    // Another solver does not read the search's flags.
+    let (code, out, err) = galac(&["solve", nim.as_str(), "--solver", "cfr+", "--depth", "2"], "");
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("`--depth` is read by maxn, not by `--solver cfr+`"), "{err}");
 }
 
 /// A checkpoint is resumed only on the game it was written for: other
