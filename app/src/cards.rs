@@ -6,6 +6,25 @@
 /// The default rank names: rank 0 is a two, rank 12 an ace.
 pub const DEFAULT_RANKS: &str = "23456789TJQKA";
 
+/// How cards are written, as the user asks: shared by `explain`, `plot`
+/// and `play`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CardArgs {
+    /// Names of the card ranks, rank 0 first.
+    #[arg(long, value_name = "NAMES", default_value = DEFAULT_RANKS)]
+    pub ranks: String,
+    /// Suits as letters (`Qs`) even on a UTF-8 terminal (`Q♠`).
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+impl CardArgs {
+    /// The style asked for; letters for machine-read output (`json`).
+    pub fn style(&self, json: bool) -> CardStyle {
+        CardStyle::new(&self.ranks, self.ascii || json)
+    }
+}
+
 /// How cards are written.
 #[derive(Clone, Debug)]
 pub struct CardStyle {

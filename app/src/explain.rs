@@ -36,9 +36,8 @@ pub struct Selection {
     /// cards may be written either way, `card(1, 0)` or `Qs`).
     #[arg(long, value_name = "PATTERN")]
     pub filter: Option<String>,
-    /// Names of the card ranks, rank 0 first.
-    #[arg(long, value_name = "NAMES", default_value = crate::cards::DEFAULT_RANKS)]
-    pub ranks: String,
+    #[command(flatten)]
+    pub cards: crate::cards::CardArgs,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -47,9 +46,6 @@ pub struct ExplainArgs {
     pub limits: LimitArgs,
     #[command(flatten)]
     pub select: Selection,
-    /// Suits as letters (`Qs`) even on a UTF-8 terminal (`Q♠`).
-    #[arg(long)]
-    pub ascii: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -87,7 +83,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
             return 1;
         }
     };
-    let style = CardStyle::new(&args.select.ranks, args.ascii || args.format == Format::Json);
+    let style = args.select.cards.style(args.format == Format::Json);
     let views = explain(&tree, &profile);
     let parents = parents(&tree);
     let letters = CardStyle { symbols: false, ..style.clone() };

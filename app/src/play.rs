@@ -2,8 +2,9 @@
 //! of `simulate` (solved on the fly, a strategy file, uniform random, a
 //! best response) or against other people at the same terminal. At each of
 //! their decisions a person sees what the game has revealed to their seat
-//! (the information set's facts, in the game's labels) and chooses an
-//! action by label or number; at the end, the payoffs.
+//! since their last move (the information set's new facts, in the game's
+//! labels, cards written as cards) and chooses an action by label or
+//! number; at the end, the whole play and the payoffs.
 //!
 //! Moves are read from standard input a line at a time, so a session can
 //! be scripted (`printf 'Bet\nPass\n' | galac play ...`): when standard
@@ -22,6 +23,7 @@ use galac_runtime::rng::SplitMix64;
 use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::sample::Sampler;
 
+use crate::cards::CardStyle;
 use crate::strategies::{Resolver, Source};
 use crate::{Format, LimitArgs};
 
@@ -47,10 +49,12 @@ pub struct PlayArgs {
     /// Number of games to play.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub games: u32,
-    /// When a game ends, also show the whole play: every chance outcome
-    /// and every move, including what the game hid from you.
+    /// When a game ends, do not show the whole play (every chance outcome
+    /// and every move, including what the game hid from you).
     #[arg(long)]
-    pub show_play: bool,
+    pub hide_play: bool,
+    #[command(flatten)]
+    pub cards: crate::cards::CardArgs,
     /// Output format: `json` writes one record per game on standard
     /// output and the conversation on standard error.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -63,8 +67,13 @@ struct Session<'a, R: BufRead> {
     input: R,
     /// Standard input is not a terminal: echo moves, stop on a bad one.
     scripted: bool,
-    /// The whole play of the current game, for `--show-play`.
+    /// The whole play of the current game, in the game's labels.
     trail: Vec<String>,
+    /// Per player, the facts they were shown at their last decision of
+    /// the current game (what is new to them is shown next time).
+    seen: Vec<Vec<String>>,
+    /// How cards are written to the person.
+    style: CardStyle,
     /// `--format json`: the conversation goes to standard error.
     json: bool,
 }
@@ -126,6 +135,8 @@ pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
         input: stdin.lock(),
         scripted: !std::io::stdin().is_terminal(),
         trail: Vec::new(),
+        seen: vec![Vec::new(); info.players.len()],
+        style: args.cards.style(false),
         json,
     };
     let human = |player: PlayerId| all_human || player.0 == seat;
@@ -161,13 +172,23 @@ pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
             }
             continue;
         }
-        if args.show_play {
-            crate::emit(&format!("the play: {}\n", session.trail.join(", ")));
+        if !args.hide_play {
+            crate::emit(&format!("the play: {}\n", session.style.rewrite(&session.trail.join(", "))));
         }
         crate::emit(&format!("payoffs: {}\n", per_player(&info.players, payoffs)));
     }
     if args.games > 1 && !json {
-        crate::emit(&format!("\ntotal over {} games: {}\n", args.games, per_player(&info.players, &totals)));
+        let yours = if all_human {
+            String::new()
+        } else {
+            let total = totals[seat as usize];
+            format!(
+                "; you ({}) {total:+}, {:+.2} a game",
+                info.players[seat as usize],
+                total as f64 / f64::from(args.games)
+            )
+        };
+        crate::emit(&format!("\ntotal over {} games: {}{yours}\n", args.games, per_player(&info.players, &totals)));
     }
     0
 }
@@ -203,6 +224,7 @@ impl<R: BufRead> Session<'_, R> {
         human: &dyn Fn(PlayerId) -> bool,
     ) -> Result<NodeId, Stop> {
         self.trail.clear();
+        self.seen.iter_mut().for_each(Vec::clear);
         let mut node = NodeId::ROOT;
         loop {
             let next = match self.tree.node(node) {
@@ -229,16 +251,29 @@ impl<R: BufRead> Session<'_, R> {
         }
     }
 
-    /// Shows the player their information set and actions and reads a
+    /// Shows the player what is new to them since their last decision
+    /// (everything they know, at their first) and the actions, and reads a
     /// choice.
     fn ask(&mut self, player: PlayerId, infoset: InfosetId) -> Result<u32, Stop> {
         let name = &self.tree.player_names[player.index()];
         // A set's label starts with its player's name, said already.
         let label = self.tree.infoset_label(infoset);
         let facts = label.strip_prefix(name.as_str()).and_then(|l| l.strip_prefix(": ")).unwrap_or(label);
+        let facts: Vec<String> = if facts == "start" { Vec::new() } else { split_facts(facts) };
+        let seen = std::mem::replace(&mut self.seen[player.index()], facts.clone());
+        let news = match facts.strip_prefix(&seen[..]) {
+            Some(new) if !seen.is_empty() => {
+                // The player's own move is no news to them.
+                let new: Vec<&str> = new.iter().map(String::as_str).filter(|f| !f.starts_with("chose ")).collect();
+                let new = if new.is_empty() { "nothing".to_string() } else { new.join(", ") };
+                format!("new since your last move: {new}")
+            }
+            _ => format!("you know: {}", if facts.is_empty() { "nothing yet".into() } else { facts.join(", ") }),
+        };
         let actions = self.tree.action_labels(infoset);
-        let mut text = format!("{name} to play; you know: {}\n", if facts.is_empty() { "nothing yet" } else { facts });
-        for (i, a) in actions.iter().enumerate() {
+        let mut text = format!("{name} to play; {}\n", self.style.rewrite(&news));
+        let shown: Vec<String> = actions.iter().map(|a| self.style.rewrite(a)).collect();
+        for (i, a) in shown.iter().enumerate() {
             text += &format!("  {} {a}\n", i + 1);
         }
         say(self.json, &text);
@@ -262,11 +297,11 @@ impl<R: BufRead> Session<'_, R> {
             if typed == "quit" {
                 return Err(Stop::Quit);
             }
-            match choice(actions, typed) {
+            match choice(actions, typed).or_else(|| choice(&shown, typed)) {
                 Some(a) => return Ok(a),
                 None => {
                     let options: Vec<String> =
-                        actions.iter().enumerate().map(|(i, a)| format!("{} {a}", i + 1)).collect();
+                        shown.iter().enumerate().map(|(i, a)| format!("{} {a}", i + 1)).collect();
                     let msg = format!("`{typed}` is not an action here: {}", options.join(", "));
                     if self.scripted {
                         return Err(Stop::Error(msg));
@@ -276,6 +311,27 @@ impl<R: BufRead> Session<'_, R> {
             }
         }
     }
+}
+
+/// The facts of a label, "a(1), b([2, 3]), chose X": split at the commas
+/// outside brackets (the labeler separates facts with ", " and writes
+/// every comma inside a fact within `()` or `[]`).
+fn split_facts(facts: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in facts.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(facts[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(facts[start..].trim().to_string());
+    out
 }
 
 /// The longest move line read, in bytes: a move is a name or a number, and
@@ -321,7 +377,16 @@ fn choice(actions: &[String], typed: &str) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
-    use super::{choice, read_move, MAX_MOVE_LINE};
+    use super::{choice, read_move, split_facts, MAX_MOVE_LINE};
+
+    #[test]
+    fn facts_split_at_commas_outside_brackets() {
+        assert_eq!(
+            split_facts("private_card(card(0, 1)), chose Raise of 2, bids([1, 2]), acted(Raise)"),
+            ["private_card(card(0, 1))", "chose Raise of 2", "bids([1, 2])", "acted(Raise)"]
+        );
+        assert_eq!(split_facts("my_card(3)"), ["my_card(3)"]);
+    }
 
     #[test]
     fn a_move_line_is_bounded_and_must_be_text() {

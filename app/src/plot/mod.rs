@@ -53,7 +53,7 @@ pub struct PlotArgs {
 
 /// Runs `plot`; returns the exit status.
 pub fn run<G: Game>(game: &G, args: &PlotArgs, make: crate::Maker<G>) -> i32 {
-    let style = CardStyle { symbols: true, ..CardStyle::new(&args.select.ranks, false) };
+    let style = CardStyle { symbols: !args.select.cards.ascii, ..args.select.cards.style(false) };
     let svg = match args.chart {
         Chart::Curve => charts::curves(&crate::title(game), &args.curve),
         Chart::Strategy | Chart::Tree => {

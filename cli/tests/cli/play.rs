@@ -3,7 +3,7 @@
 //! game's payoffs against Kuhn's rules, computed here), bad input, and
 //! `simulate`'s JSON answer.
 
-use crate::common::{galac, kuhn};
+use crate::common::{example, galac, kuhn};
 
 /// Kuhn's payoff to `first` for a play "chance c, chance d, first m, ...".
 fn kuhn_payoff(play: &str) -> i64 {
@@ -24,7 +24,7 @@ fn kuhn_payoff(play: &str) -> i64 {
 #[test]
 fn a_scripted_kuhn_session_against_the_solved_strategy() {
     let kuhn = kuhn();
-    let args = ["play", &kuhn, "--seed", "3", "--games", "4", "--show-play"];
+    let args = ["play", &kuhn, "--seed", "3", "--games", "4"];
     let (code, out, err) = galac(&args, "Bet\nPass\nbet\n1\n");
     assert_eq!(code, 0, "{err}");
     // `second`'s equilibrium strategy in Kuhn poker is unique, so the
@@ -65,7 +65,7 @@ first to play; you know: my_card(3)
 the play: chance 3, chance 1, first Pass, second Pass
 payoffs: first 1, second -1
 
-total over 4 games: first 4, second -4
+total over 4 games: first 4, second -4; you (first) +4, +1.00 a game
 ";
     for (i, (got, want)) in out.lines().zip(expected.lines()).enumerate() {
         assert_eq!(got, want, "line {}", i + 1);
@@ -97,6 +97,28 @@ fn the_second_seat_sees_the_first_move_and_a_wrong_move_is_an_error() {
     let (code, _, err) = galac(&["play", &kuhn, "--seat", "third"], "");
     assert_eq!(code, 2);
     assert!(err.contains("not a seat of this game: first, second"), "{err}");
+}
+
+#[test]
+fn a_leduc_hand_shows_cards_as_cards_and_what_is_new_at_each_decision() {
+    let leduc = example("leduc.gala");
+    let args = ["play", &leduc, "--seed", "5", "--against", "uniform", "--ascii", "--ranks", "JQK"];
+    // `2` is Raise or Call at every decision of Leduc: always legal.
+    let (code, out, err) = galac(&args, &"2\n".repeat(8));
+    assert_eq!(code, 0, "{err}");
+    let prompts: Vec<&str> = out.lines().filter(|l| l.starts_with("first to play; ")).collect();
+    let first = prompts[0].strip_prefix("first to play; you know: private_card(").expect(prompts[0]);
+    let card = first.strip_suffix(')').expect(first);
+    assert!(card.len() == 2 && "JQK".contains(&card[..1]) && "shdc".contains(&card[1..]), "{card}");
+    // The card shown is the first one dealt, and no label is left as `card(r, s)`.
+    let play = out.lines().find_map(|l| l.strip_prefix("the play: ")).expect("the play");
+    assert!(play.starts_with(&format!("chance {card}, chance ")), "{play}");
+    assert!((0..3).all(|r| !out.contains(&format!("card({r}, "))), "{out}");
+    for later in &prompts[1..] {
+        assert!(later.starts_with("first to play; new since your last move: "), "{later}");
+        assert!(!later.contains("chose "), "{later}: your own move is no news");
+    }
+    assert!(prompts.len() >= 2, "{out}");
 }
 
 #[test]

@@ -24,7 +24,7 @@ fn cases(game: &str) -> Vec<(&'static str, Vec<String>, &'static str, Vec<&'stat
         ),
         (
             "play",
-            args(&["play", game, "--seed", "5", "--games", "2", "--show-play"]),
+            args(&["play", game, "--seed", "5", "--games", "2"]),
             // Pass whenever asked: at most two decisions of `first` a game.
             "Pass\nPass\nPass\nPass\n",
             vec!["first to play; you know: my_card(", "payoffs: first ", "total over 2 games: first "],
