@@ -37,8 +37,8 @@ pub struct LimitArgs {
     /// and params, instead of building it (docs/tree-format.md).
     #[arg(long, value_name = "FILE")]
     pub tree: Option<std::path::PathBuf>,
-    /// No progress bars (they are only drawn when standard error is a
-    /// terminal anyway).
+    /// No progress (bars on a terminal, a line every 10 s off one) and no
+    /// announcement of a large tree.
     #[arg(long, short = 'q')]
     pub quiet: bool,
 }
@@ -137,13 +137,14 @@ fn try_build_tree<G: Game>(
     let opts = limits.build_options(labels);
     // The guess counts as generation time.
     let start = std::time::Instant::now();
-    let threads = threads_for(game, make, limits);
+    let estimate = announce(game, limits);
+    let threads = threads_for(make, limits, estimate);
     let guess = start.elapsed().as_secs_f64();
     let build = |opts: &BuildOptions| match make {
         Some(make) if threads > 1 => galac_runtime::tree::build_parallel(make, opts, threads),
         _ => galac_runtime::tree::build(game, opts).map(|(tree, _, seconds)| (tree, seconds)),
     };
-    let (tree, seconds) = with_progress(limits, opts, build)?;
+    let (tree, seconds) = with_progress(limits, opts, estimate, build)?;
     Ok((tree, guess + seconds))
 }
 
@@ -162,32 +163,72 @@ pub fn build_saving<G: Game>(
 ) -> Result<galac_runtime::tree::Saved, galac_runtime::tree::BuildError> {
     use galac_runtime::tree::Scratch;
     let start = std::time::Instant::now();
-    let threads = threads_for(game, make, limits);
+    let estimate = announce(game, limits);
+    let threads = threads_for(make, limits, estimate);
     let scratch = || -> std::io::Result<Box<dyn Scratch>> { Ok(Box::new(crate::output::scratch_beside(path)?)) };
     let build = |opts: &BuildOptions| match make {
         Some(make) if threads > 1 => galac_runtime::tree::build_parallel_saving(make, opts, threads, file, &scratch),
         _ => galac_runtime::tree::build_saving(game, opts, file),
     };
-    let mut saved = with_progress(limits, limits.build_options(true), build)?;
+    let mut saved = with_progress(limits, limits.build_options(true), estimate, build)?;
     saved.seconds = start.elapsed().as_secs_f64();
     Ok(saved)
 }
 
 /// The threads to build on: `--threads`, or with 0 all cores unless the
-/// tree looks too small to gain from them; one if the game cannot be
-/// instantiated again.
-fn threads_for<G: Game>(game: &G, make: Maker<G>, limits: &LimitArgs) -> usize {
+/// tree looks too small to gain from them (`estimate`); one if the game
+/// cannot be instantiated again.
+fn threads_for<G: Game>(make: Maker<G>, limits: &LimitArgs, estimate: Option<f64>) -> usize {
     match (make, limits.threads) {
         (None, _) => 1,
-        (_, 0) if galac_runtime::tree::looks_smaller_than(game, PARALLEL_MIN_NODES) => 1,
+        (_, 0) if estimate.is_some_and(|n| n < PARALLEL_MIN_NODES) => 1,
         _ => limits.threads_or_all(),
     }
 }
 
-/// Runs `build`, with a progress bar unless `--quiet` or standard error is
-/// not a terminal.
-fn with_progress<T>(limits: &LimitArgs, opts: BuildOptions, build: impl FnOnce(&BuildOptions) -> T) -> T {
-    let bar = crate::progress::counter("nodes", limits.quiet);
+/// From about this many nodes a build takes long enough (seconds through
+/// the interpreter: BENCHMARKS.md, Tree generation) to be announced with
+/// its size and the faster ways.
+pub const ANNOUNCED_NODES: f64 = 5e6;
+
+/// Knuth's estimate of the tree's size (`None`: a random play failed; the
+/// build will say why). A large tree is announced on standard error
+/// before its build starts, unless `--quiet`, with the faster ways.
+fn announce<G: Game>(game: &G, limits: &LimitArgs) -> Option<f64> {
+    let estimate = galac_runtime::tree::estimate_nodes(game, 1e15)?;
+    if estimate >= ANNOUNCED_NODES && !limits.quiet {
+        let over = if estimate > limits.max_nodes as f64 {
+            format!(", more than --max-nodes ({}): the build will stop there", limits.max_nodes)
+        } else {
+            String::new()
+        };
+        let compile = if crate::is_compiled_solver() {
+            ""
+        } else {
+            "; a solver compiled with `galac FILE -o SOLVER` builds it several times faster"
+        };
+        eprintln!(
+            "note: the tree is estimated at about {} nodes (from random plays){over}; `solve --solver do` \
+             (two-player zero-sum games) explores only the part of the game it needs{compile}",
+            indicatif::HumanCount(estimate as u64)
+        );
+    }
+    Some(estimate)
+}
+
+/// Runs `build` with a progress line (none with `--quiet`): a counter of
+/// nodes, or with an estimate of a large tree's size, a bar with the time
+/// left.
+fn with_progress<T>(
+    limits: &LimitArgs,
+    opts: BuildOptions,
+    estimate: Option<f64>,
+    build: impl FnOnce(&BuildOptions) -> T,
+) -> T {
+    let bar = match estimate.filter(|n| *n >= ANNOUNCED_NODES) {
+        Some(n) => crate::progress::estimated(n as u64, "nodes", limits.quiet),
+        None => crate::progress::counter("nodes", limits.quiet),
+    };
     if bar.is_hidden() {
         build(&opts)
     } else {
@@ -204,7 +245,7 @@ fn build_showing<T>(bar: &indicatif::ProgressBar, mut opts: BuildOptions, build:
     let result = std::thread::scope(|s| {
         let ticker = s.spawn(|| {
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                bar.set_position(made.load(std::sync::atomic::Ordering::Relaxed));
+                crate::progress::advance_to(bar, made.load(std::sync::atomic::Ordering::Relaxed));
                 // Woken at once when the build ends: a small tree waits for no tick.
                 std::thread::park_timeout(std::time::Duration::from_millis(100));
             }

@@ -86,10 +86,13 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
     if !args.quiet {
         eprintln!("   Compiling {} into {} (cargo build --release)", args.game.file.display(), output.display());
     }
-    // On a terminal cargo draws its own progress bar.
     let progress = {
         use std::io::IsTerminal;
-        !args.quiet && std::io::stderr().is_terminal()
+        match (args.quiet, std::io::stderr().is_terminal()) {
+            (true, _) => cargo::Show::Nothing,
+            (false, true) => cargo::Show::Terminal,
+            (false, false) => cargo::Show::Lines,
+        }
     };
     let output = &output;
     let built = cargo::build_binary(&dir, &package, progress, |exe| {

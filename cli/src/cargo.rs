@@ -210,7 +210,7 @@ pub fn remove_orphaned_crates() {
 pub fn build_binary(
     dir: &Path,
     package: &str,
-    progress: bool,
+    progress: Show,
     install: impl FnOnce(&Path) -> std::io::Result<()>,
 ) -> Result<(), BuildError> {
     let target = cache_dir().join("target");
@@ -237,12 +237,12 @@ pub fn build_binary(
 /// built); when the registry lacks some (another `CARGO_HOME`), cargo
 /// fetches them from crates.io, and when that fails too the error says what
 /// was missing.
-fn compile(dir: &Path, target: &Path, progress: bool) -> Result<(), BuildError> {
+fn compile(dir: &Path, target: &Path, progress: Show) -> Result<(), BuildError> {
     let offline = cargo_build(dir, target, progress, true);
     match offline {
         Err(BuildError::Cargo { .. }) => {
             let Err(missing) = registry_has_all(dir) else { return offline };
-            if progress {
+            if progress != Show::Nothing {
                 eprintln!("note: cargo's local registry lacks crates the solver needs; fetching them from crates.io");
             }
             cargo_build(dir, target, progress, false).map_err(|e| match e {
@@ -258,8 +258,20 @@ fn cargo_command() -> Command {
     Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
 }
 
+/// How a build shows cargo's progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Show {
+    /// On a terminal: cargo draws its bar and shows its errors itself.
+    Terminal,
+    /// Off a terminal (a log, CI): now and then a line with the time so
+    /// far and cargo's last step, so a build of minutes is not silent.
+    Lines,
+    /// `--quiet`: nothing.
+    Nothing,
+}
+
 /// `cargo build --release [--offline]` of the crate in `dir`.
-fn cargo_build(dir: &Path, target: &Path, progress: bool, offline: bool) -> Result<(), BuildError> {
+fn cargo_build(dir: &Path, target: &Path, progress: Show, offline: bool) -> Result<(), BuildError> {
     let mut cmd = cargo_command();
     cmd.args(["build", "--release", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
@@ -268,28 +280,71 @@ fn cargo_build(dir: &Path, target: &Path, progress: bool, offline: bool) -> Resu
     if offline {
         cmd.arg("--offline");
     }
-    if progress {
-        // On a terminal cargo draws its progress bar and shows its errors itself.
-        cmd.stderr(Stdio::inherit());
-    } else {
-        cmd.arg("--quiet").stderr(Stdio::piped());
-    }
-    let child = cmd.spawn().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
+    match progress {
+        Show::Terminal => cmd.stderr(Stdio::inherit()),
+        Show::Lines => cmd.stderr(Stdio::piped()),
+        Show::Nothing => cmd.arg("--quiet").stderr(Stdio::piped()),
+    };
+    let mut child = cmd.spawn().map_err(|e| BuildError::NoToolchain(e.to_string()))?;
     let pid = child.id();
     galac_app::signals::track_child(pid);
-    let output = child.wait_with_output().map_err(|e| BuildError::NoToolchain(e.to_string()));
+    // cargo's messages, read as they come (a full pipe would stop cargo).
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = child.stderr.take().map(|stderr| {
+        let log = log.clone();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Ok(mut log) = log.lock() {
+                    log.push_str(&line);
+                    log.push('\n');
+                }
+            }
+        })
+    });
+    let status = wait_showing(&mut child, progress, &log);
+    if let Some(reader) = reader {
+        let _ = reader.join();
+    }
     galac_app::signals::untrack_child(pid);
-    let output = output?;
-    if output.status.success() {
+    let status = status.map_err(|e| BuildError::NoToolchain(e.to_string()))?;
+    if status.success() {
         return Ok(());
     }
-    let log = if progress {
-        "(cargo's messages are above)".to_string()
-    } else {
-        String::from_utf8_lossy(&output.stderr).into_owned()
+    let log = match progress {
+        Show::Terminal => "(cargo's messages are above)".to_string(),
+        _ => log.lock().map(|l| l.clone()).unwrap_or_default(),
     };
     let tail: Vec<&str> = log.lines().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
-    Err(BuildError::Cargo { dir: dir.display().to_string(), status: output.status.to_string(), log: tail.join("\n") })
+    Err(BuildError::Cargo { dir: dir.display().to_string(), status: status.to_string(), log: tail.join("\n") })
+}
+
+/// Waits for cargo; with [`Show::Lines`], writes every
+/// [`galac_app::progress::log_every`] the time so far and the last line of
+/// cargo's `log` ("Compiling galac-solvers ...").
+fn wait_showing(
+    child: &mut std::process::Child,
+    progress: Show,
+    log: &std::sync::Mutex<String>,
+) -> std::io::Result<std::process::ExitStatus> {
+    if progress != Show::Lines {
+        return child.wait();
+    }
+    let every = galac_app::progress::log_every();
+    let started = std::time::Instant::now();
+    let mut last = started;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(status);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100).min(every).max(std::time::Duration::from_millis(10)));
+        if last.elapsed() >= every {
+            last = std::time::Instant::now();
+            let step = log.lock().ok().and_then(|l| l.lines().last().map(|l| l.trim().to_string()));
+            let step = step.map_or(String::new(), |s| format!(": {s}"));
+            eprintln!("   building the solver, {:.0} s so far{step}", started.elapsed().as_secs_f64());
+        }
+    }
 }
 
 /// Whether cargo's local registry holds every crate the crate in `dir`

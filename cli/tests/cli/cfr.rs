@@ -24,7 +24,7 @@ fn example(name: &str) -> String {
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = galac(args);
     assert_eq!(code, 0, "{err}");
-    assert!(err.is_empty(), "stderr is not a terminal, so no progress line: {err}");
+    assert!(err.is_empty(), "a short run off a terminal writes no progress line: {err}");
     serde_json::from_str(&out).expect("json")
 }
 

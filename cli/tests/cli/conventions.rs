@@ -116,3 +116,28 @@ fn ir_export_and_play_answer_in_json_with_a_schema() {
         assert!([1, 2].contains(&a.abs()), "{g}");
     }
 }
+
+/// Off a terminal, a long step writes a plain progress line now and then
+/// (here every time it draws: `GALAC_PROGRESS_EVERY=0`), and a tree
+/// estimated large is announced before its build, with its size against
+/// `--max-nodes` and the faster ways.
+#[test]
+fn long_steps_are_announced_and_show_progress_off_a_terminal() {
+    let leduc = crate::common::example("leduc.gala");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_galac"))
+        .args(["tree", &leduc, "--param", "ranks=5", "--threads", "1"])
+        .env("GALAC_PROGRESS_EVERY", "0")
+        .output()
+        .expect("run galac");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.lines().any(|l| l.contains(" nodes (") && l.contains("/s")), "no progress line: {err}");
+    assert!(!err.contains('\r') && !err.contains('\u{1b}'), "terminal codes off a terminal: {err:?}");
+    let blind = crate::common::example("blind_tictactoe.gala");
+    let (code, _, err) = galac(&["tree", &blind, "--max-nodes", "1000"], "");
+    assert_eq!(code, 1);
+    let note = err.lines().next().unwrap_or_default();
+    assert!(note.starts_with("note: the tree is estimated at about "), "{err}");
+    assert!(note.contains("more than --max-nodes (1000)") && note.contains("--solver do"), "{note}");
+    assert!(note.contains("galac FILE -o SOLVER"), "{note}");
+}

@@ -187,7 +187,8 @@ fn a_checkpoint_of_other_params_or_with_a_non_finite_value_is_refused() {
 
 /// A stand-in for cargo: its registry has every crate (`metadata`
 /// succeeds); a build fails like a damaged cache (rustc's E0786) while
-/// `$CARGO_TARGET_DIR/damaged` exists, else "builds" the package's binary.
+/// `$CARGO_TARGET_DIR/damaged` exists, else "builds" the package's binary
+/// (with `FAKE_CARGO_SLOW`, taking a second over a step it names).
 #[cfg(unix)]
 const FAKE_CARGO: &str = r#"#!/bin/sh
 [ "$1" = metadata ] && exit 0
@@ -200,6 +201,10 @@ name=$(sed -n 's/^name = "\(.*\)"/\1/p' "$manifest" | head -n 1)
 if [ -e "$CARGO_TARGET_DIR/damaged" ] || [ -n "$FAKE_CARGO_ALWAYS_FAILS" ]; then
     echo "error[E0786]: found invalid metadata files for crate \`galac_runtime\`" >&2
     exit 101
+fi
+if [ -n "$FAKE_CARGO_SLOW" ]; then
+    echo "   Compiling galac-solvers v0.1.0" >&2
+    sleep 1
 fi
 mkdir -p "$CARGO_TARGET_DIR/release"
 printf '#!/bin/sh\necho solver\n' > "$CARGO_TARGET_DIR/release/$name"
@@ -232,6 +237,19 @@ fn a_damaged_build_cache_is_emptied_and_the_build_done_again() {
         }
         cmd.output().expect("galac runs")
     };
+    // Off a terminal a long build says now and then how far it is.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_galac"))
+        .args(["build", &example("kuhn.gala"), "-o"])
+        .arg(&solver)
+        .env("CARGO", &cargo)
+        .env("GALAC_CACHE_DIR", dir.join("other_cache"))
+        .env("FAKE_CARGO_SLOW", "1")
+        .env("GALAC_PROGRESS_EVERY", "0.2")
+        .output()
+        .expect("galac runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("building the solver, 0 s so far: Compiling galac-solvers v0.1.0"), "{err}");
     let out = build(false);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");

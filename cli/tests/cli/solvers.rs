@@ -96,7 +96,7 @@ fn solve_with_the_double_oracle_reports_bounds_and_a_curve() {
         let iterations = json["double_oracle"]["iterations"].as_array().expect("curve").len();
         let csv = std::fs::read_to_string(curve).expect("curve file");
         assert_eq!(csv.lines().count(), iterations + 1, "{csv}");
-        assert!(err.is_empty(), "no progress line off a terminal: {err}");
+        assert!(err.is_empty(), "no progress line for a short step off a terminal: {err}");
     }
     // The CFR+ warm start needs the full tree.
     let (code, _, err) = galac(&["solve", kuhn, "--solver", "do", "--warm-start-cfr", "10", "--no-tree"]);

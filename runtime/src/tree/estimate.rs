@@ -1,13 +1,15 @@
-//! A quick guess of a tree's size before building it, so that the default
-//! thread count builds a small tree on one thread: below about 10^5 nodes
-//! the threads' start-up and the merge cost more than the second core
-//! saves (docs/perf/tree-build.md, "Fresh small builds").
+//! A quick guess of a tree's size before building it: the default thread
+//! count builds a small tree on one thread (below about 10^5 nodes the
+//! threads' start-up and the merge cost more than the second core saves:
+//! docs/perf/tree-build.md, "Fresh small builds"), and a long build is
+//! announced with its size and shown with the time left.
 //!
 //! Knuth's estimator ("Estimating the efficiency of backtrack programs",
 //! 1975): along a play that picks each child uniformly at random, with
 //! child counts b1, b2, …, the sum 1 + b1 + b1·b2 + … is in expectation
 //! the number of nodes. A few dozen plays cost a few dozen `advance` calls
-//! each, and the guess only has to tell 10^4 from 10^6. The plays share
+//! each, and the guess only has to tell 10^4 from 10^6, or give the order of
+//! magnitude of a large tree. The plays share
 //! the root's `advance`: in a card game it is a deal that enumerates all
 //! its outcomes, and redone for each play it would cost a small card game
 //! several times its build.
@@ -25,43 +27,49 @@ const MAX_DEPTH: u32 = 1 << 12;
 /// nodes. A play that stops with an error (which the build itself will
 /// report) says nothing about the size: then the answer is `false`.
 pub fn looks_smaller_than<G: Game>(game: &G, limit: f64) -> bool {
+    estimate_nodes(game, limit).is_some_and(|n| n < limit)
+}
+
+/// Knuth's estimate of the number of nodes of `game`'s tree, the mean over
+/// [`PLAYS`] random plays, or `None` when a play stops with an error or
+/// runs past [`MAX_DEPTH`]. The plays stop once the estimate reaches
+/// `cap`, which then stands for "at least `cap`".
+pub fn estimate_nodes<G: Game>(game: &G, cap: f64) -> Option<f64> {
     let mut interner = InfoInterner::new();
     // A fixed seed: the same game always gets the same answer.
     let mut rng = SplitMix64(0x9e37_79b9_7f4a_7c15);
-    let budget = limit * f64::from(PLAYS);
+    let budget = cap * f64::from(PLAYS);
     // The plays share the root's `advance` (often the costliest node: a
     // deal whose outcomes are all enumerated), so each one starts from
     // a child of the root, made right after it (the only time the
     // root's candidates are valid).
-    let Some(mut root) = game.root().ok() else { return false };
+    let mut root = game.root().ok()?;
     let n = match advance_out_of_line(game, &mut root, &mut interner) {
-        Ok(Node::Terminal) => return 1.0 < limit,
+        Ok(Node::Terminal) => return Some(1.0),
         Ok(Node::Chance { n_outcomes: n } | Node::Decision { n_actions: n, .. }) if n > 0 => n,
-        _ => return false,
+        _ => return None,
     };
     let mut starts = Vec::with_capacity(PLAYS as usize);
     for _ in 0..PLAYS {
         let mut child = root.clone();
         let action = (rng.next() % u64::from(n)) as u32;
-        if game.apply(&mut child, action, &mut interner).is_err() {
-            return false;
-        }
+        game.apply(&mut child, action, &mut interner).ok()?;
         starts.push(child);
     }
     let mut total = 0.0;
     for start in starts {
-        // Each play stays under what is left of the budget, or says no.
-        match play_estimate(game, start, f64::from(n), &mut interner, &mut rng, budget - total) {
-            Some(nodes) => total += nodes,
-            None => return false,
+        // Each play stops at what is left of the budget.
+        total += play_estimate(game, start, f64::from(n), &mut interner, &mut rng, budget - total)?;
+        if total >= budget {
+            return Some(cap);
         }
     }
-    total < budget
+    Some(total / f64::from(PLAYS))
 }
 
 /// One play's estimate from `state`, a node at depth 1 (`width` nodes
-/// there), or `None` on an error, past [`MAX_DEPTH`] or once it reaches
-/// `budget` (the tree is not small).
+/// there), or `None` on an error or past [`MAX_DEPTH`]; it stops once
+/// it reaches `budget` (then it is at least `budget`).
 fn play_estimate<G: Game>(
     game: &G,
     mut state: G::State,
@@ -83,7 +91,7 @@ fn play_estimate<G: Game>(
         width *= f64::from(n);
         nodes += width;
         if nodes >= budget {
-            return None;
+            return Some(nodes);
         }
         let child = (rng.next() % u64::from(n)) as u32;
         game.apply(&mut state, child, interner).ok()?;
