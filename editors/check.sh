@@ -3,10 +3,12 @@
 #   1. tree-sitter-gala: the parser regenerated from grammar.js equals the
 #      committed src/ (else it fails and leaves the new one to commit);
 #   2. its corpus and highlight tests (`tree-sitter test`);
-#   3. every example and test game parses without an ERROR or MISSING node,
+#   3. every example, test game and game of the docs parses without an ERROR
+#      or MISSING node,
 #      and every game of tests/ui/parse (syntax errors for galac) has one,
 #      except the few whose error is not a matter of grammar (listed below);
-#   4. the VS Code extension packaged as editors/vscode/gala.vsix.
+#   4. the VS Code extension: its TextMate grammar agrees with the highlight
+#      queries (`node --test`), and it packages as editors/vscode/gala.vsix.
 # Needs the tree-sitter CLI at the version in TREE_SITTER_VERSION (README,
 # "Editors", says how to install it; .ci/run does), a C compiler, Node.js and npm.
 set -euo pipefail
@@ -28,6 +30,7 @@ fi
 
 # ---------------------------------------------------------------- 1. generate
 cd "$editors/tree-sitter-gala"
+# A scratch folder: the committed src/, the games of the docs.
 committed=$(mktemp -d)
 trap 'rm -rf "$committed"' EXIT
 cp -r src "$committed/src"
@@ -57,6 +60,15 @@ not_grammar=(
 )
 mapfile -t bad < <(cd "$repo" && find tests/ui/parse -name '*.gala' | sort)
 
+# And the games of the docs (their ```gala blocks), one file each.
+for doc in README.md docs/language.md; do
+    awk -v out="$committed/$(basename "$doc" .md)" '
+        /^```gala$/ { n++; file = out "-" n ".gala"; inside = 1; next }
+        /^```/ { inside = 0 }
+        inside { print > file }' "$repo/$doc"
+done
+mapfile -t -O "${#good[@]}" good < <(find "$committed" -maxdepth 1 -name '*.gala' | sort)
+
 failed=0
 # One parse of all the good games; `--quiet` prints only the files with errors.
 if ! (cd "$repo" && tree-sitter parse --quiet --grammar-path "$editors/tree-sitter-gala" "${good[@]}"); then
@@ -78,12 +90,13 @@ for f in "${bad[@]}"; do
     fi
 done
 [ "$failed" = 0 ] || exit 1
-echo "tree-sitter-gala: ${#good[@]} games parse without error nodes; $n_bad syntax-error games have one"
+echo "tree-sitter-gala: ${#good[@]} games (examples, tests, docs) parse without error nodes; $n_bad syntax-error games have one"
 
 # ---------------------------------------------------------------- 4. the VS Code extension
 cd "$editors/vscode"
 # --ignore-scripts: no install script is needed to package (vsce's optional
 # keytar would try to download or compile a native module).
 npm ci --ignore-scripts --no-audit --no-fund
+node --test
 npx vsce package --allow-missing-repository --skip-license --out gala.vsix
 echo "vscode: packaged editors/vscode/gala.vsix"
