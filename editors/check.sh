@@ -94,9 +94,11 @@ echo "tree-sitter-gala: ${#good[@]} games (examples, tests, docs) parse without 
 
 # ---------------------------------------------------------------- 4. the VS Code extension
 cd "$editors/vscode"
-# --ignore-scripts: no install script is needed to package (vsce's optional
-# keytar would try to download or compile a native module).
+# --ignore-scripts: no install script is needed (vsce's optional keytar would
+# try to download or compile a native module; esbuild's binary comes in its
+# platform package all the same).
 npm ci --ignore-scripts --no-audit --no-fund
-node --test
-npx vsce package --allow-missing-repository --skip-license --out gala.vsix
+npm test
+# Bundles the client with esbuild (the `vscode:prepublish` script), then packages.
+npm run package
 echo "vscode: packaged editors/vscode/gala.vsix"
