@@ -3,9 +3,11 @@
  * (highlighting, folding, structural selection).
  *
  * The truth is compiler/src/grammar.lalrpop and compiler/src/lexer.rs; this
- * file follows their rules one for one (the names of the rules there are
- * given in the comments; the one departure is in `field_expression`), so that what galac parses has no error node here
- * and most of what it rejects has one. docs/language.md is the reference.
+ * file follows their rules one for one (the comments give the names of the
+ * rules there; the one departure is in `field_expression`), so that what
+ * galac parses has no error node here and most of what it rejects has one
+ * (editors/check.sh tests both on the repository's games). docs/language.md
+ * is the reference.
  *
  * Binary operators are written as one hidden rule per precedence level, as in
  * grammar.lalrpop (not with `prec`), so that comparisons stay
@@ -25,7 +27,8 @@ function commaSep1(rule) {
 
 /** A binary operator level: `left op right`, with the operator in a field. */
 function binary(left, operators, right) {
-  return seq(field('left', left), field('operator', operators.length === 1 ? operators[0] : choice(...operators)), field('right', right));
+  const operator = operators.length === 1 ? operators[0] : choice(...operators);
+  return seq(field('left', left), field('operator', operator), field('right', right));
 }
 
 /** The cards whose rank is a letter (`Ts` to `Ac`): they look like names. */
