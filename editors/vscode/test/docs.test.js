@@ -1,6 +1,8 @@
-// The builtin functions that the highlighting names (the tree-sitter query's
-// list and the TextMate grammar's) are those of docs/language.md, "Builtin
-// functions", so that a new builtin is not left out of either.
+// The editors' word lists agree with docs/language.md: the builtin functions
+// that both highlighters name (the tree-sitter query's list and the TextMate
+// grammar's) are those of "Builtin functions", and the words the tree-sitter
+// grammar reserves are the keywords of "Lexical structure" (and the cards), so
+// that a new builtin or keyword is not left out.
 'use strict';
 
 const assert = require('node:assert');
@@ -38,4 +40,18 @@ test('the highlighted builtins are the documented ones', () => {
   assert.ok(rule, 'no builtin function rule in gala.tmLanguage.json');
   const inTextMate = /\\b\(([^)]*)\)/.exec(rule.match)[1].split('|').sort();
   assert.deepStrictEqual(inTextMate, want, 'gala.tmLanguage.json against docs/language.md');
+});
+
+test('the reserved words of the tree-sitter grammar are the documented keywords and the cards', () => {
+  const doc = fs.readFileSync(path.join(repo, 'docs', 'language.md'), 'utf8');
+  const m = /- Keywords, which cannot be used as names:\s*`([^`]*)`, and `([^`]*)`/.exec(doc);
+  assert.ok(m, 'no keyword list in docs/language.md');
+  const keywords = [...m[1].split(/\s+/), m[2]].sort();
+  const cards = ['T', 'J', 'Q', 'K', 'A'].flatMap(rank => ['s', 'h', 'd', 'c'].map(suit => rank + suit));
+
+  const grammar = JSON.parse(
+    fs.readFileSync(path.join(repo, 'editors', 'tree-sitter-gala', 'src', 'grammar.json'), 'utf8'),
+  );
+  const reserved = grammar.reserved.global.map(r => r.value).sort();
+  assert.deepStrictEqual(reserved, [...keywords, ...cards].sort());
 });
