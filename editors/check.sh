@@ -4,11 +4,12 @@
 #      committed src/ (else it fails and leaves the new one to commit);
 #   2. its corpus and highlight tests (`tree-sitter test`);
 #   3. every example, test game and game of the docs parses without an ERROR
-#      or MISSING node,
-#      and every game of tests/ui/parse (syntax errors for galac) has one,
-#      except the few whose error is not a matter of grammar (listed below);
-#   4. the VS Code extension: its TextMate grammar agrees with the highlight
-#      queries (`node --test`), and it packages as editors/vscode/gala.vsix.
+#      or MISSING node, and every game of tests/ui/parse (syntax errors for
+#      galac) has one, except the few whose error is not a matter of grammar
+#      (listed below);
+#   4. the VS Code extension: its tests (`npm test`: the TextMate grammar
+#      agrees with the highlight queries, the word lists with the docs), and
+#      it packages as editors/vscode/gala.vsix.
 # Needs the tree-sitter CLI at the version in TREE_SITTER_VERSION (README,
 # "Editors", says how to install it; .ci/run does), a C compiler, Node.js and npm.
 set -euo pipefail
