@@ -6,7 +6,7 @@
 /// description it happened when that is known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
-    #[error("{at}no event within {limit} steps: the flow seems to loop forever")]
+    #[error("{at}no event within {limit} steps: an endless loop, or more work between two events than the step limit allows")]
     StepLimit { limit: u64, at: String },
     #[error("{at}no event within {limit} steps: making {items} items passes the limit (a step per item made)")]
     TooManyItems { items: u64, limit: u64, at: String },

@@ -263,7 +263,7 @@ fn step_limit_errors_equal_the_interpreters() {
         let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
         let game = endless::Family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
         let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
-        let expected = format!("endless.gala:10:13: no event within {limit} steps: the flow seems to loop forever");
+        let expected = format!("endless.gala:10:13: no event within {limit} steps: an endless loop, or more work between two events than the step limit allows");
         let first_line = i.as_deref().and_then(|e| e.lines().next());
         assert_eq!(first_line, Some(expected.as_str()), "interpreter, limit {limit}");
         assert_eq!(c, i, "limit {limit}");
