@@ -175,3 +175,21 @@ fn a_one_move_game_is_shown_as_its_matrix() {
     let seen = build(&load(&pennies("reveal odd e;"), &[]), &labelled).expect("builds").0;
     assert!(galac_app::matrix::of(&seen).is_none());
 }
+
+/// `has_line` takes a step per cell it reads (issue 52.11): a loop asking
+/// it of a 300 x 300 board stops at the step limit within a dozen rounds,
+/// where it used to run for seconds without an error; the same loop on a
+/// 3 x 3 board (nine steps a round) finishes.
+#[test]
+fn has_line_takes_a_step_per_cell() {
+    let game = |side: u32, rounds: u32| {
+        format!(
+            "game h {{ players a; enum Cell {{ Empty, X }} var board: [[Cell; {side}]; {side}] = [[Empty; {side}]; \
+             {side}]; flow {{ let n = 0; while n < {rounds} && !has_line(board, 3, X) {{ n += 1; }} outcome [n]; }} }}"
+        )
+    };
+    let err = build(&load(&game(300, 1000), &[]), &BuildOptions::default()).err().expect("the step limit").to_string();
+    assert!(err.contains("no event within 1000000 steps"), "{err}");
+    let done = tree_of(&load(&game(3, 1000), &[])).stats();
+    assert_eq!(done.nodes, 1);
+}

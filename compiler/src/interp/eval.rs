@@ -303,7 +303,8 @@ impl Interp {
             HasLine => {
                 let board = self.seq(&args[0], env, b)?;
                 let k = int(1, b)?;
-                Value::bool(ops::has_line(&board, k, &self.eval(&args[2], env, b)?))
+                let v = self.eval(&args[2], env, b)?;
+                Value::bool(ops::has_line(&board, k, &v, &mut b.left, b.limit, at)?)
             }
         })
     }

@@ -102,7 +102,7 @@ builtins! {
     Cells = "cells", steps: true, Rule::Fixed(&[Int, Int], Cells);
     /// `has_line(board, k, x)`: whether `k` cells in a row (across, down
     /// or diagonally) are `x`.
-    HasLine = "has_line", steps: false, Rule::Sequence(Seq::Line);
+    HasLine = "has_line", steps: true, Rule::Sequence(Seq::Line);
 }
 
 /// A builtin's type rule.

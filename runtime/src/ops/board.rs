@@ -56,14 +56,35 @@ pub fn cells(rows: i64, cols: i64, left: &mut u64, limit: u64, at: impl At) -> R
     Ok(List::from_vec(v))
 }
 
-/// True iff some row, column or diagonal has `k` consecutive cells equal to `v`.
+/// True iff some row, column or diagonal has `k` consecutive cells equal
+/// to `v`: a step per cell of the board read (taken before it is read, as
+/// [`steps`](super::steps)), so that a search over a large board costs
+/// what it takes.
+#[inline]
+pub fn has_line<R: Items>(
+    board: &[R],
+    k: i64,
+    v: &R::Item,
+    left: &mut u64,
+    limit: u64,
+    at: impl super::At,
+) -> Result<bool, crate::error::GameError>
+where
+    R::Item: PartialEq,
+{
+    let cells: usize = board.iter().map(|row| row.items().len()).sum();
+    super::steps(left, cells as u64 * super::STEP, limit, at)?;
+    Ok(line(board, k, v))
+}
+
+/// [`has_line`] without its steps.
 /// Boards of up to [`TABLE_CELLS`] cells answer from a table here, the
 /// others in [`has_line_large`], out of line so that this path stays short
 /// (blind tic-tac-toe asks after each move; the table answers in about half
 /// the padded mask's instructions: docs/perf/tree-build.md, "Generated
 /// code and board operations").
 #[inline]
-pub fn has_line<R: Items>(board: &[R], k: i64, v: &R::Item) -> bool
+fn line<R: Items>(board: &[R], k: i64, v: &R::Item) -> bool
 where
     R::Item: PartialEq,
 {
@@ -77,10 +98,10 @@ where
     has_line_large(board, k, v)
 }
 
-/// [`has_line`] of `v` on `board` and, in the same pass, how many of its
-/// cells equal `x` and how many cells it has (what [`count2d`] counts and
-/// charges steps for: the caller charges them where the count is read,
-/// [`counted`]). Generated code asks this when a loop's `until has_line`
+/// [`has_line`] of `v` on `board` without its steps and, in the same
+/// pass, how many of its cells equal `x` and how many cells it has (what
+/// [`has_line`] and [`count2d`] charge steps for: the caller charges them
+/// where each would have, [`counted`]). Generated code asks this when a loop's `until has_line`
 /// is followed by its `unless count(board, x) == 0` on the same board
 /// (blind tic-tac-toe after each move), saving the count's own pass over
 /// the board.
@@ -119,7 +140,7 @@ where
     R::Item: PartialEq,
 {
     let (cells, count) = super::lists::cells_and_count(board, x);
-    (has_line(board, k, v), count as i64, cells as u64)
+    (line(board, k, v), count as i64, cells as u64)
 }
 
 /// [`fixed_mask`] and the cells equal to `x`.
@@ -410,10 +431,17 @@ mod tests {
         for k in (-1..=longest.min(10) + 1).chain([longest, longest + 1]) {
             for v in 0..2 {
                 let slow = has_line_by(board.len(), |r| board[r].len(), |r, c| board[r][c] == v, k);
-                assert_eq!(has_line(&rows, k, &v), slow, "{board:?} k={k} v={v}");
+                let cells = board.iter().map(Vec::len).sum::<usize>() as u64;
+                // A step per cell: exactly enough steps answer, one fewer fails.
+                let mut left = cells;
+                assert_eq!(has_line(&rows, k, &v, &mut left, 9, "t"), Ok(slow), "{board:?} k={k} v={v}");
+                assert_eq!(left, 0);
+                if cells > 0 {
+                    let mut short = cells - 1;
+                    assert!(has_line(&rows, k, &v, &mut short, 9, "t").is_err());
+                }
                 for x in 0..3 {
                     let count = board.iter().flatten().filter(|c| **c == x).count() as i64;
-                    let cells = board.iter().map(Vec::len).sum::<usize>() as u64;
                     assert_eq!(line_and_count(&rows, k, &v, &x), (slow, count, cells), "{board:?} k={k} v={v} x={x}");
                 }
             }

@@ -302,7 +302,7 @@ impl Emitter<'_> {
             }
             HasLine => {
                 let (board, k, v) = (slice(0), a(1), a(2));
-                quote!(#ops::has_line(#board, #k, &(#v)))
+                quote!(#ops::has_line(#board, #k, &(#v), steps, g.step_limit, #at)?)
             }
         }
     }

@@ -23,8 +23,9 @@ const SCAN: &str = "__scan";
 impl Emitter<'_> {
     /// For a branch on `cond` to `else_to`: when `cond` is `has_line` of a
     /// variable and the test run in place after it said no counts that
-    /// variable's cells equal to a constant, the statement making both
-    /// (`let __scan = ...;`), the test of the line (`__scan.0`), and the
+    /// variable's cells equal to a constant, the statements making both
+    /// (`let __scan = ...;`, with the line's steps), the test of the line
+    /// (`__scan.0`), and the
     /// count's arguments (their address names it, [`Self::scanned_count`]).
     pub(super) fn board_scan(
         &self,
@@ -40,7 +41,12 @@ impl Emitter<'_> {
         let (xs, k, v, x) =
             (self.slice(&line[0], ctx), self.expr(&line[1], ctx), self.expr(&line[2], ctx), self.expr(&count[1], ctx));
         let name = quote::format_ident!("{}", SCAN);
-        let make = quote!(let #name = ::galac_runtime::ops::line_and_count(#xs, #k, &(#v), &(#x)););
+        // `has_line`'s steps, a step per cell, where it reads the board.
+        let at = self.at(cond.span);
+        let make = quote!(
+            let #name = ::galac_runtime::ops::line_and_count(#xs, #k, &(#v), &(#x));
+            ::galac_runtime::ops::counted(0, #name.2, steps, g.step_limit, #at)?;
+        );
         Some((make, quote!(#name.0), count.as_ptr()))
     }
 
