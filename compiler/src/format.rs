@@ -492,35 +492,37 @@ impl<'p, 's> Printer<'p, 's> {
     /// `i`: `nature`, or a name, `player`, `opponent` or `( .. )`, indexed
     /// any number of times.
     fn after_chooser(&self, i: usize) -> usize {
-        let toks: Vec<(usize, Token<'_>)> =
-            self.pieces.iter().enumerate().skip(i + 1).filter_map(|(k, p)| Some((k, p.token()?))).collect();
-        let mut at = 0;
-        // Skips a bracketed group starting at `at`, returning the position after it.
-        let skip_group = |at: usize| {
-            let mut depth = 0usize;
-            for (k, (_, t)) in toks.iter().enumerate().skip(at) {
-                match t {
-                    Token::LParen | Token::LBracket => depth += 1,
-                    Token::RParen | Token::RBracket => {
-                        depth = depth.saturating_sub(1);
-                        if depth == 0 {
-                            return k + 1;
-                        }
-                    }
-                    _ => {}
+        let mut toks = self.pieces.iter().enumerate().skip(i + 1).filter_map(|(k, p)| Some((k, p.token()?))).peekable();
+        if let Some((_, Token::LParen)) = toks.next() {
+            skip_group(&mut toks);
+        }
+        loop {
+            match toks.peek() {
+                Some((_, Token::LBracket)) => {
+                    toks.next();
+                    skip_group(&mut toks);
+                }
+                Some(&(k, _)) => return k,
+                None => return usize::MAX,
+            }
+        }
+    }
+}
+
+/// Consumes the tokens up to the bracket that closes one already opened.
+fn skip_group<'s>(toks: &mut impl Iterator<Item = (usize, Token<'s>)>) {
+    let mut depth = 1usize;
+    for (_, t) in toks {
+        match t {
+            Token::LParen | Token::LBracket => depth += 1,
+            Token::RParen | Token::RBracket => {
+                depth -= 1;
+                if depth == 0 {
+                    return;
                 }
             }
-            toks.len()
-        };
-        match toks.first().map(|t| t.1) {
-            Some(Token::LParen) => at = skip_group(0),
-            Some(_) => at += 1,
-            None => {}
+            _ => {}
         }
-        while toks.get(at).map(|t| t.1) == Some(Token::LBracket) {
-            at = skip_group(at);
-        }
-        toks.get(at).map_or(usize::MAX, |t| t.0)
     }
 }
 
