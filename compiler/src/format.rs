@@ -127,8 +127,8 @@ fn trivia<'s>(src: &'s str, from: usize, to: usize, out: &mut Vec<Piece<'s>>) ->
             out.push(Piece { kind: PieceKind::LineComment, text, newlines_before: newlines });
             newlines = 0;
             i += len;
-        } else if rest.starts_with("/*") {
-            let len = rest[2..].find("*/").map(|e| e + 4).ok_or(i)?;
+        } else if let Some(body) = rest.strip_prefix("/*") {
+            let len = body.find("*/").map(|e| e + 4).ok_or(i)?;
             out.push(Piece { kind: PieceKind::BlockComment, text: &rest[..len], newlines_before: newlines });
             newlines = 0;
             i += len;

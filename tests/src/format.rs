@@ -66,14 +66,14 @@ fn comments(src: &str) -> Vec<&str> {
     let mut i = 0;
     while i < src.len() {
         let rest = &src[i..];
-        if rest.starts_with('"') {
-            i += rest[1..].find('"').map_or(rest.len(), |e| e + 2);
+        if let Some(text) = rest.strip_prefix('"') {
+            i += text.find('"').map_or(rest.len(), |e| e + 2);
         } else if rest.starts_with("//") {
             let len = rest.find('\n').unwrap_or(rest.len());
             out.push(rest[..len].trim_end());
             i += len;
-        } else if rest.starts_with("/*") {
-            let len = rest[2..].find("*/").map_or(rest.len(), |e| e + 4);
+        } else if let Some(body) = rest.strip_prefix("/*") {
+            let len = body.find("*/").map_or(rest.len(), |e| e + 4);
             out.push(&rest[..len]);
             i += len;
         } else {
