@@ -8,6 +8,7 @@
 mod build;
 mod cargo;
 mod check;
+mod fmt;
 mod game_args;
 mod ir;
 
@@ -48,6 +49,18 @@ pub enum Command {
     /// Prints a one-line summary (players, params, flows) and exits 0 when the
     /// game is valid; prints every error found and exits 1 otherwise.
     Check(check::CheckArgs),
+    /// Format game descriptions in the one canonical layout.
+    ///
+    /// Rewrites each file in place (keeping every comment; the program's
+    /// meaning never changes), or formats standard input to standard output
+    /// for `-`. With `--check`, changes nothing and exits 1 if a file is not
+    /// formatted.
+    Fmt(fmt::FmtArgs),
+    /// Run the Gala language server (LSP over standard input and output).
+    ///
+    /// For editors: diagnostics as you type, hover, go to definition, find
+    /// references, document symbols, formatting and rename.
+    Lsp,
     /// Print the intermediate representation (control-flow graph) of a game.
     Ir(ir::IrArgs),
     /// Compile a game into a standalone solver binary (also: `galac FILE.gala -o BINARY`).
@@ -81,6 +94,14 @@ fn run() -> i32 {
     };
     match cli.cmd {
         Command::Check(args) => check::run(&args, color),
+        Command::Fmt(args) => fmt::run(&args, color),
+        Command::Lsp => match galac_lsp::run_stdio() {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error: galac lsp: {e}");
+                1
+            }
+        },
         Command::Ir(args) => ir::run(&args, color),
         Command::Build(args) => build::run(&args, color),
         Command::Shared(cmd) => cmd.run(<Cli as clap::CommandFactory>::command, |game, step_limit, run| {

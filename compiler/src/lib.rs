@@ -8,6 +8,7 @@ pub mod compile;
 pub mod delimiters;
 pub mod diagnostic;
 pub mod driver;
+pub mod format;
 pub mod interp;
 pub mod ir;
 pub mod lexer;

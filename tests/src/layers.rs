@@ -29,6 +29,9 @@ const LAYERS: &[(&str, &[&str])] = &[
             "syn",
         ],
     ),
+    // lsp-server, lsp-types: the language server's protocol; serde: its
+    // requests' parameters read through lsp-types.
+    ("lsp", &["galac-compiler", "lsp-server", "lsp-types", "serde", "serde_json"]),
     // ctrlc: Ctrl-C stops a CFR run cleanly (the answer so far is written);
     // clap_complete, clap_mangen: `completions` and `man`; indicatif:
     // progress bars; libc: glibc's mmap threshold (app::memory); nix: a
@@ -54,7 +57,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     // serde, serde_json: the JSON answers of `check`, `ir` and `build`.
-    ("cli", &["galac-runtime", "galac-compiler", "galac-app", "clap", "serde", "serde_json", "thiserror"]),
+    ("cli", &["galac-runtime", "galac-compiler", "galac-app", "galac-lsp", "clap", "serde", "serde_json", "thiserror"]),
 ];
 
 /// The names in a manifest's `[dependencies]` section.

@@ -21,6 +21,8 @@ mod exact;
 #[cfg(test)]
 mod examples;
 #[cfg(test)]
+mod format;
+#[cfg(test)]
 mod gambit;
 #[cfg(test)]
 mod gambit_lcp;

@@ -10,6 +10,7 @@ const SOURCE_DIRS: &[&str] = &[
     "app/src",
     "compiler/src",
     "compiler/tests",
+    "lsp/src",
     "cli/src",
     "cli/tests",
     "tests/src",

@@ -11,6 +11,7 @@ mod cfr;
 mod cli;
 mod common;
 mod conventions;
+mod lsp;
 mod outputs;
 mod play;
 mod schema;
