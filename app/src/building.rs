@@ -186,6 +186,15 @@ fn threads_for<G: Game>(make: Maker<G>, limits: &LimitArgs, estimate: Option<f64
     }
 }
 
+/// Whether this process is a compiled solver (its `main`,
+/// [`crate::main`], says so): its messages never tell its user to run galac.
+static COMPILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks this process as a compiled solver.
+pub(crate) fn mark_compiled_solver() {
+    COMPILED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// From about this many nodes a build takes long enough (seconds through
 /// the interpreter: BENCHMARKS.md, Tree generation) to be announced with
 /// its size and the faster ways.
@@ -202,7 +211,7 @@ fn announce<G: Game>(game: &G, limits: &LimitArgs) -> Option<f64> {
         } else {
             String::new()
         };
-        let compile = if crate::is_compiled_solver() {
+        let compile = if COMPILED.load(std::sync::atomic::Ordering::Relaxed) {
             ""
         } else {
             "; a solver compiled with `galac FILE -o SOLVER` builds it several times faster"

@@ -54,21 +54,12 @@ struct ParamArgs {
     params: Vec<String>,
 }
 
-/// Whether this process is a compiled solver ([`main`] sets it): its
-/// messages never tell its user to run galac.
-static COMPILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Whether this process is a compiled solver rather than galac.
-pub fn is_compiled_solver() -> bool {
-    COMPILED.load(std::sync::atomic::Ordering::Relaxed)
-}
-
 /// The `main` of a compiled solver: parses the process arguments and runs
 /// the command; returns the exit status.
 pub fn main<F: Family>(family: &F) -> i32 {
     use clap::{CommandFactory, FromArgMatches};
     memory::return_large_blocks();
-    COMPILED.store(true, std::sync::atomic::Ordering::Relaxed);
+    building::mark_compiled_solver();
     let about =
         format!("Solver for the game `{}`, compiled by galac.\n\nParams: {}", family.name(), family.param_help());
     // `kuhn --version`: "kuhn compiled by galac 0.1.0".

@@ -68,8 +68,7 @@ fn capabilities() -> ServerCapabilities {
 
 pub(crate) struct Server {
     connection: Connection,
-    /// The open documents by URI, each with its analysis.
-    documents: HashMap<String, (Uri, Analysis)>,
+    documents: requests::Documents,
 }
 
 impl Server {
@@ -80,7 +79,7 @@ impl Server {
                     if self.connection.handle_shutdown(&request)? {
                         return Ok(());
                     }
-                    let response = requests::handle(&self, request);
+                    let response = requests::handle(&self.documents, request);
                     self.connection.sender.send(Message::Response(response))?;
                 }
                 Message::Notification(notification) => self.notification(notification)?,
@@ -121,10 +120,6 @@ impl Server {
         let n = Notification::new(PublishDiagnostics::METHOD.to_string(), params);
         self.connection.sender.send(Message::Notification(n))?;
         Ok(())
-    }
-
-    pub(crate) fn document(&self, uri: &Uri) -> Option<&Analysis> {
-        self.documents.get(uri.as_str()).map(|d| &d.1)
     }
 }
 

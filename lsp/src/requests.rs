@@ -15,13 +15,20 @@ use serde_json::Value;
 
 use crate::analysis::{Analysis, FILE};
 use crate::index::SymbolKind;
-use crate::Server;
+
+/// The open documents by URI, each with its analysis.
+pub(crate) type Documents = HashMap<String, (Uri, Analysis)>;
+
+/// The analysis of the open document `uri`.
+fn document<'a>(docs: &'a Documents, uri: &Uri) -> Option<&'a Analysis> {
+    docs.get(uri.as_str()).map(|d| &d.1)
+}
 
 /// Answers one request: a result, `null` when there is nothing to say, or
 /// an error for a request this server does not know or cannot read.
-pub(crate) fn handle(server: &Server, request: Request) -> Response {
+pub(crate) fn handle(docs: &Documents, request: Request) -> Response {
     let id = request.id.clone();
-    match answer(server, request) {
+    match answer(docs, request) {
         Ok(value) => Response::new_ok(id, value),
         Err((code, message)) => Response::new_err(id, code as i32, message),
     }
@@ -37,9 +44,9 @@ fn json(value: impl serde::Serialize) -> Answer {
     serde_json::to_value(value).map_err(|e| (ErrorCode::InternalError, e.to_string()))
 }
 
-fn answer(server: &Server, request: Request) -> Answer {
+fn answer(docs: &Documents, request: Request) -> Answer {
     let at = |p: &TextDocumentPositionParams| {
-        let a = server.document(&p.text_document.uri)?;
+        let a = document(docs, &p.text_document.uri)?;
         Some((a, a.offset(p.position) as u32))
     };
     match request.method.as_str() {
@@ -70,12 +77,12 @@ fn answer(server: &Server, request: Request) -> Answer {
         }
         DocumentSymbolRequest::METHOD => {
             let p: lsp_types::DocumentSymbolParams = params(request)?;
-            let Some(a) = server.document(&p.text_document.uri) else { return Ok(Value::Null) };
+            let Some(a) = document(docs, &p.text_document.uri) else { return Ok(Value::Null) };
             json(symbols(a))
         }
         Formatting::METHOD => {
             let p: lsp_types::DocumentFormattingParams = params(request)?;
-            let Some(a) = server.document(&p.text_document.uri) else { return Ok(Value::Null) };
+            let Some(a) = document(docs, &p.text_document.uri) else { return Ok(Value::Null) };
             // A file that does not parse is left as it is (its errors are shown).
             match galac_compiler::format::format(FILE, &a.text) {
                 Ok(text) if text != a.text => json(vec![TextEdit { range: a.full_range(), new_text: text }]),

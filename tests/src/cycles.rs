@@ -35,7 +35,7 @@ use std::path::Path;
 use crate::repo_root;
 
 /// The crates' source roots.
-const CRATES: &[&str] = &["runtime/src", "solvers/src", "app/src", "compiler/src", "cli/src"];
+const CRATES: &[&str] = &["runtime/src", "solvers/src", "app/src", "compiler/src", "cli/src", "lsp/src"];
 
 /// A token of Rust source: an identifier, `::`, or one punctuation char.
 #[derive(Debug, Clone, PartialEq)]
