@@ -25,6 +25,23 @@ pub enum TypeDesc {
     Data(u32, Vec<Vec<TypeDesc>>),
 }
 
+/// The cards a label shows, as [`Labeler::write`] writes them
+/// (`card(rank, suit)`), in order as `(rank, suit)`: what a solver reads
+/// back from a private state's label (and then checks, never trusts).
+pub fn cards_shown(text: &str) -> Vec<(i64, i64)> {
+    let mut cards = Vec::new();
+    for (at, _) in text.match_indices("card(") {
+        let rest = &text[at + "card(".len()..];
+        let Some(end) = rest.find(')') else { break };
+        if let Some((rank, suit)) = rest[..end].split_once(", ") {
+            if let (Ok(rank), Ok(suit)) = (rank.parse(), suit.parse()) {
+                cards.push((rank, suit));
+            }
+        }
+    }
+    cards
+}
+
 /// Names needed to show values and facts.
 #[derive(Clone, Debug, Default)]
 pub struct Labeler {

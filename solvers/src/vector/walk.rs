@@ -51,7 +51,7 @@ pub struct Store<'s> {
 pub fn arena_len(game: &PublicGame) -> usize {
     let n = game.states[0].len().max(game.states[1].len()).max(1);
     let actions = (0..game.nodes.len() as u32).map(|v| game.children(v).len()).max().unwrap_or(1).max(1);
-    game.depth() * (2 * actions * n + 2 * n) + game.removal.scratch_len()
+    game.depth() * (2 * actions * n + 2 * n)
 }
 
 /// The current strategy of a decision from its regrets (`n_actions` rows
@@ -103,7 +103,7 @@ impl Walk<'_> {
     pub fn update(&self, node: u32, store: &mut Store, own: &[f64], opp: &[f64], out: &mut [f64], arena: &mut [f64]) {
         let game = self.game;
         if let PublicNode::Terminal { payoff } = &game.nodes[node as usize] {
-            return leaf::values(game, &game.payoffs[*payoff as usize], self.me, opp, out, arena);
+            return leaf::values(game, &game.payoffs[*payoff as usize], self.me, opp, out);
         }
         let k = game.children(node).len();
         let (sigma, rows, rest) = self.prepare(node, store.regrets, store.base, arena);
@@ -229,9 +229,7 @@ impl Walk<'_> {
         let game = self.game;
         let (n_me, n_opp) = (game.states[self.me].len(), game.states[1 - self.me].len());
         match &game.nodes[node as usize] {
-            PublicNode::Terminal { payoff } => {
-                leaf::values(game, &game.payoffs[*payoff as usize], self.me, opp, out, arena)
-            }
+            PublicNode::Terminal { payoff } => leaf::values(game, &game.payoffs[*payoff as usize], self.me, opp, out),
             PublicNode::Chance { outcomes, .. } => {
                 let (reach, rest) = arena.split_at_mut(n_opp);
                 let (tmp, rest) = rest.split_at_mut(n_me);
