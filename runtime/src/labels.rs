@@ -219,3 +219,21 @@ fn name_or_number(out: &mut String, name: Option<&String>, n: usize) {
         None => push_display(out, n),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{cards_shown, Labeler, TypeDesc};
+    use crate::value::SUIT_BITS;
+
+    /// A card as a label shows it reads back as its rank and suit; other
+    /// text and malformed cards are skipped.
+    #[test]
+    fn shown_cards_read_back() {
+        let labeler = Labeler::default();
+        let ace_of_hearts = (12 << SUIT_BITS) | 1;
+        let shown = labeler.show(&[ace_of_hearts], &mut 0, &TypeDesc::Card);
+        assert_eq!(shown, "card(12, 1)");
+        let label = format!("hand([{shown}, card(3, 0)]), moved(Bet(100)), card(x, 1), card(2,");
+        assert_eq!(cards_shown(&label), vec![(12, 1), (3, 0)]);
+    }
+}

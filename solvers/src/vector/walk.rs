@@ -60,18 +60,15 @@ pub fn arena_len(game: &PublicGame) -> usize {
 #[inline]
 pub fn regret_matching(regrets: &[f32], n: usize, sigma: &mut [f64], denom: &mut [f64]) {
     denom.fill(0.0);
-    for (s_row, r_row) in sigma.chunks_exact_mut(n).zip(regrets.chunks_exact(n)) {
-        for ((s, &r), d) in s_row.iter_mut().zip(r_row).zip(denom.iter_mut()) {
-            *s = f64::from(r.max(0.0));
-            *d += *s;
-        }
+    for r_row in regrets.chunks_exact(n) {
+        denom.iter_mut().zip(r_row).for_each(|(d, &r)| *d += f64::from(r.max(0.0)));
     }
     // One division per state, not per entry.
     denom.iter_mut().for_each(|d| *d = if *d > 0.0 { 1.0 / *d } else { 0.0 });
     let uniform = 1.0 / (sigma.len() / n.max(1)) as f64;
-    for s_row in sigma.chunks_exact_mut(n) {
-        for (s, &inv) in s_row.iter_mut().zip(denom.iter()) {
-            *s = if inv > 0.0 { *s * inv } else { uniform };
+    for (s_row, r_row) in sigma.chunks_exact_mut(n).zip(regrets.chunks_exact(n)) {
+        for ((s, &r), &inv) in s_row.iter_mut().zip(r_row).zip(denom.iter()) {
+            *s = if inv > 0.0 { f64::from(r.max(0.0)) * inv } else { uniform };
         }
     }
 }
