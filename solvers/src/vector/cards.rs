@@ -11,8 +11,6 @@
 
 use rustc_hash::FxHashMap;
 
-use super::game::Ranking;
-
 /// No state: a hand that no state of the other player holds.
 pub const NO_SAME: u32 = u32::MAX;
 
@@ -156,13 +154,21 @@ pub fn constant(cards: &Cards, p: usize, v: f64, opp: &[f64], out: &mut [f64]) {
 }
 
 /// A showdown (see [`super::leaf`]): player `p`'s states in rank order
-/// (`ranking`'s sorted states), the other
+/// (`rank` and `sorted`: a `game::Ranking`'s), the other
 /// player's reach over the lower ranks summed going up and over the
 /// higher ones going down; the equal ranks are the rest.
-pub fn showdown(cards: &Cards, ranking: &Ranking, p: usize, [win, lose, tie]: [f64; 3], opp: &[f64], out: &mut [f64]) {
+pub fn showdown(
+    cards: &Cards,
+    rank: &[Vec<u32>; 2],
+    sorted: &[Vec<(u32, u32)>; 2],
+    p: usize,
+    [win, lose, tie]: [f64; 3],
+    opp: &[f64],
+    out: &mut [f64],
+) {
     let o = 1 - p;
     let (add, sub, same) = (&cards.add[o], &cards.sub[p], &cards.same[p]);
-    let (mine, theirs, their_rank) = (&ranking.sorted[p], &ranking.sorted[o], &ranking.rank[o]);
+    let (mine, theirs, their_rank) = (&sorted[p], &sorted[o], &rank[o]);
     // The same hand's reach when its rank is below (`lower`) or above `r`.
     let back = |i: usize, r: u32, lower: bool| match same[i] {
         NO_SAME => 0.0,

@@ -25,7 +25,7 @@ pub fn values(game: &PublicGame, payoff: &Payoff, p: usize, opp: &[f64], out: &m
             let ranking = &game.rankings[ranking as usize];
             match removal {
                 Removal::Lists(lists) => showdown(lists, ranking, p, stakes, opp, out),
-                Removal::Cards(hands) => cards::showdown(hands, ranking, p, stakes, opp, out),
+                Removal::Cards(hands) => cards::showdown(hands, &ranking.rank, &ranking.sorted, p, stakes, opp, out),
             }
         }
         (Payoff::Matrix { start }, _) => {
