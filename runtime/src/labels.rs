@@ -25,6 +25,23 @@ pub enum TypeDesc {
     Data(u32, Vec<Vec<TypeDesc>>),
 }
 
+/// The cards a label shows, as [`Labeler::write`] writes them
+/// (`card(rank, suit)`), in order as `(rank, suit)`: what a solver reads
+/// back from a private state's label (and then checks, never trusts).
+pub fn cards_shown(text: &str) -> Vec<(i64, i64)> {
+    let mut cards = Vec::new();
+    for (at, _) in text.match_indices("card(") {
+        let rest = &text[at + "card(".len()..];
+        let Some(end) = rest.find(')') else { break };
+        if let Some((rank, suit)) = rest[..end].split_once(", ") {
+            if let (Ok(rank), Ok(suit)) = (rank.parse(), suit.parse()) {
+                cards.push((rank, suit));
+            }
+        }
+    }
+    cards
+}
+
 /// Names needed to show values and facts.
 #[derive(Clone, Debug, Default)]
 pub struct Labeler {
@@ -200,5 +217,23 @@ fn name_or_number(out: &mut String, name: Option<&String>, n: usize) {
     match name {
         Some(name) => out.push_str(name),
         None => push_display(out, n),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cards_shown, Labeler, TypeDesc};
+    use crate::value::SUIT_BITS;
+
+    /// A card as a label shows it reads back as its rank and suit; other
+    /// text and malformed cards are skipped.
+    #[test]
+    fn shown_cards_read_back() {
+        let labeler = Labeler::default();
+        let ace_of_hearts = (12 << SUIT_BITS) | 1;
+        let shown = labeler.show(&[ace_of_hearts], &mut 0, &TypeDesc::Card);
+        assert_eq!(shown, "card(12, 1)");
+        let label = format!("hand([{shown}, card(3, 0)]), moved(Bet(100)), card(x, 1), card(2,");
+        assert_eq!(cards_shown(&label), vec![(12, 1), (3, 0)]);
     }
 }

@@ -143,3 +143,33 @@ fn a_known_winner_takes_the_half_pot() {
     assert!((s.lp_value - 100.0).abs() < 1e-6, "{}", s.lp_value);
     assert!((s.eval.values[0] - 100.0).abs() < 1e-6, "{}", s.eval.values[0]);
 }
+
+/// The derived game of the cut-down river removes conflicting hands by
+/// their cards (read back from the states' labels), and its run equals,
+/// value for value, the run of the same game derived without labels,
+/// which removes them by conflict lists.
+#[test]
+fn card_removal_equals_the_conflict_lists_on_the_river() {
+    use galac_solvers::vector::game::Removal;
+    use galac_solvers::vector::{from_tree, VectorCfr, POSTFLOP_DCFR};
+    let game = load_interp("holdem_river.gala", &[OOP, IP]).unwrap_or_else(|e| panic!("{e}"));
+    let runs: Vec<_> = [true, false]
+        .iter()
+        .map(|&labels| {
+            let tree =
+                build(&game, &BuildOptions { labels, ..BuildOptions::default() }).unwrap_or_else(|e| panic!("{e}")).0;
+            let derived = from_tree(&tree).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(matches!(derived.game.removal, Removal::Cards(_)), labels);
+            let mut cfr = VectorCfr::new(&derived.game, POSTFLOP_DCFR, 1).expect("runs");
+            for _ in 0..200 {
+                cfr.iterate();
+            }
+            cfr.evaluate()
+        })
+        .collect();
+    let (cards, lists) = (&runs[0], &runs[1]);
+    assert!(lists.nash_conv > 0.0 && lists.nash_conv < 0.01 * 200.0, "{lists:?}");
+    for (a, b) in cards.values.iter().chain(&cards.best_response).zip(lists.values.iter().chain(&lists.best_response)) {
+        assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "cards {cards:?}, lists {lists:?}");
+    }
+}

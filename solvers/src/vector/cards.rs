@@ -2,168 +2,218 @@
 //! hands of cards (hold'em: two cards of 52): two states conflict when
 //! their hands share a card. A leaf's sums over the other player's
 //! compatible states are the sums over all of them, minus those per card
-//! of the hand, plus the sum over the states holding both of its cards
-//! (the same hand, counted twice by the cards): O(n) per leaf with no
-//! conflict lists, where the lists would cost O(n) per state (a hold'em
-//! hand conflicts with about a tenth of the other range).
+//! of the hand, plus the reach of the other player's same hand (counted
+//! once per card): O(n) per leaf with no conflict lists, where the lists
+//! would cost O(n) per state (a hold'em hand conflicts with about a tenth
+//! of the other range). A showdown takes two passes over the states in
+//! rank order, one summing the other player's lower ranks and one the
+//! higher, as postflop-solver does; ties are what is left.
 
 use rustc_hash::FxHashMap;
 
-/// A state whose hand has fewer than two cards (no same-hand sum).
-pub const NO_PAIR: u32 = u32::MAX;
+/// No state: a hand that no state of the other player holds.
+pub const NO_SAME: u32 = u32::MAX;
 
-/// Both players' hands as card masks (bit `c`: card `c`), at most two
-/// cards each, and each two-card hand's slot among the distinct two-card
-/// hands of both players (the same hand has the same slot).
+/// Where a hand's second card adds its reach when it has none (a slot no
+/// sum reads), and where such a hand subtracts from (a slot never written).
+const SINK: u8 = 64;
+const ZERO: u8 = 65;
+const SLOTS: usize = 66;
+
+/// Both players' hands, at most two cards each (bit `c` of a mask: card
+/// `c`), no two states of a player with the same cards.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cards {
+    /// Per player and state: the hand's cards as a mask.
     pub hands: [Vec<u64>; 2],
-    pub pair: [Vec<u32>; 2],
-    pub n_pairs: usize,
+    /// Per player and state: the slots of the per-card sums its reach is
+    /// added to, and those subtracted for it (see [`SINK`], [`ZERO`]).
+    add: [Vec<[u8; 2]>; 2],
+    sub: [Vec<[u8; 2]>; 2],
+    /// Per player and state: the other player's state with the same two
+    /// cards, or [`NO_SAME`].
+    pub same: [Vec<u32>; 2],
 }
 
 impl Cards {
-    /// The hands' slots; a hand of more than two cards is refused.
+    /// The hands' slots and same hands; a hand of more than two cards, or
+    /// a hand held by two states of one player, is refused.
     pub fn new(hands: [Vec<u64>; 2]) -> Result<Cards, String> {
-        let mut slots: FxHashMap<u64, u32> = FxHashMap::default();
-        let mut pair = [Vec::new(), Vec::new()];
+        let mut add = [Vec::new(), Vec::new()];
+        let mut sub = [Vec::new(), Vec::new()];
+        let mut index: [FxHashMap<u64, u32>; 2] = Default::default();
         for (p, list) in hands.iter().enumerate() {
             for (i, &hand) in list.iter().enumerate() {
-                let slot = match hand.count_ones() {
-                    0 | 1 => NO_PAIR,
-                    2 => {
-                        let next = slots.len() as u32;
-                        *slots.entry(hand).or_insert(next)
-                    }
+                let (first, second) =
+                    (hand.trailing_zeros() as u8, (hand & hand.wrapping_sub(1)).trailing_zeros() as u8);
+                let (a, s) = match hand.count_ones() {
+                    0 => ([SINK, SINK], [ZERO, ZERO]),
+                    1 => ([first, SINK], [first, ZERO]),
+                    2 => ([first, second], [first, second]),
                     k => {
                         return Err(format!("state {i} of player {p} holds {k} cards; card removal takes at most two"))
                     }
                 };
-                pair[p].push(slot);
+                add[p].push(a);
+                sub[p].push(s);
+                if hand.count_ones() == 2 && index[p].insert(hand, i as u32).is_some() {
+                    return Err(format!("two states of player {p} hold the same cards; card removal needs one"));
+                }
             }
         }
-        Ok(Cards { hands, pair, n_pairs: slots.len() })
+        let same = [0, 1]
+            .map(|p| hands[p].iter().map(|h| index[1 - p].get(h).copied().unwrap_or(NO_SAME)).collect::<Vec<u32>>());
+        Ok(Cards { hands, add, sub, same })
     }
 
-    /// Scratch a leaf's evaluation takes (three sums per two-card hand).
-    pub fn scratch_len(&self) -> usize {
-        3 * self.n_pairs
+    /// The hands that the states' labels name, when they explain the
+    /// deal's conflicts exactly: each label's cards (as labels show
+    /// them, `card(12, 0)`) are its state's hand, and two states must conflict
+    /// (`conflicts(i, j)`, player 0's `i` and player 1's `j`) exactly when
+    /// their hands share a card. `None` when no label names a card, one names more
+    /// than two, or the hands do not explain the conflicts (the labels are
+    /// only read, never trusted: the check makes the removal exact).
+    pub fn from_labels(labels: [&[String]; 2], conflicts: impl Fn(usize, usize) -> bool) -> Option<Cards> {
+        let [h0, h1] = labels.map(|list| list.iter().map(|label| cards_in(label)).collect::<Option<Vec<u64>>>());
+        let hands = [h0?, h1?];
+        if hands.iter().flatten().all(|&h| h == 0) {
+            return None;
+        }
+        let cards = Cards::new(hands).ok()?;
+        let [h0, h1] = &cards.hands;
+        let explained =
+            h0.iter().enumerate().all(|(i, a)| h1.iter().enumerate().all(|(j, b)| (a & b != 0) == conflicts(i, j)));
+        explained.then_some(cards)
+    }
+
+    /// Whether the arrays fit `n` states per player.
+    pub fn fits(&self, n: [usize; 2]) -> bool {
+        (0..2).all(|p| {
+            self.hands[p].len() == n[p]
+                && self.add[p].len() == n[p]
+                && self.sub[p].len() == n[p]
+                && self.same[p].len() == n[p]
+                && self.same[p].iter().all(|&j| j == NO_SAME || (j as usize) < n[1 - p])
+        })
     }
 }
 
-/// Sums of the other player's reach: over every state, per card, and per
-/// two-card hand (in `pair`, a part of the caller's scratch).
-struct Sums<'s> {
+/// The cards a label shows ([`galac_runtime::labels::cards_shown`]) as a
+/// mask, bit `4 * rank + suit`; `None` for a card outside the 52.
+fn cards_in(label: &str) -> Option<u64> {
+    let mut mask = 0u64;
+    for (rank, suit) in galac_runtime::labels::cards_shown(label) {
+        if !((0..13).contains(&rank) && (0..4).contains(&suit)) {
+            return None;
+        }
+        mask |= 1 << (4 * rank + suit);
+    }
+    Some(mask)
+}
+
+/// The other player's reach summed over a set of its states, in total and
+/// per card slot.
+struct Sums {
     all: f64,
-    card: [f64; 64],
-    pair: &'s mut [f64],
+    card: [f64; SLOTS],
 }
 
-impl<'s> Sums<'s> {
-    fn new(pair: &'s mut [f64]) -> Sums<'s> {
-        pair.fill(0.0);
-        Sums { all: 0.0, card: [0.0; 64], pair }
+impl Sums {
+    fn new() -> Sums {
+        Sums { all: 0.0, card: [0.0; SLOTS] }
     }
 
-    #[inline]
-    fn add(&mut self, hand: u64, slot: u32, r: f64) {
+    #[inline(always)]
+    fn add(&mut self, [a, b]: [u8; 2], r: f64) {
         self.all += r;
-        let mut h = hand;
-        while h != 0 {
-            self.card[h.trailing_zeros() as usize] += r;
-            h &= h - 1;
-        }
-        if slot != NO_PAIR {
-            self.pair[slot as usize] += r;
-        }
+        self.card[a as usize] += r;
+        self.card[b as usize] += r;
     }
 
-    /// Sets the entries `hand` touches back to 0.
-    #[inline]
-    fn clear(&mut self, hand: u64, slot: u32) {
-        self.all = 0.0;
-        let mut h = hand;
-        while h != 0 {
-            self.card[h.trailing_zeros() as usize] = 0.0;
-            h &= h - 1;
-        }
-        if slot != NO_PAIR {
-            self.pair[slot as usize] = 0.0;
-        }
-    }
-
-    /// The sum over the states that share no card with `hand`.
-    #[inline]
-    fn compatible(&self, hand: u64, slot: u32) -> f64 {
-        let mut x = self.all;
-        let mut h = hand;
-        while h != 0 {
-            x -= self.card[h.trailing_zeros() as usize];
-            h &= h - 1;
-        }
-        if slot != NO_PAIR {
-            x += self.pair[slot as usize];
-        }
-        x
+    /// The sum over the states sharing no card with a hand (`sub` its
+    /// slots), but for the same hand, which the caller adds back.
+    #[inline(always)]
+    fn apart(&self, [a, b]: [u8; 2]) -> f64 {
+        self.all - self.card[a as usize] - self.card[b as usize]
     }
 }
 
 /// Every compatible pair pays `v` to player `p`.
-pub fn constant(cards: &Cards, p: usize, v: f64, opp: &[f64], out: &mut [f64], scratch: &mut [f64]) {
+pub fn constant(cards: &Cards, p: usize, v: f64, opp: &[f64], out: &mut [f64]) {
     let o = 1 - p;
-    let mut all = Sums::new(&mut scratch[..cards.n_pairs]);
-    for ((&h, &s), &r) in cards.hands[o].iter().zip(&cards.pair[o]).zip(opp) {
-        all.add(h, s, r);
+    let mut all = Sums::new();
+    for (&a, &r) in cards.add[o].iter().zip(opp) {
+        if r != 0.0 {
+            all.add(a, r);
+        }
     }
-    for ((x, &h), &s) in out.iter_mut().zip(&cards.hands[p]).zip(&cards.pair[p]) {
-        *x = v * all.compatible(h, s);
+    for ((x, &s), &same) in out.iter_mut().zip(&cards.sub[p]).zip(&cards.same[p]) {
+        let back = if same == NO_SAME { 0.0 } else { opp[same as usize] };
+        *x = v * (all.apart(s) + back);
     }
 }
 
-/// A showdown (see [`super::leaf`]) with the sums below and at each rank
-/// kept per card and per hand as the states are walked in rank order
-/// (`ranking`: a `game::Ranking`'s ranks and orders).
+/// A showdown (see [`super::leaf`]): player `p`'s states in rank order
+/// (`rank` and `sorted`: a `game::Ranking`'s), the other
+/// player's reach over the lower ranks summed going up and over the
+/// higher ones going down; the equal ranks are the rest.
 pub fn showdown(
     cards: &Cards,
-    ranking: (&[Vec<u32>; 2], &[Vec<u32>; 2]),
+    rank: &[Vec<u32>; 2],
+    sorted: &[Vec<(u32, u32)>; 2],
     p: usize,
     [win, lose, tie]: [f64; 3],
     opp: &[f64],
     out: &mut [f64],
-    scratch: &mut [f64],
 ) {
-    let (hands, pairs) = (&cards.hands[1 - p], &cards.pair[1 - p]);
-    let ((rank, order), o) = (ranking, 1 - p);
-    let (my_rank, their_rank, their_order) = (&rank[p], &rank[o], &order[o]);
-    let (a, rest) = scratch.split_at_mut(cards.n_pairs);
-    let (b, c) = rest.split_at_mut(cards.n_pairs);
-    let (mut all, mut below, mut equal) = (Sums::new(a), Sums::new(b), Sums::new(&mut c[..cards.n_pairs]));
-    for ((&h, &s), &r) in hands.iter().zip(pairs).zip(opp) {
-        all.add(h, s, r);
-    }
-    let (mut k, mut group, mut at_rank) = (0usize, 0usize, u32::MAX);
-    for &i in &order[p] {
-        let r = my_rank[i as usize];
-        if r != at_rank {
-            // The last rank's group goes below: its sums start again.
-            for &j in &their_order[k..group] {
-                equal.clear(hands[j as usize], pairs[j as usize]);
+    let o = 1 - p;
+    let (add, sub, same) = (&cards.add[o], &cards.sub[p], &cards.same[p]);
+    let (mine, theirs, their_rank) = (&sorted[p], &sorted[o], &rank[o]);
+    // The same hand's reach when its rank is below (`lower`) or above `r`.
+    let back = |i: usize, r: u32, lower: bool| match same[i] {
+        NO_SAME => 0.0,
+        j if (their_rank[j as usize] < r) == lower && their_rank[j as usize] != r => opp[j as usize],
+        _ => 0.0,
+    };
+    // Going up: the reach below each rank, into `out`.
+    let (mut below, mut k) = (Sums::new(), 0usize);
+    for &(r, i) in mine {
+        while k < theirs.len() && theirs[k].0 < r {
+            let j = theirs[k].1 as usize;
+            if opp[j] != 0.0 {
+                below.add(add[j], opp[j]);
             }
-            while k < their_order.len() && their_rank[their_order[k] as usize] < r {
-                let j = their_order[k] as usize;
-                below.add(hands[j], pairs[j], opp[j]);
-                k += 1;
-            }
-            group = k;
-            while group < their_order.len() && their_rank[their_order[group] as usize] == r {
-                let j = their_order[group] as usize;
-                equal.add(hands[j], pairs[j], opp[j]);
-                group += 1;
-            }
-            at_rank = r;
+            k += 1;
         }
-        let (h, s) = (cards.hands[p][i as usize], cards.pair[p][i as usize]);
-        let (lo, eq, total) = (below.compatible(h, s), equal.compatible(h, s), all.compatible(h, s));
-        out[i as usize] = win * lo + tie * eq + lose * (total - lo - eq);
+        out[i as usize] = below.apart(sub[i as usize]) + back(i as usize, r, true);
+    }
+    // Going down: the reach above, and the values.
+    let total = if tie != 0.0 {
+        let mut all = Sums::new();
+        for (&a, &r) in add.iter().zip(opp) {
+            if r != 0.0 {
+                all.add(a, r);
+            }
+        }
+        Some(all)
+    } else {
+        None
+    };
+    let (mut above, mut k) = (Sums::new(), theirs.len());
+    for &(r, i) in mine.iter().rev() {
+        while k > 0 && theirs[k - 1].0 > r {
+            let j = theirs[k - 1].1 as usize;
+            if opp[j] != 0.0 {
+                above.add(add[j], opp[j]);
+            }
+            k -= 1;
+        }
+        let i = i as usize;
+        let (lo, hi) = (out[i], above.apart(sub[i]) + back(i, r, false));
+        out[i] = win * lo + lose * hi;
+        if let Some(all) = &total {
+            let back = if same[i] == NO_SAME { 0.0 } else { opp[same[i] as usize] };
+            out[i] += tie * (all.apart(sub[i]) + back - lo - hi);
+        }
     }
 }

@@ -29,6 +29,7 @@ use galac_runtime::ids::{InfosetId, NodeId};
 use galac_runtime::tree::{NodeView, Tree};
 use rustc_hash::FxHashMap;
 
+use super::cards::Cards;
 use super::game::{Conflicts, Outcome, Payoff, PrivateStates, PublicGame, PublicNode, Ranking, Removal};
 use super::infer::{factor, refuse, showdown, Classes};
 use crate::solver::SolveError;
@@ -401,9 +402,18 @@ impl Builder<'_> {
             joint[pair(d)] += self.deal_prob[d];
         }
         let weights = factor(&joint, n)?;
-        let incompatible: Vec<(u32, u32)> =
-            (0..n[0] * n[1]).filter(|&k| joint[k] == 0.0).map(|k| ((k / n[1]) as u32, (k % n[1]) as u32)).collect();
-        let conflicts = Conflicts::from_pairs(n, &incompatible);
+        // Hands of cards that explain the conflicts exactly remove them in
+        // O(n) per leaf; else the lists, O(conflicts).
+        let removal = match Cards::from_labels([&labels[0], &labels[1]], |i, j| joint[i * n[1] + j] == 0.0) {
+            Some(cards) => Removal::Cards(cards),
+            None => {
+                let incompatible: Vec<(u32, u32)> = (0..n[0] * n[1])
+                    .filter(|&k| joint[k] == 0.0)
+                    .map(|k| ((k / n[1]) as u32, (k % n[1]) as u32))
+                    .collect();
+                Removal::Lists(Conflicts::from_pairs(n, &incompatible))
+            }
+        };
         let (outcomes, excluded, nodes) = self.outcomes(&class_of, n)?;
         let (payoffs, rankings, matrix) = self.payoffs(&class_of, n, &joint)?;
         let [w0, w1] = weights;
@@ -411,7 +421,7 @@ impl Builder<'_> {
         let game = PublicGame {
             player_names: [tree.player_names[0].clone(), tree.player_names[1].clone()],
             states: [PrivateStates { labels: l0, weights: w0 }, PrivateStates { labels: l1, weights: w1 }],
-            removal: Removal::Lists(conflicts),
+            removal,
             nodes,
             child_ids: self.child_ids,
             labels: self.labels,

@@ -52,22 +52,24 @@ pub enum Payoff {
 }
 
 /// Per player, the rank of every private state at a showdown, and the
-/// states in increasing rank order (what the O(n) evaluation walks).
+/// states with their ranks in increasing rank order (what the O(n)
+/// evaluation walks).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ranking {
     pub rank: [Vec<u32>; 2],
-    pub order: [Vec<u32>; 2],
+    /// `(rank, state)`, sorted.
+    pub sorted: [Vec<(u32, u32)>; 2],
 }
 
 impl Ranking {
     /// A ranking from the ranks alone.
     pub fn new(rank: [Vec<u32>; 2]) -> Ranking {
-        let order = [0, 1].map(|p| {
-            let mut order: Vec<u32> = (0..rank[p].len() as u32).collect();
-            order.sort_by_key(|&i| rank[p][i as usize]);
-            order
+        let sorted = [0, 1].map(|p| {
+            let mut sorted: Vec<(u32, u32)> = rank[p].iter().enumerate().map(|(i, &r)| (r, i as u32)).collect();
+            sorted.sort_unstable();
+            sorted
         });
-        Ranking { rank, order }
+        Ranking { rank, sorted }
     }
 }
 
@@ -139,16 +141,6 @@ pub enum Removal {
     Cards(super::cards::Cards),
 }
 
-impl Removal {
-    /// Scratch a leaf's evaluation takes.
-    pub fn scratch_len(&self) -> usize {
-        match self {
-            Removal::Lists(_) => 0,
-            Removal::Cards(cards) => cards.scratch_len(),
-        }
-    }
-}
-
 /// A two-player zero-sum game on its public tree (see the module comment).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PublicGame {
@@ -213,7 +205,7 @@ impl PublicGame {
                 Removal::Lists(c) => {
                     c.starts[p].len() == n[p] + 1 && c.list[p].iter().all(|&j| (j as usize) < n[1 - p])
                 }
-                Removal::Cards(c) => c.hands[p].len() == n[p] && c.pair[p].len() == n[p],
+                Removal::Cards(c) => c.fits(n),
             };
             if !fits {
                 return Err(GameShapeError::States { player: p, what: "the conflicts do not fit".into() });
@@ -286,7 +278,7 @@ impl PublicGame {
                 let ok = self
                     .rankings
                     .get(*ranking as usize)
-                    .is_some_and(|r| (0..2).all(|p| r.rank[p].len() == n[p] && r.order[p].len() == n[p]));
+                    .is_some_and(|r| (0..2).all(|p| r.rank[p].len() == n[p] && r.sorted[p].len() == n[p]));
                 if !ok || ![win, lose, tie].iter().all(|x| x.is_finite()) {
                     return Err("its showdown's ranking or stakes do not fit".into());
                 }
@@ -325,11 +317,11 @@ impl PublicGame {
     /// Bytes the game's arrays hold (labels' text aside).
     pub fn bytes(&self) -> u64 {
         let n: usize = self.states.iter().map(|s| s.len() * (8 + std::mem::size_of::<String>())).sum();
-        let rankings: usize = self.rankings.iter().map(|r| 8 * (r.rank[0].len() + r.rank[1].len())).sum();
+        let rankings: usize = self.rankings.iter().map(|r| 12 * (r.rank[0].len() + r.rank[1].len())).sum();
         (n + 4
             * (match &self.removal {
                 Removal::Lists(c) => c.list[0].len() + c.list[1].len(),
-                Removal::Cards(c) => 3 * (c.hands[0].len() + c.hands[1].len()),
+                Removal::Cards(c) => 4 * (c.hands[0].len() + c.hands[1].len()),
             } + self.states[0].len()
                 + self.states[1].len())
             + self.nodes.len() * (std::mem::size_of::<PublicNode>() + std::mem::size_of::<String>() + 4)

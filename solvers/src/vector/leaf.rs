@@ -12,22 +12,20 @@ use super::game::{Conflicts, Payoff, PublicGame, Ranking, Removal};
 
 /// Player `p`'s values at a leaf paying `payoff` (player 0's payoff),
 /// against the other player's reach `opp`, into `out` (one per state of
-/// `p`); `scratch` holds at least [`Removal::scratch_len`].
+/// `p`).
 #[inline]
-pub fn values(game: &PublicGame, payoff: &Payoff, p: usize, opp: &[f64], out: &mut [f64], scratch: &mut [f64]) {
+pub fn values(game: &PublicGame, payoff: &Payoff, p: usize, opp: &[f64], out: &mut [f64]) {
     let sign = if p == 0 { 1.0 } else { -1.0 };
     match (*payoff, &game.removal) {
         (Payoff::Constant(v), Removal::Lists(lists)) => constant(lists, p, v * sign, opp, out),
-        (Payoff::Constant(v), Removal::Cards(hands)) => cards::constant(hands, p, v * sign, opp, out, scratch),
+        (Payoff::Constant(v), Removal::Cards(hands)) => cards::constant(hands, p, v * sign, opp, out),
         (Payoff::Showdown { ranking, win, lose, tie }, removal) => {
             // Player 1 wins what player 0 loses.
             let stakes = if p == 0 { [win, lose, tie] } else { [-lose, -win, -tie] };
             let ranking = &game.rankings[ranking as usize];
             match removal {
                 Removal::Lists(lists) => showdown(lists, ranking, p, stakes, opp, out),
-                Removal::Cards(hands) => {
-                    cards::showdown(hands, (&ranking.rank, &ranking.order), p, stakes, opp, out, scratch)
-                }
+                Removal::Cards(hands) => cards::showdown(hands, &ranking.rank, &ranking.sorted, p, stakes, opp, out),
             }
         }
         (Payoff::Matrix { start }, _) => {
@@ -58,22 +56,19 @@ fn showdown(
     opp: &[f64],
     out: &mut [f64],
 ) {
-    let (my_rank, their_rank) = (&ranking.rank[p], &ranking.rank[1 - p]);
-    let their_order = &ranking.order[1 - p];
+    let (their_rank, theirs) = (&ranking.rank[1 - p], &ranking.sorted[1 - p]);
     let total: f64 = opp.iter().sum();
     let (mut below, mut k) = (0.0, 0usize);
     // The reach at the current rank, computed once per rank.
     let (mut at_rank, mut equal) = (u32::MAX, 0.0);
-    for &i in &ranking.order[p] {
-        let r = my_rank[i as usize];
-        while k < their_order.len() && their_rank[their_order[k] as usize] < r {
-            below += opp[their_order[k] as usize];
+    for &(r, i) in &ranking.sorted[p] {
+        while k < theirs.len() && theirs[k].0 < r {
+            below += opp[theirs[k].1 as usize];
             k += 1;
         }
         if r != at_rank {
             at_rank = r;
-            equal =
-                their_order[k..].iter().take_while(|&&j| their_rank[j as usize] == r).map(|&j| opp[j as usize]).sum();
+            equal = theirs[k..].iter().take_while(|&&(t, _)| t == r).map(|&(_, j)| opp[j as usize]).sum();
         }
         let mut v = win * below + tie * equal + lose * (total - below - equal);
         for &j in conflicts.of(p, i as usize) {

@@ -50,9 +50,19 @@ fn constants_and_showdowns_equal_their_matrices() {
     let mut rng = Rng(7);
     for case in 0..300 {
         let n = [1 + rng.below(9) as usize, 1 + rng.below(9) as usize];
-        // Hands of up to two of 8 cards; the pairs sharing a card conflict.
+        // Hands of up to two of 8 cards, two-card hands different within
+        // a player; the pairs sharing a card conflict.
         let mut hand = || (0..rng.below(3)).fold(0u64, |h, _| h | 1 << rng.below(8));
-        let hands = [0, 1].map(|p| (0..n[p]).map(|_| hand()).collect::<Vec<u64>>());
+        let hands = [0, 1].map(|p| {
+            let mut list: Vec<u64> = Vec::new();
+            while list.len() < n[p] {
+                let h = hand();
+                if h.count_ones() < 2 || !list.contains(&h) {
+                    list.push(h);
+                }
+            }
+            list
+        });
         let conflicting = |i: usize, j: usize| hands[0][i] & hands[1][j] != 0;
         let conflicts: Vec<(u32, u32)> = (0..n[0])
             .flat_map(|i| (0..n[1]).map(move |j| (i, j)))
@@ -90,14 +100,14 @@ fn constants_and_showdowns_equal_their_matrices() {
             (leaf_game(n, cards(), Payoff::Constant(constant), Vec::new(), Vec::new()), 1),
         ];
         let slow = [shown, flat].map(|m| leaf_game(n, lists(), Payoff::Matrix { start: 0 }, Vec::new(), m));
-        let mut scratch = vec![0.0; 3 * n[0] * n[1]];
         for p in 0..2 {
-            let opp: Vec<f64> = (0..n[1 - p]).map(|_| rng.unit()).collect();
+            // Some states out of reach: the card sums skip them.
+            let opp: Vec<f64> = (0..n[1 - p]).map(|_| if rng.below(4) == 0 { 0.0 } else { rng.unit() }).collect();
             for (fast, which) in &fast {
                 let slow = &slow[*which];
                 let (mut got, mut want) = (vec![0.0; n[p]], vec![0.0; n[p]]);
-                leaf::values(fast, &fast.payoffs[0], p, &opp, &mut got, &mut scratch);
-                leaf::values(slow, &slow.payoffs[0], p, &opp, &mut want, &mut scratch);
+                leaf::values(fast, &fast.payoffs[0], p, &opp, &mut got);
+                leaf::values(slow, &slow.payoffs[0], p, &opp, &mut want);
                 for (g, w) in got.iter().zip(&want) {
                     assert!((g - w).abs() < 1e-12, "case {case}, player {p}: {got:?} against {want:?}");
                 }
@@ -111,4 +121,28 @@ fn constants_and_showdowns_equal_their_matrices() {
 fn hands_of_three_cards_are_refused() {
     let err = Cards::new([vec![0b11], vec![0b1, 0b111]]).expect_err("refused");
     assert_eq!(err, "state 1 of player 1 holds 3 cards; card removal takes at most two");
+    let err = Cards::new([vec![0b11, 0b101, 0b11], vec![0b1]]).expect_err("refused");
+    assert_eq!(err, "two states of player 0 hold the same cards; card removal needs one");
+}
+
+/// Hands are read back from the labels only where they explain the
+/// conflicts exactly: a label naming another card, a third card or a card
+/// outside the deck, or labels without cards, leave the lists.
+#[test]
+fn hands_from_labels_must_explain_the_conflicts() {
+    let labels = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<String>>();
+    // As, Ah against Ah, Kd and 5s, 4s (ranks from 0 for a two).
+    let oop = labels(&["hand([card(12, 0), card(12, 1)])"]);
+    let ip = labels(&["hand([card(12, 1), card(11, 2)]), moved(Check)", "hand([card(3, 0), card(2, 0)])"]);
+    let conflicts = |_: usize, j: usize| j == 0;
+    let cards = Cards::from_labels([&oop, &ip], conflicts).expect("explained");
+    assert_eq!(cards.hands[0], vec![1 << 48 | 1 << 49]);
+    assert_eq!(cards.same, [vec![super::cards::NO_SAME], vec![super::cards::NO_SAME; 2]]);
+    assert!(Cards::from_labels([&oop, &ip], |_, _| false).is_none(), "a conflict left unexplained");
+    let third = labels(&["hand([card(12, 0), card(12, 1), card(11, 0)])"]);
+    assert!(Cards::from_labels([&third, &ip], conflicts).is_none(), "three cards");
+    let outside = labels(&["hand([card(12, 7), card(12, 1)])"]);
+    assert!(Cards::from_labels([&outside, &ip], conflicts).is_none(), "a fifth suit");
+    let plain = labels(&["J", "Q"]);
+    assert!(Cards::from_labels([&plain, &plain], |_, _| false).is_none(), "no cards at all");
 }

@@ -51,7 +51,7 @@ pub struct Store<'s> {
 pub fn arena_len(game: &PublicGame) -> usize {
     let n = game.states[0].len().max(game.states[1].len()).max(1);
     let actions = (0..game.nodes.len() as u32).map(|v| game.children(v).len()).max().unwrap_or(1).max(1);
-    game.depth() * (2 * actions * n + 2 * n) + game.removal.scratch_len()
+    game.depth() * (2 * actions * n + 2 * n)
 }
 
 /// The current strategy of a decision from its regrets (`n_actions` rows
@@ -60,18 +60,15 @@ pub fn arena_len(game: &PublicGame) -> usize {
 #[inline]
 pub fn regret_matching(regrets: &[f32], n: usize, sigma: &mut [f64], denom: &mut [f64]) {
     denom.fill(0.0);
-    for (s_row, r_row) in sigma.chunks_exact_mut(n).zip(regrets.chunks_exact(n)) {
-        for ((s, &r), d) in s_row.iter_mut().zip(r_row).zip(denom.iter_mut()) {
-            *s = f64::from(r.max(0.0));
-            *d += *s;
-        }
+    for r_row in regrets.chunks_exact(n) {
+        denom.iter_mut().zip(r_row).for_each(|(d, &r)| *d += f64::from(r.max(0.0)));
     }
     // One division per state, not per entry.
     denom.iter_mut().for_each(|d| *d = if *d > 0.0 { 1.0 / *d } else { 0.0 });
     let uniform = 1.0 / (sigma.len() / n.max(1)) as f64;
-    for s_row in sigma.chunks_exact_mut(n) {
-        for (s, &inv) in s_row.iter_mut().zip(denom.iter()) {
-            *s = if inv > 0.0 { *s * inv } else { uniform };
+    for (s_row, r_row) in sigma.chunks_exact_mut(n).zip(regrets.chunks_exact(n)) {
+        for ((s, &r), &inv) in s_row.iter_mut().zip(r_row).zip(denom.iter()) {
+            *s = if inv > 0.0 { f64::from(r.max(0.0)) * inv } else { uniform };
         }
     }
 }
@@ -103,7 +100,7 @@ impl Walk<'_> {
     pub fn update(&self, node: u32, store: &mut Store, own: &[f64], opp: &[f64], out: &mut [f64], arena: &mut [f64]) {
         let game = self.game;
         if let PublicNode::Terminal { payoff } = &game.nodes[node as usize] {
-            return leaf::values(game, &game.payoffs[*payoff as usize], self.me, opp, out, arena);
+            return leaf::values(game, &game.payoffs[*payoff as usize], self.me, opp, out);
         }
         let k = game.children(node).len();
         let (sigma, rows, rest) = self.prepare(node, store.regrets, store.base, arena);
@@ -229,9 +226,7 @@ impl Walk<'_> {
         let game = self.game;
         let (n_me, n_opp) = (game.states[self.me].len(), game.states[1 - self.me].len());
         match &game.nodes[node as usize] {
-            PublicNode::Terminal { payoff } => {
-                leaf::values(game, &game.payoffs[*payoff as usize], self.me, opp, out, arena)
-            }
+            PublicNode::Terminal { payoff } => leaf::values(game, &game.payoffs[*payoff as usize], self.me, opp, out),
             PublicNode::Chance { outcomes, .. } => {
                 let (reach, rest) = arena.split_at_mut(n_opp);
                 let (tmp, rest) = rest.split_at_mut(n_me);
