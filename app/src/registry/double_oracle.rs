@@ -193,6 +193,7 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
         prune: !d.do_no_prune,
         seed,
         default,
+        check_warm: false,
     };
     let mut harness = Harness::new(&format!("do-{} iterations", variant.name()), None, req.stop, req.limits.quiet);
     // Its own count covers the restricted game's tree, not the LPs' working
@@ -311,6 +312,10 @@ fn summary_text(sol: &DoSolution) -> String {
         "restricted game: {} + {} sequences, {} nodes ({} temporary leaves); {} nodes explored\n",
         last.sequences[0], last.sequences[1], last.nodes, last.temp_leaves, sol.explored
     );
+    let [warm, cold] = sol.lp_starts;
+    if warm > 0 {
+        out += &format!("restricted LPs: {warm} started from the last one's basis, {cold} from scratch\n");
+    }
     out
 }
 

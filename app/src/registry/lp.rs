@@ -10,19 +10,23 @@ use super::solved::{with_hint, Context, Solved};
 /// Flags of the LP (read by the double oracle's restricted LPs too).
 #[derive(clap::Args, Debug, Clone)]
 pub struct LpArgs {
-    /// The LP backend: microlp (pure-Rust simplex), clarabel (pure-Rust
-    /// interior point), or highs (when built with the `highs` feature).
-    #[arg(long, default_value = "clarabel", value_name = "NAME")]
-    pub lp_backend: String,
+    /// The LP backend: highs (HiGHS's simplex; the default where the HiGHS
+    /// library loads: README, "Set up"), clarabel (pure-Rust interior
+    /// point; the default otherwise) or microlp (pure-Rust simplex).
+    #[arg(long, value_name = "NAME")]
+    pub lp_backend: Option<String>,
 }
 
 impl LpArgs {
     /// The LP backend the flag names, or why it is wrong.
     pub fn backend(&self) -> Result<Backend, String> {
-        Backend::from_name(&self.lp_backend).ok_or_else(|| {
+        let Some(name) = &self.lp_backend else { return Ok(Backend::preferred()) };
+        let backend = Backend::from_name(name).ok_or_else(|| {
             let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-            format!("unknown LP backend `{}`; available: {}", self.lp_backend, names.join(", "))
-        })
+            format!("unknown LP backend `{name}`; available: {}", names.join(", "))
+        })?;
+        backend.available()?;
+        Ok(backend)
     }
 }
 

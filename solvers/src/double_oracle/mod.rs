@@ -69,7 +69,7 @@ use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::tree::Tree;
 
-use crate::lp::{self, Backend};
+use crate::lp::{self, Backend, WarmBasis};
 use crate::solver::{Control, Observer, Progress, SolveError};
 use crate::Profile;
 use best::Bests;
@@ -140,6 +140,9 @@ pub struct DoSolution {
     set_slots: Vec<(u32, u32)>,
     /// With [`DoOptions::labels`]: the defined sets, labelled.
     pub labelled: Vec<LabelledSet>,
+    /// Restricted LPs solved from the last one's basis, and from scratch
+    /// (HiGHS; other backends solve every LP from scratch and count none).
+    pub lp_starts: [u64; 2],
 }
 
 impl DoSolution {
@@ -208,6 +211,7 @@ pub fn solve_game<G: Game>(
         quiet: [false, false],
         next: 0,
         hints: [Vec::new(), Vec::new()],
+        warm: WarmBasis::default(),
     };
     run.seed()?;
     let mut iterations: Vec<Iteration> = Vec::new();
@@ -291,6 +295,8 @@ struct Run<'a, 'g, G: Game> {
     next: usize,
     /// Per player and set: the pruned search's last choice, tried first.
     hints: [Vec<u32>; 2],
+    /// The last restricted LP's basis (HiGHS), the next one's start.
+    warm: WarmBasis,
 }
 
 impl<G: Game> Run<'_, '_, G> {
@@ -381,12 +387,26 @@ impl<G: Game> Run<'_, '_, G> {
 
     /// The strategies the responders `who` respond to, from the LP of the
     /// current restricted game (solved once per restricted game; clarabel
-    /// gives both plans from one LP, the second's as its dual).
+    /// and HiGHS give both plans from one LP, the second's as its dual, and
+    /// HiGHS starts from the basis of the last restricted game's LP).
     fn solve_lps(&mut self, who: [bool; 2]) -> Result<(), SolveError> {
         let rg = self.restricted.as_ref().expect("built before its LP");
         let needed = (0..2).any(|me| who[me] && !self.solved[1 - me]);
-        if needed && self.options.backend == Backend::Clarabel {
-            let sol = lp::solve_both(&rg.sf, self.options.backend)?;
+        if needed && self.options.backend != Backend::Microlp {
+            let sol = lp::solve_both(&rg.sf, self.options.backend, Some((&rg.ids, &mut self.warm)))?;
+            if self.options.check_warm {
+                let cold = lp::solve_both(&rg.sf, self.options.backend, None)?;
+                if (cold.value - sol.value).abs() > 1e-9 * self.payoff_range() {
+                    return Err(SolveError::Unsupported {
+                        solver: "the double oracle",
+                        reason: format!(
+                            "internal error, please report: the restricted LP from the last basis has value {}, \
+                             from scratch {}",
+                            sol.value, cold.value
+                        ),
+                    });
+                }
+            }
             for (p, plan) in sol.plans.iter().enumerate() {
                 self.spare[p] = Some(rg.extended(&self.ex.arena, PlayerId::from_index(p), plan, &self.default));
             }
@@ -523,6 +543,7 @@ impl<G: Game> Run<'_, '_, G> {
             stalled,
             set_slots,
             labelled,
+            lp_starts: [self.warm.warm, self.warm.cold],
         })
     }
 }

@@ -41,7 +41,8 @@ impl Variant {
 #[derive(Clone, Debug)]
 pub struct DoOptions {
     pub variant: Variant,
-    /// The LP backend for the restricted games.
+    /// The LP backend for the restricted games (HiGHS, where it loads,
+    /// starts each from the last one's basis).
     pub backend: Backend,
     /// Stop when the gap is at most this times the payoff range.
     pub epsilon: f64,
@@ -65,6 +66,10 @@ pub struct DoOptions {
     /// Play where the restricted game defines nothing, per interned set
     /// (default: the paper's first action).
     pub default: DefaultStrategy,
+    /// Also solve every restricted LP from scratch and stop with an error
+    /// when its value differs from the warm-started one by more than 1e-9
+    /// of the payoff range (a check for tests; doubles the LP time).
+    pub check_warm: bool,
 }
 
 impl DoOptions {}
@@ -73,7 +78,7 @@ impl Default for DoOptions {
     fn default() -> Self {
         DoOptions {
             variant: Variant::Both,
-            backend: Backend::Clarabel,
+            backend: Backend::preferred(),
             epsilon: 1e-9,
             max_iterations: u64::MAX,
             labels: false,
@@ -82,6 +87,7 @@ impl Default for DoOptions {
             prune: true,
             seed: IdVec::new(),
             default: DefaultStrategy::default(),
+            check_warm: false,
         }
     }
 }
