@@ -28,6 +28,8 @@ pub struct Request<'a> {
     pub format: Format,
     /// `--out`.
     pub out: Option<&'a std::path::Path>,
+    /// Why `solve` chose the double oracle, when no `--solver` named it.
+    pub why: Option<String>,
 }
 
 /// Flags of the double oracle (`--solver do`).
@@ -237,6 +239,7 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
     let Some(tree) = &tree else {
         return untreed_report(game, &sol, &solver, req);
     };
+    let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let findings = match fields(&Findings { double_oracle: summary(&sol) }) {
         Ok(f) => f,
         Err(e) => {
@@ -267,7 +270,7 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
         solver: &solver,
         generate_seconds: tree_seconds,
         phases: &phases,
-        notes: &[],
+        notes: &notes,
         curve: None,
         findings: Some(&findings),
         sections: summary_text(&sol),
@@ -398,7 +401,11 @@ fn curve_csv(sol: &DoSolution) -> String {
 /// Returns the exit status.
 fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, req: &Request) -> i32 {
     let info = game.info();
+    let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let mut text = format!("game: {}\nsolver: {solver}\n", crate::title(game));
+    for note in &notes {
+        text += &format!("note: {note}\n");
+    }
     text += &format!("value: {} in [{:.12}, {:.12}]\n", info.players[0], sol.lower, sol.upper);
     text += &format!("exploitability (NashConv, the oracle's own best responses): {:.3e}\n", sol.gap());
     text += &summary_text(sol);
@@ -425,7 +432,7 @@ fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, req: &Reque
         params: crate::params_json(info),
         program: crate::report::program_hex(info),
         solver,
-        notes: &[],
+        notes: &notes,
         value: None,
         value_bounds: Some([sol.lower, sol.upper]),
         exploitability: Some(sol.gap()),
