@@ -176,7 +176,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     let profile = &solved.solution.profile;
     let eval = evaluate(&tree, profile);
     let exact = args.exact.then(|| {
-        let retry = args.strategy.is_none() && args.flags.lp.backend().ok() != Some(Backend::Microlp);
+        let retry = args.strategy.is_none() && args.flags.lp.backend().ok() != Some(Some(Backend::Microlp));
         crate::exact::section(&tree, profile, &labels, game.info(), retry)
     });
     let (sections, exact) = exact.map_or((String::new(), None), |(text, json)| (text, Some(json)));

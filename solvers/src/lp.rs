@@ -46,17 +46,18 @@ pub enum Backend {
 impl Backend {
     pub const ALL: &'static [Backend] = &[Backend::Microlp, Backend::Clarabel, Backend::Highs];
 
-    /// The backend used unless one is named: HiGHS where it can be loaded
-    /// (docs/perf/lp.md), else clarabel.
-    pub fn preferred() -> Backend {
-        if crate::highs::available().is_ok() {
+    /// The backend for an LP of `sequences` sequences (both players')
+    /// when none is named: HiGHS from [`HIGHS_FROM_SEQUENCES`] where its
+    /// library loads, else clarabel, faster on small LPs (docs/perf/lp.md).
+    pub fn for_size(sequences: usize) -> Backend {
+        if sequences >= HIGHS_FROM_SEQUENCES && crate::highs::available().is_ok() {
             Backend::Highs
         } else {
             Backend::Clarabel
         }
     }
 
-    pub const fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Backend::Microlp => "microlp",
             Backend::Clarabel => "clarabel",
@@ -77,6 +78,10 @@ impl Backend {
         Backend::ALL.iter().copied().find(|b| b.name() == name)
     }
 }
+
+/// From this many sequences (both players') an LP goes to HiGHS unless a
+/// backend is named ([`Backend::for_size`]).
+pub const HIGHS_FROM_SEQUENCES: usize = 5_000;
 
 /// Optimal realization plans and the value.
 pub struct LpSolution {

@@ -537,7 +537,8 @@ fn warm_started_restricted_lps_equal_cold_solves() {
             assert!((lp_value - v).abs() < 1e-9, "{file}: clarabel's LP {lp_value} != {v}");
         }
         for &variant in Variant::ALL {
-            let options = DoOptions { variant, backend: Backend::Highs, check_warm: true, ..DoOptions::default() };
+            let options =
+                DoOptions { variant, backend: Some(Backend::Highs), check_warm: true, ..DoOptions::default() };
             let what = format!("{file} {params:?} do-{}", variant.name());
             let sol =
                 solve_game(&game, &mut interner, &options, &mut RunToEnd).unwrap_or_else(|e| panic!("{what}: {e}"));

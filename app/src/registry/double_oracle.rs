@@ -155,7 +155,7 @@ fn default_is_cfr(d: &DoArgs) -> bool {
 /// The variant and LP backend the flags name, once the oracle's own flags
 /// are checked; else why not (the shared stop rules are checked by `solve`
 /// before the request is made).
-fn checked_flags(req: &Request) -> Result<(Variant, galac_solvers::lp::Backend), String> {
+fn checked_flags(req: &Request) -> Result<(Variant, Option<galac_solvers::lp::Backend>), String> {
     let d = req.args;
     let variant = Variant::from_name(&d.variant)
         .ok_or_else(|| format!("unknown variant `{}`; available: b, sa, swp", d.variant))?;
@@ -235,7 +235,8 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
             return 1;
         }
     }
-    let solver = format!("double oracle (do-{}, lp {})", variant.name(), backend.name());
+    let used: Vec<&str> = sol.lp_backends.iter().map(|b| b.name()).collect();
+    let solver = format!("double oracle (do-{}, lp {})", variant.name(), used.join("+"));
     let Some(tree) = &tree else {
         return untreed_report(game, &sol, &solver, req);
     };

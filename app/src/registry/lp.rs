@@ -10,29 +10,33 @@ use super::solved::{with_hint, Context, Solved};
 /// Flags of the LP (read by the double oracle's restricted LPs too).
 #[derive(clap::Args, Debug, Clone)]
 pub struct LpArgs {
-    /// The LP backend: highs (HiGHS's simplex; the default where the HiGHS
-    /// library loads: README, "Set up"), clarabel (pure-Rust interior
-    /// point; the default otherwise) or microlp (pure-Rust simplex).
+    /// The LP backend: highs (HiGHS's simplex, where its library loads:
+    /// README, "Set up"), clarabel (pure-Rust interior point) or microlp
+    /// (pure-Rust simplex). Default: highs for LPs of 5,000 sequences or
+    /// more, clarabel for smaller ones (and where HiGHS does not load).
     #[arg(long, value_name = "NAME")]
     pub lp_backend: Option<String>,
 }
 
 impl LpArgs {
-    /// The LP backend the flag names, or why it is wrong.
-    pub fn backend(&self) -> Result<Backend, String> {
-        let Some(name) = &self.lp_backend else { return Ok(Backend::preferred()) };
+    /// The LP backend the flag names (`None`: chosen by the LP's size), or
+    /// why it is wrong.
+    pub fn backend(&self) -> Result<Option<Backend>, String> {
+        let Some(name) = &self.lp_backend else { return Ok(None) };
         let backend = Backend::from_name(name).ok_or_else(|| {
             let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
             format!("unknown LP backend `{name}`; available: {}", names.join(", "))
         })?;
         backend.available()?;
-        Ok(backend)
+        Ok(Some(backend))
     }
 }
 
 /// The registry's `lp` row.
 pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
-    let solver = LpSolver { backend: args.backend()? };
+    // Sequences of both players: each set's actions, and the two empty ones.
+    let sequences = 2 + tree.infosets.iter().map(|i| i.n_actions as usize).sum::<usize>();
+    let solver = LpSolver { backend: args.backend()?.unwrap_or_else(|| Backend::for_size(sequences)) };
     let solution = {
         let _spinner = crate::progress::spinner("solving the sequence-form LP", cx.limits.quiet);
         let _watch = crate::memory::watch(cx.limits.memory(), "the sequence-form LP");

@@ -143,6 +143,8 @@ pub struct DoSolution {
     /// Restricted LPs solved from the last one's basis, and from scratch
     /// (HiGHS; other backends solve every LP from scratch and count none).
     pub lp_starts: [u64; 2],
+    /// The LP backends the restricted games used, in the order first used.
+    pub lp_backends: Vec<Backend>,
 }
 
 impl DoSolution {
@@ -212,6 +214,7 @@ pub fn solve_game<G: Game>(
         next: 0,
         hints: [Vec::new(), Vec::new()],
         warm: WarmBasis::default(),
+        backends: Vec::new(),
     };
     run.seed()?;
     let mut iterations: Vec<Iteration> = Vec::new();
@@ -297,6 +300,8 @@ struct Run<'a, 'g, G: Game> {
     hints: [Vec<u32>; 2],
     /// The last restricted LP's basis (HiGHS), the next one's start.
     warm: WarmBasis,
+    /// The LP backends used, in the order first used.
+    backends: Vec<Backend>,
 }
 
 impl<G: Game> Run<'_, '_, G> {
@@ -392,10 +397,16 @@ impl<G: Game> Run<'_, '_, G> {
     fn solve_lps(&mut self, who: [bool; 2]) -> Result<(), SolveError> {
         let rg = self.restricted.as_ref().expect("built before its LP");
         let needed = (0..2).any(|me| who[me] && !self.solved[1 - me]);
-        if needed && self.options.backend != Backend::Microlp {
-            let sol = lp::solve_both(&rg.sf, self.options.backend, Some((&rg.ids, &mut self.warm)))?;
+        let tp = &rg.sf.treeplex;
+        let backend =
+            self.options.backend.unwrap_or_else(|| Backend::for_size(tp.n_seqs(PlayerId(0)) + tp.n_seqs(PlayerId(1))));
+        if needed && !self.backends.contains(&backend) {
+            self.backends.push(backend);
+        }
+        if needed && backend != Backend::Microlp {
+            let sol = lp::solve_both(&rg.sf, backend, Some((&rg.ids, &mut self.warm)))?;
             if self.options.check_warm {
-                let cold = lp::solve_both(&rg.sf, self.options.backend, None)?;
+                let cold = lp::solve_both(&rg.sf, backend, None)?;
                 if (cold.value - sol.value).abs() > 1e-9 * self.payoff_range() {
                     return Err(SolveError::Unsupported {
                         solver: "the double oracle",
@@ -424,7 +435,7 @@ impl<G: Game> Run<'_, '_, G> {
                 self.strategies[opp] = ext;
                 self.bests.replaced(opp);
             } else if !self.solved[opp] {
-                let (plan, value, _, _) = lp::solve_player(&rg.sf, PlayerId::from_index(opp), self.options.backend)?;
+                let (plan, value, _, _) = lp::solve_player(&rg.sf, PlayerId::from_index(opp), backend)?;
                 self.strategies[opp] = rg.extended(&self.ex.arena, PlayerId::from_index(opp), &plan, &self.default);
                 self.bests.replaced(opp);
                 self.lp_value = value;
@@ -544,6 +555,7 @@ impl<G: Game> Run<'_, '_, G> {
             set_slots,
             labelled,
             lp_starts: [self.warm.warm, self.warm.cold],
+            lp_backends: self.backends,
         })
     }
 }

@@ -41,9 +41,9 @@ impl Variant {
 #[derive(Clone, Debug)]
 pub struct DoOptions {
     pub variant: Variant,
-    /// The LP backend for the restricted games (HiGHS, where it loads,
-    /// starts each from the last one's basis).
-    pub backend: Backend,
+    /// The LP backend for the restricted games; `None`: each by its size
+    /// ([`Backend::for_size`]). HiGHS starts each LP from the last one's basis.
+    pub backend: Option<Backend>,
     /// Stop when the gap is at most this times the payoff range.
     pub epsilon: f64,
     /// Stop after this many iterations even with a gap left.
@@ -78,7 +78,7 @@ impl Default for DoOptions {
     fn default() -> Self {
         DoOptions {
             variant: Variant::Both,
-            backend: Backend::preferred(),
+            backend: None,
             epsilon: 1e-9,
             max_iterations: u64::MAX,
             labels: false,
