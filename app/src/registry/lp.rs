@@ -12,8 +12,10 @@ use super::solved::{with_hint, Context, Solved};
 pub struct LpArgs {
     /// The LP backend: highs (HiGHS's simplex, where its library loads:
     /// README, "Set up"), clarabel (pure-Rust interior point) or microlp
-    /// (pure-Rust simplex). Default: highs for LPs of 5,000 sequences or
-    /// more, clarabel for smaller ones (and where HiGHS does not load).
+    /// (pure-Rust simplex). Default: for the full LP, highs from 5,000
+    /// sequences (where it loads), else clarabel; for the double oracle's
+    /// restricted LPs, clarabel (with highs each starts from the last
+    /// one's basis).
     #[arg(long, value_name = "NAME")]
     pub lp_backend: Option<String>,
 }

@@ -397,9 +397,7 @@ impl<G: Game> Run<'_, '_, G> {
     fn solve_lps(&mut self, who: [bool; 2]) -> Result<(), SolveError> {
         let rg = self.restricted.as_ref().expect("built before its LP");
         let needed = (0..2).any(|me| who[me] && !self.solved[1 - me]);
-        let tp = &rg.sf.treeplex;
-        let backend =
-            self.options.backend.unwrap_or_else(|| Backend::for_size(tp.n_seqs(PlayerId(0)) + tp.n_seqs(PlayerId(1))));
+        let backend = self.options.backend.unwrap_or(Backend::Clarabel);
         if needed && !self.backends.contains(&backend) {
             self.backends.push(backend);
         }
