@@ -46,11 +46,15 @@ pub enum Backend {
 impl Backend {
     pub const ALL: &'static [Backend] = &[Backend::Microlp, Backend::Clarabel, Backend::Highs];
 
-    /// The backend for an LP of `sequences` sequences (both players')
-    /// when none is named: HiGHS from [`HIGHS_FROM_SEQUENCES`] where its
-    /// library loads, else clarabel, faster on small LPs (docs/perf/lp.md).
-    pub fn for_size(sequences: usize) -> Backend {
-        if sequences >= HIGHS_FROM_SEQUENCES && crate::highs::available().is_ok() {
+    /// The backend for the LP of a tree with `sequences` sequences (both
+    /// players') and `leaves` leaves when none is named: HiGHS from
+    /// [`HIGHS_FROM_SEQUENCES`] sequences with at most
+    /// [`HIGHS_LEAVES_PER_SEQUENCE`] leaves a sequence, where its library
+    /// loads; else clarabel, faster on small LPs and on ones whose payoff
+    /// matrix is dense in chance outcomes (docs/perf/lp.md, "Engines").
+    pub fn for_size(sequences: usize, leaves: usize) -> Backend {
+        let fits = sequences >= HIGHS_FROM_SEQUENCES && leaves <= HIGHS_LEAVES_PER_SEQUENCE * sequences;
+        if fits && crate::highs::available().is_ok() {
             Backend::Highs
         } else {
             Backend::Clarabel
@@ -79,9 +83,12 @@ impl Backend {
     }
 }
 
-/// From this many sequences (both players') an LP goes to HiGHS unless a
+/// From this many sequences (both players') an LP may go to HiGHS unless a
 /// backend is named ([`Backend::for_size`]).
 pub const HIGHS_FROM_SEQUENCES: usize = 5_000;
+/// Past this many leaves a sequence an LP stays with clarabel
+/// ([`Backend::for_size`]).
+pub const HIGHS_LEAVES_PER_SEQUENCE: usize = 10;
 
 /// Optimal realization plans and the value.
 pub struct LpSolution {

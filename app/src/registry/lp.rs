@@ -1,7 +1,7 @@
 //! The sequence-form LP (`--solver lp`, two-player zero-sum games): its
 //! backend flag and its run (one call, shown by a spinner).
 
-use galac_runtime::tree::Tree;
+use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::lp::{Backend, LpSolver};
 use galac_solvers::solver::{RunToEnd, Solver};
 
@@ -13,7 +13,8 @@ pub struct LpArgs {
     /// The LP backend: highs (HiGHS's simplex, where its library loads:
     /// README, "Set up"), clarabel (pure-Rust interior point) or microlp
     /// (pure-Rust simplex). Default: for the full LP, highs from 5,000
-    /// sequences (where it loads), else clarabel; for the double oracle's
+    /// sequences with at most 10 leaves a sequence (where it loads), else
+    /// clarabel; for the double oracle's
     /// restricted LPs, clarabel (with highs each starts from the last
     /// one's basis).
     #[arg(long, value_name = "NAME")]
@@ -36,9 +37,16 @@ impl LpArgs {
 
 /// The registry's `lp` row.
 pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
-    // Sequences of both players: each set's actions, and the two empty ones.
-    let sequences = 2 + tree.infosets.iter().map(|i| i.n_actions as usize).sum::<usize>();
-    let solver = LpSolver { backend: args.backend()?.unwrap_or_else(|| Backend::for_size(sequences)) };
+    let backend = match args.backend()? {
+        Some(named) => named,
+        None => {
+            // Sequences of both players: each set's actions, and the two empty ones.
+            let sequences = 2 + tree.infosets.iter().map(|i| i.n_actions as usize).sum::<usize>();
+            let leaves = tree.nodes().filter(|&n| tree.node(n) == NodeView::Terminal).count();
+            Backend::for_size(sequences, leaves)
+        }
+    };
+    let solver = LpSolver { backend };
     let solution = {
         let _spinner = crate::progress::spinner("solving the sequence-form LP", cx.limits.quiet);
         let _watch = crate::memory::watch(cx.limits.memory(), "the sequence-form LP");
