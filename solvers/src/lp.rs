@@ -156,7 +156,6 @@ pub fn solve_both(
         Backend::Highs => return solve_highs(sf, warm),
         Backend::Clarabel => {}
     }
-    let _ = warm;
     let start = Instant::now();
     let lp = PlayerLp::new(sf, PlayerId(0));
     let build_seconds = start.elapsed().as_secs_f64();

@@ -235,7 +235,10 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
             return 1;
         }
     }
-    let used: Vec<&str> = sol.lp_backends.iter().map(|b| b.name()).collect();
+    let mut used: Vec<&str> = sol.lp_backends.iter().map(|b| b.name()).collect();
+    if used.is_empty() {
+        used.push(options.lp_backend().name());
+    }
     let solver = format!("double oracle (do-{}, lp {})", variant.name(), used.join("+"));
     let Some(tree) = &tree else {
         return untreed_report(game, &sol, &solver, req);

@@ -397,7 +397,7 @@ impl<G: Game> Run<'_, '_, G> {
     fn solve_lps(&mut self, who: [bool; 2]) -> Result<(), SolveError> {
         let rg = self.restricted.as_ref().expect("built before its LP");
         let needed = (0..2).any(|me| who[me] && !self.solved[1 - me]);
-        let backend = self.options.backend.unwrap_or(Backend::Clarabel);
+        let backend = self.options.lp_backend();
         if needed && !self.backends.contains(&backend) {
             self.backends.push(backend);
         }

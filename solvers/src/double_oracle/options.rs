@@ -74,7 +74,12 @@ pub struct DoOptions {
     pub check_warm: bool,
 }
 
-impl DoOptions {}
+impl DoOptions {
+    /// The restricted LPs' backend: the one named, else clarabel.
+    pub fn lp_backend(&self) -> Backend {
+        self.backend.unwrap_or(Backend::Clarabel)
+    }
+}
 
 impl Default for DoOptions {
     fn default() -> Self {
