@@ -100,6 +100,9 @@ pub struct LpSolution {
     pub solve_seconds: f64,
 }
 
+/// Both players' optimal plans: by clarabel and microlp each from its own
+/// LP, by HiGHS both from one (the second's as the duals, as in
+/// [`solve_both`]).
 pub fn solve(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError> {
     if backend == Backend::Highs {
         return solve_highs(sf, None);
