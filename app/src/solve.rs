@@ -21,6 +21,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The solver. By default it is chosen from the game: two players and
+    /// a tree estimated at over 5,000,000 nodes: do; two players and
     /// zero-sum payoffs: lp; two players otherwise: lemke; perfect
     /// information with other numbers of players: maxn; otherwise cfr+.
     #[arg(long, value_parser = registry::parser())]
@@ -98,7 +99,17 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         // tree is built) and the checkpoint is written, rather than lost.
         registry::harness::interrupted();
     }
-    if args.explores_the_game() {
+    let states = args.flags.maxn.depth.is_some() || args.flags.maxn.transpositions;
+    // Without `--solver`, a two-player game too large for the LP's tree
+    // goes to the double oracle (the registry's choice, before any tree).
+    let chosen = args.solver.is_none() && args.strategy.is_none() && !args.exact && args.limits.tree.is_none();
+    let untreed = (chosen && !states).then(|| registry::default_before_tree(game)).flatten();
+    if let Some((row, why)) = &untreed {
+        if refuses_run_flags_for(row, Some(why), args) {
+            return 2;
+        }
+    }
+    if args.explores_the_game() || untreed.is_some() {
         if let Err(msg) = args.flags.validate() {
             eprintln!("error: {msg}");
             return 2;
@@ -112,10 +123,11 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
             curve: args.curve.as_deref(),
             format: args.format,
             out: args.out.as_deref(),
+            why: untreed.map(|(_, why)| why),
         };
         return registry::double_oracle::run(game, &req);
     }
-    if args.flags.maxn.depth.is_some() || args.flags.maxn.transpositions {
+    if states {
         return state_search(game, args);
     }
     if let Err(msg) = args.flags.validate().and_then(|()| args.flags.lp.backend().map(|_| ())) {
@@ -164,7 +176,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     let profile = &solved.solution.profile;
     let eval = evaluate(&tree, profile);
     let exact = args.exact.then(|| {
-        let retry = args.strategy.is_none() && args.flags.lp.backend().ok() != Some(Backend::Microlp);
+        let retry = args.strategy.is_none() && args.flags.lp.backend().ok() != Some(Some(Backend::Microlp));
         crate::exact::section(&tree, profile, &labels, game.info(), retry)
     });
     let (sections, exact) = exact.map_or((String::new(), None), |(text, json)| (text, Some(json)));

@@ -8,6 +8,7 @@ pub mod best_response;
 pub mod cfr;
 pub mod double_oracle;
 pub mod exact;
+mod highs;
 pub mod lemke;
 pub mod lp;
 pub mod maxn;

@@ -38,25 +38,43 @@ pub enum Backend {
     Microlp,
     /// Pure-Rust interior point (Clarabel).
     Clarabel,
-    /// HiGHS (cargo feature `highs`).
-    #[cfg(feature = "highs")]
+    /// HiGHS's simplex (a shared library loaded at run time: `highs.rs`):
+    /// one LP gives both plans, and a basis carries from one LP to a grown one.
     Highs,
 }
 
 impl Backend {
-    pub const ALL: &'static [Backend] = &[
-        Backend::Microlp,
-        Backend::Clarabel,
-        #[cfg(feature = "highs")]
-        Backend::Highs,
-    ];
+    pub const ALL: &'static [Backend] = &[Backend::Microlp, Backend::Clarabel, Backend::Highs];
+
+    /// The backend for the LP of a tree with `sequences` sequences (both
+    /// players') and `leaves` leaves when none is named: HiGHS from
+    /// [`HIGHS_FROM_SEQUENCES`] sequences with at most
+    /// [`HIGHS_LEAVES_PER_SEQUENCE`] leaves a sequence, where its library
+    /// loads; else clarabel, faster on small LPs and on ones whose payoff
+    /// matrix is dense in chance outcomes (docs/perf/lp.md, "Engines").
+    pub fn for_size(sequences: usize, leaves: usize) -> Backend {
+        let fits = sequences >= HIGHS_FROM_SEQUENCES && leaves <= HIGHS_LEAVES_PER_SEQUENCE * sequences;
+        if fits && crate::highs::available().is_ok() {
+            Backend::Highs
+        } else {
+            Backend::Clarabel
+        }
+    }
 
     pub fn name(self) -> &'static str {
         match self {
             Backend::Microlp => "microlp",
             Backend::Clarabel => "clarabel",
-            #[cfg(feature = "highs")]
             Backend::Highs => "highs",
+        }
+    }
+
+    /// Whether the backend can solve here (HiGHS: whether its library
+    /// loads), else why not.
+    pub fn available(self) -> Result<(), String> {
+        match self {
+            Backend::Highs => crate::highs::available(),
+            Backend::Microlp | Backend::Clarabel => Ok(()),
         }
     }
 
@@ -64,6 +82,13 @@ impl Backend {
         Backend::ALL.iter().copied().find(|b| b.name() == name)
     }
 }
+
+/// From this many sequences (both players') an LP may go to HiGHS unless a
+/// backend is named ([`Backend::for_size`]).
+pub const HIGHS_FROM_SEQUENCES: usize = 5_000;
+/// Past this many leaves a sequence an LP stays with clarabel
+/// ([`Backend::for_size`]).
+pub const HIGHS_LEAVES_PER_SEQUENCE: usize = 10;
 
 /// Optimal realization plans and the value.
 pub struct LpSolution {
@@ -75,7 +100,13 @@ pub struct LpSolution {
     pub solve_seconds: f64,
 }
 
+/// Both players' optimal plans: by clarabel and microlp each from its own
+/// LP, by HiGHS both from one (the second's as the duals, as in
+/// [`solve_both`]).
 pub fn solve(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError> {
+    if backend == Backend::Highs {
+        return solve_highs(sf, None);
+    }
     let (x, v1, b1, s1) = solve_player(sf, PlayerId(0), backend)?;
     let (y, _v2, b2, s2) = solve_player(sf, PlayerId(1), backend)?;
     Ok(LpSolution { value: v1, plans: [x, y], build_seconds: b1 + b2, solve_seconds: s1 + s2 })
@@ -86,6 +117,10 @@ pub fn solve(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError>
 /// The double oracle solves one player's LP when it needs only that
 /// player's strategy.
 pub fn solve_player(sf: &SequenceForm, me: PlayerId, backend: Backend) -> Result<(Vec<f64>, f64, f64, f64), LpError> {
+    if backend == Backend::Highs {
+        let LpSolution { value, plans: [x, y], build_seconds, solve_seconds } = solve_highs(sf, None)?;
+        return Ok((if me.0 == 0 { x } else { y }, value, build_seconds, solve_seconds));
+    }
     let start = Instant::now();
     let lp = PlayerLp::new(sf, me);
     let build_seconds = start.elapsed().as_secs_f64();
@@ -102,11 +137,7 @@ pub fn solve_player(sf: &SequenceForm, me: PlayerId, backend: Backend) -> Result
             let sol = clarabel_model(problem).with_all(constraints).solve().map_err(fail)?;
             (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(dual0) / scale)
         }
-        #[cfg(feature = "highs")]
-        Backend::Highs => {
-            let sol = problem.using(good_lp::highs).with_all(constraints).solve().map_err(fail)?;
-            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(dual0) / scale)
-        }
+        Backend::Highs => unreachable!("HiGHS is solved above"),
     };
     Ok((values, value, build_seconds, start.elapsed().as_secs_f64()))
 }
@@ -115,10 +146,18 @@ pub fn solve_player(sf: &SequenceForm, me: PlayerId, backend: Backend) -> Result
 /// the dual of the first player's LP (its multipliers on the rows
 /// `F^T q - A^T x <= 0`, one per second-player sequence, satisfy `F y = f`,
 /// `y >= 0` and are optimal by strong duality). With clarabel this halves
-/// the double oracle's LP time; other backends solve the two LPs.
-pub fn solve_both(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError> {
-    if backend != Backend::Clarabel {
-        return solve(sf, backend);
+/// the double oracle's LP time; microlp solves the two LPs. With HiGHS and
+/// `warm`, the simplex starts from the basis the last LP of the same
+/// growing game ended at (and `warm` keeps this one's for the next).
+pub fn solve_both(
+    sf: &SequenceForm,
+    backend: Backend,
+    warm: Option<(&StableIds, &mut WarmBasis)>,
+) -> Result<LpSolution, LpError> {
+    match backend {
+        Backend::Microlp => return solve(sf, backend),
+        Backend::Highs => return solve_highs(sf, warm),
+        Backend::Clarabel => {}
     }
     let start = Instant::now();
     let lp = PlayerLp::new(sf, PlayerId(0));
@@ -136,6 +175,206 @@ pub fn solve_both(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpE
     // The sign of a multiplier is a convention of the backend; the plan is its size.
     let y: Vec<f64> = rows[first_row..].iter().map(|r| duals.dual(r.clone()).abs()).collect();
     Ok(LpSolution { value, plans: [x, y], build_seconds, solve_seconds: start.elapsed().as_secs_f64() })
+}
+
+/// Where a sequence form's sequences and information sets sit in a larger
+/// game that stays the same while the sequence form grows (the double
+/// oracle's restricted games): a key per sequence of each player (0 for
+/// the empty one, distinct keys below [`StableIds::n_seq_keys`] for the
+/// others) and per information set (distinct, from 1, below
+/// [`StableIds::n_set_keys`]; 0 stands for the root row).
+pub struct StableIds {
+    pub seqs: [Vec<u32>; 2],
+    pub sets: Vec<u32>,
+    pub n_seq_keys: usize,
+    pub n_set_keys: usize,
+}
+
+/// The basis an LP ended at, by stable key ([`StableIds`]), to start the
+/// next LP of the same growing game from: per player, the status of each
+/// sequence's element (the first player's sequences are columns of the LP,
+/// the second's rows) and of each information set's (the first player's
+/// sets are rows, the second's columns). Elements the last LP did not have
+/// start as the slack basis would: new rows basic, new columns at a bound.
+#[derive(Clone, Debug, Default)]
+pub struct WarmBasis {
+    seq: [Vec<i8>; 2],
+    set: [Vec<i8>; 2],
+    /// LPs solved from a carried basis, and from scratch.
+    pub warm: u64,
+    pub cold: u64,
+    /// Simplex iterations, in all.
+    pub iterations: i64,
+}
+
+/// No status known.
+const UNKNOWN: i8 = -1;
+
+impl WarmBasis {
+    /// Statuses of `lp`'s columns and rows from the last basis; `None`
+    /// before any.
+    fn statuses(&self, sf: &SequenceForm, ids: &StableIds) -> Option<(Vec<i8>, Vec<i8>)> {
+        use crate::highs::{BASIC, LOWER, ZERO};
+        if self.seq[0].is_empty() {
+            return None;
+        }
+        let get = |v: &[i8], k: u32, new: i8| match v.get(k as usize) {
+            Some(&s) if s != UNKNOWN => s,
+            _ => new,
+        };
+        let tp = &sf.treeplex;
+        let mut cols = Vec::new();
+        let mut rows = Vec::new();
+        cols.extend(ids.seqs[0].iter().map(|&k| get(&self.seq[0], k, LOWER)));
+        cols.push(get(&self.set[1], 0, BASIC));
+        cols.extend(tp.infosets_of[PlayerId(1)].iter().map(|&i| get(&self.set[1], ids.sets[i.index()], ZERO)));
+        rows.push(get(&self.set[0], 0, BASIC));
+        rows.extend(tp.infosets_of[PlayerId(0)].iter().map(|&i| get(&self.set[0], ids.sets[i.index()], BASIC)));
+        rows.extend(ids.seqs[1].iter().map(|&k| get(&self.seq[1], k, BASIC)));
+        Some((cols, rows))
+    }
+
+    /// Keeps the basis `lp` ended at.
+    fn keep(&mut self, sf: &SequenceForm, ids: &StableIds, cols: &[i8], rows: &[i8]) {
+        let tp = &sf.treeplex;
+        for v in &mut self.seq {
+            v.clear();
+            v.resize(ids.n_seq_keys, UNKNOWN);
+        }
+        for v in &mut self.set {
+            v.clear();
+            v.resize(ids.n_set_keys, UNKNOWN);
+        }
+        let n0 = ids.seqs[0].len();
+        for (&k, &s) in ids.seqs[0].iter().zip(cols) {
+            self.seq[0][k as usize] = s;
+        }
+        self.set[1][0] = cols[n0];
+        for (&i, &s) in tp.infosets_of[PlayerId(1)].iter().zip(&cols[n0 + 1..]) {
+            self.set[1][ids.sets[i.index()] as usize] = s;
+        }
+        self.set[0][0] = rows[0];
+        let n_sets0 = tp.infosets_of[PlayerId(0)].len();
+        for (&i, &s) in tp.infosets_of[PlayerId(0)].iter().zip(&rows[1..]) {
+            self.set[0][ids.sets[i.index()] as usize] = s;
+        }
+        for (&k, &s) in ids.seqs[1].iter().zip(&rows[1 + n_sets0..]) {
+            self.seq[1][k as usize] = s;
+        }
+    }
+}
+
+/// The first player's LP (as [`PlayerLp`] lays it out) in HiGHS's
+/// column-wise form. Columns: the first player's sequences `x`, then `q_0`
+/// and one `q` per second-player set; rows: `x_0 = 1`, one per
+/// first-player set (`-x_parent + sum of its sequences = 0`), then one per
+/// second-player sequence (`(F^T q)_j - (A^T x)_j <= 0`). Returns the
+/// model and the payoff scale.
+fn highs_model(sf: &SequenceForm) -> (crate::highs::Model, f64) {
+    let tp = &sf.treeplex;
+    let (p0, p1) = (PlayerId(0), PlayerId(1));
+    let (n0, n1) = (tp.n_seqs(p0), tp.n_seqs(p1));
+    let (sets0, sets1) = (&tp.infosets_of[p0], &tp.infosets_of[p1]);
+    let n_cols = n0 + 1 + sets1.len();
+    let n_rows = 1 + sets0.len() + n1;
+    let seq_row = |j: usize| (1 + sets0.len() + j) as i32;
+    let scale = payoff_scale(sf);
+    // (column, row, value), sorted by column then gathered.
+    let mut entries: Vec<(u32, i32, f64)> = Vec::with_capacity(sf.payoff.len() + 2 * (n0 + n1) + 2);
+    entries.push((0, 0, 1.0));
+    for (r, &set) in sets0.iter().enumerate() {
+        let row = 1 + r as i32;
+        entries.push((tp.parent_seq[set].0, row, -1.0));
+        let first = tp.first_seq(p0, set).0;
+        entries.extend((first..first + sf.n_actions[set]).map(|c| (c, row, 1.0)));
+    }
+    entries.push((n0 as u32, seq_row(0), 1.0));
+    for (k, &set) in sets1.iter().enumerate() {
+        let col = (n0 + 1 + k) as u32;
+        entries.push((col, seq_row(tp.parent_seq[set].index()), -1.0));
+        let first = tp.first_seq(p1, set).index();
+        entries.extend((first..first + n_actions(sf, set)).map(|j| (col, seq_row(j), 1.0)));
+    }
+    entries.extend(sf.payoff.iter().map(|&(i, j, a)| (i.0, seq_row(j.index()), -a * scale)));
+    entries.sort_unstable_by_key(|&(c, r, _)| (c, r));
+    let mut model = crate::highs::Model {
+        maximise: true,
+        cost: vec![0.0; n_cols],
+        col_lower: vec![0.0; n_cols],
+        col_upper: vec![f64::INFINITY; n_cols],
+        row_lower: vec![0.0; n_rows],
+        row_upper: vec![0.0; n_rows],
+        start: vec![0; n_cols + 1],
+        index: Vec::with_capacity(entries.len()),
+        value: Vec::with_capacity(entries.len()),
+    };
+    model.cost[n0] = 1.0;
+    model.col_lower[n0..].fill(f64::NEG_INFINITY);
+    (model.row_lower[0], model.row_upper[0]) = (1.0, 1.0);
+    model.row_lower[1 + sets0.len()..].fill(f64::NEG_INFINITY);
+    for &(c, r, v) in &entries {
+        model.start[c as usize + 1] += 1;
+        model.index.push(r);
+        model.value.push(v);
+    }
+    for c in 0..n_cols {
+        model.start[c + 1] += model.start[c];
+    }
+    (model, scale)
+}
+
+/// Writes the first player's LP exactly as HiGHS gets it, as text: a line
+/// `columns rows nonzeros scale`, then one line each of the column costs,
+/// column lower and upper bounds, row lower and upper bounds, and the
+/// column-wise matrix's starts, row indices and values (`inf` for an
+/// infinite bound). `bench/lp_scipy.py` solves it with scipy's HiGHS.
+pub fn write_highs_model(sf: &SequenceForm, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    fn line<T: std::fmt::Display>(out: &mut impl std::io::Write, v: &[T]) -> std::io::Result<()> {
+        for (k, x) in v.iter().enumerate() {
+            write!(out, "{}{x}", if k == 0 { "" } else { " " })?;
+        }
+        writeln!(out)
+    }
+    let (m, scale) = highs_model(sf);
+    writeln!(out, "{} {} {} {scale}", m.cost.len(), m.row_lower.len(), m.value.len())?;
+    for v in [&m.cost, &m.col_lower, &m.col_upper, &m.row_lower, &m.row_upper] {
+        line(out, v)?;
+    }
+    line(out, &m.start)?;
+    line(out, &m.index)?;
+    line(out, &m.value)
+}
+
+/// Both plans and the value from the first player's LP by HiGHS's simplex
+/// (the second player's plan as its duals, as in [`solve_both`]), from
+/// the basis in `warm` when it has one.
+fn solve_highs(sf: &SequenceForm, warm: Option<(&StableIds, &mut WarmBasis)>) -> Result<LpSolution, LpError> {
+    let start = Instant::now();
+    let (model, scale) = highs_model(sf);
+    let basis = warm.as_ref().and_then(|(ids, basis)| basis.statuses(sf, ids));
+    let build_seconds = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let opt = crate::highs::solve(&model, basis.as_ref().map(|(c, r)| (&c[..], &r[..])))
+        .map_err(|e| LpError::Solver { backend: Backend::Highs.name(), which: "first player's", status: e })?;
+    let n0 = sf.treeplex.n_seqs(PlayerId(0));
+    let first_seq_row = 1 + sf.treeplex.infosets_of[PlayerId(0)].len();
+    let x = opt.cols[..n0].to_vec();
+    let y: Vec<f64> = opt.row_duals[first_seq_row..].iter().map(|d| d.abs()).collect();
+    if let Some((ids, basis)) = warm {
+        basis.keep(sf, ids, &opt.col_basis, &opt.row_basis);
+        if opt.warm {
+            basis.warm += 1;
+        } else {
+            basis.cold += 1;
+        }
+        basis.iterations += opt.iterations;
+    }
+    Ok(LpSolution {
+        value: opt.objective / scale,
+        plans: [x, y],
+        build_seconds,
+        solve_seconds: start.elapsed().as_secs_f64(),
+    })
 }
 
 /// Clarabel with the tolerances the answers need (about 1e-9 of the range).

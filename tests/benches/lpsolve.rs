@@ -5,7 +5,14 @@
 //! ```text
 //! cargo bench -p galac-tests --bench lpsolve                 # every case, every backend
 //! cargo bench -p galac-tests --bench lpsolve -- leduc        # some cases, by name
+//! cargo bench -p galac-tests --bench lpsolve -- liars --write-lp DIR
 //! ```
+//!
+//! `--write-lp DIR` also writes each case's LP as HiGHS gets it to
+//! `DIR/CASE.lp.txt` (`galac_solvers::lp::write_highs_model`), which
+//! `bench/lp_scipy.py` solves with scipy's HiGHS (`bench/lp_side_by_side.sh`
+//! runs both). Times are wall seconds, plus the process's CPU seconds over
+//! the LP solve.
 //!
 //! Each (case, backend) runs once (LP solves of the large cases take
 //! seconds). The microlp simplex is skipped above `MICROLP_MAX_NODES` nodes,
@@ -34,18 +41,29 @@ const CASES: &[Case] = &[
     Case { name: "poker248k", file: "examples/poker.gala", params: &["suits=2", "ranks=13", "cash=6"] },
     Case { name: "leduc13", file: "examples/leduc.gala", params: &["ranks=13"] },
     Case { name: "poker247k", file: "examples/poker.gala", params: &["suits=4", "ranks=13", "cash=4"] },
+    Case { name: "liars", file: "examples/liars_dice.gala", params: &[] },
 ];
+
+/// CPU seconds (user and system) of this process so far.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // After the command name in parentheses: fields 14 and 15 (utime, stime) are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let ticks: Vec<f64> = rest.split_whitespace().skip(11).take(2).filter_map(|t| t.parse().ok()).collect();
+    ticks.iter().sum::<f64>() / 100.0
+}
 
 const MICROLP_MAX_NODES: usize = 200_000;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let bench = args.iter().any(|a| a == "--bench");
-    let wanted: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let write_lp = args.iter().position(|a| a == "--write-lp").and_then(|k| args.get(k + 1)).cloned();
+    let wanted: Vec<&String> = args.iter().filter(|a| !a.starts_with("--") && Some(*a) != write_lp.as_ref()).collect();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     println!(
-        "{:<10} {:>9} {:<9} {:>8} {:>8} {:>8} {:>8} {:>13} {:>10}",
-        "case", "nodes", "backend", "gen s", "sf s", "build s", "solve s", "value", "NashConv"
+        "{:<10} {:>9} {:<9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>13} {:>10}",
+        "case", "nodes", "backend", "gen s", "sf s", "build s", "solve s", "cpu s", "value", "NashConv"
     );
     for case in CASES {
         if !bench && case.name != "leduc" || !wanted.is_empty() && !wanted.iter().any(|w| *w == case.name) {
@@ -60,12 +78,18 @@ fn main() {
         let t = Instant::now();
         let sf = SequenceForm::new(&tree).expect("two-player zero-sum");
         let sf_secs = t.elapsed().as_secs_f64();
+        if let Some(dir) = &write_lp {
+            let path = std::path::Path::new(dir).join(format!("{}.lp.txt", case.name));
+            let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("writable --write-lp DIR"));
+            lp::write_highs_model(&sf, &mut out).expect("LP written");
+        }
         for &backend in Backend::ALL {
             if backend == Backend::Microlp && tree.n_nodes() > MICROLP_MAX_NODES
                 || !bench && backend != Backend::Clarabel
             {
                 continue;
             }
+            let cpu = cpu_seconds();
             let sol = match lp::solve(&sf, backend) {
                 Ok(s) => s,
                 Err(e) => {
@@ -73,12 +97,13 @@ fn main() {
                     continue;
                 }
             };
+            let cpu = cpu_seconds() - cpu;
             let mut profile = Profile::uniform(&tree);
             sf.behaviour(&tree, PlayerId(0), &sol.plans[0], &mut profile);
             sf.behaviour(&tree, PlayerId(1), &sol.plans[1], &mut profile);
             let eval = evaluate(&tree, &profile);
             println!(
-                "{:<10} {:>9} {:<9} {:>8.4} {:>8.4} {:>8.4} {:>8.3} {:>13.9} {:>10.2e}",
+                "{:<10} {:>9} {:<9} {:>8.4} {:>8.4} {:>8.4} {:>8.3} {:>8.2} {:>13.9} {:>10.2e}",
                 case.name,
                 tree.n_nodes(),
                 backend.name(),
@@ -86,6 +111,7 @@ fn main() {
                 sf_secs,
                 sol.build_seconds,
                 sol.solve_seconds,
+                cpu,
                 eval.values[0],
                 eval.nash_conv
             );

@@ -510,3 +510,44 @@ fn the_first_iteration_plays_the_default_strategy() {
     }
     assert!(differ, "on Leduc the mixed default's bounds are the first action's");
 }
+
+/// The restricted LPs by HiGHS, each from the basis the last one ended at:
+/// every one's value equals a from-scratch solve of the same restricted game
+/// (`DoOptions::check_warm` fails the run otherwise), all but the first
+/// start from a basis, and
+/// the answers are exact: Kuhn's -1/18 and Leduc's value (OpenSpiel's,
+/// -0.085606424078), and on search and phantom tic-tac-toe games the value
+/// of clarabel's full LP, every variant.
+#[test]
+fn warm_started_restricted_lps_equal_cold_solves() {
+    let known: [(&str, &[&str], Option<f64>); 4] = [
+        ("kuhn.gala", &[], Some(-1.0 / 18.0)),
+        ("leduc.gala", &[], Some(-0.085_606_424_078)),
+        ("search_game.gala", &["graph=1", "depth=4"], None),
+        ("phantom_ttt.gala", &["marks=4"], None),
+    ];
+    let mut warm_lps = 0;
+    for (file, params, value) in known {
+        let src = std::fs::read_to_string(repo_root().join("examples").join(file)).expect("example");
+        let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+        let game = galac_compiler::driver::load_interp(file, src.as_bytes(), &params).expect("loads");
+        let (tree, mut interner, _) = build_own(&game, &BuildOptions::default()).expect("builds");
+        let sf = SequenceForm::new(&tree).expect("two-player zero-sum");
+        let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
+        if let Some(v) = value {
+            assert!((lp_value - v).abs() < 1e-9, "{file}: clarabel's LP {lp_value} != {v}");
+        }
+        for &variant in Variant::ALL {
+            let options =
+                DoOptions { variant, backend: Some(Backend::Highs), check_warm: true, ..DoOptions::default() };
+            let what = format!("{file} {params:?} do-{}", variant.name());
+            let sol =
+                solve_game(&game, &mut interner, &options, &mut RunToEnd).unwrap_or_else(|e| panic!("{what}: {e}"));
+            check_answer(&tree, &sol, lp_value, &what);
+            let [warm, cold] = sol.lp_starts;
+            assert_eq!(cold, 1, "{what}: {warm} LPs from the last basis, {cold} from scratch");
+            warm_lps += warm;
+        }
+    }
+    assert!(warm_lps >= 20, "only {warm_lps} LPs started from a basis");
+}

@@ -46,7 +46,7 @@ fn floats(tree: &Tree, probs: &IdSlice<InfosetId, Vec<Q>>) -> Profile {
 fn kuhn_is_certified_at_minus_one_eighteenth() {
     let tree = tree_of("kuhn.gala", &[]);
     let minus_1_18 = Q::from_str("-1/18").expect("a fraction");
-    for backend in [Backend::Clarabel, Backend::Microlp] {
+    for backend in [Backend::Clarabel, Backend::Microlp, Backend::Highs] {
         let cert = certify(&tree, &lp(&tree, backend));
         assert!(cert.certified(), "{backend:?}: exact NashConv {}", cert.nash_conv);
         assert_eq!(cert.values[0], minus_1_18, "{backend:?}");

@@ -92,8 +92,10 @@ fn kuhn_value_is_minus_one_eighteenth_with_the_known_equilibrium_family() {
 
 #[test]
 fn leduc_value_matches_openspiel() {
-    let s = solve_example("leduc.gala", &[], Backend::Clarabel);
-    check(&s, -0.085606424078, 1e-6);
+    for backend in [Backend::Clarabel, Backend::Highs] {
+        let s = solve_example("leduc.gala", &[], backend);
+        check(&s, -0.085606424078, 1e-6);
+    }
 }
 
 #[test]
@@ -142,8 +144,10 @@ fn lp_backends_agree_on_inspection_games() {
         let params: Vec<&str> = params.iter().map(String::as_str).collect();
         let a = solve_example("inspection.gala", &params, Backend::Microlp);
         let b = solve_example("inspection.gala", &params, Backend::Clarabel);
+        let c = solve_example("inspection.gala", &params, Backend::Highs);
         check(&a, a.eval.values[0], 1e-9);
         check(&b, a.eval.values[0], 1e-7);
+        check(&c, a.eval.values[0], 1e-9);
     }
 }
 

@@ -37,7 +37,9 @@ fn liars_dice_matches_openspiel() {
 #[test]
 fn liars_dice_with_four_sides_is_worth_one_sixteenth() {
     // OpenSpiel's CFR+ (2,000 iterations) gives 0.062495 at NashConv 3e-5.
-    check(&solve_example("liars_dice.gala", &["sides=4"], Backend::Clarabel), 1.0 / 16.0, 1e-6);
+    for backend in [Backend::Clarabel, Backend::Highs] {
+        check(&solve_example("liars_dice.gala", &["sides=4"], backend), 1.0 / 16.0, 1e-6);
+    }
 }
 
 #[test]

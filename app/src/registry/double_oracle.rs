@@ -28,6 +28,8 @@ pub struct Request<'a> {
     pub format: Format,
     /// `--out`.
     pub out: Option<&'a std::path::Path>,
+    /// Why `solve` chose the double oracle, when no `--solver` named it.
+    pub why: Option<String>,
 }
 
 /// Flags of the double oracle (`--solver do`).
@@ -153,7 +155,7 @@ fn default_is_cfr(d: &DoArgs) -> bool {
 /// The variant and LP backend the flags name, once the oracle's own flags
 /// are checked; else why not (the shared stop rules are checked by `solve`
 /// before the request is made).
-fn checked_flags(req: &Request) -> Result<(Variant, galac_solvers::lp::Backend), String> {
+fn checked_flags(req: &Request) -> Result<(Variant, Option<galac_solvers::lp::Backend>), String> {
     let d = req.args;
     let variant = Variant::from_name(&d.variant)
         .ok_or_else(|| format!("unknown variant `{}`; available: b, sa, swp", d.variant))?;
@@ -193,6 +195,7 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
         prune: !d.do_no_prune,
         seed,
         default,
+        check_warm: false,
     };
     let mut harness = Harness::new(&format!("do-{} iterations", variant.name()), None, req.stop, req.limits.quiet);
     // Its own count covers the restricted game's tree, not the LPs' working
@@ -232,10 +235,15 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
             return 1;
         }
     }
-    let solver = format!("double oracle (do-{}, lp {})", variant.name(), backend.name());
+    let mut used: Vec<&str> = sol.lp_backends.iter().map(|b| b.name()).collect();
+    if used.is_empty() {
+        used.push(options.lp_backend().name());
+    }
+    let solver = format!("double oracle (do-{}, lp {})", variant.name(), used.join("+"));
     let Some(tree) = &tree else {
         return untreed_report(game, &sol, &solver, req);
     };
+    let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let findings = match fields(&Findings { double_oracle: summary(&sol) }) {
         Ok(f) => f,
         Err(e) => {
@@ -266,7 +274,7 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
         solver: &solver,
         generate_seconds: tree_seconds,
         phases: &phases,
-        notes: &[],
+        notes: &notes,
         curve: None,
         findings: Some(&findings),
         sections: summary_text(&sol),
@@ -311,6 +319,10 @@ fn summary_text(sol: &DoSolution) -> String {
         "restricted game: {} + {} sequences, {} nodes ({} temporary leaves); {} nodes explored\n",
         last.sequences[0], last.sequences[1], last.nodes, last.temp_leaves, sol.explored
     );
+    let [warm, cold] = sol.lp_starts;
+    if warm > 0 {
+        out += &format!("restricted LPs: {warm} started from the last one's basis, {cold} from scratch\n");
+    }
     out
 }
 
@@ -393,7 +405,11 @@ fn curve_csv(sol: &DoSolution) -> String {
 /// Returns the exit status.
 fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, req: &Request) -> i32 {
     let info = game.info();
+    let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let mut text = format!("game: {}\nsolver: {solver}\n", crate::title(game));
+    for note in &notes {
+        text += &format!("note: {note}\n");
+    }
     text += &format!("value: {} in [{:.12}, {:.12}]\n", info.players[0], sol.lower, sol.upper);
     text += &format!("exploitability (NashConv, the oracle's own best responses): {:.3e}\n", sol.gap());
     text += &summary_text(sol);
@@ -420,7 +436,7 @@ fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, req: &Reque
         params: crate::params_json(info),
         program: crate::report::program_hex(info),
         solver,
-        notes: &[],
+        notes: &notes,
         value: None,
         value_bounds: Some([sol.lower, sol.upper]),
         exploitability: Some(sol.gap()),

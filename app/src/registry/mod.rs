@@ -268,6 +268,31 @@ pub fn default_for(shape: &Shape) -> (SolverId, String) {
     (row, why)
 }
 
+/// Trees estimated above this many nodes are not built for the LP when no
+/// solver is named: past it the LP's tree and matrix take gigabytes and
+/// the LP minutes, while the double oracle explores only the part of the
+/// game its equilibrium needs (docs/perf/double-oracle.md, "Choosing by
+/// default").
+pub const LP_MAX_NODES: f64 = 5_000_000.0;
+
+/// The solver `solve` picks before building any tree, and why: the double
+/// oracle for a two-player game whose tree Knuth's estimate puts above
+/// [`LP_MAX_NODES`]; `None` (build the tree, then [`default_for`]) for
+/// any other game. Whether the payoffs are zero-sum is known only from
+/// the leaves, so the oracle checks it as it explores.
+pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<(SolverId, String)> {
+    if game.info().players.len() != 2 || galac_runtime::tree::looks_smaller_than(game, LP_MAX_NODES) {
+        return None;
+    }
+    let row = by_name("do")?;
+    let why = format!(
+        "two players and a tree estimated at over {} nodes, more than the LP is given: the double oracle explores \
+         only the part of the game its equilibrium needs (name `--solver lp` to build the tree)",
+        LP_MAX_NODES as u64
+    );
+    Some((row, why))
+}
+
 /// The run flags: each with whether it was given.
 pub const RUN_FLAGS: &[(&str, Given)] = &[
     ("--iterations", |f| f.cfr.iterations.is_some()),

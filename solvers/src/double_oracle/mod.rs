@@ -69,7 +69,7 @@ use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::tree::Tree;
 
-use crate::lp::{self, Backend};
+use crate::lp::{self, Backend, WarmBasis};
 use crate::solver::{Control, Observer, Progress, SolveError};
 use crate::Profile;
 use best::Bests;
@@ -140,6 +140,11 @@ pub struct DoSolution {
     set_slots: Vec<(u32, u32)>,
     /// With [`DoOptions::labels`]: the defined sets, labelled.
     pub labelled: Vec<LabelledSet>,
+    /// Restricted LPs solved from the last one's basis, and from scratch
+    /// (HiGHS; other backends solve every LP from scratch and count none).
+    pub lp_starts: [u64; 2],
+    /// The LP backends the restricted games used, in the order first used.
+    pub lp_backends: Vec<Backend>,
 }
 
 impl DoSolution {
@@ -208,6 +213,8 @@ pub fn solve_game<G: Game>(
         quiet: [false, false],
         next: 0,
         hints: [Vec::new(), Vec::new()],
+        warm: WarmBasis::default(),
+        backends: Vec::new(),
     };
     run.seed()?;
     let mut iterations: Vec<Iteration> = Vec::new();
@@ -291,6 +298,10 @@ struct Run<'a, 'g, G: Game> {
     next: usize,
     /// Per player and set: the pruned search's last choice, tried first.
     hints: [Vec<u32>; 2],
+    /// The last restricted LP's basis (HiGHS), the next one's start.
+    warm: WarmBasis,
+    /// The LP backends used, in the order first used.
+    backends: Vec<Backend>,
 }
 
 impl<G: Game> Run<'_, '_, G> {
@@ -381,12 +392,30 @@ impl<G: Game> Run<'_, '_, G> {
 
     /// The strategies the responders `who` respond to, from the LP of the
     /// current restricted game (solved once per restricted game; clarabel
-    /// gives both plans from one LP, the second's as its dual).
+    /// and HiGHS give both plans from one LP, the second's as its dual, and
+    /// HiGHS starts from the basis of the last restricted game's LP).
     fn solve_lps(&mut self, who: [bool; 2]) -> Result<(), SolveError> {
         let rg = self.restricted.as_ref().expect("built before its LP");
         let needed = (0..2).any(|me| who[me] && !self.solved[1 - me]);
-        if needed && self.options.backend == Backend::Clarabel {
-            let sol = lp::solve_both(&rg.sf, self.options.backend)?;
+        let backend = self.options.lp_backend();
+        if needed && !self.backends.contains(&backend) {
+            self.backends.push(backend);
+        }
+        if needed && backend != Backend::Microlp {
+            let sol = lp::solve_both(&rg.sf, backend, Some((&rg.ids, &mut self.warm)))?;
+            if self.options.check_warm {
+                let cold = lp::solve_both(&rg.sf, backend, None)?;
+                if (cold.value - sol.value).abs() > 1e-9 * self.payoff_range() {
+                    return Err(SolveError::Unsupported {
+                        solver: "the double oracle",
+                        reason: format!(
+                            "internal error, please report: the restricted LP from the last basis has value {}, \
+                             from scratch {}",
+                            sol.value, cold.value
+                        ),
+                    });
+                }
+            }
             for (p, plan) in sol.plans.iter().enumerate() {
                 self.spare[p] = Some(rg.extended(&self.ex.arena, PlayerId::from_index(p), plan, &self.default));
             }
@@ -404,7 +433,7 @@ impl<G: Game> Run<'_, '_, G> {
                 self.strategies[opp] = ext;
                 self.bests.replaced(opp);
             } else if !self.solved[opp] {
-                let (plan, value, _, _) = lp::solve_player(&rg.sf, PlayerId::from_index(opp), self.options.backend)?;
+                let (plan, value, _, _) = lp::solve_player(&rg.sf, PlayerId::from_index(opp), backend)?;
                 self.strategies[opp] = rg.extended(&self.ex.arena, PlayerId::from_index(opp), &plan, &self.default);
                 self.bests.replaced(opp);
                 self.lp_value = value;
@@ -523,6 +552,8 @@ impl<G: Game> Run<'_, '_, G> {
             stalled,
             set_slots,
             labelled,
+            lp_starts: [self.warm.warm, self.warm.cold],
+            lp_backends: self.backends,
         })
     }
 }

@@ -41,8 +41,11 @@ impl Variant {
 #[derive(Clone, Debug)]
 pub struct DoOptions {
     pub variant: Variant,
-    /// The LP backend for the restricted games.
-    pub backend: Backend,
+    /// The LP backend for the restricted games (`None`: clarabel, which
+    /// took the oracle fewer iterations and less time than HiGHS where
+    /// measured: docs/perf/double-oracle.md, "Restricted LPs"). HiGHS starts
+    /// each LP from the last one's basis.
+    pub backend: Option<Backend>,
     /// Stop when the gap is at most this times the payoff range.
     pub epsilon: f64,
     /// Stop after this many iterations even with a gap left.
@@ -65,15 +68,24 @@ pub struct DoOptions {
     /// Play where the restricted game defines nothing, per interned set
     /// (default: the paper's first action).
     pub default: DefaultStrategy,
+    /// Also solve every restricted LP from scratch and stop with an error
+    /// when its value differs from the warm-started one by more than 1e-9
+    /// of the payoff range (a check for tests; doubles the LP time).
+    pub check_warm: bool,
 }
 
-impl DoOptions {}
+impl DoOptions {
+    /// The restricted LPs' backend: the one named, else clarabel.
+    pub fn lp_backend(&self) -> Backend {
+        self.backend.unwrap_or(Backend::Clarabel)
+    }
+}
 
 impl Default for DoOptions {
     fn default() -> Self {
         DoOptions {
             variant: Variant::Both,
-            backend: Backend::Clarabel,
+            backend: None,
             epsilon: 1e-9,
             max_iterations: u64::MAX,
             labels: false,
@@ -82,6 +94,7 @@ impl Default for DoOptions {
             prune: true,
             seed: IdVec::new(),
             default: DefaultStrategy::default(),
+            check_warm: false,
         }
     }
 }

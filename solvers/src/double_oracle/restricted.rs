@@ -18,6 +18,7 @@ use galac_runtime::ids::{IdVec, InfosetId, PlayerId, SeqId, SlotId};
 
 use super::default_strategy::DefaultStrategy;
 use super::lazy::{Arena, Explorer, Kind, NONE};
+use crate::lp::StableIds;
 use crate::sequence_form::SequenceForm;
 use crate::solver::SolveError;
 use crate::treeplex::{Slots, Treeplex};
@@ -32,6 +33,10 @@ pub(super) struct Restricted {
     /// Nodes of the restricted game, and how many are temporary leaves.
     pub nodes: usize,
     pub temp_leaves: usize,
+    /// Its sequences and sets by global slot and set, which the next
+    /// restricted game keeps: what carries the LP's basis from one to the
+    /// next.
+    pub ids: StableIds,
 }
 
 /// Whether a traversal of the restricted game follows action `a` of `node`.
@@ -83,6 +88,8 @@ pub(super) fn build<G: Game>(
     let mut actions = Vec::new();
     let mut n_actions = Vec::new();
     let mut rg_seq_of_slot = vec![NONE; arena.slot_set.len()];
+    // Per player: the global slot of each restricted sequence, plus 1 (0: the empty sequence).
+    let mut seq_keys: [Vec<u32>; 2] = [vec![0], vec![0]];
     for (p, player_sets) in sets_of.iter().enumerate() {
         for &set in player_sets {
             rg_of_set.insert(set, sets.len() as u32);
@@ -94,6 +101,7 @@ pub(super) fn build<G: Game>(
                 let slot = info.first_slot + a;
                 if allowed.get(slot as usize).copied().unwrap_or(false) {
                     rg_seq_of_slot[slot as usize] = actions.len() as u32 - player_slots[p] + 1;
+                    seq_keys[p].push(slot + 1);
                     actions.push(a);
                 }
             }
@@ -154,7 +162,13 @@ pub(super) fn build<G: Game>(
     let payoff = payoff.into_iter().map(|(i, j, a)| (SeqId(i), SeqId(j), a)).collect();
     let n_actions = IdVec::from(n_actions);
     let sf = SequenceForm { treeplex, n_actions, payoff, constant_sum: arena.constant_sum.unwrap_or(0) };
-    Ok(Restricted { sf, sets, actions, nodes: order.len(), temp_leaves })
+    let ids = StableIds {
+        seqs: seq_keys,
+        sets: sets.iter().map(|&s| s + 1).collect(),
+        n_seq_keys: arena.slot_set.len() + 1,
+        n_set_keys: arena.sets.len() + 1,
+    };
+    Ok(Restricted { sf, sets, actions, nodes: order.len(), temp_leaves, ids })
 }
 
 /// Behaviour probabilities below this are taken as zero (an interior-point
