@@ -204,7 +204,7 @@ pub const ANNOUNCED_NODES: f64 = 5e6;
 /// build will say why). A large tree is announced on standard error
 /// before its build starts, unless `--quiet`, with the faster ways.
 fn announce<G: Game>(game: &G, limits: &LimitArgs) -> Option<f64> {
-    let estimate = galac_runtime::tree::estimate_nodes(game, 1e15)?;
+    let estimate = galac_runtime::tree::estimate(game, 1e15)?.nodes;
     if estimate >= ANNOUNCED_NODES && !limits.quiet {
         let over = if estimate > limits.max_nodes as f64 {
             format!(", more than --max-nodes ({}): the build will stop there", limits.max_nodes)

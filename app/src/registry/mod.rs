@@ -277,11 +277,19 @@ pub const LP_MAX_NODES: f64 = 5_000_000.0;
 
 /// The solver `solve` picks before building any tree, and why: the double
 /// oracle for a two-player game whose tree Knuth's estimate puts above
-/// [`LP_MAX_NODES`]; `None` (build the tree, then [`default_for`]) for
-/// any other game. Whether the payoffs are zero-sum is known only from
-/// the leaves, so the oracle checks it as it explores.
+/// [`LP_MAX_NODES`] and whose sampled leaves all pay the same total;
+/// `None` (build the tree, then [`default_for`]) for any other game.
+/// Whether the payoffs are zero-sum is known for sure only from every
+/// leaf, so the oracle checks it as it explores.
 pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<(SolverId, String)> {
-    if game.info().players.len() != 2 || galac_runtime::tree::looks_smaller_than(game, LP_MAX_NODES) {
+    if game.info().players.len() != 2 {
+        return None;
+    }
+    // Leaves the plays met that pay different totals rule the oracle out
+    // (a game whose sampled leaves agree may still not be zero-sum: the
+    // oracle then says so as it explores).
+    let guess = galac_runtime::tree::estimate(game, f64::INFINITY)?;
+    if guess.nodes < LP_MAX_NODES || guess.sums_differ {
         return None;
     }
     let row = by_name("do")?;

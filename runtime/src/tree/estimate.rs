@@ -27,14 +27,24 @@ const MAX_DEPTH: u32 = 1 << 12;
 /// nodes. A play that stops with an error (which the build itself will
 /// report) says nothing about the size: then the answer is `false`.
 pub fn looks_smaller_than<G: Game>(game: &G, limit: f64) -> bool {
-    estimate_nodes(game, limit).is_some_and(|n| n < limit)
+    estimate(game, limit).is_some_and(|e| e.nodes < limit)
 }
 
-/// Knuth's estimate of the number of nodes of `game`'s tree, the mean over
-/// [`PLAYS`] random plays, or `None` when a play stops with an error or
-/// runs past [`MAX_DEPTH`]. The plays stop once the estimate reaches
-/// `cap`, which then stands for "at least `cap`".
-pub fn estimate_nodes<G: Game>(game: &G, cap: f64) -> Option<f64> {
+/// What a few random plays tell of a tree before it is built.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Knuth's estimate of the number of nodes: the mean over [`PLAYS`]
+    /// random plays.
+    pub nodes: f64,
+    /// Two leaves the plays reached pay different totals: the game is not
+    /// constant-sum (false says nothing for sure: the plays see a few leaves).
+    pub sums_differ: bool,
+}
+
+/// The [`Estimate`] of `game`'s tree, or `None` when a play stops with an
+/// error or runs past [`MAX_DEPTH`]. The plays stop once the node estimate
+/// reaches `cap`, which then stands for "at least `cap`".
+pub fn estimate<G: Game>(game: &G, cap: f64) -> Option<Estimate> {
     let mut interner = InfoInterner::new();
     // A fixed seed: the same game always gets the same answer.
     let mut rng = SplitMix64(0x9e37_79b9_7f4a_7c15);
@@ -45,7 +55,7 @@ pub fn estimate_nodes<G: Game>(game: &G, cap: f64) -> Option<f64> {
     // root's candidates are valid).
     let mut root = game.root().ok()?;
     let n = match advance_out_of_line(game, &mut root, &mut interner) {
-        Ok(Node::Terminal) => return Some(1.0),
+        Ok(Node::Terminal) => return Some(Estimate { nodes: 1.0, sums_differ: false }),
         Ok(Node::Chance { n_outcomes: n } | Node::Decision { n_actions: n, .. }) if n > 0 => n,
         _ => return None,
     };
@@ -57,14 +67,32 @@ pub fn estimate_nodes<G: Game>(game: &G, cap: f64) -> Option<f64> {
         starts.push(child);
     }
     let mut total = 0.0;
+    let mut sums = LeafSums::default();
     for start in starts {
         // Each play stops at what is left of the budget.
-        total += play_estimate(game, start, f64::from(n), &mut interner, &mut rng, budget - total)?;
+        total += play_estimate(game, start, f64::from(n), &mut interner, &mut rng, budget - total, &mut sums)?;
         if total >= budget {
-            return Some(cap);
+            return Some(Estimate { nodes: cap, sums_differ: sums.differ });
         }
     }
-    Some(total / f64::from(PLAYS))
+    Some(Estimate { nodes: total / f64::from(PLAYS), sums_differ: sums.differ })
+}
+
+/// The payoff totals of the leaves the plays reached.
+#[derive(Default)]
+struct LeafSums {
+    first: Option<i64>,
+    differ: bool,
+    buf: Vec<i64>,
+}
+
+impl LeafSums {
+    fn add(&mut self, total: i64) {
+        match self.first {
+            None => self.first = Some(total),
+            Some(t) => self.differ |= t != total,
+        }
+    }
 }
 
 /// One play's estimate from `state`, a node at depth 1 (`width` nodes
@@ -77,11 +105,18 @@ fn play_estimate<G: Game>(
     interner: &mut InfoInterner,
     rng: &mut SplitMix64,
     budget: f64,
+    sums: &mut LeafSums,
 ) -> Option<f64> {
     let mut nodes = 1.0 + width;
     for _ in 0..MAX_DEPTH {
         let n = match advance_out_of_line(game, &mut state, interner).ok()? {
-            Node::Terminal => return Some(nodes),
+            Node::Terminal => {
+                let mut buf = std::mem::take(&mut sums.buf);
+                let total = game.payoffs(&state, &mut buf).iter().fold(0i64, |t, x| t.saturating_add(*x));
+                sums.buf = buf;
+                sums.add(total);
+                return Some(nodes);
+            }
             Node::Chance { n_outcomes } => n_outcomes,
             Node::Decision { n_actions, .. } => n_actions,
         };

@@ -18,7 +18,7 @@ mod specialised;
 mod stream;
 mod validate;
 
-pub use estimate::{estimate_nodes, looks_smaller_than};
+pub use estimate::{estimate, looks_smaller_than, Estimate};
 pub use nodes::{Infoset, NodeView, Stats, Tree, CHANCE, DECISION, TERMINAL};
 pub use options::{BuildError, BuildOptions};
 pub use parallel::{MakeScratch, Scratch};
