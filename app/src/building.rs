@@ -214,7 +214,7 @@ fn announce<G: Game>(game: &G, limits: &LimitArgs) -> Option<f64> {
         let compile = if COMPILED.load(std::sync::atomic::Ordering::Relaxed) {
             ""
         } else {
-            "; a solver compiled with `galac FILE -o SOLVER` builds it several times faster"
+            "; a solver compiled from the game (galac FILE.gala -o SOLVER) builds it several times faster"
         };
         eprintln!(
             "note: the tree is estimated at about {} nodes (from random plays){over}; `solve --solver do` \

@@ -11,10 +11,21 @@ const LAYERS: &[(&str, &[&str])] = &[
     // typed-index-collections: vectors indexed by typed ids (ids.rs).
     ("runtime", &["crc32fast", "rs_poker", "rustc-hash", "thiserror", "typed-index-collections"]),
     // num-*: exact rationals for `exact.rs`'s certificates; serde: results
-    // that serialize themselves (the double oracle's iterations).
+    // that serialize themselves (the double oracle's iterations);
+    // libloading: HiGHS, the LP engine, loaded at run time (highs.rs).
     (
         "solvers",
-        &["galac-runtime", "good_lp", "num-bigint", "num-rational", "num-traits", "rustc-hash", "serde", "thiserror"],
+        &[
+            "galac-runtime",
+            "good_lp",
+            "libloading",
+            "num-bigint",
+            "num-rational",
+            "num-traits",
+            "rustc-hash",
+            "serde",
+            "thiserror",
+        ],
     ),
     (
         "compiler",

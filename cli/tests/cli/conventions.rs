@@ -139,5 +139,5 @@ fn long_steps_are_announced_and_show_progress_off_a_terminal() {
     let note = err.lines().next().unwrap_or_default();
     assert!(note.starts_with("note: the tree is estimated at about "), "{err}");
     assert!(note.contains("more than --max-nodes (1000)") && note.contains("--solver do"), "{note}");
-    assert!(note.contains("galac FILE -o SOLVER"), "{note}");
+    assert!(note.contains("galac FILE.gala -o SOLVER"), "{note}");
 }
