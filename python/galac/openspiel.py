@@ -15,7 +15,8 @@ for the player's information set, so they identify galac's sets
 exactly; the tensors are the set's one-hot index among the player's sets
 (given when a player has at most ``MAX_TENSOR_SETS`` sets). galac defines
 information sets at a player's own decisions only: asking for the
-information state of a player not to move raises ``ValueError``.
+information state string of a player not to move raises ``ValueError``
+(the tensor is all zeros there).
 """
 
 from __future__ import annotations
@@ -252,9 +253,12 @@ class GalacObserver:
         return self._t.infoset[node]
 
     def set_from(self, state: GalacState, player: int) -> None:
+        # All zeros where the player is not to move (OpenSpiel sizes the
+        # tensor on the initial state).
         self.tensor.fill(0)
-        if len(self.tensor):
-            self.tensor[self._t.index_in_player[self._set(state, player)]] = 1
+        node = state._node
+        if len(self.tensor) and self._t.kind[node] == 2 and self._t.to_move[node] == player:
+            self.tensor[self._t.index_in_player[self._t.infoset[node]]] = 1
 
     def string_from(self, state: GalacState, player: int) -> str:
         return self._t.labels[self._set(state, player)]
