@@ -61,7 +61,9 @@ pub fn interruptible<T: Send + 'static>(py: Python<'_>, work: impl FnOnce() -> T
                 }
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(GalacError::new_err("internal error, please report: the work's thread ended without an answer"))
+                return Err(GalacError::new_err(
+                    "internal error, please report: the work's thread ended without an answer",
+                ))
             }
         }
     }

@@ -189,7 +189,8 @@ impl Tree {
     /// The tree drawn as SVG (`galac plot tree`), at most `max_drawn` nodes.
     #[pyo3(signature = (max_drawn = 200))]
     fn svg(&self, max_drawn: usize) -> PyResult<String> {
-        let style = galac_app::cards::CardStyle { symbols: true, ranks: galac_app::cards::DEFAULT_RANKS.chars().collect() };
+        let style =
+            galac_app::cards::CardStyle { symbols: true, ranks: galac_app::cards::DEFAULT_RANKS.chars().collect() };
         galac_app::plot::tree::draw(&self.built.tree, &self.built.title, max_drawn, &style)
             .map_err(crate::errors::GalacError::new_err)
     }
