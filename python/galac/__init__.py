@@ -198,9 +198,7 @@ class Tree:
 
     def stats(self) -> dict:
         """``galac tree``'s counts."""
-        keys = ("nodes", "terminals", "chance_nodes", "decision_nodes", "infosets", "sequences", "max_depth",
-                "bytes")
-        return dict(zip(keys, self._inner.stats()))
+        return self._inner.stats()
 
     def svg(self, max_drawn: int = 200) -> SVG:
         """The tree drawn (``galac plot tree``), at most ``max_drawn`` nodes."""

@@ -13,6 +13,7 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 /// A built tree with what every answer about it needs.
 pub struct Built {
@@ -75,9 +76,18 @@ impl Tree {
 
     /// `galac tree`'s counts: nodes, terminals, chance nodes, decision
     /// nodes, information sets and sequences per player, depth, bytes.
-    fn stats(&self) -> (u64, u64, u64, Vec<u64>, Vec<u64>, Vec<u64>, u32, u64) {
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let s = self.built.tree.stats();
-        (s.nodes, s.terminals, s.chance_nodes, s.decision_nodes, s.infosets, s.sequences, s.max_depth, s.bytes)
+        let dict = PyDict::new(py);
+        dict.set_item("nodes", s.nodes)?;
+        dict.set_item("terminals", s.terminals)?;
+        dict.set_item("chance_nodes", s.chance_nodes)?;
+        dict.set_item("decision_nodes", s.decision_nodes)?;
+        dict.set_item("infosets", s.infosets)?;
+        dict.set_item("sequences", s.sequences)?;
+        dict.set_item("max_depth", s.max_depth)?;
+        dict.set_item("bytes", s.bytes)?;
+        Ok(dict)
     }
 
     /// Per node: 0 terminal, 1 chance, 2 decision.
