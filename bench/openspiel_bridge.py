@@ -3,7 +3,7 @@ against OpenSpiel's native leduc_poker (seconds an iteration, and the
 bridge's cost per state transition), and `game.solve` from Python against
 `galac solve` on the same game.
 
-    python python/bench_openspiel.py [path/to/galac]
+    .venv/bin/python bench/openspiel_bridge.py [path/to/galac]
 
 Run with the installed wheel (README, "Python"), from the repository."""
 
@@ -30,8 +30,8 @@ def per_iteration(make_solver, iterations):
     return (time.perf_counter() - start) / iterations
 
 
-def transitions_per_iteration(bridged):
-    """States applied by one iteration of Python CFR (counted on the
+def transitions_per_iteration(bridged, make_solver):
+    """States applied by one iteration of a CFR solver (counted on the
     bridge's states; the native game walks the same tree)."""
     count = [0]
     state_class = bridged._state_class
@@ -42,7 +42,7 @@ def transitions_per_iteration(bridged):
         apply(self, action)
 
     state_class._apply_action = counting
-    solver = cfr.CFRSolver(bridged)
+    solver = make_solver(bridged)
     solver.evaluate_and_update_policy()
     count[0] = 0
     solver.evaluate_and_update_policy()
@@ -53,12 +53,12 @@ def transitions_per_iteration(bridged):
 def main():
     native = pyspiel.load_game("leduc_poker")
     bridged = gos.load_game(LEDUC)
-    n = transitions_per_iteration(gos.load_game(LEDUC))
     for name, make in [("python CFRSolver", cfr.CFRSolver), ("C++ pyspiel.CFRSolver", pyspiel.CFRSolver)]:
+        n = transitions_per_iteration(gos.load_game(LEDUC), make)
         t_native = per_iteration(lambda: make(native), ITERATIONS)
         t_bridged = per_iteration(lambda: make(bridged), ITERATIONS)
         print(f"{name}: native {t_native:.3f} s/iteration, bridged {t_bridged:.3f} s/iteration, "
-              f"ratio {t_bridged / t_native:.2f}; {n} transitions/iteration (Python CFR): "
+              f"ratio {t_bridged / t_native:.2f}; {n} transitions/iteration: "
               f"{(t_bridged - t_native) / n * 1e6:.1f} us more per transition")
     galac_bin = sys.argv[1] if len(sys.argv) > 1 else "galac"
     for solver, flags, cli in [("lp", {}, []), ("cfr+", {"iterations": 1000}, ["--iterations", "1000"])]:
