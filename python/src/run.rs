@@ -2,10 +2,10 @@
 //! with Ctrl-C. The work runs on a thread of its own while the calling
 //! thread, without the GIL, waits for it and every 50 ms takes the GIL
 //! back to let Python run its signal handlers (`check_signals`). On
-//! KeyboardInterrupt the call raises it at once and sets the registry's
-//! stop flag, so an iterative solver (the CFR family) stops at its next
-//! check; work that cannot stop (a tree build, the LP) finishes on its
-//! thread and its answer is dropped. A panic on the work's thread becomes
+//! KeyboardInterrupt the call sets the registry's stop flag, so an
+//! iterative solver (the CFR family) stops at its next check, waits up to
+//! a second for it, and raises; work that cannot stop (a tree build, the
+//! LP) finishes on its thread and its answer is dropped. A panic on the work's thread becomes
 //! a `GalacError`: nothing unwinds into Python.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -19,6 +19,9 @@ use crate::errors::GalacError;
 
 /// How often the waiting thread looks at Python's signals.
 const POLL: Duration = Duration::from_millis(50);
+
+/// How long an interrupted call waits for its work to stop.
+const STOPPING: Duration = Duration::from_secs(1);
 
 /// Runs `work` on its own thread, the GIL released; its answer, or the
 /// exception of a Ctrl-C (or of any signal handler that raised), or a
@@ -57,6 +60,10 @@ pub fn interruptible<T: Send + 'static>(py: Python<'_>, work: impl FnOnce() -> T
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if let Err(e) = py.check_signals() {
                     stop.store(true, Ordering::SeqCst);
+                    // A run that stops at the flag ends within an iteration:
+                    // wait a little for it, so that it never outlives the
+                    // reset of the flag by the next call.
+                    let _ = py.detach(move || rx.recv_timeout(STOPPING));
                     return Err(e);
                 }
             }
