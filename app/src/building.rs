@@ -128,7 +128,9 @@ pub fn load_tree<G: Game>(
     Ok((tree, start.elapsed().as_secs_f64()))
 }
 
-fn try_build_tree<G: Game>(
+/// [`build_tree`] without a saved tree, its error returned rather than
+/// printed (for a library caller: the Python module).
+pub fn try_build_tree<G: Game>(
     game: &G,
     make: Maker<G>,
     limits: &LimitArgs,

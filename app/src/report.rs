@@ -205,7 +205,9 @@ pub(crate) fn many_players_note(players: usize) -> Option<(&'static str, &'stati
     ))
 }
 
-pub(crate) struct Report<'a> {
+/// A solved game as `solve` reports it (text or JSON); the Python module
+/// returns the same JSON.
+pub struct Report<'a> {
     pub info: &'a GameInfo,
     pub tree: &'a Tree,
     pub labels: &'a IdSlice<InfosetId, String>,
@@ -256,7 +258,7 @@ impl Report<'_> {
         true
     }
 
-    pub(crate) fn write_text(&self, w: &mut impl Write) -> io::Result<()> {
+    pub fn write_text(&self, w: &mut impl Write) -> io::Result<()> {
         let info = self.info;
         let players = &info.players;
         let params: Vec<String> = info.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -306,7 +308,7 @@ impl Report<'_> {
 
     /// Writes the report as one line of JSON (no newline), the strategies
     /// set by set as they are serialized.
-    pub(crate) fn write_json(&self, w: &mut impl Write) -> io::Result<()> {
+    pub fn write_json(&self, w: &mut impl Write) -> io::Result<()> {
         let info = self.info;
         let stats = self.tree.stats();
         let answer = SolveJson {

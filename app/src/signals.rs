@@ -21,12 +21,25 @@ struct State {
     children: Mutex<Vec<u32>>,
 }
 
+/// Set by [`embedded`]: no handler is ever installed.
+static EMBEDDED: AtomicBool = AtomicBool::new(false);
+
+/// For a host process that embeds galac (the Python module): its own
+/// signal handling stays, galac never installs a handler, and the host
+/// stops a run by setting the flag [`graceful`] returns. Call it before
+/// anything else of galac runs.
+pub fn embedded() {
+    EMBEDDED.store(true, Ordering::SeqCst);
+}
+
 fn state() -> &'static State {
     static STATE: OnceLock<State> = OnceLock::new();
     STATE.get_or_init(|| {
         // Failure means another handler is set (an embedding program's):
         // then that program decides what a signal does.
-        let _ = ctrlc::set_handler(on_signal);
+        if !EMBEDDED.load(Ordering::SeqCst) {
+            let _ = ctrlc::set_handler(on_signal);
+        }
         State {
             stop: Arc::new(AtomicBool::new(false)),
             armed: AtomicBool::new(false),

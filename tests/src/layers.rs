@@ -69,6 +69,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     // serde, serde_json: the JSON answers of `check`, `ir` and `build`.
     ("cli", &["galac-runtime", "galac-compiler", "galac-app", "galac-lsp", "clap", "serde", "serde_json", "thiserror"]),
+    // The Python module (outside the workspace, python/Cargo.toml): pyo3
+    // and numpy its bindings; clap parses `solve`'s flags as galac does.
+    (
+        "python",
+        &["galac-compiler", "galac-runtime", "galac-solvers", "galac-app", "clap", "numpy", "pyo3", "serde_json"],
+    ),
 ];
 
 /// The names in a manifest's `[dependencies]` section.

@@ -15,6 +15,7 @@ const SOURCE_DIRS: &[&str] = &[
     "cli/tests",
     "tests/src",
     "tests/benches",
+    "python/src",
 ];
 
 #[test]

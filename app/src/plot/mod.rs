@@ -5,10 +5,10 @@
 //! `solve --curve` writes (CFR's NashConv, the double oracle's gap), on log
 //! axes; `tree`: the game tree of a small game.
 
-mod charts;
+pub mod charts;
 pub mod png;
 pub mod svg;
-mod tree;
+pub mod tree;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,77 @@
+//! Long work (building a tree, solving) run off the GIL and stoppable
+//! with Ctrl-C. The work runs on a thread of its own while the calling
+//! thread, without the GIL, waits for it and every 50 ms takes the GIL
+//! back to let Python run its signal handlers (`check_signals`). On
+//! KeyboardInterrupt the call sets the registry's stop flag, so an
+//! iterative solver (the CFR family) stops at its next check, waits up to
+//! a second for it, and raises; work that cannot stop (a tree build, the
+//! LP) finishes on its thread and its answer is dropped. A panic on the work's thread becomes
+//! a `GalacError`: nothing unwinds into Python.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use pyo3::prelude::*;
+
+use crate::errors::GalacError;
+
+/// How often the waiting thread looks at Python's signals.
+const POLL: Duration = Duration::from_millis(50);
+
+/// How long an interrupted call waits for its work to stop.
+const STOPPING: Duration = Duration::from_secs(1);
+
+/// Runs `work` on its own thread, the GIL released; its answer, or the
+/// exception of a Ctrl-C (or of any signal handler that raised), or a
+/// `GalacError` for a panic.
+pub fn interruptible<T: Send + 'static>(py: Python<'_>, work: impl FnOnce() -> T + Send + 'static) -> PyResult<T> {
+    let stop = galac_app::signals::graceful();
+    // A new run starts unstopped (a Ctrl-C stopped the last one).
+    stop.store(false, Ordering::SeqCst);
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new().name("galac".into()).spawn(move || {
+        let answer = catch_unwind(AssertUnwindSafe(work));
+        // The caller is gone after a Ctrl-C: the answer is dropped.
+        let _ = tx.send(answer);
+    });
+    if let Err(e) = spawned {
+        return Err(GalacError::new_err(format!("cannot start a thread: {e}")));
+    }
+    let mut rx = rx;
+    loop {
+        // The receiver is moved in and out: it is `Send`, not `Sync`.
+        let (back, got) = py.detach(move || {
+            let got = rx.recv_timeout(POLL);
+            (rx, got)
+        });
+        rx = back;
+        match got {
+            Ok(Ok(answer)) => return Ok(answer),
+            Ok(Err(panic)) => {
+                let what = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("a panic");
+                return Err(GalacError::new_err(format!("internal error, please report: {what}")));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(e) = py.check_signals() {
+                    stop.store(true, Ordering::SeqCst);
+                    // A run that stops at the flag ends within an iteration:
+                    // wait a little for it, so that it never outlives the
+                    // reset of the flag by the next call.
+                    let _ = py.detach(move || rx.recv_timeout(STOPPING));
+                    return Err(e);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(GalacError::new_err(
+                    "internal error, please report: the work's thread ended without an answer",
+                ))
+            }
+        }
+    }
+}
