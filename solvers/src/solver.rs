@@ -29,6 +29,16 @@ pub struct Progress {
     pub evaluation: Option<Evaluation>,
 }
 
+impl Progress {
+    /// An iterative solver's report after `iteration`, with the exact
+    /// evaluation of its answer when it checked one this time (the
+    /// exploitability is that evaluation's NashConv).
+    pub fn checked(iteration: u64, seconds: f64, evaluation: Option<Evaluation>) -> Progress {
+        let exploitability = evaluation.as_ref().map(|e| e.nash_conv);
+        Progress { iteration, seconds, exploitability, bounds: None, evaluation }
+    }
+}
+
 /// What the observer wants after a progress report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Control {

@@ -176,13 +176,7 @@ impl<'t> Cfr<'t> {
                 pace.iterate(&team, iteration, &mut p0, &p1);
                 let last = iteration == config.iterations;
                 let evaluation = checker.check(iteration, last, p0.average_sums());
-                let progress = Progress {
-                    iteration,
-                    seconds: base + start.elapsed().as_secs_f64(),
-                    exploitability: evaluation.as_ref().map(|e| e.nash_conv),
-                    bounds: None,
-                    evaluation,
-                };
+                let progress = Progress::checked(iteration, base + start.elapsed().as_secs_f64(), evaluation);
                 if observer.progress(&progress) == Control::Stop {
                     stopped = true;
                     break;

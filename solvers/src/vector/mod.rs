@@ -88,13 +88,7 @@ impl Solver for VcfrSolver {
             } else {
                 None
             };
-            let progress = Progress {
-                iteration: t,
-                seconds: start.elapsed().as_secs_f64(),
-                exploitability: evaluation.as_ref().map(|e| e.nash_conv),
-                bounds: None,
-                evaluation,
-            };
+            let progress = Progress::checked(t, start.elapsed().as_secs_f64(), evaluation);
             if observer.progress(&progress) == Control::Stop {
                 stopped = true;
                 break;
