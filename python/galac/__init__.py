@@ -250,5 +250,9 @@ class Solution:
         return self.text
 
     def __repr__(self) -> str:
-        values = ", ".join(f"{k} {v:.9f}" for k, v in self.value.items())
+        if self.value is None:
+            lower, upper = self.json["value_bounds"]
+            values = f"value in [{lower:.9f}, {upper:.9f}]"
+        else:
+            values = ", ".join(f"{k} {v:.9f}" for k, v in self.value.items())
         return f"<galac.Solution {self.solver}: {values}; NashConv {self.exploitability:.3e}>"

@@ -147,6 +147,7 @@ def test_the_double_oracle_without_a_tree_gives_bounds_and_its_restricted_strate
     assert sol.solver.startswith("double oracle (do-sa") and sol.value is None
     lower, upper = sol.json["value_bounds"]
     assert lower - 4e-6 <= -1 / 18 <= upper + 4e-6 and sol.exploitability == pytest.approx(upper - lower)
+    assert repr(sol).startswith("<galac.Solution double oracle (do-sa") and "value in [" in repr(sol)
     # The sets the restricted game defines, by the labels `solve` prints.
     labels = set(game.tree().infoset_labels)
     assert sol.strategy and set(sol.strategy) <= labels
