@@ -61,7 +61,8 @@ def main():
               f"ratio {t_bridged / t_native:.2f}; {n} transitions/iteration: "
               f"{(t_bridged - t_native) / n * 1e6:.1f} us more per transition")
     galac_bin = sys.argv[1] if len(sys.argv) > 1 else "galac"
-    for solver, flags, cli in [("lp", {}, []), ("cfr+", {"iterations": 1000}, ["--iterations", "1000"])]:
+    runs = [("lp", {}, []), ("cfr+", {"iterations": 1000}, ["--iterations", "1000"]), ("do", {}, [])]
+    for solver, flags, cli in runs:
         start = time.perf_counter()
         sol = galac.load(LEDUC).solve(solver, **flags)
         t_py = time.perf_counter() - start

@@ -41,6 +41,12 @@ pub struct LimitArgs {
     /// announcement of a large tree.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Set by a library caller (the Python module) to stop the work from
+    /// another thread: the build, the LP, Lemke and the double oracle look
+    /// at it, and the memory watch sets it instead of ending the process
+    /// (`crate::memory::watch`). Never set on the command line.
+    #[arg(skip)]
+    pub cancel: Option<galac_runtime::cancel::Cancel>,
 }
 
 impl LimitArgs {
@@ -58,7 +64,13 @@ impl LimitArgs {
     }
 
     pub fn build_options(&self, labels: bool) -> BuildOptions {
-        BuildOptions { max_nodes: self.max_nodes, memory: self.memory(), labels, progress: None }
+        BuildOptions {
+            max_nodes: self.max_nodes,
+            memory: self.memory(),
+            labels,
+            progress: None,
+            cancel: self.cancel.clone(),
+        }
     }
 }
 

@@ -28,7 +28,7 @@ pub fn section(
     let mut cert = certify(tree, profile);
     let mut note = String::new();
     if retry && !cert.certified() && cert.interval.is_some() {
-        let simplex = LpSolver { backend: Backend::Microlp };
+        let simplex = LpSolver { backend: Backend::Microlp, cancel: None };
         if let Ok(sol) = simplex.solve(tree, &mut RunToEnd) {
             let other = certify(tree, &sol.profile);
             if other.certified() || width(&other) < width(&cert) {

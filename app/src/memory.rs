@@ -22,6 +22,8 @@ pub fn return_large_blocks() {
     }
 }
 
+use galac_runtime::cancel::Reason;
+
 /// How often [`watch`] reads the resident memory: a solver that grows by
 /// a few GB/s passes the limit by at most a few percent of a large limit
 /// before it is seen.
@@ -30,18 +32,22 @@ const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(1);
 /// A watch over the process's resident memory while a solver runs that
 /// does not count its own working memory against `--max-memory` (the LP's
 /// and Lemke's matrices and factorizations, the double oracle's restricted
-/// games): past the limit, the process ends with status 1 and an error
-/// naming `what` and the limit, its temporary files removed
-/// ([`crate::signals::exit_cleanly`]). The watch ends when the guard drops.
+/// games). Past the limit, on the command line, the process ends with
+/// status 1 and an error naming `what` and the limit, its temporary files
+/// removed ([`crate::signals::exit_cleanly`]); for a library caller, whose
+/// limits carry a [`galac_runtime::cancel::Cancel`] (the Python module), the watch cancels the
+/// work with that error as the reason ([`Reason::MemoryLimit`]) and the
+/// process lives on. The watch ends when the guard drops.
 pub struct Watch {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
-/// Watches the resident memory against `limit` (nothing for no limit, or
-/// where `/proc/self/statm` cannot be read).
-pub fn watch(limit: galac_runtime::memory::MemoryLimit, what: &'static str) -> Watch {
+/// Watches the resident memory against `limits`' `--max-memory` (nothing
+/// for no limit, or where `/proc/self/statm` cannot be read).
+pub fn watch(limits: &crate::LimitArgs, what: &'static str) -> Watch {
     use std::sync::atomic::{AtomicBool, Ordering};
+    let (limit, cancel) = (limits.memory(), limits.cancel.clone());
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let page = match page_bytes() {
         Some(page) if !limit.is_none() && resident_pages().is_some() => page,
@@ -52,13 +58,18 @@ pub fn watch(limit: galac_runtime::memory::MemoryLimit, what: &'static str) -> W
         while !stopped.load(Ordering::Relaxed) {
             match resident_pages().map(|pages| pages * page) {
                 Some(rss) if rss > limit.bytes() => {
-                    eprintln!(
-                        "error: {what} passed the memory limit: {} MiB resident, the limit is {} MiB (--max-memory)",
+                    let message = format!(
+                        "{what} passed the memory limit: {} MiB resident, the limit is {} MiB (--max-memory)",
                         galac_runtime::memory::mib_up(rss),
                         limit.mib()
                     );
-                    eprintln!("hint: raise the limit with --max-memory, or try a smaller game");
-                    crate::signals::exit_cleanly(1);
+                    let Some(cancel) = &cancel else {
+                        eprintln!("error: {message}");
+                        eprintln!("hint: raise the limit with --max-memory, or try a smaller game");
+                        crate::signals::exit_cleanly(1);
+                    };
+                    cancel.cancel(Reason::MemoryLimit(message));
+                    return;
                 }
                 _ => std::thread::park_timeout(WATCH_EVERY),
             }

@@ -111,13 +111,19 @@ pub(crate) fn program_hex(info: &galac_runtime::game::GameInfo) -> String {
 /// report in `format`; the exit status (1 after the message when `out`
 /// cannot be written).
 pub(crate) fn emit_small(format: Format, out: Option<&Path>, text: &str, json: &impl serde::Serialize) -> i32 {
-    let line = match serde_json::to_string(json) {
-        Ok(line) => format!("{line}\n"),
+    match serde_json::to_string(json) {
+        Ok(line) => emit_lines(format, out, text, &line),
         Err(e) => {
             eprintln!("error: the answer cannot be written as JSON: {e}");
-            return 1;
+            1
         }
-    };
+    }
+}
+
+/// [`emit_small`] with the JSON already written (one line, without its
+/// newline).
+pub(crate) fn emit_lines(format: Format, out: Option<&Path>, text: &str, json: &str) -> i32 {
+    let line = format!("{json}\n");
     if let Some(out) = out {
         if let Err(e) = crate::write_atomically(out, |mut f| std::io::Write::write_all(&mut f, line.as_bytes())) {
             eprintln!("error: cannot write `{}`: {e}", out.display());

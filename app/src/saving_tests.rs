@@ -95,6 +95,7 @@ fn over_the_memory_limit_two_threads_save_within_it() {
         threads,
         tree: None,
         quiet: true,
+        cancel: None,
     };
     // What a streamed save holds, and a build in memory, in MiB.
     let one = TempFile::new("one.tree");

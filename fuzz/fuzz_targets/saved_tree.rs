@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
         bytes[n..].copy_from_slice(&crc.to_le_bytes());
     }
     let opts =
-        BuildOptions { max_nodes: 1 << 20, memory: MemoryLimit::from_bytes(256 << 20), labels: true, progress: None };
+        BuildOptions { max_nodes: 1 << 20, memory: MemoryLimit::from_bytes(256 << 20), labels: true, progress: None, cancel: None };
     if let Ok(tree) = load(bytes.as_slice(), kuhn(), &opts) {
         let _ = (tree.stats(), tree.preorder(), tree.content_digest());
         let _ = galac_solvers::treeplex::Treeplex::new(&tree);

@@ -13,6 +13,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         memory: galac_runtime::memory::MemoryLimit::from_bytes(64 << 20),
         labels: true,
         progress: None,
+        cancel: None,
     };
     if let Ok((tree, _, _)) = build(&game, &opts) {
         let _ = tree.stats();

@@ -9,8 +9,10 @@ galac's compiled engine (the same solvers, defaults and answers as the
     sol.strategy["first: my_card(1)"]  # {"Pass": ..., "Bet": ...}
 
 Errors are exceptions: ``GameError`` (with ``file``, ``line``, ``column``
-and every diagnostic), ``ParamError``, ``BuildError``, ``SolveError``, all
-``GalacError``. Long calls release the GIL and stop at Ctrl-C.
+and every diagnostic), ``ParamError``, ``BuildError``, ``SolveError``,
+``MemoryLimitError`` (the work passed ``max_memory`` and was stopped), all
+``GalacError``. Long calls release the GIL, and Ctrl-C stops them: the
+work ends before ``KeyboardInterrupt`` is raised.
 ``galac.openspiel`` plays the games inside OpenSpiel.
 """
 
@@ -23,12 +25,12 @@ from typing import Any, Mapping, Optional, Union
 import numpy as np
 
 from . import _galac
-from ._galac import BuildError, GalacError, GameError, ParamError, SolveError
+from ._galac import BuildError, GalacError, GameError, MemoryLimitError, ParamError, SolveError
 
 __version__ = _galac.__version__
 __all__ = [
     "load", "solvers", "Game", "Tree", "Solution", "SVG",
-    "GalacError", "GameError", "ParamError", "BuildError", "SolveError",
+    "GalacError", "GameError", "ParamError", "BuildError", "SolveError", "MemoryLimitError",
 ]
 
 
@@ -75,7 +77,8 @@ def load(path_or_source: Union[str, os.PathLike], params: Optional[Mapping[str, 
 
 
 def solvers() -> list[tuple[str, str, bool]]:
-    """The solvers `solve` takes: (name, description, runs from Python)."""
+    """The solvers `solve` takes: (name, description, whether it runs on
+    the built tree; the double oracle explores the game itself)."""
     return _galac.solvers()
 
 
@@ -123,7 +126,15 @@ class Game:
         as keywords (``iterations=1000``, ``target_exploitability=1e-4``,
         ``check_every=10``, ``time_limit=5``, ``alpha=1.5``, ...); without
         a solver, the one ``galac solve`` picks. The answer is checked by
-        the independent best response. See ``galac.solvers()``."""
+        the independent best response. ``solve("do")`` runs the double
+        oracle as ``galac solve --solver do`` does (``do_epsilon``,
+        ``variant``, ``no_tree``, ...): on a tree it can check (estimated
+        under 3 million nodes, without ``no_tree``) the answer is a full
+        report; otherwise ``value`` is None, ``json["value_bounds"]`` holds
+        the oracle's bounds, ``exploitability`` its gap and ``strategy``
+        the sets its restricted game defines. ``max_memory`` (MiB) bounds
+        the LP, Lemke and the double oracle as a whole process: past it
+        they stop with ``MemoryLimitError``. See ``galac.solvers()``."""
         text_json, text, probs, width = self._inner.solve(solver, _flags(options))
         rows = np.asarray(probs, dtype=np.float64).reshape(-1, width) if width else np.zeros((0, 0))
         return Solution(json.loads(text_json), text, rows)
@@ -225,7 +236,7 @@ class Solution:
         self.text = text
         self.probs = probs
 
-    value = property(lambda self: self.json["value"], doc="Each player's expected payoff, by name.")
+    value = property(lambda self: self.json.get("value"), doc="Each player's expected payoff, by name.")
     exploitability = property(lambda self: self.json["exploitability"], doc="NashConv of the answer.")
     best_response = property(lambda self: self.json["best_response"],
                              doc="Each player's best-response value against the others.")
@@ -239,5 +250,9 @@ class Solution:
         return self.text
 
     def __repr__(self) -> str:
-        values = ", ".join(f"{k} {v:.9f}" for k, v in self.value.items())
+        if self.value is None:
+            lower, upper = self.json["value_bounds"]
+            values = f"value in [{lower:.9f}, {upper:.9f}]"
+        else:
+            values = ", ".join(f"{k} {v:.9f}" for k, v in self.value.items())
         return f"<galac.Solution {self.solver}: {values}; NashConv {self.exploitability:.3e}>"

@@ -15,6 +15,12 @@ create_exception!(_galac, GameError, GalacError, "The game does not compile: `di
 create_exception!(_galac, ParamError, GalacError, "A param or an option is not one the game or solver has.");
 create_exception!(_galac, BuildError, GalacError, "The tree cannot be built (a limit, or an error while playing).");
 create_exception!(_galac, SolveError, GalacError, "The solver cannot solve the game, or refuses an option.");
+create_exception!(
+    _galac,
+    MemoryLimitError,
+    GalacError,
+    "The work passed the memory limit (`max_memory`, MiB) and was stopped; the process lives on."
+);
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -23,6 +29,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ParamError", py.get_type::<ParamError>())?;
     m.add("BuildError", py.get_type::<BuildError>())?;
     m.add("SolveError", py.get_type::<SolveError>())?;
+    m.add("MemoryLimitError", py.get_type::<MemoryLimitError>())?;
     Ok(())
 }
 

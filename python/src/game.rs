@@ -7,12 +7,14 @@
 
 use std::sync::{Arc, Mutex};
 
-use galac_app::registry::{self, Flags, Run, Shape};
+use galac_app::registry::double_oracle::{self, Shown};
+use galac_app::registry::{self, Flags, Run, Shape, SolverId};
 use galac_app::report::{unique_labels, Report};
 use galac_app::LimitArgs;
 use galac_compiler::diagnostic::SourceMap;
 use galac_compiler::driver::ParamValue;
 use galac_compiler::{compile, Compiled};
+use galac_runtime::cancel::Cancel;
 use galac_runtime::game::{Game as _, GameInfo};
 use galac_runtime::ids::PlayerId;
 use galac_solvers::best_response::{best_response, evaluate};
@@ -58,7 +60,8 @@ pub fn load_source(py: Python<'_>, name: &str, source: &[u8], params: Vec<String
 
 /// Parses `galac solve`'s run and limit flags (`["--iterations", "100"]`)
 /// with their clap definitions; a wrong one is a `ParamError` with clap's
-/// message. Progress output is always off.
+/// message. Progress output is always off, and the limits carry a fresh
+/// cancellation flag for the call ([`interruptible`] sets it).
 fn parse_flags(options: &[String]) -> PyResult<(Flags, LimitArgs)> {
     use clap::{Args, FromArgMatches};
     let command = Flags::augment_args(LimitArgs::augment_args(clap::Command::new("solve").no_binary_name(true)));
@@ -69,6 +72,7 @@ fn parse_flags(options: &[String]) -> PyResult<(Flags, LimitArgs)> {
         return Err(ParamError::new_err("a saved tree (`tree`) is not read from Python: build it with `tree()`"));
     }
     limits.quiet = true;
+    limits.cancel = Some(Cancel::new());
     Ok((flags, limits))
 }
 
@@ -100,7 +104,7 @@ impl Game {
             return Ok(b);
         }
         let (compiled, values, limits) = (self.compiled.clone(), self.values.clone(), limits.clone());
-        let built = interruptible(py, move || {
+        let built = interruptible(py, &limits.clone(), move || {
             let game = compiled.interp(&values);
             let make = || Some(compiled.interp(&values));
             galac_app::building::try_build_tree(&game, Some(&make), &limits, true)
@@ -110,6 +114,35 @@ impl Game {
         let built = Arc::new(Built { tree, labels, seconds, title: self.title() });
         *self.built.lock().unwrap_or_else(|e| e.into_inner()) = Some(built.clone());
         Ok(built)
+    }
+
+    /// Solves with a registry row that explores the game itself (the
+    /// double oracle), as `galac solve --solver do` does: the same run and
+    /// report, the tree built only for its check.
+    fn solve_game(&self, py: Python<'_>, row: SolverId, flags: Flags, limits: LimitArgs) -> PyResult<Answer> {
+        if let Some(flag) = registry::refused_flag(row, &flags) {
+            return Err(refused(row, flag));
+        }
+        double_oracle::checked_flags(&request(&flags, &limits)).map_err(ParamError::new_err)?;
+        let (compiled, values) = (self.compiled.clone(), self.values.clone());
+        let answer = interruptible(py, &limits.clone(), move || {
+            let game = compiled.interp(&values);
+            let req = request(&flags, &limits);
+            double_oracle::solve(&game, &req, |shown| -> Result<Answer, String> {
+                let utf8 = |b: Vec<u8>| String::from_utf8(b).map_err(|e| e.to_string());
+                match shown {
+                    Shown::Report(report) => {
+                        let (mut json, mut text) = (Vec::new(), Vec::new());
+                        report.write_json(&mut json).map_err(|e| e.to_string())?;
+                        report.write_text(&mut text).map_err(|e| e.to_string())?;
+                        let (probs, width) = padded_probs(report.tree, report.profile);
+                        Ok((utf8(json)?, utf8(text)?, probs, width))
+                    }
+                    Shown::Untreed { text, json } => Ok((json.to_string(), text.to_string(), Vec::new(), 0)),
+                }
+            })
+        })?;
+        answer.and_then(|a| a).map_err(SolveError::new_err)
     }
 
     fn cached(&self) -> Option<Arc<Built>> {
@@ -171,14 +204,8 @@ impl Game {
             })?),
             None => None,
         };
-        if let Some(row) = row {
-            if let Run::Game = row.run {
-                return Err(SolveError::new_err(format!(
-                    "the solver `{}` explores the game without a tree and runs from the command line only \
-                     (`galac solve FILE --solver {}`)",
-                    row.name, row.name
-                )));
-            }
+        if let Some(row) = row.filter(|row| matches!(row.run, Run::Game)) {
+            return self.solve_game(py, row, flags, limits);
         }
         let built = self.built(py, &limits)?;
         let (row, why) = match row {
@@ -189,14 +216,13 @@ impl Game {
             }
         };
         if let Some(flag) = registry::refused_flag(row, &flags) {
-            let option = flag.trim_start_matches("--").replace('-', "_");
-            return Err(ParamError::new_err(format!("the solver `{}` does not read `{option}`", row.name)));
+            return Err(refused(row, flag));
         }
         let Run::Tree(run) = row.run else {
             return Err(SolveError::new_err(format!("the solver `{}` does not solve a built tree", row.name)));
         };
         let info = self.info.clone();
-        let answer = interruptible(py, move || -> Result<Answer, String> {
+        let answer = interruptible(py, &limits.clone(), move || -> Result<Answer, String> {
             let tree = &built.tree;
             let solved = run(&flags, tree, &registry::Context { limits: &limits, curve: None })?;
             let profile = &solved.solution.profile;
@@ -241,7 +267,7 @@ impl Game {
                 .map_err(ParamError::new_err)?;
         let profile = loaded.profile;
         let info = self.info.clone();
-        let json = interruptible(py, move || {
+        let json = interruptible(py, &limits, move || {
             let tree = &built.tree;
             let eval = evaluate(tree, &profile);
             let keyed = |xs: &[f64]| -> serde_json::Map<String, serde_json::Value> {
@@ -299,7 +325,7 @@ impl Game {
         let (_, limits) = parse_flags(&options)?;
         let built = self.built(py, &limits)?;
         let (compiled, values) = (self.compiled.clone(), self.values.clone());
-        let svg = interruptible(py, move || {
+        let svg = interruptible(py, &limits.clone(), move || {
             let mut select: galac_app::explain::Selection = galac_app::defaults();
             select.player = player;
             select.filter = filter;
@@ -313,6 +339,27 @@ impl Game {
     fn __repr__(&self) -> String {
         format!("<galac.Game {}>", self.summary)
     }
+}
+
+/// The double oracle's run as `galac solve --solver do` asks for it, the
+/// answer handed back rather than printed.
+fn request<'a>(flags: &'a Flags, limits: &'a LimitArgs) -> double_oracle::Request<'a> {
+    double_oracle::Request {
+        args: &flags.double_oracle,
+        lp: &flags.lp,
+        stop: &flags.stop,
+        limits,
+        curve: None,
+        format: galac_app::Format::Text,
+        out: None,
+        why: None,
+    }
+}
+
+/// The error for a run flag `row` does not read, named as Python's option.
+fn refused(row: SolverId, flag: &str) -> PyErr {
+    let option = flag.trim_start_matches("--").replace('-', "_");
+    ParamError::new_err(format!("the solver `{}` does not read `{option}`", row.name))
 }
 
 /// Every set's probabilities in rows of the widest set's length, NaN past

@@ -2,10 +2,14 @@
 //! with Ctrl-C. The work runs on a thread of its own while the calling
 //! thread, without the GIL, waits for it and every 50 ms takes the GIL
 //! back to let Python run its signal handlers (`check_signals`). On
-//! KeyboardInterrupt the call sets the registry's stop flag, so an
-//! iterative solver (the CFR family) stops at its next check, waits up to
-//! a second for it, and raises; work that cannot stop (a tree build, the
-//! LP) finishes on its thread and its answer is dropped. A panic on the work's thread becomes
+//! KeyboardInterrupt the call cancels the work: it sets the call's
+//! [`Cancel`] (the tree build, the LP's HiGHS and clarabel, Lemke and the
+//! double oracle stop at their next check) and the registry's stop flag
+//! (the CFR family stops at its next iteration), waits for the work's
+//! thread to end, and raises. Only microlp's LP cannot be stopped: after
+//! [`STOPPING`] the call raises and leaves it to finish. When the memory
+//! watch cancelled the work (`--max-memory` passed, `galac_app::memory`)
+//! the call raises `MemoryLimitError`. A panic on the work's thread becomes
 //! a `GalacError`: nothing unwinds into Python.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -15,18 +19,29 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 
-use crate::errors::GalacError;
+use galac_app::LimitArgs;
+use galac_runtime::cancel::Reason;
+
+use crate::errors::{GalacError, MemoryLimitError};
 
 /// How often the waiting thread looks at Python's signals.
 const POLL: Duration = Duration::from_millis(50);
 
-/// How long an interrupted call waits for its work to stop.
-const STOPPING: Duration = Duration::from_secs(1);
+/// How long an interrupted call waits for its work to stop (the checks
+/// come every few milliseconds; only microlp never looks).
+const STOPPING: Duration = Duration::from_secs(10);
 
 /// Runs `work` on its own thread, the GIL released; its answer, or the
 /// exception of a Ctrl-C (or of any signal handler that raised), or a
-/// `GalacError` for a panic.
-pub fn interruptible<T: Send + 'static>(py: Python<'_>, work: impl FnOnce() -> T + Send + 'static) -> PyResult<T> {
+/// `MemoryLimitError` when the memory watch cancelled it, or a
+/// `GalacError` for a panic. `limits` carry the call's cancellation flag
+/// (`parse_flags`).
+pub fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    limits: &LimitArgs,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let cancel = limits.cancel.clone().unwrap_or_default();
     let stop = galac_app::signals::graceful();
     // A new run starts unstopped (a Ctrl-C stopped the last one).
     stop.store(false, Ordering::SeqCst);
@@ -47,6 +62,12 @@ pub fn interruptible<T: Send + 'static>(py: Python<'_>, work: impl FnOnce() -> T
             (rx, got)
         });
         rx = back;
+        if let Some(Reason::MemoryLimit(message)) = cancel.reason() {
+            // The work stopped with a "cancelled" error, or its answer came
+            // past the limit: the limit is what the caller hears of.
+            let _ = py.detach(move || rx.recv_timeout(STOPPING));
+            return Err(MemoryLimitError::new_err(format!("{message}\nhint: raise the limit with max_memory=")));
+        }
         match got {
             Ok(Ok(answer)) => return Ok(answer),
             Ok(Err(panic)) => {
@@ -59,10 +80,11 @@ pub fn interruptible<T: Send + 'static>(py: Python<'_>, work: impl FnOnce() -> T
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if let Err(e) = py.check_signals() {
+                    cancel.cancel(Reason::Interrupted);
                     stop.store(true, Ordering::SeqCst);
-                    // A run that stops at the flag ends within an iteration:
-                    // wait a little for it, so that it never outlives the
-                    // reset of the flag by the next call.
+                    // The work ends at its next check: wait for it, so that
+                    // no work goes on after the exception (and a CFR run
+                    // never outlives the reset of the flag by the next call).
                     let _ = py.detach(move || rx.recv_timeout(STOPPING));
                     return Err(e);
                 }

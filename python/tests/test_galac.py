@@ -117,8 +117,42 @@ def test_flags_a_solver_does_not_read_and_unknown_solvers_are_refused():
         game.solve("simplex")
     with pytest.raises(galac.ParamError):
         game.solve("cfr", iterations="many")
-    with pytest.raises(galac.SolveError, match="command line only"):
-        game.solve("do")
+    with pytest.raises(galac.ParamError, match="does not read `iterations`"):
+        game.solve("do", iterations=10)
+
+
+@pytest.mark.parametrize("path, value", [(KUHN, -1 / 18), (LEDUC, -0.085606424078)])
+def test_the_double_oracle_finds_the_known_value(path, value):
+    # Kuhn's value is -1/18; Leduc's is OpenSpiel's. The oracle stops when
+    # its bounds are within `tolerance` (1e-9 of the payoff range).
+    game = galac.load(path)
+    sol = game.solve("do")
+    assert sol.solver.startswith("double oracle (do-b")
+    oracle = sol.json["double_oracle"]
+    tolerance = oracle["tolerance"]
+    assert 0 < tolerance < 1e-7 and oracle["gap"] <= tolerance and not oracle["stopped"]
+    assert oracle["lower"] - tolerance <= value <= oracle["upper"] + tolerance
+    assert sol.value["first"] == pytest.approx(value, abs=tolerance)
+    # Its exploitability, computed again by the independent best response
+    # from the answer's strategy dict (not from the solver's own check).
+    br = game.best_response(dict(sol.strategy))
+    assert br["nash_conv"] == pytest.approx(sol.exploitability, abs=1e-12)
+    assert br["nash_conv"] <= 2 * tolerance
+    assert list(sol.strategy) == game.tree().infoset_labels and sol.probs.shape[0] == game.tree().n_infosets
+
+
+def test_the_double_oracle_without_a_tree_gives_bounds_and_its_restricted_strategy():
+    game = galac.load(KUHN)
+    sol = game.solve("do", no_tree=True, variant="sa", do_epsilon=1e-6)
+    assert sol.solver.startswith("double oracle (do-sa") and sol.value is None
+    lower, upper = sol.json["value_bounds"]
+    assert lower - 4e-6 <= -1 / 18 <= upper + 4e-6 and sol.exploitability == pytest.approx(upper - lower)
+    assert repr(sol).startswith("<galac.Solution double oracle (do-sa") and "value in [" in repr(sol)
+    # The sets the restricted game defines, by the labels `solve` prints.
+    labels = set(game.tree().infoset_labels)
+    assert sol.strategy and set(sol.strategy) <= labels
+    with pytest.raises(galac.ParamError, match="unknown variant"):
+        game.solve("do", variant="x")
 
 
 def test_best_response_checks_a_solution_and_a_given_strategy():
@@ -199,3 +233,85 @@ def test_ctrl_c_stops_a_long_solve():
     lines = out.splitlines()
     assert lines[0].startswith("interrupted after") and float(lines[0].split()[-1]) < 10
     assert lines[1] == "solves again"
+
+
+def run_script(body: str, timeout: float = 120) -> list[str]:
+    """Runs `body` in a fresh interpreter (a signal or a memory limit
+    there cannot hurt pytest's); its printed lines, after it exits with 0."""
+    script = textwrap.dedent(body)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout.splitlines()
+
+
+# Stops the call after `delay` seconds with SIGINT, as Ctrl-C does, then
+# measures the process's CPU time over the next second: work left running
+# on galac's threads would add about a second of it per busy thread.
+INTERRUPT = """
+import json, os, signal, threading, time, galac
+
+def interrupted(call, delay):
+    threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT)).start()
+    start = time.perf_counter()
+    try:
+        call()
+    except KeyboardInterrupt:
+        raised = time.perf_counter() - start
+        cpu = time.process_time()
+        time.sleep(1.0)
+        return {"raised": raised, "cpu": time.process_time() - cpu}
+    return {"finished": time.perf_counter() - start}
+"""
+
+
+def test_ctrl_c_stops_a_tree_build_and_the_lps_for_real():
+    # 30-rank Leduc: a tree of about 15M nodes (several seconds to build);
+    # 13-rank Leduc's LP takes clarabel and HiGHS tens of seconds
+    # (BENCHMARKS.md, LP and exact values).
+    lines = run_script(INTERRUPT + f"""
+big = galac.load({str(LEDUC)!r}, params={{"ranks": 30}})
+print(json.dumps(interrupted(lambda: big.tree(threads=1), 1.0)))
+game = galac.load({str(LEDUC)!r}, params={{"ranks": 13}})
+game.tree()
+for backend in ["clarabel", "highs"]:
+    print(json.dumps(interrupted(lambda: game.solve("lp", lp_backend=backend), 1.5)))
+print(json.dumps(interrupted(lambda: game.solve("lemke"), 1.5)))
+print(json.dumps({{"value": galac.load({str(KUHN)!r}).solve("do").value["first"]}}))
+""", timeout=300)
+    import json
+    results = [json.loads(line) for line in lines]
+    *calls, after = results
+    for what, r in zip(["build", "clarabel", "highs", "lemke"], calls):
+        assert "raised" in r, f"{what} finished before Ctrl-C: {r}"
+        assert r["raised"] < 5, (what, r)
+        # The work's thread has ended: no CPU is spent after the exception.
+        assert r["cpu"] < 0.25, (what, r)
+    # And the process goes on solving.
+    assert after["value"] == pytest.approx(-1 / 18, abs=1e-8)
+
+
+def test_the_memory_limit_raises_and_the_process_lives_on():
+    # The LP's watch holds the whole process to `max_memory` (MiB): set
+    # just above what the process holds once the tree is built, clarabel's
+    # factorization on 13-rank Leduc passes it.
+    lines = run_script(f"""
+import resource, time, galac
+game = galac.load({str(LEDUC)!r}, params={{"ranks": 13}})
+game.tree()
+with open("/proc/self/statm") as f:
+    resident = int(f.read().split()[1]) * resource.getpagesize() >> 20
+try:
+    game.solve("lp", lp_backend="clarabel", max_memory=resident + 40)
+    print("solved")
+except galac.MemoryLimitError as e:
+    cpu = time.process_time()
+    time.sleep(1.0)
+    print("raised", isinstance(e, galac.GalacError), time.process_time() - cpu)
+    print(str(e).splitlines()[0])
+print(galac.load({str(KUHN)!r}).solve("lp").value["first"])
+""")
+    raised, message, value = lines
+    assert raised.startswith("raised True "), lines
+    assert float(raised.split()[-1]) < 0.25, lines
+    assert message.startswith("the sequence-form LP passed the memory limit: ") and "(--max-memory)" in message
+    assert float(value) == pytest.approx(-1 / 18, abs=1e-9)

@@ -61,6 +61,16 @@ def test_openspiels_nash_conv_of_galacs_answer_is_galacs(file):
     assert theirs == pytest.approx(worse.exploitability, abs=1e-9) and theirs > 1e-2
 
 
+@pytest.mark.parametrize("file, value", [("kuhn.gala", -1 / 18), ("leduc.gala", -0.085606424078)])
+def test_openspiels_nash_conv_of_the_double_oracles_answer(file, value):
+    bridged = gos.load_game(EXAMPLES / file)
+    solution = bridged.galac_game.solve("do")
+    tolerance = solution.json["double_oracle"]["tolerance"]
+    assert solution.value["first"] == pytest.approx(value, abs=tolerance)
+    theirs = exploitability.nash_conv(bridged, galac_policy(bridged, solution))
+    assert theirs == pytest.approx(solution.exploitability, abs=1e-9) and theirs <= 2 * tolerance
+
+
 def test_information_states_are_galacs_sets():
     bridged = gos.load_game(EXAMPLES / "leduc.gala")
     tree = bridged.galac_tree

@@ -8,6 +8,7 @@
 //! and players are typed ids ([`ids`]). The runtime never
 //! depends on the compiler, the solvers or the command line.
 
+pub mod cancel;
 mod error;
 pub mod game;
 pub mod ids;

@@ -18,6 +18,8 @@
 use std::ffi::{c_char, c_double, c_int, c_void, CStr};
 use std::sync::OnceLock;
 
+use galac_runtime::cancel::Cancel;
+
 type HighsInt = c_int;
 
 /// HiGHS's basis statuses (`kHighsBasisStatus*`).
@@ -63,8 +65,40 @@ struct Api {
     basis: unsafe extern "C" fn(*const c_void, *mut HighsInt, *mut HighsInt) -> HighsInt,
     int_info: unsafe extern "C" fn(*const c_void, *const c_char, *mut HighsInt) -> HighsInt,
     objective: unsafe extern "C" fn(*const c_void) -> c_double,
+    /// `Highs_setCallback` and `Highs_startCallback`, to stop a run from
+    /// another thread (a HiGHS without them solves, uncancellable).
+    callbacks: Option<(SetCallback, StartCallback)>,
     /// Keeps the functions above loaded.
     _lib: libloading::Library,
+}
+
+type SetCallback = unsafe extern "C" fn(*mut c_void, Callback, *mut c_void) -> HighsInt;
+type StartCallback = unsafe extern "C" fn(*mut c_void, HighsInt) -> HighsInt;
+/// HiGHS's `HighsCCallbackType`.
+type Callback = unsafe extern "C" fn(c_int, *const c_char, *const c_void, *mut DataIn, *mut c_void);
+
+/// The start of HiGHS's `HighsCallbackDataIn`: the flag a callback sets to
+/// stop the run (its first field, by HiGHS's promise in
+/// `HighsCallbackStruct.h`).
+#[repr(C)]
+struct DataIn {
+    user_interrupt: c_int,
+}
+
+/// `kCallbackSimplexInterrupt` and `kCallbackIpmInterrupt`: asked every
+/// iteration of the simplex and of the interior point.
+const INTERRUPTS: [HighsInt; 2] = [1, 2];
+
+/// The interrupt callback: stops the run once the [`Cancel`] that
+/// `user` points at is set.
+unsafe extern "C" fn interrupt(_: c_int, _: *const c_char, _: *const c_void, data: *mut DataIn, user: *mut c_void) {
+    // SAFETY: `user` is the `&Cancel` that `solve` gave, alive for the run;
+    // `data` is HiGHS's input struct for this call, or null.
+    unsafe {
+        if !data.is_null() && (*(user as *const Cancel)).is_cancelled() {
+            (*data).user_interrupt = 1;
+        }
+    }
 }
 
 /// The library's path when galac was built (see the module's doc).
@@ -107,6 +141,10 @@ fn load() -> Result<Api, String> {
             basis: sym!(b"Highs_getBasis"),
             int_info: sym!(b"Highs_getIntInfoValue"),
             objective: sym!(b"Highs_getObjectiveValue"),
+            callbacks: lib
+                .get::<SetCallback>(b"Highs_setCallback")
+                .and_then(|set| Ok((*set, *lib.get::<StartCallback>(b"Highs_startCallback")?)))
+                .ok(),
             _lib: lib,
         })
     }
@@ -162,9 +200,23 @@ impl Drop for Instance<'_> {
     }
 }
 
+/// Why [`solve`] failed.
+#[derive(Debug)]
+pub enum Failure {
+    /// The run was cancelled.
+    Cancelled,
+    Other(String),
+}
+
+impl From<String> for Failure {
+    fn from(e: String) -> Self {
+        Failure::Other(e)
+    }
+}
+
 /// Solves `model` by the simplex, from `basis` (column and row statuses)
-/// when given.
-pub fn solve(model: &Model, basis: Option<(&[i8], &[i8])>) -> Result<Optimum, String> {
+/// when given; stops within an iteration once `cancel` is set.
+pub fn solve(model: &Model, basis: Option<(&[i8], &[i8])>, cancel: Option<&Cancel>) -> Result<Optimum, Failure> {
     let api = library()?;
     let (n_cols, n_rows) = (model.cost.len(), model.row_lower.len());
     assert!(model.start.len() == n_cols + 1 && model.index.len() == model.value.len(), "malformed model");
@@ -173,7 +225,17 @@ pub fn solve(model: &Model, basis: Option<(&[i8], &[i8])>) -> Result<Optimum, St
     // SAFETY: Highs_create takes no argument.
     let highs = Instance { api, ptr: unsafe { (api.create)() } };
     if highs.ptr.is_null() {
-        return Err("HiGHS could not create an instance".into());
+        return Err(Failure::Other("HiGHS could not create an instance".into()));
+    }
+    if let (Some(cancel), Some((set_callback, start_callback))) = (cancel, api.callbacks) {
+        // SAFETY: a live instance; `cancel` outlives the run below, the
+        // only time HiGHS calls back.
+        unsafe {
+            set_callback(highs.ptr, interrupt, cancel as *const Cancel as *mut c_void);
+            for kind in INTERRUPTS {
+                start_callback(highs.ptr, kind);
+            }
+        }
     }
     let set_bool = |name: &CStr, v: bool| {
         // SAFETY: a live instance and a NUL-terminated option name.
@@ -209,7 +271,7 @@ pub fn solve(model: &Model, basis: Option<(&[i8], &[i8])>) -> Result<Optimum, St
         )
     };
     if status == STATUS_ERROR {
-        return Err("HiGHS refused the model".into());
+        return Err(Failure::Other("HiGHS refused the model".into()));
     }
     let mut warm = false;
     if let Some((cols, rows)) = basis {
@@ -221,8 +283,11 @@ pub fn solve(model: &Model, basis: Option<(&[i8], &[i8])>) -> Result<Optimum, St
     }
     // SAFETY: a live instance holding a model.
     let (run, model_status) = unsafe { ((api.run)(highs.ptr), (api.model_status)(highs.ptr)) };
+    if galac_runtime::cancel::requested(cancel) {
+        return Err(Failure::Cancelled);
+    }
     if run == STATUS_ERROR || model_status != MODEL_STATUS_OPTIMAL {
-        return Err(format!("HiGHS stopped with model status {model_status}"));
+        return Err(Failure::Other(format!("HiGHS stopped with model status {model_status}")));
     }
     let mut cols = vec![0.0; n_cols];
     let mut col_duals = vec![0.0; n_cols];

@@ -17,11 +17,9 @@
 
 use std::time::Instant;
 
-use good_lp::{
-    variable, Constraint, DualValues as _, Expression, ProblemVariables, Solution as _, SolutionWithDual as _,
-    SolverModel, Variable,
-};
+use good_lp::{variable, Constraint, Expression, ProblemVariables, Solution as _, SolverModel, Variable};
 
+use galac_runtime::cancel::Cancel;
 use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::tree::Tree;
 
@@ -103,22 +101,30 @@ pub struct LpSolution {
 /// Both players' optimal plans: by clarabel and microlp each from its own
 /// LP, by HiGHS both from one (the second's as the duals, as in
 /// [`solve_both`]).
-pub fn solve(sf: &SequenceForm, backend: Backend) -> Result<LpSolution, LpError> {
+/// HiGHS and clarabel stop within an iteration once `cancel` is set
+/// ([`LpError::Cancelled`]); microlp has no way to be stopped and runs to
+/// its end.
+pub fn solve(sf: &SequenceForm, backend: Backend, cancel: Option<&Cancel>) -> Result<LpSolution, LpError> {
     if backend == Backend::Highs {
-        return solve_highs(sf, None);
+        return solve_highs(sf, None, cancel);
     }
-    let (x, v1, b1, s1) = solve_player(sf, PlayerId(0), backend)?;
-    let (y, _v2, b2, s2) = solve_player(sf, PlayerId(1), backend)?;
+    let (x, v1, b1, s1) = solve_player(sf, PlayerId(0), backend, cancel)?;
+    let (y, _v2, b2, s2) = solve_player(sf, PlayerId(1), backend, cancel)?;
     Ok(LpSolution { value: v1, plans: [x, y], build_seconds: b1 + b2, solve_seconds: s1 + s2 })
 }
 
 /// Solves the LP of player `me` (0 maximises the first player's payoff, 1
 /// minimises it); returns the plan, the value, and build and solve times.
 /// The double oracle solves one player's LP when it needs only that
-/// player's strategy.
-pub fn solve_player(sf: &SequenceForm, me: PlayerId, backend: Backend) -> Result<(Vec<f64>, f64, f64, f64), LpError> {
+/// player's strategy. Cancelled as [`solve`] is.
+pub fn solve_player(
+    sf: &SequenceForm,
+    me: PlayerId,
+    backend: Backend,
+    cancel: Option<&Cancel>,
+) -> Result<(Vec<f64>, f64, f64, f64), LpError> {
     if backend == Backend::Highs {
-        let LpSolution { value, plans: [x, y], build_seconds, solve_seconds } = solve_highs(sf, None)?;
+        let LpSolution { value, plans: [x, y], build_seconds, solve_seconds } = solve_highs(sf, None, cancel)?;
         return Ok((if me.0 == 0 { x } else { y }, value, build_seconds, solve_seconds));
     }
     let start = Instant::now();
@@ -126,6 +132,7 @@ pub fn solve_player(sf: &SequenceForm, me: PlayerId, backend: Backend) -> Result
     let build_seconds = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let (plan, dual0, scale) = (lp.plan.clone(), lp.duals[0], lp.scale);
+    let (n_plan, which) = (lp.plan.len(), lp.which());
     let fail = lp.failure(backend);
     let (problem, constraints) = lp.problem();
     let (values, value) = match backend {
@@ -134,8 +141,8 @@ pub fn solve_player(sf: &SequenceForm, me: PlayerId, backend: Backend) -> Result
             (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(dual0) / scale)
         }
         Backend::Clarabel => {
-            let sol = clarabel_model(problem).with_all(constraints).solve().map_err(fail)?;
-            (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(dual0) / scale)
+            let sol = run_clarabel(clarabel_model(problem).with_all(constraints), n_plan, which, cancel)?;
+            (sol.x[..n_plan].to_vec(), sol.x[n_plan] / scale)
         }
         Backend::Highs => unreachable!("HiGHS is solved above"),
     };
@@ -149,31 +156,30 @@ pub fn solve_player(sf: &SequenceForm, me: PlayerId, backend: Backend) -> Result
 /// the double oracle's LP time; microlp solves the two LPs. With HiGHS and
 /// `warm`, the simplex starts from the basis the last LP of the same
 /// growing game ended at (and `warm` keeps this one's for the next).
+/// Cancelled as [`solve`] is.
 pub fn solve_both(
     sf: &SequenceForm,
     backend: Backend,
     warm: Option<(&StableIds, &mut WarmBasis)>,
+    cancel: Option<&Cancel>,
 ) -> Result<LpSolution, LpError> {
     match backend {
-        Backend::Microlp => return solve(sf, backend),
-        Backend::Highs => return solve_highs(sf, warm),
+        Backend::Microlp => return solve(sf, backend, cancel),
+        Backend::Highs => return solve_highs(sf, warm, cancel),
         Backend::Clarabel => {}
     }
     let start = Instant::now();
     let lp = PlayerLp::new(sf, PlayerId(0));
     let build_seconds = start.elapsed().as_secs_f64();
     let start = Instant::now();
-    let (plan, dual0, scale, first_row) = (lp.plan.clone(), lp.duals[0], lp.scale, lp.first_opponent_row);
-    let fail = lp.failure(backend);
+    let (n_plan, scale, first_row, which) = (lp.plan.len(), lp.scale, lp.first_opponent_row, lp.which());
     let (problem, constraints) = lp.problem();
-    let mut model = clarabel_model(problem);
-    let rows: Vec<_> = constraints.into_iter().map(|c| model.add_constraint(c)).collect();
-    let mut sol = model.solve().map_err(fail)?;
-    let x: Vec<f64> = plan.iter().map(|v| sol.value(*v)).collect();
-    let value = sol.value(dual0) / scale;
-    let duals = sol.compute_dual();
-    // The sign of a multiplier is a convention of the backend; the plan is its size.
-    let y: Vec<f64> = rows[first_row..].iter().map(|r| duals.dual(r.clone()).abs()).collect();
+    let sol = run_clarabel(clarabel_model(problem).with_all(constraints), n_plan, which, cancel)?;
+    let x = sol.x[..n_plan].to_vec();
+    let value = sol.x[n_plan] / scale;
+    // The sign of a multiplier is a convention of the backend; the plan is
+    // its size. The plan's `>= 0` bounds are the model's first rows.
+    let y: Vec<f64> = sol.z[n_plan + first_row..].iter().map(|d| d.abs()).collect();
     Ok(LpSolution { value, plans: [x, y], build_seconds, solve_seconds: start.elapsed().as_secs_f64() })
 }
 
@@ -348,14 +354,23 @@ pub fn write_highs_model(sf: &SequenceForm, out: &mut impl std::io::Write) -> st
 /// Both plans and the value from the first player's LP by HiGHS's simplex
 /// (the second player's plan as its duals, as in [`solve_both`]), from
 /// the basis in `warm` when it has one.
-fn solve_highs(sf: &SequenceForm, warm: Option<(&StableIds, &mut WarmBasis)>) -> Result<LpSolution, LpError> {
+fn solve_highs(
+    sf: &SequenceForm,
+    warm: Option<(&StableIds, &mut WarmBasis)>,
+    cancel: Option<&Cancel>,
+) -> Result<LpSolution, LpError> {
     let start = Instant::now();
     let (model, scale) = highs_model(sf);
     let basis = warm.as_ref().and_then(|(ids, basis)| basis.statuses(sf, ids));
     let build_seconds = start.elapsed().as_secs_f64();
     let start = Instant::now();
-    let opt = crate::highs::solve(&model, basis.as_ref().map(|(c, r)| (&c[..], &r[..])))
-        .map_err(|e| LpError::Solver { backend: Backend::Highs.name(), which: "first player's", status: e })?;
+    let opt =
+        crate::highs::solve(&model, basis.as_ref().map(|(c, r)| (&c[..], &r[..])), cancel).map_err(|e| match e {
+            crate::highs::Failure::Cancelled => LpError::Cancelled,
+            crate::highs::Failure::Other(status) => {
+                LpError::Solver { backend: Backend::Highs.name(), which: "first player's", status }
+            }
+        })?;
     let n0 = sf.treeplex.n_seqs(PlayerId(0));
     let first_seq_row = 1 + sf.treeplex.infosets_of[PlayerId(0)].len();
     let x = opt.cols[..n0].to_vec();
@@ -382,6 +397,42 @@ fn clarabel_model(problem: good_lp::variable::UnsolvedProblem) -> good_lp::solve
     let mut model = problem.using(good_lp::clarabel);
     model.settings().tol_gap_abs(1e-12).tol_gap_rel(1e-12).tol_feas(1e-12).max_iter(500);
     model
+}
+
+/// Solves a model made by [`clarabel_model`] from a [`PlayerLp`], stopping
+/// at the next interior-point iteration once `cancel` is set. good_lp's
+/// own `solve` gives no way to stop, so the model is run as clarabel's
+/// solver and read by position: good_lp numbers the variables in the
+/// order they were added (the plan, then the duals: [`PlayerLp::new`]) and
+/// the constraint rows after one row per bounded variable (the plan's
+/// `>= 0`), in the order given. The answer's objective is checked against
+/// that reading.
+fn run_clarabel(
+    model: good_lp::solvers::clarabel::ClarabelProblem,
+    n_plan: usize,
+    which: &'static str,
+    cancel: Option<&Cancel>,
+) -> Result<clarabel::solver::DefaultSolution<f64>, LpError> {
+    use clarabel::solver::{IPSolver as _, SolverStatus as S};
+    let fail = |status: String| LpError::Solver { backend: Backend::Clarabel.name(), which, status };
+    let mut solver = model.try_into_solver().map_err(|e| fail(e.to_string()))?;
+    if let Some(cancel) = cancel {
+        let cancel = cancel.clone();
+        solver.set_termination_callback(move |_| cancel.is_cancelled());
+    }
+    solver.solve();
+    let sol = solver.solution;
+    match sol.status {
+        S::Solved | S::AlmostSolved | S::AlmostDualInfeasible | S::DualInfeasible => {
+            // The objective is the variable after the plan (`q_0`), negated
+            // when maximised.
+            let q0 = sol.x[n_plan];
+            debug_assert!((sol.obj_val.abs() - q0.abs()).abs() <= 1e-6 * (1.0 + q0.abs()), "{} {q0}", sol.obj_val);
+            Ok(sol)
+        }
+        S::CallbackTerminated => Err(LpError::Cancelled),
+        other => Err(fail(format!("{other:?}"))),
+    }
 }
 
 /// The LP of one player, built and not yet solved.
@@ -450,9 +501,18 @@ impl PlayerLp {
         (problem, self.constraints)
     }
 
+    /// Which LP this is, for messages.
+    fn which(&self) -> &'static str {
+        if self.me.0 == 0 {
+            "first player's"
+        } else {
+            "second player's"
+        }
+    }
+
     /// The error of a failed solve of this LP.
     fn failure(&self, backend: Backend) -> impl Fn(good_lp::ResolutionError) -> LpError {
-        let which = if self.me.0 == 0 { "first player's" } else { "second player's" };
+        let which = self.which();
         move |e| LpError::Solver { backend: backend.name(), which, status: e.to_string() }
     }
 }
@@ -486,6 +546,8 @@ fn n_actions(sf: &SequenceForm, set: InfosetId) -> usize {
 /// constant-sum) games, one shot.
 pub struct LpSolver {
     pub backend: Backend,
+    /// Stops the LP when set (not microlp's).
+    pub cancel: Option<Cancel>,
 }
 
 impl Solver for LpSolver {
@@ -498,7 +560,7 @@ impl Solver for LpSolver {
         let sf = SequenceForm::new(tree)
             .map_err(|e| SolveError::Unsupported { solver: "the sequence-form LP", reason: e.to_string() })?;
         let sf_seconds = start.elapsed().as_secs_f64();
-        let sol = solve(&sf, self.backend)?;
+        let sol = solve(&sf, self.backend, self.cancel.as_ref())?;
         let mut profile = Profile::uniform(tree);
         let mut unreached = sf.behaviour(tree, PlayerId(0), &sol.plans[0], &mut profile);
         unreached.extend(sf.behaviour(tree, PlayerId(1), &sol.plans[1], &mut profile));

@@ -87,6 +87,9 @@ pub struct Solution {
 pub enum LpError {
     #[error("the LP solver ({backend}) failed on the {which} LP: {status}")]
     Solver { backend: &'static str, which: &'static str, status: String },
+    /// Its [`galac_runtime::cancel::Cancel`] was set.
+    #[error("the LP was cancelled")]
+    Cancelled,
 }
 
 /// Why a solver could not solve a game. Messages say what the game lacks,
@@ -105,6 +108,9 @@ pub enum SolveError {
     ExploredMemory { solver: &'static str, limit: u64 },
     #[error(transparent)]
     Lp(#[from] LpError),
+    /// The solver's [`galac_runtime::cancel::Cancel`] was set.
+    #[error("the solver was cancelled")]
+    Cancelled,
     /// A solver that explores the game itself (the double oracle) met an
     /// error of the game's rules.
     #[error(transparent)]

@@ -90,7 +90,7 @@ fn main() {
                 continue;
             }
             let cpu = cpu_seconds();
-            let sol = match lp::solve(&sf, backend) {
+            let sol = match lp::solve(&sf, backend, None) {
                 Ok(s) => s,
                 Err(e) => {
                     println!("{:<10} {:>9} {:<9} failed: {e}", case.name, tree.n_nodes(), backend.name());

@@ -53,7 +53,8 @@ fn belief(tree: &Tree, beliefs: &[(NodeId, f64)], deal_first: u64, deal_second: 
 #[test]
 fn kuhn_beliefs_and_values_are_bayes_rule() {
     let tree = kuhn();
-    let profile = LpSolver { backend: Backend::Clarabel }.solve(&tree, &mut RunToEnd).expect("solved").profile;
+    let profile =
+        LpSolver { backend: Backend::Clarabel, cancel: None }.solve(&tree, &mut RunToEnd).expect("solved").profile;
     let views = explain(&tree, &profile);
     let bet = |label: &str| prob(&tree, &profile, label, "Bet");
     // `second` holds 2 and faced a bet: `first` holds 1 or 3, dealt alike,

@@ -396,7 +396,7 @@ fn lifted_reads_fail_where_the_interpreter_does() {
 /// probabilities and the profile's NashConv (computed by `evaluate`).
 pub(crate) fn solve(t: &Tree) -> (f64, Vec<f64>, f64) {
     let sf = SequenceForm::new(t).expect("two-player zero-sum");
-    let sol = lp::solve(&sf, Backend::Clarabel).expect("LP solves");
+    let sol = lp::solve(&sf, Backend::Clarabel, None).expect("LP solves");
     let mut profile = Profile::uniform(t);
     sf.behaviour(t, PlayerId(0), &sol.plans[0], &mut profile);
     sf.behaviour(t, PlayerId(1), &sol.plans[1], &mut profile);

@@ -39,7 +39,7 @@ pub(crate) fn check_game<G: Game>(game: &G, what: &str) -> Option<Vec<Checked>> 
     // The game's own build: the run asks `game` for sets in its interner.
     let (tree, mut interner, _) = build_own(game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{what}: {e}"));
     let sf = SequenceForm::new(&tree).ok()?;
-    let lp_value = lp::solve(&sf, Backend::Clarabel).unwrap_or_else(|e| panic!("{what}: {e}")).value;
+    let lp_value = lp::solve(&sf, Backend::Clarabel, None).unwrap_or_else(|e| panic!("{what}: {e}")).value;
     let mut out = Vec::new();
     for &variant in Variant::ALL {
         // The run interns into the build's interner, so that set ids agree
@@ -323,7 +323,7 @@ fn seeded_starts_are_exact() {
     for (what, game) in &games {
         let (tree, mut interner, _) = build_own(game, &BuildOptions::default()).expect("builds");
         let Ok(sf) = SequenceForm::new(&tree) else { continue };
-        let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
+        let lp_value = lp::solve(&sf, Backend::Clarabel, None).expect("LP").value;
         let all: IdVec<InfosetId, Vec<u32>> = tree.infosets.iter().map(|i| (0..i.n_actions).collect()).collect();
         // The seed `--warm-start-cfr 20` starts from.
         let support = galac_app::registry::double_oracle::cfr_support(&tree, 20).expect("CFR+");
@@ -420,7 +420,7 @@ fn mixed_defaults_are_exact() {
     for (what, game) in &small_games() {
         let (tree, mut interner, _) = build_own(game, &BuildOptions::default()).expect("builds");
         let Ok(sf) = SequenceForm::new(&tree) else { continue };
-        let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
+        let lp_value = lp::solve(&sf, Backend::Clarabel, None).expect("LP").value;
         let (default, support) = cfr_default(&tree, 20);
         for (start, seed) in [("paper's start", IdVec::new()), ("CFR+ support", support)] {
             for &variant in Variant::ALL {
@@ -533,7 +533,7 @@ fn warm_started_restricted_lps_equal_cold_solves() {
         let game = galac_compiler::driver::load_interp(file, src.as_bytes(), &params).expect("loads");
         let (tree, mut interner, _) = build_own(&game, &BuildOptions::default()).expect("builds");
         let sf = SequenceForm::new(&tree).expect("two-player zero-sum");
-        let lp_value = lp::solve(&sf, Backend::Clarabel).expect("LP").value;
+        let lp_value = lp::solve(&sf, Backend::Clarabel, None).expect("LP").value;
         if let Some(v) = value {
             assert!((lp_value - v).abs() < 1e-9, "{file}: clarabel's LP {lp_value} != {v}");
         }

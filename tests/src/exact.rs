@@ -28,7 +28,7 @@ fn tree_of(file: &str, params: &[&str]) -> Tree {
 }
 
 fn lp(tree: &Tree, backend: Backend) -> Profile {
-    LpSolver { backend }.solve(tree, &mut RunToEnd).expect("the LP solves").profile
+    LpSolver { backend, cancel: None }.solve(tree, &mut RunToEnd).expect("the LP solves").profile
 }
 
 /// A rational profile as floats, for the independent float evaluation.

@@ -54,7 +54,7 @@ const EXAMPLES: &[(&str, &[&str], Solver, Option<f64>)] = &[
 fn galac_value(tree: &Tree) -> Option<f64> {
     use galac_solvers::lp::{self, Backend};
     let sf = galac_solvers::sequence_form::SequenceForm::new(tree).ok()?;
-    lp::solve(&sf, Backend::Clarabel).ok().map(|s| s.value)
+    lp::solve(&sf, Backend::Clarabel, None).ok().map(|s| s.value)
 }
 
 /// Builds an example's tree with labels, as `galac export` does.

@@ -50,7 +50,7 @@ fn zero_sum_payoffs_are_the_lp_value() {
     ] {
         let tree = tree_of(file, params);
         let sf = SequenceForm::new(&tree).expect("two-player zero-sum");
-        let value = lp::solve(&sf, Backend::Microlp).expect("LP").value;
+        let value = lp::solve(&sf, Backend::Microlp, None).expect("LP").value;
         let sol = lemke::solve(&tree, &mut RunToEnd).unwrap_or_else(|e| panic!("{file}: {e}"));
         for r in regrets(&tree, &sol.profile) {
             assert!(r.abs() <= 1e-9, "{file} {params:?}: regret {r}");

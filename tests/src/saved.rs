@@ -10,8 +10,13 @@ use crate::games::{digest, load_interp};
 use galac_runtime::memory::MemoryLimit;
 
 /// The default limits, which the test trees are far below.
-const ANY: BuildOptions =
-    BuildOptions { max_nodes: 200_000_000, memory: MemoryLimit::from_bytes(8 << 30), labels: false, progress: None };
+const ANY: BuildOptions = BuildOptions {
+    max_nodes: 200_000_000,
+    memory: MemoryLimit::from_bytes(8 << 30),
+    labels: false,
+    progress: None,
+    cancel: None,
+};
 
 /// A game's tree with labels, and the game.
 fn built(file: &str, params: &[&str]) -> (galac_compiler::interp::Interp, Tree) {
@@ -201,7 +206,7 @@ fn use_tree(t: &Tree) {
     galac_app::formats::efg::write_efg(t, "t", "", &mut efg).unwrap();
     let _ = galac_solvers::treeplex::Treeplex::new(t);
     let Ok(sf) = galac_solvers::sequence_form::SequenceForm::new(t) else { return };
-    let Ok(sol) = galac_solvers::lp::solve(&sf, galac_solvers::lp::Backend::Clarabel) else { return };
+    let Ok(sol) = galac_solvers::lp::solve(&sf, galac_solvers::lp::Backend::Clarabel, None) else { return };
     let mut profile = galac_solvers::Profile::uniform(t);
     sf.behaviour(t, PlayerId(0), &sol.plans[0], &mut profile);
     sf.behaviour(t, PlayerId(1), &sol.plans[1], &mut profile);

@@ -30,7 +30,7 @@ pub(crate) fn solve_src(src: &str, params: &[&str], backend: Backend) -> Solved 
     let opts = BuildOptions { labels: true, ..BuildOptions::default() };
     let (tree, _, _) = build(&game, &opts).unwrap_or_else(|e| panic!("{e}"));
     let sf = SequenceForm::new(&tree).unwrap_or_else(|e| panic!("{e}"));
-    let sol = lp::solve(&sf, backend).unwrap_or_else(|e| panic!("{e}"));
+    let sol = lp::solve(&sf, backend, None).unwrap_or_else(|e| panic!("{e}"));
     let mut profile = Profile::uniform(&tree);
     sf.behaviour(&tree, PlayerId(0), &sol.plans[0], &mut profile);
     sf.behaviour(&tree, PlayerId(1), &sol.plans[1], &mut profile);
@@ -167,4 +167,27 @@ fn non_zero_sum_and_non_two_player_games_are_refused() {
     let tree = build(&game, &opts).expect("tree").0;
     let msg = SequenceForm::new(&tree).err().map(|e| e.to_string()).unwrap_or_default();
     assert_eq!(msg, "the sequence-form LP needs exactly 2 players; this game has 3");
+}
+
+/// A cancelled LP stops at its first check with `LpError::Cancelled`,
+/// through HiGHS's interrupt callback and clarabel's termination callback
+/// alike, for one player's LP and for both plans from one; a flag never
+/// set changes no answer (Leduc's value, OpenSpiel's).
+#[test]
+fn a_cancelled_lp_stops_with_cancelled() {
+    use galac_runtime::cancel::{Cancel, Reason};
+    let src = std::fs::read_to_string(repo_root().join("examples/leduc.gala")).expect("example");
+    let game = galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let (tree, _, _) = build(&game, &BuildOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let sf = SequenceForm::new(&tree).unwrap_or_else(|e| panic!("{e}"));
+    let (unset, cancelled) = (Cancel::new(), Cancel::new());
+    cancelled.cancel(Reason::Interrupted);
+    for backend in [Backend::Clarabel, Backend::Highs] {
+        let sol = lp::solve_both(&sf, backend, None, Some(&unset)).unwrap_or_else(|e| panic!("{e}"));
+        assert!((sol.value - -0.085606424078).abs() < 1e-9, "{backend:?}: {}", sol.value);
+        assert_eq!(lp::solve(&sf, backend, Some(&cancelled)).err(), Some(lp::LpError::Cancelled), "{backend:?}");
+        assert_eq!(lp::solve_both(&sf, backend, None, Some(&cancelled)).err(), Some(lp::LpError::Cancelled));
+        let one = lp::solve_player(&sf, PlayerId(1), backend, Some(&cancelled));
+        assert_eq!(one.err(), Some(lp::LpError::Cancelled), "{backend:?}");
+    }
 }

@@ -102,8 +102,9 @@ fn best_responses_return_strategies_that_reach_their_value() {
 #[test]
 fn the_lp_answer_is_exact_to_1e9_of_the_range() {
     let tree = example_tree("search_game.gala", &["graph=0", "depth=5"]);
-    let sol =
-        LpSolver { backend: Backend::Clarabel }.solve(&tree, &mut galac_solvers::solver::RunToEnd).expect("solves");
+    let sol = LpSolver { backend: Backend::Clarabel, cancel: None }
+        .solve(&tree, &mut galac_solvers::solver::RunToEnd)
+        .expect("solves");
     let eval = evaluate(&tree, &sol.profile);
     assert!((eval.values[0] + 1.0).abs() <= 2e-9, "value {}", eval.values[0]);
     assert!(eval.nash_conv <= 2e-9, "NashConv {:e}", eval.nash_conv);
@@ -112,7 +113,7 @@ fn the_lp_answer_is_exact_to_1e9_of_the_range() {
 #[test]
 fn the_lp_runs_behind_the_solver_trait() {
     let tree = example_tree("kuhn.gala", &[]);
-    let solver = LpSolver { backend: Backend::Clarabel };
+    let solver = LpSolver { backend: Backend::Clarabel, cancel: None };
     let mut reports: Vec<Progress> = Vec::new();
     let mut observer = |p: &Progress| {
         reports.push(p.clone());

@@ -188,8 +188,13 @@ fn build_error(src: &str, opts: &BuildOptions) -> String {
 fn labels_count_against_the_memory_limit() {
     let endless_betting = "game g { players a, b; enum M { Pass, Bet }\n\
         flow { take_turns(a) { choose player m in M; reveal opponent moved(m); } until false; } }";
-    let opts =
-        BuildOptions { labels: true, max_nodes: 20_000, memory: MemoryLimit::from_bytes(8 << 20), progress: None };
+    let opts = BuildOptions {
+        labels: true,
+        max_nodes: 20_000,
+        memory: MemoryLimit::from_bytes(8 << 20),
+        progress: None,
+        cancel: None,
+    };
     let msg = build_error(endless_betting, &opts);
     assert!(msg.contains("MiB, the memory limit"), "{msg}");
 }

@@ -89,7 +89,7 @@ fn poker_examples_reach_the_lps_value() {
     for (file, iterations) in [("poker.gala", 2000), ("generic_poker.gala", 1000)] {
         let tree = tree_of(file, &[], false);
         let sf = SequenceForm::new(&tree).unwrap_or_else(|e| panic!("{e}"));
-        let lp_value = lp::solve(&sf, Backend::Clarabel).unwrap_or_else(|e| panic!("{e}")).value;
+        let lp_value = lp::solve(&sf, Backend::Clarabel, None).unwrap_or_else(|e| panic!("{e}")).value;
         let (value, nash_conv) = solve(&tree, POSTFLOP_DCFR, iterations);
         assert!((value - lp_value).abs() < 2e-3, "{file}: {value}, the LP {lp_value}");
         assert!(nash_conv < 5e-3, "{file}: {nash_conv}");

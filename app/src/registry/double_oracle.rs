@@ -14,7 +14,7 @@ use galac_solvers::solver::{Control, Progress};
 use super::harness::{Harness, StopArgs};
 use super::lp::LpArgs;
 use super::solved::{fields, with_hint};
-use crate::report::{emit_small, unique_labels, Report, SolveJson, Strategy, SOLVE_SCHEMA};
+use crate::report::{unique_labels, Report, SolveJson, Strategy, SOLVE_SCHEMA};
 use crate::{Format, LimitArgs};
 
 /// A run of the double oracle as `solve` asks for it.
@@ -121,24 +121,22 @@ struct Start {
 }
 
 /// Builds the tree when it is small enough for the check or the warm start
-/// needs it (with the interner the run uses), and runs the warm start;
-/// errors are printed.
-fn start<G: Game>(game: &G, req: &Request) -> Result<Start, ()> {
+/// needs it (with the interner the run uses), and runs the warm start.
+fn start<G: Game>(game: &G, req: &Request) -> Result<Start, String> {
     let d = req.args;
-    let fail = |e: String| eprintln!("error: {e}");
     let clock = std::time::Instant::now();
     let small = galac_runtime::tree::looks_smaller_than(game, CHECK_TREE_NODES);
     let (tree, interner) = if d.warm_start_cfr.is_none() && (d.no_tree || !small) {
         (None, InfoInterner::new())
     } else {
         let (tree, interner, _) =
-            galac_runtime::tree::build_own(game, &req.limits.build_options(true)).map_err(|e| fail(e.to_string()))?;
+            galac_runtime::tree::build_own(game, &req.limits.build_options(true)).map_err(|e| e.to_string())?;
         (Some(tree), interner)
     };
     let tree_seconds = clock.elapsed().as_secs_f64();
     let clock = std::time::Instant::now();
     let average = match (d.warm_start_cfr, &tree) {
-        (Some(n), Some(tree)) => cfr_average(tree, n).map_err(fail)?,
+        (Some(n), Some(tree)) => cfr_average(tree, n)?,
         _ => IdVec::new(),
     };
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
@@ -155,7 +153,7 @@ fn default_is_cfr(d: &DoArgs) -> bool {
 /// The variant and LP backend the flags name, once the oracle's own flags
 /// are checked; else why not (the shared stop rules are checked by `solve`
 /// before the request is made).
-fn checked_flags(req: &Request) -> Result<(Variant, Option<galac_solvers::lp::Backend>), String> {
+pub fn checked_flags(req: &Request) -> Result<(Variant, Option<galac_solvers::lp::Backend>), String> {
     let d = req.args;
     let variant = Variant::from_name(&d.variant)
         .ok_or_else(|| format!("unknown variant `{}`; available: b, sa, swp", d.variant))?;
@@ -171,19 +169,38 @@ fn checked_flags(req: &Request) -> Result<(Variant, Option<galac_solvers::lp::Ba
     Ok((variant, backend))
 }
 
+/// The double oracle's answer as `solve` shows it: with the full tree,
+/// the report every solver's answer gets; without, the oracle's own text
+/// and its `solve` JSON answer (one line).
+pub enum Shown<'a, 'b> {
+    Report(&'a Report<'b>),
+    Untreed { text: &'a str, json: &'a str },
+}
+
 /// Runs the double oracle and reports; returns the exit status.
 pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
+    if let Err(msg) = checked_flags(req) {
+        eprintln!("error: {msg}");
+        return 2;
+    }
+    let shown = solve(game, req, |shown| match shown {
+        Shown::Report(report) => i32::from(!report.emit(req.format, req.out)),
+        Shown::Untreed { text, json } => crate::report::emit_lines(req.format, req.out, text, json),
+    });
+    shown.unwrap_or_else(|msg| {
+        eprintln!("error: {msg}");
+        1
+    })
+}
+
+/// Runs the double oracle (and writes `--curve`) and hands its answer to
+/// `show`: the one run of `galac solve --solver do` and of Python's
+/// `solve("do")`. An error says why the run failed, with the flag that
+/// raises a limit it hit.
+pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_>) -> T) -> Result<T, String> {
     let d = req.args;
-    let (variant, backend) = match checked_flags(req) {
-        Ok(x) => x,
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            return 2;
-        }
-    };
-    let Ok(Start { tree, mut interner, tree_seconds, seed, default, warm_seconds }) = start(game, req) else {
-        return 1;
-    };
+    let (variant, backend) = checked_flags(req)?;
+    let Start { tree, mut interner, tree_seconds, seed, default, warm_seconds } = start(game, req)?;
     let options = DoOptions {
         variant,
         backend,
@@ -196,11 +213,12 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
         seed,
         default,
         check_warm: false,
+        cancel: req.limits.cancel.clone(),
     };
     let mut harness = Harness::new(&format!("do-{} iterations", variant.name()), None, req.stop, req.limits.quiet);
     // Its own count covers the restricted game's tree, not the LPs' working
     // memory: the watch bounds the whole.
-    let _watch = crate::memory::watch(req.limits.memory(), "the double oracle");
+    let _watch = crate::memory::watch(req.limits, "the double oracle");
     // `--curve` to a file is rewritten during the run (every
     // CURVE_SECONDS, with the columns the progress tells), so a run stopped
     // from outside still leaves its bounds over time.
@@ -219,21 +237,11 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
     }
     let result = solve_game(game, &mut interner, &options, &mut harness);
     harness.finish();
-    let sol = match result {
-        Ok(sol) => sol,
-        Err(e) => {
-            eprintln!("error: {}", with_hint(&e));
-            return 1;
-        }
-    };
+    let sol = result.map_err(|e| with_hint(&e))?;
     // `--curve`: one CSV row per iteration (bounds, restricted-game size, times).
     if let Some(path) = req.curve {
-        if let Err(e) =
-            crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, curve_csv(&sol).as_bytes()))
-        {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
-            return 1;
-        }
+        crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, curve_csv(&sol).as_bytes()))
+            .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
     }
     let mut used: Vec<&str> = sol.lp_backends.iter().map(|b| b.name()).collect();
     if used.is_empty() {
@@ -241,23 +249,12 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
     }
     let solver = format!("double oracle (do-{}, lp {})", variant.name(), used.join("+"));
     let Some(tree) = &tree else {
-        return untreed_report(game, &sol, &solver, req);
+        let (text, json) = untreed_report(game, &sol, &solver, req)?;
+        return Ok(show(Shown::Untreed { text: &text, json: &json }));
     };
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
-    let findings = match fields(&Findings { double_oracle: summary(&sol) }) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
-    let profile = match sol.profile(tree) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
+    let findings = fields(&Findings { double_oracle: summary(&sol) })?;
+    let profile = sol.profile(tree).map_err(|e| e.to_string())?;
     let labels = unique_labels(tree);
     let eval = evaluate(tree, &profile);
     let mut phases = phases(&sol);
@@ -280,11 +277,7 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
         sections: summary_text(&sol),
         exact: None,
     };
-    if report.emit(req.format, req.out) {
-        0
-    } else {
-        1
-    }
+    Ok(show(Shown::Report(&report)))
 }
 
 /// Seconds in each phase over the whole run.
@@ -401,9 +394,14 @@ fn curve_csv(sol: &DoSolution) -> String {
 }
 
 /// The report without a tree: the oracle's bounds (its gap is the exact
-/// NashConv) and the strategy at the sets the restricted game defines.
-/// Returns the exit status.
-fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, req: &Request) -> i32 {
+/// NashConv) and the strategy at the sets the restricted game defines, as
+/// text and as the `solve` JSON answer (one line).
+fn untreed_report<G: Game>(
+    game: &G,
+    sol: &DoSolution,
+    solver: &str,
+    req: &Request,
+) -> Result<(String, String), String> {
     let info = game.info();
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let mut text = format!("game: {}\nsolver: {solver}\n", crate::title(game));
@@ -423,13 +421,7 @@ fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, req: &Reque
             text += &format!("  {}: {}\n", set.label, acts.join(", "));
         }
     }
-    let findings = match fields(&Findings { double_oracle: summary(sol) }) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
+    let findings = fields(&Findings { double_oracle: summary(sol) })?;
     let answer = SolveJson {
         schema: SOLVE_SCHEMA,
         game: &info.name,
@@ -451,5 +443,6 @@ fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, req: &Reque
         exact: None,
         note: None,
     };
-    emit_small(req.format, req.out, &text, &answer)
+    let json = serde_json::to_string(&answer).map_err(|e| format!("the answer cannot be written as JSON: {e}"))?;
+    Ok((text, json))
 }

@@ -4,7 +4,7 @@
 
 use galac_runtime::tree::Tree;
 use galac_solvers::lemke;
-use galac_solvers::solver::{RunToEnd, Solution};
+use galac_solvers::solver::{Control, Progress, Solution};
 
 use super::solved::{fields, with_hint, Context, Solved};
 
@@ -21,8 +21,17 @@ pub struct Findings {
 /// The registry's `lemke` row.
 pub fn run(tree: &Tree, cx: &Context) -> Result<Solved, String> {
     let sol = {
-        let _watch = crate::memory::watch(cx.limits.memory(), "Lemke's algorithm");
-        lemke::solve(tree, &mut RunToEnd)
+        let _watch = crate::memory::watch(cx.limits, "Lemke's algorithm");
+        // Asked every 64 pivots: stops at the caller's cancel.
+        let cancel = cx.limits.cancel.clone();
+        let mut until_cancelled = |_: &Progress| {
+            if galac_runtime::cancel::requested(cancel.as_ref()) {
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        };
+        lemke::solve(tree, &mut until_cancelled)
     }
     .map_err(|e| with_hint(&e))?;
     let notes = vec![

@@ -46,10 +46,10 @@ pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
             Backend::for_size(sequences, leaves)
         }
     };
-    let solver = LpSolver { backend };
+    let solver = LpSolver { backend, cancel: cx.limits.cancel.clone() };
     let solution = {
         let _spinner = crate::progress::spinner("solving the sequence-form LP", cx.limits.quiet);
-        let _watch = crate::memory::watch(cx.limits.memory(), "the sequence-form LP");
+        let _watch = crate::memory::watch(cx.limits, "the sequence-form LP");
         solver.solve(tree, &mut RunToEnd)
     }
     .map_err(|e| with_hint(&e))?;

@@ -61,7 +61,8 @@ pub enum Run {
     /// On the built tree.
     Tree(RunTree),
     /// On the game itself, never building the whole tree (the double
-    /// oracle: [`double_oracle::run`]).
+    /// oracle: [`double_oracle::run`] on the command line,
+    /// [`double_oracle::solve`] for a library caller).
     Game,
 }
 

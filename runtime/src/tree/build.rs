@@ -394,7 +394,8 @@ fn add_infoset<G: Game>(
 
 /// Counts the exploration's memory (the tree, the interner, the recall
 /// check's records) and nodes in the build's totals; an error past a
-/// limit, or when the interner is close to the most ids it can name.
+/// limit, when the interner is close to the most ids it can name, or when
+/// the build is cancelled.
 #[cold]
 #[inline(never)]
 fn check_budget(
@@ -411,6 +412,9 @@ fn check_budget(
     COUNTED.with(|c| c.set(held));
     if let Some(progress) = &opts.progress {
         progress.fetch_max(all_nodes, Ordering::Relaxed);
+    }
+    if crate::cancel::requested(opts.cancel.as_ref()) {
+        return Err(BuildError::Cancelled);
     }
     if all_nodes > opts.max_nodes {
         return Err(BuildError::TooManyNodes { limit: opts.max_nodes.min(u64::from(u32::MAX - 1)) });

@@ -172,6 +172,29 @@ mod tests {
         assert_eq!(applied.load(std::sync::atomic::Ordering::Relaxed), 0);
     }
 
+    /// A cancelled build stops at its next check of the limits (within
+    /// 65,536 nodes a part), on one thread and on two.
+    #[test]
+    fn a_cancelled_build_stops_at_its_next_check() {
+        let applied = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let deep = || {
+            let mut game = deep();
+            game.applied = applied.clone();
+            game
+        };
+        let cancel = crate::cancel::Cancel::new();
+        cancel.cancel(crate::cancel::Reason::Interrupted);
+        let opts = BuildOptions { cancel: Some(cancel), ..BuildOptions::default() };
+        assert_eq!(build(&deep(), &opts).err(), Some(BuildError::Cancelled));
+        let serial = applied.swap(0, std::sync::atomic::Ordering::Relaxed);
+        let make = || Some(deep());
+        assert!(matches!(build_parallel(&make, &opts, 2), Err(BuildError::Cancelled)));
+        let parallel = applied.load(std::sync::atomic::Ordering::Relaxed);
+        let whole = build(&deep(), &BuildOptions::default()).unwrap().0.n_nodes() as u64;
+        assert!(whole > 8 * 65_536, "{whole}");
+        assert!(serial < 2 * 65_536 && parallel < 4 * 65_536, "{serial} and {parallel} moves of {whole}");
+    }
+
     /// Both builders post their node count for a progress bar, up to date
     /// within the 65,536 nodes between two checks of the limits, never more
     /// than the tree has.

@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
+use crate::cancel::Cancel;
 use crate::game::GameError;
 use crate::memory::{MemoryLimit, TooMuch};
 
@@ -22,6 +23,9 @@ pub struct BuildOptions {
     /// progress bar drawn by the caller's thread. Posted where the limits
     /// are checked (every 65,536 nodes), so it costs the hot loop nothing.
     pub progress: Option<Arc<AtomicU64>>,
+    /// Stops the build with [`BuildError::Cancelled`] when set, looked at
+    /// where the limits are checked.
+    pub cancel: Option<Cancel>,
 }
 
 impl Default for BuildOptions {
@@ -31,6 +35,7 @@ impl Default for BuildOptions {
             memory: crate::memory::MemoryLimit::from_bytes(8 << 30),
             labels: false,
             progress: None,
+            cancel: None,
         }
     }
 }
@@ -65,6 +70,9 @@ pub enum BuildError {
     /// Writing a tree out while it is built failed.
     #[error("cannot write the tree: {0}")]
     Write(String),
+    /// The build's [`BuildOptions::cancel`] was set.
+    #[error("the build was cancelled")]
+    Cancelled,
 }
 
 impl From<TooMuch> for BuildError {

@@ -227,6 +227,9 @@ pub fn solve_game<G: Game>(
     // nothing then means a stall only if it did before too.
     let mut was_quiet = false;
     loop {
+        if galac_runtime::cancel::requested(options.cancel.as_ref()) {
+            return Err(SolveError::Cancelled);
+        }
         let mut it = run.iteration(iterations.len() as u64 + 1, certify)?;
         it.seconds = start.elapsed().as_secs_f64();
         if let (true, Some(prev)) = (it.nodes == 0, iterations.last()) {
@@ -402,9 +405,10 @@ impl<G: Game> Run<'_, '_, G> {
             self.backends.push(backend);
         }
         if needed && backend != Backend::Microlp {
-            let sol = lp::solve_both(&rg.sf, backend, Some((&rg.ids, &mut self.warm)))?;
+            let cancel = self.options.cancel.as_ref();
+            let sol = lp::solve_both(&rg.sf, backend, Some((&rg.ids, &mut self.warm)), cancel)?;
             if self.options.check_warm {
-                let cold = lp::solve_both(&rg.sf, backend, None)?;
+                let cold = lp::solve_both(&rg.sf, backend, None, cancel)?;
                 if (cold.value - sol.value).abs() > 1e-9 * self.payoff_range() {
                     return Err(SolveError::Unsupported {
                         solver: "the double oracle",
@@ -433,7 +437,8 @@ impl<G: Game> Run<'_, '_, G> {
                 self.strategies[opp] = ext;
                 self.bests.replaced(opp);
             } else if !self.solved[opp] {
-                let (plan, value, _, _) = lp::solve_player(&rg.sf, PlayerId::from_index(opp), backend)?;
+                let (plan, value, _, _) =
+                    lp::solve_player(&rg.sf, PlayerId::from_index(opp), backend, self.options.cancel.as_ref())?;
                 self.strategies[opp] = rg.extended(&self.ex.arena, PlayerId::from_index(opp), &plan, &self.default);
                 self.bests.replaced(opp);
                 self.lp_value = value;

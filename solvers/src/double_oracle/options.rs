@@ -72,6 +72,8 @@ pub struct DoOptions {
     /// when its value differs from the warm-started one by more than 1e-9
     /// of the payoff range (a check for tests; doubles the LP time).
     pub check_warm: bool,
+    /// Stops the restricted LPs when set ([`crate::lp::solve`]).
+    pub cancel: Option<galac_runtime::cancel::Cancel>,
 }
 
 impl DoOptions {
@@ -95,6 +97,7 @@ impl Default for DoOptions {
             seed: IdVec::new(),
             default: DefaultStrategy::default(),
             check_warm: false,
+            cancel: None,
         }
     }
 }
