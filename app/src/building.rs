@@ -6,6 +6,10 @@ use galac_runtime::game::{Game, DEFAULT_STEP_LIMIT};
 use galac_runtime::memory::MemoryLimit;
 use galac_runtime::tree::{BuildError, BuildOptions};
 
+/// `--max-memory`'s default (MiB), also the limit of the commands that
+/// compile a game without building it (`check`, `ir`, `build`).
+pub const DEFAULT_MAX_MEMORY_MIB: u64 = 8192;
+
 /// Limits of tree generation, shared by every command that builds a tree.
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
@@ -15,7 +19,7 @@ pub struct LimitArgs {
     /// Stop with an error when the work would need more memory (MiB): the
     /// tree and each solver's own data; the LP, Lemke and the double oracle
     /// are held to it as a whole process (its resident memory).
-    #[arg(long, value_name = "MIB", default_value_t = 8192)]
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MAX_MEMORY_MIB)]
     pub max_memory: u64,
     /// Evaluation steps allowed between two events of a play (catches endless loops).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_STEP_LIMIT)]
