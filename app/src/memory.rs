@@ -27,10 +27,11 @@ pub fn return_large_blocks() {
 /// before it is seen.
 const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(1);
 
-/// A watch over the process's resident memory while a solver runs that
-/// does not count its own working memory against `--max-memory` (the LP's
-/// and Lemke's matrices and factorizations, the double oracle's restricted
-/// games): past the limit, the process ends with status 1 and an error
+/// A watch over the process's resident memory while a solver runs: those
+/// that do not count their own working memory against `--max-memory` (the
+/// LP's and Lemke's matrices and factorizations, the double oracle's
+/// restricted games), and those that estimate it (CFR, vector CFR, max^n)
+/// but not the rest of the process: past the limit, the process ends with status 1 and an error
 /// naming `what` and the limit, its temporary files removed
 /// ([`crate::signals::exit_cleanly`]). The watch ends when the guard drops.
 pub struct Watch {
