@@ -265,7 +265,8 @@ mod tests {
     fn reads_past_the_limit_say_how_many_cells() {
         let row = List::from_vec(vec![0u8; 300]);
         let board = vec![row; 300];
-        let mut left = 1_000_000 - 1;
+        // Fewer steps left than the board's cells, within a far larger limit.
+        let mut left = 90_000 - 1;
         let err = count2d(&board, &0, &mut left, 1_000_000, "g.gala:3:9: ").err().map(|e| e.to_string());
         let want =
             "g.gala:3:9: no event within 1000000 steps: reading 90000 cells passes the limit (a step per cell read)";
