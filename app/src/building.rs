@@ -6,6 +6,10 @@ use galac_runtime::game::{Game, DEFAULT_STEP_LIMIT};
 use galac_runtime::memory::MemoryLimit;
 use galac_runtime::tree::{BuildError, BuildOptions};
 
+/// `--max-memory`'s default (MiB), also the limit of the commands that
+/// compile a game without building it (`check`, `ir`, `build`).
+pub const DEFAULT_MAX_MEMORY_MIB: u64 = 8192;
+
 /// Limits of tree generation, shared by every command that builds a tree.
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
@@ -13,9 +17,10 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N", default_value_t = 200_000_000)]
     pub max_nodes: u64,
     /// Stop with an error when the work would need more memory (MiB): the
-    /// tree and each solver's own data; the LP, Lemke and the double oracle
-    /// are held to it as a whole process (its resident memory).
-    #[arg(long, value_name = "MIB", default_value_t = 8192)]
+    /// game's source, the tree and each solver's own data; while a solver
+    /// runs (all but max^n over states), the whole process is held to it
+    /// (its resident memory).
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MAX_MEMORY_MIB)]
     pub max_memory: u64,
     /// Evaluation steps allowed between two events of a play (catches endless loops).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_STEP_LIMIT)]

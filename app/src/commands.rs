@@ -5,6 +5,7 @@
 
 use galac_runtime::game::Game;
 
+use crate::building::LimitArgs;
 use crate::{explain, export, play, plot, shell, simulate, solve, tree, Maker};
 
 /// A command on a game, or a description of the program.
@@ -85,9 +86,9 @@ pub enum SharedCommand<G: clap::Args> {
 }
 
 impl<G: clap::Args> SharedCommand<G> {
-    /// The game's arguments and the step limit, for a command on a game;
+    /// The game's arguments and the limits, for a command on a game;
     /// `None` for `completions` and `man`.
-    fn game(&self) -> Option<(&G, u64)> {
+    fn game(&self) -> Option<(&G, &LimitArgs)> {
         let (game, limits) = match self {
             SharedCommand::Tree { game, args } => (game, &args.limits),
             SharedCommand::Solve { game, args } => (game, &args.limits),
@@ -98,27 +99,28 @@ impl<G: clap::Args> SharedCommand<G> {
             SharedCommand::Plot { game, args } => (game, &args.limits),
             SharedCommand::Completions { .. } | SharedCommand::Man => return None,
         };
-        Some((game, limits.step_limit))
+        Some((game, limits))
     }
 
     /// Runs the command: `completions` and `man` describe `program` (the
     /// whole command line); the others get their game from `load`, which
-    /// makes it of the game's arguments and step limit and calls `run`
+    /// makes it of the game's arguments and limits (the step limit, the
+    /// memory limit that bounds compiling it) and calls `run`
     /// with it, a maker of more instances for other threads and how
     /// exported files name the game (or returns the exit status of its
     /// failure).
     pub fn run<Gm: Game>(
         &self,
         program: impl FnOnce() -> clap::Command,
-        load: impl FnOnce(&G, u64, &dyn Fn(&Gm, Maker<Gm>, &str) -> i32) -> i32,
+        load: impl FnOnce(&G, &LimitArgs, &dyn Fn(&Gm, Maker<Gm>, &str) -> i32) -> i32,
     ) -> i32 {
-        let Some((game, step_limit)) = self.game() else {
+        let Some((game, limits)) = self.game() else {
             return match self {
                 SharedCommand::Completions { shell } => shell::completions(program(), *shell),
                 _ => shell::man(program()),
             };
         };
-        load(game, step_limit, &|g, make, source| match self {
+        load(game, limits, &|g, make, source| match self {
             SharedCommand::Tree { args, .. } => tree::run(g, args, make),
             SharedCommand::Solve { args, .. } => solve::run(g, args, make),
             SharedCommand::Export { args, .. } => export::run(g, args, source, make),

@@ -82,16 +82,16 @@ pub fn main<F: Family>(family: &F) -> i32 {
     let source = format!("{} (compiled)", family.name());
     cli.cmd.run(
         || command,
-        |game, step_limit, run| {
+        |game, limits, run| {
             let params = &game.params;
-            let g = match family.instantiate(params, step_limit) {
+            let g = match family.instantiate(params, limits.step_limit) {
                 Ok(g) => g,
                 Err(msg) => {
                     eprintln!("error: {msg}");
                     return 2;
                 }
             };
-            let make = || family.instantiate(params, step_limit).ok();
+            let make = || family.instantiate(params, limits.step_limit).ok();
             run(&g, Some(&make), &source)
         },
     )

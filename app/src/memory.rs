@@ -29,15 +29,17 @@ use galac_runtime::cancel::Reason;
 /// before it is seen.
 const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(1);
 
-/// A watch over the process's resident memory while a solver runs that
-/// does not count its own working memory against `--max-memory` (the LP's
-/// and Lemke's matrices and factorizations, the double oracle's restricted
-/// games). Past the limit, on the command line, the process ends with
-/// status 1 and an error naming `what` and the limit, its temporary files
-/// removed ([`crate::signals::exit_cleanly`]); for a library caller, whose
-/// limits carry a [`galac_runtime::cancel::Cancel`] (the Python module), the watch cancels the
-/// work with that error as the reason ([`Reason::MemoryLimit`]) and the
-/// process lives on. The watch ends when the guard drops.
+/// A watch over the process's resident memory while a solver runs: those
+/// that do not count their own working memory against `--max-memory` (the
+/// LP's and Lemke's matrices and factorizations, the double oracle's
+/// restricted games), and those that estimate it (CFR, vector CFR, max^n)
+/// but not the rest of the process. Past the limit, on the command line,
+/// the process ends with status 1 and an error naming `what` and the limit,
+/// its temporary files removed ([`crate::signals::exit_cleanly`]); for a
+/// library caller, whose limits carry a [`galac_runtime::cancel::Cancel`]
+/// (the Python module), the watch cancels the work with that error as the
+/// reason ([`Reason::MemoryLimit`]) and the process lives on. The watch
+/// ends when the guard drops.
 pub struct Watch {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,

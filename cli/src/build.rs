@@ -37,7 +37,7 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
         eprintln!("error: params are set when the solver runs: `{solver} solve --param ...`");
         return 2;
     }
-    let loaded = match crate::game_args::check(&args.game, color) {
+    let loaded = match crate::game_args::check(&args.game, galac_app::building::DEFAULT_MAX_MEMORY_MIB, color) {
         Ok(l) => l,
         Err(code) => return code,
     };

@@ -25,7 +25,7 @@ pub fn run(args: &CheckArgs, color: bool) -> i32 {
     if args.format == galac_app::Format::Json {
         return run_json(&args.game);
     }
-    match crate::game_args::check(&args.game, color) {
+    match crate::game_args::check(&args.game, galac_app::building::DEFAULT_MAX_MEMORY_MIB, color) {
         Ok(loaded) => {
             galac_app::emit(&format!("{}\n", loaded.compiled.summary(&loaded.values)));
             0
@@ -36,7 +36,7 @@ pub fn run(args: &CheckArgs, color: bool) -> i32 {
 
 /// `check --format json`: the diagnostics (warnings too) as JSON.
 fn run_json(game: &crate::game_args::GameArgs) -> i32 {
-    let bytes = match crate::game_args::read_source(&game.file) {
+    let bytes = match crate::game_args::read_source(&game.file, galac_app::building::DEFAULT_MAX_MEMORY_MIB) {
         Ok(b) => b,
         Err(msg) => {
             eprintln!("error: {msg}");

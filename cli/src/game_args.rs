@@ -26,11 +26,11 @@ pub struct Loaded {
     pub values: Vec<galac_compiler::driver::ParamValue>,
 }
 
-/// Reads and compiles a game and applies its param overrides; on failure
-/// prints why and returns the exit status (1 for errors in the game, 2 for
-/// a wrong call).
-pub fn check(args: &GameArgs, color: bool) -> Result<Loaded, i32> {
-    let bytes = read_source(&args.file).map_err(|msg| {
+/// Reads and compiles a game within `max_memory` MiB and applies its
+/// param overrides; on failure prints why and returns the exit status (1
+/// for errors in the game, 2 for a wrong call).
+pub fn check(args: &GameArgs, max_memory: u64, color: bool) -> Result<Loaded, i32> {
+    let bytes = read_source(&args.file, max_memory).map_err(|msg| {
         eprintln!("error: {msg}");
         2
     })?;
@@ -65,12 +65,26 @@ impl Loaded {
     }
 }
 
-/// Reads a source file, or explains why it cannot be read.
-pub(crate) fn read_source(path: &std::path::Path) -> Result<Vec<u8>, String> {
+/// Reads a source file that compiles within `max_memory` MiB (at
+/// [`MAX_BYTES_PER_SOURCE_BYTE`] a byte), or explains why it cannot be read.
+///
+/// [`MAX_BYTES_PER_SOURCE_BYTE`]: galac_compiler::compile::MAX_BYTES_PER_SOURCE_BYTE
+pub(crate) fn read_source(path: &std::path::Path, max_memory: u64) -> Result<Vec<u8>, String> {
+    use galac_compiler::compile::{MAX_BYTES_PER_SOURCE_BYTE, MAX_SOURCE_BYTES};
     if path.is_dir() {
         return Err(format!("`{}` is a directory, not a .gala file", path.display()));
     }
-    let bytes = galac_app::read_bounded(path, galac_compiler::compile::MAX_SOURCE_BYTES as u64)?;
+    let bytes = galac_app::read_bounded(path, MAX_SOURCE_BYTES as u64)?;
+    let need = bytes.len() as u64 * MAX_BYTES_PER_SOURCE_BYTE;
+    if need > max_memory.saturating_mul(1 << 20) {
+        return Err(format!(
+            "`{}` is {} bytes: compiling it may need up to {} MiB ({MAX_BYTES_PER_SOURCE_BYTE} bytes a byte of source), \
+             more than the memory limit ({max_memory} MiB, --max-memory) allows",
+            path.display(),
+            bytes.len(),
+            need.div_ceil(1 << 20)
+        ));
+    }
     galac_app::protect(path);
     Ok(bytes)
 }

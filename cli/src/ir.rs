@@ -18,7 +18,7 @@ pub struct IrArgs {
 }
 
 pub fn run(args: &IrArgs, color: bool) -> i32 {
-    match crate::game_args::check(&args.game, color) {
+    match crate::game_args::check(&args.game, galac_app::building::DEFAULT_MAX_MEMORY_MIB, color) {
         Ok(loaded) => {
             let ir = &loaded.compiled.ir;
             match args.format {

@@ -104,8 +104,8 @@ fn run() -> i32 {
         },
         Command::Ir(args) => ir::run(&args, color),
         Command::Build(args) => build::run(&args, color),
-        Command::Shared(cmd) => cmd.run(<Cli as clap::CommandFactory>::command, |game, step_limit, run| {
-            with_game(game, step_limit, color, |g, make| run(g, Some(make), &game.file.display().to_string()))
+        Command::Shared(cmd) => cmd.run(<Cli as clap::CommandFactory>::command, |game, limits, run| {
+            with_game(game, limits, color, |g, make| run(g, Some(make), &game.file.display().to_string()))
         }),
     }
 }
@@ -132,11 +132,12 @@ fn with_build_implied(mut argv: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsStri
 /// failure's exit status.
 fn with_game(
     game: &game_args::GameArgs,
-    step_limit: u64,
+    limits: &galac_app::building::LimitArgs,
     color: bool,
     f: impl FnOnce(&Interp, &(dyn Fn() -> Option<Interp> + Sync)) -> i32,
 ) -> i32 {
-    let loaded = match game_args::check(game, color) {
+    let step_limit = limits.step_limit;
+    let loaded = match game_args::check(game, limits.max_memory, color) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };

@@ -17,6 +17,35 @@ use crate::{ast, interp, ir};
 /// Largest source file galac reads (spans are 32-bit offsets).
 pub const MAX_SOURCE_BYTES: usize = 64 << 20;
 
+/// Memory [`compile`] may take per byte of source, at most: tokens, the
+/// AST, the typed program, the IR and the diagnostics together. Measured
+/// peaks (resident memory over the file's size, BENCHMARKS.md "Front
+/// end") reach 220 on a file of unknown names on one line and 160 on a
+/// list literal of names; the parser's stack, which made 30 MB of `(`
+/// need gigabytes, is bounded by [`crate::delimiters::MAX_PENDING`].
+/// A command refuses a source larger than its memory limit over this.
+pub const MAX_BYTES_PER_SOURCE_BYTE: u64 = 256;
+
+/// Errors in the game reported at most: each shows its source line, so
+/// that thousands of errors on one long line made an output (and memory)
+/// quadratic in the file (20 KB of `x=1;` took 32 s to report in a
+/// debug build).
+pub const MAX_REPORTED_ERRORS: usize = 100;
+
+/// The first [`MAX_REPORTED_ERRORS`] of `errors` by place, the last saying
+/// how many more there are.
+fn first_errors(mut errors: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if errors.len() > MAX_REPORTED_ERRORS {
+        errors.sort_by_key(|d| d.primary_span());
+        let more = errors.len() - MAX_REPORTED_ERRORS;
+        errors.truncate(MAX_REPORTED_ERRORS);
+        if let Some(last) = errors.last_mut() {
+            last.notes.push(format!("{more} more errors not shown"));
+        }
+    }
+    errors
+}
+
 /// Stack size of the compiler thread: generous, so that the bounded-depth
 /// recursive passes can never overflow it.
 const COMPILER_STACK: usize = 256 << 20;
@@ -83,7 +112,7 @@ pub fn compile(sources: &mut SourceMap, name: &str, bytes: &[u8]) -> Result<Comp
                 Ok(Compiled { program, ir, warnings: diagnostics, source: source.clone(), ast })
             }
             // Names left unused by a statement in error are noise: errors only.
-            _ => Err(diagnostics.into_iter().filter(|d| d.severity == Severity::Error).collect()),
+            _ => Err(first_errors(diagnostics.into_iter().filter(|d| d.severity == Severity::Error).collect())),
         }
     })
 }

@@ -10,6 +10,8 @@ pub enum GameError {
     StepLimit { limit: u64, at: String },
     #[error("{at}no event within {limit} steps: making {items} items passes the limit (a step per item made)")]
     TooManyItems { items: u64, limit: u64, at: String },
+    #[error("{at}no event within {limit} steps: reading {cells} cells passes the limit (a step per cell read)")]
+    TooManyCells { cells: u64, limit: u64, at: String },
     #[error("{at}integer overflow")]
     Overflow { at: String },
     #[error("{at}division by zero")]
@@ -33,6 +35,7 @@ impl GameError {
         let at = match self {
             GameError::StepLimit { at, .. }
             | GameError::TooManyItems { at, .. }
+            | GameError::TooManyCells { at, .. }
             | GameError::Overflow { at }
             | GameError::DivisionByZero { at }
             | GameError::IndexOutOfBounds { at, .. }

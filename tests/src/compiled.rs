@@ -309,6 +309,34 @@ fn step_limits_at_a_repeated_test_equal_the_interpreters() {
     assert!(places.len() >= 5, "{places:?}");
 }
 
+/// `==` and `!=` on lists and arrays take a step per cell, alike in both
+/// executions (issue 52.11): at every limit they stop at the same step
+/// with the same message, the comparisons (a repeated one skipped in the
+/// generated code, a `where` clause, a list of lists) among the places.
+#[test]
+fn step_limits_at_list_equality_equal_the_interpreters() {
+    let bytes = std::fs::read(repo_root().join("tests/codegen/equal_cells.gala")).expect("game file");
+    // From some limit on, the whole tree is built.
+    let errors = outcomes_at_every_limit("equal_cells.gala", &bytes, &equal_cells::Family, &[], 1..200);
+    let places: std::collections::BTreeSet<String> =
+        errors.into_iter().filter_map(|(_, e)| Some(e?.split(": ").next().unwrap_or_default().to_string())).collect();
+    for at in ["15:15", "19:12", "22:15", "26:34"] {
+        assert!(places.contains(&format!("equal_cells.gala:{at}")), "{at}: {places:?}");
+    }
+}
+
+/// A comparison of a large array in a loop stops at the step limit (it
+/// took no steps: a loop of them ran for seconds); the generated code
+/// counts the same steps (the test above).
+#[test]
+fn comparing_large_arrays_in_a_loop_stops_at_the_step_limit() {
+    let src = "game big { players a; var board: [[int; 300]; 300] = [[0; 300]; 300]; \
+               flow { let n = 0; while n < 1000 && board == [[0; 300]; 300] { n += 1; } outcome [n]; } }";
+    let interp = galac_compiler::driver::load_interp("big.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let err = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err.starts_with("big.gala:1:107: no event within 1000000 steps"), "{err}");
+}
+
 /// A loop's `until has_line` and `unless count(...) == 0` read in one pass
 /// in the generated code: at every limit (among them the move's body, the
 /// line, the count and the candidates after it) both executions stop at

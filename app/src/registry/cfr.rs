@@ -106,7 +106,11 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     };
     let solver = CfrSolver { config, resume };
     let mut harness = Harness::new("iterations", Some(iterations), stop, cx.limits.quiet);
+    // Its arrays are estimated before they are made; the watch holds the
+    // whole process (the tree's check, the evaluator) to the limit too.
+    let watch = crate::memory::watch(cx.limits, "the CFR solver");
     let result = solver.run(tree, &mut harness);
+    drop(watch);
     harness.finish();
     let (solution, state) = result.map_err(|e| with_hint(&e))?;
     if let Some(path) = &args.checkpoint {

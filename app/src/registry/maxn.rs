@@ -107,10 +107,12 @@ fn counts(what: &str, s: &SearchStats) -> String {
 }
 
 /// The registry's `maxn` row: max^n on the built tree.
-pub fn run(args: &MaxnArgs, tree: &Tree) -> Result<Solved, String> {
+pub fn run(args: &MaxnArgs, tree: &Tree, limits: &crate::LimitArgs) -> Result<Solved, String> {
     let ties = args.ties();
     let start = std::time::Instant::now();
+    let watch = crate::memory::watch(limits, "max^n");
     let (profile, report) = maxn::solve(tree, ties).map_err(|e| with_hint(&e))?;
+    drop(watch);
     let seconds = start.elapsed().as_secs_f64();
     let value: Vec<String> = report.value.iter().map(|v| format!("{v:.9}")).collect();
     let moves = pv_moves(tree, &report.principal_variation);

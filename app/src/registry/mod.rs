@@ -147,7 +147,7 @@ pub static SOLVERS: &[SolverRow] = &[
         about: "max^n (perfect-information games, any number of players).",
         default: Some((2, |s| s.perfect.then(|| format!("{} player(s), perfect information", s.players)))),
         reads: MAXN_STATE_FLAGS,
-        run: Run::Tree(|f, tree, _| maxn::run(&f.maxn, tree)),
+        run: Run::Tree(|f, tree, cx| maxn::run(&f.maxn, tree, cx.limits)),
     },
     SolverRow {
         name: "lemke",

@@ -20,7 +20,10 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     let done = std::cell::Cell::new(0u64);
     let mut harness = Harness::new("iterations", Some(iterations), stop, cx.limits.quiet);
     harness.each = Some(Box::new(|p| done.set(p.iteration)));
+    // As the CFR family's: the arrays estimated first, then the process watched.
+    let watch = crate::memory::watch(cx.limits, "vector CFR");
     let result = solver.solve(tree, &mut harness);
+    drop(watch);
     harness.finish();
     let solution = result.map_err(|e| with_hint(&e))?;
     let stopped = if solution.stopped { ", stopped" } else { "" };

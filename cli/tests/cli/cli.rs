@@ -49,6 +49,21 @@ fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     path
 }
 
+/// A source is refused when compiling it could pass the memory limit (at
+/// `MAX_BYTES_PER_SOURCE_BYTE` a byte): exit 2, the sizes and the flag
+/// named; the same file compiles under a limit that covers it (issue 52.10).
+#[test]
+fn a_source_too_large_for_the_memory_limit_is_refused() {
+    let padded = format!("{VALID}{}", " ".repeat(8 << 10));
+    let file = temp_file("padded.gala", padded.as_bytes());
+    let file = file.to_str().expect("utf-8 path");
+    let (code, _, err) = galac(&["tree", file, "--max-memory", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("compiling it may need up to 3 MiB") && err.contains("(1 MiB, --max-memory)"), "{err}");
+    let (code, _, err) = galac(&["tree", file, "--max-memory", "64"]);
+    assert_eq!(code, 0, "{err}");
+}
+
 const VALID: &str = "game coin {
     players alice, bob;
     param stake: int = 1;

@@ -171,8 +171,13 @@ impl Interp {
             K::Neg(a) => Value::Int(ops::neg(self.int(a, env, b)?, self.loc(e.span))?),
             K::Not(a) => Value::bool(self.int(a, env, b)? == 0),
             K::Binary(op @ (BinOp::Eq | BinOp::Ne), x, y) => {
-                let equal = self.eval(x, env, b)? == self.eval(y, env, b)?;
-                Value::bool(equal == (*op == BinOp::Eq))
+                let (l, r) = (self.eval(x, env, b)?, self.eval(y, env, b)?);
+                // Lists take a step per cell read (`ops::equality_cells`).
+                let depth = x.ty.list_depth();
+                if depth > 0 {
+                    b.steps(ops::equality_cells(&l, depth) * ops::STEP, self.loc(e.span))?;
+                }
+                Value::bool((l == r) == (*op == BinOp::Eq))
             }
             K::Binary(op, x, y) => Value::Int(self.int_binary(*op, x, y, env, b, e.span)?),
             K::Range { lo, hi, inclusive } => {

@@ -68,6 +68,12 @@ impl Ty {
         }
     }
 
+    /// The levels of lists (arrays, per-player arrays) around the first
+    /// element type that is not one: 0 for a scalar, a tuple or data.
+    pub fn list_depth(&self) -> u32 {
+        self.element().map_or(0, |t| 1 + t.list_depth())
+    }
+
     /// The element type when values of this type can be iterated (a domain).
     pub fn element(&self) -> Option<&Ty> {
         match self {

@@ -174,10 +174,13 @@ fn mutated_examples_never_panic() {
 #[test]
 fn deeply_nested_input_is_an_error_not_a_crash() {
     let n = 100_000;
-    // Parentheses alone do not nest the tree: this one is valid.
-    let parens = format!("game g {{ players a; flow {{ let x = {}1{}; }} }}", "(".repeat(n), ")".repeat(n));
+    // Parentheses alone do not nest the tree, but they deepen the parser's
+    // stack: up to `MAX_PENDING` of them are valid, more are refused.
+    let pending = galac_compiler::delimiters::MAX_PENDING - 8;
+    let parens = format!("game g {{ players a; flow {{ let x = {}1{}; }} }}", "(".repeat(pending), ")".repeat(pending));
     assert!(check(parens.as_bytes()));
     let cases = [
+        format!("game g {{ players a; flow {{ let x = {}1{}; }} }}", "(".repeat(n), ")".repeat(n)),
         format!("game g {{ players a; flow {{ let x = {}-1{}; }} }}", "(-".repeat(n), ")".repeat(n)),
         format!("game g {{ players a; flow {{ let x = {}1; }} }}", "-".repeat(n)),
         format!("game g {{ players a; flow {{ let x = 1{}; }} }}", " + 1".repeat(n)),
@@ -220,6 +223,59 @@ fn broken_deep_files_are_rejected_without_reading_them_all() {
         galac_compiler::driver::check_source(&mut sources, "g.gala", garbage.as_bytes()).err().unwrap_or_default();
     assert_eq!(diags.len(), galac_compiler::parser::MAX_SYNTAX_ERRORS);
     assert!(diags.last().is_some_and(|d| d.notes.iter().any(|n| n.contains("stopped after"))));
+}
+
+/// The audit's slow or large inputs (issue 52.10): 200 KB chains of
+/// `(`, `-`, `else if`, `if ... then ... else` and `else`, complete or
+/// cut off, each reported as one located error, in a bounded number of
+/// diagnostics. Before, 30 MB of `(` held gigabytes of parser stack and a
+/// one-line chain of `else if` was quadratic (800 KB: 16 s).
+#[test]
+fn long_chains_are_refused_with_a_located_error() {
+    let n = 200_000;
+    let head = "game g { players a, b; flow { ";
+    let chains = [
+        format!("{head}let x = {}", "(".repeat(n)),
+        format!("{head}let x = {}1{}; }} }}", "(".repeat(n / 2), ")".repeat(n / 2)),
+        format!("{head}let x = {}", "- ".repeat(n / 2)),
+        format!("{head}let x = {}1; }} }}", "- ".repeat(n / 2)),
+        format!("{head}if true {{ }} {}", "else if true { } ".repeat(n / 17)),
+        format!("{head}if true {{ }} {} }} }}", "else if true { } ".repeat(n / 17)),
+        format!("{head}let x = {}1; }} }}", "if true then 1 else ".repeat(n / 20)),
+    ];
+    for src in &chains {
+        let mut sources = SourceMap::new();
+        let diags =
+            galac_compiler::driver::check_source(&mut sources, "chain.gala", src.as_bytes()).err().unwrap_or_default();
+        assert_eq!(diags.len(), 1, "{}", &src[..60]);
+        assert_eq!(diags[0].message, "nested too deeply to parse", "{}", &src[..60]);
+        let at = diags[0].primary_span().map(|s| s.start as usize);
+        // Located where the limit is passed, inside the chain.
+        assert!(at.is_some_and(|at| at > head.len() && at < src.len()), "{at:?}: {}", &src[..60]);
+    }
+    // `else` alone is a syntax error at each: reported up to the cap.
+    let elses = format!("{head}if true {{ }} {}", "else ".repeat(n / 5));
+    let mut sources = SourceMap::new();
+    let diags =
+        galac_compiler::driver::check_source(&mut sources, "else.gala", elses.as_bytes()).err().unwrap_or_default();
+    assert!((1..=galac_compiler::parser::MAX_SYNTAX_ERRORS).contains(&diags.len()), "{}", diags.len());
+    assert!(diags.iter().all(|d| d.primary_span().is_some()));
+}
+
+/// A file with an error in each of many statements reports the first
+/// `MAX_REPORTED_ERRORS`, the last saying how many more: each shows its
+/// line, so all of them made the report quadratic in a one-line file.
+#[test]
+fn errors_are_reported_up_to_a_cap() {
+    let n = 5_000;
+    let src = format!("game g {{ players a, b; flow {{ {} }} }}", "x = 1; ".repeat(n));
+    let mut sources = SourceMap::new();
+    let diags = galac_compiler::driver::check_source(&mut sources, "x.gala", src.as_bytes()).err().unwrap_or_default();
+    let cap = galac_compiler::compile::MAX_REPORTED_ERRORS;
+    assert_eq!(diags.len(), cap);
+    assert!(diags.windows(2).all(|w| w[0].primary_span() <= w[1].primary_span()));
+    let more = format!("{} more errors not shown", n - cap);
+    assert!(diags[cap - 1].notes.contains(&more), "{:?}", diags[cap - 1].notes);
 }
 
 #[test]

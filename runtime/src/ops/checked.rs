@@ -133,6 +133,27 @@ pub fn make_items(left: &mut u64, n: usize, limit: u64, at: impl At) -> Result<(
     Ok(())
 }
 
+/// Takes a step per cell `count` or `contains` is about to read (see
+/// [`STEP`]), as [`steps`]; the error says how many cells it was to read
+/// (a `count` over a large board is no endless loop). `has_line` and `==`
+/// on lists take theirs as [`steps`] (a repeated test skipped in
+/// generated code has them checked with its block's by [`steps_of`]).
+#[inline]
+pub fn read_cells(left: &mut u64, cells: u64, limit: u64, at: impl At) -> Result<(), GameError> {
+    let n = cells * STEP;
+    if *left < n {
+        return Err(too_many_cells(cells, limit, at));
+    }
+    *left -= n;
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn too_many_cells(cells: u64, limit: u64, at: impl At) -> GameError {
+    GameError::TooManyCells { cells, limit, at: at.at() }
+}
+
 #[cold]
 #[inline(never)]
 fn too_many_items(items: u64, limit: u64, at: impl At) -> GameError {

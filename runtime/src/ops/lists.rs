@@ -2,7 +2,7 @@
 //! `combinations`) over slices, so that lists, per-player arrays and the
 //! interpreter's sequences share one definition.
 
-use super::checked::{add, make_items, size, steps, At, STEP};
+use super::checked::{add, make_items, read_cells, size, steps, At, STEP};
 use crate::error::GameError;
 use crate::value::{Elem, Items, List, Scalar};
 
@@ -10,15 +10,29 @@ use crate::value::{Elem, Items, List, Scalar};
 /// list in a loop costs what it takes.
 #[inline]
 pub fn contains<T: PartialEq>(xs: &[T], x: &T, left: &mut u64, limit: u64, at: impl At) -> Result<bool, GameError> {
-    steps(left, xs.len() as u64 * STEP, limit, at)?;
+    read_cells(left, xs.len() as u64, limit, at)?;
     Ok(xs.contains(x))
 }
 
 /// Items of `xs` equal to `x`: a step per item read.
 #[inline]
 pub fn count<T: PartialEq>(xs: &[T], x: &T, left: &mut u64, limit: u64, at: impl At) -> Result<i64, GameError> {
-    steps(left, xs.len() as u64 * STEP, limit, at)?;
+    read_cells(left, xs.len() as u64, limit, at)?;
     Ok(xs.iter().filter(|y| *y == x).count() as i64)
+}
+
+/// The cells `==` or `!=` on lists or arrays reads, a step each (taken
+/// before comparing, as [`steps`]): those of its left operand `x` through
+/// its `depth` levels of lists (a list of lists counts the items of each;
+/// a tuple or data item is one cell). Values the interpreter holds;
+/// generated code counts the same cells in code written for the
+/// operand's Rust type (`codegen::emit::expr`).
+pub fn equality_cells<R: Items<Item = R>>(x: &R, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => x.items().len() as u64,
+        _ => x.items().iter().map(|item| equality_cells(item, depth - 1)).sum(),
+    }
 }
 
 /// A count of `cells` cells made already ([`line_and_count`]), with its
@@ -27,7 +41,7 @@ pub fn count<T: PartialEq>(xs: &[T], x: &T, left: &mut u64, limit: u64, at: impl
 /// [`line_and_count`]: super::line_and_count
 #[inline]
 pub fn counted(n: i64, cells: u64, left: &mut u64, limit: u64, at: impl At) -> Result<i64, GameError> {
-    steps(left, cells * STEP, limit, at)?;
+    read_cells(left, cells, limit, at)?;
     Ok(n)
 }
 
@@ -241,6 +255,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A `count` or `contains` that reads more cells than are left says
+    /// so, how many it was to read (issue 52.11: a count over a 300 x 300
+    /// board was called an endless loop); `==` on lists counts a step per
+    /// cell of its left operand through its levels of lists.
+    #[test]
+    fn reads_past_the_limit_say_how_many_cells() {
+        let row = List::from_vec(vec![0u8; 300]);
+        let board = vec![row; 300];
+        // Fewer steps left than the board's cells, within a far larger limit.
+        let mut left = 90_000 - 1;
+        let err = count2d(&board, &0, &mut left, 1_000_000, "g.gala:3:9: ").err().map(|e| e.to_string());
+        let want =
+            "g.gala:3:9: no event within 1000000 steps: reading 90000 cells passes the limit (a step per cell read)";
+        assert_eq!(err.as_deref(), Some(want));
+        let mut left = 10;
+        let err = contains(&[1i64; 11], &2, &mut left, 10, "").err();
+        assert_eq!(err, Some(GameError::TooManyCells { cells: 11, limit: 10, at: String::new() }));
+        let dyn_board = crate::value::Dyn::Seq(std::rc::Rc::new(vec![
+            crate::value::Dyn::Seq(std::rc::Rc::new(vec![crate::value::Dyn::Int(1); 3])),
+            crate::value::Dyn::Seq(std::rc::Rc::new(Vec::new())),
+            crate::value::Dyn::Seq(std::rc::Rc::new(vec![crate::value::Dyn::Int(2); 4])),
+        ]));
+        assert_eq!((0..3).map(|depth| equality_cells(&dyn_board, depth)).collect::<Vec<_>>(), [1, 3, 7]);
     }
 
     /// `combinations` on a large list fails on its steps before it makes

@@ -14,13 +14,13 @@ pub use board::{card, cells, deck, has_line, line_and_count, rank, suit};
 pub use chance::{no_choices, Odds};
 pub use checked::{
     abs, add, div, get, index, index_slice_mut, make_items, max, min, mul, neg, next_player, other, overflow,
-    player_number, range_end, range_list_end, rem, repeat_array, repeat_count, sorted, step, step_limit, steps,
-    steps_fit, steps_of, sub, At, MAX_PLAYERS, STEP,
+    player_number, range_end, range_list_end, read_cells, rem, repeat_array, repeat_count, sorted, step, step_limit,
+    steps, steps_fit, steps_of, sub, At, MAX_PLAYERS, STEP,
 };
 pub use holdem::{deal_hands, deal_pairs, deck52, hand_rank};
 pub use lists::{
-    combination_size, combinations, combinations_list, contains, count, count2d, counted, for_each_combination, pushed,
-    removed, sum,
+    combination_size, combinations, combinations_list, contains, count, count2d, counted, equality_cells,
+    for_each_combination, pushed, removed, sum,
 };
 
 use crate::error::GameError;

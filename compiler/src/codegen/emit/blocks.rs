@@ -8,6 +8,7 @@ use super::emitter::{Ctx, Emitter};
 use crate::ir::{self, Inst, Term};
 use crate::span::Span;
 use crate::typeck::tast::{ArithOp, Builtin, Expr, ExprKind, FactId, Place};
+use crate::typeck::types::Ty;
 
 impl Emitter<'_> {
     /// Instructions of a block, inside `advance`.
@@ -224,7 +225,33 @@ impl Emitter<'_> {
                     None => false,
                 }
             }
+            // `==` on lists: its steps are known from a type of Rust
+            // arrays alone (every level's length fixed).
+            ExprKind::Binary(crate::ast::BinOp::Eq | crate::ast::BinOp::Ne, x, _) if x.ty.list_depth() > 0 => {
+                match self.fixed_cells(&x.ty) {
+                    Some(cells) => {
+                        out.push((cells, self.at(e.span)));
+                        known
+                    }
+                    None => false,
+                }
+            }
             _ => known,
+        }
+    }
+
+    /// The cells `==` reads on a value of `ty` when every level of its
+    /// lists has a length its type fixes.
+    fn fixed_cells(&self, ty: &Ty) -> Option<u64> {
+        match ty.element() {
+            None => Some(1),
+            Some(item) => {
+                let len = match ty {
+                    Ty::PerPlayer(_) => self.n_players,
+                    _ => self.fixed_len(ty)?,
+                };
+                Some(len as u64 * self.fixed_cells(item)?)
+            }
         }
     }
 

@@ -141,6 +141,17 @@ impl Emitter<'_> {
             }
             _ => (self.expr(a, ctx), self.expr(b, ctx)),
         };
+        if matches!(op, BinOp::Eq | BinOp::Ne) && a.ty.list_depth() > 0 {
+            // A step per cell read, as the interpreter takes them
+            // (`ops::equality_cells`), before comparing.
+            let cells = equality_cells(quote!(__l), &a.ty);
+            let equal = if op == BinOp::Eq { quote!(__l == __r) } else { quote!(__l != __r) };
+            return quote!({
+                let (__l, __r) = (&#x, &#y);
+                ::galac_runtime::ops::steps(steps, #cells * ::galac_runtime::ops::STEP, g.step_limit, #at)?;
+                #equal
+            });
+        }
         match op {
             BinOp::Add => quote!(::galac_runtime::ops::add(#x, #y, #at)?),
             BinOp::Sub => quote!(::galac_runtime::ops::sub(#x, #y, #at)?),
@@ -391,6 +402,20 @@ impl Emitter<'_> {
                 let binds = ps.iter().zip(&names).map(|(p, n)| self.bind(p, quote!(#n), ctx));
                 quote!({ let (#(#names,)*) = #value; #(#binds)* })
             }
+        }
+    }
+}
+
+/// The cells of `x` (a reference to a value of type `ty`) that `==` on it
+/// reads: `ops::equality_cells` for the value's Rust type, its levels of
+/// lists walked by nested loops (a fixed length folds to a constant).
+fn equality_cells(x: TokenStream, ty: &Ty) -> TokenStream {
+    match ty.element() {
+        None => quote!(1u64),
+        Some(item) if item.list_depth() == 0 => quote!((::galac_runtime::value::Items::items(#x).len() as u64)),
+        Some(item) => {
+            let inner = equality_cells(quote!(__c), item);
+            quote!(::galac_runtime::value::Items::items(#x).iter().map(|__c| #inner).sum::<u64>())
         }
     }
 }

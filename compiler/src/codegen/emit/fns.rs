@@ -10,11 +10,14 @@ use crate::typeck::tast::{self, Expr, ExprKind, Place, StmtKind};
 use crate::typeck::types::Ty;
 
 /// Whether evaluating `e` counts steps of its own (a call of a function, a
-/// builtin that makes a list or reads one, as the interpreter counts them).
+/// builtin that makes a list or reads one, `==` on lists, as the
+/// interpreter counts them).
 pub(super) fn counts_steps(e: &Expr) -> bool {
     let own = match &e.kind {
         ExprKind::Call(..) | ExprKind::Range { .. } | ExprKind::Repeat(..) => true,
         ExprKind::Builtin(b, _) => b.takes_steps(),
+        // `==` on lists: a step per cell.
+        ExprKind::Binary(crate::ast::BinOp::Eq | crate::ast::BinOp::Ne, x, _) => x.ty.list_depth() > 0,
         _ => false,
     };
     own || e.kind.children().any(counts_steps)

@@ -45,7 +45,7 @@ impl Emitter<'_> {
         let at = self.at(cond.span);
         let make = quote!(
             let #name = ::galac_runtime::ops::line_and_count(#xs, #k, &(#v), &(#x));
-            ::galac_runtime::ops::counted(0, #name.2, steps, g.step_limit, #at)?;
+            ::galac_runtime::ops::steps(steps, #name.2 * ::galac_runtime::ops::STEP, g.step_limit, #at)?;
         );
         Some((make, quote!(#name.0), count.as_ptr()))
     }
