@@ -106,6 +106,7 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     };
     let solver = CfrSolver { config, resume };
     let mut harness = Harness::new("iterations", Some(iterations), stop, cx.limits.quiet);
+    harness.cancel = cx.limits.cancel.clone();
     // Its arrays are estimated before they are made; the watch holds the
     // whole process (the tree's check, the evaluator) to the limit too.
     let watch = crate::memory::watch(cx.limits, "the CFR solver");

@@ -76,6 +76,9 @@ pub struct Harness<'a> {
     first_iteration: Option<u64>,
     /// Called with every report, after the stop rules.
     pub each: Option<Each<'a>>,
+    /// A library caller's flag (Ctrl-C in Python, or the memory watch past
+    /// `--max-memory`): the run stops at its next report, as on a signal.
+    pub cancel: Option<galac_runtime::cancel::Cancel>,
 }
 
 impl<'a> Harness<'a> {
@@ -95,6 +98,7 @@ impl<'a> Harness<'a> {
             started: Instant::now(),
             first_iteration: None,
             each: None,
+            cancel: None,
         }
     }
 
@@ -143,7 +147,7 @@ impl Observer for Harness<'_> {
             stop |= self.stop.target_exploitability.is_some_and(|t| e.nash_conv <= t);
         }
         stop |= self.stop.time_limit.is_some_and(|t| self.started.elapsed().as_secs_f64() >= t);
-        stop |= self.interrupted.load(Ordering::Relaxed);
+        stop |= self.interrupted.load(Ordering::Relaxed) || galac_runtime::cancel::requested(self.cancel.as_ref());
         if !self.bar.is_hidden() && self.last_draw.is_none_or(|d| d.elapsed().as_secs_f64() >= 0.25) {
             self.last_draw = Some(Instant::now());
             self.draw(p);

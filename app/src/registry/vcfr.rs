@@ -19,6 +19,7 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     let solver = VcfrSolver { config };
     let done = std::cell::Cell::new(0u64);
     let mut harness = Harness::new("iterations", Some(iterations), stop, cx.limits.quiet);
+    harness.cancel = cx.limits.cancel.clone();
     harness.each = Some(Box::new(|p| done.set(p.iteration)));
     // As the CFR family's: the arrays estimated first, then the process watched.
     let watch = crate::memory::watch(cx.limits, "vector CFR");
