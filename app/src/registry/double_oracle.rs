@@ -446,6 +446,7 @@ fn untreed_report<G: Game>(game: &G, sol: &DoSolution, solver: &str, req: &Reque
         seconds: crate::report::seconds_json(None, &phases),
         unreached: None,
         strategy: Strategy::Labelled(&sol.labelled),
+        hands: None,
         curve: None,
         findings: Some(&findings),
         exact: None,
