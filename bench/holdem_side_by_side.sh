@@ -16,6 +16,11 @@
 # target, exploitability checks included (postflop-solver checks every 10
 # iterations, as its own `solve` does); galac's tree generation and the
 # derivation of its public game are shown apart. Peak memory: the process's.
+# Agreement: both must build the same action tree (decision and terminal
+# nodes per street: postflop-solver's ActionTree, galac's public game) and
+# OOP's first-action frequencies (over OOP's hands, weighted by their reach)
+# must agree within 2 percentage points; the script prints both and exits 1
+# when either check fails.
 # Env: GALAC (default $CARGO_TARGET_DIR/release/galac), TARGET (fraction of
 # the pot, default 0.003), THREADS (default 2).
 set -euo pipefail
@@ -78,9 +83,11 @@ ALL="22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,A2o+,K2o+,Q2
 # as many chips in NashConv.
 NASHCONV=$(python3 -c "print(2 * 200 * $GOAL)")
 
+status=0
 for case in "${CASES[@]}"; do
     echo "== $case"
-    echo "postflop-solver: $("$PEER" "$case" "$GOAL")"
+    peer_line=$("$PEER" "$case" "$GOAL")
+    echo "postflop-solver: $peer_line"
     case $case in
         river) params=() ;;
         river-all) params=(--param "oop_range=$ALL" --param "ip_range=$ALL" --step-limit 100000000) ;;
@@ -94,17 +101,43 @@ for case in "${CASES[@]}"; do
         /usr/bin/time -o "$TARGET_DIR/holdem-galac.time" -f '%M' "$GALAC" solve examples/holdem_river.gala "${params[@]}" \
             --solver vcfr --target-exploitability "$NASHCONV" --threads "$RAYON_NUM_THREADS" --format json \
             >"$TARGET_DIR/holdem-galac.json"
-        python3 - "$TARGET_DIR/holdem-galac.json" "$(cat "$TARGET_DIR/holdem-galac.time")" <<'PY'
+        python3 - "$TARGET_DIR/holdem-galac.json" "$(cat "$TARGET_DIR/holdem-galac.time")" "$peer_line" <<'PY' || status=1
 import json, sys
 d = json.load(open(sys.argv[1]))
+peer = json.loads(sys.argv[3])
 s = d["seconds"]
+# OOP's first decision, over its hands weighted by reach (solve's `hands`).
+root = next(g for g in d["hands"] if g["player"] == "oop")
+galac_root = dict(zip(root["actions"], root["frequencies"]))
 print("galac: {{\"value\": {}, \"nashconv\": {:.4f}, \"exploitability_pot\": {:.5f}, \"generate_s\": {:.3f}, "
-      "\"public_game_s\": {:.3f}, \"solve_s\": {:.3f}, \"peak_rss_mib\": {:.1f}, \"solver\": \"{}\"}}".format(
+      "\"public_game_s\": {:.3f}, \"solve_s\": {:.3f}, \"peak_rss_mib\": {:.1f}, \"solver\": \"{}\", "
+      "\"public_game\": {}, \"oop_root\": {}}}".format(
     json.dumps(d["value"]), d["exploitability"], d["exploitability"] / 2 / 200, s["generate"], s["public_game"],
-    s["vcfr"] + s["exploitability_checks"], int(sys.argv[2]) / 1024, d["solver"]))
+    s["vcfr"] + s["exploitability_checks"], int(sys.argv[2]) / 1024, d["solver"],
+    json.dumps(d["public_game"]), json.dumps({a: round(f, 4) for a, f in galac_root.items()})))
+
+def trimmed(counts):
+    counts = list(counts)
+    while counts and counts[-1] == 0:
+        counts.pop()
+    return counts
+
+same_tree = all(trimmed(d["public_game"][k]) == trimmed(peer[k]) for k in ("decisions", "leaves"))
+print("same action tree: {} (decisions per street galac {} / postflop-solver {}; leaves {} / {})".format(
+    "yes" if same_tree else "NO", trimmed(d["public_game"]["decisions"]), trimmed(peer["decisions"]),
+    trimmed(d["public_game"]["leaves"]), trimmed(peer["leaves"])))
+gaps = {a: abs(galac_root.get(a, float("nan")) - f) for a, f in peer["oop_root"].items()}
+worst = max(gaps.values())
+agree = set(galac_root) == set(peer["oop_root"]) and worst <= 0.02
+print("OOP's first action agrees within 2 points: {} (largest gap {:.2f} points: {})".format(
+    "yes" if agree else "NO", 100 * worst,
+    ", ".join("{} {:.1f}% / {:.1f}%".format(a, 100 * galac_root.get(a, float("nan")), 100 * f)
+              for a, f in peer["oop_root"].items())))
+sys.exit(0 if same_tree and agree else 1)
 PY
     else
         echo "galac: $GALAC is missing (cargo build --release -p galac)"
     fi
     echo
 done
+exit $status

@@ -1,7 +1,9 @@
 //! Cards written as cards: `card(r, s)` in a label becomes a rank letter and
 //! a suit (`Qs`, or `Q♠` on a UTF-8 terminal). The language numbers ranks
 //! from 0 without naming them, so the rank names are a choice of the user
-//! (`--ranks`), by default those of a full deck, 2 to ace.
+//! (`--ranks`), by default those of a full deck, 2 to ace. [`standard`]
+//! writes the cards of labels that `solve` answers and strategy files key
+//! by: always letters, as docs/language.md ("Hold'em") names the 52 cards.
 
 /// The default rank names: rank 0 is a two, rank 12 an ace.
 pub const DEFAULT_RANKS: &str = "23456789TJQKA";
@@ -54,30 +56,48 @@ impl CardStyle {
 
     /// `text` with every `card(r, s)` written as a card.
     pub fn rewrite(&self, text: &str) -> String {
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while let Some(at) = rest.find("card(") {
-            // `my_card(3)` is a fact named ..._card, not a card.
-            let word_before = rest[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
-            let tail = &rest[at + 5..];
-            let parsed = tail.split_once(')').and_then(|(inside, after)| {
-                let (r, s) = inside.split_once(',')?;
-                Some((r.trim().parse::<u64>().ok()?, s.trim().parse::<u64>().ok()?, after))
-            });
-            match parsed {
-                Some((r, s, after)) if !word_before => {
-                    out += &rest[..at];
-                    out += &self.card(r, s);
-                    rest = after;
-                }
-                _ => {
-                    out += &rest[..at + 5];
-                    rest = tail;
-                }
+        rewrite_with(text, |r, s| Some(self.card(r, s)))
+    }
+}
+
+/// `text` with every `card(r, s)` of the standard deck (rank below 13, suit
+/// below 4) written as players write it (`Qc`, `2s`), others kept: the set
+/// labels of `solve`'s answers, of strategy files and of every other
+/// command ([`crate::report::unique_labels`]).
+pub fn standard(text: &str) -> String {
+    if !text.contains("card(") {
+        return text.to_string();
+    }
+    rewrite_with(text, |r, s| {
+        (r < 13 && s < 4).then(|| galac_runtime::notation::show_card(galac_runtime::notation::card(r as i64, s as i64)))
+    })
+}
+
+/// `text` with each `card(r, s)` that `write` names replaced by its name.
+fn rewrite_with(text: &str, write: impl Fn(u64, u64) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("card(") {
+        // `my_card(3)` is a fact named ..._card, not a card.
+        let word_before = rest[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let tail = &rest[at + 5..];
+        let parsed = tail.split_once(')').and_then(|(inside, after)| {
+            let (r, s) = inside.split_once(',')?;
+            Some((r.trim().parse::<u64>().ok()?, s.trim().parse::<u64>().ok()?, after))
+        });
+        match parsed.and_then(|(r, s, after)| Some((write(r, s)?, after))) {
+            Some((name, after)) if !word_before => {
+                out += &rest[..at];
+                out += &name;
+                rest = after;
+            }
+            _ => {
+                out += &rest[..at + 5];
+                rest = tail;
             }
         }
-        out + rest
     }
+    out + rest
 }
 
 #[cfg(test)]
@@ -94,5 +114,12 @@ mod tests {
         assert_eq!(style.rewrite("my_card(3), card(x)"), "my_card(3), card(x)");
         let symbols = CardStyle { ranks: DEFAULT_RANKS.chars().collect(), symbols: true };
         assert_eq!(symbols.rewrite("card(10, 0) card(20, 1)"), "Q♠ 20♥");
+    }
+
+    #[test]
+    fn standard_cards_are_written_as_players_write_them_and_others_kept() {
+        assert_eq!(standard("oop: hand([card(10, 3), card(0, 0)])"), "oop: hand([Qc, 2s])");
+        assert_eq!(standard("a: card(13, 0), card(2, 4), my_card(3)"), "a: card(13, 0), card(2, 4), my_card(3)");
+        assert_eq!(standard("no cards"), "no cards");
     }
 }

@@ -4,7 +4,9 @@
 //! [`galac_solvers::beliefs`]. Sets are listed per player and grouped by the
 //! player's private information, the facts no other player knows
 //! ([`crate::private_info`]: a dealt card in poker); cards are written as
-//! cards. The profile is a
+//! cards. Where the sets are two-card hands, each public state among the
+//! selected sets is also shown as the 13x13 grid ([`crate::hands`]). The
+//! profile is a
 //! strategy file (`solve --out`) or, without one, the answer of the solver
 //! `solve` would choose.
 
@@ -87,15 +89,23 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
     let views = explain(&tree, &profile);
     let parents = parents(&tree);
     let letters = CardStyle { symbols: false, ..style.clone() };
-    let private = crate::private_info::private_facts(&tree);
+    let public = crate::private_info::public_view(&tree);
+    let private = &public.private;
+    let selected = |set: InfosetId| {
+        let pattern = args.select.filter.as_deref().unwrap_or("");
+        let label = &labels[set];
+        player.is_none_or(|p| tree.infosets[set].player == p)
+            && [label.clone(), style.rewrite(label), letters.rewrite(label)].iter().any(|l| matches(pattern, l))
+    };
+    // Hands of two cards: the selected sets of each public state as a grid.
+    let grids = if crate::hands::may_have_hands(&tree) {
+        crate::hands::grids(&tree, &profile, &views, &public, selected)
+    } else {
+        Vec::new()
+    };
     let mut shown: Vec<Shown> = views
         .into_iter_enumerated()
-        .filter(|(set, _)| player.is_none_or(|p| tree.infosets[*set].player == p))
-        .filter(|(set, _)| {
-            let pattern = args.select.filter.as_deref().unwrap_or("");
-            let label = &labels[*set];
-            [label.clone(), style.rewrite(label), letters.rewrite(label)].iter().any(|l| matches(pattern, l))
-        })
+        .filter(|(set, _)| selected(*set))
         .map(|(set, view)| {
             let label = style.rewrite(&labels[set]);
             let group = match private[set].as_slice() {
@@ -116,8 +126,18 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
         (player, first_seen[&(player, s.group.clone())], s.set)
     });
     match args.format {
-        Format::Text => crate::emit(&text(&tree, &profile, &shown, &source, &crate::title(game))),
-        Format::Json => return crate::emit_json(&json(&tree, &profile, &shown, &source, game)),
+        Format::Text => {
+            let mut out = text(&tree, &profile, &shown, &source, &crate::title(game));
+            for grid in &grids {
+                out += &crate::hands::text(grid, &info.players);
+            }
+            crate::emit(&out)
+        }
+        Format::Json => {
+            let mut answer = json(&tree, &profile, &shown, &source, game);
+            answer.grids = grids.iter().map(|g| crate::hands::GridJson::new(g, &info.players)).collect();
+            return crate::emit_json(&answer);
+        }
     }
     0
 }
@@ -261,6 +281,10 @@ struct ExplainJson<'a> {
     /// Where the profile came from.
     profile: &'a str,
     sets: Vec<SetJson<'a>>,
+    /// Where the sets are hands of two cards: per public state, the
+    /// selected sets hand by hand and as the 13x13 grid ([`crate::hands`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    grids: Vec<crate::hands::GridJson<'a>>,
 }
 
 /// One information set of the `explain` answer.
@@ -324,7 +348,14 @@ fn json<'a, G: Game>(
                 .collect(),
         })
         .collect();
-    ExplainJson { schema: "galac.explain/1", game: &info.name, params: crate::params_json(info), profile: source, sets }
+    ExplainJson {
+        schema: "galac.explain/1",
+        game: &info.name,
+        params: crate::params_json(info),
+        profile: source,
+        sets,
+        grids: Vec::new(),
+    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ pub mod exact;
 pub mod explain;
 pub mod export;
 pub mod formats;
+pub mod hands;
 mod input;
 pub mod matrix;
 pub mod memory;

@@ -22,6 +22,23 @@ use galac_runtime::tree::{NodeView, Tree};
 
 /// Per information set: its private facts, in the label's order.
 pub fn private_facts(tree: &Tree) -> IdVec<InfosetId, Vec<String>> {
+    public_view(tree).private
+}
+
+/// The sets' split into public states and private facts.
+pub struct PublicView {
+    /// Per set: its private facts, in the label's order.
+    pub private: IdVec<InfosetId, Vec<String>>,
+    /// Per set: its public state, an index into `paths` (one per player
+    /// and public path, numbered in the order of their first sets).
+    pub state: IdVec<InfosetId, u32>,
+    /// Per public state: the path to it, each outcome named or `?` where
+    /// it is hidden.
+    pub paths: Vec<Vec<String>>,
+}
+
+/// Every set's public state and private facts (see the module comment).
+pub fn public_view(tree: &Tree) -> PublicView {
     let n = tree.n_nodes();
     let mut parent: Vec<Option<NodeId>> = vec![None; n];
     let mut depth = vec![0u32; n];
@@ -57,12 +74,22 @@ pub fn private_facts(tree: &Tree) -> IdVec<InfosetId, Vec<String>> {
             path
         })
         .collect();
-    let mut states: HashMap<(PlayerId, &[String]), Vec<InfosetId>> = HashMap::new();
+    // Public states in the order of their first sets, so that the
+    // numbering does not depend on a hash.
+    let mut index: HashMap<(PlayerId, &[String]), u32> = HashMap::new();
+    let mut states: Vec<Vec<InfosetId>> = Vec::new();
+    let mut state: IdVec<InfosetId, u32> = IdVec::from(vec![0; tree.infosets.len()]);
     for (set, path) in public.iter_enumerated() {
-        states.entry((tree.infosets[set].player, path.as_slice())).or_default().push(set);
+        let next = states.len() as u32;
+        let k = *index.entry((tree.infosets[set].player, path.as_slice())).or_insert(next);
+        if k == next {
+            states.push(Vec::new());
+        }
+        states[k as usize].push(set);
+        state[set] = k;
     }
     let mut out: IdVec<InfosetId, Vec<String>> = IdVec::from(vec![Vec::new(); tree.infosets.len()]);
-    for sets in states.values() {
+    for sets in &states {
         let facts: Vec<Vec<&str>> = sets.iter().map(|&s| facts(tree.infoset_label(s))).collect();
         for (k, &set) in sets.iter().enumerate() {
             out[set] = facts[k]
@@ -72,7 +99,8 @@ pub fn private_facts(tree: &Tree) -> IdVec<InfosetId, Vec<String>> {
                 .collect();
         }
     }
-    out
+    let paths = states.iter().map(|sets| public[sets[0]].clone()).collect();
+    PublicView { private: out, state, paths }
 }
 
 /// The deepest common ancestor of two nodes.

@@ -15,12 +15,15 @@ use galac_solvers::best_response::Evaluation;
 use galac_solvers::double_oracle::LabelledSet;
 use galac_solvers::Profile;
 
+use crate::cards::standard;
 use crate::registry::harness::Point;
 use crate::registry::solved::Fields;
 use crate::Format;
 
 /// Information-set labels that are unique keys (the choices are appended
-/// where two sets share a fact list).
+/// where two sets share a fact list). Answers write them with cards as
+/// cards ([`crate::cards::standard`]); commands that show cards their own
+/// way (`--ranks`) rewrite these.
 pub fn unique_labels(tree: &Tree) -> IdVec<InfosetId, String> {
     let mut counts: HashMap<&str, u32> = HashMap::new();
     for set in tree.infosets.keys() {
@@ -89,8 +92,12 @@ pub(crate) struct SolveJson<'a> {
     /// Seconds per phase ("generate", then the solver's, in snake case).
     pub seconds: serde_json::Map<String, serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub unreached: Option<Vec<&'a str>>,
+    pub unreached: Option<Vec<String>>,
     pub strategy: Strategy<'a>,
+    /// Where the sets are hands of two cards: each player's first
+    /// decision, hand by hand and as the 13x13 grid ([`crate::hands`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hands: Option<Vec<crate::hands::GridJson<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub curve: Option<&'a [Point]>,
     #[serde(flatten)]
@@ -149,8 +156,8 @@ impl<T: serde::Serialize> serde::Serialize for Keyed<'_, T> {
     }
 }
 
-/// A profile as JSON: each set's label to its actions' probabilities (by
-/// action label); `null` when there is none.
+/// A profile as JSON: each set's label (cards as cards) to its actions'
+/// probabilities (by action label); `null` when there is none.
 pub(crate) enum Strategy<'a> {
     None,
     /// Every set of a built tree.
@@ -177,10 +184,12 @@ impl serde::Serialize for Strategy<'_> {
         match self {
             Strategy::None => s.serialize_unit(),
             Strategy::Tree { tree, profile, labels } => s.collect_map(
-                tree.infosets.keys().map(|set| (&labels[set], Probs(tree.action_labels(set), profile.probs(set)))),
+                tree.infosets
+                    .keys()
+                    .map(|set| (standard(&labels[set]), Probs(tree.action_labels(set), profile.probs(set)))),
             ),
             Strategy::Labelled(sets) => {
-                s.collect_map(sets.iter().map(|set| (&set.label, Probs(&set.actions, &set.probs))))
+                s.collect_map(sets.iter().map(|set| (standard(&set.label), Probs(&set.actions, &set.probs))))
             }
         }
     }
@@ -293,7 +302,7 @@ impl Report<'_> {
                 if info.player.index() != p {
                     continue;
                 }
-                write!(w, "  {}: ", self.labels[set])?;
+                write!(w, "  {}: ", standard(&self.labels[set]))?;
                 let probs = self.profile.probs(set);
                 for (i, (a, x)) in self.tree.action_labels(set).iter().zip(probs).enumerate() {
                     write!(w, "{}{a} {x:.3}", if i > 0 { ", " } else { "" })?;
@@ -301,6 +310,9 @@ impl Report<'_> {
                 let mark = if self.unreached.contains(&set) { " *" } else { "" };
                 writeln!(w, "{mark}")?;
             }
+        }
+        for grid in crate::hands::root_grids(self.tree, self.profile) {
+            w.write_all(crate::hands::text(&grid, players).as_bytes())?;
         }
         if !self.unreached.is_empty() {
             write!(
@@ -317,6 +329,7 @@ impl Report<'_> {
     pub fn write_json(&self, w: &mut impl Write) -> io::Result<()> {
         let info = self.info;
         let stats = self.tree.stats();
+        let grids = crate::hands::root_grids(self.tree, self.profile);
         let answer = SolveJson {
             schema: SOLVE_SCHEMA,
             game: &info.name,
@@ -331,8 +344,10 @@ impl Report<'_> {
             nodes: Some(stats.nodes),
             infosets: Some(stats.infosets),
             seconds: seconds_json(Some(self.generate_seconds), self.phases),
-            unreached: Some(self.unreached.iter().map(|s| self.labels[*s].as_str()).collect()),
+            unreached: Some(self.unreached.iter().map(|s| standard(&self.labels[*s])).collect()),
             strategy: Strategy::Tree { tree: self.tree, profile: self.profile, labels: self.labels },
+            hands: (!grids.is_empty())
+                .then(|| grids.iter().map(|g| crate::hands::GridJson::new(g, &info.players)).collect()),
             curve: self.curve,
             findings: self.findings,
             exact: self.exact.as_ref(),

@@ -52,7 +52,18 @@ pub fn parse(
     labels: &IdSlice<InfosetId, String>,
     allow_partial: bool,
 ) -> Result<LoadedProfile, String> {
-    let sets: HashMap<&str, InfosetId> = labels.iter_enumerated().map(|(set, l)| (l.as_str(), set)).collect();
+    // Answers write cards as cards (`Qc`); a file written before they did
+    // keys them `card(10, 3)`: both are read.
+    let written: Vec<(String, InfosetId)> = labels
+        .iter_enumerated()
+        .filter(|(_, l)| l.contains("card("))
+        .map(|(set, l)| (crate::cards::standard(l), set))
+        .collect();
+    let sets: HashMap<&str, InfosetId> = labels
+        .iter_enumerated()
+        .map(|(set, l)| (l.as_str(), set))
+        .chain(written.iter().map(|(l, set)| (l.as_str(), *set)))
+        .collect();
     let mut reading = Reading {
         info,
         tree,
@@ -83,7 +94,10 @@ pub fn parse(
     for (set, label) in labels.iter_enumerated() {
         if !reading.seen[set] {
             if !allow_partial {
-                return Err(format!("`{file}` has no strategy for the information set \"{label}\""));
+                return Err(format!(
+                    "`{file}` has no strategy for the information set \"{}\"",
+                    crate::cards::standard(label)
+                ));
             }
             filled.push(set);
         }

@@ -173,3 +173,154 @@ fn card_removal_equals_the_conflict_lists_on_the_river() {
         assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "cards {cards:?}, lists {lists:?}");
     }
 }
+
+/// Ranges of the grid tests, against the board Td9d6hQc2s: AA keeps its 6
+/// hands, KQs loses KcQc (3 left), KQo the 3 with Qc (9 left), T9s the
+/// diamonds (3 left), 22 the three with 2s (3 left), AsKs is one hand of
+/// AKs, 76 both kinds less the 6h (3 and 9).
+const GRID_OOP: &str = "oop_range=AA,KQs,KQo,T9s,22,AsKs,76";
+const GRID_IP: &str = "ip_range=JJ,A5s";
+
+/// A cut-down river solved by CFR+ on the scalar tree, with every set's
+/// view (reach, action values).
+fn solved_grid_spot() -> (Tree, galac_solvers::Profile) {
+    let tree = river_tree(&[GRID_OOP, GRID_IP]);
+    let solver = CfrSolver { config: CfrConfig::new(Variant::CfrPlus, 300), resume: None };
+    let (sol, _) = solver.run(&tree, &mut RunToEnd).expect("runs");
+    (tree, sol.profile)
+}
+
+/// Every grid of the spot, hand by hand.
+fn all_grids(tree: &Tree, profile: &galac_solvers::Profile) -> Vec<galac_app::hands::Grid> {
+    let public = galac_app::private_info::public_view(tree);
+    let views = galac_solvers::beliefs::explain(tree, profile);
+    galac_app::hands::grids(tree, profile, &views, &public, |_| true)
+}
+
+/// Two cards of the 52 (rank 0 a two, suit 0 spades), written as text.
+fn card_text(rank: usize, suit: usize) -> String {
+    format!("{}{}", "23456789TJQKA".as_bytes()[rank] as char, "shdc".as_bytes()[suit] as char)
+}
+
+/// The grid's cells hold the hands an enumeration of all 1,326 two-card
+/// hands finds for OOP's range less the board, cell by cell.
+#[test]
+fn grid_cells_hold_the_hands_an_enumeration_finds() {
+    let (tree, profile) = solved_grid_spot();
+    let grids = all_grids(&tree, &profile);
+    let root = &galac_app::hands::first_of_each_player(&grids)[0];
+    assert_eq!((root.player.index(), root.line.as_str()), (0, "start"));
+    assert_eq!(root.cells.len(), 169);
+    // The enumeration: classes named high rank first, `s` or `o` unless a pair.
+    let board = ["Td", "9d", "6h", "Qc", "2s"];
+    let classes = ["AA", "KQs", "KQo", "T9s", "22", "76s", "76o"];
+    let mut want: std::collections::BTreeMap<String, u32> = Default::default();
+    for a in 0..52 {
+        for b in 0..a {
+            let (ra, sa, rb, sb) = (a / 4, a % 4, b / 4, b % 4);
+            let (ca, cb) = (card_text(ra, sa), card_text(rb, sb));
+            if board.contains(&ca.as_str()) || board.contains(&cb.as_str()) {
+                continue;
+            }
+            let (hi, lo) = (ra.max(rb), ra.min(rb));
+            let ranks = "23456789TJQKA".as_bytes();
+            let kind = if hi == lo {
+                ""
+            } else if sa == sb {
+                "s"
+            } else {
+                "o"
+            };
+            let name = format!("{}{}{kind}", ranks[hi] as char, ranks[lo] as char);
+            let explicit = (ca == "As" && cb == "Ks") || (ca == "Ks" && cb == "As");
+            if classes.contains(&name.as_str()) || explicit {
+                *want.entry(name).or_insert(0) += 1;
+            }
+        }
+    }
+    assert_eq!(want["AA"], 6);
+    assert_eq!((want["KQs"], want["KQo"], want["T9s"], want["22"], want["AKs"]), (3, 9, 3, 3, 1));
+    let got: std::collections::BTreeMap<String, u32> =
+        root.cells.iter().filter(|c| c.combos > 0).map(|c| (c.name.clone(), c.combos)).collect();
+    assert_eq!(got, want);
+    assert_eq!(root.combos.len() as u32, want.values().sum::<u32>());
+}
+
+/// At OOP's first decision the reach of a hand is the deal's chance of it,
+/// read here from the root's outcomes; each cell's frequencies are the
+/// scalar profile's, weighted by those chances, and sum to 1, as every
+/// hand's do; the lone AsKs of AKs plays exactly its set's strategy.
+#[test]
+fn grid_frequencies_are_the_scalar_profiles_weighted_by_the_deal() {
+    use galac_runtime::labels::cards_shown;
+    let (tree, profile) = solved_grid_spot();
+    let grids = all_grids(&tree, &profile);
+    let root = galac_app::hands::first_of_each_player(&grids)[0].clone();
+    // The deal's chance of each OOP hand (its first two cards).
+    let mut chance: std::collections::HashMap<Vec<(i64, i64)>, f64> = Default::default();
+    for (label, p) in tree.chance_outcome_labels(NodeId::ROOT).iter().zip(tree.chance_probs(NodeId::ROOT)) {
+        let mut hand = cards_shown(label)[..2].to_vec();
+        hand.sort();
+        *chance.entry(hand).or_insert(0.0) += p.to_f64();
+    }
+    let mut cells: std::collections::HashMap<usize, (f64, Vec<f64>)> = Default::default();
+    for combo in &root.combos {
+        let mut hand = cards_shown(tree.infoset_label(combo.set));
+        hand.sort();
+        let p = chance[&hand];
+        assert!((combo.reach - p).abs() < 1e-12, "{}: reach {} vs deal {p}", combo.hand, combo.reach);
+        let probs = profile.probs(combo.set);
+        assert!((probs.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        let entry = cells.entry(combo.cell).or_insert((0.0, vec![0.0; probs.len()]));
+        entry.0 += p;
+        entry.1.iter_mut().zip(probs).for_each(|(x, q)| *x += p * q);
+    }
+    for (cell, (weight, sums)) in cells {
+        let got = &root.cells[cell];
+        assert!((got.probs.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{}: {:?}", got.name, got.probs);
+        for (g, s) in got.probs.iter().zip(&sums) {
+            assert!((g - s / weight).abs() < 1e-9, "{}: {:?} vs {:?}", got.name, got.probs, sums);
+        }
+    }
+    let aks = root.cells.iter().find(|c| c.name == "AKs").expect("AKs");
+    let set = root.combos.iter().find(|c| c.hand == "AsKs").expect("AsKs").set;
+    assert_eq!(aks.combos, 1);
+    assert_eq!(aks.probs, profile.probs(set));
+}
+
+/// Hands' values averaged by reach are the players' values: at OOP's
+/// first decision, OOP's value of the game; over IP's decisions after each
+/// of OOP's first actions, IP's (every first action leads to one), both
+/// from the independent evaluation of the scalar tree under the profile.
+#[test]
+fn grid_values_averaged_by_reach_are_the_games_value() {
+    let (tree, profile) = solved_grid_spot();
+    let eval = evaluate(&tree, &profile);
+    let grids = all_grids(&tree, &profile);
+    let firsts = galac_app::hands::first_of_each_player(&grids);
+    let root = firsts[0];
+    assert!((root.reach - 1.0).abs() < 1e-12, "{}", root.reach);
+    let mean: f64 = root.combos.iter().map(|c| c.reach * c.value).sum();
+    assert!((root.value - eval.values[0]).abs() < 1e-9, "{} vs {}", root.value, eval.values[0]);
+    assert!((mean - eval.values[0]).abs() < 1e-9, "{mean} vs {}", eval.values[0]);
+    let ip: Vec<&galac_app::hands::Grid> = grids.iter().filter(|g| g.player.index() == 1 && g.moves == 1).collect();
+    assert_eq!(ip.len(), root.actions.len(), "{:?}", ip.iter().map(|g| &g.line).collect::<Vec<_>>());
+    let ip_value: f64 = ip.iter().map(|g| g.reach * g.value).sum();
+    assert!((ip_value - eval.values[1]).abs() < 1e-9, "{ip_value} vs {}", eval.values[1]);
+    for g in &grids {
+        for c in g.combos.iter().filter(|c| c.reach > 0.0) {
+            assert!((c.probs.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{}: {:?}", c.hand, c.probs);
+        }
+    }
+}
+
+/// Vector CFR's answer counts postflop-solver's river action tree: 24
+/// decisions and 45 leaves, on one street.
+#[test]
+fn the_public_game_of_the_river_has_postflop_solvers_action_tree() {
+    use galac_solvers::vector::from_tree;
+    let tree = river_tree(&[OOP, IP]);
+    let derived = from_tree(&tree).unwrap_or_else(|e| panic!("{e}"));
+    let streets = derived.game.per_street();
+    assert_eq!((streets.decisions, streets.leaves), (vec![24], vec![45]));
+}

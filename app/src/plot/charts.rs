@@ -14,6 +14,15 @@ use crate::private_info::facts;
 /// Plot area margins: left, right, top, bottom.
 const MARGIN: (f64, f64, f64, f64) = (70.0, 170.0, 50.0, 90.0);
 
+/// The player `--player` names, the first by default.
+fn chosen_player(info: &galac_runtime::game::GameInfo, select: &crate::explain::Selection) -> Result<PlayerId, String> {
+    let player = match &select.player {
+        Some(name) => info.players.iter().position(|p| p == name).ok_or_else(|| format!("no player `{name}`"))?,
+        None => 0,
+    };
+    Ok(PlayerId::from_index(player))
+}
+
 /// One stacked bar per chosen set of the player: the share of each action.
 pub fn strategy<G: Game>(
     game: &G,
@@ -23,11 +32,7 @@ pub fn strategy<G: Game>(
     style: &CardStyle,
 ) -> Result<String, String> {
     let info = game.info();
-    let player = match &select.player {
-        Some(name) => info.players.iter().position(|p| p == name).ok_or_else(|| format!("no player `{name}`"))?,
-        None => 0,
-    };
-    let player = PlayerId::from_index(player);
+    let player = chosen_player(info, select)?;
     let labels = crate::report::unique_labels(tree);
     let (profile, source) = crate::explain::profile_for(game, tree, &labels, select.strategy.as_deref(), limits)?;
     let facts_of = |s: InfosetId| facts(&labels[s]).len();
@@ -199,4 +204,73 @@ pub fn curves(title: &str, files: &[PathBuf]) -> Result<String, String> {
     let names: Vec<String> = curves.iter().map(|c| c.0.clone()).collect();
     svg.legend(width - right + 20.0, top + 10.0, &names);
     Ok(svg.finish(&format!("{title}: convergence")))
+}
+
+/// The 13x13 grid of hands ([`crate::hands`]) of the chosen player's first
+/// public state among the selected sets: in each cell, a bar per action as
+/// wide as its frequency, the cell's hands and value in its tooltip; cells
+/// the player holds no reaching hand of are grey.
+pub fn hands<G: Game>(
+    game: &G,
+    tree: &Tree,
+    select: &crate::explain::Selection,
+    limits: &crate::LimitArgs,
+    style: &CardStyle,
+) -> Result<String, String> {
+    let info = game.info();
+    let player = chosen_player(info, select)?;
+    if !crate::hands::may_have_hands(tree) {
+        return Err("the hands chart needs a two-player game whose private information is hands of two cards".into());
+    }
+    let labels = crate::report::unique_labels(tree);
+    let (profile, source) = crate::explain::profile_for(game, tree, &labels, select.strategy.as_deref(), limits)?;
+    let public = crate::private_info::public_view(tree);
+    let views = galac_solvers::beliefs::explain(tree, &profile);
+    let chosen = |s: InfosetId| {
+        tree.infosets[s].player == player
+            && select.filter.as_deref().is_none_or(|p| {
+                crate::explain::matches(p, &labels[s]) || crate::explain::matches(p, &style.rewrite(&labels[s]))
+            })
+    };
+    let grids = crate::hands::grids(tree, &profile, &views, &public, chosen);
+    let grid = crate::hands::first_of_each_player(&grids)
+        .into_iter()
+        .next()
+        .ok_or("no information set of the player that matches holds a hand of two cards")?;
+    let (left, top, size) = (40.0f64, 60.0f64, 52.0f64);
+    let title =
+        format!("{}: hands of {} at {} ({source})", crate::title(game), info.players[player.index()], grid.line);
+    let width = (left + 13.0 * size + 200.0).max(title.chars().count() as f64 * 8.5 + 20.0);
+    let mut svg = Svg::new(width, top + 13.0 * size + 60.0);
+    for (i, cell) in grid.cells.iter().enumerate() {
+        let (x, y) = (left + size * (i % 13) as f64, top + size * (i / 13) as f64);
+        if cell.reach > 0.0 {
+            let mut at = x;
+            for (a, p) in cell.probs.iter().enumerate() {
+                let value = cell.action_values.get(a).copied().unwrap_or(f64::NAN);
+                let tip = format!("{}: {} {:.3}, value {value:.2}", cell.name, grid.actions[a], p);
+                svg.rect(at, y, p * size, size, COLOURS[a % COLOURS.len()], &tip);
+                at += p * size;
+            }
+        } else {
+            svg.rect(x, y, size, size, "#e6e6e6", &format!("{}: no hand", cell.name));
+        }
+        svg.text(x + size / 2.0, y + size / 2.0 + 4.0, 12.0, "middle", &cell.name);
+    }
+    for k in 0..=13 {
+        let at = size * k as f64;
+        svg.line(left, top + at, left + 13.0 * size, top + at, "#fff");
+        svg.line(left + at, top, left + at, top + 13.0 * size, "#fff");
+    }
+    let freqs: Vec<String> = grid.actions.iter().zip(&grid.probs).map(|(a, p)| format!("{a} {p:.3}")).collect();
+    svg.text(left, top + 13.0 * size + 24.0, 12.0, "start", &format!("frequencies: {}", freqs.join(", ")));
+    svg.text(
+        left,
+        top + 13.0 * size + 42.0,
+        12.0,
+        "start",
+        &format!("{} hands, value {:.3}", grid.combos.len(), grid.value),
+    );
+    svg.legend(left + 13.0 * size + 20.0, top + 10.0, &grid.actions);
+    Ok(svg.finish(&title))
 }

@@ -26,6 +26,8 @@ pub enum Chart {
     Curve,
     /// The game tree (small games).
     Tree,
+    /// The 13x13 grid of two-card hands: each cell's action frequencies.
+    Hands,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -56,12 +58,12 @@ pub fn run<G: Game>(game: &G, args: &PlotArgs, make: crate::Maker<G>) -> i32 {
     let style = CardStyle { symbols: !args.select.cards.ascii, ..args.select.cards.style(false) };
     let svg = match args.chart {
         Chart::Curve => charts::curves(&crate::title(game), &args.curve),
-        Chart::Strategy | Chart::Tree => {
+        Chart::Strategy | Chart::Tree | Chart::Hands => {
             let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
-            if args.chart == Chart::Tree {
-                tree::draw(&tree, &crate::title(game), args.max_drawn, &style)
-            } else {
-                charts::strategy(game, &tree, &args.select, &args.limits, &style)
+            match args.chart {
+                Chart::Tree => tree::draw(&tree, &crate::title(game), args.max_drawn, &style),
+                Chart::Hands => charts::hands(game, &tree, &args.select, &args.limits, &style),
+                _ => charts::strategy(game, &tree, &args.select, &args.limits, &style),
             }
         }
     };

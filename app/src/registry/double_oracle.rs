@@ -438,6 +438,7 @@ fn untreed_report<G: Game>(
         seconds: crate::report::seconds_json(None, &phases),
         unreached: None,
         strategy: Strategy::Labelled(&sol.labelled),
+        hands: None,
         curve: None,
         findings: Some(&findings),
         exact: None,

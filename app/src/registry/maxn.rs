@@ -234,6 +234,7 @@ pub fn state_search<G: Game>(game: &G, ties: Ties, options: StateOptions) -> Res
         seconds: crate::report::seconds_json(None, &[("search", seconds)]),
         unreached: None,
         strategy: Strategy::None,
+        hands: None,
         curve: None,
         findings: Some(&findings),
         exact: None,

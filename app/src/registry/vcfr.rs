@@ -1,6 +1,8 @@
 //! Public-state vector CFR (`--solver vcfr|vcfr+`): its run through the
 //! [`Harness`], with the CFR family's `--iterations` and `--check-every`.
 //! The algorithm lives in `galac_solvers::vector`; this module only drives it.
+//! The answer's findings count the public game's nodes per street
+//! (`public_game`: decisions and leaves), as the hold'em bench compares them.
 
 use galac_runtime::tree::Tree;
 use galac_solvers::cfr::Variant;
@@ -9,7 +11,13 @@ use galac_solvers::vector::{VcfrConfig, VcfrSolver};
 
 use super::cfr::CfrArgs;
 use super::harness::{Harness, StopArgs};
-use super::solved::{with_hint, Context, Solved};
+use super::solved::{fields, with_hint, Context, Solved};
+
+/// The `solve` answer's fields of vector CFR.
+#[derive(serde::Serialize)]
+struct Findings {
+    public_game: galac_solvers::vector::PerStreet,
+}
 
 /// Runs vector CFR (`variant`: CFR+ or DCFR) on `tree`.
 pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &Context) -> Result<Solved, String> {
@@ -23,18 +31,18 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     harness.each = Some(Box::new(|p| done.set(p.iteration)));
     // As the CFR family's: the arrays estimated first, then the process watched.
     let watch = crate::memory::watch(cx.limits, "vector CFR");
-    let result = solver.solve(tree, &mut harness);
+    let result = solver.solve_public(tree, &mut harness);
     drop(watch);
     harness.finish();
-    let solution = result.map_err(|e| with_hint(&e))?;
+    let (solution, streets) = result.map_err(|e| with_hint(&e))?;
     let stopped = if solution.stopped { ", stopped" } else { "" };
     let curve = std::mem::take(&mut harness.curve);
     drop(harness);
     Ok(Solved {
         name: format!("{} ({} iterations{stopped})", solver.name(), done.get()),
         solution,
-        notes: Vec::new(),
+        notes: vec![format!("public game: decisions {:?}, leaves {:?} per street", streets.decisions, streets.leaves)],
         curve: Some(curve),
-        findings: None,
+        findings: Some(fields(&Findings { public_game: streets })?),
     })
 }

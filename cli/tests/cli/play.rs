@@ -121,6 +121,21 @@ fn a_leduc_hand_shows_cards_as_cards_and_what_is_new_at_each_decision() {
     assert!(prompts.len() >= 2, "{out}");
 }
 
+/// A hold'em river hand plays to the end from a fixed seed: `1` is Check
+/// or Fold, always legal; the hand dealt and the board read as cards.
+#[test]
+fn a_holdem_river_hand_plays_to_the_end_with_cards_as_cards() {
+    let river = example("holdem_river.gala");
+    let args = ["play", &river, "--seed", "7", "--param", "oop_range=AA,KQs", "--param", "ip_range=JJ,A5s", "--ascii"];
+    let (code, out, err) = galac(&args, &"1\n".repeat(4));
+    assert_eq!(code, 0, "{err}");
+    let first = out.lines().find(|l| l.starts_with("oop to play; ")).expect(&out);
+    let hand = first.strip_prefix("oop to play; you know: hand([").expect(first);
+    assert!(hand.len() == 8 && (hand.starts_with('A') || hand.starts_with('K')), "{first}");
+    assert!(out.lines().any(|l| l.starts_with("the play: ")), "{out}");
+    assert!(!out.contains("card("), "{out}");
+}
+
 #[test]
 fn simulate_reports_the_game_value_within_its_interval_whatever_the_threads() {
     let kuhn = kuhn();

@@ -173,3 +173,62 @@ fn every_plot_is_an_svg_of_the_game() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// The cut-down river spot (a few hands each, so the LP solves it at once)
+/// as players read it: `solve` labels its sets with cards (`oop: hand([Ah,
+/// As])`) and gives each player's first decision as a grid in text and
+/// JSON; `explain` gives the grid of the node `--filter` picks; `plot
+/// hands` draws one cell per hand class, each cell's bars summing to its
+/// width.
+#[test]
+fn holdem_answers_read_hand_by_hand_and_as_the_grid() {
+    let river = example("holdem_river.gala");
+    let spot = ["--param", "oop_range=AA,KQs,76", "--param", "ip_range=JJ,A5s"];
+    let with = |args: &[&str]| -> Vec<String> { args.iter().chain(&spot).map(|s| s.to_string()).collect() };
+    let run = |args: Vec<String>| galac(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let (code, out, err) = run(with(&["solve", &river]));
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("card("), "{out}");
+    assert!(out.contains("  oop: hand([Ah, As]): Check "), "{out}");
+    assert!(out.contains("hands of oop at start (21 hands, reach 1.0000"), "{out}");
+    assert!(out.contains("hands of ip at Check ("), "{out}");
+    let (code, out, err) = run(with(&["solve", &river, "--format", "json"]));
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let oop = &json["hands"][0];
+    assert_eq!((oop["player"].as_str(), oop["line"].as_str()), (Some("oop"), Some("start")));
+    let cells: Vec<(&str, u64)> = oop["cells"]
+        .as_array()
+        .expect("cells")
+        .iter()
+        .map(|c| (c["cell"].as_str().unwrap_or(""), c["combos"].as_u64().unwrap_or(0)))
+        .collect();
+    // The board Td9d6hQc2s leaves AA 6, KQs 3 (not KcQc), 76s 3 and 76o 9 (no 6h).
+    assert_eq!(cells, [("AA", 6), ("KQs", 3), ("76s", 3), ("76o", 9)]);
+    assert_eq!(oop["hands"].as_array().map(Vec::len), Some(21));
+    let value = json["value"]["oop"].as_f64().expect("value");
+    assert!((oop["value"].as_f64().expect("grid value") - value).abs() < 1e-6, "{oop}");
+
+    let (code, out, err) = run(with(&["explain", &river, "--player", "ip", "--filter", "moved(Bet(100))"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("hands of ip at Bet(100) ("), "{out}");
+    assert!(!out.contains("hands of oop") && !out.contains("card("), "{out}");
+
+    let (code, svg, err) = run(with(&["plot", &river, "hands", "-o", "-"]));
+    assert_eq!(code, 0, "{err}");
+    let doc = parse(&svg);
+    let mut widths: std::collections::BTreeMap<String, f64> = Default::default();
+    for n in doc.descendants().filter(|n| n.tag_name().name() == "rect") {
+        let title = n.children().find(|c| c.tag_name().name() == "title").and_then(|t| t.text()).unwrap_or("");
+        let Some((cell, rest)) = title.split_once(": ") else { continue };
+        if rest != "no hand" && cell.len() <= 3 {
+            *widths.entry(cell.to_string()).or_insert(0.0) +=
+                n.attribute("width").and_then(|w| w.parse().ok()).unwrap_or(0.0);
+        }
+    }
+    assert_eq!(widths.keys().collect::<Vec<_>>(), ["76o", "76s", "AA", "KQs"], "{svg}");
+    assert!(widths.values().all(|w| (w - 52.0).abs() < 0.1), "{widths:?}");
+    let (code, _, err) = galac(&["plot", &example("kuhn.gala"), "hands", "-o", "-"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("hands of two cards"), "{err}");
+}

@@ -162,6 +162,13 @@ pub struct PublicGame {
     pub matrix: Vec<f64>,
 }
 
+/// Public nodes per street ([`PublicGame::per_street`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct PerStreet {
+    pub decisions: Vec<u64>,
+    pub leaves: Vec<u64>,
+}
+
 /// Why a public game is malformed: a producer's bug, or a file's fault.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum GameShapeError {
@@ -330,6 +337,33 @@ impl PublicGame {
             + self.payoffs.len() * std::mem::size_of::<Payoff>()
             + rankings
             + 8 * self.matrix.len()) as u64
+    }
+
+    /// Decision and terminal nodes per street (a street: the chance nodes
+    /// above a node, the root's street 0; chance nodes not counted), the
+    /// counts postflop-solver's action tree gives for a hold'em spot.
+    pub fn per_street(&self) -> PerStreet {
+        let mut street = vec![0usize; self.nodes.len()];
+        let mut counts = PerStreet::default();
+        for node in 0..self.nodes.len() {
+            let s = street[node];
+            let is_chance = matches!(self.nodes[node], PublicNode::Chance { .. });
+            let list = match self.nodes[node] {
+                PublicNode::Decision { .. } => Some(&mut counts.decisions),
+                PublicNode::Terminal { .. } => Some(&mut counts.leaves),
+                PublicNode::Chance { .. } => None,
+            };
+            if let Some(list) = list {
+                if list.len() <= s {
+                    list.resize(s + 1, 0);
+                }
+                list[s] += 1;
+            }
+            for &c in self.children(node as u32) {
+                street[c as usize] = s + usize::from(is_chance);
+            }
+        }
+        counts
     }
 
     /// The depth of the public tree (the root alone: 1).

@@ -27,7 +27,7 @@ use crate::cfr::{Checks, Variant};
 use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
 pub use cfr::{VectorCfr, POSTFLOP_DCFR};
 pub use from_tree::{from_tree, FromTree};
-pub use game::PublicGame;
+pub use game::{PerStreet, PublicGame};
 
 /// How a vector CFR run is set up.
 #[derive(Clone, Debug)]
@@ -63,6 +63,14 @@ impl Solver for VcfrSolver {
     }
 
     fn solve(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<Solution, SolveError> {
+        self.solve_public(tree, observer).map(|(solution, _)| solution)
+    }
+}
+
+impl VcfrSolver {
+    /// [`Solver::solve`], with the public game's nodes per street (what a
+    /// comparison of action trees counts).
+    pub fn solve_public(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<(Solution, PerStreet), SolveError> {
         let start = Instant::now();
         let derived = from_tree(tree)?;
         let game = &derived.game;
@@ -97,7 +105,7 @@ impl Solver for VcfrSolver {
         let (profile, unreached) = derived.profile(tree, &cfr);
         let total = start.elapsed().as_secs_f64();
         let phases = vec![("public game", built), ("vcfr", total - built - checks), ("exploitability checks", checks)];
-        Ok(Solution { profile, unreached, phases, stopped })
+        Ok((Solution { profile, unreached, phases, stopped }, game.per_street()))
     }
 }
 
