@@ -10,6 +10,7 @@ pub mod answer;
 pub mod building;
 pub mod cards;
 pub mod commands;
+pub mod distributed;
 pub mod exact;
 pub mod explain;
 pub mod export;

@@ -171,6 +171,10 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
             }
         }
     };
+    if crate::distributed::follower() {
+        // Rank 0 of the job reports the answer every rank holds.
+        return 0;
+    }
     let mut notes: Vec<String> = why.map(|why| format!("chosen because: {why}")).into_iter().collect();
     notes.extend(solved.notes);
     let profile = &solved.solution.profile;

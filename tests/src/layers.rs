@@ -47,8 +47,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     // clap_complete, clap_mangen: `completions` and `man`; indicatif:
     // progress bars; libc: glibc's mmap threshold (app::memory); nix: a
     // signal stops the child processes (app::signals); resvg:
-    // PNG plots (optional, feature `png`: galac only); serde: every JSON
-    // answer is a serde struct.
+    // PNG plots (optional, feature `png`: galac only); mpi: `--distributed`
+    // CFR runs (optional, feature `mpi`); serde: every JSON answer is a
+    // serde struct.
     (
         "app",
         &[
@@ -60,6 +61,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "ctrlc",
             "indicatif",
             "libc",
+            "mpi",
             "nix",
             "resvg",
             "serde",

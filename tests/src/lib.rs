@@ -15,6 +15,8 @@ mod compiled;
 #[cfg(test)]
 mod cycles;
 #[cfg(test)]
+mod distributed;
+#[cfg(test)]
 mod double_oracle;
 #[cfg(test)]
 mod exact;

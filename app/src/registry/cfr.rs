@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use galac_runtime::tree::Tree;
-use galac_solvers::cfr::{CfrConfig, CfrSolver, CfrState, Checks, Fingerprint, Variant};
+use galac_solvers::cfr::{Cfr, CfrConfig, CfrSolver, CfrState, Checks, Fingerprint, Variant};
 
 use super::harness::{Harness, Point, StopArgs};
 use super::solved::{with_hint, Context, Solved};
@@ -41,6 +41,11 @@ pub struct CfrArgs {
     /// DCFR and PCFR+: iteration t weighs t^gamma in the average strategy.
     #[arg(long, value_name = "X", default_value_t = 2.0)]
     pub gamma: f64,
+    /// CFR: share the run among the ranks of an MPI job (`mpirun -np R
+    /// galac solve ... --distributed`, galac built with the `mpi`
+    /// feature); the answer is the same bit for bit for any R.
+    #[arg(long)]
+    pub distributed: bool,
 }
 
 /// The order of the players' updates within an iteration.
@@ -97,23 +102,57 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
         config.alternating = order == Updates::Alternating;
     }
     let fingerprint = Fingerprint::of(tree, &variant);
-    let resume = match &args.resume {
-        Some(path) => {
-            let bytes = crate::read_bounded(path, cx.limits.memory().bytes())?;
-            Some(CfrState::from_bytes(&bytes, &fingerprint).map_err(|e| format!("`{}`: {e}", path.display()))?)
+    let job = match args.distributed {
+        true => {
+            let job = crate::distributed::start()?;
+            crate::distributed::check_same_job(&*job, tree)?;
+            // One thread per rank: the job's ranks are its parallelism.
+            config.threads = 1;
+            Some(job)
         }
-        None => None,
+        false => None,
+    };
+    let read_resume = || -> Result<Option<CfrState>, String> {
+        let Some(path) = &args.resume else { return Ok(None) };
+        let bytes = crate::read_bounded(path, cx.limits.memory().bytes())?;
+        let state = CfrState::from_bytes(&bytes, &fingerprint).map_err(|e| format!("`{}`: {e}", path.display()))?;
+        Ok(Some(state))
+    };
+    let resume = match &job {
+        Some(job) => crate::distributed::agreed(&**job, read_resume())?,
+        None => read_resume()?,
     };
     let solver = CfrSolver { config, resume };
-    let mut harness = Harness::new("iterations", Some(iterations), stop, cx.limits.quiet);
+    let leader = !crate::distributed::follower();
+    let mut notes = Vec::new();
+    let mut harness = Harness::new("iterations", Some(iterations), stop, cx.limits.quiet || !leader);
     harness.cancel = cx.limits.cancel.clone();
     // Its arrays are estimated before they are made; the watch holds the
     // whole process (the tree's check, the evaluator) to the limit too.
     let watch = crate::memory::watch(cx.limits, "the CFR solver");
-    let result = solver.run(tree, &mut harness);
+    let result = match &job {
+        Some(job) => {
+            let cfr =
+                Cfr::new_distributed(tree, solver.config.clone(), solver.resume.clone()).map_err(|e| with_hint(&e));
+            let cfr = crate::distributed::agreed(&**job, cfr)?;
+            let (solution, state, traffic) = cfr.run_distributed(&mut harness, &**job);
+            let per_iteration = traffic.bytes / traffic.iterations.max(1);
+            let ranks = if job.size() == 1 { "1 rank".to_string() } else { format!("{} ranks", job.size()) };
+            notes.push(format!(
+                "distributed over {ranks} (MPI): {per_iteration} bytes a rank into the collectives an iteration"
+            ));
+            Ok((solution, state))
+        }
+        None => solver.run(tree, &mut harness).map_err(|e| with_hint(&e)),
+    };
     drop(watch);
+    drop(job);
     harness.finish();
-    let (solution, state) = result.map_err(|e| with_hint(&e))?;
+    let (solution, state) = result?;
+    if !leader {
+        let name = galac_solvers::solver::Solver::name(&solver);
+        return Ok(Solved { name, solution, notes: Vec::new(), curve: None, findings: None });
+    }
     if let Some(path) = &args.checkpoint {
         let bytes = state.to_bytes(&fingerprint);
         crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, &bytes))
@@ -129,7 +168,7 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     Ok(Solved {
         name: format!("{name} ({} iterations{stopped})", state.iteration),
         solution,
-        notes: Vec::new(),
+        notes,
         curve: Some(harness.curve),
         findings: None,
     })

@@ -129,6 +129,7 @@ const CFR_FLAGS: &[&str] = &[
     "--checkpoint",
     "--resume",
     "--updates",
+    "--distributed",
 ];
 
 /// The solvers, in `--solver`'s help order.
@@ -311,6 +312,7 @@ pub const RUN_FLAGS: &[(&str, Given)] = &[
     ("--checkpoint", |f| f.cfr.checkpoint.is_some()),
     ("--resume", |f| f.cfr.resume.is_some()),
     ("--updates", |f| f.cfr.updates.is_some()),
+    ("--distributed", |f| f.cfr.distributed),
     ("--depth", |f| f.maxn.depth.is_some()),
     ("--transpositions", |f| f.maxn.transpositions),
 ];

@@ -117,3 +117,18 @@ fn three_players_get_nash_conv_and_a_note_and_wrong_calls_are_refused() {
         assert!(err.starts_with("error: ") && !err.contains("panicked"), "{err}");
     }
 }
+
+/// Without the `mpi` feature `--distributed` is refused with a message
+/// saying how to get it (the runs under mpirun: `mpi.rs`).
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn distributed_needs_the_mpi_feature() {
+    let kuhn = example("kuhn.gala");
+    let (code, out, err) = galac(&["solve", &kuhn, "--solver", "cfr+", "--distributed"]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(err.contains("`--distributed` needs a galac built with the `mpi` feature"), "{err}");
+    // Other solvers do not read it.
+    let (code, _, err) = galac(&["solve", &kuhn, "--solver", "lp", "--distributed"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--distributed"), "{err}");
+}

@@ -12,6 +12,8 @@ mod cli;
 mod common;
 mod conventions;
 mod lsp;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod outputs;
 mod play;
 mod schema;

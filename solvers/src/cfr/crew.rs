@@ -155,6 +155,31 @@ pub fn estimate_bytes(tree: &Tree, slots: u64, max_player_slots: u64, two: bool)
         + 2 * 8 * (walk::scratch_len(tree) + 2 * walk::max_actions(tree)) as u64
 }
 
+/// One player's update from the iteration's instantaneous regrets
+/// (`inst(i)` for the player's `i`-th slot), in two passes over the
+/// player's slab (set by set is slower, and the update is on the critical
+/// path of both threads; docs/perf/cfr.md): [`Variant::slot_rule`] over
+/// the slab, then [`Variant::strategy`] per set. The arrays are per slot
+/// of every player (`prediction` empty unless the variant is predictive).
+#[inline(always)]
+pub fn update_player(
+    variant: Variant,
+    t: u64,
+    sets: &Sets,
+    regrets: &mut [f64],
+    prediction: &mut [f64],
+    current: &mut [f64],
+    inst: impl Fn(usize) -> f64,
+) {
+    let slots = sets.slots();
+    let pred = if variant.predictive() { &mut prediction[slots.clone()] } else { &mut [][..] };
+    variant.slot_rule(t).apply(&mut regrets[slots.clone()], pred, &mut current[slots], inst);
+    for w in sets.starts.windows(2) {
+        let (s, e) = (w[0].index(), w[1].index());
+        variant.strategy(&regrets[s..e], &mut current[s..e]);
+    }
+}
+
 impl<'a> Team<'a> {
     /// The team for a run.
     pub fn new(
@@ -235,11 +260,8 @@ impl<'a> Team<'a> {
         }
     }
 
-    /// Player `p`'s update in this part's copy: its sets' regrets, then
-    /// their next strategy, in two passes over the player's slab (set by
-    /// set is slower, and the update is on the critical path of both
-    /// threads; docs/perf/cfr.md): [`Variant::slot_rule`] over the slab,
-    /// then [`Variant::strategy`] per set.
+    /// Player `p`'s update in this part's copy ([`update_player`]), from
+    /// both chunks' buffers summed in chunk order.
     fn update(&self, p: usize, t: u64, part: &mut Part) {
         let sets = &self.sets[p];
         let Part { regrets, prediction, current, set_root, .. } = part;
@@ -252,10 +274,9 @@ impl<'a> Team<'a> {
             _ => 0..0,
         };
         let (i0, i1) = (self.inst[0].cells(), self.inst[1].cells());
-        let slots = sets.slots();
-        let pred = if self.variant.predictive() { &mut prediction[slots.clone()] } else { &mut [][..] };
+        let start = sets.slots().start;
         let inst = |i: usize| {
-            let s = slots.start + i;
+            let s = start + i;
             let x = load(i0, s) + load(i1, s);
             if root.contains(&s) {
                 x + set_root[s - root.start]
@@ -263,11 +284,7 @@ impl<'a> Team<'a> {
                 x
             }
         };
-        self.variant.slot_rule(t).apply(&mut regrets[slots.clone()], pred, &mut current[slots.clone()], inst);
-        for w in sets.starts.windows(2) {
-            let (s, e) = (w[0].index(), w[1].index());
-            self.variant.strategy(&regrets[s..e], &mut current[s..e]);
-        }
+        update_player(self.variant, t, sets, regrets, prediction, current, inst);
     }
 
     /// The worker's loop: its part of every step until the run is over.

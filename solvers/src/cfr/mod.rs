@@ -14,6 +14,7 @@
 
 pub mod average;
 pub mod crew;
+pub mod distributed;
 pub mod layout;
 pub mod pace;
 pub mod rules;
@@ -93,8 +94,13 @@ impl<'t> Cfr<'t> {
     /// Sets a run up, refusing when the tree and the arrays would need more
     /// than `config.memory`, and checking a resumed state's shape.
     pub fn new(tree: &'t Tree, config: CfrConfig, resume: Option<CfrState>) -> Result<Cfr<'t>, SolveError> {
-        let needed = tree.bytes() + Self::estimate_bytes(tree, &config);
-        config.memory.check(needed)?;
+        let bytes = Self::estimate_bytes(tree, &config);
+        Self::set_up(tree, bytes, config, resume)
+    }
+
+    /// [`Self::new`] for a run whose own arrays take `bytes`.
+    fn set_up(tree: &'t Tree, bytes: u64, config: CfrConfig, resume: Option<CfrState>) -> Result<Cfr<'t>, SolveError> {
+        config.memory.check(tree.bytes() + bytes)?;
         let plex = Treeplex::new(tree);
         let predictive = config.variant.predictive();
         let n = plex.slots.len();
@@ -116,16 +122,18 @@ impl<'t> Cfr<'t> {
     /// Bytes of the solver's arrays (the tree's own not counted), estimated
     /// from the tree alone before anything is allocated.
     pub fn estimate_bytes(tree: &Tree, config: &CfrConfig) -> u64 {
-        let slots: u64 = tree.infosets.iter().map(|i| u64::from(i.n_actions)).sum();
-        let mut per_player = vec![0u64; tree.n_players as usize];
-        for i in &tree.infosets {
-            per_player[i.player.index()] += u64::from(i.n_actions);
-        }
-        let max_slots = per_player.iter().copied().max().unwrap_or(0);
+        let (slots, max_slots) = slot_counts(tree);
+        let two = config.threads > 1 && tree.n_nodes() >= crew::PARALLEL_MIN_NODES;
+        Self::shared_bytes(tree, config) + crew::estimate_bytes(tree, slots, max_slots, two)
+    }
+
+    /// What [`Self::estimate_bytes`] counts besides the threads' buffers:
+    /// the state, the treeplex, the layout and the checks.
+    fn shared_bytes(tree: &Tree, config: &CfrConfig) -> u64 {
+        let (slots, _) = slot_counts(tree);
         let sets = tree.infosets.len() as u64;
         CfrState::estimate_bytes(slots as usize, config.variant.predictive())
             + 16 * sets // the treeplex: first slot, parent sequence, sets per player
-            + crew::estimate_bytes(tree, slots, max_slots, config.threads > 1 && tree.n_nodes() >= crew::PARALLEL_MIN_NODES)
             + layout::Layout::estimate_bytes(tree)
             + Evaluator::estimate_bytes(tree)
             + 8 * slots // the average profile of a check
@@ -196,6 +204,15 @@ impl<'t> Cfr<'t> {
         let phases = vec![("cfr", start.elapsed().as_secs_f64() - check_total), ("exploitability checks", check_total)];
         (Solution { profile, unreached, phases, stopped }, state)
     }
+}
+
+/// The action slots of a tree: in all, and the most of one player.
+fn slot_counts(tree: &Tree) -> (u64, u64) {
+    let mut per_player = vec![0u64; tree.n_players as usize];
+    for i in &tree.infosets {
+        per_player[i.player.index()] += u64::from(i.n_actions);
+    }
+    (per_player.iter().sum(), per_player.iter().copied().max().unwrap_or(0))
 }
 
 /// The exact exploitability checks of a run: when they are due, and the

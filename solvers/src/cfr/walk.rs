@@ -37,13 +37,8 @@ pub struct Inputs<'a> {
 /// The root's children of each chunk, cut where the first chunk holds
 /// about half the nodes.
 pub fn split(tree: &Tree) -> [IdRange<NodeId>; 2] {
-    let kids = if tree.n_nodes() > 0 { tree.children(NodeId::ROOT) } else { IdRange::new(NodeId(0), NodeId(0)) };
-    // Subtree sizes: children are numbered after their parent.
-    let mut size = vec![1u64; tree.n_nodes()];
-    for node in tree.nodes().rev() {
-        let below: u64 = tree.children(node).map(|c| size[c.index()]).sum();
-        size[node.index()] += below;
-    }
+    let kids = root_children(tree);
+    let size = subtree_sizes(tree);
     let total: u64 = kids.map(|c| size[c.index()]).sum();
     let mut at = kids.start;
     let mut left = 0u64;
@@ -55,6 +50,26 @@ pub fn split(tree: &Tree) -> [IdRange<NodeId>; 2] {
         at = at + 1;
     }
     [IdRange::new(kids.start, at), IdRange::new(at, kids.end)]
+}
+
+/// The root's children (none in an empty tree).
+pub fn root_children(tree: &Tree) -> IdRange<NodeId> {
+    if tree.n_nodes() > 0 {
+        tree.children(NodeId::ROOT)
+    } else {
+        IdRange::new(NodeId(0), NodeId(0))
+    }
+}
+
+/// The node count of every node's subtree, itself included (children are
+/// numbered after their parent, so one backward pass).
+pub fn subtree_sizes(tree: &Tree) -> Vec<u64> {
+    let mut size = vec![1u64; tree.n_nodes()];
+    for node in tree.nodes().rev() {
+        let below: u64 = tree.children(node).map(|c| size[c.index()]).sum();
+        size[node.index()] += below;
+    }
+    size
 }
 
 /// Bytes of scratch one walking thread needs (child values per depth).

@@ -1,0 +1,191 @@
+//! `galac solve --distributed` under `mpirun` (the `mpi` feature, OpenMPI;
+//! README, "On a cluster (MPI)"): the answer is the same bit for bit on
+//! any number of ranks, and the threaded solver's up to rounding over a
+//! few iterations; a
+//! checkpoint resumes on another rank count; ranks that differ are
+//! refused at start; a rank that dies ends the job. The rank counts are
+//! `GALAC_MPI_RANKS` (default `1,2,3,4`; `.ci/run` runs 2 and 4).
+
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn example(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples").join(name).to_string_lossy().into_owned()
+}
+
+fn test_game(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games").join(name).to_string_lossy().into_owned()
+}
+
+/// The rank counts to try.
+fn rank_counts() -> Vec<usize> {
+    let list = std::env::var("GALAC_MPI_RANKS").unwrap_or_else(|_| "1,2,3,4".into());
+    list.split(',').map(|r| r.trim().parse().expect("GALAC_MPI_RANKS: numbers")).collect()
+}
+
+/// `mpirun` on this machine's loopback: more ranks than cores, as root in
+/// a container, without the shared-memory path a container forbids.
+fn mpirun() -> Command {
+    let mut c = Command::new("mpirun");
+    c.env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .env("OMPI_MCA_btl_vader_single_copy_mechanism", "none")
+        .env("GALAC_CACHE_DIR", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("galac-cache"));
+    c
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// `galac ARGS` on `ranks` ranks.
+fn on_ranks(ranks: usize, args: &[&str]) -> Output {
+    mpirun()
+        .args(["-np", &ranks.to_string(), env!("CARGO_BIN_EXE_galac")])
+        .args(args)
+        .output()
+        .expect("run mpirun (OpenMPI's openmpi-bin)")
+}
+
+/// The JSON answer of `galac ARGS --distributed --format json` on `ranks` ranks.
+fn answer(ranks: usize, args: &[&str]) -> serde_json::Value {
+    let out = on_ranks(ranks, &[args, &["--distributed", "--format", "json"]].concat());
+    assert!(out.status.success(), "{ranks} ranks: {}", text(&out.stderr));
+    // Rank 0 alone writes the answer.
+    serde_json::from_str(&text(&out.stdout)).unwrap_or_else(|e| panic!("{ranks} ranks: {e}: {}", text(&out.stdout)))
+}
+
+/// The same answer on every rank count; returns it.
+fn same_on_every_rank_count(args: &[&str]) -> serde_json::Value {
+    let counts = rank_counts();
+    let first = answer(counts[0], args);
+    for &ranks in &counts[1..] {
+        let other = answer(ranks, args);
+        assert_eq!(first["strategy"], other["strategy"], "{ranks} ranks against {}", counts[0]);
+        assert_eq!(first["exploitability"], other["exploitability"], "{ranks} ranks against {}", counts[0]);
+    }
+    first
+}
+
+/// The threaded solver's NashConv up to rounding, on the last rank count.
+/// Only over a few iterations: the two sum the regrets in other orders,
+/// and CFR's dynamics (a regret at exactly 0 or just above it) make the
+/// last bits' difference grow with the iterations (Leduc CFR+: 1e-16 of
+/// the NashConv after 10 iterations, 6e-11 after 100, 4% after 500).
+fn close_to_threaded(args: &[&str]) {
+    let ranks = *rank_counts().last().expect("a rank count");
+    let distributed = answer(ranks, args);
+    let threaded = Command::new(env!("CARGO_BIN_EXE_galac"))
+        .args(args)
+        .args(["--format", "json", "--threads", "2"])
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("run galac");
+    assert!(threaded.status.success());
+    let threaded: serde_json::Value = serde_json::from_str(&text(&threaded.stdout)).expect("json");
+    let got = distributed["exploitability"].as_f64().expect("a number");
+    let want = threaded["exploitability"].as_f64().expect("a number");
+    assert!((got - want).abs() <= 1e-9 * want, "NashConv {got:e} on {ranks} ranks, {want:e} threaded");
+}
+
+#[test]
+fn leduc_is_the_same_on_any_rank_count_and_has_its_value() {
+    let leduc = example("leduc.gala");
+    let answer = same_on_every_rank_count(&["solve", &leduc, "--solver", "cfr+", "--iterations", "500"]);
+    let value = answer["value"]["first"].as_f64().expect("a value");
+    assert!((value - -0.085_606_424_078).abs() < 3e-3, "value {value}");
+    close_to_threaded(&["solve", &leduc, "--solver", "cfr+", "--iterations", "30"]);
+}
+
+#[test]
+fn liars_dice_and_three_player_kuhn_are_the_same_on_any_rank_count() {
+    let dice = example("liars_dice.gala");
+    same_on_every_rank_count(&["solve", &dice, "--param", "sides=4", "--solver", "cfr+", "--iterations", "100"]);
+    close_to_threaded(&["solve", &dice, "--param", "sides=4", "--solver", "cfr+", "--iterations", "20"]);
+    let kuhn3 = test_game("kuhn3.gala");
+    same_on_every_rank_count(&["solve", &kuhn3, "--solver", "dcfr", "--iterations", "300"]);
+    close_to_threaded(&["solve", &kuhn3, "--solver", "dcfr", "--iterations", "20"]);
+}
+
+/// A checkpoint written on two ranks resumes on three and ends where one
+/// rank's uninterrupted run ends.
+#[test]
+fn a_checkpoint_resumes_on_another_rank_count() {
+    let leduc = example("leduc.gala");
+    let dir = std::env::temp_dir().join(format!("galac-mpi-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ckpt = dir.join("run.ckpt").to_string_lossy().into_owned();
+    let base = ["solve", &leduc, "--solver", "pcfr+", "--check-every", "1000"];
+    let whole = answer(1, &[&base[..], &["--iterations", "80"]].concat());
+    answer(2, &[&base[..], &["--iterations", "30", "--checkpoint", &ckpt]].concat());
+    let resumed = answer(3, &[&base[..], &["--iterations", "80", "--resume", &ckpt]].concat());
+    assert_eq!(whole["strategy"], resumed["strategy"]);
+    assert_eq!(whole["exploitability"], resumed["exploitability"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Ranks started with other flags are refused at start, on every rank,
+/// with a message (and no rank waits for the others forever).
+#[test]
+fn ranks_that_differ_are_refused_at_start() {
+    let kuhn = example("kuhn.gala");
+    let galac = env!("CARGO_BIN_EXE_galac");
+    let one = ["solve", &kuhn, "--solver", "cfr+", "--distributed", "--iterations"];
+    let out = mpirun()
+        .args(["-np", "1", galac])
+        .args(one)
+        .arg("10")
+        .arg(":")
+        .args(["-np", "1", galac])
+        .args(one)
+        .arg("11")
+        .output()
+        .expect("run mpirun");
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("do not all run the same program on the same game with the same flags"), "{err}");
+    assert!(err.contains("rank 0:") && err.contains("rank 1:"), "every rank says why: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A rank killed in the middle of a run ends the whole job, soon.
+#[test]
+fn a_rank_that_dies_ends_the_job() {
+    let leduc = example("leduc.gala");
+    let mut job = mpirun()
+        .args(["-np", "2", env!("CARGO_BIN_EXE_galac")])
+        .args(["solve", &leduc, "--solver", "cfr+", "--iterations", "100000000", "--distributed"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mpirun");
+    // The ranks: galac processes below mpirun.
+    let start = Instant::now();
+    let rank = loop {
+        let found = std::fs::read_dir("/proc").expect("/proc").flatten().find_map(|e| {
+            let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+            let cmd = std::fs::read(e.path().join("cmdline")).ok()?;
+            let ours = cmd.starts_with(env!("CARGO_BIN_EXE_galac").as_bytes()) && text(&cmd).contains("100000000");
+            ours.then_some(pid)
+        });
+        match found {
+            Some(pid) if start.elapsed() > Duration::from_secs(2) => break pid,
+            _ if start.elapsed() > Duration::from_secs(60) => panic!("no rank started"),
+            _ => std::thread::sleep(Duration::from_millis(200)),
+        }
+    };
+    Command::new("kill").args(["-9", &rank.to_string()]).status().expect("kill");
+    let killed = Instant::now();
+    let status = loop {
+        if let Some(status) = job.try_wait().expect("wait") {
+            break status;
+        }
+        if killed.elapsed() > Duration::from_secs(60) {
+            let _ = job.kill();
+            panic!("the job went on for a minute after a rank died");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(!status.success());
+}

@@ -1,0 +1,444 @@
+//! A CFR run shared among the ranks of a job (MPI processes in the app's
+//! `mpi` feature; threads standing in for them in tests: [`LocalRanks`]).
+//! docs/distributed-cfr.md says what is built and what is not.
+//!
+//! The work units are the root's children: each rank walks a contiguous
+//! run of them, cut by subtree size ([`units`], a function of the tree and
+//! the rank count). Every rank holds the whole tree and every per-slot
+//! array, and does every update itself, as each thread of [`super::crew`]
+//! does: only the traverser's instantaneous regrets and its values at the
+//! root's children cross between ranks, once per traversal.
+//!
+//! The answer does not depend on the rank count, bit for bit. Each unit is
+//! walked into a buffer of its own (a fixed order of additions inside the
+//! unit), and the units' regrets are summed in fixed point: each unit's
+//! `f64` is rounded to a multiple of 2^-e ([`Fixed`], `e` from the game's
+//! payoffs only) and the multiples are added as integers, which is exact
+//! and so independent of the order and of how the units are grouped into
+//! ranks. An `f64` sum over ranks (an `MPI_Allreduce`) is not: its order
+//! depends on the rank count and the MPI library. The values at the root's
+//! children are exchanged as bit patterns (each written by one rank, or-ed
+//! with the others' zeros). So a run on 1, 2 or 64 ranks makes the same
+//! numbers; they differ from the threaded solver's (which adds its two
+//! chunks in `f64`) in the last bits only.
+
+use std::sync::{Barrier, Mutex};
+use std::time::Instant;
+
+use galac_runtime::ids::{IdRange, NodeId, PlayerId};
+use galac_runtime::tree::Tree;
+
+use super::crew::update_player;
+use super::layout::Layout;
+use super::rules::Variant;
+use super::sets::Sets;
+use super::state::CfrState;
+use super::sync::{load, store, Floats};
+use super::{average, walk, CfrConfig, Checker, Checks};
+use crate::solver::{Control, Observer, Progress, Solution, SolveError};
+
+/// What a distributed run needs of its job: every rank calls each method
+/// in the same order (they are collectives).
+pub trait Collective {
+    /// This rank, from 0.
+    fn rank(&self) -> usize;
+    /// The number of ranks.
+    fn size(&self) -> usize;
+    /// Replaces `x` on every rank by its element-wise sum over the ranks
+    /// (integers: exact, whatever the order).
+    fn sum(&self, x: &mut [i64]);
+    /// Replaces `x` on every rank by its element-wise bitwise or over the
+    /// ranks.
+    fn or(&self, x: &mut [u64]);
+}
+
+/// Rank 0's `x` on every rank (the others pass anything).
+pub fn broadcast(comm: &dyn Collective, x: &mut [u64]) {
+    if comm.rank() != 0 {
+        x.fill(0);
+    }
+    comm.or(x);
+}
+
+/// Whether every rank passed `ok` (every rank learns the same).
+pub fn all_ok(comm: &dyn Collective, ok: bool) -> bool {
+    let mut failed = [i64::from(!ok)];
+    comm.sum(&mut failed);
+    failed[0] == 0
+}
+
+/// The root's children rank `rank` of `size` walks: contiguous runs in
+/// child order, cut where the runs before hold about `rank / size` of the
+/// nodes below the root (a rank may get none when the root has fewer
+/// children than there are ranks).
+pub fn units(tree: &Tree, sizes: &[u64], rank: usize, size: usize) -> IdRange<NodeId> {
+    let kids = walk::root_children(tree);
+    let total: u64 = kids.map(|c| sizes[c.index()]).sum();
+    // The first child whose preceding children hold at least r/size of the nodes.
+    let cut = |r: usize| -> NodeId {
+        if r == 0 {
+            return kids.start;
+        }
+        if r >= size {
+            return kids.end;
+        }
+        let mut before = 0u128;
+        for c in kids {
+            if before * size as u128 >= u128::from(total) * r as u128 {
+                return c;
+            }
+            before += u128::from(sizes[c.index()]);
+        }
+        kids.end
+    };
+    IdRange::new(cut(rank), cut(rank + 1))
+}
+
+/// Fixed point for the exact sum of the units' regrets: a value `x` is
+/// `round(x * 2^e)` as an integer, where 2^-e is about 2^-96 of the payoff
+/// range (an instantaneous regret is at most the range times the others'
+/// reach of the set, at most 1). The integers travel as two `i64` limbs
+/// of 48 bits, so that up to 2^15 ranks add them without overflow.
+#[derive(Clone, Copy, Debug)]
+pub struct Fixed {
+    scale: f64,
+    inverse: f64,
+}
+
+/// Bits of a limb.
+const LIMB: u32 = 48;
+
+impl Fixed {
+    /// The fixed point for payoffs of at most `max_abs` in absolute value.
+    pub fn for_payoffs(max_abs: f64) -> Fixed {
+        let range = (2.0 * max_abs).max(1.0);
+        let e = 96 - range.log2().ceil() as i32;
+        Fixed { scale: 2f64.powi(e), inverse: 2f64.powi(-e) }
+    }
+
+    /// `x` in fixed point.
+    #[inline(always)]
+    pub fn to_fixed(self, x: f64) -> i128 {
+        (x * self.scale).round() as i128
+    }
+
+    /// A fixed-point value as the nearest `f64`.
+    #[inline(always)]
+    pub fn to_f64(self, v: i128) -> f64 {
+        v as f64 * self.inverse
+    }
+
+    /// The limbs of `v`: the low 48 bits (non-negative), the rest.
+    #[inline(always)]
+    fn split(v: i128) -> (i64, i64) {
+        ((v & ((1i128 << LIMB) - 1)) as i64, (v >> LIMB) as i64)
+    }
+
+    /// `v` back from its (summed) limbs.
+    #[inline(always)]
+    fn join(low: i64, high: i64) -> i128 {
+        (i128::from(high) << LIMB) + i128::from(low)
+    }
+}
+
+impl<'t> super::Cfr<'t> {
+    /// [`super::Cfr::new`] for [`super::Cfr::run_distributed`]: the memory
+    /// check counts its buffers ([`estimate_bytes`]) instead of the
+    /// threads'.
+    pub fn new_distributed(tree: &'t Tree, config: CfrConfig, resume: Option<CfrState>) -> Result<Self, SolveError> {
+        let bytes = Self::shared_bytes(tree, &config) + estimate_bytes(tree);
+        Self::set_up(tree, bytes, config, resume)
+    }
+}
+
+/// Bytes a distributed run holds besides the state, the layout and the
+/// checks (for the memory check before anything is allocated): a unit's
+/// regret buffer and the summed regrets (per slot), the fixed-point sums,
+/// their limbs and MPI's receive buffer (per slot of a player), the
+/// root's values, the subtree sizes while cutting the units, the walk's
+/// scratch.
+pub fn estimate_bytes(tree: &Tree) -> u64 {
+    let (slots, max_player_slots) = super::slot_counts(tree);
+    let kids = walk::root_children(tree).len() as u64;
+    16 * slots
+        + 48 * max_player_slots
+        + 24 * kids * u64::from(tree.n_players)
+        + 8 * tree.n_nodes() as u64
+        + 8 * (walk::scratch_len(tree) + 2 * walk::max_actions(tree)) as u64
+}
+
+/// One rank's share of a run: its units and the buffers of a traversal.
+struct Rank<'a> {
+    tree: &'a Tree,
+    layout: &'a Layout,
+    plex: &'a crate::treeplex::Treeplex,
+    variant: Variant,
+    alternating: bool,
+    comm: &'a dyn Collective,
+    sets: Vec<Sets>,
+    units: IdRange<NodeId>,
+    fixed: Fixed,
+    /// One unit's instantaneous regrets, per slot (all zero between units).
+    unit: Floats,
+    /// The rank's fixed-point sum of its units' regrets, per slot of the
+    /// traverser (from its first).
+    sum: Vec<i128>,
+    /// The limbs exchanged: all low limbs, then all high ones.
+    limbs: Vec<i64>,
+    /// Per player: the player's value at each child of the root.
+    values: Vec<Floats>,
+    /// The values' bit patterns exchanged.
+    bits: Vec<u64>,
+    /// Per player: the instantaneous regrets summed over every unit, per
+    /// slot of the player (from its first), until the player's update.
+    inst: Vec<Vec<f64>>,
+    scratch: Vec<f64>,
+    set_root: Vec<f64>,
+    seq_reach: Vec<f64>,
+    /// Bytes sent by this rank so far (what a ring reduction would send:
+    /// about its buffer once per collective).
+    sent: u64,
+}
+
+impl<'a> Rank<'a> {
+    /// Player `p`'s traversal: its share of the average, the walk of this
+    /// rank's units, and the sum over all ranks into `inst[p]`.
+    fn walk(&mut self, p: usize, t: u64, state: &mut CfrState) {
+        let sets = &self.sets[p];
+        average::accumulate(
+            sets,
+            &state.current,
+            self.variant.average_weight(t),
+            &mut state.average,
+            &mut self.seq_reach,
+        );
+        let slots = sets.slots();
+        let inputs = walk::Inputs {
+            tree: self.tree,
+            layout: self.layout,
+            first_slot: &self.plex.slots.first_slot,
+            current: &state.current,
+            me: PlayerId::from_index(p),
+        };
+        self.sum.iter_mut().for_each(|v| *v = 0);
+        let kids = walk::root_children(self.tree);
+        (0..kids.len()).for_each(|i| self.values[p].set(i, 0.0));
+        let cells = self.unit.cells();
+        for u in self.units {
+            walk::walk_chunk(inputs, IdRange::new(u, u + 1), &self.unit, &self.values[p], &mut self.scratch);
+            // Into the rank's sum, leaving the buffer zero for the next unit
+            // (most slots are outside the unit: a test, no conversion).
+            for (v, s) in self.sum.iter_mut().zip(slots.clone()) {
+                let x = load(cells, s);
+                if x != 0.0 {
+                    *v += self.fixed.to_fixed(x);
+                    store(cells, s, 0.0);
+                }
+            }
+        }
+        let n = slots.len();
+        let (low, high) = self.limbs[..2 * n].split_at_mut(n);
+        for ((v, l), h) in self.sum[..n].iter().zip(low.iter_mut()).zip(high.iter_mut()) {
+            (*l, *h) = Fixed::split(*v);
+        }
+        self.comm.sum(&mut self.limbs[..2 * n]);
+        let (low, high) = self.limbs[..2 * n].split_at(n);
+        for ((x, l), h) in self.inst[p].iter_mut().zip(low).zip(high) {
+            *x = self.fixed.to_f64(Fixed::join(*l, *h));
+        }
+        for (b, i) in self.bits.iter_mut().zip(0..kids.len()) {
+            *b = self.values[p].get(i).to_bits();
+        }
+        self.comm.or(&mut self.bits);
+        for (i, b) in self.bits.iter().enumerate() {
+            self.values[p].set(i, f64::from_bits(*b));
+        }
+        self.sent += 8 * (2 * n + kids.len()) as u64;
+    }
+
+    /// Player `p`'s update from `inst[p]` (plus the root's own regrets when
+    /// the root is the player's).
+    fn update(&mut self, p: usize, t: u64, state: &mut CfrState) {
+        let sets = &self.sets[p];
+        let inputs = walk::Inputs {
+            tree: self.tree,
+            layout: self.layout,
+            first_slot: &self.plex.slots.first_slot,
+            current: &state.current,
+            me: PlayerId::from_index(p),
+        };
+        let root = match sets.root {
+            Some(i) if walk::root_regrets(&inputs, &self.values[p], &mut self.set_root) => {
+                sets.starts[i].index()..sets.starts[i + 1].index()
+            }
+            _ => 0..0,
+        };
+        let start = sets.slots().start;
+        let (inst, set_root) = (&self.inst[p], &self.set_root);
+        let inst = |i: usize| {
+            let s = start + i;
+            if root.contains(&s) {
+                inst[i] + set_root[s - root.start]
+            } else {
+                inst[i]
+            }
+        };
+        let CfrState { regrets, prediction, current, .. } = state;
+        update_player(self.variant, t, sets, regrets, prediction, current, inst);
+    }
+
+    /// Iteration `t`, in the order of [`super::crew`]'s steps.
+    fn iterate(&mut self, t: u64, state: &mut CfrState) {
+        let n = self.tree.n_players as usize;
+        if self.alternating {
+            for p in 0..n {
+                self.walk(p, t, state);
+                self.update(p, t, state);
+            }
+        } else {
+            (0..n).for_each(|p| self.walk(p, t, state));
+            (0..n).for_each(|p| self.update(p, t, state));
+        }
+    }
+}
+
+/// What a distributed run measured besides its answer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Traffic {
+    /// Bytes this rank contributed to the collectives (its buffers).
+    pub bytes: u64,
+    /// Iterations run.
+    pub iterations: u64,
+}
+
+impl super::Cfr<'_> {
+    /// [`Self::run`] shared among the ranks of `comm`: every rank calls it
+    /// with the same tree and configuration, and every rank returns the
+    /// same answer and state (bit for bit, whatever the rank count). Rank
+    /// 0's observer decides when to stop (the others' are told; their
+    /// progress carries no evaluation) and rank 0 alone runs the checks.
+    pub fn run_distributed(self, observer: &mut dyn Observer, comm: &dyn Collective) -> (Solution, CfrState, Traffic) {
+        let super::Cfr { tree, plex, config, mut state, layout } = self;
+        let start = Instant::now();
+        let base = state.seconds;
+        let mut iteration = state.iteration;
+        let sizes = walk::subtree_sizes(tree);
+        let units = units(tree, &sizes, comm.rank(), comm.size());
+        drop(sizes);
+        let sets: Vec<Sets> = tree.players().map(|p| Sets::new(tree, &plex, p)).collect();
+        let max_slots = sets.iter().map(|s| s.slots().len()).max().unwrap_or(0);
+        let kids = walk::root_children(tree).len();
+        let max_payoff = layout.payoffs.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let max_seqs = tree.players().map(|p| plex.n_seqs(p)).max().unwrap_or(1);
+        let mut rank = Rank {
+            tree,
+            layout: &layout,
+            plex: &plex,
+            variant: config.variant,
+            alternating: config.alternating,
+            comm,
+            units,
+            fixed: Fixed::for_payoffs(max_payoff),
+            unit: Floats::zeros(plex.slots.len()),
+            sum: vec![0; max_slots],
+            limbs: vec![0; 2 * max_slots],
+            values: (0..tree.n_players).map(|_| Floats::zeros(kids)).collect(),
+            bits: vec![0; kids],
+            inst: sets.iter().map(|s| vec![0.0; s.slots().len()]).collect(),
+            scratch: vec![0.0; walk::scratch_len(tree)],
+            set_root: vec![0.0; walk::max_actions(tree)],
+            seq_reach: vec![0.0; max_seqs],
+            sets,
+            sent: 0,
+        };
+        let leader = comm.rank() == 0;
+        let checks = if leader { config.checks } else { Checks::Never };
+        let mut checker = Checker::new(tree, &plex, checks, iteration);
+        let first = iteration;
+        let mut stopped = false;
+        while iteration < config.iterations {
+            iteration += 1;
+            rank.iterate(iteration, &mut state);
+            let last = iteration == config.iterations;
+            let evaluation = checker.check(iteration, last, &state.average);
+            let progress = Progress::checked(iteration, base + start.elapsed().as_secs_f64(), evaluation);
+            let mut stop = [u64::from(observer.progress(&progress) == Control::Stop)];
+            broadcast(comm, &mut stop);
+            if stop[0] != 0 {
+                stopped = true;
+                break;
+            }
+        }
+        let traffic = Traffic { bytes: rank.sent, iterations: iteration - first };
+        drop(rank);
+        state.iteration = iteration;
+        state.seconds = base + start.elapsed().as_secs_f64();
+        let (profile, unreached) = state.average_profile(tree, &plex);
+        let check_total = checker.total;
+        let phases = vec![("cfr", start.elapsed().as_secs_f64() - check_total), ("exploitability checks", check_total)];
+        (Solution { profile, unreached, phases, stopped }, state, traffic)
+    }
+}
+
+/// Ranks that are threads of one process, for tests: each thread calls
+/// the collectives with its own `LocalRanks` from [`LocalRanks::new`].
+pub struct LocalRanks<'s> {
+    rank: usize,
+    shared: &'s Shared,
+}
+
+/// What the threads of [`LocalRanks`] share.
+pub struct Shared {
+    size: usize,
+    barrier: Barrier,
+    /// The sum or or being made, and how many ranks added theirs.
+    acc: Mutex<(Vec<u64>, usize)>,
+}
+
+impl Shared {
+    /// For `size` threads.
+    pub fn new(size: usize) -> Shared {
+        Shared { size, barrier: Barrier::new(size), acc: Mutex::new((Vec::new(), 0)) }
+    }
+
+    /// Rank `rank`'s handle.
+    pub fn rank(&self, rank: usize) -> LocalRanks<'_> {
+        LocalRanks { rank, shared: self }
+    }
+}
+
+impl LocalRanks<'_> {
+    /// Combines `x` over the ranks with `op` (commutative and associative:
+    /// the order the threads arrive in does not matter).
+    fn combine(&self, x: &mut [u64], op: fn(u64, u64) -> u64) {
+        {
+            let mut acc = self.shared.acc.lock().unwrap_or_else(|e| e.into_inner());
+            if acc.1 == 0 {
+                acc.0 = x.to_vec();
+            } else {
+                acc.0.iter_mut().zip(x.iter()).for_each(|(a, b)| *a = op(*a, *b));
+            }
+            acc.1 = (acc.1 + 1) % self.shared.size;
+        }
+        self.shared.barrier.wait();
+        x.copy_from_slice(&self.shared.acc.lock().unwrap_or_else(|e| e.into_inner()).0);
+        self.shared.barrier.wait();
+    }
+}
+
+impl Collective for LocalRanks<'_> {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+    fn size(&self) -> usize {
+        self.shared.size
+    }
+    fn sum(&self, x: &mut [i64]) {
+        let mut bits: Vec<u64> = x.iter().map(|v| *v as u64).collect();
+        self.combine(&mut bits, u64::wrapping_add);
+        x.iter_mut().zip(bits).for_each(|(v, b)| *v = b as i64);
+    }
+    fn or(&self, x: &mut [u64]) {
+        self.combine(x, |a, b| a | b);
+    }
+}
