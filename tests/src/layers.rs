@@ -12,11 +12,13 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("runtime", &["crc32fast", "rs_poker", "rustc-hash", "thiserror", "typed-index-collections"]),
     // num-*: exact rationals for `exact.rs`'s certificates; serde: results
     // that serialize themselves (the double oracle's iterations);
-    // libloading: HiGHS, the LP engine, loaded at run time (highs.rs).
+    // libloading: HiGHS, the LP engine, loaded at run time (highs.rs);
+    // clarabel: good_lp's own, driven directly to stop it (lp.rs).
     (
         "solvers",
         &[
             "galac-runtime",
+            "clarabel",
             "good_lp",
             "libloading",
             "num-bigint",
