@@ -6,6 +6,7 @@
 pub mod beliefs;
 pub mod best_response;
 pub mod cfr;
+mod clarabel_run;
 pub mod double_oracle;
 pub mod exact;
 mod highs;

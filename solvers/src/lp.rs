@@ -24,6 +24,7 @@ use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::tree::Tree;
 
 use crate::best_response::Evaluator;
+use crate::clarabel_run;
 use crate::sequence_form::SequenceForm;
 pub use crate::solver::LpError;
 use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
@@ -141,7 +142,13 @@ pub fn solve_player(
             (plan.iter().map(|v| sol.value(*v)).collect::<Vec<f64>>(), sol.value(dual0) / scale)
         }
         Backend::Clarabel => {
-            let sol = run_clarabel(clarabel_model(problem).with_all(constraints), n_plan, which, cancel)?;
+            let sol = clarabel_run::run(
+                clarabel_run::model(problem).with_all(constraints),
+                n_plan,
+                Backend::Clarabel.name(),
+                which,
+                cancel,
+            )?;
             (sol.x[..n_plan].to_vec(), sol.x[n_plan] / scale)
         }
         Backend::Highs => unreachable!("HiGHS is solved above"),
@@ -174,7 +181,13 @@ pub fn solve_both(
     let start = Instant::now();
     let (n_plan, scale, first_row, which) = (lp.plan.len(), lp.scale, lp.first_opponent_row, lp.which());
     let (problem, constraints) = lp.problem();
-    let sol = run_clarabel(clarabel_model(problem).with_all(constraints), n_plan, which, cancel)?;
+    let sol = clarabel_run::run(
+        clarabel_run::model(problem).with_all(constraints),
+        n_plan,
+        Backend::Clarabel.name(),
+        which,
+        cancel,
+    )?;
     let x = sol.x[..n_plan].to_vec();
     let value = sol.x[n_plan] / scale;
     // The sign of a multiplier is a convention of the backend; the plan is
@@ -390,49 +403,6 @@ fn solve_highs(
         build_seconds,
         solve_seconds: start.elapsed().as_secs_f64(),
     })
-}
-
-/// Clarabel with the tolerances the answers need (about 1e-9 of the range).
-fn clarabel_model(problem: good_lp::variable::UnsolvedProblem) -> good_lp::solvers::clarabel::ClarabelProblem {
-    let mut model = problem.using(good_lp::clarabel);
-    model.settings().tol_gap_abs(1e-12).tol_gap_rel(1e-12).tol_feas(1e-12).max_iter(500);
-    model
-}
-
-/// Solves a model made by [`clarabel_model`] from a [`PlayerLp`], stopping
-/// at the next interior-point iteration once `cancel` is set. good_lp's
-/// own `solve` gives no way to stop, so the model is run as clarabel's
-/// solver and read by position: good_lp numbers the variables in the
-/// order they were added (the plan, then the duals: [`PlayerLp::new`]) and
-/// the constraint rows after one row per bounded variable (the plan's
-/// `>= 0`), in the order given. The answer's objective is checked against
-/// that reading.
-fn run_clarabel(
-    model: good_lp::solvers::clarabel::ClarabelProblem,
-    n_plan: usize,
-    which: &'static str,
-    cancel: Option<&Cancel>,
-) -> Result<clarabel::solver::DefaultSolution<f64>, LpError> {
-    use clarabel::solver::{IPSolver as _, SolverStatus as S};
-    let fail = |status: String| LpError::Solver { backend: Backend::Clarabel.name(), which, status };
-    let mut solver = model.try_into_solver().map_err(|e| fail(e.to_string()))?;
-    if let Some(cancel) = cancel {
-        let cancel = cancel.clone();
-        solver.set_termination_callback(move |_| cancel.is_cancelled());
-    }
-    solver.solve();
-    let sol = solver.solution;
-    match sol.status {
-        S::Solved | S::AlmostSolved | S::AlmostDualInfeasible | S::DualInfeasible => {
-            // The objective is the variable after the plan (`q_0`), negated
-            // when maximised.
-            let q0 = sol.x[n_plan];
-            debug_assert!((sol.obj_val.abs() - q0.abs()).abs() <= 1e-6 * (1.0 + q0.abs()), "{} {q0}", sol.obj_val);
-            Ok(sol)
-        }
-        S::CallbackTerminated => Err(LpError::Cancelled),
-        other => Err(fail(format!("{other:?}"))),
-    }
 }
 
 /// The LP of one player, built and not yet solved.

@@ -159,7 +159,7 @@ fn lengths_of_rust_arrays_read_their_argument() {
 /// and through `family` at each step limit in `limits` and at the default
 /// one: the same tree or the same error each time. Returns each limit with
 /// the error met, if any.
-fn outcomes_at_every_limit<F: Family>(
+pub(crate) fn outcomes_at_every_limit<F: Family>(
     file: &str,
     bytes: &[u8],
     family: &F,
@@ -248,123 +248,6 @@ fn sizes_out_of_range_fail_alike() {
         assert_eq!(first_line, Some(format!("domains.gala:{error}").as_str()), "{param}");
         assert_eq!(c, i, "{param}");
     }
-}
-
-/// A flow that loops forever (even through blocks without instructions)
-/// stops with the same located error in both executions, whatever the limit.
-#[test]
-fn step_limit_errors_equal_the_interpreters() {
-    let path = repo_root().join("tests/codegen/endless.gala");
-    let bytes = std::fs::read(&path).expect("game file");
-    for limit in [7, 1000, galac_runtime::game::DEFAULT_STEP_LIMIT] {
-        let mut interp =
-            galac_compiler::driver::load_interp("endless.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
-        interp.step_limit = limit;
-        let i = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string());
-        let game = endless::Family.instantiate(&[], limit).unwrap_or_else(|e| panic!("{e}"));
-        let c = build(&game, &BuildOptions::default()).err().map(|e| e.to_string());
-        let expected = format!("endless.gala:10:13: no event within {limit} steps: an endless loop, or more work between two events than the step limit allows");
-        let first_line = i.as_deref().and_then(|e| e.lines().next());
-        assert_eq!(first_line, Some(expected.as_str()), "interpreter, limit {limit}");
-        assert_eq!(c, i, "limit {limit}");
-    }
-}
-
-/// Builds the codegen test game `name` through both executions at each step
-/// limit of `limits` (and the default); each must stop with the same
-/// step-limit error. Returns the places (file:line:col) where they stopped.
-fn step_limit_places<F: Family>(
-    name: &str,
-    family: &F,
-    limits: std::ops::Range<u64>,
-) -> std::collections::BTreeSet<String> {
-    let file = format!("{name}.gala");
-    let bytes = std::fs::read(repo_root().join("tests/codegen").join(&file)).expect("game file");
-    let mut places = std::collections::BTreeSet::new();
-    for (limit, error) in outcomes_at_every_limit(&file, &bytes, family, &[], limits) {
-        let i = error.unwrap_or_else(|| panic!("limit {limit}: no error"));
-        assert!(i.contains(&format!("no event within {limit} steps")), "limit {limit}: {i}");
-        places.insert(i.split(": ").next().unwrap_or_default().to_string());
-    }
-    places
-}
-
-/// Calls and `combinations` count steps in both executions alike: at every
-/// limit, the loop stops at the same step (in the fn, at the call, at the
-/// builtin or at the loop's head) with the same message.
-#[test]
-fn step_limits_through_calls_and_builtins_equal_the_interpreters() {
-    let places = step_limit_places("endless_calls", &endless_calls::Family, 1..120);
-    // The limits fall on every statement of the fn, the call and the builtin.
-    assert!(places.len() >= 12, "{places:?}");
-}
-
-/// A loop's exit test asked again by the `if` after it is skipped in the
-/// generated code, its block's steps still counted: at every limit both
-/// executions stop at the same step with the same message.
-#[test]
-fn step_limits_at_a_repeated_test_equal_the_interpreters() {
-    let places = step_limit_places("repeated_test", &repeated_test::Family, 1..150);
-    // The choice, both loops' heads and bodies, the skipped test and after.
-    assert!(places.len() >= 5, "{places:?}");
-}
-
-/// `==` and `!=` on lists and arrays take a step per cell, alike in both
-/// executions (issue 52.11): at every limit they stop at the same step
-/// with the same message, the comparisons (a repeated one skipped in the
-/// generated code, a `where` clause, a list of lists) among the places.
-#[test]
-fn step_limits_at_list_equality_equal_the_interpreters() {
-    let bytes = std::fs::read(repo_root().join("tests/codegen/equal_cells.gala")).expect("game file");
-    // From some limit on, the whole tree is built.
-    let errors = outcomes_at_every_limit("equal_cells.gala", &bytes, &equal_cells::Family, &[], 1..200);
-    let places: std::collections::BTreeSet<String> =
-        errors.into_iter().filter_map(|(_, e)| Some(e?.split(": ").next().unwrap_or_default().to_string())).collect();
-    for at in ["15:15", "19:12", "22:15", "26:34"] {
-        assert!(places.contains(&format!("equal_cells.gala:{at}")), "{at}: {places:?}");
-    }
-}
-
-/// A comparison of a large array in a loop stops at the step limit (it
-/// took no steps: a loop of them ran for seconds); the generated code
-/// counts the same steps (the test above).
-#[test]
-fn comparing_large_arrays_in_a_loop_stops_at_the_step_limit() {
-    let src = "game big { players a; var board: [[int; 300]; 300] = [[0; 300]; 300]; \
-               flow { let n = 0; while n < 1000 && board == [[0; 300]; 300] { n += 1; } outcome [n]; } }";
-    let interp = galac_compiler::driver::load_interp("big.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
-    let err = build(&interp, &BuildOptions::default()).err().map(|e| e.to_string()).unwrap_or_default();
-    assert!(err.starts_with("big.gala:1:107: no event within 1000000 steps"), "{err}");
-}
-
-/// A loop's `until has_line` and `unless count(...) == 0` read in one pass
-/// in the generated code: at every limit (among them the move's body, the
-/// line, the count and the candidates after it) both executions stop at
-/// the same step with the same message.
-#[test]
-fn step_limits_at_a_count_read_with_the_line_equal_the_interpreters() {
-    let bytes = std::fs::read(repo_root().join("tests/codegen/line_count.gala")).expect("game file");
-    // The game's count is read from the pass that asked `has_line`.
-    let ir = galac_compiler::driver::load_interp("line_count.gala", &bytes, &[]).unwrap_or_else(|e| panic!("{e}"));
-    let code = galac_compiler::codegen::emit_game(ir.ir(), None, ir.locator(), "line_count.gala").expect("code");
-    assert!(code.contains("ops::line_and_count(") && code.contains("ops::counted("), "no one-pass scan");
-    // From 89 steps on, the whole tree is built.
-    let errors = outcomes_at_every_limit("line_count.gala", &bytes, &line_count::Family, &[], 1..100);
-    let places: std::collections::BTreeSet<String> =
-        errors.into_iter().filter_map(|(_, e)| Some(e?.split(": ").next().unwrap_or_default().to_string())).collect();
-    // The count (at the loop's head and after a move) among them.
-    assert!(places.contains("line_count.gala:26:18"), "{places:?}");
-    assert!(places.len() >= 5, "{places:?}");
-}
-
-/// A `where` costs a step per candidate, with or without calls in it: at
-/// every limit, before, among and after the candidates of both choices,
-/// both executions stop at the same step with the same message.
-#[test]
-fn step_limits_among_filtered_candidates_equal_the_interpreters() {
-    let places = step_limit_places("filter_steps", &filter_steps::Family, 1..80);
-    // Before the first choice, at each choice (its candidates), in the fn and in the loop.
-    assert!(places.len() >= 5, "{places:?}");
 }
 
 /// When both the chooser and the candidates of a choice fail, both

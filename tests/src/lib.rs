@@ -57,6 +57,8 @@ mod solver_examples;
 #[cfg(test)]
 mod solver_layer;
 #[cfg(test)]
+mod step_limits;
+#[cfg(test)]
 mod strict;
 #[cfg(test)]
 mod tidy;

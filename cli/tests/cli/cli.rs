@@ -218,9 +218,12 @@ fn a_saved_tree_is_read_instead_of_built() {
     let (code, _, err) = galac(&["solve", leduc, "--tree", file, "--max-nodes", "9000"]);
     assert_eq!(code, 1);
     assert!(err.contains("more than 9000 nodes") && err.contains("hint: raise the limit with --max-nodes"), "{err}");
+    // No limit can be below the source's own need (52.10): `--max-memory 0`
+    // refuses the game before its tree is read; the tree read's own limit
+    // is checked in `tests/src/saved.rs` (Leduc's tree is under 1 MiB).
     let (code, _, err) = galac(&["tree", leduc, "--tree", file, "--max-memory", "0"]);
-    assert_eq!(code, 1);
-    assert!(err.contains("memory limit") && err.contains("--max-memory"), "{err}");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("compiling it may need up to") && err.contains("--max-memory"), "{err}");
     // A build's memory counts its interner (more than the tree); a tree read holds only itself.
     let held = |extra: &[&str]| {
         let (code, out, err) = galac(&[&["tree", leduc, "--format", "json"], extra].concat());
