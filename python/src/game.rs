@@ -110,7 +110,8 @@ impl Game {
             galac_app::building::try_build_tree(&game, Some(&make), &limits, true)
         })?;
         let (tree, seconds) = built.map_err(|e| BuildError::new_err(build_message(&e)))?;
-        let labels = unique_labels(&tree);
+        // As every answer writes them: cards of the standard deck as cards.
+        let labels = unique_labels(&tree).into_iter().map(|l| galac_app::cards::standard(&l)).collect();
         let built = Arc::new(Built { tree, labels, seconds, title: self.title() });
         *self.built.lock().unwrap_or_else(|e| e.into_inner()) = Some(built.clone());
         Ok(built)

@@ -18,7 +18,8 @@ use pyo3::types::PyDict;
 /// A built tree with what every answer about it needs.
 pub struct Built {
     pub tree: galac_runtime::tree::Tree,
-    /// The sets' unique labels, as `solve` prints them (`report::unique_labels`).
+    /// The sets' unique labels, as `solve` prints them (`report::unique_labels`,
+    /// cards as cards: `cards::standard`).
     pub labels: IdVec<InfosetId, String>,
     /// Seconds the build took.
     pub seconds: f64,
