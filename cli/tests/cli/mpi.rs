@@ -125,8 +125,8 @@ fn a_checkpoint_resumes_on_another_rank_count() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Ranks started with other flags are refused at start, on every rank,
-/// with a message (and no rank waits for the others forever).
+/// Ranks started with other flags are refused at start, every rank
+/// stopping with a message (and no rank waits for the others forever).
 #[test]
 fn ranks_that_differ_are_refused_at_start() {
     let kuhn = example("kuhn.gala");
@@ -145,7 +145,9 @@ fn ranks_that_differ_are_refused_at_start() {
     assert!(!out.status.success());
     let err = text(&out.stderr);
     assert!(err.contains("do not all run the same program on the same game with the same flags"), "{err}");
-    assert!(err.contains("rank 0:") && err.contains("rank 1:"), "every rank says why: {err}");
+    // Every rank finds the mismatch, but mpirun ends the job at the first
+    // rank that exits non-zero: the others' messages may be cut off.
+    assert!(err.contains("rank 0:") || err.contains("rank 1:"), "a rank says why: {err}");
     assert!(!err.contains("panicked"), "{err}");
 }
 
