@@ -136,10 +136,14 @@ fn run() -> i32 {
 
 /// galac's command line: [`Cli`], with `plot`'s FILE optional, since
 /// `plot curve --curve c.csv` reads only its CSV files (clap takes the one
-/// positional given as CHART, the required one).
+/// positional given as CHART, the required one). The indices are set
+/// again: `mut_arg` moves an argument after the others.
 fn command() -> clap::Command {
-    <Cli as clap::CommandFactory>::command()
-        .mut_subcommand("plot", |plot| plot.allow_missing_positional(true).mut_arg("file", |file| file.required(false)))
+    <Cli as clap::CommandFactory>::command().mut_subcommand("plot", |plot| {
+        plot.allow_missing_positional(true)
+            .mut_arg("file", |file| file.required(false).index(1))
+            .mut_arg("chart", |chart| chart.index(2))
+    })
 }
 
 /// `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`: without a
