@@ -5,7 +5,7 @@
 //! globbing: a new file is tested without being listed anywhere.
 //! Also generates the random programs of the differential test
 //! (`src/differential.rs`): `GALAC_DIFF_PROGRAMS` of them (default
-//! [`DEFAULT_PROGRAMS`]) from seed `GALAC_DIFF_SEED` (default 0) on, with
+//! [`QUICK_PROGRAMS`], [`SLOW_PROGRAMS`] with `GALAC_SLOW_TESTS=1`) from seed `GALAC_DIFF_SEED` (default 0) on, with
 //! the generator's feature switches as `GALAC_DIFF_FEATURES` says (e.g.
 //! `-many_players`; all on by default). `GALAC_DIFF_FILES=a.gala:b.gala`
 //! (paths relative to the workspace root) runs hand-written programs
@@ -19,10 +19,15 @@ use std::path::{Path, PathBuf};
 #[allow(dead_code)]
 mod progen;
 
-/// Programs of the differential test when `GALAC_DIFF_PROGRAMS` is unset:
-/// compiling them takes most of the test's time, so the default stays
-/// small enough for a shared 2-core machine; set the variable for more.
-const DEFAULT_PROGRAMS: u64 = 250;
+/// Programs of the differential test when `GALAC_DIFF_PROGRAMS` is unset
+/// and `GALAC_SLOW_TESTS=1` (CI; README, "Run the tests"): compiling them
+/// takes most of the test's time.
+const SLOW_PROGRAMS: u64 = 250;
+
+/// Programs of the differential test by default: the first of the same
+/// seeds, few enough that a contributor's `cargo test` compiles them in
+/// seconds.
+const QUICK_PROGRAMS: u64 = 25;
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
@@ -76,7 +81,10 @@ fn env_u64(name: &str, default: u64) -> u64 {
 /// to report (a generator bug).
 fn differential_programs(manifest: &Path, out: &Path) {
     println!("cargo:rerun-if-changed={}", manifest.join("progen").display());
-    let n = env_u64("GALAC_DIFF_PROGRAMS", DEFAULT_PROGRAMS);
+    // As `galac_tests::slow_tests` reads it.
+    println!("cargo:rerun-if-env-changed=GALAC_SLOW_TESTS");
+    let slow = std::env::var("GALAC_SLOW_TESTS").is_ok_and(|v| v.trim() == "1");
+    let n = env_u64("GALAC_DIFF_PROGRAMS", if slow { SLOW_PROGRAMS } else { QUICK_PROGRAMS });
     let first = env_u64("GALAC_DIFF_SEED", 0);
     println!("cargo:rerun-if-env-changed=GALAC_DIFF_FEATURES");
     let spec = std::env::var("GALAC_DIFF_FEATURES").unwrap_or_default();

@@ -14,7 +14,7 @@
 # batch; a failing batch prints the seeds and the sources of the programs
 # that diverge. The exit status is 1 if any batch failed. Reproduce one
 # program with GALAC_DIFF_PROGRAMS=1 GALAC_DIFF_SEED=<seed>
-# cargo test -p galac-tests --test differential.
+# cargo test --workspace --locked differential::.
 set -u
 cd "$(dirname "$0")/.."
 TOTAL=${1:-10000}
@@ -29,7 +29,7 @@ for ((seed = FIRST; seed < FIRST + TOTAL; seed += BATCH)); do
     log="$LOG_DIR/batch-$seed.log"
     start=$(date +%s)
     GALAC_DIFF_PROGRAMS=$n GALAC_DIFF_SEED=$seed \
-        cargo test -p galac-tests --locked --test differential -- --nocapture >"$log" 2>&1
+        cargo test --workspace --locked differential:: -- --nocapture >"$log" 2>&1
     status=$?
     summary=$(grep -o 'differential: .*' "$log" | tail -1)
     echo "seeds $seed..$((seed + n)): exit $status, $(($(date +%s) - start)) s; ${summary:-no summary (see $log)}"

@@ -102,6 +102,20 @@ impl<G: clap::Args> SharedCommand<G> {
         Some((game, limits))
     }
 
+    /// The game's arguments; `None` for `completions` and `man`.
+    pub fn game_args(&self) -> Option<&G> {
+        self.game().map(|(game, _)| game)
+    }
+
+    /// `plot`'s arguments, for a program that may run a chart without a
+    /// game ([`plot::run_without_game`]).
+    pub fn plot_args(&self) -> Option<&plot::PlotArgs> {
+        match self {
+            SharedCommand::Plot { args, .. } => Some(args),
+            _ => None,
+        }
+    }
+
     /// Runs the command: `completions` and `man` describe `program` (the
     /// whole command line); the others get their game from `load`, which
     /// makes it of the game's arguments and limits (the step limit, the

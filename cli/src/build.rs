@@ -31,7 +31,51 @@ pub struct BuildArgs {
 /// The `schema` key of `build --format json`.
 const SCHEMA: &str = "galac.build/1";
 
+/// `galac prepare`: the one flag it has.
+#[derive(clap::Args, Debug)]
+pub struct PrepareArgs {
+    /// Say nothing on standard error while building; errors are still shown.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// The game `prepare` compiles: a small shipped example without warnings
+/// (every game's solver links the same crates, built the same way).
+const PREPARE_GAME: &str = include_str!("../../examples/kuhn.gala");
+
+/// `galac prepare`: compiles a tiny game and throws the binary away, so
+/// that the crates every solver links (runtime, solvers, app and their
+/// dependencies: most of a first build's minutes) are in the cache's
+/// target directory and the next `galac FILE -o BIN` compiles only its
+/// game. The README's set-up runs it.
+pub fn prepare(args: &PrepareArgs) -> i32 {
+    let dir = cargo::cache_dir().join(format!("prepare-{}", std::process::id()));
+    let file = dir.join("kuhn.gala");
+    if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&file, PREPARE_GAME)) {
+        eprintln!("error: cannot write `{}`: {e}", file.display());
+        return 1;
+    }
+    let build = BuildArgs {
+        game: GameArgs::of_file(file),
+        output: Some(dir.join("solver")),
+        emit_crate: None,
+        quiet: args.quiet,
+        format: galac_app::Format::Text,
+    };
+    let target = cargo::cache_dir().join("target");
+    let what = format!("the crates every solver links into `{}` (cargo build --release)", target.display());
+    let code = build_as(&build, false, Some(&what));
+    let _ = std::fs::remove_dir_all(&dir);
+    code
+}
+
 pub fn run(args: &BuildArgs, color: bool) -> i32 {
+    build_as(args, color, None)
+}
+
+/// Builds as `run` does; `what`, when given, is what the progress lines
+/// say is compiled (instead of "FILE into BINARY").
+fn build_as(args: &BuildArgs, color: bool, what: Option<&str>) -> i32 {
     if !args.game.params.is_empty() {
         let solver = args.output.as_ref().map_or_else(|| "SOLVER".into(), |o| o.display().to_string());
         eprintln!("error: params are set when the solver runs: `{solver} solve --param ...`");
@@ -49,7 +93,7 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
         eprintln!("error: cannot write `{}`: {e}", output.display());
         return 1;
     }
-    let source = args.game.file.file_name().map_or_else(|| "game.gala".into(), |n| n.to_string_lossy().into_owned());
+    let source = args.game.file().file_name().map_or_else(|| "game.gala".into(), |n| n.to_string_lossy().into_owned());
     let game_rs = match loaded.compiled.emit_game(&source) {
         Ok(s) => s,
         Err(msg) => {
@@ -84,7 +128,16 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
     };
     let started = std::time::Instant::now();
     if !args.quiet {
-        eprintln!("   Compiling {} into {} (cargo build --release)", args.game.file.display(), output.display());
+        match what {
+            Some(what) => eprintln!("   Compiling {what}"),
+            None => {
+                eprintln!(
+                    "   Compiling {} into {} (cargo build --release)",
+                    args.game.file().display(),
+                    output.display()
+                )
+            }
+        }
     }
     let progress = {
         use std::io::IsTerminal;
@@ -105,7 +158,8 @@ pub fn run(args: &BuildArgs, color: bool) -> i32 {
         Ok(()) => {
             let seconds = started.elapsed().as_secs_f64();
             if !args.quiet {
-                eprintln!("    Finished {} in {seconds:.1} s", output.display());
+                let done = if what.is_some() { "the crates".to_string() } else { output.display().to_string() };
+                eprintln!("    Finished {done} in {seconds:.1} s");
             }
             if args.format == galac_app::Format::Json {
                 let json = BuildJson { schema: SCHEMA, game: &ir.name, binary: output.display().to_string(), seconds };

@@ -36,7 +36,7 @@ pub fn run(args: &CheckArgs, color: bool) -> i32 {
 
 /// `check --format json`: the diagnostics (warnings too) as JSON.
 fn run_json(game: &crate::game_args::GameArgs) -> i32 {
-    let bytes = match crate::game_args::read_source(&game.file, galac_app::building::DEFAULT_MAX_MEMORY_MIB) {
+    let bytes = match crate::game_args::read_source(game.file(), galac_app::building::DEFAULT_MAX_MEMORY_MIB) {
         Ok(b) => b,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -44,7 +44,7 @@ fn run_json(game: &crate::game_args::GameArgs) -> i32 {
         }
     };
     let mut sources = SourceMap::new();
-    let name = game.file.display().to_string();
+    let name = game.file().display().to_string();
     let (code, summary_line, diagnostics) = match compile(&mut sources, &name, &bytes) {
         Err(diagnostics) => (1, None, diagnostics),
         Ok(compiled) => match compiled.param_values(&game.params) {

@@ -10,7 +10,8 @@ use galac_compiler::{compile, Compiled};
 #[derive(clap::Args, Debug)]
 pub struct GameArgs {
     /// The .gala file.
-    pub file: PathBuf,
+    #[arg(required = true)]
+    file: Option<PathBuf>,
     /// Set a param: `--param cards=13` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
@@ -18,6 +19,19 @@ pub struct GameArgs {
     /// plays without payoff, useless reveals) as errors.
     #[arg(long)]
     pub deny_warnings: bool,
+}
+
+impl GameArgs {
+    /// The arguments of the game in `file`.
+    pub fn of_file(file: PathBuf) -> GameArgs {
+        GameArgs { file: Some(file), params: Vec::new(), deny_warnings: false }
+    }
+
+    /// The .gala file: clap requires it of every command but `plot`, whose
+    /// `curve` chart needs none (galac's `command()`); empty when absent.
+    pub fn file(&self) -> &std::path::Path {
+        self.file.as_deref().unwrap_or(std::path::Path::new(""))
+    }
 }
 
 /// A compiled game with its param values.
@@ -30,12 +44,12 @@ pub struct Loaded {
 /// param overrides; on failure prints why and returns the exit status (1
 /// for errors in the game, 2 for a wrong call).
 pub fn check(args: &GameArgs, max_memory: u64, color: bool) -> Result<Loaded, i32> {
-    let bytes = read_source(&args.file, max_memory).map_err(|msg| {
+    let bytes = read_source(args.file(), max_memory).map_err(|msg| {
         eprintln!("error: {msg}");
         2
     })?;
     let mut sources = SourceMap::new();
-    let name = args.file.display().to_string();
+    let name = args.file().display().to_string();
     let compiled = match compile(&mut sources, &name, &bytes) {
         Ok(c) => c,
         Err(diagnostics) => {

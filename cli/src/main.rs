@@ -5,11 +5,14 @@
 //! Exit status: 0 on success, 1 when the game description has errors,
 //! 2 when galac was called wrongly (bad flag, missing file).
 
-mod build;
-mod cargo;
+// `pub(crate)`: the command-line tests compile this file as a module of
+// their binary, for the unit tests below and in these modules, and import
+// the modules at their crate root, where `crate::cargo` and the like look.
+pub(crate) mod build;
+pub(crate) mod cargo;
 mod check;
 mod fmt;
-mod game_args;
+pub(crate) mod game_args;
 mod ir;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -65,6 +68,10 @@ pub enum Command {
     Ir(ir::IrArgs),
     /// Compile a game into a standalone solver binary (also: `galac FILE.gala -o BINARY`).
     Build(build::BuildArgs),
+    /// Compile the crates every solver links into galac's cache (once per
+    /// galac version), so that the first `galac FILE.gala -o BINARY`
+    /// compiles only its game: seconds instead of minutes.
+    Prepare(build::PrepareArgs),
     #[command(flatten)]
     Shared(SharedCommand<game_args::GameArgs>),
 }
@@ -77,7 +84,11 @@ fn main() {
 /// Runs galac with the process arguments; returns the exit status.
 fn run() -> i32 {
     let argv = with_build_implied(std::env::args_os().collect());
-    let cli = match Cli::try_parse_from(argv) {
+    let parsed = command()
+        .try_get_matches_from(argv)
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
+        .map_err(|e| e.format(&mut command()));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -104,10 +115,35 @@ fn run() -> i32 {
         },
         Command::Ir(args) => ir::run(&args, color),
         Command::Build(args) => build::run(&args, color),
-        Command::Shared(cmd) => cmd.run(<Cli as clap::CommandFactory>::command, |game, limits, run| {
-            with_game(game, limits, color, |g, make| run(g, Some(make), &game.file.display().to_string()))
-        }),
+        Command::Prepare(args) => build::prepare(&args),
+        Command::Shared(cmd) => {
+            // Only `plot` may come without its file (see `command`).
+            let no_file = cmd.game_args().is_some_and(|game| game.file().as_os_str().is_empty());
+            if let Some(plot) = cmd.plot_args().filter(|_| no_file) {
+                return galac_app::plot::run_without_game(plot).unwrap_or_else(|| {
+                    eprintln!(
+                        "error: this chart needs the game: `galac plot FILE.gala CHART ...` (only `curve` does not)"
+                    );
+                    2
+                });
+            }
+            cmd.run(command, |game, limits, run| {
+                with_game(game, limits, color, |g, make| run(g, Some(make), &game.file().display().to_string()))
+            })
+        }
     }
+}
+
+/// galac's command line: [`Cli`], with `plot`'s FILE optional, since
+/// `plot curve --curve c.csv` reads only its CSV files (clap takes the one
+/// positional given as CHART, the required one). The indices are set
+/// again: `mut_arg` moves an argument after the others.
+fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command().mut_subcommand("plot", |plot| {
+        plot.allow_missing_positional(true)
+            .mut_arg("file", |file| file.required(false).index(1))
+            .mut_arg("chart", |chart| chart.index(2))
+    })
 }
 
 /// `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`: without a

@@ -21,3 +21,12 @@ pub mod span;
 pub mod typeck;
 
 pub use compile::{compile, Compiled};
+
+/// The integration tests (hostile input, the builtin tables against the
+/// docs), compiled into the crate's one test binary rather than a second
+/// one: they use only the public API, through the crate's own name.
+#[cfg(test)]
+extern crate self as galac_compiler;
+#[cfg(test)]
+#[path = "../tests/integration/main.rs"]
+mod integration;

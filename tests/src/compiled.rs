@@ -22,11 +22,17 @@ type CompiledTree = fn(&[&str]) -> Result<Tree, String>;
 
 /// Default params can make a large tree (blind tic-tac-toe: 87 M nodes);
 /// past this many nodes both executions stop with the same error, and the
-/// game is compared with smaller params below.
+/// game is compared with smaller params below. With `GALAC_SLOW_TESTS=1`
+/// (CI): more, so that liar's dice (294,883 nodes) is compared whole.
 const DEFAULT_PARAMS_NODES: u64 = 300_000;
 
+/// The same without `GALAC_SLOW_TESTS=1`: the interpreter, unoptimised in
+/// the test build, took minutes of the suite on the largest examples.
+const QUICK_PARAMS_NODES: u64 = 30_000;
+
 fn options() -> BuildOptions {
-    BuildOptions { labels: true, max_nodes: DEFAULT_PARAMS_NODES, ..BuildOptions::default() }
+    let max_nodes = if crate::slow_tests() { DEFAULT_PARAMS_NODES } else { QUICK_PARAMS_NODES };
+    BuildOptions { labels: true, max_nodes, ..BuildOptions::default() }
 }
 
 fn compiled_tree<F: Family>(family: &F, params: &[&str]) -> Result<Tree, String> {
@@ -64,6 +70,12 @@ fn same_tree(file: &str, params: &[&str], c: Tree) {
 #[test]
 fn every_compiled_game_equals_the_interpreter() {
     assert!(ALL_GAMES.len() >= 10, "the build script found {} games", ALL_GAMES.len());
+    if !crate::slow_tests() {
+        crate::announce(&format!(
+            "compiled::every_compiled_game_equals_the_interpreter: trees compared up to {QUICK_PARAMS_NODES} nodes \
+             ({DEFAULT_PARAMS_NODES} with GALAC_SLOW_TESTS=1)"
+        ));
+    }
     for (file, compiled) in ALL_GAMES {
         let params = crate::games::cut_down(file);
         let interpreted =
@@ -133,9 +145,12 @@ fn skipped_candidates_build_the_interpreters_tree() {
 #[test]
 fn deferred_records_build_the_interpreters_tree() {
     let bytes = std::fs::read(repo_root().join("tests/codegen/deferred_records.gala")).expect("game file");
+    // Each limit not reached builds the whole tree: the first 30 limits
+    // (and the default one) unless GALAC_SLOW_TESTS=1.
+    let limits = if crate::slow_tests() { 90 } else { 30 };
     for params in [&[][..], &["n=4"]] {
         let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
-        same_at_every_limit("deferred_records.gala", &bytes, &deferred_records::Family, &params, 90);
+        same_at_every_limit("deferred_records.gala", &bytes, &deferred_records::Family, &params, limits);
     }
 }
 
@@ -503,7 +518,14 @@ fn the_double_oracle_on_compiled_games_equals_the_interpreter() {
         assert_eq!(checked, check_example(file, params), "{what}: the restricted games differ from the interpreter's");
         checked
     }
-    compiled_run(&phantom_ttt::Family, "phantom_ttt.gala", &["marks=4"]);
+    // The longest of these runs: with GALAC_SLOW_TESTS=1 only.
+    if crate::slow_tests() {
+        compiled_run(&phantom_ttt::Family, "phantom_ttt.gala", &["marks=4"]);
+    } else {
+        crate::announce(
+            "compiled::the_double_oracle_on_compiled_games: phantom_ttt skipped (GALAC_SLOW_TESTS=1 runs it)",
+        );
+    }
     compiled_run(&leduc::Family, "leduc.gala", &[]);
     compiled_run(&search_game::Family, "search_game.gala", &["depth=3"]);
     // With a specialised copy (its choice types numbered apart).

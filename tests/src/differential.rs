@@ -4,19 +4,18 @@
 //! labels and chance labels, or the same error. Choose the programs with
 //! `GALAC_DIFF_PROGRAMS`, `GALAC_DIFF_SEED` and `GALAC_DIFF_FEATURES` (see
 //! `build.rs`); a failure prints the seed and the source, so
-//! `progen::program_with(seed, features)` reproduces it. A test binary of
-//! its own (`cargo test -p galac-tests --test differential`).
+//! `progen::program_with(seed, features)` reproduces it. A module of the
+//! crate's one test binary (`cargo test -p galac-tests differential::`): a
+//! generated program that fails to compile stops the whole binary, which
+//! is a codegen bug to fix first either way.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use galac_runtime::game::{Family, DEFAULT_STEP_LIMIT};
 use galac_runtime::tree::{build, BuildError, BuildOptions, Stats, Tree};
 
-use galac_tests::games::{digest, position_digest};
-
-#[path = "../progen/mod.rs"]
-#[allow(dead_code)]
-mod progen;
+use crate::games::{digest, position_digest};
+use crate::progen;
 
 /// Builds a program's tree with its compiled game, given the param overrides.
 type Runner = fn(&[String]) -> Result<Summary, String>;
@@ -41,7 +40,7 @@ pub struct Summary {
     digest: u64,
     labels: Vec<(String, Vec<String>)>,
     chance_labels: Vec<String>,
-    /// [`galac_tests::games::position_digest`]: max^n's transposition keys.
+    /// [`crate::games::position_digest`]: max^n's transposition keys.
     positions: Result<u64, String>,
 }
 

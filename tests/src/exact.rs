@@ -168,7 +168,7 @@ fn gambit_exact(python: &str, efg: &std::path::Path) -> Result<(Vec<Q>, Sets), S
 
 #[test]
 fn certified_values_equal_gambits_rational_lp() {
-    let Some(python) = python_with_pygambit() else { return };
+    let Some(python) = python_with_pygambit("exact") else { return };
     let dir = std::env::temp_dir().join(format!("galac-gambit-exact-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let games: [(&str, &[&str]); 5] = [
@@ -222,5 +222,10 @@ fn certified_values_equal_gambits_rational_lp() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+    crate::announce(&format!(
+        "gambit interop (exact): ran with `{python}`: {} of {} games checked against Gambit's rational LP",
+        games.len() - failures.len(),
+        games.len()
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

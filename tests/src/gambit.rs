@@ -4,7 +4,8 @@
 //!
 //! Needs Python with pygambit (`pip install -r tests/interop/requirements.txt`,
 //! the README's set-up): it runs whenever that Python imports pygambit, and
-//! otherwise prints a note and passes. `GALAC_PYGAMBIT=1` (CI) makes a
+//! otherwise passes; either way it says which on standard error, past
+//! libtest's capture. `GALAC_PYGAMBIT=1` (CI) makes a
 //! missing pygambit a failure; `GALAC_PYGAMBIT=0` skips the test.
 //! `GALAC_PYTHON` names the interpreter (default `python3`).
 
@@ -126,19 +127,23 @@ fn check_example(
     }
 }
 
-/// The Python that imports pygambit, or `None` (with a note) when the test
-/// is to be skipped; panics when `GALAC_PYGAMBIT=1` and there is none.
-pub(crate) fn python_with_pygambit() -> Option<String> {
+/// The Python that imports pygambit, or `None` when the test `test` is to
+/// be skipped, which it says past libtest's capture (a plain `cargo test`
+/// shows it); panics when `GALAC_PYGAMBIT=1` and there is none.
+pub(crate) fn python_with_pygambit(test: &str) -> Option<String> {
     let python = std::env::var("GALAC_PYTHON").unwrap_or_else(|_| "python3".into());
     let wanted = std::env::var("GALAC_PYGAMBIT").ok();
     if wanted.as_deref() == Some("0") {
-        eprintln!("note: Gambit interop test skipped (GALAC_PYGAMBIT=0)");
+        crate::announce(&format!("gambit interop ({test}): skipped (GALAC_PYGAMBIT=0)"));
         return None;
     }
     let importable = Command::new(&python).args(["-c", "import pygambit"]).output().is_ok_and(|o| o.status.success());
     if !importable {
         assert_ne!(wanted.as_deref(), Some("1"), "GALAC_PYGAMBIT=1 but `{python}` cannot import pygambit");
-        eprintln!("note: Gambit interop test skipped: `{python}` cannot import pygambit (see the README's set-up)");
+        crate::announce(&format!(
+            "gambit interop ({test}): skipped: `{python}` cannot import pygambit \
+             (the README's set-up installs it; GALAC_PYGAMBIT=1 makes this a failure)"
+        ));
         return None;
     }
     Some(python)
@@ -146,7 +151,7 @@ pub(crate) fn python_with_pygambit() -> Option<String> {
 
 #[test]
 fn examples_load_and_solve_in_pygambit() {
-    let Some(python) = python_with_pygambit() else { return };
+    let Some(python) = python_with_pygambit("examples") else { return };
     let dir: PathBuf = std::env::temp_dir().join(format!("galac-gambit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let mut failures = Vec::new();
@@ -157,5 +162,10 @@ fn examples_load_and_solve_in_pygambit() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+    crate::announce(&format!(
+        "gambit interop (examples): ran with `{python}`: {} of {} examples agree",
+        EXAMPLES.len() - failures.len(),
+        EXAMPLES.len()
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -15,6 +15,8 @@ mod compiled;
 #[cfg(test)]
 mod cycles;
 #[cfg(test)]
+mod differential;
+#[cfg(test)]
 mod distributed;
 #[cfg(test)]
 mod double_oracle;
@@ -76,6 +78,22 @@ pub mod games;
 #[path = "../progen/mod.rs"]
 #[allow(dead_code)]
 mod progen;
+
+/// Writes a line on standard error past libtest's capture, which takes
+/// only `print!`/`eprint!`: for what a run must show even when every test
+/// passes, e.g. that a test skipped its work (`cargo test` prints it among
+/// the test names).
+pub fn announce(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// Whether the slow suites run: `GALAC_SLOW_TESTS=1` (CI sets it; README,
+/// "Run the tests"). A test that skips its slow part says so with
+/// [`announce`].
+pub fn slow_tests() -> bool {
+    std::env::var("GALAC_SLOW_TESTS").is_ok_and(|v| v.trim() == "1")
+}
 
 /// The repository root (the parent of this crate).
 pub fn repo_root() -> std::path::PathBuf {

@@ -67,6 +67,22 @@ pub fn run<G: Game>(game: &G, args: &PlotArgs, make: crate::Maker<G>) -> i32 {
             }
         }
     };
+    write(args, svg)
+}
+
+/// Runs `plot` without a game (galac's `plot curve --curve FILE` reads only
+/// its CSV files, so it needs no .gala file): `None` for a chart that
+/// needs the game.
+pub fn run_without_game(args: &PlotArgs) -> Option<i32> {
+    match args.chart {
+        Chart::Curve => Some(write(args, charts::curves("convergence", &args.curve))),
+        Chart::Strategy | Chart::Tree | Chart::Hands => None,
+    }
+}
+
+/// Writes the chart (or says why there is none) as `--out` asks: SVG,
+/// PNG, or standard output; returns the exit status.
+fn write(args: &PlotArgs, svg: Result<String, String>) -> i32 {
     let svg = match svg {
         Ok(svg) => svg,
         Err(msg) => {

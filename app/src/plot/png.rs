@@ -1,7 +1,7 @@
 //! PNG output of the charts: the SVG rendered by resvg, with the system's
-//! fonts. Only in builds with the `png` feature (galac has it; compiled
-//! solvers do not, since the renderer would add to every solver's build:
-//! README, "Plots").
+//! fonts. Only in builds with the `png` feature (galac's `png` feature,
+//! which the README's set-up turns on; compiled solvers never, since the
+//! renderer would add to every solver's build: README, "Plots").
 
 /// How many pixels per SVG unit: twice, so that text stays sharp.
 pub const SCALE: f32 = 2.0;
@@ -36,5 +36,7 @@ pub fn render(svg: &str) -> Result<Vec<u8>, String> {
 /// Without the renderer: why there is no PNG.
 #[cfg(not(feature = "png"))]
 pub fn render(_svg: &str) -> Result<Vec<u8>, String> {
-    Err("this program draws SVG only: PNG needs the resvg renderer, built into galac but not into compiled solvers; write an SVG (`-o FILE.svg`)".into())
+    Err("this program draws SVG only: PNG needs the resvg renderer, in galac built with `--features png` (the README's \
+         set-up) but never in compiled solvers; write an SVG (`-o FILE.svg`)"
+        .into())
 }

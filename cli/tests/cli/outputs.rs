@@ -262,3 +262,37 @@ fn a_damaged_build_cache_is_emptied_and_the_build_done_again() {
     assert!(err.contains("building again") && err.contains("E0786"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `galac prepare` (the README's set-up) builds the crates every solver
+/// links into the cache, says so, and leaves no scratch game behind; a
+/// second run (warm) with `--quiet` says nothing. In the cache the other
+/// tests that build solvers share, with their profile (optimisation off).
+#[test]
+fn prepare_builds_the_solver_crates_into_the_cache() {
+    let cache = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("galac-cache");
+    let prepare = |quiet: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_galac"));
+        cmd.env("GALAC_CACHE_DIR", &cache).env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0").arg("prepare");
+        if quiet {
+            cmd.arg("--quiet");
+        }
+        cmd.output().expect("run galac prepare")
+    };
+    let out = prepare(false);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("Compiling the crates every solver links") && err.contains("Finished the crates"), "{err}");
+    let libs = std::fs::read_dir(cache.join("target/release/deps")).expect("the cache's target directory");
+    let names: Vec<String> = libs.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    assert!(names.iter().any(|n| n.starts_with("libgalac_app-") && n.ends_with(".rlib")), "{names:?}");
+    let left: Vec<String> = std::fs::read_dir(&cache)
+        .expect("the cache")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("prepare-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let out = prepare(true);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}

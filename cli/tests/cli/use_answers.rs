@@ -105,6 +105,21 @@ fn explain_shows_cards_beliefs_and_unreached_sets() {
     let _ = std::fs::remove_file(&file);
 }
 
+/// Without the `png` feature (the default test build) galac refuses a PNG
+/// as a compiled solver does: exit 1, why, nothing written.
+#[cfg(not(feature = "png"))]
+#[test]
+fn a_png_plot_is_refused_without_the_png_feature() {
+    let file = temp("refused.png");
+    let (code, _, err) = galac(&["plot", &example("kuhn.gala"), "strategy", "-o", &file]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("SVG only") && err.contains("--features png"), "{err}");
+    assert!(!std::path::Path::new(&file).exists());
+}
+
+/// With the `png` feature (`cargo test -p galac --features png`, which CI
+/// runs).
+#[cfg(feature = "png")]
 #[test]
 fn a_png_plot_is_the_svg_drawn_at_twice_its_size() {
     let (code, svg, err) = galac(&["plot", &example("kuhn.gala"), "strategy", "-o", "-"]);
@@ -157,6 +172,15 @@ fn every_plot_is_an_svg_of_the_game() {
     assert_eq!(code, 0, "{err}");
     let svg = std::fs::read_to_string(&out).expect("written");
     assert_eq!(count(&parse(&svg), "polyline"), 2);
+    // The curve chart reads only its files: no .gala file needed; the
+    // other charts say they need one.
+    let bare = temp("curve_bare.svg");
+    let (code, _, err) = galac(&["plot", "curve", "--curve", &a, "--curve", &b, "-o", &bare]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(count(&parse(&std::fs::read_to_string(&bare).expect("written")), "polyline"), 2);
+    let (code, _, err) = galac(&["plot", "tree", "-o", &temp("never.svg")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("needs the game"), "{err}");
     // Tree: a circle per chance and decision node (58 nodes, 30 leaves), a
     // line per edge, and a dashed line joining the two nodes of each of the
     // 12 information sets.
