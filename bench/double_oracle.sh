@@ -9,12 +9,14 @@
 #   bench/double_oracle.sh [GALAC]   (default: $CARGO_TARGET_DIR/release/galac)
 # Environment: GAMES (one game per line, file and params, replaces the
 # list below), SOLVERS (default "lp do-b do-sa do-swp"), LIMIT (seconds a
-# run may take, default 600).
+# run may take, default 600), DO_FLAGS (more flags for the oracle's runs,
+# e.g. "--warm-start-cfr 100 --lp-backend highs").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GALAC=${1:-${CARGO_TARGET_DIR:-target}/release/galac}
 LIMIT=${LIMIT:-600}
 SOLVERS=${SOLVERS:-lp do-b do-sa do-swp}
+read -r -a do_flags <<<"${DO_FLAGS:-}"
 tmp=$(mktemp)
 tm=$(mktemp)
 trap 'rm -f "$tmp" "$tm"' EXIT
@@ -42,7 +44,7 @@ while IFS= read -r g; do
   full=$(sed -n 's/^nodes: \([0-9]*\).*/\1/p' <<<"$stats")
   seqs=$(sed -n 's/^sequences: [^ ]* \([0-9]*\), [^ ]* \([0-9]*\)/\1 \2/p' <<<"$stats")
   for s in $SOLVERS; do
-    if [ "$s" = lp ]; then flags=(--solver lp); else flags=(--solver do --variant "${s#do-}" --no-tree); fi
+    if [ "$s" = lp ]; then flags=(--solver lp); else flags=(--solver do --variant "${s#do-}" --no-tree "${do_flags[@]}"); fi
     rc=0
     /usr/bin/time -f "%e %U %S %M" -o "$tm" timeout "$LIMIT" "$GALAC" solve "${argv[@]}" "${flags[@]}" --format json >"$tmp" 2>/dev/null || rc=$?
     python3 - "$g" "${full:-?}" "${seqs:-}" "$s" "$rc" "$tm" "$tmp" <<'PY'
