@@ -2,19 +2,26 @@
 # DO-B / DO-SA / DO-SWP against the full sequence-form LP, same game in one
 # run: the first player's value, NashConv (the LP's on the full tree; the
 # oracle's exact gap, which is its answer's NashConv, computed with
-# --no-tree so that the time is the oracle's alone), iterations, the final
+# --no-tree so that the time is the oracle's alone, unless DO_FLAGS has a
+# warm start, which builds the tree), iterations, the final
 # restricted game's sequences per player and their share of the game's,
 # wall and CPU seconds, peak
 # memory. Usage:
 #   bench/double_oracle.sh [GALAC]   (default: $CARGO_TARGET_DIR/release/galac)
 # Environment: GAMES (one game per line, file and params, replaces the
 # list below), SOLVERS (default "lp do-b do-sa do-swp"), LIMIT (seconds a
-# run may take, default 600).
+# run may take, default 600), DO_FLAGS (more flags for the oracle's runs,
+# e.g. "--warm-start-cfr 100 --lp-backend highs").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GALAC=${1:-${CARGO_TARGET_DIR:-target}/release/galac}
 LIMIT=${LIMIT:-600}
 SOLVERS=${SOLVERS:-lp do-b do-sa do-swp}
+read -r -a do_flags <<<"${DO_FLAGS:-}"
+# The oracle runs without the full tree, unless a warm start builds it
+# (`--warm-start-cfr` refuses `--no-tree`).
+no_tree=(--no-tree)
+[[ " ${DO_FLAGS:-} " == *" --warm-start-cfr "* ]] && no_tree=()
 tmp=$(mktemp)
 tm=$(mktemp)
 trap 'rm -f "$tmp" "$tm"' EXIT
@@ -42,7 +49,7 @@ while IFS= read -r g; do
   full=$(sed -n 's/^nodes: \([0-9]*\).*/\1/p' <<<"$stats")
   seqs=$(sed -n 's/^sequences: [^ ]* \([0-9]*\), [^ ]* \([0-9]*\)/\1 \2/p' <<<"$stats")
   for s in $SOLVERS; do
-    if [ "$s" = lp ]; then flags=(--solver lp); else flags=(--solver do --variant "${s#do-}" --no-tree); fi
+    if [ "$s" = lp ]; then flags=(--solver lp); else flags=(--solver do --variant "${s#do-}" "${no_tree[@]}" "${do_flags[@]}"); fi
     rc=0
     /usr/bin/time -f "%e %U %S %M" -o "$tm" timeout "$LIMIT" "$GALAC" solve "${argv[@]}" "${flags[@]}" --format json >"$tmp" 2>/dev/null || rc=$?
     python3 - "$g" "${full:-?}" "${seqs:-}" "$s" "$rc" "$tm" "$tmp" <<'PY'

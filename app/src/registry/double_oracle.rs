@@ -314,7 +314,10 @@ fn summary_text(sol: &DoSolution) -> String {
     );
     let [warm, cold] = sol.lp_starts;
     if warm > 0 {
-        out += &format!("restricted LPs: {warm} started from the last one's basis, {cold} from scratch\n");
+        out += &format!(
+            "restricted LPs: {warm} started from the last one's basis, {cold} from scratch; {} simplex iterations\n",
+            sol.simplex_iterations
+        );
     }
     out
 }

@@ -143,6 +143,9 @@ pub struct DoSolution {
     /// Restricted LPs solved from the last one's basis, and from scratch
     /// (HiGHS; other backends solve every LP from scratch and count none).
     pub lp_starts: [u64; 2],
+    /// HiGHS's simplex iterations over all restricted LPs (0 with the
+    /// other backends): how far each basis was from the next optimum.
+    pub simplex_iterations: i64,
     /// The LP backends the restricted games used, in the order first used.
     pub lp_backends: Vec<Backend>,
 }
@@ -558,6 +561,7 @@ impl<G: Game> Run<'_, '_, G> {
             set_slots,
             labelled,
             lp_starts: [self.warm.warm, self.warm.cold],
+            simplex_iterations: self.warm.iterations,
             lp_backends: self.backends,
         })
     }
