@@ -111,9 +111,11 @@ enum Step<S> {
         kids: Vec<Vec<(u32, S)>>,
         labels: Vec<String>,
     },
-    /// Per outcome of every deal: (deal, child, probability, label).
-    Chance(Vec<(u32, S, f64, String)>),
+    Chance(Vec<Item<S>>),
 }
+
+/// An outcome of one deal's chance node: (deal, child, probability, label).
+type Item<S> = (u32, S, f64, String);
 
 struct Builder<'g, G: Game> {
     game: &'g G,
@@ -157,7 +159,7 @@ impl<G: Game> Builder<'_, G> {
                 deals.dedup();
                 let outcomes = groups.iter().map(|g| g.iter().map(|&i| (items[i].0, items[i].2)).collect()).collect();
                 self.draft.chance(id, deals, outcomes)?;
-                let mut slots: Vec<Option<(u32, G::State, f64, String)>> = items.into_iter().map(Some).collect();
+                let mut slots: Vec<Option<Item<G::State>>> = items.into_iter().map(Some).collect();
                 let mut ids = Vec::with_capacity(groups.len());
                 for group in &groups {
                     let mut label = String::new();
