@@ -17,7 +17,8 @@
 # iterations, as its own `solve` does); galac's tree generation and the
 # derivation of its public game are shown apart. Peak memory: the process's.
 # Agreement: both must build the same action tree (decision and terminal
-# nodes per street: postflop-solver's ActionTree, galac's public game) and
+# nodes per street: postflop-solver's ActionTree, galac's public game, whose
+# river nodes are per river card on the turn) and
 # OOP's first-action frequencies (over OOP's hands, weighted by their reach)
 # must agree within 2 percentage points; the script prints both and exits 1
 # when either check fails.
@@ -88,20 +89,20 @@ for case in "${CASES[@]}"; do
     echo "== $case"
     peer_line=$("$PEER" "$case" "$GOAL")
     echo "postflop-solver: $peer_line"
+    # River cards per public river node (galac counts a public node per
+    # river card, postflop-solver its action tree once).
+    file=examples/holdem_river.gala
+    cards=1
     case $case in
         river) params=() ;;
         river-all) params=(--param "oop_range=$ALL" --param "ip_range=$ALL" --step-limit 100000000) ;;
-        turn)
-            echo "galac: not yet (the turn's scalar tree is too large; the public game must come from the compiler)"
-            echo
-            continue
-            ;;
+        turn) file=examples/holdem_turn.gala params=(--step-limit 100000000) cards=48 ;;
     esac
     if [ -x "$GALAC" ]; then
-        /usr/bin/time -o "$TARGET_DIR/holdem-galac.time" -f '%M' "$GALAC" solve examples/holdem_river.gala "${params[@]}" \
+        /usr/bin/time -o "$TARGET_DIR/holdem-galac.time" -f '%M' "$GALAC" solve "$file" "${params[@]}" \
             --solver vcfr --target-exploitability "$NASHCONV" --threads "$RAYON_NUM_THREADS" --format json \
             >"$TARGET_DIR/holdem-galac.json"
-        python3 - "$TARGET_DIR/holdem-galac.json" "$(cat "$TARGET_DIR/holdem-galac.time")" "$peer_line" <<'PY' || status=1
+        python3 - "$TARGET_DIR/holdem-galac.json" "$(cat "$TARGET_DIR/holdem-galac.time")" "$peer_line" "$cards" <<'PY' || status=1
 import json, sys
 d = json.load(open(sys.argv[1]))
 peer = json.loads(sys.argv[3])
@@ -112,7 +113,7 @@ galac_root = dict(zip(root["actions"], root["frequencies"]))
 print("galac: {{\"value\": {}, \"nashconv\": {:.4f}, \"exploitability_pot\": {:.5f}, \"generate_s\": {:.3f}, "
       "\"public_game_s\": {:.3f}, \"solve_s\": {:.3f}, \"peak_rss_mib\": {:.1f}, \"solver\": \"{}\", "
       "\"public_game\": {}, \"oop_root\": {}}}".format(
-    json.dumps(d["value"]), d["exploitability"], d["exploitability"] / 2 / 200, s["generate"], s["public_game"],
+    json.dumps(d["value"]), d["exploitability"], d["exploitability"] / 2 / 200, s.get("generate", 0), s["public_game"],
     s["vcfr"] + s["exploitability_checks"], int(sys.argv[2]) / 1024, d["solver"],
     json.dumps(d["public_game"]), json.dumps({a: round(f, 4) for a, f in galac_root.items()})))
 
@@ -122,10 +123,20 @@ def trimmed(counts):
         counts.pop()
     return counts
 
-same_tree = all(trimmed(d["public_game"][k]) == trimmed(peer[k]) for k in ("decisions", "leaves"))
-print("same action tree: {} (decisions per street galac {} / postflop-solver {}; leaves {} / {})".format(
-    "yes" if same_tree else "NO", trimmed(d["public_game"]["decisions"]), trimmed(peer["decisions"]),
-    trimmed(d["public_game"]["leaves"]), trimmed(peer["leaves"])))
+# Past the first street galac has a public node per river card: its counts
+# there, divided by the cards, are postflop-solver's.
+cards = int(sys.argv[4])
+def per_card(counts):
+    return [c if s == 0 else c / cards for s, c in enumerate(trimmed(counts))]
+if cards == 1:
+    same_tree = all(trimmed(d["public_game"][k]) == trimmed(peer[k]) for k in ("decisions", "leaves"))
+else:
+    # postflop-solver counts a river chance node as a river decision, and
+    # its leaves apart from galac's all-in lines: decisions alone compare.
+    same_tree = per_card(d["public_game"]["decisions"]) == trimmed(peer["decisions"])
+print("same action tree: {} (decisions per street galac {} / postflop-solver {}; leaves {} / {}; galac per river card)".format(
+    "yes" if same_tree else "NO", per_card(d["public_game"]["decisions"]), trimmed(peer["decisions"]),
+    per_card(d["public_game"]["leaves"]), trimmed(peer["leaves"])))
 gaps = {a: abs(galac_root.get(a, float("nan")) - f) for a, f in peer["oop_root"].items()}
 worst = max(gaps.values())
 agree = set(galac_root) == set(peer["oop_root"]) and worst <= 0.02

@@ -175,7 +175,6 @@ fn grid(
     sets: &[InfosetId],
 ) -> Grid {
     let actions = tree.action_labels(sets[0]).to_vec();
-    let n = actions.len();
     let combos: Vec<Combo> = sets
         .iter()
         .map(|&set| {
@@ -198,66 +197,72 @@ fn grid(
             }
         })
         .collect();
-    let mut cells: Vec<Cell> = (0..CELLS)
-        .map(|c| Cell {
-            name: cell_name(c),
-            combos: 0,
-            reach: 0.0,
-            probs: vec![0.0; n],
-            action_values: vec![0.0; n],
-            value: 0.0,
-        })
-        .collect();
-    let (mut reach, mut probs, mut value) = (0.0, vec![0.0; n], 0.0);
-    for combo in &combos {
-        let cell = &mut cells[combo.cell];
-        cell.combos += 1;
-        // A hand that play never reaches weighs nothing (and its values
-        // may be NaN).
-        let w = combo.reach;
-        if w <= 0.0 {
-            continue;
-        }
-        cell.reach += w;
-        cell.value += w * combo.value;
-        for ((x, y), p) in cell.probs.iter_mut().zip(probs.iter_mut()).zip(&combo.probs) {
-            *x += w * p;
-            *y += w * p;
-        }
-        for (x, v) in cell.action_values.iter_mut().zip(&combo.action_values) {
-            *x += w * v;
-        }
-        reach += w;
-        value += w * combo.value;
-    }
-    for cell in &mut cells {
-        if cell.reach > 0.0 {
-            cell.probs.iter_mut().chain(&mut cell.action_values).for_each(|x| *x /= cell.reach);
-            cell.value /= cell.reach;
-        } else {
-            (cell.probs, cell.action_values, cell.value) = (Vec::new(), Vec::new(), f64::NAN);
-        }
-    }
-    if reach > 0.0 {
-        probs.iter_mut().for_each(|x| *x /= reach);
-        value /= reach;
-    } else {
-        value = f64::NAN;
-    }
     let moves: Vec<String> =
         public.paths[state as usize].iter().filter(|o| *o != "?").map(|o| crate::cards::standard(o)).collect();
     let line = if moves.is_empty() { "start".to_string() } else { moves.join(" ") };
-    Grid {
-        player: tree.infosets[sets[0]].player,
-        state,
-        line,
-        moves: moves.len(),
-        actions,
-        combos,
-        cells,
-        reach,
-        probs,
-        value,
+    Grid::from_combos(tree.infosets[sets[0]].player, state, line, moves.len(), actions, combos)
+}
+
+impl Grid {
+    /// The grid of one player's `combos` at a public state reached by
+    /// `line` (`moves` public moves and cards): the cells and the totals,
+    /// each weighted by the hands' reach.
+    pub fn from_combos(
+        player: PlayerId,
+        state: u32,
+        line: String,
+        moves: usize,
+        actions: Vec<String>,
+        combos: Vec<Combo>,
+    ) -> Grid {
+        let n = actions.len();
+        let mut cells: Vec<Cell> = (0..CELLS)
+            .map(|c| Cell {
+                name: cell_name(c),
+                combos: 0,
+                reach: 0.0,
+                probs: vec![0.0; n],
+                action_values: vec![0.0; n],
+                value: 0.0,
+            })
+            .collect();
+        let (mut reach, mut probs, mut value) = (0.0, vec![0.0; n], 0.0);
+        for combo in &combos {
+            let cell = &mut cells[combo.cell];
+            cell.combos += 1;
+            // A hand that play never reaches weighs nothing (and its values
+            // may be NaN).
+            let w = combo.reach;
+            if w <= 0.0 {
+                continue;
+            }
+            cell.reach += w;
+            cell.value += w * combo.value;
+            for ((x, y), p) in cell.probs.iter_mut().zip(probs.iter_mut()).zip(&combo.probs) {
+                *x += w * p;
+                *y += w * p;
+            }
+            for (x, v) in cell.action_values.iter_mut().zip(&combo.action_values) {
+                *x += w * v;
+            }
+            reach += w;
+            value += w * combo.value;
+        }
+        for cell in &mut cells {
+            if cell.reach > 0.0 {
+                cell.probs.iter_mut().chain(&mut cell.action_values).for_each(|x| *x /= cell.reach);
+                cell.value /= cell.reach;
+            } else {
+                (cell.probs, cell.action_values, cell.value) = (Vec::new(), Vec::new(), f64::NAN);
+            }
+        }
+        if reach > 0.0 {
+            probs.iter_mut().for_each(|x| *x /= reach);
+            value /= reach;
+        } else {
+            value = f64::NAN;
+        }
+        Grid { player, state, line, moves, actions, combos, cells, reach, probs, value }
     }
 }
 

@@ -109,6 +109,43 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
             return 2;
         }
     }
+    // Vector CFR on a game whose tree is estimated above the LP's size runs
+    // on the public game derived from the rules, never building the tree.
+    let vector = |row: SolverId| row.name.starts_with("vcfr");
+    let named_vector = args.solver.is_some_and(vector)
+        && args.strategy.is_none()
+        && !args.exact
+        && args.limits.tree.is_none()
+        && galac_runtime::tree::estimate(game, registry::LP_MAX_NODES)
+            .is_some_and(|e| e.nodes >= registry::LP_MAX_NODES);
+    if named_vector || untreed.as_ref().is_some_and(|(row, _)| vector(row)) {
+        if let Err(msg) = args.flags.validate() {
+            eprintln!("error: {msg}");
+            return 2;
+        }
+        if args.curve.is_some() {
+            eprintln!(
+                "error: `--curve` is written on the built tree; this game's is too large for vector CFR to build"
+            );
+            return 2;
+        }
+        let row = untreed.as_ref().map_or_else(|| args.solver.expect("named"), |(row, _)| *row);
+        let variant = if row.name == "vcfr+" {
+            galac_solvers::cfr::Variant::CfrPlus
+        } else {
+            galac_solvers::vector::POSTFLOP_DCFR
+        };
+        let req = registry::vcfr::GameRequest {
+            cfr: &args.flags.cfr,
+            stop: &args.flags.stop,
+            variant,
+            limits: &args.limits,
+            format: args.format,
+            out: args.out.as_deref(),
+            why: untreed.map(|(_, why)| why),
+        };
+        return registry::vcfr::run_game(game, &req);
+    }
     if args.explores_the_game() || untreed.is_some() {
         if let Err(msg) = args.flags.validate() {
             eprintln!("error: {msg}");

@@ -324,3 +324,32 @@ fn the_public_game_of_the_river_has_postflop_solvers_action_tree() {
     let streets = derived.game.per_street();
     assert_eq!((streets.decisions, streets.leaves), (vec![24], vec![45]));
 }
+
+/// Without `--solver`, a hand game goes to vector CFR: on the built tree
+/// (the cut-down river), and before any tree is built for the river with
+/// every hand, estimated above the LP's size (it went to the double oracle). Leduc, whose cards are not two-card hands, and Kuhn keep
+/// the LP.
+#[test]
+fn hand_games_default_to_vector_cfr_and_card_games_of_one_card_do_not() {
+    use galac_app::registry::{default_before_tree, default_for, Shape};
+    let tree = river_tree(&[OOP, IP]);
+    let (row, why) = default_for(&Shape::of(&tree));
+    assert_eq!(row.name, "vcfr", "{why}");
+    assert!(why.contains("two-card hand"), "{why}");
+    for file in ["leduc.gala", "kuhn.gala"] {
+        let game = load_interp(file, &[]).unwrap_or_else(|e| panic!("{e}"));
+        let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("builds").0;
+        assert_eq!(default_for(&Shape::of(&tree)).0.name, "lp", "{file}");
+    }
+    let all = "22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,A2o+,K2o+,Q2o+,J2o+,T2o+,92o+,82o+,\
+               72o+,62o+,52o+,42o+,32o";
+    let (oop, ip) = (format!("oop_range={all}"), format!("ip_range={all}"));
+    let mut every_hand = load_interp("holdem_river.gala", &[&oop, &ip]).unwrap_or_else(|e| panic!("{e}"));
+    // The deal of 1,081 x 1,081 hands takes more steps than the default
+    // (the bench gives `--step-limit 100000000`).
+    every_hand.step_limit = 100_000_000;
+    let guess = galac_runtime::tree::estimate(&every_hand, f64::INFINITY).expect("estimates");
+    assert!(guess.nodes > galac_app::registry::LP_MAX_NODES, "{guess:?}");
+    let (row, why) = default_before_tree(&every_hand).expect("chosen before the tree");
+    assert_eq!(row.name, "vcfr", "{why}");
+}

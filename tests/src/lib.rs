@@ -49,6 +49,8 @@ mod memory_return;
 #[cfg(test)]
 mod playthrough;
 #[cfg(test)]
+mod public_game;
+#[cfg(test)]
 mod saved;
 #[cfg(test)]
 mod simulate;

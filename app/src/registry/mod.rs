@@ -74,30 +74,67 @@ pub struct Shape {
     pub constant_sum: bool,
     /// No information set holds two nodes.
     pub perfect: bool,
+    /// Two players, every leaf zero-sum, and each player's first
+    /// information set names one hand of two cards of the standard deck
+    /// ([`hand_label`]): a hand game, which vector CFR solves with a vector
+    /// of hands per public node where the LP's sequence form has a row per
+    /// hand and history.
+    pub hands: bool,
 }
 
 impl Shape {
     pub fn of(tree: &Tree) -> Shape {
+        let total = leaf_total(tree);
         Shape {
             players: tree.n_players as usize,
-            constant_sum: constant_sum(tree),
+            constant_sum: total.is_some(),
             perfect: galac_solvers::maxn::shared_infoset(tree).is_none(),
+            hands: tree.n_players == 2 && total == Some(0) && first_sets_name_hands(tree),
         }
     }
 }
 
-/// Every leaf's payoffs sum to the same total.
-fn constant_sum(tree: &Tree) -> bool {
+/// The total every leaf's payoffs sum to, if they all sum to the same.
+fn leaf_total(tree: &Tree) -> Option<i128> {
     let mut total: Option<i128> = None;
     for node in tree.nodes() {
         if tree.node(node) == NodeView::Terminal {
             let sum: i128 = tree.payoffs(node).iter().map(|x| i128::from(*x)).sum();
             if *total.get_or_insert(sum) != sum {
-                return false;
+                return None;
             }
         }
     }
-    true
+    total
+}
+
+/// Whether a private state's label names one hand of two distinct cards of
+/// the standard deck (as labels show cards, `card(rank, suit)`).
+pub fn hand_label(label: &str) -> bool {
+    let cards = galac_runtime::labels::cards_shown(label);
+    let standard = |&(rank, suit): &(i64, i64)| (0..13).contains(&rank) && (0..4).contains(&suit);
+    cards.len() == 2 && cards[0] != cards[1] && cards.iter().all(standard)
+}
+
+/// Whether each player's first information set on the play that takes
+/// every move's and outcome's first child names a hand ([`hand_label`]).
+fn first_sets_name_hands(tree: &Tree) -> bool {
+    let mut named = vec![None; tree.n_players as usize];
+    let mut node = galac_runtime::ids::NodeId(0);
+    loop {
+        match tree.node(node) {
+            NodeView::Terminal => break,
+            NodeView::Chance => {}
+            NodeView::Decision { player, infoset } => {
+                named[player.index()].get_or_insert_with(|| hand_label(tree.infoset_label(infoset)));
+                if named.iter().all(Option::is_some) {
+                    break;
+                }
+            }
+        }
+        node = tree.children(node).start;
+    }
+    named.iter().all(|n| *n == Some(true))
 }
 
 /// Why a solver fits a game of this shape, or `None`.
@@ -137,7 +174,7 @@ pub static SOLVERS: &[SolverRow] = &[
     SolverRow {
         name: "lp",
         about: "The sequence-form linear program (two-player zero-sum games).",
-        default: Some((0, |s| {
+        default: Some((1, |s| {
             (s.players == 2 && s.constant_sum).then(|| "two players, zero-sum (or constant-sum) payoffs".into())
         })),
         reads: &[],
@@ -146,14 +183,14 @@ pub static SOLVERS: &[SolverRow] = &[
     SolverRow {
         name: "maxn",
         about: "max^n (perfect-information games, any number of players).",
-        default: Some((2, |s| s.perfect.then(|| format!("{} player(s), perfect information", s.players)))),
+        default: Some((3, |s| s.perfect.then(|| format!("{} player(s), perfect information", s.players)))),
         reads: MAXN_STATE_FLAGS,
         run: Run::Tree(|f, tree, cx| maxn::run(&f.maxn, tree, cx.limits)),
     },
     SolverRow {
         name: "lemke",
         about: "Lemke's algorithm on the sequence form (two-player games, any payoffs).",
-        default: Some((1, |s| (s.players == 2).then(|| "two players, general-sum payoffs".into()))),
+        default: Some((2, |s| (s.players == 2).then(|| "two players, general-sum payoffs".into()))),
         reads: &[],
         run: Run::Tree(|_, tree, cx| lemke::run(tree, cx)),
     },
@@ -167,7 +204,7 @@ pub static SOLVERS: &[SolverRow] = &[
     SolverRow {
         name: "cfr+",
         about: "CFR+ (regret matching+, alternating updates, linear average).",
-        default: Some((3, |s| {
+        default: Some((4, |s| {
             Some(format!(
                 "{} player(s) and imperfect information: CFR+ (max^n needs perfect information, the LP and Lemke \
                  two players)",
@@ -213,7 +250,14 @@ pub static SOLVERS: &[SolverRow] = &[
         name: "vcfr",
         about: "Public-state vector CFR, DCFR with postflop-solver's parameters (two players, zero-sum, every \
                 move seen by both, private information only from chance deals).",
-        default: None,
+        default: Some((0, |s| {
+            s.hands.then(|| {
+                "two players, zero-sum, each dealt a two-card hand: vector CFR walks the public tree once with a \
+                 vector of hands, where the LP's sequence form grows with every hand and history (a game with a \
+                 move not seen by both is refused: name `--solver lp`)"
+                    .into()
+            })
+        })),
         reads: VCFR_FLAGS,
         run: Run::Tree(|f, tree, cx| vcfr::run(&f.cfr, &f.stop, galac_solvers::vector::POSTFLOP_DCFR, tree, cx)),
     },
@@ -274,12 +318,15 @@ pub fn default_for(shape: &Shape) -> (SolverId, String) {
 /// solver is named: past it the LP's tree and matrix take gigabytes and
 /// the LP minutes, while the double oracle explores only the part of the
 /// game its equilibrium needs (docs/perf/double-oracle.md, "Choosing by
-/// default").
+/// default"). Vector CFR does not build them either: it derives its public
+/// game from the rules (`solve.rs`).
 pub const LP_MAX_NODES: f64 = 5_000_000.0;
 
-/// The solver `solve` picks before building any tree, and why: the double
-/// oracle for a two-player game whose tree Knuth's estimate puts above
-/// [`LP_MAX_NODES`] and whose sampled leaves all pay the same total;
+/// The solver `solve` picks before building any tree, and why: for a
+/// two-player game whose tree Knuth's estimate puts above [`LP_MAX_NODES`]
+/// and whose sampled leaves all pay the same total, vector CFR on the game
+/// (no tree) when each player is dealt a two-card hand, else the double
+/// oracle;
 /// `None` (build the tree, then [`default_for`]) for any other game.
 /// Whether the payoffs are zero-sum is known for sure only from every
 /// leaf, so the oracle checks it as it explores.
@@ -294,6 +341,16 @@ pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<(So
     if guess.nodes < LP_MAX_NODES || guess.sums_differ {
         return None;
     }
+    if deals_hands(game) {
+        let row = by_name("vcfr")?;
+        let why = format!(
+            "two players, each dealt a two-card hand, and a tree estimated at over {} nodes: vector CFR on the public \
+             game derived from the rules, without the tree (a game with a move not seen by both is refused: name \
+             `--solver do`)",
+            LP_MAX_NODES as u64
+        );
+        return Some((row, why));
+    }
     let row = by_name("do")?;
     let why = format!(
         "two players and a tree estimated at over {} nodes, more than the LP is given: the double oracle explores \
@@ -301,6 +358,32 @@ pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<(So
         LP_MAX_NODES as u64
     );
     Some((row, why))
+}
+
+/// Whether each player's first information set on the play that takes
+/// every move's and outcome's first child names a hand ([`hand_label`]):
+/// [`first_sets_name_hands`] before the tree is built.
+fn deals_hands<G: galac_runtime::game::Game>(game: &G) -> bool {
+    use galac_runtime::game::Node;
+    let mut info = galac_runtime::info::InfoInterner::new();
+    let Ok(mut state) = game.root() else { return false };
+    let mut named = vec![None; game.info().players.len()];
+    loop {
+        match galac_runtime::game::advance_out_of_line(game, &mut state, &mut info) {
+            Ok(Node::Chance { n_outcomes }) if n_outcomes > 0 => {}
+            Ok(Node::Decision { player, infoset, n_actions }) if n_actions > 0 => {
+                named[player as usize].get_or_insert_with(|| hand_label(&game.infoset_label(&info, infoset)));
+                if named.iter().all(Option::is_some) {
+                    break;
+                }
+            }
+            _ => break,
+        }
+        if game.apply(&mut state, 0, &mut info).is_err() {
+            return false;
+        }
+    }
+    named.iter().all(|n| *n == Some(true))
 }
 
 /// The run flags: each with whether it was given.
@@ -378,9 +461,13 @@ mod tests {
         for players in 1..5 {
             for constant_sum in [false, true] {
                 for perfect in [false, true] {
-                    let (row, why) = default_for(&Shape { players, constant_sum, perfect });
-                    assert!(!why.is_empty(), "{players} {constant_sum} {perfect}: {}", row.name);
-                    assert!(matches!(row.run, Run::Tree(_)));
+                    for hands in [false, true] {
+                        let shape = Shape { players, constant_sum, perfect, hands };
+                        let (row, why) = default_for(&shape);
+                        assert!(!why.is_empty(), "{shape:?}: {}", row.name);
+                        assert!(matches!(row.run, Run::Tree(_)));
+                        assert_eq!(row.name == "vcfr", hands, "{shape:?}");
+                    }
                 }
             }
         }

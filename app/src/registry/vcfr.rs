@@ -12,6 +12,7 @@ use galac_solvers::vector::{VcfrConfig, VcfrSolver};
 use super::cfr::CfrArgs;
 use super::harness::{Harness, StopArgs};
 use super::solved::{fields, with_hint, Context, Solved};
+use crate::hands::{Combo, Grid};
 
 /// The `solve` answer's fields of vector CFR.
 #[derive(serde::Serialize)]
@@ -45,4 +46,207 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
         curve: Some(curve),
         findings: Some(fields(&Findings { public_game: streets })?),
     })
+}
+
+/// What `solve` asks of vector CFR run on the game itself.
+pub struct GameRequest<'a> {
+    pub cfr: &'a CfrArgs,
+    pub stop: &'a StopArgs,
+    pub variant: Variant,
+    pub limits: &'a crate::LimitArgs,
+    pub format: crate::Format,
+    /// `--out`.
+    pub out: Option<&'a std::path::Path>,
+    /// Why `solve` chose vector CFR, when no `--solver` named it.
+    pub why: Option<String>,
+}
+
+/// Vector CFR on the public game derived from the rules, never building
+/// the scalar tree (a turn spot's does not fit): the answer per public
+/// decision and private state, the value and exploitability from the
+/// vector best response, and each player's first decision hand by hand.
+/// Returns the exit status.
+pub fn run_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> i32 {
+    match solve_game(game, req) {
+        Ok((text, json)) => crate::report::emit_lines(req.format, req.out, &text, &json),
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            1
+        }
+    }
+}
+
+fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Result<(String, String), String> {
+    use galac_solvers::vector::from_game;
+    let start = std::time::Instant::now();
+    let derived = from_game(game).map_err(|e| with_hint(&e))?;
+    let public = &derived.game;
+    let built = start.elapsed().as_secs_f64();
+    let (iterations, checks) = req.cfr.schedule(req.stop);
+    let threads = req.limits.threads_or_all();
+    let config =
+        VcfrConfig { checks, threads, memory: req.limits.memory(), ..VcfrConfig::new(req.variant, iterations) };
+    let solver = VcfrSolver { config };
+    let mut harness = Harness::new("iterations", Some(iterations), req.stop, req.limits.quiet);
+    harness.cancel = req.limits.cancel.clone();
+    let watch = crate::memory::watch(req.limits, "vector CFR");
+    let run = solver.run(public, derived.info.bytes() as u64, start, &mut harness);
+    drop(watch);
+    harness.finish();
+    let mut run = run.map_err(|e| with_hint(&e))?;
+    let eval = run.cfr.evaluate();
+    let phases = run.phases(built, start);
+    let streets = public.per_street();
+    let info = game.info();
+    let stopped = if run.stopped { ", stopped" } else { "" };
+    let name =
+        format!("{} ({} iterations{stopped}), on the public game without the tree", solver.name(), run.cfr.iteration);
+    let mut notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
+    notes.push(format!("public game: decisions {:?}, leaves {:?} per street", streets.decisions, streets.leaves));
+    let labelled = labelled(game, &derived, &run.cfr);
+    let grids = root_grids(public, &run.cfr);
+    let mut text = format!("game: {}\nsolver: {name}\n", crate::title(game));
+    for note in &notes {
+        text += &format!("note: {note}\n");
+    }
+    text += &format!("value: {} {:.6}\n", info.players[0], eval.values[0]);
+    text += &format!("exploitability (NashConv, the vector best response): {:.3e}\n", eval.nash_conv);
+    let times: Vec<String> = phases.iter().map(|(p, t)| format!("{p} {t:.4} s")).collect();
+    text += &format!("time: {}\n", times.join(", "));
+    for grid in &grids {
+        text += "\n";
+        text += &crate::hands::text(grid, &info.players);
+    }
+    let findings = fields(&Findings { public_game: streets })?;
+    let answer = crate::report::SolveJson {
+        schema: crate::report::SOLVE_SCHEMA,
+        game: &info.name,
+        params: crate::params_json(info),
+        program: crate::report::program_hex(info),
+        solver: &name,
+        notes: &notes,
+        value: Some(crate::report::Keyed(&info.players, &eval.values)),
+        value_bounds: None,
+        exploitability: Some(eval.nash_conv),
+        best_response: None,
+        nodes: None,
+        infosets: None,
+        seconds: crate::report::seconds_json(None, &phases),
+        unreached: None,
+        strategy: crate::report::Strategy::Labelled(&labelled),
+        hands: Some(grids.iter().map(|g| crate::hands::GridJson::new(g, &info.players)).collect()),
+        curve: None,
+        findings: Some(&findings),
+        exact: None,
+        note: None,
+    };
+    let json = serde_json::to_string(&answer).map_err(|e| format!("the answer cannot be written as JSON: {e}"))?;
+    Ok((text, json))
+}
+
+/// The average strategy per public decision and private state, labelled by
+/// the game's information sets.
+fn labelled<G: galac_runtime::game::Game>(
+    game: &G,
+    derived: &galac_solvers::vector::FromGame,
+    cfr: &galac_solvers::vector::VectorCfr,
+) -> Vec<galac_solvers::double_oracle::LabelledSet> {
+    use galac_solvers::vector::game::PublicNode;
+    let public = &derived.game;
+    let mut out = Vec::new();
+    let (mut sigma, mut reached) = (Vec::new(), Vec::new());
+    for (node, sets) in &derived.decisions {
+        let PublicNode::Decision { player, children } = &public.nodes[*node as usize] else { continue };
+        let n = public.states[*player as usize].len();
+        sigma.resize(children.len() * n, 0.0);
+        reached.resize(n, false);
+        cfr.average(*node, *player as usize, &mut sigma, &mut reached);
+        let actions: Vec<String> = public.child_ids[children.start as usize..children.end as usize]
+            .iter()
+            .map(|&c| public.labels[c as usize].clone())
+            .collect();
+        for &(set, s) in sets {
+            out.push(galac_solvers::double_oracle::LabelledSet {
+                player: galac_runtime::ids::PlayerId(u32::from(*player)),
+                label: game.infoset_label(&derived.info, set),
+                actions: actions.clone(),
+                probs: (0..actions.len()).map(|a| sigma[a * n + s as usize]).collect(),
+            });
+        }
+    }
+    out
+}
+
+/// The first decision hand by hand, when the private states are hands of
+/// two cards: a hand's reach is the deal's probability of it, its strategy
+/// the average; action values are not computed here (NaN). (The other
+/// player's first decision, which the answer on the tree also shows, needs
+/// the reach of the first mover's strategy.)
+fn root_grids(public: &galac_solvers::vector::PublicGame, cfr: &galac_solvers::vector::VectorCfr) -> Vec<Grid> {
+    use galac_solvers::vector::game::{PublicNode, Removal};
+    match (&public.removal, public.nodes.first()) {
+        (Removal::Cards(cards), Some(PublicNode::Decision { player, .. })) => {
+            vec![hand_grid(public, &cards.hands, cfr, 0, *player as usize, &[])]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The grid of `player`'s hands at public decision `node`, reached by `path`.
+fn hand_grid(
+    public: &galac_solvers::vector::PublicGame,
+    hands: &[Vec<u64>; 2],
+    cfr: &galac_solvers::vector::VectorCfr,
+    node: u32,
+    player: usize,
+    path: &[String],
+) -> Grid {
+    use galac_solvers::vector::game::PublicNode;
+    let PublicNode::Decision { children, .. } = &public.nodes[node as usize] else { unreachable!() };
+    let n = public.states[player].len();
+    let k = children.len();
+    let (mut sigma, mut reached) = (vec![0.0; k * n], vec![false; n]);
+    cfr.average(node, player, &mut sigma, &mut reached);
+    // The deal's probability of each hand: its weight times the weights of
+    // the other player's hands it shares no card with.
+    let other = 1 - player;
+    let w = [&public.states[0].weights, &public.states[1].weights];
+    let mut reach: Vec<f64> = (0..n)
+        .map(|i| {
+            let compatible: f64 =
+                (0..w[other].len()).filter(|&j| hands[player][i] & hands[other][j] == 0).map(|j| w[other][j]).sum();
+            w[player][i] * compatible
+        })
+        .collect();
+    let total: f64 = reach.iter().sum();
+    if total > 0.0 {
+        reach.iter_mut().for_each(|r| *r /= total);
+    }
+    let card_of = |bit: u32| ((bit / 4) as u8, (bit % 4) as u8);
+    let show = |(r, s): (u8, u8)| {
+        galac_runtime::notation::show_card(galac_runtime::notation::card(i64::from(r), i64::from(s)))
+    };
+    let combos = (0..n)
+        .map(|i| {
+            let mask = hands[player][i];
+            let (lo, hi) = (card_of(mask.trailing_zeros()), card_of(63 - mask.leading_zeros()));
+            let (cell, _) = crate::hands::cell_of(hi, lo);
+            let (a, b) = if hi.0 >= lo.0 { (hi, lo) } else { (lo, hi) };
+            Combo {
+                set: galac_runtime::ids::InfosetId(i as u32),
+                hand: format!("{}{}", show(a), show(b)),
+                cell,
+                reach: reach[i],
+                probs: (0..k).map(|a| sigma[a * n + i]).collect(),
+                action_values: vec![f64::NAN; k],
+                value: f64::NAN,
+            }
+        })
+        .collect();
+    let actions = public.child_ids[children.start as usize..children.end as usize]
+        .iter()
+        .map(|&c| public.labels[c as usize].clone())
+        .collect();
+    let line = if path.is_empty() { "start".to_string() } else { path.join(" ") };
+    Grid::from_combos(galac_runtime::ids::PlayerId(player as u32), node, line, path.len(), actions, combos)
 }

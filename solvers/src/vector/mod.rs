@@ -4,13 +4,17 @@
 //! with a vector of private states per player at each node, instead of one
 //! node per deal (docs/perf/vector-cfr.md).
 //!
-//! [`game`] is the public game, [`from_tree`] derives it from a built tree,
+//! [`game`] is the public game, [`from_tree`] derives it from a built tree
+//! and [`from_game`] from the game's rules without a tree (both through
+//! [`draft`]),
 //! [`walk`] and [`leaf`] are one traversal and the leaves' values,
 //! [`cfr`] the run's arrays and iterations. [`VcfrSolver`] runs it on a
 //! tree and maps the answer back to the tree's [`Profile`].
 
 pub mod cards;
 pub mod cfr;
+mod draft;
+pub mod from_game;
 pub mod from_tree;
 pub mod game;
 pub mod infer;
@@ -26,6 +30,7 @@ use crate::cfr::schedule::Schedule;
 use crate::cfr::{Checks, Variant};
 use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
 pub use cfr::{VectorCfr, POSTFLOP_DCFR};
+pub use from_game::{from_game, FromGame};
 pub use from_tree::{from_tree, FromTree};
 pub use game::{PerStreet, PublicGame};
 
@@ -74,9 +79,25 @@ impl VcfrSolver {
         let start = Instant::now();
         let derived = from_tree(tree)?;
         let game = &derived.game;
-        let config = &self.config;
-        config.memory.check(tree.bytes() + game.bytes() + VectorCfr::estimate_bytes(game, config.threads))?;
         let built = start.elapsed().as_secs_f64();
+        let run = self.run(game, tree.bytes(), start, observer)?;
+        let (profile, unreached) = derived.profile(tree, &run.cfr);
+        let phases = run.phases(built, start);
+        Ok((Solution { profile, unreached, phases, stopped: run.stopped }, game.per_street()))
+    }
+
+    /// Runs the iterations on `game` (derived by `start`; `held`: the bytes
+    /// of what derived it, still held), checking the exploitability when the
+    /// config says and stopping when `observer` says.
+    pub fn run<'g>(
+        &self,
+        game: &'g PublicGame,
+        held: u64,
+        start: Instant,
+        observer: &mut dyn Observer,
+    ) -> Result<Run<'g>, SolveError> {
+        let config = &self.config;
+        config.memory.check(held + game.bytes() + VectorCfr::estimate_bytes(game, config.threads))?;
         let mut cfr = VectorCfr::new(game, config.variant, config.threads)?;
         let mut schedule = Schedule::new(config.checks, 0);
         let (mut checks, mut since, mut since_iteration) = (0.0, Instant::now(), 0u64);
@@ -102,10 +123,23 @@ impl VcfrSolver {
                 break;
             }
         }
-        let (profile, unreached) = derived.profile(tree, &cfr);
+        Ok(Run { cfr, checks, stopped })
+    }
+}
+
+/// A finished run: the solver's arrays, the seconds its checks took, and
+/// whether the observer stopped it.
+pub struct Run<'g> {
+    pub cfr: VectorCfr<'g>,
+    pub checks: f64,
+    pub stopped: bool,
+}
+
+impl Run<'_> {
+    /// Seconds per phase: the public game (`built`), the iterations, the checks.
+    pub fn phases(&self, built: f64, start: Instant) -> Vec<(&'static str, f64)> {
         let total = start.elapsed().as_secs_f64();
-        let phases = vec![("public game", built), ("vcfr", total - built - checks), ("exploitability checks", checks)];
-        Ok((Solution { profile, unreached, phases, stopped }, game.per_street()))
+        vec![("public game", built), ("vcfr", total - built - self.checks), ("exploitability checks", self.checks)]
     }
 }
 

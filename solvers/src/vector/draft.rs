@@ -1,0 +1,435 @@
+//! A public game while it is derived, from a built tree ([`super::from_tree`])
+//! or from the game's rules without a tree ([`super::from_game`]): both walk
+//! the public tree top-down, a public node holding what each deal still
+//! possible does there, and record it here; [`Draft::finish`] then works out
+//! the private states, the deal's weights, the outcomes' probabilities and
+//! the leaves' payoff forms, and checks the class (the module comment of
+//! [`super::from_tree`] says how). One draft, so both derivations give the
+//! same [`PublicGame`] and refuse a game for the same reasons.
+
+use rustc_hash::FxHashMap;
+
+use super::cards::Cards;
+use super::game::{Conflicts, Outcome, Payoff, PrivateStates, PublicGame, PublicNode, Ranking, Removal};
+use super::infer::{factor, refuse, showdown, Classes};
+use crate::solver::SolveError;
+
+/// No entry.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// What a derivation knows of its information sets (numbered by the tree,
+/// or by the game's interner), for labels and messages.
+pub(super) trait Sets {
+    /// The set's label, empty when it has none.
+    fn label(&self, set: u32) -> String;
+    /// The set's name in messages.
+    fn name(&self, set: u32) -> String;
+    /// The player who moves there.
+    fn player(&self, set: u32) -> usize;
+}
+
+/// A public chance node while building: per public outcome, the deals it
+/// allows with their probability; and the deals at the node.
+pub(super) struct ChanceDraft {
+    pub node: u32,
+    pub deals: Vec<u32>,
+    pub outcomes: Vec<Vec<(u32, f64)>>,
+}
+
+/// The public game so far and, per public node, what each deal does there.
+pub(super) struct Draft {
+    pub player_names: [String; 2],
+    /// Per deal: its probability.
+    pub deal_prob: Vec<f64>,
+    pub nodes: Vec<PublicNode>,
+    pub child_ids: Vec<u32>,
+    pub labels: Vec<String>,
+    pub parent: Vec<u32>,
+    /// Per public node: the first information set there (decisions).
+    pub first_set: Vec<u32>,
+    /// Per information set: its public node (grown as sets are met).
+    set_node: Vec<u32>,
+    /// Per public decision: (node, [(deal, information set)]).
+    pub decisions: Vec<(u32, Vec<(u32, u32)>)>,
+    pub chances: Vec<ChanceDraft>,
+    /// Per public leaf: (node, [(deal, player 0's payoff)]).
+    pub leaves: Vec<(u32, Vec<(u32, i64)>)>,
+}
+
+/// A public game and, per public decision, its node and the information
+/// sets there, each with its player's private state.
+pub(super) type Finished = (PublicGame, Vec<(u32, Vec<(u32, u32)>)>);
+
+impl Draft {
+    pub fn new(player_names: [String; 2], deal_prob: Vec<f64>) -> Draft {
+        Draft {
+            player_names,
+            deal_prob,
+            nodes: Vec::new(),
+            child_ids: Vec::new(),
+            labels: Vec::new(),
+            parent: Vec::new(),
+            first_set: Vec::new(),
+            set_node: Vec::new(),
+            decisions: Vec::new(),
+            chances: Vec::new(),
+            leaves: Vec::new(),
+        }
+    }
+
+    /// A new public node below `parent` (its kind is set by the next call):
+    /// its id. `same`: whether every deal there is at the same kind of
+    /// node (and the same player's move).
+    pub fn open(&mut self, label: String, parent: u32, same: bool) -> Result<u32, SolveError> {
+        let id = self.nodes.len() as u32;
+        self.labels.push(label);
+        self.parent.push(parent);
+        self.first_set.push(NONE);
+        self.nodes.push(PublicNode::Terminal { payoff: NONE });
+        if !same {
+            return Err(refuse(format!(
+                "after {} the game goes on differently for different deals (who moves next, or whether it ends, \
+                 depends on private information)",
+                self.history(id)
+            )));
+        }
+        Ok(id)
+    }
+
+    /// The public history of a node, for messages.
+    pub fn history(&self, mut node: u32) -> String {
+        let mut parts = Vec::new();
+        while node != NONE && node != 0 {
+            parts.push(self.labels[node as usize].clone());
+            node = self.parent[node as usize];
+        }
+        if parts.is_empty() {
+            return "the deal".into();
+        }
+        parts.reverse();
+        format!("the deal, {}", parts.join(", "))
+    }
+
+    /// Public node `id` is a leaf: per deal, the payoffs there.
+    pub fn leaf(&mut self, id: u32, pays: impl Iterator<Item = (u32, [i64; 2])>) -> Result<(), SolveError> {
+        let mut entries = Vec::new();
+        for (deal, [a, b]) in pays {
+            if a.checked_add(b) != Some(0) {
+                return Err(refuse(format!(
+                    "vector CFR solves zero-sum games; after {} a leaf pays {a} and {b}",
+                    self.history(id)
+                )));
+            }
+            entries.push((deal, a));
+        }
+        self.nodes[id as usize] = PublicNode::Terminal { payoff: self.leaves.len() as u32 };
+        self.leaves.push((id, entries));
+        Ok(())
+    }
+
+    /// Public node `id` is `player`'s decision with `n_actions` moves: per
+    /// deal, its information set and the number of moves offered there.
+    pub fn decision(
+        &mut self,
+        id: u32,
+        player: usize,
+        n_actions: u32,
+        sets: impl Iterator<Item = (u32, u32, u32)>,
+        names: &dyn Sets,
+    ) -> Result<(), SolveError> {
+        self.nodes[id as usize] = PublicNode::Decision { player: player as u8, children: 0..0 };
+        let mut out = Vec::new();
+        for (deal, set, n) in sets {
+            if self.first_set[id as usize] == NONE {
+                self.first_set[id as usize] = set;
+            }
+            if n != n_actions {
+                return Err(refuse(format!(
+                    "the moves offered to {} after {} depend on private information",
+                    self.player_names[player],
+                    self.history(id)
+                )));
+            }
+            if set as usize >= self.set_node.len() {
+                self.set_node.resize(set as usize + 1, NONE);
+            }
+            match self.set_node[set as usize] {
+                NONE => self.set_node[set as usize] = id,
+                other if other != id => return Err(self.unseen(other, id, set, names)),
+                _ => {}
+            }
+            out.push((deal, set));
+        }
+        self.decisions.push((id, out));
+        Ok(())
+    }
+
+    /// Public node `id` is a chance node: the deals there, and per public
+    /// outcome the deals it allows with their probability (each deal at
+    /// most once an outcome).
+    pub fn chance(&mut self, id: u32, deals: Vec<u32>, outcomes: Vec<Vec<(u32, f64)>>) -> Result<(), SolveError> {
+        for allowed in &outcomes {
+            let mut seen: Vec<u32> = allowed.iter().map(|&(d, _)| d).collect();
+            seen.sort_unstable();
+            if seen.windows(2).any(|w| w[0] == w[1]) {
+                return Err(refuse(format!(
+                    "a chance outcome after {} is not seen by every player (two outcomes of one deal reach the same \
+                     information sets)",
+                    self.history(id)
+                )));
+            }
+        }
+        self.nodes[id as usize] = PublicNode::Chance { children: 0..0, outcomes: 0..0 };
+        self.chances.push(ChanceDraft { node: id, deals, outcomes });
+        Ok(())
+    }
+
+    /// The children of decision or chance node `id`, in order.
+    pub fn children(&mut self, id: u32, kids: &[u32]) {
+        let start = self.child_ids.len() as u32;
+        self.child_ids.extend_from_slice(kids);
+        let range = start..self.child_ids.len() as u32;
+        match &mut self.nodes[id as usize] {
+            PublicNode::Decision { children, .. } | PublicNode::Chance { children, .. } => *children = range,
+            PublicNode::Terminal { .. } => {}
+        }
+    }
+
+    /// The error for an information set `set` met at public nodes `a` and
+    /// `b`: the move or outcome where their histories part is not seen.
+    pub fn unseen(&self, a: u32, b: u32, set: u32, names: &dyn Sets) -> SolveError {
+        let mut above = Vec::new();
+        let mut x = a;
+        while x != NONE {
+            above.push(x);
+            x = self.parent[x as usize];
+        }
+        let mut common = b;
+        while common != NONE && !above.contains(&common) {
+            common = self.parent[common as usize];
+        }
+        let who = &self.player_names[names.player(set)];
+        let what = match self.nodes.get(common as usize) {
+            Some(PublicNode::Decision { player, .. }) => format!(
+                "{}'s move at {}",
+                self.player_names[*player as usize],
+                names.name(self.first_set[common as usize])
+            ),
+            _ => format!("the chance outcome after {}", self.history(common)),
+        };
+        refuse(format!(
+            "{what} is not seen by {who} (its information set {} follows more than one of its choices); vector CFR \
+             needs every move seen by both players",
+            names.name(set)
+        ))
+    }
+}
+impl Draft {
+    /// The private states, the deal's weights and conflicts, the public
+    /// outcomes' probabilities and the leaves' payoffs.
+    pub fn finish(self, names: &dyn Sets) -> Result<Finished, SolveError> {
+        let n_deals = self.deal_prob.len();
+        // Per player: a private state per class of deals it cannot tell apart.
+        let mut class_of = [vec![0u32; n_deals], vec![0u32; n_deals]];
+        let mut labels: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+        for p in 0..2 {
+            let mut classes = Classes::new(n_deals);
+            let mut first = vec![NONE; self.set_node.len()];
+            for (node, sets) in &self.decisions {
+                if !matches!(self.nodes[*node as usize], PublicNode::Decision { player, .. } if player as usize == p) {
+                    continue;
+                }
+                for &(deal, set) in sets {
+                    match first[set as usize] {
+                        NONE => first[set as usize] = deal,
+                        other => classes.union(other, deal),
+                    }
+                }
+            }
+            let mut index = vec![NONE; n_deals];
+            for (d, class) in class_of[p].iter_mut().enumerate() {
+                let root = classes.find(d as u32) as usize;
+                if index[root] == NONE {
+                    index[root] = labels[p].len() as u32;
+                    labels[p].push(String::new());
+                }
+                *class = index[root];
+            }
+        }
+        // Each information set is one private state at its node, and each
+        // private state one information set there.
+        let mut decisions = Vec::with_capacity(self.decisions.len());
+        for (node, sets) in &self.decisions {
+            let PublicNode::Decision { player, .. } = self.nodes[*node as usize] else { unreachable!() };
+            let p = player as usize;
+            let mut set_of = vec![NONE; labels[p].len()];
+            let mut out: Vec<(u32, u32)> = Vec::new();
+            for &(deal, set) in sets {
+                let s = class_of[p][deal as usize];
+                match set_of[s as usize] {
+                    NONE => {
+                        set_of[s as usize] = set;
+                        out.push((set, s));
+                        if labels[p][s as usize].is_empty() {
+                            labels[p][s as usize] = match names.label(set) {
+                                label if label.is_empty() => format!("state {s}"),
+                                label => label,
+                            };
+                        }
+                    }
+                    other if other != set => {
+                        return Err(refuse(format!(
+                            "{} learns something private after the deal: its information sets {} and {} tell apart \
+                             deals it cannot tell apart elsewhere",
+                            self.player_names[p],
+                            names.name(other),
+                            names.name(set)
+                        )));
+                    }
+                    _ => {}
+                }
+            }
+            decisions.push((*node, out));
+        }
+        for (p, l) in labels.iter_mut().enumerate() {
+            for (s, label) in l.iter_mut().enumerate() {
+                if label.is_empty() {
+                    *label = format!("state {s} of {}", self.player_names[p]);
+                }
+            }
+        }
+        let n = [labels[0].len(), labels[1].len()];
+        let pair = |d: usize| class_of[0][d] as usize * n[1] + class_of[1][d] as usize;
+        if n[0].saturating_mul(n[1]) > 1 << 26 {
+            return Err(refuse(format!("{} x {} private states are more pairs than vector CFR takes", n[0], n[1])));
+        }
+        let mut joint = vec![0.0f64; n[0] * n[1]];
+        for d in 0..n_deals {
+            joint[pair(d)] += self.deal_prob[d];
+        }
+        let weights = factor(&joint, n)?;
+        // Hands of cards that explain the conflicts exactly remove them in
+        // O(n) per leaf; else the lists, O(conflicts).
+        let removal = match Cards::from_labels([&labels[0], &labels[1]], |i, j| joint[i * n[1] + j] == 0.0) {
+            Some(cards) => Removal::Cards(cards),
+            None => {
+                let incompatible: Vec<(u32, u32)> = (0..n[0] * n[1])
+                    .filter(|&k| joint[k] == 0.0)
+                    .map(|k| ((k / n[1]) as u32, (k % n[1]) as u32))
+                    .collect();
+                Removal::Lists(Conflicts::from_pairs(n, &incompatible))
+            }
+        };
+        let (outcomes, excluded, nodes) = self.outcomes(&class_of, n)?;
+        let (payoffs, rankings, matrix) = self.payoffs(&class_of, n, &joint);
+        let [w0, w1] = weights;
+        let [l0, l1] = labels;
+        let game = PublicGame {
+            player_names: self.player_names,
+            states: [PrivateStates { labels: l0, weights: w0 }, PrivateStates { labels: l1, weights: w1 }],
+            removal,
+            nodes,
+            child_ids: self.child_ids,
+            labels: self.labels,
+            outcomes,
+            excluded,
+            payoffs,
+            rankings,
+            matrix,
+        };
+        game.validate().map_err(|e| refuse(format!("internal error, please report: {e}")))?;
+        Ok((game, decisions))
+    }
+
+    /// The public outcomes: each one's probability and excluded states,
+    /// checked to be the same for every pair it allows.
+    #[allow(clippy::type_complexity)]
+    fn outcomes(
+        &self,
+        class_of: &[Vec<u32>; 2],
+        n: [usize; 2],
+    ) -> Result<(Vec<Outcome>, Vec<u32>, Vec<PublicNode>), SolveError> {
+        let mut nodes = self.nodes.clone();
+        let (mut outcomes, mut excluded) = (Vec::new(), Vec::new());
+        for draft in &self.chances {
+            let start = outcomes.len() as u32;
+            for allowed in &draft.outcomes {
+                let mut ok = [vec![false; n[0]], vec![false; n[1]]];
+                for &(deal, _) in allowed {
+                    (0..2).for_each(|p| ok[p][class_of[p][deal as usize] as usize] = true);
+                }
+                let prob = allowed[0].1;
+                let mut present = vec![false; self.deal_prob.len()];
+                allowed.iter().for_each(|&(d, _)| present[d as usize] = true);
+                let fits = allowed.iter().all(|&(_, p)| (p - prob).abs() <= 1e-12 * prob)
+                    && draft.deals.iter().all(|&d| {
+                        let expected = (0..2).all(|p| ok[p][class_of[p][d as usize] as usize]);
+                        expected == present[d as usize]
+                    });
+                if !fits {
+                    return Err(refuse(format!(
+                        "a chance outcome after {} has other odds for different deals than card removal explains",
+                        self.history(draft.node)
+                    )));
+                }
+                let mut ranges = [0..0, 0..0];
+                for p in 0..2 {
+                    let from = excluded.len() as u32;
+                    excluded.extend((0..n[p] as u32).filter(|&s| !ok[p][s as usize]));
+                    ranges[p] = from..excluded.len() as u32;
+                }
+                outcomes.push(Outcome { prob, excluded: ranges });
+            }
+            if let PublicNode::Chance { outcomes: o, .. } = &mut nodes[draft.node as usize] {
+                *o = start..outcomes.len() as u32;
+            }
+        }
+        Ok((outcomes, excluded, nodes))
+    }
+
+    /// Each leaf's payoff to player 0 per pair (the deals' average), in its
+    /// cheapest form.
+    fn payoffs(&self, class_of: &[Vec<u32>; 2], n: [usize; 2], joint: &[f64]) -> (Vec<Payoff>, Vec<Ranking>, Vec<f64>) {
+        let (mut payoffs, mut rankings, mut matrix) = (Vec::new(), Vec::new(), Vec::new());
+        let mut interned: FxHashMap<[Vec<u32>; 2], u32> = FxHashMap::default();
+        let mut sum = vec![0.0f64; n[0] * n[1]];
+        let mut mass = vec![0.0f64; n[0] * n[1]];
+        for (_, entries) in &self.leaves {
+            let mut touched = Vec::new();
+            for &(deal, pay) in entries {
+                let k = class_of[0][deal as usize] as usize * n[1] + class_of[1][deal as usize] as usize;
+                if mass[k] == 0.0 {
+                    touched.push(k);
+                }
+                let w = self.deal_prob[deal as usize];
+                sum[k] += w * pay as f64;
+                mass[k] += w;
+            }
+            let pairs: Vec<(usize, f64)> = touched.iter().map(|&k| (k, sum[k] / mass[k])).collect();
+            for &k in &touched {
+                (sum[k], mass[k]) = (0.0, 0.0);
+            }
+            debug_assert!(pairs.iter().all(|&(k, _)| joint[k] > 0.0));
+            let first = pairs[0].1;
+            let payoff = if pairs.iter().all(|&(_, v)| v == first) {
+                Payoff::Constant(first)
+            } else if let Some((rank, [win, lose, tie])) = showdown(&pairs, n) {
+                let next = interned.len() as u32;
+                let ranking = *interned.entry(rank.clone()).or_insert_with(|| {
+                    rankings.push(Ranking::new(rank));
+                    next
+                });
+                Payoff::Showdown { ranking, win, lose, tie }
+            } else {
+                let start = matrix.len() as u32;
+                matrix.resize(matrix.len() + n[0] * n[1], 0.0);
+                for &(k, v) in &pairs {
+                    matrix[start as usize + k] = v;
+                }
+                Payoff::Matrix { start }
+            };
+            payoffs.push(payoff);
+        }
+        (payoffs, rankings, matrix)
+    }
+}

@@ -1,0 +1,98 @@
+//! The public game derived from the game's rules without a tree
+//! (`galac_solvers::vector::from_game`) against the one derived from the
+//! built tree (`from_tree`): the same `PublicGame` on Kuhn, Leduc, liar's
+//! dice and the hold'em examples on cut-down spots (a river and turns whose
+//! all-in lines deal the river with no decision after it), the same
+//! refusals outside the class, and the same game from the interpreter and
+//! the compiled code. Its vector CFR answer on the cut-down turn is worth
+//! the scalar LP's value.
+
+use galac_runtime::tree::{build, BuildOptions};
+use galac_solvers::vector::{from_game, from_tree, VectorCfr, POSTFLOP_DCFR};
+
+use crate::games::load_interp;
+
+crate::compiled_games!(holdem_turn);
+
+/// A turn spot small enough for the LP: two hands a player, so that some
+/// deals share a card with the river's and with each other.
+const TURN: &[&str] = &["oop_range=AsAh,9s8s,QdQs", "ip_range=JsJh,7s8h,AdKd:0.5"];
+
+/// `from_game` and `from_tree` give the same public game for `file` at `params`.
+fn same_public_game(file: &str, params: &[&str]) {
+    let game = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
+    let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("builds").0;
+    let from_tree = from_tree(&tree).unwrap_or_else(|e| panic!("{file}: {e}")).game;
+    let from_game = from_game(&game).unwrap_or_else(|e| panic!("{file}: {e}")).game;
+    assert_eq!(from_game.per_street(), from_tree.per_street(), "{file}");
+    assert!(from_game == from_tree, "{file} {params:?}: the public games differ");
+}
+
+#[test]
+fn the_rules_give_the_trees_public_game() {
+    same_public_game("kuhn.gala", &[]);
+    same_public_game("leduc.gala", &[]);
+    same_public_game("liars_dice.gala", &[]);
+    let river = crate::games::cut_down("examples/holdem_river.gala");
+    same_public_game("holdem_river.gala", river);
+    same_public_game("holdem_turn.gala", crate::games::cut_down("examples/holdem_turn.gala"));
+    same_public_game("holdem_turn.gala", TURN);
+    // A short stack: every turn line that bets goes all-in, and the river
+    // is dealt with no decision after it.
+    let short: Vec<&str> = TURN.iter().copied().chain(["stack=150"]).collect();
+    same_public_game("holdem_turn.gala", &short);
+}
+
+/// The public tree of the cut-down turn counts postflop-solver's action
+/// tree per street: 24 turn decisions, then 112 river decisions (over the
+/// 11 lines that see the river without an all-in, as `holdem.rs` counts the
+/// scalar tree) for each river card: the 48 cards off the board, each left
+/// to some deal (a deal sees 44).
+#[test]
+fn the_turns_public_tree_is_postflop_solvers() {
+    let game = load_interp("holdem_turn.gala", TURN).unwrap_or_else(|e| panic!("{e}"));
+    let streets = from_game(&game).unwrap_or_else(|e| panic!("{e}")).game.per_street();
+    assert_eq!(streets.decisions, vec![24, 48 * 112], "{streets:?}");
+}
+
+/// The compiled game and the interpreter give the same public game.
+#[test]
+fn compiled_and_interpreted_rules_give_the_same_public_game() {
+    let interp = load_interp("holdem_turn.gala", TURN).unwrap_or_else(|e| panic!("{e}"));
+    let compiled = crate::games::instantiate(&holdem_turn::Family, TURN).unwrap_or_else(|e| panic!("{e}"));
+    let a = from_game(&interp).unwrap_or_else(|e| panic!("{e}")).game;
+    let b = from_game(&compiled).unwrap_or_else(|e| panic!("{e}")).game;
+    assert!(a == b, "the interpreter's and the compiled code's public games differ");
+}
+
+/// Games outside the class are refused as `from_tree` refuses them.
+#[test]
+fn the_rules_are_refused_for_the_trees_reasons() {
+    for (file, params) in [("beer_quiche.gala", &[][..]), ("inspection.gala", &[]), ("goofspiel.gala", &["cards=3"])] {
+        let game = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
+        let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("builds").0;
+        let by_tree = from_tree(&tree).err().expect("refused").to_string();
+        let by_rules = from_game(&game).err().expect("refused").to_string();
+        assert_eq!(by_rules, by_tree, "{file}");
+    }
+}
+
+/// Vector CFR on the public game of the cut-down turn, derived without a
+/// tree, reaches the LP's value of the scalar tree, and its vector best
+/// response says it is nearly unexploitable.
+#[test]
+fn the_turn_solved_from_the_rules_is_worth_the_lps_value() {
+    use galac_solvers::lp::Backend;
+    let src = std::fs::read_to_string(crate::repo_root().join("examples/holdem_turn.gala")).expect("example");
+    let lp = crate::solve::solve_src(&src, TURN, Backend::Clarabel);
+    let game = load_interp("holdem_turn.gala", TURN).unwrap_or_else(|e| panic!("{e}"));
+    let derived = from_game(&game).unwrap_or_else(|e| panic!("{e}"));
+    let mut cfr = VectorCfr::new(&derived.game, POSTFLOP_DCFR, 1).expect("runs");
+    for _ in 0..1000 {
+        cfr.iterate();
+    }
+    let e = cfr.evaluate();
+    let pot = 200.0;
+    assert!(e.nash_conv / 2.0 < 0.001 * pot, "exploitability {}", e.nash_conv / 2.0);
+    assert!((e.values[0] - lp.lp_value).abs() < 0.002 * pot, "vector CFR {} vs LP {}", e.values[0], lp.lp_value);
+}
