@@ -109,15 +109,16 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
             return 2;
         }
     }
-    // Vector CFR on a game whose tree is estimated above the LP's size runs
-    // on the public game derived from the rules, never building the tree.
+    // Vector CFR on a game whose tree is estimated above
+    // `VCFR_TREELESS_NODES` runs on the public game derived from the rules,
+    // never building the tree.
     let vector = |row: SolverId| row.name.starts_with("vcfr");
     let named_vector = args.solver.is_some_and(vector)
         && args.strategy.is_none()
         && !args.exact
         && args.limits.tree.is_none()
-        && galac_runtime::tree::estimate(game, registry::LP_MAX_NODES)
-            .is_some_and(|e| e.nodes >= registry::LP_MAX_NODES);
+        && galac_runtime::tree::estimate(game, registry::VCFR_TREELESS_NODES)
+            .is_some_and(|e| e.nodes >= registry::VCFR_TREELESS_NODES);
     if named_vector || untreed.as_ref().is_some_and(|(row, _)| vector(row)) {
         if let Err(msg) = args.flags.validate() {
             eprintln!("error: {msg}");

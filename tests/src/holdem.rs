@@ -326,9 +326,11 @@ fn the_public_game_of_the_river_has_postflop_solvers_action_tree() {
 }
 
 /// Without `--solver`, a hand game goes to vector CFR: on the built tree
-/// (the cut-down river), and before any tree is built for the river with
-/// every hand, estimated above the LP's size (it went to the double oracle). Leduc, whose cards are not two-card hands, and Kuhn keep
-/// the LP.
+/// (the cut-down river; the river with every hand, estimated above the
+/// LP's size, also builds its tree rather than going to the double oracle
+/// or to the far slower derivation from the rules), and before any tree is
+/// built for the turn. Leduc, whose cards are not two-card hands, and Kuhn
+/// keep the LP.
 #[test]
 fn hand_games_default_to_vector_cfr_and_card_games_of_one_card_do_not() {
     use galac_app::registry::{default_before_tree, default_for, Shape};
@@ -350,6 +352,9 @@ fn hand_games_default_to_vector_cfr_and_card_games_of_one_card_do_not() {
     every_hand.step_limit = 100_000_000;
     let guess = galac_runtime::tree::estimate(&every_hand, f64::INFINITY).expect("estimates");
     assert!(guess.nodes > galac_app::registry::LP_MAX_NODES, "{guess:?}");
-    let (row, why) = default_before_tree(&every_hand).expect("chosen before the tree");
+    assert!(guess.nodes < galac_app::registry::VCFR_TREELESS_NODES, "{guess:?}");
+    assert_eq!(default_before_tree(&every_hand).map(|(row, _)| row.name), None);
+    let turn = load_interp("holdem_turn.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let (row, why) = default_before_tree(&turn).expect("chosen before the tree");
     assert_eq!(row.name, "vcfr", "{why}");
 }

@@ -322,11 +322,22 @@ pub fn default_for(shape: &Shape) -> (SolverId, String) {
 /// game from the rules (`solve.rs`).
 pub const LP_MAX_NODES: f64 = 5_000_000.0;
 
+/// Vector CFR derives its public game from the rules, never building the
+/// tree (`vector::from_game`), only for trees estimated above this many
+/// nodes. Below it the derivation from the built tree is far faster and
+/// smaller: on the river with every hand (about 10^8 nodes) the tree path
+/// took 53 s and 4 GB, the rules path had not finished in 245 s at 14 GB
+/// (BENCHMARKS.md, Hold'em). The bound is `--max-nodes`'s default, so a
+/// tree the default limits allow is built; the turn spot (about 10^9
+/// nodes) has only the rules path.
+pub const VCFR_TREELESS_NODES: f64 = 200_000_000.0;
+
 /// The solver `solve` picks before building any tree, and why: for a
 /// two-player game whose tree Knuth's estimate puts above [`LP_MAX_NODES`]
 /// and whose sampled leaves all pay the same total, vector CFR on the game
-/// (no tree) when each player is dealt a two-card hand, else the double
-/// oracle;
+/// (no tree) when each player is dealt a two-card hand and the estimate is
+/// above [`VCFR_TREELESS_NODES`], else the double oracle (a hand game under
+/// that size builds its tree, where [`default_for`] picks vector CFR);
 /// `None` (build the tree, then [`default_for`]) for any other game.
 /// Whether the payoffs are zero-sum is known for sure only from every
 /// leaf, so the oracle checks it as it explores.
@@ -342,12 +353,15 @@ pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<(So
         return None;
     }
     if deals_hands(game) {
+        if guess.nodes < VCFR_TREELESS_NODES {
+            return None;
+        }
         let row = by_name("vcfr")?;
         let why = format!(
             "two players, each dealt a two-card hand, and a tree estimated at over {} nodes: vector CFR on the public \
              game derived from the rules, without the tree (a game with a move not seen by both is refused: name \
              `--solver do`)",
-            LP_MAX_NODES as u64
+            VCFR_TREELESS_NODES as u64
         );
         return Some((row, why));
     }
