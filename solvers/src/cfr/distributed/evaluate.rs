@@ -23,7 +23,7 @@
 use galac_runtime::ids::{IdRange, IdVec, InfosetId, NodeId, PlayerId};
 use galac_runtime::tree::{NodeView, Tree};
 
-use super::{sum_fixed, units, Collective, Fixed};
+use super::collective::{sum_fixed, units, Collective, Fixed};
 use crate::best_response::{
     expected_values_into, reach_of_others, value_below, Evaluation, OwnSets, TreeView, UNDECIDED,
 };
@@ -116,7 +116,7 @@ impl ShardEvaluator {
             own,
             levels,
             local,
-            kids: super::walk::root_children(tree),
+            kids: crate::cfr::walk::root_children(tree),
             units,
             below,
             fixed: Fixed::for_payoffs(max_payoff),

@@ -3,7 +3,7 @@
 
 use std::sync::{Barrier, Mutex};
 
-use super::Collective;
+use super::collective::Collective;
 
 /// Ranks that are threads of one process, for tests: each thread calls
 /// the collectives with its own `LocalRanks` from [`LocalRanks::new`].
