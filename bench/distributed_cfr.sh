@@ -3,7 +3,9 @@
 # iterations per second of CFR+ on 13-rank Leduc and liar's dice, threaded
 # on 2 and 1 threads and under `mpirun` on 1 and 2 loopback ranks, with the
 # bytes each rank puts into the collectives an iteration (the answer's
-# note). OpenMPI; as root in a container the env below lets mpirun run.
+# note); then the peak memory of each rank (each on its shard) on 1, 2 and
+# 4 ranks of LEDUC_RANKS-rank Leduc (default 40), two iterations.
+# OpenMPI; as root in a container the env below lets mpirun run.
 #
 #   apt-get install -y libopenmpi-dev openmpi-bin libclang-dev   # once
 #   cargo build --release -p galac --features mpi
@@ -35,4 +37,11 @@ for game in "examples/leduc.gala --param ranks=13:300" "examples/liars_dice.gala
     echo "== $g, threaded, 1 thread"; "$G" "${args[@]}" --threads 1 | rate
     echo "== $g, mpirun -np 1"; mpirun -np 1 "$G" "${args[@]}" --distributed | rate
     echo "== $g, mpirun -np 2"; mpirun -np 2 "$G" "${args[@]}" --distributed | rate
+done
+n=${LEDUC_RANKS:-40}
+for r in 1 2 4; do
+    uptime
+    echo "== $n-rank Leduc, peak RSS of each of $r ranks"
+    mpirun -np "$r" /usr/bin/time -f "rank peak %M KiB, %e s" "$G" solve examples/leduc.gala --param "ranks=$n" \
+        --solver cfr+ --iterations 2 --check-every 1000000 --format json --distributed | rate
 done

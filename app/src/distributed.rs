@@ -6,6 +6,7 @@
 //! and tells the rest of the command whether this process is rank 0 (the
 //! one that writes the answer and the files).
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use galac_runtime::tree::Tree;
@@ -47,11 +48,25 @@ fn job_digest(what: &[u64]) -> Result<u64, String> {
     Ok(h.finish())
 }
 
+/// What every rank's tree, whole or its shard, has the same: its
+/// information sets (player and actions of each, in order) and its
+/// players.
+fn sets_digest(tree: &Tree) -> [u64; 3] {
+    use std::hash::Hasher;
+    let mut h = std::hash::DefaultHasher::new();
+    for set in &tree.infosets {
+        h.write_u32(set.player.0);
+        h.write_u32(set.n_actions);
+    }
+    [tree.infosets.len() as u64, u64::from(tree.n_players), h.finish()]
+}
+
 /// Checks at start that every rank of `comm` runs the same program with
-/// the same arguments on the same tree: every rank gets the same answer.
+/// the same arguments on the same game (the same information sets): every
+/// rank gets the same answer.
 pub fn check_same_job(comm: &dyn Collective, tree: &Tree) -> Result<(), String> {
-    let fp = galac_solvers::cfr::Fingerprint::of(tree, &galac_solvers::cfr::Variant::Cfr);
-    let mine = job_digest(&[fp.nodes, fp.slots, u64::from(fp.digest), comm.size() as u64]);
+    let [sets, players, digest] = sets_digest(tree);
+    let mine = job_digest(&[sets, players, digest, comm.size() as u64]);
     if !all_ok(comm, mine.is_ok()) {
         return Err(match mine {
             Err(e) => format!("rank {}: {e}", comm.rank()),
@@ -133,6 +148,93 @@ pub fn start() -> Result<Box<dyn Collective>, String> {
 #[cfg(not(feature = "mpi"))]
 pub fn start() -> Result<Box<dyn Collective>, String> {
     Err("`--distributed` needs a galac built with the `mpi` feature (README, \"On a cluster (MPI)\")".into())
+}
+
+/// Rank `rank`'s checkpoint file of a job of `ranks` ranks given `path`:
+/// `path.rank{rank}-of-{ranks}`. Each rank holds its own shard, so each
+/// writes its own file, and a run resumes on the rank count that wrote it.
+pub fn rank_file(path: &Path, rank: usize, ranks: usize) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".rank{rank}-of-{ranks}"));
+    PathBuf::from(name)
+}
+
+/// The message for a distributed `--resume FILE` whose file for this rank
+/// count is missing: the rank counts whose files are there, if any.
+pub fn missing_rank_file(path: &Path, ranks: usize) -> String {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let prefix = format!("{name}.rank0-of-");
+    let mut found: Vec<usize> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries.filter_map(|e| e.ok()?.file_name().to_str()?.strip_prefix(&prefix)?.parse().ok()).collect()
+        })
+        .unwrap_or_default();
+    found.sort_unstable();
+    let file = rank_file(path, 0, ranks);
+    match found.as_slice() {
+        [] => format!(
+            "no checkpoint of this job at `{}` (a distributed run writes one file per rank, `{}` and so on)",
+            path.display(),
+            file.display()
+        ),
+        counts => format!(
+            "the checkpoint `{}` was written by a job of {} ranks, not {ranks}: a distributed run resumes only on \
+             the rank count that wrote it (each rank holds its own shard of the tree); run it with `mpirun -np {}`",
+            path.display(),
+            counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" or "),
+            counts[0]
+        ),
+    }
+}
+
+/// The report's line on the shards (`sharded`: each rank built its shard,
+/// not the whole tree): the nodes of the whole tree (the shards' own
+/// nodes, the root and its children counted once) and of the largest
+/// shard; and the whole tree's node count if sharded (a collective).
+pub fn shard_note(comm: &dyn Collective, tree: &Tree, sharded: bool) -> (String, Option<u64>) {
+    let kids = tree.children(galac_runtime::ids::NodeId::ROOT).count() as i64;
+    let n = tree.n_nodes() as i64;
+    let mut sums = vec![0i64; comm.size()];
+    sums[comm.rank()] = n;
+    comm.sum(&mut sums);
+    let whole: i64 = sums.iter().map(|s| s - 1 - kids).sum::<i64>() + 1 + kids;
+    let largest = sums.iter().copied().max().unwrap_or(0);
+    if sharded {
+        let note = format!(
+            "each rank holds its shard of the tree's {whole} nodes: at most {largest} (with the root and its children)"
+        );
+        (note, Some(whole as u64))
+    } else {
+        (format!("each rank holds the whole tree ({n} nodes, read from the saved tree)"), None)
+    }
+}
+
+/// This rank's shard of the tree of `game` (the subtrees of its units:
+/// `galac_runtime::tree::build_shard`), with the seconds it took; `None`
+/// after the message, on every rank if any failed (so that none waits in
+/// a collective).
+pub fn build_shard<G: galac_runtime::game::Game>(
+    comm: &dyn Collective,
+    game: &G,
+    limits: &crate::LimitArgs,
+) -> Option<(Tree, f64)> {
+    let shard = galac_runtime::tree::Shard { rank: comm.rank() as u32, ranks: comm.size() as u32 };
+    let built = galac_runtime::tree::build_shard(game, &limits.build_options(true), shard);
+    let own_error = built.as_ref().err().cloned();
+    match agreed(comm, built.map(|(tree, _, seconds)| (tree, seconds)).map_err(|e| e.to_string())) {
+        Ok(built) => Some(built),
+        Err(e) => {
+            eprintln!("error: {e}");
+            if let Some(e) = own_error {
+                crate::building::print_limit_hint(&e);
+            }
+            None
+        }
+    }
 }
 
 /// `result` if every rank of `comm` succeeded; else an error on every

@@ -244,9 +244,21 @@ pub struct Report<'a> {
     pub sections: String,
     /// The exact check's JSON (`--exact`).
     pub exact: Option<crate::exact::ExactJson>,
+    /// The whole tree's node count when `tree` is only this rank's shard
+    /// (a distributed run): the hand grids, which read the tree, are left
+    /// out then.
+    pub whole_nodes: Option<u64>,
 }
 
 impl Report<'_> {
+    /// The hand grids of the tree's first decisions (none on a shard).
+    fn grids(&self) -> Vec<crate::hands::Grid> {
+        match self.whole_nodes {
+            Some(_) => Vec::new(),
+            None => crate::hands::root_grids(self.tree, self.profile),
+        }
+    }
+
     /// Writes the JSON report to `out` if given (replacing it whole, or
     /// leaving it as it was on an error), then the report in `format` to
     /// standard output; false after an error message.
@@ -291,7 +303,7 @@ impl Report<'_> {
         }
         let stats = self.tree.stats();
         let sets: Vec<String> = players.iter().zip(&stats.infosets).map(|(p, n)| format!("{p} {n}")).collect();
-        writeln!(w, "nodes: {}; info sets: {}", stats.nodes, sets.join(", "))?;
+        writeln!(w, "nodes: {}; info sets: {}", self.whole_nodes.unwrap_or(stats.nodes), sets.join(", "))?;
         let mut times = vec![format!("generate {:.4} s", self.generate_seconds)];
         times.extend(self.phases.iter().map(|(phase, t)| format!("{phase} {t:.4} s")));
         writeln!(w, "time: {}", times.join(", "))?;
@@ -311,7 +323,7 @@ impl Report<'_> {
                 writeln!(w, "{mark}")?;
             }
         }
-        for grid in crate::hands::root_grids(self.tree, self.profile) {
+        for grid in self.grids() {
             w.write_all(crate::hands::text(&grid, players).as_bytes())?;
         }
         if !self.unreached.is_empty() {
@@ -329,7 +341,7 @@ impl Report<'_> {
     pub fn write_json(&self, w: &mut impl Write) -> io::Result<()> {
         let info = self.info;
         let stats = self.tree.stats();
-        let grids = crate::hands::root_grids(self.tree, self.profile);
+        let grids = self.grids();
         let answer = SolveJson {
             schema: SOLVE_SCHEMA,
             game: &info.name,
@@ -341,7 +353,7 @@ impl Report<'_> {
             value_bounds: None,
             exploitability: Some(self.eval.nash_conv),
             best_response: Some(&self.eval.best_response),
-            nodes: Some(stats.nodes),
+            nodes: Some(self.whole_nodes.unwrap_or(stats.nodes)),
             infosets: Some(stats.infosets),
             seconds: seconds_json(Some(self.generate_seconds), self.phases),
             unreached: Some(self.unreached.iter().map(|s| standard(&self.labels[*s])).collect()),

@@ -84,7 +84,7 @@ fn given_strategy<G: Game>(
         phases: Vec::new(),
         stopped: false,
     };
-    Ok(registry::Solved { solution, name, notes: Vec::new(), curve: None, findings: None })
+    Ok(registry::Solved { solution, name, notes: Vec::new(), curve: None, findings: None, distributed: None })
 }
 
 pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
@@ -172,7 +172,27 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         eprintln!("error: {msg}");
         return 2;
     }
-    let Some((tree, gen_seconds)) = crate::build_tree(game, make, &args.limits, true) else {
+    // A distributed run starts its job first: each rank builds only its
+    // shard of the tree (unless it reads a saved tree, whole).
+    if args.flags.cfr.distributed && args.exact {
+        eprintln!("error: `--exact` checks on the whole tree, which no rank of a `--distributed` run holds; drop one of the two flags");
+        return 2;
+    }
+    let job = match args.flags.cfr.distributed {
+        true => match crate::distributed::start() {
+            Ok(job) => Some(job),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 1;
+            }
+        },
+        false => None,
+    };
+    let built = match &job {
+        Some(job) if args.limits.tree.is_none() => crate::distributed::build_shard(&**job, game, &args.limits),
+        _ => crate::build_tree(game, make, &args.limits, true),
+    };
+    let Some((tree, gen_seconds)) = built else {
         return 1;
     };
     let labels = unique_labels(&tree);
@@ -199,7 +219,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
                 eprintln!("error: `--solver {}` does not solve a built tree", row.name);
                 return 1;
             };
-            let cx = registry::Context { limits: &args.limits, curve: args.curve.as_deref() };
+            let cx = registry::Context { limits: &args.limits, curve: args.curve.as_deref(), job: job.as_deref() };
             match run(&args.flags, &tree, &cx) {
                 Ok(solved) => (solved, why),
                 Err(e) => {
@@ -216,7 +236,12 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     let mut notes: Vec<String> = why.map(|why| format!("chosen because: {why}")).into_iter().collect();
     notes.extend(solved.notes);
     let profile = &solved.solution.profile;
-    let eval = evaluate(&tree, profile);
+    // A distributed run's ranks evaluated the answer together (rank 0 may
+    // hold only its shard).
+    let eval = match &solved.distributed {
+        Some(run) => run.evaluation.clone(),
+        None => evaluate(&tree, profile),
+    };
     let exact = args.exact.then(|| {
         let retry = args.strategy.is_none() && args.flags.lp.backend().ok() != Some(Some(Backend::Microlp));
         crate::exact::section(&tree, profile, &labels, game.info(), retry)
@@ -237,6 +262,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         findings: solved.findings.as_ref(),
         sections,
         exact,
+        whole_nodes: solved.distributed.as_ref().and_then(|run| run.whole_nodes),
     };
     if report.emit(args.format, args.out.as_deref()) {
         0

@@ -152,7 +152,9 @@ pub fn write_crate(dir: &Path, game_name: &str, source_name: &str, game_rs: &str
         .replace("{{version}}", version)
         .replace("\"{{crate_name}}\"", &toml_string(&name))
         .replace("\"{{runtime_path}}\"", &toml_string(&libs.join("runtime").to_string_lossy()))
-        .replace("\"{{app_path}}\"", &toml_string(&libs.join("app").to_string_lossy()));
+        .replace("\"{{app_path}}\"", &toml_string(&libs.join("app").to_string_lossy()))
+        // A galac built with MPI builds solvers that run `--distributed` too.
+        .replace("{{app_features}}", if cfg!(feature = "mpi") { ", features = [\"mpi\"]" } else { "" });
     let source = source_name.replace(['\n', '\r'], " ");
     let main_rs =
         include_str!("../../templates/main.rs.tmpl").replace("{{version}}", version).replace("{{source}}", &source);

@@ -225,7 +225,7 @@ impl Game {
         let info = self.info.clone();
         let answer = interruptible(py, &limits.clone(), move || -> Result<Answer, String> {
             let tree = &built.tree;
-            let solved = run(&flags, tree, &registry::Context { limits: &limits, curve: None })?;
+            let solved = run(&flags, tree, &registry::Context { limits: &limits, curve: None, job: None })?;
             let profile = &solved.solution.profile;
             let eval = evaluate(tree, profile);
             let mut notes: Vec<String> = why.into_iter().collect();
@@ -245,6 +245,7 @@ impl Game {
                 findings: solved.findings.as_ref(),
                 sections: String::new(),
                 exact: None,
+                whole_nodes: None,
             };
             let (mut json, mut text) = (Vec::new(), Vec::new());
             report.write_json(&mut json).map_err(|e| e.to_string())?;

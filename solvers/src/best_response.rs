@@ -68,7 +68,7 @@ pub fn expected_values(tree: &Tree, profile: &Profile, order: &[NodeId]) -> Vec<
 
 /// [`expected_values`] into `val` (per node and player, zero on entry);
 /// the root's are its first `n_players` entries.
-fn expected_values_into(tree: &Tree, profile: &Profile, order: &[NodeId], val: &mut [f64]) {
+pub(crate) fn expected_values_into(tree: &Tree, profile: &Profile, order: &[NodeId], val: &mut [f64]) {
     let n = tree.n_players as usize;
     for &node in order.iter().rev() {
         let base = node.index() * n;
@@ -95,16 +95,19 @@ fn expected_values_into(tree: &Tree, profile: &Profile, order: &[NodeId], val: &
 /// One player's information sets, deepest (most own moves before them)
 /// first, with their nodes: the order the best response decides them in,
 /// a function of the tree alone.
-struct OwnSets {
-    sets: Vec<InfosetId>,
-    /// The nodes of `sets[i]` are `nodes[starts[i]..starts[i + 1]]`.
-    starts: Vec<u32>,
-    nodes: Vec<NodeId>,
+pub(crate) struct OwnSets {
+    pub(crate) sets: Vec<InfosetId>,
+    /// Per set of `sets`: its own moves before it.
+    pub(crate) depths: Vec<u32>,
+    /// The nodes of `sets[i]` are `nodes[starts[i]..starts[i + 1]]`, in
+    /// preorder.
+    pub(crate) starts: Vec<u32>,
+    pub(crate) nodes: Vec<NodeId>,
 }
 
 impl OwnSets {
     /// Player `me`'s sets of `tree`, visited in preorder `order`.
-    fn new(tree: &Tree, order: &[NodeId], me: PlayerId, own_depth: &mut [u32]) -> OwnSets {
+    pub(crate) fn new(tree: &Tree, order: &[NodeId], me: PlayerId, own_depth: &mut [u32]) -> OwnSets {
         let n_sets = tree.infosets.len();
         let mut count: IdVec<InfosetId, u32> = IdVec::from(vec![0u32; n_sets]);
         let mut set_depth: IdVec<InfosetId, u32> = IdVec::from(vec![0u32; n_sets]);
@@ -143,7 +146,8 @@ impl OwnSets {
                 }
             }
         }
-        OwnSets { sets, starts, nodes }
+        let depths = sets.iter().map(|&s| set_depth[s]).collect();
+        OwnSets { sets, depths, starts, nodes }
     }
 }
 
@@ -240,26 +244,7 @@ impl Evaluator {
         if tree.n_nodes() == 0 {
             return 0.0;
         }
-        // Reach probability of each node by chance and the other players.
-        let reach = &mut self.reach;
-        reach[0] = 1.0;
-        for &node in &self.order {
-            let r = reach[node.index()];
-            match tree.node(node) {
-                NodeView::Terminal => {}
-                NodeView::Chance => {
-                    for (child, pr) in tree.children(node).zip(tree.chance_probs(node)) {
-                        reach[child.index()] = r * pr.to_f64();
-                    }
-                }
-                NodeView::Decision { player, infoset } => {
-                    let mine = player == me;
-                    for (child, w) in tree.children(node).zip(profile.probs(infoset)) {
-                        reach[child.index()] = if mine { r } else { r * w };
-                    }
-                }
-            }
-        }
+        reach_of_others(tree, profile, me, &self.order, &mut self.reach);
         self.choice.fill(UNDECIDED);
         self.val.fill(f64::NAN);
         let own = &self.own[me];
@@ -284,8 +269,31 @@ impl Evaluator {
     }
 }
 
+/// Per node of `tree`: its reach by chance and the players other than
+/// `me` under `profile` (`order` is the tree's preorder).
+pub(crate) fn reach_of_others(tree: &Tree, profile: &Profile, me: PlayerId, order: &[NodeId], reach: &mut [f64]) {
+    reach[0] = 1.0;
+    for &node in order {
+        let r = reach[node.index()];
+        match tree.node(node) {
+            NodeView::Terminal => {}
+            NodeView::Chance => {
+                for (child, pr) in tree.children(node).zip(tree.chance_probs(node)) {
+                    reach[child.index()] = r * pr.to_f64();
+                }
+            }
+            NodeView::Decision { player, infoset } => {
+                let mine = player == me;
+                for (child, w) in tree.children(node).zip(profile.probs(infoset)) {
+                    reach[child.index()] = if mine { r } else { r * w };
+                }
+            }
+        }
+    }
+}
+
 /// No choice made yet at a set.
-const UNDECIDED: u32 = u32::MAX;
+pub(crate) const UNDECIDED: u32 = u32::MAX;
 
 /// What a node is to one player's best response.
 #[derive(Clone, Copy)]
@@ -400,10 +408,10 @@ pub(crate) fn value_below<R: Responding>(
 }
 
 /// A built tree and a profile, as one player's best response sees them.
-struct TreeView<'a> {
-    tree: &'a Tree,
-    profile: &'a Profile,
-    me: PlayerId,
+pub(crate) struct TreeView<'a> {
+    pub(crate) tree: &'a Tree,
+    pub(crate) profile: &'a Profile,
+    pub(crate) me: PlayerId,
 }
 
 impl Responding for TreeView<'_> {

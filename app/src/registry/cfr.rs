@@ -8,7 +8,7 @@ use galac_runtime::tree::Tree;
 use galac_solvers::cfr::{Cfr, CfrConfig, CfrSolver, CfrState, Checks, Fingerprint, Variant};
 
 use super::harness::{Harness, Point, StopArgs};
-use super::solved::{with_hint, Context, Solved};
+use super::solved::{with_hint, Context, DistributedRun, Solved};
 
 /// Flags of the CFR solvers (refused with the others: the registry's `RUN_FLAGS`).
 #[derive(clap::Args, Debug, Clone)]
@@ -102,24 +102,34 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
         config.alternating = order == Updates::Alternating;
     }
     let fingerprint = Fingerprint::of(tree, &variant);
-    let job = match args.distributed {
-        true => {
-            let job = crate::distributed::start()?;
-            crate::distributed::check_same_job(&*job, tree)?;
+    let job = match (args.distributed, cx.job) {
+        (true, Some(job)) => {
+            crate::distributed::check_same_job(job, tree)?;
             // One thread per rank: the job's ranks are its parallelism.
             config.threads = 1;
             Some(job)
         }
-        false => None,
+        (true, None) => return Err("`--distributed` runs a job started before the tree is built".into()),
+        (false, _) => None,
+    };
+    // A distributed run's checkpoints: one file per rank (each holds the
+    // fingerprint of its shard), named for the rank and the rank count.
+    let rank_file = |path: &PathBuf| match job {
+        Some(job) => crate::distributed::rank_file(path, job.rank(), job.size()),
+        None => path.clone(),
     };
     let read_resume = || -> Result<Option<CfrState>, String> {
         let Some(path) = &args.resume else { return Ok(None) };
-        let bytes = crate::read_bounded(path, cx.limits.memory().bytes())?;
+        let path = rank_file(path);
+        if let (Some(job), false) = (job, path.exists()) {
+            return Err(crate::distributed::missing_rank_file(args.resume.as_deref().unwrap_or(&path), job.size()));
+        }
+        let bytes = crate::read_bounded(&path, cx.limits.memory().bytes())?;
         let state = CfrState::from_bytes(&bytes, &fingerprint).map_err(|e| format!("`{}`: {e}", path.display()))?;
         Ok(Some(state))
     };
-    let resume = match &job {
-        Some(job) => crate::distributed::agreed(&**job, read_resume())?,
+    let resume = match job {
+        Some(job) => crate::distributed::agreed(job, read_resume())?,
         None => read_resume()?,
     };
     let solver = CfrSolver { config, resume };
@@ -130,33 +140,38 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     // Its arrays are estimated before they are made; the watch holds the
     // whole process (the tree's check, the evaluator) to the limit too.
     let watch = crate::memory::watch(cx.limits, "the CFR solver");
-    let result = match &job {
+    let mut distributed = None;
+    let result = match job {
         Some(job) => {
             let cfr =
                 Cfr::new_distributed(tree, solver.config.clone(), solver.resume.clone()).map_err(|e| with_hint(&e));
-            let cfr = crate::distributed::agreed(&**job, cfr)?;
-            let (solution, state, traffic) = cfr.run_distributed(&mut harness, &**job);
+            let cfr = crate::distributed::agreed(job, cfr)?;
+            let (solution, state, traffic) = cfr.run_distributed(&mut harness, job);
             let per_iteration = traffic.bytes / traffic.iterations.max(1);
             let ranks = if job.size() == 1 { "1 rank".to_string() } else { format!("{} ranks", job.size()) };
             notes.push(format!(
                 "distributed over {ranks} (MPI): {per_iteration} bytes a rank into the collectives an iteration"
             ));
+            let (note, whole_nodes) = crate::distributed::shard_note(job, tree, cx.limits.tree.is_none());
+            notes.push(note);
+            distributed = Some(DistributedRun { evaluation: traffic.evaluation, whole_nodes });
             Ok((solution, state))
         }
         None => solver.run(tree, &mut harness).map_err(|e| with_hint(&e)),
     };
     drop(watch);
-    drop(job);
     harness.finish();
     let (solution, state) = result?;
-    if !leader {
-        let name = galac_solvers::solver::Solver::name(&solver);
-        return Ok(Solved { name, solution, notes: Vec::new(), curve: None, findings: None });
-    }
     if let Some(path) = &args.checkpoint {
+        // Every rank writes its own file.
+        let path = &rank_file(path);
         let bytes = state.to_bytes(&fingerprint);
         crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, &bytes))
             .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+    }
+    if !leader {
+        let name = galac_solvers::solver::Solver::name(&solver);
+        return Ok(Solved { name, solution, notes: Vec::new(), curve: None, findings: None, distributed });
     }
     if let Some(path) = cx.curve {
         let csv = curve_csv(&harness.curve, &tree.player_names);
@@ -171,6 +186,7 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
         notes,
         curve: Some(harness.curve),
         findings: None,
+        distributed,
     })
 }
 

@@ -276,6 +276,7 @@ pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_
         findings: Some(&findings),
         sections: summary_text(&sol),
         exact: None,
+        whole_nodes: None,
     };
     Ok(show(Shown::Report(&report)))
 }

@@ -49,5 +49,6 @@ pub fn run(tree: &Tree, cx: &Context) -> Result<Solved, String> {
         notes,
         curve: None,
         findings: Some(fields(&Findings { payoffs: sol.payoffs, regret: sol.regret, pivots: sol.pivots })?),
+        distributed: None,
     })
 }

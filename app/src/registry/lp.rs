@@ -53,5 +53,5 @@ pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
         solver.solve(tree, &mut RunToEnd)
     }
     .map_err(|e| with_hint(&e))?;
-    Ok(Solved { solution, name: solver.name(), notes: Vec::new(), curve: None, findings: None })
+    Ok(Solved { solution, name: solver.name(), notes: Vec::new(), curve: None, findings: None, distributed: None })
 }

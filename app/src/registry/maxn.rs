@@ -135,6 +135,7 @@ pub fn run(args: &MaxnArgs, tree: &Tree, limits: &crate::LimitArgs) -> Result<So
         notes,
         curve: None,
         findings: Some(fields(&findings)?),
+        distributed: None,
     })
 }
 

@@ -449,7 +449,7 @@ pub fn solve_by_default(tree: &Tree, limits: &LimitArgs) -> Result<Solved, Strin
     let Run::Tree(run) = row.run else {
         return Err(format!("`{}` does not solve a built tree", row.name));
     };
-    run(&Flags::defaults(), tree, &Context { limits, curve: None })
+    run(&Flags::defaults(), tree, &Context { limits, curve: None, job: None })
 }
 
 #[cfg(test)]

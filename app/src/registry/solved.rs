@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use galac_solvers::best_response::Evaluation;
+use galac_solvers::cfr::distributed::Collective;
 use galac_solvers::solver::{Solution, SolveError};
 
 use super::harness::Point;
@@ -14,6 +16,9 @@ pub struct Context<'a> {
     pub limits: &'a LimitArgs,
     /// The file for the convergence curve (`--curve`), if any.
     pub curve: Option<&'a Path>,
+    /// The MPI job of a `--distributed` run (started before the tree, of
+    /// which this rank built its shard).
+    pub job: Option<&'a dyn Collective>,
 }
 
 /// A solver's answer with what the report shows of it.
@@ -28,6 +33,19 @@ pub struct Solved {
     /// The solver's own fields of the `solve` JSON answer (from its own
     /// serde struct: [`fields`]).
     pub findings: Option<Fields>,
+    /// What a distributed run (`--distributed`) found that the report
+    /// cannot compute from this rank's tree.
+    pub distributed: Option<DistributedRun>,
+}
+
+/// What the report of a distributed run takes from the run, not from rank
+/// 0's tree, which may be only its shard.
+#[derive(Clone, Debug)]
+pub struct DistributedRun {
+    /// The answer's exploitability, computed by the ranks together.
+    pub evaluation: Evaluation,
+    /// The whole tree's node count when each rank built only its shard.
+    pub whole_nodes: Option<u64>,
 }
 
 /// JSON fields, flattened into the `solve` answer.

@@ -45,6 +45,7 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
         notes: vec![format!("public game: decisions {:?}, leaves {:?} per street", streets.decisions, streets.leaves)],
         curve: Some(curve),
         findings: Some(fields(&Findings { public_game: streets })?),
+        distributed: None,
     })
 }
 

@@ -1,9 +1,10 @@
 //! `galac solve --distributed` under `mpirun` (the `mpi` feature, OpenMPI;
 //! README, "On a cluster (MPI)"): the answer is the same bit for bit on
 //! any number of ranks, and the threaded solver's up to rounding over a
-//! few iterations; a
-//! checkpoint resumes on another rank count; ranks that differ are
-//! refused at start; a rank that dies ends the job. The rank counts are
+//! few iterations; each rank holds only its shard of the tree; a
+//! checkpoint (a file per rank) resumes on its rank count and is refused
+//! on another; ranks that differ are refused at start; a rank that dies
+//! ends the job. The rank counts are
 //! `GALAC_MPI_RANKS` (default `1,2,3,4`; `.ci/run` runs 2 and 4).
 
 use std::process::{Command, Output, Stdio};
@@ -108,10 +109,11 @@ fn liars_dice_and_three_player_kuhn_are_the_same_on_any_rank_count() {
     close_to_threaded(&["solve", &kuhn3, "--solver", "dcfr", "--iterations", "20"]);
 }
 
-/// A checkpoint written on two ranks resumes on three and ends where one
-/// rank's uninterrupted run ends.
+/// A checkpoint written on two ranks is one file per rank; it resumes on
+/// two ranks and ends where one rank's uninterrupted run ends; on three it
+/// is refused, saying the rank count that wrote it.
 #[test]
-fn a_checkpoint_resumes_on_another_rank_count() {
+fn a_checkpoint_resumes_on_its_rank_count_and_another_is_refused() {
     let leduc = example("leduc.gala");
     let dir = std::env::temp_dir().join(format!("galac-mpi-ckpt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -119,10 +121,44 @@ fn a_checkpoint_resumes_on_another_rank_count() {
     let base = ["solve", &leduc, "--solver", "pcfr+", "--check-every", "1000"];
     let whole = answer(1, &[&base[..], &["--iterations", "80"]].concat());
     answer(2, &[&base[..], &["--iterations", "30", "--checkpoint", &ckpt]].concat());
-    let resumed = answer(3, &[&base[..], &["--iterations", "80", "--resume", &ckpt]].concat());
+    for rank in 0..2 {
+        assert!(dir.join(format!("run.ckpt.rank{rank}-of-2")).exists(), "rank {rank}'s file");
+    }
+    let resumed = answer(2, &[&base[..], &["--iterations", "80", "--resume", &ckpt]].concat());
     assert_eq!(whole["strategy"], resumed["strategy"]);
     assert_eq!(whole["exploitability"], resumed["exploitability"]);
+    let args = [&base[..], &["--iterations", "80", "--resume", &ckpt, "--distributed"]].concat();
+    let out = on_ranks(3, &args);
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("was written by a job of 2 ranks, not 3"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each rank builds only its shard: the report says how many nodes the
+/// largest holds, fewer than the whole tree's, which it counts right.
+#[test]
+fn each_rank_holds_only_its_shard() {
+    let leduc = example("leduc.gala");
+    let tree = Command::new(env!("CARGO_BIN_EXE_galac"))
+        .args(["tree", &leduc, "--format", "json"])
+        .output()
+        .expect("run galac");
+    let tree: serde_json::Value = serde_json::from_str(&text(&tree.stdout)).expect("json");
+    let nodes = tree["nodes"].as_u64().expect("a node count");
+    let out = on_ranks(2, &["solve", &leduc, "--solver", "cfr+", "--iterations", "5", "--distributed"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let line = report.lines().find(|l| l.contains("its shard of the tree's")).unwrap_or_else(|| panic!("{report}"));
+    assert!(line.contains(&format!("the tree's {nodes} nodes")), "{line}");
+    let largest: u64 = line
+        .split("at most ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(largest < nodes * 3 / 4, "{line}");
 }
 
 /// Ranks started with other flags are refused at start, every rank

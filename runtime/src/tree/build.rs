@@ -1,6 +1,7 @@
 //! Building the tree: explore every play of a [`Game`] depth-first with an
 //! explicit stack, cloning the state once per child.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -33,12 +34,84 @@ pub(super) const ROOM_STATES: usize = 1 << 12;
 
 /// Builds the whole tree of `game`, and returns it with the build time.
 pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
+    build_shard(game, opts, None)
+}
+
+/// One rank's share of a distributed run's tree ([`build_shard`]): rank
+/// `rank` of `ranks` keeps the subtrees of a contiguous run of the root's
+/// children, cut by count (the same cut on every rank and in the solver,
+/// which walks them as its units).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub rank: u32,
+    pub ranks: u32,
+}
+
+impl Shard {
+    /// The root's children (of `n`) this shard keeps: `n * rank / ranks ..
+    /// n * (rank + 1) / ranks` (none when the root has fewer children than
+    /// there are ranks and this rank's run is empty).
+    pub fn children(self, n: u32) -> Range<u32> {
+        let cut = |r: u32| (u64::from(n) * u64::from(r) / u64::from(self.ranks.max(1))) as u32;
+        cut(self.rank)..cut(self.rank + 1)
+    }
+}
+
+/// [`build`], keeping only the subtrees of the root's children that
+/// `shard` keeps (all of them with `None`): a distributed run's rank holds
+/// its shard. The other children's subtrees are explored and dropped, each
+/// as soon as it is done, and those children become leaves paying 0 to
+/// everyone: so the shard's information sets (their numbers, labels and
+/// actions), its chance and payoff tables and the perfect-recall check are
+/// the whole tree's (every set of every child is interned in the
+/// sequential order), and its nodes are the root, its children and the
+/// kept subtrees, numbered as the whole tree numbers them less the dropped
+/// subtrees. The node and memory limits apply to what is kept, plus the
+/// dropped subtree being explored. The time is the whole build's.
+pub fn build_shard<G: Game>(
+    game: &G,
+    opts: &BuildOptions,
+    shard: Option<Shard>,
+) -> Result<(Tree, InfoInterner, f64), BuildError> {
     let start = Instant::now();
     let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
-    let (mut tree, _) =
-        explore(game, vec![game.root()?], None, None, opts, &mut interner, &Budget::default(), &mut Outflow::none())?;
+    let (mut tree, _) = explore(
+        game,
+        vec![game.root()?],
+        None,
+        None,
+        shard,
+        opts,
+        &mut interner,
+        &Budget::default(),
+        &mut Outflow::none(),
+    )?;
     finish(&mut tree, &interner, opts)?;
     Ok((tree, interner, start.elapsed().as_secs_f64()))
+}
+
+/// The subtree of a root child being dropped by [`build_shard`]: the
+/// child, and the node count and chance tables' lengths before it.
+struct Dropping {
+    child: u32,
+    n_nodes: usize,
+    chances: usize,
+    chance_labels: usize,
+}
+
+impl Dropping {
+    /// Drops the subtree: the nodes and chance nodes made since it began,
+    /// and the child becomes a leaf paying 0. Returns the node count.
+    fn end(self, tree: &mut Tree, outflow: &mut Outflow) -> usize {
+        tree.data.truncate(self.n_nodes);
+        tree.first_child.truncate(self.n_nodes);
+        tree.chances.truncate(self.chances);
+        tree.chance_labels.truncate(self.chance_labels);
+        let zeros = vec![0i64; tree.n_players as usize];
+        let d = tree.payoffs.intern(&zeros);
+        outflow.put(tree, self.child, d, 0);
+        self.n_nodes
+    }
 }
 
 /// Label bytes made between two checks of the budget (besides the check
@@ -152,13 +225,15 @@ pub(super) fn finish(tree: &mut Tree, interner: &InfoInterner, opts: &BuildOptio
 /// With a sink in `outflow`, finished blocks of nodes are written out as
 /// the build goes (and the tree's node arrays hold only the nodes from
 /// `outflow.base` on), and all the rest at the end: the tree comes back
-/// without nodes.
+/// without nodes. With `shard` (one root, no sink: [`build_shard`]), only
+/// the subtrees of the root's children it keeps are kept.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn explore<G: Game>(
     game: &G,
     roots: Vec<G::State>,
     root_move: Option<RootMove>,
     first_root_action: Option<u32>,
+    shard: Option<Shard>,
     opts: &BuildOptions,
     interner: &mut InfoInterner,
     budget: &Budget,
@@ -213,12 +288,27 @@ pub(super) fn explore<G: Game>(
         path_mark,
         state,
     }));
+    debug_assert!(shard.is_none() || (stack.len() == 1 && outflow.sink.is_none()));
+    // The root's children a shard keeps (known once the root is expanded),
+    // and the subtree being dropped.
+    let mut keep = 0..0;
+    let mut dropping: Option<Dropping> = None;
     while let Some(top) = stack.last_mut() {
         // Pending facts and move records made after this state belong to
         // finished subtrees.
         interner.truncate(top.mark);
         own_moves.truncate(top.path_mark);
         let (node, depth) = (top.node, top.depth);
+        if depth == 1 && shard.is_some() {
+            // A root child (node `1 + index`): the subtree before it is done.
+            if let Some(done) = dropping.take() {
+                n_nodes = done.end(&mut tree, outflow);
+            }
+            if !keep.contains(&(node - 1)) {
+                let (chances, chance_labels) = (tree.chances.len(), tree.chance_labels.len());
+                dropping = Some(Dropping { child: node, n_nodes, chances, chance_labels });
+            }
+        }
         // The trail gets this node once it has children (a leaf, two
         // thirds of blind tic-tac-toe's nodes, never needs it), or here
         // to name the play of an error.
@@ -279,6 +369,9 @@ pub(super) fn explore<G: Game>(
             stack.truncate(stack.len() - 1);
             continue;
         }
+        if let (0, Some(shard)) = (depth, shard) {
+            keep = shard.children(n_children);
+        }
         let first = n_nodes as u32;
         let total = n_nodes as u64 + u64::from(n_children);
         if total > opts.max_nodes || total > u64::from(u32::MAX - 1) {
@@ -327,6 +420,9 @@ pub(super) fn explore<G: Game>(
             frame.mark = interner.mark();
             frame.path_mark = own_moves.mark();
         }
+    }
+    if let Some(done) = dropping.take() {
+        n_nodes = done.end(&mut tree, outflow);
     }
     // What the exploration held at its end, the most (its tables only
     // grow; the parallel builder counts it, see `Budget::count_end`).

@@ -18,12 +18,13 @@ mod specialised;
 mod stream;
 mod validate;
 
+pub use build::Shard;
 pub use estimate::{estimate, looks_smaller_than, Estimate};
 pub use nodes::{Infoset, NodeView, Stats, Tree, CHANCE, DECISION, TERMINAL};
 pub use options::{BuildError, BuildOptions};
 pub use parallel::{MakeScratch, Scratch};
 pub use saved::{load, save, LoadError, FORMAT_VERSION};
-pub use specialised::{build, build_own, build_parallel, build_parallel_saving, build_saving};
+pub use specialised::{build, build_own, build_parallel, build_parallel_saving, build_saving, build_shard};
 pub use stream::{save_consuming, Saved};
 
 #[cfg(test)]

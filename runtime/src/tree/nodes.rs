@@ -204,6 +204,13 @@ impl Tree {
         self.set_labels.actions(set.0)
     }
 
+    /// The largest payoff of the tree's payoff table in absolute value:
+    /// of every leaf the build met, so on a distributed run's shard
+    /// (`build_shard`) the whole tree's, the same on every rank.
+    pub fn max_abs_payoff(&self) -> u64 {
+        (0..self.payoffs.len() as u32).flat_map(|id| self.payoffs.get(id)).map(|x| x.unsigned_abs()).max().unwrap_or(0)
+    }
+
     /// The payoff vector of a terminal node.
     pub fn payoffs(&self, node: NodeId) -> &[i64] {
         if self.first_child[node.index()] != 0 {

@@ -7,6 +7,7 @@
 
 use std::io::{Read, Seek, Write};
 
+use super::build::Shard;
 use super::nodes::Tree;
 use super::options::{BuildError, BuildOptions};
 use super::{parallel, stream, MakeScratch, Saved};
@@ -19,6 +20,19 @@ pub fn build<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoIntern
     match game.specialised() {
         Some(fast) => super::build::build(&fast, opts),
         None => super::build::build(game, opts),
+    }
+}
+
+/// [`super::build::build_shard`]: a distributed run's rank's shard of the
+/// tree, with the specialised copy if the game has one.
+pub fn build_shard<G: Game>(
+    game: &G,
+    opts: &BuildOptions,
+    shard: Shard,
+) -> Result<(Tree, InfoInterner, f64), BuildError> {
+    match game.specialised() {
+        Some(fast) => super::build::build_shard(&fast, opts, Some(shard)),
+        None => super::build::build_shard(game, opts, Some(shard)),
     }
 }
 

@@ -155,7 +155,7 @@ fn build_saving_keeping<G: Game, W: Read + Write + Seek>(
     let mut interner = InfoInterner::with_room(ROOM_STATES, ROOM_SETS);
     let mut outflow = Outflow { sink: Some(&mut file), keep, ..Outflow::none() };
     let roots = vec![game.root()?];
-    let (mut tree, _) = explore(game, roots, None, None, opts, &mut interner, &Budget::default(), &mut outflow)?;
+    let (mut tree, _) = explore(game, roots, None, None, None, opts, &mut interner, &Budget::default(), &mut outflow)?;
     let Outflow { base: n_nodes, mut late, kinds, .. } = outflow;
     // The node arrays' capacity is still the most the window held.
     finish(&mut tree, &interner, opts)?;

@@ -217,7 +217,7 @@ fn build_part<G: Game>(
         None => Outflow::none(),
     };
     Budget::count_start();
-    let explored = explore(game, children, root_move, Some(bounds[i]), opts, &mut interner, budget, &mut outflow);
+    let explored = explore(game, children, root_move, Some(bounds[i]), None, opts, &mut interner, budget, &mut outflow);
     let Outflow { base: n_nodes, late, kinds, .. } = outflow;
     let spill = file.map(|file| Spill::new(file, n_nodes, late, kinds));
     // What it held at its end, counted (or nothing, on an error).

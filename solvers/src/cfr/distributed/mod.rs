@@ -3,11 +3,15 @@
 //! docs/distributed-cfr.md says what is built and what is not.
 //!
 //! The work units are the root's children: each rank walks a contiguous
-//! run of them, cut by subtree size ([`units`], a function of the tree and
-//! the rank count). Every rank holds the whole tree and every per-slot
-//! array, and does every update itself, as each thread of [`super::crew`]
-//! does: only the traverser's instantaneous regrets and its values at the
-//! root's children cross between ranks, once per traversal.
+//! run of them, cut by count ([`units`], the runtime's
+//! [`galac_runtime::tree::Shard::children`]). A rank may hold the whole tree or only its shard
+//! ([`galac_runtime::tree::build_shard`]: its units' subtrees, the other
+//! root children as leaves paying 0, every information set of the tree);
+//! either way it holds every per-slot array and does every update itself,
+//! as each thread of [`super::crew`] does: only the traverser's
+//! instantaneous regrets and its values at the root's children cross
+//! between ranks, once per traversal. The exploitability checks are
+//! distributed too ([`evaluate`]).
 //!
 //! The answer does not depend on the rank count, bit for bit. Each unit is
 //! walked into a buffer of its own (a fixed order of additions inside the
@@ -22,122 +26,48 @@
 //! numbers; they differ from the threaded solver's (which adds its two
 //! chunks in `f64`) in the last bits only.
 
-use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
-use galac_runtime::ids::{IdRange, NodeId, PlayerId};
-use galac_runtime::tree::Tree;
+use galac_runtime::ids::{IdRange, InfosetId, NodeId, PlayerId, SeqId};
+use galac_runtime::tree::{NodeView, Tree};
 
 use super::crew::update_player;
 use super::layout::Layout;
 use super::rules::Variant;
+use super::schedule::Schedule;
 use super::sets::Sets;
 use super::state::CfrState;
 use super::sync::{load, store, Floats};
-use super::{average, walk, CfrConfig, Checker, Checks};
+use super::{average, state, walk, CfrConfig};
+use crate::best_response::Evaluation;
 use crate::solver::{Control, Observer, Progress, Solution, SolveError};
+use crate::treeplex::Treeplex;
+use crate::Profile;
 
-/// What a distributed run needs of its job: every rank calls each method
-/// in the same order (they are collectives).
-pub trait Collective {
-    /// This rank, from 0.
-    fn rank(&self) -> usize;
-    /// The number of ranks.
-    fn size(&self) -> usize;
-    /// Replaces `x` on every rank by its element-wise sum over the ranks
-    /// (integers: exact, whatever the order).
-    fn sum(&self, x: &mut [i64]);
-    /// Replaces `x` on every rank by its element-wise bitwise or over the
-    /// ranks.
-    fn or(&self, x: &mut [u64]);
-}
+mod collective;
+pub mod evaluate;
+mod local;
 
-/// Rank 0's `x` on every rank (the others pass anything).
-pub fn broadcast(comm: &dyn Collective, x: &mut [u64]) {
-    if comm.rank() != 0 {
-        x.fill(0);
-    }
-    comm.or(x);
-}
+pub(crate) use collective::sum_fixed;
+pub use collective::{all_ok, broadcast, units, Collective, Fixed};
+pub use evaluate::ShardEvaluator;
+pub use local::{LocalRanks, Shared};
 
-/// Whether every rank passed `ok` (every rank learns the same).
-pub fn all_ok(comm: &dyn Collective, ok: bool) -> bool {
-    let mut failed = [i64::from(!ok)];
-    comm.sum(&mut failed);
-    failed[0] == 0
-}
-
-/// The root's children rank `rank` of `size` walks: contiguous runs in
-/// child order, cut where the runs before hold about `rank / size` of the
-/// nodes below the root (a rank may get none when the root has fewer
-/// children than there are ranks).
-pub fn units(tree: &Tree, sizes: &[u64], rank: usize, size: usize) -> IdRange<NodeId> {
-    let kids = walk::root_children(tree);
-    let total: u64 = kids.map(|c| sizes[c.index()]).sum();
-    // The first child whose preceding children hold at least r/size of the nodes.
-    let cut = |r: usize| -> NodeId {
-        if r == 0 {
-            return kids.start;
+/// Makes every rank's treeplex the whole tree's: a shard's own walk finds
+/// the parent sequence only of the sets it holds, and the ranks that hold
+/// a set agree on it (perfect recall). A no-op on whole trees.
+fn share_parents(tree: &Tree, plex: &mut Treeplex, comm: &dyn Collective) {
+    let mut parent = vec![0u64; tree.infosets.len()];
+    for node in tree.nodes() {
+        if let NodeView::Decision { infoset, .. } = tree.node(node) {
+            parent[infoset.index()] = u64::from(plex.parent_seq[infoset].0) + 1;
         }
-        if r >= size {
-            return kids.end;
+    }
+    comm.or(&mut parent);
+    for (i, p) in parent.iter().enumerate() {
+        if *p > 0 {
+            plex.parent_seq[InfosetId(i as u32)] = SeqId((*p - 1) as u32);
         }
-        let mut before = 0u128;
-        for c in kids {
-            if before * size as u128 >= u128::from(total) * r as u128 {
-                return c;
-            }
-            before += u128::from(sizes[c.index()]);
-        }
-        kids.end
-    };
-    IdRange::new(cut(rank), cut(rank + 1))
-}
-
-/// Fixed point for the exact sum of the units' regrets: a value `x` is
-/// `round(x * 2^e)` as an integer, where 2^-e is about 2^-96 of the payoff
-/// range (an instantaneous regret is at most the range times the others'
-/// reach of the set, at most 1). The integers travel as two `i64` limbs
-/// of 48 bits, so that up to 2^15 ranks add them without overflow.
-#[derive(Clone, Copy, Debug)]
-pub struct Fixed {
-    scale: f64,
-    inverse: f64,
-}
-
-/// Bits of a limb.
-const LIMB: u32 = 48;
-
-impl Fixed {
-    /// The fixed point for payoffs of at most `max_abs` in absolute value.
-    pub fn for_payoffs(max_abs: f64) -> Fixed {
-        let range = (2.0 * max_abs).max(1.0);
-        let e = 96 - range.log2().ceil() as i32;
-        Fixed { scale: 2f64.powi(e), inverse: 2f64.powi(-e) }
-    }
-
-    /// `x` in fixed point.
-    #[inline(always)]
-    pub fn to_fixed(self, x: f64) -> i128 {
-        (x * self.scale).round() as i128
-    }
-
-    /// A fixed-point value as the nearest `f64`.
-    #[inline(always)]
-    pub fn to_f64(self, v: i128) -> f64 {
-        v as f64 * self.inverse
-    }
-
-    /// The limbs of `v`: the low 48 bits (non-negative), the rest.
-    #[inline(always)]
-    fn split(v: i128) -> (i64, i64) {
-        ((v & ((1i128 << LIMB) - 1)) as i64, (v >> LIMB) as i64)
-    }
-
-    /// `v` back from its (summed) limbs.
-    #[inline(always)]
-    fn join(low: i64, high: i64) -> i128 {
-        (i128::from(high) << LIMB) + i128::from(low)
     }
 }
 
@@ -155,15 +85,16 @@ impl<'t> super::Cfr<'t> {
 /// checks (for the memory check before anything is allocated): a unit's
 /// regret buffer and the summed regrets (per slot), the fixed-point sums,
 /// their limbs and MPI's receive buffer (per slot of a player), the
-/// root's values, the subtree sizes while cutting the units, the walk's
-/// scratch.
+/// root's values, the walk's scratch, and per set the parent sequences
+/// shared and the depths the checks' levels are made from (the checks'
+/// evaluator is counted with the state, as the threaded solver's).
 pub fn estimate_bytes(tree: &Tree) -> u64 {
     let (slots, max_player_slots) = super::slot_counts(tree);
     let kids = walk::root_children(tree).len() as u64;
     16 * slots
         + 48 * max_player_slots
         + 24 * kids * u64::from(tree.n_players)
-        + 8 * tree.n_nodes() as u64
+        + 16 * tree.infosets.len() as u64
         + 8 * (walk::scratch_len(tree) + 2 * walk::max_actions(tree)) as u64
 }
 
@@ -237,15 +168,7 @@ impl<'a> Rank<'a> {
             }
         }
         let n = slots.len();
-        let (low, high) = self.limbs[..2 * n].split_at_mut(n);
-        for ((v, l), h) in self.sum[..n].iter().zip(low.iter_mut()).zip(high.iter_mut()) {
-            (*l, *h) = Fixed::split(*v);
-        }
-        self.comm.sum(&mut self.limbs[..2 * n]);
-        let (low, high) = self.limbs[..2 * n].split_at(n);
-        for ((x, l), h) in self.inst[p].iter_mut().zip(low).zip(high) {
-            *x = self.fixed.to_f64(Fixed::join(*l, *h));
-        }
+        sum_fixed(self.comm, self.fixed, &self.sum[..n], &mut self.limbs, &mut self.inst[p]);
         for (b, i) in self.bits.iter_mut().zip(0..kids.len()) {
             *b = self.values[p].get(i).to_bits();
         }
@@ -303,32 +226,38 @@ impl<'a> Rank<'a> {
 }
 
 /// What a distributed run measured besides its answer.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Traffic {
-    /// Bytes this rank contributed to the collectives (its buffers).
+    /// Bytes this rank contributed to the collectives of the iterations
+    /// (its buffers; the checks' are not counted).
     pub bytes: u64,
     /// Iterations run.
     pub iterations: u64,
+    /// The exploitability of the returned average profile, computed by the
+    /// ranks together (no rank can alone when each holds a shard).
+    pub evaluation: Evaluation,
 }
 
 impl super::Cfr<'_> {
     /// [`Self::run`] shared among the ranks of `comm`: every rank calls it
-    /// with the same tree and configuration, and every rank returns the
-    /// same answer and state (bit for bit, whatever the rank count). Rank
-    /// 0's observer decides when to stop (the others' are told; their
-    /// progress carries no evaluation) and rank 0 alone runs the checks.
+    /// with its tree (the whole tree, or its shard from
+    /// [`galac_runtime::tree::build_shard`]) and the same configuration,
+    /// and every rank returns the same answer, state and evaluation (bit
+    /// for bit, whatever the rank count). Rank 0's observer decides when
+    /// to stop and when to check (the others are told); every rank takes
+    /// part in the checks, and every rank's observer sees their results.
     pub fn run_distributed(self, observer: &mut dyn Observer, comm: &dyn Collective) -> (Solution, CfrState, Traffic) {
-        let super::Cfr { tree, plex, config, mut state, layout } = self;
+        let super::Cfr { tree, mut plex, config, mut state, layout } = self;
         let start = Instant::now();
         let base = state.seconds;
         let mut iteration = state.iteration;
-        let sizes = walk::subtree_sizes(tree);
-        let units = units(tree, &sizes, comm.rank(), comm.size());
-        drop(sizes);
+        share_parents(tree, &mut plex, comm);
+        let units = units(tree, comm.rank(), comm.size());
         let sets: Vec<Sets> = tree.players().map(|p| Sets::new(tree, &plex, p)).collect();
         let max_slots = sets.iter().map(|s| s.slots().len()).max().unwrap_or(0);
         let kids = walk::root_children(tree).len();
-        let max_payoff = layout.payoffs.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        // The tree's table, not the shard's leaves: the same on every rank.
+        let max_payoff = tree.max_abs_payoff() as f64;
         let max_seqs = tree.players().map(|p| plex.n_seqs(p)).max().unwrap_or(1);
         let mut rank = Rank {
             tree,
@@ -352,15 +281,18 @@ impl super::Cfr<'_> {
             sent: 0,
         };
         let leader = comm.rank() == 0;
-        let checks = if leader { config.checks } else { Checks::Never };
-        let mut checker = Checker::new(tree, &plex, checks, iteration);
+        let mut checks = Checking::new(tree, comm, &config, iteration, max_payoff);
         let first = iteration;
         let mut stopped = false;
+        let mut last_checked = None;
         while iteration < config.iterations {
             iteration += 1;
             rank.iterate(iteration, &mut state);
             let last = iteration == config.iterations;
-            let evaluation = checker.check(iteration, last, &state.average);
+            let mut due = [u64::from(leader && checks.schedule.due(iteration, last))];
+            broadcast(comm, &mut due);
+            let evaluation = (due[0] != 0).then(|| checks.check(tree, &plex, comm, iteration, &state.average));
+            last_checked = evaluation.as_ref().map(|e| (iteration, e.clone())).or(last_checked);
             let progress = Progress::checked(iteration, base + start.elapsed().as_secs_f64(), evaluation);
             let mut stop = [u64::from(observer.progress(&progress) == Control::Stop)];
             broadcast(comm, &mut stop);
@@ -369,76 +301,65 @@ impl super::Cfr<'_> {
                 break;
             }
         }
-        let traffic = Traffic { bytes: rank.sent, iterations: iteration - first };
+        let bytes = rank.sent;
         drop(rank);
+        // The answer's own evaluation, unless the last iteration was checked.
+        let evaluation = match last_checked {
+            Some((t, e)) if t == iteration => e,
+            _ => {
+                state::average_into(tree, &plex, &state.average, &mut checks.profile);
+                checks.evaluator.evaluate(tree, &checks.profile, comm)
+            }
+        };
+        let traffic = Traffic { bytes, iterations: iteration - first, evaluation };
         state.iteration = iteration;
         state.seconds = base + start.elapsed().as_secs_f64();
         let (profile, unreached) = state.average_profile(tree, &plex);
-        let check_total = checker.total;
+        let check_total = checks.total;
         let phases = vec![("cfr", start.elapsed().as_secs_f64() - check_total), ("exploitability checks", check_total)];
         (Solution { profile, unreached, phases, stopped }, state, traffic)
     }
 }
 
-/// Ranks that are threads of one process, for tests: each thread calls
-/// the collectives with its own `LocalRanks` from [`LocalRanks::new`].
-pub struct LocalRanks<'s> {
-    rank: usize,
-    shared: &'s Shared,
+/// The exploitability checks of a distributed run: rank 0's schedule says
+/// when (it alone times them), every rank evaluates.
+struct Checking {
+    schedule: Schedule,
+    evaluator: ShardEvaluator,
+    profile: Profile,
+    /// The end of the last check (or the start), and its iteration.
+    since: Instant,
+    since_iteration: u64,
+    /// Seconds spent in checks.
+    total: f64,
 }
 
-/// What the threads of [`LocalRanks`] share.
-pub struct Shared {
-    size: usize,
-    barrier: Barrier,
-    /// The sum or or being made, and how many ranks added theirs.
-    acc: Mutex<(Vec<u64>, usize)>,
-}
-
-impl Shared {
-    /// For `size` threads.
-    pub fn new(size: usize) -> Shared {
-        Shared { size, barrier: Barrier::new(size), acc: Mutex::new((Vec::new(), 0)) }
-    }
-
-    /// Rank `rank`'s handle.
-    pub fn rank(&self, rank: usize) -> LocalRanks<'_> {
-        LocalRanks { rank, shared: self }
-    }
-}
-
-impl LocalRanks<'_> {
-    /// Combines `x` over the ranks with `op` (commutative and associative:
-    /// the order the threads arrive in does not matter).
-    fn combine(&self, x: &mut [u64], op: fn(u64, u64) -> u64) {
-        {
-            let mut acc = self.shared.acc.lock().unwrap_or_else(|e| e.into_inner());
-            if acc.1 == 0 {
-                acc.0 = x.to_vec();
-            } else {
-                acc.0.iter_mut().zip(x.iter()).for_each(|(a, b)| *a = op(*a, *b));
-            }
-            acc.1 = (acc.1 + 1) % self.shared.size;
+impl Checking {
+    /// No check done yet; the run starts after `iteration` (a collective).
+    fn new(tree: &Tree, comm: &dyn Collective, config: &CfrConfig, iteration: u64, max_payoff: f64) -> Checking {
+        Checking {
+            schedule: Schedule::new(config.checks, iteration),
+            evaluator: ShardEvaluator::new(tree, comm, max_payoff),
+            profile: Profile::uniform(tree),
+            since: Instant::now(),
+            since_iteration: iteration,
+            total: 0.0,
         }
-        self.shared.barrier.wait();
-        x.copy_from_slice(&self.shared.acc.lock().unwrap_or_else(|e| e.into_inner()).0);
-        self.shared.barrier.wait();
     }
-}
 
-impl Collective for LocalRanks<'_> {
-    fn rank(&self) -> usize {
-        self.rank
-    }
-    fn size(&self) -> usize {
-        self.shared.size
-    }
-    fn sum(&self, x: &mut [i64]) {
-        let mut bits: Vec<u64> = x.iter().map(|v| *v as u64).collect();
-        self.combine(&mut bits, u64::wrapping_add);
-        x.iter_mut().zip(bits).for_each(|(v, b)| *v = b as i64);
-    }
-    fn or(&self, x: &mut [u64]) {
-        self.combine(x, |a, b| a | b);
+    /// The evaluation of the average strategy after iteration `t` (a
+    /// collective); rank 0 plans the next check.
+    fn check(&mut self, tree: &Tree, plex: &Treeplex, comm: &dyn Collective, t: u64, average: &[f64]) -> Evaluation {
+        let at = Instant::now();
+        let iteration_secs = (at - self.since).as_secs_f64() / (t - self.since_iteration).max(1) as f64;
+        state::average_into(tree, plex, average, &mut self.profile);
+        let e = self.evaluator.evaluate(tree, &self.profile, comm);
+        let secs = at.elapsed().as_secs_f64();
+        self.total += secs;
+        if comm.rank() == 0 {
+            self.schedule.checked(t, e.nash_conv, iteration_secs, secs);
+        }
+        (self.since, self.since_iteration) = (Instant::now(), t);
+        e
     }
 }
