@@ -109,43 +109,8 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
             return 2;
         }
     }
-    // Vector CFR on a game whose tree is estimated above
-    // `VCFR_TREELESS_NODES` runs on the public game derived from the rules,
-    // never building the tree.
-    let vector = |row: SolverId| row.name.starts_with("vcfr");
-    let named_vector = args.solver.is_some_and(vector)
-        && args.strategy.is_none()
-        && !args.exact
-        && args.limits.tree.is_none()
-        && galac_runtime::tree::estimate(game, registry::VCFR_TREELESS_NODES)
-            .is_some_and(|e| e.nodes >= registry::VCFR_TREELESS_NODES);
-    if named_vector || untreed.as_ref().is_some_and(|(row, _)| vector(row)) {
-        if let Err(msg) = args.flags.validate() {
-            eprintln!("error: {msg}");
-            return 2;
-        }
-        if args.curve.is_some() {
-            eprintln!(
-                "error: `--curve` is written on the built tree; this game's is too large for vector CFR to build"
-            );
-            return 2;
-        }
-        let row = untreed.as_ref().map_or_else(|| args.solver.expect("named"), |(row, _)| *row);
-        let variant = if row.name == "vcfr+" {
-            galac_solvers::cfr::Variant::CfrPlus
-        } else {
-            galac_solvers::vector::POSTFLOP_DCFR
-        };
-        let req = registry::vcfr::GameRequest {
-            cfr: &args.flags.cfr,
-            stop: &args.flags.stop,
-            variant,
-            limits: &args.limits,
-            format: args.format,
-            out: args.out.as_deref(),
-            why: untreed.map(|(_, why)| why),
-        };
-        return registry::vcfr::run_game(game, &req);
+    if let Some(code) = vector_without_tree(game, args, &untreed) {
+        return code;
     }
     if args.explores_the_game() || untreed.is_some() {
         if let Err(msg) = args.flags.validate() {
@@ -196,38 +161,9 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         return 1;
     };
     let labels = unique_labels(&tree);
-    let (solved, why) = match &args.strategy {
-        Some(path) => match given_strategy(game, path, &tree, &labels, args.partial_strategy) {
-            Ok(solved) => (solved, None),
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                return 1;
-            }
-        },
-        None => {
-            let (row, why) = match args.solver {
-                Some(row) => (row, None),
-                None => {
-                    let (row, why) = registry::default_for(&Shape::of(&tree));
-                    (row, Some(why))
-                }
-            };
-            if refuses_run_flags_for(row, why.as_deref(), args) {
-                return 2;
-            }
-            let Run::Tree(run) = row.run else {
-                eprintln!("error: `--solver {}` does not solve a built tree", row.name);
-                return 1;
-            };
-            let cx = registry::Context { limits: &args.limits, curve: args.curve.as_deref(), job: job.as_deref() };
-            match run(&args.flags, &tree, &cx) {
-                Ok(solved) => (solved, why),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return 1;
-                }
-            }
-        }
+    let (solved, why) = match answer(game, args, &tree, &labels, job.as_deref()) {
+        Ok(answer) => answer,
+        Err(code) => return code,
     };
     if crate::distributed::follower() {
         // Rank 0 of the job reports the answer every rank holds.
@@ -269,6 +205,84 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     } else {
         1
     }
+}
+
+/// The answer to report on the built tree, and why its solver was chosen:
+/// the `--strategy` file's, else the named solver's or the default's (the
+/// registry's choice on the tree's shape). `Err` holds the exit code, the
+/// error already printed.
+fn answer<G: Game>(
+    game: &G,
+    args: &SolveArgs,
+    tree: &Tree,
+    labels: &IdSlice<InfosetId, String>,
+    job: Option<&dyn galac_solvers::cfr::distributed::Collective>,
+) -> Result<(registry::Solved, Option<String>), i32> {
+    if let Some(path) = &args.strategy {
+        return given_strategy(game, path, tree, labels, args.partial_strategy).map(|solved| (solved, None)).map_err(
+            |msg| {
+                eprintln!("error: {msg}");
+                1
+            },
+        );
+    }
+    let (row, why) = match args.solver {
+        Some(row) => (row, None),
+        None => {
+            let (row, why) = registry::default_for(&Shape::of(tree));
+            (row, Some(why))
+        }
+    };
+    if refuses_run_flags_for(row, why.as_deref(), args) {
+        return Err(2);
+    }
+    let Run::Tree(run) = row.run else {
+        eprintln!("error: `--solver {}` does not solve a built tree", row.name);
+        return Err(1);
+    };
+    let cx = registry::Context { limits: &args.limits, curve: args.curve.as_deref(), job };
+    run(&args.flags, tree, &cx).map(|solved| (solved, why)).map_err(|e| {
+        eprintln!("error: {e}");
+        1
+    })
+}
+
+/// Vector CFR on a game whose tree is estimated above
+/// `VCFR_TREELESS_NODES` (named, or the default's choice before any tree):
+/// the public game derived from the rules, never the tree. `None` when
+/// `solve` goes on to build the tree.
+fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<(SolverId, String)>) -> Option<i32> {
+    let vector = |row: SolverId| row.name.starts_with("vcfr");
+    let named_vector = args.solver.is_some_and(vector)
+        && args.strategy.is_none()
+        && !args.exact
+        && args.limits.tree.is_none()
+        && galac_runtime::tree::estimate(game, registry::VCFR_TREELESS_NODES)
+            .is_some_and(|e| e.nodes >= registry::VCFR_TREELESS_NODES);
+    if !(named_vector || untreed.as_ref().is_some_and(|(row, _)| vector(row))) {
+        return None;
+    }
+    if let Err(msg) = args.flags.validate() {
+        eprintln!("error: {msg}");
+        return Some(2);
+    }
+    if args.curve.is_some() {
+        eprintln!("error: `--curve` is written on the built tree; this game's is too large for vector CFR to build");
+        return Some(2);
+    }
+    let row = untreed.as_ref().map_or_else(|| args.solver.expect("named"), |(row, _)| *row);
+    let variant =
+        if row.name == "vcfr+" { galac_solvers::cfr::Variant::CfrPlus } else { galac_solvers::vector::POSTFLOP_DCFR };
+    let req = registry::vcfr::GameRequest {
+        cfr: &args.flags.cfr,
+        stop: &args.flags.stop,
+        variant,
+        limits: &args.limits,
+        format: args.format,
+        out: args.out.as_deref(),
+        why: untreed.as_ref().map(|(_, why)| why.clone()),
+    };
+    Some(registry::vcfr::run_game(game, &req))
 }
 
 /// Whether every file the run will write (`--out`, `--curve`,

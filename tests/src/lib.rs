@@ -15,6 +15,8 @@ mod compiled;
 #[cfg(test)]
 mod cycles;
 #[cfg(test)]
+mod defaults;
+#[cfg(test)]
 mod differential;
 #[cfg(test)]
 mod distributed;
