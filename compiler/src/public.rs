@@ -31,9 +31,11 @@
 //! move (poker.gala's `betterhand`), so it may refuse a game whose course
 //! does not in fact depend on the value; it never accepts one whose course
 //! does. Whether every move is seen by the other player is not its
-//! business: the derivation's draft checks that from the information sets. Steps and run-time errors outside the
-//! payoff's code are the same for every deal too, as they read no private
-//! value.
+//! business: the derivation's draft checks that from the information sets.
+//! Steps and run-time errors between the deal and the payoff's code are
+//! the same for every deal too, as that code reads no private value but in
+//! the listed chance choices (whose outcomes the derivation works out per
+//! deal).
 
 use crate::ir::{BlockId, Program, Term};
 use crate::span::Span;
