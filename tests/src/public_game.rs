@@ -148,3 +148,49 @@ fn the_compilers_proof_agrees_with_the_walk_over_every_deal() {
     let walk = from_game(&game).err().expect("refused").to_string();
     assert!(walk.contains("goes on differently for different deals"), "{walk}");
 }
+
+/// The same agreement on the random program generator's two-player games
+/// (seeds `0..GALAC_PUBLIC_PROGRAMS`, 300 by default): a program the proof
+/// accepts is never refused by the walk over every deal for a course, a
+/// choice set or a private state that depends on the deal.
+#[test]
+fn the_proof_agrees_with_the_walk_on_random_programs() {
+    use galac_compiler::public::public_course;
+    use galac_runtime::game::Game;
+    let n: u64 = std::env::var("GALAC_PUBLIC_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let (mut proved, mut walked_with_private) = (0, 0);
+    for seed in 0..n {
+        let generated = crate::progen::program(seed);
+        let name = format!("g{seed}.gala");
+        let Ok(game) = galac_compiler::driver::load_interp(&name, generated.source.as_bytes(), &generated.params)
+        else {
+            continue;
+        };
+        let opts = BuildOptions { max_nodes: 20_000, ..BuildOptions::default() };
+        if game.info().players.len() != 2 || build(&game, &opts).is_err() {
+            continue;
+        }
+        let Ok(course) = public_course(game.ir()) else { continue };
+        proved += 1;
+        match from_game(&game) {
+            Ok(_) => walked_with_private += usize::from(!course.private.is_empty()),
+            Err(e) => {
+                let walk = e.to_string();
+                let steered = [
+                    "depend on private information",
+                    "goes on differently for different deals",
+                    "learns something private",
+                ];
+                assert!(
+                    !steered.iter().any(|s| walk.contains(s)),
+                    "seed {seed}: proved ({course:?}), but the walk says {walk}\n{}",
+                    generated.source
+                );
+            }
+        }
+    }
+    crate::announce(&format!(
+        "public course: {proved} of {n} programs proved, {walked_with_private} with private values walked"
+    ));
+    assert!(proved > 0, "no program of {n} was proved");
+}
