@@ -11,8 +11,10 @@
 //! are read only:
 //!
 //! - in the deal: the blocks before the first player's choice that no
-//!   choice leads back to (every deal is enumerated there anyway), and
-//!   not by a branch (deals would part ways before the first move);
+//!   choice leads back to (every deal is enumerated there anyway); a
+//!   branch there only when both its ways stay in the deal, end no play
+//!   and meet again at one player's choice, everything they set then
+//!   being private too;
 //! - by a later chance choice's outcomes, `where` or weights (card
 //!   removal: which outcomes a deal allows; such choices are listed, and
 //!   the derivation works out their outcomes per deal and checks that
@@ -26,11 +28,12 @@
 //! move or to everyone, an assignment or a payoff before the last choice)
 //! is refused with the place and the value's name, as is chance dealing a
 //! private value after the first move. The analysis is conservative: a
-//! slot is private everywhere once it is, and a branch on a private value
-//! in the deal is refused even where both ways meet again before the first
-//! move (poker.gala's `betterhand`), so it may refuse a game whose course
-//! does not in fact depend on the value; it never accepts one whose course
-//! does. Whether every move is seen by the other player is not its
+//! slot is private everywhere once it is, and every block from which a
+//! choice can be reached in the graph is before the last choice (whatever
+//! the values), so it may refuse a game whose course does not in fact
+//! depend on the value (poker.gala: a meet copies the private
+//! `betterhand` before the loop's test that then ends the betting); it
+//! never accepts one whose course does. Whether every move is seen by the other player is not its
 //! business: the derivation's draft checks that from the information sets.
 //! Steps and run-time errors between the deal and the payoff's code are
 //! the same for every deal too, as that code reads no private value but in
@@ -109,20 +112,33 @@ pub fn public_course(ir: &Program) -> Result<PublicCourse, NotPublic> {
             }
         }
     }
-    // Copies made in the deal are private too.
+    // Copies made in the deal are private too, and so is whatever the deal
+    // sets after a branch on a private value whose ways meet again at the
+    // first move (`rejoins`).
+    let mut joined = vec![false; n];
     loop {
         let mut changed = false;
         for (b, block) in ir.blocks.iter().enumerate() {
             if !deal[b] {
                 continue;
             }
+            let mut set = Vec::new();
             for inst in &block.insts {
                 let (targets, from) = inst_flow(inst);
                 if from.iter().any(|e| reads_private(e, &private)) {
-                    for t in targets {
-                        changed |= !std::mem::replace(&mut private[t as usize], true);
+                    set.extend(targets);
+                }
+            }
+            if let Term::Branch { cond, then_to, else_to } = &block.term {
+                if !joined[b] && reads_private(cond, &private) {
+                    if let Some(slots) = rejoins(ir, &deal, [*then_to, *else_to]) {
+                        joined[b] = true;
+                        set.extend(slots);
                     }
                 }
+            }
+            for t in set {
+                changed |= !std::mem::replace(&mut private[t as usize], true);
             }
         }
         if !changed {
@@ -143,6 +159,7 @@ pub fn public_course(ir: &Program) -> Result<PublicCourse, NotPublic> {
         }
         match &block.term {
             Term::Jump(_) | Term::Outcome(_) | Term::End => {}
+            Term::Branch { .. } if joined[b] => {}
             Term::Branch { cond, .. } => check.none(&[cond], "which way the play goes here depends on")?,
             Term::Choose(c) if c.chooser.is_some() => {
                 let mut read: Vec<&Expr> = c.chooser.iter().chain(&c.filter).chain(&c.weight).collect();
@@ -185,6 +202,32 @@ pub fn public_course(ir: &Program) -> Result<PublicCourse, NotPublic> {
     }
     let private = (0..ir.slots.len() as u32).filter(|&s| private[s as usize]).collect();
     Ok(PublicCourse { private, payoff_code, removal })
+}
+
+/// For a branch of the deal on a private value, going to `ways`: the slots
+/// its ways may set, when both stay in the deal, end no play and meet
+/// again at one player's choice (the first move, the same for every deal);
+/// `None` otherwise.
+fn rejoins(ir: &Program, deal: &[bool], ways: [BlockId; 2]) -> Option<Vec<u32>> {
+    let after = reachable(ir, ways.to_vec(), true);
+    let mut first_move = None;
+    let mut slots = Vec::new();
+    for (b, block) in ir.blocks.iter().enumerate().filter(|&(b, _)| after[b]) {
+        if !deal[b] {
+            return None;
+        }
+        for inst in &block.insts {
+            slots.extend(inst_flow(inst).0);
+        }
+        match &block.term {
+            Term::Outcome(_) | Term::End => return None,
+            Term::Choose(c) if c.chooser.is_none() => pattern_slots(&c.pattern, &mut slots),
+            Term::Choose(_) if first_move.is_some() => return None,
+            Term::Choose(_) => first_move = Some(b),
+            _ => {}
+        }
+    }
+    first_move.map(|_| slots)
 }
 
 /// What the checks read: the graph and the private slots.
