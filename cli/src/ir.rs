@@ -1,6 +1,9 @@
 //! `galac ir FILE`: print the control-flow graph a game lowers to; with
 //! `--format json`, the same program as one JSON object (players, params,
 //! slots and each block's instructions and terminator as text lines).
+//! Both end with the public-course proof (`galac_compiler::public`): the
+//! private values and that they steer only the payoff, or where they may
+//! steer more.
 
 use crate::game_args::GameArgs;
 use galac_app::Format;
@@ -21,9 +24,18 @@ pub fn run(args: &IrArgs, color: bool) -> i32 {
     match crate::game_args::check(&args.game, galac_app::building::DEFAULT_MAX_MEMORY_MIB, color) {
         Ok(loaded) => {
             let ir = &loaded.compiled.ir;
+            let public = public(&loaded.compiled);
             match args.format {
-                Format::Text => galac_app::emit(&ir.to_string()),
-                Format::Json => return galac_app::emit_json(&json(ir)),
+                Format::Text => {
+                    let line = match &public {
+                        PublicJson { proved: true, .. } => format!("proved: {}", public.detail),
+                        PublicJson { at, .. } => {
+                            format!("not proved: {}{}", at.as_deref().unwrap_or(""), public.detail)
+                        }
+                    };
+                    galac_app::emit(&format!("{ir}public course: {line}\n"))
+                }
+                Format::Json => return galac_app::emit_json(&json(ir, public)),
             }
             0
         }
@@ -42,6 +54,43 @@ struct IrJson<'a> {
     slots: Vec<SlotJson<'a>>,
     entry: String,
     blocks: Vec<BlockJson>,
+    public: PublicJson,
+}
+
+/// Whether the game's course outside its payoff's code is proved the same
+/// for every deal (`galac_compiler::public`).
+#[derive(serde::Serialize)]
+struct PublicJson {
+    proved: bool,
+    /// The private values' slots (`s2`), when proved.
+    private: Vec<String>,
+    /// The chance choices whose outcomes depend on the deal (blocks), when proved.
+    removal: Vec<String>,
+    /// The proof in words, or why it fails.
+    detail: String,
+    /// Where a private value may steer the course (`file:line:column: `).
+    at: Option<String>,
+}
+
+/// The public-course proof of a compiled game.
+fn public(compiled: &galac_compiler::Compiled) -> PublicJson {
+    let ir = &compiled.ir;
+    match galac_compiler::public::public_course(ir) {
+        Ok(course) => PublicJson {
+            proved: true,
+            private: course.private.iter().map(|s| format!("s{s}")).collect(),
+            removal: course.removal.iter().map(|b| format!("b{}", b.0)).collect(),
+            detail: course.describe(ir),
+            at: None,
+        },
+        Err(e) => PublicJson {
+            proved: false,
+            private: Vec::new(),
+            removal: Vec::new(),
+            detail: e.message,
+            at: Some(compiled.source.at(e.span)),
+        },
+    }
 }
 
 #[derive(serde::Serialize)]
@@ -69,8 +118,9 @@ struct BlockJson {
 }
 
 /// The program as JSON.
-fn json(ir: &galac_compiler::ir::Program) -> IrJson<'_> {
+fn json(ir: &galac_compiler::ir::Program, public: PublicJson) -> IrJson<'_> {
     IrJson {
+        public,
         schema: SCHEMA,
         game: &ir.name,
         players: &ir.players,

@@ -16,6 +16,7 @@ pub mod lint;
 pub mod lower;
 pub mod offers;
 pub mod parser;
+pub mod public;
 pub mod source;
 pub mod span;
 pub mod typeck;

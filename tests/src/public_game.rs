@@ -5,7 +5,8 @@
 //! all-in lines deal the river with no decision after it), the same
 //! refusals outside the class, and the same game from the interpreter and
 //! the compiled code. Its vector CFR answer on the cut-down turn is worth
-//! the scalar LP's value.
+//! the scalar LP's value. The compiler's proof that private values steer
+//! only the payoff agrees with the walk over every deal.
 
 use galac_runtime::tree::{build, BuildOptions};
 use galac_solvers::vector::{from_game, from_tree, VectorCfr, POSTFLOP_DCFR};
@@ -95,4 +96,101 @@ fn the_turn_solved_from_the_rules_is_worth_the_lps_value() {
     let pot = 200.0;
     assert!(e.nash_conv / 2.0 < 0.001 * pot, "exploitability {}", e.nash_conv / 2.0);
     assert!((e.values[0] - lp.lp_value).abs() < 0.002 * pot, "vector CFR {} vs LP {}", e.values[0], lp.lp_value);
+}
+
+/// The compiler's proof that private values steer only the payoff
+/// (`galac_compiler::public`) agrees with the walk over every deal: a game
+/// it proves is never refused by `from_game` for a course that depends on
+/// private information, and a game whose course a dealt card steers is
+/// refused by both, each saying so.
+#[test]
+fn the_compilers_proof_agrees_with_the_walk_over_every_deal() {
+    use galac_compiler::public::public_course;
+    let turn = crate::games::cut_down("examples/holdem_turn.gala");
+    let river = crate::games::cut_down("examples/holdem_river.gala");
+    let games: [(&str, &[&str]); 9] = [
+        ("kuhn.gala", &[]),
+        ("leduc.gala", &[]),
+        ("liars_dice.gala", &[]),
+        ("generic_poker.gala", &[]),
+        ("beer_quiche.gala", &[]),
+        ("inspection.gala", &[]),
+        ("goofspiel.gala", &["cards=3"]),
+        ("holdem_turn.gala", turn),
+        ("holdem_river.gala", river),
+    ];
+    for (file, params) in games {
+        let game = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
+        let proof = public_course(game.ir()).map_err(|e| e.message);
+        let walk = from_game(&game).err().map(|e| e.to_string());
+        if proof.is_ok() {
+            assert!(
+                !walk.as_deref().is_some_and(|w| w.contains("depend on private information")
+                    || w.contains("goes on differently for different deals")),
+                "{file}: proved ({proof:?}), but the walk says {walk:?}"
+            );
+        }
+    }
+    let steered = "game g {
+        players a, b;
+        flow {
+            choose nature c in 0..3;
+            reveal a card(c);
+            choose a x in [0, 1];
+            reveal b moved(x);
+            if c > 1 { choose b y in [0, 1]; reveal a moved(y); }
+            outcome [x, -x];
+        }
+    }";
+    let game = galac_compiler::driver::load_interp("steered.gala", steered.as_bytes(), &[]).expect("loads");
+    let proof = public_course(game.ir()).expect_err("not proved").message;
+    assert!(proof.starts_with("which way the play goes here depends on the private value `c`"), "{proof}");
+    let walk = from_game(&game).err().expect("refused").to_string();
+    assert!(walk.contains("goes on differently for different deals"), "{walk}");
+}
+
+/// The same agreement on the random program generator's two-player games
+/// (seeds `0..GALAC_PUBLIC_PROGRAMS`, 300 by default): a program the proof
+/// accepts is never refused by the walk over every deal for a course, a
+/// choice set or a private state that depends on the deal.
+#[test]
+fn the_proof_agrees_with_the_walk_on_random_programs() {
+    use galac_compiler::public::public_course;
+    use galac_runtime::game::Game;
+    let n: u64 = std::env::var("GALAC_PUBLIC_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let (mut proved, mut walked_with_private) = (0, 0);
+    for seed in 0..n {
+        let generated = crate::progen::program(seed);
+        let name = format!("g{seed}.gala");
+        let Ok(game) = galac_compiler::driver::load_interp(&name, generated.source.as_bytes(), &generated.params)
+        else {
+            continue;
+        };
+        let opts = BuildOptions { max_nodes: 20_000, ..BuildOptions::default() };
+        if game.info().players.len() != 2 || build(&game, &opts).is_err() {
+            continue;
+        }
+        let Ok(course) = public_course(game.ir()) else { continue };
+        proved += 1;
+        match from_game(&game) {
+            Ok(_) => walked_with_private += usize::from(!course.private.is_empty()),
+            Err(e) => {
+                let walk = e.to_string();
+                let steered = [
+                    "depend on private information",
+                    "goes on differently for different deals",
+                    "learns something private",
+                ];
+                assert!(
+                    !steered.iter().any(|s| walk.contains(s)),
+                    "seed {seed}: proved ({course:?}), but the walk says {walk}\n{}",
+                    generated.source
+                );
+            }
+        }
+    }
+    crate::announce(&format!(
+        "public course: {proved} of {n} programs proved, {walked_with_private} with private values walked"
+    ));
+    assert!(proved > 0, "no program of {n} was proved");
 }

@@ -3,7 +3,7 @@
 //! answer, actions in the game's order (not alphabetical), and `-` for
 //! standard input and output.
 
-use crate::common::{galac, kuhn};
+use crate::common::{example, galac, kuhn};
 
 #[test]
 fn completions_and_the_man_page_name_every_command() {
@@ -140,4 +140,32 @@ fn long_steps_are_announced_and_show_progress_off_a_terminal() {
     assert!(note.starts_with("note: the tree is estimated at about "), "{err}");
     assert!(note.contains("more than --max-nodes (1000)") && note.contains("--solver do"), "{note}");
     assert!(note.contains("galac FILE.gala -o SOLVER"), "{note}");
+}
+
+/// `ir` ends with the public-course proof: the turn's hands are private
+/// and steer only the payoff; a game that branches on a dealt card after
+/// a move is not proved, at the branch.
+#[test]
+fn ir_says_whether_private_values_steer_the_course() {
+    let (code, out, err) = galac(&["ir", &example("holdem_turn.gala"), "--format", "json"], "");
+    assert_eq!(code, 0, "{err}");
+    let ir: serde_json::Value = serde_json::from_str(&out).expect("ir json");
+    let public = &ir["public"];
+    assert_eq!(public["proved"], true, "{public}");
+    assert_eq!(public["private"], serde_json::json!(["s2", "s3", "s4"]), "{public}");
+    assert_eq!(public["removal"].as_array().map(Vec::len), Some(1), "{public}");
+    let steered = "game g {\n  players a, b;\n  flow {\n    choose nature c in 0..3;\n    reveal a card(c);\n    \
+                   choose a x in [0, 1];\n    reveal b moved(x);\n    if c > 1 { choose b y in [0, 1]; reveal a moved(y); }\n    \
+                   outcome [x, -x];\n  }\n}\n";
+    let (code, out, err) = galac(&["ir", "-"], steered);
+    assert_eq!(code, 0, "{err}");
+    let last = out.lines().last().unwrap_or_default();
+    assert!(last.starts_with("public course: not proved: "), "{last}");
+    assert!(
+        last.ends_with(
+            ":8:8: which way the play goes here depends on the private value `c` (dealt by chance and not \
+                        shown to every player)"
+        ),
+        "{last}"
+    );
 }

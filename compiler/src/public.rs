@@ -1,0 +1,427 @@
+//! Which values of a game are private, and the proof that they steer
+//! nothing of the play but its payoff (issue 45: the public tree of a
+//! hand game walked once, not once per deal).
+//!
+//! A value is *private* when chance binds it and it is not shown to every
+//! player right after (a dealt hand; a die under a cup), or when the deal
+//! copies one into another slot. [`public_course`] reads the lowered
+//! graph and proves, for every two deals, that the play outside the
+//! payoff's code runs the same blocks and evaluates every expression alike
+//! except the private values themselves. That holds when private values
+//! are read only:
+//!
+//! - in the deal: the blocks before the first player's choice that no
+//!   choice leads back to (every deal is enumerated there anyway); a
+//!   branch there only when both its ways stay in the deal, end no play
+//!   and meet again at one player's choice, everything they set then
+//!   being private too;
+//! - by a later chance choice's outcomes, `where` or weights (card
+//!   removal: which outcomes a deal allows; such choices are listed, and
+//!   the derivation works out their outcomes per deal and checks that
+//!   each public outcome has the same odds for every deal it allows);
+//! - in the payoff's code: the blocks from which no choice can be reached,
+//!   so whatever they branch on, compute or end, no move, choice set, bet
+//!   size, chance or turn order follows.
+//!
+//! Anything else (a branch or a loop's test, a choice set, a chooser, a
+//! bet size, a value shown to a player after the first
+//! move or to everyone, an assignment or a payoff before the last choice)
+//! is refused with the place and the value's name, as is chance dealing a
+//! private value after the first move. The analysis is conservative: a
+//! slot is private everywhere once it is, and every block from which a
+//! choice can be reached in the graph is before the last choice (whatever
+//! the values), so it may refuse a game whose course does not in fact
+//! depend on the value (poker.gala: a meet copies the private
+//! `betterhand` before the loop's test that then ends the betting); it
+//! never accepts one whose course does. Whether every move is seen by the other player is not its
+//! business: the derivation's draft checks that from the information sets.
+//! Steps and run-time errors between the deal and the payoff's code are
+//! the same for every deal too, as that code reads no private value but in
+//! the listed chance choices (whose outcomes the derivation works out per
+//! deal).
+
+use crate::ir::{BlockId, Program, Term};
+use crate::span::Span;
+use crate::typeck::tast::{ChooseDomain, Domain, DomainKind, Expr, ExprKind, Pattern, Place};
+
+/// A proof that the game's public course does not depend on its private
+/// values (see the module comment).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicCourse {
+    /// The slots holding private values, in order.
+    pub private: Vec<u32>,
+    /// Per block: whether it is the payoff's code (no choice reachable).
+    pub payoff_code: Vec<bool>,
+    /// The chance choices after the deal whose outcomes depend on the deal
+    /// (their domain, `where` or weight reads a private value): card
+    /// removal, to be checked per deal where the game is walked.
+    pub removal: Vec<BlockId>,
+}
+
+/// Why a game's course may depend on a private value: the message and the
+/// place that reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotPublic {
+    pub message: String,
+    pub span: Span,
+}
+
+impl PublicCourse {
+    /// One line for messages: the private values by name and what reads them.
+    pub fn describe(&self, ir: &Program) -> String {
+        let names: Vec<String> = self.private.iter().map(|&s| format!("`{}`", slot_name(ir, s))).collect();
+        let blocks = self.payoff_code.iter().filter(|&&t| t).count();
+        format!(
+            "private values {} steer only the payoff ({blocks} blocks) and the outcomes of {} later chance choices \
+             (card removal)",
+            if names.is_empty() { "(none)".to_string() } else { names.join(", ") },
+            self.removal.len()
+        )
+    }
+}
+
+/// A slot's name as the source spells it (`main.h1` is `h1`).
+fn slot_name(ir: &Program, slot: u32) -> &str {
+    let name = &ir.slots[slot as usize].0;
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+/// Proves that the game's course outside its payoff's code is the same
+/// for every deal (see the module comment), or says where it may not be.
+pub fn public_course(ir: &Program) -> Result<PublicCourse, NotPublic> {
+    let n = ir.blocks.len();
+    let payoff_code = payoff_code(ir);
+    // The deal: reachable from the entry without a player's choice, and
+    // from no player's choice.
+    let after_move = reachable(ir, ir.blocks.iter().filter_map(|b| player_choice(&b.term)).collect(), false);
+    let before_move = reachable(ir, vec![ir.entry], true);
+    let deal: Vec<bool> = (0..n).map(|b| before_move[b] && !after_move[b]).collect();
+    let mut private = vec![false; ir.slots.len()];
+    // Sources: what chance binds and does not show to all right after.
+    for b in &ir.blocks {
+        if let Term::Choose(c) = &b.term {
+            if c.chooser.is_none() {
+                let mut bound = Vec::new();
+                pattern_slots(&c.pattern, &mut bound);
+                let shown = shown_to_all(ir, c.next);
+                for s in bound {
+                    if !shown.contains(&s) {
+                        private[s as usize] = true;
+                    }
+                }
+            }
+        }
+    }
+    // Copies made in the deal are private too, and so is whatever the deal
+    // sets after a branch on a private value whose ways meet again at the
+    // first move (`rejoins`).
+    let mut joined = vec![false; n];
+    loop {
+        let mut changed = false;
+        for (b, block) in ir.blocks.iter().enumerate() {
+            if !deal[b] {
+                continue;
+            }
+            let mut set = Vec::new();
+            for inst in &block.insts {
+                let (targets, from) = inst_flow(inst);
+                if from.iter().any(|e| reads_private(e, &private)) {
+                    set.extend(targets);
+                }
+            }
+            if let Term::Branch { cond, then_to, else_to } = &block.term {
+                if !joined[b] && reads_private(cond, &private) {
+                    if let Some(slots) = rejoins(ir, &deal, [*then_to, *else_to]) {
+                        joined[b] = true;
+                        set.extend(slots);
+                    }
+                }
+            }
+            for t in set {
+                changed |= !std::mem::replace(&mut private[t as usize], true);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let check = Check { ir, private: &private };
+    let mut removal = Vec::new();
+    for (b, block) in ir.blocks.iter().enumerate() {
+        if payoff_code[b] {
+            continue;
+        }
+        if !deal[b] {
+            for inst in &block.insts {
+                let (_, from) = inst_flow(inst);
+                check.none(&from, "an assignment before the last choice reads")?;
+            }
+        }
+        match &block.term {
+            Term::Jump(_) | Term::Outcome(_) | Term::End => {}
+            Term::Branch { .. } if joined[b] => {}
+            Term::Branch { cond, .. } => check.none(&[cond], "which way the play goes here depends on")?,
+            Term::Choose(c) if c.chooser.is_some() => {
+                let mut read: Vec<&Expr> = c.chooser.iter().chain(&c.filter).chain(&c.weight).collect();
+                domain_exprs(&c.domain, &mut read);
+                check.none(&read, "the moves offered here (or who chooses) depend on")?;
+            }
+            Term::Choose(c) => {
+                if !deal[b] {
+                    let mut bound = Vec::new();
+                    pattern_slots(&c.pattern, &mut bound);
+                    if let Some(&s) = bound.iter().find(|&&s| private[s as usize]) {
+                        return Err(NotPublic {
+                            message: format!(
+                                "chance deals the private value `{}` after the first move (not shown to every player \
+                                 right after); vector CFR needs private information dealt before the first move",
+                                slot_name(ir, s)
+                            ),
+                            span: ir.block_spans[b],
+                        });
+                    }
+                }
+                let mut read: Vec<&Expr> = c.filter.iter().chain(&c.weight).collect();
+                domain_exprs(&c.domain, &mut read);
+                if !deal[b] && read.iter().any(|e| reads_private(e, &private)) {
+                    removal.push(BlockId(b as u32));
+                }
+            }
+            Term::Reveal { to, args, .. } => {
+                check.none(&to.iter().collect::<Vec<_>>(), "who is shown this depends on")?;
+                if to.is_none() {
+                    check.none(&args.iter().collect::<Vec<_>>(), "this shows every player")?;
+                } else if !deal[b] {
+                    check.none(&args.iter().collect::<Vec<_>>(), "a player learns after the first move")?;
+                }
+            }
+            Term::Payoff { player, amount, .. } => {
+                check.none(&[player, amount], "a payoff before the last choice reads")?;
+            }
+        }
+    }
+    let private = (0..ir.slots.len() as u32).filter(|&s| private[s as usize]).collect();
+    Ok(PublicCourse { private, payoff_code, removal })
+}
+
+/// For a branch of the deal on a private value, going to `ways`: the slots
+/// its ways may set, when both stay in the deal, end no play and meet
+/// again at one player's choice (the first move, the same for every deal);
+/// `None` otherwise.
+fn rejoins(ir: &Program, deal: &[bool], ways: [BlockId; 2]) -> Option<Vec<u32>> {
+    let after = reachable(ir, ways.to_vec(), true);
+    let mut first_move = None;
+    let mut slots = Vec::new();
+    for (b, block) in ir.blocks.iter().enumerate().filter(|&(b, _)| after[b]) {
+        if !deal[b] {
+            return None;
+        }
+        for inst in &block.insts {
+            slots.extend(inst_flow(inst).0);
+        }
+        match &block.term {
+            Term::Outcome(_) | Term::End => return None,
+            Term::Choose(c) if c.chooser.is_none() => pattern_slots(&c.pattern, &mut slots),
+            Term::Choose(_) if first_move.is_some() => return None,
+            Term::Choose(_) => first_move = Some(b),
+            _ => {}
+        }
+    }
+    first_move.map(|_| slots)
+}
+
+/// What the checks read: the graph and the private slots.
+struct Check<'a> {
+    ir: &'a Program,
+    private: &'a [bool],
+}
+
+impl Check<'_> {
+    /// Refuses when one of `exprs` reads a private value: `what` and the
+    /// value's name, at the expression.
+    fn none(&self, exprs: &[&Expr], what: &str) -> Result<(), NotPublic> {
+        for e in exprs {
+            let span = e.span;
+            if let Some(slot) = first_private(e, self.private) {
+                return Err(NotPublic {
+                    message: format!(
+                        "{what} the private value `{}` (dealt by chance and not shown to every player)",
+                        slot_name(self.ir, slot)
+                    ),
+                    span,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The block a player's choice goes on to.
+fn player_choice(term: &Term) -> Option<BlockId> {
+    match term {
+        Term::Choose(c) if c.chooser.is_some() => Some(c.next),
+        _ => None,
+    }
+}
+
+/// The blocks a terminator goes to (a choice's `next` included).
+fn successors(term: &Term) -> Vec<BlockId> {
+    match term {
+        Term::Jump(to) => vec![*to],
+        Term::Branch { then_to, else_to, .. } => vec![*then_to, *else_to],
+        Term::Choose(c) => vec![c.next],
+        Term::Reveal { next, .. } | Term::Payoff { next, .. } => vec![*next],
+        Term::Outcome(_) | Term::End => Vec::new(),
+    }
+}
+
+/// The blocks reachable from `from` (included); with `stop_at_moves`, not
+/// through a player's choice.
+fn reachable(ir: &Program, from: Vec<BlockId>, stop_at_moves: bool) -> Vec<bool> {
+    let mut seen = vec![false; ir.blocks.len()];
+    let mut stack = from;
+    while let Some(b) = stack.pop() {
+        if std::mem::replace(&mut seen[b.0 as usize], true) {
+            continue;
+        }
+        let term = &ir.blocks[b.0 as usize].term;
+        if stop_at_moves && player_choice(term).is_some() {
+            continue;
+        }
+        stack.extend(successors(term));
+    }
+    seen
+}
+
+/// Per block: whether no choice (a player's or chance's) is reachable
+/// from it, itself included.
+fn payoff_code(ir: &Program) -> Vec<bool> {
+    let n = ir.blocks.len();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (b, block) in ir.blocks.iter().enumerate() {
+        for s in successors(&block.term) {
+            preds[s.0 as usize].push(b);
+        }
+    }
+    let mut to_choice = vec![false; n];
+    let mut stack: Vec<usize> = (0..n).filter(|&b| matches!(ir.blocks[b].term, Term::Choose(_))).collect();
+    while let Some(b) = stack.pop() {
+        if std::mem::replace(&mut to_choice[b], true) {
+            continue;
+        }
+        stack.extend(preds[b].iter().copied());
+    }
+    to_choice.into_iter().map(|c| !c).collect()
+}
+
+/// The slots a chance choice at `next` shows to every player before
+/// anything else happens (blocks with no instructions, jumps and reveals).
+fn shown_to_all(ir: &Program, mut next: BlockId) -> Vec<u32> {
+    let mut shown = Vec::new();
+    for _ in 0..ir.blocks.len() {
+        let block = &ir.blocks[next.0 as usize];
+        if !block.insts.is_empty() {
+            break;
+        }
+        match &block.term {
+            Term::Jump(to) => next = *to,
+            Term::Reveal { to, args, next: after, .. } => {
+                if to.is_none() {
+                    shown.extend(args.iter().filter_map(slot_of));
+                }
+                next = *after;
+            }
+            _ => break,
+        }
+    }
+    shown
+}
+
+/// The slot an expression is exactly, if it is one.
+fn slot_of(e: &Expr) -> Option<u32> {
+    match &e.kind {
+        ExprKind::Local(l) => Some(l.0),
+        ExprKind::Var(v) => Some(v.0),
+        _ => None,
+    }
+}
+
+/// The slots a pattern binds, into `out`.
+fn pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
+    match p {
+        Pattern::Bind(l) => out.push(l.0),
+        Pattern::Wildcard => {}
+        Pattern::Tuple(ps) => ps.iter().for_each(|p| pattern_slots(p, out)),
+    }
+}
+
+/// An instruction's written slots and the expressions it reads.
+fn inst_flow(inst: &crate::ir::Inst) -> (Vec<u32>, Vec<&Expr>) {
+    use crate::ir::Inst;
+    let mut targets = Vec::new();
+    let mut from = Vec::new();
+    match inst {
+        Inst::Assign { place, value, .. } => {
+            place_flow(place, &mut targets, &mut from);
+            from.push(value);
+        }
+        Inst::Bind { pattern, value } => {
+            pattern_slots(pattern, &mut targets);
+            from.push(value);
+        }
+        Inst::Enumerate { slot, domain } => {
+            targets.push(*slot);
+            domain_kind_exprs(domain, &mut from);
+        }
+    }
+    (targets, from)
+}
+
+/// A place's slot, and its index expressions (read).
+fn place_flow<'a>(place: &'a Place, targets: &mut Vec<u32>, from: &mut Vec<&'a Expr>) {
+    match place {
+        Place::Var(v) => targets.push(v.0),
+        Place::Local(l) => targets.push(l.0),
+        Place::Index(p, i) => {
+            from.push(i);
+            place_flow(p, targets, from);
+        }
+    }
+}
+
+/// The expressions a choice's domain reads, into `out`.
+fn domain_exprs<'a>(d: &'a ChooseDomain, out: &mut Vec<&'a Expr>) {
+    match d {
+        ChooseDomain::Domain(d) => domain_kind_exprs(d, out),
+        ChooseDomain::Table(rows) => out.extend(rows.iter().map(|(e, _)| e)),
+    }
+}
+
+/// The expressions a domain reads, into `out`.
+fn domain_kind_exprs<'a>(d: &'a Domain, out: &mut Vec<&'a Expr>) {
+    match &d.kind {
+        DomainKind::Values(e) => out.push(e),
+        DomainKind::Enum(_) | DomainKind::Bool => {}
+        DomainKind::Product(parts) => parts.iter().for_each(|p| domain_kind_exprs(p, out)),
+    }
+}
+
+/// Whether `e` reads a private slot.
+fn reads_private(e: &Expr, private: &[bool]) -> bool {
+    first_private(e, private).is_some()
+}
+
+/// The first private slot `e` reads. A fn call reads its arguments only:
+/// fns are pure and read params, constants and their arguments
+/// (docs/language.md), so their bodies need no look.
+fn first_private(e: &Expr, private: &[bool]) -> Option<u32> {
+    match &e.kind {
+        ExprKind::Local(l) if private[l.0 as usize] => Some(l.0),
+        ExprKind::Var(v) if private[v.0 as usize] => Some(v.0),
+        kind => kind.children().find_map(|x| first_private(x, private)),
+    }
+}
+
+#[cfg(test)]
+#[path = "public_tests.rs"]
+mod tests;
