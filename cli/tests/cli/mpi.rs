@@ -266,25 +266,40 @@ fn a_rank_that_dies_ends_the_job() {
     let mut job = mpirun()
         .args(["-np", "2", env!("CARGO_BIN_EXE_galac")])
         .args(["solve", &leduc, "--solver", "cfr+", "--iterations", "100000000", "--distributed"])
+        .env("GALAC_PROGRESS_EVERY", "0.2")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("run mpirun");
+    // The job's standard error, a line at a time.
+    let (lines, from_job) = std::sync::mpsc::channel();
+    let stderr = job.stderr.take().expect("piped");
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    // Rank 0's progress line: every rank is past the start (MPI and its
+    // signal note set up) and iterating.
+    let mut err = String::new();
+    while !err.contains("iterations (") {
+        match from_job.recv_timeout(Duration::from_secs(120)) {
+            Ok(line) => err += &(line + "\n"),
+            Err(e) => panic!("no progress line ({e}): {err}"),
+        }
+    }
     // The ranks: galac processes below mpirun.
-    let start = Instant::now();
-    let rank = loop {
-        let found = std::fs::read_dir("/proc").expect("/proc").flatten().find_map(|e| {
+    let rank = std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .find_map(|e| {
             let pid: u32 = e.file_name().to_str()?.parse().ok()?;
             let cmd = std::fs::read(e.path().join("cmdline")).ok()?;
             let ours = cmd.starts_with(env!("CARGO_BIN_EXE_galac").as_bytes()) && text(&cmd).contains("100000000");
             ours.then_some(pid)
-        });
-        match found {
-            Some(pid) if start.elapsed() > Duration::from_secs(2) => break pid,
-            _ if start.elapsed() > Duration::from_secs(60) => panic!("no rank started"),
-            _ => std::thread::sleep(Duration::from_millis(200)),
-        }
-    };
+        })
+        .expect("a rank");
     Command::new("kill").args(["-9", &rank.to_string()]).status().expect("kill");
     let killed = Instant::now();
     let status = loop {
@@ -300,7 +315,6 @@ fn a_rank_that_dies_ends_the_job() {
     assert!(!status.success());
     // The rank left alive says why it ends, though it was waiting for the
     // dead one in a collective.
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut job.stderr.take().expect("piped"), &mut err).expect("read");
+    err.extend(from_job.iter().map(|line| line + "\n"));
     assert!(err.contains("ended by a signal: mpirun ends every rank when a rank of the job fails"), "{err}");
 }
