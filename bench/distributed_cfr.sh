@@ -62,6 +62,7 @@ if [ "${CALLGRIND:-0}" = 1 ]; then
     for game in "examples/leduc.gala --param ranks=13:10" "examples/liars_dice.gala:100"; do
         g=${game%%:*}
         n=${game##*:}
+        rm -f "$cg"/*
         for how in threads ranks1 ranks2; do
             for k in 1 6; do
                 # shellcheck disable=SC2206
