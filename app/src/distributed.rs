@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use galac_runtime::game::GameInfo;
 use galac_runtime::tree::Tree;
 use galac_solvers::cfr::distributed::{all_ok, broadcast, Collective};
 
@@ -21,11 +22,9 @@ pub fn follower() -> bool {
     FOLLOWER.load(Ordering::Relaxed)
 }
 
-/// A digest of what must be the same on every rank: the program (the
-/// executable's bytes), its arguments and the tree's fingerprint
-/// (`what`: its size and the checksum of its payoffs and chance
-/// probabilities).
-fn job_digest(what: &[u64]) -> Result<u64, String> {
+/// The digest of this program's file: its bytes (not its path, so that a
+/// copy of the same solver on each machine of a cluster passes).
+fn program_digest() -> Result<u64, String> {
     use std::hash::Hasher;
     use std::io::Read;
     let mut h = std::hash::DefaultHasher::new();
@@ -40,47 +39,67 @@ fn job_digest(what: &[u64]) -> Result<u64, String> {
         }
         h.write(&buf[..n]);
     }
-    for arg in std::env::args_os() {
-        h.write(arg.as_encoded_bytes());
-        h.write_u8(0);
-    }
-    what.iter().for_each(|x| h.write_u64(*x));
     Ok(h.finish())
 }
 
-/// What every rank's tree, whole or its shard, has the same: its
-/// information sets (player and actions of each, in order) and its
-/// players.
-fn sets_digest(tree: &Tree) -> [u64; 3] {
+/// The digest of the arguments after the program's name (the flags, and
+/// the game file's name for galac).
+fn arguments_digest() -> u64 {
     use std::hash::Hasher;
     let mut h = std::hash::DefaultHasher::new();
+    for arg in std::env::args_os().skip(1) {
+        h.write(arg.as_encoded_bytes());
+        h.write_u8(0);
+    }
+    h.finish()
+}
+
+/// The digest of the game every rank's tree, whole or its shard, is the
+/// same of: its name, params and rules (`info`: the program's checksum,
+/// which tells an edited game file from another rank's), its information
+/// sets (player and actions of each, in order) and its players.
+fn game_digest(info: &GameInfo, tree: &Tree) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    (&info.name, &info.params, info.program, tree.n_players, tree.infosets.len()).hash(&mut h);
     for set in &tree.infosets {
         h.write_u32(set.player.0);
         h.write_u32(set.n_actions);
     }
-    [tree.infosets.len() as u64, u64::from(tree.n_players), h.finish()]
+    h.finish()
 }
 
-/// Checks at start that every rank of `comm` runs the same program with
-/// the same arguments on the same game (the same information sets): every
-/// rank gets the same answer.
-pub fn check_same_job(comm: &dyn Collective, tree: &Tree) -> Result<(), String> {
-    let [sets, players, digest] = sets_digest(tree);
-    let mine = job_digest(&[sets, players, digest, comm.size() as u64]);
-    if !all_ok(comm, mine.is_ok()) {
-        return Err(match mine {
+/// What rank 0 and the others compare at start, in this order, named for
+/// the message.
+const SAME_ON_EVERY_RANK: [&str; 3] = ["program file", "arguments", "game (its rules, params or information sets)"];
+
+/// Checks at start that every rank of `comm` runs the same program (its
+/// file's bytes) with the same arguments on the same game (`info` and the
+/// information sets of `tree`): every rank gets the same answer, and a
+/// rank that differs from rank 0 says in what. Only fixed-size
+/// collectives run before it, so ranks that differ in anything still
+/// meet here.
+pub fn check_same_job(comm: &dyn Collective, info: &GameInfo, tree: &Tree) -> Result<(), String> {
+    let program = program_digest();
+    if !all_ok(comm, program.is_ok()) {
+        return Err(match program {
             Err(e) => format!("rank {}: {e}", comm.rank()),
             Ok(_) => format!("rank {}: another rank could not read its program file (see its message)", comm.rank()),
         });
     }
-    let mine = mine.unwrap_or_default();
-    let mut leader = [mine];
+    let mine = [program.unwrap_or_default(), arguments_digest(), game_digest(info, tree)];
+    let mut leader = mine;
     broadcast(comm, &mut leader);
-    if !all_ok(comm, leader[0] == mine) {
-        let who = if leader[0] == mine { "some rank" } else { "this rank" };
+    let differs: Vec<&str> =
+        SAME_ON_EVERY_RANK.iter().zip(mine.iter().zip(&leader)).filter(|(_, (a, b))| a != b).map(|(w, _)| *w).collect();
+    if !all_ok(comm, differs.is_empty()) {
+        let who = match differs.as_slice() {
+            [] => "another rank differs from rank 0".to_string(),
+            what => format!("this rank differs from rank 0 in its {}", what.join(", ")),
+        };
         return Err(format!(
             "rank {}: the ranks of this job do not all run the same program on the same game with the same flags \
-             ({who} differs from rank 0): start every rank from the same executable, game, params and arguments",
+             ({who}): start every rank from the same executable, game, params and arguments",
             comm.rank()
         ));
     }
@@ -140,6 +159,7 @@ mod mpi_job {
 pub fn start() -> Result<Box<dyn Collective>, String> {
     let job = mpi_job::Job::start()?;
     FOLLOWER.store(job.rank() != 0, Ordering::Relaxed);
+    crate::signals::in_job(job.rank());
     Ok(Box::new(job))
 }
 

@@ -10,7 +10,7 @@
 //! orphaned compiler behind.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 struct State {
@@ -49,8 +49,30 @@ fn state() -> &'static State {
     })
 }
 
+/// The rank plus one of this process in an MPI job ([`in_job`]); 0
+/// outside a job.
+static JOB_RANK: AtomicUsize = AtomicUsize::new(0);
+
+/// This process is rank `rank` of an MPI job (`--distributed`): from now
+/// on a signal says so on standard error before it acts. mpirun ends a
+/// job by a SIGTERM to every rank when one rank fails (exits non-zero,
+/// crashes, is killed by the kernel for memory) or the job is
+/// interrupted; without this, the ranks it ends would end silently, and
+/// a rank blocked in a collective with a dead rank never reaches a
+/// message of its own.
+pub fn in_job(rank: usize) {
+    JOB_RANK.store(rank + 1, Ordering::SeqCst);
+    state();
+}
+
 fn on_signal() {
     let s = state();
+    if let Some(rank) = JOB_RANK.load(Ordering::SeqCst).checked_sub(1) {
+        eprintln!(
+            "error: rank {rank}: ended by a signal: mpirun ends every rank when a rank of the job fails (see that \
+             rank's message, or mpirun's, which names it) or when the job is interrupted"
+        );
+    }
     if s.armed.load(Ordering::SeqCst) && !s.stop.swap(true, Ordering::SeqCst) {
         return;
     }

@@ -160,6 +160,11 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     let Some((tree, gen_seconds)) = built else {
         return 1;
     };
+    // Before any collective whose size depends on the game or the flags.
+    if let Some(Err(e)) = job.as_ref().map(|job| crate::distributed::check_same_job(&**job, game.info(), &tree)) {
+        eprintln!("error: {e}");
+        return 1;
+    }
     let labels = unique_labels(&tree);
     let (solved, why) = match answer(game, args, &tree, &labels, job.as_deref()) {
         Ok(answer) => answer,

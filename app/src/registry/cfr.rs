@@ -104,7 +104,6 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     let fingerprint = Fingerprint::of(tree, &variant);
     let job = match (args.distributed, cx.job) {
         (true, Some(job)) => {
-            crate::distributed::check_same_job(job, tree)?;
             // One thread per rank: the job's ranks are its parallelism.
             config.threads = 1;
             Some(job)

@@ -32,8 +32,13 @@ fn mpirun() -> Command {
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
         .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
         .env("OMPI_MCA_btl_vader_single_copy_mechanism", "none")
-        .env("GALAC_CACHE_DIR", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("galac-cache"));
+        .env("GALAC_CACHE_DIR", cache());
     c
+}
+
+/// The cache of compiled solvers that the command-line tests share.
+fn cache() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("galac-cache")
 }
 
 fn text(b: &[u8]) -> String {
@@ -51,7 +56,17 @@ fn on_ranks(ranks: usize, args: &[&str]) -> Output {
 
 /// The JSON answer of `galac ARGS --distributed --format json` on `ranks` ranks.
 fn answer(ranks: usize, args: &[&str]) -> serde_json::Value {
-    let out = on_ranks(ranks, &[args, &["--distributed", "--format", "json"]].concat());
+    answer_of(env!("CARGO_BIN_EXE_galac"), ranks, args)
+}
+
+/// The JSON answer of `PROGRAM ARGS --distributed --format json` on
+/// `ranks` ranks (galac or a compiled solver).
+fn answer_of(program: &str, ranks: usize, args: &[&str]) -> serde_json::Value {
+    let out = mpirun()
+        .args(["-np", &ranks.to_string(), program])
+        .args([args, &["--distributed", "--format", "json"]].concat())
+        .output()
+        .expect("run mpirun (OpenMPI's openmpi-bin)");
     assert!(out.status.success(), "{ranks} ranks: {}", text(&out.stderr));
     // Rank 0 alone writes the answer.
     serde_json::from_str(&text(&out.stdout)).unwrap_or_else(|e| panic!("{ranks} ranks: {e}: {}", text(&out.stdout)))
@@ -109,6 +124,49 @@ fn liars_dice_and_three_player_kuhn_are_the_same_on_any_rank_count() {
     close_to_threaded(&["solve", &kuhn3, "--solver", "dcfr", "--iterations", "20"]);
 }
 
+/// The main path: a solver compiled by a galac built with the
+/// `mpi` feature runs as `mpirun -np R ./solver solve --distributed`, and
+/// its answer is the same bit for bit on 1 rank, on every rank count, and
+/// as galac's own (the same tree, the same code). The solver is built in
+/// the cache the other tests that compile games share, unoptimised as
+/// theirs (the answer does not depend on it), so the crates it links
+/// (with rsmpi's bindings) compile once.
+#[test]
+fn a_compiled_solver_runs_distributed_with_the_same_answer() {
+    let leduc = example("leduc.gala");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("mpi-solver-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let solver = dir.join("leduc_solver");
+    let solver = solver.to_str().expect("a UTF-8 path");
+    let out = Command::new(env!("CARGO_BIN_EXE_galac"))
+        .env("GALAC_CACHE_DIR", cache())
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+        .args([&leduc, "-o", solver, "--quiet"])
+        .output()
+        .expect("run galac");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let args = ["solve", "--solver", "cfr+", "--iterations", "200"];
+    let galac = answer(1, &[&args[..1], &[leduc.as_str()], &args[1..]].concat());
+    let mut counts = rank_counts();
+    counts.insert(0, 1);
+    counts.dedup();
+    for ranks in counts {
+        let compiled = answer_of(solver, ranks, &args);
+        let notes = compiled["notes"].to_string();
+        assert!(notes.contains(&format!("distributed over {ranks} rank")), "{notes}");
+        assert_eq!(compiled["strategy"], galac["strategy"], "the solver on {ranks} ranks against galac");
+        assert_eq!(compiled["exploitability"], galac["exploitability"], "the solver on {ranks} ranks against galac");
+    }
+    // The same game through another program is another job.
+    let distributed = [&args[..], &["--distributed"]].concat();
+    let out = two_programs(
+        &[&[env!("CARGO_BIN_EXE_galac"), args[0], leduc.as_str()][..], &distributed[1..]].concat(),
+        &[&[solver][..], &distributed].concat(),
+    );
+    refused_at_start(&out, "this rank differs from rank 0 in its program file, arguments");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A checkpoint written on two ranks is one file per rank; it resumes on
 /// two ranks and ends where one rank's uninterrupted run ends; on three it
 /// is refused, saying the rank count that wrote it.
@@ -161,30 +219,44 @@ fn each_rank_holds_only_its_shard() {
     assert!(largest < nodes * 3 / 4, "{line}");
 }
 
-/// Ranks started with other flags are refused at start, every rank
-/// stopping with a message (and no rank waits for the others forever).
-#[test]
-fn ranks_that_differ_are_refused_at_start() {
-    let kuhn = example("kuhn.gala");
-    let galac = env!("CARGO_BIN_EXE_galac");
-    let one = ["solve", &kuhn, "--solver", "cfr+", "--distributed", "--iterations"];
-    let out = mpirun()
-        .args(["-np", "1", galac])
-        .args(one)
-        .arg("10")
-        .arg(":")
-        .args(["-np", "1", galac])
-        .args(one)
-        .arg("11")
-        .output()
-        .expect("run mpirun");
+/// `mpirun -np 1 A : -np 1 B`: a job of two ranks running A and B.
+fn two_programs(a: &[&str], b: &[&str]) -> Output {
+    mpirun().args(["-np", "1"]).args(a).arg(":").args(["-np", "1"]).args(b).output().expect("run mpirun")
+}
+
+/// The message of a job whose ranks differ: it failed, and a rank says
+/// in what it differs from rank 0 (`what`).
+fn refused_at_start(out: &Output, what: &str) {
     assert!(!out.status.success());
     let err = text(&out.stderr);
     assert!(err.contains("do not all run the same program on the same game with the same flags"), "{err}");
     // Every rank finds the mismatch, but mpirun ends the job at the first
-    // rank that exits non-zero: the others' messages may be cut off.
-    assert!(err.contains("rank 0:") || err.contains("rank 1:"), "a rank says why: {err}");
+    // rank that exits non-zero: the others' messages may be cut off, so
+    // only the rank that differs may have spoken.
+    assert!(err.contains("rank 1: the ranks") || err.contains("rank 0: the ranks"), "a rank says why: {err}");
+    assert!(err.contains(what) || err.contains("another rank differs from rank 0"), "{what}: {err}");
     assert!(!err.contains("panicked"), "{err}");
+}
+
+/// Ranks started with other flags, or on a game with other params, are
+/// refused at start, every rank stopping with a message that says in what
+/// it differs (and no rank waits for the others forever).
+#[test]
+fn ranks_that_differ_are_refused_at_start() {
+    let kuhn = example("kuhn.gala");
+    let galac = env!("CARGO_BIN_EXE_galac");
+    let one = [galac, "solve", &kuhn, "--solver", "cfr+", "--distributed", "--iterations"];
+    let out = two_programs(&[&one[..], &["10"]].concat(), &[&one[..], &["11"]].concat());
+    refused_at_start(&out, "this rank differs from rank 0 in its arguments");
+    // Another param: another game, and the collectives that follow the
+    // check (sized by the game) are never reached.
+    let dice = example("liars_dice.gala");
+    let with = |sides: &'static str| [galac, "solve", &dice, "--param", sides, "--solver", "cfr+", "--distributed"];
+    let out = two_programs(&with("sides=4"), &with("sides=3"));
+    refused_at_start(
+        &out,
+        "this rank differs from rank 0 in its arguments, game (its rules, params or information sets)",
+    );
 }
 
 /// A rank killed in the middle of a run ends the whole job, soon.
@@ -194,25 +266,40 @@ fn a_rank_that_dies_ends_the_job() {
     let mut job = mpirun()
         .args(["-np", "2", env!("CARGO_BIN_EXE_galac")])
         .args(["solve", &leduc, "--solver", "cfr+", "--iterations", "100000000", "--distributed"])
+        .env("GALAC_PROGRESS_EVERY", "0.2")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("run mpirun");
+    // The job's standard error, a line at a time.
+    let (lines, from_job) = std::sync::mpsc::channel();
+    let stderr = job.stderr.take().expect("piped");
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    // Rank 0's progress line: every rank is past the start (MPI and its
+    // signal note set up) and iterating.
+    let mut err = String::new();
+    while !err.contains("iterations (") {
+        match from_job.recv_timeout(Duration::from_secs(120)) {
+            Ok(line) => err += &(line + "\n"),
+            Err(e) => panic!("no progress line ({e}): {err}"),
+        }
+    }
     // The ranks: galac processes below mpirun.
-    let start = Instant::now();
-    let rank = loop {
-        let found = std::fs::read_dir("/proc").expect("/proc").flatten().find_map(|e| {
+    let rank = std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .find_map(|e| {
             let pid: u32 = e.file_name().to_str()?.parse().ok()?;
             let cmd = std::fs::read(e.path().join("cmdline")).ok()?;
             let ours = cmd.starts_with(env!("CARGO_BIN_EXE_galac").as_bytes()) && text(&cmd).contains("100000000");
             ours.then_some(pid)
-        });
-        match found {
-            Some(pid) if start.elapsed() > Duration::from_secs(2) => break pid,
-            _ if start.elapsed() > Duration::from_secs(60) => panic!("no rank started"),
-            _ => std::thread::sleep(Duration::from_millis(200)),
-        }
-    };
+        })
+        .expect("a rank");
     Command::new("kill").args(["-9", &rank.to_string()]).status().expect("kill");
     let killed = Instant::now();
     let status = loop {
@@ -226,4 +313,8 @@ fn a_rank_that_dies_ends_the_job() {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert!(!status.success());
+    // The rank left alive says why it ends, though it was waiting for the
+    // dead one in a collective.
+    err.extend(from_job.iter().map(|line| line + "\n"));
+    assert!(err.contains("ended by a signal: mpirun ends every rank when a rank of the job fails"), "{err}");
 }
