@@ -4,18 +4,24 @@
 //! `--no-tree`); otherwise the check is the oracle's own exact best
 //! responses on the full game, whose gap is the answer's NashConv.
 
+use galac_runtime::cancel::Reason;
 use galac_runtime::game::Game;
 use galac_runtime::ids::{IdVec, InfosetId};
 use galac_runtime::info::InfoInterner;
 use galac_solvers::best_response::evaluate;
 use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Iteration, Variant};
-use galac_solvers::solver::{Control, Progress};
+use galac_solvers::lp::LpError;
+use galac_solvers::solver::{Control, Progress, SolveError};
 
 use super::harness::{Harness, StopArgs};
 use super::lp::LpArgs;
 use super::solved::{fields, with_hint};
 use crate::report::{unique_labels, Report, SolveJson, Strategy, SOLVE_SCHEMA};
 use crate::{Format, LimitArgs};
+
+/// What an interrupted run says (it ends with status 130).
+pub const INTERRUPTED: &str = "interrupted (Ctrl-C or a signal): the double oracle stopped within its iteration, \
+                               without an answer (`--time-limit SECONDS` stops it with the best profile so far)";
 
 /// A run of the double oracle as `solve` asks for it.
 pub struct Request<'a> {
@@ -189,7 +195,12 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
     });
     shown.unwrap_or_else(|msg| {
         eprintln!("error: {msg}");
-        1
+        // Status 130, as a signal's ([`crate::signals`]).
+        if crate::signals::signalled() {
+            130
+        } else {
+            1
+        }
     })
 }
 
@@ -213,9 +224,15 @@ pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_
         seed,
         default,
         check_warm: false,
-        cancel: req.limits.cancel.clone(),
+        cancel: Some(req.limits.cancel.clone().unwrap_or_default()),
     };
     let mut harness = Harness::new(&format!("do-{} iterations", variant.name()), None, req.stop, req.limits.quiet);
+    // Ctrl-C or SIGTERM stops the run within its step (a restricted LP of
+    // 13-rank Leduc takes HiGHS a minute), without an answer: the last
+    // bounds may come from a pruned search not yet certified.
+    if let Some(cancel) = &options.cancel {
+        crate::signals::cancel_on_signal(cancel);
+    }
     // Its own count covers the restricted game's tree, not the LPs' working
     // memory: the watch bounds the whole.
     let _watch = crate::memory::watch(req.limits, "the double oracle");
@@ -237,7 +254,11 @@ pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_
     }
     let result = solve_game(game, &mut interner, &options, &mut harness);
     harness.finish();
-    let sol = result.map_err(|e| with_hint(&e))?;
+    let interrupted = options.cancel.as_ref().and_then(|c| c.reason()) == Some(&Reason::Interrupted);
+    let sol = result.map_err(|e| match e {
+        SolveError::Cancelled | SolveError::Lp(LpError::Cancelled) if interrupted => INTERRUPTED.to_string(),
+        e => with_hint(&e),
+    })?;
     // `--curve`: one CSV row per iteration (bounds, restricted-game size, times).
     if let Some(path) = req.curve {
         crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, curve_csv(&sol).as_bytes()))
