@@ -212,6 +212,15 @@ pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_
     let d = req.args;
     let (variant, backend) = checked_flags(req)?;
     let Start { tree, mut interner, tree_seconds, seed, default, warm_seconds } = start(game, req)?;
+    // Seeded by CFR+ on the built tree, the restricted games hold much of
+    // it: their LPs go to the engine the full LP would (HiGHS from the last
+    // basis on a sparse one: liar's dice 1.0 s against clarabel's 1.6 s;
+    // clarabel on a dense one, where HiGHS's simplex took minutes: 13-rank
+    // Leduc; docs/perf/double-oracle.md).
+    let backend = match (backend, &tree) {
+        (None, Some(tree)) if d.warm_start_cfr.is_some() => Some(super::lp::backend_for(tree)),
+        _ => backend,
+    };
     let options = DoOptions {
         variant,
         backend,
