@@ -266,6 +266,11 @@ pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_
     let interrupted = options.cancel.as_ref().and_then(|c| c.reason()) == Some(&Reason::Interrupted);
     let sol = result.map_err(|e| match e {
         SolveError::Cancelled | SolveError::Lp(LpError::Cancelled) if interrupted => INTERRUPTED.to_string(),
+        // The default's choice rests on the leaves of a few random plays.
+        SolveError::Unsupported { .. } if req.why.is_some() => format!(
+            "{e}\nhint: the double oracle was chosen by default (the leaves of random plays were zero-sum); name \
+             another solver: `--solver lemke` (two players, any payoffs) or `--solver cfr+` (any game)"
+        ),
         e => with_hint(&e),
     })?;
     // `--curve`: one CSV row per iteration (bounds, restricted-game size, times).
