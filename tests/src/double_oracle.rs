@@ -390,7 +390,7 @@ fn stopped_runs_return_the_best_strategies_met() {
 /// A CFR+ warm start's average on its support, as a default strategy
 /// (`solve --warm-start-cfr N --do-default cfr`), with the support as seed.
 fn cfr_default(tree: &Tree, iterations: u64) -> (DefaultStrategy, IdVec<InfosetId, Vec<u32>>) {
-    let average = galac_app::registry::double_oracle::cfr_average(tree, iterations).expect("CFR+");
+    let average = galac_app::registry::double_oracle::cfr_average(tree, iterations, 1).expect("CFR+");
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
     (DefaultStrategy::from_weights(&average), seed)
 }
@@ -593,4 +593,18 @@ fn cfr_seeded_oracle_with_warm_highs_lps_matches_the_full_lp() {
         warm_lps += warm;
     }
     assert!(warm_lps >= 2, "only {warm_lps} LPs started from a basis");
+}
+
+/// The warm start's CFR+ average is the same on one thread and on two (the
+/// oracle's seed runs on `--threads`): Leduc, whose tree CFR splits.
+#[test]
+fn the_warm_start_is_the_same_on_two_threads() {
+    use galac_app::registry::double_oracle::cfr_average;
+    let src = std::fs::read_to_string(repo_root().join("examples/leduc.gala")).expect("example");
+    let game = galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &[]).expect("loads");
+    let (tree, _, _) = build_own(&game, &BuildOptions::default()).expect("builds");
+    let one = cfr_average(&tree, 30, 1).expect("CFR+");
+    let two = cfr_average(&tree, 30, 2).expect("CFR+");
+    assert!(one.iter().any(|set| set.len() > 1), "a mixed average");
+    assert_eq!(one, two);
 }

@@ -81,19 +81,23 @@ const WARM_SUPPORT: f64 = 0.01;
 /// set, the actions the average strategy plays with probability at least
 /// [`WARM_SUPPORT`] (none at sets it never reaches).
 pub fn cfr_support(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<IdVec<InfosetId, Vec<u32>>, String> {
-    Ok(cfr_average(tree, iterations)?.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect())
+    Ok(cfr_average(tree, iterations, 1)?.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect())
 }
 
 /// [`cfr_support`] with the average's probabilities of those actions (not
 /// renormalised): the seed and the mixed default strategy of a warm start
 /// (the double oracle's set numbers are the tree's: both come from one
 /// interner).
+/// `threads` as CFR's (the average is the same on any number).
 pub fn cfr_average(
     tree: &galac_runtime::tree::Tree,
     iterations: u64,
+    threads: usize,
 ) -> Result<IdVec<InfosetId, Vec<(u32, f64)>>, String> {
     use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant as CfrVariant};
-    let solver = CfrSolver { config: CfrConfig::new(CfrVariant::CfrPlus, iterations), resume: None };
+    let mut config = CfrConfig::new(CfrVariant::CfrPlus, iterations);
+    config.threads = threads;
+    let solver = CfrSolver { config, resume: None };
     let mut quiet = |_: &Progress| Control::Continue;
     let (solution, _) = solver.run(tree, &mut quiet).map_err(|e| e.to_string())?;
     let mut average: IdVec<InfosetId, Vec<(u32, f64)>> = tree
@@ -142,7 +146,7 @@ fn start<G: Game>(game: &G, req: &Request) -> Result<Start, String> {
     let tree_seconds = clock.elapsed().as_secs_f64();
     let clock = std::time::Instant::now();
     let average = match (d.warm_start_cfr, &tree) {
-        (Some(n), Some(tree)) => cfr_average(tree, n)?,
+        (Some(n), Some(tree)) => cfr_average(tree, n, req.limits.threads_or_all())?,
         _ => IdVec::new(),
     };
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
