@@ -118,13 +118,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
             return 2;
         }
         let f = &args.flags;
-        // The default's seed, unless flags of the oracle's say otherwise.
-        let mut oracle = f.double_oracle.clone();
-        if let Some(n) = untreed.as_ref().and_then(|c| c.warm_start_cfr) {
-            if oracle.warm_start_cfr.is_none() && !oracle.no_tree {
-                oracle.warm_start_cfr = Some(n);
-            }
-        }
+        let oracle = seeded(&f.double_oracle, untreed.as_ref());
         let req = registry::double_oracle::Request {
             args: &oracle,
             lp: &f.lp,
@@ -252,6 +246,21 @@ fn answer<G: Game>(
         eprintln!("error: {e}");
         1
     })
+}
+
+/// The oracle's flags with the default's seed, unless they say otherwise
+/// (`--warm-start-cfr`, `--no-tree`).
+fn seeded(
+    flags: &registry::double_oracle::DoArgs,
+    chosen: Option<&registry::Chosen>,
+) -> registry::double_oracle::DoArgs {
+    let mut oracle = flags.clone();
+    if let Some(n) = chosen.and_then(|c| c.warm_start_cfr) {
+        if oracle.warm_start_cfr.is_none() && !oracle.no_tree {
+            oracle.warm_start_cfr = Some(n);
+        }
+    }
+    oracle
 }
 
 /// Vector CFR on a game whose tree is estimated above

@@ -1,8 +1,9 @@
 //! The solver `solve` picks without `--solver` before any tree is built
 //! (`registry::default_before_tree`): the double oracle for a large
 //! two-player zero-sum game (seeded by CFR+ on the tree below the LP's
-//! size), nothing (build the tree) otherwise. Hand games' choice of vector
-//! CFR is tested with the hold'em spots (`holdem.rs`).
+//! size), nothing (build the tree) otherwise, and that seed's independence
+//! of the thread count. Hand games' choice of vector CFR is tested with the
+//! hold'em spots (`holdem.rs`).
 
 use galac_app::registry::{default_before_tree, Chosen, LP_MAX_NODES, SEEDED_DO_NODES, SEED_CFR_ITERATIONS};
 
@@ -50,4 +51,19 @@ fn mid_sized_zero_sum_games_go_to_the_seeded_oracle() {
     assert!(c.why.contains("seeded by 100 iterations of CFR+"), "{}", c.why);
     assert!(default_before_tree(&game("a, b", 25, "x, y")).is_none(), "general-sum");
     assert!(default_before_tree(&game("a, b", 14, "x - y, y - x")).is_none(), "under the seeded oracle's size");
+}
+
+/// The warm start's CFR+ average is the same on one thread and on two (the
+/// oracle's seed runs on `--threads`): Leduc, whose tree CFR splits.
+#[test]
+fn the_warm_start_is_the_same_on_two_threads() {
+    use galac_app::registry::double_oracle::cfr_average;
+    let src = std::fs::read_to_string(crate::repo_root().join("examples/leduc.gala")).expect("example");
+    let game = galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &[]).expect("loads");
+    let (tree, _, _) =
+        galac_runtime::tree::build_own(&game, &galac_runtime::tree::BuildOptions::default()).expect("builds");
+    let one = cfr_average(&tree, 30, 1).expect("CFR+");
+    let two = cfr_average(&tree, 30, 2).expect("CFR+");
+    assert!(one.iter().any(|set| set.len() > 1), "a mixed average");
+    assert_eq!(one, two);
 }

@@ -594,17 +594,3 @@ fn cfr_seeded_oracle_with_warm_highs_lps_matches_the_full_lp() {
     }
     assert!(warm_lps >= 2, "only {warm_lps} LPs started from a basis");
 }
-
-/// The warm start's CFR+ average is the same on one thread and on two (the
-/// oracle's seed runs on `--threads`): Leduc, whose tree CFR splits.
-#[test]
-fn the_warm_start_is_the_same_on_two_threads() {
-    use galac_app::registry::double_oracle::cfr_average;
-    let src = std::fs::read_to_string(repo_root().join("examples/leduc.gala")).expect("example");
-    let game = galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &[]).expect("loads");
-    let (tree, _, _) = build_own(&game, &BuildOptions::default()).expect("builds");
-    let one = cfr_average(&tree, 30, 1).expect("CFR+");
-    let two = cfr_average(&tree, 30, 2).expect("CFR+");
-    assert!(one.iter().any(|set| set.len() > 1), "a mixed average");
-    assert_eq!(one, two);
-}
