@@ -2,7 +2,10 @@
 //! handler per process, installed here the first time anything needs it.
 //!
 //! While a run that can stop cleanly is armed ([`graceful`]: CFR keeps its
-//! answer and writes its checkpoint), the first signal only asks it to stop.
+//! answer and writes its checkpoint), the first signal only asks it to stop,
+//! and sets the [`Cancel`] flags given to [`cancel_on_signal`] (work that
+//! reports no progress while it runs, such as the double oracle's LPs, looks
+//! at them).
 //! Otherwise, or at a second signal, the process removes the temporary
 //! files it is writing ([`track_temp`]), stops the child processes it
 //! started ([`track_child`]: cargo, during `build`), and exits with status
@@ -13,10 +16,14 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use galac_runtime::cancel::{Cancel, Reason};
+
 struct State {
     /// Set by the first signal while armed; read by the run.
     stop: Arc<AtomicBool>,
     armed: AtomicBool,
+    /// Set with `stop`: the flags of work that stops within its step.
+    cancels: Mutex<Vec<Cancel>>,
     temps: Mutex<Vec<PathBuf>>,
     children: Mutex<Vec<u32>>,
 }
@@ -43,6 +50,7 @@ fn state() -> &'static State {
         State {
             stop: Arc::new(AtomicBool::new(false)),
             armed: AtomicBool::new(false),
+            cancels: Mutex::new(Vec::new()),
             temps: Mutex::new(Vec::new()),
             children: Mutex::new(Vec::new()),
         }
@@ -74,6 +82,9 @@ fn on_signal() {
         );
     }
     if s.armed.load(Ordering::SeqCst) && !s.stop.swap(true, Ordering::SeqCst) {
+        for cancel in s.cancels.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            cancel.cancel(Reason::Interrupted);
+        }
         return;
     }
     exit_cleanly(130);
@@ -103,6 +114,25 @@ pub fn graceful() -> Arc<AtomicBool> {
     let s = state();
     s.armed.store(true, Ordering::SeqCst);
     s.stop.clone()
+}
+
+/// Arms the clean stop (as [`graceful`]) and has the first signal set
+/// `cancel` too, with [`Reason::Interrupted`]: for a run whose steps are
+/// long and look at a [`Cancel`] (the double oracle's restricted LPs), so
+/// that it stops within the step rather than after it.
+pub fn cancel_on_signal(cancel: &Cancel) {
+    let s = state();
+    s.armed.store(true, Ordering::SeqCst);
+    s.cancels.lock().unwrap_or_else(|e| e.into_inner()).push(cancel.clone());
+    // A signal that came before the flag was listed.
+    if s.stop.load(Ordering::SeqCst) {
+        cancel.cancel(Reason::Interrupted);
+    }
+}
+
+/// Whether a signal asked the armed run to stop.
+pub fn signalled() -> bool {
+    state().stop.load(Ordering::SeqCst)
 }
 
 /// A temporary file being written: removed if a signal ends the process.

@@ -104,7 +104,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     // goes to the double oracle (the registry's choice, before any tree).
     let chosen = args.solver.is_none() && args.strategy.is_none() && !args.exact && args.limits.tree.is_none();
     let untreed = (chosen && !states).then(|| registry::default_before_tree(game)).flatten();
-    if let Some((row, why)) = &untreed {
+    if let Some(registry::Chosen { row, why, .. }) = &untreed {
         if refuses_run_flags_for(row, Some(why), args) {
             return 2;
         }
@@ -118,15 +118,16 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
             return 2;
         }
         let f = &args.flags;
+        let oracle = seeded(&f.double_oracle, untreed.as_ref());
         let req = registry::double_oracle::Request {
-            args: &f.double_oracle,
+            args: &oracle,
             lp: &f.lp,
             stop: &f.stop,
             limits: &args.limits,
             curve: args.curve.as_deref(),
             format: args.format,
             out: args.out.as_deref(),
-            why: untreed.map(|(_, why)| why),
+            why: untreed.map(|c| c.why),
         };
         return registry::double_oracle::run(game, &req);
     }
@@ -252,11 +253,26 @@ fn answer<G: Game>(
     })
 }
 
+/// The oracle's flags with the default's seed, unless they say otherwise
+/// (`--warm-start-cfr`, `--no-tree`).
+fn seeded(
+    flags: &registry::double_oracle::DoArgs,
+    chosen: Option<&registry::Chosen>,
+) -> registry::double_oracle::DoArgs {
+    let mut oracle = flags.clone();
+    if let Some(n) = chosen.and_then(|c| c.warm_start_cfr) {
+        if oracle.warm_start_cfr.is_none() && !oracle.no_tree {
+            oracle.warm_start_cfr = Some(n);
+        }
+    }
+    oracle
+}
+
 /// Vector CFR on a game whose tree is estimated above
 /// `VCFR_TREELESS_NODES` (named, or the default's choice before any tree):
 /// the public game derived from the rules, never the tree. `None` when
 /// `solve` goes on to build the tree.
-fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<(SolverId, String)>) -> Option<i32> {
+fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<registry::Chosen>) -> Option<i32> {
     let vector = |row: SolverId| row.name.starts_with("vcfr");
     let named_vector = args.solver.is_some_and(vector)
         && args.strategy.is_none()
@@ -264,7 +280,7 @@ fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<(So
         && args.limits.tree.is_none()
         && galac_runtime::tree::estimate(game, registry::VCFR_TREELESS_NODES)
             .is_some_and(|e| e.nodes >= registry::VCFR_TREELESS_NODES);
-    if !(named_vector || untreed.as_ref().is_some_and(|(row, _)| vector(row))) {
+    if !(named_vector || untreed.as_ref().is_some_and(|c| vector(c.row))) {
         return None;
     }
     if let Err(msg) = args.flags.validate() {
@@ -275,7 +291,7 @@ fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<(So
         eprintln!("error: `--curve` is written on the built tree; this game's is too large for vector CFR to build");
         return Some(2);
     }
-    let row = untreed.as_ref().map_or_else(|| args.solver.expect("named"), |(row, _)| *row);
+    let row = untreed.as_ref().map_or_else(|| args.solver.expect("named"), |c| c.row);
     let variant =
         if row.name == "vcfr+" { galac_solvers::cfr::Variant::CfrPlus } else { galac_solvers::vector::POSTFLOP_DCFR };
     let req = registry::vcfr::GameRequest {
@@ -285,7 +301,7 @@ fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<(So
         limits: &args.limits,
         format: args.format,
         out: args.out.as_deref(),
-        why: untreed.as_ref().map(|(_, why)| why.clone()),
+        why: untreed.as_ref().map(|c| c.why.clone()),
     };
     Some(registry::vcfr::run_game(game, &req))
 }

@@ -1,27 +1,69 @@
 //! The solver `solve` picks without `--solver` before any tree is built
 //! (`registry::default_before_tree`): the double oracle for a large
-//! two-player zero-sum game, nothing (build the tree) otherwise. Hand games'
-//! choice of vector CFR is tested with the hold'em spots (`holdem.rs`).
+//! two-player zero-sum game (seeded by CFR+ on the tree below the LP's
+//! size), nothing (build the tree) otherwise, and that seed's independence
+//! of the thread count. Hand games' choice of vector CFR is tested with the
+//! hold'em spots (`holdem.rs`).
+
+use galac_app::registry::{default_before_tree, Chosen, LP_MAX_NODES, SEEDED_DO_NODES, SEED_CFR_ITERATIONS};
+
+/// A game of two (or three) players choosing in turn from `0..n`, four
+/// choices: `n^4` leaves paying `outcome`.
+fn game(players: &str, n: u32, outcome: &str) -> galac_compiler::interp::Interp {
+    let src = format!(
+        "game g {{ players {players}; flow {{ choose a x in 0..{n}; choose b y in 0..{n}; choose a z in 0..{n}; \
+         choose b w in 0..{n}; outcome [{outcome}]; }} }}"
+    );
+    crate::trees::load(&src, &[])
+}
+
+/// The choice's solver and seed.
+fn chosen(c: Option<Chosen>) -> Option<(&'static str, Option<u64>)> {
+    c.map(|c| (c.row.name, c.warm_start_cfr))
+}
 
 /// Without `--solver`, a two-player game estimated past the LP's size goes
-/// to the double oracle before any tree is built, unless the leaves its
-/// random plays reach pay different totals (then the game is not
-/// zero-sum and the tree's solvers choose); a small game or three players
-/// never does.
+/// to the double oracle from the paper's start, before any tree is built,
+/// unless the leaves its random plays reach pay different totals (then the
+/// game is not zero-sum and the tree's solvers choose); a small game or
+/// three players never does.
 #[test]
 fn large_zero_sum_games_go_to_the_oracle_before_any_tree() {
-    use galac_app::registry::default_before_tree;
-    let game = |players: &str, outcome: &str| {
-        format!(
-            "game g {{ players {players}; flow {{ choose a x in 0..60; choose b y in 0..60; choose a z in 0..60; \
-             choose b w in 0..60; outcome [{outcome}]; }} }}"
-        )
-    };
-    let load = |src: String| crate::trees::load(&src, &[]);
-    let zero = load(game("a, b", "x - y, y - x"));
-    assert_eq!(default_before_tree(&zero).map(|(row, _)| row.name), Some("do"));
-    assert!(default_before_tree(&load(game("a, b", "x, y"))).is_none(), "general-sum");
-    assert!(default_before_tree(&load(game("a, b, c", "x - y, y - x, 0"))).is_none(), "three players");
+    // 60^4 leaves: about 13.2M nodes.
+    assert!(60f64.powi(4) > LP_MAX_NODES);
+    assert_eq!(chosen(default_before_tree(&game("a, b", 60, "x - y, y - x"))), Some(("do", None)));
+    assert!(default_before_tree(&game("a, b", 60, "x, y")).is_none(), "general-sum");
+    assert!(default_before_tree(&game("a, b, c", 60, "x - y, y - x, 0")).is_none(), "three players");
     let small = "game s { players a, b; flow { choose a x in 0..3; outcome [x, -x]; } }";
-    assert!(default_before_tree(&load(small.to_string())).is_none(), "small");
+    assert!(default_before_tree(&crate::trees::load(small, &[])).is_none(), "small");
+}
+
+/// From `SEEDED_DO_NODES` to the LP's size a zero-sum two-player game goes
+/// to the double oracle seeded by CFR+ (the old rule built the tree for
+/// the full LP there), and says why; under it the tree is built for the
+/// LP.
+#[test]
+fn mid_sized_zero_sum_games_go_to_the_seeded_oracle() {
+    // 25^4 leaves: 406,901 nodes; 14^4: 41,371 nodes.
+    assert!(25f64.powi(4) > SEEDED_DO_NODES && 25f64.powi(4) < LP_MAX_NODES && 41_371.0 < SEEDED_DO_NODES);
+    let c = default_before_tree(&game("a, b", 25, "x - y, y - x")).expect("chosen before the tree");
+    assert_eq!((c.row.name, c.warm_start_cfr), ("do", Some(SEED_CFR_ITERATIONS)));
+    assert!(c.why.contains("seeded by 100 iterations of CFR+"), "{}", c.why);
+    assert!(default_before_tree(&game("a, b", 25, "x, y")).is_none(), "general-sum");
+    assert!(default_before_tree(&game("a, b", 14, "x - y, y - x")).is_none(), "under the seeded oracle's size");
+}
+
+/// The warm start's CFR+ average is the same on one thread and on two (the
+/// oracle's seed runs on `--threads`): Leduc, whose tree CFR splits.
+#[test]
+fn the_warm_start_is_the_same_on_two_threads() {
+    use galac_app::registry::double_oracle::cfr_average;
+    let src = std::fs::read_to_string(crate::repo_root().join("examples/leduc.gala")).expect("example");
+    let game = galac_compiler::driver::load_interp("leduc.gala", src.as_bytes(), &[]).expect("loads");
+    let (tree, _, _) =
+        galac_runtime::tree::build_own(&game, &galac_runtime::tree::BuildOptions::default()).expect("builds");
+    let one = cfr_average(&tree, 30, 1).expect("CFR+");
+    let two = cfr_average(&tree, 30, 2).expect("CFR+");
+    assert!(one.iter().any(|set| set.len() > 1), "a mixed average");
+    assert_eq!(one, two);
 }

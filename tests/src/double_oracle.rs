@@ -390,7 +390,7 @@ fn stopped_runs_return_the_best_strategies_met() {
 /// A CFR+ warm start's average on its support, as a default strategy
 /// (`solve --warm-start-cfr N --do-default cfr`), with the support as seed.
 fn cfr_default(tree: &Tree, iterations: u64) -> (DefaultStrategy, IdVec<InfosetId, Vec<u32>>) {
-    let average = galac_app::registry::double_oracle::cfr_average(tree, iterations).expect("CFR+");
+    let average = galac_app::registry::double_oracle::cfr_average(tree, iterations, 1).expect("CFR+");
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
     (DefaultStrategy::from_weights(&average), seed)
 }

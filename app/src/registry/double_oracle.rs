@@ -4,18 +4,24 @@
 //! `--no-tree`); otherwise the check is the oracle's own exact best
 //! responses on the full game, whose gap is the answer's NashConv.
 
+use galac_runtime::cancel::Reason;
 use galac_runtime::game::Game;
 use galac_runtime::ids::{IdVec, InfosetId};
 use galac_runtime::info::InfoInterner;
 use galac_solvers::best_response::evaluate;
 use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Iteration, Variant};
-use galac_solvers::solver::{Control, Progress};
+use galac_solvers::lp::LpError;
+use galac_solvers::solver::{Control, Progress, SolveError};
 
 use super::harness::{Harness, StopArgs};
 use super::lp::LpArgs;
 use super::solved::{fields, with_hint};
 use crate::report::{unique_labels, Report, SolveJson, Strategy, SOLVE_SCHEMA};
 use crate::{Format, LimitArgs};
+
+/// What an interrupted run says (it ends with status 130).
+pub const INTERRUPTED: &str = "interrupted (Ctrl-C or a signal): the double oracle stopped within its iteration, \
+                               without an answer (`--time-limit SECONDS` stops it with the best profile so far)";
 
 /// A run of the double oracle as `solve` asks for it.
 pub struct Request<'a> {
@@ -75,19 +81,23 @@ const WARM_SUPPORT: f64 = 0.01;
 /// set, the actions the average strategy plays with probability at least
 /// [`WARM_SUPPORT`] (none at sets it never reaches).
 pub fn cfr_support(tree: &galac_runtime::tree::Tree, iterations: u64) -> Result<IdVec<InfosetId, Vec<u32>>, String> {
-    Ok(cfr_average(tree, iterations)?.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect())
+    Ok(cfr_average(tree, iterations, 1)?.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect())
 }
 
 /// [`cfr_support`] with the average's probabilities of those actions (not
 /// renormalised): the seed and the mixed default strategy of a warm start
 /// (the double oracle's set numbers are the tree's: both come from one
 /// interner).
+/// `threads` as CFR's (the average is the same on any number).
 pub fn cfr_average(
     tree: &galac_runtime::tree::Tree,
     iterations: u64,
+    threads: usize,
 ) -> Result<IdVec<InfosetId, Vec<(u32, f64)>>, String> {
     use galac_solvers::cfr::{CfrConfig, CfrSolver, Variant as CfrVariant};
-    let solver = CfrSolver { config: CfrConfig::new(CfrVariant::CfrPlus, iterations), resume: None };
+    let mut config = CfrConfig::new(CfrVariant::CfrPlus, iterations);
+    config.threads = threads;
+    let solver = CfrSolver { config, resume: None };
     let mut quiet = |_: &Progress| Control::Continue;
     let (solution, _) = solver.run(tree, &mut quiet).map_err(|e| e.to_string())?;
     let mut average: IdVec<InfosetId, Vec<(u32, f64)>> = tree
@@ -136,7 +146,7 @@ fn start<G: Game>(game: &G, req: &Request) -> Result<Start, String> {
     let tree_seconds = clock.elapsed().as_secs_f64();
     let clock = std::time::Instant::now();
     let average = match (d.warm_start_cfr, &tree) {
-        (Some(n), Some(tree)) => cfr_average(tree, n)?,
+        (Some(n), Some(tree)) => cfr_average(tree, n, req.limits.threads_or_all())?,
         _ => IdVec::new(),
     };
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
@@ -189,7 +199,12 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
     });
     shown.unwrap_or_else(|msg| {
         eprintln!("error: {msg}");
-        1
+        // Status 130, as a signal's ([`crate::signals`]).
+        if crate::signals::signalled() {
+            130
+        } else {
+            1
+        }
     })
 }
 
@@ -201,6 +216,15 @@ pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_
     let d = req.args;
     let (variant, backend) = checked_flags(req)?;
     let Start { tree, mut interner, tree_seconds, seed, default, warm_seconds } = start(game, req)?;
+    // Seeded by CFR+ on the built tree, the restricted games hold much of
+    // it: their LPs go to the engine the full LP would (HiGHS from the last
+    // basis on a sparse one: liar's dice 1.0 s against clarabel's 1.6 s;
+    // clarabel on a dense one, where HiGHS's simplex took minutes: 13-rank
+    // Leduc; docs/perf/double-oracle.md).
+    let backend = match (backend, &tree) {
+        (None, Some(tree)) if d.warm_start_cfr.is_some() => Some(super::lp::backend_for(tree)),
+        _ => backend,
+    };
     let options = DoOptions {
         variant,
         backend,
@@ -213,9 +237,15 @@ pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_
         seed,
         default,
         check_warm: false,
-        cancel: req.limits.cancel.clone(),
+        cancel: Some(req.limits.cancel.clone().unwrap_or_default()),
     };
     let mut harness = Harness::new(&format!("do-{} iterations", variant.name()), None, req.stop, req.limits.quiet);
+    // Ctrl-C or SIGTERM stops the run within its step (a restricted LP of
+    // 13-rank Leduc takes HiGHS a minute), without an answer: the last
+    // bounds may come from a pruned search not yet certified.
+    if let Some(cancel) = &options.cancel {
+        crate::signals::cancel_on_signal(cancel);
+    }
     // Its own count covers the restricted game's tree, not the LPs' working
     // memory: the watch bounds the whole.
     let _watch = crate::memory::watch(req.limits, "the double oracle");
@@ -237,7 +267,16 @@ pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_
     }
     let result = solve_game(game, &mut interner, &options, &mut harness);
     harness.finish();
-    let sol = result.map_err(|e| with_hint(&e))?;
+    let interrupted = options.cancel.as_ref().and_then(|c| c.reason()) == Some(&Reason::Interrupted);
+    let sol = result.map_err(|e| match e {
+        SolveError::Cancelled | SolveError::Lp(LpError::Cancelled) if interrupted => INTERRUPTED.to_string(),
+        // The default's choice rests on the leaves of a few random plays.
+        SolveError::Unsupported { .. } if req.why.is_some() => format!(
+            "{e}\nhint: the double oracle was chosen by default (the leaves of random plays were zero-sum); name \
+             another solver: `--solver lemke` (two players, any payoffs) or `--solver cfr+` (any game)"
+        ),
+        e => with_hint(&e),
+    })?;
     // `--curve`: one CSV row per iteration (bounds, restricted-game size, times).
     if let Some(path) = req.curve {
         crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, curve_csv(&sol).as_bytes()))

@@ -35,16 +35,21 @@ impl LpArgs {
     }
 }
 
+/// The engine for the sequence-form LP of `tree` (or of a restricted
+/// game of it) when none is named: [`Backend::for_size`] of its sequences
+/// and leaves.
+pub fn backend_for(tree: &Tree) -> Backend {
+    // Sequences of both players: each set's actions, and the two empty ones.
+    let sequences = 2 + tree.infosets.iter().map(|i| i.n_actions as usize).sum::<usize>();
+    let leaves = tree.nodes().filter(|&n| tree.node(n) == NodeView::Terminal).count();
+    Backend::for_size(sequences, leaves)
+}
+
 /// The registry's `lp` row.
 pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
     let backend = match args.backend()? {
         Some(named) => named,
-        None => {
-            // Sequences of both players: each set's actions, and the two empty ones.
-            let sequences = 2 + tree.infosets.iter().map(|i| i.n_actions as usize).sum::<usize>();
-            let leaves = tree.nodes().filter(|&n| tree.node(n) == NodeView::Terminal).count();
-            Backend::for_size(sequences, leaves)
-        }
+        None => backend_for(tree),
     };
     let solver = LpSolver { backend, cancel: cx.limits.cancel.clone() };
     let solution = {

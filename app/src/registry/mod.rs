@@ -332,16 +332,45 @@ pub const LP_MAX_NODES: f64 = 5_000_000.0;
 /// nodes) has only the rules path.
 pub const VCFR_TREELESS_NODES: f64 = 200_000_000.0;
 
+/// Trees estimated at this many nodes or more (and under [`LP_MAX_NODES`])
+/// go to the double oracle seeded by [`SEED_CFR_ITERATIONS`] of CFR+ on the
+/// built tree instead of the full LP when no solver is named. Measured
+/// (docs/perf/double-oracle.md, "Choosing by default"; user CPU seconds,
+/// oracle against LP) it was faster on liar's dice (estimated at 67,172
+/// nodes, 294,883 built: 1.2 against 2.7), 5-mark phantom tic-tac-toe (1.9
+/// against 10.2), the depth-5 search game (1.7 against 2.2) and 13-rank
+/// Leduc (20.3 against 26.1), slower on 6-rank Leduc (2.1 against 1.9) and
+/// 6-card goofspiel (35.7 against 13.1). Under it (Leduc, 5-card goofspiel,
+/// 4-mark phantom tic-tac-toe: estimates of 11,000 to 27,000) the LP takes
+/// a fraction of a second and the oracle up to 3x that.
+pub const SEEDED_DO_NODES: f64 = 50_000.0;
+
+/// CFR+ iterations of the seed when the oracle is the default below
+/// [`LP_MAX_NODES`].
+pub const SEED_CFR_ITERATIONS: u64 = 100;
+
+/// A solver `solve` picks before building any tree.
+#[derive(Debug)]
+pub struct Chosen {
+    pub row: SolverId,
+    /// Why ("chosen because: ...").
+    pub why: String,
+    /// The double oracle's `--warm-start-cfr`, if it is seeded.
+    pub warm_start_cfr: Option<u64>,
+}
+
 /// The solver `solve` picks before building any tree, and why: for a
 /// two-player game whose tree Knuth's estimate puts above [`LP_MAX_NODES`]
 /// and whose sampled leaves all pay the same total, vector CFR on the game
 /// (no tree) when each player is dealt a two-card hand and the estimate is
 /// above [`VCFR_TREELESS_NODES`], else the double oracle (a hand game under
 /// that size builds its tree, where [`default_for`] picks vector CFR);
-/// `None` (build the tree, then [`default_for`]) for any other game.
-/// Whether the payoffs are zero-sum is known for sure only from every
-/// leaf, so the oracle checks it as it explores.
-pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<(SolverId, String)> {
+/// from [`SEEDED_DO_NODES`] to [`LP_MAX_NODES`], the double oracle seeded
+/// by CFR+ (which builds the tree); `None` (build the tree, then
+/// [`default_for`]) for any other game. Whether the payoffs are zero-sum
+/// is known for sure only from every leaf, so the oracle checks it as it
+/// explores.
+pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<Chosen> {
     if game.info().players.len() != 2 {
         return None;
     }
@@ -349,10 +378,23 @@ pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<(So
     // (a game whose sampled leaves agree may still not be zero-sum: the
     // oracle then says so as it explores).
     let guess = galac_runtime::tree::estimate(game, f64::INFINITY)?;
-    if guess.nodes < LP_MAX_NODES || guess.sums_differ {
+    if guess.nodes < SEEDED_DO_NODES || guess.sums_differ {
         return None;
     }
-    if deals_hands(game) {
+    let hands = deals_hands(game);
+    if guess.nodes < LP_MAX_NODES {
+        if hands {
+            return None;
+        }
+        let why = format!(
+            "two players and a tree estimated at {:.0} nodes, from {} to {}: the double oracle seeded by {} \
+             iterations of CFR+ on the tree, with the LP engine the full LP would use, was faster than the full LP \
+             on most games of this size (name `--solver lp` for the full LP)",
+            guess.nodes, SEEDED_DO_NODES as u64, LP_MAX_NODES as u64, SEED_CFR_ITERATIONS
+        );
+        return Some(Chosen { row: by_name("do")?, why, warm_start_cfr: Some(SEED_CFR_ITERATIONS) });
+    }
+    if hands {
         if guess.nodes < VCFR_TREELESS_NODES {
             return None;
         }
@@ -363,7 +405,7 @@ pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<(So
              `--solver do`)",
             VCFR_TREELESS_NODES as u64
         );
-        return Some((row, why));
+        return Some(Chosen { row, why, warm_start_cfr: None });
     }
     let row = by_name("do")?;
     let why = format!(
@@ -371,7 +413,7 @@ pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<(So
          only the part of the game its equilibrium needs (name `--solver lp` to build the tree)",
         LP_MAX_NODES as u64
     );
-    Some((row, why))
+    Some(Chosen { row, why, warm_start_cfr: None })
 }
 
 /// Whether each player's first information set on the play that takes

@@ -99,6 +99,36 @@ fn signalled(args: &[&str], signal: &str, after: std::time::Duration) -> Option<
     child.wait().expect("galac ends").code()
 }
 
+/// SIGTERM to the double oracle stops it within its step (the restricted
+/// LP it is solving looks at the signal's flag; before, the run went on to
+/// the LP's end, over a minute on 13-rank Leduc), with status 130, a
+/// message, and no answer file. Liar's dice from the paper's start takes
+/// minutes, so the signal always lands mid-run; a run that went on to its
+/// end would stop with status 0 and write its answer.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_double_oracle_within_its_step_without_an_answer() {
+    let dir = scratch("sigterm_do");
+    let out = dir.join("answer.json");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_galac"))
+        .args(["solve", &example("liars_dice.gala"), "--solver", "do", "--no-tree", "--format", "json", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("galac starts");
+    std::thread::sleep(std::time::Duration::from_millis(3000));
+    let sent = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(sent.success());
+    let output = child.wait_with_output().expect("galac ends");
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{err}");
+    assert!(err.contains("error: interrupted") && err.contains("without an answer"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Ctrl-C during `tree --save` (a build of minutes) ends the run with
 /// status 130 and leaves no hidden temporary file.
 #[cfg(unix)]
