@@ -271,12 +271,9 @@ fn random_programs() {
 #[test]
 fn generic_poker() {
     check_example("generic_poker.gala", &["types=2", "bet_sizes=2"]);
-    // The default game is one of the suite's longest runs (BENCHMARKS.md,
-    // "Tests"): the smaller one above goes through the same code.
-    if crate::slow_tests() {
+    // One of the suite's longest runs; the game above takes the same code.
+    if crate::slow_part("double_oracle::generic_poker: the default game") {
         check_example("generic_poker.gala", &[]);
-    } else {
-        crate::announce("double_oracle::generic_poker: the default game skipped (GALAC_SLOW_TESTS=1 runs it)");
     }
 }
 
