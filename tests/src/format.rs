@@ -13,8 +13,23 @@ use crate::games::{cut_down, digest};
 use crate::repo_root;
 
 /// Trees are compared when they have at most this many nodes (the larger
-/// examples are compared by their parsed programs alone).
+/// examples are compared by their parsed programs alone), with
+/// `GALAC_SLOW_TESTS=1`.
 const MAX_NODES: u64 = 200_000;
+
+/// The bound by default: building the examples' trees up to [`MAX_NODES`],
+/// twice each, made this the longest test of `cargo test --workspace`
+/// (BENCHMARKS.md, "Tests"); the parsed programs, the comments and
+/// idempotence are compared for every file either way.
+const QUICK_MAX_NODES: u64 = 20_000;
+
+fn max_nodes() -> u64 {
+    if crate::slow_tests() {
+        MAX_NODES
+    } else {
+        QUICK_MAX_NODES
+    }
+}
 
 /// Random programs formatted (seeds 0 to this).
 const PROGRAMS: u64 = 300;
@@ -84,11 +99,11 @@ fn comments(src: &str) -> Vec<&str> {
 }
 
 /// The digest of the game's tree, or the error that stops it (a game that
-/// does not check, a run-time error or a tree past [`MAX_NODES`]) without
+/// does not check, a run-time error or a tree past [`max_nodes`]) without
 /// its places, which formatting moves.
 fn tree_digest(src: &str, params: &[String]) -> Result<u64, String> {
     let interp = galac_compiler::driver::load_interp("g.gala", src.as_bytes(), params).map_err(without_places)?;
-    let options = BuildOptions { max_nodes: MAX_NODES, ..BuildOptions::default() };
+    let options = BuildOptions { max_nodes: max_nodes(), ..BuildOptions::default() };
     build(&interp, &options).map(|t| digest(&t.0)).map_err(|e| without_places(e.to_string()))
 }
 
@@ -121,6 +136,12 @@ fn gala_files(dir: &str) -> Vec<(String, String)> {
 
 #[test]
 fn every_example_is_formatted_and_keeps_its_meaning() {
+    if !crate::slow_tests() {
+        crate::announce(&format!(
+            "format::every_example_is_formatted_and_keeps_its_meaning: trees compared up to {QUICK_MAX_NODES} nodes \
+             ({MAX_NODES} with GALAC_SLOW_TESTS=1)"
+        ));
+    }
     for (name, src) in gala_files("examples") {
         let params: Vec<String> = cut_down(&name).iter().map(|s| s.to_string()).collect();
         let formatted = check(&name, &src, &params).unwrap_or_else(|| panic!("{name} does not parse"));

@@ -3,11 +3,13 @@
 //! known values.
 //!
 //! Needs Python with pygambit (`pip install -r tests/interop/requirements.txt`,
-//! the README's set-up): it runs whenever that Python imports pygambit, and
-//! otherwise passes; either way it says which on standard error, past
-//! libtest's capture. `GALAC_PYGAMBIT=1` (CI) makes a
-//! missing pygambit a failure; `GALAC_PYGAMBIT=0` skips the test.
-//! `GALAC_PYTHON` names the interpreter (default `python3`).
+//! the README's set-up). A slow suite (about a minute of CPU, most of it
+//! Python's): it runs with `GALAC_SLOW_TESTS=1` or `GALAC_PYGAMBIT=1` (CI
+//! sets both) when that Python imports pygambit, and otherwise passes;
+//! either way it says which on standard error, past libtest's capture.
+//! `GALAC_PYGAMBIT=1` makes a missing pygambit a failure;
+//! `GALAC_PYGAMBIT=0` skips the test. `GALAC_PYTHON` names the interpreter
+//! (default `python3`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -135,6 +137,12 @@ pub(crate) fn python_with_pygambit(test: &str) -> Option<String> {
     let wanted = std::env::var("GALAC_PYGAMBIT").ok();
     if wanted.as_deref() == Some("0") {
         crate::announce(&format!("gambit interop ({test}): skipped (GALAC_PYGAMBIT=0)"));
+        return None;
+    }
+    if wanted.is_none() && !crate::slow_tests() {
+        crate::announce(&format!(
+            "gambit interop ({test}): skipped, a slow suite (GALAC_SLOW_TESTS=1 or GALAC_PYGAMBIT=1 runs it)"
+        ));
         return None;
     }
     let importable = Command::new(&python).args(["-c", "import pygambit"]).output().is_ok_and(|o| o.status.success());

@@ -99,6 +99,16 @@ pub fn slow_tests() -> bool {
     std::env::var("GALAC_SLOW_TESTS").is_ok_and(|v| v.trim() == "1")
 }
 
+/// Whether the slow part `what` of a test runs ([`slow_tests`]); when it
+/// does not, says so with [`announce`].
+pub fn slow_part(what: &str) -> bool {
+    let slow = slow_tests();
+    if !slow {
+        announce(&format!("{what}: skipped (GALAC_SLOW_TESTS=1 runs it)"));
+    }
+    slow
+}
+
 /// The repository root (the parent of this crate).
 pub fn repo_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(|p| p.to_path_buf()).unwrap_or_default()

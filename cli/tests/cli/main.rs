@@ -28,6 +28,7 @@ mod outputs;
 mod play;
 mod schema;
 mod solve_output;
+mod solver_build;
 mod solvers;
 mod three_players;
 mod use_answers;

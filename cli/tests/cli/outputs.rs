@@ -215,43 +215,14 @@ fn a_checkpoint_of_other_params_or_with_a_non_finite_value_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A stand-in for cargo: its registry has every crate (`metadata`
-/// succeeds); a build fails like a damaged cache (rustc's E0786) while
-/// `$CARGO_TARGET_DIR/damaged` exists, else "builds" the package's binary
-/// (with `FAKE_CARGO_SLOW`, taking a second over a step it names).
-#[cfg(unix)]
-const FAKE_CARGO: &str = r#"#!/bin/sh
-[ "$1" = metadata ] && exit 0
-prev=""
-for a in "$@"; do
-    [ "$prev" = "--manifest-path" ] && manifest=$a
-    prev=$a
-done
-name=$(sed -n 's/^name = "\(.*\)"/\1/p' "$manifest" | head -n 1)
-if [ -e "$CARGO_TARGET_DIR/damaged" ] || [ -n "$FAKE_CARGO_ALWAYS_FAILS" ]; then
-    echo "error[E0786]: found invalid metadata files for crate \`galac_runtime\`" >&2
-    exit 101
-fi
-if [ -n "$FAKE_CARGO_SLOW" ]; then
-    echo "   Compiling galac-solvers v0.1.0" >&2
-    sleep 1
-fi
-mkdir -p "$CARGO_TARGET_DIR/release"
-printf '#!/bin/sh\necho solver\n' > "$CARGO_TARGET_DIR/release/$name"
-chmod +x "$CARGO_TARGET_DIR/release/$name"
-"#;
-
 /// A damaged build cache (here: cargo fails until its target directory
 /// is emptied) is emptied and the build done again, with a note; a build
 /// that fails from an empty cache too is reported as the error it is.
 #[cfg(unix)]
 #[test]
 fn a_damaged_build_cache_is_emptied_and_the_build_done_again() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = scratch("damaged_cache");
-    let cargo = dir.join("fake-cargo");
-    std::fs::write(&cargo, FAKE_CARGO).unwrap();
-    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let cargo = crate::common::fake_cargo(&dir);
     let cache = dir.join("cache");
     std::fs::create_dir_all(cache.join("target")).unwrap();
     std::fs::write(cache.join("target").join("damaged"), b"").unwrap();
@@ -295,14 +266,30 @@ fn a_damaged_build_cache_is_emptied_and_the_build_done_again() {
 
 /// `galac prepare` (the README's set-up) builds the crates every solver
 /// links into the cache, says so, and leaves no scratch game behind; a
-/// second run (warm) with `--quiet` says nothing. In the cache the other
-/// tests that build solvers share, with their profile (optimisation off).
+/// second run (warm) with `--quiet` says nothing. With `GALAC_SLOW_TESTS=1`
+/// by cargo, in the cache the other tests that build solvers share, with
+/// their profile (optimisation off); else (the build took minutes of the
+/// test run's CPU: BENCHMARKS.md, "Tests") by the stand-in for cargo.
 #[test]
 fn prepare_builds_the_solver_crates_into_the_cache() {
-    let cache = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("galac-cache");
+    let slow = crate::common::slow_tests();
+    let (cache, fake) = if slow {
+        (std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("galac-cache"), None)
+    } else {
+        crate::common::announce(
+            "outputs::prepare_builds_the_solver_crates_into_the_cache: with a stand-in for cargo \
+             (GALAC_SLOW_TESTS=1 runs cargo)",
+        );
+        let dir = scratch("prepare");
+        let fake = crate::common::fake_cargo(&dir);
+        (dir.join("cache"), Some(fake))
+    };
     let prepare = |quiet: bool| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_galac"));
         cmd.env("GALAC_CACHE_DIR", &cache).env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0").arg("prepare");
+        if let Some(fake) = &fake {
+            cmd.env("CARGO", fake);
+        }
         if quiet {
             cmd.arg("--quiet");
         }
@@ -312,9 +299,11 @@ fn prepare_builds_the_solver_crates_into_the_cache() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(err.contains("Compiling the crates every solver links") && err.contains("Finished the crates"), "{err}");
-    let libs = std::fs::read_dir(cache.join("target/release/deps")).expect("the cache's target directory");
-    let names: Vec<String> = libs.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
-    assert!(names.iter().any(|n| n.starts_with("libgalac_app-") && n.ends_with(".rlib")), "{names:?}");
+    if slow {
+        let libs = std::fs::read_dir(cache.join("target/release/deps")).expect("the cache's target directory");
+        let names: Vec<String> = libs.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+        assert!(names.iter().any(|n| n.starts_with("libgalac_app-") && n.ends_with(".rlib")), "{names:?}");
+    }
     let left: Vec<String> = std::fs::read_dir(&cache)
         .expect("the cache")
         .flatten()
