@@ -95,7 +95,7 @@ pub fn announce(line: &str) {
 /// CPU seconds (user and system) of this process so far (the benches'
 /// rate per CPU second: a loaded machine shares its cores, so wall time
 /// overstates one core's time).
-fn cpu_seconds() -> f64 {
+pub fn cpu_seconds() -> f64 {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     // After the command name in parentheses: fields 14 and 15 (utime, stime) are the 12th and 13th.
     let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
