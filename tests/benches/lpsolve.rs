@@ -27,6 +27,7 @@ use galac_solvers::best_response::evaluate;
 use galac_solvers::lp::{self, Backend};
 use galac_solvers::sequence_form::SequenceForm;
 use galac_solvers::Profile;
+use galac_tests::cpu_seconds;
 
 struct Case {
     name: &'static str,
@@ -43,15 +44,6 @@ const CASES: &[Case] = &[
     Case { name: "poker247k", file: "examples/poker.gala", params: &["suits=4", "ranks=13", "cash=4"] },
     Case { name: "liars", file: "examples/liars_dice.gala", params: &[] },
 ];
-
-/// CPU seconds (user and system) of this process so far.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // After the command name in parentheses: fields 14 and 15 (utime, stime) are the 12th and 13th.
-    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
-    let ticks: Vec<f64> = rest.split_whitespace().skip(11).take(2).filter_map(|t| t.parse().ok()).collect();
-    ticks.iter().sum::<f64>() / 100.0
-}
 
 const MICROLP_MAX_NODES: usize = 200_000;
 

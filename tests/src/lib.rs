@@ -92,6 +92,17 @@ pub fn announce(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
+/// CPU seconds (user and system) of this process so far (the benches'
+/// rate per CPU second: a loaded machine shares its cores, so wall time
+/// overstates one core's time).
+pub fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // After the command name in parentheses: fields 14 and 15 (utime, stime) are the 12th and 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let ticks: Vec<f64> = rest.split_whitespace().skip(11).take(2).filter_map(|t| t.parse().ok()).collect();
+    ticks.iter().sum::<f64>() / 100.0
+}
+
 /// Whether the slow suites run: `GALAC_SLOW_TESTS=1` (CI sets it; README,
 /// "Run the tests"). A test that skips its slow part says so with
 /// [`announce`].

@@ -3,12 +3,13 @@
 //!
 //! The standard deck is `deck(13, 4)`: rank 0 is a two and rank 12 an ace;
 //! suit 0 is spades, 1 hearts, 2 diamonds, 3 clubs (the order the labels
-//! print them in). `hand_rank` answers from rs_poker's perfect-hash tables
-//! (OMPEval's method): a few table reads and no branch on the hand's class,
-//! which bit tests of each class cannot avoid on mixed hands (the
-//! `hand_rank` bench measures the rate). Its value is the hand's class (1 for high card up to 9 for
-//! a straight flush) times 4096 plus a rank within the class, so a higher
-//! value wins and equal values split.
+//! print them in). `hand_rank` answers from perfect-hash tables (OMPEval's
+//! method, [`Tables`]) keyed by the deck's own card numbers and filled with
+//! rs_poker's values on first use: per card one table index and two reads,
+//! no branch on the hand's class (the `hand_rank` bench measures the rate).
+//! Its value is rs_poker's: the hand's class (1 for high card up to 9 for a
+//! straight flush) times 4096 plus a rank within the class, so a higher value
+//! wins and equal values split.
 
 use super::checked::{make_items, mul, other, At};
 use crate::error::GameError;
@@ -54,34 +55,209 @@ pub fn hand_rank<T: Scalar>(cards: &[T], at: impl At) -> Result<i64, GameError> 
     if !(5..=7).contains(&cards.len()) {
         return Err(other(format!("hand_rank needs 5 to 7 cards, got {}", cards.len()), at));
     }
-    // Checked in aggregate, branch-free per card: the largest card bounds
-    // every rank (as unsigned, a negative card is out of range too), the
-    // union of the cards' suit bits every suit, and a card met twice leaves
-    // its bit in `twice`. The table lookups read clamped indexes, so a bad
-    // hand is only refused after them.
-    let (mut largest, mut suits, mut seen, mut twice) = (0u64, 0u64, 0u64, 0u64);
-    let mut acc = SevenCardAccum::new();
-    for c in cards {
-        let c = c.int() as u64;
-        largest = largest.max(c);
-        suits |= c;
-        let index = ((c >> SUIT_BITS) as usize).min(RANKS as usize - 1) * 4 + (c & 3) as usize;
-        let bit = 1 << index;
-        twice |= seen & bit;
-        seen |= bit;
-        acc.add(RS_CARDS[index]);
+    // Seven cards (the river's hands) as an array, so the loop unrolls.
+    let value = match <&[T; 7]>::try_from(cards) {
+        Ok(seven) => TABLES.rank(seven),
+        Err(_) => TABLES.rank(cards),
+    };
+    value.ok_or_else(|| bad_hand(cards, at)).map(i64::from)
+}
+
+/// The suit counters' start: each suit's four bits of a key start at 3, so
+/// its top bit (8) is set when the suit has 5 cards or more (7 cards at
+/// most, so a counter never passes 10).
+const BIASED_SUITS: u64 = 0x3333 << SUIT_COUNTERS;
+/// Where a key's suit counters start: below them is the sum of the cards' rank keys.
+const SUIT_COUNTERS: u32 = 48;
+/// The bits of a key that count the cards past the deck's 52 (each adds
+/// `1 << POISON_SHIFT`, between the rank keys' sum, below 2^26, and the
+/// suit counters).
+const POISON_SHIFT: u32 = 40;
+const POISONED: u64 = 0xff << POISON_SHIFT;
+/// Each rank's part of a key (OMPEval's constants, Zekyll, MIT, as rs_poker
+/// uses them): sums of 5 to 7 of them, no rank more than four times, differ,
+/// which [`Tables::build`] checks.
+const RANK_KEYS: [u32; 13] = [
+    0x2000, 0x8001, 0x11000, 0x3a000, 0x91000, 0x176005, 0x366000, 0x41a013, 0x47802e, 0x479068, 0x48c0e4, 0x48f211,
+    0x494493,
+];
+/// The perfect hash of rank keys: a key's row (its bits from `ROW_SHIFT`)
+/// has an offset that puts the row's keys in distinct slots of `LOOKUP_LEN`.
+const ROW_SHIFT: u32 = 12;
+const LOOKUP_LEN: usize = 1 << 17;
+/// Rows of rank keys: above the largest key of seven cards (which
+/// [`Tables::build`] checks).
+const ROWS: usize = 1 << 13;
+/// Bits of a suit in a card set `mask`: 13 ranks, padded to 16.
+const SUIT_STRIDE: u32 = 16;
+
+/// The evaluator's tables, indexed by the standard deck's card number
+/// `rank * 4 + suit` and by perfect hash (OMPEval's method: a hand is the
+/// sum of its cards' keys and the union of their bits; a flush is read from
+/// the flushing suit's ranks, any other hand from its rank key). Their
+/// values are rs_poker's, read from it once on first use, so the two agree
+/// on every hand (holdem_tests.rs checks it) while a hand costs a few
+/// additions and two table reads, without rs_poker's card conversions.
+struct Tables {
+    /// Each card's rank key plus one in its suit's counter; past the
+    /// deck's 52 cards, a poisoned key.
+    key: [u64; 64],
+    /// Each card's bit: `suit * SUIT_STRIDE + rank`.
+    mask: [u64; 64],
+    /// The offset of each row of rank keys.
+    rows: Box<[u32; ROWS]>,
+    /// The value of each non-flush hand, at its rank key's slot.
+    lookup: Box<[u16; LOOKUP_LEN]>,
+    /// The value of each flush, by its suit's 13 rank bits.
+    flush: Box<[u16; 1 << 13]>,
+}
+
+/// A table of zeros made on the heap (not copied from the stack).
+fn zeros<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
+    vec![T::default(); N].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!())
+}
+
+static TABLES: std::sync::LazyLock<Tables> = std::sync::LazyLock::new(Tables::build);
+
+impl Tables {
+    /// The value of the hand of `cards`, or `None` if one is not a card of
+    /// the standard deck or two are the same.
+    #[inline(always)]
+    fn rank<'a, T: Scalar + 'a>(&self, cards: impl IntoIterator<Item = &'a T>) -> Option<u16> {
+        // Checked in aggregate, branch-free per card. A card of the deck
+        // has bits only in its rank's four (16 to 19) and its suit's two
+        // (0 and 1): the union of the cards shows any other (a negative
+        // card has them all). Ranks 13 to 15 read the poisoned keys of cards
+        // 52 to 63. The cards' bits summed differ from their union when a
+        // card comes twice (no carry passes bit 63: the bits are below 2^61,
+        // seven at most). Table reads use the index masked to 64 entries,
+        // so a bad card only reads a wrong entry before it is refused.
+        let (mut key, mut mask, mut sum, mut all) = (BIASED_SUITS, 0u64, 0u64, 0u64);
+        for c in cards {
+            let c = c.int() as u64;
+            all |= c;
+            // rank * 4 + suit on a card of the deck: the rank shifted to
+            // bit 2 plus the suit in the low bits.
+            let index = (c >> (SUIT_BITS - 2)).wrapping_add(c) as usize & 63;
+            key = key.wrapping_add(self.key[index]);
+            let bit = self.mask[index];
+            mask |= bit;
+            sum = sum.wrapping_add(bit);
+        }
+        if all & !(0xf << SUIT_BITS | 3) != 0 || key & POISONED != 0 || sum != mask {
+            return None;
+        }
+        Some(self.value(key, mask))
     }
-    let suit_mask = (1u64 << SUIT_BITS) - 1;
-    if largest >> SUIT_BITS >= RANKS as u64 || suits & suit_mask & !3 != 0 || twice != 0 {
-        return Err(bad_hand(cards, at));
+
+    /// The value of the hand whose keys sum to `key` and whose cards are `mask`.
+    #[inline]
+    fn value(&self, key: u64, mask: u64) -> u16 {
+        let flush = key & 0x8888 << SUIT_COUNTERS;
+        if flush != 0 {
+            // At most one suit has 5 of 7 cards: its counter's top bit.
+            let suit = (flush.trailing_zeros() - SUIT_COUNTERS - 3) / 4;
+            return self.flush[(mask >> (suit * SUIT_STRIDE)) as usize & 0x1fff];
+        }
+        let rank_key = key as u32;
+        let offset = self.rows[(rank_key >> ROW_SHIFT) as usize & (ROWS - 1)];
+        self.lookup[rank_key.wrapping_add(offset) as usize & (LOOKUP_LEN - 1)]
     }
-    Ok(class_value(acc.rank()))
+
+    fn build() -> Tables {
+        let (mut key, mut mask) = ([1u64 << POISON_SHIFT; 64], [0u64; 64]);
+        for i in 0..52 {
+            let (rank, suit) = (i / 4, (i % 4) as u32);
+            key[i] = u64::from(RANK_KEYS[rank]) + (1 << (SUIT_COUNTERS + 4 * suit));
+            mask[i] = 1 << (suit * SUIT_STRIDE + rank as u32);
+        }
+        // Every multiset of 5 to 7 ranks (each at most four times), its rank
+        // key and rs_poker's value of it with suits dealt in turn (no flush).
+        let mut hands: Vec<(u32, u16)> = Vec::new();
+        let mut counts = [0u8; 13];
+        fn each(counts: &mut [u8; 13], r: usize, left: u8, f: &mut impl FnMut(&[u8; 13])) {
+            if r == 13 {
+                let n: u8 = counts.iter().sum();
+                if n >= 5 {
+                    f(counts);
+                }
+                return;
+            }
+            for k in 0..=left.min(4) {
+                counts[r] = k;
+                each(counts, r + 1, left - k, f);
+            }
+            counts[r] = 0;
+        }
+        each(&mut counts, 0, 7, &mut |counts| {
+            let mut acc = SevenCardAccum::new();
+            let (mut rank_key, mut n) = (0u32, 0usize);
+            for (r, &k) in counts.iter().enumerate() {
+                for _ in 0..k {
+                    acc.add(RS_CARDS[r * 4 + n % 4]);
+                    rank_key = rank_key.wrapping_add(RANK_KEYS[r]);
+                    n += 1;
+                }
+            }
+            hands.push((rank_key, rs_value(acc.rank())));
+        });
+        let mut by_row: Vec<Vec<(u32, u16)>> = vec![Vec::new(); ROWS];
+        for &h in &hands {
+            let row = (h.0 >> ROW_SHIFT) as usize;
+            assert!(row < ROWS, "internal error, please report: a rank key past the rows");
+            by_row[row].push(h);
+        }
+        let mut order: Vec<usize> = (0..ROWS).filter(|&r| !by_row[r].is_empty()).collect();
+        order.sort_by_key(|&r| std::cmp::Reverse(by_row[r].len()));
+        // First fit, densest rows first; a row's offset is tried only where
+        // its first key lands on a free slot.
+        let mut lookup: Box<[u16; LOOKUP_LEN]> = zeros();
+        let mut rows: Box<[u32; ROWS]> = zeros();
+        let slot = |k: u32, offset: u32| k.wrapping_add(offset) as usize & (LOOKUP_LEN - 1);
+        // Rows of one size are tried from where the last one fitted, the
+        // free slots below it being mostly too scattered for them (any slot
+        // that fits is right; this only keeps the first use fast).
+        let (mut first_free, mut from, mut last_len) = (0, 0, 0);
+        for r in order {
+            let row = &by_row[r];
+            while lookup[first_free] != 0 {
+                first_free += 1;
+            }
+            if row.len() != last_len {
+                (from, last_len) = (first_free, row.len());
+            }
+            let fits = |s: usize| {
+                let o = (s as u32).wrapping_sub(row[0].0);
+                (lookup[s] == 0 && row.iter().all(|&(k, _)| lookup[slot(k, o)] == 0)).then_some(o)
+            };
+            let (at, offset) = (from..LOOKUP_LEN)
+                .chain(first_free..from)
+                .find_map(|s| fits(s).map(|o| (s, o)))
+                .expect("internal error, please report: the hand table is too small");
+            for &(k, v) in row {
+                lookup[slot(k, offset)] = v;
+            }
+            rows[r] = offset;
+            from = at;
+        }
+        // Every rank key found its own slot: no two hands shared a key.
+        let placed = lookup.iter().filter(|&&v| v != 0).count();
+        assert_eq!(placed, hands.len(), "internal error, please report: rank keys collide");
+        let mut flush: Box<[u16; 1 << 13]> = zeros();
+        for (bits, v) in flush.iter_mut().enumerate() {
+            if (5..=7).contains(&bits.count_ones()) {
+                let mut acc = SevenCardAccum::new();
+                (0..13).filter(|r| bits >> r & 1 == 1).for_each(|r| acc.add(RS_CARDS[r * 4]));
+                *v = rs_value(acc.rank());
+            }
+        }
+        Tables { key, mask, rows, lookup, flush }
+    }
 }
 
 /// rs_poker's card of each card of the standard deck, by its number
-/// `rank * 4 + suit` (read from a table: its own conversions are calls
-/// through a jump table). Suits map one to one; which to which does not
-/// matter to a hand's strength.
+/// `rank * 4 + suit`. Suits map one to one; which to which does not matter
+/// to a hand's strength.
 const RS_CARDS: [Card; 52] = {
     const VALUES: [Value; 13] = [
         Value::Two,
@@ -109,8 +285,7 @@ const RS_CARDS: [Card; 52] = {
 };
 
 /// rs_poker's rank as one integer: its class (1 to 9) above its rank in the class.
-#[inline]
-fn class_value(r: Rank) -> i64 {
+fn rs_value(r: Rank) -> u16 {
     let class = match r.category() {
         CoreRank::HighCard => class::HIGH_CARD,
         CoreRank::OnePair => class::PAIR,
@@ -122,7 +297,7 @@ fn class_value(r: Rank) -> i64 {
         CoreRank::FourOfAKind => class::QUADS,
         CoreRank::StraightFlush => class::STRAIGHT_FLUSH,
     };
-    i64::from(class << CLASS_SHIFT | u32::from(r.value_bits()))
+    (class << CLASS_SHIFT) as u16 | r.value_bits()
 }
 
 /// The error of a hand with a card outside the standard deck or a card twice.

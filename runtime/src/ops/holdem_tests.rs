@@ -94,6 +94,26 @@ fn bad_hands_are_errors() {
     assert!(hand_rank(&twice, AT).unwrap_err().to_string().contains("a card twice"));
     let big = [c(13, 0), c(0, 0), c(1, 0), c(2, 1), c(3, 1)];
     assert!(hand_rank(&big, AT).unwrap_err().to_string().contains("not a card of the standard deck"));
+    // Each way out of the deck, alone among six good cards (the seventh
+    // card, so the seven-card path sees it too): ranks 13 to 15 (whose
+    // table entries exist), past 15, negative, suits past 3, and suit bits
+    // that would land the card on another card's entry.
+    let good: Vec<i64> = (0..6).map(|r| c(r, r % 4)).collect();
+    for bad in
+        [c(13, 1), c(15, 3), c(16, 0), -1, i64::MIN, c(-1, 0), c(5, 4), c(7, 1 << 14), c(2, 1 << 15), c(0, 0xffff)]
+    {
+        for n in [4, 5, 6] {
+            let hand: Vec<i64> = good[..n].iter().copied().chain([bad]).collect();
+            let e = hand_rank(&hand, AT).expect_err("a card outside the deck");
+            assert!(e.to_string().contains("not a card of the standard deck"), "{bad:#x}: {e}");
+        }
+    }
+    // A card twice, anywhere among seven.
+    for at in 0..6 {
+        let mut hand = good.clone();
+        hand.push(good[at]);
+        assert!(hand_rank(&hand, AT).unwrap_err().to_string().contains("a card twice"));
+    }
     let dyns: Vec<Dyn> = [c(12, 0), c(11, 0), c(10, 0), c(9, 0), c(8, 0)].into_iter().map(Dyn::Int).collect();
     assert_eq!(hand_class(hand_rank(&dyns, AT).expect("valid")), class::STRAIGHT_FLUSH);
 }
@@ -113,4 +133,37 @@ fn hands_are_dealt_jointly_with_card_removal() {
     assert_eq!(left, 96);
     let mut few = 3;
     assert!(deal_pairs(&first, &second, &board, &mut few, 3, AT).is_err());
+}
+
+/// The evaluator's tables are rs_poker's values re-keyed by the deck's card
+/// numbers: on hands of 5, 6 and 7 cards drawn by a fixed sequence (every
+/// flush and straight flush of a suit besides), `hand_rank` equals rs_poker's
+/// own evaluation, so both order every hand alike.
+#[test]
+fn hand_rank_agrees_with_rs_poker() {
+    let rs = |ids: &[usize]| {
+        let mut acc = SevenCardAccum::new();
+        ids.iter().for_each(|&i| acc.add(RS_CARDS[i]));
+        i64::from(rs_value(acc.rank()))
+    };
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for k in 0..300_000 {
+        let mut ids: Vec<usize> = Vec::new();
+        while ids.len() < 5 + k % 3 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let i = (seed % 52) as usize;
+            if !ids.contains(&i) {
+                ids.push(i);
+            }
+        }
+        assert_eq!(rank_of(&ids), rs(&ids), "{ids:?}");
+    }
+    for bits in 0u32..1 << 13 {
+        if (5..=7).contains(&bits.count_ones()) {
+            let ids: Vec<usize> = (0..13).filter(|r| bits >> r & 1 == 1).map(|r| r * 4 + 2).collect();
+            assert_eq!(rank_of(&ids), rs(&ids), "{ids:?}");
+        }
+    }
 }
