@@ -304,7 +304,8 @@ fn cargo_build(dir: &Path, target: &Path, progress: Show, offline: bool) -> Resu
             }
         })
     });
-    let status = wait_showing(&mut child, progress, &log);
+    let packages = if progress == Show::Lines { package_count(dir) } else { None };
+    let status = wait_showing(&mut child, progress, &log, packages);
     if let Some(reader) = reader {
         let _ = reader.join();
     }
@@ -322,12 +323,15 @@ fn cargo_build(dir: &Path, target: &Path, progress: Show, offline: bool) -> Resu
 }
 
 /// Waits for cargo; with [`Show::Lines`], writes every
-/// [`galac_app::progress::log_every`] the time so far and the last line of
-/// cargo's `log` ("Compiling galac-solvers ...").
+/// [`galac_app::progress::log_every`] how many crates cargo has compiled
+/// out of the `packages` the crate needs (an upper bound: crates already
+/// in the cache are not compiled again), the time so far and the last
+/// line of cargo's `log` ("Compiling galac-solvers ...").
 fn wait_showing(
     child: &mut std::process::Child,
     progress: Show,
     log: &std::sync::Mutex<String>,
+    packages: Option<usize>,
 ) -> std::io::Result<std::process::ExitStatus> {
     if progress != Show::Lines {
         return child.wait();
@@ -342,9 +346,16 @@ fn wait_showing(
         std::thread::sleep(std::time::Duration::from_millis(100).min(every).max(std::time::Duration::from_millis(10)));
         if last.elapsed() >= every {
             last = std::time::Instant::now();
-            let step = log.lock().ok().and_then(|l| l.lines().last().map(|l| l.trim().to_string()));
+            let (compiled, step) = log.lock().map_or((0, None), |l| {
+                let compiled = l.lines().filter(|l| l.trim_start().starts_with("Compiling ")).count();
+                (compiled, l.lines().last().map(|l| l.trim().to_string()))
+            });
             let step = step.map_or(String::new(), |s| format!(": {s}"));
-            eprintln!("   building the solver, {:.0} s so far{step}", started.elapsed().as_secs_f64());
+            let of = packages.map_or(String::new(), |n| format!(" of at most {n}"));
+            eprintln!(
+                "   cargo: crates compiled: {compiled}{of}, {:.0} s so far{step}",
+                started.elapsed().as_secs_f64()
+            );
         }
     }
 }
@@ -377,6 +388,24 @@ fn registry_has_all(dir: &Path) -> Result<(), String> {
         Some(line) => Err(line.trim().to_string()),
         None => Ok(()),
     }
+}
+
+/// How many packages the crate in `dir` depends on, itself included, on
+/// this platform (`cargo metadata --offline`'s resolve): the most crates a
+/// build of it compiles. `None` when cargo cannot say (the registry lacks
+/// some: the build then says so itself).
+fn package_count(dir: &Path) -> Option<usize> {
+    let mut cmd = cargo_command();
+    cmd.args(["metadata", "--offline", "--format-version", "1"]);
+    if let Some(host) = host_triple() {
+        cmd.args(["--filter-platform", &host]);
+    }
+    let output = cmd.arg("--manifest-path").arg(dir.join("Cargo.toml")).stderr(Stdio::null()).output().ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).ok()?;
+    metadata.get("resolve")?.get("nodes")?.as_array().map(Vec::len)
 }
 
 /// The platform rustc builds for by default (`rustc -vV`'s `host:`), which

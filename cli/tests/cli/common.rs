@@ -62,7 +62,10 @@ pub fn announce(line: &str) {
 /// tests.
 #[cfg(unix)]
 const FAKE_CARGO: &str = r#"#!/bin/sh
-[ "$1" = metadata ] && exit 0
+if [ "$1" = metadata ]; then
+    [ -n "$FAKE_CARGO_SLOW" ] && echo '{"resolve":{"nodes":[{},{},{}]}}'
+    exit 0
+fi
 prev=""
 for a in "$@"; do
     [ "$prev" = "--manifest-path" ] && manifest=$a
