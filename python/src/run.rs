@@ -2,18 +2,19 @@
 //! with Ctrl-C. The work runs on a thread of its own while the calling
 //! thread, without the GIL, waits for it and every 50 ms takes the GIL
 //! back to let Python run its signal handlers (`check_signals`). On
-//! KeyboardInterrupt the call cancels the work: it sets the call's
+//! KeyboardInterrupt the call cancels the work: it sets the call's own
 //! [`Cancel`] (the tree build, the LP's HiGHS and clarabel, Lemke and the
-//! double oracle stop at their next check) and the registry's stop flag
-//! (the CFR family stops at its next iteration), waits for the work's
-//! thread to end, and raises. Only microlp's LP cannot be stopped: after
+//! double oracle stop at their next check, the CFR family at its next
+//! iteration), waits for the work's thread to end, and raises. Only the
+//! call's flag is set, never the process-wide one of `galac_app::signals`:
+//! a next call would have to clear that one, and would so restart a run
+//! that had not yet stopped. Only microlp's LP cannot be stopped: after
 //! [`STOPPING`] the call raises and leaves it to finish. When the memory
 //! watch cancelled the work (`--max-memory` passed, `galac_app::memory`)
 //! the call raises `MemoryLimitError`. A panic on the work's thread becomes
 //! a `GalacError`: nothing unwinds into Python.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -42,9 +43,6 @@ pub fn interruptible<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
     let cancel = limits.cancel.clone().unwrap_or_default();
-    let stop = galac_app::signals::graceful();
-    // A new run starts unstopped (a Ctrl-C stopped the last one).
-    stop.store(false, Ordering::SeqCst);
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new().name("galac".into()).spawn(move || {
         let answer = catch_unwind(AssertUnwindSafe(work));
@@ -81,10 +79,8 @@ pub fn interruptible<T: Send + 'static>(
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if let Err(e) = py.check_signals() {
                     cancel.cancel(Reason::Interrupted);
-                    stop.store(true, Ordering::SeqCst);
                     // The work ends at its next check: wait for it, so that
-                    // no work goes on after the exception (and a CFR run
-                    // never outlives the reset of the flag by the next call).
+                    // no work goes on after the exception.
                     let _ = py.detach(move || rx.recv_timeout(STOPPING));
                     return Err(e);
                 }
