@@ -367,18 +367,8 @@ fn wait_showing(
 /// crates under clap), and without the filter a build that failed for
 /// another reason (an old compiler) was reported as missing them.
 fn registry_has_all(dir: &Path) -> Result<(), String> {
-    let mut cmd = cargo_command();
-    cmd.args(["metadata", "--offline", "--format-version", "1"]);
-    if let Some(host) = host_triple() {
-        cmd.args(["--filter-platform", &host]);
-    }
-    let output = cmd
-        .arg("--manifest-path")
-        .arg(dir.join("Cargo.toml"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| e.to_string())?;
+    let output =
+        metadata_command(dir).stdout(Stdio::null()).stderr(Stdio::piped()).output().map_err(|e| e.to_string())?;
     if output.status.success() {
         return Ok(());
     }
@@ -395,17 +385,24 @@ fn registry_has_all(dir: &Path) -> Result<(), String> {
 /// build of it compiles. `None` when cargo cannot say (the registry lacks
 /// some: the build then says so itself).
 fn package_count(dir: &Path) -> Option<usize> {
-    let mut cmd = cargo_command();
-    cmd.args(["metadata", "--offline", "--format-version", "1"]);
-    if let Some(host) = host_triple() {
-        cmd.args(["--filter-platform", &host]);
-    }
-    let output = cmd.arg("--manifest-path").arg(dir.join("Cargo.toml")).stderr(Stdio::null()).output().ok()?;
+    let output = metadata_command(dir).stderr(Stdio::null()).output().ok()?;
     if !output.status.success() {
         return None;
     }
     let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).ok()?;
     metadata.get("resolve")?.get("nodes")?.as_array().map(Vec::len)
+}
+
+/// `cargo metadata --offline` of the crate in `dir`, resolved for this
+/// platform only (the one the solver is built for).
+fn metadata_command(dir: &Path) -> Command {
+    let mut cmd = cargo_command();
+    cmd.args(["metadata", "--offline", "--format-version", "1"]);
+    if let Some(host) = host_triple() {
+        cmd.args(["--filter-platform", &host]);
+    }
+    cmd.arg("--manifest-path").arg(dir.join("Cargo.toml"));
+    cmd
 }
 
 /// The platform rustc builds for by default (`rustc -vV`'s `host:`), which
