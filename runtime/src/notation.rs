@@ -147,21 +147,106 @@ pub fn parse_range(text: &str) -> Result<Range, NotationError> {
     Ok(range)
 }
 
-/// A range written back as its hands (`AsKs,AhKh:0.5`), which
-/// [`parse_range`] reads as the same range.
+/// A range written back in players' notation, which [`parse_range`] reads
+/// as the same range: a hand class (`QQ`, `AKs`, `AKo`) whose hands all
+/// have one weight is written as the class, runs of such classes of one
+/// weight as spans (`QQ-22`, `AQs-A2s`) or with `+` (`66+`, `K9s+`), the
+/// other hands as two cards (`AsKh:0.5`). Pairs come first, then the
+/// classes by their higher rank, so a range written this way reads back
+/// as it was written (issue 45's ranges do); the items never overlap, so
+/// their order does not change the range.
 pub fn show_range(range: &[(Vec<i64>, i64)]) -> String {
-    let items: Vec<String> = range
-        .iter()
-        .map(|(hand, w)| {
-            let cards = show_cards(hand);
-            if *w == WEIGHT_ONE {
-                cards
-            } else {
-                let w = format!("{}.{:03}", w / WEIGHT_ONE, w % WEIGHT_ONE);
-                format!("{cards}:{}", w.trim_end_matches('0'))
+    let mut weights = vec![0i64; 52 * 52];
+    for (hand, w) in range {
+        let standard = |c: i64| show_card(c).len() == 2;
+        match hand.as_slice() {
+            [a, b] if standard(*a) && standard(*b) && a != b => {
+                weights[index(number(*a.max(b)), number(*a.min(b)))] = *w;
             }
-        })
+            // Not a hand of the standard deck (parse_range never makes
+            // one): every hand on its own.
+            _ => return show_hands(range),
+        }
+    }
+    let mut items = Vec::new();
+    let mut single = vec![true; 52 * 52];
+    // The weight every hand of a class has, if one.
+    let mut class_weight = |hi: i64, lo: i64, kind: Kind| {
+        let mut hands = Vec::new();
+        combos(hi, lo, kind, &mut hands);
+        let w = weights[index(hands[0].0, hands[0].1)];
+        let uniform = w > 0 && hands.iter().all(|&(h, l)| weights[index(h, l)] == w);
+        if uniform {
+            hands.iter().for_each(|&(h, l)| single[index(h, l)] = false);
+        }
+        uniform.then_some(w)
+    };
+    let rank = |r: i64| RANK_CHARS[r as usize] as char;
+    // Pairs from aces down, then per higher rank its suited and offsuit
+    // classes from the best kicker down: runs of one weight.
+    let pairs: Vec<Option<i64>> = (0..13).rev().map(|r| class_weight(r, r, Kind::Both)).collect();
+    for (top, bottom, w) in runs(&pairs) {
+        let (t, b) = (12 - top as i64, 12 - bottom as i64);
+        let text = match (t, b) {
+            _ if t == b => format!("{0}{0}", rank(t)),
+            (12, _) => format!("{0}{0}+", rank(b)),
+            _ => format!("{0}{0}-{1}{1}", rank(t), rank(b)),
+        };
+        items.push(weighted(text, w));
+    }
+    for hi in (1..13).rev() {
+        for (kind, k) in [(Kind::Suited, 's'), (Kind::Offsuit, 'o')] {
+            let kickers: Vec<Option<i64>> = (0..hi).rev().map(|lo| class_weight(hi, lo, kind)).collect();
+            for (top, bottom, w) in runs(&kickers) {
+                let (t, b) = (hi - 1 - top as i64, hi - 1 - bottom as i64);
+                let (h, t_, b_) = (rank(hi), rank(t), rank(b));
+                let text = match t {
+                    _ if t == b => format!("{h}{t_}{k}"),
+                    _ if t == hi - 1 => format!("{h}{b_}{k}+"),
+                    _ => format!("{h}{t_}{k}-{h}{b_}{k}"),
+                };
+                items.push(weighted(text, w));
+            }
+        }
+    }
+    let rest: Range = range
+        .iter()
+        .filter(|(hand, _)| single[index(number(hand[0].max(hand[1])), number(hand[0].min(hand[1])))])
+        .cloned()
         .collect();
+    if !rest.is_empty() {
+        items.push(show_hands(&rest));
+    }
+    items.join(",")
+}
+
+/// The maximal runs of equal `Some` weights in `classes`: (first index,
+/// last index, weight).
+fn runs(classes: &[Option<i64>]) -> Vec<(usize, usize, i64)> {
+    let mut out: Vec<(usize, usize, i64)> = Vec::new();
+    for (i, w) in classes.iter().enumerate() {
+        match (w, out.last_mut()) {
+            (Some(w), Some(run)) if run.1 + 1 == i && run.2 == *w => run.1 = i,
+            (Some(w), _) => out.push((i, i, *w)),
+            (None, _) => {}
+        }
+    }
+    out
+}
+
+/// An item with its weight, `:w` unless it is 1.
+fn weighted(item: String, w: i64) -> String {
+    if w == WEIGHT_ONE {
+        item
+    } else {
+        let w = format!("{}.{:03}", w / WEIGHT_ONE, w % WEIGHT_ONE);
+        format!("{item}:{}", w.trim_end_matches('0'))
+    }
+}
+
+/// Every hand as its two cards (`AsKs,AhKh:0.5`).
+fn show_hands(range: &[(Vec<i64>, i64)]) -> String {
+    let items: Vec<String> = range.iter().map(|(hand, w)| weighted(show_cards(hand), *w)).collect();
     items.join(",")
 }
 
@@ -333,6 +418,50 @@ mod tests {
         assert_eq!(w, [125, 500, 500]);
         assert_eq!(r[0].0, [card(12, 0), card(11, 0)]);
         assert_eq!(parse_range(&show_range(&r)), Ok(r));
+    }
+
+    /// A range is written back in the notation it was written in where it
+    /// can be, and always reads back as the same range.
+    #[test]
+    fn ranges_are_written_back_as_players_write_them() {
+        for text in [
+            "66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s",
+            "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+",
+            "AA:0.5,KK,AKs:0.25,AKo",
+            "22+,A2s+,A2o+,K2s+,K2o+,Q2s+,Q2o+,J2s+,J2o+,T2s+,T2o+,92s+,92o+,82s+,82o+,72s+,72o+,62s+,62o+,52s+,\
+             52o+,42s+,42o+,32s,32o",
+            "",
+        ] {
+            let range = parse_range(text).expect("valid");
+            assert_eq!(show_range(&range), text);
+        }
+        // A class with one hand of another weight: its hands one by one.
+        let range = parse_range("AKs,AsKs:0.5,QQ").expect("valid");
+        assert_eq!(show_range(&range), "QQ,AsKs:0.5,AhKh,AdKd,AcKc");
+        // Random ranges: a few classes whole, others in part, random weights.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..200 {
+            let mut range = Range::new();
+            for hi in 0..52 {
+                for lo in 0..hi {
+                    if next(3) == 0 {
+                        range.push((
+                            vec![deck_card(hi), deck_card(lo)],
+                            [WEIGHT_ONE, 500, 1 + next(999) as i64][next(3) as usize],
+                        ));
+                    }
+                }
+            }
+            assert_eq!(parse_range(&show_range(&range)), Ok(range));
+            let whole = parse_range(&format!("{}{}s+:0.5,QQ-99", ["A", "K", "7"][next(3) as usize], 2)).expect("valid");
+            assert_eq!(parse_range(&show_range(&whole)), Ok(whole));
+        }
     }
 
     #[test]
