@@ -4,9 +4,10 @@
 //! Both are written as they are made, never built whole: a game with
 //! millions of information sets would need gigabytes for the JSON value.
 
-use std::collections::HashMap;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
+
+use rustc_hash::FxHashMap;
 
 use galac_runtime::game::GameInfo;
 use galac_runtime::ids::{IdSlice, IdVec, InfosetId};
@@ -25,7 +26,7 @@ use crate::Format;
 /// cards ([`crate::cards::standard`]); commands that show cards their own
 /// way (`--ranks`) rewrite these.
 pub fn unique_labels(tree: &Tree) -> IdVec<InfosetId, String> {
-    let mut counts: HashMap<&str, u32> = HashMap::new();
+    let mut counts: FxHashMap<&str, u32> = FxHashMap::default();
     for set in tree.infosets.keys() {
         *counts.entry(tree.infoset_label(set)).or_insert(0) += 1;
     }
@@ -45,7 +46,7 @@ pub fn unique_labels(tree: &Tree) -> IdVec<InfosetId, String> {
     // A label met again gets its number (counted among the labels as they
     // were before any number was added).
     let mut numbered = Vec::new();
-    let mut seen: HashMap<&str, u32> = HashMap::new();
+    let mut seen: FxHashMap<&str, u32> = FxHashMap::default();
     for (i, l) in labels.iter_enumerated() {
         let k = seen.entry(l.as_str()).or_insert(0);
         *k += 1;

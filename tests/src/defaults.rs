@@ -2,10 +2,14 @@
 //! (`registry::default_before_tree`): the double oracle for a large
 //! two-player zero-sum game (seeded by CFR+ on the tree below the LP's
 //! size), nothing (build the tree) otherwise, and that seed's independence
-//! of the thread count. Hand games' choice of vector CFR is tested with the
+//! of the thread count, and the engine of the restricted LPs of the
+//! oracle from the paper's start. Hand games' choice of vector CFR is tested with the
 //! hold'em spots (`holdem.rs`).
 
-use galac_app::registry::{default_before_tree, Chosen, LP_MAX_NODES, SEEDED_DO_NODES, SEED_CFR_ITERATIONS};
+use galac_app::registry::{
+    default_before_tree, unseeded_lp_backend, Chosen, LP_MAX_NODES, SEEDED_DO_NODES, SEED_CFR_ITERATIONS,
+};
+use galac_solvers::lp::Backend;
 
 /// A game of two (or three) players choosing in turn from `0..n`, four
 /// choices: `n^4` leaves paying `outcome`.
@@ -51,6 +55,19 @@ fn mid_sized_zero_sum_games_go_to_the_seeded_oracle() {
     assert!(c.why.contains("seeded by 100 iterations of CFR+"), "{}", c.why);
     assert!(default_before_tree(&game("a, b", 25, "x, y")).is_none(), "general-sum");
     assert!(default_before_tree(&game("a, b", 14, "x - y, y - x")).is_none(), "under the seeded oracle's size");
+}
+
+/// The oracle from the paper's start solves its restricted LPs by HiGHS
+/// from the last basis on a game estimated past the LP's size (where the
+/// default picks it before any tree; the old rule: clarabel everywhere),
+/// and by clarabel under it, where HiGHS's vertex solutions took the oracle
+/// more LPs (docs/perf/double-oracle.md, "Restricted LPs"). HiGHS loads in
+/// the tests as in CI (README, "Set up").
+#[test]
+fn the_unseeded_oracle_takes_highs_past_the_lps_size() {
+    Backend::Highs.available().expect("HiGHS loads (README, Set up)");
+    assert_eq!(unseeded_lp_backend(&game("a, b", 60, "x - y, y - x")), Some(Backend::Highs));
+    assert_eq!(unseeded_lp_backend(&game("a, b", 25, "x - y, y - x")), None);
 }
 
 /// The warm start's CFR+ average is the same on one thread and on two (the

@@ -50,8 +50,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     // progress bars; libc: glibc's mmap threshold (app::memory); nix: a
     // signal stops the child processes (app::signals); resvg:
     // PNG plots (optional, feature `png`: galac only); mpi: `--distributed`
-    // CFR runs (optional, feature `mpi`); serde: every JSON answer is a
-    // serde struct.
+    // CFR runs (optional, feature `mpi`); rustc-hash: FxHashMap for internal
+    // lookups (the report's labels), as below; serde: every JSON answer is
+    // a serde struct.
     (
         "app",
         &[
@@ -66,6 +67,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "mpi",
             "nix",
             "resvg",
+            "rustc-hash",
             "serde",
             "serde_json",
             "thiserror",

@@ -23,6 +23,8 @@ mod distributed;
 #[cfg(test)]
 mod double_oracle;
 #[cfg(test)]
+mod double_oracle_highs;
+#[cfg(test)]
 mod exact;
 #[cfg(test)]
 mod examples;

@@ -114,6 +114,33 @@ pub fn cfr_average(
     Ok(average)
 }
 
+/// Trees estimated above this many nodes are not built for the LP when no
+/// solver is named: past it the LP's tree and matrix take gigabytes and
+/// the LP minutes, while the double oracle explores only the part of the
+/// game its equilibrium needs (docs/perf/double-oracle.md, "Choosing by
+/// default"). Vector CFR does not build them either: it derives its public
+/// game from the rules (`solve.rs`). It lives here, beside the engine of
+/// the restricted LPs that follows from it ([`unseeded_lp_backend`]),
+/// because this module never uses the registry's (`registry` re-exports
+/// both).
+pub const LP_MAX_NODES: f64 = 5_000_000.0;
+
+/// The engine of the double oracle's restricted LPs from the paper's start
+/// (no CFR+ seed) when none is named: HiGHS, each LP from the last one's
+/// basis, for a game whose tree Knuth's estimate puts at [`LP_MAX_NODES`]
+/// or more (the games the oracle gets by default before any tree,
+/// `default_before_tree`), where HiGHS loads; else `None` (clarabel).
+/// Measured there (docs/perf/double-oracle.md, "Restricted LPs"; user +
+/// system CPU seconds, HiGHS against clarabel): 6-mark phantom tic-tac-toe 4.3 against 6.4, 7-mark
+/// (275,619,763 nodes) 13.4 against 49.1, the full board 64.5 against 340.
+/// Under it clarabel stays: from the paper's start HiGHS took liar's dice
+/// 140 s against 79 and Leduc 0.5 against 0.3.
+pub fn unseeded_lp_backend<G: galac_runtime::game::Game>(game: &G) -> Option<galac_solvers::lp::Backend> {
+    use galac_solvers::lp::Backend;
+    let large = !galac_runtime::tree::looks_smaller_than(game, LP_MAX_NODES);
+    (large && Backend::Highs.available().is_ok()).then_some(Backend::Highs)
+}
+
 /// Trees estimated below this many nodes are built to check the answer
 /// with an independent best response (about 0.1 GB at 40 bytes a node).
 const CHECK_TREE_NODES: f64 = 3_000_000.0;
@@ -221,8 +248,11 @@ pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_
     // basis on a sparse one: liar's dice 1.0 s against clarabel's 1.6 s;
     // clarabel on a dense one, where HiGHS's simplex took minutes: 13-rank
     // Leduc; docs/perf/double-oracle.md).
+    // From the paper's start on a large game, HiGHS from the last basis
+    // ([`unseeded_lp_backend`]).
     let backend = match (backend, &tree) {
         (None, Some(tree)) if d.warm_start_cfr.is_some() => Some(super::lp::backend_for(tree)),
+        (None, _) if d.warm_start_cfr.is_none() => unseeded_lp_backend(game),
         _ => backend,
     };
     let options = DoOptions {

@@ -21,6 +21,7 @@ use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::cfr::Variant;
 
 use crate::LimitArgs;
+pub use double_oracle::{unseeded_lp_backend, LP_MAX_NODES};
 pub use solved::{with_hint, Context, Solved};
 
 /// The flags of every solver, each group read by the rows that list its
@@ -313,14 +314,6 @@ pub fn default_for(shape: &Shape) -> (SolverId, String) {
     let (_, row, why) = fits.into_iter().next().expect("internal error, please report: no default solver fits");
     (row, why)
 }
-
-/// Trees estimated above this many nodes are not built for the LP when no
-/// solver is named: past it the LP's tree and matrix take gigabytes and
-/// the LP minutes, while the double oracle explores only the part of the
-/// game its equilibrium needs (docs/perf/double-oracle.md, "Choosing by
-/// default"). Vector CFR does not build them either: it derives its public
-/// game from the rules (`solve.rs`).
-pub const LP_MAX_NODES: f64 = 5_000_000.0;
 
 /// Vector CFR derives its public game from the rules, never building the
 /// tree (`vector::from_game`), only for trees estimated above this many

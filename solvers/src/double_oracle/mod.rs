@@ -501,6 +501,12 @@ impl<G: Game> Run<'_, '_, G> {
             let Some(best) = self.bests.unchecked(p).filter(|_| certify) else { continue };
             let response = brs::best_response(&mut self.ex, 1 - p as u32, best)?;
             self.bests.checked(p, response.value);
+            // The current strategy's unpruned value, found above, was
+            // compared with the best's pruned one, which may have been too
+            // low: compared again with the exact one, it may now be better.
+            if let Some(current) = self.bounds[1 - p] {
+                self.bests.answered(p, current, true, &self.strategies[p]);
+            }
             let added = self.allow(&response.slots);
             it.added[1 - p] += added;
             self.quiet[1 - p] &= added == 0;
