@@ -88,6 +88,9 @@ const LOOKUP_LEN: usize = 1 << 17;
 /// Rows of rank keys: above the largest key of seven cards (which
 /// [`Tables::build`] checks).
 const ROWS: usize = 1 << 13;
+/// The multiplier of a card's index ([`Tables::rank`]): `rank << SUIT_BITS
+/// | suit` times it has `rank * 4 + suit` in its top six bits.
+const INDEX: u64 = 1 << (60 - SUIT_BITS) | 1 << 58;
 /// Bits of a suit in a card set `mask`: 13 ranks, padded to 16.
 const SUIT_STRIDE: u32 = 16;
 
@@ -136,15 +139,21 @@ impl Tables {
         for c in cards {
             let c = c.int() as u64;
             all |= c;
-            // rank * 4 + suit on a card of the deck: the rank shifted to
-            // bit 2 plus the suit in the low bits.
-            let index = (c >> (SUIT_BITS - 2)).wrapping_add(c) as usize & 63;
+            // rank * 4 + suit on a card of the deck, in one multiply and
+            // one shift: [`INDEX`] moves the rank's low four bits to bits 60
+            // to 63 and the suit's two to bits 58 and 59 (what else the
+            // product holds is below bit 58 or past bit 63).
+            let index = (c.wrapping_mul(INDEX) >> 58) as usize;
             key = key.wrapping_add(self.key[index]);
             let bit = self.mask[index];
             mask |= bit;
             sum = sum.wrapping_add(bit);
         }
-        if all & !(0xf << SUIT_BITS | 3) != 0 || key & POISONED != 0 || sum != mask {
+        // One test of the three checks: with a branch each, the compiler
+        // delays the key's sum past the first and keeps every card's
+        // index alive (spilled) until then.
+        let bad = (all & !(0xf << SUIT_BITS | 3)) | (key & POISONED) | (sum ^ mask);
+        if bad != 0 {
             return None;
         }
         Some(self.value(key, mask))

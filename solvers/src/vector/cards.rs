@@ -18,7 +18,9 @@ pub const NO_SAME: u32 = u32::MAX;
 /// sum reads), and where such a hand subtracts from (a slot never written).
 const SINK: u8 = 64;
 const ZERO: u8 = 65;
-const SLOTS: usize = 66;
+/// Slots of the per-card sums: one per value of a `u8` slot (only 66 are
+/// used), so that indexing them by a slot needs no bounds check.
+const SLOTS: usize = 256;
 
 /// Both players' hands, at most two cards each (bit `c` of a mask: card
 /// `c`), no two states of a player with the same cards.
@@ -153,67 +155,113 @@ pub fn constant(cards: &Cards, p: usize, v: f64, opp: &[f64], out: &mut [f64]) {
     }
 }
 
+/// A private state at a showdown, with what the showdown's evaluation
+/// reads of it, so that its passes over the states in rank order read one
+/// record per state ([`Cards::ranked`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ranked {
+    pub rank: u32,
+    pub state: u32,
+    /// The slots its reach is added to, as the other player's state, and
+    /// those subtracted for it ([`Cards`]'s `add` and `sub`).
+    add: [u8; 2],
+    sub: [u8; 2],
+    /// The other player's state with the same cards, or [`NO_SAME`].
+    same: u32,
+    /// That state's rank against this one's (hold'em: always equal).
+    side: std::cmp::Ordering,
+}
+
+impl Cards {
+    /// Each player's states in the rank order of a showdown's ranking
+    /// (`rank` and `sorted`: a `game::Ranking`'s), as [`showdown`] reads them.
+    pub fn ranked(&self, rank: &[Vec<u32>; 2], sorted: &[Vec<(u32, u32)>; 2]) -> [Vec<Ranked>; 2] {
+        [0, 1].map(|p| {
+            sorted[p]
+                .iter()
+                .map(|&(r, i)| {
+                    let i = i as usize;
+                    let same = self.same[p][i];
+                    let side =
+                        if same == NO_SAME { std::cmp::Ordering::Equal } else { rank[1 - p][same as usize].cmp(&r) };
+                    Ranked { rank: r, state: i as u32, add: self.add[p][i], sub: self.sub[p][i], same, side }
+                })
+                .collect()
+        })
+    }
+}
+
 /// A showdown (see [`super::leaf`]): player `p`'s states in rank order
-/// (`rank` and `sorted`: a `game::Ranking`'s), the other
+/// (`ranked`: [`Cards::ranked`] of the showdown's ranking), the other
 /// player's reach over the lower ranks summed going up and over the
 /// higher ones going down; the equal ranks are the rest.
-pub fn showdown(
-    cards: &Cards,
-    rank: &[Vec<u32>; 2],
-    sorted: &[Vec<(u32, u32)>; 2],
-    p: usize,
-    [win, lose, tie]: [f64; 3],
-    opp: &[f64],
-    out: &mut [f64],
-) {
-    let o = 1 - p;
-    let (add, sub, same) = (&cards.add[o], &cards.sub[p], &cards.same[p]);
-    let (mine, theirs, their_rank) = (&sorted[p], &sorted[o], &rank[o]);
-    // The same hand's reach when its rank is below (`lower`) or above `r`.
-    let back = |i: usize, r: u32, lower: bool| match same[i] {
-        NO_SAME => 0.0,
-        j if (their_rank[j as usize] < r) == lower && their_rank[j as usize] != r => opp[j as usize],
-        _ => 0.0,
-    };
-    // Going up: the reach below each rank, into `out`.
-    let (mut below, mut k) = (Sums::new(), 0usize);
-    for &(r, i) in mine {
-        while k < theirs.len() && theirs[k].0 < r {
-            let j = theirs[k].1 as usize;
-            if opp[j] != 0.0 {
-                below.add(add[j], opp[j]);
+pub fn showdown(ranked: &[Vec<Ranked>; 2], p: usize, [win, lose, tie]: [f64; 3], opp: &[f64], out: &mut [f64]) {
+    let (mine, theirs) = (&ranked[p], &ranked[1 - p]);
+    // Going up: the reach below each rank, into `out` (the other
+    // player's same hand is added back going down).
+    let mut below = Sums::new();
+    let mut rest = theirs.iter();
+    let mut next = rest.next();
+    for m in mine {
+        while let Some(t) = next {
+            if t.rank >= m.rank {
+                break;
             }
-            k += 1;
+            let x = opp[t.state as usize];
+            if x != 0.0 {
+                below.add(t.add, x);
+            }
+            next = rest.next();
         }
-        out[i as usize] = below.apart(sub[i as usize]) + back(i as usize, r, true);
+        out[m.state as usize] = below.apart(m.sub);
     }
     // Going down: the reach above, and the values.
     let total = if tie != 0.0 {
         let mut all = Sums::new();
-        for (&a, &r) in add.iter().zip(opp) {
-            if r != 0.0 {
-                all.add(a, r);
+        for t in theirs {
+            let x = opp[t.state as usize];
+            if x != 0.0 {
+                all.add(t.add, x);
             }
         }
         Some(all)
     } else {
         None
     };
-    let (mut above, mut k) = (Sums::new(), theirs.len());
-    for &(r, i) in mine.iter().rev() {
-        while k > 0 && theirs[k - 1].0 > r {
-            let j = theirs[k - 1].1 as usize;
-            if opp[j] != 0.0 {
-                above.add(add[j], opp[j]);
+    let mut above = Sums::new();
+    let mut rest = theirs.iter().rev();
+    let mut next = rest.next();
+    for m in mine.iter().rev() {
+        while let Some(t) = next {
+            if t.rank <= m.rank {
+                break;
             }
-            k -= 1;
+            let x = opp[t.state as usize];
+            if x != 0.0 {
+                above.add(t.add, x);
+            }
+            next = rest.next();
         }
-        let i = i as usize;
-        let (lo, hi) = (out[i], above.apart(sub[i]) + back(i, r, false));
-        out[i] = win * lo + lose * hi;
+        let i = m.state as usize;
+        let (mut lo, mut hi) = (out[i], above.apart(m.sub));
+        // The other player's same hand, taken out twice (once per card):
+        // back into the sum of its side (hold'em: neither, a tie).
+        let back = match m.same {
+            NO_SAME => 0.0,
+            j => {
+                let x = opp[j as usize];
+                match m.side {
+                    std::cmp::Ordering::Less => lo += x,
+                    std::cmp::Ordering::Greater => hi += x,
+                    std::cmp::Ordering::Equal => {}
+                }
+                x
+            }
+        };
+        let mut v = win * lo + lose * hi;
         if let Some(all) = &total {
-            let back = if same[i] == NO_SAME { 0.0 } else { opp[same[i] as usize] };
-            out[i] += tie * (all.apart(sub[i]) + back - lo - hi);
+            v += tie * (all.apart(m.sub) + back - lo - hi);
         }
+        out[i] = v;
     }
 }

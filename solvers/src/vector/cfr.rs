@@ -18,6 +18,7 @@
 //! the early, poor strategies.
 
 use super::game::PublicGame;
+use super::leaf::Leaves;
 use super::walk::{arena_len, Store, Update, Walk};
 use crate::best_response::Evaluation;
 use crate::cfr::Variant;
@@ -35,6 +36,7 @@ pub struct VectorCfr<'g> {
     game: &'g PublicGame,
     variant: Variant,
     slab: Vec<usize>,
+    leaves: Leaves,
     /// Per slab entry (decision, action, state of the decision's player).
     regrets: Vec<f32>,
     sums: Vec<f32>,
@@ -42,7 +44,8 @@ pub struct VectorCfr<'g> {
     pub iteration: u64,
     /// Per thread, the walk's arena.
     arenas: [Vec<f64>; 2],
-    /// The root's own values and the players' starting reach.
+    /// The root's values (twice a player's states: the evaluation walk
+    /// gives two vectors) and the players' starting reach.
     out: Vec<f64>,
     ones: [Vec<f64>; 2],
     /// Where the root's children are split between the threads (`None`: one thread).
@@ -79,11 +82,12 @@ impl<'g> VectorCfr<'g> {
             game,
             variant,
             slab,
+            leaves: Leaves::new(game),
             regrets: vec![0.0; total],
             sums: vec![0.0; total],
             iteration: 0,
             arenas: [vec![0.0; arena], if split.is_some() { vec![0.0; arena] } else { Vec::new() }],
-            out: vec![0.0; n_max],
+            out: vec![0.0; 2 * n_max],
             ones: [vec![1.0; game.states[0].len()], vec![1.0; game.states[1].len()]],
             split,
         })
@@ -92,7 +96,16 @@ impl<'g> VectorCfr<'g> {
     /// Bytes of the run's arrays for a game, before allocating them.
     pub fn estimate_bytes(game: &PublicGame, threads: usize) -> u64 {
         let (_, total) = game.slabs();
-        (8 * total + 8 * game.nodes.len() + 16 * arena_len(game) * threads.clamp(1, 2)) as u64
+        let ranked = match &game.removal {
+            // The leaves' states in rank order (`Leaves`).
+            super::game::Removal::Cards(_) => {
+                game.rankings.len()
+                    * game.states.iter().map(|s| s.len()).sum::<usize>()
+                    * size_of::<super::cards::Ranked>()
+            }
+            super::game::Removal::Lists(_) => 0,
+        };
+        (8 * total + 8 * game.nodes.len() + 16 * arena_len(game) * threads.clamp(1, 2) + ranked) as u64
     }
 
     /// Whether the run uses two threads.
@@ -131,7 +144,7 @@ impl<'g> VectorCfr<'g> {
     /// Player `me`'s CFR walk, its root's children on two threads if split.
     fn walk(&mut self, me: usize, u: Update) {
         let game = self.game;
-        let walk = Walk { game, slab: &self.slab, me, u };
+        let walk = Walk { game, slab: &self.slab, me, u, leaves: &self.leaves };
         let n_me = game.states[me].len();
         let own = &self.ones[me];
         let opp = &game.states[1 - me].weights;
@@ -143,7 +156,7 @@ impl<'g> VectorCfr<'g> {
             return;
         };
         let kids = game.children(0);
-        let (sigma, rows, rest) = walk.prepare(0, store.regrets, 0, arena);
+        let (sigma, rows, rest) = walk.prepare(0, store.regrets, 0, opp, arena);
         let (rows_a, rows_b) = rows.split_at_mut(m * n_me);
         let cut = self.slab[kids[m] as usize];
         {
@@ -161,20 +174,21 @@ impl<'g> VectorCfr<'g> {
     }
 
     /// Every player's value under the average strategies, its best
-    /// response's value, and NashConv, from the vector walks.
+    /// response's value, and NashConv, from one vector walk per player.
     pub fn evaluate(&mut self) -> Evaluation {
         let game = self.game;
         let mut values = vec![0.0; 2];
         let mut best = vec![0.0; 2];
         for me in 0..2 {
-            let walk = Walk { game, slab: &self.slab, me, u: self.rule(1) };
+            let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves };
             let n_me = game.states[me].len();
             let opp = &game.states[1 - me].weights;
-            for (best_response, into) in [(false, &mut values[me]), (true, &mut best[me])] {
-                let out = &mut self.out[..n_me];
-                walk.evaluate(best_response, 0, &self.sums, opp, out, &mut self.arenas[0]);
-                *into = out.iter().zip(&game.states[me].weights).map(|(v, w)| v * w).sum();
-            }
+            let (avg, rest) = self.out.split_at_mut(n_me);
+            let best_out = &mut rest[..n_me];
+            walk.evaluate(0, &self.sums, opp, avg, best_out, &mut self.arenas[0]);
+            let weights = &game.states[me].weights;
+            values[me] = avg.iter().zip(weights).map(|(v, w)| v * w).sum();
+            best[me] = best_out.iter().zip(weights).map(|(v, w)| v * w).sum();
         }
         let nash_conv = (best[0] - values[0]) + (best[1] - values[1]);
         Evaluation { values, best_response: best, nash_conv }

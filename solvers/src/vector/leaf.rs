@@ -10,11 +10,28 @@
 use super::cards;
 use super::game::{Conflicts, Payoff, PublicGame, Ranking, Removal};
 
+/// What a game's leaves read besides the game, worked out once for a run:
+/// with card removal, each showdown ranking's states in rank order with
+/// their cards' slots ([`cards::Ranked`]; empty otherwise).
+pub struct Leaves {
+    ranked: Vec<[Vec<cards::Ranked>; 2]>,
+}
+
+impl Leaves {
+    pub fn new(game: &PublicGame) -> Leaves {
+        let ranked = match &game.removal {
+            Removal::Cards(hands) => game.rankings.iter().map(|r| hands.ranked(&r.rank, &r.sorted)).collect(),
+            Removal::Lists(_) => Vec::new(),
+        };
+        Leaves { ranked }
+    }
+}
+
 /// Player `p`'s values at a leaf paying `payoff` (player 0's payoff),
 /// against the other player's reach `opp`, into `out` (one per state of
-/// `p`).
+/// `p`); `leaves` is the game's.
 #[inline]
-pub fn values(game: &PublicGame, payoff: &Payoff, p: usize, opp: &[f64], out: &mut [f64]) {
+pub fn values(game: &PublicGame, leaves: &Leaves, payoff: &Payoff, p: usize, opp: &[f64], out: &mut [f64]) {
     let sign = if p == 0 { 1.0 } else { -1.0 };
     match (*payoff, &game.removal) {
         (Payoff::Constant(v), Removal::Lists(lists)) => constant(lists, p, v * sign, opp, out),
@@ -22,10 +39,9 @@ pub fn values(game: &PublicGame, payoff: &Payoff, p: usize, opp: &[f64], out: &m
         (Payoff::Showdown { ranking, win, lose, tie }, removal) => {
             // Player 1 wins what player 0 loses.
             let stakes = if p == 0 { [win, lose, tie] } else { [-lose, -win, -tie] };
-            let ranking = &game.rankings[ranking as usize];
             match removal {
-                Removal::Lists(lists) => showdown(lists, ranking, p, stakes, opp, out),
-                Removal::Cards(hands) => cards::showdown(hands, &ranking.rank, &ranking.sorted, p, stakes, opp, out),
+                Removal::Lists(lists) => showdown(lists, &game.rankings[ranking as usize], p, stakes, opp, out),
+                Removal::Cards(_) => cards::showdown(&leaves.ranked[ranking as usize], p, stakes, opp, out),
             }
         }
         (Payoff::Matrix { start }, _) => {

@@ -106,8 +106,8 @@ fn constants_and_showdowns_equal_their_matrices() {
             for (fast, which) in &fast {
                 let slow = &slow[*which];
                 let (mut got, mut want) = (vec![0.0; n[p]], vec![0.0; n[p]]);
-                leaf::values(fast, &fast.payoffs[0], p, &opp, &mut got);
-                leaf::values(slow, &slow.payoffs[0], p, &opp, &mut want);
+                leaf::values(fast, &leaf::Leaves::new(fast), &fast.payoffs[0], p, &opp, &mut got);
+                leaf::values(slow, &leaf::Leaves::new(slow), &slow.payoffs[0], p, &opp, &mut want);
                 for (g, w) in got.iter().zip(&want) {
                     assert!((g - w).abs() < 1e-12, "case {case}, player {p}: {got:?} against {want:?}");
                 }

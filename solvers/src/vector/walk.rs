@@ -13,7 +13,7 @@
 //! with its own part of the arrays.
 
 use super::game::{PublicGame, PublicNode};
-use super::leaf;
+use super::leaf::{self, Leaves};
 
 /// How regrets and the average move at a decision of the traverser.
 #[derive(Clone, Copy, Debug)]
@@ -37,6 +37,8 @@ pub struct Walk<'a> {
     pub me: usize,
     /// The CFR walk's update rule (the evaluation walk ignores it).
     pub u: Update,
+    /// The game's [`Leaves`].
+    pub leaves: &'a Leaves,
 }
 
 /// A part of the solver's arrays: entries from `base` on.
@@ -59,16 +61,42 @@ pub fn arena_len(game: &PublicGame) -> usize {
 /// `denom` is scratch of `n`.
 #[inline]
 pub fn regret_matching(regrets: &[f32], n: usize, sigma: &mut [f64], denom: &mut [f64]) {
-    denom.fill(0.0);
-    for r_row in regrets.chunks_exact(n) {
-        denom.iter_mut().zip(r_row).for_each(|(d, &r)| *d += f64::from(r.max(0.0)));
+    regret_matching_times(regrets, n, None, sigma, denom)
+}
+
+/// [`regret_matching`], each state's probabilities multiplied by
+/// `scale[state]` if given (the other player's reach: its reach after each
+/// action, in the pass that makes the strategy).
+#[inline]
+fn regret_matching_times(regrets: &[f32], n: usize, scale: Option<&[f64]>, sigma: &mut [f64], denom: &mut [f64]) {
+    // The positive parts into `sigma` and their sums per state, in one
+    // pass over the regrets; `if r > 0 { r } else { 0 }` (0 for NaN, as
+    // `max` gives) is one SIMD max, where `f32::max` adds NaN handling.
+    let positive = |r: f32| f64::from(if r > 0.0 { r } else { 0.0 });
+    let mut rows = sigma.chunks_exact_mut(n).zip(regrets.chunks_exact(n));
+    if let Some((s_row, r_row)) = rows.next() {
+        for ((s, d), &r) in s_row.iter_mut().zip(denom.iter_mut()).zip(r_row) {
+            *s = positive(r);
+            *d = *s;
+        }
+    }
+    for (s_row, r_row) in rows {
+        for ((s, d), &r) in s_row.iter_mut().zip(denom.iter_mut()).zip(r_row) {
+            *s = positive(r);
+            *d += *s;
+        }
     }
     // One division per state, not per entry.
     denom.iter_mut().for_each(|d| *d = if *d > 0.0 { 1.0 / *d } else { 0.0 });
     let uniform = 1.0 / (sigma.len() / n.max(1)) as f64;
-    for (s_row, r_row) in sigma.chunks_exact_mut(n).zip(regrets.chunks_exact(n)) {
-        for ((s, &r), &inv) in s_row.iter_mut().zip(r_row).zip(denom.iter()) {
-            *s = if inv > 0.0 { f64::from(r.max(0.0)) * inv } else { uniform };
+    for s_row in sigma.chunks_exact_mut(n) {
+        match scale {
+            None => s_row.iter_mut().zip(denom.iter()).for_each(|(s, &inv)| {
+                *s = if inv > 0.0 { *s * inv } else { uniform };
+            }),
+            Some(scale) => s_row.iter_mut().zip(denom.iter()).zip(scale).for_each(|((s, &inv), &x)| {
+                *s = if inv > 0.0 { *s * inv } else { uniform } * x;
+            }),
         }
     }
 }
@@ -100,43 +128,48 @@ impl Walk<'_> {
     pub fn update(&self, node: u32, store: &mut Store, own: &[f64], opp: &[f64], out: &mut [f64], arena: &mut [f64]) {
         let game = self.game;
         if let PublicNode::Terminal { payoff } = &game.nodes[node as usize] {
-            return leaf::values(game, &game.payoffs[*payoff as usize], self.me, opp, out);
+            return leaf::values(game, self.leaves, &game.payoffs[*payoff as usize], self.me, opp, out);
         }
         let k = game.children(node).len();
-        let (sigma, rows, rest) = self.prepare(node, store.regrets, store.base, arena);
+        let (sigma, rows, rest) = self.prepare(node, store.regrets, store.base, opp, arena);
         self.children(node, 0..k, store, own, opp, sigma, rows, rest);
         self.combine(node, store, own, sigma, rows, out);
     }
 
     /// The current strategy of `node` (if a decision) in the front of the
-    /// arena, then room for its children's values, then the rest.
+    /// arena, then room for its children's values, then the rest. At a
+    /// decision of the other player, the strategy comes multiplied by its
+    /// reach `opp`: a row is then the reach of the action's child.
     pub fn prepare<'x>(
         &self,
         node: u32,
         regrets: &[f32],
         base: usize,
+        opp: &[f64],
         arena: &'x mut [f64],
     ) -> (&'x [f64], &'x mut [f64], &'x mut [f64]) {
         let game = self.game;
         let n_me = game.states[self.me].len();
         let k = game.children(node).len();
-        let n = match &game.nodes[node as usize] {
-            PublicNode::Decision { player, .. } => game.states[*player as usize].len(),
-            _ => 0,
+        let (n, scale) = match &game.nodes[node as usize] {
+            PublicNode::Decision { player, .. } if *player as usize == self.me => (n_me, None),
+            PublicNode::Decision { player, .. } => (game.states[*player as usize].len(), Some(opp)),
+            _ => (0, None),
         };
         let (sigma, rest) = arena.split_at_mut(k * n);
         let (rows, rest) = rest.split_at_mut(k * n_me);
         if n > 0 {
             let off = self.slab[node as usize] - base;
             let (denom, _) = rest.split_at_mut(n);
-            regret_matching(&regrets[off..off + k * n], n, sigma, denom);
+            regret_matching_times(&regrets[off..off + k * n], n, scale, sigma, denom);
         }
         (sigma, rows, rest)
     }
 
     /// Walks the children `range` of `node` (a decision or chance node
-    /// whose strategy is `sigma`), writing their values into `rows` (a row
-    /// per child of the range).
+    /// whose strategy is `sigma`, times the other player's reach at its
+    /// decisions: [`Self::prepare`]'s), writing their values into `rows`
+    /// (a row per child of the range).
     #[allow(clippy::too_many_arguments)]
     pub fn children(
         &self,
@@ -174,10 +207,8 @@ impl Walk<'_> {
                 }
             }
             _ => {
-                let reach = &mut reach[..n_opp];
                 for ((a, &child), row) in range.zip(kids).zip(rows.chunks_exact_mut(n_me)) {
-                    product(reach, opp, &sigma[a * n_opp..(a + 1) * n_opp]);
-                    self.update(child, store, own, reach, row, rest);
+                    self.update(child, store, own, &sigma[a * n_opp..(a + 1) * n_opp], row, rest);
                 }
             }
         }
@@ -203,41 +234,56 @@ impl Walk<'_> {
         }
         let off = self.slab[node as usize] - store.base;
         let len = sigma.len();
-        let regrets = &mut store.regrets[off..off + len];
-        for (r_row, v_row) in regrets.chunks_exact_mut(n_me).zip(rows.chunks_exact(n_me)) {
-            for ((r, v), o) in r_row.iter_mut().zip(v_row).zip(out.iter()) {
+        let (regrets, sums) = (&mut store.regrets[off..off + len], &mut store.sums[off..off + len]);
+        let Update { clip, pos, neg, keep } = self.u;
+        // Per action, its regrets and average sums in one pass.
+        for (((r_row, m_row), v_row), s_row) in regrets
+            .chunks_exact_mut(n_me)
+            .zip(sums.chunks_exact_mut(n_me))
+            .zip(rows.chunks_exact(n_me))
+            .zip(sigma.chunks_exact(n_me))
+        {
+            for (((r, m), (v, o)), (s, w)) in
+                r_row.iter_mut().zip(m_row.iter_mut()).zip(v_row.iter().zip(out.iter())).zip(s_row.iter().zip(own))
+            {
                 let x = *r + (v - o) as f32;
-                *r = if self.u.clip { x.max(0.0) } else { x * if x >= 0.0 { self.u.pos } else { self.u.neg } };
-            }
-        }
-        let sums = &mut store.sums[off..off + len];
-        for (m_row, s_row) in sums.chunks_exact_mut(n_me).zip(sigma.chunks_exact(n_me)) {
-            for ((m, s), w) in m_row.iter_mut().zip(s_row).zip(own) {
-                *m = *m * self.u.keep + (s * w) as f32;
+                *r = if clip { x.max(0.0) } else { x * if x >= 0.0 { pos } else { neg } };
+                *m = *m * keep + (s * w) as f32;
             }
         }
     }
 
-    /// The evaluation walk: both players play their average strategies,
-    /// except the traverser when `best` (it then takes, per private state,
-    /// the action of highest value). `out` gets the traverser's
-    /// counterfactual values; `sums` are the average sums.
-    pub fn evaluate(&self, best: bool, node: u32, sums: &[f32], opp: &[f64], out: &mut [f64], arena: &mut [f64]) {
+    /// The evaluation walk: both players play their average strategies;
+    /// `avg` gets the traverser's counterfactual values so, and `best`
+    /// those of its best response (per private state, the action of
+    /// highest value) against the other's average. One walk gives both:
+    /// the other player's reach, and so every leaf's values, are the same
+    /// for the two, which differ only in how the traverser's decisions
+    /// combine their children. `sums` are the average sums.
+    #[allow(clippy::too_many_arguments)]
+    pub fn evaluate(&self, node: u32, sums: &[f32], opp: &[f64], avg: &mut [f64], best: &mut [f64], arena: &mut [f64]) {
         let game = self.game;
         let (n_me, n_opp) = (game.states[self.me].len(), game.states[1 - self.me].len());
         match &game.nodes[node as usize] {
-            PublicNode::Terminal { payoff } => leaf::values(game, &game.payoffs[*payoff as usize], self.me, opp, out),
+            PublicNode::Terminal { payoff } => {
+                leaf::values(game, self.leaves, &game.payoffs[*payoff as usize], self.me, opp, avg);
+                best.copy_from_slice(avg);
+            }
             PublicNode::Chance { outcomes, .. } => {
                 let (reach, rest) = arena.split_at_mut(n_opp);
-                let (tmp, rest) = rest.split_at_mut(n_me);
-                out.fill(0.0);
+                let (tmp_avg, rest) = rest.split_at_mut(n_me);
+                let (tmp_best, rest) = rest.split_at_mut(n_me);
+                avg.fill(0.0);
+                best.fill(0.0);
                 for (o, &child) in outcomes.clone().zip(game.children(node)) {
                     let prob = game.outcomes[o as usize].prob;
                     reach.iter_mut().zip(opp).for_each(|(r, x)| *r = x * prob);
                     exclude(reach, game.excluded(o, 1 - self.me));
-                    self.evaluate(best, child, sums, reach, tmp, rest);
-                    exclude(tmp, game.excluded(o, self.me));
-                    out.iter_mut().zip(tmp.iter()).for_each(|(x, t)| *x += t);
+                    self.evaluate(child, sums, reach, tmp_avg, tmp_best, rest);
+                    exclude(tmp_avg, game.excluded(o, self.me));
+                    exclude(tmp_best, game.excluded(o, self.me));
+                    avg.iter_mut().zip(tmp_avg.iter()).for_each(|(x, t)| *x += t);
+                    best.iter_mut().zip(tmp_best.iter()).for_each(|(x, t)| *x += t);
                 }
             }
             PublicNode::Decision { player, .. } => {
@@ -247,25 +293,36 @@ impl Walk<'_> {
                 let len = kids.len() * n;
                 let (sigma, rest) = arena.split_at_mut(len);
                 let (reach, rest) = rest.split_at_mut(n_me.max(n_opp));
-                let (tmp, rest) = rest.split_at_mut(n_me);
+                let (tmp_avg, rest) = rest.split_at_mut(n_me);
+                let (tmp_best, rest) = rest.split_at_mut(n_me);
                 let off = self.slab[node as usize];
                 average(&sums[off..off + len], n, sigma, &mut reach[..n]);
                 let reach = &mut reach[..n_opp];
                 for (a, &child) in kids.iter().enumerate() {
                     let row = &sigma[a * n..(a + 1) * n];
                     if mine {
-                        self.evaluate(best, child, sums, opp, tmp, rest);
+                        self.evaluate(child, sums, opp, tmp_avg, tmp_best, rest);
                     } else {
                         product(reach, opp, row);
-                        self.evaluate(best, child, sums, reach, tmp, rest);
+                        self.evaluate(child, sums, reach, tmp_avg, tmp_best, rest);
                     }
-                    match (a, mine, best) {
-                        (0, true, true) => out.copy_from_slice(tmp),
-                        (_, true, true) => out.iter_mut().zip(tmp.iter()).for_each(|(o, t)| *o = o.max(*t)),
-                        (0, true, false) => product(out, row, tmp),
-                        (_, true, false) => out.iter_mut().zip(row).zip(tmp.iter()).for_each(|((o, s), t)| *o += s * t),
-                        (0, false, _) => out.copy_from_slice(tmp),
-                        (_, false, _) => out.iter_mut().zip(tmp.iter()).for_each(|(o, t)| *o += t),
+                    match (a, mine) {
+                        (0, true) => {
+                            product(avg, row, tmp_avg);
+                            best.copy_from_slice(tmp_best);
+                        }
+                        (_, true) => {
+                            avg.iter_mut().zip(row).zip(tmp_avg.iter()).for_each(|((o, s), t)| *o += s * t);
+                            best.iter_mut().zip(tmp_best.iter()).for_each(|(o, t)| *o = o.max(*t));
+                        }
+                        (0, false) => {
+                            avg.copy_from_slice(tmp_avg);
+                            best.copy_from_slice(tmp_best);
+                        }
+                        (_, false) => {
+                            avg.iter_mut().zip(tmp_avg.iter()).for_each(|(o, t)| *o += t);
+                            best.iter_mut().zip(tmp_best.iter()).for_each(|(o, t)| *o += t);
+                        }
                     }
                 }
             }
