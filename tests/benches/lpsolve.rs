@@ -108,5 +108,50 @@ fn main() {
                 eval.nash_conv
             );
         }
+        if bench && Backend::Highs.available().is_ok() {
+            public_lp(case.name, &tree, gen);
+        }
     }
+}
+
+/// The public LP (`galac_solvers::lp_public`) of a case in vector CFR's
+/// class: its row says `highs-pub`, with the public game's derivation as
+/// its "sf s" and the LP's size after it.
+fn public_lp(name: &str, tree: &galac_runtime::tree::Tree, gen: f64) {
+    let t = Instant::now();
+    let Ok(derived) = galac_solvers::vector::from_tree(tree) else {
+        println!("{name:<10} {:>9} highs-pub not in vector CFR's class", tree.n_nodes());
+        return;
+    };
+    let derive = t.elapsed().as_secs_f64();
+    let lp = galac_solvers::lp_public::PublicLp::new(&derived.game);
+    let cpu = cpu_seconds();
+    let sol = match lp.solve(None) {
+        Ok(s) => s,
+        Err(e) => {
+            println!("{name:<10} {:>9} highs-pub failed: {e}", tree.n_nodes());
+            return;
+        }
+    };
+    let cpu = cpu_seconds() - cpu;
+    let (profile, _) = lp.profile(tree, &derived, &sol.plans);
+    let eval = evaluate(tree, &profile);
+    let size = lp.size();
+    println!(
+        "{:<10} {:>9} {:<9} {:>8.4} {:>8.4} {:>8.4} {:>8.3} {:>8.2} {:>13.9} {:>10.2e}  ({} columns, {} rows, {} nonzeros; LP value {:.9})",
+        name,
+        tree.n_nodes(),
+        "highs-pub",
+        gen,
+        derive,
+        lp.build_seconds,
+        sol.solve_seconds,
+        cpu,
+        eval.values[0],
+        eval.nash_conv,
+        size.columns,
+        size.rows,
+        size.nonzeros,
+        sol.value
+    );
 }
