@@ -31,12 +31,19 @@ use galac_runtime::ids::InfosetId;
 use galac_runtime::tree::Tree;
 
 use crate::lp::{Backend, LpError};
+use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
 use crate::vector::from_tree::FromTree;
 use crate::vector::game::{Conflicts, Payoff, PublicGame, PublicNode, Removal};
 use crate::Profile;
 
 /// No sequence or row (a node of the other player, a chance node, a leaf).
 const NONE: u32 = u32::MAX;
+
+/// The engine of the public LP when none is named: clarabel, whose
+/// interior point solved 13-rank Leduc's public LP in TODO s where HiGHS's
+/// simplex took minutes and its interior point 32 s (docs/perf/lp.md,
+/// "The public LP").
+pub const PUBLIC_BACKEND: Backend = Backend::Clarabel;
 
 /// The public LP, built and not yet solved.
 pub struct PublicLp {
@@ -96,9 +103,7 @@ struct Builder<'g> {
 }
 
 impl PublicLp {
-    /// The LP of `game`; `None` for a game whose showdown or constant
-    /// leaves it cannot factor (none today: card removal by hands is
-    /// turned into conflict lists).
+    /// The LP of `game` (card removal by hands becomes conflict lists).
     pub fn new(game: &PublicGame) -> PublicLp {
         let start = Instant::now();
         let n = [game.states[0].len(), game.states[1].len()];
@@ -216,16 +221,35 @@ impl PublicLp {
         Size { columns: self.model.cost.len(), rows: self.model.row_lower.len(), nonzeros: self.model.value.len() }
     }
 
-    /// Solves the LP with HiGHS's simplex; stops within an iteration once
-    /// `cancel` is set.
-    pub fn solve(&self, cancel: Option<&Cancel>) -> Result<PublicSolution, LpError> {
+    /// Writes the LP as HiGHS gets it, in [`crate::lp::write_highs_model`]'s
+    /// format (for `bench/lp_scipy.py`).
+    pub fn write(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        crate::lp::write_model(&self.model, self.scale, out)
+    }
+
+    /// Solves the LP with `backend` (HiGHS's simplex or clarabel; microlp
+    /// is refused); stops within an iteration once `cancel` is set.
+    pub fn solve(&self, backend: Backend, cancel: Option<&Cancel>) -> Result<PublicSolution, LpError> {
         let start = Instant::now();
-        let opt = crate::highs::solve(&self.model, None, cancel).map_err(|e| match e {
-            crate::highs::Failure::Cancelled => LpError::Cancelled,
-            crate::highs::Failure::Other(status) => {
-                LpError::Solver { backend: Backend::Highs.name(), which: "public", status }
+        let opt = match backend {
+            Backend::Highs => {
+                let opt = crate::highs::solve(&self.model, None, cancel).map_err(|e| match e {
+                    crate::highs::Failure::Cancelled => LpError::Cancelled,
+                    crate::highs::Failure::Other(status) => {
+                        LpError::Solver { backend: backend.name(), which: "public", status }
+                    }
+                })?;
+                crate::clarabel_run::ModelOptimum { objective: opt.objective, cols: opt.cols, row_duals: opt.row_duals }
             }
-        })?;
+            Backend::Clarabel => crate::clarabel_run::solve_model(&self.model, "public", cancel)?,
+            Backend::Microlp => {
+                return Err(LpError::Solver {
+                    backend: backend.name(),
+                    which: "public",
+                    status: "the public LP is solved by highs or clarabel".into(),
+                })
+            }
+        };
         let x = opt.cols[..self.n_seqs[0]].to_vec();
         let rows = self.first_seq_row..self.first_seq_row + self.n_seqs[1];
         // The sign of a multiplier is the engine's convention; the plan is its size.
@@ -462,4 +486,65 @@ fn payoff_scale(game: &PublicGame) -> f64 {
         return 1.0;
     }
     (1.0 / lo).min(1e6 / hi)
+}
+
+/// The public LP as a [`Solver`]: two-player zero-sum games in vector
+/// CFR's class, the answer's crumbs dropped and checked on the
+/// tree as the scalar LP's ([`crate::lp::LpSolver`]).
+pub struct PublicLpSolver {
+    /// HiGHS or clarabel.
+    pub backend: Backend,
+    /// Stops the LP when set.
+    pub cancel: Option<Cancel>,
+}
+
+impl PublicLpSolver {
+    /// Solves the LP of `derived` (the public game of `tree`, derived in
+    /// `derive_seconds`).
+    pub fn solve_derived(
+        &self,
+        tree: &Tree,
+        derived: &FromTree,
+        derive_seconds: f64,
+        observer: &mut dyn Observer,
+    ) -> Result<Solution, SolveError> {
+        let start = Instant::now();
+        let lp = PublicLp::new(&derived.game);
+        let sol = lp.solve(self.backend, self.cancel.as_ref())?;
+        let (profile, unreached) = lp.profile(tree, derived, &sol.plans);
+        let start_clean = Instant::now();
+        let profile = crate::lp::without_crumbs(tree, profile);
+        let clean_seconds = start_clean.elapsed().as_secs_f64();
+        let progress = Progress {
+            iteration: 1,
+            seconds: derive_seconds + start.elapsed().as_secs_f64(),
+            exploitability: None,
+            bounds: Some((sol.value, sol.value)),
+            evaluation: None,
+        };
+        let stopped = observer.progress(&progress) == Control::Stop;
+        Ok(Solution {
+            profile,
+            unreached,
+            phases: vec![
+                ("public game", derive_seconds),
+                ("build LP", lp.build_seconds),
+                ("solve LP", sol.solve_seconds),
+                ("drop crumbs", clean_seconds),
+            ],
+            stopped,
+        })
+    }
+}
+
+impl Solver for PublicLpSolver {
+    fn name(&self) -> String {
+        format!("lp ({}, public tree)", self.backend.name())
+    }
+
+    fn solve(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<Solution, SolveError> {
+        let start = Instant::now();
+        let derived = crate::vector::from_tree(tree)?;
+        self.solve_derived(tree, &derived, start.elapsed().as_secs_f64(), observer)
+    }
 }

@@ -6,10 +6,16 @@
 //! cargo bench -p galac-tests --bench lpsolve                 # every case, every backend
 //! cargo bench -p galac-tests --bench lpsolve -- leduc        # some cases, by name
 //! cargo bench -p galac-tests --bench lpsolve -- liars --write-lp DIR
+//! cargo bench -p galac-tests --bench lpsolve -- leduc13 --backend highs-pub   # one backend
 //! ```
 //!
+//! `highs-pub` is the public LP (`galac_solvers::lp_public`) of a case in
+//! vector CFR's class, solved by HiGHS; its "sf s" is the public game's
+//! derivation from the tree.
+//!
 //! `--write-lp DIR` also writes each case's LP as HiGHS gets it to
-//! `DIR/CASE.lp.txt` (`galac_solvers::lp::write_highs_model`), which
+//! `DIR/CASE.lp.txt` (`galac_solvers::lp::write_highs_model`), and its
+//! public LP to `DIR/CASE.pub.lp.txt`, which
 //! `bench/lp_scipy.py` solves with scipy's HiGHS (`bench/lp_side_by_side.sh`
 //! runs both). Times are wall seconds, plus the process's CPU seconds over
 //! the LP solve.
@@ -51,7 +57,11 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let bench = args.iter().any(|a| a == "--bench");
     let write_lp = args.iter().position(|a| a == "--write-lp").and_then(|k| args.get(k + 1)).cloned();
-    let wanted: Vec<&String> = args.iter().filter(|a| !a.starts_with("--") && Some(*a) != write_lp.as_ref()).collect();
+    let only = args.iter().position(|a| a == "--backend").and_then(|k| args.get(k + 1)).cloned();
+    let wanted: Vec<&String> = args
+        .iter()
+        .filter(|a| !a.starts_with("--") && Some(*a) != write_lp.as_ref() && Some(*a) != only.as_ref())
+        .collect();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     println!(
         "{:<10} {:>9} {:<9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>13} {:>10}",
@@ -78,6 +88,7 @@ fn main() {
         for &backend in Backend::ALL {
             if backend == Backend::Microlp && tree.n_nodes() > MICROLP_MAX_NODES
                 || !bench && backend != Backend::Clarabel
+                || only.as_ref().is_some_and(|b| b != backend.name())
             {
                 continue;
             }
@@ -108,8 +119,8 @@ fn main() {
                 eval.nash_conv
             );
         }
-        if bench && Backend::Highs.available().is_ok() {
-            public_lp(case.name, &tree, gen);
+        if bench && Backend::Highs.available().is_ok() && only.as_ref().is_none_or(|b| b == "highs-pub") {
+            public_lp(case.name, &tree, gen, write_lp.as_deref());
         }
     }
 }
@@ -117,7 +128,7 @@ fn main() {
 /// The public LP (`galac_solvers::lp_public`) of a case in vector CFR's
 /// class: its row says `highs-pub`, with the public game's derivation as
 /// its "sf s" and the LP's size after it.
-fn public_lp(name: &str, tree: &galac_runtime::tree::Tree, gen: f64) {
+fn public_lp(name: &str, tree: &galac_runtime::tree::Tree, gen: f64, write_lp: Option<&str>) {
     let t = Instant::now();
     let Ok(derived) = galac_solvers::vector::from_tree(tree) else {
         println!("{name:<10} {:>9} highs-pub not in vector CFR's class", tree.n_nodes());
@@ -125,8 +136,14 @@ fn public_lp(name: &str, tree: &galac_runtime::tree::Tree, gen: f64) {
     };
     let derive = t.elapsed().as_secs_f64();
     let lp = galac_solvers::lp_public::PublicLp::new(&derived.game);
+    if let Some(dir) = write_lp {
+        let path = std::path::Path::new(dir).join(format!("{name}.pub.lp.txt"));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("writable --write-lp DIR"));
+        lp.write(&mut out).expect("LP written");
+    }
     let cpu = cpu_seconds();
-    let sol = match lp.solve(None) {
+    let backend = if std::env::var("PUB_BACKEND").as_deref() == Ok("clarabel") { Backend::Clarabel } else { Backend::Highs };
+    let sol = match lp.solve(backend, None) {
         Ok(s) => s,
         Err(e) => {
             println!("{name:<10} {:>9} highs-pub failed: {e}", tree.n_nodes());

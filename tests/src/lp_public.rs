@@ -23,7 +23,7 @@ fn tree_of(file: &str, params: &[&str]) -> Tree {
 fn solve(tree: &Tree) -> (f64, f64, f64) {
     let derived = from_tree(tree).unwrap_or_else(|e| panic!("{e}"));
     let lp = PublicLp::new(&derived.game);
-    let sol = lp.solve(None).expect("HiGHS solves");
+    let sol = lp.solve(galac_solvers::lp::Backend::Highs, None).expect("HiGHS solves");
     let (profile, _) = lp.profile(tree, &derived, &sol.plans);
     let eval = evaluate(tree, &profile);
     (sol.value, eval.values[0], eval.nash_conv)

@@ -2,7 +2,9 @@
 //! backend flag and its run (one call, shown by a spinner).
 
 use galac_runtime::tree::{NodeView, Tree};
-use galac_solvers::lp::{Backend, LpSolver};
+use galac_solvers::lp::{Backend, LpSolver, HIGHS_FROM_SEQUENCES};
+use galac_solvers::lp_public::{PublicLp, PublicLpSolver, PUBLIC_BACKEND};
+use galac_solvers::vector::FromTree;
 use galac_solvers::solver::{RunToEnd, Solver};
 
 use super::solved::{with_hint, Context, Solved};
@@ -39,15 +41,52 @@ impl LpArgs {
 /// game of it) when none is named: [`Backend::for_size`] of its sequences
 /// and leaves.
 pub fn backend_for(tree: &Tree) -> Backend {
-    // Sequences of both players: each set's actions, and the two empty ones.
-    let sequences = 2 + tree.infosets.iter().map(|i| i.n_actions as usize).sum::<usize>();
-    let leaves = tree.nodes().filter(|&n| tree.node(n) == NodeView::Terminal).count();
-    Backend::for_size(sequences, leaves)
+    Backend::for_size(sequences(tree), leaves(tree))
+}
+
+/// The public LP of `tree` (`galac_solvers::lp_public`), when it is the
+/// better form: a tree of at least [`HIGHS_FROM_SEQUENCES`] sequences in
+/// vector CFR's class whose public LP has at most a third of the scalar
+/// LP's payoff nonzeros (at least one a leaf). On 13-rank Leduc (showdowns
+/// and folds) it has 203,558 against 754,522; on liar's dice, whose leaves
+/// are payoff matrices, as many, and the scalar LP is faster
+/// (docs/perf/lp.md, "The public LP"). With the seconds the public game
+/// took to derive.
+fn public_form(tree: &Tree) -> Option<(FromTree, f64)> {
+    let start = std::time::Instant::now();
+    if sequences(tree) < HIGHS_FROM_SEQUENCES {
+        return None;
+    }
+    let derived = galac_solvers::vector::from_tree(tree).ok()?;
+    let nonzeros = PublicLp::new(&derived.game).size().nonzeros;
+    (3 * nonzeros <= leaves(tree)).then(|| (derived, start.elapsed().as_secs_f64()))
+}
+
+/// Sequences of both players: each set's actions, and the two empty ones.
+fn sequences(tree: &Tree) -> usize {
+    2 + tree.infosets.iter().map(|i| i.n_actions as usize).sum::<usize>()
+}
+
+fn leaves(tree: &Tree) -> usize {
+    tree.nodes().filter(|&n| tree.node(n) == NodeView::Terminal).count()
 }
 
 /// The registry's `lp` row.
 pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
-    let backend = match args.backend()? {
+    let named = args.backend()?;
+    if named != Some(Backend::Microlp) {
+        if let Some((derived, seconds)) = public_form(tree) {
+            let solver = PublicLpSolver { backend: named.unwrap_or(PUBLIC_BACKEND), cancel: cx.limits.cancel.clone() };
+            let solution = {
+                let _spinner = crate::progress::spinner("solving the sequence-form LP on the public tree", cx.limits.quiet);
+                let _watch = crate::memory::watch(cx.limits, "the sequence-form LP");
+                solver.solve_derived(tree, &derived, seconds, &mut RunToEnd)
+            }
+            .map_err(|e| with_hint(&e))?;
+            return Ok(Solved { solution, name: solver.name(), notes: Vec::new(), curve: None, findings: None, distributed: None });
+        }
+    }
+    let backend = match named {
         Some(named) => named,
         None => backend_for(tree),
     };
