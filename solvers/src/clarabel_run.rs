@@ -70,7 +70,8 @@ pub(crate) fn solve_model(
     // Clarabel's row of each model row: equalities first, then the `<=` rows.
     let eq: Vec<bool> = (0..n_rows).map(|r| model.row_lower[r] == model.row_upper[r]).collect();
     if (0..n_rows).any(|r| !eq[r] && model.row_lower[r] != f64::NEG_INFINITY)
-        || (0..n_cols).any(|c| model.col_upper[c] != f64::INFINITY || ![0.0, f64::NEG_INFINITY].contains(&model.col_lower[c]))
+        || (0..n_cols)
+            .any(|c| model.col_upper[c] != f64::INFINITY || ![0.0, f64::NEG_INFINITY].contains(&model.col_lower[c]))
     {
         return Err(fail("a row or bound clarabel's form here does not take".into()));
     }

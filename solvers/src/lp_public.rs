@@ -368,11 +368,11 @@ impl Builder<'_> {
             }
             _ => Box::new(0..self.n[0] as u32),
         };
-        live.extend(
-            order
-                .filter(|&i| self.dead[0][i as usize] == 0 && w[0][i as usize] > 0.0)
-                .map(|i| Live { col: last[0] + i, weight: chance * w[0][i as usize], state: i }),
-        );
+        live.extend(order.filter(|&i| self.dead[0][i as usize] == 0 && w[0][i as usize] > 0.0).map(|i| Live {
+            col: last[0] + i,
+            weight: chance * w[0][i as usize],
+            state: i,
+        }));
         let rows1: Vec<u32> =
             (0..self.n[1] as u32).filter(|&j| self.dead[1][j as usize] == 0 && w[1][j as usize] > 0.0).collect();
         let (first, after) = (self.first_seq_row, last[1]);
@@ -470,15 +470,22 @@ fn payoff_scale(game: &PublicGame) -> f64 {
     let range = |v: &mut dyn Iterator<Item = f64>| {
         v.filter(|x| *x > 0.0).fold((f64::INFINITY, 0.0f64), |(lo, hi), x| (lo.min(x), hi.max(x)))
     };
-    let (w0, w1) = (range(&mut game.states[0].weights.iter().copied()), range(&mut game.states[1].weights.iter().copied()));
+    let (w0, w1) =
+        (range(&mut game.states[0].weights.iter().copied()), range(&mut game.states[1].weights.iter().copied()));
     let probs = range(&mut game.outcomes.iter().map(|o| o.prob));
-    let stakes = range(&mut game.payoffs.iter().flat_map(|p| match *p {
-        Payoff::Constant(v) => vec![v.abs()],
-        Payoff::Showdown { win, lose, tie, .. } => {
-            vec![win.abs(), lose.abs(), tie.abs(), (win - tie).abs(), (tie - lose).abs()]
-        }
-        Payoff::Matrix { .. } => Vec::new(),
-    }).chain(game.matrix.iter().map(|m| m.abs())));
+    let stakes = range(
+        &mut game
+            .payoffs
+            .iter()
+            .flat_map(|p| match *p {
+                Payoff::Constant(v) => vec![v.abs()],
+                Payoff::Showdown { win, lose, tie, .. } => {
+                    vec![win.abs(), lose.abs(), tie.abs(), (win - tie).abs(), (tie - lose).abs()]
+                }
+                Payoff::Matrix { .. } => Vec::new(),
+            })
+            .chain(game.matrix.iter().map(|m| m.abs())),
+    );
     // Chance: at most one public outcome's probability on a path is assumed small.
     let (plo, phi) = if probs.1 > 0.0 { (probs.0, 1.0) } else { (1.0, 1.0) };
     let (lo, hi) = (w0.0 * w1.0 * plo * stakes.0, w0.1 * w1.1 * phi * stakes.1);

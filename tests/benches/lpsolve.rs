@@ -142,7 +142,8 @@ fn public_lp(name: &str, tree: &galac_runtime::tree::Tree, gen: f64, write_lp: O
         lp.write(&mut out).expect("LP written");
     }
     let cpu = cpu_seconds();
-    let backend = if std::env::var("PUB_BACKEND").as_deref() == Ok("clarabel") { Backend::Clarabel } else { Backend::Highs };
+    let backend =
+        if std::env::var("PUB_BACKEND").as_deref() == Ok("clarabel") { Backend::Clarabel } else { Backend::Highs };
     let sol = match lp.solve(backend, None) {
         Ok(s) => s,
         Err(e) => {
