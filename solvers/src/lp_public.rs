@@ -40,9 +40,9 @@ use crate::Profile;
 const NONE: u32 = u32::MAX;
 
 /// The engine of the public LP when none is named: clarabel, whose
-/// interior point solved 13-rank Leduc's public LP in TODO s where HiGHS's
-/// simplex took minutes and its interior point 32 s (docs/perf/lp.md,
-/// "The public LP").
+/// interior point solved 13-rank Leduc's public LP in about 2 s of CPU
+/// where HiGHS's dual simplex had not finished in 3 minutes and its
+/// interior point took 32 s (docs/perf/lp.md, "The public LP").
 pub const PUBLIC_BACKEND: Backend = Backend::Clarabel;
 
 /// The public LP, built and not yet solved.

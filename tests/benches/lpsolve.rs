@@ -6,12 +6,12 @@
 //! cargo bench -p galac-tests --bench lpsolve                 # every case, every backend
 //! cargo bench -p galac-tests --bench lpsolve -- leduc        # some cases, by name
 //! cargo bench -p galac-tests --bench lpsolve -- liars --write-lp DIR
-//! cargo bench -p galac-tests --bench lpsolve -- leduc13 --backend highs-pub   # one backend
+//! cargo bench -p galac-tests --bench lpsolve -- leduc13 --backend clarabel-pub   # one backend
 //! ```
 //!
-//! `highs-pub` is the public LP (`galac_solvers::lp_public`) of a case in
-//! vector CFR's class, solved by HiGHS; its "sf s" is the public game's
-//! derivation from the tree.
+//! `clarabel-pub` and `highs-pub` are the public LP
+//! (`galac_solvers::lp_public`) of a case in vector CFR's class by that
+//! engine; their "sf s" is the public game's derivation from the tree.
 //!
 //! `--write-lp DIR` also writes each case's LP as HiGHS gets it to
 //! `DIR/CASE.lp.txt` (`galac_solvers::lp::write_highs_model`), and its
@@ -119,35 +119,37 @@ fn main() {
                 eval.nash_conv
             );
         }
-        if bench && Backend::Highs.available().is_ok() && only.as_ref().is_none_or(|b| b == "highs-pub") {
-            public_lp(case.name, &tree, gen, write_lp.as_deref());
+        for backend in [Backend::Clarabel, Backend::Highs] {
+            let name = format!("{}-pub", backend.name());
+            if bench && backend.available().is_ok() && only.as_ref().is_none_or(|b| *b == name) {
+                public_lp(case.name, &tree, gen, backend, write_lp.as_deref());
+            }
         }
     }
 }
 
 /// The public LP (`galac_solvers::lp_public`) of a case in vector CFR's
-/// class: its row says `highs-pub`, with the public game's derivation as
-/// its "sf s" and the LP's size after it.
-fn public_lp(name: &str, tree: &galac_runtime::tree::Tree, gen: f64, write_lp: Option<&str>) {
+/// class by `backend`: its row says `clarabel-pub` or `highs-pub`, with
+/// the public game's derivation as its "sf s" and the LP's size after it.
+fn public_lp(name: &str, tree: &galac_runtime::tree::Tree, gen: f64, backend: Backend, write_lp: Option<&str>) {
     let t = Instant::now();
     let Ok(derived) = galac_solvers::vector::from_tree(tree) else {
-        println!("{name:<10} {:>9} highs-pub not in vector CFR's class", tree.n_nodes());
+        println!("{name:<10} {:>9} {}-pub: not in vector CFR's class", tree.n_nodes(), backend.name());
         return;
     };
     let derive = t.elapsed().as_secs_f64();
     let lp = galac_solvers::lp_public::PublicLp::new(&derived.game);
-    if let Some(dir) = write_lp {
+    // Written once (by the first engine's row).
+    if let Some(dir) = write_lp.filter(|_| backend == Backend::Clarabel) {
         let path = std::path::Path::new(dir).join(format!("{name}.pub.lp.txt"));
         let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("writable --write-lp DIR"));
         lp.write(&mut out).expect("LP written");
     }
     let cpu = cpu_seconds();
-    let backend =
-        if std::env::var("PUB_BACKEND").as_deref() == Ok("clarabel") { Backend::Clarabel } else { Backend::Highs };
     let sol = match lp.solve(backend, None) {
         Ok(s) => s,
         Err(e) => {
-            println!("{name:<10} {:>9} highs-pub failed: {e}", tree.n_nodes());
+            println!("{name:<10} {:>9} {}-pub failed: {e}", tree.n_nodes(), backend.name());
             return;
         }
     };
@@ -159,7 +161,7 @@ fn public_lp(name: &str, tree: &galac_runtime::tree::Tree, gen: f64, write_lp: O
         "{:<10} {:>9} {:<9} {:>8.4} {:>8.4} {:>8.4} {:>8.3} {:>8.2} {:>13.9} {:>10.2e}  ({} columns, {} rows, {} nonzeros; LP value {:.9})",
         name,
         tree.n_nodes(),
-        "highs-pub",
+        format!("{}-pub", backend.name()),
         gen,
         derive,
         lp.build_seconds,

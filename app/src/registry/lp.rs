@@ -79,7 +79,12 @@ fn leaves(tree: &Tree) -> usize {
 pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
     let named = args.backend()?;
     if named != Some(Backend::Microlp) {
-        if let Some((derived, seconds)) = public_form(tree) {
+        // The public game's derivation counts against the memory limit too.
+        let public = {
+            let _watch = crate::memory::watch(cx.limits, "the sequence-form LP");
+            public_form(tree)
+        };
+        if let Some((derived, seconds)) = public {
             let solver = PublicLpSolver { backend: named.unwrap_or(PUBLIC_BACKEND), cancel: cx.limits.cancel.clone() };
             let solution = {
                 let _spinner =

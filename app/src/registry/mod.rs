@@ -342,7 +342,9 @@ pub const VCFR_TREELESS_NODES: f64 = 200_000_000.0;
 /// Leduc (20.3 against 26.1), slower on 6-rank Leduc (2.1 against 1.9) and
 /// 6-card goofspiel (35.7 against 13.1). Under it (Leduc, 5-card goofspiel,
 /// 4-mark phantom tic-tac-toe: estimates of 11,000 to 27,000) the LP takes
-/// a fraction of a second and the oracle up to 3x that.
+/// a fraction of a second and the oracle up to 3x that. A game whose LP
+/// over the public tree is small goes to the full LP instead
+/// ([`public_lp_fits`]; 13-rank Leduc: 4.4 s of CPU in all).
 pub const SEEDED_DO_NODES: f64 = 50_000.0;
 
 /// CFR+ iterations of the seed when the oracle is the default below
@@ -366,7 +368,8 @@ pub struct Chosen {
 /// above [`VCFR_TREELESS_NODES`], else the double oracle (a hand game under
 /// that size builds its tree, where [`default_for`] picks vector CFR);
 /// from [`SEEDED_DO_NODES`] to [`LP_MAX_NODES`], the double oracle seeded
-/// by CFR+ (which builds the tree); `None` (build the tree, then
+/// by CFR+ (which builds the tree) unless the game's LP over the public
+/// tree is small ([`public_lp_fits`]); `None` (build the tree, then
 /// [`default_for`]) for any other game. Whether the payoffs are zero-sum
 /// is known for sure only from every leaf, so the oracle checks it as it
 /// explores.
