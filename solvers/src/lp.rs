@@ -349,24 +349,7 @@ fn highs_model(sf: &SequenceForm) -> (crate::highs::Model, f64) {
 /// infinite bound). `bench/lp_scipy.py` solves it with scipy's HiGHS.
 pub fn write_highs_model(sf: &SequenceForm, out: &mut impl std::io::Write) -> std::io::Result<()> {
     let (m, scale) = highs_model(sf);
-    write_model(&m, scale, out)
-}
-
-/// Writes `m` (payoffs times `scale`) in [`write_highs_model`]'s format.
-pub(crate) fn write_model(m: &crate::highs::Model, scale: f64, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    fn line<T: std::fmt::Display>(out: &mut impl std::io::Write, v: &[T]) -> std::io::Result<()> {
-        for (k, x) in v.iter().enumerate() {
-            write!(out, "{}{x}", if k == 0 { "" } else { " " })?;
-        }
-        writeln!(out)
-    }
-    writeln!(out, "{} {} {} {scale}", m.cost.len(), m.row_lower.len(), m.value.len())?;
-    for v in [&m.cost, &m.col_lower, &m.col_upper, &m.row_lower, &m.row_upper] {
-        line(out, v)?;
-    }
-    line(out, &m.start)?;
-    line(out, &m.index)?;
-    line(out, &m.value)
+    m.write(scale, out)
 }
 
 /// Both plans and the value from the first player's LP by HiGHS's simplex

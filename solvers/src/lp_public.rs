@@ -224,7 +224,7 @@ impl PublicLp {
     /// Writes the LP as HiGHS gets it, in [`crate::lp::write_highs_model`]'s
     /// format (for `bench/lp_scipy.py`).
     pub fn write(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        crate::lp::write_model(&self.model, self.scale, out)
+        self.model.write(self.scale, out)
     }
 
     /// Solves the LP with `backend` (HiGHS's simplex or clarabel; microlp
