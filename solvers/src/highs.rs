@@ -214,6 +214,26 @@ impl From<String> for Failure {
     }
 }
 
+impl Model {
+    /// Writes the model (payoffs times `scale`) as text, in
+    /// [`crate::lp::write_highs_model`]'s format.
+    pub fn write(&self, scale: f64, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        fn line<T: std::fmt::Display>(out: &mut impl std::io::Write, v: &[T]) -> std::io::Result<()> {
+            for (k, x) in v.iter().enumerate() {
+                write!(out, "{}{x}", if k == 0 { "" } else { " " })?;
+            }
+            writeln!(out)
+        }
+        writeln!(out, "{} {} {} {scale}", self.cost.len(), self.row_lower.len(), self.value.len())?;
+        for v in [&self.cost, &self.col_lower, &self.col_upper, &self.row_lower, &self.row_upper] {
+            line(out, v)?;
+        }
+        line(out, &self.start)?;
+        line(out, &self.index)?;
+        line(out, &self.value)
+    }
+}
+
 /// Solves `model` by the simplex, from `basis` (column and row statuses)
 /// when given; stops within an iteration once `cancel` is set.
 pub fn solve(model: &Model, basis: Option<(&[i8], &[i8])>, cancel: Option<&Cancel>) -> Result<Optimum, Failure> {

@@ -348,20 +348,8 @@ fn highs_model(sf: &SequenceForm) -> (crate::highs::Model, f64) {
 /// column-wise matrix's starts, row indices and values (`inf` for an
 /// infinite bound). `bench/lp_scipy.py` solves it with scipy's HiGHS.
 pub fn write_highs_model(sf: &SequenceForm, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    fn line<T: std::fmt::Display>(out: &mut impl std::io::Write, v: &[T]) -> std::io::Result<()> {
-        for (k, x) in v.iter().enumerate() {
-            write!(out, "{}{x}", if k == 0 { "" } else { " " })?;
-        }
-        writeln!(out)
-    }
     let (m, scale) = highs_model(sf);
-    writeln!(out, "{} {} {} {scale}", m.cost.len(), m.row_lower.len(), m.value.len())?;
-    for v in [&m.cost, &m.col_lower, &m.col_upper, &m.row_lower, &m.row_upper] {
-        line(out, v)?;
-    }
-    line(out, &m.start)?;
-    line(out, &m.index)?;
-    line(out, &m.value)
+    m.write(scale, out)
 }
 
 /// Both plans and the value from the first player's LP by HiGHS's simplex
@@ -568,7 +556,7 @@ const CRUMBS: [f64; 3] = [1e-10, 1e-8, 1e-6];
 /// not play, at sets its plan barely reaches, where the division by the
 /// parent's weight magnifies them: a value right to many digits can come
 /// with a plan far less exact (docs/perf/lp.md, "Crumbs").
-fn without_crumbs(tree: &Tree, profile: Profile) -> Profile {
+pub(crate) fn without_crumbs(tree: &Tree, profile: Profile) -> Profile {
     let mut eval = Evaluator::new(tree);
     let mut best_conv = eval.evaluate(tree, &profile).nash_conv;
     let mut best = None;

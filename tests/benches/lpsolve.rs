@@ -6,10 +6,16 @@
 //! cargo bench -p galac-tests --bench lpsolve                 # every case, every backend
 //! cargo bench -p galac-tests --bench lpsolve -- leduc        # some cases, by name
 //! cargo bench -p galac-tests --bench lpsolve -- liars --write-lp DIR
+//! cargo bench -p galac-tests --bench lpsolve -- leduc13 --backend clarabel-pub   # one backend
 //! ```
 //!
+//! `clarabel-pub` and `highs-pub` are the public LP
+//! (`galac_solvers::lp_public`) of a case in vector CFR's class by that
+//! engine; their "sf s" is the public game's derivation from the tree.
+//!
 //! `--write-lp DIR` also writes each case's LP as HiGHS gets it to
-//! `DIR/CASE.lp.txt` (`galac_solvers::lp::write_highs_model`), which
+//! `DIR/CASE.lp.txt` (`galac_solvers::lp::write_highs_model`), and its
+//! public LP to `DIR/CASE.pub.lp.txt`, which
 //! `bench/lp_scipy.py` solves with scipy's HiGHS (`bench/lp_side_by_side.sh`
 //! runs both). Times are wall seconds, plus the process's CPU seconds over
 //! the LP solve.
@@ -51,7 +57,11 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let bench = args.iter().any(|a| a == "--bench");
     let write_lp = args.iter().position(|a| a == "--write-lp").and_then(|k| args.get(k + 1)).cloned();
-    let wanted: Vec<&String> = args.iter().filter(|a| !a.starts_with("--") && Some(*a) != write_lp.as_ref()).collect();
+    let only = args.iter().position(|a| a == "--backend").and_then(|k| args.get(k + 1)).cloned();
+    let wanted: Vec<&String> = args
+        .iter()
+        .filter(|a| !a.starts_with("--") && Some(*a) != write_lp.as_ref() && Some(*a) != only.as_ref())
+        .collect();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     println!(
         "{:<10} {:>9} {:<9} {:>8} {:>8} {:>8} {:>8} {:>8} {:>13} {:>10}",
@@ -78,6 +88,7 @@ fn main() {
         for &backend in Backend::ALL {
             if backend == Backend::Microlp && tree.n_nodes() > MICROLP_MAX_NODES
                 || !bench && backend != Backend::Clarabel
+                || only.as_ref().is_some_and(|b| b != backend.name())
             {
                 continue;
             }
@@ -108,5 +119,59 @@ fn main() {
                 eval.nash_conv
             );
         }
+        for backend in [Backend::Clarabel, Backend::Highs] {
+            let name = format!("{}-pub", backend.name());
+            if bench && backend.available().is_ok() && only.as_ref().is_none_or(|b| *b == name) {
+                public_lp(case.name, &tree, gen, backend, write_lp.as_deref());
+            }
+        }
     }
+}
+
+/// The public LP (`galac_solvers::lp_public`) of a case in vector CFR's
+/// class by `backend`: its row says `clarabel-pub` or `highs-pub`, with
+/// the public game's derivation as its "sf s" and the LP's size after it.
+fn public_lp(name: &str, tree: &galac_runtime::tree::Tree, gen: f64, backend: Backend, write_lp: Option<&str>) {
+    let t = Instant::now();
+    let Ok(derived) = galac_solvers::vector::from_tree(tree) else {
+        println!("{name:<10} {:>9} {}-pub: not in vector CFR's class", tree.n_nodes(), backend.name());
+        return;
+    };
+    let derive = t.elapsed().as_secs_f64();
+    let lp = galac_solvers::lp_public::PublicLp::new(&derived.game);
+    // Written once (by the first engine's row).
+    if let Some(dir) = write_lp.filter(|_| backend == Backend::Clarabel) {
+        let path = std::path::Path::new(dir).join(format!("{name}.pub.lp.txt"));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("writable --write-lp DIR"));
+        lp.write(&mut out).expect("LP written");
+    }
+    let cpu = cpu_seconds();
+    let sol = match lp.solve(backend, None) {
+        Ok(s) => s,
+        Err(e) => {
+            println!("{name:<10} {:>9} {}-pub failed: {e}", tree.n_nodes(), backend.name());
+            return;
+        }
+    };
+    let cpu = cpu_seconds() - cpu;
+    let (profile, _) = lp.profile(tree, &derived, &sol.plans);
+    let eval = evaluate(tree, &profile);
+    let size = lp.size();
+    println!(
+        "{:<10} {:>9} {:<9} {:>8.4} {:>8.4} {:>8.4} {:>8.3} {:>8.2} {:>13.9} {:>10.2e}  ({} columns, {} rows, {} nonzeros; LP value {:.9})",
+        name,
+        tree.n_nodes(),
+        format!("{}-pub", backend.name()),
+        gen,
+        derive,
+        lp.build_seconds,
+        sol.solve_seconds,
+        cpu,
+        eval.values[0],
+        eval.nash_conv,
+        size.columns,
+        size.rows,
+        size.nonzeros,
+        sol.value
+    );
 }

@@ -3,7 +3,8 @@
 //! two-player zero-sum game (seeded by CFR+ on the tree below the LP's
 //! size), nothing (build the tree) otherwise, and that seed's independence
 //! of the thread count, and the engine of the restricted LPs of the
-//! oracle from the paper's start. Hand games' choice of vector CFR is tested with the
+//! oracle from the paper's start; a game whose LP over the public tree is
+//! small gets the full LP (the tree is built). Hand games' choice of vector CFR is tested with the
 //! hold'em spots (`holdem.rs`).
 
 use galac_app::registry::{
@@ -83,4 +84,21 @@ fn the_warm_start_is_the_same_on_two_threads() {
     let two = cfr_average(&tree, 30, 2).expect("CFR+");
     assert!(one.iter().any(|set| set.len() > 1), "a mixed average");
     assert_eq!(one, two);
+}
+
+/// A game in vector CFR's class whose LP over the public tree is small
+/// (13-rank Leduc: showdowns and folds as running sums) has its tree built
+/// for the full LP, which takes that form, where the old rule sent it to
+/// the seeded oracle; liar's dice, whose leaves are payoff matrices (a
+/// public LP as large as the scalar one), still goes to the oracle.
+#[test]
+fn games_with_a_small_public_lp_get_the_full_lp() {
+    let load = |file: &str, params: &[&str]| {
+        let src = std::fs::read_to_string(crate::repo_root().join("examples").join(file)).expect("example");
+        let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+        galac_compiler::driver::load_interp(file, src.as_bytes(), &params).expect("loads")
+    };
+    assert!(default_before_tree(&load("leduc.gala", &["ranks=13"])).is_none(), "13-rank Leduc: the LP");
+    let dice = default_before_tree(&load("liars_dice.gala", &[])).expect("chosen before the tree");
+    assert_eq!((dice.row.name, dice.warm_start_cfr), ("do", Some(SEED_CFR_ITERATIONS)));
 }

@@ -45,6 +45,8 @@ mod layers;
 #[cfg(test)]
 mod lemke;
 #[cfg(test)]
+mod lp_public;
+#[cfg(test)]
 mod maxn;
 #[cfg(test)]
 mod maxn_states;

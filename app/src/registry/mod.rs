@@ -335,7 +335,9 @@ pub const VCFR_TREELESS_NODES: f64 = 200_000_000.0;
 /// Leduc (20.3 against 26.1), slower on 6-rank Leduc (2.1 against 1.9) and
 /// 6-card goofspiel (35.7 against 13.1). Under it (Leduc, 5-card goofspiel,
 /// 4-mark phantom tic-tac-toe: estimates of 11,000 to 27,000) the LP takes
-/// a fraction of a second and the oracle up to 3x that.
+/// a fraction of a second and the oracle up to 3x that. A game whose LP
+/// over the public tree is small goes to the full LP instead
+/// ([`public_lp_fits`]; 13-rank Leduc: 4.4 s of CPU in all).
 pub const SEEDED_DO_NODES: f64 = 50_000.0;
 
 /// CFR+ iterations of the seed when the oracle is the default below
@@ -359,7 +361,8 @@ pub struct Chosen {
 /// above [`VCFR_TREELESS_NODES`], else the double oracle (a hand game under
 /// that size builds its tree, where [`default_for`] picks vector CFR);
 /// from [`SEEDED_DO_NODES`] to [`LP_MAX_NODES`], the double oracle seeded
-/// by CFR+ (which builds the tree); `None` (build the tree, then
+/// by CFR+ (which builds the tree) unless the game's LP over the public
+/// tree is small ([`public_lp_fits`]); `None` (build the tree, then
 /// [`default_for`]) for any other game. Whether the payoffs are zero-sum
 /// is known for sure only from every leaf, so the oracle checks it as it
 /// explores.
@@ -376,7 +379,7 @@ pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<Cho
     }
     let hands = deals_hands(game);
     if guess.nodes < LP_MAX_NODES {
-        if hands {
+        if hands || public_lp_fits(game, guess.nodes) {
             return None;
         }
         let why = format!(
@@ -407,6 +410,21 @@ pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<Cho
         LP_MAX_NODES as u64
     );
     Some(Chosen { row, why, warm_start_cfr: None })
+}
+
+/// Whether the LP over the game's public tree (`galac_solvers::lp_public`,
+/// from its rules without a tree) has at most a third as many nonzeros as
+/// the tree estimated at `nodes` has nodes: then the tree is built for the
+/// full LP, which the `lp` row solves in that form. 13-rank Leduc (estimated
+/// at about 10^6 nodes, 203,558 nonzeros) took 2 s of CPU in the LP where the
+/// seeded double oracle took 19.2 s; liar's dice (its leaves payoff
+/// matrices: 141,453 nonzeros, estimated at 67,172 nodes) stays with the
+/// oracle (docs/perf/lp.md, "The public LP").
+fn public_lp_fits<G: galac_runtime::game::Game>(game: &G, nodes: f64) -> bool {
+    match galac_solvers::vector::from_game(game) {
+        Ok(derived) => 3.0 * galac_solvers::lp_public::PublicLp::new(&derived.game).size().nonzeros as f64 <= nodes,
+        Err(_) => false,
+    }
 }
 
 /// Whether each player's first information set on the play that takes
