@@ -19,8 +19,10 @@ pub struct LpArgs {
     /// a third of the tree's nodes, from 5,000 sequences), that LP by
     /// clarabel; else highs from 5,000 sequences with at most 10 leaves a
     /// sequence (where it loads), else clarabel; for the double oracle's
-    /// restricted LPs, clarabel (with highs each starts from the last
-    /// one's basis).
+    /// restricted LPs, the full LP's engine on the tree when seeded by
+    /// CFR+, else highs on games estimated at 5,000,000 nodes or more
+    /// (where it loads), else clarabel (with highs each starts from the
+    /// last one's basis).
     #[arg(long, value_name = "NAME")]
     pub lp_backend: Option<String>,
 }
