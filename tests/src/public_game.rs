@@ -33,6 +33,20 @@ fn same_public_game(file: &str, params: &[&str]) {
     assert_eq!(derived.game.per_street(), from_tree.per_street(), "{file}");
     assert!(derived.game == from_tree, "{file} {params:?}: the public games differ");
     assert!(by_deal.game == from_tree, "{file} {params:?}: the public games differ");
+    assert!(derived.advanced <= by_deal.advanced, "{file}: {} > {}", derived.advanced, by_deal.advanced);
+}
+
+/// On a small turn spot (about 200 deals) the representative walk advances a small part of
+/// the states the walk over every deal does (its showdowns are evaluated
+/// per deal once per river card and stack, not per leaf).
+#[test]
+fn the_representative_walk_advances_few_states() {
+    let params = ["oop_range=AA,KK,AKs", "ip_range=JJ,88,AQs", "stack=300"];
+    let game = load_interp("holdem_turn.gala", &params).unwrap_or_else(|e| panic!("{e}"));
+    let derived = from_game(&game).unwrap_or_else(|e| panic!("{e}"));
+    let by_deal = from_game_by_deal(&game).unwrap_or_else(|e| panic!("{e}"));
+    assert!(derived.game == by_deal.game);
+    assert!(10 * derived.advanced < by_deal.advanced, "{} vs {}", derived.advanced, by_deal.advanced);
 }
 
 #[test]

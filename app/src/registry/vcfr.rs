@@ -104,8 +104,10 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
         format!("{} ({} iterations{stopped}), on the public game without the tree", solver.name(), run.cfr.iteration);
     let mut notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     notes.push(match &derived.representative {
-        Ok(proof) => format!("public game walked with one representative deal: {proof}"),
-        Err(why) => format!("public game walked deal by deal (slow): {why}"),
+        Ok(proof) => {
+            format!("public game walked with one representative deal ({} states advanced): {proof}", derived.advanced)
+        }
+        Err(why) => format!("public game walked deal by deal ({} states advanced, slow): {why}", derived.advanced),
     });
     notes.push(format!("public game: decisions {:?}, leaves {:?} per street", streets.decisions, streets.leaves));
     let labelled = labelled(game, &derived, &run.cfr);

@@ -76,12 +76,24 @@ pub struct Interp {
 /// The slot vector also holds, after the IR's slots, each player's payoff and
 /// then each player's information state, so that cloning a state is one
 /// allocation.
-#[derive(Clone)]
 pub struct State {
     slots: Vec<Value>,
     block: u32,
     /// The candidates of the choice the state waits at.
     pending: Option<Rc<Pending>>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State { slots: self.slots.clone(), block: self.block, pending: self.pending.clone() }
+    }
+
+    /// Into `self`'s slot vector (a derivation copies one state per deal).
+    fn clone_from(&mut self, from: &State) {
+        self.slots.clone_from(&from.slots);
+        self.block = from.block;
+        self.pending.clone_from(&from.pending);
+    }
 }
 
 struct Pending {

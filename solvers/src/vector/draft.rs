@@ -34,14 +34,17 @@ pub(super) trait Sets {
 /// allows with their probability; and the deals at the node.
 pub(super) struct ChanceDraft {
     pub node: u32,
-    pub deals: Vec<u32>,
-    pub outcomes: Vec<Vec<(u32, f64)>>,
+    /// Shared by the chance nodes of a representative walk with one course
+    /// key (the turn's river after each line).
+    pub deals: Rc<Vec<u32>>,
+    pub outcomes: Rc<Vec<Vec<(u32, f64)>>>,
 }
 
 /// A leaf's payoffs to player 0, per deal: listed, or one amount for
 /// every deal of a list (a leaf whose payoff reads no private value).
 pub(super) enum Pays {
-    Deals(Vec<(u32, i64)>),
+    /// The deals, and each one's payoff.
+    Deals(Rc<Vec<u32>>, Vec<i64>),
     Constant(i64, Rc<Vec<u32>>),
 }
 
@@ -49,7 +52,7 @@ impl Pays {
     /// Each deal and its payoff.
     fn each(&self) -> Box<dyn Iterator<Item = (u32, i64)> + '_> {
         match self {
-            Pays::Deals(list) => Box::new(list.iter().copied()),
+            Pays::Deals(deals, pays) => Box::new(deals.iter().copied().zip(pays.iter().copied())),
             Pays::Constant(pay, deals) => Box::new(deals.iter().map(move |&d| (d, *pay))),
         }
     }
@@ -149,11 +152,20 @@ impl Draft {
     /// A new entry of `tables`: per deal, the payoffs at leaf `id` (named
     /// in the message if they are not zero-sum).
     pub fn table(&mut self, id: u32, pays: impl Iterator<Item = (u32, [i64; 2])>) -> Result<u32, SolveError> {
-        let mut entries = Vec::new();
-        for (deal, pay) in pays {
-            entries.push((deal, self.zero_sum(id, pay)?));
-        }
-        self.tables.push(Pays::Deals(entries));
+        let (deals, pays): (Vec<u32>, Vec<[i64; 2]>) = pays.unzip();
+        self.deals_table(id, Rc::new(deals), pays.into_iter())
+    }
+
+    /// A new entry of `tables`: the payoffs at leaf `id` of each of `deals`.
+    pub fn deals_table(
+        &mut self,
+        id: u32,
+        deals: Rc<Vec<u32>>,
+        pays: impl Iterator<Item = [i64; 2]>,
+    ) -> Result<u32, SolveError> {
+        let entries = pays.map(|pay| self.zero_sum(id, pay)).collect::<Result<Vec<i64>, _>>()?;
+        debug_assert_eq!(entries.len(), deals.len());
+        self.tables.push(Pays::Deals(deals, entries));
         Ok(self.tables.len() as u32 - 1)
     }
 
@@ -215,8 +227,13 @@ impl Draft {
     /// Public node `id` is a chance node: the deals there, and per public
     /// outcome the deals it allows with their probability (each deal at
     /// most once an outcome).
-    pub fn chance(&mut self, id: u32, deals: Vec<u32>, outcomes: Vec<Vec<(u32, f64)>>) -> Result<(), SolveError> {
-        for allowed in &outcomes {
+    pub fn chance(
+        &mut self,
+        id: u32,
+        deals: Rc<Vec<u32>>,
+        outcomes: Rc<Vec<Vec<(u32, f64)>>>,
+    ) -> Result<(), SolveError> {
+        for allowed in outcomes.iter() {
             let mut seen: Vec<u32> = allowed.iter().map(|&(d, _)| d).collect();
             seen.sort_unstable();
             if seen.windows(2).any(|w| w[0] == w[1]) {
@@ -401,7 +418,7 @@ impl Draft {
         let (mut outcomes, mut excluded) = (Vec::new(), Vec::new());
         for draft in &self.chances {
             let start = outcomes.len() as u32;
-            for allowed in &draft.outcomes {
+            for allowed in draft.outcomes.iter() {
                 let mut ok = [vec![false; n[0]], vec![false; n[1]]];
                 for &(deal, _) in allowed {
                     (0..2).for_each(|p| ok[p][class_of[p][deal as usize] as usize] = true);

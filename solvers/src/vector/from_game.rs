@@ -53,6 +53,10 @@ pub struct FromGame {
     /// information set per private state), `Err(why not)` when every deal
     /// walked it.
     pub representative: Result<String, String>,
+    /// How many game states the derivation advanced (past the deal's
+    /// enumeration): the walk over every deal's is about the scalar
+    /// tree's node count.
+    pub advanced: u64,
 }
 
 /// The game's information sets, for the draft's labels and messages.
@@ -145,6 +149,7 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
         constants: FxHashMap::default(),
         sets: FxHashMap::default(),
         walked: false,
+        advanced: deals.len() as u64 * u64::from(representative.is_ok()),
     };
     let entries = deals.into_iter().enumerate().map(|(d, s)| (d as u32, s)).collect();
     b.build(entries, String::new(), NONE, [false; 2])?;
@@ -152,9 +157,9 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
         Ok(_) if !b.walked => Err("no public node follows both players' first moves".into()),
         r => r,
     };
-    let Builder { info, draft, .. } = b;
+    let Builder { info, draft, advanced, .. } = b;
     let (game_out, decisions) = draft.finish(&GameSets { game, info: &info })?;
-    Ok(FromGame { game: game_out, decisions, info, representative })
+    Ok(FromGame { game: game_out, decisions, info, representative, advanced })
 }
 
 /// What the deals of a public node do there, each state advanced once and
@@ -198,6 +203,8 @@ struct Builder<'g, G: Game> {
     sets: FxHashMap<Vec<u32>, Rc<Vec<u32>>>,
     /// Whether a representative deal walked some public node.
     walked: bool,
+    /// States advanced so far (the deals' enumeration aside).
+    advanced: u64,
 }
 
 /// A chance node's public outcomes in a representative walk: per outcome
@@ -205,9 +212,9 @@ struct Builder<'g, G: Game> {
 /// it allows with their probability, and the first of them with the
 /// index of the outcome in that deal's list (the representative below).
 struct Outcomes {
-    deals: Vec<u32>,
+    deals: Rc<Vec<u32>>,
     labels: Vec<String>,
-    allowed: Vec<Vec<(u32, f64)>>,
+    allowed: Rc<Vec<Vec<(u32, f64)>>>,
     present: Vec<Rc<Vec<u32>>>,
     first: Vec<(u32, u32)>,
 }
@@ -264,7 +271,7 @@ impl<G: Game> Builder<'_, G> {
                 let mut deals: Vec<u32> = items.iter().map(|item| item.0).collect();
                 deals.dedup();
                 let outcomes = groups.iter().map(|g| g.iter().map(|&i| (items[i].0, items[i].2)).collect()).collect();
-                self.draft.chance(id, deals, outcomes)?;
+                self.draft.chance(id, Rc::new(deals), Rc::new(outcomes))?;
                 let mut slots: Vec<Option<Item<G::State>>> = items.into_iter().map(Some).collect();
                 let mut ids = Vec::with_capacity(groups.len());
                 for group in &groups {
@@ -302,6 +309,7 @@ impl<G: Game> Builder<'_, G> {
         self.walked = true;
         let mut at = state.clone();
         let node = game.advance_public(&mut at, &mut self.info)?;
+        self.advanced += 1;
         let id = self.draft.open(label, parent, true)?;
         match node {
             Some(Node::Decision { player, infoset, n_actions }) => {
@@ -342,6 +350,7 @@ impl<G: Game> Builder<'_, G> {
                         game.transplant(&mut child, &self.donors[first as usize]);
                     }
                     advance_out_of_line(game, &mut child, &mut self.info)?;
+                    self.advanced += 1;
                     game.apply(&mut child, k, &mut self.info)?;
                     ids.push(self.walk(first, child, present, label.clone(), id)?);
                 }
@@ -355,12 +364,14 @@ impl<G: Game> Builder<'_, G> {
                         Some(&t) => t,
                         None => {
                             let mut pays = Vec::with_capacity(present.len());
+                            let mut s = at.clone();
                             for &d in present.iter() {
-                                let mut s = at.clone();
+                                // A copy of `at` in `s`'s memory (no allocation per deal).
+                                s.clone_from(&at);
                                 game.transplant(&mut s, &self.donors[d as usize]);
-                                pays.push((d, self.pays(id, &mut s)?));
+                                pays.push(self.pays(id, &mut s)?);
                             }
-                            let t = self.draft.table(id, pays.into_iter())?;
+                            let t = self.draft.deals_table(id, present.clone(), pays.into_iter())?;
                             self.tables.insert(memo, t);
                             t
                         }
@@ -403,6 +414,7 @@ impl<G: Game> Builder<'_, G> {
 
     /// The payoffs of `state`, stopped at the payoff's code, run to its end.
     fn pays(&mut self, id: u32, state: &mut G::State) -> Result<[i64; 2], SolveError> {
+        self.advanced += 1;
         match advance_out_of_line(self.game, state, &mut self.info)? {
             Node::Terminal => {
                 let p = self.game.payoffs(state, &mut self.pay);
@@ -429,26 +441,23 @@ impl<G: Game> Builder<'_, G> {
     ) -> Result<Outcomes, SolveError> {
         let game = self.game;
         let mut group_of: FxHashMap<String, usize> = FxHashMap::default();
-        let mut out = Outcomes {
-            deals: Vec::new(),
-            labels: Vec::new(),
-            allowed: Vec::new(),
-            present: Vec::new(),
-            first: Vec::new(),
-        };
-        let mut add = |out: &mut Outcomes, d: u32, k: u32, label: String, p: f64| {
+        let (mut labels, mut allowed, mut first, mut deals) =
+            (Vec::new(), Vec::<Vec<(u32, f64)>>::new(), Vec::new(), Vec::new());
+        let mut add = |d: u32, k: u32, label: String, p: f64| {
             let g = *group_of.entry(label).or_insert_with_key(|label| {
-                out.labels.push(label.clone());
-                out.allowed.push(Vec::new());
-                out.first.push((d, k));
-                out.labels.len() - 1
+                labels.push(label.clone());
+                allowed.push(Vec::new());
+                first.push((d, k));
+                labels.len() - 1
             });
-            out.allowed[g].push((d, p));
+            allowed[g].push((d, p));
         };
         if private {
+            let mut s = state.clone();
             for &d in present.iter() {
-                let mut s = state.clone();
+                s.clone_from(state);
                 game.transplant(&mut s, &self.donors[d as usize]);
+                self.advanced += 1;
                 if !matches!(advance_out_of_line(game, &mut s, &mut self.info)?, Node::Chance { .. }) {
                     return Err(refuse(
                         "internal error, please report: a deal's course left the representative's".into(),
@@ -456,29 +465,26 @@ impl<G: Game> Builder<'_, G> {
                 }
                 game.chance_probs(&s, &mut self.probs);
                 for (k, p) in self.probs.iter().enumerate() {
-                    add(&mut out, d, k as u32, game.action_label(&s, k as u32), p.to_f64());
+                    add(d, k as u32, game.action_label(&s, k as u32), p.to_f64());
                 }
                 if !self.probs.is_empty() {
-                    out.deals.push(d);
+                    deals.push(d);
                 }
             }
         } else {
             game.chance_probs(at, &mut self.probs);
-            let labels: Vec<String> = (0..self.probs.len()).map(|k| game.action_label(at, k as u32)).collect();
+            let names: Vec<String> = (0..self.probs.len()).map(|k| game.action_label(at, k as u32)).collect();
             for &d in present.iter() {
-                for (k, (p, label)) in self.probs.iter().zip(&labels).enumerate() {
-                    add(&mut out, d, k as u32, label.clone(), p.to_f64());
+                for (k, (p, label)) in self.probs.iter().zip(&names).enumerate() {
+                    add(d, k as u32, label.clone(), p.to_f64());
                 }
-                out.deals.push(d);
+                deals.push(d);
             }
             // Every deal allows every outcome: the representative goes on.
-            out.first.iter_mut().for_each(|f| f.0 = deal);
+            first.iter_mut().for_each(|f: &mut (u32, u32)| f.0 = deal);
         }
-        for allowed in &out.allowed {
-            let deals = self.interned(allowed.iter().map(|&(d, _)| d).collect());
-            out.present.push(deals);
-        }
-        Ok(out)
+        let present = allowed.iter().map(|a| self.interned(a.iter().map(|&(d, _)| d).collect())).collect();
+        Ok(Outcomes { deals: Rc::new(deals), labels, allowed: Rc::new(allowed), present, first })
     }
 
     /// Advances every deal's state and makes its children; whether every
@@ -497,6 +503,7 @@ impl<G: Game> Builder<'_, G> {
         let mut same = true;
         for (deal, mut state) in entries {
             let node = advance_out_of_line(game, &mut state, &mut self.info)?;
+            self.advanced += 1;
             match (node, step.get_or_insert_with(|| Step::first(game, &state, node))) {
                 (Node::Terminal, Step::Leaf(pays)) => {
                     let p = game.payoffs(&state, &mut self.pay);
