@@ -164,20 +164,7 @@ pub fn public_course(ir: &Program) -> Result<PublicCourse, NotPublic> {
             continue;
         }
         if !deal[b] {
-            for inst in &block.insts {
-                let (targets, from) = inst_flow(inst);
-                check.none(&from, "an assignment before the last choice reads")?;
-                if let Some(&s) = targets.iter().find(|&&s| private[s as usize]) {
-                    return Err(NotPublic {
-                        message: format!(
-                            "an assignment after the first move and before the last choice sets the private value \
-                             `{}` (a derivation copies the deal's private values into one representative state)",
-                            slot_name(ir, s)
-                        ),
-                        span: ir.block_spans[b],
-                    });
-                }
-            }
+            check.assignments(b)?;
         }
         match &block.term {
             Term::Jump(_) | Term::Outcome(_) | Term::End => {}
@@ -316,6 +303,28 @@ struct Check<'a> {
 }
 
 impl Check<'_> {
+    /// Refuses an assignment of block `b` (after the first move, before
+    /// the payoff's code) that reads a private value or sets one (a
+    /// derivation copies the deal's private values into one representative
+    /// state, so they must hold the deal's values until the payoff's code).
+    fn assignments(&self, b: usize) -> Result<(), NotPublic> {
+        for inst in &self.ir.blocks[b].insts {
+            let (targets, from) = inst_flow(inst);
+            self.none(&from, "an assignment before the last choice reads")?;
+            if let Some(&s) = targets.iter().find(|&&s| self.private[s as usize]) {
+                return Err(NotPublic {
+                    message: format!(
+                        "an assignment after the first move and before the last choice sets the private value `{}` \
+                         (a derivation copies the deal's private values into one representative state)",
+                        slot_name(self.ir, s)
+                    ),
+                    span: self.ir.block_spans[b],
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Refuses when one of `exprs` reads a private value: `what` and the
     /// value's name, at the expression.
     fn none(&self, exprs: &[&Expr], what: &str) -> Result<(), NotPublic> {
