@@ -171,6 +171,8 @@ pub struct Model {
 pub struct Optimum {
     pub objective: f64,
     pub cols: Vec<f64>,
+    /// Reduced costs of the columns.
+    pub col_duals: Vec<f64>,
     pub row_duals: Vec<f64>,
     /// Basis statuses of the columns and rows.
     pub col_basis: Vec<i8>,
@@ -185,7 +187,7 @@ pub struct Optimum {
 /// Primal and dual feasibility tolerance: the answers need about 1e-9 of
 /// the payoff range, and the LP's payoffs are scaled so that their smallest
 /// entry is about 1.
-const TOLERANCE: f64 = 1e-9;
+pub(crate) const TOLERANCE: f64 = 1e-9;
 
 /// One HiGHS instance, destroyed on drop.
 struct Instance<'a> {
@@ -333,6 +335,7 @@ pub fn solve(model: &Model, basis: Option<(&[i8], &[i8])>, cancel: Option<&Cance
     Ok(Optimum {
         objective,
         cols,
+        col_duals,
         row_duals,
         col_basis: narrow(col_status),
         row_basis: narrow(row_status),
