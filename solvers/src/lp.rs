@@ -353,9 +353,29 @@ fn highs_model(sf: &SequenceForm, q_bound: Option<f64>) -> (crate::highs::Model,
 /// The LP of a cold start (no basis), with its `q` bounded as
 /// [`solve_highs`] gives it.
 pub fn write_highs_model(sf: &SequenceForm, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    let (m, scale) = highs_model(sf, Some(value_bound(sf, payoff_scale(sf))));
+    let (m, scale) = highs_model(sf, cold_q_bound(sf));
     m.write(scale, out)
 }
+
+/// The bound a one-off LP (no basis to start from) puts on its `q`
+/// ([`value_bound`]), where bounding them measured faster: LPs with at most
+/// [`BOUNDED_MAX_DENSITY`] nonzeros a column.
+fn cold_q_bound(sf: &SequenceForm) -> Option<f64> {
+    let tp = &sf.treeplex;
+    let (n0, n1) = (tp.n_seqs(PlayerId(0)), tp.n_seqs(PlayerId(1)));
+    let (s0, s1) = (tp.infosets_of[PlayerId(0)].len(), tp.infosets_of[PlayerId(1)].len());
+    // The nonzeros and columns of `highs_model`'s matrix.
+    let nonzeros = sf.payoff.len() + n0 + n1 + s0 + s1;
+    let columns = n0 + 1 + s1;
+    (nonzeros as f64 <= BOUNDED_MAX_DENSITY * columns as f64).then(|| value_bound(sf, payoff_scale(sf)))
+}
+
+/// Past this many nonzeros a column a one-off LP keeps its `q` free. With
+/// bounded `q`, scipy's HiGHS on the same LP, CPU s (load 7), against free:
+/// liar's dice (6.0 a column) 0.75 against 1.24; Leduc (5.1) 0.06 against
+/// 0.06; but 10-rank 2-suit poker (20.9) 0.69 against 0.39 and 13-rank
+/// (26.9) 1.85 against 1.10 (docs/perf/lp.md, "Bounded set values").
+const BOUNDED_MAX_DENSITY: f64 = 10.0;
 
 /// A bound on the `q` (second-player set values, payoffs scaled by
 /// `scale`) that keeps an optimum of the first player's LP: setting each
@@ -367,7 +387,8 @@ pub fn write_highs_model(sf: &SequenceForm, out: &mut impl std::io::Write) -> st
 /// its dual phase 1 making the free columns' reduced costs zero; with
 /// every column boxed the slack basis is dual feasible at once. On liar's
 /// dice that took the LP from 8,167 iterations (4,041 of them phase 1) to
-/// 14,625 cheaper ones, about a third less CPU (docs/perf/lp.md).
+/// 14,625 cheaper ones: 0.85 s of CPU instead of 1.4 (docs/perf/lp.md,
+/// "Bounded set values"); denser LPs got slower ([`cold_q_bound`]).
 fn value_bound(sf: &SequenceForm, scale: f64) -> f64 {
     2.0 * scale * sf.payoff.iter().map(|&(_, _, a)| a.abs()).sum::<f64>() + 1.0
 }
@@ -383,12 +404,13 @@ fn solve_highs(
     let basis = warm.as_ref().and_then(|(ids, basis)| basis.statuses(sf, ids));
     // A one-off LP bounds the `q` ([`value_bound`]); the double oracle's
     // (with `warm`) keep them free, as the bases they pass on have them.
-    let q_bound = warm.is_none().then(|| value_bound(sf, payoff_scale(sf)));
+    let q_bound = if warm.is_none() { cold_q_bound(sf) } else { None };
     solve_highs_from(sf, q_bound, basis, warm, cancel)
 }
 
 /// HiGHS's cold LP with the `q` within `[-q_bound, q_bound]`, as
-/// [`solve`] gives it with [`value_bound`]'s bound; public for the tests,
+/// [`solve`] gives it with [`value_bound`]'s bound on sparse LPs
+/// ([`cold_q_bound`]); public for the tests,
 /// which give it too tight a bound to see it fall back to free `q`.
 pub fn solve_highs_bounded(sf: &SequenceForm, q_bound: f64) -> Result<LpSolution, LpError> {
     solve_highs_from(sf, Some(q_bound), None, None, None)
@@ -409,8 +431,10 @@ fn solve_highs_from(
     let (model, scale) = highs_model(sf, q_bound);
     let mut build_seconds = start.elapsed().as_secs_f64();
     let start = Instant::now();
-    let run = |model: &crate::highs::Model, basis: Option<&(Vec<i8>, Vec<i8>)>| {
-        crate::highs::solve(model, basis.map(|(c, r)| (&c[..], &r[..])), cancel).map_err(|e| match e {
+    // Bounded, HiGHS's default tolerances ([`crate::highs::DEFAULT_TOLERANCE`]).
+    let bounded_tolerance = crate::highs::DEFAULT_TOLERANCE;
+    let run = |model: &crate::highs::Model, basis: Option<&(Vec<i8>, Vec<i8>)>, tolerance: f64| {
+        crate::highs::solve(model, basis.map(|(c, r)| (&c[..], &r[..])), tolerance, cancel).map_err(|e| match e {
             crate::highs::Failure::Cancelled => LpError::Cancelled,
             crate::highs::Failure::Other(status) => {
                 LpError::Solver { backend: Backend::Highs.name(), which: "first player's", status }
@@ -419,8 +443,9 @@ fn solve_highs_from(
     };
     let n0 = sf.treeplex.n_seqs(PlayerId(0));
     // A bound holds a `q` where its reduced cost is not zero.
-    let held = |opt: &crate::highs::Optimum| opt.col_duals[n0..].iter().any(|d| d.abs() > crate::highs::TOLERANCE);
-    let opt = match (run(&model, basis.as_ref()), q_bound) {
+    let held = |opt: &crate::highs::Optimum| opt.col_duals[n0..].iter().any(|d| d.abs() > bounded_tolerance);
+    let tolerance = if q_bound.is_some() { bounded_tolerance } else { crate::highs::TOLERANCE };
+    let opt = match (run(&model, basis.as_ref(), tolerance), q_bound) {
         (Err(LpError::Cancelled), _) => return Err(LpError::Cancelled),
         (answer, None) => answer?,
         (Ok(opt), Some(_)) if !held(&opt) => opt,
@@ -429,7 +454,7 @@ fn solve_highs_from(
             let rebuild = Instant::now();
             let (free, _) = highs_model(sf, None);
             build_seconds += rebuild.elapsed().as_secs_f64();
-            run(&free, None)?
+            run(&free, None, crate::highs::TOLERANCE)?
         }
     };
     let first_seq_row = 1 + sf.treeplex.infosets_of[PlayerId(0)].len();
