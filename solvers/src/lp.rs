@@ -287,9 +287,10 @@ impl WarmBasis {
 /// column-wise form. Columns: the first player's sequences `x`, then `q_0`
 /// and one `q` per second-player set; rows: `x_0 = 1`, one per
 /// first-player set (`-x_parent + sum of its sequences = 0`), then one per
-/// second-player sequence (`(F^T q)_j - (A^T x)_j <= 0`). Returns the
-/// model and the payoff scale.
-fn highs_model(sf: &SequenceForm) -> (crate::highs::Model, f64) {
+/// second-player sequence (`(F^T q)_j - (A^T x)_j <= 0`). The `q` are
+/// free, or within `[-b, b]` for `q_bound` `Some(b)` (see
+/// [`value_bound`]). Returns the model and the payoff scale.
+fn highs_model(sf: &SequenceForm, q_bound: Option<f64>) -> (crate::highs::Model, f64) {
     let tp = &sf.treeplex;
     let (p0, p1) = (PlayerId(0), PlayerId(1));
     let (n0, n1) = (tp.n_seqs(p0), tp.n_seqs(p1));
@@ -328,7 +329,9 @@ fn highs_model(sf: &SequenceForm) -> (crate::highs::Model, f64) {
         value: Vec::with_capacity(entries.len()),
     };
     model.cost[n0] = 1.0;
-    model.col_lower[n0..].fill(f64::NEG_INFINITY);
+    let b = q_bound.unwrap_or(f64::INFINITY);
+    model.col_lower[n0..].fill(-b);
+    model.col_upper[n0..].fill(b);
     (model.row_lower[0], model.row_upper[0]) = (1.0, 1.0);
     model.row_lower[1 + sets0.len()..].fill(f64::NEG_INFINITY);
     for &(c, r, v) in &entries {
@@ -347,9 +350,47 @@ fn highs_model(sf: &SequenceForm) -> (crate::highs::Model, f64) {
 /// column lower and upper bounds, row lower and upper bounds, and the
 /// column-wise matrix's starts, row indices and values (`inf` for an
 /// infinite bound). `bench/lp_scipy.py` solves it with scipy's HiGHS.
+/// The LP of a cold start (no basis), with its `q` bounded as
+/// [`solve_highs`] gives it.
 pub fn write_highs_model(sf: &SequenceForm, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    let (m, scale) = highs_model(sf);
+    let (m, scale) = highs_model(sf, cold_q_bound(sf));
     m.write(scale, out)
+}
+
+/// The bound a one-off LP (no basis to start from) puts on its `q`
+/// ([`value_bound`]), where bounding them measured faster: LPs with at most
+/// [`BOUNDED_MAX_DENSITY`] nonzeros a column.
+fn cold_q_bound(sf: &SequenceForm) -> Option<f64> {
+    let tp = &sf.treeplex;
+    let (n0, n1) = (tp.n_seqs(PlayerId(0)), tp.n_seqs(PlayerId(1)));
+    let (s0, s1) = (tp.infosets_of[PlayerId(0)].len(), tp.infosets_of[PlayerId(1)].len());
+    // The nonzeros and columns of `highs_model`'s matrix.
+    let nonzeros = sf.payoff.len() + n0 + n1 + s0 + s1;
+    let columns = n0 + 1 + s1;
+    (nonzeros as f64 <= BOUNDED_MAX_DENSITY * columns as f64).then(|| value_bound(sf, payoff_scale(sf)))
+}
+
+/// Past this many nonzeros a column a one-off LP keeps its `q` free. With
+/// bounded `q`, scipy's HiGHS on the same LP, CPU s (load 7), against free:
+/// liar's dice (6.0 a column) 0.75 against 1.24; Leduc (5.1) 0.06 against
+/// 0.06; but 10-rank 2-suit poker (20.9) 0.69 against 0.39 and 13-rank
+/// (26.9) 1.85 against 1.10 (docs/perf/lp.md, "Bounded set values").
+const BOUNDED_MAX_DENSITY: f64 = 10.0;
+
+/// A bound on the `q` (second-player set values, payoffs scaled by
+/// `scale`) that keeps an optimum of the first player's LP: setting each
+/// `q_I` to the second player's best-response value below `I` against an
+/// optimal `x` is feasible and optimal, and that value is a sum of
+/// `a_ij x_i` over pairs with `0 <= x_i <= 1`, so at most `scale * sum |a|`
+/// in size (doubled, plus 1, to stay off it). Why bound them at all: with
+/// free `q` HiGHS's dual simplex first spends about half its iterations in
+/// its dual phase 1 making the free columns' reduced costs zero; with
+/// every column boxed the slack basis is dual feasible at once. On liar's
+/// dice that took the LP from 8,167 iterations (4,041 of them phase 1) to
+/// 14,625 cheaper ones: 0.85 s of CPU instead of 1.4 (docs/perf/lp.md,
+/// "Bounded set values"); denser LPs got slower ([`cold_q_bound`]).
+fn value_bound(sf: &SequenceForm, scale: f64) -> f64 {
+    2.0 * scale * sf.payoff.iter().map(|&(_, _, a)| a.abs()).sum::<f64>() + 1.0
 }
 
 /// Both plans and the value from the first player's LP by HiGHS's simplex
@@ -360,19 +401,62 @@ fn solve_highs(
     warm: Option<(&StableIds, &mut WarmBasis)>,
     cancel: Option<&Cancel>,
 ) -> Result<LpSolution, LpError> {
-    let start = Instant::now();
-    let (model, scale) = highs_model(sf);
     let basis = warm.as_ref().and_then(|(ids, basis)| basis.statuses(sf, ids));
-    let build_seconds = start.elapsed().as_secs_f64();
+    // A one-off LP bounds the `q` ([`value_bound`]); the double oracle's
+    // (with `warm`) keep them free, as the bases they pass on have them.
+    let q_bound = if warm.is_none() { cold_q_bound(sf) } else { None };
+    solve_highs_from(sf, q_bound, basis, warm, cancel)
+}
+
+/// HiGHS's cold LP with the `q` within `[-q_bound, q_bound]`, as
+/// [`solve`] gives it with [`value_bound`]'s bound on sparse LPs
+/// ([`cold_q_bound`]); public for the tests,
+/// which give it too tight a bound to see it fall back to free `q`.
+pub fn solve_highs_bounded(sf: &SequenceForm, q_bound: f64) -> Result<LpSolution, LpError> {
+    solve_highs_from(sf, Some(q_bound), None, None, None)
+}
+
+/// [`solve_highs`] with the `q` bounded by `q_bound` (when `Some`): if a
+/// bound holds a `q` with a nonzero reduced cost (the second player's plan
+/// read from the duals would then miss `F y = f`), the LP is solved again
+/// with the `q` free.
+fn solve_highs_from(
+    sf: &SequenceForm,
+    q_bound: Option<f64>,
+    basis: Option<(Vec<i8>, Vec<i8>)>,
+    warm: Option<(&StableIds, &mut WarmBasis)>,
+    cancel: Option<&Cancel>,
+) -> Result<LpSolution, LpError> {
     let start = Instant::now();
-    let opt =
-        crate::highs::solve(&model, basis.as_ref().map(|(c, r)| (&c[..], &r[..])), cancel).map_err(|e| match e {
+    let (model, scale) = highs_model(sf, q_bound);
+    let mut build_seconds = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    // Bounded, HiGHS's default tolerances ([`crate::highs::DEFAULT_TOLERANCE`]).
+    let bounded_tolerance = crate::highs::DEFAULT_TOLERANCE;
+    let run = |model: &crate::highs::Model, basis: Option<&(Vec<i8>, Vec<i8>)>, tolerance: f64| {
+        crate::highs::solve(model, basis.map(|(c, r)| (&c[..], &r[..])), tolerance, cancel).map_err(|e| match e {
             crate::highs::Failure::Cancelled => LpError::Cancelled,
             crate::highs::Failure::Other(status) => {
                 LpError::Solver { backend: Backend::Highs.name(), which: "first player's", status }
             }
-        })?;
+        })
+    };
     let n0 = sf.treeplex.n_seqs(PlayerId(0));
+    // A bound holds a `q` where its reduced cost is not zero.
+    let held = |opt: &crate::highs::Optimum| opt.col_duals[n0..].iter().any(|d| d.abs() > bounded_tolerance);
+    let tolerance = if q_bound.is_some() { bounded_tolerance } else { crate::highs::TOLERANCE };
+    let opt = match (run(&model, basis.as_ref(), tolerance), q_bound) {
+        (Err(LpError::Cancelled), _) => return Err(LpError::Cancelled),
+        (answer, None) => answer?,
+        (Ok(opt), Some(_)) if !held(&opt) => opt,
+        // A bound that held, or one so tight that the LP had no optimum.
+        (_, Some(_)) => {
+            let rebuild = Instant::now();
+            let (free, _) = highs_model(sf, None);
+            build_seconds += rebuild.elapsed().as_secs_f64();
+            run(&free, None, crate::highs::TOLERANCE)?
+        }
+    };
     let first_seq_row = 1 + sf.treeplex.infosets_of[PlayerId(0)].len();
     let x = opt.cols[..n0].to_vec();
     let y: Vec<f64> = opt.row_duals[first_seq_row..].iter().map(|d| d.abs()).collect();

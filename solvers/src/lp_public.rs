@@ -233,12 +233,13 @@ impl PublicLp {
         let start = Instant::now();
         let opt = match backend {
             Backend::Highs => {
-                let opt = crate::highs::solve(&self.model, None, cancel).map_err(|e| match e {
-                    crate::highs::Failure::Cancelled => LpError::Cancelled,
-                    crate::highs::Failure::Other(status) => {
-                        LpError::Solver { backend: backend.name(), which: "public", status }
-                    }
-                })?;
+                let opt =
+                    crate::highs::solve(&self.model, None, crate::highs::TOLERANCE, cancel).map_err(|e| match e {
+                        crate::highs::Failure::Cancelled => LpError::Cancelled,
+                        crate::highs::Failure::Other(status) => {
+                            LpError::Solver { backend: backend.name(), which: "public", status }
+                        }
+                    })?;
                 crate::clarabel_run::ModelOptimum { objective: opt.objective, cols: opt.cols, row_duals: opt.row_duals }
             }
             Backend::Clarabel => crate::clarabel_run::solve_model(&self.model, "public", cancel)?,

@@ -98,6 +98,35 @@ fn leduc_value_matches_openspiel() {
     }
 }
 
+/// HiGHS's one-off LP, its second player's set values `q` bounded
+/// (`lp::solve_highs_bounded`, docs/perf/lp.md "Bounded set values"), on
+/// liar's dice: -7/258 with six sides, 1/16 with four (the example's
+/// header; OpenSpiel's CFR+ agrees), and an equilibrium by the independent
+/// best response.
+#[test]
+fn highs_lp_with_bounded_set_values_solves_liars_dice() {
+    for (params, value) in [(&["sides=4"][..], 1.0 / 16.0), (&[][..], -7.0 / 258.0)] {
+        check(&solve_example("liars_dice.gala", params, Backend::Highs), value, 1e-9);
+    }
+}
+
+/// A bound on the set values that cuts off every optimum (Kuhn's `q` are
+/// far past 1e-3 after scaling) does not give a wrong answer: the LP falls
+/// back to free `q` and still gives -1/18 and an equilibrium.
+#[test]
+fn a_too_tight_set_value_bound_falls_back_to_free_ones() {
+    let src = std::fs::read_to_string(repo_root().join("examples").join("kuhn.gala")).expect("example");
+    let game = galac_compiler::driver::load_interp("kuhn.gala", src.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    let (tree, _, _) = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("tree");
+    let sf = SequenceForm::new(&tree).expect("two-player zero-sum");
+    let sol = lp::solve_highs_bounded(&sf, 1e-3).expect("HiGHS's LP");
+    let mut profile = Profile::uniform(&tree);
+    sf.behaviour(&tree, PlayerId(0), &sol.plans[0], &mut profile);
+    sf.behaviour(&tree, PlayerId(1), &sol.plans[1], &mut profile);
+    let eval = evaluate(&tree, &profile);
+    check(&Solved { tree, profile, eval, lp_value: sol.value }, -1.0 / 18.0, 1e-9);
+}
+
 #[test]
 fn matching_pennies_and_rock_paper_scissors_are_fair_and_uniform() {
     let pennies = "game mp { players even, odd; flow {
