@@ -56,6 +56,18 @@ pub struct PublicCourse {
     /// (their domain, `where` or weight reads a private value): card
     /// removal, to be checked per deal where the game is walked.
     pub removal: Vec<BlockId>,
+    /// Per block, for a block of the payoff's code and for a chance
+    /// choice (else empty): the public slots whose values, with the
+    /// private ones, decide what is done from there (the payoff's code:
+    /// every slot the code reachable from the block names; a chance: the
+    /// slots its domain, `where` and weight read, its pattern's aside). Two
+    /// states at such a block with equal values there (and equal payoffs
+    /// so far) do the same for every deal: a derivation works such a block
+    /// out per deal once per key ([`PublicCourse::reads_private`] says when
+    /// once in all is enough).
+    pub keys: Vec<Vec<u32>>,
+    /// Per block of `keys`: whether that code reads a private slot.
+    pub reads_private: Vec<bool>,
 }
 
 /// Why a game's course may depend on a private value: the message and the
@@ -152,10 +164,7 @@ pub fn public_course(ir: &Program) -> Result<PublicCourse, NotPublic> {
             continue;
         }
         if !deal[b] {
-            for inst in &block.insts {
-                let (_, from) = inst_flow(inst);
-                check.none(&from, "an assignment before the last choice reads")?;
-            }
+            check.assignments(b)?;
         }
         match &block.term {
             Term::Jump(_) | Term::Outcome(_) | Term::End => {}
@@ -200,8 +209,65 @@ pub fn public_course(ir: &Program) -> Result<PublicCourse, NotPublic> {
             }
         }
     }
+    let (keys, reads_private) = keys(ir, &payoff_code, &private);
     let private = (0..ir.slots.len() as u32).filter(|&s| private[s as usize]).collect();
-    Ok(PublicCourse { private, payoff_code, removal })
+    Ok(PublicCourse { private, payoff_code, removal, keys, reads_private })
+}
+
+/// [`PublicCourse::keys`] and [`PublicCourse::reads_private`].
+fn keys(ir: &Program, payoff_code: &[bool], private: &[bool]) -> (Vec<Vec<u32>>, Vec<bool>) {
+    let n = ir.blocks.len();
+    let (mut keys, mut reads) = (vec![Vec::new(); n], vec![false; n]);
+    for b in 0..n {
+        let mut named = Vec::new();
+        if payoff_code[b] {
+            let after = reachable(ir, vec![BlockId(b as u32)], false);
+            for block in ir.blocks.iter().enumerate().filter(|&(c, _)| after[c]).map(|(_, block)| block) {
+                for inst in &block.insts {
+                    let (targets, from) = inst_flow(inst);
+                    named.extend(targets);
+                    from.iter().for_each(|e| slots_named(e, &mut named));
+                }
+                match &block.term {
+                    Term::Branch { cond, .. } => slots_named(cond, &mut named),
+                    Term::Reveal { to, args, .. } => to.iter().chain(args).for_each(|e| slots_named(e, &mut named)),
+                    Term::Payoff { player, amount, .. } => {
+                        [player, amount].iter().for_each(|e| slots_named(e, &mut named))
+                    }
+                    Term::Outcome(e) => slots_named(e, &mut named),
+                    Term::Jump(_) | Term::End | Term::Choose(_) => {}
+                }
+            }
+        } else if let Term::Choose(c) = &ir.blocks[b].term {
+            if c.chooser.is_some() {
+                continue;
+            }
+            let mut read: Vec<&Expr> = c.filter.iter().chain(&c.weight).collect();
+            domain_exprs(&c.domain, &mut read);
+            read.iter().for_each(|e| slots_named(e, &mut named));
+            let mut bound = Vec::new();
+            pattern_slots(&c.pattern, &mut bound);
+            named.retain(|s| !bound.contains(s));
+        } else {
+            continue;
+        }
+        named.sort_unstable();
+        named.dedup();
+        reads[b] = named.iter().any(|&s| private[s as usize]);
+        named.retain(|&s| !private[s as usize]);
+        keys[b] = named;
+    }
+    (keys, reads)
+}
+
+/// The slots `e` reads, into `out` (a fn call's arguments only, as in
+/// [`first_private`]).
+fn slots_named(e: &Expr, out: &mut Vec<u32>) {
+    match &e.kind {
+        ExprKind::Local(l) => out.push(l.0),
+        ExprKind::Var(v) => out.push(v.0),
+        kind => kind.children().for_each(|x| slots_named(x, out)),
+    }
 }
 
 /// For a branch of the deal on a private value, going to `ways`: the slots
@@ -237,6 +303,28 @@ struct Check<'a> {
 }
 
 impl Check<'_> {
+    /// Refuses an assignment of block `b` (after the first move, before
+    /// the payoff's code) that reads a private value or sets one (a
+    /// derivation copies the deal's private values into one representative
+    /// state, so they must hold the deal's values until the payoff's code).
+    fn assignments(&self, b: usize) -> Result<(), NotPublic> {
+        for inst in &self.ir.blocks[b].insts {
+            let (targets, from) = inst_flow(inst);
+            self.none(&from, "an assignment before the last choice reads")?;
+            if let Some(&s) = targets.iter().find(|&&s| self.private[s as usize]) {
+                return Err(NotPublic {
+                    message: format!(
+                        "an assignment after the first move and before the last choice sets the private value `{}` \
+                         (a derivation copies the deal's private values into one representative state)",
+                        slot_name(self.ir, s)
+                    ),
+                    span: self.ir.block_spans[b],
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Refuses when one of `exprs` reads a private value: `what` and the
     /// value's name, at the expression.
     fn none(&self, exprs: &[&Expr], what: &str) -> Result<(), NotPublic> {

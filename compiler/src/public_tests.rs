@@ -121,6 +121,23 @@ fn a_private_value_that_steers_the_course_is_refused_where_it_is_read() {
     let (message, at) = refused("choose nature d in 0..3; choose b y in [0, 1]; reveal a moved(y);");
     assert!(message.starts_with("chance deals the private value `d` after the first move"), "{message}");
     assert!(at.contains("choose nature d"), "{at}");
+    // A private value set after the first move no longer holds the deal's.
+    let src = "game g {
+        players a, b;
+        flow {
+            choose nature c in 0..3;
+            reveal a card(c);
+            let h = c;
+            choose a x in [0, 1];
+            reveal b moved(x);
+            h = 0;
+            choose b y in [0, 1];
+            reveal a moved(y);
+            outcome [h, -h];
+        }
+    }";
+    let (message, _) = check(src).expect_err("refused");
+    assert!(message.contains("sets the private value `h`"), "{message}");
     // A chance whose outcomes depend on the deal is card removal, for the
     // derivation to check per deal.
     let c =

@@ -119,6 +119,50 @@ pub trait Game {
         let _ = (state, out);
         Ok(None)
     }
+
+    /// Whether one representative deal may walk this game's public tree
+    /// (issue 45, `galac_solvers::vector::from_game`): `Ok` with the proof
+    /// in one line when the game's private values (dealt by chance before
+    /// the first move, not shown to every player) are read only in the
+    /// deal, by later chance choices (card removal) and in the payoff's
+    /// code, and the game implements [`Game::advance_public`],
+    /// [`Game::course_key`] and [`Game::transplant`]; else why not (the
+    /// default: the game cannot say).
+    fn representative(&self) -> Result<String, String> {
+        Err("this game does not implement the representative walk's hooks".into())
+    }
+
+    /// [`Game::advance`], but stopping at the entry of the payoff's code
+    /// (the code from which no choice is reachable): `None` there, the
+    /// state not advanced into it (every deal's course so far being the
+    /// same, only that code and later chance choices tell deals apart).
+    /// Only where [`Game::representative`] is `Ok`.
+    fn advance_public(&self, state: &mut Self::State, info: &mut InfoInterner) -> Result<Option<Node>, GameError> {
+        self.advance(state, info).map(Some)
+    }
+
+    /// For a state at a chance node (after [`Game::advance`]) or stopped
+    /// at the payoff's code ([`Game::advance_public`]): writes into `out`
+    /// where it is, the payoffs so far and the public values that code
+    /// reads, so that two states with equal words do the same there for
+    /// every deal's private values; returns whether that code reads a
+    /// private value (if not, one deal's answer is every deal's). Only
+    /// where [`Game::representative`] is `Ok`.
+    fn course_key(&self, state: &Self::State, out: &mut Vec<u64>) -> bool {
+        out.clear();
+        let _ = state;
+        true
+    }
+
+    /// Copies the private values of `from` (a deal's state at its first
+    /// move) into `into` (a state of another deal, later in the same
+    /// public course): `into` is then the state of `from`'s deal there,
+    /// its information states aside. Only where [`Game::representative`]
+    /// is `Ok` (private values are set only in the deal and the payoff's
+    /// code, so between them they hold the deal's values).
+    fn transplant(&self, into: &mut Self::State, from: &Self::State) {
+        let _ = (into, from);
+    }
 }
 
 /// Default number of evaluation steps allowed between two nodes of the tree.

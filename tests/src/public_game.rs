@@ -9,7 +9,7 @@
 //! only the payoff agrees with the walk over every deal.
 
 use galac_runtime::tree::{build, BuildOptions};
-use galac_solvers::vector::{from_game, from_tree, VectorCfr, POSTFLOP_DCFR};
+use galac_solvers::vector::{from_game, from_game_by_deal, from_tree, VectorCfr, POSTFLOP_DCFR};
 
 use crate::games::load_interp;
 
@@ -19,14 +19,34 @@ crate::compiled_games!(holdem_turn);
 /// deals share a card with the river's and with each other.
 const TURN: &[&str] = &["oop_range=AsAh,9s8s,QdQs", "ip_range=JsJh,7s8h,AdKd:0.5"];
 
-/// `from_game` and `from_tree` give the same public game for `file` at `params`.
+/// `from_game` (one representative deal, which these games allow),
+/// `from_game_by_deal` and `from_tree` give the same public game for
+/// `file` at `params`.
 fn same_public_game(file: &str, params: &[&str]) {
     let game = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
     let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("builds").0;
     let from_tree = from_tree(&tree).unwrap_or_else(|e| panic!("{file}: {e}")).game;
-    let from_game = from_game(&game).unwrap_or_else(|e| panic!("{file}: {e}")).game;
-    assert_eq!(from_game.per_street(), from_tree.per_street(), "{file}");
-    assert!(from_game == from_tree, "{file} {params:?}: the public games differ");
+    let derived = from_game(&game).unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert!(derived.representative.is_ok(), "{file}: {:?}", derived.representative);
+    let by_deal = from_game_by_deal(&game).unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert!(by_deal.representative.is_err());
+    assert_eq!(derived.game.per_street(), from_tree.per_street(), "{file}");
+    assert!(derived.game == from_tree, "{file} {params:?}: the public games differ");
+    assert!(by_deal.game == from_tree, "{file} {params:?}: the public games differ");
+    assert!(derived.advanced <= by_deal.advanced, "{file}: {} > {}", derived.advanced, by_deal.advanced);
+}
+
+/// On a small turn spot (about 200 deals) the representative walk advances a small part of
+/// the states the walk over every deal does (its showdowns are evaluated
+/// per deal once per river card and stack, not per leaf).
+#[test]
+fn the_representative_walk_advances_few_states() {
+    let params = ["oop_range=AA,KK,AKs", "ip_range=JJ,88,AQs", "stack=300"];
+    let game = load_interp("holdem_turn.gala", &params).unwrap_or_else(|e| panic!("{e}"));
+    let derived = from_game(&game).unwrap_or_else(|e| panic!("{e}"));
+    let by_deal = from_game_by_deal(&game).unwrap_or_else(|e| panic!("{e}"));
+    assert!(derived.game == by_deal.game);
+    assert!(10 * derived.advanced < by_deal.advanced, "{} vs {}", derived.advanced, by_deal.advanced);
 }
 
 #[test]
@@ -54,6 +74,37 @@ fn the_turns_public_tree_is_postflop_solvers() {
     let game = load_interp("holdem_turn.gala", TURN).unwrap_or_else(|e| panic!("{e}"));
     let streets = from_game(&game).unwrap_or_else(|e| panic!("{e}")).game.per_street();
     assert_eq!(streets.decisions, vec![24, 48 * 112], "{streets:?}");
+}
+
+/// A game whose course a private value steers keeps the walk over every
+/// deal, and says why (`galac solve` shows it in a note).
+#[test]
+fn a_game_the_proof_refuses_is_walked_deal_by_deal() {
+    // poker.gala's deal copies its private `betterhand` where a choice is
+    // still reachable (`galac_compiler::public`'s known false refusal).
+    let game = load_interp("poker.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let why = galac_runtime::game::Game::representative(&game).expect_err("refused");
+    assert!(why.contains("the private value `betterhand`") && why.contains("poker.gala:"), "{why}");
+    let steered = "game g {
+        players a, b;
+        flow {
+            choose nature c in 0..3;
+            reveal a card(c);
+            let h = c;
+            choose a x in [0, 1];
+            reveal b moved(x);
+            choose b y in [0, 1];
+            reveal a moved(y);
+            if x == 1 { h = 0; choose a z in [0, 1]; reveal b moved(z); }
+            outcome [h, -h];
+        }
+    }";
+    let game = galac_compiler::driver::load_interp("steered.gala", steered.as_bytes(), &[]).expect("loads");
+    let derived = from_game(&game).unwrap_or_else(|e| panic!("{e}"));
+    let why = derived.representative.expect_err("walked deal by deal");
+    assert!(why.contains("sets the private value `h`"), "{why}");
+    let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("builds").0;
+    assert!(derived.game == from_tree(&tree).expect("derives").game);
 }
 
 /// The compiled game and the interpreter give the same public game.
@@ -122,7 +173,7 @@ fn the_compilers_proof_agrees_with_the_walk_over_every_deal() {
     for (file, params) in games {
         let game = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
         let proof = public_course(game.ir()).map_err(|e| e.message);
-        let walk = from_game(&game).err().map(|e| e.to_string());
+        let walk = from_game_by_deal(&game).err().map(|e| e.to_string());
         if proof.is_ok() {
             assert!(
                 !walk.as_deref().is_some_and(|w| w.contains("depend on private information")
@@ -172,9 +223,21 @@ fn the_proof_agrees_with_the_walk_on_random_programs() {
         }
         let Ok(course) = public_course(game.ir()) else { continue };
         proved += 1;
-        match from_game(&game) {
-            Ok(_) => walked_with_private += usize::from(!course.private.is_empty()),
+        // The representative walk gives the walk over every deal's answer.
+        let representative = from_game(&game).map(|d| d.game).map_err(|e| e.to_string());
+        match from_game_by_deal(&game) {
+            Ok(by_deal) => {
+                walked_with_private += usize::from(!course.private.is_empty());
+                assert!(
+                    representative.as_ref().is_ok_and(|g| *g == by_deal.game),
+                    "seed {seed}: the representative walk gives {}\n{}",
+                    representative.err().unwrap_or_else(|| "another public game".into()),
+                    generated.source
+                );
+            }
             Err(e) => {
+                let walk = e.to_string();
+                assert_eq!(representative.as_ref().err(), Some(&walk), "seed {seed}\n{}", generated.source);
                 let walk = e.to_string();
                 let steered = [
                     "depend on private information",

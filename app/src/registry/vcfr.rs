@@ -103,6 +103,12 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
     let name =
         format!("{} ({} iterations{stopped}), on the public game without the tree", solver.name(), run.cfr.iteration);
     let mut notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
+    notes.push(match &derived.representative {
+        Ok(proof) => {
+            format!("public game walked with one representative deal ({} states advanced): {proof}", derived.advanced)
+        }
+        Err(why) => format!("public game walked deal by deal ({} states advanced, slow): {why}", derived.advanced),
+    });
     notes.push(format!("public game: decisions {:?}, leaves {:?} per street", streets.decisions, streets.leaves));
     let labelled = labelled(game, &derived, &run.cfr);
     let grids = root_grids(public, &run.cfr);
@@ -156,6 +162,24 @@ fn labelled<G: galac_runtime::game::Game>(
     let public = &derived.game;
     let mut out = Vec::new();
     let (mut sigma, mut reached) = (Vec::new(), Vec::new());
+    // The public line to a node: its ancestors' labels.
+    let mut parent = vec![u32::MAX; public.nodes.len()];
+    for (id, node) in public.nodes.iter().enumerate() {
+        if let PublicNode::Decision { children, .. } | PublicNode::Chance { children, .. } = node {
+            for &c in &public.child_ids[children.start as usize..children.end as usize] {
+                parent[c as usize] = id as u32;
+            }
+        }
+    }
+    let line = |mut node: u32| {
+        let mut parts = Vec::new();
+        while parent[node as usize] != u32::MAX {
+            parts.push(public.labels[node as usize].as_str());
+            node = parent[node as usize];
+        }
+        parts.reverse();
+        parts.join(" ")
+    };
     for (node, sets) in &derived.decisions {
         let PublicNode::Decision { player, children } = &public.nodes[*node as usize] else { continue };
         let n = public.states[*player as usize].len();
@@ -166,13 +190,21 @@ fn labelled<G: galac_runtime::game::Game>(
             .iter()
             .map(|&c| public.labels[c as usize].clone())
             .collect();
-        for &(set, s) in sets {
-            out.push(galac_solvers::double_oracle::LabelledSet {
-                player: galac_runtime::ids::PlayerId(u32::from(*player)),
-                label: game.infoset_label(&derived.info, set),
-                actions: actions.clone(),
-                probs: (0..actions.len()).map(|a| sigma[a * n + s as usize]).collect(),
-            });
+        let set = |label: String, s: usize| galac_solvers::double_oracle::LabelledSet {
+            player: galac_runtime::ids::PlayerId(u32::from(*player)),
+            label,
+            actions: actions.clone(),
+            probs: (0..actions.len()).map(|a| sigma[a * n + s]).collect(),
+        };
+        match sets.as_slice() {
+            // A representative walk names the representative's set only:
+            // every private state reached, by its label and the public line.
+            [_] if derived.representative.is_ok() && n > 1 => {
+                let line = line(*node);
+                let states = &public.states[*player as usize].labels;
+                out.extend((0..n).filter(|&s| reached[s]).map(|s| set(format!("{}, {line}", states[s]), s)));
+            }
+            _ => out.extend(sets.iter().map(|&(id, s)| set(game.infoset_label(&derived.info, id), s as usize))),
         }
     }
     out

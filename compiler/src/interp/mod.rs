@@ -65,6 +65,9 @@ pub struct Interp {
     remembered: Vec<bool>,
     /// The `evaluate` fn and the variables it takes (for [`Game::evaluate`]).
     evaluate: Option<(tast::FnId, Vec<u32>)>,
+    /// The proof that one representative deal may walk the public tree
+    /// ([`crate::public::public_course`]), or why not, located.
+    course: Result<crate::public::PublicCourse, String>,
 }
 
 /// A point in a play: the slots, where the flow is, the payoffs so far and
@@ -73,12 +76,24 @@ pub struct Interp {
 /// The slot vector also holds, after the IR's slots, each player's payoff and
 /// then each player's information state, so that cloning a state is one
 /// allocation.
-#[derive(Clone)]
 pub struct State {
     slots: Vec<Value>,
     block: u32,
     /// The candidates of the choice the state waits at.
     pending: Option<Rc<Pending>>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State { slots: self.slots.clone(), block: self.block, pending: self.pending.clone() }
+    }
+
+    /// Into `self`'s slot vector (a derivation copies one state per deal).
+    fn clone_from(&mut self, from: &State) {
+        self.slots.clone_from(&from.slots);
+        self.block = from.block;
+        self.pending.clone_from(&from.pending);
+    }
 }
 
 struct Pending {
@@ -119,7 +134,10 @@ impl Interp {
         let live = crate::codegen::layout::live_locals(&ir);
         let evaluate = ir.evaluate_fn();
         let remembered = crate::offers::remembered(&ir);
+        let locator: Arc<SourceFile> = source.into();
+        let course = crate::public::public_course(&ir).map_err(|e| format!("{} ({})", e.message, locator.at(e.span)));
         Interp {
+            course,
             live,
             remembered,
             evaluate,
@@ -129,7 +147,7 @@ impl Interp {
             ir,
             info,
             params,
-            locator: source.into(),
+            locator,
             step_limit: DEFAULT_STEP_LIMIT,
             words: Default::default(),
             frames: Default::default(),
@@ -324,99 +342,37 @@ impl Game for Interp {
     }
 
     fn advance(&self, s: &mut State, info: &mut InfoInterner) -> Result<Node, GameError> {
-        let mut b = Budget::new(self.step_limit);
-        let mut bufs = self.words.borrow_mut();
-        let words = &mut *bufs;
-        loop {
-            let block = &self.ir.blocks[s.block as usize];
-            let span = self.ir.block_spans[s.block as usize];
-            // One step for the block and one per instruction, counted and
-            // checked on entry (as the compiled code does).
-            b.steps(block.steps(), self.loc(span))?;
-            for inst in &block.insts {
-                match inst {
-                    ir::Inst::Assign { place, op, value } => {
-                        let env = Env { vars: &s.slots, locals: &s.slots };
-                        let v = self.eval(value, &env, &mut b)?;
-                        let path = self.place_path(place, &env, &mut b)?;
-                        self.store(path, *op, v, &mut s.slots, span)?;
-                    }
-                    ir::Inst::Bind { pattern, value } => {
-                        let v = self.eval(value, &Env { vars: &s.slots, locals: &s.slots }, &mut b)?;
-                        bind(pattern, v, &mut s.slots);
-                    }
-                    ir::Inst::Enumerate { slot, domain } => {
-                        let items = self.enumerate(domain, &Env { vars: &s.slots, locals: &s.slots }, &mut b)?;
-                        s.slots[*slot as usize] = Value::seq(items);
-                    }
-                }
-            }
-            let env = Env { vars: &s.slots, locals: &s.slots };
-            match &block.term {
-                Term::Jump(to) => s.block = to.0,
-                Term::Branch { cond, then_to, else_to } => {
-                    s.block = if self.int(cond, &env, &mut b)? != 0 { then_to.0 } else { else_to.0 };
-                }
-                Term::Reveal { to, fact, args, next } => {
-                    words.clear();
-                    words.push(u64::from(fact.0));
-                    for a in args {
-                        self.eval(a, &env, &mut b)?.encode(words);
-                    }
-                    for p in self.receivers(to.as_ref(), &env, &mut b, span)? {
-                        let st = info.push(self.info_of(s, p), words);
-                        self.set_info(s, p, st);
-                    }
-                    s.block = next.0;
-                }
-                Term::Payoff { player, op, amount, next } => {
-                    let p = self.player_index(self.int(player, &env, &mut b)?, span)? as usize;
-                    let x = self.int(amount, &env, &mut b)?;
-                    let acc = self.payoff_of(s, p);
-                    let at = self.loc(span);
-                    let r = if *op == ArithOp::Sub { ops::sub(acc, x, at)? } else { ops::add(acc, x, at)? };
-                    let slot = self.payoff_slot(p);
-                    s.slots[slot] = Value::Int(r);
-                    s.block = next.0;
-                }
-                Term::Outcome(e) => {
-                    let v = self.eval(e, &env, &mut b)?;
-                    if let Value::Seq(xs) = v {
-                        for (p, x) in xs.iter().enumerate().take(self.n_players as usize) {
-                            if let Value::Int(x) = x {
-                                let sum = ops::add(self.payoff_of(s, p), *x, self.loc(span))?;
-                                let slot = self.payoff_slot(p);
-                                s.slots[slot] = Value::Int(sum);
-                            }
-                        }
-                    }
-                    return Ok(Node::Terminal);
-                }
-                Term::End => return Ok(Node::Terminal),
-                Term::Choose(c) => {
-                    let chooser = match &c.chooser {
-                        Some(e) => Some(self.player_index(self.int(e, &env, &mut b)?, span)?),
-                        None => None,
-                    };
-                    let (values, odds) = self.candidates(c, &mut s.slots, &mut b, span)?;
-                    if values.is_empty() {
-                        let who = chooser.and_then(|p| self.ir.players.get(p as usize));
-                        return Err(ops::no_choices(who.map(String::as_str), self.loc(span)));
-                    }
-                    let n = values.len() as u32;
-                    let node = match chooser {
-                        Some(p) => {
-                            let state = self.info_of(s, p as usize);
-                            let mut short = [0u64; 2];
-                            let key = galac_runtime::info::choice_key(c.choice_ty, &values, &mut short, words);
-                            let (infoset, _) = info.infoset(p, state, key);
-                            Node::Decision { player: p, infoset, n_actions: n }
-                        }
-                        None => Node::Chance { n_outcomes: n },
-                    };
-                    s.pending = Some(Rc::new(Pending { chooser, values, odds }));
-                    return Ok(node);
-                }
+        self.run(s, info, None).map(|node| node.unwrap_or(Node::Terminal))
+    }
+
+    fn representative(&self) -> Result<String, String> {
+        self.course.as_ref().map(|c| c.describe(&self.ir)).map_err(Clone::clone)
+    }
+
+    fn advance_public(&self, s: &mut State, info: &mut InfoInterner) -> Result<Option<Node>, GameError> {
+        match &self.course {
+            Ok(course) => self.run(s, info, Some(&course.payoff_code)),
+            Err(_) => self.advance(s, info).map(Some),
+        }
+    }
+
+    fn course_key(&self, s: &State, out: &mut Vec<u64>) -> bool {
+        out.clear();
+        out.push(u64::from(s.block));
+        for p in 0..self.n_players as usize {
+            self.payoff_of(s, p).encode(out);
+        }
+        let Ok(course) = &self.course else { return true };
+        for &slot in &course.keys[s.block as usize] {
+            s.slots[slot as usize].encode(out);
+        }
+        course.reads_private[s.block as usize]
+    }
+
+    fn transplant(&self, into: &mut State, from: &State) {
+        if let Ok(course) = &self.course {
+            for &slot in &course.private {
+                into.slots[slot as usize] = from.slots[slot as usize].clone();
             }
         }
     }
@@ -510,5 +466,111 @@ impl Game for Interp {
             out.extend(xs.iter().map(int));
         }
         Ok(Some(pair.get(1).map_or(0, int)))
+    }
+}
+
+impl Interp {
+    /// [`Game::advance`]; with `stop` (per block: the payoff's code), it
+    /// stops on entering a block of it, before running it (`None`): see
+    /// [`Game::advance_public`].
+    fn run(&self, s: &mut State, info: &mut InfoInterner, stop: Option<&[bool]>) -> Result<Option<Node>, GameError> {
+        let mut b = Budget::new(self.step_limit);
+        let mut bufs = self.words.borrow_mut();
+        let words = &mut *bufs;
+        loop {
+            if stop.is_some_and(|payoff| payoff[s.block as usize]) {
+                return Ok(None);
+            }
+            let block = &self.ir.blocks[s.block as usize];
+            let span = self.ir.block_spans[s.block as usize];
+            // One step for the block and one per instruction, counted and
+            // checked on entry (as the compiled code does).
+            b.steps(block.steps(), self.loc(span))?;
+            for inst in &block.insts {
+                match inst {
+                    ir::Inst::Assign { place, op, value } => {
+                        let env = Env { vars: &s.slots, locals: &s.slots };
+                        let v = self.eval(value, &env, &mut b)?;
+                        let path = self.place_path(place, &env, &mut b)?;
+                        self.store(path, *op, v, &mut s.slots, span)?;
+                    }
+                    ir::Inst::Bind { pattern, value } => {
+                        let v = self.eval(value, &Env { vars: &s.slots, locals: &s.slots }, &mut b)?;
+                        bind(pattern, v, &mut s.slots);
+                    }
+                    ir::Inst::Enumerate { slot, domain } => {
+                        let items = self.enumerate(domain, &Env { vars: &s.slots, locals: &s.slots }, &mut b)?;
+                        s.slots[*slot as usize] = Value::seq(items);
+                    }
+                }
+            }
+            let env = Env { vars: &s.slots, locals: &s.slots };
+            match &block.term {
+                Term::Jump(to) => s.block = to.0,
+                Term::Branch { cond, then_to, else_to } => {
+                    s.block = if self.int(cond, &env, &mut b)? != 0 { then_to.0 } else { else_to.0 };
+                }
+                Term::Reveal { to, fact, args, next } => {
+                    words.clear();
+                    words.push(u64::from(fact.0));
+                    for a in args {
+                        self.eval(a, &env, &mut b)?.encode(words);
+                    }
+                    for p in self.receivers(to.as_ref(), &env, &mut b, span)? {
+                        let st = info.push(self.info_of(s, p), words);
+                        self.set_info(s, p, st);
+                    }
+                    s.block = next.0;
+                }
+                Term::Payoff { player, op, amount, next } => {
+                    let p = self.player_index(self.int(player, &env, &mut b)?, span)? as usize;
+                    let x = self.int(amount, &env, &mut b)?;
+                    let acc = self.payoff_of(s, p);
+                    let at = self.loc(span);
+                    let r = if *op == ArithOp::Sub { ops::sub(acc, x, at)? } else { ops::add(acc, x, at)? };
+                    let slot = self.payoff_slot(p);
+                    s.slots[slot] = Value::Int(r);
+                    s.block = next.0;
+                }
+                Term::Outcome(e) => {
+                    let v = self.eval(e, &env, &mut b)?;
+                    if let Value::Seq(xs) = v {
+                        for (p, x) in xs.iter().enumerate().take(self.n_players as usize) {
+                            if let Value::Int(x) = x {
+                                let sum = ops::add(self.payoff_of(s, p), *x, self.loc(span))?;
+                                let slot = self.payoff_slot(p);
+                                s.slots[slot] = Value::Int(sum);
+                            }
+                        }
+                    }
+                    return Ok(Some(Node::Terminal));
+                }
+                Term::End => return Ok(Some(Node::Terminal)),
+                Term::Choose(c) => {
+                    let chooser = match &c.chooser {
+                        Some(e) => Some(self.player_index(self.int(e, &env, &mut b)?, span)?),
+                        None => None,
+                    };
+                    let (values, odds) = self.candidates(c, &mut s.slots, &mut b, span)?;
+                    if values.is_empty() {
+                        let who = chooser.and_then(|p| self.ir.players.get(p as usize));
+                        return Err(ops::no_choices(who.map(String::as_str), self.loc(span)));
+                    }
+                    let n = values.len() as u32;
+                    let node = match chooser {
+                        Some(p) => {
+                            let state = self.info_of(s, p as usize);
+                            let mut short = [0u64; 2];
+                            let key = galac_runtime::info::choice_key(c.choice_ty, &values, &mut short, words);
+                            let (infoset, _) = info.infoset(p, state, key);
+                            Node::Decision { player: p, infoset, n_actions: n }
+                        }
+                        None => Node::Chance { n_outcomes: n },
+                    };
+                    s.pending = Some(Rc::new(Pending { chooser, values, odds }));
+                    return Ok(Some(node));
+                }
+            }
+        }
     }
 }

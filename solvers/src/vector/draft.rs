@@ -7,6 +7,8 @@
 //! [`super::from_tree`] says how). One draft, so both derivations give the
 //! same [`PublicGame`] and refuse a game for the same reasons.
 
+use std::rc::Rc;
+
 use rustc_hash::FxHashMap;
 
 use super::cards::Cards;
@@ -32,8 +34,28 @@ pub(super) trait Sets {
 /// allows with their probability; and the deals at the node.
 pub(super) struct ChanceDraft {
     pub node: u32,
-    pub deals: Vec<u32>,
-    pub outcomes: Vec<Vec<(u32, f64)>>,
+    /// Shared by the chance nodes of a representative walk with one course
+    /// key (the turn's river after each line).
+    pub deals: Rc<Vec<u32>>,
+    pub outcomes: Rc<Vec<Vec<(u32, f64)>>>,
+}
+
+/// A leaf's payoffs to player 0, per deal: listed, or one amount for
+/// every deal of a list (a leaf whose payoff reads no private value).
+pub(super) enum Pays {
+    /// The deals, and each one's payoff.
+    Deals(Rc<Vec<u32>>, Vec<i64>),
+    Constant(i64, Rc<Vec<u32>>),
+}
+
+impl Pays {
+    /// Each deal and its payoff.
+    fn each(&self) -> Box<dyn Iterator<Item = (u32, i64)> + '_> {
+        match self {
+            Pays::Deals(deals, pays) => Box::new(deals.iter().copied().zip(pays.iter().copied())),
+            Pays::Constant(pay, deals) => Box::new(deals.iter().map(move |&d| (d, *pay))),
+        }
+    }
 }
 
 /// The public game so far and, per public node, what each deal does there.
@@ -52,8 +74,11 @@ pub(super) struct Draft {
     /// Per public decision: (node, [(deal, information set)]).
     pub decisions: Vec<(u32, Vec<(u32, u32)>)>,
     pub chances: Vec<ChanceDraft>,
-    /// Per public leaf: (node, [(deal, player 0's payoff)]).
-    pub leaves: Vec<(u32, Vec<(u32, i64)>)>,
+    /// Per public leaf: (node, its entry in `tables`). Leaves that pay
+    /// the same per deal (a representative walk's memo) share an entry, so
+    /// memory grows with the distinct payoffs, not the leaves.
+    pub leaves: Vec<(u32, u32)>,
+    pub tables: Vec<Pays>,
 }
 
 /// A public game and, per public decision, its node and the information
@@ -74,6 +99,7 @@ impl Draft {
             decisions: Vec::new(),
             chances: Vec::new(),
             leaves: Vec::new(),
+            tables: Vec::new(),
         }
     }
 
@@ -112,19 +138,53 @@ impl Draft {
 
     /// Public node `id` is a leaf: per deal, the payoffs there.
     pub fn leaf(&mut self, id: u32, pays: impl Iterator<Item = (u32, [i64; 2])>) -> Result<(), SolveError> {
-        let mut entries = Vec::new();
-        for (deal, [a, b]) in pays {
-            if a.checked_add(b) != Some(0) {
-                return Err(refuse(format!(
-                    "vector CFR solves zero-sum games; after {} a leaf pays {a} and {b}",
-                    self.history(id)
-                )));
-            }
-            entries.push((deal, a));
-        }
-        self.nodes[id as usize] = PublicNode::Terminal { payoff: self.leaves.len() as u32 };
-        self.leaves.push((id, entries));
+        let table = self.table(id, pays)?;
+        self.leaf_table(id, table);
         Ok(())
+    }
+
+    /// Public node `id` is a leaf paying as `tables[table]`.
+    pub fn leaf_table(&mut self, id: u32, table: u32) {
+        self.nodes[id as usize] = PublicNode::Terminal { payoff: self.leaves.len() as u32 };
+        self.leaves.push((id, table));
+    }
+
+    /// A new entry of `tables`: per deal, the payoffs at leaf `id` (named
+    /// in the message if they are not zero-sum).
+    pub fn table(&mut self, id: u32, pays: impl Iterator<Item = (u32, [i64; 2])>) -> Result<u32, SolveError> {
+        let (deals, pays): (Vec<u32>, Vec<[i64; 2]>) = pays.unzip();
+        self.deals_table(id, Rc::new(deals), pays.into_iter())
+    }
+
+    /// A new entry of `tables`: the payoffs at leaf `id` of each of `deals`.
+    pub fn deals_table(
+        &mut self,
+        id: u32,
+        deals: Rc<Vec<u32>>,
+        pays: impl Iterator<Item = [i64; 2]>,
+    ) -> Result<u32, SolveError> {
+        let entries = pays.map(|pay| self.zero_sum(id, pay)).collect::<Result<Vec<i64>, _>>()?;
+        debug_assert_eq!(entries.len(), deals.len());
+        self.tables.push(Pays::Deals(deals, entries));
+        Ok(self.tables.len() as u32 - 1)
+    }
+
+    /// A new entry of `tables`: `pay` for each of `deals` at leaf `id`.
+    pub fn constant_table(&mut self, id: u32, pay: [i64; 2], deals: Rc<Vec<u32>>) -> Result<u32, SolveError> {
+        let a = self.zero_sum(id, pay)?;
+        self.tables.push(Pays::Constant(a, deals));
+        Ok(self.tables.len() as u32 - 1)
+    }
+
+    /// Player 0's payoff of `[a, b]` at leaf `id`, refused unless zero-sum.
+    fn zero_sum(&self, id: u32, [a, b]: [i64; 2]) -> Result<i64, SolveError> {
+        if a.checked_add(b) != Some(0) {
+            return Err(refuse(format!(
+                "vector CFR solves zero-sum games; after {} a leaf pays {a} and {b}",
+                self.history(id)
+            )));
+        }
+        Ok(a)
     }
 
     /// Public node `id` is `player`'s decision with `n_actions` moves: per
@@ -167,8 +227,13 @@ impl Draft {
     /// Public node `id` is a chance node: the deals there, and per public
     /// outcome the deals it allows with their probability (each deal at
     /// most once an outcome).
-    pub fn chance(&mut self, id: u32, deals: Vec<u32>, outcomes: Vec<Vec<(u32, f64)>>) -> Result<(), SolveError> {
-        for allowed in &outcomes {
+    pub fn chance(
+        &mut self,
+        id: u32,
+        deals: Rc<Vec<u32>>,
+        outcomes: Rc<Vec<Vec<(u32, f64)>>>,
+    ) -> Result<(), SolveError> {
+        for allowed in outcomes.iter() {
             let mut seen: Vec<u32> = allowed.iter().map(|&(d, _)| d).collect();
             seen.sort_unstable();
             if seen.windows(2).any(|w| w[0] == w[1]) {
@@ -353,7 +418,7 @@ impl Draft {
         let (mut outcomes, mut excluded) = (Vec::new(), Vec::new());
         for draft in &self.chances {
             let start = outcomes.len() as u32;
-            for allowed in &draft.outcomes {
+            for allowed in draft.outcomes.iter() {
                 let mut ok = [vec![false; n[0]], vec![false; n[1]]];
                 for &(deal, _) in allowed {
                     (0..2).for_each(|p| ok[p][class_of[p][deal as usize] as usize] = true);
@@ -394,9 +459,25 @@ impl Draft {
         let mut interned: FxHashMap<[Vec<u32>; 2], u32> = FxHashMap::default();
         let mut sum = vec![0.0f64; n[0] * n[1]];
         let mut mass = vec![0.0f64; n[0] * n[1]];
-        for (_, entries) in &self.leaves {
+        // Per table: its form, worked out at its first leaf (a matrix is
+        // copied for each further leaf, as one is made per leaf).
+        let mut form: Vec<Option<Payoff>> = vec![None; self.tables.len()];
+        for &(_, table) in &self.leaves {
+            match form[table as usize] {
+                Some(Payoff::Matrix { start }) => {
+                    let at = matrix.len() as u32;
+                    matrix.extend_from_within(start as usize..start as usize + n[0] * n[1]);
+                    payoffs.push(Payoff::Matrix { start: at });
+                    continue;
+                }
+                Some(payoff) => {
+                    payoffs.push(payoff);
+                    continue;
+                }
+                None => {}
+            }
             let mut touched = Vec::new();
-            for &(deal, pay) in entries {
+            for (deal, pay) in self.tables[table as usize].each() {
                 let k = class_of[0][deal as usize] as usize * n[1] + class_of[1][deal as usize] as usize;
                 if mass[k] == 0.0 {
                     touched.push(k);
@@ -428,6 +509,7 @@ impl Draft {
                 }
                 Payoff::Matrix { start }
             };
+            form[table as usize] = Some(payoff);
             payoffs.push(payoff);
         }
         (payoffs, rankings, matrix)

@@ -5,14 +5,28 @@
 //! public path (per deal) and never the tree. The interpreter and generated
 //! code alike, through [`Game`].
 //!
-//! Every deal's state is advanced at every public node, so the work is the
-//! scalar tree's node count; the saving is memory (a turn spot's tree does
-//! not fit, its public path does) and the tree's tables. Chance outcomes are
+//! Where the game proves that its private values steer only the payoff
+//! ([`Game::representative`]: read only in the deal, by later chance
+//! choices and in the payoff's code), every deal's state is advanced only
+//! until both players have moved (each player's private state is its
+//! information there), and below that ONE representative deal walks the
+//! public tree: decisions are the same for every deal; at a chance node
+//! whose outcomes read a private value each deal's outcomes are worked out
+//! from a copy of the representative with the deal's private values put
+//! in ([`Game::transplant`]), and each public outcome goes on with the
+//! first deal that allows it; a leaf stops at the payoff's code
+//! ([`Game::advance_public`]) and pays one amount for all when that code
+//! reads no private value, else is evaluated per deal once per
+//! [`Game::course_key`] (the public values it reads) and deals present.
+//! Otherwise every deal's state is advanced at every public node, so the
+//! work is the scalar tree's node count. Chance outcomes are
 //! grouped into public outcomes by their labels, as `from_tree` also does
 //! (it has the subtrees to look into as well; here an outcome that some
 //! player tells apart under one label, or confuses under two, is refused by
 //! the draft's checks, never merged wrongly). The draft ([`super::draft`])
 //! is `from_tree`'s, so both give the same [`PublicGame`].
+
+use std::rc::Rc;
 
 use galac_runtime::game::{advance_out_of_line, Game, Node};
 use galac_runtime::info::InfoInterner;
@@ -30,8 +44,19 @@ pub struct FromGame {
     pub game: PublicGame,
     /// Per decision of the public game: the node and the interner's
     /// information sets there, each with its player's private state.
+    /// (Below both players' first moves, a representative walk records
+    /// only the representative's set: see `representative`.)
     pub decisions: Vec<(u32, Vec<(u32, u32)>)>,
     pub info: InfoInterner,
+    /// `Ok(the proof)` when one representative deal walked the public tree
+    /// below both players' first moves (its decisions there name no
+    /// information set per private state), `Err(why not)` when every deal
+    /// walked it.
+    pub representative: Result<String, String>,
+    /// How many game states the derivation advanced (past the deal's
+    /// enumeration): the walk over every deal's is about the scalar
+    /// tree's node count.
+    pub advanced: u64,
 }
 
 /// The game's information sets, for the draft's labels and messages.
@@ -60,6 +85,17 @@ impl<G: Game> Sets for GameSets<'_, G> {
 /// Works out the public game of `game` (see the module comment), or says
 /// why the game is outside the class, or the game's own error.
 pub fn from_game<G: Game>(game: &G) -> Result<FromGame, SolveError> {
+    derive(game, game.representative())
+}
+
+/// [`from_game`] walking every deal's state through every public node,
+/// even where one representative deal would do: the reference the
+/// representative walk is tested against.
+pub fn from_game_by_deal<G: Game>(game: &G) -> Result<FromGame, SolveError> {
+    derive(game, Err("asked to walk every deal".into()))
+}
+
+fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<FromGame, SolveError> {
     let players = &game.info().players;
     if players.len() != 2 {
         return Err(refuse(format!(
@@ -90,12 +126,40 @@ pub fn from_game<G: Game>(game: &G) -> Result<FromGame, SolveError> {
         }
     }
     let names = [players[0].clone(), players[1].clone()];
-    let mut b = Builder { game, info, draft: Draft::new(names, deal_prob), probs: Vec::new(), pay: Vec::new() };
+    // Each deal's private values, at its first node (the deal's code run).
+    let mut donors = Vec::new();
+    if representative.is_ok() {
+        donors.reserve(deals.len());
+        for state in &deals {
+            let mut at = state.clone();
+            advance_out_of_line(game, &mut at, &mut info)?;
+            donors.push(at);
+        }
+    }
+    let mut b = Builder {
+        game,
+        info,
+        draft: Draft::new(names, deal_prob),
+        probs: Vec::new(),
+        pay: Vec::new(),
+        donors,
+        key: Vec::new(),
+        chances: FxHashMap::default(),
+        tables: FxHashMap::default(),
+        constants: FxHashMap::default(),
+        sets: FxHashMap::default(),
+        walked: false,
+        advanced: deals.len() as u64 * u64::from(representative.is_ok()),
+    };
     let entries = deals.into_iter().enumerate().map(|(d, s)| (d as u32, s)).collect();
-    b.build(entries, String::new(), NONE)?;
-    let Builder { info, draft, .. } = b;
+    b.build(entries, String::new(), NONE, [false; 2])?;
+    let representative = match representative {
+        Ok(_) if !b.walked => Err("no public node follows both players' first moves".into()),
+        r => r,
+    };
+    let Builder { info, draft, advanced, .. } = b;
     let (game_out, decisions) = draft.finish(&GameSets { game, info: &info })?;
-    Ok(FromGame { game: game_out, decisions, info })
+    Ok(FromGame { game: game_out, decisions, info, representative, advanced })
 }
 
 /// What the deals of a public node do there, each state advanced once and
@@ -123,24 +187,73 @@ struct Builder<'g, G: Game> {
     draft: Draft,
     probs: Vec<Ratio>,
     pay: Vec<i64>,
+    /// Per deal, its state at its first node (empty unless the game walks
+    /// one representative deal): its private values, to transplant.
+    donors: Vec<G::State>,
+    /// A reused buffer for [`Game::course_key`].
+    key: Vec<u64>,
+    /// Per (course key, deals present): a chance node's public outcomes.
+    chances: FxHashMap<(Vec<u64>, *const Vec<u32>), Rc<Outcomes>>,
+    /// Per (course key, deals present): a leaf's per-deal payoffs (a table).
+    tables: FxHashMap<(Vec<u64>, *const Vec<u32>), u32>,
+    /// Per (payoffs, deals present): a leaf's constant payoffs (a table).
+    constants: FxHashMap<([i64; 2], *const Vec<u32>), u32>,
+    /// The lists of deals present met so far, each kept once (and alive,
+    /// so that the memos' addresses name one list for the whole walk).
+    sets: FxHashMap<Vec<u32>, Rc<Vec<u32>>>,
+    /// Whether a representative deal walked some public node.
+    walked: bool,
+    /// States advanced so far (the deals' enumeration aside).
+    advanced: u64,
+}
+
+/// A chance node's public outcomes in a representative walk: per outcome
+/// (grouped by label, in order of first appearance), its label, the deals
+/// it allows with their probability, and the first of them with the
+/// index of the outcome in that deal's list (the representative below).
+struct Outcomes {
+    deals: Rc<Vec<u32>>,
+    labels: Vec<String>,
+    allowed: Rc<Vec<Vec<(u32, f64)>>>,
+    present: Vec<Rc<Vec<u32>>>,
+    first: Vec<(u32, u32)>,
 }
 
 impl<G: Game> Builder<'_, G> {
     /// Builds the public node of `entries` (deal, state before its
     /// `advance`) and its subtree.
-    fn build(&mut self, entries: Vec<(u32, G::State)>, label: String, parent: u32) -> Result<u32, SolveError> {
-        let (step, same) = self.step(entries)?;
+    /// `decided`: which players have moved on the way here; once both
+    /// have, a game that allows it goes on with one representative deal.
+    fn build(
+        &mut self,
+        entries: Vec<(u32, G::State)>,
+        label: String,
+        parent: u32,
+        decided: [bool; 2],
+    ) -> Result<u32, SolveError> {
+        let (step, same) = self.step(entries, decided)?;
         let id = self.draft.open(label, parent, same)?;
         match step {
             Step::Leaf(pays) => self.draft.leaf(id, pays.into_iter())?,
             Step::Decision { player, sets, kids, labels } => {
                 let n_actions = sets.first().map_or(0, |s| s.2);
+                let mut decided = decided;
+                decided[player] = true;
+                let walk = decided == [true, true] && !self.donors.is_empty();
+                // Every deal here is at every child.
+                let present = if walk { self.interned(sets.iter().map(|s| s.0).collect()) } else { Rc::default() };
                 let names = GameSets { game: self.game, info: &self.info };
                 self.draft.decision(id, player, n_actions, sets.into_iter(), &names)?;
                 let mut ids = Vec::with_capacity(kids.len());
-                for (a, (child, label)) in kids.into_iter().zip(labels).enumerate() {
+                for (a, (mut child, label)) in kids.into_iter().zip(labels).enumerate() {
                     debug_assert!(a < n_actions as usize);
-                    ids.push(self.build(child, label, id)?);
+                    ids.push(if walk && !child.is_empty() {
+                        let (deal, state) = child.swap_remove(0);
+                        drop(child);
+                        self.walk(deal, state, &present, label, id)?
+                    } else {
+                        self.build(child, label, id, decided)?
+                    });
                 }
                 self.draft.children(id, &ids);
             }
@@ -158,7 +271,7 @@ impl<G: Game> Builder<'_, G> {
                 let mut deals: Vec<u32> = items.iter().map(|item| item.0).collect();
                 deals.dedup();
                 let outcomes = groups.iter().map(|g| g.iter().map(|&i| (items[i].0, items[i].2)).collect()).collect();
-                self.draft.chance(id, deals, outcomes)?;
+                self.draft.chance(id, Rc::new(deals), Rc::new(outcomes))?;
                 let mut slots: Vec<Option<Item<G::State>>> = items.into_iter().map(Some).collect();
                 let mut ids = Vec::with_capacity(groups.len());
                 for group in &groups {
@@ -173,7 +286,7 @@ impl<G: Game> Builder<'_, G> {
                             (deal, state)
                         })
                         .collect();
-                    ids.push(self.build(child, label, id)?);
+                    ids.push(self.build(child, label, id, decided)?);
                 }
                 self.draft.children(id, &ids);
             }
@@ -181,14 +294,216 @@ impl<G: Game> Builder<'_, G> {
         Ok(id)
     }
 
+    /// Builds the public node where the representative `deal` is, at
+    /// `state` (before its `advance`), with the deals `present` there (in
+    /// order, `deal` among them), and its subtree (see the module comment).
+    fn walk(
+        &mut self,
+        deal: u32,
+        state: G::State,
+        present: &Rc<Vec<u32>>,
+        label: String,
+        parent: u32,
+    ) -> Result<u32, SolveError> {
+        let game = self.game;
+        self.walked = true;
+        let mut at = state.clone();
+        let node = game.advance_public(&mut at, &mut self.info)?;
+        self.advanced += 1;
+        let id = self.draft.open(label, parent, true)?;
+        match node {
+            Some(Node::Decision { player, infoset, n_actions }) => {
+                let names = GameSets { game, info: &self.info };
+                let one = std::iter::once((deal, infoset, n_actions));
+                self.draft.decision(id, player as usize, n_actions, one, &names)?;
+                let mut kids = Vec::with_capacity(n_actions as usize);
+                for a in 0..n_actions {
+                    let mut child = at.clone();
+                    game.apply(&mut child, a, &mut self.info)?;
+                    kids.push((child, game.action_label(&at, a)));
+                }
+                drop(at);
+                let mut ids = Vec::with_capacity(kids.len());
+                for (child, label) in kids {
+                    ids.push(self.walk(deal, child, present, label, id)?);
+                }
+                self.draft.children(id, &ids);
+            }
+            Some(Node::Chance { .. }) => {
+                let private = game.course_key(&at, &mut self.key);
+                let memo = (std::mem::take(&mut self.key), Rc::as_ptr(present));
+                let outcomes = match self.chances.get(&memo) {
+                    Some(o) => o.clone(),
+                    None => {
+                        let o = Rc::new(self.outcomes(deal, &state, &at, present, private)?);
+                        self.chances.insert(memo, o.clone());
+                        o
+                    }
+                };
+                self.draft.chance(id, outcomes.deals.clone(), outcomes.allowed.clone())?;
+                let mut ids = Vec::with_capacity(outcomes.labels.len());
+                for ((label, present), &(first, k)) in
+                    outcomes.labels.iter().zip(&outcomes.present).zip(&outcomes.first)
+                {
+                    let mut child = state.clone();
+                    if first != deal {
+                        game.transplant(&mut child, &self.donors[first as usize]);
+                    }
+                    advance_out_of_line(game, &mut child, &mut self.info)?;
+                    self.advanced += 1;
+                    game.apply(&mut child, k, &mut self.info)?;
+                    ids.push(self.walk(first, child, present, label.clone(), id)?);
+                }
+                self.draft.children(id, &ids);
+            }
+            None => {
+                let private = game.course_key(&at, &mut self.key);
+                let table = if private {
+                    let memo = (std::mem::take(&mut self.key), Rc::as_ptr(present));
+                    match self.tables.get(&memo) {
+                        Some(&t) => t,
+                        None => {
+                            let mut pays = Vec::with_capacity(present.len());
+                            let mut s = at.clone();
+                            for &d in present.iter() {
+                                // A copy of `at` in `s`'s memory (no allocation per deal).
+                                s.clone_from(&at);
+                                game.transplant(&mut s, &self.donors[d as usize]);
+                                pays.push(self.pays(id, &mut s)?);
+                            }
+                            let t = self.draft.deals_table(id, present.clone(), pays.into_iter())?;
+                            self.tables.insert(memo, t);
+                            t
+                        }
+                    }
+                } else {
+                    let pay = self.pays(id, &mut at)?;
+                    match self.constants.get(&(pay, Rc::as_ptr(present))) {
+                        Some(&t) => t,
+                        None => {
+                            let t = self.draft.constant_table(id, pay, present.clone())?;
+                            self.constants.insert((pay, Rc::as_ptr(present)), t);
+                            t
+                        }
+                    }
+                };
+                self.draft.leaf_table(id, table);
+            }
+            Some(Node::Terminal) => {
+                // Every play ends in the payoff's code, where the walk stops.
+                return Err(refuse(format!(
+                    "internal error, please report: after {} the play ended outside the payoff's code",
+                    self.draft.history(id)
+                )));
+            }
+        }
+        Ok(id)
+    }
+
+    /// The one shared list of these deals (the memos know lists by address).
+    fn interned(&mut self, deals: Vec<u32>) -> Rc<Vec<u32>> {
+        match self.sets.get(&deals) {
+            Some(set) => set.clone(),
+            None => {
+                let set = Rc::new(deals.clone());
+                self.sets.insert(deals, set.clone());
+                set
+            }
+        }
+    }
+
+    /// The payoffs of `state`, stopped at the payoff's code, run to its end.
+    fn pays(&mut self, id: u32, state: &mut G::State) -> Result<[i64; 2], SolveError> {
+        self.advanced += 1;
+        match advance_out_of_line(self.game, state, &mut self.info)? {
+            Node::Terminal => {
+                let p = self.game.payoffs(state, &mut self.pay);
+                Ok([p[0], p[1]])
+            }
+            _ => Err(refuse(format!(
+                "internal error, please report: after {} the payoff's code reached a choice",
+                self.draft.history(id)
+            ))),
+        }
+    }
+
+    /// The public outcomes of the chance node the representative `deal`
+    /// is at (`at`, advanced from `state`): from its outcomes alone when
+    /// they read no private value (`private` false), else from each deal
+    /// present, transplanted into `state` and advanced.
+    fn outcomes(
+        &mut self,
+        deal: u32,
+        state: &G::State,
+        at: &G::State,
+        present: &Rc<Vec<u32>>,
+        private: bool,
+    ) -> Result<Outcomes, SolveError> {
+        let game = self.game;
+        let mut group_of: FxHashMap<String, usize> = FxHashMap::default();
+        let (mut labels, mut allowed, mut first, mut deals) =
+            (Vec::new(), Vec::<Vec<(u32, f64)>>::new(), Vec::new(), Vec::new());
+        let mut add = |d: u32, k: u32, label: String, p: f64| {
+            let g = *group_of.entry(label).or_insert_with_key(|label| {
+                labels.push(label.clone());
+                allowed.push(Vec::new());
+                first.push((d, k));
+                labels.len() - 1
+            });
+            allowed[g].push((d, p));
+        };
+        if private {
+            let mut s = state.clone();
+            for &d in present.iter() {
+                s.clone_from(state);
+                game.transplant(&mut s, &self.donors[d as usize]);
+                self.advanced += 1;
+                if !matches!(advance_out_of_line(game, &mut s, &mut self.info)?, Node::Chance { .. }) {
+                    return Err(refuse(
+                        "internal error, please report: a deal's course left the representative's".into(),
+                    ));
+                }
+                game.chance_probs(&s, &mut self.probs);
+                for (k, p) in self.probs.iter().enumerate() {
+                    add(d, k as u32, game.action_label(&s, k as u32), p.to_f64());
+                }
+                if !self.probs.is_empty() {
+                    deals.push(d);
+                }
+            }
+        } else {
+            game.chance_probs(at, &mut self.probs);
+            let names: Vec<String> = (0..self.probs.len()).map(|k| game.action_label(at, k as u32)).collect();
+            for &d in present.iter() {
+                for (k, (p, label)) in self.probs.iter().zip(&names).enumerate() {
+                    add(d, k as u32, label.clone(), p.to_f64());
+                }
+                deals.push(d);
+            }
+            // Every deal allows every outcome: the representative goes on.
+            first.iter_mut().for_each(|f: &mut (u32, u32)| f.0 = deal);
+        }
+        let present = allowed.iter().map(|a| self.interned(a.iter().map(|&(d, _)| d).collect())).collect();
+        Ok(Outcomes { deals: Rc::new(deals), labels, allowed: Rc::new(allowed), present, first })
+    }
+
     /// Advances every deal's state and makes its children; whether every
     /// deal is at the same kind of node (and the same player's move).
-    fn step(&mut self, entries: Vec<(u32, G::State)>) -> Result<(Step<G::State>, bool), SolveError> {
+    /// Where a representative walks on after a decision (both players
+    /// then having moved: `decided`), only the first deal's children are
+    /// made.
+    fn step(
+        &mut self,
+        entries: Vec<(u32, G::State)>,
+        decided: [bool; 2],
+    ) -> Result<(Step<G::State>, bool), SolveError> {
         let game = self.game;
+        let walks = |player: u32| !self.donors.is_empty() && decided[1 - player as usize];
         let mut step: Option<Step<G::State>> = None;
         let mut same = true;
         for (deal, mut state) in entries {
             let node = advance_out_of_line(game, &mut state, &mut self.info)?;
+            self.advanced += 1;
             match (node, step.get_or_insert_with(|| Step::first(game, &state, node))) {
                 (Node::Terminal, Step::Leaf(pays)) => {
                     let p = game.payoffs(&state, &mut self.pay);
@@ -197,7 +512,11 @@ impl<G: Game> Builder<'_, G> {
                 (Node::Decision { player, infoset, n_actions }, Step::Decision { player: first, sets, kids, .. })
                     if player as usize == *first =>
                 {
+                    let first = sets.is_empty();
                     sets.push((deal, infoset, n_actions));
+                    if walks(player) && !first {
+                        continue;
+                    }
                     if kids.len() < n_actions as usize {
                         kids.resize_with(n_actions as usize, Vec::new);
                     }

@@ -27,6 +27,8 @@
 //! else a matrix. Chance probabilities are exact in the tree and become
 //! `f64` here, once.
 
+use std::rc::Rc;
+
 use galac_runtime::ids::{InfosetId, NodeId};
 use galac_runtime::tree::{NodeView, Tree};
 use rustc_hash::FxHashMap;
@@ -214,7 +216,7 @@ impl Builder<'_> {
             groups[g].push(item);
         }
         let outcomes = groups.iter().map(|group| group.iter().map(|&i| (items[i].0, items[i].2)).collect()).collect();
-        self.draft.chance(id, entries.iter().map(|e| e.0).collect(), outcomes)?;
+        self.draft.chance(id, Rc::new(entries.iter().map(|e| e.0).collect()), Rc::new(outcomes))?;
         let mut kids = Vec::with_capacity(groups.len());
         for group in &groups {
             let (first_deal, first_node) = entries[entry_of[group[0]] as usize];

@@ -30,7 +30,7 @@ use crate::cfr::schedule::Schedule;
 use crate::cfr::{Checks, Variant};
 use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
 pub use cfr::{VectorCfr, POSTFLOP_DCFR};
-pub use from_game::{from_game, FromGame};
+pub use from_game::{from_game, from_game_by_deal, FromGame};
 pub use from_tree::{from_tree, FromTree};
 pub use game::{PerStreet, PublicGame};
 
