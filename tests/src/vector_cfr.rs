@@ -10,7 +10,7 @@ use galac_solvers::lp::{self, Backend};
 use galac_solvers::sequence_form::SequenceForm;
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::vector::game::{Payoff, PublicNode};
-use galac_solvers::vector::walk::cuts;
+use galac_solvers::vector::walk::splits;
 use galac_solvers::vector::{from_tree, VcfrConfig, VcfrSolver, VectorCfr, POSTFLOP_DCFR};
 
 use crate::repo_root;
@@ -172,21 +172,17 @@ fn threads_do_not_change_the_result() {
 #[test]
 fn the_walk_splits_at_the_topmost_chance_nodes() {
     let leduc = from_tree(&tree_of("leduc.gala", &[], false)).expect("in the class").game;
-    let cut = cuts(&leduc, 0);
+    let split = splits(&leduc, 0);
     let chance = |v: usize| matches!(leduc.nodes[v], PublicNode::Chance { .. });
-    let split: Vec<usize> = (0..leduc.nodes.len()).filter(|&v| cut[v] > 0).collect();
-    let topmost_chance: Vec<usize> = (0..leduc.nodes.len()).filter(|&v| chance(v)).collect();
-    assert!(!split.is_empty());
-    assert_eq!(split, topmost_chance, "Leduc has one chance level: every chance node is topmost");
-    for &v in &split {
-        let k = leduc.children(v as u32).len() as u32;
-        assert!(cut[v] >= 1 && cut[v] < k, "a cut leaves both threads a child");
-    }
+    let at: Vec<usize> = (0..leduc.nodes.len()).filter(|&v| split[v]).collect();
+    let chance_nodes: Vec<usize> = (0..leduc.nodes.len()).filter(|&v| chance(v)).collect();
+    assert!(!at.is_empty());
+    assert_eq!(at, chance_nodes, "Leduc has one chance level: every chance node is topmost");
     let kuhn = from_tree(&tree_of("kuhn.gala", &[], false)).expect("in the class").game;
-    let cut = cuts(&kuhn, 0);
     assert!((0..kuhn.nodes.len()).all(|v| !matches!(kuhn.nodes[v], PublicNode::Chance { .. })));
-    assert!(cut[0] > 0 && cut[1..].iter().all(|&c| c == 0), "Kuhn splits at its root only: {cut:?}");
+    let split = splits(&kuhn, 0);
+    assert!(split[0] && !split[1..].iter().any(|&s| s), "Kuhn splits at its root only: {split:?}");
     // Above the whole game's work, nothing splits.
     let n = leduc.states[0].len().max(leduc.states[1].len());
-    assert!(cuts(&leduc, leduc.nodes.len() * n + 1).is_empty());
+    assert!(splits(&leduc, leduc.nodes.len() * n + 1).is_empty());
 }

@@ -5,9 +5,9 @@
 //! An iteration walks the public tree once per player ([`super::walk`]):
 //! player 0 against player 1's current strategy, then player 1 against
 //! player 0's updated one. With two threads the children of the topmost
-//! chance nodes (or, in a game without them, of the root) are split in two
-//! parts of about equal size ([`super::walk::cuts`]); each thread walks its
-//! part with its own part of the arrays (a subtree's slabs are contiguous)
+//! chance nodes (or, in a game without them, of the root) are handed out
+//! one at a time to the two threads ([`super::walk::splits`]); each walks
+//! a child with its part of the arrays (a subtree's slabs are contiguous)
 //! and its own arena, and the node is combined after both. The arithmetic
 //! is the same whatever the thread count, so the result is too.
 //!
@@ -20,7 +20,7 @@
 
 use super::game::PublicGame;
 use super::leaf::Leaves;
-use super::walk::{arena_len, cuts, Store, Update, Walk};
+use super::walk::{arena_len, splits, Store, Update, Walk};
 use crate::best_response::Evaluation;
 use crate::cfr::Variant;
 use crate::solver::SolveError;
@@ -50,9 +50,9 @@ pub struct VectorCfr<'g> {
     /// gives two vectors) and the players' starting reach.
     out: Vec<f64>,
     ones: [Vec<f64>; 2],
-    /// Per node, where its children are split between the threads
-    /// ([`super::walk::cuts`]; empty: one thread).
-    cut: Vec<u32>,
+    /// Per node, whether its children are shared between the threads
+    /// ([`super::walk::splits`]; empty: one thread).
+    split: Vec<bool>,
 }
 
 impl<'g> VectorCfr<'g> {
@@ -80,7 +80,7 @@ impl<'g> VectorCfr<'g> {
         let arena = arena_len(game);
         let n_max = game.states[0].len().max(game.states[1].len());
         let work = game.nodes.len() * n_max;
-        let cut = if threads > 1 && work >= min_work { cuts(game, min_work) } else { Vec::new() };
+        let split = if threads > 1 && work >= min_work { splits(game, min_work) } else { Vec::new() };
         Ok(VectorCfr {
             game,
             variant,
@@ -89,10 +89,10 @@ impl<'g> VectorCfr<'g> {
             regrets: vec![0.0; total],
             sums: vec![0.0; total],
             iteration: 0,
-            arenas: [vec![0.0; arena], if cut.is_empty() { Vec::new() } else { vec![0.0; arena] }],
+            arenas: [vec![0.0; arena], if split.is_empty() { Vec::new() } else { vec![0.0; arena] }],
             out: vec![0.0; 2 * n_max],
             ones: [vec![1.0; game.states[0].len()], vec![1.0; game.states[1].len()]],
-            cut,
+            split,
         })
     }
 
@@ -113,7 +113,7 @@ impl<'g> VectorCfr<'g> {
 
     /// Whether the run uses two threads.
     pub fn two_threads(&self) -> bool {
-        !self.cut.is_empty()
+        !self.split.is_empty()
     }
 
     /// The update rule of iteration `t` (from 1).
@@ -144,17 +144,17 @@ impl<'g> VectorCfr<'g> {
         }
     }
 
-    /// Player `me`'s CFR walk, on two threads where [`Self::cut`] splits it.
+    /// Player `me`'s CFR walk, on two threads where [`Self::split`] says.
     fn walk(&mut self, me: usize, u: Update) {
         let game = self.game;
-        let walk = Walk { game, slab: &self.slab, me, u, leaves: &self.leaves, cut: &self.cut };
+        let walk = Walk { game, slab: &self.slab, me, u, leaves: &self.leaves, split: &self.split };
         let n_me = game.states[me].len();
         let own = &self.ones[me];
         let opp = &game.states[1 - me].weights;
         let out = &mut self.out[..n_me];
         let [arena, arena2] = &mut self.arenas;
         let mut store = Store { regrets: &mut self.regrets, sums: &mut self.sums, base: 0 };
-        let spare = if self.cut.is_empty() { None } else { Some(&mut arena2[..]) };
+        let spare = if self.split.is_empty() { None } else { Some(&mut arena2[..]) };
         walk.update(0, &mut store, own, opp, out, arena, spare);
     }
 
@@ -165,7 +165,7 @@ impl<'g> VectorCfr<'g> {
         let mut values = vec![0.0; 2];
         let mut best = vec![0.0; 2];
         for me in 0..2 {
-            let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves, cut: &[] };
+            let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves, split: &[] };
             let n_me = game.states[me].len();
             let opp = &game.states[1 - me].weights;
             let (avg, rest) = self.out.split_at_mut(n_me);

@@ -11,7 +11,7 @@
 //! Storage is addressed by absolute slab offsets minus the `base` of the
 //! slice a walk holds, so two threads can walk disjoint subtrees, each
 //! with its own part of the arrays: the CFR walk splits a node's children
-//! between two threads where [`Walk::cut`] says (see [`cuts`]).
+//! between two threads where [`Walk::split`] says (see [`splits`]).
 
 use super::game::{PublicGame, PublicNode};
 use super::leaf::{self, Leaves};
@@ -40,24 +40,21 @@ pub struct Walk<'a> {
     pub u: Update,
     /// The game's [`Leaves`].
     pub leaves: &'a Leaves,
-    /// Per node, where the CFR walk splits its children between two
-    /// threads: the first child of the second thread's part, 0 for none
-    /// ([`cuts`]; empty: one thread).
-    pub cut: &'a [u32],
+    /// Per node, whether the CFR walk shares its children between two
+    /// threads ([`splits`]; empty: one thread).
+    pub split: &'a [bool],
 }
 
-/// Where the CFR walk splits its work between two threads, per node (see
-/// [`Walk::cut`]): at the topmost chance nodes whose subtree holds at
+/// Where the CFR walk shares its work between two threads, per node (see
+/// [`Walk::split`]): at the topmost chance nodes whose subtree holds at
 /// least `min_work` (nodes times the larger player's states), as that is
 /// where the work is (a turn spot's 48 river subtrees under each line);
-/// in a game with no such chance node, at the root (the river). The
-/// children are cut where the two parts' node counts are closest. A
-/// subtree with none of these nodes walks on the first thread; splits
-/// never nest: below one, each part walks on its thread alone. Empty when
-/// nothing is split.
-pub fn cuts(game: &PublicGame, min_work: usize) -> Vec<u32> {
+/// in a game with no such chance node, at the root (the river). A subtree
+/// with none of these nodes walks on the first thread; splits never nest:
+/// below one, each child walks on one thread. Empty when nothing is split.
+pub fn splits(game: &PublicGame, min_work: usize) -> Vec<bool> {
     let n = game.states[0].len().max(game.states[1].len()).max(1);
-    let mut cut = vec![0u32; game.nodes.len()];
+    let mut split = vec![false; game.nodes.len()];
     // A subtree's nodes are contiguous: node v's ends where the next
     // sibling's (or an ancestor's next sibling's) begins; `end[v]` is its
     // end, set before `v`'s children are reached (a parent comes first).
@@ -68,35 +65,28 @@ pub fn cuts(game: &PublicGame, min_work: usize) -> Vec<u32> {
             end[c as usize] = kids.get(i + 1).copied().unwrap_or(end[v as usize]);
         }
     }
-    let work = |v: u32| (end[v as usize] - v) as usize * n;
-    // `v`'s children cut where the two parts' node counts are closest.
-    let mut split = |v: u32| {
-        let kids = game.children(v);
-        let total = end[v as usize] - kids[0];
-        let part = |m: usize| kids[m] - kids[0];
-        cut[v as usize] = (1..kids.len()).min_by_key(|&m| part(m).abs_diff(total - part(m))).unwrap_or(1) as u32;
-    };
+    let enough = |v: u32| (end[v as usize] - v) as usize * n >= min_work.max(1);
     // The topmost chance nodes of enough work, depth first.
     let mut stack = vec![0u32];
     let mut any = false;
     while let Some(v) = stack.pop() {
-        if work(v) < min_work.max(1) {
+        if !enough(v) {
             continue;
         }
         let kids = game.children(v);
         if matches!(game.nodes[v as usize], PublicNode::Chance { .. }) && kids.len() >= 2 {
-            split(v);
+            split[v as usize] = true;
             any = true;
         } else {
             stack.extend_from_slice(kids);
         }
     }
-    if !any && game.children(0).len() >= 2 && work(0) >= min_work.max(1) {
-        split(0);
+    if !any && game.children(0).len() >= 2 && enough(0) {
+        split[0] = true;
         any = true;
     }
     if any {
-        cut
+        split
     } else {
         Vec::new()
     }
@@ -187,7 +177,7 @@ impl Walk<'_> {
     /// The CFR walk of `node`'s subtree: `out` gets the traverser's
     /// counterfactual values; its regrets and average sums are updated.
     /// `spare` is a second thread's arena (as long as `arena`), given
-    /// until a node splits its children between two threads ([`Self::cut`]).
+    /// until a node shares its children between two threads ([`Self::split`]).
     #[allow(clippy::too_many_arguments)]
     pub fn update(
         &self,
@@ -205,21 +195,35 @@ impl Walk<'_> {
         }
         let k = game.children(node).len();
         let (sigma, rows, rest) = self.prepare(node, store.regrets, store.base, opp, arena);
-        match (spare, self.cut.get(node as usize).copied().unwrap_or(0) as usize) {
-            (Some(spare), m) if m > 0 => {
-                // The children from `m` on walk on a second thread with its
-                // own arena, rows and part of the arrays (their slabs come
-                // after the first part's), so no entry is shared.
+        match (spare, self.split.get(node as usize).copied().unwrap_or(false)) {
+            (Some(spare), true) => {
+                // The children are handed out one at a time to the two
+                // threads, each with its own arena, so a thread that the
+                // machine's load holds back leaves its share to the other.
+                // A child's row and part of the arrays (its slabs) are its
+                // own, and the node sums the rows in child order after both
+                // threads, so the split changes no arithmetic. One small
+                // vector per split node and walk, not per node.
                 let n_me = game.states[self.me].len();
-                let (rows_a, rows_b) = rows.split_at_mut(m * n_me);
-                let at = self.slab[game.children(node)[m] as usize] - store.base;
-                let (left_r, right_r) = store.regrets.split_at_mut(at);
-                let (left_s, right_s) = store.sums.split_at_mut(at);
-                let mut left = Store { regrets: left_r, sums: left_s, base: store.base };
-                let mut right = Store { regrets: right_r, sums: right_s, base: store.base + at };
+                let kids = game.children(node);
+                let mut parts = Vec::with_capacity(k);
+                let (mut regrets, mut sums, mut base) = (&mut *store.regrets, &mut *store.sums, store.base);
+                for (a, row) in rows.chunks_exact_mut(n_me).enumerate() {
+                    let end = kids.get(a + 1).map_or(regrets.len(), |&c| self.slab[c as usize] - base);
+                    let (r, r_rest) = std::mem::take(&mut regrets).split_at_mut(end);
+                    let (m, m_rest) = std::mem::take(&mut sums).split_at_mut(end);
+                    parts.push((a, Store { regrets: r, sums: m, base }, row));
+                    (regrets, sums, base) = (r_rest, m_rest, base + end);
+                }
+                let queue = std::sync::Mutex::new(parts.into_iter());
+                let work = |arena: &mut [f64]| loop {
+                    let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).next();
+                    let Some((a, mut part, row)) = next else { break };
+                    self.children(node, a..a + 1, &mut part, own, opp, sigma, row, arena, None);
+                };
                 std::thread::scope(|s| {
-                    s.spawn(|| self.children(node, m..k, &mut right, own, opp, sigma, rows_b, spare, None));
-                    self.children(node, 0..m, &mut left, own, opp, sigma, rows_a, rest, None);
+                    s.spawn(|| work(spare));
+                    work(rest);
                 });
             }
             (spare, _) => self.children(node, 0..k, store, own, opp, sigma, rows, rest, spare),
