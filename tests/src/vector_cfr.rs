@@ -9,7 +9,8 @@ use galac_solvers::cfr::{Checks, Variant};
 use galac_solvers::lp::{self, Backend};
 use galac_solvers::sequence_form::SequenceForm;
 use galac_solvers::solver::{RunToEnd, Solver};
-use galac_solvers::vector::game::Payoff;
+use galac_solvers::vector::game::{Payoff, PublicNode};
+use galac_solvers::vector::walk::splits;
 use galac_solvers::vector::{from_tree, VcfrConfig, VcfrSolver, VectorCfr, POSTFLOP_DCFR};
 
 use crate::repo_root;
@@ -139,24 +140,49 @@ fn three_players_are_refused() {
     assert!(err.contains("two-player zero-sum games; this game has 3 players"), "{err}");
 }
 
-/// Two threads (the root's children split between them) give the same
-/// answer as one, bit for bit, with both variants.
+/// Two threads give the same answer as one, bit for bit, with both
+/// variants: on Leduc split at its chance nodes (the board card), on Kuhn
+/// (no public chance node) at the root.
 #[test]
 fn threads_do_not_change_the_result() {
-    let leduc = tree_of("leduc.gala", &[], false);
-    let derived = from_tree(&leduc).expect("in the class");
-    for variant in [Variant::CfrPlus, POSTFLOP_DCFR] {
-        let answers: Vec<(Vec<f64>, f64)> = [1, 2]
-            .iter()
-            .map(|&threads| {
-                let mut cfr = VectorCfr::with_min_work(&derived.game, variant, threads, 0).expect("runs");
-                assert_eq!(cfr.two_threads(), threads == 2);
-                for _ in 0..60 {
-                    cfr.iterate();
-                }
-                (derived.profile(&leduc, &cfr).0.probs, cfr.evaluate().nash_conv)
-            })
-            .collect();
-        assert_eq!(answers[0], answers[1], "{}", variant.name());
+    for (file, iterations) in [("leduc.gala", 60), ("kuhn.gala", 200)] {
+        let tree = tree_of(file, &[], false);
+        let derived = from_tree(&tree).expect("in the class");
+        for variant in [Variant::CfrPlus, POSTFLOP_DCFR] {
+            let answers: Vec<(Vec<f64>, f64)> = [1, 2]
+                .iter()
+                .map(|&threads| {
+                    let mut cfr = VectorCfr::with_min_work(&derived.game, variant, threads, 0).expect("runs");
+                    assert_eq!(cfr.two_threads(), threads == 2);
+                    for _ in 0..iterations {
+                        cfr.iterate();
+                    }
+                    (derived.profile(&tree, &cfr).0.probs, cfr.evaluate().nash_conv)
+                })
+                .collect();
+            assert_eq!(answers[0], answers[1], "{file} {}", variant.name());
+        }
     }
+}
+
+/// The walk splits where the work is: at every topmost chance node of
+/// Leduc (one per betting line that reaches the board card) and nowhere
+/// else; at the root of Kuhn, which has no public chance node; and not in
+/// a subtree below the work threshold.
+#[test]
+fn the_walk_splits_at_the_topmost_chance_nodes() {
+    let leduc = from_tree(&tree_of("leduc.gala", &[], false)).expect("in the class").game;
+    let split = splits(&leduc, 0);
+    let chance = |v: usize| matches!(leduc.nodes[v], PublicNode::Chance { .. });
+    let at: Vec<usize> = (0..leduc.nodes.len()).filter(|&v| split[v]).collect();
+    let chance_nodes: Vec<usize> = (0..leduc.nodes.len()).filter(|&v| chance(v)).collect();
+    assert!(!at.is_empty());
+    assert_eq!(at, chance_nodes, "Leduc has one chance level: every chance node is topmost");
+    let kuhn = from_tree(&tree_of("kuhn.gala", &[], false)).expect("in the class").game;
+    assert!((0..kuhn.nodes.len()).all(|v| !matches!(kuhn.nodes[v], PublicNode::Chance { .. })));
+    let split = splits(&kuhn, 0);
+    assert!(split[0] && !split[1..].iter().any(|&s| s), "Kuhn splits at its root only: {split:?}");
+    // Above the whole game's work, nothing splits.
+    let n = leduc.states[0].len().max(leduc.states[1].len());
+    assert!(splits(&leduc, leduc.nodes.len() * n + 1).is_empty());
 }

@@ -4,11 +4,12 @@
 //!
 //! An iteration walks the public tree once per player ([`super::walk`]):
 //! player 0 against player 1's current strategy, then player 1 against
-//! player 0's updated one. With two threads the root's children are split
-//! in two chunks of about equal size; each thread walks its chunk with its
-//! own part of the arrays (a subtree's slabs are contiguous) and its own
-//! arena, and the root is combined after both. The arithmetic is the same
-//! whatever the thread count, so the result is too.
+//! player 0's updated one. With two threads the children of the topmost
+//! chance nodes (or, in a game without them, of the root) are handed out
+//! one at a time to the two threads ([`super::walk::splits`]); each walks
+//! a child with its part of the arrays (a subtree's slabs are contiguous)
+//! and its own arena, and the node is combined after both. The arithmetic
+//! is the same whatever the thread count, so the result is too.
 //!
 //! DCFR uses postflop-solver's schedule: regrets discounted by
 //! t^alpha/(t^alpha+1) when positive and t^beta/(t^beta+1) when negative
@@ -19,7 +20,7 @@
 
 use super::game::PublicGame;
 use super::leaf::Leaves;
-use super::walk::{arena_len, Store, Update, Walk};
+use super::walk::{arena_len, splits, Store, Update, Walk};
 use crate::best_response::Evaluation;
 use crate::cfr::Variant;
 use crate::solver::SolveError;
@@ -27,8 +28,9 @@ use crate::solver::SolveError;
 /// DCFR with postflop-solver's parameters (see the module comment).
 pub const POSTFLOP_DCFR: Variant = Variant::Dcfr { alpha: 1.5, beta: 0.0, gamma: 3.0 };
 
-/// Below this much work per walk (nodes times private states) a run
-/// stays on one thread: starting the second one would cost more.
+/// Below this much work (nodes times private states) a subtree is walked
+/// on one thread: starting the second one would cost more (the river,
+/// whose whole walk is under it, measured slower on two).
 pub const PARALLEL_MIN_WORK: usize = 200_000;
 
 /// A vector CFR run on one public game.
@@ -48,8 +50,9 @@ pub struct VectorCfr<'g> {
     /// gives two vectors) and the players' starting reach.
     out: Vec<f64>,
     ones: [Vec<f64>; 2],
-    /// Where the root's children are split between the threads (`None`: one thread).
-    split: Option<usize>,
+    /// Per node, whether its children are shared between the threads
+    /// ([`super::walk::splits`]; empty: one thread).
+    split: Vec<bool>,
 }
 
 impl<'g> VectorCfr<'g> {
@@ -77,7 +80,7 @@ impl<'g> VectorCfr<'g> {
         let arena = arena_len(game);
         let n_max = game.states[0].len().max(game.states[1].len());
         let work = game.nodes.len() * n_max;
-        let split = (threads > 1 && work >= min_work).then(|| split_point(game)).flatten();
+        let split = if threads > 1 && work >= min_work { splits(game, min_work) } else { Vec::new() };
         Ok(VectorCfr {
             game,
             variant,
@@ -86,7 +89,7 @@ impl<'g> VectorCfr<'g> {
             regrets: vec![0.0; total],
             sums: vec![0.0; total],
             iteration: 0,
-            arenas: [vec![0.0; arena], if split.is_some() { vec![0.0; arena] } else { Vec::new() }],
+            arenas: [vec![0.0; arena], if split.is_empty() { Vec::new() } else { vec![0.0; arena] }],
             out: vec![0.0; 2 * n_max],
             ones: [vec![1.0; game.states[0].len()], vec![1.0; game.states[1].len()]],
             split,
@@ -110,7 +113,7 @@ impl<'g> VectorCfr<'g> {
 
     /// Whether the run uses two threads.
     pub fn two_threads(&self) -> bool {
-        self.split.is_some()
+        !self.split.is_empty()
     }
 
     /// The update rule of iteration `t` (from 1).
@@ -141,36 +144,18 @@ impl<'g> VectorCfr<'g> {
         }
     }
 
-    /// Player `me`'s CFR walk, its root's children on two threads if split.
+    /// Player `me`'s CFR walk, on two threads where [`Self::split`] says.
     fn walk(&mut self, me: usize, u: Update) {
         let game = self.game;
-        let walk = Walk { game, slab: &self.slab, me, u, leaves: &self.leaves };
+        let walk = Walk { game, slab: &self.slab, me, u, leaves: &self.leaves, split: &self.split };
         let n_me = game.states[me].len();
         let own = &self.ones[me];
         let opp = &game.states[1 - me].weights;
         let out = &mut self.out[..n_me];
         let [arena, arena2] = &mut self.arenas;
         let mut store = Store { regrets: &mut self.regrets, sums: &mut self.sums, base: 0 };
-        let Some(m) = self.split else {
-            walk.update(0, &mut store, own, opp, out, arena);
-            return;
-        };
-        let kids = game.children(0);
-        let (sigma, rows, rest) = walk.prepare(0, store.regrets, 0, opp, arena);
-        let (rows_a, rows_b) = rows.split_at_mut(m * n_me);
-        let cut = self.slab[kids[m] as usize];
-        {
-            let (left_r, right_r) = store.regrets.split_at_mut(cut);
-            let (left_s, right_s) = store.sums.split_at_mut(cut);
-            let mut left = Store { regrets: left_r, sums: left_s, base: 0 };
-            let mut right = Store { regrets: right_r, sums: right_s, base: cut };
-            let walk = &walk;
-            std::thread::scope(|s| {
-                s.spawn(move || walk.children(0, m..kids.len(), &mut right, own, opp, sigma, rows_b, arena2));
-                walk.children(0, 0..m, &mut left, own, opp, sigma, rows_a, rest);
-            });
-        }
-        walk.combine(0, &mut store, own, sigma, rows, out);
+        let spare = if self.split.is_empty() { None } else { Some(&mut arena2[..]) };
+        walk.update(0, &mut store, own, opp, out, arena, spare);
     }
 
     /// Every player's value under the average strategies, its best
@@ -180,7 +165,7 @@ impl<'g> VectorCfr<'g> {
         let mut values = vec![0.0; 2];
         let mut best = vec![0.0; 2];
         for me in 0..2 {
-            let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves };
+            let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves, split: &[] };
             let n_me = game.states[me].len();
             let opp = &game.states[1 - me].weights;
             let (avg, rest) = self.out.split_at_mut(n_me);
@@ -208,21 +193,4 @@ impl<'g> VectorCfr<'g> {
         let mut denom = vec![0.0; n];
         super::walk::average(sums, n, sigma, &mut denom);
     }
-}
-
-/// Where to split the root's children between two threads: the first
-/// child of the second chunk, chosen so the chunks' node counts are
-/// closest (`None` if the root has fewer than two children).
-fn split_point(game: &PublicGame) -> Option<usize> {
-    let kids = game.children(0);
-    if kids.len() < 2 {
-        return None;
-    }
-    // A subtree's nodes are contiguous: child k's ends where child k + 1 starts.
-    let ends: Vec<usize> = kids.iter().skip(1).map(|&c| c as usize).chain([game.nodes.len()]).collect();
-    let total = game.nodes.len() - kids[0] as usize;
-    (1..kids.len()).min_by_key(|&m| {
-        let left = ends[m - 1] - kids[0] as usize;
-        left.abs_diff(total - left)
-    })
 }

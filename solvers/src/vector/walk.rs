@@ -10,7 +10,8 @@
 //! from the front of an arena ([`arena_len`]) and passes the rest down.
 //! Storage is addressed by absolute slab offsets minus the `base` of the
 //! slice a walk holds, so two threads can walk disjoint subtrees, each
-//! with its own part of the arrays.
+//! with its own part of the arrays: the CFR walk splits a node's children
+//! between two threads where [`Walk::split`] says (see [`splits`]).
 
 use super::game::{PublicGame, PublicNode};
 use super::leaf::{self, Leaves};
@@ -39,6 +40,56 @@ pub struct Walk<'a> {
     pub u: Update,
     /// The game's [`Leaves`].
     pub leaves: &'a Leaves,
+    /// Per node, whether the CFR walk shares its children between two
+    /// threads ([`splits`]; empty: one thread).
+    pub split: &'a [bool],
+}
+
+/// Where the CFR walk shares its work between two threads, per node (see
+/// [`Walk::split`]): at the topmost chance nodes whose subtree holds at
+/// least `min_work` (nodes times the larger player's states), as that is
+/// where the work is (a turn spot's 48 river subtrees under each line);
+/// in a game with no such chance node, at the root (the river). A subtree
+/// with none of these nodes walks on the first thread; splits never nest:
+/// below one, each child walks on one thread. Empty when nothing is split.
+pub fn splits(game: &PublicGame, min_work: usize) -> Vec<bool> {
+    let n = game.states[0].len().max(game.states[1].len()).max(1);
+    let mut split = vec![false; game.nodes.len()];
+    // A subtree's nodes are contiguous: node v's ends where the next
+    // sibling's (or an ancestor's next sibling's) begins; `end[v]` is its
+    // end, set before `v`'s children are reached (a parent comes first).
+    let mut end = vec![game.nodes.len() as u32; game.nodes.len()];
+    for v in 0..game.nodes.len() as u32 {
+        let kids = game.children(v);
+        for (i, &c) in kids.iter().enumerate() {
+            end[c as usize] = kids.get(i + 1).copied().unwrap_or(end[v as usize]);
+        }
+    }
+    let enough = |v: u32| (end[v as usize] - v) as usize * n >= min_work.max(1);
+    // The topmost chance nodes of enough work, depth first.
+    let mut stack = vec![0u32];
+    let mut any = false;
+    while let Some(v) = stack.pop() {
+        if !enough(v) {
+            continue;
+        }
+        let kids = game.children(v);
+        if matches!(game.nodes[v as usize], PublicNode::Chance { .. }) && kids.len() >= 2 {
+            split[v as usize] = true;
+            any = true;
+        } else {
+            stack.extend_from_slice(kids);
+        }
+    }
+    if !any && game.children(0).len() >= 2 && enough(0) {
+        split[0] = true;
+        any = true;
+    }
+    if any {
+        split
+    } else {
+        Vec::new()
+    }
 }
 
 /// A part of the solver's arrays: entries from `base` on.
@@ -125,14 +176,58 @@ fn exclude(v: &mut [f64], states: &[u32]) {
 impl Walk<'_> {
     /// The CFR walk of `node`'s subtree: `out` gets the traverser's
     /// counterfactual values; its regrets and average sums are updated.
-    pub fn update(&self, node: u32, store: &mut Store, own: &[f64], opp: &[f64], out: &mut [f64], arena: &mut [f64]) {
+    /// `spare` is a second thread's arena (as long as `arena`), given
+    /// until a node shares its children between two threads ([`Self::split`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn update(
+        &self,
+        node: u32,
+        store: &mut Store,
+        own: &[f64],
+        opp: &[f64],
+        out: &mut [f64],
+        arena: &mut [f64],
+        spare: Option<&mut [f64]>,
+    ) {
         let game = self.game;
         if let PublicNode::Terminal { payoff } = &game.nodes[node as usize] {
             return leaf::values(game, self.leaves, &game.payoffs[*payoff as usize], self.me, opp, out);
         }
         let k = game.children(node).len();
         let (sigma, rows, rest) = self.prepare(node, store.regrets, store.base, opp, arena);
-        self.children(node, 0..k, store, own, opp, sigma, rows, rest);
+        match (spare, self.split.get(node as usize).copied().unwrap_or(false)) {
+            (Some(spare), true) => {
+                // The children are handed out one at a time to the two
+                // threads, each with its own arena, so a thread that the
+                // machine's load holds back leaves its share to the other.
+                // A child's row and part of the arrays (its slabs) are its
+                // own, and the node sums the rows in child order after both
+                // threads, so the split changes no arithmetic. One small
+                // vector per split node and walk, not per node.
+                let n_me = game.states[self.me].len();
+                let kids = game.children(node);
+                let mut parts = Vec::with_capacity(k);
+                let (mut regrets, mut sums, mut base) = (&mut *store.regrets, &mut *store.sums, store.base);
+                for (a, row) in rows.chunks_exact_mut(n_me).enumerate() {
+                    let end = kids.get(a + 1).map_or(regrets.len(), |&c| self.slab[c as usize] - base);
+                    let (r, r_rest) = std::mem::take(&mut regrets).split_at_mut(end);
+                    let (m, m_rest) = std::mem::take(&mut sums).split_at_mut(end);
+                    parts.push((a, Store { regrets: r, sums: m, base }, row));
+                    (regrets, sums, base) = (r_rest, m_rest, base + end);
+                }
+                let queue = std::sync::Mutex::new(parts.into_iter());
+                let work = |arena: &mut [f64]| loop {
+                    let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).next();
+                    let Some((a, mut part, row)) = next else { break };
+                    self.children(node, a..a + 1, &mut part, own, opp, sigma, row, arena, None);
+                };
+                std::thread::scope(|s| {
+                    s.spawn(|| work(spare));
+                    work(rest);
+                });
+            }
+            (spare, _) => self.children(node, 0..k, store, own, opp, sigma, rows, rest, spare),
+        }
         self.combine(node, store, own, sigma, rows, out);
     }
 
@@ -140,7 +235,7 @@ impl Walk<'_> {
     /// arena, then room for its children's values, then the rest. At a
     /// decision of the other player, the strategy comes multiplied by its
     /// reach `opp`: a row is then the reach of the action's child.
-    pub fn prepare<'x>(
+    fn prepare<'x>(
         &self,
         node: u32,
         regrets: &[f32],
@@ -169,9 +264,9 @@ impl Walk<'_> {
     /// Walks the children `range` of `node` (a decision or chance node
     /// whose strategy is `sigma`, times the other player's reach at its
     /// decisions: [`Self::prepare`]'s), writing their values into `rows`
-    /// (a row per child of the range).
+    /// (a row per child of the range); `spare` as in [`Self::update`].
     #[allow(clippy::too_many_arguments)]
-    pub fn children(
+    fn children(
         &self,
         node: u32,
         range: std::ops::Range<usize>,
@@ -181,6 +276,7 @@ impl Walk<'_> {
         sigma: &[f64],
         rows: &mut [f64],
         arena: &mut [f64],
+        mut spare: Option<&mut [f64]>,
     ) {
         let game = self.game;
         let (n_me, n_opp) = (game.states[self.me].len(), game.states[1 - self.me].len());
@@ -195,7 +291,7 @@ impl Walk<'_> {
                     let prob = game.outcomes[o as usize].prob;
                     reach.iter_mut().zip(opp).for_each(|(r, x)| *r = x * prob);
                     exclude(reach, game.excluded(o, 1 - self.me));
-                    self.update(child, store, own, reach, row, rest);
+                    self.update(child, store, own, reach, row, rest, spare.as_deref_mut());
                     exclude(row, game.excluded(o, self.me));
                 }
             }
@@ -203,12 +299,12 @@ impl Walk<'_> {
                 let reach = &mut reach[..n_me];
                 for ((a, &child), row) in range.zip(kids).zip(rows.chunks_exact_mut(n_me)) {
                     product(reach, own, &sigma[a * n_me..(a + 1) * n_me]);
-                    self.update(child, store, reach, opp, row, rest);
+                    self.update(child, store, reach, opp, row, rest, spare.as_deref_mut());
                 }
             }
             _ => {
                 for ((a, &child), row) in range.zip(kids).zip(rows.chunks_exact_mut(n_me)) {
-                    self.update(child, store, own, &sigma[a * n_opp..(a + 1) * n_opp], row, rest);
+                    self.update(child, store, own, &sigma[a * n_opp..(a + 1) * n_opp], row, rest, spare.as_deref_mut());
                 }
             }
         }
@@ -217,7 +313,7 @@ impl Walk<'_> {
     /// `node`'s values from its children's `rows`; at a decision of the
     /// traverser, its regrets and average sums updated too.
     #[allow(clippy::too_many_arguments)]
-    pub fn combine(&self, node: u32, store: &mut Store, own: &[f64], sigma: &[f64], rows: &[f64], out: &mut [f64]) {
+    fn combine(&self, node: u32, store: &mut Store, own: &[f64], sigma: &[f64], rows: &[f64], out: &mut [f64]) {
         let game = self.game;
         let n_me = game.states[self.me].len();
         out.fill(0.0);
