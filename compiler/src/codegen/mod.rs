@@ -376,6 +376,9 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
     let position_key = e.position_key_arms();
     let evaluate = e.evaluate_body();
     let sunk_locals = e.sunk_locals();
+    let course_hooks = e.course_hooks();
+    let advance_payoff = e.advance_payoff();
+    let advance_fallback = e.advance_fallback();
     quote! {
         impl ::galac_runtime::game::Game for Game {
             type State = State;
@@ -417,7 +420,7 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
                 loop {
                     match block {
                         #advance_arms
-                        _ => unreachable!("internal error: no such block, please report"),
+                        #advance_fallback
                     }
                 }
             }
@@ -475,7 +478,11 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
             ) -> ::std::result::Result<Option<i64>, ::galac_runtime::game::GameError> {
                 #evaluate
             }
+
+            #course_hooks
         }
+
+        #advance_payoff
     }
 }
 
