@@ -137,10 +137,19 @@ pub trait Game {
     /// (the code from which no choice is reachable): `None` there, the
     /// state not advanced into it (every deal's course so far being the
     /// same, only that code and later chance choices tell deals apart).
-    /// [`Game::advance`] goes on from such a state. Only where
+    /// [`Game::advance_payoff`] goes on from such a state. Only where
     /// [`Game::representative`] is `Ok`.
     fn advance_public(&self, state: &mut Self::State, info: &mut InfoInterner) -> Result<Option<Node>, GameError> {
         self.advance(state, info).map(Some)
+    }
+
+    /// [`Game::advance`] from a state [`Game::advance_public`] stopped at
+    /// the payoff's code, to the end of the play (the default: `advance`;
+    /// generated code runs a cold copy of the payoff's code, whose blocks
+    /// `advance` may have inlined into their predecessors, so that the
+    /// hot `advance` has no way in there).
+    fn advance_payoff(&self, state: &mut Self::State, info: &mut InfoInterner) -> Result<Node, GameError> {
+        self.advance(state, info)
     }
 
     /// For a state at a chance node (after [`Game::advance`]) or stopped

@@ -377,8 +377,7 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
     let evaluate = e.evaluate_body();
     let sunk_locals = e.sunk_locals();
     let course_hooks = e.course_hooks();
-    let advance_payoff = e.advance_payoff();
-    let advance_fallback = e.advance_fallback();
+
     quote! {
         impl ::galac_runtime::game::Game for Game {
             type State = State;
@@ -420,7 +419,7 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
                 loop {
                     match block {
                         #advance_arms
-                        #advance_fallback
+                        _ => unreachable!("internal error: no such block, please report"),
                     }
                 }
             }
@@ -481,8 +480,6 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
 
             #course_hooks
         }
-
-        #advance_payoff
     }
 }
 
