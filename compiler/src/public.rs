@@ -60,7 +60,10 @@ pub struct PublicCourse {
     /// choice (else empty): the public slots whose values, with the
     /// private ones, decide what is done from there (the payoff's code:
     /// every slot the code reachable from the block names; a chance: the
-    /// slots its domain, `where` and weight read, its pattern's aside). Two
+    /// slots its domain, `where` and weight read, its pattern's aside;
+    /// either only if live at the block, since a slot written before it is
+    /// read holds there whatever it held, in the interpreter its own last
+    /// value and in generated code maybe another slot's). Two
     /// states at such a block with equal values there (and equal payoffs
     /// so far) do the same for every deal: a derivation works such a block
     /// out per deal once per key ([`PublicCourse::reads_private`] says when
@@ -214,9 +217,17 @@ pub fn public_course(ir: &Program) -> Result<PublicCourse, NotPublic> {
     Ok(PublicCourse { private, payoff_code, removal, keys, reads_private })
 }
 
+/// [`public_course`], a refusal as one line located in `locator` (the
+/// file `ir` was compiled from): what the interpreter and the generated
+/// code's `Game::representative` say.
+pub fn public_course_at(ir: &Program, locator: &crate::source::SourceFile) -> Result<PublicCourse, String> {
+    public_course(ir).map_err(|e| format!("{} ({})", e.message, locator.at(e.span)))
+}
+
 /// [`PublicCourse::keys`] and [`PublicCourse::reads_private`].
 fn keys(ir: &Program, payoff_code: &[bool], private: &[bool]) -> (Vec<Vec<u32>>, Vec<bool>) {
     let n = ir.blocks.len();
+    let live = crate::codegen::layout::live_locals(ir);
     let (mut keys, mut reads) = (vec![Vec::new(); n], vec![false; n]);
     for b in 0..n {
         let mut named = Vec::new();
@@ -254,7 +265,7 @@ fn keys(ir: &Program, payoff_code: &[bool], private: &[bool]) -> (Vec<Vec<u32>>,
         named.sort_unstable();
         named.dedup();
         reads[b] = named.iter().any(|&s| private[s as usize]);
-        named.retain(|&s| !private[s as usize]);
+        named.retain(|&s| !private[s as usize] && (s < ir.n_vars || live[b].contains(&s)));
         keys[b] = named;
     }
     (keys, reads)

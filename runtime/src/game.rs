@@ -126,8 +126,9 @@ pub trait Game {
     /// the first move, not shown to every player) are read only in the
     /// deal, by later chance choices (card removal) and in the payoff's
     /// code, and the game implements [`Game::advance_public`],
-    /// [`Game::course_key`] and [`Game::transplant`]; else why not (the
-    /// default: the game cannot say).
+    /// [`Game::course_key`] and [`Game::transplant`] (the interpreter and
+    /// generated code both do, from the compiler's `public` proof); else
+    /// why not (the default: the game cannot say).
     fn representative(&self) -> Result<String, String> {
         Err("this game does not implement the representative walk's hooks".into())
     }
@@ -136,9 +137,19 @@ pub trait Game {
     /// (the code from which no choice is reachable): `None` there, the
     /// state not advanced into it (every deal's course so far being the
     /// same, only that code and later chance choices tell deals apart).
-    /// Only where [`Game::representative`] is `Ok`.
+    /// [`Game::advance_payoff`] goes on from such a state. Only where
+    /// [`Game::representative`] is `Ok`.
     fn advance_public(&self, state: &mut Self::State, info: &mut InfoInterner) -> Result<Option<Node>, GameError> {
         self.advance(state, info).map(Some)
+    }
+
+    /// [`Game::advance`] from a state [`Game::advance_public`] stopped at
+    /// the payoff's code, to the end of the play (the default: `advance`;
+    /// generated code runs a cold copy of the payoff's code, whose blocks
+    /// `advance` may have inlined into their predecessors, so that the
+    /// hot `advance` has no way in there).
+    fn advance_payoff(&self, state: &mut Self::State, info: &mut InfoInterner) -> Result<Node, GameError> {
+        self.advance(state, info)
     }
 
     /// For a state at a chance node (after [`Game::advance`]) or stopped

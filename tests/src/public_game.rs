@@ -11,9 +11,9 @@
 use galac_runtime::tree::{build, BuildOptions};
 use galac_solvers::vector::{from_game, from_game_by_deal, from_tree, VectorCfr, POSTFLOP_DCFR};
 
-use crate::games::load_interp;
-
-crate::compiled_games!(holdem_turn);
+use crate::compiled::{holdem_river, holdem_turn, kuhn, leduc, liars_dice, poker};
+use crate::games::{instantiate, load_interp};
+use galac_runtime::game::Family;
 
 /// A turn spot small enough for the LP: two hands a player, so that some
 /// deals share a card with the river's and with each other.
@@ -21,8 +21,13 @@ const TURN: &[&str] = &["oop_range=AsAh,9s8s,QdQs", "ip_range=JsJh,7s8h,AdKd:0.5
 
 /// `from_game` (one representative deal, which these games allow),
 /// `from_game_by_deal` and `from_tree` give the same public game for
-/// `file` at `params`.
-fn same_public_game(file: &str, params: &[&str]) {
+/// `file` at `params`, and so does `from_game` on the compiled game
+/// (`family`), which takes the representative walk too and advances as
+/// many states as the interpreter.
+fn same_public_game<F: Family>(family: &F, file: &str, params: &[&str]) {
+    let compiled = instantiate(family, params).unwrap_or_else(|e| panic!("{e}"));
+    let compiled = from_game(&compiled).unwrap_or_else(|e| panic!("{file} compiled: {e}"));
+    assert!(compiled.representative.is_ok(), "{file} compiled: {:?}", compiled.representative);
     let game = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
     let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("builds").0;
     let from_tree = from_tree(&tree).unwrap_or_else(|e| panic!("{file}: {e}")).game;
@@ -34,6 +39,9 @@ fn same_public_game(file: &str, params: &[&str]) {
     assert!(derived.game == from_tree, "{file} {params:?}: the public games differ");
     assert!(by_deal.game == from_tree, "{file} {params:?}: the public games differ");
     assert!(derived.advanced <= by_deal.advanced, "{file}: {} > {}", derived.advanced, by_deal.advanced);
+    assert!(compiled.game == from_tree, "{file} {params:?}: the compiled game's public game differs");
+    assert_eq!(compiled.representative, derived.representative, "{file}");
+    assert_eq!(compiled.advanced, derived.advanced, "{file} {params:?}: states advanced");
 }
 
 /// On a small turn spot (about 200 deals) the representative walk advances a small part of
@@ -51,17 +59,18 @@ fn the_representative_walk_advances_few_states() {
 
 #[test]
 fn the_rules_give_the_trees_public_game() {
-    same_public_game("kuhn.gala", &[]);
-    same_public_game("leduc.gala", &[]);
-    same_public_game("liars_dice.gala", &[]);
+    same_public_game(&kuhn::Family, "kuhn.gala", &[]);
+    same_public_game(&leduc::Family, "leduc.gala", &[]);
+    same_public_game(&liars_dice::Family, "liars_dice.gala", &[]);
     let river = crate::games::cut_down("examples/holdem_river.gala");
-    same_public_game("holdem_river.gala", river);
-    same_public_game("holdem_turn.gala", crate::games::cut_down("examples/holdem_turn.gala"));
-    same_public_game("holdem_turn.gala", TURN);
+    same_public_game(&holdem_river::Family, "holdem_river.gala", river);
+    let turn = crate::games::cut_down("examples/holdem_turn.gala");
+    same_public_game(&holdem_turn::Family, "holdem_turn.gala", turn);
+    same_public_game(&holdem_turn::Family, "holdem_turn.gala", TURN);
     // A short stack: every turn line that bets goes all-in, and the river
     // is dealt with no decision after it.
     let short: Vec<&str> = TURN.iter().copied().chain(["stack=150"]).collect();
-    same_public_game("holdem_turn.gala", &short);
+    same_public_game(&holdem_turn::Family, "holdem_turn.gala", &short);
 }
 
 /// The public tree of the cut-down turn counts postflop-solver's action
@@ -85,6 +94,11 @@ fn a_game_the_proof_refuses_is_walked_deal_by_deal() {
     let game = load_interp("poker.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
     let why = galac_runtime::game::Game::representative(&game).expect_err("refused");
     assert!(why.contains("the private value `betterhand`") && why.contains("poker.gala:"), "{why}");
+    // The compiled game says the same, and so is walked deal by deal too.
+    let compiled = instantiate(&poker::Family, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(galac_runtime::game::Game::representative(&compiled), Err(why));
+    let derived = from_game(&compiled).unwrap_or_else(|e| panic!("{e}"));
+    assert!(derived.representative.is_err());
     let steered = "game g {
         players a, b;
         flow {
@@ -107,14 +121,24 @@ fn a_game_the_proof_refuses_is_walked_deal_by_deal() {
     assert!(derived.game == from_tree(&tree).expect("derives").game);
 }
 
-/// The compiled game and the interpreter give the same public game.
+/// The compiled game and the interpreter give the same public game, both
+/// by one representative deal (the same proof, the same states advanced)
+/// on the small turn spot whose walk over every deal advances ten times
+/// as many.
 #[test]
 fn compiled_and_interpreted_rules_give_the_same_public_game() {
-    let interp = load_interp("holdem_turn.gala", TURN).unwrap_or_else(|e| panic!("{e}"));
-    let compiled = crate::games::instantiate(&holdem_turn::Family, TURN).unwrap_or_else(|e| panic!("{e}"));
-    let a = from_game(&interp).unwrap_or_else(|e| panic!("{e}")).game;
-    let b = from_game(&compiled).unwrap_or_else(|e| panic!("{e}")).game;
-    assert!(a == b, "the interpreter's and the compiled code's public games differ");
+    let params = ["oop_range=AA,KK,AKs", "ip_range=JJ,88,AQs", "stack=300"];
+    let interp = load_interp("holdem_turn.gala", &params).unwrap_or_else(|e| panic!("{e}"));
+    let compiled = instantiate(&holdem_turn::Family, &params).unwrap_or_else(|e| panic!("{e}"));
+    let a = from_game(&interp).unwrap_or_else(|e| panic!("{e}"));
+    let b = from_game(&compiled).unwrap_or_else(|e| panic!("{e}"));
+    assert!(a.game == b.game, "the interpreter's and the compiled code's public games differ");
+    assert!(b.representative.is_ok(), "{:?}", b.representative);
+    assert_eq!(a.representative, b.representative);
+    assert_eq!(a.advanced, b.advanced);
+    let by_deal = from_game_by_deal(&compiled).unwrap_or_else(|e| panic!("{e}"));
+    assert!(by_deal.game == b.game);
+    assert!(10 * b.advanced < by_deal.advanced, "{} vs {}", b.advanced, by_deal.advanced);
 }
 
 /// Games outside the class are refused as `from_tree` refuses them.

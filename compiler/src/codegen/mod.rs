@@ -376,6 +376,8 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
     let position_key = e.position_key_arms();
     let evaluate = e.evaluate_body();
     let sunk_locals = e.sunk_locals();
+    let course_hooks = e.course_hooks();
+
     quote! {
         impl ::galac_runtime::game::Game for Game {
             type State = State;
@@ -475,6 +477,8 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
             ) -> ::std::result::Result<Option<i64>, ::galac_runtime::game::GameError> {
                 #evaluate
             }
+
+            #course_hooks
         }
     }
 }

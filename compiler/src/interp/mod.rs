@@ -135,7 +135,7 @@ impl Interp {
         let evaluate = ir.evaluate_fn();
         let remembered = crate::offers::remembered(&ir);
         let locator: Arc<SourceFile> = source.into();
-        let course = crate::public::public_course(&ir).map_err(|e| format!("{} ({})", e.message, locator.at(e.span)));
+        let course = crate::public::public_course_at(&ir, &locator);
         Interp {
             course,
             live,

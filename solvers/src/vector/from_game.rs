@@ -415,7 +415,7 @@ impl<G: Game> Builder<'_, G> {
     /// The payoffs of `state`, stopped at the payoff's code, run to its end.
     fn pays(&mut self, id: u32, state: &mut G::State) -> Result<[i64; 2], SolveError> {
         self.advanced += 1;
-        match advance_out_of_line(self.game, state, &mut self.info)? {
+        match self.game.advance_payoff(state, &mut self.info)? {
             Node::Terminal => {
                 let p = self.game.payoffs(state, &mut self.pay);
                 Ok([p[0], p[1]])

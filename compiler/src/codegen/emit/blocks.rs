@@ -83,11 +83,19 @@ impl Emitter<'_> {
     }
 
     /// The `advance` match arms: one per block that is not inlined.
+    /// In `advance_public` (`stopping`), none for the payoff's code, which
+    /// it stops before.
     pub fn advance_arms(&self) -> TokenStream {
         let inlined = self.inlined_blocks();
-        let arms = (0..self.ir.blocks.len()).filter(|i| !inlined[*i]).map(|i| {
+        self.arms(&inlined, |i| !inlined[i] && !self.stops_at(i))
+    }
+
+    /// Match arms for the blocks `armed` says, with the blocks `inlined`
+    /// says inside their predecessor's code.
+    pub(super) fn arms(&self, inlined: &[bool], armed: impl Fn(usize) -> bool) -> TokenStream {
+        let arms = (0..self.ir.blocks.len()).filter(|&i| armed(i)).map(|i| {
             let id = i as u32;
-            let code = self.block_code(i, &inlined, Vec::new());
+            let code = self.block_code(i, inlined, Vec::new());
             quote!(#id => { #code })
         });
         quote!(#(#arms)*)
@@ -96,6 +104,9 @@ impl Emitter<'_> {
     /// Going to block `to` with the steps `carry` not yet checked: its
     /// code if it is inlined, else a jump after the check.
     pub(super) fn goto(&self, to: ir::BlockId, inlined: &[bool], carry: Carry) -> TokenStream {
+        if let Some(stop) = self.stop(to, &carry) {
+            return stop;
+        }
         if inlined[to.0 as usize] {
             self.block_code(to.0 as usize, inlined, carry)
         } else {
@@ -119,6 +130,9 @@ impl Emitter<'_> {
     /// in place may read the pass over the board that answered `cond`
     /// ([`scan`](super::scan)).
     fn goto_known(&self, to: ir::BlockId, cond: &Expr, value: bool, inlined: &[bool], mut carry: Carry) -> TokenStream {
+        if let Some(stop) = self.stop(to, &carry) {
+            return stop;
+        }
         let b = &self.ir.blocks[to.0 as usize];
         if let (Term::Jump(next), true) = (&b.term, inlined[to.0 as usize] && keeps(b, cond)) {
             // Emitted as `block_code` emits a jump, the answer carried on.
@@ -148,6 +162,7 @@ impl Emitter<'_> {
             false => (TokenStream::new(), carry),
         };
         let go = |next: ir::BlockId, carry: Carry| match self.retested(next, cond) {
+            Some(_) if self.stops_at(next.0 as usize) => self.goto(next, inlined, carry),
             Some((t, e)) => {
                 let mut carry = carry;
                 self.skipped(next, cond, &mut carry);
@@ -288,6 +303,7 @@ impl Emitter<'_> {
             // same error: `ops::steps_of`).
             carry.push((b.steps(), at.clone()));
             let ctx = Ctx::Flow;
+            let terminal = self.return_node(quote!(::galac_runtime::game::Node::Terminal));
             let term = match &b.term {
                 Term::Jump(to) if !may_fail(&insts) => {
                     let go = self.goto(*to, inlined, carry);
@@ -341,10 +357,10 @@ impl Emitter<'_> {
                         let __o = #v;
                         for __p in 0..__o.len() { s.payoffs[__p] = ::galac_runtime::ops::add(s.payoffs[__p], __o[__p], #at)?; }
                         s.block = #id;
-                        return Ok(::galac_runtime::game::Node::Terminal);
+                        #terminal
                     }
                 }
-                Term::End => quote!(s.block = #id; return Ok(::galac_runtime::game::Node::Terminal);),
+                Term::End => quote!(s.block = #id; #terminal),
                 Term::Choose(c) => {
                     let choose = self.choose_advance(c, &at, i);
                     // `apply` and the labels find the choice by the stored block.
@@ -525,7 +541,7 @@ mod tests {
     fn has_line_calls(source: &str) -> usize {
         let c = crate::compile::compiled(source);
         let code = crate::codegen::emit_game(&c.ir, None, &c.source, "t.gala").expect("code");
-        code.matches("ops::has_line(").count()
+        super::super::advance_of(&code).matches("ops::has_line(").count()
     }
 
     #[test]
@@ -581,6 +597,7 @@ mod tests {
             let c = crate::compile::compiled(&game(again));
             let code = crate::codegen::emit_game(&c.ir, None, &c.source, "t.gala").expect("code");
             // Counted on its own, or read from the pass that asked `has_line` (`scan`).
+            let code = super::super::advance_of(&code);
             (code.matches("ops::count2d(").count(), code.matches("__scan.1,").count())
         };
         assert_eq!(count_tests("has_line(board, 2, X)"), (1, 1));

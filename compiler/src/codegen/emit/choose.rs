@@ -168,17 +168,25 @@ impl Emitter<'_> {
                     },
                 };
                 let set = self.node_infoset(block);
+                let ret = self.return_node(quote!(::galac_runtime::game::Node::Decision {
+                    player: __player as u32,
+                    infoset: __set,
+                    n_actions: __n as u32
+                }));
                 let node = quote! {
                     let __sc = &mut *sc;
                     #key
                     #set
                     #release
-                    return Ok(::galac_runtime::game::Node::Decision { player: __player as u32, infoset: __set, n_actions: __n as u32 });
+                    #ret
                 };
                 (node, quote!(Some([#(#names),*][__player])))
             }
             None => (
-                quote!(#release return Ok(::galac_runtime::game::Node::Chance { n_outcomes: __n as u32 });),
+                {
+                    let ret = self.return_node(quote!(::galac_runtime::game::Node::Chance { n_outcomes: __n as u32 }));
+                    quote!(#release #ret)
+                },
                 quote!(None),
             ),
         };

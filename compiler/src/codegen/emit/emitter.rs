@@ -48,6 +48,13 @@ pub struct Emitter<'a> {
     /// was met that cannot be (the game is emitted with lists instead).
     pub(super) fixed_arrays: bool,
     pub(super) unfit: std::cell::Cell<bool>,
+    /// The proof that one representative deal may walk the public tree
+    /// ([`crate::public::public_course`]), or why not, located as the
+    /// interpreter locates it ([`super::course`]).
+    pub(super) course: Result<crate::public::PublicCourse, String>,
+    /// Whether the code being emitted is `advance_public`'s: it stops on
+    /// entering the payoff's code and returns `Option<Node>`.
+    pub(super) stopping: std::cell::Cell<bool>,
 }
 
 /// How a domain is looped over, once what it is made of is evaluated.

@@ -10,6 +10,8 @@
 mod arrays;
 mod blocks;
 mod choose;
+/// The representative walk's hooks (`Game::advance_public` and the rest).
+mod course;
 /// Own-move records deferred from `apply` to where they are read.
 mod deferred;
 mod emitter;
@@ -70,6 +72,8 @@ impl<'a> Emitter<'a> {
             scan_next: Default::default(),
             fixed_arrays,
             unfit: Default::default(),
+            course: crate::public::public_course_at(ir, locator),
+            stopping: Default::default(),
         };
         let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
         e.layout = Layout::new(ir, |i| keys[i as usize].clone(), |i| owns_heap(&ir.slots[i as usize].1, fixed_arrays));
@@ -378,4 +382,13 @@ pub(crate) fn clean(name: &str) -> String {
 #[cfg(test)]
 fn emitted(src: &str) -> String {
     crate::compile::compiled(src).emit_game("t.gala").expect("code")
+}
+
+/// The code of `fn advance` in generated `code` (up to `fn apply`), not
+/// its copies for the representative walk (`course`).
+#[cfg(test)]
+fn advance_of(code: &str) -> &str {
+    let start = code.find("fn advance(").expect("advance");
+    let end = code[start..].find("fn apply(").map_or(code.len(), |e| start + e);
+    &code[start..end]
 }

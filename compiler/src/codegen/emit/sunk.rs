@@ -80,7 +80,8 @@ impl Emitter<'_> {
 mod tests {
     /// The places a fact is kept for the next choice in `src`'s code.
     fn kept(src: &str) -> usize {
-        let code: String = super::super::emitted(src).split_whitespace().collect();
+        let code = super::super::emitted(src);
+        let code: String = super::super::advance_of(&code).split_whitespace().collect();
         code.matches("=Some((__w,").count()
     }
 
