@@ -190,7 +190,7 @@ pub struct Optimum {
 pub(crate) const TOLERANCE: f64 = 1e-9;
 
 /// HiGHS's own default tolerances, for a one-off LP with bounded set
-/// values (`lp::value_bound`): on liar's dice 1e-9 there took 15,493
+/// values (`lp_model::value_bound`): on liar's dice 1e-9 there took 15,493
 /// iterations and about 0.3 s more CPU than these 14,625, and the vertex
 /// it stops at still gives NashConv about 1e-16 on the tree, which checks
 /// every answer exactly (docs/perf/lp.md, "Bounded set values").

@@ -12,6 +12,7 @@ pub mod exact;
 mod highs;
 pub mod lemke;
 pub mod lp;
+mod lp_model;
 pub mod lp_public;
 pub mod maxn;
 pub mod profile;
