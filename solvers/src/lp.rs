@@ -20,7 +20,7 @@ use std::time::Instant;
 use good_lp::{variable, Constraint, Expression, ProblemVariables, Solution as _, SolverModel, Variable};
 
 use galac_runtime::cancel::Cancel;
-use galac_runtime::ids::PlayerId;
+use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::tree::Tree;
 
 use crate::best_response::Evaluator;
@@ -473,28 +473,38 @@ impl Solver for LpSolver {
         let mut profile = Profile::uniform(tree);
         let mut unreached = sf.behaviour(tree, PlayerId(0), &sol.plans[0], &mut profile);
         unreached.extend(sf.behaviour(tree, PlayerId(1), &sol.plans[1], &mut profile));
-        let start_clean = Instant::now();
-        let profile = without_crumbs(tree, profile);
-        let clean_seconds = start_clean.elapsed().as_secs_f64();
-        let progress = Progress {
-            iteration: 1,
-            seconds: start.elapsed().as_secs_f64(),
-            exploitability: None,
-            bounds: Some((sol.value, sol.value)),
-            evaluation: None,
-        };
-        let stopped = observer.progress(&progress) == Control::Stop;
-        Ok(Solution {
-            profile,
-            unreached,
-            phases: vec![
-                ("build LP", sf_seconds + sol.build_seconds),
-                ("solve LP", sol.solve_seconds),
-                ("drop crumbs", clean_seconds),
-            ],
-            stopped,
-        })
+        let phases = vec![("build LP", sf_seconds + sol.build_seconds), ("solve LP", sol.solve_seconds)];
+        Ok(finish(tree, profile, unreached, sol.value, phases, 0.0, start, observer))
     }
+}
+
+/// The end of an LP solver's run, the scalar LP's and the public LP's
+/// alike: the profile without crumbs, one progress report with the value
+/// as both bounds (`seconds` before `start`, plus the time since), and the
+/// solution with `phases` and the crumbs' time.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn finish(
+    tree: &Tree,
+    profile: Profile,
+    unreached: Vec<InfosetId>,
+    value: f64,
+    mut phases: Vec<(&'static str, f64)>,
+    seconds: f64,
+    start: Instant,
+    observer: &mut dyn Observer,
+) -> Solution {
+    let start_clean = Instant::now();
+    let profile = without_crumbs(tree, profile);
+    phases.push(("drop crumbs", start_clean.elapsed().as_secs_f64()));
+    let progress = Progress {
+        iteration: 1,
+        seconds: seconds + start.elapsed().as_secs_f64(),
+        exploitability: None,
+        bounds: Some((value, value)),
+        evaluation: None,
+    };
+    let stopped = observer.progress(&progress) == Control::Stop;
+    Solution { profile, unreached, phases, stopped }
 }
 
 /// Behaviour probabilities below these are tried as zero (see [`without_crumbs`]).

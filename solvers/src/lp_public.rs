@@ -31,7 +31,7 @@ use galac_runtime::ids::InfosetId;
 use galac_runtime::tree::Tree;
 
 use crate::lp::{Backend, LpError};
-use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
+use crate::solver::{Observer, Solution, SolveError, Solver};
 use crate::vector::from_tree::FromTree;
 use crate::vector::game::{Conflicts, Payoff, PublicGame, PublicNode, Removal};
 use crate::Profile;
@@ -520,28 +520,9 @@ impl PublicLpSolver {
         let lp = PublicLp::new(&derived.game);
         let sol = lp.solve(self.backend, self.cancel.as_ref())?;
         let (profile, unreached) = lp.profile(tree, derived, &sol.plans);
-        let start_clean = Instant::now();
-        let profile = crate::lp::without_crumbs(tree, profile);
-        let clean_seconds = start_clean.elapsed().as_secs_f64();
-        let progress = Progress {
-            iteration: 1,
-            seconds: derive_seconds + start.elapsed().as_secs_f64(),
-            exploitability: None,
-            bounds: Some((sol.value, sol.value)),
-            evaluation: None,
-        };
-        let stopped = observer.progress(&progress) == Control::Stop;
-        Ok(Solution {
-            profile,
-            unreached,
-            phases: vec![
-                ("public game", derive_seconds),
-                ("build LP", lp.build_seconds),
-                ("solve LP", sol.solve_seconds),
-                ("drop crumbs", clean_seconds),
-            ],
-            stopped,
-        })
+        let phases =
+            vec![("public game", derive_seconds), ("build LP", lp.build_seconds), ("solve LP", sol.solve_seconds)];
+        Ok(crate::lp::finish(tree, profile, unreached, sol.value, phases, derive_seconds, start, observer))
     }
 }
 
