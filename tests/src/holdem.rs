@@ -358,3 +358,44 @@ fn hand_games_default_to_vector_cfr_and_card_games_of_one_card_do_not() {
     let galac_app::registry::Chosen { row, why, .. } = default_before_tree(&turn).expect("chosen before the tree");
     assert_eq!(row.name, "vcfr", "{why}");
 }
+
+/// The answer without the tree (a turn's) gives each hand at the first
+/// decision its action values from the vector walk: they are the values
+/// the scalar tree gives the same average strategy, hand by hand, and so
+/// are the reach, frequencies and value (the cells' "-" before).
+#[test]
+fn hands_values_from_the_public_walk_are_the_scalar_trees() {
+    use galac_solvers::vector::{from_tree, VectorCfr, POSTFLOP_DCFR};
+    let tree = river_tree(&[GRID_OOP, GRID_IP]);
+    let derived = from_tree(&tree).expect("a public game");
+    let mut cfr = VectorCfr::new(&derived.game, POSTFLOP_DCFR, 1).expect("runs");
+    for _ in 0..60 {
+        cfr.iterate();
+    }
+    let (profile, _) = derived.profile(&tree, &cfr);
+    let grids = all_grids(&tree, &profile);
+    let scalar = galac_app::hands::first_of_each_player(&grids)[0];
+    let vector = galac_app::registry::vcfr::public_root_grids(&derived.game, &mut cfr);
+    let [vector] = vector.as_slice() else { panic!("one grid, at the root: {}", vector.len()) };
+    assert_eq!(vector.actions, scalar.actions);
+    // The same two cards, whichever is written first.
+    let key = |hand: &str| {
+        let mut cards = [hand[..2].to_string(), hand[2..].to_string()];
+        cards.sort();
+        cards
+    };
+    let reached: Vec<_> = scalar.combos.iter().filter(|c| c.reach > 0.0).collect();
+    assert!(reached.len() >= 8, "{}", reached.len());
+    for s in reached {
+        let v = vector.combos.iter().find(|v| key(&v.hand) == key(&s.hand)).unwrap_or_else(|| panic!("{}", s.hand));
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-6 * (1.0 + b.abs());
+        assert!(close(v.reach, s.reach), "{}: reach {} vs {}", s.hand, v.reach, s.reach);
+        assert!(close(v.value, s.value), "{}: value {} vs {}", s.hand, v.value, s.value);
+        for a in 0..s.probs.len() {
+            assert!(close(v.probs[a], s.probs[a]), "{}: {:?} vs {:?}", s.hand, v.probs, s.probs);
+            let (x, y) = (v.action_values[a], s.action_values[a]);
+            assert!(close(x, y), "{} {}: {x} vs {y}", s.hand, scalar.actions[a]);
+        }
+    }
+    assert!((vector.value - scalar.value).abs() < 1e-6, "{} vs {}", vector.value, scalar.value);
+}

@@ -111,7 +111,7 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
     });
     notes.push(format!("public game: decisions {:?}, leaves {:?} per street", streets.decisions, streets.leaves));
     let labelled = labelled(game, &derived, &run.cfr);
-    let grids = root_grids(public, &run.cfr);
+    let grids = public_root_grids(public, &mut run.cfr);
     let mut text = format!("game: {}\nsolver: {name}\n", crate::title(game));
     for note in &notes {
         text += &format!("note: {note}\n");
@@ -212,55 +212,68 @@ fn labelled<G: galac_runtime::game::Game>(
 
 /// The first decision hand by hand, when the private states are hands of
 /// two cards: a hand's reach is the deal's probability of it, its strategy
-/// the average; action values are not computed here (NaN). (The other
-/// player's first decision, which the answer on the tree also shows, needs
-/// the reach of the first mover's strategy.)
-fn root_grids(public: &galac_solvers::vector::PublicGame, cfr: &galac_solvers::vector::VectorCfr) -> Vec<Grid> {
-    use galac_solvers::vector::game::{PublicNode, Removal};
-    match (&public.removal, public.nodes.first()) {
-        (Removal::Cards(cards), Some(PublicNode::Decision { player, .. })) => {
-            vec![hand_grid(public, &cards.hands, cfr, 0, *player as usize, &[])]
-        }
+/// the average, its action values the vector walk's counterfactual values
+/// divided by that probability. (The other player's first decision, which
+/// the answer on the tree also shows, needs the reach of the first mover's
+/// strategy.)
+pub fn public_root_grids(
+    public: &galac_solvers::vector::PublicGame,
+    cfr: &mut galac_solvers::vector::VectorCfr,
+) -> Vec<Grid> {
+    use galac_solvers::vector::game::Removal;
+    match (&public.removal, cfr.root_action_values()) {
+        (Removal::Cards(cards), Some((player, values))) => vec![hand_grid(public, &cards.hands, cfr, player, &values)],
         _ => Vec::new(),
     }
 }
 
-/// The grid of `player`'s hands at public decision `node`, reached by `path`.
+/// The grid of `player`'s hands at the root decision, `values` its actions'
+/// counterfactual values (actions x hands).
 fn hand_grid(
     public: &galac_solvers::vector::PublicGame,
     hands: &[Vec<u64>; 2],
     cfr: &galac_solvers::vector::VectorCfr,
-    node: u32,
     player: usize,
-    path: &[String],
+    values: &[f64],
 ) -> Grid {
     use galac_solvers::vector::game::PublicNode;
+    let node = 0;
     let PublicNode::Decision { children, .. } = &public.nodes[node as usize] else { unreachable!() };
     let n = public.states[player].len();
     let k = children.len();
     let (mut sigma, mut reached) = (vec![0.0; k * n], vec![false; n]);
     cfr.average(node, player, &mut sigma, &mut reached);
     // The deal's probability of each hand: its weight times the weights of
-    // the other player's hands it shares no card with.
+    // the other player's hands it shares no card with, over their total.
+    // A hand's action value given it is dealt is its counterfactual value
+    // (summed over the other's hands by their weights) times its weight
+    // over that probability: the value divided by the compatible weight,
+    // times the total.
     let other = 1 - player;
     let w = [&public.states[0].weights, &public.states[1].weights];
-    let mut reach: Vec<f64> = (0..n)
-        .map(|i| {
-            let compatible: f64 =
-                (0..w[other].len()).filter(|&j| hands[player][i] & hands[other][j] == 0).map(|j| w[other][j]).sum();
-            w[player][i] * compatible
-        })
+    let compatible: Vec<f64> = (0..n)
+        .map(|i| (0..w[other].len()).filter(|&j| hands[player][i] & hands[other][j] == 0).map(|j| w[other][j]).sum())
         .collect();
-    let total: f64 = reach.iter().sum();
-    if total > 0.0 {
-        reach.iter_mut().for_each(|r| *r /= total);
-    }
+    let total: f64 = (0..n).map(|i| w[player][i] * compatible[i]).sum();
+    let reach: Vec<f64> =
+        (0..n).map(|i| if total > 0.0 { w[player][i] * compatible[i] / total } else { 0.0 }).collect();
+    let value_of = |a: usize, i: usize| {
+        if reach[i] > 0.0 {
+            values[a * n + i] * total / compatible[i]
+        } else {
+            f64::NAN
+        }
+    };
     let card_of = |bit: u32| ((bit / 4) as u8, (bit % 4) as u8);
     let show = |(r, s): (u8, u8)| {
         galac_runtime::notation::show_card(galac_runtime::notation::card(i64::from(r), i64::from(s)))
     };
     let combos = (0..n)
         .map(|i| {
+            let probs: Vec<f64> = (0..k).map(|a| sigma[a * n + i]).collect();
+            let action_values: Vec<f64> = (0..k).map(|a| value_of(a, i)).collect();
+            let value =
+                if reach[i] > 0.0 { probs.iter().zip(&action_values).map(|(p, v)| p * v).sum() } else { f64::NAN };
             let mask = hands[player][i];
             let (lo, hi) = (card_of(mask.trailing_zeros()), card_of(63 - mask.leading_zeros()));
             let (cell, _) = crate::hands::cell_of(hi, lo);
@@ -270,9 +283,9 @@ fn hand_grid(
                 hand: format!("{}{}", show(a), show(b)),
                 cell,
                 reach: reach[i],
-                probs: (0..k).map(|a| sigma[a * n + i]).collect(),
-                action_values: vec![f64::NAN; k],
-                value: f64::NAN,
+                probs,
+                action_values,
+                value,
             }
         })
         .collect();
@@ -280,6 +293,5 @@ fn hand_grid(
         .iter()
         .map(|&c| public.labels[c as usize].clone())
         .collect();
-    let line = if path.is_empty() { "start".to_string() } else { path.join(" ") };
-    Grid::from_combos(galac_runtime::ids::PlayerId(player as u32), node, line, path.len(), actions, combos)
+    Grid::from_combos(galac_runtime::ids::PlayerId(player as u32), node, "start".to_string(), 0, actions, combos)
 }

@@ -18,7 +18,7 @@
 //! last power of 4, so the average restarts at iterations 4^k and forgets
 //! the early, poor strategies.
 
-use super::game::PublicGame;
+use super::game::{PublicGame, PublicNode};
 use super::leaf::Leaves;
 use super::walk::{arena_len, splits, Store, Update, Walk};
 use crate::best_response::Evaluation;
@@ -177,6 +177,29 @@ impl<'g> VectorCfr<'g> {
         }
         let nash_conv = (best[0] - values[0]) + (best[1] - values[1]);
         Evaluation { values, best_response: best, nash_conv }
+    }
+
+    /// The counterfactual values of the root decision's actions for the
+    /// player who makes it, both players playing their average strategies
+    /// below (actions x that player's states, row-major): a state's value
+    /// for an action sums the payoffs over the other player's states
+    /// weighted by their deal weights, as [`Self::evaluate`]'s do, so the
+    /// root's value is `sum_a sigma_a * values_a` weighted by the states'
+    /// own weights. `None` when the root is not a decision.
+    pub fn root_action_values(&mut self) -> Option<(usize, Vec<f64>)> {
+        let game = self.game;
+        let PublicNode::Decision { player, .. } = game.nodes.first()? else { return None };
+        let me = *player as usize;
+        let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves, split: &[] };
+        let n = game.states[me].len();
+        let kids = game.children(0);
+        let mut values = vec![0.0; kids.len() * n];
+        let mut best = vec![0.0; n];
+        let opp = &game.states[1 - me].weights;
+        for (row, &child) in values.chunks_exact_mut(n).zip(kids) {
+            walk.evaluate(child, &self.sums, opp, row, &mut best, &mut self.arenas[0]);
+        }
+        Some((me, values))
     }
 
     /// The average strategy of decision `node` (actions x the player's
