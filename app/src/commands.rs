@@ -6,7 +6,7 @@
 use galac_runtime::game::Game;
 
 use crate::building::LimitArgs;
-use crate::{explain, export, play, plot, shell, simulate, solve, tree, Maker};
+use crate::{explain, export, play, play_public, plot, shell, simulate, solve, tree, Maker};
 
 /// A command on a game, or a description of the program.
 #[derive(clap::Subcommand, Debug)]
@@ -138,6 +138,7 @@ impl<G: clap::Args> SharedCommand<G> {
             SharedCommand::Tree { args, .. } => tree::run(g, args, make),
             SharedCommand::Solve { args, .. } => solve::run(g, args, make),
             SharedCommand::Export { args, .. } => export::run(g, args, source, make),
+            SharedCommand::Play { args, .. } if play_public::applies(g, args) => play_public::run(g, args),
             SharedCommand::Play { args, .. } => play::run(g, args, make),
             SharedCommand::Simulate { args, .. } => simulate::run(g, args, make),
             SharedCommand::Explain { args, .. } => explain::run(g, args, make),

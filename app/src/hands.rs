@@ -89,6 +89,26 @@ pub struct Grid {
     pub value: f64,
 }
 
+/// The two cards `(rank, suit)` of a hand given as a mask of bits
+/// `4 * rank + suit` (vector CFR's hands), the higher rank first.
+pub fn mask_cards(mask: u64) -> [(u8, u8); 2] {
+    let card_of = |bit: u32| ((bit / 4) as u8, (bit % 4) as u8);
+    let (lo, hi) = (card_of(mask.trailing_zeros()), card_of(63 - mask.leading_zeros()));
+    if hi.0 >= lo.0 {
+        [hi, lo]
+    } else {
+        [lo, hi]
+    }
+}
+
+/// Two cards `(rank, suit)` written as players write a hand: `AhKd`.
+pub fn hand_text(cards: [(u8, u8); 2]) -> String {
+    let show = |(r, s): (u8, u8)| {
+        galac_runtime::notation::show_card(galac_runtime::notation::card(i64::from(r), i64::from(s)))
+    };
+    format!("{}{}", show(cards[0]), show(cards[1]))
+}
+
 /// The grid cell of two cards `(rank, suit)`, and its name.
 pub fn cell_of(a: (u8, u8), b: (u8, u8)) -> (usize, String) {
     let (hi, lo) = if a.0 >= b.0 { (a.0, b.0) } else { (b.0, a.0) };

@@ -21,6 +21,7 @@ pub mod matrix;
 pub mod memory;
 mod output;
 pub mod play;
+pub mod play_public;
 pub mod plot;
 pub mod private_info;
 pub mod progress;

@@ -28,7 +28,7 @@ use crate::strategies::{Resolver, Source};
 use crate::{Format, LimitArgs};
 
 /// The `schema` key of each `play --format json` record.
-const SCHEMA: &str = "galac.play/1";
+pub(crate) const SCHEMA: &str = "galac.play/1";
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct PlayArgs {
@@ -79,7 +79,7 @@ struct Session<'a, R: BufRead> {
 }
 
 /// Why a session stopped before its games were played.
-enum Stop {
+pub(crate) enum Stop {
     /// The player typed `quit` (exit 0).
     Quit,
     /// Input ended or a scripted move was wrong (exit 1).
@@ -140,7 +140,7 @@ pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
         json,
     };
     let human = |player: PlayerId| all_human || player.0 == seat;
-    let mut totals = vec![0i64; info.players.len()];
+    let mut scores = Scores::new(&info.players, args, (!all_human).then_some(seat as usize), seed);
     for g in 0..args.games {
         say(json, &format!("\ngame {} of {}\n", g + 1, args.games));
         let mut rng = SplitMix64::stream(seed, u64::from(g));
@@ -152,50 +152,78 @@ pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
                 return 1;
             }
         };
-        let payoffs = tree.payoffs(leaf);
-        for (t, x) in totals.iter_mut().zip(payoffs) {
+        if scores.game(g, &session.trail, tree.payoffs(leaf), &session.style) != 0 {
+            return 1;
+        }
+    }
+    scores.end();
+    0
+}
+
+/// What a session reports of each game it played, and of all of them.
+pub(crate) struct Scores<'a> {
+    players: &'a [String],
+    args: &'a PlayArgs,
+    /// The person's seat (`None`: every seat is a person's).
+    seat: Option<usize>,
+    seed: u64,
+    totals: Vec<i64>,
+}
+
+impl<'a> Scores<'a> {
+    pub(crate) fn new(players: &'a [String], args: &'a PlayArgs, seat: Option<usize>, seed: u64) -> Scores<'a> {
+        Scores { players, args, seat, seed, totals: vec![0; players.len()] }
+    }
+
+    /// Reports game `g` (from 0), played as `trail`, which paid `payoffs`:
+    /// its JSON record, or the play and the payoffs. Returns the exit
+    /// status of writing it.
+    pub(crate) fn game(&mut self, g: u32, trail: &[String], payoffs: &[i64], style: &CardStyle) -> i32 {
+        let json = self.args.format == Format::Json;
+        for (t, x) in self.totals.iter_mut().zip(payoffs) {
             *t += x;
         }
+        let players = self.players;
         if json {
-            say(json, &format!("payoffs: {}\n", per_player(&info.players, payoffs)));
+            say(json, &format!("payoffs: {}\n", per_player(players, payoffs)));
             let record = PlayJson {
                 schema: SCHEMA,
                 game: g + 1,
-                seed,
-                seat: if all_human { None } else { Some(&info.players[seat as usize]) },
-                against: &args.against,
-                play: &session.trail,
-                payoffs: crate::report::Keyed(&info.players, payoffs),
+                seed: self.seed,
+                seat: self.seat.map(|s| players[s].as_str()),
+                against: &self.args.against,
+                play: trail,
+                payoffs: crate::report::Keyed(players, payoffs),
             };
-            if crate::emit_json(&record) != 0 {
-                return 1;
+            return crate::emit_json(&record);
+        }
+        if !self.args.hide_play {
+            crate::emit(&format!("the play: {}\n", style.rewrite(&trail.join(", "))));
+        }
+        crate::emit(&format!("payoffs: {}\n", per_player(players, payoffs)));
+        0
+    }
+
+    /// The totals over the games, when there were several (text only).
+    pub(crate) fn end(&self) {
+        let games = self.args.games;
+        if games <= 1 || self.args.format == Format::Json {
+            return;
+        }
+        let yours = match self.seat {
+            None => String::new(),
+            Some(seat) => {
+                let total = self.totals[seat];
+                format!("; you ({}) {total:+}, {:+.2} a game", self.players[seat], total as f64 / f64::from(games))
             }
-            continue;
-        }
-        if !args.hide_play {
-            crate::emit(&format!("the play: {}\n", session.style.rewrite(&session.trail.join(", "))));
-        }
-        crate::emit(&format!("payoffs: {}\n", per_player(&info.players, payoffs)));
-    }
-    if args.games > 1 && !json {
-        let yours = if all_human {
-            String::new()
-        } else {
-            let total = totals[seat as usize];
-            format!(
-                "; you ({}) {total:+}, {:+.2} a game",
-                info.players[seat as usize],
-                total as f64 / f64::from(args.games)
-            )
         };
-        crate::emit(&format!("\ntotal over {} games: {}{yours}\n", args.games, per_player(&info.players, &totals)));
+        crate::emit(&format!("\ntotal over {games} games: {}{yours}\n", per_player(self.players, &self.totals)));
     }
-    0
 }
 
 /// Writes the conversation: to standard output, or standard error when
 /// standard output carries the JSON records.
-fn say(json: bool, text: &str) {
+pub(crate) fn say(json: bool, text: &str) {
     if json {
         use std::io::Write;
         let _ = std::io::stderr().write_all(text.as_bytes());
@@ -205,12 +233,12 @@ fn say(json: bool, text: &str) {
 }
 
 /// "first 1, second -1".
-fn per_player(players: &[String], values: &[i64]) -> String {
+pub(crate) fn per_player(players: &[String], values: &[i64]) -> String {
     players.iter().zip(values).map(|(p, x)| format!("{p} {x}")).collect::<Vec<_>>().join(", ")
 }
 
 /// A seed from the clock, for sessions that do not give one.
-fn clock_seed() -> u64 {
+pub(crate) fn clock_seed() -> u64 {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     SplitMix64(nanos as u64).next() % 1_000_000
 }
@@ -277,37 +305,49 @@ impl<R: BufRead> Session<'_, R> {
             text += &format!("  {} {a}\n", i + 1);
         }
         say(self.json, &text);
-        loop {
-            say(self.json, "> ");
-            let line = match read_move(&mut self.input) {
-                Ok(Some(line)) => line,
-                Ok(None) => {
-                    say(self.json, "\n");
-                    return Err(Stop::Error("input ended before the game did".into()));
-                }
-                Err(e) => {
-                    say(self.json, "\n");
-                    return Err(Stop::Error(e));
-                }
-            };
-            let typed = line.trim();
-            if self.scripted {
-                say(self.json, &format!("{typed}\n"));
+        read_choice(&mut self.input, self.scripted, self.json, actions, &shown)
+    }
+}
+
+/// Reads the person's choice among `actions` (`shown`: as they were
+/// written to them) until one names an action: `quit` stops the session,
+/// and a wrong move in a scripted session is an error.
+pub(crate) fn read_choice(
+    input: &mut impl BufRead,
+    scripted: bool,
+    json: bool,
+    actions: &[String],
+    shown: &[String],
+) -> Result<u32, Stop> {
+    loop {
+        say(json, "> ");
+        let line = match read_move(input) {
+            Ok(Some(line)) => line,
+            Ok(None) => {
+                say(json, "\n");
+                return Err(Stop::Error("input ended before the game did".into()));
             }
-            if typed == "quit" {
-                return Err(Stop::Quit);
+            Err(e) => {
+                say(json, "\n");
+                return Err(Stop::Error(e));
             }
-            match choice(actions, typed).or_else(|| choice(&shown, typed)) {
-                Some(a) => return Ok(a),
-                None => {
-                    let options: Vec<String> =
-                        shown.iter().enumerate().map(|(i, a)| format!("{} {a}", i + 1)).collect();
-                    let msg = format!("`{typed}` is not an action here: {}", options.join(", "));
-                    if self.scripted {
-                        return Err(Stop::Error(msg));
-                    }
-                    eprintln!("{msg}");
+        };
+        let typed = line.trim();
+        if scripted {
+            say(json, &format!("{typed}\n"));
+        }
+        if typed == "quit" {
+            return Err(Stop::Quit);
+        }
+        match choice(actions, typed).or_else(|| choice(shown, typed)) {
+            Some(a) => return Ok(a),
+            None => {
+                let options: Vec<String> = shown.iter().enumerate().map(|(i, a)| format!("{} {a}", i + 1)).collect();
+                let msg = format!("`{typed}` is not an action here: {}", options.join(", "));
+                if scripted {
+                    return Err(Stop::Error(msg));
                 }
+                eprintln!("{msg}");
             }
         }
     }
@@ -418,15 +458,15 @@ mod tests {
 
 /// One game of `play --format json`.
 #[derive(serde::Serialize)]
-struct PlayJson<'a> {
-    schema: &'static str,
+pub(crate) struct PlayJson<'a> {
+    pub schema: &'static str,
     /// The game's number, from 1.
-    game: u32,
-    seed: u64,
+    pub game: u32,
+    pub seed: u64,
     /// The person's seat (`None`: every seat is a person's).
-    seat: Option<&'a str>,
-    against: &'a str,
+    pub seat: Option<&'a str>,
+    pub against: &'a str,
     /// The moves and outcomes, in order.
-    play: &'a [String],
-    payoffs: crate::report::Keyed<'a, i64>,
+    pub play: &'a [String],
+    pub payoffs: crate::report::Keyed<'a, i64>,
 }

@@ -39,6 +39,8 @@ mod generated;
 #[cfg(test)]
 mod holdem;
 #[cfg(test)]
+mod holdem_play;
+#[cfg(test)]
 mod language;
 #[cfg(test)]
 mod layers;

@@ -264,23 +264,17 @@ fn hand_grid(
             f64::NAN
         }
     };
-    let card_of = |bit: u32| ((bit / 4) as u8, (bit % 4) as u8);
-    let show = |(r, s): (u8, u8)| {
-        galac_runtime::notation::show_card(galac_runtime::notation::card(i64::from(r), i64::from(s)))
-    };
     let combos = (0..n)
         .map(|i| {
             let probs: Vec<f64> = (0..k).map(|a| sigma[a * n + i]).collect();
             let action_values: Vec<f64> = (0..k).map(|a| value_of(a, i)).collect();
             let value =
                 if reach[i] > 0.0 { probs.iter().zip(&action_values).map(|(p, v)| p * v).sum() } else { f64::NAN };
-            let mask = hands[player][i];
-            let (lo, hi) = (card_of(mask.trailing_zeros()), card_of(63 - mask.leading_zeros()));
-            let (cell, _) = crate::hands::cell_of(hi, lo);
-            let (a, b) = if hi.0 >= lo.0 { (hi, lo) } else { (lo, hi) };
+            let cards = crate::hands::mask_cards(hands[player][i]);
+            let (cell, _) = crate::hands::cell_of(cards[0], cards[1]);
             Combo {
                 set: galac_runtime::ids::InfosetId(i as u32),
-                hand: format!("{}{}", show(a), show(b)),
+                hand: crate::hands::hand_text(cards),
                 cell,
                 reach: reach[i],
                 probs,
