@@ -76,6 +76,10 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
         },
         None => None,
     };
+    if let Some(msg) = crate::play_public::refused_without_tree(game, &args.limits, "explain") {
+        eprintln!("error: {msg}");
+        return 2;
+    }
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
     let labels = crate::report::unique_labels(&tree);
     let (profile, source) = match profile_for(game, &tree, &labels, args.select.strategy.as_deref(), &args.limits) {

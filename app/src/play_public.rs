@@ -31,6 +31,27 @@ pub fn applies<G: Game>(game: &G, args: &PlayArgs) -> bool {
         && crate::registry::default_before_tree(game).is_some_and(|c| c.row.name.starts_with("vcfr"))
 }
 
+/// Why `command` cannot run on the game: its tree, which it reads, is
+/// estimated above `--max-nodes`, and `solve` runs the game on its public
+/// game without it (`None`: the command goes on to build the tree). Said
+/// before the build, which would stop at `--max-nodes` after minutes.
+pub fn refused_without_tree<G: Game>(game: &G, limits: &crate::LimitArgs, command: &str) -> Option<String> {
+    if limits.tree.is_some() {
+        return None;
+    }
+    crate::registry::default_before_tree(game).filter(|c| c.row.name.starts_with("vcfr"))?;
+    let estimate = galac_runtime::tree::estimate(game, 1e15)?.nodes;
+    (estimate > limits.max_nodes as f64).then(|| {
+        format!(
+            "`{command}` reads the game's tree, estimated at about {} nodes, more than --max-nodes ({}); `solve` \
+             solves this game on its public game without the tree (and shows the first decision hand by hand), \
+             `play` plays it there; raise --max-nodes and --max-memory to build the tree",
+            indicatif::HumanCount(estimate as u64),
+            limits.max_nodes
+        )
+    })
+}
+
 /// Runs `play` on the public game, reading moves from standard input;
 /// returns the exit status (as `play`'s).
 pub fn run<G: Game>(game: &G, args: &PlayArgs) -> i32 {

@@ -78,6 +78,10 @@ pub fn run<G: Game>(game: &G, args: &SimulateArgs, make: crate::Maker<G>) -> i32
         eprintln!("error: --plays must be at least 1");
         return 2;
     }
+    if let Some(msg) = crate::play_public::refused_without_tree(game, &args.limits, "simulate") {
+        eprintln!("error: {msg}");
+        return 2;
+    }
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else {
         return 1;
     };
