@@ -138,7 +138,9 @@ impl<G: clap::Args> SharedCommand<G> {
             SharedCommand::Tree { args, .. } => tree::run(g, args, make),
             SharedCommand::Solve { args, .. } => solve::run(g, args, make),
             SharedCommand::Export { args, .. } => export::run(g, args, source, make),
-            SharedCommand::Play { args, .. } if play_public::applies(g, args) => play_public::run(g, args),
+            SharedCommand::Play { args, .. } if play_public::beyond_tree(g, &args.limits).is_some() => {
+                play_public::run(g, args)
+            }
             SharedCommand::Play { args, .. } => play::run(g, args, make),
             SharedCommand::Simulate { args, .. } => simulate::run(g, args, make),
             SharedCommand::Explain { args, .. } => explain::run(g, args, make),

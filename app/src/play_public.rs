@@ -24,32 +24,32 @@ use crate::play::{clock_seed, read_choice, say, PlayArgs, Scores, Stop};
 use crate::strategies::Source;
 use crate::Format;
 
-/// Whether `play` runs on the public game: no saved tree is given and
-/// `solve` would run the game by vector CFR without building its tree.
-pub fn applies<G: Game>(game: &G, args: &PlayArgs) -> bool {
-    args.limits.tree.is_none()
-        && crate::registry::default_before_tree(game).is_some_and(|c| c.row.name.starts_with("vcfr"))
-}
-
-/// Why `command` cannot run on the game: its tree, which it reads, is
-/// estimated above `--max-nodes`, and `solve` runs the game on its public
-/// game without it (`None`: the command goes on to build the tree). Said
-/// before the build, which would stop at `--max-nodes` after minutes.
-pub fn refused_without_tree<G: Game>(game: &G, limits: &crate::LimitArgs, command: &str) -> Option<String> {
+/// The estimate of the game's tree when the tree is not built: it is
+/// estimated above `--max-nodes` (the build would stop there after
+/// minutes), no saved tree is given, and `solve` runs the game by vector
+/// CFR on its public game without the tree. Then `play` and `plot hands`
+/// run on the public game and the other commands that read the tree
+/// refuse the game at once.
+pub fn beyond_tree<G: Game>(game: &G, limits: &crate::LimitArgs) -> Option<f64> {
     if limits.tree.is_some() {
         return None;
     }
     crate::registry::default_before_tree(game).filter(|c| c.row.name.starts_with("vcfr"))?;
     let estimate = galac_runtime::tree::estimate(game, 1e15)?.nodes;
-    (estimate > limits.max_nodes as f64).then(|| {
-        format!(
-            "`{command}` reads the game's tree, estimated at about {} nodes, more than --max-nodes ({}); `solve` \
-             solves this game on its public game without the tree (and shows the first decision hand by hand), \
-             `play` plays it there; raise --max-nodes and --max-memory to build the tree",
-            indicatif::HumanCount(estimate as u64),
-            limits.max_nodes
-        )
-    })
+    (estimate > limits.max_nodes as f64).then_some(estimate)
+}
+
+/// Why `command` cannot run on the game: its tree is not built
+/// ([`beyond_tree`]); `None`: the command goes on to build the tree.
+pub fn refused_without_tree<G: Game>(game: &G, limits: &crate::LimitArgs, command: &str) -> Option<String> {
+    let estimate = beyond_tree(game, limits)?;
+    Some(format!(
+        "`{command}` reads the game's tree, estimated at about {} nodes, more than --max-nodes ({}); `solve` solves \
+         this game on its public game without the tree (and shows the first decision hand by hand), `play` and \
+         `plot hands` run there; raise --max-nodes and --max-memory to build the tree",
+        indicatif::HumanCount(estimate as u64),
+        limits.max_nodes
+    ))
 }
 
 /// Runs `play` on the public game, reading moves from standard input;
@@ -193,23 +193,7 @@ impl Strategy {
     /// The average strategy of vector CFR's default run (`solve`'s), and
     /// the solver's name.
     fn solved(public: &PublicGame, limits: &crate::LimitArgs) -> Result<(Strategy, String), String> {
-        use crate::registry::cfr::DEFAULT_ITERATIONS;
-        use galac_solvers::solver::Solver;
-        use galac_solvers::vector::{VcfrConfig, VcfrSolver, POSTFLOP_DCFR};
-        let config = VcfrConfig {
-            threads: limits.threads_or_all(),
-            memory: limits.memory(),
-            ..VcfrConfig::new(POSTFLOP_DCFR, DEFAULT_ITERATIONS)
-        };
-        let solver = VcfrSolver { config };
-        let stop = crate::registry::harness::StopArgs::default();
-        let mut harness =
-            crate::registry::harness::Harness::new("iterations", Some(DEFAULT_ITERATIONS), &stop, limits.quiet);
-        harness.cancel = limits.cancel.clone();
-        let run = solver.run(public, 0, std::time::Instant::now(), &mut harness);
-        harness.finish();
-        let run = run.map_err(|e| e.to_string())?;
-        let name = format!("{}, {} iterations on the public game", solver.name(), run.cfr.iteration);
+        let (run, name) = crate::registry::vcfr::run_default(public, limits)?;
         let mut reached = Vec::new();
         let strategy = Strategy::with(public, |node, player, rows| {
             reached.resize(public.states[player].len(), false);

@@ -91,3 +91,28 @@ fn the_public_game_deals_by_the_weights_and_pays_the_showdowns() {
     }
     assert_eq!(seen, games as usize);
 }
+
+/// `plot hands` without the tree (the turn's way) draws the chart the
+/// tree's way draws on a cut-down river: vector CFR's default run on the
+/// same public game gives the same strategy, and the values from the
+/// vector walk are the scalar tree's (each cell's tip: its frequencies to
+/// three places, its action values to two).
+#[test]
+fn the_hands_chart_without_the_tree_is_the_trees() {
+    let params = ["oop_range=AA,KQs,KQo,T9s,22,AsKs,76", "ip_range=JJ,A5s"];
+    let game = load_interp("holdem_river.gala", &params).unwrap_or_else(|e| panic!("{e}"));
+    let select: galac_app::explain::Selection = galac_app::defaults();
+    let mut limits: galac_app::LimitArgs = galac_app::defaults();
+    limits.quiet = true;
+    let style = galac_app::cards::CardStyle { symbols: false, ..select.cards.style(true) };
+    let opts = galac_runtime::tree::BuildOptions { labels: true, ..Default::default() };
+    let tree = galac_runtime::tree::build(&game, &opts).unwrap_or_else(|e| panic!("{e}")).0;
+    let on_tree = galac_app::plot::charts::hands(&game, &tree, &select, &limits, &style).expect("a chart");
+    let without = galac_app::plot::charts::hands_without_tree(&game, &select, &limits).expect("a chart");
+    let tips = |svg: &str| -> Vec<String> {
+        svg.split("<title>").skip(2).map(|t| t.split('<').next().unwrap_or("").to_string()).collect()
+    };
+    let (a, b) = (tips(&on_tree), tips(&without));
+    assert!(a.iter().any(|t| t.contains("value")), "{a:?}");
+    assert_eq!(a, b);
+}

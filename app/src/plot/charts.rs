@@ -237,9 +237,45 @@ pub fn hands<G: Game>(
         .into_iter()
         .next()
         .ok_or("no information set of the player that matches holds a hand of two cards")?;
+    Ok(hands_svg(&crate::title(game), &info.players[player.index()], grid, &source))
+}
+
+/// The hands chart of a game whose tree is too large to build (the turn):
+/// the first decision's hands, solved on the public game from the rules
+/// by vector CFR's default run, as `solve` gives them.
+pub fn hands_without_tree<G: Game>(
+    game: &G,
+    select: &crate::explain::Selection,
+    limits: &crate::LimitArgs,
+) -> Result<String, String> {
+    if select.strategy.is_some() || select.filter.is_some() {
+        return Err("this game's tree is too large to build: its hands chart is the first decision's, solved on the \
+                    public game (a strategy file or a filter is matched to the tree's sets)"
+            .into());
+    }
+    let player = chosen_player(game.info(), select)?;
+    let derived = galac_solvers::vector::from_game(game).map_err(|e| e.to_string())?;
+    let players = &game.info().players;
+    if let Some(galac_solvers::vector::game::PublicNode::Decision { player: first, .. }) = derived.game.nodes.first() {
+        if usize::from(*first) != player.index() {
+            return Err(format!(
+                "without the tree the hands chart is the first decision's, whose player is {}, not {}",
+                players[usize::from(*first)],
+                players[player.index()]
+            ));
+        }
+    }
+    let (mut run, source) = crate::registry::vcfr::run_default(&derived.game, limits)?;
+    let grids = crate::registry::vcfr::public_root_grids(&derived.game, &mut run.cfr);
+    let grid = grids.first().ok_or("the first decision's private states are not hands of two cards")?;
+    Ok(hands_svg(&crate::title(game), &players[player.index()], grid, &format!("solved by {source}")))
+}
+
+/// The 13x13 chart of `grid`, the hands of `player` (a name) at one public
+/// state; `source` says where the strategy came from.
+fn hands_svg(game_title: &str, player: &str, grid: &crate::hands::Grid, source: &str) -> String {
     let (left, top, size) = (40.0f64, 60.0f64, 52.0f64);
-    let title =
-        format!("{}: hands of {} at {} ({source})", crate::title(game), info.players[player.index()], grid.line);
+    let title = format!("{game_title}: hands of {player} at {} ({source})", grid.line);
     let width = (left + 13.0 * size + 200.0).max(title.chars().count() as f64 * 8.5 + 20.0);
     let mut svg = Svg::new(width, top + 13.0 * size + 60.0);
     for (i, cell) in grid.cells.iter().enumerate() {
@@ -272,5 +308,5 @@ pub fn hands<G: Game>(
         &format!("{} hands, value {:.3}", grid.combos.len(), grid.value),
     );
     svg.legend(left + 13.0 * size + 20.0, top + 10.0, &grid.actions);
-    Ok(svg.finish(&title))
+    svg.finish(&title)
 }

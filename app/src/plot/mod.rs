@@ -58,13 +58,23 @@ pub fn run<G: Game>(game: &G, args: &PlotArgs, make: crate::Maker<G>) -> i32 {
     let style = CardStyle { symbols: !args.select.cards.ascii, ..args.select.cards.style(false) };
     let svg = match args.chart {
         Chart::Curve => charts::curves(&crate::title(game), &args.curve),
-        Chart::Strategy | Chart::Tree | Chart::Hands => {
+        Chart::Hands if crate::play_public::beyond_tree(game, &args.limits).is_some() => {
+            charts::hands_without_tree(game, &args.select, &args.limits)
+        }
+        Chart::Strategy | Chart::Tree => {
+            if let Some(msg) = crate::play_public::refused_without_tree(game, &args.limits, "plot") {
+                eprintln!("error: {msg}");
+                return 2;
+            }
             let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
             match args.chart {
                 Chart::Tree => tree::draw(&tree, &crate::title(game), args.max_drawn, &style),
-                Chart::Hands => charts::hands(game, &tree, &args.select, &args.limits, &style),
                 _ => charts::strategy(game, &tree, &args.select, &args.limits, &style),
             }
+        }
+        Chart::Hands => {
+            let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
+            charts::hands(game, &tree, &args.select, &args.limits, &style)
         }
     };
     write(args, svg)

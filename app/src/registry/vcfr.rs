@@ -151,6 +151,30 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
     Ok((text, json))
 }
 
+/// Vector CFR's default run on `public` (what `solve` runs without flags:
+/// [`super::cfr::DEFAULT_ITERATIONS`] of postflop-solver's DCFR, no
+/// exploitability check), for the commands that solve a game on the fly
+/// without its tree (`play`, `plot hands`); its solver's name.
+pub fn run_default<'g>(
+    public: &'g galac_solvers::vector::PublicGame,
+    limits: &crate::LimitArgs,
+) -> Result<(galac_solvers::vector::Run<'g>, String), String> {
+    let iterations = super::cfr::DEFAULT_ITERATIONS;
+    let config = VcfrConfig {
+        threads: limits.threads_or_all(),
+        memory: limits.memory(),
+        ..VcfrConfig::new(galac_solvers::vector::POSTFLOP_DCFR, iterations)
+    };
+    let solver = VcfrSolver { config };
+    let mut harness = Harness::new("iterations", Some(iterations), &StopArgs::default(), limits.quiet);
+    harness.cancel = limits.cancel.clone();
+    let run = solver.run(public, 0, std::time::Instant::now(), &mut harness);
+    harness.finish();
+    let run = run.map_err(|e| with_hint(&e))?;
+    let name = format!("{} ({} iterations), on the public game without the tree", solver.name(), run.cfr.iteration);
+    Ok((run, name))
+}
+
 /// The average strategy per public decision and private state, labelled by
 /// the game's information sets.
 fn labelled<G: galac_runtime::game::Game>(
