@@ -53,6 +53,9 @@ pub struct ParamDecl {
     pub text: Option<String>,
     /// `const NAME = expr;`: a param that cannot be overridden.
     pub constant: bool,
+    /// `param NAME: T = default where COND;`: a condition every value
+    /// of the param must meet (it sees the params up to this one).
+    pub check: Option<Expr>,
     pub span: Span,
 }
 

@@ -105,7 +105,12 @@ pub fn compile(sources: &mut SourceMap, name: &str, bytes: &[u8]) -> Result<Comp
         let (typed, problems) = typeck::check(&ast);
         diagnostics.extend(problems);
         match typed {
-            Some(program) if diagnostics.iter().all(|d| d.severity != Severity::Error) => {
+            Some(mut program) if diagnostics.iter().all(|d| d.severity != Severity::Error) => {
+                for check in program.params.iter_mut().filter_map(|p| p.check.as_mut()) {
+                    let span = check.cond.span;
+                    check.site = source.at(span);
+                    check.text = source.text().get(span.start as usize..span.end as usize).unwrap_or("").to_string();
+                }
                 let ir = crate::lower::lower(&program);
                 diagnostics.extend(crate::lint::warnings(&program, &ir));
                 diagnostics.sort_by_key(|d| d.primary_span());
@@ -201,6 +206,15 @@ pub fn param_values(program: &tast::Program, overrides: &[(usize, ParamValue)]) 
                 .map_err(|why| format!("the default of param `{}` cannot be computed: {why}", p.name))?,
         };
         values.push(v);
+        if let Some(check) = &p.check {
+            match typeck::consts::eval_const(&check.cond, &values) {
+                Ok(ParamValue::Bool(true)) => {}
+                Ok(_) => return Err(check.broken(&p.name)),
+                Err(why) => {
+                    return Err(format!("{}the condition of param `{}` cannot be computed: {why}", check.site, p.name))
+                }
+            }
+        }
     }
     Ok(values)
 }
@@ -240,6 +254,33 @@ pub(crate) fn compiled(src: &str) -> Compiled {
 mod tests {
     use super::*;
     use galac_runtime::tree::{build, BuildOptions};
+
+    /// A param's `where` condition is a `bool` of the params up to it, and
+    /// the default must meet it; an override that breaks it is refused
+    /// with the condition's place and text.
+    #[test]
+    fn param_conditions_are_checked() {
+        let errors = |src: &str| {
+            let mut sources = SourceMap::new();
+            match compile(&mut sources, "t.gala", src.as_bytes()) {
+                Ok(_) => String::new(),
+                Err(d) => crate::diagnostic::render(&sources, &d, false),
+            }
+        };
+        let game = |params: &str| format!("game t {{ players a; {params} flow {{ outcome [n]; }} }}");
+        let broken = errors(&game("param n: int = 0 where n > 0;"));
+        assert!(broken.contains("the default of param `n` breaks its condition"), "{broken}");
+        let later = errors(&game("param n: int = 1 where m > 0; param m: int = 1;"));
+        assert!(later.contains("param `m` is used before it is declared"), "{later}");
+        let not_bool = errors(&game("param n: int = 1 where n + 1;"));
+        assert!(not_bool.contains("bool"), "{not_bool}");
+        let src = game("param m: int = 2; param n: int = 3 where n > m && n % 2 == 1;");
+        let c = compiled(&src);
+        assert!(c.param_values(&["n=5".into()]).is_ok());
+        let err = c.param_values(&["n=4".into()]).unwrap_err();
+        let column = src.find("n > m").expect("the condition") + 1;
+        assert_eq!(err, format!("t.gala:1:{column}: param `n` breaks its condition `n > m && n % 2 == 1`"));
+    }
 
     /// A run-time error on a line holding characters of several bytes
     /// (`é`, `♠`) before it is placed at the column a diagnostic gives its

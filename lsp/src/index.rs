@@ -177,6 +177,9 @@ impl Resolver {
                 if p.text.is_none() {
                     self.expr(&p.default);
                 }
+                if let Some(check) = &p.check {
+                    self.expr(check);
+                }
             }
             Item::Enum(e) => e.variants.iter().flat_map(|v| &v.fields).for_each(|t| self.ty(t)),
             Item::Var(v) => {

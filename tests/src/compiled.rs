@@ -358,6 +358,25 @@ fn compiled_params_are_checked_like_galacs() {
     assert_eq!(err, "param override `cards=x`: `cards` is an int; `x` is not a 64-bit integer");
 }
 
+/// A param value that breaks its `where` condition (the turn's board has
+/// four cards, the pot is even, the stack positive) is refused before the
+/// game exists, by generated code with the interpreter's located message.
+#[test]
+fn params_that_break_their_conditions_are_refused_alike() {
+    let cases = [
+        ("board=Td9d6h", "holdem_turn.gala:27:", "param `board` breaks its condition `len(board) == 4`"),
+        ("pot=201", "holdem_turn.gala:30:", "param `pot` breaks its condition `pot > 0 && pot % 2 == 0`"),
+        ("stack=-5", "holdem_turn.gala:31:", "param `stack` breaks its condition `stack > 0`"),
+    ];
+    for (param, at, what) in cases {
+        let compiled = holdem_turn::Family.instantiate(&[param.into()], 1000).err().unwrap_or_default();
+        let interpreted = load_interp("holdem_turn.gala", &[param]).err().unwrap_or_default();
+        assert!(compiled.starts_with(at) && compiled.ends_with(what), "{param}: {compiled}");
+        assert_eq!(compiled, interpreted, "{param}");
+    }
+    assert!(holdem_turn::Family.instantiate(&["board=Td9d6h2c".into()], 1000).is_ok());
+}
+
 /// The parallel builder gives the sequential builder's tree, whatever the
 /// number of threads.
 #[test]

@@ -523,12 +523,26 @@ fn family(ir: &ir::Program, e: &Emitter) -> TokenStream {
             }
         };
         let name = Literal::string(&p.name);
+        // A `where` condition, with the interpreter's messages.
+        let check = p.check.as_ref().map(|check| {
+            let cond = e.param_default_expr(&check.cond);
+            let broken = Literal::string(&check.broken(&p.name));
+            let site = Literal::string(&check.site);
+            quote! {
+                let __met = (|| -> ::std::result::Result<bool, ::galac_runtime::game::GameError> { Ok(#cond) })()
+                    .map_err(|e| format!("{}the condition of param `{}` cannot be computed: {}", #site, #name, e.message()))?;
+                if !__met {
+                    return Err(#broken.to_string());
+                }
+            }
+        });
         quote! {
             let #f: #t = match &__given[#i] {
                 #given
                 _ => (|| -> ::std::result::Result<#t, ::galac_runtime::game::GameError> { Ok(#default) })()
                     .map_err(|e| format!("the default of param `{}` cannot be computed: {}", #name, e.message()))?,
             };
+            #check
         }
     });
     let param_names = ir.params.iter().enumerate().map(|(i, p)| param_field(i, p));

@@ -116,6 +116,11 @@ pub fn eval_const(e: &tast::Expr, params: &[ParamValue]) -> Result<ParamValue, S
         },
         K::Builtin(tast::Builtin::Min, args) if args.len() == 2 => ParamValue::Int(int(&args[0])?.min(int(&args[1])?)),
         K::Builtin(tast::Builtin::Max, args) if args.len() == 2 => ParamValue::Int(int(&args[0])?.max(int(&args[1])?)),
+        K::Builtin(tast::Builtin::Len, args) if args.len() == 1 => match eval_const(&args[0], params)? {
+            ParamValue::Cards(cards) => ParamValue::Int(cards.len() as i64),
+            ParamValue::Range(hands) => ParamValue::Int(hands.len() as i64),
+            _ => return Err("`len` of a value that is not a list".into()),
+        },
         K::Builtin(tast::Builtin::Abs, args) if args.len() == 1 => {
             ParamValue::Int(int(&args[0])?.checked_abs().ok_or_else(overflow)?)
         }

@@ -390,9 +390,38 @@ impl Checker {
             } else {
                 values.push(consts::ParamValue::Int(0));
             }
-            out.push(tast::Param { name: d.name.name.clone(), ty, default, constant: d.constant, span: d.span });
+            let check = d.check.as_ref().map(|c| self.check_param_condition(d, c, i, &values));
+            out.push(tast::Param { name: d.name.name.clone(), ty, default, constant: d.constant, check, span: d.span });
         }
         out
+    }
+
+    /// A param's `where` condition: a `bool` of literals and the params up
+    /// to this one (`values`: their defaults), which the default must meet.
+    fn check_param_condition(
+        &mut self,
+        d: &ast::ParamDecl,
+        cond: &ast::Expr,
+        i: usize,
+        values: &[consts::ParamValue],
+    ) -> tast::ParamCheck {
+        self.body = Body::new(BodyKind::ParamDefault { upto: i as u32 + 1 });
+        let cond = self.check_expr(cond, Some(&Ty::Bool));
+        if !cond.ty.has_error() && values.len() == i + 1 {
+            let broken = match consts::eval_const(&cond, values) {
+                Ok(consts::ParamValue::Bool(true)) => None,
+                Ok(_) => Some(format!("the default of param `{}` breaks its condition", d.name.name)),
+                Err(why) => Some(format!("the condition of param `{}` cannot be computed: {why}", d.name.name)),
+            };
+            if let Some(msg) = broken {
+                self.error(
+                    Diagnostic::error(msg)
+                        .primary(cond.span, "this condition")
+                        .secondary(d.default.span, "the default"),
+                );
+            }
+        }
+        tast::ParamCheck { cond, site: String::new(), text: String::new() }
     }
 
     fn check_vars(&mut self, decls: Vec<&ast::VarDecl>) -> Vec<tast::Var> {

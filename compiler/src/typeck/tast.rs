@@ -40,7 +40,30 @@ pub struct Param {
     pub default: Expr,
     /// Declared with `const`: its value is its default, never overridden.
     pub constant: bool,
+    /// The condition its values must meet (`where`).
+    pub check: Option<ParamCheck>,
     pub span: Span,
+}
+
+/// A param's condition (`param stack: int = 900 where stack > 0;`), met by
+/// every value or the game is not instantiated.
+#[derive(Clone, Debug)]
+pub struct ParamCheck {
+    /// A `bool` of literals and the params up to this one.
+    pub cond: Expr,
+    /// `file:line:column: ` and the condition as written, which the error
+    /// of a value that breaks it shows (in the interpreter and in generated
+    /// code alike); filled by `compile` once the source is known.
+    pub site: String,
+    pub text: String,
+}
+
+impl ParamCheck {
+    /// The error of a value of param `name` that breaks the condition (the
+    /// interpreter's and generated code's).
+    pub fn broken(&self, name: &str) -> String {
+        format!("{}param `{name}` breaks its condition `{}`", self.site, self.text)
+    }
 }
 
 #[derive(Clone, Debug)]
