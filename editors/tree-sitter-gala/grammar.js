@@ -76,10 +76,12 @@ module.exports = grammar({
 
     players_declaration: $ => seq('players', commaSep1(field('name', $.identifier)), ';'),
 
-    // `param ranks: int = 8;` or a default in `--param` notation: `param board: list<card> = "Td9d6h";`
+    // `param ranks: int = 8;` or a default in `--param` notation: `param board: list<card> = "Td9d6h";`,
+    // either with a condition its values must meet: `param stack: int = 900 where stack > 0;`
     param_declaration: $ => seq(
       'param', field('name', $.identifier), ':', field('type', $._type), '=',
-      field('default', choice($._expression, $.string)), ';',
+      field('default', choice($._expression, $.string)),
+      optional(seq('where', field('condition', $._expression))), ';',
     ),
 
     const_declaration: $ => seq(
