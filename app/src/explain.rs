@@ -76,9 +76,8 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
         },
         None => None,
     };
-    if let Some(msg) = crate::play_public::refused_without_tree(game, &args.limits, "explain") {
-        eprintln!("error: {msg}");
-        return 2;
+    if crate::play_public::beyond_tree(game, &args.limits).is_some() {
+        return run_without_tree(game, args, player);
     }
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
     let labels = crate::report::unique_labels(&tree);
@@ -360,6 +359,66 @@ fn json<'a, G: Game>(
         sets,
         grids: Vec::new(),
     }
+}
+
+/// `explain` on a game whose tree is too large to build (the turn): the
+/// game solved on its public game by vector CFR's default run, each public
+/// decision of `player` (or every player) whose public line matches
+/// `--filter` shown hand by hand as its grid (`crate::hands_public`).
+fn run_without_tree<G: Game>(game: &G, args: &ExplainArgs, player: Option<PlayerId>) -> i32 {
+    if args.select.strategy.is_some() {
+        eprintln!(
+            "error: this game's tree is too large to build: `explain` solves it on its public game (a strategy file \
+             is matched to the tree's information sets)"
+        );
+        return 2;
+    }
+    let info = game.info();
+    let derived = match galac_solvers::vector::from_game(game) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let public = &derived.game;
+    let pattern = args.select.filter.as_deref().unwrap_or("");
+    let chosen: Vec<_> = crate::hands_public::decisions(public)
+        .into_iter()
+        .filter(|d| player.is_none_or(|p| p.index() == d.player) && matches(pattern, &d.line))
+        .collect();
+    let (mut run, source) = match crate::registry::vcfr::run_default(public, &args.limits) {
+        Ok(x) => x,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 1;
+        }
+    };
+    let grids = crate::hands_public::grids(public, &mut run.cfr, &chosen);
+    let source = format!("solved by {source}");
+    match args.format {
+        Format::Text => {
+            let mut out = format!("game: {}\nprofile: {source}\n", crate::title(game));
+            out += &format!("public decisions shown: {} (`--filter` matches their public lines)\n", grids.len());
+            for grid in &grids {
+                out += "\n";
+                out += &crate::hands::text(grid, &info.players);
+            }
+            crate::emit(&out)
+        }
+        Format::Json => {
+            let answer = ExplainJson {
+                schema: "galac.explain/1",
+                game: &info.name,
+                params: crate::params_json(info),
+                profile: &source,
+                sets: Vec::new(),
+                grids: grids.iter().map(|g| crate::hands::GridJson::new(g, &info.players)).collect(),
+            };
+            return crate::emit_json(&answer);
+        }
+    }
+    0
 }
 
 #[cfg(test)]

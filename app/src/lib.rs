@@ -16,6 +16,7 @@ pub mod explain;
 pub mod export;
 pub mod formats;
 pub mod hands;
+pub mod hands_public;
 mod input;
 pub mod matrix;
 pub mod memory;

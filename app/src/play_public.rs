@@ -45,8 +45,8 @@ pub fn refused_without_tree<G: Game>(game: &G, limits: &crate::LimitArgs, comman
     let estimate = beyond_tree(game, limits)?;
     Some(format!(
         "`{command}` reads the game's tree, estimated at about {} nodes, more than --max-nodes ({}); `solve` solves \
-         this game on its public game without the tree (and shows the first decision hand by hand), `play` and \
-         `plot hands` run there; raise --max-nodes and --max-memory to build the tree",
+         this game on its public game without the tree (and shows the first decisions hand by hand), `play`, \
+         `explain` and `plot hands` run there; raise --max-nodes and --max-memory to build the tree",
         indicatif::HumanCount(estimate as u64),
         limits.max_nodes
     ))

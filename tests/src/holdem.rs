@@ -359,43 +359,62 @@ fn hand_games_default_to_vector_cfr_and_card_games_of_one_card_do_not() {
     assert_eq!(row.name, "vcfr", "{why}");
 }
 
-/// The answer without the tree (a turn's) gives each hand at the first
-/// decision its action values from the vector walk: they are the values
-/// the scalar tree gives the same average strategy, hand by hand, and so
-/// are the reach, frequencies and value (the cells' "-" before).
+/// The answers without the tree (a turn's) give each hand at every public
+/// decision its reach, frequencies and action values from the vector walk:
+/// they are what the scalar tree gives the same average strategy, hand by
+/// hand, decision by decision, on a cut-down river and turn (river cards
+/// drawn between the decisions).
 #[test]
 fn hands_values_from_the_public_walk_are_the_scalar_trees() {
     use galac_solvers::vector::{from_tree, VectorCfr, POSTFLOP_DCFR};
-    let tree = river_tree(&[GRID_OOP, GRID_IP]);
-    let derived = from_tree(&tree).expect("a public game");
-    let mut cfr = VectorCfr::new(&derived.game, POSTFLOP_DCFR, 1).expect("runs");
-    for _ in 0..60 {
-        cfr.iterate();
+    let turn = crate::games::cut_down("examples/holdem_turn.gala");
+    for (file, params) in [("holdem_river.gala", &[GRID_OOP, GRID_IP][..]), ("holdem_turn.gala", turn)] {
+        let game = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
+        let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("a tree").0;
+        let derived = from_tree(&tree).expect("a public game");
+        let mut cfr = VectorCfr::new(&derived.game, POSTFLOP_DCFR, 1).expect("runs");
+        for _ in 0..60 {
+            cfr.iterate();
+        }
+        let (profile, _) = derived.profile(&tree, &cfr);
+        let scalar = all_grids(&tree, &profile);
+        let decisions = galac_app::hands_public::decisions(&derived.game);
+        let vector = galac_app::hands_public::grids(&derived.game, &mut cfr, &decisions);
+        assert_eq!(vector.len(), decisions.len(), "{file}");
+        // Every grid of the scalar answer has its twin, hand by hand.
+        for s in &scalar {
+            let v = vector.iter().find(|v| v.line == s.line && v.player == s.player);
+            let v = v.unwrap_or_else(|| panic!("{file}: no vector grid at {}", s.line));
+            same_hands(s, v, &format!("{file} at {}", s.line));
+        }
+        let reached = scalar.iter().filter(|s| s.reach > 0.0).count();
+        assert!(scalar.len() >= decisions.len() * 9 / 10 && reached >= 4, "{file}: {} grids", scalar.len());
     }
-    let (profile, _) = derived.profile(&tree, &cfr);
-    let grids = all_grids(&tree, &profile);
-    let scalar = galac_app::hands::first_of_each_player(&grids)[0];
-    let vector = galac_app::registry::vcfr::public_root_grids(&derived.game, &mut cfr);
-    let [vector] = vector.as_slice() else { panic!("one grid, at the root: {}", vector.len()) };
-    assert_eq!(vector.actions, scalar.actions);
+}
+
+/// Two grids of one decision hold the same hands with the same reach,
+/// frequencies and values.
+fn same_hands(scalar: &galac_app::hands::Grid, vector: &galac_app::hands::Grid, at: &str) {
+    let (s, v) = (scalar, vector);
+    assert_eq!(v.actions, s.actions, "{at}");
     // The same two cards, whichever is written first.
     let key = |hand: &str| {
         let mut cards = [hand[..2].to_string(), hand[2..].to_string()];
         cards.sort();
         cards
     };
-    let reached: Vec<_> = scalar.combos.iter().filter(|c| c.reach > 0.0).collect();
-    assert!(reached.len() >= 8, "{}", reached.len());
-    for s in reached {
-        let v = vector.combos.iter().find(|v| key(&v.hand) == key(&s.hand)).unwrap_or_else(|| panic!("{}", s.hand));
-        let close = |a: f64, b: f64| (a - b).abs() < 1e-6 * (1.0 + b.abs());
-        assert!(close(v.reach, s.reach), "{}: reach {} vs {}", s.hand, v.reach, s.reach);
-        assert!(close(v.value, s.value), "{}: value {} vs {}", s.hand, v.value, s.value);
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-6 * (1.0 + b.abs());
+    for s in scalar.combos.iter().filter(|c| c.reach > 0.0) {
+        let v =
+            vector.combos.iter().find(|v| key(&v.hand) == key(&s.hand)).unwrap_or_else(|| panic!("{at}: {}", s.hand));
+        assert!(close(v.reach, s.reach), "{at} {}: reach {} vs {}", s.hand, v.reach, s.reach);
+        assert!(close(v.value, s.value), "{at} {}: value {} vs {}", s.hand, v.value, s.value);
         for a in 0..s.probs.len() {
-            assert!(close(v.probs[a], s.probs[a]), "{}: {:?} vs {:?}", s.hand, v.probs, s.probs);
+            assert!(close(v.probs[a], s.probs[a]), "{at} {}: {:?} vs {:?}", s.hand, v.probs, s.probs);
             let (x, y) = (v.action_values[a], s.action_values[a]);
-            assert!(close(x, y), "{} {}: {x} vs {y}", s.hand, scalar.actions[a]);
+            assert!(close(x, y), "{at} {} {}: {x} vs {y}", s.hand, vector.actions[a]);
         }
     }
-    assert!((vector.value - scalar.value).abs() < 1e-6, "{} vs {}", vector.value, scalar.value);
+    assert!(close(v.reach, s.reach), "{at}: reach {} vs {}", v.reach, s.reach);
+    assert!(s.reach == 0.0 || close(v.value, s.value), "{at}: value {} vs {}", v.value, s.value);
 }

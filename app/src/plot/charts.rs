@@ -256,18 +256,14 @@ pub fn hands_without_tree<G: Game>(
     let player = chosen_player(game.info(), select)?;
     let derived = galac_solvers::vector::from_game(game).map_err(|e| e.to_string())?;
     let players = &game.info().players;
-    if let Some(galac_solvers::vector::game::PublicNode::Decision { player: first, .. }) = derived.game.nodes.first() {
-        if usize::from(*first) != player.index() {
-            return Err(format!(
-                "without the tree the hands chart is the first decision's, whose player is {}, not {}",
-                players[usize::from(*first)],
-                players[player.index()]
-            ));
-        }
+    let firsts = crate::hands_public::firsts(&crate::hands_public::decisions(&derived.game));
+    let first = firsts.into_iter().filter(|d| d.player == player.index()).collect::<Vec<_>>();
+    if first.is_empty() {
+        return Err(format!("{} has no decision in this game", players[player.index()]));
     }
     let (mut run, source) = crate::registry::vcfr::run_default(&derived.game, limits)?;
-    let grids = crate::registry::vcfr::public_root_grids(&derived.game, &mut run.cfr);
-    let grid = grids.first().ok_or("the first decision's private states are not hands of two cards")?;
+    let grids = crate::hands_public::grids(&derived.game, &mut run.cfr, &first);
+    let grid = grids.first().ok_or("the private states are not hands of two cards")?;
     Ok(hands_svg(&crate::title(game), &players[player.index()], grid, &format!("solved by {source}")))
 }
 

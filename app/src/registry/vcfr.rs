@@ -12,7 +12,6 @@ use galac_solvers::vector::{VcfrConfig, VcfrSolver};
 use super::cfr::CfrArgs;
 use super::harness::{Harness, StopArgs};
 use super::solved::{fields, with_hint, Context, Solved};
-use crate::hands::{Combo, Grid};
 
 /// The `solve` answer's fields of vector CFR.
 #[derive(serde::Serialize)]
@@ -111,7 +110,8 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
     });
     notes.push(format!("public game: decisions {:?}, leaves {:?} per street", streets.decisions, streets.leaves));
     let labelled = labelled(game, &derived, &run.cfr);
-    let grids = public_root_grids(public, &mut run.cfr);
+    let firsts = crate::hands_public::firsts(&crate::hands_public::decisions(public));
+    let grids = crate::hands_public::grids(public, &mut run.cfr, &firsts);
     let mut text = format!("game: {}\nsolver: {name}\n", crate::title(game));
     for note in &notes {
         text += &format!("note: {note}\n");
@@ -232,84 +232,4 @@ fn labelled<G: galac_runtime::game::Game>(
         }
     }
     out
-}
-
-/// The first decision hand by hand, when the private states are hands of
-/// two cards: a hand's reach is the deal's probability of it, its strategy
-/// the average, its action values the vector walk's counterfactual values
-/// divided by that probability. (The other player's first decision, which
-/// the answer on the tree also shows, needs the reach of the first mover's
-/// strategy.)
-pub fn public_root_grids(
-    public: &galac_solvers::vector::PublicGame,
-    cfr: &mut galac_solvers::vector::VectorCfr,
-) -> Vec<Grid> {
-    use galac_solvers::vector::game::Removal;
-    match (&public.removal, cfr.root_action_values()) {
-        (Removal::Cards(cards), Some((player, values))) => vec![hand_grid(public, &cards.hands, cfr, player, &values)],
-        _ => Vec::new(),
-    }
-}
-
-/// The grid of `player`'s hands at the root decision, `values` its actions'
-/// counterfactual values (actions x hands).
-fn hand_grid(
-    public: &galac_solvers::vector::PublicGame,
-    hands: &[Vec<u64>; 2],
-    cfr: &galac_solvers::vector::VectorCfr,
-    player: usize,
-    values: &[f64],
-) -> Grid {
-    use galac_solvers::vector::game::PublicNode;
-    let node = 0;
-    let PublicNode::Decision { children, .. } = &public.nodes[node as usize] else { unreachable!() };
-    let n = public.states[player].len();
-    let k = children.len();
-    let (mut sigma, mut reached) = (vec![0.0; k * n], vec![false; n]);
-    cfr.average(node, player, &mut sigma, &mut reached);
-    // The deal's probability of each hand: its weight times the weights of
-    // the other player's hands it shares no card with, over their total.
-    // A hand's action value given it is dealt is its counterfactual value
-    // (summed over the other's hands by their weights) times its weight
-    // over that probability: the value divided by the compatible weight,
-    // times the total.
-    let other = 1 - player;
-    let w = [&public.states[0].weights, &public.states[1].weights];
-    let compatible: Vec<f64> = (0..n)
-        .map(|i| (0..w[other].len()).filter(|&j| hands[player][i] & hands[other][j] == 0).map(|j| w[other][j]).sum())
-        .collect();
-    let total: f64 = (0..n).map(|i| w[player][i] * compatible[i]).sum();
-    let reach: Vec<f64> =
-        (0..n).map(|i| if total > 0.0 { w[player][i] * compatible[i] / total } else { 0.0 }).collect();
-    let value_of = |a: usize, i: usize| {
-        if reach[i] > 0.0 {
-            values[a * n + i] * total / compatible[i]
-        } else {
-            f64::NAN
-        }
-    };
-    let combos = (0..n)
-        .map(|i| {
-            let probs: Vec<f64> = (0..k).map(|a| sigma[a * n + i]).collect();
-            let action_values: Vec<f64> = (0..k).map(|a| value_of(a, i)).collect();
-            let value =
-                if reach[i] > 0.0 { probs.iter().zip(&action_values).map(|(p, v)| p * v).sum() } else { f64::NAN };
-            let cards = crate::hands::mask_cards(hands[player][i]);
-            let (cell, _) = crate::hands::cell_of(cards[0], cards[1]);
-            Combo {
-                set: galac_runtime::ids::InfosetId(i as u32),
-                hand: crate::hands::hand_text(cards),
-                cell,
-                reach: reach[i],
-                probs,
-                action_values,
-                value,
-            }
-        })
-        .collect();
-    let actions = public.child_ids[children.start as usize..children.end as usize]
-        .iter()
-        .map(|&c| public.labels[c as usize].clone())
-        .collect();
-    Grid::from_combos(galac_runtime::ids::PlayerId(player as u32), node, "start".to_string(), 0, actions, combos)
 }

@@ -158,19 +158,24 @@ fn simulate_reports_the_game_value_within_its_interval_whatever_the_threads() {
     assert!(err.contains("3 strategies for 2 seats"), "{err}");
 }
 
-/// The turn's tree (about 10^9 nodes) is not built: `explain` and
-/// `simulate` say at once where the game is solved and played instead,
-/// and `play` against what needs the tree's sets says what it can play
-/// against, before any work.
+/// The turn's tree (about 10^9 nodes) is not built: `simulate` and `plot
+/// tree` say at once where the game is solved and played instead, and
+/// `play` against what needs the tree's sets, or `explain` of a strategy
+/// file, say what they can do, before any work.
 #[test]
 fn a_spot_too_large_for_its_tree_is_refused_at_once_by_what_reads_the_tree() {
     let turn = example("holdem_turn.gala");
-    for command in ["explain", "simulate"] {
-        let (code, _, err) = galac(&[command, &turn], "");
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("turn_tree.svg");
+    let out = out.to_str().expect("utf-8 path");
+    for (command, args) in [("simulate", vec!["simulate", &turn]), ("plot", vec!["plot", &turn, "tree", "-o", out])] {
+        let (code, _, err) = galac(&args, "");
         assert_eq!(code, 2, "{command}: {err}");
         assert!(err.contains(&format!("`{command}` reads the game's tree")), "{err}");
         assert!(err.contains("`solve` solves this game on its public game"), "{err}");
     }
+    let (code, _, err) = galac(&["explain", &turn, "--strategy", "turn.json"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("a strategy file is matched to the tree's information sets"), "{err}");
     let (code, _, err) = galac(&["play", &turn, "--against", "br:uniform"], "");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("against `solved`, `uniform` or `human`"), "{err}");

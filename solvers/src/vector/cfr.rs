@@ -179,27 +179,30 @@ impl<'g> VectorCfr<'g> {
         Evaluation { values, best_response: best, nash_conv }
     }
 
-    /// The counterfactual values of the root decision's actions for the
+    /// The counterfactual values of decision `node`'s actions for the
     /// player who makes it, both players playing their average strategies
-    /// below (actions x that player's states, row-major): a state's value
-    /// for an action sums the payoffs over the other player's states
-    /// weighted by their deal weights, as [`Self::evaluate`]'s do, so the
-    /// root's value is `sum_a sigma_a * values_a` weighted by the states'
-    /// own weights. `None` when the root is not a decision.
-    pub fn root_action_values(&mut self) -> Option<(usize, Vec<f64>)> {
+    /// below (actions x that player's states, row-major), against `opp`,
+    /// the other player's reach of the node (its weights times its play on
+    /// the way, and the chance outcomes' probabilities): a state's value for
+    /// an action sums the payoffs over the other's states weighted by that
+    /// reach, as [`Self::evaluate`]'s do at the root. `None` when `node` is
+    /// not a decision or `opp` is not one entry per state of the other.
+    pub fn action_values(&mut self, node: u32, opp: &[f64]) -> Option<Vec<f64>> {
         let game = self.game;
-        let PublicNode::Decision { player, .. } = game.nodes.first()? else { return None };
+        let PublicNode::Decision { player, .. } = game.nodes.get(node as usize)? else { return None };
         let me = *player as usize;
+        if opp.len() != game.states[1 - me].len() {
+            return None;
+        }
         let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves, split: &[] };
         let n = game.states[me].len();
-        let kids = game.children(0);
+        let kids = game.children(node);
         let mut values = vec![0.0; kids.len() * n];
         let mut best = vec![0.0; n];
-        let opp = &game.states[1 - me].weights;
         for (row, &child) in values.chunks_exact_mut(n).zip(kids) {
             walk.evaluate(child, &self.sums, opp, row, &mut best, &mut self.arenas[0]);
         }
-        Some((me, values))
+        Some(values)
     }
 
     /// The average strategy of decision `node` (actions x the player's
