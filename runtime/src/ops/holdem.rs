@@ -50,17 +50,30 @@ pub fn hand_class(rank: i64) -> u32 {
 
 /// The strength of the best five-card hand among `cards` (5 to 7 cards of
 /// the standard deck, no card twice): higher wins, equal splits.
-#[inline]
+///
+/// Seven cards, the river's hands and the one count whose rate matters, take
+/// a path of their own as an array (the loop unrolled), inlined into the
+/// caller: as a call, a hand also paid for saving registers and returning
+/// the `Result` through memory (BENCHMARKS.md, "Hold'em"). Fewer cards, or
+/// a wrong count, take a call.
+#[inline(always)]
 pub fn hand_rank<T: Scalar>(cards: &[T], at: impl At) -> Result<i64, GameError> {
+    let Ok(seven) = <&[T; 7]>::try_from(cards) else {
+        return hand_rank_short(cards, at);
+    };
+    match TABLES.rank(seven) {
+        Some(value) => Ok(value.into()),
+        None => Err(bad_hand(cards, at)),
+    }
+}
+
+/// [`hand_rank`] of other than seven cards (an error unless 5 or 6).
+#[inline(never)]
+fn hand_rank_short<T: Scalar>(cards: &[T], at: impl At) -> Result<i64, GameError> {
     if !(5..=7).contains(&cards.len()) {
         return Err(other(format!("hand_rank needs 5 to 7 cards, got {}", cards.len()), at));
     }
-    // Seven cards (the river's hands) as an array, so the loop unrolls.
-    let value = match <&[T; 7]>::try_from(cards) {
-        Ok(seven) => TABLES.rank(seven),
-        Err(_) => TABLES.rank(cards),
-    };
-    value.ok_or_else(|| bad_hand(cards, at)).map(i64::from)
+    TABLES.rank(cards).ok_or_else(|| bad_hand(cards, at)).map(i64::from)
 }
 
 /// The suit counters' start: each suit's four bits of a key start at 3, so
@@ -89,8 +102,8 @@ const LOOKUP_LEN: usize = 1 << 17;
 /// [`Tables::build`] checks).
 const ROWS: usize = 1 << 13;
 /// The multiplier of a card's index ([`Tables::rank`]): `rank << SUIT_BITS
-/// | suit` times it has `rank * 4 + suit` in its top six bits.
-const INDEX: u64 = 1 << (60 - SUIT_BITS) | 1 << 58;
+/// | suit` times it, in 32 bits, has `rank * 4 + suit` in its top six.
+const INDEX: u32 = 1 << (28 - SUIT_BITS) | 1 << 26;
 /// Bits of a suit in a card set `mask`: 13 ranks, padded to 16.
 const SUIT_STRIDE: u32 = 16;
 
@@ -101,6 +114,9 @@ const SUIT_STRIDE: u32 = 16;
 /// values are rs_poker's, read from it once on first use, so the two agree
 /// on every hand (holdem_tests.rs checks it) while a hand costs a few
 /// additions and two table reads, without rs_poker's card conversions.
+/// Their memory: 305 KiB, of which the hot part (`rows` and `lookup`, read
+/// by every hand without a flush) is 288 KiB, which an L2 of 512 KiB or
+/// more holds.
 struct Tables {
     /// Each card's rank key plus one in its suit's counter; past the
     /// deck's 52 cards, a poisoned key.
@@ -133,17 +149,18 @@ impl Tables {
         // card has them all). Ranks 13 to 15 read the poisoned keys of cards
         // 52 to 63. The cards' bits summed differ from their union when a
         // card comes twice (no carry passes bit 63: the bits are below 2^61,
-        // seven at most). Table reads use the index masked to 64 entries,
-        // so a bad card only reads a wrong entry before it is refused.
+        // seven at most). The index is in 0..64 whatever the card, so a bad
+        // card only reads a wrong entry before it is refused.
         let (mut key, mut mask, mut sum, mut all) = (BIASED_SUITS, 0u64, 0u64, 0u64);
         for c in cards {
             let c = c.int() as u64;
             all |= c;
-            // rank * 4 + suit on a card of the deck, in one multiply and
-            // one shift: [`INDEX`] moves the rank's low four bits to bits 60
-            // to 63 and the suit's two to bits 58 and 59 (what else the
-            // product holds is below bit 58 or past bit 63).
-            let index = (c.wrapping_mul(INDEX) >> 58) as usize;
+            // rank * 4 + suit on a card of the deck, in one multiply (by an
+            // immediate: a 32-bit one) and one shift: [`INDEX`] moves the
+            // rank's four bits to bits 28 to 31 and the suit's two to 26
+            // and 27 (what else the product holds is below bit 26, without
+            // a carry into it, or past bit 31).
+            let index = ((c as u32).wrapping_mul(INDEX) >> 26) as usize;
             key = key.wrapping_add(self.key[index]);
             let bit = self.mask[index];
             mask |= bit;
