@@ -15,6 +15,7 @@ use super::checked::{make_items, mul, other, At};
 use crate::error::GameError;
 use crate::value::{List, Scalar, SUIT_BITS};
 use rs_poker::core::{Card, CoreRank, Rank, SevenCardAccum, Suit, Value};
+use wide::u64x2;
 
 /// Ranks and suits of the standard deck.
 pub const RANKS: i64 = 13;
@@ -102,7 +103,8 @@ const LOOKUP_LEN: usize = 1 << 17;
 /// [`Tables::build`] checks).
 const ROWS: usize = 1 << 13;
 /// The multiplier of a card's index ([`Tables::rank`]): `rank << SUIT_BITS
-/// | suit` times it, in 32 bits, has `rank * 4 + suit` in its top six.
+/// | suit` times it, in 32 bits, has `rank * 4 + suit` in its top six, and
+/// below them the card's bit 13.
 const INDEX: u32 = 1 << (28 - SUIT_BITS) | 1 << 26;
 /// Bits of a suit in a card set `mask`: 13 ranks, padded to 16.
 const SUIT_STRIDE: u32 = 16;
@@ -118,11 +120,12 @@ const SUIT_STRIDE: u32 = 16;
 /// by every hand without a flush) is 288 KiB, which an L2 of 512 KiB or
 /// more holds.
 struct Tables {
-    /// Each card's rank key plus one in its suit's counter; past the
-    /// deck's 52 cards, a poisoned key.
-    key: [u64; 64],
-    /// Each card's bit: `suit * SUIT_STRIDE + rank`.
-    mask: [u64; 64],
+    /// Each card's key (at twice its number) and bit (next to it), one
+    /// 16-byte read; the last entry only pads the reads of odd indexes,
+    /// which only cards outside the deck make. A key: the card's rank key
+    /// plus one in its suit's counter, or past the deck's 52 cards a
+    /// poisoned key. A bit: `suit * SUIT_STRIDE + rank`.
+    cards: [u64; 129],
     /// The offset of each row of rank keys.
     rows: Box<[u32; ROWS]>,
     /// The value of each non-flush hand, at its rank key's slot.
@@ -143,33 +146,40 @@ impl Tables {
     /// the standard deck or two are the same.
     #[inline(always)]
     fn rank<'a, T: Scalar + 'a>(&self, cards: impl IntoIterator<Item = &'a T>) -> Option<u16> {
+        // Per card, its key and its bit are one 16-byte read, summed in one
+        // vector add (lanes: the key, the sum of the bits) and joined in
+        // one vector or (lanes: the union of the keys, of the bits), which
+        // take two integer operations a card fewer than one lane at a time.
+        //
         // Checked in aggregate, branch-free per card. A card of the deck
         // has bits only in its rank's four (16 to 19) and its suit's two
         // (0 and 1): the union of the cards shows any other (a negative
         // card has them all). Ranks 13 to 15 read the poisoned keys of cards
-        // 52 to 63. The cards' bits summed differ from their union when a
-        // card comes twice (no carry passes bit 63: the bits are below 2^61,
-        // seven at most). The index is in 0..64 whatever the card, so a bad
-        // card only reads a wrong entry before it is refused.
-        let (mut key, mut mask, mut sum, mut all) = (BIASED_SUITS, 0u64, 0u64, 0u64);
+        // 52 to 63, seen in the keys' union. The cards' bits summed differ
+        // from their union when a card comes twice (no carry passes bit 63:
+        // the bits are below 2^61, seven at most). The index is in 0..128
+        // whatever the card, so a bad card only reads a wrong entry before
+        // it is refused.
+        let (mut sums, mut ors, mut all) = (u64x2::new([BIASED_SUITS, 0]), u64x2::new([0, 0]), 0u64);
         for c in cards {
             let c = c.int() as u64;
             all |= c;
-            // rank * 4 + suit on a card of the deck, in one multiply (by an
-            // immediate: a 32-bit one) and one shift: [`INDEX`] moves the
-            // rank's four bits to bits 28 to 31 and the suit's two to 26
-            // and 27 (what else the product holds is below bit 26, without
-            // a carry into it, or past bit 31).
-            let index = ((c as u32).wrapping_mul(INDEX) >> 26) as usize;
-            key = key.wrapping_add(self.key[index]);
-            let bit = self.mask[index];
-            mask |= bit;
-            sum = sum.wrapping_add(bit);
+            // Twice rank * 4 + suit on a card of the deck, in one multiply
+            // (by an immediate: a 32-bit one) and one shift: [`INDEX`] moves
+            // the rank's four bits to bits 28 to 31, the suit's two to 26
+            // and 27 and the card's bit 13 (0 on a card of the deck) to bit
+            // 25; what else the product holds is below bit 25, without a
+            // carry into it, or past bit 31.
+            let at = ((c as u32).wrapping_mul(INDEX) >> 25) as usize;
+            let card = u64x2::new([self.cards[at], self.cards[at + 1]]);
+            sums += card;
+            ors |= card;
         }
+        let ([key, sum], [keys, mask]) = (sums.to_array(), ors.to_array());
         // One test of the three checks: with a branch each, the compiler
         // delays the key's sum past the first and keeps every card's
         // index alive (spilled) until then.
-        let bad = (all & !(0xf << SUIT_BITS | 3)) | (key & POISONED) | (sum ^ mask);
+        let bad = (all & !(0xf << SUIT_BITS | 3)) | (keys & POISONED) | (sum ^ mask);
         if bad != 0 {
             return None;
         }
@@ -277,7 +287,12 @@ impl Tables {
                 *v = rs_value(acc.rank());
             }
         }
-        Tables { key, mask, rows, lookup, flush }
+        let mut cards = [0u64; 129];
+        for i in 0..64 {
+            cards[2 * i] = key[i];
+            cards[2 * i + 1] = mask[i];
+        }
+        Tables { cards, rows, lookup, flush }
     }
 }
 
