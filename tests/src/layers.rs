@@ -8,8 +8,9 @@ use crate::repo_root;
 const LAYERS: &[(&str, &[&str])] = &[
     // crc32fast: the checksum of saved trees (tree/saved.rs); rs_poker:
     // `hand_rank`'s evaluator tables (ops/holdem.rs);
-    // typed-index-collections: vectors indexed by typed ids (ids.rs).
-    ("runtime", &["crc32fast", "rs_poker", "rustc-hash", "thiserror", "typed-index-collections"]),
+    // typed-index-collections: vectors indexed by typed ids (ids.rs); wide:
+    // `hand_rank`'s two-lane sums of a card's key and bit (ops/holdem.rs).
+    ("runtime", &["crc32fast", "rs_poker", "rustc-hash", "thiserror", "typed-index-collections", "wide"]),
     // num-*: exact rationals for `exact.rs`'s certificates; serde: results
     // that serialize themselves (the double oracle's iterations);
     // libloading: HiGHS, the LP engine, loaded at run time (highs.rs);

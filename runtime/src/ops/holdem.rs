@@ -5,8 +5,9 @@
 //! suit 0 is spades, 1 hearts, 2 diamonds, 3 clubs (the order the labels
 //! print them in). `hand_rank` answers from perfect-hash tables (OMPEval's
 //! method, [`Tables`]) keyed by the deck's own card numbers and filled with
-//! rs_poker's values on first use: per card one table index and two reads,
-//! no branch on the hand's class (the `hand_rank` bench measures the rate).
+//! rs_poker's values on first use: per card one table index and one 16-byte
+//! read, no branch on the hand's class (the `hand_rank` bench measures the
+//! rate).
 //! Its value is rs_poker's: the hand's class (1 for high card up to 9 for a
 //! straight flush) times 4096 plus a rank within the class, so a higher value
 //! wins and equal values split.
@@ -15,6 +16,7 @@ use super::checked::{make_items, mul, other, At};
 use crate::error::GameError;
 use crate::value::{List, Scalar, SUIT_BITS};
 use rs_poker::core::{Card, CoreRank, Rank, SevenCardAccum, Suit, Value};
+use wide::u64x2;
 
 /// Ranks and suits of the standard deck.
 pub const RANKS: i64 = 13;
@@ -50,17 +52,30 @@ pub fn hand_class(rank: i64) -> u32 {
 
 /// The strength of the best five-card hand among `cards` (5 to 7 cards of
 /// the standard deck, no card twice): higher wins, equal splits.
-#[inline]
+///
+/// Seven cards, the river's hands and the one count whose rate matters, take
+/// a path of their own as an array (the loop unrolled), inlined into the
+/// caller: as a call, a hand also paid for saving registers and returning
+/// the `Result` through memory (BENCHMARKS.md, "Hold'em"). Fewer cards, or
+/// a wrong count, take a call.
+#[inline(always)]
 pub fn hand_rank<T: Scalar>(cards: &[T], at: impl At) -> Result<i64, GameError> {
+    let Ok(seven) = <&[T; 7]>::try_from(cards) else {
+        return hand_rank_short(cards, at);
+    };
+    match TABLES.rank(seven) {
+        Some(value) => Ok(value.into()),
+        None => Err(bad_hand(cards, at)),
+    }
+}
+
+/// [`hand_rank`] of other than seven cards (an error unless 5 or 6).
+#[inline(never)]
+fn hand_rank_short<T: Scalar>(cards: &[T], at: impl At) -> Result<i64, GameError> {
     if !(5..=7).contains(&cards.len()) {
         return Err(other(format!("hand_rank needs 5 to 7 cards, got {}", cards.len()), at));
     }
-    // Seven cards (the river's hands) as an array, so the loop unrolls.
-    let value = match <&[T; 7]>::try_from(cards) {
-        Ok(seven) => TABLES.rank(seven),
-        Err(_) => TABLES.rank(cards),
-    };
-    value.ok_or_else(|| bad_hand(cards, at)).map(i64::from)
+    TABLES.rank(cards).ok_or_else(|| bad_hand(cards, at)).map(i64::from)
 }
 
 /// The suit counters' start: each suit's four bits of a key start at 3, so
@@ -69,9 +84,9 @@ pub fn hand_rank<T: Scalar>(cards: &[T], at: impl At) -> Result<i64, GameError> 
 const BIASED_SUITS: u64 = 0x3333 << SUIT_COUNTERS;
 /// Where a key's suit counters start: below them is the sum of the cards' rank keys.
 const SUIT_COUNTERS: u32 = 48;
-/// The bits of a key that count the cards past the deck's 52 (each adds
+/// The bits of a key that mark the cards past the deck's 52 (each adds
 /// `1 << POISON_SHIFT`, between the rank keys' sum, below 2^26, and the
-/// suit counters).
+/// suit counters; [`Tables::rank`] reads them from the keys' union).
 const POISON_SHIFT: u32 = 40;
 const POISONED: u64 = 0xff << POISON_SHIFT;
 /// Each rank's part of a key (OMPEval's constants, Zekyll, MIT, as rs_poker
@@ -89,8 +104,9 @@ const LOOKUP_LEN: usize = 1 << 17;
 /// [`Tables::build`] checks).
 const ROWS: usize = 1 << 13;
 /// The multiplier of a card's index ([`Tables::rank`]): `rank << SUIT_BITS
-/// | suit` times it has `rank * 4 + suit` in its top six bits.
-const INDEX: u64 = 1 << (60 - SUIT_BITS) | 1 << 58;
+/// | suit` times it, in 32 bits, has `rank * 4 + suit` in its top six, and
+/// below them the card's bit 13.
+const INDEX: u32 = 1 << (28 - SUIT_BITS) | 1 << 26;
 /// Bits of a suit in a card set `mask`: 13 ranks, padded to 16.
 const SUIT_STRIDE: u32 = 16;
 
@@ -99,14 +115,19 @@ const SUIT_STRIDE: u32 = 16;
 /// sum of its cards' keys and the union of their bits; a flush is read from
 /// the flushing suit's ranks, any other hand from its rank key). Their
 /// values are rs_poker's, read from it once on first use, so the two agree
-/// on every hand (holdem_tests.rs checks it) while a hand costs a few
-/// additions and two table reads, without rs_poker's card conversions.
+/// on every hand (holdem_tests.rs checks it) while a hand costs a read and
+/// two vector operations a card and two table reads, without rs_poker's
+/// card conversions.
+/// Their memory: 305 KiB, of which the hot part (`rows` and `lookup`, read
+/// by every hand without a flush) is 288 KiB, which an L2 of 512 KiB or
+/// more holds.
 struct Tables {
-    /// Each card's rank key plus one in its suit's counter; past the
-    /// deck's 52 cards, a poisoned key.
-    key: [u64; 64],
-    /// Each card's bit: `suit * SUIT_STRIDE + rank`.
-    mask: [u64; 64],
+    /// Each card's key (at twice its number) and bit (next to it), one
+    /// 16-byte read; the last entry only pads the reads of odd indexes,
+    /// which only cards outside the deck make. A key: the card's rank key
+    /// plus one in its suit's counter, or past the deck's 52 cards a
+    /// poisoned key. A bit: `suit * SUIT_STRIDE + rank`.
+    cards: [u64; 129],
     /// The offset of each row of rank keys.
     rows: Box<[u32; ROWS]>,
     /// The value of each non-flush hand, at its rank key's slot.
@@ -127,32 +148,40 @@ impl Tables {
     /// the standard deck or two are the same.
     #[inline(always)]
     fn rank<'a, T: Scalar + 'a>(&self, cards: impl IntoIterator<Item = &'a T>) -> Option<u16> {
+        // Per card, its key and its bit are one 16-byte read, summed in one
+        // vector add (lanes: the key, the sum of the bits) and joined in
+        // one vector or (lanes: the union of the keys, of the bits), which
+        // take two integer operations a card fewer than one lane at a time.
+        //
         // Checked in aggregate, branch-free per card. A card of the deck
         // has bits only in its rank's four (16 to 19) and its suit's two
         // (0 and 1): the union of the cards shows any other (a negative
         // card has them all). Ranks 13 to 15 read the poisoned keys of cards
-        // 52 to 63. The cards' bits summed differ from their union when a
-        // card comes twice (no carry passes bit 63: the bits are below 2^61,
-        // seven at most). Table reads use the index masked to 64 entries,
-        // so a bad card only reads a wrong entry before it is refused.
-        let (mut key, mut mask, mut sum, mut all) = (BIASED_SUITS, 0u64, 0u64, 0u64);
+        // 52 to 63, seen in the keys' union. The cards' bits summed differ
+        // from their union when a card comes twice (no carry passes bit 63:
+        // the bits are below 2^61, seven at most). The index is in 0..128
+        // whatever the card, so a bad card only reads a wrong entry before
+        // it is refused.
+        let (mut sums, mut ors, mut all) = (u64x2::new([BIASED_SUITS, 0]), u64x2::new([0, 0]), 0u64);
         for c in cards {
             let c = c.int() as u64;
             all |= c;
-            // rank * 4 + suit on a card of the deck, in one multiply and
-            // one shift: [`INDEX`] moves the rank's low four bits to bits 60
-            // to 63 and the suit's two to bits 58 and 59 (what else the
-            // product holds is below bit 58 or past bit 63).
-            let index = (c.wrapping_mul(INDEX) >> 58) as usize;
-            key = key.wrapping_add(self.key[index]);
-            let bit = self.mask[index];
-            mask |= bit;
-            sum = sum.wrapping_add(bit);
+            // Twice rank * 4 + suit on a card of the deck, in one multiply
+            // (by an immediate: a 32-bit one) and one shift: [`INDEX`] moves
+            // the rank's four bits to bits 28 to 31, the suit's two to 26
+            // and 27 and the card's bit 13 (0 on a card of the deck) to bit
+            // 25; what else the product holds is below bit 25, without a
+            // carry into it, or past bit 31.
+            let at = ((c as u32).wrapping_mul(INDEX) >> 25) as usize;
+            let card = u64x2::new([self.cards[at], self.cards[at + 1]]);
+            sums += card;
+            ors |= card;
         }
+        let ([key, sum], [keys, mask]) = (sums.to_array(), ors.to_array());
         // One test of the three checks: with a branch each, the compiler
         // delays the key's sum past the first and keeps every card's
         // index alive (spilled) until then.
-        let bad = (all & !(0xf << SUIT_BITS | 3)) | (key & POISONED) | (sum ^ mask);
+        let bad = (all & !(0xf << SUIT_BITS | 3)) | (keys & POISONED) | (sum ^ mask);
         if bad != 0 {
             return None;
         }
@@ -260,7 +289,12 @@ impl Tables {
                 *v = rs_value(acc.rank());
             }
         }
-        Tables { key, mask, rows, lookup, flush }
+        let mut cards = [0u64; 129];
+        for i in 0..64 {
+            cards[2 * i] = key[i];
+            cards[2 * i + 1] = mask[i];
+        }
+        Tables { cards, rows, lookup, flush }
     }
 }
 

@@ -88,8 +88,10 @@ fn known_hands_compare_as_players_expect() {
 #[test]
 fn bad_hands_are_errors() {
     let c = |r: i64, s: i64| (r << SUIT_BITS) | s;
-    let four: Vec<i64> = (0..4).map(|r| c(r, 0)).collect();
-    assert!(hand_rank(&four, AT).unwrap_err().to_string().contains("5 to 7 cards, got 4"));
+    for n in [0, 4, 8] {
+        let hand: Vec<i64> = (0..n).map(|r| c(r, 0)).collect();
+        assert!(hand_rank(&hand, AT).unwrap_err().to_string().contains(&format!("5 to 7 cards, got {n}")));
+    }
     let twice = [c(0, 0), c(0, 0), c(1, 0), c(2, 1), c(3, 1)];
     assert!(hand_rank(&twice, AT).unwrap_err().to_string().contains("a card twice"));
     let big = [c(13, 0), c(0, 0), c(1, 0), c(2, 1), c(3, 1)];
@@ -97,25 +99,46 @@ fn bad_hands_are_errors() {
     // Each way out of the deck, alone among six good cards (the seventh
     // card, so the seven-card path sees it too): ranks 13 to 15 (whose
     // table entries exist), past 15, negative, suits past 3, and suit bits
-    // that would land the card on another card's entry.
+    // that would land the card on another card's entry, or bits past the
+    // 32 the card's index is made from.
     let good: Vec<i64> = (0..6).map(|r| c(r, r % 4)).collect();
-    for bad in
-        [c(13, 1), c(15, 3), c(16, 0), -1, i64::MIN, c(-1, 0), c(5, 4), c(7, 1 << 14), c(2, 1 << 15), c(0, 0xffff)]
-    {
+    for bad in [
+        c(13, 1),
+        c(15, 3),
+        c(16, 0),
+        -1,
+        i64::MIN,
+        c(-1, 0),
+        c(5, 4),
+        c(7, 1 << 14),
+        c(2, 1 << 15),
+        c(0, 0xffff),
+        c(5, 0) | 1 << 40,
+        c(5, 0) | 1 << 32,
+    ] {
         for n in [4, 5, 6] {
             let hand: Vec<i64> = good[..n].iter().copied().chain([bad]).collect();
             let e = hand_rank(&hand, AT).expect_err("a card outside the deck");
             assert!(e.to_string().contains("not a card of the standard deck"), "{bad:#x}: {e}");
         }
     }
-    // A card twice, anywhere among seven.
+    // A card twice, anywhere among seven, or three or four times.
     for at in 0..6 {
         let mut hand = good.clone();
         hand.push(good[at]);
         assert!(hand_rank(&hand, AT).unwrap_err().to_string().contains("a card twice"));
     }
+    for times in [3, 4] {
+        let hand: Vec<i64> = good[..7 - times].iter().copied().chain(std::iter::repeat_n(c(12, 3), times)).collect();
+        assert!(hand_rank(&hand, AT).unwrap_err().to_string().contains("a card twice"), "{hand:?}");
+    }
+    // The interpreter's values, on the five-card path and the seven-card one.
     let dyns: Vec<Dyn> = [c(12, 0), c(11, 0), c(10, 0), c(9, 0), c(8, 0)].into_iter().map(Dyn::Int).collect();
     assert_eq!(hand_class(hand_rank(&dyns, AT).expect("valid")), class::STRAIGHT_FLUSH);
+    let seven: Vec<Dyn> = dyns.iter().cloned().chain([Dyn::Int(c(0, 1)), Dyn::Int(c(0, 2))]).collect();
+    assert_eq!(hand_rank(&seven, AT).expect("valid"), hand_rank(&dyns, AT).expect("valid"));
+    let bad: Vec<Dyn> = dyns.iter().cloned().chain([Dyn::Int(c(0, 1)), Dyn::Int(c(13, 2))]).collect();
+    assert!(hand_rank(&bad, AT).unwrap_err().to_string().contains("not a card of the standard deck"));
 }
 
 /// The joint deal keeps exactly the pairs that share no card with each
