@@ -159,18 +159,21 @@ impl<'g> VectorCfr<'g> {
     }
 
     /// Every player's value under the average strategies, its best
-    /// response's value, and NashConv, from one vector walk per player.
+    /// response's value, and NashConv, from one vector walk per player, on
+    /// two threads where the CFR walk uses two (the same answer bit for bit).
     pub fn evaluate(&mut self) -> Evaluation {
         let game = self.game;
         let mut values = vec![0.0; 2];
         let mut best = vec![0.0; 2];
         for me in 0..2 {
-            let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves, split: &[] };
+            let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves, split: &self.split };
             let n_me = game.states[me].len();
             let opp = &game.states[1 - me].weights;
             let (avg, rest) = self.out.split_at_mut(n_me);
             let best_out = &mut rest[..n_me];
-            walk.evaluate(0, &self.sums, opp, avg, best_out, &mut self.arenas[0]);
+            let [arena, arena2] = &mut self.arenas;
+            let spare = if self.split.is_empty() { None } else { Some(&mut arena2[..]) };
+            walk.evaluate(0, &self.sums, opp, avg, best_out, arena, spare);
             let weights = &game.states[me].weights;
             values[me] = avg.iter().zip(weights).map(|(v, w)| v * w).sum();
             best[me] = best_out.iter().zip(weights).map(|(v, w)| v * w).sum();
