@@ -10,7 +10,7 @@
 //! from the front of an arena ([`arena_len`]) and passes the rest down.
 //! Storage is addressed by absolute slab offsets minus the `base` of the
 //! slice a walk holds, so two threads can walk disjoint subtrees, each
-//! with its own part of the arrays: the CFR walk splits a node's children
+//! with its own part of the arrays: both walks split a node's children
 //! between two threads where [`Walk::split`] says (see [`splits`]).
 
 use super::game::{PublicGame, PublicNode};
@@ -40,7 +40,7 @@ pub struct Walk<'a> {
     pub u: Update,
     /// The game's [`Leaves`].
     pub leaves: &'a Leaves,
-    /// Per node, whether the CFR walk shares its children between two
+    /// Per node, whether the walks share its children between two
     /// threads ([`splits`]; empty: one thread).
     pub split: &'a [bool],
 }
@@ -499,8 +499,7 @@ fn share<P: Send>(parts: impl Iterator<Item = P> + Send, [a, b]: [&mut [f64]; 2]
         let Some(part) = next else { break };
         work(part, arena);
     };
-    std::thread::scope(|s| {
-        s.spawn(|| run(b));
-        run(a);
-    });
+    // In the run's pool (`VectorCfr`'s) the other thread is alive and
+    // takes the second half of the join (or finds the queue empty).
+    rayon_core::join(|| run(a), || run(b));
 }
