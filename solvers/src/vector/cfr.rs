@@ -90,7 +90,10 @@ impl<'g> VectorCfr<'g> {
         let pool = if split.is_empty() {
             None
         } else {
-            let pool = rayon_core::ThreadPoolBuilder::new().num_threads(2).thread_name(|i| format!("vcfr-{i}")).build();
+            // The walks recurse on the pool's threads: the stack of a
+            // main thread (8 MiB) rather than a spawned thread's 2 MiB.
+            let builder = rayon_core::ThreadPoolBuilder::new().num_threads(2).stack_size(8 << 20);
+            let pool = builder.thread_name(|i| format!("vcfr-{i}")).build();
             let reason = |e: rayon_core::ThreadPoolBuildError| format!("could not start a second thread: {e}");
             Some(pool.map_err(|e| SolveError::Unsupported { solver: "vcfr", reason: reason(e) })?)
         };
