@@ -14,7 +14,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     // num-*: exact rationals for `exact.rs`'s certificates; serde: results
     // that serialize themselves (the double oracle's iterations);
     // libloading: HiGHS, the LP engine, loaded at run time (highs.rs);
-    // clarabel: good_lp's own, driven directly to stop it (lp.rs).
+    // clarabel: good_lp's own, driven directly to stop it (lp.rs);
+    // rayon-core: vector CFR's two threads, a pool kept for the run.
     (
         "solvers",
         &[
@@ -25,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "num-bigint",
             "num-rational",
             "num-traits",
+            "rayon-core",
             "rustc-hash",
             "serde",
             "thiserror",

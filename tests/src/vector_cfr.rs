@@ -142,22 +142,30 @@ fn three_players_are_refused() {
 
 /// Two threads give the same answer as one, bit for bit, with both
 /// variants: on Leduc split at its chance nodes (the board card), on Kuhn
-/// (no public chance node) at the root.
+/// (no public chance node) at the root; the CFR walk and the evaluation
+/// walk (every player's value and best response, not only NashConv).
 #[test]
 fn threads_do_not_change_the_result() {
     for (file, iterations) in [("leduc.gala", 60), ("kuhn.gala", 200)] {
         let tree = tree_of(file, &[], false);
         let derived = from_tree(&tree).expect("in the class");
         for variant in [Variant::CfrPlus, POSTFLOP_DCFR] {
-            let answers: Vec<(Vec<f64>, f64)> = [1, 2]
+            let answers: Vec<(Vec<f64>, Vec<u64>)> = [1, 2]
                 .iter()
                 .map(|&threads| {
                     let mut cfr = VectorCfr::with_min_work(&derived.game, variant, threads, 0).expect("runs");
                     assert_eq!(cfr.two_threads(), threads == 2);
-                    for _ in 0..iterations {
+                    let mut checks = Vec::new();
+                    for t in 0..iterations {
                         cfr.iterate();
+                        if t % 7 == 0 {
+                            let e = cfr.evaluate();
+                            let bits =
+                                e.values.iter().chain(&e.best_response).chain([&e.nash_conv]).map(|x| x.to_bits());
+                            checks.extend(bits);
+                        }
                     }
-                    (derived.profile(&tree, &cfr).0.probs, cfr.evaluate().nash_conv)
+                    (derived.profile(&tree, &cfr).0.probs, checks)
                 })
                 .collect();
             assert_eq!(answers[0], answers[1], "{file} {}", variant.name());

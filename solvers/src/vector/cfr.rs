@@ -8,8 +8,10 @@
 //! chance nodes (or, in a game without them, of the root) are handed out
 //! one at a time to the two threads ([`super::walk::splits`]); each walks
 //! a child with its part of the arrays (a subtree's slabs are contiguous)
-//! and its own arena, and the node is combined after both. The arithmetic
-//! is the same whatever the thread count, so the result is too.
+//! and its own arena, and the node is combined after both; the checks'
+//! evaluation walk is shared the same way. The arithmetic is the same
+//! whatever the thread count, so the result is too. The two threads are a
+//! pool kept for the run.
 //!
 //! DCFR uses postflop-solver's schedule: regrets discounted by
 //! t^alpha/(t^alpha+1) when positive and t^beta/(t^beta+1) when negative
@@ -53,6 +55,10 @@ pub struct VectorCfr<'g> {
     /// Per node, whether its children are shared between the threads
     /// ([`super::walk::splits`]; empty: one thread).
     split: Vec<bool>,
+    /// With two threads, the pool the walks run in: its two threads live
+    /// as long as the run, so a split costs a hand-over to a waiting
+    /// thread, not a thread's start (what kept small games on one).
+    pool: Option<rayon_core::ThreadPool>,
 }
 
 impl<'g> VectorCfr<'g> {
@@ -81,6 +87,16 @@ impl<'g> VectorCfr<'g> {
         let n_max = game.states[0].len().max(game.states[1].len());
         let work = game.nodes.len() * n_max;
         let split = if threads > 1 && work >= min_work { splits(game, min_work) } else { Vec::new() };
+        let pool = if split.is_empty() {
+            None
+        } else {
+            // The walks recurse on the pool's threads: the stack of a
+            // main thread (8 MiB) rather than a spawned thread's 2 MiB.
+            let builder = rayon_core::ThreadPoolBuilder::new().num_threads(2).stack_size(8 << 20);
+            let pool = builder.thread_name(|i| format!("vcfr-{i}")).build();
+            let reason = |e: rayon_core::ThreadPoolBuildError| format!("could not start a second thread: {e}");
+            Some(pool.map_err(|e| SolveError::Unsupported { solver: "vcfr", reason: reason(e) })?)
+        };
         Ok(VectorCfr {
             game,
             variant,
@@ -93,6 +109,7 @@ impl<'g> VectorCfr<'g> {
             out: vec![0.0; 2 * n_max],
             ones: [vec![1.0; game.states[0].len()], vec![1.0; game.states[1].len()]],
             split,
+            pool,
         })
     }
 
@@ -139,8 +156,19 @@ impl<'g> VectorCfr<'g> {
     pub fn iterate(&mut self) {
         self.iteration += 1;
         let u = self.rule(self.iteration);
-        for me in 0..2 {
-            self.walk(me, u);
+        self.in_pool(|cfr| (0..2).for_each(|me| cfr.walk(me, u)));
+    }
+
+    /// Runs `f` on this run in its pool (so that a split hands work to
+    /// the pool's other thread), or here with one thread.
+    fn in_pool<R: Send>(&mut self, f: impl FnOnce(&mut Self) -> R + Send) -> R {
+        match self.pool.take() {
+            Some(pool) => {
+                let r = pool.install(|| f(self));
+                self.pool = Some(pool);
+                r
+            }
+            None => f(self),
         }
     }
 
@@ -159,18 +187,26 @@ impl<'g> VectorCfr<'g> {
     }
 
     /// Every player's value under the average strategies, its best
-    /// response's value, and NashConv, from one vector walk per player.
+    /// response's value, and NashConv, from one vector walk per player, on
+    /// two threads where the CFR walk uses two (the same answer bit for bit).
     pub fn evaluate(&mut self) -> Evaluation {
+        self.in_pool(|cfr| cfr.evaluate_here())
+    }
+
+    /// [`Self::evaluate`] on the calling thread (the pool's, if any).
+    fn evaluate_here(&mut self) -> Evaluation {
         let game = self.game;
         let mut values = vec![0.0; 2];
         let mut best = vec![0.0; 2];
         for me in 0..2 {
-            let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves, split: &[] };
+            let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves, split: &self.split };
             let n_me = game.states[me].len();
             let opp = &game.states[1 - me].weights;
             let (avg, rest) = self.out.split_at_mut(n_me);
             let best_out = &mut rest[..n_me];
-            walk.evaluate(0, &self.sums, opp, avg, best_out, &mut self.arenas[0]);
+            let [arena, arena2] = &mut self.arenas;
+            let spare = if self.split.is_empty() { None } else { Some(&mut arena2[..]) };
+            walk.evaluate(0, &self.sums, opp, avg, best_out, arena, spare);
             let weights = &game.states[me].weights;
             values[me] = avg.iter().zip(weights).map(|(v, w)| v * w).sum();
             best[me] = best_out.iter().zip(weights).map(|(v, w)| v * w).sum();

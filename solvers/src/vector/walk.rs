@@ -10,7 +10,7 @@
 //! from the front of an arena ([`arena_len`]) and passes the rest down.
 //! Storage is addressed by absolute slab offsets minus the `base` of the
 //! slice a walk holds, so two threads can walk disjoint subtrees, each
-//! with its own part of the arrays: the CFR walk splits a node's children
+//! with its own part of the arrays: both walks split a node's children
 //! between two threads where [`Walk::split`] says (see [`splits`]).
 
 use super::game::{PublicGame, PublicNode};
@@ -40,7 +40,7 @@ pub struct Walk<'a> {
     pub u: Update,
     /// The game's [`Leaves`].
     pub leaves: &'a Leaves,
-    /// Per node, whether the CFR walk shares its children between two
+    /// Per node, whether the walks share its children between two
     /// threads ([`splits`]; empty: one thread).
     pub split: &'a [bool],
 }
@@ -100,11 +100,12 @@ pub struct Store<'s> {
 }
 
 /// The arena a walk needs: per level, the strategy and the children's
-/// values (actions x states) and two vectors.
+/// values (actions x states) and two vectors; and once (splits never
+/// nest), the second row per child of the evaluation walk's split node.
 pub fn arena_len(game: &PublicGame) -> usize {
     let n = game.states[0].len().max(game.states[1].len()).max(1);
     let actions = (0..game.nodes.len() as u32).map(|v| game.children(v).len()).max().unwrap_or(1).max(1);
-    game.depth() * (2 * actions * n + 2 * n)
+    game.depth() * (2 * actions * n + 2 * n) + actions * n
 }
 
 /// The current strategy of a decision from its regrets (`n_actions` rows
@@ -215,15 +216,8 @@ impl Walk<'_> {
                     parts.push((a, Store { regrets: r, sums: m, base }, row));
                     (regrets, sums, base) = (r_rest, m_rest, base + end);
                 }
-                let queue = std::sync::Mutex::new(parts.into_iter());
-                let work = |arena: &mut [f64]| loop {
-                    let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).next();
-                    let Some((a, mut part, row)) = next else { break };
-                    self.children(node, a..a + 1, &mut part, own, opp, sigma, row, arena, None);
-                };
-                std::thread::scope(|s| {
-                    s.spawn(|| work(spare));
-                    work(rest);
+                share(parts.into_iter(), [rest, spare], |(a, mut part, row), arena| {
+                    self.children(node, a..a + 1, &mut part, own, opp, sigma, row, arena, None)
                 });
             }
             (spare, _) => self.children(node, 0..k, store, own, opp, sigma, rows, rest, spare),
@@ -355,73 +349,157 @@ impl Walk<'_> {
     /// highest value) against the other's average. One walk gives both:
     /// the other player's reach, and so every leaf's values, are the same
     /// for the two, which differ only in how the traverser's decisions
-    /// combine their children. `sums` are the average sums.
+    /// combine their children. `sums` are the average sums; `spare` as in
+    /// [`Self::update`]: where [`Self::split`] says, the children are
+    /// shared between two threads, each child's two vectors kept in its
+    /// own rows and gathered in child order after both, as one thread
+    /// gathers them one by one, so the answer is the same bit for bit.
     #[allow(clippy::too_many_arguments)]
-    pub fn evaluate(&self, node: u32, sums: &[f32], opp: &[f64], avg: &mut [f64], best: &mut [f64], arena: &mut [f64]) {
+    pub fn evaluate(
+        &self,
+        node: u32,
+        sums: &[f32],
+        opp: &[f64],
+        avg: &mut [f64],
+        best: &mut [f64],
+        arena: &mut [f64],
+        spare: Option<&mut [f64]>,
+    ) {
         let game = self.game;
-        let (n_me, n_opp) = (game.states[self.me].len(), game.states[1 - self.me].len());
-        match &game.nodes[node as usize] {
+        let n_me = game.states[self.me].len();
+        let n = match &game.nodes[node as usize] {
             PublicNode::Terminal { payoff } => {
                 leaf::values(game, self.leaves, &game.payoffs[*payoff as usize], self.me, opp, avg);
                 best.copy_from_slice(avg);
+                return;
             }
-            PublicNode::Chance { outcomes, .. } => {
-                let (reach, rest) = arena.split_at_mut(n_opp);
-                let (tmp_avg, rest) = rest.split_at_mut(n_me);
-                let (tmp_best, rest) = rest.split_at_mut(n_me);
-                avg.fill(0.0);
-                best.fill(0.0);
-                for (o, &child) in outcomes.clone().zip(game.children(node)) {
-                    let prob = game.outcomes[o as usize].prob;
-                    reach.iter_mut().zip(opp).for_each(|(r, x)| *r = x * prob);
-                    exclude(reach, game.excluded(o, 1 - self.me));
-                    self.evaluate(child, sums, reach, tmp_avg, tmp_best, rest);
-                    exclude(tmp_avg, game.excluded(o, self.me));
-                    exclude(tmp_best, game.excluded(o, self.me));
-                    avg.iter_mut().zip(tmp_avg.iter()).for_each(|(x, t)| *x += t);
-                    best.iter_mut().zip(tmp_best.iter()).for_each(|(x, t)| *x += t);
+            PublicNode::Chance { .. } => 0,
+            PublicNode::Decision { player, .. } => game.states[*player as usize].len(),
+        };
+        let k = game.children(node).len();
+        let (sigma, rest) = arena.split_at_mut(k * n);
+        if n > 0 {
+            let off = self.slab[node as usize];
+            let (denom, _) = rest.split_at_mut(n);
+            average(&sums[off..off + k * n], n, sigma, denom);
+        }
+        let sigma = &*sigma;
+        match (spare, self.split.get(node as usize).copied().unwrap_or(false)) {
+            (Some(spare), true) => {
+                let (avg_rows, rest) = rest.split_at_mut(k * n_me);
+                let (best_rows, rest) = rest.split_at_mut(k * n_me);
+                let parts = avg_rows.chunks_exact_mut(n_me).zip(best_rows.chunks_exact_mut(n_me)).enumerate();
+                share(parts, [rest, spare], |(a, (avg_row, best_row)), arena| {
+                    self.evaluate_child(node, a, sums, opp, sigma, avg_row, best_row, arena, None)
+                });
+                let rows = avg_rows.chunks_exact(n_me).zip(best_rows.chunks_exact(n_me));
+                for (a, (avg_row, best_row)) in rows.enumerate() {
+                    self.gather(node, a, sigma, avg_row, best_row, avg, best);
                 }
             }
-            PublicNode::Decision { player, .. } => {
-                let mine = *player as usize == self.me;
-                let n = if mine { n_me } else { n_opp };
-                let kids = game.children(node);
-                let len = kids.len() * n;
-                let (sigma, rest) = arena.split_at_mut(len);
-                let (reach, rest) = rest.split_at_mut(n_me.max(n_opp));
+            (mut spare, _) => {
                 let (tmp_avg, rest) = rest.split_at_mut(n_me);
                 let (tmp_best, rest) = rest.split_at_mut(n_me);
-                let off = self.slab[node as usize];
-                average(&sums[off..off + len], n, sigma, &mut reach[..n]);
-                let reach = &mut reach[..n_opp];
-                for (a, &child) in kids.iter().enumerate() {
-                    let row = &sigma[a * n..(a + 1) * n];
-                    if mine {
-                        self.evaluate(child, sums, opp, tmp_avg, tmp_best, rest);
-                    } else {
-                        product(reach, opp, row);
-                        self.evaluate(child, sums, reach, tmp_avg, tmp_best, rest);
-                    }
-                    match (a, mine) {
-                        (0, true) => {
-                            product(avg, row, tmp_avg);
-                            best.copy_from_slice(tmp_best);
-                        }
-                        (_, true) => {
-                            avg.iter_mut().zip(row).zip(tmp_avg.iter()).for_each(|((o, s), t)| *o += s * t);
-                            best.iter_mut().zip(tmp_best.iter()).for_each(|(o, t)| *o = o.max(*t));
-                        }
-                        (0, false) => {
-                            avg.copy_from_slice(tmp_avg);
-                            best.copy_from_slice(tmp_best);
-                        }
-                        (_, false) => {
-                            avg.iter_mut().zip(tmp_avg.iter()).for_each(|(o, t)| *o += t);
-                            best.iter_mut().zip(tmp_best.iter()).for_each(|(o, t)| *o += t);
-                        }
-                    }
+                for a in 0..k {
+                    self.evaluate_child(node, a, sums, opp, sigma, tmp_avg, tmp_best, rest, spare.as_deref_mut());
+                    self.gather(node, a, sigma, tmp_avg, tmp_best, avg, best);
                 }
             }
         }
     }
+
+    /// The evaluation walk of child `a` of `node` (strategy `sigma` at a
+    /// decision), its two vectors into `avg` and `best`, the states the
+    /// child's outcome excludes zeroed.
+    #[allow(clippy::too_many_arguments)]
+    fn evaluate_child(
+        &self,
+        node: u32,
+        a: usize,
+        sums: &[f32],
+        opp: &[f64],
+        sigma: &[f64],
+        avg: &mut [f64],
+        best: &mut [f64],
+        arena: &mut [f64],
+        spare: Option<&mut [f64]>,
+    ) {
+        let game = self.game;
+        let n_opp = game.states[1 - self.me].len();
+        let child = game.children(node)[a];
+        let (reach, rest) = arena.split_at_mut(n_opp);
+        match &game.nodes[node as usize] {
+            PublicNode::Chance { outcomes, .. } => {
+                let o = outcomes.start + a as u32;
+                let prob = game.outcomes[o as usize].prob;
+                reach.iter_mut().zip(opp).for_each(|(r, x)| *r = x * prob);
+                exclude(reach, game.excluded(o, 1 - self.me));
+                self.evaluate(child, sums, reach, avg, best, rest, spare);
+                exclude(avg, game.excluded(o, self.me));
+                exclude(best, game.excluded(o, self.me));
+            }
+            PublicNode::Decision { player, .. } if *player as usize == self.me => {
+                self.evaluate(child, sums, opp, avg, best, rest, spare)
+            }
+            _ => {
+                product(reach, opp, &sigma[a * n_opp..(a + 1) * n_opp]);
+                self.evaluate(child, sums, reach, avg, best, rest, spare);
+            }
+        }
+    }
+
+    /// Adds child `a`'s vectors (`tmp_avg`, `tmp_best`) into `node`'s
+    /// (`avg`, `best`; child 0's set them): at the traverser's decisions
+    /// the average weighs them by `sigma` and the best response takes the
+    /// highest, elsewhere they add up.
+    #[allow(clippy::too_many_arguments)]
+    fn gather(
+        &self,
+        node: u32,
+        a: usize,
+        sigma: &[f64],
+        tmp_avg: &[f64],
+        tmp_best: &[f64],
+        avg: &mut [f64],
+        best: &mut [f64],
+    ) {
+        let game = self.game;
+        let n_me = game.states[self.me].len();
+        let mine =
+            matches!(&game.nodes[node as usize], PublicNode::Decision { player, .. } if *player as usize == self.me);
+        match (a, mine) {
+            (0, true) => {
+                product(avg, &sigma[..n_me], tmp_avg);
+                best.copy_from_slice(tmp_best);
+            }
+            (_, true) => {
+                let row = &sigma[a * n_me..(a + 1) * n_me];
+                avg.iter_mut().zip(row).zip(tmp_avg).for_each(|((o, s), t)| *o += s * t);
+                best.iter_mut().zip(tmp_best).for_each(|(o, t)| *o = o.max(*t));
+            }
+            (0, false) => {
+                avg.copy_from_slice(tmp_avg);
+                best.copy_from_slice(tmp_best);
+            }
+            (_, false) => {
+                avg.iter_mut().zip(tmp_avg).for_each(|(o, t)| *o += t);
+                best.iter_mut().zip(tmp_best).for_each(|(o, t)| *o += t);
+            }
+        }
+    }
+}
+
+/// Runs `work` on every part on two threads, each with its own arena: the
+/// parts are handed out one at a time, so a thread that the machine's load
+/// holds back leaves its share to the other.
+fn share<P: Send>(parts: impl Iterator<Item = P> + Send, [a, b]: [&mut [f64]; 2], work: impl Fn(P, &mut [f64]) + Sync) {
+    let queue = std::sync::Mutex::new(parts);
+    let run = |arena: &mut [f64]| loop {
+        let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).next();
+        let Some(part) = next else { break };
+        work(part, arena);
+    };
+    // In the run's pool (`VectorCfr`'s) the other thread is alive and
+    // takes the second half of the join (or finds the queue empty).
+    rayon_core::join(|| run(a), || run(b));
 }
