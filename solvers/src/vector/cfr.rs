@@ -236,7 +236,7 @@ impl<'g> VectorCfr<'g> {
         let mut values = vec![0.0; kids.len() * n];
         let mut best = vec![0.0; n];
         for (row, &child) in values.chunks_exact_mut(n).zip(kids) {
-            walk.evaluate(child, &self.sums, opp, row, &mut best, &mut self.arenas[0]);
+            walk.evaluate(child, &self.sums, opp, row, &mut best, &mut self.arenas[0], None);
         }
         Some(values)
     }
