@@ -268,9 +268,9 @@ fn seeded(
     oracle
 }
 
-/// Vector CFR on a game whose tree is estimated above
-/// `VCFR_TREELESS_NODES` (named, or the default's choice before any tree):
-/// the public game derived from the rules, never the tree. `None` when
+/// Vector CFR on a game whose public game is derived from the rules
+/// (`registry::vcfr_on_rules`: named, or the default's choice before any
+/// tree), never the tree. `None` when
 /// `solve` goes on to build the tree.
 fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<registry::Chosen>) -> Option<i32> {
     let vector = |row: SolverId| row.name.starts_with("vcfr");
@@ -279,7 +279,7 @@ fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<reg
         && !args.exact
         && args.limits.tree.is_none()
         && galac_runtime::tree::estimate(game, registry::VCFR_TREELESS_NODES)
-            .is_some_and(|e| e.nodes >= registry::VCFR_TREELESS_NODES);
+            .is_some_and(|e| registry::vcfr_on_rules(game, e.nodes));
     if !(named_vector || untreed.as_ref().is_some_and(|c| vector(c.row))) {
         return None;
     }
