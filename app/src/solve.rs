@@ -104,6 +104,9 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     // goes to the double oracle (the registry's choice, before any tree).
     let chosen = args.solver.is_none() && args.strategy.is_none() && !args.exact && args.limits.tree.is_none();
     let untreed = (chosen && !states).then(|| registry::default_before_tree(game)).flatten();
+    // `--curve` is written on the built tree: vector CFR on the rules of a
+    // game whose tree fits (`VCFR_TREELESS_NODES`) gives way to the tree.
+    let untreed = untreed.filter(|c| !(c.row.name == "vcfr" && args.curve.is_some() && tree_fits(game)));
     if let Some(registry::Chosen { row, why, .. }) = &untreed {
         if refuses_run_flags_for(row, Some(why), args) {
             return 2;
@@ -279,7 +282,8 @@ fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<reg
         && !args.exact
         && args.limits.tree.is_none()
         && galac_runtime::tree::estimate(game, registry::VCFR_TREELESS_NODES)
-            .is_some_and(|e| registry::vcfr_on_rules(game, e.nodes));
+            .is_some_and(|e| registry::vcfr_on_rules(game, e.nodes))
+        && !(args.curve.is_some() && tree_fits(game));
     if !(named_vector || untreed.as_ref().is_some_and(|c| vector(c.row))) {
         return None;
     }
@@ -304,6 +308,13 @@ fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<reg
         why: untreed.as_ref().map(|c| c.why.clone()),
     };
     Some(registry::vcfr::run_game(game, &req))
+}
+
+/// Whether the game's tree is estimated under `VCFR_TREELESS_NODES` (so
+/// that vector CFR may build it).
+fn tree_fits<G: Game>(game: &G) -> bool {
+    galac_runtime::tree::estimate(game, registry::VCFR_TREELESS_NODES)
+        .is_some_and(|e| e.nodes < registry::VCFR_TREELESS_NODES)
 }
 
 /// Whether every file the run will write (`--out`, `--curve`,
