@@ -100,13 +100,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         registry::harness::interrupted();
     }
     let states = args.flags.maxn.depth.is_some() || args.flags.maxn.transpositions;
-    // Without `--solver`, a two-player game too large for the LP's tree
-    // goes to the double oracle (the registry's choice, before any tree).
-    let chosen = args.solver.is_none() && args.strategy.is_none() && !args.exact && args.limits.tree.is_none();
-    let untreed = (chosen && !states).then(|| registry::default_before_tree(game)).flatten();
-    // `--curve` is written on the built tree: vector CFR on the rules of a
-    // game whose tree fits (`VCFR_TREELESS_NODES`) gives way to the tree.
-    let untreed = untreed.filter(|c| !(c.row.name == "vcfr" && args.curve.is_some() && tree_fits(game)));
+    let untreed = untreed(game, args, states);
     if let Some(registry::Chosen { row, why, .. }) = &untreed {
         if refuses_run_flags_for(row, Some(why), args) {
             return 2;
@@ -308,6 +302,17 @@ fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<reg
         why: untreed.as_ref().map(|c| c.why.clone()),
     };
     Some(registry::vcfr::run_game(game, &req))
+}
+
+/// Without `--solver`, the registry's choice before any tree (a
+/// two-player game too large for the LP's tree goes to the double oracle,
+/// a hand game to vector CFR on its rules). `--curve` is written on the
+/// built tree: vector CFR on the rules of a game whose tree fits
+/// (`VCFR_TREELESS_NODES`) gives way to the tree.
+fn untreed<G: Game>(game: &G, args: &SolveArgs, states: bool) -> Option<registry::Chosen> {
+    let chosen = args.solver.is_none() && args.strategy.is_none() && !args.exact && args.limits.tree.is_none();
+    let untreed = (chosen && !states).then(|| registry::default_before_tree(game)).flatten();
+    untreed.filter(|c| !(c.row.name == "vcfr" && args.curve.is_some() && tree_fits(game)))
 }
 
 /// Whether the game's tree is estimated under `VCFR_TREELESS_NODES` (so
