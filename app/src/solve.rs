@@ -100,10 +100,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
         registry::harness::interrupted();
     }
     let states = args.flags.maxn.depth.is_some() || args.flags.maxn.transpositions;
-    // Without `--solver`, a two-player game too large for the LP's tree
-    // goes to the double oracle (the registry's choice, before any tree).
-    let chosen = args.solver.is_none() && args.strategy.is_none() && !args.exact && args.limits.tree.is_none();
-    let untreed = (chosen && !states).then(|| registry::default_before_tree(game)).flatten();
+    let untreed = untreed(game, args, states);
     if let Some(registry::Chosen { row, why, .. }) = &untreed {
         if refuses_run_flags_for(row, Some(why), args) {
             return 2;
@@ -268,9 +265,9 @@ fn seeded(
     oracle
 }
 
-/// Vector CFR on a game whose tree is estimated above
-/// `VCFR_TREELESS_NODES` (named, or the default's choice before any tree):
-/// the public game derived from the rules, never the tree. `None` when
+/// Vector CFR on a game whose public game is derived from the rules
+/// (`registry::vcfr_on_rules`: named, or the default's choice before any
+/// tree), never the tree. `None` when
 /// `solve` goes on to build the tree.
 fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<registry::Chosen>) -> Option<i32> {
     let vector = |row: SolverId| row.name.starts_with("vcfr");
@@ -279,7 +276,8 @@ fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<reg
         && !args.exact
         && args.limits.tree.is_none()
         && galac_runtime::tree::estimate(game, registry::VCFR_TREELESS_NODES)
-            .is_some_and(|e| e.nodes >= registry::VCFR_TREELESS_NODES);
+            .is_some_and(|e| registry::vcfr_on_rules(game, e.nodes))
+        && !(args.curve.is_some() && tree_fits(game));
     if !(named_vector || untreed.as_ref().is_some_and(|c| vector(c.row))) {
         return None;
     }
@@ -304,6 +302,24 @@ fn vector_without_tree<G: Game>(game: &G, args: &SolveArgs, untreed: &Option<reg
         why: untreed.as_ref().map(|c| c.why.clone()),
     };
     Some(registry::vcfr::run_game(game, &req))
+}
+
+/// Without `--solver`, the registry's choice before any tree (a
+/// two-player game too large for the LP's tree goes to the double oracle,
+/// a hand game to vector CFR on its rules). `--curve` is written on the
+/// built tree: vector CFR on the rules of a game whose tree fits
+/// (`VCFR_TREELESS_NODES`) gives way to the tree.
+fn untreed<G: Game>(game: &G, args: &SolveArgs, states: bool) -> Option<registry::Chosen> {
+    let chosen = args.solver.is_none() && args.strategy.is_none() && !args.exact && args.limits.tree.is_none();
+    let untreed = (chosen && !states).then(|| registry::default_before_tree(game)).flatten();
+    untreed.filter(|c| !(c.row.name == "vcfr" && args.curve.is_some() && tree_fits(game)))
+}
+
+/// Whether the game's tree is estimated under `VCFR_TREELESS_NODES` (so
+/// that vector CFR may build it).
+fn tree_fits<G: Game>(game: &G) -> bool {
+    galac_runtime::tree::estimate(game, registry::VCFR_TREELESS_NODES)
+        .is_some_and(|e| e.nodes < registry::VCFR_TREELESS_NODES)
 }
 
 /// Whether every file the run will write (`--out`, `--curve`,

@@ -4,8 +4,11 @@
 //! size), nothing (build the tree) otherwise, and that seed's independence
 //! of the thread count, and the engine of the restricted LPs of the
 //! oracle from the paper's start; a game whose LP over the public tree is
-//! small gets the full LP (the tree is built). Hand games' choice of vector CFR is tested with the
-//! hold'em spots (`holdem.rs`).
+//! small gets the full LP (the tree is built); a hand game past the
+//! seeded oracle's size that one representative deal walks gets vector
+//! CFR on its rules.
+//! Hand games' choice of vector CFR on the tree is tested with the hold'em
+//! spots (`holdem.rs`).
 
 use galac_app::registry::{
     default_before_tree, unseeded_lp_backend, Chosen, LP_MAX_NODES, SEEDED_DO_NODES, SEED_CFR_ITERATIONS,
@@ -101,4 +104,26 @@ fn games_with_a_small_public_lp_get_the_full_lp() {
     assert!(default_before_tree(&load("leduc.gala", &["ranks=13"])).is_none(), "13-rank Leduc: the LP");
     let dice = default_before_tree(&load("liars_dice.gala", &[])).expect("chosen before the tree");
     assert_eq!((dice.row.name, dice.warm_start_cfr), ("do", Some(SEED_CFR_ITERATIONS)));
+}
+
+/// The river spot (under `VCFR_TREELESS_NODES` and the LP's size) goes
+/// to vector CFR on its rules before any tree, as the turn does, because
+/// one representative deal walks its public game: cheaper than its tree
+/// (BENCHMARKS.md, Hold'em; the old rule built the tree). Leduc (no
+/// two-card hands) keeps its tree, named or not.
+#[test]
+fn a_hand_game_one_deal_walks_is_solved_on_its_rules() {
+    use galac_app::registry::{vcfr_on_rules, VCFR_TREELESS_NODES};
+    use galac_runtime::game::Game;
+    let river = crate::games::load_interp("holdem_river.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let guess = galac_runtime::tree::estimate(&river, f64::INFINITY).expect("estimates");
+    assert!(guess.nodes > SEEDED_DO_NODES && guess.nodes < VCFR_TREELESS_NODES, "{guess:?}");
+    assert!(river.representative().is_ok());
+    assert!(vcfr_on_rules(&river, guess.nodes));
+    let c = default_before_tree(&river).expect("chosen before the tree");
+    assert_eq!(c.row.name, "vcfr", "{}", c.why);
+    assert!(c.why.contains("one representative deal walks the public game"), "{}", c.why);
+    let leduc = crate::games::load_interp("leduc.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let guess = galac_runtime::tree::estimate(&leduc, f64::INFINITY).expect("estimates");
+    assert!(!vcfr_on_rules(&leduc, guess.nodes));
 }

@@ -316,14 +316,26 @@ pub fn default_for(shape: &Shape) -> (SolverId, String) {
 }
 
 /// Vector CFR derives its public game from the rules, never building the
-/// tree (`vector::from_game`), only for trees estimated above this many
-/// nodes. Below it the derivation from the built tree is far faster and
-/// smaller: on the river with every hand (about 10^8 nodes) the tree path
-/// took 53 s and 4 GB, the rules path had not finished in 245 s at 14 GB
-/// (BENCHMARKS.md, Hold'em). The bound is `--max-nodes`'s default, so a
-/// tree the default limits allow is built; the turn spot (about 10^9
-/// nodes) has only the rules path.
+/// tree (`vector::from_game`), for trees estimated above this many nodes,
+/// and for a hand game (of over [`SEEDED_DO_NODES`]) whose private values the
+/// compiler proves steer only the payoff (`Game::representative`: one
+/// deal walks the public tree), which is cheaper than its tree
+/// ([`vcfr_on_rules`]; the river: 148 MB and 1.0 s of CPU against 180 MB
+/// and 3.5 s, with every hand 4.1 GB and 30 s against 4.7 GB; BENCHMARKS.md,
+/// Hold'em). Below it a game walked deal by deal is far faster and smaller
+/// on its tree: the river with every hand had not finished from the rules
+/// in 245 s at 14 GB before the representative walk. The bound is
+/// `--max-nodes`'s default, so a tree the default limits allow is built;
+/// the turn spot (about 10^9 nodes) has only the rules path.
 pub const VCFR_TREELESS_NODES: f64 = 200_000_000.0;
+
+/// Whether vector CFR on `game`, whose tree is estimated at `nodes`,
+/// derives its public game from the rules without the tree (see
+/// [`VCFR_TREELESS_NODES`]): `solve --solver vcfr` and the default alike.
+/// Under [`SEEDED_DO_NODES`] every tree is built (a fraction of a second).
+pub fn vcfr_on_rules<G: galac_runtime::game::Game>(game: &G, nodes: f64) -> bool {
+    nodes >= VCFR_TREELESS_NODES || (nodes >= SEEDED_DO_NODES && deals_hands(game) && game.representative().is_ok())
+}
 
 /// Trees estimated at this many nodes or more (and under [`LP_MAX_NODES`])
 /// go to the double oracle seeded by [`SEED_CFR_ITERATIONS`] of CFR+ on the
@@ -358,8 +370,9 @@ pub struct Chosen {
 /// two-player game whose tree Knuth's estimate puts above [`LP_MAX_NODES`]
 /// and whose sampled leaves all pay the same total, vector CFR on the game
 /// (no tree) when each player is dealt a two-card hand and the estimate is
-/// above [`VCFR_TREELESS_NODES`], else the double oracle (a hand game under
-/// that size builds its tree, where [`default_for`] picks vector CFR);
+/// above [`VCFR_TREELESS_NODES`] or one representative deal walks the
+/// public game ([`vcfr_on_rules`]; another hand game builds its tree,
+/// where [`default_for`] picks vector CFR), else the double oracle;
 /// from [`SEEDED_DO_NODES`] to [`LP_MAX_NODES`], the double oracle seeded
 /// by CFR+ (which builds the tree) unless the game's LP over the public
 /// tree is small ([`public_lp_fits`]); `None` (build the tree, then
@@ -378,6 +391,18 @@ pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<Cho
         return None;
     }
     let hands = deals_hands(game);
+    if hands && vcfr_on_rules(game, guess.nodes) {
+        let why = match game.representative() {
+            Ok(proof) => format!("one representative deal walks the public game ({proof})"),
+            Err(_) => format!("a tree estimated at over {} nodes", VCFR_TREELESS_NODES as u64),
+        };
+        let row = by_name("vcfr")?;
+        let why = format!(
+            "two players, each dealt a two-card hand, and {why}: vector CFR on the public game derived from the \
+             rules, without the tree (a game with a move not seen by both is refused: name `--solver do`)"
+        );
+        return Some(Chosen { row, why, warm_start_cfr: None });
+    }
     if guess.nodes < LP_MAX_NODES {
         if hands || public_lp_fits(game, guess.nodes) {
             return None;
@@ -391,17 +416,7 @@ pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<Cho
         return Some(Chosen { row: by_name("do")?, why, warm_start_cfr: Some(SEED_CFR_ITERATIONS) });
     }
     if hands {
-        if guess.nodes < VCFR_TREELESS_NODES {
-            return None;
-        }
-        let row = by_name("vcfr")?;
-        let why = format!(
-            "two players, each dealt a two-card hand, and a tree estimated at over {} nodes: vector CFR on the public \
-             game derived from the rules, without the tree (a game with a move not seen by both is refused: name \
-             `--solver do`)",
-            VCFR_TREELESS_NODES as u64
-        );
-        return Some(Chosen { row, why, warm_start_cfr: None });
+        return None;
     }
     let row = by_name("do")?;
     let why = format!(

@@ -109,7 +109,6 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
         Err(why) => format!("public game walked deal by deal ({} states advanced, slow): {why}", derived.advanced),
     });
     notes.push(format!("public game: decisions {:?}, leaves {:?} per street", streets.decisions, streets.leaves));
-    let labelled = labelled(game, &derived, &run.cfr);
     let firsts = crate::hands_public::firsts(&crate::hands_public::decisions(public));
     let grids = crate::hands_public::grids(public, &mut run.cfr, &firsts);
     let mut text = format!("game: {}\nsolver: {name}\n", crate::title(game));
@@ -124,6 +123,13 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
         text += "\n";
         text += &crate::hands::text(grid, &info.players);
     }
+    // The JSON answer (every decision's strategy hand by hand: about a
+    // million labelled sets on the turn, 200 MB with their labels) only
+    // when it is written.
+    if req.format != crate::Format::Json && req.out.is_none() {
+        return Ok((text, String::new()));
+    }
+    let labelled = labelled(game, &derived, &run.cfr);
     let findings = fields(&Findings { public_game: streets })?;
     let answer = crate::report::SolveJson {
         schema: crate::report::SOLVE_SCHEMA,

@@ -1,5 +1,6 @@
 //! `galac solve --solver cfr|cfr+|dcfr|lcfr|pcfr+` end to end: the stop
-//! rules, the curve in the JSON answer and in its own file, checkpoints that
+//! rules, the curve in the JSON answer and in its own file (a hand game's
+//! from its tree, not its rules), checkpoints that
 //! resume exactly, the three-player note, and wrong calls.
 
 use std::process::Command;
@@ -131,4 +132,29 @@ fn distributed_needs_the_mpi_feature() {
     let (code, _, err) = galac(&["solve", &kuhn, "--solver", "lp", "--distributed"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--distributed"), "{err}");
+}
+
+/// A river spot of about 93,000 nodes goes to vector CFR on its rules by
+/// default; asked for `--curve`, which is written on the built tree, it
+/// builds its tree instead and the answer has the curve (it was refused
+/// as too large to build when the rules path was first the default).
+#[test]
+fn the_curve_of_a_hand_game_solved_on_its_rules_comes_from_its_tree() {
+    let river = example("holdem_river.gala");
+    let spot = [
+        "--param",
+        "oop_range=AA,KK,QQ,JJ,TT,AKs,AQs,KQs,ATs,AJs",
+        "--param",
+        "ip_range=99,88,77,AJs,KJs,QJs,JTs,A5s,A4s",
+    ];
+    let args = [&["solve", &river, "--iterations", "10", "--check-every", "5", "--format", "json"][..], &spot].concat();
+    let rules = json(&args);
+    assert!(rules["solver"].as_str().unwrap_or("").ends_with("on the public game without the tree"), "{rules}");
+    let dir = std::env::temp_dir().join(format!("galac-cfr-hand-curve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let curve_path = dir.join("curve.csv").to_string_lossy().into_owned();
+    let tree = json(&[&args[..], &["--curve", &curve_path]].concat());
+    assert!(!tree["solver"].as_str().unwrap_or("").contains("without the tree"), "{tree}");
+    assert_eq!(tree["curve"].as_array().map(Vec::len), Some(2), "{tree}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

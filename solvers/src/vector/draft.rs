@@ -43,16 +43,36 @@ pub(super) struct ChanceDraft {
 /// A leaf's payoffs to player 0, per deal: listed, or one amount for
 /// every deal of a list (a leaf whose payoff reads no private value).
 pub(super) enum Pays {
-    /// The deals, and each one's payoff.
-    Deals(Rc<Vec<u32>>, Vec<i64>),
+    /// The deals, and each one's payoff as an index into `values`, the
+    /// table's distinct payoffs in increasing order. A showdown has three
+    /// (lose, tie, win), so a deal costs a byte, not the eight of its
+    /// amount, and tables whose deals win, tie and lose alike (the turn's
+    /// showdowns on one river card at every stake) share their indices.
+    Deals {
+        deals: Rc<Vec<u32>>,
+        values: Vec<i64>,
+        index: Index,
+    },
     Constant(i64, Rc<Vec<u32>>),
+}
+
+/// Per deal of a table, the index of its payoff in the table's values:
+/// a byte when there are at most 256 values.
+pub(super) enum Index {
+    Bytes(Rc<[u8]>),
+    Words(Vec<u32>),
 }
 
 impl Pays {
     /// Each deal and its payoff.
     fn each(&self) -> Box<dyn Iterator<Item = (u32, i64)> + '_> {
         match self {
-            Pays::Deals(deals, pays) => Box::new(deals.iter().copied().zip(pays.iter().copied())),
+            Pays::Deals { deals, values, index: Index::Bytes(index) } => {
+                Box::new(deals.iter().zip(index.iter()).map(|(&d, &k)| (d, values[k as usize])))
+            }
+            Pays::Deals { deals, values, index: Index::Words(index) } => {
+                Box::new(deals.iter().zip(index).map(|(&d, &k)| (d, values[k as usize])))
+            }
             Pays::Constant(pay, deals) => Box::new(deals.iter().map(move |&d| (d, *pay))),
         }
     }
@@ -79,6 +99,8 @@ pub(super) struct Draft {
     /// memory grows with the distinct payoffs, not the leaves.
     pub leaves: Vec<(u32, u32)>,
     pub tables: Vec<Pays>,
+    /// The byte indices of the tables so far, each kept once.
+    patterns: rustc_hash::FxHashSet<Rc<[u8]>>,
 }
 
 /// A public game and, per public decision, its node and the information
@@ -100,6 +122,7 @@ impl Draft {
             chances: Vec::new(),
             leaves: Vec::new(),
             tables: Vec::new(),
+            patterns: Default::default(),
         }
     }
 
@@ -165,7 +188,26 @@ impl Draft {
     ) -> Result<u32, SolveError> {
         let entries = pays.map(|pay| self.zero_sum(id, pay)).collect::<Result<Vec<i64>, _>>()?;
         debug_assert_eq!(entries.len(), deals.len());
-        self.tables.push(Pays::Deals(deals, entries));
+        let mut values = entries.clone();
+        values.sort_unstable();
+        values.dedup();
+        // `entries`' length until now: a table's values are a few.
+        values.shrink_to_fit();
+        let at = |pay: &i64| values.binary_search(pay).unwrap_or_default();
+        let index = if values.len() <= 1 << 8 {
+            let bytes: Vec<u8> = entries.iter().map(|pay| at(pay) as u8).collect();
+            Index::Bytes(match self.patterns.get(bytes.as_slice()) {
+                Some(shared) => shared.clone(),
+                None => {
+                    let new: Rc<[u8]> = bytes.into();
+                    self.patterns.insert(new.clone());
+                    new
+                }
+            })
+        } else {
+            Index::Words(entries.iter().map(|pay| at(pay) as u32).collect())
+        };
+        self.tables.push(Pays::Deals { deals, values, index });
         Ok(self.tables.len() as u32 - 1)
     }
 
@@ -513,5 +555,37 @@ impl Draft {
             payoffs.push(payoff);
         }
         (payoffs, rankings, matrix)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::{Draft, Index, Pays};
+
+    /// Two showdown tables at different stakes whose deals win, tie and
+    /// lose alike share one byte per deal, and each gives back its own
+    /// payoffs; a table of more than 256 amounts keeps a word per deal.
+    #[test]
+    fn tables_keep_a_byte_per_deal_and_share_alike_outcomes() {
+        let mut draft = Draft::new(["a".into(), "b".into()], vec![0.25; 4]);
+        let deals = Rc::new(vec![0, 1, 2, 3]);
+        let table = |draft: &mut Draft, stake: i64| {
+            let pays = [stake, 0, -stake, stake].map(|p| [p, -p]);
+            draft.deals_table(0, deals.clone(), pays.into_iter()).unwrap() as usize
+        };
+        let (small, big) = (table(&mut draft, 50), table(&mut draft, 900));
+        let bytes = |t: &Pays| match t {
+            Pays::Deals { index: Index::Bytes(b), .. } => b.clone(),
+            _ => panic!("not a byte table"),
+        };
+        assert!(Rc::ptr_eq(&bytes(&draft.tables[small]), &bytes(&draft.tables[big])));
+        assert_eq!(draft.tables[big].each().collect::<Vec<_>>(), [(0, 900), (1, 0), (2, -900), (3, 900)]);
+        assert_eq!(draft.tables[small].each().collect::<Vec<_>>(), [(0, 50), (1, 0), (2, -50), (3, 50)]);
+        let many = Rc::new((0..300).collect::<Vec<u32>>());
+        let wide = draft.deals_table(0, many, (0..300).map(|p| [p, -p])).unwrap() as usize;
+        assert!(matches!(&draft.tables[wide], Pays::Deals { index: Index::Words(_), .. }));
+        assert_eq!(draft.tables[wide].each().nth(299), Some((299, 299)));
     }
 }

@@ -33,54 +33,11 @@ use galac_runtime::info::InfoInterner;
 use galac_runtime::rational::Ratio;
 use rustc_hash::FxHashMap;
 
-use super::draft::{Draft, Sets, NONE};
-use super::game::PublicGame;
+use super::draft::{Draft, NONE};
+pub use super::from_game_parts::FromGame;
+use super::from_game_parts::{GameSets, Item, Outcomes, Step};
 use super::infer::refuse;
 use crate::solver::SolveError;
-
-/// A public game made from the game's rules, with the interner whose
-/// information sets its decisions name.
-pub struct FromGame {
-    pub game: PublicGame,
-    /// Per decision of the public game: the node and the interner's
-    /// information sets there, each with its player's private state.
-    /// (Below both players' first moves, a representative walk records
-    /// only the representative's set: see `representative`.)
-    pub decisions: Vec<(u32, Vec<(u32, u32)>)>,
-    pub info: InfoInterner,
-    /// `Ok(the proof)` when one representative deal walked the public tree
-    /// below both players' first moves (its decisions there name no
-    /// information set per private state), `Err(why not)` when every deal
-    /// walked it.
-    pub representative: Result<String, String>,
-    /// How many game states the derivation advanced (past the deal's
-    /// enumeration): the walk over every deal's is about the scalar
-    /// tree's node count.
-    pub advanced: u64,
-}
-
-/// The game's information sets, for the draft's labels and messages.
-struct GameSets<'g, G: Game> {
-    game: &'g G,
-    info: &'g InfoInterner,
-}
-
-impl<G: Game> Sets for GameSets<'_, G> {
-    fn label(&self, set: u32) -> String {
-        self.game.infoset_label(self.info, set)
-    }
-
-    fn name(&self, set: u32) -> String {
-        match self.label(set) {
-            label if label.is_empty() => format!("information set {set}"),
-            label => format!("`{label}`"),
-        }
-    }
-
-    fn player(&self, set: u32) -> usize {
-        self.info.infoset_key(set).player as usize
-    }
-}
 
 /// Works out the public game of `game` (see the module comment), or says
 /// why the game is outside the class, or the game's own error.
@@ -147,7 +104,7 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
         chances: FxHashMap::default(),
         tables: FxHashMap::default(),
         constants: FxHashMap::default(),
-        sets: FxHashMap::default(),
+        sets: Default::default(),
         walked: false,
         advanced: deals.len() as u64 * u64::from(representative.is_ok()),
     };
@@ -161,25 +118,6 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
     let (game_out, decisions) = draft.finish(&GameSets { game, info: &info })?;
     Ok(FromGame { game: game_out, decisions, info, representative, advanced })
 }
-
-/// What the deals of a public node do there, each state advanced once and
-/// its children made right after (a compiled game keeps a node's
-/// candidates only until its next `advance`).
-enum Step<S> {
-    Leaf(Vec<(u32, [i64; 2])>),
-    /// Per deal (deal, set, moves offered); per action its children; the
-    /// player and the first deal's action labels.
-    Decision {
-        player: usize,
-        sets: Vec<(u32, u32, u32)>,
-        kids: Vec<Vec<(u32, S)>>,
-        labels: Vec<String>,
-    },
-    Chance(Vec<Item<S>>),
-}
-
-/// An outcome of one deal's chance node: (deal, child, probability, label).
-type Item<S> = (u32, S, f64, String);
 
 struct Builder<'g, G: Game> {
     game: &'g G,
@@ -200,23 +138,11 @@ struct Builder<'g, G: Game> {
     constants: FxHashMap<([i64; 2], *const Vec<u32>), u32>,
     /// The lists of deals present met so far, each kept once (and alive,
     /// so that the memos' addresses name one list for the whole walk).
-    sets: FxHashMap<Vec<u32>, Rc<Vec<u32>>>,
+    sets: rustc_hash::FxHashSet<Rc<Vec<u32>>>,
     /// Whether a representative deal walked some public node.
     walked: bool,
     /// States advanced so far (the deals' enumeration aside).
     advanced: u64,
-}
-
-/// A chance node's public outcomes in a representative walk: per outcome
-/// (grouped by label, in order of first appearance), its label, the deals
-/// it allows with their probability, and the first of them with the
-/// index of the outcome in that deal's list (the representative below).
-struct Outcomes {
-    deals: Rc<Vec<u32>>,
-    labels: Vec<String>,
-    allowed: Rc<Vec<Vec<(u32, f64)>>>,
-    present: Vec<Rc<Vec<u32>>>,
-    first: Vec<(u32, u32)>,
 }
 
 impl<G: Game> Builder<'_, G> {
@@ -231,11 +157,28 @@ impl<G: Game> Builder<'_, G> {
         parent: u32,
         decided: [bool; 2],
     ) -> Result<u32, SolveError> {
+        // Every state made below is gone when the subtree is built (the
+        // draft and the memos keep information sets, never states), so
+        // the facts they pushed are forgotten: the interner holds one
+        // path's, not every state's the derivation made.
+        let mark = self.info.mark();
+        let id = self.build_node(entries, label, parent, decided)?;
+        self.info.truncate(mark);
+        Ok(id)
+    }
+
+    fn build_node(
+        &mut self,
+        entries: Vec<(u32, G::State)>,
+        label: String,
+        parent: u32,
+        decided: [bool; 2],
+    ) -> Result<u32, SolveError> {
         let (step, same) = self.step(entries, decided)?;
         let id = self.draft.open(label, parent, same)?;
         match step {
             Step::Leaf(pays) => self.draft.leaf(id, pays.into_iter())?,
-            Step::Decision { player, sets, kids, labels } => {
+            Step::Decision { player, sets, mut kids, parents, labels } => {
                 let n_actions = sets.first().map_or(0, |s| s.2);
                 let mut decided = decided;
                 decided[player] = true;
@@ -244,9 +187,13 @@ impl<G: Game> Builder<'_, G> {
                 let present = if walk { self.interned(sets.iter().map(|s| s.0).collect()) } else { Rc::default() };
                 let names = GameSets { game: self.game, info: &self.info };
                 self.draft.decision(id, player, n_actions, sets.into_iter(), &names)?;
-                let mut ids = Vec::with_capacity(kids.len());
-                for (a, (mut child, label)) in kids.into_iter().zip(labels).enumerate() {
+                let mut ids = Vec::with_capacity(labels.len());
+                for (a, label) in labels.into_iter().enumerate() {
                     debug_assert!(a < n_actions as usize);
+                    let mut child = match kids.get_mut(a) {
+                        Some(child) => std::mem::take(child),
+                        None => self.children(&parents, a as u32)?,
+                    };
                     ids.push(if walk && !child.is_empty() {
                         let (deal, state) = child.swap_remove(0);
                         drop(child);
@@ -298,6 +245,21 @@ impl<G: Game> Builder<'_, G> {
     /// `state` (before its `advance`), with the deals `present` there (in
     /// order, `deal` among them), and its subtree (see the module comment).
     fn walk(
+        &mut self,
+        deal: u32,
+        state: G::State,
+        present: &Rc<Vec<u32>>,
+        label: String,
+        parent: u32,
+    ) -> Result<u32, SolveError> {
+        // As in `build`: the facts of the states made below are forgotten.
+        let mark = self.info.mark();
+        let id = self.walk_node(deal, state, present, label, parent)?;
+        self.info.truncate(mark);
+        Ok(id)
+    }
+
+    fn walk_node(
         &mut self,
         deal: u32,
         state: G::State,
@@ -405,8 +367,8 @@ impl<G: Game> Builder<'_, G> {
         match self.sets.get(&deals) {
             Some(set) => set.clone(),
             None => {
-                let set = Rc::new(deals.clone());
-                self.sets.insert(deals, set.clone());
+                let set = Rc::new(deals);
+                self.sets.insert(set.clone());
                 set
             }
         }
@@ -443,10 +405,13 @@ impl<G: Game> Builder<'_, G> {
         let mut group_of: FxHashMap<String, usize> = FxHashMap::default();
         let (mut labels, mut allowed, mut first, mut deals) =
             (Vec::new(), Vec::<Vec<(u32, f64)>>::new(), Vec::new(), Vec::new());
+        // An outcome allows at most every deal present: sized once, not
+        // grown by doubling (the turn's river: 48 lists of 37,313 deals).
+        let most = present.len();
         let mut add = |d: u32, k: u32, label: String, p: f64| {
             let g = *group_of.entry(label).or_insert_with_key(|label| {
                 labels.push(label.clone());
-                allowed.push(Vec::new());
+                allowed.push(Vec::with_capacity(most));
                 first.push((d, k));
                 labels.len() - 1
             });
@@ -483,6 +448,8 @@ impl<G: Game> Builder<'_, G> {
             // Every deal allows every outcome: the representative goes on.
             first.iter_mut().for_each(|f: &mut (u32, u32)| f.0 = deal);
         }
+        // Grown by pushes: kept for the whole walk, so without the slack.
+        allowed.iter_mut().for_each(Vec::shrink_to_fit);
         let present = allowed.iter().map(|a| self.interned(a.iter().map(|&(d, _)| d).collect())).collect();
         Ok(Outcomes { deals: Rc::new(deals), labels, allowed: Rc::new(allowed), present, first })
     }
@@ -492,16 +459,27 @@ impl<G: Game> Builder<'_, G> {
     /// Where a representative walks on after a decision (both players
     /// then having moved: `decided`), only the first deal's children are
     /// made.
+    ///
+    /// Before a representative walks (the deal's first moves), only a
+    /// decision's first action's children are made here, and each other
+    /// action's when its subtree is built ([`Self::children`], from each
+    /// deal's state before its `advance`): a turn's root would otherwise
+    /// hold four states per deal (its actions' children) while the first
+    /// action's subtree is built, 88 MB of its peak. (The first action's
+    /// children made at once keep the states advanced no more than in the
+    /// walk over every deal on a game as small as Kuhn.)
     fn step(
         &mut self,
         entries: Vec<(u32, G::State)>,
         decided: [bool; 2],
     ) -> Result<(Step<G::State>, bool), SolveError> {
         let game = self.game;
-        let walks = |player: u32| !self.donors.is_empty() && decided[1 - player as usize];
+        let lazy = !self.donors.is_empty();
+        let walks = |player: u32| lazy && decided[1 - player as usize];
         let mut step: Option<Step<G::State>> = None;
         let mut same = true;
         for (deal, mut state) in entries {
+            let before = lazy.then(|| state.clone());
             let node = advance_out_of_line(game, &mut state, &mut self.info)?;
             self.advanced += 1;
             match (node, step.get_or_insert_with(|| Step::first(game, &state, node))) {
@@ -509,18 +487,27 @@ impl<G: Game> Builder<'_, G> {
                     let p = game.payoffs(&state, &mut self.pay);
                     pays.push((deal, [p[0], p[1]]));
                 }
-                (Node::Decision { player, infoset, n_actions }, Step::Decision { player: first, sets, kids, .. })
-                    if player as usize == *first =>
-                {
+                (
+                    Node::Decision { player, infoset, n_actions },
+                    Step::Decision { player: first, sets, kids, parents, .. },
+                ) if player as usize == *first => {
                     let first = sets.is_empty();
                     sets.push((deal, infoset, n_actions));
                     if walks(player) && !first {
                         continue;
                     }
-                    if kids.len() < n_actions as usize {
-                        kids.resize_with(n_actions as usize, Vec::new);
+                    // The first action's children now, the others' later
+                    // from `parents` (only the representative's where it
+                    // walks on: made now).
+                    let mut made = n_actions as usize;
+                    if let Some(before) = before.filter(|_| !walks(player)) {
+                        parents.push((deal, before));
+                        made = made.min(1);
                     }
-                    for (a, list) in kids.iter_mut().enumerate().take(n_actions as usize) {
+                    if kids.len() < made {
+                        kids.resize_with(made, Vec::new);
+                    }
+                    for (a, list) in kids.iter_mut().enumerate().take(made) {
                         let mut child = state.clone();
                         game.apply(&mut child, a as u32, &mut self.info)?;
                         list.push((deal, child));
@@ -543,21 +530,18 @@ impl<G: Game> Builder<'_, G> {
         }
         Ok((step.unwrap_or(Step::Leaf(Vec::new())), same))
     }
-}
 
-impl<S> Step<S> {
-    /// The empty step of a node of `node`'s kind (labels from `state`, the
-    /// first deal's, just advanced).
-    fn first<G: Game<State = S>>(game: &G, state: &S, node: Node) -> Step<S> {
-        match node {
-            Node::Terminal => Step::Leaf(Vec::new()),
-            Node::Decision { player, n_actions, .. } => Step::Decision {
-                player: player as usize,
-                sets: Vec::new(),
-                kids: Vec::new(),
-                labels: (0..n_actions).map(|a| game.action_label(state, a)).collect(),
-            },
-            Node::Chance { .. } => Step::Chance(Vec::new()),
+    /// Action `action`'s children of the deals' states `parents` (each
+    /// before its `advance`, at a decision).
+    fn children(&mut self, parents: &[(u32, G::State)], action: u32) -> Result<Vec<(u32, G::State)>, SolveError> {
+        let mut out = Vec::with_capacity(parents.len());
+        for (deal, parent) in parents {
+            let mut child = parent.clone();
+            advance_out_of_line(self.game, &mut child, &mut self.info)?;
+            self.advanced += 1;
+            self.game.apply(&mut child, action, &mut self.info)?;
+            out.push((*deal, child));
         }
+        Ok(out)
     }
 }

@@ -15,6 +15,7 @@ pub mod cards;
 pub mod cfr;
 mod draft;
 pub mod from_game;
+mod from_game_parts;
 pub mod from_tree;
 pub mod game;
 pub mod infer;
