@@ -317,7 +317,7 @@ pub fn solve_highs_bounded(sf: &SequenceForm, q_bound: f64) -> Result<LpSolution
 }
 
 /// [`solve_highs`] with the columns bounded as `boxed` says: if a bound
-/// holds a `q` (or a plan at 1) with a nonzero reduced cost (the second
+/// holds a `q` with a nonzero reduced cost (the second
 /// player's plan read from the duals would then not be the LP's), the LP is
 /// solved again with free columns.
 fn solve_highs_from(
@@ -342,12 +342,9 @@ fn solve_highs_from(
         })
     };
     let n0 = sf.treeplex.n_seqs(PlayerId(0));
-    // A bound holds a `q`, or an `x` at 1, where its reduced cost is not
-    // zero (an `x` at 0 is at the LP's own bound).
-    let held = |opt: &crate::highs::Optimum| {
-        opt.col_duals[n0..].iter().any(|d| d.abs() > bounded_tolerance)
-            || opt.cols[..n0].iter().zip(&opt.col_duals[..n0]).any(|(x, d)| *x > 0.5 && d.abs() > bounded_tolerance)
-    };
+    // A bound holds a `q` where its reduced cost is not zero (the plans'
+    // box, `lp_model::PLAN_BOX`, is never reached at a feasible point).
+    let held = |opt: &crate::highs::Optimum| opt.col_duals[n0..].iter().any(|d| d.abs() > bounded_tolerance);
     let bounded = boxed != Boxed::Free;
     let tolerance = if bounded { bounded_tolerance } else { crate::highs::TOLERANCE };
     let opt = match (run(&model, basis.as_ref(), tolerance), bounded) {

@@ -14,12 +14,20 @@ pub(crate) enum Boxed {
     Free,
     /// The `q` within `[-b, b]` ([`value_bound`]), which keeps an optimum.
     Values(f64),
-    /// As `Values`, and every plan `x <= 1` too (a realization plan is at
-    /// most 1): every column boxed, so that a basis carried to a grown LP
-    /// is made dual feasible by flipping columns between their bounds
-    /// rather than by the dual simplex's phase 1.
+    /// As `Values`, and every plan `x <= PLAN_BOX` too: every column
+    /// boxed, so that a basis carried to a grown LP is made dual feasible
+    /// by flipping columns between their bounds rather than by the dual
+    /// simplex's phase 1.
     All(f64),
 }
+
+/// The plans' upper bound in a [`Boxed::All`] LP. A realization plan is at
+/// most 1, so a bound past it is never reached at a feasible point and
+/// never changes the duals the second player's plan is read from; at 1
+/// itself a pure plan sat on the bound with a nonzero reduced cost (so
+/// its duals were not the LP's) and most of Kuhn's restricted LPs were
+/// solved again from scratch.
+const PLAN_BOX: f64 = 2.0;
 
 /// The first player's LP (as `lp.rs`'s `PlayerLp` lays it out) in HiGHS's
 /// column-wise form. Columns: the first player's sequences `x`, then `q_0`
@@ -73,7 +81,7 @@ pub(crate) fn highs_model(sf: &SequenceForm, boxed: Boxed) -> (crate::highs::Mod
     model.col_lower[n0..].fill(-b);
     model.col_upper[n0..].fill(b);
     if let Boxed::All(_) = boxed {
-        model.col_upper[..n0].fill(1.0);
+        model.col_upper[..n0].fill(PLAN_BOX);
     }
     (model.row_lower[0], model.row_upper[0]) = (1.0, 1.0);
     model.row_lower[1 + sets0.len()..].fill(f64::NEG_INFINITY);
