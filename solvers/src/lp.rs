@@ -26,7 +26,7 @@ use galac_runtime::tree::Tree;
 use crate::best_response::Evaluator;
 use crate::clarabel_run;
 pub use crate::lp_model::write_highs_model;
-use crate::lp_model::{cold_q_bound, highs_model, n_actions, payoff_scale};
+use crate::lp_model::{cold_q_bound, highs_model, n_actions, payoff_scale, warm_q_bound, Boxed};
 use crate::sequence_form::SequenceForm;
 pub use crate::solver::LpError;
 use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
@@ -294,10 +294,18 @@ fn solve_highs(
     cancel: Option<&Cancel>,
 ) -> Result<LpSolution, LpError> {
     let basis = warm.as_ref().and_then(|(ids, basis)| basis.statuses(sf, ids));
-    // A one-off LP bounds the `q` (`lp_model::value_bound`); the double oracle's
-    // (with `warm`) keep them free, as the bases they pass on have them.
-    let q_bound = if warm.is_none() { cold_q_bound(sf) } else { None };
-    solve_highs_from(sf, q_bound, basis, warm, cancel)
+    // A one-off LP bounds the `q` where that measured faster
+    // (`lp_model::cold_q_bound`); the double oracle's (with `warm`) box
+    // every column, the plans' too (`lp_model::Boxed::All`): a new column
+    // that improves the objective is then flipped to its other bound
+    // instead of sending HiGHS's dual simplex to its phase 1, which took
+    // half the simplex time of blind tic-tac-toe's restricted LPs
+    // (docs/perf/double-oracle.md, "Boxed restricted LPs").
+    let boxed = match warm {
+        None => cold_q_bound(sf).map_or(Boxed::Free, Boxed::Values),
+        Some(_) => Boxed::All(warm_q_bound(sf)),
+    };
+    solve_highs_from(sf, boxed, basis, warm, cancel)
 }
 
 /// HiGHS's cold LP with the `q` within `[-q_bound, q_bound]`, as
@@ -305,22 +313,22 @@ fn solve_highs(
 /// ([`cold_q_bound`]); public for the tests,
 /// which give it too tight a bound to see it fall back to free `q`.
 pub fn solve_highs_bounded(sf: &SequenceForm, q_bound: f64) -> Result<LpSolution, LpError> {
-    solve_highs_from(sf, Some(q_bound), None, None, None)
+    solve_highs_from(sf, Boxed::Values(q_bound), None, None, None)
 }
 
-/// [`solve_highs`] with the `q` bounded by `q_bound` (when `Some`): if a
-/// bound holds a `q` with a nonzero reduced cost (the second player's plan
-/// read from the duals would then miss `F y = f`), the LP is solved again
-/// with the `q` free.
+/// [`solve_highs`] with the columns bounded as `boxed` says: if a bound
+/// holds a `q` with a nonzero reduced cost (the second
+/// player's plan read from the duals would then not be the LP's), the LP is
+/// solved again with free columns.
 fn solve_highs_from(
     sf: &SequenceForm,
-    q_bound: Option<f64>,
+    boxed: Boxed,
     basis: Option<(Vec<i8>, Vec<i8>)>,
     warm: Option<(&StableIds, &mut WarmBasis)>,
     cancel: Option<&Cancel>,
 ) -> Result<LpSolution, LpError> {
     let start = Instant::now();
-    let (model, scale) = highs_model(sf, q_bound);
+    let (model, scale) = highs_model(sf, boxed);
     let mut build_seconds = start.elapsed().as_secs_f64();
     let start = Instant::now();
     // Bounded, HiGHS's default tolerances ([`crate::highs::DEFAULT_TOLERANCE`]).
@@ -334,17 +342,19 @@ fn solve_highs_from(
         })
     };
     let n0 = sf.treeplex.n_seqs(PlayerId(0));
-    // A bound holds a `q` where its reduced cost is not zero.
+    // A bound holds a `q` where its reduced cost is not zero (the plans'
+    // box, `lp_model::PLAN_BOX`, is never reached at a feasible point).
     let held = |opt: &crate::highs::Optimum| opt.col_duals[n0..].iter().any(|d| d.abs() > bounded_tolerance);
-    let tolerance = if q_bound.is_some() { bounded_tolerance } else { crate::highs::TOLERANCE };
-    let opt = match (run(&model, basis.as_ref(), tolerance), q_bound) {
+    let bounded = boxed != Boxed::Free;
+    let tolerance = if bounded { bounded_tolerance } else { crate::highs::TOLERANCE };
+    let opt = match (run(&model, basis.as_ref(), tolerance), bounded) {
         (Err(LpError::Cancelled), _) => return Err(LpError::Cancelled),
-        (answer, None) => answer?,
-        (Ok(opt), Some(_)) if !held(&opt) => opt,
+        (answer, false) => answer?,
+        (Ok(opt), true) if !held(&opt) => opt,
         // A bound that held, or one so tight that the LP had no optimum.
-        (_, Some(_)) => {
+        (_, true) => {
             let rebuild = Instant::now();
-            let (free, _) = highs_model(sf, None);
+            let (free, _) = highs_model(sf, Boxed::Free);
             build_seconds += rebuild.elapsed().as_secs_f64();
             run(&free, None, crate::highs::TOLERANCE)?
         }

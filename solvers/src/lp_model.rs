@@ -7,14 +7,35 @@ use galac_runtime::ids::{InfosetId, PlayerId};
 
 use crate::sequence_form::SequenceForm;
 
+/// How [`highs_model`] bounds its columns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Boxed {
+    /// The `q` free, the plans `x >= 0`: the LP as written.
+    Free,
+    /// The `q` within `[-b, b]` ([`value_bound`]), which keeps an optimum.
+    Values(f64),
+    /// As `Values`, and every plan `x <= PLAN_BOX` too: every column
+    /// boxed, so that a basis carried to a grown LP is made dual feasible
+    /// by flipping columns between their bounds rather than by the dual
+    /// simplex's phase 1.
+    All(f64),
+}
+
+/// The plans' upper bound in a [`Boxed::All`] LP. A realization plan is at
+/// most 1, so a bound past it is never reached at a feasible point and
+/// never changes the duals the second player's plan is read from; at 1
+/// itself a pure plan sat on the bound with a nonzero reduced cost (so
+/// its duals were not the LP's) and most of Kuhn's restricted LPs were
+/// solved again from scratch.
+const PLAN_BOX: f64 = 2.0;
+
 /// The first player's LP (as `lp.rs`'s `PlayerLp` lays it out) in HiGHS's
 /// column-wise form. Columns: the first player's sequences `x`, then `q_0`
 /// and one `q` per second-player set; rows: `x_0 = 1`, one per
 /// first-player set (`-x_parent + sum of its sequences = 0`), then one per
-/// second-player sequence (`(F^T q)_j - (A^T x)_j <= 0`). The `q` are
-/// free, or within `[-b, b]` for `q_bound` `Some(b)` (see
-/// [`value_bound`]). Returns the model and the payoff scale.
-pub(crate) fn highs_model(sf: &SequenceForm, q_bound: Option<f64>) -> (crate::highs::Model, f64) {
+/// second-player sequence (`(F^T q)_j - (A^T x)_j <= 0`). The columns are
+/// bounded as `boxed` says. Returns the model and the payoff scale.
+pub(crate) fn highs_model(sf: &SequenceForm, boxed: Boxed) -> (crate::highs::Model, f64) {
     let tp = &sf.treeplex;
     let (p0, p1) = (PlayerId(0), PlayerId(1));
     let (n0, n1) = (tp.n_seqs(p0), tp.n_seqs(p1));
@@ -53,9 +74,15 @@ pub(crate) fn highs_model(sf: &SequenceForm, q_bound: Option<f64>) -> (crate::hi
         value: Vec::with_capacity(entries.len()),
     };
     model.cost[n0] = 1.0;
-    let b = q_bound.unwrap_or(f64::INFINITY);
+    let b = match boxed {
+        Boxed::Free => f64::INFINITY,
+        Boxed::Values(b) | Boxed::All(b) => b,
+    };
     model.col_lower[n0..].fill(-b);
     model.col_upper[n0..].fill(b);
+    if let Boxed::All(_) = boxed {
+        model.col_upper[..n0].fill(PLAN_BOX);
+    }
     (model.row_lower[0], model.row_upper[0]) = (1.0, 1.0);
     model.row_lower[1 + sets0.len()..].fill(f64::NEG_INFINITY);
     for &(c, r, v) in &entries {
@@ -77,7 +104,7 @@ pub(crate) fn highs_model(sf: &SequenceForm, q_bound: Option<f64>) -> (crate::hi
 /// The LP of a cold start (no basis), with its `q` bounded as
 /// [`solve_highs`] gives it.
 pub fn write_highs_model(sf: &SequenceForm, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    let (m, scale) = highs_model(sf, cold_q_bound(sf));
+    let (m, scale) = highs_model(sf, cold_q_bound(sf).map_or(Boxed::Free, Boxed::Values));
     m.write(scale, out)
 }
 
@@ -92,6 +119,12 @@ pub(crate) fn cold_q_bound(sf: &SequenceForm) -> Option<f64> {
     let nonzeros = sf.payoff.len() + n0 + n1 + s0 + s1;
     let columns = n0 + 1 + s1;
     (nonzeros as f64 <= BOUNDED_MAX_DENSITY * columns as f64).then(|| value_bound(sf, payoff_scale(sf)))
+}
+
+/// The bound on the `q` of a warm-started LP (`Boxed::All`), where they
+/// are always bounded.
+pub(crate) fn warm_q_bound(sf: &SequenceForm) -> f64 {
+    value_bound(sf, payoff_scale(sf))
 }
 
 /// Past this many nonzeros a column a one-off LP keeps its `q` free. With

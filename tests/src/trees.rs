@@ -273,3 +273,19 @@ fn other_examples_match_hand_counts() {
     assert_eq!(counts(&s), (expected.0, expected.1, 0, expected.2.to_vec(), sequences));
     assert_eq!(s.decision_nodes, expected.2.to_vec());
 }
+
+/// Two sets with the same facts (`a` does not see the deal that sets how
+/// many actions it has) get their actions appended to their labels, so
+/// that every label keys one set; a set alone keeps its label as it is
+/// (`galac_app::report::unique_labels`).
+#[test]
+fn sets_sharing_a_label_get_their_actions_appended() {
+    let src = "game dup { players a, b; flow { choose nature c in 0..2; choose a x in 0..(c + 2); \
+               choose b y in 0..2; outcome [x - y, y - x]; } }";
+    let options = BuildOptions { labels: true, ..BuildOptions::default() };
+    let tree = build(&load(src, &[]), &options).unwrap_or_else(|e| panic!("{e}")).0;
+    let labels = galac_app::report::unique_labels(&tree);
+    let mut labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+    labels.sort_unstable();
+    assert_eq!(labels, ["a: start {0, 1, 2}", "a: start {0, 1}", "b: start"]);
+}
