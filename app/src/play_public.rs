@@ -88,11 +88,11 @@ pub fn run_with<G: Game>(
     };
     let all_human = args.against == "human";
     let source = Source::parse(&args.against);
-    if !all_human && !matches!(source, Source::Solved | Source::Uniform) {
+    if !all_human && matches!(source, Source::BestResponse(_)) {
         eprintln!(
             "error: `--against {}`: this game's tree is too large to build, so it is played on its public game \
-             (as `solve` solves it), against `solved`, `uniform` or `human`; a strategy file or a best response \
-             is matched to the tree's information sets",
+             (as `solve` solves it), against `solved`, `uniform`, a file written by `solve --out` or `human`; a \
+             best response is computed on the tree",
             args.against
         );
         return 2;
@@ -111,15 +111,17 @@ pub fn run_with<G: Game>(
         }
     };
     let public = &derived.game;
-    let (strategy, solver) = if all_human || source == Source::Uniform {
-        (Strategy::uniform(public), None)
-    } else {
-        match Strategy::solved(public, &args.limits) {
-            Ok((s, name)) => (s, Some(name)),
-            Err(msg) => {
-                eprintln!("error: {msg}");
-                return 1;
-            }
+    let made = match &source {
+        _ if all_human => Ok((Strategy::uniform(public), None)),
+        Source::Uniform => Ok((Strategy::uniform(public), None)),
+        Source::File(path) => Strategy::from_file(game, &derived, path).map(|s| (s, None)),
+        _ => Strategy::solved(public, &args.limits).map(|(s, name)| (s, Some(name))),
+    };
+    let (strategy, solver) = match made {
+        Ok(x) => x,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return 1;
         }
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
@@ -190,6 +192,35 @@ impl Strategy {
         Strategy::with(public, |node, _, rows| rows.fill(1.0 / public.children(node).len() as f64))
     }
 
+    /// The strategy a file written by `solve --out` gives (sets keyed as
+    /// `registry::vcfr::public_sets` keys them; a state the file leaves
+    /// out, which never reaches its decision, plays uniformly).
+    fn from_file<G: Game>(
+        game: &G,
+        derived: &galac_solvers::vector::FromGame,
+        path: &std::path::Path,
+    ) -> Result<Strategy, String> {
+        use galac_runtime::ids::{IdVec, InfosetId};
+        let public = &derived.game;
+        let sets = crate::registry::vcfr::public_sets(game, derived);
+        let labels: IdVec<InfosetId, String> = IdVec::from(sets.iter().map(|s| s.label.clone()).collect::<Vec<_>>());
+        let actions: Vec<Vec<String>> = (0..public.nodes.len() as u32)
+            .map(|node| public.children(node).iter().map(|&c| public.labels[c as usize].clone()).collect())
+            .collect();
+        let target = PublicSets { actions, set_node: sets.iter().map(|s| s.node).collect() };
+        let loaded = crate::strategy_file::read_into(path, game.info(), &target, &labels, true)?;
+        let mut strategy = Strategy::uniform(public);
+        for (k, set) in sets.iter().enumerate() {
+            let PublicNode::Decision { player, .. } = &public.nodes[set.node as usize] else { continue };
+            let n = public.states[usize::from(*player)].len();
+            let start = strategy.start[set.node as usize];
+            for (a, &p) in loaded.profile.probs(InfosetId(k as u32)).iter().enumerate() {
+                strategy.probs[start + a * n + set.state as usize] = p;
+            }
+        }
+        Ok(strategy)
+    }
+
     /// The average strategy of vector CFR's default run (`solve`'s), and
     /// the solver's name.
     fn solved(public: &PublicGame, limits: &crate::LimitArgs) -> Result<(Strategy, String), String> {
@@ -200,6 +231,26 @@ impl Strategy {
             run.cfr.average(node, player, rows, &mut reached);
         });
         Ok((strategy, name))
+    }
+}
+
+/// A public game's sets (a decision and a private state) as a strategy
+/// file is read into them.
+struct PublicSets {
+    /// Per node, its actions' labels.
+    actions: Vec<Vec<String>>,
+    /// Per set, its decision.
+    set_node: Vec<u32>,
+}
+
+impl crate::strategy_file::SetTarget for PublicSets {
+    fn action_labels(&self, set: galac_runtime::ids::InfosetId) -> &[String] {
+        &self.actions[self.set_node[set.index()] as usize]
+    }
+
+    fn uniform(&self) -> galac_solvers::Profile {
+        let counts = self.set_node.iter().map(|&n| self.actions[n as usize].len() as u32).collect::<Vec<_>>();
+        galac_solvers::Profile::uniform_over(galac_runtime::ids::IdVec::from(counts))
     }
 }
 

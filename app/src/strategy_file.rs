@@ -43,12 +43,44 @@ pub fn read(
     parse(&bytes, &path.display().to_string(), info, tree, labels, allow_partial)
 }
 
+/// The sets a strategy file is read into: a tree's information sets, or
+/// a public game's pairs of a decision and a private state (`play` on the
+/// turn). Sets are numbered as their labels are.
+pub trait SetTarget {
+    /// The actions of `set`, in order.
+    fn action_labels(&self, set: InfosetId) -> &[String];
+    /// Uniform play over every set.
+    fn uniform(&self) -> Profile;
+}
+
+impl SetTarget for Tree {
+    fn action_labels(&self, set: InfosetId) -> &[String] {
+        Tree::action_labels(self, set)
+    }
+
+    fn uniform(&self) -> Profile {
+        Profile::uniform(self)
+    }
+}
+
+/// [`read`] into any [`SetTarget`].
+pub fn read_into(
+    path: &std::path::Path,
+    info: &GameInfo,
+    sets: &dyn SetTarget,
+    labels: &IdSlice<InfosetId, String>,
+    allow_partial: bool,
+) -> Result<LoadedProfile, String> {
+    let bytes = crate::read_bounded(path, MAX_STRATEGY_BYTES)?;
+    parse(&bytes, &path.display().to_string(), info, sets, labels, allow_partial)
+}
+
 /// [`read`] on the file's bytes (`file`: its name, for messages).
 pub fn parse(
     bytes: &[u8],
     file: &str,
     info: &GameInfo,
-    tree: &Tree,
+    tree: &dyn SetTarget,
     labels: &IdSlice<InfosetId, String>,
     allow_partial: bool,
 ) -> Result<LoadedProfile, String> {
@@ -68,7 +100,7 @@ pub fn parse(
         info,
         tree,
         sets: &sets,
-        profile: Profile::uniform(tree),
+        profile: tree.uniform(),
         seen: IdVec::from(vec![false; labels.len()]),
         game: None,
         params: None,
@@ -108,7 +140,7 @@ pub fn parse(
 /// The state of one pass over a strategy file.
 struct Reading<'a> {
     info: &'a GameInfo,
-    tree: &'a Tree,
+    tree: &'a dyn SetTarget,
     /// Each information set by its label.
     sets: &'a HashMap<&'a str, InfosetId>,
     profile: Profile,

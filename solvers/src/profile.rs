@@ -29,6 +29,19 @@ impl Profile {
         Profile { first_slot: slots.first_slot, n_actions: tree.infosets.iter().map(|i| i.n_actions).collect(), probs }
     }
 
+    /// Uniform play over sets with these action counts, their slots one
+    /// after another: a profile of sets that are not a tree's (a public
+    /// game's decision and private state, read from a strategy file).
+    pub fn uniform_over(n_actions: IdVec<InfosetId, u32>) -> Profile {
+        let mut first_slot = Vec::with_capacity(n_actions.len());
+        let mut probs = Vec::new();
+        for &n in n_actions.iter() {
+            first_slot.push(SlotId(probs.len() as u32));
+            probs.extend(std::iter::repeat_n(1.0 / f64::from(n.max(1)), n as usize));
+        }
+        Profile { first_slot: IdVec::from(first_slot), n_actions, probs }
+    }
+
     pub fn probs(&self, infoset: InfosetId) -> &[f64] {
         let start = self.first_slot[infoset].index();
         &self.probs[start..start + self.n_actions[infoset] as usize]

@@ -116,3 +116,38 @@ fn the_hands_chart_without_the_tree_is_the_trees() {
     assert!(a.iter().any(|t| t.contains("value")), "{a:?}");
     assert_eq!(a, b);
 }
+
+/// A strategy file written by `solve --out` on the public game is played
+/// back by `play`: IP's 5-4 against aces, both hands known, never bets
+/// into a sure call in the solved answer (uniform play would bet three
+/// times in four), so every game checks down to OOP's half pot.
+#[test]
+fn a_strategy_file_of_the_public_game_is_played_back() {
+    let params = ["oop_range=AsAh", "ip_range=5s4s"];
+    let game = load_interp("holdem_river.gala", &params).unwrap_or_else(|e| panic!("{e}"));
+    let file = std::env::temp_dir().join(format!("galac_public_strategy_{}.json", std::process::id()));
+    let mut cfr: galac_app::registry::cfr::CfrArgs = galac_app::defaults();
+    cfr.iterations = Some(200);
+    let stop = galac_app::registry::harness::StopArgs::default();
+    let mut limits: galac_app::LimitArgs = galac_app::defaults();
+    limits.quiet = true;
+    let req = galac_app::registry::vcfr::GameRequest {
+        cfr: &cfr,
+        stop: &stop,
+        variant: galac_solvers::vector::POSTFLOP_DCFR,
+        limits: &limits,
+        format: galac_app::Format::Text,
+        out: Some(&file),
+        why: None,
+    };
+    assert_eq!(galac_app::registry::vcfr::run_game(&game, &req), 0);
+    let file = file.to_str().expect("a UTF-8 path").to_string();
+    let played = play(&params, &file, 20);
+    for p in &played {
+        assert_eq!(p.trail[2..], ["oop Check", "ip Check"], "{:?}", p.trail);
+        assert_eq!(p.payoffs, [100, -100]);
+    }
+    let uniform = play(&params, "uniform", 20);
+    assert!(uniform.iter().any(|p| p.trail[3] != "ip Check"), "uniform play bets some time");
+    let _ = std::fs::remove_file(&file);
+}

@@ -181,24 +181,31 @@ pub fn run_default<'g>(
     Ok((run, name))
 }
 
-/// The average strategy per public decision and private state, labelled by
-/// the game's information sets.
-fn labelled<G: galac_runtime::game::Game>(
+/// A set of the answer on the public game: a decision, a private state
+/// of its player, and the label the strategy file keys it by.
+pub struct PublicSet {
+    pub node: u32,
+    pub state: u32,
+    pub label: String,
+    /// Named by its private state and public line (below both players'
+    /// first moves, where the walk follows one representative deal), so
+    /// listed only when the state reaches the decision.
+    pub by_line: bool,
+}
+
+/// Every set of the answer on the public game, as `solve --out` keys them
+/// and `play --against FILE` reads them back.
+pub fn public_sets<G: galac_runtime::game::Game>(
     game: &G,
     derived: &galac_solvers::vector::FromGame,
-    cfr: &galac_solvers::vector::VectorCfr,
-) -> Vec<galac_solvers::double_oracle::LabelledSet> {
+) -> Vec<PublicSet> {
     use galac_solvers::vector::game::PublicNode;
     let public = &derived.game;
-    let mut out = Vec::new();
-    let (mut sigma, mut reached) = (Vec::new(), Vec::new());
     // The public line to a node: its ancestors' labels.
     let mut parent = vec![u32::MAX; public.nodes.len()];
-    for (id, node) in public.nodes.iter().enumerate() {
-        if let PublicNode::Decision { children, .. } | PublicNode::Chance { children, .. } = node {
-            for &c in &public.child_ids[children.start as usize..children.end as usize] {
-                parent[c as usize] = id as u32;
-            }
+    for node in 0..public.nodes.len() as u32 {
+        for &c in public.children(node) {
+            parent[c as usize] = node;
         }
     }
     let line = |mut node: u32| {
@@ -210,32 +217,67 @@ fn labelled<G: galac_runtime::game::Game>(
         parts.reverse();
         parts.join(" ")
     };
+    let mut out = Vec::new();
     for (node, sets) in &derived.decisions {
-        let PublicNode::Decision { player, children } = &public.nodes[*node as usize] else { continue };
-        let n = public.states[*player as usize].len();
-        sigma.resize(children.len() * n, 0.0);
-        reached.resize(n, false);
-        cfr.average(*node, *player as usize, &mut sigma, &mut reached);
-        let actions: Vec<String> = public.child_ids[children.start as usize..children.end as usize]
-            .iter()
-            .map(|&c| public.labels[c as usize].clone())
-            .collect();
-        let set = |label: String, s: usize| galac_solvers::double_oracle::LabelledSet {
-            player: galac_runtime::ids::PlayerId(u32::from(*player)),
-            label,
-            actions: actions.clone(),
-            probs: (0..actions.len()).map(|a| sigma[a * n + s]).collect(),
-        };
+        let PublicNode::Decision { player, .. } = &public.nodes[*node as usize] else { continue };
+        let states = &public.states[*player as usize].labels;
         match sets.as_slice() {
             // A representative walk names the representative's set only:
-            // every private state reached, by its label and the public line.
-            [_] if derived.representative.is_ok() && n > 1 => {
+            // every private state, by its label and the public line.
+            [_] if derived.representative.is_ok() && states.len() > 1 => {
                 let line = line(*node);
-                let states = &public.states[*player as usize].labels;
-                out.extend((0..n).filter(|&s| reached[s]).map(|s| set(format!("{}, {line}", states[s]), s)));
+                out.extend((0..states.len()).map(|s| PublicSet {
+                    node: *node,
+                    state: s as u32,
+                    label: format!("{}, {line}", states[s]),
+                    by_line: true,
+                }));
             }
-            _ => out.extend(sets.iter().map(|&(id, s)| set(game.infoset_label(&derived.info, id), s as usize))),
+            _ => out.extend(sets.iter().map(|&(id, s)| PublicSet {
+                node: *node,
+                state: s,
+                label: game.infoset_label(&derived.info, id),
+                by_line: false,
+            })),
         }
+    }
+    out
+}
+
+/// The average strategy per public decision and private state, labelled by
+/// the game's information sets (a state named by its line only where it
+/// reaches the decision).
+fn labelled<G: galac_runtime::game::Game>(
+    game: &G,
+    derived: &galac_solvers::vector::FromGame,
+    cfr: &galac_solvers::vector::VectorCfr,
+) -> Vec<galac_solvers::double_oracle::LabelledSet> {
+    use galac_solvers::vector::game::PublicNode;
+    let public = &derived.game;
+    let (mut sigma, mut reached) = (Vec::new(), Vec::new());
+    let mut at = u32::MAX;
+    let mut out = Vec::new();
+    for set in public_sets(game, derived) {
+        let PublicNode::Decision { player, children } = &public.nodes[set.node as usize] else { continue };
+        let n = public.states[*player as usize].len();
+        if set.node != at {
+            sigma.resize(children.len() * n, 0.0);
+            reached.resize(n, false);
+            cfr.average(set.node, *player as usize, &mut sigma, &mut reached);
+            at = set.node;
+        }
+        let s = set.state as usize;
+        if set.by_line && !reached[s] {
+            continue;
+        }
+        let actions: Vec<String> =
+            public.children(set.node).iter().map(|&c| public.labels[c as usize].clone()).collect();
+        out.push(galac_solvers::double_oracle::LabelledSet {
+            player: galac_runtime::ids::PlayerId(u32::from(*player)),
+            label: set.label,
+            probs: (0..actions.len()).map(|a| sigma[a * n + s]).collect(),
+            actions,
+        });
     }
     out
 }

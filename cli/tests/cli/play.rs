@@ -160,8 +160,8 @@ fn simulate_reports_the_game_value_within_its_interval_whatever_the_threads() {
 
 /// The turn's tree (about 10^9 nodes) is not built: `simulate` and `plot
 /// tree` say at once where the game is solved and played instead, and
-/// `play` against what needs the tree's sets, or `explain` of a strategy
-/// file, say what they can do, before any work.
+/// `play` against a best response, or `explain` of a strategy file, say
+/// what they can do, before any work.
 #[test]
 fn a_spot_too_large_for_its_tree_is_refused_at_once_by_what_reads_the_tree() {
     let turn = example("holdem_turn.gala");
@@ -178,5 +178,5 @@ fn a_spot_too_large_for_its_tree_is_refused_at_once_by_what_reads_the_tree() {
     assert!(err.contains("a strategy file is matched to the tree's information sets"), "{err}");
     let (code, _, err) = galac(&["play", &turn, "--against", "br:uniform"], "");
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("against `solved`, `uniform` or `human`"), "{err}");
+    assert!(err.contains("a best response is computed on the tree"), "{err}");
 }
