@@ -406,8 +406,12 @@ impl Checker {
         values: &[consts::ParamValue],
     ) -> tast::ParamCheck {
         self.body = Body::new(BodyKind::ParamDefault { upto: i as u32 + 1 });
+        let reported = self.problems.len();
         let cond = self.check_expr(cond, Some(&Ty::Bool));
-        if !cond.ty.has_error() && values.len() == i + 1 {
+        // A condition in error (of another type) is reported by
+        // `check_expr` alone, not evaluated.
+        let failed = self.problems[reported..].iter().any(|d| d.severity == Severity::Error);
+        if !failed && values.len() == i + 1 {
             let broken = match consts::eval_const(&cond, values) {
                 Ok(consts::ParamValue::Bool(true)) => None,
                 Ok(_) => Some(format!("the default of param `{}` breaks its condition", d.name.name)),
