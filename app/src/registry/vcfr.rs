@@ -201,22 +201,12 @@ pub fn public_sets<G: galac_runtime::game::Game>(
 ) -> Vec<PublicSet> {
     use galac_solvers::vector::game::PublicNode;
     let public = &derived.game;
-    // The public line to a node: its ancestors' labels.
-    let mut parent = vec![u32::MAX; public.nodes.len()];
-    for node in 0..public.nodes.len() as u32 {
-        for &c in public.children(node) {
-            parent[c as usize] = node;
-        }
+    // The public line to each decision (cards written as cards, as the
+    // answer writes every label).
+    let mut lines = vec![String::new(); public.nodes.len()];
+    for d in crate::hands_public::decisions(public).into_iter().filter(|d| d.moves > 0) {
+        lines[d.node as usize] = d.line;
     }
-    let line = |mut node: u32| {
-        let mut parts = Vec::new();
-        while parent[node as usize] != u32::MAX {
-            parts.push(public.labels[node as usize].as_str());
-            node = parent[node as usize];
-        }
-        parts.reverse();
-        parts.join(" ")
-    };
     let mut out = Vec::new();
     for (node, sets) in &derived.decisions {
         let PublicNode::Decision { player, .. } = &public.nodes[*node as usize] else { continue };
@@ -225,7 +215,7 @@ pub fn public_sets<G: galac_runtime::game::Game>(
             // A representative walk names the representative's set only:
             // every private state, by its label and the public line.
             [_] if derived.representative.is_ok() && states.len() > 1 => {
-                let line = line(*node);
+                let line = &lines[*node as usize];
                 out.extend((0..states.len()).map(|s| PublicSet {
                     node: *node,
                     state: s as u32,
