@@ -59,9 +59,7 @@ pub fn grids(public: &PublicGame, cfr: &mut VectorCfr, chosen: &[Decision]) -> V
     }
     let parent = parents(public);
     let w = [&public.states[0].weights, &public.states[1].weights];
-    let total: f64 = (0..w[0].len())
-        .map(|i| w[0][i] * (0..w[1].len()).filter(|&j| hands[0][i] & hands[1][j] == 0).map(|j| w[1][j]).sum::<f64>())
-        .sum();
+    let total: f64 = public.compatible_sums(0, w[1]).iter().zip(w[0]).map(|(c, w)| c * w).sum();
     chosen
         .iter()
         .filter_map(|d| {
@@ -147,9 +145,7 @@ fn grid(
     let (n, k) = (public.states[p].len(), children.len());
     let (mut sigma, mut reached) = (vec![0.0; k * n], vec![false; n]);
     cfr.average(node, p, &mut sigma, &mut reached);
-    let compatible: Vec<f64> = (0..n)
-        .map(|i| (0..reach[q].len()).filter(|&j| hands[p][i] & hands[q][j] == 0).map(|j| reach[q][j]).sum())
-        .collect();
+    let compatible = public.compatible_sums(p, &reach[q]);
     let combos = (0..n)
         .map(|i| {
             let there = if total > 0.0 { reach[p][i] * compatible[i] / total } else { 0.0 };

@@ -266,25 +266,16 @@ struct Deal<'g> {
 impl<'g> Deal<'g> {
     fn new(public: &'g PublicGame) -> Deal<'g> {
         let w = [&public.states[0].weights, &public.states[1].weights];
-        let first = (0..w[0].len())
-            .map(|i| w[0][i] * (0..w[1].len()).filter(|&j| compatible(public, i, j)).map(|j| w[1][j]).sum::<f64>())
-            .collect();
+        let first = public.compatible_sums(0, w[1]).iter().zip(w[0]).map(|(c, w)| c * w).collect();
         Deal { public, first }
     }
 
     fn draw(&self, rng: &mut SplitMix64) -> Option<[usize; 2]> {
         let i = pick(self.first.iter().copied(), rng.uniform())?;
         let w1 = &self.public.states[1].weights;
-        let j = pick((0..w1.len()).map(|j| if compatible(self.public, i, j) { w1[j] } else { 0.0 }), rng.uniform())?;
+        let together = |j: usize| self.public.dealt_together(i, j);
+        let j = pick((0..w1.len()).map(|j| if together(j) { w1[j] } else { 0.0 }), rng.uniform())?;
         Some([i, j])
-    }
-}
-
-/// Whether the deal gives player 0's state `i` with player 1's `j`.
-fn compatible(public: &PublicGame, i: usize, j: usize) -> bool {
-    match &public.removal {
-        Removal::Cards(cards) => cards.hands[0][i] & cards.hands[1][j] == 0,
-        Removal::Lists(conflicts) => !conflicts.of(0, i).contains(&(j as u32)),
     }
 }
 

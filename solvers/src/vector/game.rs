@@ -196,6 +196,27 @@ impl PublicGame {
         &self.excluded[r.start as usize..r.end as usize]
     }
 
+    /// Whether the deal gives player 0's state `i` together with player
+    /// 1's state `j` (the pairs the walk's card removal leaves out are
+    /// exactly the others).
+    pub fn dealt_together(&self, i: usize, j: usize) -> bool {
+        match &self.removal {
+            Removal::Cards(cards) => cards.hands[0][i] & cards.hands[1][j] == 0,
+            Removal::Lists(conflicts) => !conflicts.of(0, i).contains(&(j as u32)),
+        }
+    }
+
+    /// Per state of player `p`: `other` (one entry per state of the other
+    /// player) summed over the other's states it is dealt with. With the
+    /// other's weights, times the state's own weight: the deal's weight of
+    /// the state. O(n0 x n1): for answers and play, not the walk.
+    pub fn compatible_sums(&self, p: usize, other: &[f64]) -> Vec<f64> {
+        let together = |i: usize, j: usize| if p == 0 { self.dealt_together(i, j) } else { self.dealt_together(j, i) };
+        (0..self.states[p].len())
+            .map(|i| other.iter().enumerate().filter(|&(j, _)| together(i, j)).map(|(_, x)| x).sum())
+            .collect()
+    }
+
     /// Checks what the solver relies on: ranges in bounds, children after
     /// their parent and subtrees contiguous, probabilities and weights
     /// finite and non-negative, rankings and matrices of the right sizes.
