@@ -147,7 +147,9 @@ fn a_known_winner_takes_the_half_pot() {
 /// The derived game of the cut-down river removes conflicting hands by
 /// their cards (read back from the states' labels), and its run equals,
 /// value for value, the run of the same game derived without labels,
-/// which removes them by conflict lists.
+/// which removes them by conflict lists: to 1e-5 relative, as the CFR
+/// walk's `f32` vectors round the two removals' sums differently (the
+/// leaves alone agree to 1e-12 in `f64`: `vector::tests`).
 #[test]
 fn card_removal_equals_the_conflict_lists_on_the_river() {
     use galac_solvers::vector::game::Removal;
@@ -170,7 +172,7 @@ fn card_removal_equals_the_conflict_lists_on_the_river() {
     let (cards, lists) = (&runs[0], &runs[1]);
     assert!(lists.nash_conv > 0.0 && lists.nash_conv < 0.01 * 200.0, "{lists:?}");
     for (a, b) in cards.values.iter().chain(&cards.best_response).zip(lists.values.iter().chain(&lists.best_response)) {
-        assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "cards {cards:?}, lists {lists:?}");
+        assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "cards {cards:?}, lists {lists:?}");
     }
 }
 

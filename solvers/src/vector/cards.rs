@@ -11,6 +11,8 @@
 
 use rustc_hash::FxHashMap;
 
+use super::real::Real;
+
 /// No state: a hand that no state of the other player holds.
 pub const NO_SAME: u32 = u32::MAX;
 
@@ -141,17 +143,17 @@ impl Sums {
 }
 
 /// Every compatible pair pays `v` to player `p`.
-pub fn constant(cards: &Cards, p: usize, v: f64, opp: &[f64], out: &mut [f64]) {
+pub fn constant<T: Real>(cards: &Cards, p: usize, v: f64, opp: &[T], out: &mut [T]) {
     let o = 1 - p;
     let mut all = Sums::new();
     for (&a, &r) in cards.add[o].iter().zip(opp) {
-        if r != 0.0 {
-            all.add(a, r);
+        if r != T::zero() {
+            all.add(a, r.wide());
         }
     }
     for ((x, &s), &same) in out.iter_mut().zip(&cards.sub[p]).zip(&cards.same[p]) {
-        let back = if same == NO_SAME { 0.0 } else { opp[same as usize] };
-        *x = v * (all.apart(s) + back);
+        let back = if same == NO_SAME { 0.0 } else { opp[same as usize].wide() };
+        *x = T::of(v * (all.apart(s) + back));
     }
 }
 
@@ -168,7 +170,9 @@ pub struct Ranked {
     sub: [u8; 2],
     /// The other player's state with the same cards, or [`NO_SAME`].
     same: u32,
-    /// That state's rank against this one's (hold'em: always equal).
+    /// That state's rank against this one's, `Equal` without one (hold'em:
+    /// always equal, so the showdown's pass reads the same hand's reach
+    /// only where a tie pays).
     side: std::cmp::Ordering,
 }
 
@@ -195,7 +199,7 @@ impl Cards {
 /// (`ranked`: [`Cards::ranked`] of the showdown's ranking), the other
 /// player's reach over the lower ranks summed going up and over the
 /// higher ones going down; the equal ranks are the rest.
-pub fn showdown(ranked: &[Vec<Ranked>; 2], p: usize, [win, lose, tie]: [f64; 3], opp: &[f64], out: &mut [f64]) {
+pub fn showdown<T: Real>(ranked: &[Vec<Ranked>; 2], p: usize, [win, lose, tie]: [f64; 3], opp: &[T], out: &mut [T]) {
     let (mine, theirs) = (&ranked[p], &ranked[1 - p]);
     // Going up: the reach below each rank, into `out` (the other
     // player's same hand is added back going down).
@@ -207,19 +211,19 @@ pub fn showdown(ranked: &[Vec<Ranked>; 2], p: usize, [win, lose, tie]: [f64; 3],
             if t.rank >= m.rank {
                 break;
             }
-            let x = opp[t.state as usize];
+            let x = opp[t.state as usize].wide();
             if x != 0.0 {
                 below.add(t.add, x);
             }
             next = rest.next();
         }
-        out[m.state as usize] = below.apart(m.sub);
+        out[m.state as usize] = T::of(below.apart(m.sub));
     }
     // Going down: the reach above, and the values.
     let total = if tie != 0.0 {
         let mut all = Sums::new();
         for t in theirs {
-            let x = opp[t.state as usize];
+            let x = opp[t.state as usize].wide();
             if x != 0.0 {
                 all.add(t.add, x);
             }
@@ -236,32 +240,27 @@ pub fn showdown(ranked: &[Vec<Ranked>; 2], p: usize, [win, lose, tie]: [f64; 3],
             if t.rank <= m.rank {
                 break;
             }
-            let x = opp[t.state as usize];
+            let x = opp[t.state as usize].wide();
             if x != 0.0 {
                 above.add(t.add, x);
             }
             next = rest.next();
         }
         let i = m.state as usize;
-        let (mut lo, mut hi) = (out[i], above.apart(m.sub));
+        let (mut lo, mut hi) = (out[i].wide(), above.apart(m.sub));
         // The other player's same hand, taken out twice (once per card):
-        // back into the sum of its side (hold'em: neither, a tie).
-        let back = match m.same {
-            NO_SAME => 0.0,
-            j => {
-                let x = opp[j as usize];
-                match m.side {
-                    std::cmp::Ordering::Less => lo += x,
-                    std::cmp::Ordering::Greater => hi += x,
-                    std::cmp::Ordering::Equal => {}
-                }
-                x
-            }
-        };
+        // back into the sum of its side, or of the ties (hold'em).
+        let back = |j: u32| if j == NO_SAME { 0.0 } else { opp[j as usize].wide() };
+        match m.side {
+            std::cmp::Ordering::Less => lo += back(m.same),
+            std::cmp::Ordering::Greater => hi += back(m.same),
+            std::cmp::Ordering::Equal => {}
+        }
         let mut v = win * lo + lose * hi;
         if let Some(all) = &total {
-            v += tie * (all.apart(m.sub) + back - lo - hi);
+            // `all.apart` took the same hand out twice too.
+            v += tie * (all.apart(m.sub) + back(m.same) - lo - hi);
         }
-        out[i] = v;
+        out[i] = T::of(v);
     }
 }

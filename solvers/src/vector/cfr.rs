@@ -1,6 +1,8 @@
 //! Vector CFR on a [`PublicGame`]: CFR+ or DCFR with alternating updates,
 //! regrets and average sums stored as `f32` per (decision, action,
-//! private state), every sum over states or children in `f64`.
+//! private state). The CFR walk carries `f32` vectors (reach, values,
+//! strategies) and sums over the other player's states in `f64` at the
+//! leaves; the exploitability checks walk in `f64` ([`super::real`]).
 //!
 //! An iteration walks the public tree once per player ([`super::walk`]):
 //! player 0 against player 1's current strategy, then player 1 against
@@ -46,12 +48,17 @@ pub struct VectorCfr<'g> {
     sums: Vec<f32>,
     /// Iterations done.
     pub iteration: u64,
-    /// Per thread, the walk's arena.
-    arenas: [Vec<f64>; 2],
-    /// The root's values (twice a player's states: the evaluation walk
-    /// gives two vectors) and the players' starting reach.
-    out: Vec<f64>,
-    ones: [Vec<f64>; 2],
+    /// Per thread, the CFR walk's arena and the evaluation walk's.
+    arenas: [Vec<f32>; 2],
+    eval_arenas: [Vec<f64>; 2],
+    /// The root's values in the CFR walk, and in the evaluation walk
+    /// (twice a player's states: it gives two vectors).
+    out: Vec<f32>,
+    eval_out: Vec<f64>,
+    /// Per player, the starting reach of its own states (ones) and the
+    /// other's (its weights), as the CFR walk carries them.
+    ones: [Vec<f32>; 2],
+    weights: [Vec<f32>; 2],
     /// Per node, whether its children are shared between the threads
     /// ([`super::walk::splits`]; empty: one thread).
     split: Vec<bool>,
@@ -106,8 +113,11 @@ impl<'g> VectorCfr<'g> {
             sums: vec![0.0; total],
             iteration: 0,
             arenas: [vec![0.0; arena], if split.is_empty() { Vec::new() } else { vec![0.0; arena] }],
-            out: vec![0.0; 2 * n_max],
+            eval_arenas: [vec![0.0; arena], if split.is_empty() { Vec::new() } else { vec![0.0; arena] }],
+            out: vec![0.0; n_max],
+            eval_out: vec![0.0; 2 * n_max],
             ones: [vec![1.0; game.states[0].len()], vec![1.0; game.states[1].len()]],
+            weights: [0, 1].map(|p| game.states[p].weights.iter().map(|&w| w as f32).collect()),
             split,
             pool,
         })
@@ -125,7 +135,7 @@ impl<'g> VectorCfr<'g> {
             }
             super::game::Removal::Lists(_) => 0,
         };
-        (8 * total + 8 * game.nodes.len() + 16 * arena_len(game) * threads.clamp(1, 2) + ranked) as u64
+        (8 * total + 8 * game.nodes.len() + 12 * arena_len(game) * threads.clamp(1, 2) + ranked) as u64
     }
 
     /// Whether the run uses two threads.
@@ -178,7 +188,7 @@ impl<'g> VectorCfr<'g> {
         let walk = Walk { game, slab: &self.slab, me, u, leaves: &self.leaves, split: &self.split };
         let n_me = game.states[me].len();
         let own = &self.ones[me];
-        let opp = &game.states[1 - me].weights;
+        let opp = &self.weights[1 - me];
         let out = &mut self.out[..n_me];
         let [arena, arena2] = &mut self.arenas;
         let mut store = Store { regrets: &mut self.regrets, sums: &mut self.sums, base: 0 };
@@ -202,9 +212,9 @@ impl<'g> VectorCfr<'g> {
             let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves, split: &self.split };
             let n_me = game.states[me].len();
             let opp = &game.states[1 - me].weights;
-            let (avg, rest) = self.out.split_at_mut(n_me);
+            let (avg, rest) = self.eval_out.split_at_mut(n_me);
             let best_out = &mut rest[..n_me];
-            let [arena, arena2] = &mut self.arenas;
+            let [arena, arena2] = &mut self.eval_arenas;
             let spare = if self.split.is_empty() { None } else { Some(&mut arena2[..]) };
             walk.evaluate(0, &self.sums, opp, avg, best_out, arena, spare);
             let weights = &game.states[me].weights;
@@ -236,7 +246,7 @@ impl<'g> VectorCfr<'g> {
         let mut values = vec![0.0; kids.len() * n];
         let mut best = vec![0.0; n];
         for (row, &child) in values.chunks_exact_mut(n).zip(kids) {
-            walk.evaluate(child, &self.sums, opp, row, &mut best, &mut self.arenas[0], None);
+            walk.evaluate(child, &self.sums, opp, row, &mut best, &mut self.eval_arenas[0], None);
         }
         Some(values)
     }

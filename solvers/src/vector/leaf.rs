@@ -9,6 +9,7 @@
 
 use super::cards;
 use super::game::{Conflicts, Payoff, PublicGame, Ranking, Removal};
+use super::real::Real;
 
 /// What a game's leaves read besides the game, worked out once for a run:
 /// with card removal, each showdown ranking's states in rank order with
@@ -29,9 +30,10 @@ impl Leaves {
 
 /// Player `p`'s values at a leaf paying `payoff` (player 0's payoff),
 /// against the other player's reach `opp`, into `out` (one per state of
-/// `p`); `leaves` is the game's.
+/// `p`); `leaves` is the game's. Sums over the other player's states are
+/// `f64` whatever `T` is.
 #[inline]
-pub fn values(game: &PublicGame, leaves: &Leaves, payoff: &Payoff, p: usize, opp: &[f64], out: &mut [f64]) {
+pub fn values<T: Real>(game: &PublicGame, leaves: &Leaves, payoff: &Payoff, p: usize, opp: &[T], out: &mut [T]) {
     let sign = if p == 0 { 1.0 } else { -1.0 };
     match (*payoff, &game.removal) {
         (Payoff::Constant(v), Removal::Lists(lists)) => constant(lists, p, v * sign, opp, out),
@@ -53,38 +55,38 @@ pub fn values(game: &PublicGame, leaves: &Leaves, payoff: &Payoff, p: usize, opp
 }
 
 /// Every pair pays `v` to player `p`.
-fn constant(conflicts: &Conflicts, p: usize, v: f64, opp: &[f64], out: &mut [f64]) {
-    let total: f64 = opp.iter().sum();
+fn constant<T: Real>(conflicts: &Conflicts, p: usize, v: f64, opp: &[T], out: &mut [T]) {
+    let total: f64 = opp.iter().map(|x| x.wide()).sum();
     for (i, o) in out.iter_mut().enumerate() {
-        let removed: f64 = conflicts.of(p, i).iter().map(|&j| opp[j as usize]).sum();
-        *o = v * (total - removed);
+        let removed: f64 = conflicts.of(p, i).iter().map(|&j| opp[j as usize].wide()).sum();
+        *o = T::of(v * (total - removed));
     }
 }
 
 /// Player `p`'s state `i` gets `win` against lower ranks of the other
 /// player, `lose` against higher, `tie` against equal: the states in rank
 /// order, with running sums of the other player's reach below and at the rank.
-fn showdown(
+fn showdown<T: Real>(
     conflicts: &Conflicts,
     ranking: &Ranking,
     p: usize,
     [win, lose, tie]: [f64; 3],
-    opp: &[f64],
-    out: &mut [f64],
+    opp: &[T],
+    out: &mut [T],
 ) {
     let (their_rank, theirs) = (&ranking.rank[1 - p], &ranking.sorted[1 - p]);
-    let total: f64 = opp.iter().sum();
+    let total: f64 = opp.iter().map(|x| x.wide()).sum();
     let (mut below, mut k) = (0.0, 0usize);
     // The reach at the current rank, computed once per rank.
     let (mut at_rank, mut equal) = (u32::MAX, 0.0);
     for &(r, i) in &ranking.sorted[p] {
         while k < theirs.len() && theirs[k].0 < r {
-            below += opp[theirs[k].1 as usize];
+            below += opp[theirs[k].1 as usize].wide();
             k += 1;
         }
         if r != at_rank {
             at_rank = r;
-            equal = theirs[k..].iter().take_while(|&&(t, _)| t == r).map(|&(_, j)| opp[j as usize]).sum();
+            equal = theirs[k..].iter().take_while(|&&(t, _)| t == r).map(|&(_, j)| opp[j as usize].wide()).sum();
         }
         let mut v = win * below + tie * equal + lose * (total - below - equal);
         for &j in conflicts.of(p, i as usize) {
@@ -96,24 +98,26 @@ fn showdown(
             } else {
                 tie
             };
-            v -= u * opp[j as usize];
+            v -= u * opp[j as usize].wide();
         }
-        out[i as usize] = v;
+        out[i as usize] = T::of(v);
     }
 }
 
 /// Player 0's payoffs `m` (row-major, `n1` columns; 0 for pairs never
-/// dealt together), player 1's their negation.
-fn matrix(m: &[f64], n1: usize, p: usize, opp: &[f64], out: &mut [f64]) {
+/// dealt together), player 1's their negation. Player 1's values are
+/// summed row by row in `T`.
+fn matrix<T: Real>(m: &[f64], n1: usize, p: usize, opp: &[T], out: &mut [T]) {
     if p == 0 {
         for (o, row) in out.iter_mut().zip(m.chunks_exact(n1)) {
-            *o = row.iter().zip(opp).map(|(u, r)| u * r).sum();
+            *o = T::of(row.iter().zip(opp).map(|(u, r)| u * r.wide()).sum());
         }
     } else {
-        out.fill(0.0);
+        out.fill(T::zero());
         for (row, &r) in m.chunks_exact(n1).zip(opp) {
-            if r != 0.0 {
-                out.iter_mut().zip(row).for_each(|(o, u)| *o -= u * r);
+            if r != T::zero() {
+                let r = r.wide();
+                out.iter_mut().zip(row).for_each(|(o, u)| *o -= T::of(u * r));
             }
         }
     }

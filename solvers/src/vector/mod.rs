@@ -20,6 +20,7 @@ pub mod from_tree;
 pub mod game;
 pub mod infer;
 pub mod leaf;
+pub mod real;
 pub mod walk;
 
 use std::time::Instant;

@@ -15,6 +15,7 @@
 
 use super::game::{PublicGame, PublicNode};
 use super::leaf::{self, Leaves};
+use super::real::Real;
 
 /// How regrets and the average move at a decision of the traverser.
 #[derive(Clone, Copy, Debug)]
@@ -112,7 +113,7 @@ pub fn arena_len(game: &PublicGame) -> usize {
 /// of `n` states): regret matching, uniform where no regret is positive.
 /// `denom` is scratch of `n`.
 #[inline]
-pub fn regret_matching(regrets: &[f32], n: usize, sigma: &mut [f64], denom: &mut [f64]) {
+pub fn regret_matching<T: Real>(regrets: &[f32], n: usize, sigma: &mut [T], denom: &mut [T]) {
     regret_matching_times(regrets, n, None, sigma, denom)
 }
 
@@ -120,11 +121,17 @@ pub fn regret_matching(regrets: &[f32], n: usize, sigma: &mut [f64], denom: &mut
 /// `scale[state]` if given (the other player's reach: its reach after each
 /// action, in the pass that makes the strategy).
 #[inline]
-fn regret_matching_times(regrets: &[f32], n: usize, scale: Option<&[f64]>, sigma: &mut [f64], denom: &mut [f64]) {
+fn regret_matching_times<T: Real>(
+    regrets: &[f32],
+    n: usize,
+    scale: Option<&[T]>,
+    sigma: &mut [T],
+    denom: &mut [T],
+) {
     // The positive parts into `sigma` and their sums per state, in one
     // pass over the regrets; `if r > 0 { r } else { 0 }` (0 for NaN, as
     // `max` gives) is one SIMD max, where `f32::max` adds NaN handling.
-    let positive = |r: f32| f64::from(if r > 0.0 { r } else { 0.0 });
+    let positive = |r: f32| T::of(f64::from(if r > 0.0 { r } else { 0.0 }));
     let mut rows = sigma.chunks_exact_mut(n).zip(regrets.chunks_exact(n));
     if let Some((s_row, r_row)) = rows.next() {
         for ((s, d), &r) in s_row.iter_mut().zip(denom.iter_mut()).zip(r_row) {
@@ -139,15 +146,16 @@ fn regret_matching_times(regrets: &[f32], n: usize, scale: Option<&[f64]>, sigma
         }
     }
     // One division per state, not per entry.
-    denom.iter_mut().for_each(|d| *d = if *d > 0.0 { 1.0 / *d } else { 0.0 });
-    let uniform = 1.0 / (sigma.len() / n.max(1)) as f64;
+    let zero = T::zero();
+    denom.iter_mut().for_each(|d| *d = if *d > zero { d.recip() } else { zero });
+    let uniform = T::of(1.0 / (sigma.len() / n.max(1)) as f64);
     for s_row in sigma.chunks_exact_mut(n) {
         match scale {
             None => s_row.iter_mut().zip(denom.iter()).for_each(|(s, &inv)| {
-                *s = if inv > 0.0 { *s * inv } else { uniform };
+                *s = if inv > zero { *s * inv } else { uniform };
             }),
             Some(scale) => s_row.iter_mut().zip(denom.iter()).zip(scale).for_each(|((s, &inv), &x)| {
-                *s = if inv > 0.0 { *s * inv } else { uniform } * x;
+                *s = if inv > zero { *s * inv } else { uniform } * x;
             }),
         }
     }
@@ -155,22 +163,22 @@ fn regret_matching_times(regrets: &[f32], n: usize, scale: Option<&[f64]>, sigma
 
 /// The average strategy of a decision from its sums, as [`regret_matching`].
 #[inline]
-pub fn average(sums: &[f32], n: usize, sigma: &mut [f64], denom: &mut [f64]) {
+pub fn average<T: Real>(sums: &[f32], n: usize, sigma: &mut [T], denom: &mut [T]) {
     // The sums are non-negative: regret matching on them is their normalisation.
     regret_matching(sums, n, sigma, denom)
 }
 
 /// `out = a * b` elementwise.
 #[inline]
-fn product(out: &mut [f64], a: &[f64], b: &[f64]) {
-    out.iter_mut().zip(a).zip(b).for_each(|((o, x), y)| *o = x * y);
+fn product<T: Real>(out: &mut [T], a: &[T], b: &[T]) {
+    out.iter_mut().zip(a).zip(b).for_each(|((o, &x), &y)| *o = x * y);
 }
 
 /// Zeroes the entries `states` of `v`.
 #[inline]
-fn exclude(v: &mut [f64], states: &[u32]) {
+fn exclude<T: Real>(v: &mut [T], states: &[u32]) {
     for &i in states {
-        v[i as usize] = 0.0;
+        v[i as usize] = T::zero();
     }
 }
 
@@ -184,11 +192,11 @@ impl Walk<'_> {
         &self,
         node: u32,
         store: &mut Store,
-        own: &[f64],
-        opp: &[f64],
-        out: &mut [f64],
-        arena: &mut [f64],
-        spare: Option<&mut [f64]>,
+        own: &[f32],
+        opp: &[f32],
+        out: &mut [f32],
+        arena: &mut [f32],
+        spare: Option<&mut [f32]>,
     ) {
         let game = self.game;
         if let PublicNode::Terminal { payoff } = &game.nodes[node as usize] {
@@ -234,9 +242,9 @@ impl Walk<'_> {
         node: u32,
         regrets: &[f32],
         base: usize,
-        opp: &[f64],
-        arena: &'x mut [f64],
-    ) -> (&'x [f64], &'x mut [f64], &'x mut [f64]) {
+        opp: &[f32],
+        arena: &'x mut [f32],
+    ) -> (&'x [f32], &'x mut [f32], &'x mut [f32]) {
         let game = self.game;
         let n_me = game.states[self.me].len();
         let k = game.children(node).len();
@@ -265,12 +273,12 @@ impl Walk<'_> {
         node: u32,
         range: std::ops::Range<usize>,
         store: &mut Store,
-        own: &[f64],
-        opp: &[f64],
-        sigma: &[f64],
-        rows: &mut [f64],
-        arena: &mut [f64],
-        mut spare: Option<&mut [f64]>,
+        own: &[f32],
+        opp: &[f32],
+        sigma: &[f32],
+        rows: &mut [f32],
+        arena: &mut [f32],
+        mut spare: Option<&mut [f32]>,
     ) {
         let game = self.game;
         let (n_me, n_opp) = (game.states[self.me].len(), game.states[1 - self.me].len());
@@ -282,7 +290,7 @@ impl Walk<'_> {
                 let reach = &mut reach[..n_opp];
                 for ((a, &child), row) in range.zip(kids).zip(rows.chunks_exact_mut(n_me)) {
                     let o = outcomes.start + a as u32;
-                    let prob = game.outcomes[o as usize].prob;
+                    let prob = game.outcomes[o as usize].prob as f32;
                     reach.iter_mut().zip(opp).for_each(|(r, x)| *r = x * prob);
                     exclude(reach, game.excluded(o, 1 - self.me));
                     self.update(child, store, own, reach, row, rest, spare.as_deref_mut());
@@ -307,7 +315,7 @@ impl Walk<'_> {
     /// `node`'s values from its children's `rows`; at a decision of the
     /// traverser, its regrets and average sums updated too.
     #[allow(clippy::too_many_arguments)]
-    fn combine(&self, node: u32, store: &mut Store, own: &[f64], sigma: &[f64], rows: &[f64], out: &mut [f64]) {
+    fn combine(&self, node: u32, store: &mut Store, own: &[f32], sigma: &[f32], rows: &[f32], out: &mut [f32]) {
         let game = self.game;
         let n_me = game.states[self.me].len();
         out.fill(0.0);
@@ -336,9 +344,9 @@ impl Walk<'_> {
             for (((r, m), (v, o)), (s, w)) in
                 r_row.iter_mut().zip(m_row.iter_mut()).zip(v_row.iter().zip(out.iter())).zip(s_row.iter().zip(own))
             {
-                let x = *r + (v - o) as f32;
+                let x = *r + (v - o);
                 *r = if clip { x.max(0.0) } else { x * if x >= 0.0 { pos } else { neg } };
-                *m = *m * keep + (s * w) as f32;
+                *m = *m * keep + s * w;
             }
         }
     }
@@ -492,9 +500,9 @@ impl Walk<'_> {
 /// Runs `work` on every part on two threads, each with its own arena: the
 /// parts are handed out one at a time, so a thread that the machine's load
 /// holds back leaves its share to the other.
-fn share<P: Send>(parts: impl Iterator<Item = P> + Send, [a, b]: [&mut [f64]; 2], work: impl Fn(P, &mut [f64]) + Sync) {
+fn share<P: Send, T: Send>(parts: impl Iterator<Item = P> + Send, [a, b]: [&mut [T]; 2], work: impl Fn(P, &mut [T]) + Sync) {
     let queue = std::sync::Mutex::new(parts);
-    let run = |arena: &mut [f64]| loop {
+    let run = |arena: &mut [T]| loop {
         let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).next();
         let Some(part) = next else { break };
         work(part, arena);
