@@ -195,56 +195,62 @@ impl Cards {
     }
 }
 
+/// The other player's state at a showdown, in its passes: its rank, the
+/// slots its reach adds to, and that reach (not zero).
+#[derive(Clone, Copy, Debug)]
+struct Live {
+    rank: u32,
+    add: [u8; 2],
+    reach: f64,
+}
+
+thread_local! {
+    /// Per thread, the other player's states of nonzero reach at the
+    /// showdown being evaluated, in rank order: grown once to the larger
+    /// player's states, then reused by every showdown of the run.
+    static LIVE: std::cell::RefCell<Vec<Live>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// A showdown (see [`super::leaf`]): player `p`'s states in rank order
 /// (`ranked`: [`Cards::ranked`] of the showdown's ranking), the other
 /// player's reach over the lower ranks summed going up and over the
-/// higher ones going down; the equal ranks are the rest.
+/// higher ones going down; the equal ranks are the rest. The other
+/// player's states of zero reach (most of them deep in the tree, where
+/// its strategy has settled) are left out once, before both passes.
 pub fn showdown<T: Real>(ranked: &[Vec<Ranked>; 2], p: usize, [win, lose, tie]: [f64; 3], opp: &[T], out: &mut [T]) {
-    let (mine, theirs) = (&ranked[p], &ranked[1 - p]);
+    LIVE.with_borrow_mut(|live| {
+        live.clear();
+        live.extend(ranked[1 - p].iter().filter_map(|t| {
+            let reach = opp[t.state as usize].wide();
+            (reach != 0.0).then_some(Live { rank: t.rank, add: t.add, reach })
+        }));
+        passes(&ranked[p], live, [win, lose, tie], opp, out);
+    })
+}
+
+/// [`showdown`]'s two passes over `mine` in rank order against `live`.
+fn passes<T: Real>(mine: &[Ranked], live: &[Live], [win, lose, tie]: [f64; 3], opp: &[T], out: &mut [T]) {
     // Going up: the reach below each rank, into `out` (the other
     // player's same hand is added back going down).
     let mut below = Sums::new();
-    let mut rest = theirs.iter();
-    let mut next = rest.next();
+    let mut theirs = live.iter().peekable();
     for m in mine {
-        while let Some(t) = next {
-            if t.rank >= m.rank {
-                break;
-            }
-            let x = opp[t.state as usize].wide();
-            if x != 0.0 {
-                below.add(t.add, x);
-            }
-            next = rest.next();
+        while let Some(t) = theirs.next_if(|t| t.rank < m.rank) {
+            below.add(t.add, t.reach);
         }
         out[m.state as usize] = T::of(below.apart(m.sub));
     }
     // Going down: the reach above, and the values.
-    let total = if tie != 0.0 {
+    let total = (tie != 0.0).then(|| {
         let mut all = Sums::new();
-        for t in theirs {
-            let x = opp[t.state as usize].wide();
-            if x != 0.0 {
-                all.add(t.add, x);
-            }
-        }
-        Some(all)
-    } else {
-        None
-    };
+        live.iter().for_each(|t| all.add(t.add, t.reach));
+        all
+    });
     let mut above = Sums::new();
-    let mut rest = theirs.iter().rev();
-    let mut next = rest.next();
+    let mut theirs = live.iter().rev().peekable();
     for m in mine.iter().rev() {
-        while let Some(t) = next {
-            if t.rank <= m.rank {
-                break;
-            }
-            let x = opp[t.state as usize].wide();
-            if x != 0.0 {
-                above.add(t.add, x);
-            }
-            next = rest.next();
+        while let Some(t) = theirs.next_if(|t| t.rank > m.rank) {
+            above.add(t.add, t.reach);
         }
         let i = m.state as usize;
         let (mut lo, mut hi) = (out[i].wide(), above.apart(m.sub));
