@@ -170,9 +170,9 @@ pub struct Ranked {
     sub: [u8; 2],
     /// The other player's state with the same cards, or [`NO_SAME`].
     same: u32,
-    /// That state's rank against this one's, `Equal` without one (hold'em:
-    /// always equal, so the showdown's pass reads the same hand's reach
-    /// only where a tie pays).
+    /// That state's rank against this one's, `Equal` without one. A pair
+    /// that is never dealt is never compared, so the ranks worked out from
+    /// the deals may set the same hand apart (hold'em's often do).
     side: std::cmp::Ordering,
 }
 
@@ -255,7 +255,7 @@ fn passes<T: Real>(mine: &[Ranked], live: &[Live], [win, lose, tie]: [f64; 3], o
         let i = m.state as usize;
         let (mut lo, mut hi) = (out[i].wide(), above.apart(m.sub));
         // The other player's same hand, taken out twice (once per card):
-        // back into the sum of its side, or of the ties (hold'em).
+        // back into the sum of its side, or of the ties.
         let back = |j: u32| if j == NO_SAME { 0.0 } else { opp[j as usize].wide() };
         match m.side {
             std::cmp::Ordering::Less => lo += back(m.same),
