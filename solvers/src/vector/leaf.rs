@@ -105,20 +105,18 @@ fn showdown<T: Real>(
 }
 
 /// Player 0's payoffs `m` (row-major, `n1` columns; 0 for pairs never
-/// dealt together), player 1's their negation. Player 1's values are
-/// summed row by row in `T`.
+/// dealt together), player 1's their negation: each state's value summed
+/// in `f64` over the other player's states, a row for player 0, a column
+/// for player 1.
 fn matrix<T: Real>(m: &[f64], n1: usize, p: usize, opp: &[T], out: &mut [T]) {
     if p == 0 {
         for (o, row) in out.iter_mut().zip(m.chunks_exact(n1)) {
             *o = T::of(row.iter().zip(opp).map(|(u, r)| u * r.wide()).sum());
         }
     } else {
-        out.fill(T::zero());
-        for (row, &r) in m.chunks_exact(n1).zip(opp) {
-            if r != T::zero() {
-                let r = r.wide();
-                out.iter_mut().zip(row).for_each(|(o, u)| *o -= T::of(u * r));
-            }
+        for (j, o) in out.iter_mut().enumerate() {
+            let column = m[j..].iter().step_by(n1);
+            *o = T::of(-column.zip(opp).map(|(u, r)| u * r.wide()).sum::<f64>());
         }
     }
 }
