@@ -21,7 +21,9 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The solver. By default it is chosen from the game: two players and
-    /// a tree estimated at over 5,000,000 nodes: do; two players and
+    /// a tree estimated at over 5,000,000 nodes: do (seeded by CFR+ on the
+    /// tree under 200,000,000 when the opponent sees the first move only
+    /// in part, as in blind tic-tac-toe); two players and
     /// zero-sum payoffs: lp; two players otherwise: lemke; perfect
     /// information with other numbers of players: maxn; otherwise cfr+.
     #[arg(long, value_parser = registry::parser())]

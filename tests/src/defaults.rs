@@ -6,12 +6,14 @@
 //! oracle from the paper's start; a game whose LP over the public tree is
 //! small gets the full LP (the tree is built); a hand game past the
 //! seeded oracle's size that one representative deal walks gets vector
-//! CFR on its rules.
+//! CFR on its rules; past the LP's size, a game whose first move the
+//! opponent sees only in part (blind tic-tac-toe) gets the seeded oracle.
 //! Hand games' choice of vector CFR on the tree is tested with the hold'em
 //! spots (`holdem.rs`).
 
 use galac_app::registry::{
-    default_before_tree, unseeded_lp_backend, Chosen, LP_MAX_NODES, SEEDED_DO_NODES, SEED_CFR_ITERATIONS,
+    default_before_tree, first_move_seen_in_part, unseeded_lp_backend, Chosen, LP_MAX_NODES, SEEDED_DO_NODES,
+    SEEDED_TREE_MAX_NODES, SEED_CFR_ITERATIONS,
 };
 use galac_solvers::lp::Backend;
 
@@ -126,4 +128,41 @@ fn a_hand_game_one_deal_walks_is_solved_on_its_rules() {
     let leduc = crate::games::load_interp("leduc.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
     let guess = galac_runtime::tree::estimate(&leduc, f64::INFINITY).expect("estimates");
     assert!(!vcfr_on_rules(&leduc, guess.nodes));
+}
+
+/// Blind tic-tac-toe (estimated past the LP's size; the opponent sees the
+/// square of each move, not the mark) goes to the double oracle seeded by
+/// CFR+, which solves it, where the old rule sent it to the oracle from the
+/// paper's start, whose bounds stayed at [-1, 1]; phantom tic-tac-toe of 6
+/// to 9 marks (the opponent sees nothing of a move), which the oracle
+/// from the paper's start solves without any tree, stays there; and a move
+/// seen whole (Leduc's bets) is not "seen in part"
+/// (docs/perf/double-oracle.md, "Choosing by default").
+#[test]
+fn a_move_seen_in_part_past_the_lps_size_gets_the_seeded_oracle() {
+    let load = |file: &str, params: &[&str]| crate::games::load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
+    let blind = load("blind_tictactoe.gala", &[]);
+    assert!(first_move_seen_in_part(&blind));
+    let guess = galac_runtime::tree::estimate(&blind, f64::INFINITY).expect("estimates");
+    assert!(guess.nodes > LP_MAX_NODES && guess.nodes < SEEDED_TREE_MAX_NODES, "{guess:?}");
+    let c = default_before_tree(&blind).expect("chosen before the tree");
+    assert_eq!((c.row.name, c.warm_start_cfr), ("do", Some(SEED_CFR_ITERATIONS)), "{}", c.why);
+    assert!(c.why.contains("a move the opponent sees only in part"), "{}", c.why);
+    for marks in 6..=9 {
+        let phantom = load("phantom_ttt.gala", &[&format!("marks={marks}")]);
+        assert!(!first_move_seen_in_part(&phantom), "{marks} marks");
+        assert_eq!(chosen(default_before_tree(&phantom)), Some(("do", None)), "{marks} marks");
+    }
+    // The compiled games too (a compiled game's actions are valid only
+    // until its next `advance`: the check once indexed past them).
+    use crate::compiled::{blind_tictactoe, phantom_ttt};
+    use crate::games::instantiate;
+    let compiled = instantiate(&blind_tictactoe::Family, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(first_move_seen_in_part(&compiled));
+    let c = default_before_tree(&compiled).expect("chosen before the tree");
+    assert_eq!((c.row.name, c.warm_start_cfr), ("do", Some(SEED_CFR_ITERATIONS)), "{}", c.why);
+    let compiled = instantiate(&phantom_ttt::Family, &["marks=9"]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!first_move_seen_in_part(&compiled));
+    assert!(!first_move_seen_in_part(&load("leduc.gala", &[])));
+    assert!(!first_move_seen_in_part(&game("a, b", 60, "x - y, y - x")), "moves seen whole");
 }

@@ -141,6 +141,82 @@ pub fn unseeded_lp_backend<G: galac_runtime::game::Game>(game: &G) -> Option<gal
     (large && Backend::Highs.available().is_ok()).then_some(Backend::Highs)
 }
 
+/// Past [`LP_MAX_NODES`], a game whose first move the opponent sees only in
+/// part ([`first_move_seen_in_part`]) goes to the double oracle seeded by
+/// CFR+ on the built tree when its tree is estimated under this many nodes
+/// (blind tic-tac-toe: 87,208,051 nodes, a run's peak 7.5 GB; at about 86
+/// bytes a node at the peak, 200M nodes is 17 GB); above it, or for any
+/// other game, the oracle from the paper's start, which builds no tree.
+/// Measured (docs/perf/double-oracle.md, "Choosing by default"): blind
+/// tic-tac-toe from the paper's start left its bounds at [-1, 1] (1,920
+/// iterations in 71 s), seeded it is solved; phantom tic-tac-toe (6 to 9
+/// marks, whose first move the opponent does not see at all) is solved
+/// from the paper's start in 4.3 to 67 s of CPU, where the seed alone
+/// would build trees of 18M to about 10^10 nodes.
+pub const SEEDED_TREE_MAX_NODES: f64 = 200_000_000.0;
+
+/// Whether the second mover's information sets right after the first
+/// decision (on the play that takes every chance node's first outcome)
+/// tell some of its actions apart but not all: the opponent sees that move
+/// only in part (blind tic-tac-toe: the square, not the mark; 18 actions,
+/// 9 sets). Then the paper's default, the first action wherever the
+/// restricted game is silent, tells the opponent the part it does not see,
+/// and a best response plays as with perfect information there (the
+/// oracle from the paper's start never left the bounds [-1, 1]); a move
+/// seen whole (poker's bets: as many sets as actions) or not at all
+/// (phantom tic-tac-toe: one set) is false.
+pub fn first_move_seen_in_part<G: galac_runtime::game::Game>(game: &G) -> bool {
+    use galac_runtime::game::{advance_out_of_line, Node};
+    let mut info = galac_runtime::info::InfoInterner::new();
+    let Ok(mut state) = game.root() else { return false };
+    // The first decision, through chance nodes' first outcomes.
+    let (mover, n) = loop {
+        match advance_out_of_line(game, &mut state, &mut info) {
+            Ok(Node::Chance { n_outcomes }) if n_outcomes > 0 => {}
+            Ok(Node::Decision { player, n_actions, .. }) if n_actions > 1 => break (player, n_actions),
+            _ => return false,
+        }
+        if game.apply(&mut state, 0, &mut info).is_err() {
+            return false;
+        }
+    };
+    // The children, all made right after the decision's `advance` (a
+    // compiled game's actions are valid only until the next `advance`).
+    let mut children = Vec::with_capacity(n as usize);
+    for a in 0..n {
+        let mut child = state.clone();
+        if game.apply(&mut child, a, &mut info).is_err() {
+            return false;
+        }
+        children.push(child);
+    }
+    // Per child: the next set of another player, through chance nodes'
+    // first outcomes (an action that ends the game or leads to the mover's
+    // own decision first is left out).
+    let mut sets = Vec::with_capacity(n as usize);
+    for mut child in children {
+        loop {
+            match advance_out_of_line(game, &mut child, &mut info) {
+                Ok(Node::Chance { n_outcomes }) if n_outcomes > 0 => {
+                    if game.apply(&mut child, 0, &mut info).is_err() {
+                        return false;
+                    }
+                }
+                Ok(Node::Decision { player, infoset, .. }) if player != mover => {
+                    sets.push(infoset);
+                    break;
+                }
+                Ok(_) => break,
+                Err(_) => return false,
+            }
+        }
+    }
+    let seen = sets.len();
+    sets.sort_unstable();
+    sets.dedup();
+    seen > 1 && sets.len() > 1 && sets.len() < seen
+}
+
 /// Trees estimated below this many nodes are built to check the answer
 /// with an independent best response (about 0.1 GB at 40 bytes a node).
 const CHECK_TREE_NODES: f64 = 3_000_000.0;

@@ -21,7 +21,7 @@ use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::cfr::Variant;
 
 use crate::LimitArgs;
-pub use double_oracle::{unseeded_lp_backend, LP_MAX_NODES};
+pub use double_oracle::{first_move_seen_in_part, unseeded_lp_backend, LP_MAX_NODES, SEEDED_TREE_MAX_NODES};
 pub use solved::{with_hint, Context, Solved};
 
 /// The flags of every solver, each group read by the rows that list its
@@ -372,7 +372,10 @@ pub struct Chosen {
 /// (no tree) when each player is dealt a two-card hand and the estimate is
 /// above [`VCFR_TREELESS_NODES`] or one representative deal walks the
 /// public game ([`vcfr_on_rules`]; another hand game builds its tree,
-/// where [`default_for`] picks vector CFR), else the double oracle;
+/// where [`default_for`] picks vector CFR), else the double oracle (seeded
+/// by CFR+ on the built tree under [`SEEDED_TREE_MAX_NODES`] when the
+/// opponent sees the first move only in part, [`first_move_seen_in_part`];
+/// from the paper's start otherwise);
 /// from [`SEEDED_DO_NODES`] to [`LP_MAX_NODES`], the double oracle seeded
 /// by CFR+ (which builds the tree) unless the game's LP over the public
 /// tree is small ([`public_lp_fits`]); `None` (build the tree, then
@@ -419,10 +422,21 @@ pub fn default_before_tree<G: galac_runtime::game::Game>(game: &G) -> Option<Cho
         return None;
     }
     let row = by_name("do")?;
+    if guess.nodes < SEEDED_TREE_MAX_NODES && first_move_seen_in_part(game) {
+        let why = format!(
+            "two players, a tree estimated at {:.0} nodes (over {}, under {}), and a move the opponent sees only in \
+             part: the double oracle from the paper's start plays the first action where its restricted game is \
+             silent, which tells the opponent the unseen part, and did not converge on such a game (blind \
+             tic-tac-toe); seeded by {} iterations of CFR+ on the tree, whose average it plays there instead, it \
+             did (name `--solver do` for the oracle from the paper's start)",
+            guess.nodes, LP_MAX_NODES as u64, SEEDED_TREE_MAX_NODES as u64, SEED_CFR_ITERATIONS
+        );
+        return Some(Chosen { row, why, warm_start_cfr: Some(SEED_CFR_ITERATIONS) });
+    }
     let why = format!(
-        "two players and a tree estimated at over {} nodes, more than the LP is given: the double oracle explores \
-         only the part of the game its equilibrium needs (name `--solver lp` to build the tree)",
-        LP_MAX_NODES as u64
+        "two players and a tree estimated at {:.0} nodes, over {}, more than the LP is given: the double oracle \
+         explores only the part of the game its equilibrium needs (name `--solver lp` to build the tree)",
+        guess.nodes, LP_MAX_NODES as u64
     );
     Some(Chosen { row, why, warm_start_cfr: None })
 }
