@@ -121,13 +121,7 @@ pub fn regret_matching<T: Real>(regrets: &[f32], n: usize, sigma: &mut [T], deno
 /// `scale[state]` if given (the other player's reach: its reach after each
 /// action, in the pass that makes the strategy).
 #[inline]
-fn regret_matching_times<T: Real>(
-    regrets: &[f32],
-    n: usize,
-    scale: Option<&[T]>,
-    sigma: &mut [T],
-    denom: &mut [T],
-) {
+fn regret_matching_times<T: Real>(regrets: &[f32], n: usize, scale: Option<&[T]>, sigma: &mut [T], denom: &mut [T]) {
     // The positive parts into `sigma` and their sums per state, in one
     // pass over the regrets; `if r > 0 { r } else { 0 }` (0 for NaN, as
     // `max` gives) is one SIMD max, where `f32::max` adds NaN handling.
@@ -500,7 +494,11 @@ impl Walk<'_> {
 /// Runs `work` on every part on two threads, each with its own arena: the
 /// parts are handed out one at a time, so a thread that the machine's load
 /// holds back leaves its share to the other.
-fn share<P: Send, T: Send>(parts: impl Iterator<Item = P> + Send, [a, b]: [&mut [T]; 2], work: impl Fn(P, &mut [T]) + Sync) {
+fn share<P: Send, T: Send>(
+    parts: impl Iterator<Item = P> + Send,
+    [a, b]: [&mut [T]; 2],
+    work: impl Fn(P, &mut [T]) + Sync,
+) {
     let queue = std::sync::Mutex::new(parts);
     let run = |arena: &mut [T]| loop {
         let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).next();
