@@ -165,12 +165,23 @@ pub trait Game {
         true
     }
 
-    /// Copies the private values of `from` (a deal's state at its first
-    /// move) into `into` (a state of another deal, later in the same
-    /// public course): `into` is then the state of `from`'s deal there,
-    /// its information states aside. Only where [`Game::representative`]
-    /// is `Ok` (private values are set only in the deal and the payoff's
-    /// code, so between them they hold the deal's values).
+    /// What [`Game::transplant`] needs of `state`, a deal's state at its
+    /// first move: its private values, kept per deal for the whole
+    /// derivation, so a game whose states are large keeps only those (the
+    /// interpreter: a state holding the private slots alone, about a tenth
+    /// of a full one on hold'em). The default keeps the whole state. Only
+    /// where [`Game::representative`] is `Ok`.
+    fn donor(&self, state: &Self::State) -> Self::State {
+        state.clone()
+    }
+
+    /// Copies the private values of `from` (what [`Game::donor`] kept of a
+    /// deal's state at its first move) into `into` (a state of another
+    /// deal, later in the same public course): `into` is then the state of
+    /// `from`'s deal there, its information states aside. Only where
+    /// [`Game::representative`] is `Ok` (private values are set only in the
+    /// deal and the payoff's code, so between them they hold the deal's
+    /// values).
     fn transplant(&self, into: &mut Self::State, from: &Self::State) {
         let _ = (into, from);
     }

@@ -78,38 +78,28 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
             }
             stack.extend(children.into_iter().rev());
         } else {
-            deals.push(state);
+            deals.push((deals.len() as u32, state));
             deal_prob.push(prob);
         }
     }
     let names = [players[0].clone(), players[1].clone()];
-    // Each deal's private values, at its first node (the deal's code run).
-    let mut donors = Vec::new();
-    if representative.is_ok() {
-        donors.reserve(deals.len());
-        for state in &deals {
-            let mut at = state.clone();
-            advance_out_of_line(game, &mut at, &mut info)?;
-            donors.push(at);
-        }
-    }
     let mut b = Builder {
         game,
         info,
         draft: Draft::new(names, deal_prob),
         probs: Vec::new(),
         pay: Vec::new(),
-        donors,
+        one: representative.is_ok(),
+        donors: Vec::with_capacity(if representative.is_ok() { deals.len() } else { 0 }),
         key: Vec::new(),
         chances: FxHashMap::default(),
         tables: FxHashMap::default(),
         constants: FxHashMap::default(),
         sets: Default::default(),
         walked: false,
-        advanced: deals.len() as u64 * u64::from(representative.is_ok()),
+        advanced: 0,
     };
-    let entries = deals.into_iter().enumerate().map(|(d, s)| (d as u32, s)).collect();
-    b.build(entries, String::new(), NONE, [false; 2])?;
+    b.build(Entries::Held(deals), String::new(), NONE, [false; 2])?;
     let representative = match representative {
         Ok(_) if !b.walked => Err("no public node follows both players' first moves".into()),
         r => r,
@@ -125,8 +115,13 @@ struct Builder<'g, G: Game> {
     draft: Draft,
     probs: Vec<Ratio>,
     pay: Vec<i64>,
-    /// Per deal, its state at its first node (empty unless the game walks
-    /// one representative deal): its private values, to transplant.
+    /// Whether the game lets one representative deal walk the public tree
+    /// below both players' first moves.
+    one: bool,
+    /// Per deal, what [`Game::donor`] keeps of its state at its first node
+    /// (empty unless the game walks one representative deal): its private
+    /// values, to transplant. Made by the root's [`Builder::step`], which
+    /// advances every deal's state to its first node.
     donors: Vec<G::State>,
     /// A reused buffer for [`Game::course_key`].
     key: Vec<u64>,
@@ -152,7 +147,7 @@ impl<G: Game> Builder<'_, G> {
     /// have, a game that allows it goes on with one representative deal.
     fn build(
         &mut self,
-        entries: Vec<(u32, G::State)>,
+        entries: Entries<'_, G::State>,
         label: String,
         parent: u32,
         decided: [bool; 2],
@@ -169,7 +164,7 @@ impl<G: Game> Builder<'_, G> {
 
     fn build_node(
         &mut self,
-        entries: Vec<(u32, G::State)>,
+        entries: Entries<'_, G::State>,
         label: String,
         parent: u32,
         decided: [bool; 2],
@@ -182,7 +177,7 @@ impl<G: Game> Builder<'_, G> {
                 let n_actions = sets.first().map_or(0, |s| s.2);
                 let mut decided = decided;
                 decided[player] = true;
-                let walk = decided == [true, true] && !self.donors.is_empty();
+                let walk = decided == [true, true] && self.one;
                 // Every deal here is at every child.
                 let present = if walk { self.interned(sets.iter().map(|s| s.0).collect()) } else { Rc::default() };
                 let names = GameSets { game: self.game, info: &self.info };
@@ -190,16 +185,17 @@ impl<G: Game> Builder<'_, G> {
                 let mut ids = Vec::with_capacity(labels.len());
                 for (a, label) in labels.into_iter().enumerate() {
                     debug_assert!(a < n_actions as usize);
-                    let mut child = match kids.get_mut(a) {
-                        Some(child) => std::mem::take(child),
-                        None => self.children(&parents, a as u32)?,
+                    let child = match kids.get_mut(a) {
+                        Some(child) => Entries::Held(std::mem::take(child)),
+                        None => Entries::Children(&parents, a as u32),
                     };
-                    ids.push(if walk && !child.is_empty() {
-                        let (deal, state) = child.swap_remove(0);
-                        drop(child);
-                        self.walk(deal, state, &present, label, id)?
-                    } else {
-                        self.build(child, label, id, decided)?
+                    ids.push(match child {
+                        Entries::Held(mut child) if walk && !child.is_empty() => {
+                            let (deal, state) = child.swap_remove(0);
+                            drop(child);
+                            self.walk(deal, state, &present, label, id)?
+                        }
+                        child => self.build(child, label, id, decided)?,
                     });
                 }
                 self.draft.children(id, &ids);
@@ -233,7 +229,7 @@ impl<G: Game> Builder<'_, G> {
                             (deal, state)
                         })
                         .collect();
-                    ids.push(self.build(child, label, id, decided)?);
+                    ids.push(self.build(Entries::Held(child), label, id, decided)?);
                 }
                 self.draft.children(id, &ids);
             }
@@ -460,28 +456,54 @@ impl<G: Game> Builder<'_, G> {
     /// then having moved: `decided`), only the first deal's children are
     /// made.
     ///
-    /// Before a representative walks (the deal's first moves), only a
-    /// decision's first action's children are made here, and each other
-    /// action's when its subtree is built ([`Self::children`], from each
-    /// deal's state before its `advance`): a turn's root would otherwise
-    /// hold four states per deal (its actions' children) while the first
-    /// action's subtree is built, 88 MB of its peak. (The first action's
-    /// children made at once keep the states advanced no more than in the
-    /// walk over every deal on a game as small as Kuhn.)
+    /// Before a representative walks (the deal's first moves), a
+    /// decision's children are not made here: the deals' states are kept
+    /// (in `parents`, moved there, not copied) and each action's children
+    /// made one at a time as its subtree is built ([`Entries::Children`]),
+    /// each dropped once advanced unless it is kept in turn. So the first
+    /// moves hold one state per deal (the deals as enumerated), not also a
+    /// list of one action's children (on the river with every hand, a
+    /// state per deal is about 1 GB).
     fn step(
         &mut self,
-        entries: Vec<(u32, G::State)>,
+        entries: Entries<'_, G::State>,
         decided: [bool; 2],
     ) -> Result<(Step<G::State>, bool), SolveError> {
         let game = self.game;
-        let lazy = !self.donors.is_empty();
+        let lazy = self.one;
+        // At the root (the deals as enumerated, in order), each deal's
+        // private values are kept as its state reaches its first node.
+        let donate = lazy && self.donors.is_empty();
         let walks = |player: u32| lazy && decided[1 - player as usize];
         let mut step: Option<Step<G::State>> = None;
         let mut same = true;
-        for (deal, mut state) in entries {
-            let before = lazy.then(|| state.clone());
+        let (held, from, action) = match entries {
+            Entries::Held(held) => (held, &[][..], 0),
+            Entries::Children(from, action) => (Vec::new(), from, action),
+        };
+        let (mut held, mut from) = (held.into_iter(), from.iter());
+        loop {
+            // One of the two is empty.
+            let (deal, state) = match held.next() {
+                Some(entry) => entry,
+                None => {
+                    let Some((deal, parent)) = from.next() else { break };
+                    let mut child = parent.clone();
+                    advance_out_of_line(game, &mut child, &mut self.info)?;
+                    self.advanced += 1;
+                    game.apply(&mut child, action, &mut self.info)?;
+                    (*deal, child)
+                }
+            };
+            // Where the children are made later, `state` is kept as it is
+            // (before its `advance`) and a copy advanced.
+            let (mut state, before) = if lazy { (state.clone(), Some(state)) } else { (state, None) };
             let node = advance_out_of_line(game, &mut state, &mut self.info)?;
             self.advanced += 1;
+            if donate {
+                debug_assert_eq!(deal as usize, self.donors.len());
+                self.donors.push(game.donor(&state));
+            }
             match (node, step.get_or_insert_with(|| Step::first(game, &state, node))) {
                 (Node::Terminal, Step::Leaf(pays)) => {
                     let p = game.payoffs(&state, &mut self.pay);
@@ -496,14 +518,13 @@ impl<G: Game> Builder<'_, G> {
                     if walks(player) && !first {
                         continue;
                     }
-                    // The first action's children now, the others' later
-                    // from `parents` (only the representative's where it
-                    // walks on: made now).
-                    let mut made = n_actions as usize;
+                    // The children later from `parents` (only the
+                    // representative's where it walks on: made now).
                     if let Some(before) = before.filter(|_| !walks(player)) {
                         parents.push((deal, before));
-                        made = made.min(1);
+                        continue;
                     }
+                    let made = n_actions as usize;
                     if kids.len() < made {
                         kids.resize_with(made, Vec::new);
                     }
@@ -530,18 +551,12 @@ impl<G: Game> Builder<'_, G> {
         }
         Ok((step.unwrap_or(Step::Leaf(Vec::new())), same))
     }
+}
 
-    /// Action `action`'s children of the deals' states `parents` (each
-    /// before its `advance`, at a decision).
-    fn children(&mut self, parents: &[(u32, G::State)], action: u32) -> Result<Vec<(u32, G::State)>, SolveError> {
-        let mut out = Vec::with_capacity(parents.len());
-        for (deal, parent) in parents {
-            let mut child = parent.clone();
-            advance_out_of_line(self.game, &mut child, &mut self.info)?;
-            self.advanced += 1;
-            self.game.apply(&mut child, action, &mut self.info)?;
-            out.push((*deal, child));
-        }
-        Ok(out)
-    }
+/// The deals' states at a public node, each before its `advance`: held,
+/// or made from their parents' (a decision's states, kept by
+/// [`Builder::step`]) by advancing each again and taking `action`.
+enum Entries<'p, S> {
+    Held(Vec<(u32, S)>),
+    Children(&'p [(u32, S)], u32),
 }
