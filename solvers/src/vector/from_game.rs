@@ -483,6 +483,11 @@ impl<G: Game> Builder<'_, G> {
         };
         let (mut held, mut from) = (held.into_iter(), from.iter());
         loop {
+            // The facts this deal's states push from here are forgotten
+            // when none of them is kept (every deal but the first where a
+            // representative walks on): the interner then holds a pending
+            // fact per deal at the first moves, not one per deal and state.
+            let mark = self.info.mark();
             // One of the two is empty.
             let (deal, state) = match held.next() {
                 Some(entry) => entry,
@@ -508,6 +513,8 @@ impl<G: Game> Builder<'_, G> {
                 (Node::Terminal, Step::Leaf(pays)) => {
                     let p = game.payoffs(&state, &mut self.pay);
                     pays.push((deal, [p[0], p[1]]));
+                    drop((state, before));
+                    self.info.truncate(mark);
                 }
                 (
                     Node::Decision { player, infoset, n_actions },
@@ -516,6 +523,8 @@ impl<G: Game> Builder<'_, G> {
                     let first = sets.is_empty();
                     sets.push((deal, infoset, n_actions));
                     if walks(player) && !first {
+                        drop((state, before));
+                        self.info.truncate(mark);
                         continue;
                     }
                     // The children later from `parents` (only the
