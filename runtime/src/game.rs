@@ -169,7 +169,9 @@ pub trait Game {
     /// first move: its private values, kept per deal for the whole
     /// derivation, so a game whose states are large keeps only those (the
     /// interpreter: a state holding the private slots alone, about a tenth
-    /// of a full one on hold'em). The default keeps the whole state. Only
+    /// of a full one on hold'em). The default keeps the whole state. A
+    /// donor is only read by `transplant` (the pending facts its
+    /// information states name may be forgotten by the interner). Only
     /// where [`Game::representative`] is `Ok`.
     fn donor(&self, state: &Self::State) -> Self::State {
         state.clone()

@@ -503,6 +503,9 @@ impl<G: Game> Builder<'_, G> {
             // Where the children are made later, `state` is kept as it is
             // (before its `advance`) and a copy advanced.
             let (mut state, before) = if lazy { (state.clone(), Some(state)) } else { (state, None) };
+            // The facts of the copy's `advance`: forgotten too when only
+            // `before` is kept (made before them).
+            let advanced = self.info.mark();
             let node = advance_out_of_line(game, &mut state, &mut self.info)?;
             self.advanced += 1;
             if donate {
@@ -531,6 +534,8 @@ impl<G: Game> Builder<'_, G> {
                     // representative's where it walks on: made now).
                     if let Some(before) = before.filter(|_| !walks(player)) {
                         parents.push((deal, before));
+                        drop(state);
+                        self.info.truncate(advanced);
                         continue;
                     }
                     let made = n_actions as usize;
