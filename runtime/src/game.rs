@@ -165,6 +165,21 @@ pub trait Game {
         true
     }
 
+    /// `state` as what differs from `base` (another state at the same
+    /// point of the play: another deal's before the same `advance`), to
+    /// be kept many times over (a state per deal before the first moves);
+    /// [`Game::undelta`] puts it back. The default keeps the whole state.
+    fn delta(&self, base: &Self::State, state: &Self::State) -> Self::State {
+        let _ = base;
+        state.clone()
+    }
+
+    /// Makes `into`, a copy of the `base` a [`Game::delta`] was taken
+    /// against, the state the delta was taken of.
+    fn undelta(&self, into: &mut Self::State, delta: &Self::State) {
+        into.clone_from(delta);
+    }
+
     /// What [`Game::transplant`] needs of `state`, a deal's state at its
     /// first move: its private values, kept per deal for the whole
     /// derivation, so a game whose states are large keeps only those (the

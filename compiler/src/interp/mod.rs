@@ -96,6 +96,9 @@ impl Clone for State {
     }
 }
 
+/// The `block` of a state made by [`Game::delta`] (no block has it).
+const DELTA: u32 = u32::MAX;
+
 struct Pending {
     chooser: Option<u32>,
     values: Vec<Value>,
@@ -367,6 +370,35 @@ impl Game for Interp {
             s.slots[slot as usize].encode(out);
         }
         course.reads_private[s.block as usize]
+    }
+
+    /// The slots where `state` differs from `base`, as (index, value)
+    /// pairs in `slots` and `block` set to [`DELTA`] (a hold'em deal
+    /// differs from another in its hands and information states, a few of
+    /// 31 slots); the whole state where the flow or pending choice differ.
+    fn delta(&self, base: &State, state: &State) -> State {
+        if base.block != state.block || base.pending.is_some() || state.pending.is_some() {
+            return state.clone();
+        }
+        let mut slots = Vec::new();
+        for (i, (b, v)) in base.slots.iter().zip(&state.slots).enumerate() {
+            if b != v {
+                slots.extend([Value::Int(i as i64), v.clone()]);
+            }
+        }
+        slots.shrink_to_fit();
+        State { slots, block: DELTA, pending: None }
+    }
+
+    fn undelta(&self, into: &mut State, delta: &State) {
+        if delta.block != DELTA {
+            return into.clone_from(delta);
+        }
+        for pair in delta.slots.chunks_exact(2) {
+            if let [Value::Int(i), v] = pair {
+                into.slots[*i as usize] = v.clone();
+            }
+        }
     }
 
     /// The private slots' values alone, in `course.private`'s order (a

@@ -62,22 +62,36 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
     }
     let mut info = InfoInterner::new();
     // The deals: the paths through the chance nodes above the first
-    // decision, each kept as its state before that node's `advance`.
-    let (mut deals, mut deal_prob) = (Vec::new(), Vec::new());
+    // decision, each kept as its state before that node's `advance`: the
+    // first whole, the others as what differs from it ([`Game::delta`]),
+    // as are a chance node's children while they wait on the stack (the
+    // hold'em spots deal both hands in one chance node: a state per deal).
+    let (mut deals, mut deal_prob) = (Vec::<(u32, G::State)>::new(), Vec::new());
     let mut probs = Vec::new();
-    let mut stack = vec![(game.root()?, 1.0f64)];
-    while let Some((state, prob)) = stack.pop() {
+    let root = game.root()?;
+    let mut stack = vec![(Rc::new(root.clone()), root, 1.0f64)];
+    while let Some((base, delta, prob)) = stack.pop() {
+        let mut state = (*base).clone();
+        game.undelta(&mut state, &delta);
+        drop((base, delta));
         let mut at = state.clone();
         if let Node::Chance { n_outcomes } = advance_out_of_line(game, &mut at, &mut info)? {
             game.chance_probs(&at, &mut probs);
             let mut children = Vec::with_capacity(n_outcomes as usize);
+            let mut first: Option<Rc<G::State>> = None;
             for (k, p) in probs.iter().enumerate() {
                 let mut child = at.clone();
                 game.apply(&mut child, k as u32, &mut info)?;
-                children.push((child, prob * p.to_f64()));
+                let base = first.get_or_insert_with(|| Rc::new(child.clone())).clone();
+                let child = game.delta(&base, &child);
+                children.push((base, child, prob * p.to_f64()));
             }
             stack.extend(children.into_iter().rev());
         } else {
+            let state = match deals.first() {
+                Some((_, first)) => game.delta(first, &state),
+                None => state,
+            };
             deals.push((deals.len() as u32, state));
             deal_prob.push(prob);
         }
@@ -99,7 +113,7 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
         walked: false,
         advanced: 0,
     };
-    b.build(Entries::Held(deals), String::new(), NONE, [false; 2])?;
+    b.build(Entries::Dealt(deals), String::new(), NONE, [false; 2])?;
     let representative = match representative {
         Ok(_) if !b.walked => Err("no public node follows both players' first moves".into()),
         r => r,
@@ -458,12 +472,13 @@ impl<G: Game> Builder<'_, G> {
     ///
     /// Before a representative walks (the deal's first moves), a
     /// decision's children are not made here: the deals' states are kept
-    /// (in `parents`, moved there, not copied) and each action's children
+    /// (in `parents`, the first whole and the others as what differs from
+    /// it, [`Game::delta`]) and each action's children
     /// made one at a time as its subtree is built ([`Entries::Children`]),
     /// each dropped once advanced unless it is kept in turn. So the first
-    /// moves hold one state per deal (the deals as enumerated), not also a
+    /// moves hold a delta per deal (the deals as enumerated), not also a
     /// list of one action's children (on the river with every hand, a
-    /// state per deal is about 1 GB).
+    /// whole state per deal is about 600 MB).
     fn step(
         &mut self,
         entries: Entries<'_, G::State>,
@@ -477,9 +492,16 @@ impl<G: Game> Builder<'_, G> {
         let walks = |player: u32| lazy && decided[1 - player as usize];
         let mut step: Option<Step<G::State>> = None;
         let mut same = true;
-        let (held, from, action) = match entries {
-            Entries::Held(held) => (held, &[][..], 0),
-            Entries::Children(from, action) => (Vec::new(), from, action),
+        let (held, from, action, deltas) = match entries {
+            Entries::Held(held) => (held, &[][..], 0, false),
+            Entries::Dealt(held) => (held, &[][..], 0, true),
+            Entries::Children(from, action) => (Vec::new(), from, action, true),
+        };
+        // What the deltas were taken against: the first entry's state.
+        let base = match (from.first(), held.first()) {
+            (Some((_, first)), _) => Some(first.clone()),
+            (None, Some((_, first))) if deltas => Some(first.clone()),
+            _ => None,
         };
         let (mut held, mut from) = (held.into_iter(), from.iter());
         loop {
@@ -490,10 +512,23 @@ impl<G: Game> Builder<'_, G> {
             let mark = self.info.mark();
             // One of the two is empty.
             let (deal, state) = match held.next() {
+                Some((deal, delta)) if deltas => {
+                    let mut state = match &base {
+                        Some(base) => base.clone(),
+                        None => break,
+                    };
+                    game.undelta(&mut state, &delta);
+                    (deal, state)
+                }
                 Some(entry) => entry,
                 None => {
                     let Some((deal, parent)) = from.next() else { break };
-                    let mut child = parent.clone();
+                    // `parent` is what differs from the first's (see `step`).
+                    let mut child = match &base {
+                        Some(base) => base.clone(),
+                        None => break,
+                    };
+                    game.undelta(&mut child, parent);
                     advance_out_of_line(game, &mut child, &mut self.info)?;
                     self.advanced += 1;
                     game.apply(&mut child, action, &mut self.info)?;
@@ -533,6 +568,12 @@ impl<G: Game> Builder<'_, G> {
                     // The children later from `parents` (only the
                     // representative's where it walks on: made now).
                     if let Some(before) = before.filter(|_| !walks(player)) {
+                        // The first deal's whole, the others' as what
+                        // differs from it.
+                        let before = match parents.first() {
+                            Some((_, base)) => game.delta(base, &before),
+                            None => before,
+                        };
                         parents.push((deal, before));
                         drop(state);
                         self.info.truncate(advanced);
@@ -569,8 +610,12 @@ impl<G: Game> Builder<'_, G> {
 
 /// The deals' states at a public node, each before its `advance`: held,
 /// or made from their parents' (a decision's states, kept by
-/// [`Builder::step`]) by advancing each again and taking `action`.
+/// [`Builder::step`] as deltas against the first's) by advancing each
+/// again and taking `action`.
 enum Entries<'p, S> {
     Held(Vec<(u32, S)>),
+    /// The deals as enumerated: the first's state whole, the others' as
+    /// [`Game::delta`]s against it.
+    Dealt(Vec<(u32, S)>),
     Children(&'p [(u32, S)], u32),
 }

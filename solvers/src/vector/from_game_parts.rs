@@ -63,8 +63,10 @@ pub(super) enum Step<S> {
     Leaf(Vec<(u32, [i64; 2])>),
     /// Per deal (deal, set, moves offered); per action its children (or
     /// the first action's only, and in `parents` each deal's state before
-    /// its `advance`, from which another action's children are made when
-    /// its subtree is built, advanced again for the candidates); the
+    /// its `advance`, the first whole and the others as
+    /// [`Game::delta`]s against it, from which another action's children
+    /// are made when its subtree is built, advanced again for the
+    /// candidates); the
     /// player and the first deal's action labels.
     Decision {
         player: usize,
