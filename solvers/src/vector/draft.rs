@@ -37,7 +37,40 @@ pub(super) struct ChanceDraft {
     /// Shared by the chance nodes of a representative walk with one course
     /// key (the turn's river after each line).
     pub deals: Rc<Vec<u32>>,
-    pub outcomes: Rc<Vec<Vec<(u32, f64)>>>,
+    pub outcomes: Rc<Vec<Allowed>>,
+}
+
+/// The deals a public outcome allows, with their probability.
+pub enum Allowed {
+    /// Each deal with its own.
+    Each(Vec<(u32, f64)>),
+    /// Every deal of a list (shared) with the same one: a representative
+    /// walk's outcomes (the turn's river: 48 lists of up to 37,313 deals,
+    /// 26 MB as pairs, nothing more than the lists of deals present).
+    Same(f64, Rc<Vec<u32>>),
+}
+
+impl Allowed {
+    /// The deals, in order.
+    pub fn deals(&self) -> impl Iterator<Item = u32> + '_ {
+        let (each, same): (&[(u32, f64)], &[u32]) = match self {
+            Allowed::Each(each) => (each, &[]),
+            Allowed::Same(_, deals) => (&[], deals),
+        };
+        each.iter().map(|&(d, _)| d).chain(same.iter().copied())
+    }
+
+    /// The first deal's probability and whether every deal's is that one
+    /// (within rounding).
+    fn prob(&self) -> (f64, bool) {
+        match self {
+            Allowed::Each(each) => {
+                let prob = each.first().map_or(0.0, |&(_, p)| p);
+                (prob, each.iter().all(|&(_, p)| (p - prob).abs() <= 1e-12 * prob))
+            }
+            Allowed::Same(prob, _) => (*prob, true),
+        }
+    }
 }
 
 /// A leaf's payoffs to player 0, per deal: listed, or one amount for
@@ -269,14 +302,9 @@ impl Draft {
     /// Public node `id` is a chance node: the deals there, and per public
     /// outcome the deals it allows with their probability (each deal at
     /// most once an outcome).
-    pub fn chance(
-        &mut self,
-        id: u32,
-        deals: Rc<Vec<u32>>,
-        outcomes: Rc<Vec<Vec<(u32, f64)>>>,
-    ) -> Result<(), SolveError> {
+    pub fn chance(&mut self, id: u32, deals: Rc<Vec<u32>>, outcomes: Rc<Vec<Allowed>>) -> Result<(), SolveError> {
         for allowed in outcomes.iter() {
-            let mut seen: Vec<u32> = allowed.iter().map(|&(d, _)| d).collect();
+            let mut seen: Vec<u32> = allowed.deals().collect();
             seen.sort_unstable();
             if seen.windows(2).any(|w| w[0] == w[1]) {
                 return Err(refuse(format!(
@@ -462,13 +490,13 @@ impl Draft {
             let start = outcomes.len() as u32;
             for allowed in draft.outcomes.iter() {
                 let mut ok = [vec![false; n[0]], vec![false; n[1]]];
-                for &(deal, _) in allowed {
+                for deal in allowed.deals() {
                     (0..2).for_each(|p| ok[p][class_of[p][deal as usize] as usize] = true);
                 }
-                let prob = allowed[0].1;
+                let (prob, same) = allowed.prob();
                 let mut present = vec![false; self.deal_prob.len()];
-                allowed.iter().for_each(|&(d, _)| present[d as usize] = true);
-                let fits = allowed.iter().all(|&(_, p)| (p - prob).abs() <= 1e-12 * prob)
+                allowed.deals().for_each(|d| present[d as usize] = true);
+                let fits = same
                     && draft.deals.iter().all(|&d| {
                         let expected = (0..2).all(|p| ok[p][class_of[p][d as usize] as usize]);
                         expected == present[d as usize]

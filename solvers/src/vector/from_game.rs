@@ -33,7 +33,7 @@ use galac_runtime::info::InfoInterner;
 use galac_runtime::rational::Ratio;
 use rustc_hash::FxHashMap;
 
-use super::draft::{Draft, NONE};
+use super::draft::{Allowed, Draft, NONE};
 pub use super::from_game_parts::FromGame;
 use super::from_game_parts::{GameSets, Item, Outcomes, Step};
 use super::infer::refuse;
@@ -227,7 +227,10 @@ impl<G: Game> Builder<'_, G> {
                 drop(group_of);
                 let mut deals: Vec<u32> = items.iter().map(|item| item.0).collect();
                 deals.dedup();
-                let outcomes = groups.iter().map(|g| g.iter().map(|&i| (items[i].0, items[i].2)).collect()).collect();
+                let outcomes = groups
+                    .iter()
+                    .map(|g| Allowed::Each(g.iter().map(|&i| (items[i].0, items[i].2)).collect()))
+                    .collect();
                 self.draft.chance(id, Rc::new(deals), Rc::new(outcomes))?;
                 let mut slots: Vec<Option<Item<G::State>>> = items.into_iter().map(Some).collect();
                 let mut ids = Vec::with_capacity(groups.len());
@@ -413,19 +416,30 @@ impl<G: Game> Builder<'_, G> {
     ) -> Result<Outcomes, SolveError> {
         let game = self.game;
         let mut group_of: FxHashMap<String, usize> = FxHashMap::default();
-        let (mut labels, mut allowed, mut first, mut deals) =
-            (Vec::new(), Vec::<Vec<(u32, f64)>>::new(), Vec::new(), Vec::new());
+        // Per outcome: its deals, the first's probability, and each
+        // deal's once one differs from it.
+        type Lists = Vec<(Vec<u32>, f64, Option<Vec<(u32, f64)>>)>;
+        let (mut labels, mut lists, mut first, mut deals) = (Vec::new(), Lists::new(), Vec::new(), Vec::new());
         // An outcome allows at most every deal present: sized once, not
         // grown by doubling (the turn's river: 48 lists of 37,313 deals).
         let most = present.len();
         let mut add = |d: u32, k: u32, label: String, p: f64| {
             let g = *group_of.entry(label).or_insert_with_key(|label| {
                 labels.push(label.clone());
-                allowed.push(Vec::with_capacity(most));
+                lists.push((Vec::with_capacity(most), p, None));
                 first.push((d, k));
                 labels.len() - 1
             });
-            allowed[g].push((d, p));
+            let (listed, prob, each) = &mut lists[g];
+            match each {
+                Some(each) => each.push((d, p)),
+                None if p == *prob => listed.push(d),
+                None => {
+                    let mut all: Vec<(u32, f64)> = listed.iter().map(|&d| (d, *prob)).collect();
+                    all.push((d, p));
+                    *each = Some(all);
+                }
+            }
         };
         if private {
             let mut s = state.clone();
@@ -458,9 +472,24 @@ impl<G: Game> Builder<'_, G> {
             // Every deal allows every outcome: the representative goes on.
             first.iter_mut().for_each(|f: &mut (u32, u32)| f.0 = deal);
         }
-        // Grown by pushes: kept for the whole walk, so without the slack.
-        allowed.iter_mut().for_each(Vec::shrink_to_fit);
-        let present = allowed.iter().map(|a| self.interned(a.iter().map(|&(d, _)| d).collect())).collect();
+        // An outcome whose deals have one probability is that and the one
+        // shared list of its deals (the deals present below it).
+        let (mut allowed, mut present) = (Vec::with_capacity(lists.len()), Vec::with_capacity(lists.len()));
+        for (listed, prob, each) in lists {
+            match each {
+                None => {
+                    let set = self.interned(listed);
+                    allowed.push(Allowed::Same(prob, set.clone()));
+                    present.push(set);
+                }
+                Some(mut each) => {
+                    // Kept for the whole walk, so without the slack.
+                    each.shrink_to_fit();
+                    present.push(self.interned(each.iter().map(|&(d, _)| d).collect()));
+                    allowed.push(Allowed::Each(each));
+                }
+            }
+        }
         Ok(Outcomes { deals: Rc::new(deals), labels, allowed: Rc::new(allowed), present, first })
     }
 

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
 
-use super::draft::Sets;
+use super::draft::{Allowed, Sets};
 use super::game::PublicGame;
 
 /// A public game made from the game's rules, with the interner whose
@@ -88,7 +88,7 @@ pub(super) type Item<S> = (u32, S, f64, String);
 pub(super) struct Outcomes {
     pub deals: Rc<Vec<u32>>,
     pub labels: Vec<String>,
-    pub allowed: Rc<Vec<Vec<(u32, f64)>>>,
+    pub allowed: Rc<Vec<Allowed>>,
     pub present: Vec<Rc<Vec<u32>>>,
     pub first: Vec<(u32, u32)>,
 }
