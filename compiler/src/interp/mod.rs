@@ -2,6 +2,7 @@
 //! [`Game`] trait, so the runtime can build its tree. It is the reference
 //! the compiled code is tested against.
 
+mod delta;
 mod env;
 mod eval;
 
@@ -95,9 +96,6 @@ impl Clone for State {
         self.pending.clone_from(&from.pending);
     }
 }
-
-/// The `block` of a state made by [`Game::delta`] (no block has it).
-const DELTA: u32 = u32::MAX;
 
 struct Pending {
     chooser: Option<u32>,
@@ -372,33 +370,13 @@ impl Game for Interp {
         course.reads_private[s.block as usize]
     }
 
-    /// The slots where `state` differs from `base`, as (index, value)
-    /// pairs in `slots` and `block` set to [`DELTA`] (a hold'em deal
-    /// differs from another in its hands and information states, a few of
-    /// 31 slots); the whole state where the flow or pending choice differ.
+    /// The slots where `state` differs from `base` ([`State::delta_from`]).
     fn delta(&self, base: &State, state: &State) -> State {
-        if base.block != state.block || base.pending.is_some() || state.pending.is_some() {
-            return state.clone();
-        }
-        let mut slots = Vec::new();
-        for (i, (b, v)) in base.slots.iter().zip(&state.slots).enumerate() {
-            if b != v {
-                slots.extend([Value::Int(i as i64), v.clone()]);
-            }
-        }
-        slots.shrink_to_fit();
-        State { slots, block: DELTA, pending: None }
+        state.delta_from(base)
     }
 
     fn undelta(&self, into: &mut State, delta: &State) {
-        if delta.block != DELTA {
-            return into.clone_from(delta);
-        }
-        for pair in delta.slots.chunks_exact(2) {
-            if let [Value::Int(i), v] = pair {
-                into.slots[*i as usize] = v.clone();
-            }
-        }
+        into.apply_delta(delta);
     }
 
     /// The private slots' values alone, in `course.private`'s order (a

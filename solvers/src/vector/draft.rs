@@ -11,6 +11,9 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+mod allowed;
+pub use allowed::Allowed;
+
 use super::cards::Cards;
 use super::game::{Conflicts, Outcome, Payoff, PrivateStates, PublicGame, PublicNode, Ranking, Removal};
 use super::infer::{factor, refuse, showdown, Classes};
@@ -38,39 +41,6 @@ pub(super) struct ChanceDraft {
     /// key (the turn's river after each line).
     pub deals: Rc<Vec<u32>>,
     pub outcomes: Rc<Vec<Allowed>>,
-}
-
-/// The deals a public outcome allows, with their probability.
-pub enum Allowed {
-    /// Each deal with its own.
-    Each(Vec<(u32, f64)>),
-    /// Every deal of a list (shared) with the same one: a representative
-    /// walk's outcomes (the turn's river: 48 lists of up to 37,313 deals,
-    /// 26 MB as pairs, nothing more than the lists of deals present).
-    Same(f64, Rc<Vec<u32>>),
-}
-
-impl Allowed {
-    /// The deals, in order.
-    pub fn deals(&self) -> impl Iterator<Item = u32> + '_ {
-        let (each, same): (&[(u32, f64)], &[u32]) = match self {
-            Allowed::Each(each) => (each, &[]),
-            Allowed::Same(_, deals) => (&[], deals),
-        };
-        each.iter().map(|&(d, _)| d).chain(same.iter().copied())
-    }
-
-    /// The first deal's probability and whether every deal's is that one
-    /// (within rounding).
-    fn prob(&self) -> (f64, bool) {
-        match self {
-            Allowed::Each(each) => {
-                let prob = each.first().map_or(0.0, |&(_, p)| p);
-                (prob, each.iter().all(|&(_, p)| (p - prob).abs() <= 1e-12 * prob))
-            }
-            Allowed::Same(prob, _) => (*prob, true),
-        }
-    }
 }
 
 /// A leaf's payoffs to player 0, per deal: listed, or one amount for
@@ -493,7 +463,12 @@ impl Draft {
                 for deal in allowed.deals() {
                     (0..2).for_each(|p| ok[p][class_of[p][deal as usize] as usize] = true);
                 }
-                let (prob, same) = allowed.prob();
+                let (prob, same) = match allowed {
+                    Allowed::Each(each) => {
+                        (each[0].1, each.iter().all(|&(_, p)| (p - each[0].1).abs() <= 1e-12 * each[0].1))
+                    }
+                    Allowed::Same(prob, _) => (*prob, true),
+                };
                 let mut present = vec![false; self.deal_prob.len()];
                 allowed.deals().for_each(|d| present[d as usize] = true);
                 let fits = same

@@ -35,7 +35,7 @@ use rustc_hash::FxHashMap;
 
 use super::draft::{Allowed, Draft, NONE};
 pub use super::from_game_parts::FromGame;
-use super::from_game_parts::{GameSets, Item, Outcomes, Step};
+use super::from_game_parts::{deals, Entries, GameSets, Item, Outcomes, Step};
 use super::infer::refuse;
 use crate::solver::SolveError;
 
@@ -61,41 +61,7 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
         )));
     }
     let mut info = InfoInterner::new();
-    // The deals: the paths through the chance nodes above the first
-    // decision, each kept as its state before that node's `advance`: the
-    // first whole, the others as what differs from it ([`Game::delta`]),
-    // as are a chance node's children while they wait on the stack (the
-    // hold'em spots deal both hands in one chance node: a state per deal).
-    let (mut deals, mut deal_prob) = (Vec::<(u32, G::State)>::new(), Vec::new());
-    let mut probs = Vec::new();
-    let root = game.root()?;
-    let mut stack = vec![(Rc::new(root.clone()), root, 1.0f64)];
-    while let Some((base, delta, prob)) = stack.pop() {
-        let mut state = (*base).clone();
-        game.undelta(&mut state, &delta);
-        drop((base, delta));
-        let mut at = state.clone();
-        if let Node::Chance { n_outcomes } = advance_out_of_line(game, &mut at, &mut info)? {
-            game.chance_probs(&at, &mut probs);
-            let mut children = Vec::with_capacity(n_outcomes as usize);
-            let mut first: Option<Rc<G::State>> = None;
-            for (k, p) in probs.iter().enumerate() {
-                let mut child = at.clone();
-                game.apply(&mut child, k as u32, &mut info)?;
-                let base = first.get_or_insert_with(|| Rc::new(child.clone())).clone();
-                let child = game.delta(&base, &child);
-                children.push((base, child, prob * p.to_f64()));
-            }
-            stack.extend(children.into_iter().rev());
-        } else {
-            let state = match deals.first() {
-                Some((_, first)) => game.delta(first, &state),
-                None => state,
-            };
-            deals.push((deals.len() as u32, state));
-            deal_prob.push(prob);
-        }
-    }
+    let (deals, deal_prob) = deals(game, &mut info)?;
     let names = [players[0].clone(), players[1].clone()];
     let mut b = Builder {
         game,
@@ -535,17 +501,12 @@ impl<G: Game> Builder<'_, G> {
         let (mut held, mut from) = (held.into_iter(), from.iter());
         loop {
             // The facts this deal's states push from here are forgotten
-            // when none of them is kept (every deal but the first where a
-            // representative walks on): the interner then holds a pending
-            // fact per deal at the first moves, not one per deal and state.
+            // when none of them is kept (below, `truncate`).
             let mark = self.info.mark();
             // One of the two is empty.
             let (deal, state) = match held.next() {
                 Some((deal, delta)) if deltas => {
-                    let mut state = match &base {
-                        Some(base) => base.clone(),
-                        None => break,
-                    };
+                    let Some(mut state) = base.clone() else { break };
                     game.undelta(&mut state, &delta);
                     (deal, state)
                 }
@@ -553,10 +514,7 @@ impl<G: Game> Builder<'_, G> {
                 None => {
                     let Some((deal, parent)) = from.next() else { break };
                     // `parent` is what differs from the first's (see `step`).
-                    let mut child = match &base {
-                        Some(base) => base.clone(),
-                        None => break,
-                    };
+                    let Some(mut child) = base.clone() else { break };
                     game.undelta(&mut child, parent);
                     advance_out_of_line(game, &mut child, &mut self.info)?;
                     self.advanced += 1;
@@ -567,8 +525,7 @@ impl<G: Game> Builder<'_, G> {
             // Where the children are made later, `state` is kept as it is
             // (before its `advance`) and a copy advanced.
             let (mut state, before) = if lazy { (state.clone(), Some(state)) } else { (state, None) };
-            // The facts of the copy's `advance`: forgotten too when only
-            // `before` is kept (made before them).
+            // The copy's facts, forgotten when only `before` is kept.
             let advanced = self.info.mark();
             let node = advance_out_of_line(game, &mut state, &mut self.info)?;
             self.advanced += 1;
@@ -635,16 +592,4 @@ impl<G: Game> Builder<'_, G> {
         }
         Ok((step.unwrap_or(Step::Leaf(Vec::new())), same))
     }
-}
-
-/// The deals' states at a public node, each before its `advance`: held,
-/// or made from their parents' (a decision's states, kept by
-/// [`Builder::step`] as deltas against the first's) by advancing each
-/// again and taking `action`.
-enum Entries<'p, S> {
-    Held(Vec<(u32, S)>),
-    /// The deals as enumerated: the first's state whole, the others' as
-    /// [`Game::delta`]s against it.
-    Dealt(Vec<(u32, S)>),
-    Children(&'p [(u32, S)], u32),
 }
