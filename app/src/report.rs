@@ -139,6 +139,40 @@ pub(crate) fn emit_small(format: Format, out: Option<&Path>, text: &str, json: &
     }
 }
 
+/// A large answer, written as it is serialised, never held whole (vector
+/// CFR's strategy per public decision and hand: 90 MB of JSON on the
+/// turn): its JSON to `out` when given (replacing it whole, or leaving it
+/// as it was on an error), then the answer in `format`; the exit status
+/// (1 after the message when it cannot be written). The same bytes as
+/// [`emit_small`].
+pub(crate) fn emit_streamed(format: Format, out: Option<&Path>, text: &str, json: &impl serde::Serialize) -> i32 {
+    let write = |w: &mut dyn Write| -> io::Result<()> {
+        serde_json::to_writer(&mut *w, json)?;
+        w.write_all(b"\n")?;
+        w.flush()
+    };
+    if let Some(out) = out {
+        if let Err(e) = crate::write_atomically(out, |f| write(&mut BufWriter::new(f))) {
+            eprintln!("error: cannot write `{}`: {e}", out.display());
+            return 1;
+        }
+    }
+    match format {
+        Format::Text => crate::emit(text),
+        Format::Json => {
+            // Standard output closed early (a pipe to `head`) is not an
+            // error; an answer that cannot be written as JSON is.
+            if let Err(e) = write(&mut BufWriter::new(io::stdout().lock())) {
+                if e.kind() == io::ErrorKind::InvalidData {
+                    eprintln!("error: the answer cannot be written as JSON: {e}");
+                    return 1;
+                }
+            }
+        }
+    }
+    0
+}
+
 /// [`emit_small`] with the JSON already written (one line, without its
 /// newline).
 pub(crate) fn emit_lines(format: Format, out: Option<&Path>, text: &str, json: &str) -> i32 {
@@ -180,7 +214,16 @@ pub(crate) enum Strategy<'a> {
     },
     /// The sets the double oracle's restricted game defines.
     Labelled(&'a [LabelledSet]),
+    /// Sets made one at a time as they are written (vector CFR's, a set
+    /// per public decision and hand, about a million on the turn, never
+    /// held all at once): the function calls its argument with each set's
+    /// label, actions and probabilities, in the answer's order.
+    Sets(&'a dyn Fn(&mut SetSink)),
 }
+
+/// What [`Strategy::Sets`] gives each set to: its label, actions and
+/// probabilities.
+pub(crate) type SetSink<'s> = dyn FnMut(&str, &[String], &[f64]) + 's;
 
 /// One set's actions to their probabilities.
 struct Probs<'a>(&'a [String], &'a [f64]);
@@ -202,6 +245,20 @@ impl serde::Serialize for Strategy<'_> {
             ),
             Strategy::Labelled(sets) => {
                 s.collect_map(sets.iter().map(|set| (standard(&set.label), Probs(&set.actions, &set.probs))))
+            }
+            Strategy::Sets(each) => {
+                use serde::ser::SerializeMap;
+                let mut map = s.serialize_map(None)?;
+                let mut failed = None;
+                each(&mut |label, actions, probs| {
+                    if failed.is_none() {
+                        failed = map.serialize_entry(&standard(label), &Probs(actions, probs)).err();
+                    }
+                });
+                match failed {
+                    Some(e) => Err(e),
+                    None => map.end(),
+                }
             }
         }
     }

@@ -165,12 +165,40 @@ pub trait Game {
         true
     }
 
-    /// Copies the private values of `from` (a deal's state at its first
-    /// move) into `into` (a state of another deal, later in the same
-    /// public course): `into` is then the state of `from`'s deal there,
-    /// its information states aside. Only where [`Game::representative`]
-    /// is `Ok` (private values are set only in the deal and the payoff's
-    /// code, so between them they hold the deal's values).
+    /// `state` as what differs from `base` (another state at the same
+    /// point of the play: another deal's before the same `advance`), to
+    /// be kept many times over (a state per deal before the first moves);
+    /// [`Game::undelta`] puts it back. The default keeps the whole state.
+    fn delta(&self, base: &Self::State, state: &Self::State) -> Self::State {
+        let _ = base;
+        state.clone()
+    }
+
+    /// Makes `into`, a copy of the `base` a [`Game::delta`] was taken
+    /// against, the state the delta was taken of.
+    fn undelta(&self, into: &mut Self::State, delta: &Self::State) {
+        into.clone_from(delta);
+    }
+
+    /// What [`Game::transplant`] needs of `state`, a deal's state at its
+    /// first move: its private values, kept per deal for the whole
+    /// derivation, so a game whose states are large keeps only those (the
+    /// interpreter: a state holding the private slots alone, about a tenth
+    /// of a full one on hold'em). The default keeps the whole state. A
+    /// donor is only read by `transplant` (the pending facts its
+    /// information states name may be forgotten by the interner). Only
+    /// where [`Game::representative`] is `Ok`.
+    fn donor(&self, state: &Self::State) -> Self::State {
+        state.clone()
+    }
+
+    /// Copies the private values of `from` (what [`Game::donor`] kept of a
+    /// deal's state at its first move) into `into` (a state of another
+    /// deal, later in the same public course): `into` is then the state of
+    /// `from`'s deal there, its information states aside. Only where
+    /// [`Game::representative`] is `Ok` (private values are set only in the
+    /// deal and the payoff's code, so between them they hold the deal's
+    /// values).
     fn transplant(&self, into: &mut Self::State, from: &Self::State) {
         let _ = (into, from);
     }

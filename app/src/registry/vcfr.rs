@@ -68,7 +68,7 @@ pub struct GameRequest<'a> {
 /// Returns the exit status.
 pub fn run_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> i32 {
     match solve_game(game, req) {
-        Ok((text, json)) => crate::report::emit_lines(req.format, req.out, &text, &json),
+        Ok(status) => status,
         Err(msg) => {
             eprintln!("error: {msg}");
             1
@@ -76,7 +76,8 @@ pub fn run_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> i3
     }
 }
 
-fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Result<(String, String), String> {
+/// Solves and writes the answer; its exit status.
+fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Result<i32, String> {
     use galac_solvers::vector::from_game;
     let start = std::time::Instant::now();
     let derived = from_game(game).map_err(|e| with_hint(&e))?;
@@ -124,12 +125,14 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
         text += &crate::hands::text(grid, &info.players);
     }
     // The JSON answer (every decision's strategy hand by hand: about a
-    // million labelled sets on the turn, 200 MB with their labels) only
-    // when it is written.
+    // million sets on the turn, 90 MB of JSON) only when it is written,
+    // and each set made as it is written.
     if req.format != crate::Format::Json && req.out.is_none() {
-        return Ok((text, String::new()));
+        crate::emit(&text);
+        return Ok(0);
     }
-    let labelled = labelled(game, &derived, &run.cfr);
+    let cfr = &run.cfr;
+    let sets = |emit: &mut crate::report::SetSink| strategy_sets(game, &derived, cfr, emit);
     let findings = fields(&Findings { public_game: streets })?;
     let answer = crate::report::SolveJson {
         schema: crate::report::SOLVE_SCHEMA,
@@ -146,15 +149,14 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
         infosets: None,
         seconds: crate::report::seconds_json(None, &phases),
         unreached: None,
-        strategy: crate::report::Strategy::Labelled(&labelled),
+        strategy: crate::report::Strategy::Sets(&sets),
         hands: Some(grids.iter().map(|g| crate::hands::GridJson::new(g, &info.players)).collect()),
         curve: None,
         findings: Some(&findings),
         exact: None,
         note: None,
     };
-    let json = serde_json::to_string(&answer).map_err(|e| format!("the answer cannot be written as JSON: {e}"))?;
-    Ok((text, json))
+    Ok(crate::report::emit_streamed(req.format, req.out, &text, &answer))
 }
 
 /// Vector CFR's default run on `public` (what `solve` runs without flags:
@@ -199,6 +201,18 @@ pub fn public_sets<G: galac_runtime::game::Game>(
     game: &G,
     derived: &galac_solvers::vector::FromGame,
 ) -> Vec<PublicSet> {
+    let mut out = Vec::new();
+    each_public_set(game, derived, |set| out.push(set));
+    out
+}
+
+/// [`public_sets`] one at a time, in the same order (a public decision's
+/// sets together), none kept.
+fn each_public_set<G: galac_runtime::game::Game>(
+    game: &G,
+    derived: &galac_solvers::vector::FromGame,
+    mut emit: impl FnMut(PublicSet),
+) {
     use galac_solvers::vector::game::PublicNode;
     let public = &derived.game;
     // The public line to each decision (cards written as cards, as the
@@ -207,7 +221,6 @@ pub fn public_sets<G: galac_runtime::game::Game>(
     for d in crate::hands_public::decisions(public).into_iter().filter(|d| d.moves > 0) {
         lines[d.node as usize] = d.line;
     }
-    let mut out = Vec::new();
     for (node, sets) in &derived.decisions {
         let PublicNode::Decision { player, .. } = &public.nodes[*node as usize] else { continue };
         let states = &public.states[*player as usize].labels;
@@ -216,58 +229,55 @@ pub fn public_sets<G: galac_runtime::game::Game>(
             // every private state, by its label and the public line.
             [_] if derived.representative.is_ok() && states.len() > 1 => {
                 let line = &lines[*node as usize];
-                out.extend((0..states.len()).map(|s| PublicSet {
-                    node: *node,
-                    state: s as u32,
-                    label: format!("{}, {line}", states[s]),
-                    by_line: true,
-                }));
+                (0..states.len()).for_each(|s| {
+                    emit(PublicSet {
+                        node: *node,
+                        state: s as u32,
+                        label: format!("{}, {line}", states[s]),
+                        by_line: true,
+                    })
+                });
             }
-            _ => out.extend(sets.iter().map(|&(id, s)| PublicSet {
-                node: *node,
-                state: s,
-                label: game.infoset_label(&derived.info, id),
-                by_line: false,
-            })),
+            _ => sets.iter().for_each(|&(id, s)| {
+                emit(PublicSet { node: *node, state: s, label: game.infoset_label(&derived.info, id), by_line: false })
+            }),
         }
     }
-    out
 }
 
 /// The average strategy per public decision and private state, labelled by
 /// the game's information sets (a state named by its line only where it
-/// reaches the decision).
-fn labelled<G: galac_runtime::game::Game>(
+/// reaches the decision): each set's label, actions and probabilities
+/// given to `emit` as it is made (the answer's `strategy`, written as it
+/// is serialised).
+fn strategy_sets<G: galac_runtime::game::Game>(
     game: &G,
     derived: &galac_solvers::vector::FromGame,
     cfr: &galac_solvers::vector::VectorCfr,
-) -> Vec<galac_solvers::double_oracle::LabelledSet> {
+    emit: &mut crate::report::SetSink,
+) {
     use galac_solvers::vector::game::PublicNode;
     let public = &derived.game;
-    let (mut sigma, mut reached) = (Vec::new(), Vec::new());
+    let (mut sigma, mut reached, mut probs) = (Vec::new(), Vec::new(), Vec::new());
+    let mut actions: Vec<String> = Vec::new();
     let mut at = u32::MAX;
-    let mut out = Vec::new();
-    for set in public_sets(game, derived) {
-        let PublicNode::Decision { player, children } = &public.nodes[set.node as usize] else { continue };
+    each_public_set(game, derived, |set| {
+        let PublicNode::Decision { player, children } = &public.nodes[set.node as usize] else { return };
         let n = public.states[*player as usize].len();
         if set.node != at {
             sigma.resize(children.len() * n, 0.0);
             reached.resize(n, false);
             cfr.average(set.node, *player as usize, &mut sigma, &mut reached);
+            actions.clear();
+            actions.extend(public.children(set.node).iter().map(|&c| public.labels[c as usize].clone()));
             at = set.node;
         }
         let s = set.state as usize;
         if set.by_line && !reached[s] {
-            continue;
+            return;
         }
-        let actions: Vec<String> =
-            public.children(set.node).iter().map(|&c| public.labels[c as usize].clone()).collect();
-        out.push(galac_solvers::double_oracle::LabelledSet {
-            player: galac_runtime::ids::PlayerId(u32::from(*player)),
-            label: set.label,
-            probs: (0..actions.len()).map(|a| sigma[a * n + s]).collect(),
-            actions,
-        });
-    }
-    out
+        probs.clear();
+        probs.extend((0..actions.len()).map(|a| sigma[a * n + s]));
+        emit(&set.label, &actions, &probs);
+    });
 }

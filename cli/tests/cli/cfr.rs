@@ -134,6 +134,64 @@ fn distributed_needs_the_mpi_feature() {
     assert!(err.contains("--distributed"), "{err}");
 }
 
+/// A hand game solved on its rules writes its JSON answer as it is
+/// serialised, a set per public decision and hand, once to `--out` and
+/// once to standard output: the same bytes both times, one line, each set
+/// labelled with cards as cards and its probabilities summing to 1, and
+/// OOP's first decision there for every hand its grid lists, with the
+/// grid's frequencies (the grid is made apart, from the average strategy).
+#[test]
+fn a_hand_games_answer_on_its_rules_is_written_as_it_is_serialised() {
+    let river = example("holdem_river.gala");
+    let dir = std::env::temp_dir().join(format!("galac-cfr-streamed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("answer.json").to_string_lossy().into_owned();
+    let args = [
+        "solve",
+        &river,
+        "--solver",
+        "vcfr",
+        "--iterations",
+        "10",
+        "--format",
+        "json",
+        "--out",
+        &file,
+        "--param",
+        "oop_range=AA,KK,QQ,JJ,TT,AKs,AQs,KQs,ATs,AJs",
+        "--param",
+        "ip_range=99,88,77,AJs,KJs,QJs,JTs,A5s,A4s",
+    ];
+    let (code, out, err) = galac(&args);
+    assert_eq!(code, 0, "{err}");
+    let written = std::fs::read_to_string(&file).expect("--out written");
+    assert!(written == out, "--out and standard output differ");
+    assert_eq!(out.lines().count(), 1);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(json["solver"].as_str().unwrap_or("").ends_with("on the public game without the tree"), "{json}");
+    let strategy = json["strategy"].as_object().expect("strategy");
+    for (label, probs) in strategy {
+        assert!(!label.contains("card("), "{label}");
+        let sum: f64 = probs.as_object().expect("probs").values().filter_map(serde_json::Value::as_f64).sum();
+        assert!((sum - 1.0).abs() < 1e-6, "{label}: {probs}");
+    }
+    let oop = json["hands"].as_array().and_then(|g| g.iter().find(|g| g["player"] == "oop")).expect("oop's grid");
+    let hands = oop["hands"].as_array().expect("hands");
+    assert!(hands.len() > 10 && strategy.len() > hands.len(), "{} sets, {} hands", strategy.len(), hands.len());
+    for hand in hands {
+        let name = hand["hand"].as_str().expect("hand");
+        let label = format!("oop: hand([{}, {}])", &name[..2], &name[2..]);
+        let probs = strategy.get(&label).unwrap_or_else(|| panic!("no set `{label}`"));
+        for (action, f) in
+            oop["actions"].as_array().expect("actions").iter().zip(hand["frequencies"].as_array().expect("f"))
+        {
+            let (action, f) = (action.as_str().expect("action"), f.as_f64().expect("frequency"));
+            assert!((probs[action].as_f64().expect("prob") - f).abs() < 1e-9, "{label} {action}: {probs} vs {hand}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A river spot of about 93,000 nodes goes to vector CFR on its rules by
 /// default; asked for `--curve`, which is written on the built tree, it
 /// builds its tree instead and the answer has the curve (it was refused

@@ -2,6 +2,7 @@
 //! [`Game`] trait, so the runtime can build its tree. It is the reference
 //! the compiled code is tested against.
 
+mod delta;
 mod env;
 mod eval;
 
@@ -369,10 +370,29 @@ impl Game for Interp {
         course.reads_private[s.block as usize]
     }
 
+    /// The slots where `state` differs from `base` ([`State::delta_from`]).
+    fn delta(&self, base: &State, state: &State) -> State {
+        state.delta_from(base)
+    }
+
+    fn undelta(&self, into: &mut State, delta: &State) {
+        into.apply_delta(delta);
+    }
+
+    /// The private slots' values alone, in `course.private`'s order (a
+    /// full state is 49 slots on hold'em, the private ones a few).
+    fn donor(&self, state: &State) -> State {
+        let slots = match &self.course {
+            Ok(course) => course.private.iter().map(|&slot| state.slots[slot as usize].clone()).collect(),
+            Err(_) => Vec::new(),
+        };
+        State { slots, block: state.block, pending: None }
+    }
+
     fn transplant(&self, into: &mut State, from: &State) {
         if let Ok(course) = &self.course {
-            for &slot in &course.private {
-                into.slots[slot as usize] = from.slots[slot as usize].clone();
+            for (&slot, v) in course.private.iter().zip(&from.slots) {
+                into.slots[slot as usize] = v.clone();
             }
         }
     }

@@ -11,6 +11,9 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+mod allowed;
+pub use allowed::Allowed;
+
 use super::cards::Cards;
 use super::game::{Conflicts, Outcome, Payoff, PrivateStates, PublicGame, PublicNode, Ranking, Removal};
 use super::infer::{factor, refuse, showdown, Classes};
@@ -37,7 +40,7 @@ pub(super) struct ChanceDraft {
     /// Shared by the chance nodes of a representative walk with one course
     /// key (the turn's river after each line).
     pub deals: Rc<Vec<u32>>,
-    pub outcomes: Rc<Vec<Vec<(u32, f64)>>>,
+    pub outcomes: Rc<Vec<Allowed>>,
 }
 
 /// A leaf's payoffs to player 0, per deal: listed, or one amount for
@@ -269,14 +272,9 @@ impl Draft {
     /// Public node `id` is a chance node: the deals there, and per public
     /// outcome the deals it allows with their probability (each deal at
     /// most once an outcome).
-    pub fn chance(
-        &mut self,
-        id: u32,
-        deals: Rc<Vec<u32>>,
-        outcomes: Rc<Vec<Vec<(u32, f64)>>>,
-    ) -> Result<(), SolveError> {
+    pub fn chance(&mut self, id: u32, deals: Rc<Vec<u32>>, outcomes: Rc<Vec<Allowed>>) -> Result<(), SolveError> {
         for allowed in outcomes.iter() {
-            let mut seen: Vec<u32> = allowed.iter().map(|&(d, _)| d).collect();
+            let mut seen: Vec<u32> = allowed.deals().collect();
             seen.sort_unstable();
             if seen.windows(2).any(|w| w[0] == w[1]) {
                 return Err(refuse(format!(
@@ -462,13 +460,18 @@ impl Draft {
             let start = outcomes.len() as u32;
             for allowed in draft.outcomes.iter() {
                 let mut ok = [vec![false; n[0]], vec![false; n[1]]];
-                for &(deal, _) in allowed {
+                for deal in allowed.deals() {
                     (0..2).for_each(|p| ok[p][class_of[p][deal as usize] as usize] = true);
                 }
-                let prob = allowed[0].1;
+                let (prob, same) = match allowed {
+                    Allowed::Each(each) => {
+                        (each[0].1, each.iter().all(|&(_, p)| (p - each[0].1).abs() <= 1e-12 * each[0].1))
+                    }
+                    Allowed::Same(prob, _) => (*prob, true),
+                };
                 let mut present = vec![false; self.deal_prob.len()];
-                allowed.iter().for_each(|&(d, _)| present[d as usize] = true);
-                let fits = allowed.iter().all(|&(_, p)| (p - prob).abs() <= 1e-12 * prob)
+                allowed.deals().for_each(|d| present[d as usize] = true);
+                let fits = same
                     && draft.deals.iter().all(|&d| {
                         let expected = (0..2).all(|p| ok[p][class_of[p][d as usize] as usize]);
                         expected == present[d as usize]

@@ -33,9 +33,9 @@ use galac_runtime::info::InfoInterner;
 use galac_runtime::rational::Ratio;
 use rustc_hash::FxHashMap;
 
-use super::draft::{Draft, NONE};
+use super::draft::{Allowed, Draft, NONE};
 pub use super::from_game_parts::FromGame;
-use super::from_game_parts::{GameSets, Item, Outcomes, Step};
+use super::from_game_parts::{deals, Entries, GameSets, Item, Outcomes, Step};
 use super::infer::refuse;
 use crate::solver::SolveError;
 
@@ -61,55 +61,25 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
         )));
     }
     let mut info = InfoInterner::new();
-    // The deals: the paths through the chance nodes above the first
-    // decision, each kept as its state before that node's `advance`.
-    let (mut deals, mut deal_prob) = (Vec::new(), Vec::new());
-    let mut probs = Vec::new();
-    let mut stack = vec![(game.root()?, 1.0f64)];
-    while let Some((state, prob)) = stack.pop() {
-        let mut at = state.clone();
-        if let Node::Chance { n_outcomes } = advance_out_of_line(game, &mut at, &mut info)? {
-            game.chance_probs(&at, &mut probs);
-            let mut children = Vec::with_capacity(n_outcomes as usize);
-            for (k, p) in probs.iter().enumerate() {
-                let mut child = at.clone();
-                game.apply(&mut child, k as u32, &mut info)?;
-                children.push((child, prob * p.to_f64()));
-            }
-            stack.extend(children.into_iter().rev());
-        } else {
-            deals.push(state);
-            deal_prob.push(prob);
-        }
-    }
+    let (deals, deal_prob) = deals(game, &mut info)?;
     let names = [players[0].clone(), players[1].clone()];
-    // Each deal's private values, at its first node (the deal's code run).
-    let mut donors = Vec::new();
-    if representative.is_ok() {
-        donors.reserve(deals.len());
-        for state in &deals {
-            let mut at = state.clone();
-            advance_out_of_line(game, &mut at, &mut info)?;
-            donors.push(at);
-        }
-    }
     let mut b = Builder {
         game,
         info,
         draft: Draft::new(names, deal_prob),
         probs: Vec::new(),
         pay: Vec::new(),
-        donors,
+        one: representative.is_ok(),
+        donors: Vec::with_capacity(if representative.is_ok() { deals.len() } else { 0 }),
         key: Vec::new(),
         chances: FxHashMap::default(),
         tables: FxHashMap::default(),
         constants: FxHashMap::default(),
         sets: Default::default(),
         walked: false,
-        advanced: deals.len() as u64 * u64::from(representative.is_ok()),
+        advanced: 0,
     };
-    let entries = deals.into_iter().enumerate().map(|(d, s)| (d as u32, s)).collect();
-    b.build(entries, String::new(), NONE, [false; 2])?;
+    b.build(Entries::Dealt(deals), String::new(), NONE, [false; 2])?;
     let representative = match representative {
         Ok(_) if !b.walked => Err("no public node follows both players' first moves".into()),
         r => r,
@@ -125,8 +95,13 @@ struct Builder<'g, G: Game> {
     draft: Draft,
     probs: Vec<Ratio>,
     pay: Vec<i64>,
-    /// Per deal, its state at its first node (empty unless the game walks
-    /// one representative deal): its private values, to transplant.
+    /// Whether the game lets one representative deal walk the public tree
+    /// below both players' first moves.
+    one: bool,
+    /// Per deal, what [`Game::donor`] keeps of its state at its first node
+    /// (empty unless the game walks one representative deal): its private
+    /// values, to transplant. Made by the root's [`Builder::step`], which
+    /// advances every deal's state to its first node.
     donors: Vec<G::State>,
     /// A reused buffer for [`Game::course_key`].
     key: Vec<u64>,
@@ -152,7 +127,7 @@ impl<G: Game> Builder<'_, G> {
     /// have, a game that allows it goes on with one representative deal.
     fn build(
         &mut self,
-        entries: Vec<(u32, G::State)>,
+        entries: Entries<'_, G::State>,
         label: String,
         parent: u32,
         decided: [bool; 2],
@@ -169,7 +144,7 @@ impl<G: Game> Builder<'_, G> {
 
     fn build_node(
         &mut self,
-        entries: Vec<(u32, G::State)>,
+        entries: Entries<'_, G::State>,
         label: String,
         parent: u32,
         decided: [bool; 2],
@@ -182,7 +157,7 @@ impl<G: Game> Builder<'_, G> {
                 let n_actions = sets.first().map_or(0, |s| s.2);
                 let mut decided = decided;
                 decided[player] = true;
-                let walk = decided == [true, true] && !self.donors.is_empty();
+                let walk = decided == [true, true] && self.one;
                 // Every deal here is at every child.
                 let present = if walk { self.interned(sets.iter().map(|s| s.0).collect()) } else { Rc::default() };
                 let names = GameSets { game: self.game, info: &self.info };
@@ -190,16 +165,17 @@ impl<G: Game> Builder<'_, G> {
                 let mut ids = Vec::with_capacity(labels.len());
                 for (a, label) in labels.into_iter().enumerate() {
                     debug_assert!(a < n_actions as usize);
-                    let mut child = match kids.get_mut(a) {
-                        Some(child) => std::mem::take(child),
-                        None => self.children(&parents, a as u32)?,
+                    let child = match kids.get_mut(a) {
+                        Some(child) => Entries::Held(std::mem::take(child)),
+                        None => Entries::Children(&parents, a as u32),
                     };
-                    ids.push(if walk && !child.is_empty() {
-                        let (deal, state) = child.swap_remove(0);
-                        drop(child);
-                        self.walk(deal, state, &present, label, id)?
-                    } else {
-                        self.build(child, label, id, decided)?
+                    ids.push(match child {
+                        Entries::Held(mut child) if walk && !child.is_empty() => {
+                            let (deal, state) = child.swap_remove(0);
+                            drop(child);
+                            self.walk(deal, state, &present, label, id)?
+                        }
+                        child => self.build(child, label, id, decided)?,
                     });
                 }
                 self.draft.children(id, &ids);
@@ -217,7 +193,10 @@ impl<G: Game> Builder<'_, G> {
                 drop(group_of);
                 let mut deals: Vec<u32> = items.iter().map(|item| item.0).collect();
                 deals.dedup();
-                let outcomes = groups.iter().map(|g| g.iter().map(|&i| (items[i].0, items[i].2)).collect()).collect();
+                let outcomes = groups
+                    .iter()
+                    .map(|g| Allowed::Each(g.iter().map(|&i| (items[i].0, items[i].2)).collect()))
+                    .collect();
                 self.draft.chance(id, Rc::new(deals), Rc::new(outcomes))?;
                 let mut slots: Vec<Option<Item<G::State>>> = items.into_iter().map(Some).collect();
                 let mut ids = Vec::with_capacity(groups.len());
@@ -233,7 +212,7 @@ impl<G: Game> Builder<'_, G> {
                             (deal, state)
                         })
                         .collect();
-                    ids.push(self.build(child, label, id, decided)?);
+                    ids.push(self.build(Entries::Held(child), label, id, decided)?);
                 }
                 self.draft.children(id, &ids);
             }
@@ -403,19 +382,30 @@ impl<G: Game> Builder<'_, G> {
     ) -> Result<Outcomes, SolveError> {
         let game = self.game;
         let mut group_of: FxHashMap<String, usize> = FxHashMap::default();
-        let (mut labels, mut allowed, mut first, mut deals) =
-            (Vec::new(), Vec::<Vec<(u32, f64)>>::new(), Vec::new(), Vec::new());
+        // Per outcome: its deals, the first's probability, and each
+        // deal's once one differs from it.
+        type Lists = Vec<(Vec<u32>, f64, Option<Vec<(u32, f64)>>)>;
+        let (mut labels, mut lists, mut first, mut deals) = (Vec::new(), Lists::new(), Vec::new(), Vec::new());
         // An outcome allows at most every deal present: sized once, not
         // grown by doubling (the turn's river: 48 lists of 37,313 deals).
         let most = present.len();
         let mut add = |d: u32, k: u32, label: String, p: f64| {
             let g = *group_of.entry(label).or_insert_with_key(|label| {
                 labels.push(label.clone());
-                allowed.push(Vec::with_capacity(most));
+                lists.push((Vec::with_capacity(most), p, None));
                 first.push((d, k));
                 labels.len() - 1
             });
-            allowed[g].push((d, p));
+            let (listed, prob, each) = &mut lists[g];
+            match each {
+                Some(each) => each.push((d, p)),
+                None if p == *prob => listed.push(d),
+                None => {
+                    let mut all: Vec<(u32, f64)> = listed.iter().map(|&d| (d, *prob)).collect();
+                    all.push((d, p));
+                    *each = Some(all);
+                }
+            }
         };
         if private {
             let mut s = state.clone();
@@ -448,9 +438,24 @@ impl<G: Game> Builder<'_, G> {
             // Every deal allows every outcome: the representative goes on.
             first.iter_mut().for_each(|f: &mut (u32, u32)| f.0 = deal);
         }
-        // Grown by pushes: kept for the whole walk, so without the slack.
-        allowed.iter_mut().for_each(Vec::shrink_to_fit);
-        let present = allowed.iter().map(|a| self.interned(a.iter().map(|&(d, _)| d).collect())).collect();
+        // An outcome whose deals have one probability is that and the one
+        // shared list of its deals (the deals present below it).
+        let (mut allowed, mut present) = (Vec::with_capacity(lists.len()), Vec::with_capacity(lists.len()));
+        for (listed, prob, each) in lists {
+            match each {
+                None => {
+                    let set = self.interned(listed);
+                    allowed.push(Allowed::Same(prob, set.clone()));
+                    present.push(set);
+                }
+                Some(mut each) => {
+                    // Kept for the whole walk, so without the slack.
+                    each.shrink_to_fit();
+                    present.push(self.interned(each.iter().map(|&(d, _)| d).collect()));
+                    allowed.push(Allowed::Each(each));
+                }
+            }
+        }
         Ok(Outcomes { deals: Rc::new(deals), labels, allowed: Rc::new(allowed), present, first })
     }
 
@@ -460,32 +465,80 @@ impl<G: Game> Builder<'_, G> {
     /// then having moved: `decided`), only the first deal's children are
     /// made.
     ///
-    /// Before a representative walks (the deal's first moves), only a
-    /// decision's first action's children are made here, and each other
-    /// action's when its subtree is built ([`Self::children`], from each
-    /// deal's state before its `advance`): a turn's root would otherwise
-    /// hold four states per deal (its actions' children) while the first
-    /// action's subtree is built, 88 MB of its peak. (The first action's
-    /// children made at once keep the states advanced no more than in the
-    /// walk over every deal on a game as small as Kuhn.)
+    /// Before a representative walks (the deal's first moves), a
+    /// decision's children are not made here: the deals' states are kept
+    /// (in `parents`, the first whole and the others as what differs from
+    /// it, [`Game::delta`]) and each action's children
+    /// made one at a time as its subtree is built ([`Entries::Children`]),
+    /// each dropped once advanced unless it is kept in turn. So the first
+    /// moves hold a delta per deal (the deals as enumerated), not also a
+    /// list of one action's children (on the river with every hand, a
+    /// whole state per deal is about 600 MB).
     fn step(
         &mut self,
-        entries: Vec<(u32, G::State)>,
+        entries: Entries<'_, G::State>,
         decided: [bool; 2],
     ) -> Result<(Step<G::State>, bool), SolveError> {
         let game = self.game;
-        let lazy = !self.donors.is_empty();
+        let lazy = self.one;
+        // At the root (the deals as enumerated, in order), each deal's
+        // private values are kept as its state reaches its first node.
+        let donate = lazy && self.donors.is_empty();
         let walks = |player: u32| lazy && decided[1 - player as usize];
         let mut step: Option<Step<G::State>> = None;
         let mut same = true;
-        for (deal, mut state) in entries {
-            let before = lazy.then(|| state.clone());
+        let (held, from, action, deltas) = match entries {
+            Entries::Held(held) => (held, &[][..], 0, false),
+            Entries::Dealt(held) => (held, &[][..], 0, true),
+            Entries::Children(from, action) => (Vec::new(), from, action, true),
+        };
+        // What the deltas were taken against: the first entry's state.
+        let base = match (from.first(), held.first()) {
+            (Some((_, first)), _) => Some(first.clone()),
+            (None, Some((_, first))) if deltas => Some(first.clone()),
+            _ => None,
+        };
+        let (mut held, mut from) = (held.into_iter(), from.iter());
+        loop {
+            // The facts this deal's states push from here are forgotten
+            // when none of them is kept (below, `truncate`).
+            let mark = self.info.mark();
+            // One of the two is empty.
+            let (deal, state) = match held.next() {
+                Some((deal, delta)) if deltas => {
+                    let Some(mut state) = base.clone() else { break };
+                    game.undelta(&mut state, &delta);
+                    (deal, state)
+                }
+                Some(entry) => entry,
+                None => {
+                    let Some((deal, parent)) = from.next() else { break };
+                    // `parent` is what differs from the first's (see `step`).
+                    let Some(mut child) = base.clone() else { break };
+                    game.undelta(&mut child, parent);
+                    advance_out_of_line(game, &mut child, &mut self.info)?;
+                    self.advanced += 1;
+                    game.apply(&mut child, action, &mut self.info)?;
+                    (*deal, child)
+                }
+            };
+            // Where the children are made later, `state` is kept as it is
+            // (before its `advance`) and a copy advanced.
+            let (mut state, before) = if lazy { (state.clone(), Some(state)) } else { (state, None) };
+            // The copy's facts, forgotten when only `before` is kept.
+            let advanced = self.info.mark();
             let node = advance_out_of_line(game, &mut state, &mut self.info)?;
             self.advanced += 1;
+            if donate {
+                debug_assert_eq!(deal as usize, self.donors.len());
+                self.donors.push(game.donor(&state));
+            }
             match (node, step.get_or_insert_with(|| Step::first(game, &state, node))) {
                 (Node::Terminal, Step::Leaf(pays)) => {
                     let p = game.payoffs(&state, &mut self.pay);
                     pays.push((deal, [p[0], p[1]]));
+                    drop((state, before));
+                    self.info.truncate(mark);
                 }
                 (
                     Node::Decision { player, infoset, n_actions },
@@ -494,16 +547,25 @@ impl<G: Game> Builder<'_, G> {
                     let first = sets.is_empty();
                     sets.push((deal, infoset, n_actions));
                     if walks(player) && !first {
+                        drop((state, before));
+                        self.info.truncate(mark);
                         continue;
                     }
-                    // The first action's children now, the others' later
-                    // from `parents` (only the representative's where it
-                    // walks on: made now).
-                    let mut made = n_actions as usize;
+                    // The children later from `parents` (only the
+                    // representative's where it walks on: made now).
                     if let Some(before) = before.filter(|_| !walks(player)) {
+                        // The first deal's whole, the others' as what
+                        // differs from it.
+                        let before = match parents.first() {
+                            Some((_, base)) => game.delta(base, &before),
+                            None => before,
+                        };
                         parents.push((deal, before));
-                        made = made.min(1);
+                        drop(state);
+                        self.info.truncate(advanced);
+                        continue;
                     }
+                    let made = n_actions as usize;
                     if kids.len() < made {
                         kids.resize_with(made, Vec::new);
                     }
@@ -529,19 +591,5 @@ impl<G: Game> Builder<'_, G> {
             }
         }
         Ok((step.unwrap_or(Step::Leaf(Vec::new())), same))
-    }
-
-    /// Action `action`'s children of the deals' states `parents` (each
-    /// before its `advance`, at a decision).
-    fn children(&mut self, parents: &[(u32, G::State)], action: u32) -> Result<Vec<(u32, G::State)>, SolveError> {
-        let mut out = Vec::with_capacity(parents.len());
-        for (deal, parent) in parents {
-            let mut child = parent.clone();
-            advance_out_of_line(self.game, &mut child, &mut self.info)?;
-            self.advanced += 1;
-            self.game.apply(&mut child, action, &mut self.info)?;
-            out.push((*deal, child));
-        }
-        Ok(out)
     }
 }

@@ -1,16 +1,18 @@
-//! The types [`super::from_game`] builds with and returns: what the deals
-//! of a public node do there ([`Step`]), a chance node's public outcomes
-//! in a representative walk ([`Outcomes`]), the game's information sets'
-//! names for the draft ([`GameSets`]) and the result ([`FromGame`]). A
-//! leaf, so that the walk's file holds the walk.
+//! The types [`super::from_game`] builds with and returns: the deals'
+//! states at a public node ([`Entries`], the deals as enumerated by
+//! [`deals`]), what they do there ([`Step`]), a chance node's public
+//! outcomes in a representative walk ([`Outcomes`]), the game's
+//! information sets' names for the draft ([`GameSets`]) and the result
+//! ([`FromGame`]). A leaf, so that the walk's file holds the walk.
 
 use std::rc::Rc;
 
-use galac_runtime::game::{Game, Node};
+use galac_runtime::game::{advance_out_of_line, Game, Node};
 use galac_runtime::info::InfoInterner;
 
-use super::draft::Sets;
+use super::draft::{Allowed, Sets};
 use super::game::PublicGame;
+use crate::solver::SolveError;
 
 /// A public game made from the game's rules, with the interner whose
 /// information sets its decisions name.
@@ -63,8 +65,10 @@ pub(super) enum Step<S> {
     Leaf(Vec<(u32, [i64; 2])>),
     /// Per deal (deal, set, moves offered); per action its children (or
     /// the first action's only, and in `parents` each deal's state before
-    /// its `advance`, from which another action's children are made when
-    /// its subtree is built, advanced again for the candidates); the
+    /// its `advance`, the first whole and the others as
+    /// [`Game::delta`]s against it, from which another action's children
+    /// are made when its subtree is built, advanced again for the
+    /// candidates); the
     /// player and the first deal's action labels.
     Decision {
         player: usize,
@@ -86,7 +90,7 @@ pub(super) type Item<S> = (u32, S, f64, String);
 pub(super) struct Outcomes {
     pub deals: Rc<Vec<u32>>,
     pub labels: Vec<String>,
-    pub allowed: Rc<Vec<Vec<(u32, f64)>>>,
+    pub allowed: Rc<Vec<Allowed>>,
     pub present: Vec<Rc<Vec<u32>>>,
     pub first: Vec<(u32, u32)>,
 }
@@ -107,4 +111,59 @@ impl<S> Step<S> {
             Node::Chance { .. } => Step::Chance(Vec::new()),
         }
     }
+}
+
+/// The deals: the paths through the chance nodes above the first
+/// decision, each as its state before that node's `advance` (the first
+/// whole, the others as what differs from it, [`Game::delta`]), with
+/// their probabilities. A chance node's children wait on the stack as
+/// deltas too (the hold'em spots deal both hands in one chance node: a
+/// state per deal).
+pub(super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Result<Dealt<G::State>, SolveError> {
+    let (mut deals, mut deal_prob) = (Vec::<(u32, G::State)>::new(), Vec::new());
+    let mut probs = Vec::new();
+    let root = game.root()?;
+    let mut stack = vec![(Rc::new(root.clone()), root, 1.0f64)];
+    while let Some((base, delta, prob)) = stack.pop() {
+        let mut state = (*base).clone();
+        game.undelta(&mut state, &delta);
+        drop((base, delta));
+        let mut at = state.clone();
+        if let Node::Chance { n_outcomes } = advance_out_of_line(game, &mut at, info)? {
+            game.chance_probs(&at, &mut probs);
+            let mut children = Vec::with_capacity(n_outcomes as usize);
+            let mut first: Option<Rc<G::State>> = None;
+            for (k, p) in probs.iter().enumerate() {
+                let mut child = at.clone();
+                game.apply(&mut child, k as u32, info)?;
+                let base = first.get_or_insert_with(|| Rc::new(child.clone())).clone();
+                let child = game.delta(&base, &child);
+                children.push((base, child, prob * p.to_f64()));
+            }
+            stack.extend(children.into_iter().rev());
+        } else {
+            let state = match deals.first() {
+                Some((_, first)) => game.delta(first, &state),
+                None => state,
+            };
+            deals.push((deals.len() as u32, state));
+            deal_prob.push(prob);
+        }
+    }
+    Ok((deals, deal_prob))
+}
+
+/// The deals' states at a public node, each before its `advance`: held,
+/// or made from their parents' (a decision's states, kept by
+/// `from_game`'s `Builder::step` as deltas against the first's) by advancing each
+/// again and taking `action`.
+/// The deals as enumerated and their probabilities ([`deals`]).
+pub(super) type Dealt<S> = (Vec<(u32, S)>, Vec<f64>);
+
+pub(super) enum Entries<'p, S> {
+    Held(Vec<(u32, S)>),
+    /// The deals as enumerated: the first's state whole, the others' as
+    /// [`Game::delta`]s against it.
+    Dealt(Vec<(u32, S)>),
+    Children(&'p [(u32, S)], u32),
 }

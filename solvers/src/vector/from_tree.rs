@@ -33,7 +33,7 @@ use galac_runtime::ids::{InfosetId, NodeId};
 use galac_runtime::tree::{NodeView, Tree};
 use rustc_hash::FxHashMap;
 
-use super::draft::{Draft, Sets, NONE};
+use super::draft::{Allowed, Draft, Sets, NONE};
 use super::infer::{refuse, Classes};
 use crate::solver::SolveError;
 use crate::Profile;
@@ -215,7 +215,10 @@ impl Builder<'_> {
             });
             groups[g].push(item);
         }
-        let outcomes = groups.iter().map(|group| group.iter().map(|&i| (items[i].0, items[i].2)).collect()).collect();
+        let outcomes = groups
+            .iter()
+            .map(|group| Allowed::Each(group.iter().map(|&i| (items[i].0, items[i].2)).collect()))
+            .collect();
         self.draft.chance(id, Rc::new(entries.iter().map(|e| e.0).collect()), Rc::new(outcomes))?;
         let mut kids = Vec::with_capacity(groups.len());
         for group in &groups {
