@@ -1,6 +1,7 @@
 //! The report of a solved game (`solve`, and the double oracle with a
-//! tree): the value, the check, and every information set's strategy, as
-//! text or JSON ([`SolveJson`], the one shape of every `solve` answer).
+//! tree): the value, the check, and the information sets' strategies, as
+//! text (the first [`TEXT_SETS_PER_PLAYER`] sets a player) or JSON (every
+//! set; [`SolveJson`], the one shape of every `solve` answer).
 //! Both are written as they are made, never built whole: a game with
 //! millions of information sets would need gigabytes for the JSON value.
 
