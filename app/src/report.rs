@@ -1,6 +1,7 @@
 //! The report of a solved game (`solve`, and the double oracle with a
-//! tree): the value, the check, and every information set's strategy, as
-//! text or JSON ([`SolveJson`], the one shape of every `solve` answer).
+//! tree): the value, the check, and the information sets' strategies, as
+//! text (the first [`TEXT_SETS_PER_PLAYER`] sets a player) or JSON (every
+//! set; [`SolveJson`], the one shape of every `solve` answer).
 //! Both are written as they are made, never built whole: a game with
 //! millions of information sets would need gigabytes for the JSON value.
 
@@ -289,6 +290,12 @@ pub(crate) fn many_players_note(players: usize) -> Option<(&'static str, &'stati
     ))
 }
 
+/// Sets a text answer prints per player, in the tree's order; the rest
+/// get one line saying how many were left out. Blind tic-tac-toe's 6.65M
+/// sets made 1.26 GB of text, one `String` a set; the JSON answer (`--out`,
+/// `--format json`) holds every set.
+pub const TEXT_SETS_PER_PLAYER: usize = 1000;
+
 /// A solved game as `solve` reports it (text or JSON); the Python module
 /// returns the same JSON.
 pub struct Report<'a> {
@@ -379,10 +386,17 @@ impl Report<'_> {
         w.write_all(self.sections.as_bytes())?;
         for (p, name) in players.iter().enumerate() {
             write!(w, "\nstrategy of {name}:\n")?;
+            let mut printed = 0usize;
+            let mut skipped = 0usize;
             for (set, info) in self.tree.infosets.iter_enumerated() {
                 if info.player.index() != p {
                     continue;
                 }
+                if printed == TEXT_SETS_PER_PLAYER {
+                    skipped += 1;
+                    continue;
+                }
+                printed += 1;
                 write!(w, "  {}: ", standard(&self.labels[set]))?;
                 let probs = self.profile.probs(set);
                 for (i, (a, x)) in self.tree.action_labels(set).iter().zip(probs).enumerate() {
@@ -390,6 +404,14 @@ impl Report<'_> {
                 }
                 let mark = if self.unreached.contains(&set) { " *" } else { "" };
                 writeln!(w, "{mark}")?;
+            }
+            if skipped > 0 {
+                writeln!(
+                    w,
+                    "  ... {skipped} more sets of {name} not printed (the first {printed} of {} are above); `--out \
+                     FILE` or `--format json` writes every set",
+                    printed + skipped
+                )?;
             }
         }
         for grid in self.grids() {

@@ -320,3 +320,42 @@ fn prepare_builds_the_solver_crates_into_the_cache() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// A text answer prints at most 1,000 sets a player (6-rank Leduc has
+/// 2,016 each) and says how many it left out and where every set is;
+/// `--out` still holds every set, and the printed ones agree with it.
+#[test]
+fn a_large_text_answer_prints_the_first_sets_and_out_holds_every_set() {
+    let dir = scratch("capped");
+    let out_file = dir.join("answer.json");
+    let args =
+        ["solve", &example("leduc.gala"), "--param", "ranks=6", "--solver", "cfr+", "--iterations", "10", "--out"];
+    let (code, out, err) = galac(&[&args[..], &[out_file.to_str().expect("utf-8 path")]].concat(), "");
+    assert_eq!(code, 0, "{err}");
+    let answer: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_file).expect("--out written")).expect("JSON");
+    let strategy = answer["strategy"].as_object().expect("strategy map");
+    assert_eq!(strategy.len(), 2 * 2016);
+    for player in ["first", "second"] {
+        let section = out.split(&format!("\nstrategy of {player}:\n")).nth(1).expect("player's section");
+        let lines: Vec<&str> = section.lines().take_while(|l| l.starts_with("  ")).collect();
+        assert_eq!(lines.len(), 1001, "{player}: {section}");
+        assert_eq!(
+            lines[1000],
+            format!(
+                "  ... 1016 more sets of {player} not printed (the first 1000 of 2016 are above); `--out FILE` or \
+                 `--format json` writes every set"
+            )
+        );
+        for line in &lines[..1000] {
+            let (label, probs) = line.trim_start().rsplit_once(": ").expect("label: probabilities");
+            let json = strategy[label].as_object().unwrap_or_else(|| panic!("{label} not in --out"));
+            for pair in probs.trim_end_matches(" *").split(", ") {
+                let (action, x) = pair.rsplit_once(' ').expect("action probability");
+                let x: f64 = x.parse().expect("probability");
+                assert!((json[action].as_f64().expect("number") - x).abs() <= 5e-4, "{line}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
