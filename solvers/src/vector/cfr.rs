@@ -37,6 +37,15 @@ pub const POSTFLOP_DCFR: Variant = Variant::Dcfr { alpha: 1.5, beta: 0.0, gamma:
 /// whose whole walk is under it, measured slower on two).
 pub const PARALLEL_MIN_WORK: usize = 200_000;
 
+/// In a game past [`PARALLEL_MIN_WORK`], a chance node's children are
+/// shared between the two threads from this much work in its subtree: a
+/// chance node hands out whole subtrees, so far less pays than at a small
+/// game's root. The turn's all-in lines (48 showdowns, 49 nodes of 250
+/// states) were walked on one thread under the larger bound; shared too,
+/// the turn took 2.57–3.21 s on two threads against 2.98–3.13 s
+/// (BENCHMARKS.md, Hold'em).
+pub const PARALLEL_MIN_CHANCE_WORK: usize = 6_000;
+
 /// A vector CFR run on one public game.
 pub struct VectorCfr<'g> {
     game: &'g PublicGame,
@@ -93,7 +102,11 @@ impl<'g> VectorCfr<'g> {
         let arena = arena_len(game);
         let n_max = game.states[0].len().max(game.states[1].len());
         let work = game.nodes.len() * n_max;
-        let split = if threads > 1 && work >= min_work { splits(game, min_work) } else { Vec::new() };
+        let split = if threads > 1 && work >= min_work {
+            splits(game, min_work.min(PARALLEL_MIN_CHANCE_WORK))
+        } else {
+            Vec::new()
+        };
         let pool = if split.is_empty() {
             None
         } else {
