@@ -126,7 +126,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
             curve: args.curve.as_deref(),
             format: args.format,
             out: args.out.as_deref(),
-            why: untreed.map(|c| c.why),
+            why: untreed.map(|c| dropped_seed(c, &oracle)),
         };
         return registry::double_oracle::run(game, &req);
     }
@@ -265,6 +265,18 @@ fn seeded(
         }
     }
     oracle
+}
+
+/// Why the default was chosen, and where `--no-tree` took away its seed
+/// (CFR+ runs on the tree) that the oracle runs from the paper's start.
+fn dropped_seed(chosen: registry::Chosen, oracle: &registry::double_oracle::DoArgs) -> String {
+    match (chosen.warm_start_cfr, oracle.warm_start_cfr) {
+        (Some(_), None) => format!(
+            "{}; `--no-tree` builds no tree for CFR+ to seed it, so the oracle starts from the paper's start",
+            chosen.why
+        ),
+        _ => chosen.why,
+    }
 }
 
 /// Vector CFR on a game whose public game is derived from the rules

@@ -182,6 +182,19 @@ fn the_double_oracle_keeps_a_time_limit_and_other_solvers_refuse_cfr_flags() {
     assert!(err.contains("--iterations") && err.contains("--solver cfr+"), "{err}");
 }
 
+/// The default for 5-mark phantom tic-tac-toe is the oracle seeded by
+/// CFR+ on the tree; `--no-tree` runs it from the paper's start, and the
+/// "chosen because" note says so rather than promising the seed.
+#[test]
+fn no_tree_drops_the_defaults_seed_and_says_so() {
+    let phantom = &common::kuhn().replace("kuhn.gala", "phantom_ttt.gala");
+    let (code, out, err) = galac(&["solve", phantom, "--param", "marks=5", "--no-tree", "--time-limit", "0.05"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("seeded by 100 iterations of CFR+"), "{out}");
+    assert!(out.contains("`--no-tree` builds no tree for CFR+ to seed it"), "{out}");
+    assert!(out.contains("(elsewhere: the first action)"), "{out}");
+}
+
 /// The solvers that never read a tree (the double oracle, max^n over
 /// states) refuse `--tree FILE`, naming both flags, instead of silently
 /// building or searching the game: the saved file is a real one, so the
