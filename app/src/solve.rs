@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use galac_runtime::game::Game;
 use galac_runtime::ids::{IdSlice, InfosetId};
 use galac_runtime::tree::Tree;
-use galac_solvers::best_response::evaluate;
+use galac_solvers::best_response::evaluate_on;
 use galac_solvers::lp::Backend;
 use galac_solvers::maxn::states::StateOptions;
 
@@ -181,7 +181,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     // hold only its shard).
     let eval = match &solved.distributed {
         Some(run) => run.evaluation.clone(),
-        None => evaluate(&tree, profile),
+        None => evaluate_on(&tree, profile, args.limits.threads_or_all()),
     };
     let exact = args.exact.then(|| {
         let retry = args.strategy.is_none() && args.flags.lp.backend().ok() != Some(Some(Backend::Microlp));

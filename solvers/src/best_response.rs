@@ -51,11 +51,18 @@ pub fn evaluate(tree: &Tree, profile: &Profile) -> Evaluation {
     Evaluator::new(tree).evaluate(tree, profile)
 }
 
+/// [`evaluate`] with the players' best responses on up to `threads`
+/// threads ([`Evaluator::with_threads`]: the same answer).
+pub fn evaluate_on(tree: &Tree, profile: &Profile, threads: usize) -> Evaluation {
+    Evaluator::with_threads(tree, threads).evaluate(tree, profile)
+}
+
 /// Player `me`'s best response to the others' strategies in `profile`.
 pub fn best_response(tree: &Tree, profile: &Profile, me: PlayerId) -> BestResponse {
     let mut ev = Evaluator::new(tree);
-    let value = ev.best_response_value(tree, profile, me);
-    let choice = ev.choice.iter().map(|&a| (a != UNDECIDED).then_some(a)).collect();
+    let r = &mut ev.responders[0];
+    let value = r.respond(tree, profile, (&ev.order, &ev.own[me]), me, |_, _| {});
+    let choice = r.choice.iter().map(|&a| (a != UNDECIDED).then_some(a)).collect();
     BestResponse { value, choice }
 }
 
@@ -151,14 +158,25 @@ impl OwnSets {
     }
 }
 
+/// Below this many nodes an evaluation stays on one thread: a second
+/// thread's start and buffers cost more than half a small tree's walks.
+pub const PARALLEL_MIN_NODES: usize = 100_000;
+
 /// Evaluates profiles on one tree again and again (a CFR run's checks):
 /// the preorder and every player's set order are computed once, and the
-/// per-node buffers are reused, so a call allocates nothing but its answer.
+/// per-node buffers are reused, so a call allocates nothing but its answer
+/// (and, on two threads, the scoped thread it starts).
 pub struct Evaluator {
     order: Vec<NodeId>,
     own: IdVec<PlayerId, OwnSets>,
-    /// Per node and player: expected payoffs.
-    values: Vec<f64>,
+    /// Per thread (one, or two: [`Evaluator::with_threads`]), the buffers
+    /// of the best responses it computes; the first also serves the
+    /// expected payoffs' pass.
+    responders: Vec<Responder>,
+}
+
+/// The per-node buffers of one best response at a time.
+struct Responder {
     /// Per node: reach by chance and the other players.
     reach: Vec<f64>,
     /// Per node: the responder's value below (NaN: not computed).
@@ -169,85 +187,35 @@ pub struct Evaluator {
     q: Vec<f64>,
 }
 
-impl Evaluator {
-    /// The evaluator of `tree`.
-    pub fn new(tree: &Tree) -> Evaluator {
-        let order = tree.preorder();
-        let n = tree.n_nodes();
-        let mut own_depth = vec![0u32; n];
-        let own = tree.players().map(|p| OwnSets::new(tree, &order, p, &mut own_depth)).collect();
+impl Responder {
+    fn new(tree: &Tree) -> Responder {
         let max_actions = tree.infosets.iter().map(|i| i.n_actions as usize).max().unwrap_or(0);
-        Evaluator {
-            order,
-            own,
-            values: vec![0.0; n * tree.n_players as usize],
-            reach: vec![0.0; n],
-            val: vec![f64::NAN; n],
+        Responder {
+            reach: vec![0.0; tree.n_nodes()],
+            val: vec![f64::NAN; tree.n_nodes()],
             stack: Vec::new(),
             choice: IdVec::from(vec![UNDECIDED; tree.infosets.len()]),
             q: vec![0.0; max_actions],
         }
     }
 
-    /// Bytes an evaluator of `tree` holds (at most), before building it.
-    pub fn estimate_bytes(tree: &Tree) -> u64 {
-        let (n, p, sets) = (tree.n_nodes() as u64, u64::from(tree.n_players), tree.infosets.len() as u64);
-        // order, own depth, own nodes; values; reach, val, stack; per set.
-        n * (4 + 4 + 4) + 8 * n * p + n * (8 + 8 + 8) + sets * (4 + 4 + 4 + 4 + 8) * p.max(1)
-    }
-
-    /// Every player's value and best response to `profile`.
-    pub fn evaluate(&mut self, tree: &Tree, profile: &Profile) -> Evaluation {
-        let n = tree.n_players as usize;
-        self.values.fill(0.0);
-        expected_values_into(tree, profile, &self.order, &mut self.values);
-        let values = self.values[..n].to_vec();
-        let best_response: Vec<f64> = tree.players().map(|p| self.best_response_value(tree, profile, p)).collect();
-        let nash_conv = best_response.iter().zip(&values).map(|(b, v)| b - v).sum();
-        Evaluation { values, best_response, nash_conv }
-    }
-
-    /// Player `me`'s best-response value to `profile`; its choices are left
-    /// in `self.choice`.
-    fn best_response_value(&mut self, tree: &Tree, profile: &Profile, me: PlayerId) -> f64 {
-        self.best_response_recording(tree, profile, me, |_, _| {})
-    }
-
-    /// Per action slot of player `me`'s sets (`slot(set) + action`), the
-    /// action's value in `me`'s best response to `profile`: the reach-
-    /// weighted payoff of taking it and responding best below. A set no
-    /// play reaches gets zeros. An action is a best one when its value is
-    /// its set's largest.
-    pub fn action_values(
+    /// Player `me`'s best-response value to `profile` (its sets `own`, in
+    /// the order they are decided), handing each decided set's action
+    /// values to `record`; its choices are left in `self.choice`.
+    fn respond(
         &mut self,
         tree: &Tree,
         profile: &Profile,
-        me: PlayerId,
-        slot: &IdVec<InfosetId, SlotId>,
-        out: &mut [f64],
-    ) {
-        self.best_response_recording(tree, profile, me, |set, q| {
-            let s = slot[set].index();
-            out[s..s + q.len()].copy_from_slice(q);
-        });
-    }
-
-    /// [`Self::best_response_value`], handing each decided set's action
-    /// values to `record`.
-    fn best_response_recording(
-        &mut self,
-        tree: &Tree,
-        profile: &Profile,
+        (order, own): (&[NodeId], &OwnSets),
         me: PlayerId,
         mut record: impl FnMut(InfosetId, &[f64]),
     ) -> f64 {
         if tree.n_nodes() == 0 {
             return 0.0;
         }
-        reach_of_others(tree, profile, me, &self.order, &mut self.reach);
+        reach_of_others(tree, profile, me, order, &mut self.reach);
         self.choice.fill(UNDECIDED);
         self.val.fill(f64::NAN);
-        let own = &self.own[me];
         let view = TreeView { tree, profile, me };
         for (i, &set) in own.sets.iter().enumerate() {
             let n_actions = tree.infosets[set].n_actions as usize;
@@ -267,6 +235,125 @@ impl Evaluator {
         }
         value_below(&view, &self.choice, &mut self.val, &mut self.stack, NodeId::ROOT)
     }
+}
+
+impl Evaluator {
+    /// The evaluator of `tree`, on one thread.
+    pub fn new(tree: &Tree) -> Evaluator {
+        Self::with_threads(tree, 1)
+    }
+
+    /// The evaluator of `tree`, computing the players' best responses on
+    /// up to `threads` threads (at most two, each with its own per-node
+    /// buffers; one below [`PARALLEL_MIN_NODES`] nodes or with one player).
+    /// The answer is the same on any number: each best response is
+    /// computed whole by one thread.
+    pub fn with_threads(tree: &Tree, threads: usize) -> Evaluator {
+        let order = tree.preorder();
+        let mut own_depth = vec![0u32; tree.n_nodes()];
+        let own = tree.players().map(|p| OwnSets::new(tree, &order, p, &mut own_depth)).collect();
+        let responders = (0..Self::threads_for(tree, threads)).map(|_| Responder::new(tree)).collect();
+        Evaluator { order, own, responders }
+    }
+
+    /// How many threads [`Self::with_threads`] uses.
+    fn threads_for(tree: &Tree, threads: usize) -> usize {
+        if threads > 1 && tree.n_players > 1 && tree.n_nodes() >= PARALLEL_MIN_NODES {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Bytes an evaluator of `tree` on `threads` threads holds (at most),
+    /// before building it.
+    pub fn estimate_bytes(tree: &Tree, threads: usize) -> u64 {
+        let (n, p, sets) = (tree.n_nodes() as u64, u64::from(tree.n_players), tree.infosets.len() as u64);
+        let responders = Self::threads_for(tree, threads) as u64;
+        // order, own depth, own nodes, own sets' entries; per responder
+        // reach, val and stack per node, a choice per set.
+        n * (4 + 4 + 4) + sets * (4 + 4 + 4 + 4) * p.max(1) + responders * (n * (8 + 8 + 8) + 4 * sets)
+    }
+
+    /// Every player's value and best response to `profile`.
+    pub fn evaluate(&mut self, tree: &Tree, profile: &Profile) -> Evaluation {
+        let values = expected_values_forward(tree, profile, &self.order, &mut self.responders[0].reach);
+        let (order, own) = (&self.order[..], &self.own);
+        let mut best_response = vec![0.0; tree.n_players as usize];
+        match &mut self.responders[..] {
+            [first, second] => {
+                // Player 0 on this thread, the others on a second one.
+                let (head, tail) = best_response.split_at_mut(1);
+                std::thread::scope(|s| {
+                    s.spawn(|| {
+                        for (p, b) in tree.players().skip(1).zip(tail.iter_mut()) {
+                            *b = second.respond(tree, profile, (order, &own[p]), p, |_, _| {});
+                        }
+                    });
+                    head[0] = first.respond(tree, profile, (order, &own[PlayerId(0)]), PlayerId(0), |_, _| {});
+                });
+            }
+            [only, ..] => {
+                for (p, b) in tree.players().zip(best_response.iter_mut()) {
+                    *b = only.respond(tree, profile, (order, &own[p]), p, |_, _| {});
+                }
+            }
+            [] => unreachable!("an evaluator has at least one responder"),
+        }
+        let nash_conv = best_response.iter().zip(&values).map(|(b, v)| b - v).sum();
+        Evaluation { values, best_response, nash_conv }
+    }
+
+    /// Per action slot of player `me`'s sets (`slot(set) + action`), the
+    /// action's value in `me`'s best response to `profile`: the reach-
+    /// weighted payoff of taking it and responding best below. A set no
+    /// play reaches gets zeros. An action is a best one when its value is
+    /// its set's largest.
+    pub fn action_values(
+        &mut self,
+        tree: &Tree,
+        profile: &Profile,
+        me: PlayerId,
+        slot: &IdVec<InfosetId, SlotId>,
+        out: &mut [f64],
+    ) {
+        self.responders[0].respond(tree, profile, (&self.order, &self.own[me]), me, |set, q| {
+            let s = slot[set].index();
+            out[s..s + q.len()].copy_from_slice(q);
+        });
+    }
+}
+
+/// Expected payoffs of every player under `profile`: one pass in preorder
+/// `order` carrying each node's reach by chance and every player in
+/// `reach` (scratch per node), adding reach times payoff at the leaves.
+fn expected_values_forward(tree: &Tree, profile: &Profile, order: &[NodeId], reach: &mut [f64]) -> Vec<f64> {
+    let mut values = vec![0.0; tree.n_players as usize];
+    if tree.n_nodes() == 0 {
+        return values;
+    }
+    reach[0] = 1.0;
+    for &node in order {
+        let r = reach[node.index()];
+        match tree.node(node) {
+            NodeView::Terminal => {
+                for (v, x) in values.iter_mut().zip(tree.payoffs(node)) {
+                    *v += r * *x as f64;
+                }
+            }
+            NodeView::Chance => {
+                for (child, pr) in tree.children(node).zip(tree.chance_probs(node)) {
+                    reach[child.index()] = r * pr.to_f64();
+                }
+            }
+            NodeView::Decision { infoset, .. } => {
+                for (child, w) in tree.children(node).zip(profile.probs(infoset)) {
+                    reach[child.index()] = r * w;
+                }
+            }
+        }
+    }
+    values
 }
 
 /// Per node of `tree`: its reach by chance and the players other than

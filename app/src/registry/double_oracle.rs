@@ -8,7 +8,7 @@ use galac_runtime::cancel::Reason;
 use galac_runtime::game::Game;
 use galac_runtime::ids::{IdVec, InfosetId};
 use galac_runtime::info::InfoInterner;
-use galac_solvers::best_response::evaluate;
+use galac_solvers::best_response::evaluate_on;
 use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Iteration, Variant};
 use galac_solvers::lp::LpError;
 use galac_solvers::solver::{Control, Progress, SolveError};
@@ -400,8 +400,18 @@ pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let findings = fields(&Findings { double_oracle: summary(&sol) })?;
     let profile = sol.profile(tree).map_err(|e| e.to_string())?;
-    let labels = unique_labels(tree);
-    let eval = evaluate(tree, &profile);
+    // The labels (blind tic-tac-toe: 6.65M sets) are made while the check
+    // runs: neither reads the other.
+    let threads = req.limits.threads_or_all();
+    let (labels, eval) = if threads > 1 {
+        std::thread::scope(|s| {
+            let labels = s.spawn(|| unique_labels(tree));
+            let eval = evaluate_on(tree, &profile, threads);
+            (labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), eval)
+        })
+    } else {
+        (unique_labels(tree), evaluate_on(tree, &profile, 1))
+    };
     let mut phases = phases(&sol);
     if d.warm_start_cfr.is_some() {
         phases.insert(0, ("warm start (cfr+)", warm_seconds));

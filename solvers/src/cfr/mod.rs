@@ -135,7 +135,7 @@ impl<'t> Cfr<'t> {
         CfrState::estimate_bytes(slots as usize, config.variant.predictive())
             + 16 * sets // the treeplex: first slot, parent sequence, sets per player
             + layout::Layout::estimate_bytes(tree)
-            + Evaluator::estimate_bytes(tree)
+            + Evaluator::estimate_bytes(tree, config.threads)
             + 8 * slots // the average profile of a check
     }
 
@@ -169,7 +169,7 @@ impl<'t> Cfr<'t> {
         let arrays = (take(&mut state.regrets), take(&mut state.prediction), take(&mut state.current));
         let mut p0 = crew::Part::main(tree, &plex, arrays.0, arrays.1, arrays.2, take(&mut state.average));
         let team = crew::Team::new(tree, &plex, &layout, config.variant, config.alternating, threads);
-        let mut checker = Checker::new(tree, &plex, config.checks, iteration);
+        let mut checker = Checker::new(tree, &plex, config.checks, iteration, config.threads);
         let p1 = std::sync::Mutex::new(if threads > 1 { crew::Part::worker(&p0) } else { crew::Part::empty() });
         let stopped = std::thread::scope(|s| {
             if threads > 1 {
@@ -225,6 +225,8 @@ struct Checker<'t> {
     /// run without checks (a seed's, `Checks::Never`) never pays for them
     /// (on blind tic-tac-toe's 87M nodes, gigabytes zeroed for nothing).
     buffers: Option<(Evaluator, Profile)>,
+    /// The run's threads, which its checks use too.
+    threads: usize,
     /// The end of the last check (or the start).
     since: Instant,
     /// The iteration of the last check (or the first).
@@ -235,9 +237,10 @@ struct Checker<'t> {
 
 impl<'t> Checker<'t> {
     /// No check done yet; the run starts after `iteration`.
-    fn new(tree: &'t Tree, plex: &'t Treeplex, checks: Checks, iteration: u64) -> Checker<'t> {
+    fn new(tree: &'t Tree, plex: &'t Treeplex, checks: Checks, iteration: u64, threads: usize) -> Checker<'t> {
         let schedule = Schedule::new(checks, iteration);
-        Checker { tree, plex, schedule, buffers: None, since: Instant::now(), since_iteration: iteration, total: 0.0 }
+        let since = Instant::now();
+        Checker { tree, plex, schedule, threads, buffers: None, since, since_iteration: iteration, total: 0.0 }
     }
 
     /// The evaluation of the average strategy after iteration `t`, if due.
@@ -248,7 +251,9 @@ impl<'t> Checker<'t> {
         let at = Instant::now();
         let iteration_secs = (at - self.since).as_secs_f64() / (t - self.since_iteration).max(1) as f64;
         let tree = self.tree;
-        let (evaluator, profile) = self.buffers.get_or_insert_with(|| (Evaluator::new(tree), Profile::uniform(tree)));
+        let threads = self.threads;
+        let make = || (Evaluator::with_threads(tree, threads), Profile::uniform(tree));
+        let (evaluator, profile) = self.buffers.get_or_insert_with(make);
         state::average_into(tree, self.plex, average, profile);
         let e = evaluator.evaluate(tree, profile);
         let secs = at.elapsed().as_secs_f64();
