@@ -128,7 +128,7 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
             out: args.out.as_deref(),
             why: untreed.map(|c| dropped_seed(c, &oracle)),
         };
-        return registry::double_oracle::run(game, &req);
+        return registry::double_oracle::run(game, make, &req);
     }
     if states {
         return state_search(game, args);

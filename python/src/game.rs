@@ -129,7 +129,7 @@ impl Game {
         let answer = interruptible(py, &limits.clone(), move || {
             let game = compiled.interp(&values);
             let req = request(&flags, &limits);
-            double_oracle::solve(&game, &req, |shown| -> Result<Answer, String> {
+            double_oracle::solve(&game, None, &req, |shown| -> Result<Answer, String> {
                 let utf8 = |b: Vec<u8>| String::from_utf8(b).map_err(|e| e.to_string());
                 match shown {
                     Shown::Report(report) => {

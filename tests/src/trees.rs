@@ -289,3 +289,34 @@ fn sets_sharing_a_label_get_their_actions_appended() {
     labels.sort_unstable();
     assert_eq!(labels, ["a: start {0, 1, 2}", "a: start {0, 1}", "b: start"]);
 }
+
+/// A tree built without labels takes them from the same game's tree built
+/// again with them (what the seeded double oracle does on two threads):
+/// every set's label and actions and every chance outcome's label are the
+/// labelled build's, on Leduc (chance nodes and sets); a tree of another
+/// game, or a tree that has labels already, is refused and left as it was.
+#[test]
+fn a_tree_built_without_labels_adopts_a_second_builds() {
+    let game = example("leduc.gala", &[]);
+    let labelled = |g| build(g, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("builds").0;
+    let want = labelled(&game);
+    let mut tree = tree_of(&game);
+    assert!(tree.infoset_label(InfosetId(0)).is_empty());
+    let smaller = example("leduc.gala", &["ranks=4"]);
+    let other = labelled(&smaller);
+    assert!(tree.adopt_labels(other).unwrap_err().contains("differs"));
+    assert!(tree.infoset_label(InfosetId(0)).is_empty());
+    tree.adopt_labels(labelled(&game)).expect("the same tree");
+    for set in tree.infosets.keys() {
+        assert!(!tree.infoset_label(set).is_empty());
+        assert_eq!(tree.infoset_label(set), want.infoset_label(set));
+        assert_eq!(tree.action_labels(set), want.action_labels(set));
+    }
+    let chance: Vec<NodeId> = tree.nodes().filter(|&n| !tree.chance_probs(n).is_empty()).collect();
+    assert!(chance.len() > 1);
+    for n in chance {
+        assert!(!tree.chance_outcome_labels(n).is_empty());
+        assert_eq!(tree.chance_outcome_labels(n), want.chance_outcome_labels(n));
+    }
+    assert!(tree.adopt_labels(labelled(&game)).unwrap_err().contains("already"));
+}

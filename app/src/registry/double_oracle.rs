@@ -234,8 +234,9 @@ struct Start {
 }
 
 /// Builds the tree when it is small enough for the check or the warm start
-/// needs it (with the interner the run uses), and runs the warm start.
-fn start<G: Game>(game: &G, req: &Request) -> Result<Start, String> {
+/// needs it (with the interner the run uses; with its labels unless
+/// `labels` is false), and runs the warm start.
+fn start<G: Game>(game: &G, req: &Request, labels: bool) -> Result<Start, String> {
     let d = req.args;
     let clock = std::time::Instant::now();
     let small = galac_runtime::tree::looks_smaller_than(game, CHECK_TREE_NODES);
@@ -243,7 +244,7 @@ fn start<G: Game>(game: &G, req: &Request) -> Result<Start, String> {
         (None, InfoInterner::new())
     } else {
         let (tree, interner, _) =
-            galac_runtime::tree::build_own(game, &req.limits.build_options(true)).map_err(|e| e.to_string())?;
+            galac_runtime::tree::build_own(game, &req.limits.build_options(labels)).map_err(|e| e.to_string())?;
         (Some(tree), interner)
     };
     let tree_seconds = clock.elapsed().as_secs_f64();
@@ -255,6 +256,35 @@ fn start<G: Game>(game: &G, req: &Request) -> Result<Start, String> {
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
     let default = if default_is_cfr(d) { DefaultStrategy::from_weights(&average) } else { DefaultStrategy::default() };
     Ok(Start { tree, interner, tree_seconds, seed, default, warm_seconds: clock.elapsed().as_secs_f64() })
+}
+
+/// Runs `oracle` on this thread while another builds the game's tree again
+/// with labels (from a copy `make` makes, numbering its sets as the first
+/// build did), for [`galac_runtime::tree::Tree::adopt_labels`]: the labels
+/// of a large tree (blind tic-tac-toe: 6.65M sets) cost about a third of
+/// its build, and the oracle leaves the second core idle
+/// (docs/perf/double-oracle.md, "Blind tic-tac-toe seeded"). The second
+/// build is stopped if the oracle fails; `None` if `make` makes no game.
+#[allow(clippy::type_complexity)]
+fn labels_meanwhile<G: Game, R>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+    req: &Request,
+    oracle: impl FnOnce() -> Result<R, SolveError>,
+) -> (Result<R, SolveError>, Option<Result<galac_runtime::tree::Tree, String>>) {
+    let cancel = galac_runtime::cancel::Cancel::new();
+    let opts = galac_runtime::tree::BuildOptions { cancel: Some(cancel.clone()), ..req.limits.build_options(true) };
+    std::thread::scope(|s| {
+        let labels = s.spawn(|| {
+            let game = make()?;
+            Some(galac_runtime::tree::build_own(&game, &opts).map(|(tree, _, _)| tree).map_err(|e| e.to_string()))
+        });
+        let result = oracle();
+        if result.is_err() {
+            cancel.cancel(Reason::Interrupted);
+        }
+        let labelled = labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (result, labelled)
+    })
 }
 
 /// Whether the default strategy is the warm start's CFR+ average
@@ -291,12 +321,12 @@ pub enum Shown<'a, 'b> {
 }
 
 /// Runs the double oracle and reports; returns the exit status.
-pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
+pub fn run<G: Game>(game: &G, make: crate::Maker<G>, req: &Request) -> i32 {
     if let Err(msg) = checked_flags(req) {
         eprintln!("error: {msg}");
         return 2;
     }
-    let shown = solve(game, req, |shown| match shown {
+    let shown = solve(game, make, req, |shown| match shown {
         Shown::Report(report) => i32::from(!report.emit(req.format, req.out)),
         Shown::Untreed { text, json } => crate::report::emit_lines(req.format, req.out, text, json),
     });
@@ -315,10 +345,20 @@ pub fn run<G: Game>(game: &G, req: &Request) -> i32 {
 /// `show`: the one run of `galac solve --solver do` and of Python's
 /// `solve("do")`. An error says why the run failed, with the flag that
 /// raises a limit it hit.
-pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_>) -> T) -> Result<T, String> {
+/// With `make` (a maker of copies of `game`) and two threads, a tree built
+/// for the warm start is built without labels, and the labels by a second
+/// build on another thread while the oracle runs ([`labels_meanwhile`]).
+pub fn solve<G: Game, T>(
+    game: &G,
+    make: crate::Maker<G>,
+    req: &Request,
+    show: impl FnOnce(Shown<'_, '_>) -> T,
+) -> Result<T, String> {
     let d = req.args;
     let (variant, backend) = checked_flags(req)?;
-    let Start { tree, mut interner, tree_seconds, seed, default, warm_seconds } = start(game, req)?;
+    let later = make.filter(|_| d.warm_start_cfr.is_some() && req.limits.threads_or_all() > 1);
+    let Start { mut tree, mut interner, tree_seconds, seed, default, warm_seconds } =
+        start(game, req, later.is_none())?;
     // Seeded by CFR+ on the built tree, the restricted games hold much of
     // it: their LPs go to the engine the full LP would (HiGHS from the last
     // basis on a sparse one: liar's dice 1.0 s against clarabel's 1.6 s;
@@ -371,7 +411,15 @@ pub fn solve<G: Game, T>(game: &G, req: &Request, show: impl FnOnce(Shown<'_, '_
             }
         }));
     }
-    let result = solve_game(game, &mut interner, &options, &mut harness);
+    let (result, labelled) = match (later, &tree) {
+        (Some(make), Some(_)) => {
+            labels_meanwhile(make, req, || solve_game(game, &mut interner, &options, &mut harness))
+        }
+        _ => (solve_game(game, &mut interner, &options, &mut harness), None),
+    };
+    if let (Ok(_), Some(tree), Some(labelled)) = (&result, &mut tree, labelled) {
+        tree.adopt_labels(labelled?)?;
+    }
     harness.finish();
     let interrupted = options.cancel.as_ref().and_then(|c| c.reason()) == Some(&Reason::Interrupted);
     let sol = result.map_err(|e| match e {

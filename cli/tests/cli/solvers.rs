@@ -70,6 +70,25 @@ fn solve_over_states_answers_in_json_within_the_memory_bound() {
     assert!(err.contains("MiB allowed") && err.contains("--max-memory"), "{err}");
 }
 
+/// A seeded oracle on two threads builds its tree without labels and the
+/// labels by a second build while the oracle runs: its answer, read by
+/// the labels of Leduc's sets, is the one thread's (one build with
+/// labels), line for line but the times, at Leduc's value.
+#[test]
+fn the_seeded_oracles_labels_built_meanwhile_are_the_first_builds() {
+    let leduc = common::example("leduc.gala");
+    let answer = |threads: &str| {
+        let (code, out, err) =
+            galac(&["solve", &leduc, "--solver", "do", "--warm-start-cfr", "10", "--threads", threads]);
+        assert_eq!(code, 0, "{err}");
+        out.lines().filter(|l| !l.starts_with("time:")).map(str::to_owned).collect::<Vec<_>>()
+    };
+    let (one, two) = (answer("1"), answer("2"));
+    assert_eq!(one, two);
+    assert!(one.iter().any(|l| l.starts_with("value: ") && l.contains("-0.0856")), "{one:?}");
+    assert!(one.iter().filter(|l| l.contains(": ") && l.contains(" 0.")).count() > 100, "{one:?}");
+}
+
 /// `solve --solver do`: bounds, gap and curve in the answer and its file,
 /// with and without the full tree, from a CFR+ warm start; wrong variants
 /// and the node limit.

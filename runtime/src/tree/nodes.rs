@@ -204,6 +204,34 @@ impl Tree {
         self.set_labels.actions(set.0)
     }
 
+    /// Takes the labels of `donor` into this tree, built without labels:
+    /// `donor` is the same game's tree built again with them (the same
+    /// nodes, sets and chance nodes in the same order, as one game's
+    /// builds on one thread are), so that a caller who needs the tree early
+    /// builds the labels on another thread meanwhile (the double oracle's
+    /// seeded run: docs/perf/double-oracle.md). An error, leaving this tree
+    /// as it was, if the two differ in shape or this one has labels.
+    pub fn adopt_labels(&mut self, donor: Tree) -> Result<(), String> {
+        let same_sets =
+            self.infosets.len() == donor.infosets.len()
+                && self.infosets.iter().zip(donor.infosets.iter()).all(|(a, b)| {
+                    (a.player, a.index_in_player, a.n_actions) == (b.player, b.index_in_player, b.n_actions)
+                });
+        let same_chances = self.chances.len() == donor.chances.len()
+            && self.chances.iter().zip(&donor.chances).all(|(a, b)| (a.start, a.n) == (b.start, b.n));
+        if !(same_sets && same_chances && self.data == donor.data && self.first_child == donor.first_child) {
+            return Err("the tree built again for its labels differs from the first build".into());
+        }
+        if !self.set_labels.is_empty() || !self.chance_labels.is_empty() {
+            return Err("the tree already has labels".into());
+        }
+        self.set_labels = donor.set_labels;
+        self.chance_labels = donor.chance_labels;
+        self.chances = donor.chances;
+        self.label_bytes = donor.label_bytes;
+        Ok(())
+    }
+
     /// The largest payoff of the tree's payoff table in absolute value:
     /// of every leaf the build met, so on a distributed run's shard
     /// (`build_shard`) the whole tree's, the same on every rank.
