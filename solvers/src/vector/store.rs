@@ -192,8 +192,13 @@ impl Layout for Compressed {
     }
 }
 
+/// The largest scale: decoding the largest code of it (`code * (scale /
+/// MAX)`, rounded twice) stays finite, where `f32::MAX` itself gave
+/// infinity. Entries beyond it code as the largest code.
+const LARGEST_SCALE: f32 = f32::MAX / 2.0;
+
 /// The largest of `values` by `magnitude`, 0 for none (NaN ignored),
-/// capped at `f32::MAX` so that an infinite entry leaves a finite scale.
+/// capped at [`LARGEST_SCALE`] (an infinite entry leaves a finite scale).
 #[inline]
 fn largest(values: &[f32], magnitude: impl Fn(f32) -> f32) -> f32 {
     let max = values.iter().fold(0.0f32, |m, &x| {
@@ -204,14 +209,14 @@ fn largest(values: &[f32], magnitude: impl Fn(f32) -> f32) -> f32 {
             m
         }
     });
-    max.min(f32::MAX)
+    max.min(LARGEST_SCALE)
 }
 
 /// Encodes `values` into `codes` (as many) as `i16`, rounded to the
 /// nearest step of `scale / i16::MAX`, and returns the scale: the largest
 /// magnitude, so the codes span `-i16::MAX..=i16::MAX`. All zeros give
-/// the scale 0 and zero codes; NaN codes as 0 and an infinity as the
-/// largest code (of the scale `f32::MAX`).
+/// the scale 0 and zero codes; NaN codes as 0, and an infinity or an
+/// entry past [`LARGEST_SCALE`] as the largest code.
 pub fn encode_signed(values: &[f32], codes: &mut [i16]) -> f32 {
     let scale = largest(values, f32::abs);
     let per_unit = if scale > 0.0 { f32::from(i16::MAX) / scale } else { 0.0 };

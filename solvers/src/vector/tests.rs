@@ -166,12 +166,13 @@ fn sixteen_bit_codes_round_trip_within_half_a_step() {
         let mut signed = vec![0i16; len];
         let scale = encode_signed(&values, &mut signed);
         assert_eq!(scale, largest, "case {case}");
-        // Half a step, and the product's rounding (a few units in the
-        // last place of the largest code).
+        // Half a step, and `f32`'s rounding of the product, of the half
+        // step added and of the decoding: a few units in the last place of
+        // a code below 65,536 (2^-8 each), under 0.02 of a step.
         let step = scale / f32::from(i16::MAX);
         for (x, &c) in values.iter().zip(&signed) {
             let back = decode_signed(c, scale);
-            assert!((back - x).abs() <= 0.501 * step, "case {case}: {x} coded {c}, back {back}, step {step}");
+            assert!((back - x).abs() <= 0.52 * step, "case {case}: {x} coded {c}, back {back}, step {step}");
         }
         assert!(signed.iter().any(|c| c.unsigned_abs() == i16::MAX as u16), "case {case}: {signed:?}");
         let sums: Vec<f32> = values.iter().map(|x| x.abs()).collect();
@@ -181,7 +182,7 @@ fn sixteen_bit_codes_round_trip_within_half_a_step() {
         let step = scale / f32::from(u16::MAX);
         for (x, &c) in sums.iter().zip(&unsigned) {
             let back = decode_unsigned(c, scale);
-            assert!((back - x).abs() <= 0.501 * step, "case {case}: {x} coded {c}, back {back}, step {step}");
+            assert!((back - x).abs() <= 0.52 * step, "case {case}: {x} coded {c}, back {back}, step {step}");
         }
     }
     // A node of zeros.
@@ -210,6 +211,6 @@ fn sixteen_bit_codes_round_trip_within_half_a_step() {
         assert!(sigma.iter().all(|p| p.is_finite()) && (sigma.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{sigma:?}");
     }
     let mut sums = vec![7u16; 4];
-    assert_eq!(encode_unsigned(&[f32::INFINITY, 1.0, f32::NAN, -2.0], &mut sums), f32::MAX);
+    assert_eq!(encode_unsigned(&[f32::INFINITY, 1.0, f32::NAN, -2.0], &mut sums), f32::MAX / 2.0);
     assert_eq!(sums, [u16::MAX, 0, 0, 0]);
 }
