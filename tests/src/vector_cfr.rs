@@ -173,7 +173,8 @@ fn threads_do_not_change_the_result() {
     for (file, iterations) in [("leduc.gala", 60), ("kuhn.gala", 200)] {
         let tree = tree_of(file, &[], false);
         let derived = from_tree(&tree).expect("in the class");
-        let runs = [Variant::CfrPlus, POSTFLOP_DCFR].into_iter().flat_map(|v| [(v, Storage::F32), (v, Storage::Compressed)]);
+        let runs =
+            [Variant::CfrPlus, POSTFLOP_DCFR].into_iter().flat_map(|v| [(v, Storage::F32), (v, Storage::Compressed)]);
         for (variant, storage) in runs {
             let answers: Vec<(Vec<f64>, Vec<u64>)> = [1, 2]
                 .iter()

@@ -25,7 +25,8 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     let (iterations, checks) = args.schedule(stop);
     let threads = cx.limits.threads_or_all();
     let memory = cx.limits.memory();
-    let config = VcfrConfig { checks, threads, memory, storage: args.storage(), ..VcfrConfig::new(variant, iterations) };
+    let config =
+        VcfrConfig { checks, threads, memory, storage: args.storage(), ..VcfrConfig::new(variant, iterations) };
     let solver = VcfrSolver { config };
     let done = std::cell::Cell::new(0u64);
     let mut harness = Harness::new("iterations", Some(iterations), stop, cx.limits.quiet);

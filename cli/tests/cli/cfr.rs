@@ -226,7 +226,8 @@ fn the_curve_of_a_hand_game_solved_on_its_rules_comes_from_its_tree() {
 #[test]
 fn compress_runs_vector_cfr_in_16_bits_and_is_refused_elsewhere() {
     let leduc = example("leduc.gala");
-    let args = ["solve", &leduc, "--solver", "vcfr", "--compress", "--target-exploitability", "0.005", "--format", "json"];
+    let args =
+        ["solve", &leduc, "--solver", "vcfr", "--compress", "--target-exploitability", "0.005", "--format", "json"];
     let answer = json(&args);
     assert!(answer["solver"].as_str().unwrap_or("").contains("compressed to 16 bits"), "{answer}");
     let exploitability = answer["exploitability"].as_f64().unwrap_or(f64::NAN);

@@ -50,9 +50,16 @@ pub const PARALLEL_MIN_CHANCE_WORK: usize = 6_000;
 /// A run's regrets and average sums, per slab entry (decision, action,
 /// state of the decision's player), as its [`Storage`] keeps them.
 enum Arrays {
-    F32 { regrets: Vec<f32>, sums: Vec<f32> },
+    F32 {
+        regrets: Vec<f32>,
+        sums: Vec<f32>,
+    },
     /// With two scales per node (its regrets', its sums').
-    Compressed { regrets: Vec<i16>, sums: Vec<u16>, scales: Vec<[f32; 2]> },
+    Compressed {
+        regrets: Vec<i16>,
+        sums: Vec<u16>,
+        scales: Vec<[f32; 2]>,
+    },
 }
 
 /// `$body` with `$sums` the average sums, whatever their storage.
@@ -212,10 +219,11 @@ impl<'g> VectorCfr<'g> {
                 let restart = if t0 == 0 { 0 } else { 1u64 << ((63 - t0.leading_zeros()) & !1) };
                 let since = (t0 - restart) as f64;
                 let keep = (since / (since + 1.0)).powf(gamma);
-                Update { clip: false, pos: (ta / (ta + 1.0)) as f32, neg: (tb / (tb + 1.0)) as f32, keep: keep as f32 }
+                let (pos, neg) = ((ta / (ta + 1.0)) as f32, (tb / (tb + 1.0)) as f32);
+                Update { clip: false, pos, neg, keep: keep as f32, iteration: t as u32 }
             }
             // CFR+: the average weighs iteration t by t.
-            _ => Update { clip: true, pos: 1.0, neg: 1.0, keep: ((tf - 1.0) / tf) as f32 },
+            _ => Update { clip: true, pos: 1.0, neg: 1.0, keep: ((tf - 1.0) / tf) as f32, iteration: t as u32 },
         }
     }
 

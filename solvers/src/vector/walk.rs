@@ -334,7 +334,8 @@ impl Walk<'_> {
         let (regrets, sums) = (&mut store.regrets[off..off + len], &mut store.sums[off..off + len]);
         let mut unscaled = [0.0; 2];
         let scale = if L::SCALED { &mut store.scales[node as usize - store.first_node] } else { &mut unscaled };
-        L::update(self.u, regrets, sums, scale, n_me, sigma, rows, own, out);
+        let seed = super::store::seed(node, self.u.iteration);
+        L::update(self.u, seed, regrets, sums, scale, n_me, sigma, rows, own, out);
     }
 
     /// The evaluation walk: both players play their average strategies;
