@@ -71,7 +71,8 @@ fn leduc_reaches_its_value_with_both_variants() {
 /// its value is the `f32` run's within the two NashConvs: a profile of
 /// NashConv e is worth the game's value within e to player 0 (between
 /// minus player 1's best response and player 0's, whose sum is e), so the
-/// two runs' values differ by at most the sum, whatever the rounding.
+/// two runs' values differ by at most the sum, whatever the rounding. The
+/// run's memory estimate counts the storage.
 #[test]
 fn leduc_in_sixteen_bits_reaches_its_value_and_the_f32_runs() {
     let leduc = tree_of("leduc.gala", &[], false);
@@ -82,6 +83,12 @@ fn leduc_in_sixteen_bits_reaches_its_value_and_the_f32_runs() {
         assert!((value + 0.0856064).abs() < 2e-3 && nash_conv < 2e-3, "{what}");
         assert!((value - full).abs() <= nash_conv + full_nash_conv, "{what}");
     }
+    // The memory check counts the storage: 4 bytes an entry less, two
+    // `f32` scales a node more.
+    let game = from_tree(&leduc).expect("in the class").game;
+    let (_, entries) = game.slabs();
+    let [full, packed] = [Storage::F32, Storage::Compressed].map(|s| VectorCfr::estimate_bytes(&game, 1, s) as i64);
+    assert_eq!(full - packed, 4 * entries as i64 - 8 * game.nodes.len() as i64);
 }
 
 /// Folds are constants, showdowns are rankings (one per public card).
