@@ -1,8 +1,9 @@
 //! Vector CFR on a [`PublicGame`]: CFR+ or DCFR with alternating updates,
 //! regrets and average sums stored per (decision, action, private state)
-//! as `f32`, or as 16-bit codes with a scale per node ([`Storage`]). The CFR walk carries `f32` vectors (reach, values,
-//! strategies) and sums over the other player's states in `f64` at the
-//! leaves; the exploitability checks walk in `f64` ([`super::real`]).
+//! as `f32`, or as 16-bit codes with a scale per node ([`Storage`]). The
+//! CFR walk carries `f32` vectors (reach, values, strategies) and sums
+//! over the other player's states in `f64` at the leaves; the
+//! exploitability checks walk in `f64` ([`super::real`]).
 //!
 //! An iteration walks the public tree once per player ([`super::walk`]):
 //! player 0 against player 1's current strategy, then player 1 against
@@ -192,14 +193,6 @@ impl<'g> VectorCfr<'g> {
         };
         let arrays = storage.bytes(total, game.nodes.len());
         (arrays + 8 * game.nodes.len() + 12 * arena_len(game) * threads.clamp(1, 2) + ranked) as u64
-    }
-
-    /// How the run keeps its regrets and sums.
-    pub fn storage(&self) -> Storage {
-        match self.arrays {
-            Arrays::F32 { .. } => Storage::F32,
-            Arrays::Compressed { .. } => Storage::Compressed,
-        }
     }
 
     /// Whether the run uses two threads.

@@ -13,8 +13,8 @@
 //! make the expected code the value: [`dither`]): rounded to the nearest,
 //! an entry whose iteration's change is under half a step of its node's
 //! scale never moves (a hand of low reach in the average's sums), which
-//! left Leduc's CFR+ stuck at a NashConv 17x the `f32` run's after 1,000
-//! iterations, and rising.
+//! left CFR+ on Leduc stuck far above the `f32` run's NashConv, and rising
+//! with the iterations (docs/perf/vector-cfr.md).
 //!
 //! The layouts are type parameters of the walk ([`Layout`]), so the `f32`
 //! walk is compiled as it was, with no branch on the storage.
@@ -251,8 +251,8 @@ pub fn seed(node: u32, iteration: u32) -> u32 {
 /// sequence that spreads a node's entries most evenly; the hashed seed
 /// makes each entry's number as good as uniform from one iteration to the
 /// next. An add and a multiply by a constant an entry, and the top 23 bits
-/// made a float by their bits (a hash per entry and a conversion made the
-/// 16-bit walk 1.5x the `f32` one's instructions).
+/// made a float by their bits (a hash per entry and an integer conversion
+/// cost far more instructions).
 #[inline(always)]
 fn dither(seed: u32, i: usize) -> f32 {
     let h = seed.wrapping_add((i as u32).wrapping_mul(0x9e37_79b9));
