@@ -124,7 +124,8 @@ class Game:
     def solve(self, solver: Optional[str] = None, **options: Any) -> "Solution":
         """Solves the game as ``galac solve --solver SOLVER`` with its flags
         as keywords (``iterations=1000``, ``target_exploitability=1e-4``,
-        ``check_every=10``, ``time_limit=5``, ``alpha=1.5``, ...); without
+        ``check_every=10``, ``time_limit=5``, ``alpha=1.5``, vcfr's
+        ``compress=True`` for 16-bit storage, ...); without
         a solver, the one ``galac solve`` picks. The answer is checked by
         the independent best response. ``solve("do")`` runs the double
         oracle as ``galac solve --solver do`` does (``do_epsilon``,

@@ -134,6 +134,33 @@ fn cut_down_river_solves_with_vector_cfr_to_the_lps_value() {
     assert!((eval.values[0] - lp.lp_value).abs() < 0.002 * pot, "vector CFR {} vs LP {}", eval.values[0], lp.lp_value);
 }
 
+/// 16-bit storage on cut-down rivers (4 x 3 hands, and the grid tests'
+/// 32 x 9): the answer mapped onto the tree is nearly unexploitable by the
+/// independent best response and worth the `f32` run's value within the
+/// two NashConvs (each profile is worth the game's value within its own:
+/// `vector_cfr::leduc_in_sixteen_bits_reaches_its_value_and_the_f32_runs`).
+#[test]
+fn cut_down_rivers_in_sixteen_bits_agree_with_f32() {
+    use galac_solvers::solver::Solver;
+    use galac_solvers::vector::{Storage, VcfrConfig, VcfrSolver, POSTFLOP_DCFR};
+    let pot = 200.0;
+    for spot in [[OOP, IP], [GRID_OOP, GRID_IP]] {
+        let tree = river_tree(&spot);
+        let evals: Vec<_> = [Storage::F32, Storage::Compressed]
+            .into_iter()
+            .map(|storage| {
+                let config = VcfrConfig { storage, ..VcfrConfig::new(POSTFLOP_DCFR, 1000) };
+                let solution = VcfrSolver { config }.solve(&tree, &mut RunToEnd).expect("solves");
+                evaluate(&tree, &solution.profile)
+            })
+            .collect();
+        let (full, packed) = (&evals[0], &evals[1]);
+        let what = format!("{spot:?}: f32 {full:?}, 16 bits {packed:?}");
+        assert!(packed.nash_conv / 2.0 < 0.001 * pot, "{what}");
+        assert!((packed.values[0] - full.values[0]).abs() <= packed.nash_conv + full.nash_conv, "{what}");
+    }
+}
+
 /// A spot with one hand each is decided: 5-4 high against aces never
 /// pays off a bet, so OOP wins exactly the half pot it has in.
 #[test]

@@ -11,7 +11,7 @@ use galac_solvers::sequence_form::SequenceForm;
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::vector::game::{Payoff, PublicNode};
 use galac_solvers::vector::walk::splits;
-use galac_solvers::vector::{from_tree, VcfrConfig, VcfrSolver, VectorCfr, POSTFLOP_DCFR};
+use galac_solvers::vector::{from_tree, Storage, VcfrConfig, VcfrSolver, VectorCfr, POSTFLOP_DCFR};
 
 use crate::repo_root;
 
@@ -26,8 +26,13 @@ fn tree_of(file: &str, params: &[&str], labels: bool) -> Tree {
 /// the vector evaluation of the average and the scalar best response's of
 /// the mapped profile agree, and returns player 0's value and the NashConv.
 fn solve(tree: &Tree, variant: Variant, iterations: u64) -> (f64, f64) {
+    solve_stored(tree, variant, iterations, Storage::F32)
+}
+
+/// [`solve`] with the regrets and sums kept as `storage` says.
+fn solve_stored(tree: &Tree, variant: Variant, iterations: u64, storage: Storage) -> (f64, f64) {
     let derived = from_tree(tree).unwrap_or_else(|e| panic!("{e}"));
-    let mut cfr = VectorCfr::new(&derived.game, variant, 1).expect("runs");
+    let mut cfr = VectorCfr::with_storage(&derived.game, variant, 1, storage).expect("runs");
     for _ in 0..iterations {
         cfr.iterate();
     }
@@ -59,6 +64,31 @@ fn leduc_reaches_its_value_with_both_variants() {
         assert!((value + 0.0856064).abs() < 2e-3, "{}: {value}", variant.name());
         assert!(nash_conv < 2e-3, "{}: {nash_conv}", variant.name());
     }
+}
+
+/// 16-bit storage on Leduc, both variants: the answer, checked by the
+/// scalar best response, reaches the known value and a small NashConv, and
+/// its value is the `f32` run's within the two NashConvs: a profile of
+/// NashConv e is worth the game's value within e to player 0 (between
+/// minus player 1's best response and player 0's, whose sum is e), so the
+/// two runs' values differ by at most the sum, whatever the rounding. The
+/// run's memory estimate counts the storage.
+#[test]
+fn leduc_in_sixteen_bits_reaches_its_value_and_the_f32_runs() {
+    let leduc = tree_of("leduc.gala", &[], false);
+    for variant in [Variant::CfrPlus, POSTFLOP_DCFR] {
+        let (value, nash_conv) = solve_stored(&leduc, variant, 1000, Storage::Compressed);
+        let (full, full_nash_conv) = solve(&leduc, variant, 1000);
+        let what = format!("{}: 16 bits {value} ({nash_conv}), f32 {full} ({full_nash_conv})", variant.name());
+        assert!((value + 0.0856064).abs() < 2e-3 && nash_conv < 2e-3, "{what}");
+        assert!((value - full).abs() <= nash_conv + full_nash_conv, "{what}");
+    }
+    // The memory check counts the storage: 4 bytes an entry less, two
+    // `f32` scales a node more.
+    let game = from_tree(&leduc).expect("in the class").game;
+    let (_, entries) = game.slabs();
+    let [full, packed] = [Storage::F32, Storage::Compressed].map(|s| VectorCfr::estimate_bytes(&game, 1, s) as i64);
+    assert_eq!(full - packed, 4 * entries as i64 - 8 * game.nodes.len() as i64);
 }
 
 /// Folds are constants, showdowns are rankings (one per public card).
@@ -141,7 +171,8 @@ fn three_players_are_refused() {
 }
 
 /// Two threads give the same answer as one, bit for bit, with both
-/// variants: on Leduc split at its chance nodes (the board card), on Kuhn
+/// variants and both storages (16 bits: each thread's part of the nodes'
+/// scales): on Leduc split at its chance nodes (the board card), on Kuhn
 /// (no public chance node) at the root; the CFR walk and the evaluation
 /// walk (every player's value and best response, not only NashConv).
 #[test]
@@ -149,11 +180,13 @@ fn threads_do_not_change_the_result() {
     for (file, iterations) in [("leduc.gala", 60), ("kuhn.gala", 200)] {
         let tree = tree_of(file, &[], false);
         let derived = from_tree(&tree).expect("in the class");
-        for variant in [Variant::CfrPlus, POSTFLOP_DCFR] {
+        let runs =
+            [Variant::CfrPlus, POSTFLOP_DCFR].into_iter().flat_map(|v| [(v, Storage::F32), (v, Storage::Compressed)]);
+        for (variant, storage) in runs {
             let answers: Vec<(Vec<f64>, Vec<u64>)> = [1, 2]
                 .iter()
                 .map(|&threads| {
-                    let mut cfr = VectorCfr::with_min_work(&derived.game, variant, threads, 0).expect("runs");
+                    let mut cfr = VectorCfr::with_min_work(&derived.game, variant, threads, 0, storage).expect("runs");
                     assert_eq!(cfr.two_threads(), threads == 2);
                     let mut checks = Vec::new();
                     for t in 0..iterations {
@@ -168,7 +201,7 @@ fn threads_do_not_change_the_result() {
                     (derived.profile(&tree, &cfr).0.probs, checks)
                 })
                 .collect();
-            assert_eq!(answers[0], answers[1], "{file} {}", variant.name());
+            assert_eq!(answers[0], answers[1], "{file} {} {storage:?}", variant.name());
         }
     }
 }

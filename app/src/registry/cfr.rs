@@ -46,6 +46,11 @@ pub struct CfrArgs {
     /// feature); the answer is the same bit for bit for any R.
     #[arg(long)]
     pub distributed: bool,
+    /// Vector CFR: keep the regrets and average sums in 16 bits an entry
+    /// (a scale per decision), as postflop-solver's compression does:
+    /// half the solve's arrays, for an answer a little coarser.
+    #[arg(long)]
+    pub compress: bool,
 }
 
 /// The order of the players' updates within an iteration.
@@ -70,6 +75,16 @@ impl CfrArgs {
             }
         }
         Ok(())
+    }
+
+    /// How vector CFR keeps its regrets and sums (`--compress`).
+    pub fn storage(&self) -> galac_solvers::vector::Storage {
+        use galac_solvers::vector::Storage;
+        if self.compress {
+            Storage::Compressed
+        } else {
+            Storage::F32
+        }
     }
 
     /// The iterations to run (`--iterations`; without it and without a

@@ -271,7 +271,7 @@ pub static SOLVERS: &[SolverRow] = &[
     },
 ];
 
-const VCFR_FLAGS: &[&str] = &["--iterations", "--target-exploitability", "--time-limit", "--check-every"];
+const VCFR_FLAGS: &[&str] = &["--iterations", "--target-exploitability", "--time-limit", "--check-every", "--compress"];
 
 /// A solver named on the command line.
 pub type SolverId = &'static SolverRow;
@@ -492,6 +492,7 @@ pub const RUN_FLAGS: &[(&str, Given)] = &[
     ("--resume", |f| f.cfr.resume.is_some()),
     ("--updates", |f| f.cfr.updates.is_some()),
     ("--distributed", |f| f.cfr.distributed),
+    ("--compress", |f| f.cfr.compress),
     ("--depth", |f| f.maxn.depth.is_some()),
     ("--transpositions", |f| f.maxn.transpositions),
 ];

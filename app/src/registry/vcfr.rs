@@ -1,5 +1,6 @@
 //! Public-state vector CFR (`--solver vcfr|vcfr+`): its run through the
-//! [`Harness`], with the CFR family's `--iterations` and `--check-every`.
+//! [`Harness`], with the CFR family's `--iterations` and `--check-every`,
+//! and its own `--compress` (16-bit storage).
 //! The algorithm lives in `galac_solvers::vector`; this module only drives it.
 //! The answer's findings count the public game's nodes per street
 //! (`public_game`: decisions and leaves), as the hold'em bench compares them.
@@ -23,7 +24,9 @@ struct Findings {
 pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &Context) -> Result<Solved, String> {
     let (iterations, checks) = args.schedule(stop);
     let threads = cx.limits.threads_or_all();
-    let config = VcfrConfig { checks, threads, memory: cx.limits.memory(), ..VcfrConfig::new(variant, iterations) };
+    let memory = cx.limits.memory();
+    let config =
+        VcfrConfig { checks, threads, memory, storage: args.storage(), ..VcfrConfig::new(variant, iterations) };
     let solver = VcfrSolver { config };
     let done = std::cell::Cell::new(0u64);
     let mut harness = Harness::new("iterations", Some(iterations), stop, cx.limits.quiet);
@@ -85,8 +88,8 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
     let built = start.elapsed().as_secs_f64();
     let (iterations, checks) = req.cfr.schedule(req.stop);
     let threads = req.limits.threads_or_all();
-    let config =
-        VcfrConfig { checks, threads, memory: req.limits.memory(), ..VcfrConfig::new(req.variant, iterations) };
+    let (memory, storage) = (req.limits.memory(), req.cfr.storage());
+    let config = VcfrConfig { checks, threads, memory, storage, ..VcfrConfig::new(req.variant, iterations) };
     let solver = VcfrSolver { config };
     let mut harness = Harness::new("iterations", Some(iterations), req.stop, req.limits.quiet);
     harness.cancel = req.limits.cancel.clone();

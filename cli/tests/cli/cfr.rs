@@ -1,7 +1,8 @@
 //! `galac solve --solver cfr|cfr+|dcfr|lcfr|pcfr+` end to end: the stop
 //! rules, the curve in the JSON answer and in its own file (a hand game's
 //! from its tree, not its rules), checkpoints that
-//! resume exactly, the three-player note, and wrong calls.
+//! resume exactly, the three-player note, vector CFR's `--compress`, and
+//! wrong calls.
 
 use std::process::Command;
 
@@ -215,4 +216,41 @@ fn the_curve_of_a_hand_game_solved_on_its_rules_comes_from_its_tree() {
     assert!(!tree["solver"].as_str().unwrap_or("").contains("without the tree"), "{tree}");
     assert_eq!(tree["curve"].as_array().map(Vec::len), Some(2), "{tree}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--compress` keeps vector CFR's regrets and sums in 16 bits an entry:
+/// on Leduc (on its tree) the answer, named so, reaches the target by
+/// solve's check and the game's value (-0.0856064, the LP's) within it;
+/// a river spot solved on its rules by the default's choice takes it too;
+/// a solver that keeps no such arrays refuses it, named or chosen.
+#[test]
+fn compress_runs_vector_cfr_in_16_bits_and_is_refused_elsewhere() {
+    let leduc = example("leduc.gala");
+    let args =
+        ["solve", &leduc, "--solver", "vcfr", "--compress", "--target-exploitability", "0.005", "--format", "json"];
+    let answer = json(&args);
+    assert!(answer["solver"].as_str().unwrap_or("").contains("compressed to 16 bits"), "{answer}");
+    let exploitability = answer["exploitability"].as_f64().unwrap_or(f64::NAN);
+    assert!(exploitability <= 0.005, "{answer}");
+    let value = answer["value"]["first"].as_f64().unwrap_or(f64::NAN);
+    assert!((value + 0.0856064).abs() <= 0.005, "{answer}");
+    let river = example("holdem_river.gala");
+    let spot = [
+        "--param",
+        "oop_range=AA,KK,QQ,JJ,TT,AKs,AQs,KQs,ATs,AJs",
+        "--param",
+        "ip_range=99,88,77,AJs,KJs,QJs,JTs,A5s,A4s",
+    ];
+    let args = [&["solve", &river, "--compress", "--iterations", "20", "--format", "json"][..], &spot].concat();
+    let answer = json(&args);
+    let solver = answer["solver"].as_str().unwrap_or("");
+    assert!(solver.contains("compressed to 16 bits") && solver.ends_with("without the tree"), "{answer}");
+    assert!(answer["exploitability"].as_f64().is_some_and(f64::is_finite), "{answer}");
+    let kuhn = example("kuhn.gala");
+    let (code, _, err) = galac(&["solve", &kuhn, "--solver", "cfr+", "--compress"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`--compress` is read by vcfr and vcfr+, not by `--solver cfr+`"), "{err}");
+    let (code, _, err) = galac(&["solve", &kuhn, "--compress"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`--compress` is read by vcfr and vcfr+, not by the solver chosen for this game"), "{err}");
 }

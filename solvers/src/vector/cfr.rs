@@ -1,8 +1,9 @@
 //! Vector CFR on a [`PublicGame`]: CFR+ or DCFR with alternating updates,
-//! regrets and average sums stored as `f32` per (decision, action,
-//! private state). The CFR walk carries `f32` vectors (reach, values,
-//! strategies) and sums over the other player's states in `f64` at the
-//! leaves; the exploitability checks walk in `f64` ([`super::real`]).
+//! regrets and average sums stored per (decision, action, private state)
+//! as `f32`, or as 16-bit codes with a scale per node ([`Storage`]). The
+//! CFR walk carries `f32` vectors (reach, values, strategies) and sums
+//! over the other player's states in `f64` at the leaves; the
+//! exploitability checks walk in `f64` ([`super::real`]).
 //!
 //! An iteration walks the public tree once per player ([`super::walk`]):
 //! player 0 against player 1's current strategy, then player 1 against
@@ -24,7 +25,8 @@
 
 use super::game::{PublicGame, PublicNode};
 use super::leaf::Leaves;
-use super::walk::{arena_len, splits, Store, Update, Walk};
+use super::store::{Cell, Compressed, Storage, Store, Update, F32};
+use super::walk::{arena_len, splits, Walk};
 use crate::best_response::Evaluation;
 use crate::cfr::Variant;
 use crate::solver::SolveError;
@@ -46,15 +48,39 @@ pub const PARALLEL_MIN_WORK: usize = 200_000;
 /// (BENCHMARKS.md, Hold'em).
 pub const PARALLEL_MIN_CHANCE_WORK: usize = 6_000;
 
+/// A run's regrets and average sums, per slab entry (decision, action,
+/// state of the decision's player), as its [`Storage`] keeps them.
+enum Arrays {
+    F32 {
+        regrets: Vec<f32>,
+        sums: Vec<f32>,
+    },
+    /// With two scales per node (its regrets', its sums').
+    Compressed {
+        regrets: Vec<i16>,
+        sums: Vec<u16>,
+        scales: Vec<[f32; 2]>,
+    },
+}
+
+/// `$body` with `$sums` the average sums, whatever their storage.
+macro_rules! with_sums {
+    ($arrays:expr, |$sums:ident| $body:expr) => {
+        match $arrays {
+            Arrays::F32 { sums: $sums, .. } => $body,
+            Arrays::Compressed { sums: $sums, .. } => $body,
+        }
+    };
+}
+
 /// A vector CFR run on one public game.
 pub struct VectorCfr<'g> {
     game: &'g PublicGame,
     variant: Variant,
     slab: Vec<usize>,
     leaves: Leaves,
-    /// Per slab entry (decision, action, state of the decision's player).
-    regrets: Vec<f32>,
-    sums: Vec<f32>,
+    /// The regrets and average sums.
+    arrays: Arrays,
     /// Iterations done.
     pub iteration: u64,
     /// Per thread, the CFR walk's arena and the evaluation walk's.
@@ -80,7 +106,17 @@ pub struct VectorCfr<'g> {
 impl<'g> VectorCfr<'g> {
     /// A run of `variant` (CFR+ or DCFR) on `game`, on up to `threads` threads.
     pub fn new(game: &'g PublicGame, variant: Variant, threads: usize) -> Result<VectorCfr<'g>, SolveError> {
-        Self::with_min_work(game, variant, threads, PARALLEL_MIN_WORK)
+        Self::with_storage(game, variant, threads, Storage::F32)
+    }
+
+    /// [`Self::new`] keeping the regrets and sums as `storage` says.
+    pub fn with_storage(
+        game: &'g PublicGame,
+        variant: Variant,
+        threads: usize,
+        storage: Storage,
+    ) -> Result<VectorCfr<'g>, SolveError> {
+        Self::with_min_work(game, variant, threads, PARALLEL_MIN_WORK, storage)
     }
 
     /// [`Self::new`], taking two threads from `min_work` (nodes times
@@ -91,6 +127,7 @@ impl<'g> VectorCfr<'g> {
         variant: Variant,
         threads: usize,
         min_work: usize,
+        storage: Storage,
     ) -> Result<VectorCfr<'g>, SolveError> {
         if !matches!(variant, Variant::CfrPlus | Variant::Dcfr { .. }) {
             let reason = format!("vector CFR runs CFR+ or DCFR, not {}", variant.name());
@@ -122,8 +159,14 @@ impl<'g> VectorCfr<'g> {
             variant,
             slab,
             leaves: Leaves::new(game),
-            regrets: vec![0.0; total],
-            sums: vec![0.0; total],
+            arrays: match storage {
+                Storage::F32 => Arrays::F32 { regrets: vec![0.0; total], sums: vec![0.0; total] },
+                Storage::Compressed => Arrays::Compressed {
+                    regrets: vec![0; total],
+                    sums: vec![0; total],
+                    scales: vec![[0.0; 2]; game.nodes.len()],
+                },
+            },
             iteration: 0,
             arenas: [vec![0.0; arena], if split.is_empty() { Vec::new() } else { vec![0.0; arena] }],
             eval_arenas: [vec![0.0; arena], if split.is_empty() { Vec::new() } else { vec![0.0; arena] }],
@@ -137,7 +180,7 @@ impl<'g> VectorCfr<'g> {
     }
 
     /// Bytes of the run's arrays for a game, before allocating them.
-    pub fn estimate_bytes(game: &PublicGame, threads: usize) -> u64 {
+    pub fn estimate_bytes(game: &PublicGame, threads: usize, storage: Storage) -> u64 {
         let (_, total) = game.slabs();
         let ranked = match &game.removal {
             // The leaves' states in rank order (`Leaves`).
@@ -148,7 +191,8 @@ impl<'g> VectorCfr<'g> {
             }
             super::game::Removal::Lists(_) => 0,
         };
-        (8 * total + 8 * game.nodes.len() + 12 * arena_len(game) * threads.clamp(1, 2) + ranked) as u64
+        let arrays = storage.bytes(total, game.nodes.len());
+        (arrays + 8 * game.nodes.len() + 12 * arena_len(game) * threads.clamp(1, 2) + ranked) as u64
     }
 
     /// Whether the run uses two threads.
@@ -168,10 +212,11 @@ impl<'g> VectorCfr<'g> {
                 let restart = if t0 == 0 { 0 } else { 1u64 << ((63 - t0.leading_zeros()) & !1) };
                 let since = (t0 - restart) as f64;
                 let keep = (since / (since + 1.0)).powf(gamma);
-                Update { clip: false, pos: (ta / (ta + 1.0)) as f32, neg: (tb / (tb + 1.0)) as f32, keep: keep as f32 }
+                let (pos, neg) = ((ta / (ta + 1.0)) as f32, (tb / (tb + 1.0)) as f32);
+                Update { clip: false, pos, neg, keep: keep as f32, iteration: t as u32 }
             }
             // CFR+: the average weighs iteration t by t.
-            _ => Update { clip: true, pos: 1.0, neg: 1.0, keep: ((tf - 1.0) / tf) as f32 },
+            _ => Update { clip: true, pos: 1.0, neg: 1.0, keep: ((tf - 1.0) / tf) as f32, iteration: t as u32 },
         }
     }
 
@@ -204,9 +249,17 @@ impl<'g> VectorCfr<'g> {
         let opp = &self.weights[1 - me];
         let out = &mut self.out[..n_me];
         let [arena, arena2] = &mut self.arenas;
-        let mut store = Store { regrets: &mut self.regrets, sums: &mut self.sums, base: 0 };
         let spare = if self.split.is_empty() { None } else { Some(&mut arena2[..]) };
-        walk.update(0, &mut store, own, opp, out, arena, spare);
+        match &mut self.arrays {
+            Arrays::F32 { regrets, sums } => {
+                let mut store = Store::<F32> { regrets, sums, scales: &mut [], base: 0, first_node: 0 };
+                walk.update(0, &mut store, own, opp, out, arena, spare)
+            }
+            Arrays::Compressed { regrets, sums, scales } => {
+                let mut store = Store::<Compressed> { regrets, sums, scales, base: 0, first_node: 0 };
+                walk.update(0, &mut store, own, opp, out, arena, spare)
+            }
+        }
     }
 
     /// Every player's value under the average strategies, its best
@@ -229,7 +282,7 @@ impl<'g> VectorCfr<'g> {
             let best_out = &mut rest[..n_me];
             let [arena, arena2] = &mut self.eval_arenas;
             let spare = if self.split.is_empty() { None } else { Some(&mut arena2[..]) };
-            walk.evaluate(0, &self.sums, opp, avg, best_out, arena, spare);
+            with_sums!(&self.arrays, |sums| walk.evaluate(0, &sums[..], opp, avg, best_out, arena, spare));
             let weights = &game.states[me].weights;
             values[me] = avg.iter().zip(weights).map(|(v, w)| v * w).sum();
             best[me] = best_out.iter().zip(weights).map(|(v, w)| v * w).sum();
@@ -259,7 +312,8 @@ impl<'g> VectorCfr<'g> {
         let mut values = vec![0.0; kids.len() * n];
         let mut best = vec![0.0; n];
         for (row, &child) in values.chunks_exact_mut(n).zip(kids) {
-            walk.evaluate(child, &self.sums, opp, row, &mut best, &mut self.eval_arenas[0], None);
+            let arena = &mut self.eval_arenas[0];
+            with_sums!(&self.arrays, |sums| walk.evaluate(child, &sums[..], opp, row, &mut best, arena, None));
         }
         Some(values)
     }
@@ -271,11 +325,13 @@ impl<'g> VectorCfr<'g> {
         let n = self.game.states[player].len();
         let k = self.game.children(node).len();
         let off = self.slab[node as usize];
-        let sums = &self.sums[off..off + k * n];
-        for (i, r) in reached.iter_mut().enumerate() {
-            *r = (0..k).any(|a| sums[a * n + i] > 0.0);
-        }
         let mut denom = vec![0.0; n];
-        super::walk::average(sums, n, sigma, &mut denom);
+        with_sums!(&self.arrays, |sums| {
+            let sums = &sums[off..off + k * n];
+            for (i, r) in reached.iter_mut().enumerate() {
+                *r = (0..k).any(|a| sums[a * n + i].positive() > 0.0);
+            }
+            super::walk::average(sums, n, sigma, &mut denom);
+        });
     }
 }

@@ -21,6 +21,7 @@ pub mod game;
 pub mod infer;
 pub mod leaf;
 pub mod real;
+pub mod store;
 pub mod walk;
 
 use std::time::Instant;
@@ -35,6 +36,7 @@ pub use cfr::{VectorCfr, POSTFLOP_DCFR};
 pub use from_game::{from_game, from_game_by_deal, FromGame};
 pub use from_tree::{from_tree, FromTree};
 pub use game::{PerStreet, PublicGame};
+pub use store::Storage;
 
 /// How a vector CFR run is set up.
 #[derive(Clone, Debug)]
@@ -49,11 +51,20 @@ pub struct VcfrConfig {
     pub threads: usize,
     /// Bytes the tree, the public game and the run's arrays may hold.
     pub memory: MemoryLimit,
+    /// How the regrets and average sums are kept (`f32` by default).
+    pub storage: Storage,
 }
 
 impl VcfrConfig {
     pub fn new(variant: Variant, iterations: u64) -> VcfrConfig {
-        VcfrConfig { variant, iterations, checks: Checks::Never, threads: 1, memory: MemoryLimit::NONE }
+        VcfrConfig {
+            variant,
+            iterations,
+            checks: Checks::Never,
+            threads: 1,
+            memory: MemoryLimit::NONE,
+            storage: Storage::F32,
+        }
     }
 }
 
@@ -66,7 +77,11 @@ pub struct VcfrSolver {
 
 impl Solver for VcfrSolver {
     fn name(&self) -> String {
-        format!("vcfr, {}", self.config.variant.name())
+        let storage = match self.config.storage {
+            Storage::F32 => "",
+            Storage::Compressed => ", compressed to 16 bits",
+        };
+        format!("vcfr, {}{storage}", self.config.variant.name())
     }
 
     fn solve(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<Solution, SolveError> {
@@ -99,8 +114,9 @@ impl VcfrSolver {
         observer: &mut dyn Observer,
     ) -> Result<Run<'g>, SolveError> {
         let config = &self.config;
-        config.memory.check(held + game.bytes() + VectorCfr::estimate_bytes(game, config.threads))?;
-        let mut cfr = VectorCfr::new(game, config.variant, config.threads)?;
+        let arrays = VectorCfr::estimate_bytes(game, config.threads, config.storage);
+        config.memory.check(held + game.bytes() + arrays)?;
+        let mut cfr = VectorCfr::with_storage(game, config.variant, config.threads, config.storage)?;
         let mut schedule = Schedule::new(config.checks, 0);
         let (mut checks, mut since, mut since_iteration) = (0.0, Instant::now(), 0u64);
         let mut stopped = false;

@@ -11,24 +11,13 @@
 //! Storage is addressed by absolute slab offsets minus the `base` of the
 //! slice a walk holds, so two threads can walk disjoint subtrees, each
 //! with its own part of the arrays: both walks split a node's children
-//! between two threads where [`Walk::split`] says (see [`splits`]).
+//! between two threads where [`Walk::split`] says (see [`splits`]). The
+//! walks are generic over the storage's layout ([`super::store`]).
 
 use super::game::{PublicGame, PublicNode};
 use super::leaf::{self, Leaves};
 use super::real::Real;
-
-/// How regrets and the average move at a decision of the traverser.
-#[derive(Clone, Copy, Debug)]
-pub struct Update {
-    /// CFR+ clips regrets at 0; DCFR multiplies them by `pos` or `neg`
-    /// (after adding the iteration's regret) by their sign.
-    pub clip: bool,
-    pub pos: f32,
-    pub neg: f32,
-    /// The average strategy's sums are multiplied by this before the
-    /// iteration's strategy (weighted by the traverser's own reach) is added.
-    pub keep: f32,
-}
+use super::store::{Cell, Layout, Store, Update};
 
 /// What a walk reads.
 pub struct Walk<'a> {
@@ -93,13 +82,6 @@ pub fn splits(game: &PublicGame, min_work: usize) -> Vec<bool> {
     }
 }
 
-/// A part of the solver's arrays: entries from `base` on.
-pub struct Store<'s> {
-    pub regrets: &'s mut [f32],
-    pub sums: &'s mut [f32],
-    pub base: usize,
-}
-
 /// The arena a walk needs: per level, the strategy and the children's
 /// values (actions x states) and two vectors; and once (splits never
 /// nest), the second row per child of the evaluation walk's split node.
@@ -113,7 +95,7 @@ pub fn arena_len(game: &PublicGame) -> usize {
 /// of `n` states): regret matching, uniform where no regret is positive.
 /// `denom` is scratch of `n`.
 #[inline]
-pub fn regret_matching<T: Real>(regrets: &[f32], n: usize, sigma: &mut [T], denom: &mut [T]) {
+pub fn regret_matching<T: Real, C: Cell>(regrets: &[C], n: usize, sigma: &mut [T], denom: &mut [T]) {
     regret_matching_times(regrets, n, None, sigma, denom)
 }
 
@@ -121,11 +103,16 @@ pub fn regret_matching<T: Real>(regrets: &[f32], n: usize, sigma: &mut [T], deno
 /// `scale[state]` if given (the other player's reach: its reach after each
 /// action, in the pass that makes the strategy).
 #[inline]
-fn regret_matching_times<T: Real>(regrets: &[f32], n: usize, scale: Option<&[T]>, sigma: &mut [T], denom: &mut [T]) {
+fn regret_matching_times<T: Real, C: Cell>(
+    regrets: &[C],
+    n: usize,
+    scale: Option<&[T]>,
+    sigma: &mut [T],
+    denom: &mut [T],
+) {
     // The positive parts into `sigma` and their sums per state, in one
-    // pass over the regrets; `if r > 0 { r } else { 0 }` (0 for NaN, as
-    // `max` gives) is one SIMD max, where `f32::max` adds NaN handling.
-    let positive = |r: f32| T::of(f64::from(if r > 0.0 { r } else { 0.0 }));
+    // pass over the regrets (as stored: a node's scale cancels).
+    let positive = |r: C| T::of(f64::from(r.positive()));
     let mut rows = sigma.chunks_exact_mut(n).zip(regrets.chunks_exact(n));
     if let Some((s_row, r_row)) = rows.next() {
         for ((s, d), &r) in s_row.iter_mut().zip(denom.iter_mut()).zip(r_row) {
@@ -157,7 +144,7 @@ fn regret_matching_times<T: Real>(regrets: &[f32], n: usize, scale: Option<&[T]>
 
 /// The average strategy of a decision from its sums, as [`regret_matching`].
 #[inline]
-pub fn average<T: Real>(sums: &[f32], n: usize, sigma: &mut [T], denom: &mut [T]) {
+pub fn average<T: Real, C: Cell>(sums: &[C], n: usize, sigma: &mut [T], denom: &mut [T]) {
     // The sums are non-negative: regret matching on them is their normalisation.
     regret_matching(sums, n, sigma, denom)
 }
@@ -182,10 +169,10 @@ impl Walk<'_> {
     /// `spare` is a second thread's arena (as long as `arena`), given
     /// until a node shares its children between two threads ([`Self::split`]).
     #[allow(clippy::too_many_arguments)]
-    pub fn update(
+    pub fn update<L: Layout>(
         &self,
         node: u32,
-        store: &mut Store,
+        store: &mut Store<L>,
         own: &[f32],
         opp: &[f32],
         out: &mut [f32],
@@ -211,13 +198,23 @@ impl Walk<'_> {
                 let kids = game.children(node);
                 let mut parts = Vec::with_capacity(k);
                 let (mut regrets, mut sums, mut base) = (&mut *store.regrets, &mut *store.sums, store.base);
+                let (mut scales, mut first_node) = (&mut *store.scales, store.first_node);
                 for (a, row) in rows.chunks_exact_mut(n_me).enumerate() {
                     let end = kids.get(a + 1).map_or(regrets.len(), |&c| self.slab[c as usize] - base);
                     let (r, r_rest) = std::mem::take(&mut regrets).split_at_mut(end);
                     let (m, m_rest) = std::mem::take(&mut sums).split_at_mut(end);
-                    parts.push((a, Store { regrets: r, sums: m, base }, row));
+                    // The child's nodes' scales (none kept: none split).
+                    let nodes = match kids.get(a + 1) {
+                        _ if !L::SCALED => 0,
+                        Some(&c) => c as usize - first_node,
+                        None => scales.len(),
+                    };
+                    let (x, x_rest) = std::mem::take(&mut scales).split_at_mut(nodes);
+                    parts.push((a, Store::<L> { regrets: r, sums: m, scales: x, base, first_node }, row));
                     (regrets, sums, base) = (r_rest, m_rest, base + end);
+                    (scales, first_node) = (x_rest, first_node + nodes);
                 }
+                let sigma = &*sigma;
                 share(parts.into_iter(), [rest, spare], |(a, mut part, row), arena| {
                     self.children(node, a..a + 1, &mut part, own, opp, sigma, row, arena, None)
                 });
@@ -231,14 +228,14 @@ impl Walk<'_> {
     /// arena, then room for its children's values, then the rest. At a
     /// decision of the other player, the strategy comes multiplied by its
     /// reach `opp`: a row is then the reach of the action's child.
-    fn prepare<'x>(
+    fn prepare<'x, C: Cell>(
         &self,
         node: u32,
-        regrets: &[f32],
+        regrets: &[C],
         base: usize,
         opp: &[f32],
         arena: &'x mut [f32],
-    ) -> (&'x [f32], &'x mut [f32], &'x mut [f32]) {
+    ) -> (&'x mut [f32], &'x mut [f32], &'x mut [f32]) {
         let game = self.game;
         let n_me = game.states[self.me].len();
         let k = game.children(node).len();
@@ -262,11 +259,11 @@ impl Walk<'_> {
     /// decisions: [`Self::prepare`]'s), writing their values into `rows`
     /// (a row per child of the range); `spare` as in [`Self::update`].
     #[allow(clippy::too_many_arguments)]
-    fn children(
+    fn children<L: Layout>(
         &self,
         node: u32,
         range: std::ops::Range<usize>,
-        store: &mut Store,
+        store: &mut Store<L>,
         own: &[f32],
         opp: &[f32],
         sigma: &[f32],
@@ -307,9 +304,17 @@ impl Walk<'_> {
     }
 
     /// `node`'s values from its children's `rows`; at a decision of the
-    /// traverser, its regrets and average sums updated too.
-    #[allow(clippy::too_many_arguments)]
-    fn combine(&self, node: u32, store: &mut Store, own: &[f32], sigma: &[f32], rows: &[f32], out: &mut [f32]) {
+    /// traverser, its regrets and average sums updated too (`sigma` and
+    /// `rows` are then overwritten: [`Layout::update`]).
+    fn combine<L: Layout>(
+        &self,
+        node: u32,
+        store: &mut Store<L>,
+        own: &[f32],
+        sigma: &mut [f32],
+        rows: &mut [f32],
+        out: &mut [f32],
+    ) {
         let game = self.game;
         let n_me = game.states[self.me].len();
         out.fill(0.0);
@@ -327,22 +332,10 @@ impl Walk<'_> {
         let off = self.slab[node as usize] - store.base;
         let len = sigma.len();
         let (regrets, sums) = (&mut store.regrets[off..off + len], &mut store.sums[off..off + len]);
-        let Update { clip, pos, neg, keep } = self.u;
-        // Per action, its regrets and average sums in one pass.
-        for (((r_row, m_row), v_row), s_row) in regrets
-            .chunks_exact_mut(n_me)
-            .zip(sums.chunks_exact_mut(n_me))
-            .zip(rows.chunks_exact(n_me))
-            .zip(sigma.chunks_exact(n_me))
-        {
-            for (((r, m), (v, o)), (s, w)) in
-                r_row.iter_mut().zip(m_row.iter_mut()).zip(v_row.iter().zip(out.iter())).zip(s_row.iter().zip(own))
-            {
-                let x = *r + (v - o);
-                *r = if clip { x.max(0.0) } else { x * if x >= 0.0 { pos } else { neg } };
-                *m = *m * keep + s * w;
-            }
-        }
+        let mut unscaled = [0.0; 2];
+        let scale = if L::SCALED { &mut store.scales[node as usize - store.first_node] } else { &mut unscaled };
+        let seed = super::store::seed(node, self.u.iteration);
+        L::update(self.u, seed, regrets, sums, scale, n_me, sigma, rows, own, out);
     }
 
     /// The evaluation walk: both players play their average strategies;
@@ -357,10 +350,10 @@ impl Walk<'_> {
     /// own rows and gathered in child order after both, as one thread
     /// gathers them one by one, so the answer is the same bit for bit.
     #[allow(clippy::too_many_arguments)]
-    pub fn evaluate(
+    pub fn evaluate<C: Cell>(
         &self,
         node: u32,
-        sums: &[f32],
+        sums: &[C],
         opp: &[f64],
         avg: &mut [f64],
         best: &mut [f64],
@@ -414,11 +407,11 @@ impl Walk<'_> {
     /// decision), its two vectors into `avg` and `best`, the states the
     /// child's outcome excludes zeroed.
     #[allow(clippy::too_many_arguments)]
-    fn evaluate_child(
+    fn evaluate_child<C: Cell>(
         &self,
         node: u32,
         a: usize,
-        sums: &[f32],
+        sums: &[C],
         opp: &[f64],
         sigma: &[f64],
         avg: &mut [f64],
