@@ -157,7 +157,9 @@ fn cut_down_rivers_in_sixteen_bits_agree_with_f32() {
         let (full, packed) = (&evals[0], &evals[1]);
         let what = format!("{spot:?}: f32 {full:?}, 16 bits {packed:?}");
         assert!(packed.nash_conv / 2.0 < 0.001 * pot, "{what}");
-        assert!((packed.values[0] - full.values[0]).abs() <= packed.nash_conv + full.nash_conv, "{what}");
+        // Plus the sums' rounding: a decided spot's NashConvs are both 0.
+        let slack = packed.nash_conv + full.nash_conv + 1e-9 * pot;
+        assert!((packed.values[0] - full.values[0]).abs() <= slack, "{what}");
     }
 }
 
