@@ -85,8 +85,7 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
         r => r,
     };
     let Builder { mut info, draft, advanced, .. } = b;
-    // The memo only sped the derivation's lookups up: its tables are
-    // given back before the solve (the sets are named from the trie).
+    // The memo only sped lookups up: given back (sets are named by the trie).
     info.forget_memo();
     let (game_out, decisions) = draft.finish(&GameSets { game, info: &info })?;
     Ok(FromGame { game: game_out, decisions, info, representative, advanced })
@@ -490,15 +489,10 @@ impl<G: Game> Builder<'_, G> {
         let walks = |player: u32| lazy && decided[1 - player as usize];
         let mut step: Option<Step<G::State>> = None;
         let mut same = true;
-        let (held, dealt, from, action) = match entries {
-            Entries::Held(held) => (held, Vec::new(), &[][..], None),
-            Entries::Dealt(dealt) => (Vec::new(), dealt, &[][..], None),
-            Entries::Children(from, action) => (Vec::new(), Vec::new(), from, Some(action)),
-        };
-        // The deals as enumerated are kept as they are where their states
-        // before the `advance` are kept (the root's decision: its
-        // `parents` are the deals, the first whole and the others as
-        // deltas against it), not taken apart and made again.
+        let (held, dealt, from, action) = entries.split();
+        // Where the deals as enumerated keep their states before the
+        // `advance` (the root's decision), they are its `parents` as they
+        // are (the first whole, the others deltas), not made again.
         let reuse = lazy && !dealt.is_empty();
         let mut kept = 0;
         let from = if dealt.is_empty() { from } else { &dealt[..] };
@@ -558,8 +552,7 @@ impl<G: Game> Builder<'_, G> {
                     // representative's where it walks on: made now).
                     if let Some(before) = before.filter(|_| !walks(player)) {
                         // The first deal's whole, the others' as what
-                        // differs from it (the deals themselves where
-                        // they are reused: below).
+                        // differs from it (or the deals: `reuse`).
                         if reuse {
                             kept += 1;
                         } else {
@@ -598,12 +591,9 @@ impl<G: Game> Builder<'_, G> {
                 }
             }
         }
-        // Every deal kept its state before the `advance`: those are the
-        // deals as enumerated.
-        if let Some(Step::Decision { parents, .. }) = &mut step {
-            if reuse && kept == dealt.len() {
-                *parents = dealt;
-            }
+        match &mut step {
+            Some(Step::Decision { parents, .. }) if reuse && kept == dealt.len() => *parents = dealt,
+            _ => {}
         }
         Ok((step.unwrap_or(Step::Leaf(Vec::new())), same))
     }

@@ -177,3 +177,17 @@ pub(super) enum Entries<'p, S> {
     Dealt(Vec<(u32, S)>),
     Children(&'p [(u32, S)], u32),
 }
+
+impl<'p, S> Entries<'p, S> {
+    /// The states held, the deals as enumerated, the parents the states
+    /// are made from and the action taken from them (one of the three
+    /// lists is not empty; the deals are made without an action).
+    #[allow(clippy::type_complexity)]
+    pub fn split(self) -> (Vec<(u32, S)>, Vec<(u32, S)>, &'p [(u32, S)], Option<u32>) {
+        match self {
+            Entries::Held(held) => (held, Vec::new(), &[], None),
+            Entries::Dealt(dealt) => (Vec::new(), dealt, &[], None),
+            Entries::Children(from, action) => (Vec::new(), Vec::new(), from, Some(action)),
+        }
+    }
+}
