@@ -164,6 +164,7 @@ impl<G: Game> Builder<'_, G> {
                 let present = if walk { self.interned(sets.iter().map(|s| s.0).collect()) } else { Rc::default() };
                 let names = GameSets { game: self.game, info: &self.info };
                 self.draft.decision(id, player, n_actions, sets.into_iter(), &names)?;
+                self.draft.share_deals(&present);
                 let mut ids = Vec::with_capacity(labels.len());
                 for (a, label) in labels.into_iter().enumerate() {
                     debug_assert!(a < n_actions as usize);
@@ -490,9 +491,8 @@ impl<G: Game> Builder<'_, G> {
         let mut step: Option<Step<G::State>> = None;
         let mut same = true;
         let (held, dealt, from, action) = entries.split();
-        // Where the deals as enumerated keep their states before the
-        // `advance` (the root's decision), they are its `parents` as they
-        // are (the first whole, the others deltas), not made again.
+        // Where the deals as enumerated keep their states before the `advance`
+        // (the root's decision), they are its `parents` as they are.
         let reuse = lazy && !dealt.is_empty();
         let mut kept = 0;
         let from = if dealt.is_empty() { from } else { &dealt[..] };
