@@ -11,7 +11,8 @@
 const MMAP_THRESHOLD: libc::c_int = 1 << 20;
 
 /// Fixes glibc's mmap threshold (see the module doc); a no-op elsewhere.
-/// The one `unsafe` of the workspace: a call into the C allocator.
+/// With [`give_back_freed`], the workspace's calls into the C allocator
+/// (its only `unsafe` outside the HiGHS bindings).
 #[allow(unsafe_code)]
 pub fn return_large_blocks() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -19,6 +20,23 @@ pub fn return_large_blocks() {
     // start of main, before any other thread exists.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+    }
+}
+
+/// Gives the pages the heap holds free back to the system (glibc's
+/// `malloc_trim`); a no-op elsewhere. For the end of a phase whose many
+/// small blocks are freed before the next phase maps its own large
+/// arrays (blocks under [`MMAP_THRESHOLD`] stay in the heap when freed,
+/// and a heap fragmented by the blocks still held cannot shrink by
+/// itself): vector CFR's public game derived from the rules, whose
+/// states are gone before the solve's arrays are made.
+#[allow(unsafe_code)]
+pub fn give_back_freed() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns the free pages of the allocator's
+    // arenas to the system, under the arenas' locks; no block in use moves.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 

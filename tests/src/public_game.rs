@@ -57,6 +57,22 @@ fn the_representative_walk_advances_few_states() {
     assert!(10 * derived.advanced < by_deal.advanced, "{} vs {}", derived.advanced, by_deal.advanced);
 }
 
+/// The facts each deal's state pushes as the deals are enumerated (each
+/// advanced once to see that it is at its first node, then kept as it was
+/// before) are forgotten with the advanced copy: no fact is left pending
+/// by the derivation, interpreted or compiled (it held two a deal).
+#[test]
+fn the_derivation_leaves_no_pending_fact() {
+    let river = crate::games::cut_down("examples/holdem_river.gala");
+    let game = load_interp("holdem_river.gala", river).unwrap_or_else(|e| panic!("{e}"));
+    let derived = from_game(&game).unwrap_or_else(|e| panic!("{e}"));
+    assert!(derived.representative.is_ok());
+    assert_eq!(derived.info.mark(), 0, "facts left pending by the interpreter's derivation");
+    let compiled = instantiate(&holdem_river::Family, river).unwrap_or_else(|e| panic!("{e}"));
+    let compiled = from_game(&compiled).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(compiled.info.mark(), 0, "facts left pending by the compiled game's derivation");
+}
+
 #[test]
 fn the_rules_give_the_trees_public_game() {
     same_public_game(&kuhn::Family, "kuhn.gala", &[]);

@@ -83,7 +83,12 @@ pub fn run_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> i3
 fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Result<i32, String> {
     use galac_solvers::vector::from_game;
     let start = std::time::Instant::now();
+    // What came before (the estimate of the tree, which enumerates the
+    // deals too) and then the derivation's states are freed: their pages
+    // are given back before the next phase, which makes its own.
+    crate::memory::give_back_freed();
     let derived = from_game(game).map_err(|e| with_hint(&e))?;
+    crate::memory::give_back_freed();
     let public = &derived.game;
     let built = start.elapsed().as_secs_f64();
     let (iterations, checks) = req.cfr.schedule(req.stop);

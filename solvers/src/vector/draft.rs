@@ -94,8 +94,9 @@ pub(super) struct Draft {
     pub first_set: Vec<u32>,
     /// Per information set: its public node (grown as sets are met).
     set_node: Vec<u32>,
-    /// Per public decision: (node, [(deal, information set)]).
-    pub decisions: Vec<(u32, Vec<(u32, u32)>)>,
+    /// Per public decision: (node, its deals, each one's information set);
+    /// a representative walk's share the deals present ([`Draft::share_deals`]).
+    pub decisions: Vec<(u32, Rc<Vec<u32>>, Vec<u32>)>,
     pub chances: Vec<ChanceDraft>,
     /// Per public leaf: (node, its entry in `tables`). Leaves that pay
     /// the same per deal (a representative walk's memo) share an entry, so
@@ -243,7 +244,7 @@ impl Draft {
         names: &dyn Sets,
     ) -> Result<(), SolveError> {
         self.nodes[id as usize] = PublicNode::Decision { player: player as u8, children: 0..0 };
-        let mut out = Vec::new();
+        let (mut deals, mut out) = (Vec::new(), Vec::new());
         for (deal, set, n) in sets {
             if self.first_set[id as usize] == NONE {
                 self.first_set[id as usize] = set;
@@ -263,10 +264,19 @@ impl Draft {
                 other if other != id => return Err(self.unseen(other, id, set, names)),
                 _ => {}
             }
-            out.push((deal, set));
+            deals.push(deal);
+            out.push(set);
         }
-        self.decisions.push((id, out));
+        self.decisions.push((id, Rc::new(deals), out));
         Ok(())
+    }
+
+    /// The last decision keeps `shared` for its deals if they are those.
+    pub fn share_deals(&mut self, shared: &Rc<Vec<u32>>) {
+        match self.decisions.last_mut() {
+            Some((_, deals, _)) if deals == shared => *deals = shared.clone(),
+            _ => {}
+        }
     }
 
     /// Public node `id` is a chance node: the deals there, and per public
@@ -340,11 +350,11 @@ impl Draft {
         for p in 0..2 {
             let mut classes = Classes::new(n_deals);
             let mut first = vec![NONE; self.set_node.len()];
-            for (node, sets) in &self.decisions {
+            for (node, deals, sets) in &self.decisions {
                 if !matches!(self.nodes[*node as usize], PublicNode::Decision { player, .. } if player as usize == p) {
                     continue;
                 }
-                for &(deal, set) in sets {
+                for (&deal, &set) in deals.iter().zip(sets) {
                     match first[set as usize] {
                         NONE => first[set as usize] = deal,
                         other => classes.union(other, deal),
@@ -364,12 +374,12 @@ impl Draft {
         // Each information set is one private state at its node, and each
         // private state one information set there.
         let mut decisions = Vec::with_capacity(self.decisions.len());
-        for (node, sets) in &self.decisions {
+        for (node, deals, sets) in &self.decisions {
             let PublicNode::Decision { player, .. } = self.nodes[*node as usize] else { unreachable!() };
             let p = player as usize;
             let mut set_of = vec![NONE; labels[p].len()];
             let mut out: Vec<(u32, u32)> = Vec::new();
-            for &(deal, set) in sets {
+            for (&deal, &set) in deals.iter().zip(sets) {
                 let s = class_of[p][deal as usize];
                 match set_of[s as usize] {
                     NONE => {
@@ -562,33 +572,4 @@ impl Draft {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::rc::Rc;
-
-    use super::{Draft, Index, Pays};
-
-    /// Two showdown tables at different stakes whose deals win, tie and
-    /// lose alike share one byte per deal, and each gives back its own
-    /// payoffs; a table of more than 256 amounts keeps a word per deal.
-    #[test]
-    fn tables_keep_a_byte_per_deal_and_share_alike_outcomes() {
-        let mut draft = Draft::new(["a".into(), "b".into()], vec![0.25; 4]);
-        let deals = Rc::new(vec![0, 1, 2, 3]);
-        let table = |draft: &mut Draft, stake: i64| {
-            let pays = [stake, 0, -stake, stake].map(|p| [p, -p]);
-            draft.deals_table(0, deals.clone(), pays.into_iter()).unwrap() as usize
-        };
-        let (small, big) = (table(&mut draft, 50), table(&mut draft, 900));
-        let bytes = |t: &Pays| match t {
-            Pays::Deals { index: Index::Bytes(b), .. } => b.clone(),
-            _ => panic!("not a byte table"),
-        };
-        assert!(Rc::ptr_eq(&bytes(&draft.tables[small]), &bytes(&draft.tables[big])));
-        assert_eq!(draft.tables[big].each().collect::<Vec<_>>(), [(0, 900), (1, 0), (2, -900), (3, 900)]);
-        assert_eq!(draft.tables[small].each().collect::<Vec<_>>(), [(0, 50), (1, 0), (2, -50), (3, 50)]);
-        let many = Rc::new((0..300).collect::<Vec<u32>>());
-        let wide = draft.deals_table(0, many, (0..300).map(|p| [p, -p])).unwrap() as usize;
-        assert!(matches!(&draft.tables[wide], Pays::Deals { index: Index::Words(_), .. }));
-        assert_eq!(draft.tables[wide].each().nth(299), Some((299, 299)));
-    }
-}
+mod tests;

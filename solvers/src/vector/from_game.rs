@@ -84,7 +84,9 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
         Ok(_) if !b.walked => Err("no public node follows both players' first moves".into()),
         r => r,
     };
-    let Builder { info, draft, advanced, .. } = b;
+    let Builder { mut info, draft, advanced, .. } = b;
+    // The memo only sped lookups up: given back (sets are named by the trie).
+    info.forget_memo();
     let (game_out, decisions) = draft.finish(&GameSets { game, info: &info })?;
     Ok(FromGame { game: game_out, decisions, info, representative, advanced })
 }
@@ -162,6 +164,7 @@ impl<G: Game> Builder<'_, G> {
                 let present = if walk { self.interned(sets.iter().map(|s| s.0).collect()) } else { Rc::default() };
                 let names = GameSets { game: self.game, info: &self.info };
                 self.draft.decision(id, player, n_actions, sets.into_iter(), &names)?;
+                self.draft.share_deals(&present);
                 let mut ids = Vec::with_capacity(labels.len());
                 for (a, label) in labels.into_iter().enumerate() {
                     debug_assert!(a < n_actions as usize);
@@ -487,17 +490,14 @@ impl<G: Game> Builder<'_, G> {
         let walks = |player: u32| lazy && decided[1 - player as usize];
         let mut step: Option<Step<G::State>> = None;
         let mut same = true;
-        let (held, from, action, deltas) = match entries {
-            Entries::Held(held) => (held, &[][..], 0, false),
-            Entries::Dealt(held) => (held, &[][..], 0, true),
-            Entries::Children(from, action) => (Vec::new(), from, action, true),
-        };
+        let (held, dealt, from, action) = entries.split();
+        // Where the deals as enumerated keep their states before the `advance`
+        // (the root's decision), they are its `parents` as they are.
+        let reuse = lazy && !dealt.is_empty();
+        let mut kept = 0;
+        let from = if dealt.is_empty() { from } else { &dealt[..] };
         // What the deltas were taken against: the first entry's state.
-        let base = match (from.first(), held.first()) {
-            (Some((_, first)), _) => Some(first.clone()),
-            (None, Some((_, first))) if deltas => Some(first.clone()),
-            _ => None,
-        };
+        let base = from.first().map(|(_, first)| first.clone());
         let (mut held, mut from) = (held.into_iter(), from.iter());
         loop {
             // The facts this deal's states push from here are forgotten
@@ -505,20 +505,17 @@ impl<G: Game> Builder<'_, G> {
             let mark = self.info.mark();
             // One of the two is empty.
             let (deal, state) = match held.next() {
-                Some((deal, delta)) if deltas => {
-                    let Some(mut state) = base.clone() else { break };
-                    game.undelta(&mut state, &delta);
-                    (deal, state)
-                }
                 Some(entry) => entry,
                 None => {
                     let Some((deal, parent)) = from.next() else { break };
                     // `parent` is what differs from the first's (see `step`).
                     let Some(mut child) = base.clone() else { break };
                     game.undelta(&mut child, parent);
-                    advance_out_of_line(game, &mut child, &mut self.info)?;
-                    self.advanced += 1;
-                    game.apply(&mut child, action, &mut self.info)?;
+                    if let Some(action) = action {
+                        advance_out_of_line(game, &mut child, &mut self.info)?;
+                        self.advanced += 1;
+                        game.apply(&mut child, action, &mut self.info)?;
+                    }
                     (*deal, child)
                 }
             };
@@ -555,12 +552,16 @@ impl<G: Game> Builder<'_, G> {
                     // representative's where it walks on: made now).
                     if let Some(before) = before.filter(|_| !walks(player)) {
                         // The first deal's whole, the others' as what
-                        // differs from it.
-                        let before = match parents.first() {
-                            Some((_, base)) => game.delta(base, &before),
-                            None => before,
-                        };
-                        parents.push((deal, before));
+                        // differs from it (or the deals: `reuse`).
+                        if reuse {
+                            kept += 1;
+                        } else {
+                            let before = match parents.first() {
+                                Some((_, base)) => game.delta(base, &before),
+                                None => before,
+                            };
+                            parents.push((deal, before));
+                        }
                         drop(state);
                         self.info.truncate(advanced);
                         continue;
@@ -589,6 +590,10 @@ impl<G: Game> Builder<'_, G> {
                     break;
                 }
             }
+        }
+        match &mut step {
+            Some(Step::Decision { parents, .. }) if reuse && kept == dealt.len() => *parents = dealt,
+            _ => {}
         }
         Ok((step.unwrap_or(Step::Leaf(Vec::new())), same))
     }

@@ -129,19 +129,29 @@ pub(super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Result<Dealt<
         game.undelta(&mut state, &delta);
         drop((base, delta));
         let mut at = state.clone();
+        // The facts `at`'s advance pushes: kept for a chance node's
+        // children, which hold them; forgotten for a deal, which is kept
+        // as it was before that advance (else the interner would hold
+        // facts per deal for the whole derivation).
+        let mark = info.mark();
         if let Node::Chance { n_outcomes } = advance_out_of_line(game, &mut at, info)? {
             game.chance_probs(&at, &mut probs);
-            let mut children = Vec::with_capacity(n_outcomes as usize);
+            // Pushed in order, then turned around in place (the stack pops
+            // the first outcome first): no second list of the children.
+            let start = stack.len();
+            stack.reserve(n_outcomes as usize);
             let mut first: Option<Rc<G::State>> = None;
             for (k, p) in probs.iter().enumerate() {
                 let mut child = at.clone();
                 game.apply(&mut child, k as u32, info)?;
                 let base = first.get_or_insert_with(|| Rc::new(child.clone())).clone();
                 let child = game.delta(&base, &child);
-                children.push((base, child, prob * p.to_f64()));
+                stack.push((base, child, prob * p.to_f64()));
             }
-            stack.extend(children.into_iter().rev());
+            stack[start..].reverse();
         } else {
+            drop(at);
+            info.truncate(mark);
             let state = match deals.first() {
                 Some((_, first)) => game.delta(first, &state),
                 None => state,
@@ -166,4 +176,18 @@ pub(super) enum Entries<'p, S> {
     /// [`Game::delta`]s against it.
     Dealt(Vec<(u32, S)>),
     Children(&'p [(u32, S)], u32),
+}
+
+impl<'p, S> Entries<'p, S> {
+    /// The states held, the deals as enumerated, the parents the states
+    /// are made from and the action taken from them (one of the three
+    /// lists is not empty; the deals are made without an action).
+    #[allow(clippy::type_complexity)]
+    pub fn split(self) -> (Vec<(u32, S)>, Vec<(u32, S)>, &'p [(u32, S)], Option<u32>) {
+        match self {
+            Entries::Held(held) => (held, Vec::new(), &[], None),
+            Entries::Dealt(dealt) => (Vec::new(), dealt, &[], None),
+            Entries::Children(from, action) => (Vec::new(), Vec::new(), from, Some(action)),
+        }
+    }
 }
