@@ -14,6 +14,7 @@ pub mod harness;
 pub mod lemke;
 pub mod lp;
 pub mod maxn;
+pub mod oracle_default;
 pub mod solved;
 pub mod vcfr;
 
@@ -21,7 +22,7 @@ use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::cfr::Variant;
 
 use crate::LimitArgs;
-pub use double_oracle::{first_move_seen_in_part, unseeded_lp_backend, LP_MAX_NODES, SEEDED_TREE_MAX_NODES};
+pub use oracle_default::{first_move_seen_in_part, unseeded_lp_backend, LP_MAX_NODES, SEEDED_TREE_MAX_NODES};
 pub use solved::{with_hint, Context, Solved};
 
 /// The flags of every solver, each group read by the rows that list its
