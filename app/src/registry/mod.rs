@@ -320,12 +320,10 @@ pub fn default_for(shape: &Shape) -> (SolverId, String) {
 /// tree (`vector::from_game`), for trees estimated above this many nodes,
 /// and for a hand game (of over [`SEEDED_DO_NODES`]) whose private values the
 /// compiler proves steer only the payoff (`Game::representative`: one
-/// deal walks the public tree), which is cheaper than its tree
-/// ([`vcfr_on_rules`]; the river: 148 MB and 1.0 s of CPU against 180 MB
-/// and 3.5 s, with every hand 4.1 GB and 30 s against 4.7 GB; BENCHMARKS.md,
-/// Hold'em). Below it a game walked deal by deal is far faster and smaller
-/// on its tree: the river with every hand had not finished from the rules
-/// in 245 s at 14 GB before the representative walk. The bound is
+/// deal walks the public tree), which is cheaper than its tree in time and
+/// memory ([`vcfr_on_rules`]; BENCHMARKS.md, Hold'em). Below it a game
+/// walked deal by deal is far faster and smaller on its tree
+/// (docs/perf/vector-cfr.md, "The public game without the tree"). The bound is
 /// `--max-nodes`'s default, so a tree the default limits allow is built;
 /// the turn spot (about 10^9 nodes) has only the rules path.
 pub const VCFR_TREELESS_NODES: f64 = 200_000_000.0;
