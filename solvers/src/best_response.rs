@@ -324,34 +324,17 @@ impl Evaluator {
     }
 }
 
-/// Expected payoffs of every player under `profile`: one pass in preorder
-/// `order` carrying each node's reach by chance and every player in
-/// `reach` (scratch per node), adding reach times payoff at the leaves.
+/// Expected payoffs of every player under `profile`: [`reach_except`]'s
+/// one pass in preorder `order` with every player's strategy (`reach` is
+/// scratch per node), adding reach times payoff at the leaves.
 fn expected_values_forward(tree: &Tree, profile: &Profile, order: &[NodeId], reach: &mut [f64]) -> Vec<f64> {
     let mut values = vec![0.0; tree.n_players as usize];
-    if tree.n_nodes() == 0 {
-        return values;
-    }
-    reach[0] = 1.0;
-    for &node in order {
-        let r = reach[node.index()];
-        match tree.node(node) {
-            NodeView::Terminal => {
-                for (v, x) in values.iter_mut().zip(tree.payoffs(node)) {
-                    *v += r * *x as f64;
-                }
+    if tree.n_nodes() > 0 {
+        reach_except(tree, profile, None, order, reach, |node, r| {
+            for (v, x) in values.iter_mut().zip(tree.payoffs(node)) {
+                *v += r * *x as f64;
             }
-            NodeView::Chance => {
-                for (child, pr) in tree.children(node).zip(tree.chance_probs(node)) {
-                    reach[child.index()] = r * pr.to_f64();
-                }
-            }
-            NodeView::Decision { infoset, .. } => {
-                for (child, w) in tree.children(node).zip(profile.probs(infoset)) {
-                    reach[child.index()] = r * w;
-                }
-            }
-        }
+        });
     }
     values
 }
@@ -359,18 +342,32 @@ fn expected_values_forward(tree: &Tree, profile: &Profile, order: &[NodeId], rea
 /// Per node of `tree`: its reach by chance and the players other than
 /// `me` under `profile` (`order` is the tree's preorder).
 pub(crate) fn reach_of_others(tree: &Tree, profile: &Profile, me: PlayerId, order: &[NodeId], reach: &mut [f64]) {
+    reach_except(tree, profile, Some(me), order, reach, |_, _| {});
+}
+
+/// Per node of `tree`, in preorder `order`: its reach by chance and every
+/// player but `skip` under `profile`, into `reach`; each leaf and its reach
+/// handed to `at_leaf`.
+fn reach_except(
+    tree: &Tree,
+    profile: &Profile,
+    skip: Option<PlayerId>,
+    order: &[NodeId],
+    reach: &mut [f64],
+    mut at_leaf: impl FnMut(NodeId, f64),
+) {
     reach[0] = 1.0;
     for &node in order {
         let r = reach[node.index()];
         match tree.node(node) {
-            NodeView::Terminal => {}
+            NodeView::Terminal => at_leaf(node, r),
             NodeView::Chance => {
                 for (child, pr) in tree.children(node).zip(tree.chance_probs(node)) {
                     reach[child.index()] = r * pr.to_f64();
                 }
             }
             NodeView::Decision { player, infoset } => {
-                let mine = player == me;
+                let mine = Some(player) == skip;
                 for (child, w) in tree.children(node).zip(profile.probs(infoset)) {
                     reach[child.index()] = if mine { r } else { r * w };
                 }

@@ -158,9 +158,8 @@ fn start<G: Game>(game: &G, req: &Request, labels: bool) -> Result<Start, String
 /// Runs `oracle` on this thread while another builds the game's tree again
 /// with labels (from a copy `make` makes, numbering its sets as the first
 /// build did), for [`galac_runtime::tree::Tree::adopt_labels`]: the labels
-/// of a large tree (blind tic-tac-toe: 6.65M sets) cost about a third of
-/// its build, and the oracle leaves the second core idle
-/// (docs/perf/double-oracle.md, "Blind tic-tac-toe seeded"). The second
+/// of a large tree are much of its build, and the oracle leaves the second
+/// core idle (docs/perf/double-oracle.md, "Two cores"). The second
 /// build is stopped if the oracle fails; `None` if `make` makes no game.
 #[allow(clippy::type_complexity)]
 fn labels_meanwhile<G: Game, R>(
@@ -332,8 +331,8 @@ pub fn solve<G: Game, T>(
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let findings = fields(&Findings { double_oracle: summary(&sol) })?;
     let profile = sol.profile(tree).map_err(|e| e.to_string())?;
-    // The labels (blind tic-tac-toe: 6.65M sets) are made while the check
-    // runs: neither reads the other.
+    // The answer's labels are made while the check runs: neither reads
+    // the other.
     let threads = req.limits.threads_or_all();
     let (labels, eval) = if threads > 1 {
         std::thread::scope(|s| {
