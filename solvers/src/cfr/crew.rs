@@ -151,7 +151,6 @@ pub fn estimate_bytes(tree: &Tree, slots: u64, max_player_slots: u64, two: bool)
     let copies = if two { 3 * slots } else { 0 };
     8 * (2 * slots + copies + kids * u64::from(tree.n_players) + max_player_slots + 1)
         + 8 * sets
-        + 8 * tree.n_nodes() as u64 // subtree sizes, while splitting
         + 2 * 8 * (walk::scratch_len(tree) + 2 * walk::max_actions(tree)) as u64
 }
 

@@ -51,12 +51,19 @@ impl Layout {
             let kids = tree.children(node);
             let (kind, index) = match tree.node(node) {
                 NodeView::Terminal => {
+                    // Looked up by the borrowed row: a key is allocated
+                    // only for a row not met before (a handful), not per
+                    // leaf (most of a large tree's nodes).
                     let pay = tree.payoffs(node);
-                    let next = rows.len() as u32;
-                    let row = *rows.entry(pay.to_vec()).or_insert_with(|| {
-                        layout.payoffs.extend(pay.iter().map(|x| *x as f64));
-                        next
-                    });
+                    let row = match rows.get(pay) {
+                        Some(&row) => row,
+                        None => {
+                            let row = rows.len() as u32;
+                            layout.payoffs.extend(pay.iter().map(|x| *x as f64));
+                            rows.insert(pay.to_vec(), row);
+                            row
+                        }
+                    };
                     (TERMINAL, row * n_players as u32)
                 }
                 NodeView::Chance => {
