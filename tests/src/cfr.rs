@@ -140,7 +140,7 @@ fn threads_do_not_change_the_result_and_a_resumed_run_continues_exactly() {
     assert!(tree.n_nodes() >= crew::PARALLEL_MIN_NODES, "{}", tree.n_nodes());
     let arrays =
         |s: &CfrState| (s.iteration, s.regrets.clone(), s.average.clone(), s.current.clone(), s.prediction.clone());
-    for variant in [Variant::Cfr, Variant::CfrPlus, Variant::PCFR_PLUS] {
+    for variant in [Variant::Cfr, Variant::CfrPlus, Variant::DCFR, Variant::PCFR_PLUS] {
         let run = |threads: usize, iterations: u64, resume: Option<CfrState>| {
             let config = CfrConfig { threads, ..CfrConfig::new(variant, iterations) };
             CfrSolver { config, resume }.run(&tree, &mut RunToEnd).expect("runs")
