@@ -330,19 +330,24 @@ pub fn solve<G: Game, T>(
     };
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let findings = fields(&Findings { double_oracle: summary(&sol) })?;
-    let profile = sol.profile(tree).map_err(|e| e.to_string())?;
-    // The answer's labels are made while the check runs: neither reads
-    // the other.
+    // The answer's labels are made while its profile is made and checked:
+    // neither reads the other.
     let threads = req.limits.threads_or_all();
-    let (labels, eval) = if threads > 1 {
+    let checked = || {
+        let profile = sol.profile(tree).map_err(|e| e.to_string())?;
+        let eval = evaluate_on(tree, &profile, threads);
+        Ok::<_, String>((profile, eval))
+    };
+    let (labels, checked) = if threads > 1 {
         std::thread::scope(|s| {
             let labels = s.spawn(|| unique_labels(tree));
-            let eval = evaluate_on(tree, &profile, threads);
-            (labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), eval)
+            let checked = checked();
+            (labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), checked)
         })
     } else {
-        (unique_labels(tree), evaluate_on(tree, &profile, 1))
+        (unique_labels(tree), checked())
     };
+    let (profile, eval) = checked?;
     let mut phases = phases(&sol);
     if d.warm_start_cfr.is_some() {
         phases.insert(0, ("warm start (cfr+)", warm_seconds));
