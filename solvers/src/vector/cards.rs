@@ -192,28 +192,50 @@ pub struct Ranked {
     sub: [u8; 2],
     /// The other player's state with the same cards, or [`NO_SAME`].
     same: u32,
-    /// That state's rank against this one's, `Equal` without one. A pair
-    /// that is never dealt is never compared, so the ranks worked out from
-    /// the deals may set the same hand apart (hold'em's often do).
-    side: std::cmp::Ordering,
+}
+
+/// A state whose same hand (the other player's state with its cards)
+/// ranks apart from it: a pair that is never dealt is never compared, so
+/// the ranks worked out from the deals may set the same hand apart
+/// (hold'em's often do). The passes' sums then count that hand in the
+/// sum of its side and take it out twice (once per card): the showdown
+/// adds it back once, after the passes, for these states alone (a few of
+/// them) rather than testing every state in its passes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Apart {
+    state: u32,
+    same: u32,
+    /// Whether the same hand ranks below the state (else above).
+    below: bool,
+}
+
+/// Each player's states in the rank order of a showdown's ranking, and
+/// those whose same hand ranks apart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Order {
+    pub states: [Vec<Ranked>; 2],
+    apart: [Vec<Apart>; 2],
 }
 
 impl Cards {
-    /// Each player's states in the rank order of a showdown's ranking
-    /// (`rank` and `sorted`: a `game::Ranking`'s), as [`showdown`] reads them.
-    pub fn ranked(&self, rank: &[Vec<u32>; 2], sorted: &[Vec<(u32, u32)>; 2]) -> [Vec<Ranked>; 2] {
-        [0, 1].map(|p| {
-            sorted[p]
-                .iter()
-                .map(|&(r, i)| {
-                    let i = i as usize;
-                    let same = self.same[p][i];
-                    let side =
-                        if same == NO_SAME { std::cmp::Ordering::Equal } else { rank[1 - p][same as usize].cmp(&r) };
-                    Ranked { rank: r, state: i as u32, add: self.add[p][i], sub: self.sub[p][i], same, side }
-                })
-                .collect()
-        })
+    /// The [`Order`] of a showdown's ranking (`rank` and `sorted`: a
+    /// `game::Ranking`'s), as [`showdown`] reads it.
+    pub fn ranked(&self, rank: &[Vec<u32>; 2], sorted: &[Vec<(u32, u32)>; 2]) -> Order {
+        let states = [0, 1].map(|p| {
+            let record = |&(r, i): &(u32, u32)| {
+                let i = i as usize;
+                Ranked { rank: r, state: i as u32, add: self.add[p][i], sub: self.sub[p][i], same: self.same[p][i] }
+            };
+            sorted[p].iter().map(record).collect::<Vec<Ranked>>()
+        });
+        let apart = [0, 1].map(|p| {
+            let apart = |m: &Ranked| {
+                let theirs = (m.same != NO_SAME).then(|| rank[1 - p][m.same as usize])?;
+                (theirs != m.rank).then_some(Apart { state: m.state, same: m.same, below: theirs < m.rank })
+            };
+            states[p].iter().filter_map(apart).collect()
+        });
+        Order { states, apart }
     }
 }
 
@@ -247,7 +269,8 @@ thread_local! {
 /// higher ones going down; the equal ranks are the rest. The other
 /// player's states of zero reach (most of them deep in the tree, where
 /// its strategy has settled) are left out once, before both passes.
-pub fn showdown<T: Real>(ranked: &[Vec<Ranked>; 2], p: usize, stakes: [f64; 3], opp: &[T], out: &mut [T]) {
+pub fn showdown<T: Real>(order: &Order, p: usize, stakes: [f64; 3], opp: &[T], out: &mut [T]) {
+    let ranked = &order.states;
     SCRATCH.with_borrow_mut(|Scratch { live, sums: [below, above] }| {
         let theirs = &ranked[1 - p];
         if live.len() < theirs.len() {
@@ -260,7 +283,14 @@ pub fn showdown<T: Real>(ranked: &[Vec<Ranked>; 2], p: usize, stakes: [f64; 3], 
         } else {
             passes::<T, true>(&ranked[p], live, [below, above], stakes, opp, out)
         }
-    })
+    });
+    // The same hands set apart, added back once to the sum of their side.
+    let [win, lose, tie] = stakes;
+    for a in &order.apart[p] {
+        let i = a.state as usize;
+        let stake = if a.below { win - tie } else { lose - tie };
+        out[i] = T::of(out[i].wide() + stake * opp[a.same as usize].wide());
+    }
 }
 
 /// The states of `theirs` whose reach in `opp` is not zero, written into
@@ -282,7 +312,7 @@ fn live_states<'a, T: Real>(theirs: &[Ranked], opp: &[T], live: &'a mut [Live]) 
 /// something. A state's value is `win * lo + lose * hi + tie * (total - lo
 /// - hi)` over the compatible reach below (`lo`), above (`hi`) and in
 /// total: `(win - tie) * lo` is written going up, and the rest added
-/// going down.
+/// going down (a same hand set apart, [`Apart`], is added back after).
 fn passes<T: Real, const TIE: bool>(
     mine: &[Ranked],
     live: &[Live],
@@ -292,10 +322,6 @@ fn passes<T: Real, const TIE: bool>(
     out: &mut [T],
 ) {
     let (win, lose) = if TIE { (win - tie, lose - tie) } else { (win, lose) };
-    // The other player's same hand, taken out twice by the sums (once
-    // per card): added back once to the side it is summed in (`side` is
-    // `Equal` without one).
-    let same = |m: &Ranked| opp[m.same as usize].wide();
     let mut below = Sums::zeroed(below);
     let mut theirs = live;
     for m in mine {
@@ -306,11 +332,7 @@ fn passes<T: Real, const TIE: bool>(
             below.add(t.add, t.reach);
             theirs = rest;
         }
-        let mut lo = below.apart(m.sub);
-        if m.side == std::cmp::Ordering::Less {
-            lo += same(m);
-        }
-        out[m.state as usize] = T::of(win * lo);
+        out[m.state as usize] = T::of(win * below.apart(m.sub));
     }
     // With ties, `below` goes on to sum every live state.
     if TIE {
@@ -326,15 +348,11 @@ fn passes<T: Real, const TIE: bool>(
             above.add(t.add, t.reach);
             theirs = rest;
         }
-        let mut hi = above.apart(m.sub);
-        if m.side == std::cmp::Ordering::Greater {
-            hi += same(m);
-        }
         let i = m.state as usize;
-        let mut v = out[i].wide() + lose * hi;
+        let mut v = out[i].wide() + lose * above.apart(m.sub);
         if TIE {
             // The compatible total: `apart` took the same hand out twice.
-            let back = if m.same == NO_SAME { 0.0 } else { same(m) };
+            let back = if m.same == NO_SAME { 0.0 } else { opp[m.same as usize].wide() };
             v += tie * (below.apart(m.sub) + back);
         }
         out[i] = T::of(v);
