@@ -192,50 +192,28 @@ pub struct Ranked {
     sub: [u8; 2],
     /// The other player's state with the same cards, or [`NO_SAME`].
     same: u32,
-}
-
-/// A state whose same hand (the other player's state with its cards)
-/// ranks apart from it: a pair that is never dealt is never compared, so
-/// the ranks worked out from the deals may set the same hand apart
-/// (hold'em's often do). The passes' sums then count that hand in the
-/// sum of its side and take it out twice (once per card): the showdown
-/// adds it back once, after the passes, for these states alone (a few of
-/// them) rather than testing every state in its passes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Apart {
-    state: u32,
-    same: u32,
-    /// Whether the same hand ranks below the state (else above).
-    below: bool,
-}
-
-/// Each player's states in the rank order of a showdown's ranking, and
-/// those whose same hand ranks apart.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Order {
-    pub states: [Vec<Ranked>; 2],
-    apart: [Vec<Apart>; 2],
+    /// That state's rank against this one's, `Equal` without one. A pair
+    /// that is never dealt is never compared, so the ranks worked out from
+    /// the deals may set the same hand apart (hold'em's often do).
+    side: std::cmp::Ordering,
 }
 
 impl Cards {
-    /// The [`Order`] of a showdown's ranking (`rank` and `sorted`: a
-    /// `game::Ranking`'s), as [`showdown`] reads it.
-    pub fn ranked(&self, rank: &[Vec<u32>; 2], sorted: &[Vec<(u32, u32)>; 2]) -> Order {
-        let states = [0, 1].map(|p| {
-            let record = |&(r, i): &(u32, u32)| {
-                let i = i as usize;
-                Ranked { rank: r, state: i as u32, add: self.add[p][i], sub: self.sub[p][i], same: self.same[p][i] }
-            };
-            sorted[p].iter().map(record).collect::<Vec<Ranked>>()
-        });
-        let apart = [0, 1].map(|p| {
-            let apart = |m: &Ranked| {
-                let theirs = (m.same != NO_SAME).then(|| rank[1 - p][m.same as usize])?;
-                (theirs != m.rank).then_some(Apart { state: m.state, same: m.same, below: theirs < m.rank })
-            };
-            states[p].iter().filter_map(apart).collect()
-        });
-        Order { states, apart }
+    /// Each player's states in the rank order of a showdown's ranking
+    /// (`rank` and `sorted`: a `game::Ranking`'s), as [`showdown`] reads them.
+    pub fn ranked(&self, rank: &[Vec<u32>; 2], sorted: &[Vec<(u32, u32)>; 2]) -> [Vec<Ranked>; 2] {
+        [0, 1].map(|p| {
+            sorted[p]
+                .iter()
+                .map(|&(r, i)| {
+                    let i = i as usize;
+                    let same = self.same[p][i];
+                    let side =
+                        if same == NO_SAME { std::cmp::Ordering::Equal } else { rank[1 - p][same as usize].cmp(&r) };
+                    Ranked { rank: r, state: i as u32, add: self.add[p][i], sub: self.sub[p][i], same, side }
+                })
+                .collect()
+        })
     }
 }
 
@@ -269,8 +247,7 @@ thread_local! {
 /// higher ones going down; the equal ranks are the rest. The other
 /// player's states of zero reach (most of them deep in the tree, where
 /// its strategy has settled) are left out once, before both passes.
-pub fn showdown<T: Real>(order: &Order, p: usize, stakes: [f64; 3], opp: &[T], out: &mut [T]) {
-    let ranked = &order.states;
+pub fn showdown<T: Real>(ranked: &[Vec<Ranked>; 2], p: usize, stakes: [f64; 3], opp: &[T], out: &mut [T]) {
     SCRATCH.with_borrow_mut(|Scratch { live, sums: [below, above] }| {
         let theirs = &ranked[1 - p];
         if live.len() < theirs.len() {
@@ -283,14 +260,7 @@ pub fn showdown<T: Real>(order: &Order, p: usize, stakes: [f64; 3], opp: &[T], o
         } else {
             passes::<T, true>(&ranked[p], live, [below, above], stakes, opp, out)
         }
-    });
-    // The same hands set apart, added back once to the sum of their side.
-    let [win, lose, tie] = stakes;
-    for a in &order.apart[p] {
-        let i = a.state as usize;
-        let stake = if a.below { win - tie } else { lose - tie };
-        out[i] = T::of(out[i].wide() + stake * opp[a.same as usize].wide());
-    }
+    })
 }
 
 /// The states of `theirs` whose reach in `opp` is not zero, written into
@@ -311,8 +281,7 @@ fn live_states<'a, T: Real>(theirs: &[Ranked], opp: &[T], live: &'a mut [Live]) 
 /// with two sets of sums to zero and fill; `TIE` when a tie pays
 /// something. A state's value is `win * lo + lose * hi + tie * (total - lo
 /// - hi)` over the compatible reach below (`lo`), above (`hi`) and in
-/// total: `(win - tie) * lo` is written going up, and the rest added
-/// going down (a same hand set apart, [`Apart`], is added back after).
+/// total: `lo` is written going up, and the value going down.
 fn passes<T: Real, const TIE: bool>(
     mine: &[Ranked],
     live: &[Live],
@@ -321,7 +290,8 @@ fn passes<T: Real, const TIE: bool>(
     opp: &[T],
     out: &mut [T],
 ) {
-    let (win, lose) = if TIE { (win - tie, lose - tie) } else { (win, lose) };
+    // Going up: the reach below each rank, into `out` (the other
+    // player's same hand is added back going down).
     let mut below = Sums::zeroed(below);
     let mut theirs = live;
     for m in mine {
@@ -332,12 +302,13 @@ fn passes<T: Real, const TIE: bool>(
             below.add(t.add, t.reach);
             theirs = rest;
         }
-        out[m.state as usize] = T::of(win * below.apart(m.sub));
+        out[m.state as usize] = T::of(below.apart(m.sub));
     }
     // With ties, `below` goes on to sum every live state.
     if TIE {
         theirs.iter().for_each(|t| below.add(t.add, t.reach));
     }
+    // Going down: the reach above, and the values.
     let mut above = Sums::zeroed(above);
     let mut theirs = live;
     for m in mine.iter().rev() {
@@ -349,11 +320,22 @@ fn passes<T: Real, const TIE: bool>(
             theirs = rest;
         }
         let i = m.state as usize;
-        let mut v = out[i].wide() + lose * above.apart(m.sub);
+        let (mut lo, mut hi) = (out[i].wide(), above.apart(m.sub));
+        // The other player's same hand, taken out twice (once per card):
+        // back into the sum of its side (`side` is `Equal` without one).
+        if m.side != std::cmp::Ordering::Equal {
+            let back = opp[m.same as usize].wide();
+            if m.side == std::cmp::Ordering::Less {
+                lo += back;
+            } else {
+                hi += back;
+            }
+        }
+        let mut v = win * lo + lose * hi;
         if TIE {
             // The compatible total: `apart` took the same hand out twice.
             let back = if m.same == NO_SAME { 0.0 } else { opp[m.same as usize].wide() };
-            v += tie * (below.apart(m.sub) + back);
+            v += tie * (below.apart(m.sub) + back - lo - hi);
         }
         out[i] = T::of(v);
     }

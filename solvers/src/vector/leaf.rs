@@ -13,9 +13,9 @@ use super::real::Real;
 
 /// What a game's leaves read besides the game, worked out once for a run:
 /// with card removal, each showdown ranking's states in rank order with
-/// their cards' slots ([`cards::Order`]; empty otherwise).
+/// their cards' slots ([`cards::Ranked`]; empty otherwise).
 pub struct Leaves {
-    ranked: Vec<cards::Order>,
+    ranked: Vec<[Vec<cards::Ranked>; 2]>,
 }
 
 impl Leaves {
