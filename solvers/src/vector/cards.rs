@@ -16,16 +16,18 @@ use super::real::Real;
 /// No state: a hand that no state of the other player holds.
 pub const NO_SAME: u32 = u32::MAX;
 
+/// The cards a hand may hold: 0 to 51.
+const CARDS: u32 = 52;
 /// Where a hand's second card adds its reach when it has none (a slot no
 /// sum reads), and where such a hand subtracts from (a slot never written).
-const SINK: u8 = 64;
-const ZERO: u8 = 65;
-/// Slots of the per-card sums: one per value of a `u8` slot (only 66 are
+const SINK: u8 = 52;
+const ZERO: u8 = 53;
+/// Slots of the per-card sums: one per value of a `u8` slot (only 54 are
 /// used), so that indexing them by a slot needs no bounds check.
 const SLOTS: usize = 256;
 
 /// Both players' hands, at most two cards each (bit `c` of a mask: card
-/// `c`), no two states of a player with the same cards.
+/// `c`, below 52), no two states of a player with the same cards.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cards {
     /// Per player and state: the hand's cards as a mask.
@@ -50,6 +52,13 @@ impl Cards {
             for (i, &hand) in list.iter().enumerate() {
                 let (first, second) =
                     (hand.trailing_zeros() as u8, (hand & hand.wrapping_sub(1)).trailing_zeros() as u8);
+                if hand >> CARDS != 0 {
+                    let card = 63 - hand.leading_zeros();
+                    return Err(format!(
+                        "state {i} of player {p} holds card {card}; card removal takes cards 0 to {}",
+                        CARDS - 1
+                    ));
+                }
                 let (a, s) = match hand.count_ones() {
                     0 => ([SINK, SINK], [ZERO, ZERO]),
                     1 => ([first, SINK], [first, ZERO]),
@@ -116,37 +125,50 @@ fn cards_in(label: &str) -> Option<u64> {
 }
 
 /// The other player's reach summed over a set of its states, in total and
-/// per card slot.
-struct Sums {
+/// per card slot (the slots in a leaf's scratch, reused from leaf to leaf;
+/// the total a local, kept in a register through the passes).
+struct Sums<'a> {
     all: f64,
-    card: [f64; SLOTS],
+    card: &'a mut [f64; SLOTS],
 }
 
-impl Sums {
-    fn new() -> Sums {
-        Sums { all: 0.0, card: [0.0; SLOTS] }
+/// The slots that sums write or read: the cards, [`SINK`] and [`ZERO`].
+const USED: usize = ZERO as usize + 1;
+
+impl Sums<'_> {
+    /// Empty sums in `card`: the slots in use zeroed, as no other is ever
+    /// written.
+    #[inline(always)]
+    fn zeroed(card: &mut [f64; SLOTS]) -> Sums<'_> {
+        card[..USED].fill(0.0);
+        Sums { all: 0.0, card }
     }
 
     #[inline(always)]
     fn add(&mut self, [a, b]: [u8; 2], r: f64) {
         self.all += r;
-        self.card[a as usize] += r;
-        self.card[b as usize] += r;
+        self.card[usize::from(a)] += r;
+        self.card[usize::from(b)] += r;
     }
 
     /// The sum over the states sharing no card with a hand (`sub` its
     /// slots), but for the same hand, which the caller adds back.
     #[inline(always)]
     fn apart(&self, [a, b]: [u8; 2]) -> f64 {
-        self.all - self.card[a as usize] - self.card[b as usize]
+        self.all - self.card[usize::from(a)] - self.card[usize::from(b)]
     }
 }
 
 /// Every compatible pair pays `v` to player `p`.
 pub fn constant<T: Real>(cards: &Cards, p: usize, v: f64, opp: &[T], out: &mut [T]) {
-    let o = 1 - p;
-    let mut all = Sums::new();
-    for (&a, &r) in cards.add[o].iter().zip(opp) {
+    SCRATCH.with_borrow_mut(|scratch| fold(cards, p, v, &mut scratch.sums[0], opp, out))
+}
+
+/// [`constant`] with its sums' slots (a function of its own, so that the
+/// slices are its arguments, which the stores to `out` cannot alias).
+fn fold<T: Real>(cards: &Cards, p: usize, v: f64, sums: &mut [f64; SLOTS], opp: &[T], out: &mut [T]) {
+    let mut all = Sums::zeroed(sums);
+    for (&a, &r) in cards.add[1 - p].iter().zip(opp) {
         if r != T::zero() {
             all.add(a, r.wide());
         }
@@ -204,11 +226,19 @@ struct Live {
     reach: f64,
 }
 
+/// Per thread, what the leaves reuse from one to the next.
+struct Scratch {
+    /// The other player's states of nonzero reach at the showdown being
+    /// evaluated, in rank order: grown once to the larger player's
+    /// states, then reused by every showdown.
+    live: Vec<Live>,
+    /// Two sets of per-card sums ([`Sums`]), zeroed by each leaf that uses them.
+    sums: [[f64; SLOTS]; 2],
+}
+
 thread_local! {
-    /// Per thread, the other player's states of nonzero reach at the
-    /// showdown being evaluated, in rank order: grown once to the larger
-    /// player's states, then reused by every showdown of the run.
-    static LIVE: std::cell::RefCell<Vec<Live>> = const { std::cell::RefCell::new(Vec::new()) };
+    static SCRATCH: std::cell::RefCell<Scratch> =
+        const { std::cell::RefCell::new(Scratch { live: Vec::new(), sums: [[0.0; SLOTS]; 2] }) };
 }
 
 /// A showdown (see [`super::leaf`]): player `p`'s states in rank order
@@ -217,55 +247,95 @@ thread_local! {
 /// higher ones going down; the equal ranks are the rest. The other
 /// player's states of zero reach (most of them deep in the tree, where
 /// its strategy has settled) are left out once, before both passes.
-pub fn showdown<T: Real>(ranked: &[Vec<Ranked>; 2], p: usize, [win, lose, tie]: [f64; 3], opp: &[T], out: &mut [T]) {
-    LIVE.with_borrow_mut(|live| {
-        live.clear();
-        live.extend(ranked[1 - p].iter().filter_map(|t| {
-            let reach = opp[t.state as usize].wide();
-            (reach != 0.0).then_some(Live { rank: t.rank, add: t.add, reach })
-        }));
-        passes(&ranked[p], live, [win, lose, tie], opp, out);
+pub fn showdown<T: Real>(ranked: &[Vec<Ranked>; 2], p: usize, stakes: [f64; 3], opp: &[T], out: &mut [T]) {
+    SCRATCH.with_borrow_mut(|Scratch { live, sums: [below, above] }| {
+        let theirs = &ranked[1 - p];
+        if live.len() < theirs.len() {
+            live.resize(theirs.len(), Live { rank: 0, add: [SINK; 2], reach: 0.0 });
+        }
+        let live = live_states(theirs, opp, live);
+        // A tie that pays nothing needs no sum over every state.
+        if stakes[2] == 0.0 {
+            passes::<T, false>(&ranked[p], live, [below, above], stakes, opp, out)
+        } else {
+            passes::<T, true>(&ranked[p], live, [below, above], stakes, opp, out)
+        }
     })
 }
 
-/// [`showdown`]'s two passes over `mine` in rank order against `live`.
-fn passes<T: Real>(mine: &[Ranked], live: &[Live], [win, lose, tie]: [f64; 3], opp: &[T], out: &mut [T]) {
+/// The states of `theirs` whose reach in `opp` is not zero, written into
+/// the front of `live` (as long as `theirs`), which is returned.
+fn live_states<'a, T: Real>(theirs: &[Ranked], opp: &[T], live: &'a mut [Live]) -> &'a [Live] {
+    let mut len = 0;
+    for t in theirs {
+        let reach = opp[t.state as usize].wide();
+        if reach != 0.0 {
+            live[len] = Live { rank: t.rank, add: t.add, reach };
+            len += 1;
+        }
+    }
+    &live[..len]
+}
+
+/// [`showdown`]'s two passes over `mine` in rank order against `live`,
+/// with two sets of sums to zero and fill; `TIE` when a tie pays
+/// something. A state's value is `win * lo + lose * hi + tie * (total - lo
+/// - hi)` over the compatible reach below (`lo`), above (`hi`) and in
+/// total: `lo` is written going up, and the value going down.
+fn passes<T: Real, const TIE: bool>(
+    mine: &[Ranked],
+    live: &[Live],
+    [below, above]: [&mut [f64; SLOTS]; 2],
+    [win, lose, tie]: [f64; 3],
+    opp: &[T],
+    out: &mut [T],
+) {
     // Going up: the reach below each rank, into `out` (the other
     // player's same hand is added back going down).
-    let mut below = Sums::new();
-    let mut theirs = live.iter().peekable();
+    let mut below = Sums::zeroed(below);
+    let mut theirs = live;
     for m in mine {
-        while let Some(t) = theirs.next_if(|t| t.rank < m.rank) {
+        while let [t, rest @ ..] = theirs {
+            if t.rank >= m.rank {
+                break;
+            }
             below.add(t.add, t.reach);
+            theirs = rest;
         }
         out[m.state as usize] = T::of(below.apart(m.sub));
     }
+    // With ties, `below` goes on to sum every live state.
+    if TIE {
+        theirs.iter().for_each(|t| below.add(t.add, t.reach));
+    }
     // Going down: the reach above, and the values.
-    let total = (tie != 0.0).then(|| {
-        let mut all = Sums::new();
-        live.iter().for_each(|t| all.add(t.add, t.reach));
-        all
-    });
-    let mut above = Sums::new();
-    let mut theirs = live.iter().rev().peekable();
+    let mut above = Sums::zeroed(above);
+    let mut theirs = live;
     for m in mine.iter().rev() {
-        while let Some(t) = theirs.next_if(|t| t.rank > m.rank) {
+        while let [rest @ .., t] = theirs {
+            if t.rank <= m.rank {
+                break;
+            }
             above.add(t.add, t.reach);
+            theirs = rest;
         }
         let i = m.state as usize;
         let (mut lo, mut hi) = (out[i].wide(), above.apart(m.sub));
         // The other player's same hand, taken out twice (once per card):
-        // back into the sum of its side, or of the ties.
-        let back = |j: u32| if j == NO_SAME { 0.0 } else { opp[j as usize].wide() };
-        match m.side {
-            std::cmp::Ordering::Less => lo += back(m.same),
-            std::cmp::Ordering::Greater => hi += back(m.same),
-            std::cmp::Ordering::Equal => {}
+        // back into the sum of its side (`side` is `Equal` without one).
+        if m.side != std::cmp::Ordering::Equal {
+            let back = opp[m.same as usize].wide();
+            if m.side == std::cmp::Ordering::Less {
+                lo += back;
+            } else {
+                hi += back;
+            }
         }
         let mut v = win * lo + lose * hi;
-        if let Some(all) = &total {
-            // `all.apart` took the same hand out twice too.
-            v += tie * (all.apart(m.sub) + back(m.same) - lo - hi);
+        if TIE {
+            // The compatible total: `apart` took the same hand out twice.
+            let back = if m.same == NO_SAME { 0.0 } else { opp[m.same as usize].wide() };
+            v += tie * (below.apart(m.sub) + back - lo - hi);
         }
         out[i] = T::of(v);
     }

@@ -124,6 +124,9 @@ fn hands_of_three_cards_are_refused() {
     assert_eq!(err, "state 1 of player 1 holds 3 cards; card removal takes at most two");
     let err = Cards::new([vec![0b11, 0b101, 0b11], vec![0b1]]).expect_err("refused");
     assert_eq!(err, "two states of player 0 hold the same cards; card removal needs one");
+    // The per-card sums have a slot per card of 52, and two more.
+    let err = Cards::new([vec![0b11], vec![1 << 52 | 1]]).expect_err("refused");
+    assert_eq!(err, "state 0 of player 1 holds card 52; card removal takes cards 0 to 51");
 }
 
 /// Hands are read back from the labels only where they explain the
