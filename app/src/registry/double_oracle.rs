@@ -330,24 +330,7 @@ pub fn solve<G: Game, T>(
     };
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let findings = fields(&Findings { double_oracle: summary(&sol) })?;
-    // The answer's labels are made while its profile is made and checked:
-    // neither reads the other.
-    let threads = req.limits.threads_or_all();
-    let checked = || {
-        let profile = sol.profile(tree).map_err(|e| e.to_string())?;
-        let eval = evaluate_on(tree, &profile, threads);
-        Ok::<_, String>((profile, eval))
-    };
-    let (labels, checked) = if threads > 1 {
-        std::thread::scope(|s| {
-            let labels = s.spawn(|| unique_labels(tree));
-            let checked = checked();
-            (labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), checked)
-        })
-    } else {
-        (unique_labels(tree), checked())
-    };
-    let (profile, eval) = checked?;
+    let (labels, profile, eval) = checked_with_labels(&sol, tree, req.limits.threads_or_all())?;
     let mut phases = phases(&sol);
     if d.warm_start_cfr.is_some() {
         phases.insert(0, ("warm start (cfr+)", warm_seconds));
@@ -370,6 +353,33 @@ pub fn solve<G: Game, T>(
         whole_nodes: None,
     };
     Ok(show(Shown::Report(&report)))
+}
+
+/// The answer on `tree`: its sets' unique labels, its profile and the
+/// profile's exact check. With two threads the labels are made while the
+/// profile is made and checked: neither reads the other.
+#[allow(clippy::type_complexity)]
+fn checked_with_labels(
+    sol: &DoSolution,
+    tree: &galac_runtime::tree::Tree,
+    threads: usize,
+) -> Result<(IdVec<InfosetId, String>, galac_solvers::Profile, galac_solvers::best_response::Evaluation), String> {
+    let checked = || {
+        let profile = sol.profile(tree).map_err(|e| e.to_string())?;
+        let eval = evaluate_on(tree, &profile, threads);
+        Ok::<_, String>((profile, eval))
+    };
+    let (labels, checked) = if threads > 1 {
+        std::thread::scope(|s| {
+            let labels = s.spawn(|| unique_labels(tree));
+            let checked = checked();
+            (labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), checked)
+        })
+    } else {
+        (unique_labels(tree), checked())
+    };
+    let (profile, eval) = checked?;
+    Ok((labels, profile, eval))
 }
 
 /// Seconds in each phase over the whole run.
