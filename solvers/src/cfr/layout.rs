@@ -47,6 +47,9 @@ impl Layout {
         let n_players = tree.n_players as usize;
         let mut layout = Layout { nodes: Vec::with_capacity(n), probs: Vec::new(), payoffs: Vec::new(), n_players };
         let mut rows: FxHashMap<Vec<i64>, u32> = FxHashMap::default();
+        // The last leaf's row and its number: leaves side by side often
+        // pay alike, and a comparison is cheaper than a hash.
+        let mut last: (&[i64], u32) = (&[], 0);
         for node in tree.nodes() {
             let kids = tree.children(node);
             let (kind, index) = match tree.node(node) {
@@ -55,15 +58,20 @@ impl Layout {
                     // only for a row not met before (a handful), not per
                     // leaf (most of a large tree's nodes).
                     let pay = tree.payoffs(node);
-                    let row = match rows.get(pay) {
-                        Some(&row) => row,
-                        None => {
-                            let row = rows.len() as u32;
-                            layout.payoffs.extend(pay.iter().map(|x| *x as f64));
-                            rows.insert(pay.to_vec(), row);
-                            row
+                    let row = if !last.0.is_empty() && last.0 == pay {
+                        last.1
+                    } else {
+                        match rows.get(pay) {
+                            Some(&row) => row,
+                            None => {
+                                let row = rows.len() as u32;
+                                layout.payoffs.extend(pay.iter().map(|x| *x as f64));
+                                rows.insert(pay.to_vec(), row);
+                                row
+                            }
                         }
                     };
+                    last = (pay, row);
                     (TERMINAL, row * n_players as u32)
                 }
                 NodeView::Chance => {
