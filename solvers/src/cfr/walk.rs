@@ -40,15 +40,15 @@ pub fn split(tree: &Tree) -> [IdRange<NodeId>; 2] {
     let kids = root_children(tree);
     let size: Vec<u64> = kids.map(|c| subtree_size(tree, c)).collect();
     let total: u64 = size.iter().sum();
-    let mut at = kids.start;
-    let mut left = 0u64;
-    while at + 1 < kids.end && 2 * (left + size[(at - kids.start) as usize]) <= total {
-        left += size[(at - kids.start) as usize];
-        at = at + 1;
+    let (mut cut, mut left) = (0, 0u64);
+    while cut + 1 < size.len() && 2 * (left + size[cut]) <= total {
+        left += size[cut];
+        cut += 1;
     }
-    if at == kids.start && kids.len() > 1 {
-        at = at + 1;
+    if cut == 0 && size.len() > 1 {
+        cut = 1;
     }
+    let at = kids.start + cut as u32;
     [IdRange::new(kids.start, at), IdRange::new(at, kids.end)]
 }
 
@@ -64,7 +64,7 @@ pub fn root_children(tree: &Tree) -> IdRange<NodeId> {
 /// The node count of `node`'s subtree, itself included, by a walk with a
 /// stack of child ranges (as deep as the tree: no array per node, which on
 /// a tree of 10^8 nodes was most of a run's set-up).
-pub fn subtree_size(tree: &Tree, node: NodeId) -> u64 {
+fn subtree_size(tree: &Tree, node: NodeId) -> u64 {
     let mut count = 1u64;
     let mut stack = vec![tree.children(node)];
     while let Some(range) = stack.last_mut() {
