@@ -19,7 +19,8 @@ pub struct LimitArgs {
     /// Stop with an error when the work would need more memory (MiB): the
     /// game's source, the tree and each solver's own data; while a solver
     /// runs (all but max^n over states), the whole process is held to it
-    /// (its resident memory).
+    /// (its resident memory, read every millisecond near the limit: a run
+    /// may pass it by what it touches until the next read).
     #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MAX_MEMORY_MIB)]
     pub max_memory: u64,
     /// Evaluation steps allowed between two events of a play (catches endless loops).
