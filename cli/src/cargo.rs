@@ -279,6 +279,13 @@ fn cargo_build(dir: &Path, target: &Path, progress: Show, offline: bool) -> Resu
         .arg(dir.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", target)
         .stdout(Stdio::null());
+    // The solver loads the HiGHS galac loads (its path is baked in when its
+    // crates are built), not only when cargo runs under galac's checkout,
+    // whose `.cargo/config.toml` names the set-up's copy: without it the
+    // solver's LPs silently went to clarabel.
+    if let Some(path) = galac_app::registry::lp::highs_library_path() {
+        cmd.env("GALAC_HIGHS_LIB", std::path::absolute(&path).unwrap_or_else(|_| path.into()));
+    }
     if offline {
         cmd.arg("--offline");
     }

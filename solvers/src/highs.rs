@@ -115,9 +115,16 @@ pub fn available() -> Result<(), String> {
     library().map(|_| ())
 }
 
+/// The file HiGHS is loaded from: the run's `GALAC_HIGHS_LIB`, else the
+/// build's; `None` for the system's library path. galac gives it to the
+/// solvers it compiles, which then load the library galac loads wherever
+/// they are built.
+pub fn library_path() -> Option<String> {
+    std::env::var("GALAC_HIGHS_LIB").ok().or(BUILT_WITH.map(String::from))
+}
+
 fn load() -> Result<Api, String> {
-    let path = std::env::var("GALAC_HIGHS_LIB").ok().or(BUILT_WITH.map(String::from));
-    let name = path.unwrap_or_else(|| "libhighs.so".into());
+    let name = library_path().unwrap_or_else(|| "libhighs.so".into());
     // SAFETY: loading runs the library's initialisers; HiGHS's have no
     // preconditions.
     let lib = unsafe { libloading::Library::new(&name) }.map_err(|e| format!("cannot load HiGHS ({name}): {e}"))?;

@@ -25,6 +25,7 @@ use galac_runtime::tree::Tree;
 
 use crate::best_response::Evaluator;
 use crate::clarabel_run;
+pub use crate::highs::library_path as highs_library_path;
 pub use crate::lp_model::write_highs_model;
 use crate::lp_model::{cold_q_bound, highs_model, n_actions, payoff_scale, warm_q_bound, Boxed};
 use crate::sequence_form::SequenceForm;

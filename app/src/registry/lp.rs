@@ -2,6 +2,8 @@
 //! backend flag and its run (one call, shown by a spinner).
 
 use galac_runtime::tree::{NodeView, Tree};
+/// Where HiGHS is loaded from, for the solvers galac compiles.
+pub use galac_solvers::lp::highs_library_path;
 use galac_solvers::lp::{Backend, LpSolver, HIGHS_FROM_SEQUENCES};
 use galac_solvers::lp_public::{PublicLp, PublicLpSolver, PUBLIC_BACKEND};
 use galac_solvers::solver::{RunToEnd, Solver};

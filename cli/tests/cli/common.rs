@@ -56,8 +56,9 @@ pub fn announce(line: &str) {
 /// A stand-in for cargo: its registry has every crate (`metadata`
 /// succeeds); a build fails like a damaged cache (rustc's E0786) while
 /// `$CARGO_TARGET_DIR/damaged` exists, else "builds" the package's binary
-/// (with `FAKE_CARGO_SLOW`, taking a second over a step it names). The
-/// tests of galac's side of a build (the crate it writes, its cache, its
+/// (with `FAKE_CARGO_SLOW`, taking a second over a step it names) and
+/// records the `GALAC_HIGHS_LIB` it was given (`highs-lib` in its target
+/// directory). The tests of galac's side of a build (the crate it writes, its cache, its
 /// messages) run with it in seconds; the real nested cargo builds are slow
 /// tests.
 #[cfg(unix)]
@@ -81,6 +82,7 @@ if [ -n "$FAKE_CARGO_SLOW" ]; then
     sleep 1
 fi
 mkdir -p "$CARGO_TARGET_DIR/release"
+printf '%s' "$GALAC_HIGHS_LIB" > "$CARGO_TARGET_DIR/highs-lib"
 printf '#!/bin/sh\necho solver\n' > "$CARGO_TARGET_DIR/release/$name"
 chmod +x "$CARGO_TARGET_DIR/release/$name"
 "#;

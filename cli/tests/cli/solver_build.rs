@@ -33,6 +33,35 @@ fn refuses_png(bin: &Path, dir: &Path) {
     assert!(!png.exists());
 }
 
+/// A solver compiled outside galac's checkout (whose `.cargo/config.toml`
+/// names the set-up's HiGHS) and without `GALAC_HIGHS_LIB` in the shell
+/// still has the HiGHS galac loads baked in: galac gives its path to cargo.
+#[cfg(unix)]
+#[test]
+fn a_compiled_solver_loads_the_highs_galac_loads() {
+    let Some(galacs) = option_env!("GALAC_HIGHS_LIB") else {
+        crate::common::announce(
+            "solver_build::a_compiled_solver_loads_the_highs_galac_loads: galac was built without a HiGHS path",
+        );
+        return;
+    };
+    let kuhn = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/kuhn.gala");
+    let dir = std::env::temp_dir().join(format!("galac-highs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = galac_cmd()
+        .current_dir(&dir)
+        .env("GALAC_CACHE_DIR", dir.join("cache"))
+        .env("CARGO", crate::common::fake_cargo(&dir))
+        .env_remove("GALAC_HIGHS_LIB")
+        .args([kuhn.to_str().unwrap_or_default(), "-q"])
+        .output()
+        .expect("run galac");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let given = std::fs::read_to_string(dir.join("cache/target/highs-lib")).expect("the stand-in's record");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(Path::new(&given), std::path::absolute(galacs).expect("absolute"));
+}
+
 /// End to end: `galac FILE -o BIN` builds a standalone solver (a nested
 /// cargo build in the shared cache) that works without the .gala file.
 /// Without `GALAC_SLOW_TESTS=1` galac's side only (the crate it writes, its
