@@ -61,6 +61,8 @@ mod public_game;
 #[cfg(test)]
 mod saved;
 #[cfg(test)]
+mod seeded_oracle;
+#[cfg(test)]
 mod simulate;
 #[cfg(test)]
 mod solve;

@@ -244,7 +244,27 @@ pub fn run<G: Game>(game: &G, make: crate::Maker<G>, req: &Request) -> i32 {
 /// With `make` (a maker of copies of `game`) and two threads, a tree built
 /// for the warm start is built without labels, and the labels by a second
 /// build on another thread while the oracle runs ([`labels_meanwhile`]).
+/// The whole run (the trees, the oracle's own walks) uses the game's
+/// specialised copy when it has one: the oracle asks its game for sets in
+/// the tree's interner, so one game must do both
+/// ([`galac_runtime::tree::build_own`]), and the copy is the faster.
 pub fn solve<G: Game, T>(
+    game: &G,
+    make: crate::Maker<G>,
+    req: &Request,
+    show: impl FnOnce(Shown<'_, '_>) -> T,
+) -> Result<T, String> {
+    let Some(fast) = game.specialised() else {
+        return solve_with(game, make, req, show);
+    };
+    // The maker's copies have `game`'s params, so each has its specialised copy.
+    let make_fast = || make.and_then(|make| make()).and_then(|copy| copy.specialised());
+    let make_fast: crate::Maker<G::Specialised> = make.map(|_| &make_fast as _);
+    solve_with(&fast, make_fast, req, show)
+}
+
+/// [`solve`] on `game` as given.
+fn solve_with<G: Game, T>(
     game: &G,
     make: crate::Maker<G>,
     req: &Request,
