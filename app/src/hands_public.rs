@@ -34,18 +34,34 @@ pub fn decisions(public: &PublicGame) -> Vec<Decision> {
     let mut out = Vec::new();
     for (node, kind) in public.nodes.iter().enumerate() {
         let PublicNode::Decision { player, .. } = kind else { continue };
-        let path = path(public, &parent, node as u32);
-        let line = if path.is_empty() { "start".to_string() } else { path.join(" ") };
-        out.push(Decision { node: node as u32, player: usize::from(*player), line, moves: path.len() });
+        out.push(decision(public, &parent, node as u32, usize::from(*player)));
     }
     out
 }
 
+/// Decision `node` of `player`, its public line worked out.
+fn decision(public: &PublicGame, parent: &[u32], node: u32, player: usize) -> Decision {
+    let path = path(public, parent, node);
+    let line = if path.is_empty() { "start".to_string() } else { path.join(" ") };
+    Decision { node, player, line, moves: path.len() }
+}
+
 /// Each player's first decision (fewest moves, then first in node order):
-/// what `solve` and `plot hands` show, as on the tree.
-pub fn firsts(decisions: &[Decision]) -> Vec<Decision> {
+/// what `solve` and `plot hands` show, as on the tree. Only these two
+/// lines are written out (a turn has thousands of decisions).
+pub fn firsts(public: &PublicGame) -> Vec<Decision> {
+    let parent = parents(public);
+    // Moves to each node (a parent comes before its children).
+    let mut moves = vec![0usize; public.nodes.len()];
+    for node in 0..public.nodes.len() as u32 {
+        public.children(node).iter().for_each(|&c| moves[c as usize] = moves[node as usize] + 1);
+    }
     (0..2)
-        .filter_map(|p| decisions.iter().filter(|d| d.player == p).min_by_key(|d| (d.moves, d.node)).cloned())
+        .filter_map(|p| {
+            let of_p = |&node: &u32| matches!(&public.nodes[node as usize], PublicNode::Decision { player, .. } if usize::from(*player) == p);
+            let first = (0..public.nodes.len() as u32).filter(of_p).min_by_key(|&node| (moves[node as usize], node))?;
+            Some(decision(public, &parent, first, p))
+        })
         .collect()
 }
 
@@ -70,7 +86,7 @@ pub fn grids(public: &PublicGame, cfr: &mut VectorCfr, chosen: &[Decision]) -> V
 }
 
 /// Each node's parent (`u32::MAX` at the root).
-fn parents(public: &PublicGame) -> Vec<u32> {
+pub fn parents(public: &PublicGame) -> Vec<u32> {
     let mut parent = vec![u32::MAX; public.nodes.len()];
     for node in 0..public.nodes.len() as u32 {
         for &c in public.children(node) {
@@ -82,7 +98,7 @@ fn parents(public: &PublicGame) -> Vec<u32> {
 
 /// The public moves and outcomes from the root to `node`, cards written
 /// as cards (`2s`), as the tree's public lines.
-fn path(public: &PublicGame, parent: &[u32], mut node: u32) -> Vec<String> {
+pub fn path(public: &PublicGame, parent: &[u32], mut node: u32) -> Vec<String> {
     let mut labels = Vec::new();
     while parent[node as usize] != u32::MAX {
         labels.push(crate::cards::standard(&public.labels[node as usize]));

@@ -10,7 +10,7 @@ use galac_solvers::lp::{self, Backend};
 use galac_solvers::sequence_form::SequenceForm;
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::vector::game::{Payoff, PublicNode};
-use galac_solvers::vector::walk::splits;
+use galac_solvers::vector::walk::{arena_len, splits};
 use galac_solvers::vector::{from_tree, Storage, VcfrConfig, VcfrSolver, VectorCfr, POSTFLOP_DCFR};
 
 use crate::repo_root;
@@ -226,4 +226,24 @@ fn the_walk_splits_at_the_topmost_chance_nodes() {
     // Above the whole game's work, nothing splits.
     let n = leduc.states[0].len().max(leduc.states[1].len());
     assert!(splits(&leduc, leduc.nodes.len() * n + 1).is_empty());
+}
+
+/// The walks' arena is what the deepest path of levels takes, each level
+/// its own node's actions times the states and two vectors (plus a split
+/// node's second rows once), not the depth times the widest level: on
+/// Leduc the board card's chance nodes (one level of a path) are wider
+/// than its decisions. Every walk of these tests runs in that arena.
+#[test]
+fn the_arena_sums_each_paths_own_levels() {
+    fn deepest(game: &galac_solvers::vector::PublicGame, v: u32, n: usize) -> usize {
+        let kids = game.children(v);
+        let below = kids.iter().map(|&c| deepest(game, c, n)).max();
+        below.map_or(0, |below| 2 * kids.len() * n + 2 * n + below)
+    }
+    let leduc = from_tree(&tree_of("leduc.gala", &[], false)).expect("in the class").game;
+    let n = leduc.states[0].len().max(leduc.states[1].len());
+    let widths: Vec<usize> = (0..leduc.nodes.len() as u32).map(|v| leduc.children(v).len()).collect();
+    let widest = widths.iter().copied().max().unwrap_or(1);
+    assert!(widths.iter().any(|&k| k > 0 && k < widest), "levels of different widths: {widths:?}");
+    assert_eq!(arena_len(&leduc), deepest(&leduc, 0, n) + widest * n);
 }

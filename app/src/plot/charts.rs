@@ -256,7 +256,7 @@ pub fn hands_without_tree<G: Game>(
     let player = chosen_player(game.info(), select)?;
     let derived = galac_solvers::vector::from_game(game).map_err(|e| e.to_string())?;
     let players = &game.info().players;
-    let firsts = crate::hands_public::firsts(&crate::hands_public::decisions(&derived.game));
+    let firsts = crate::hands_public::firsts(&derived.game);
     let first = firsts.into_iter().filter(|d| d.player == player.index()).collect::<Vec<_>>();
     if first.is_empty() {
         return Err(format!("{} has no decision in this game", players[player.index()]));

@@ -81,15 +81,22 @@ pub fn run_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> i3
 
 /// Solves and writes the answer; its exit status.
 fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Result<i32, String> {
-    use galac_solvers::vector::from_game;
+    use galac_solvers::vector::{from_game, FromGame};
     let start = std::time::Instant::now();
     // What came before (the estimate of the tree, which enumerates the
     // deals too) and then the derivation's states are freed: their pages
     // are given back before the next phase, which makes its own.
     crate::memory::give_back_freed();
     let derived = from_game(game).map_err(|e| with_hint(&e))?;
+    // The JSON answer names the sets above the representative walk by the
+    // game's information sets: their labels are made now, so that the
+    // interner, which only they read, is freed before the solve.
+    let full = req.format == crate::Format::Json || req.out.is_some();
+    let names = full.then(|| PublicNames::new(game, &derived));
+    let FromGame { game: public, decisions, info, representative, advanced } = derived;
+    drop((decisions, info));
     crate::memory::give_back_freed();
-    let public = &derived.game;
+    let public = &public;
     let built = start.elapsed().as_secs_f64();
     let (iterations, checks) = req.cfr.schedule(req.stop);
     let threads = req.limits.threads_or_all();
@@ -99,7 +106,7 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
     let mut harness = Harness::new("iterations", Some(iterations), req.stop, req.limits.quiet);
     harness.cancel = req.limits.cancel.clone();
     let watch = crate::memory::watch(req.limits, "vector CFR");
-    let run = solver.run(public, derived.info.bytes() as u64, start, &mut harness);
+    let run = solver.run(public, names.as_ref().map_or(0, PublicNames::bytes) as u64, start, &mut harness);
     drop(watch);
     harness.finish();
     let mut run = run.map_err(|e| with_hint(&e))?;
@@ -111,14 +118,12 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
     let name =
         format!("{} ({} iterations{stopped}), on the public game without the tree", solver.name(), run.cfr.iteration);
     let mut notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
-    notes.push(match &derived.representative {
-        Ok(proof) => {
-            format!("public game walked with one representative deal ({} states advanced): {proof}", derived.advanced)
-        }
-        Err(why) => format!("public game walked deal by deal ({} states advanced, slow): {why}", derived.advanced),
+    notes.push(match &representative {
+        Ok(proof) => format!("public game walked with one representative deal ({advanced} states advanced): {proof}"),
+        Err(why) => format!("public game walked deal by deal ({advanced} states advanced, slow): {why}"),
     });
     notes.push(format!("public game: decisions {:?}, leaves {:?} per street", streets.decisions, streets.leaves));
-    let firsts = crate::hands_public::firsts(&crate::hands_public::decisions(public));
+    let firsts = crate::hands_public::firsts(public);
     let grids = crate::hands_public::grids(public, &mut run.cfr, &firsts);
     let mut text = format!("game: {}\nsolver: {name}\n", crate::title(game));
     for note in &notes {
@@ -135,12 +140,12 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
     // The JSON answer (every decision's strategy hand by hand: about a
     // million sets on the turn, 90 MB of JSON) only when it is written,
     // and each set made as it is written.
-    if req.format != crate::Format::Json && req.out.is_none() {
+    let Some(names) = names else {
         crate::emit(&text);
         return Ok(0);
-    }
+    };
     let cfr = &run.cfr;
-    let sets = |emit: &mut crate::report::SetSink| strategy_sets(game, &derived, cfr, emit);
+    let sets = |emit: &mut crate::report::SetSink| strategy_sets(public, &names, cfr, emit);
     let findings = fields(&Findings { public_game: streets })?;
     let answer = crate::report::SolveJson {
         schema: crate::report::SOLVE_SCHEMA,
@@ -203,6 +208,51 @@ pub struct PublicSet {
     pub by_line: bool,
 }
 
+/// The names of the answer's sets on a public game, kept apart from the
+/// derivation's interner (which `solve` frees before the solve): per
+/// decision of the public game, in [`FromGame::decisions`]' order, its
+/// node and its [`Named`] sets.
+///
+/// [`FromGame::decisions`]: galac_solvers::vector::FromGame::decisions
+pub struct PublicNames {
+    decisions: Vec<(u32, Named)>,
+}
+
+/// A decision's sets named by the game's information sets, each as its
+/// private state and label; `None` where a representative walk names
+/// every private state of the decision by its label and the public line.
+type Named = Option<Vec<(u32, String)>>;
+
+impl PublicNames {
+    pub fn new<G: galac_runtime::game::Game>(game: &G, derived: &galac_solvers::vector::FromGame) -> PublicNames {
+        use galac_solvers::vector::game::PublicNode;
+        let public = &derived.game;
+        let by_line = derived.representative.is_ok();
+        let decisions = derived
+            .decisions
+            .iter()
+            .filter_map(|(node, sets)| {
+                let PublicNode::Decision { player, .. } = &public.nodes[*node as usize] else { return None };
+                let named = match sets.as_slice() {
+                    // Below both players' first moves a representative walk
+                    // records the representative's set only.
+                    [_] if by_line && public.states[*player as usize].len() > 1 => None,
+                    _ => Some(sets.iter().map(|&(id, s)| (s, game.infoset_label(&derived.info, id))).collect()),
+                };
+                Some((*node, named))
+            })
+            .collect();
+        PublicNames { decisions }
+    }
+
+    /// The bytes the names hold.
+    pub fn bytes(&self) -> usize {
+        let label = |(_, l): &(u32, String)| size_of::<(u32, String)>() + l.capacity();
+        let sets = |named: &Named| named.iter().flatten().map(label).sum::<usize>();
+        self.decisions.iter().map(|(_, named)| size_of::<(u32, Named)>() + sets(named)).sum()
+    }
+}
+
 /// Every set of the answer on the public game, as `solve --out` keys them
 /// and `play --against FILE` reads them back.
 pub fn public_sets<G: galac_runtime::game::Game>(
@@ -210,33 +260,23 @@ pub fn public_sets<G: galac_runtime::game::Game>(
     derived: &galac_solvers::vector::FromGame,
 ) -> Vec<PublicSet> {
     let mut out = Vec::new();
-    each_public_set(game, derived, |set| out.push(set));
+    each_public_set(&derived.game, &PublicNames::new(game, derived), |set| out.push(set));
     out
 }
 
 /// [`public_sets`] one at a time, in the same order (a public decision's
 /// sets together), none kept.
-fn each_public_set<G: galac_runtime::game::Game>(
-    game: &G,
-    derived: &galac_solvers::vector::FromGame,
-    mut emit: impl FnMut(PublicSet),
-) {
+fn each_public_set(public: &galac_solvers::vector::PublicGame, names: &PublicNames, mut emit: impl FnMut(PublicSet)) {
     use galac_solvers::vector::game::PublicNode;
-    let public = &derived.game;
-    // The public line to each decision (cards written as cards, as the
-    // answer writes every label).
-    let mut lines = vec![String::new(); public.nodes.len()];
-    for d in crate::hands_public::decisions(public).into_iter().filter(|d| d.moves > 0) {
-        lines[d.node as usize] = d.line;
-    }
-    for (node, sets) in &derived.decisions {
+    // The public line to a decision (cards written as cards, as the
+    // answer writes every label), made as its sets are.
+    let parent = crate::hands_public::parents(public);
+    for (node, named) in &names.decisions {
         let PublicNode::Decision { player, .. } = &public.nodes[*node as usize] else { continue };
-        let states = &public.states[*player as usize].labels;
-        match sets.as_slice() {
-            // A representative walk names the representative's set only:
-            // every private state, by its label and the public line.
-            [_] if derived.representative.is_ok() && states.len() > 1 => {
-                let line = &lines[*node as usize];
+        match named {
+            None => {
+                let states = &public.states[*player as usize].labels;
+                let line = crate::hands_public::path(public, &parent, *node).join(" ");
                 (0..states.len()).for_each(|s| {
                     emit(PublicSet {
                         node: *node,
@@ -246,8 +286,8 @@ fn each_public_set<G: galac_runtime::game::Game>(
                     })
                 });
             }
-            _ => sets.iter().for_each(|&(id, s)| {
-                emit(PublicSet { node: *node, state: s, label: game.infoset_label(&derived.info, id), by_line: false })
+            Some(sets) => sets.iter().for_each(|(s, label)| {
+                emit(PublicSet { node: *node, state: *s, label: label.clone(), by_line: false })
             }),
         }
     }
@@ -258,18 +298,17 @@ fn each_public_set<G: galac_runtime::game::Game>(
 /// reaches the decision): each set's label, actions and probabilities
 /// given to `emit` as it is made (the answer's `strategy`, written as it
 /// is serialised).
-fn strategy_sets<G: galac_runtime::game::Game>(
-    game: &G,
-    derived: &galac_solvers::vector::FromGame,
+fn strategy_sets(
+    public: &galac_solvers::vector::PublicGame,
+    names: &PublicNames,
     cfr: &galac_solvers::vector::VectorCfr,
     emit: &mut crate::report::SetSink,
 ) {
     use galac_solvers::vector::game::PublicNode;
-    let public = &derived.game;
     let (mut sigma, mut reached, mut probs) = (Vec::new(), Vec::new(), Vec::new());
     let mut actions: Vec<String> = Vec::new();
     let mut at = u32::MAX;
-    each_public_set(game, derived, |set| {
+    each_public_set(public, names, |set| {
         let PublicNode::Decision { player, children } = &public.nodes[set.node as usize] else { return };
         let n = public.states[*player as usize].len();
         if set.node != at {

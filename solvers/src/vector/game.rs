@@ -386,17 +386,4 @@ impl PublicGame {
         }
         counts
     }
-
-    /// The depth of the public tree (the root alone: 1).
-    pub fn depth(&self) -> usize {
-        let mut depth = vec![1usize; self.nodes.len()];
-        let mut most = 1;
-        for node in 0..self.nodes.len() {
-            for &c in self.children(node as u32) {
-                depth[c as usize] = depth[node] + 1;
-                most = most.max(depth[node] + 1);
-            }
-        }
-        most
-    }
 }

@@ -82,13 +82,26 @@ pub fn splits(game: &PublicGame, min_work: usize) -> Vec<bool> {
     }
 }
 
-/// The arena a walk needs: per level, the strategy and the children's
-/// values (actions x states) and two vectors; and once (splits never
-/// nest), the second row per child of the evaluation walk's split node.
+/// The arena a walk needs: per level down to the deepest leaf, the
+/// node's strategy and its children's values (its actions x states) and
+/// two vectors; and once (splits never nest), the second row per child of
+/// the evaluation walk's split node. Summed along each path, not the
+/// widest level times the depth: a turn's 48 river cards are one level of
+/// each path, its decisions' few actions the others.
 pub fn arena_len(game: &PublicGame) -> usize {
     let n = game.states[0].len().max(game.states[1].len()).max(1);
-    let actions = (0..game.nodes.len() as u32).map(|v| game.children(v).len()).max().unwrap_or(1).max(1);
-    game.depth() * (2 * actions * n + 2 * n) + actions * n
+    let widest = (0..game.nodes.len() as u32).map(|v| game.children(v).len()).max().unwrap_or(1).max(1);
+    // `need[v]`: the arena the levels above `v` take (a parent comes
+    // before its children in node order).
+    let mut need = vec![0usize; game.nodes.len()];
+    let mut most = 0;
+    for v in 0..game.nodes.len() as u32 {
+        let kids = game.children(v);
+        let below = need[v as usize] + if kids.is_empty() { 0 } else { 2 * kids.len() * n + 2 * n };
+        kids.iter().for_each(|&c| need[c as usize] = below);
+        most = most.max(below);
+    }
+    most + widest * n
 }
 
 /// The current strategy of a decision from its regrets (`n_actions` rows
