@@ -248,17 +248,38 @@ thread_local! {
 /// player's states of zero reach (most of them deep in the tree, where
 /// its strategy has settled) are left out once, before both passes.
 pub fn showdown<T: Real>(ranked: &[Vec<Ranked>; 2], p: usize, stakes: [f64; 3], opp: &[T], out: &mut [T]) {
+    showdown_and_constant::<T, false>(ranked, p, stakes, 0.0, opp, out, &mut [])
+}
+
+/// A showdown into `out` and, when `CONSTANT`, a leaf where every
+/// compatible pair pays `v` to player `p` ([`constant`]) into `constant`,
+/// against the same reach `opp`: a fold beside the call of the same
+/// player (both children of that player's decision, which leaves the
+/// other's reach as it is). The fold's sums over the other player's
+/// states are the showdown's over the lower ranks carried on to the top,
+/// so it costs a product per state. `ranked[p]` must hold each of `p`'s
+/// states once (see [`super::leaf::Leaves`]) when `CONSTANT`.
+pub fn showdown_and_constant<T: Real, const CONSTANT: bool>(
+    ranked: &[Vec<Ranked>; 2],
+    p: usize,
+    stakes: [f64; 3],
+    v: f64,
+    opp: &[T],
+    out: &mut [T],
+    constant: &mut [T],
+) {
     SCRATCH.with_borrow_mut(|Scratch { live, sums: [below, above] }| {
         let theirs = &ranked[1 - p];
         if live.len() < theirs.len() {
             live.resize(theirs.len(), Live { rank: 0, add: [SINK; 2], reach: 0.0 });
         }
         let live = live_states(theirs, opp, live);
+        let scratch = [below, above];
         // A tie that pays nothing needs no sum over every state.
         if stakes[2] == 0.0 {
-            passes::<T, false>(&ranked[p], live, [below, above], stakes, opp, out)
+            passes::<T, false, CONSTANT>(&ranked[p], live, scratch, stakes, v, opp, out, constant)
         } else {
-            passes::<T, true>(&ranked[p], live, [below, above], stakes, opp, out)
+            passes::<T, true, CONSTANT>(&ranked[p], live, scratch, stakes, v, opp, out, constant)
         }
     })
 }
@@ -281,14 +302,18 @@ fn live_states<'a, T: Real>(theirs: &[Ranked], opp: &[T], live: &'a mut [Live]) 
 /// with two sets of sums to zero and fill; `TIE` when a tie pays
 /// something. A state's value is `win * lo + lose * hi + tie * (total - lo
 /// - hi)` over the compatible reach below (`lo`), above (`hi`) and in
-/// total: `lo` is written going up, and the value going down.
-fn passes<T: Real, const TIE: bool>(
+/// total: `lo` is written going up, and the value going down. With
+/// `CONSTANT`, `constant` gets `v * total` ([`showdown_and_constant`]).
+#[allow(clippy::too_many_arguments)]
+fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
     mine: &[Ranked],
     live: &[Live],
     [below, above]: [&mut [f64; SLOTS]; 2],
     [win, lose, tie]: [f64; 3],
+    v_constant: f64,
     opp: &[T],
     out: &mut [T],
+    constant: &mut [T],
 ) {
     // Going up: the reach below each rank, into `out` (the other
     // player's same hand is added back going down).
@@ -304,8 +329,8 @@ fn passes<T: Real, const TIE: bool>(
         }
         out[m.state as usize] = T::of(below.apart(m.sub));
     }
-    // With ties, `below` goes on to sum every live state.
-    if TIE {
+    // With ties or a constant, `below` goes on to sum every live state.
+    if TIE || CONSTANT {
         theirs.iter().for_each(|t| below.add(t.add, t.reach));
     }
     // Going down: the reach above, and the values.
@@ -332,10 +357,16 @@ fn passes<T: Real, const TIE: bool>(
             }
         }
         let mut v = win * lo + lose * hi;
-        if TIE {
+        if TIE || CONSTANT {
             // The compatible total: `apart` took the same hand out twice.
             let back = if m.same == NO_SAME { 0.0 } else { opp[m.same as usize].wide() };
-            v += tie * (below.apart(m.sub) + back - lo - hi);
+            let total = below.apart(m.sub) + back;
+            if TIE {
+                v += tie * (total - lo - hi);
+            }
+            if CONSTANT {
+                constant[i] = T::of(v_constant * total);
+            }
         }
         out[i] = T::of(v);
     }

@@ -155,6 +155,17 @@ fn product<T: Real>(out: &mut [T], a: &[T], b: &[T]) {
     out.iter_mut().zip(a).zip(b).for_each(|((o, &x), &y)| *o = x * y);
 }
 
+/// Rows `i` and `j` (different) of `rows`, `n` entries a row.
+fn two_rows<T>(rows: &mut [T], [i, j]: [usize; 2], n: usize) -> [&mut [T]; 2] {
+    let (lo, hi) = rows.split_at_mut(i.max(j) * n);
+    let (first, second) = (&mut lo[i.min(j) * n..][..n], &mut hi[..n]);
+    if i < j {
+        [first, second]
+    } else {
+        [second, first]
+    }
+}
+
 /// Zeroes the entries `states` of `v`.
 #[inline]
 fn exclude<T: Real>(v: &mut [T], states: &[u32]) {
@@ -289,10 +300,21 @@ impl Walk<'_> {
                 }
             }
             PublicNode::Decision { player, .. } if *player as usize == self.me => {
+                // A fold and a call beside it see the other player's
+                // reach as it is here: both valued in one go, first.
+                let fused = self.leaves.fused(node).filter(|(fc, _)| fc.iter().all(|a| range.contains(a)));
+                if let Some(([f, c], payoffs)) = fused {
+                    let payoffs = payoffs.map(|p| &game.payoffs[p as usize]);
+                    let [fold_row, call_row] = two_rows(rows, [f - range.start, c - range.start], n_me);
+                    leaf::fused_values(game, self.leaves, payoffs, self.me, opp, fold_row, call_row);
+                }
+                let done = |a: usize| fused.is_some_and(|(fc, _)| fc.contains(&a));
                 let reach = &mut reach[..n_me];
                 for ((a, &child), row) in range.zip(kids).zip(rows.chunks_exact_mut(n_me)) {
-                    product(reach, own, &sigma[a * n_me..(a + 1) * n_me]);
-                    self.update(child, store, reach, opp, row, rest, spare.as_deref_mut());
+                    if !done(a) {
+                        product(reach, own, &sigma[a * n_me..(a + 1) * n_me]);
+                        self.update(child, store, reach, opp, row, rest, spare.as_deref_mut());
+                    }
                 }
             }
             _ => {
