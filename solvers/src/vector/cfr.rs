@@ -185,9 +185,7 @@ impl<'g> VectorCfr<'g> {
         let ranked = match &game.removal {
             // The leaves' states in rank order (`Leaves`).
             super::game::Removal::Cards(_) => {
-                game.rankings.len()
-                    * game.states.iter().map(|s| s.len()).sum::<usize>()
-                    * size_of::<super::cards::Ranked>()
+                game.rankings.len() * game.states.iter().map(|s| s.len()).sum::<usize>() * super::cards::ORDER_BYTES
             }
             super::game::Removal::Lists(_) => 0,
         };

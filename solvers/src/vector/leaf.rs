@@ -17,7 +17,7 @@ use super::real::Real;
 /// the fold and showdown among its children valued in one go
 /// ([`Leaves::fused`]).
 pub struct Leaves {
-    ranked: Vec<[Vec<cards::Ranked>; 2]>,
+    ranked: Vec<[cards::Order; 2]>,
     /// Per node (empty without card removal): the positions among its
     /// children of a leaf of constant payoff and of a showdown whose
     /// ranking holds each state of the deciding player once, and their

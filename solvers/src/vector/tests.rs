@@ -113,6 +113,19 @@ fn constants_and_showdowns_equal_their_matrices() {
                     assert!((g - w).abs() < 1e-12, "case {case}, player {p}: {got:?} against {want:?}");
                 }
             }
+            // A fold and a showdown valued in one go, as at a decision of
+            // `p` with both among its children, against the same reach.
+            let game = &fast[1].0;
+            let payoffs = [&Payoff::Constant(constant), &showdown];
+            let (mut fold, mut call) = (vec![f64::NAN; n[p]], vec![f64::NAN; n[p]]);
+            leaf::fused_values(game, &leaf::Leaves::new(game), payoffs, p, &opp, &mut fold, &mut call);
+            for (got, slow) in [(fold, &slow[1]), (call, &slow[0])] {
+                let mut want = vec![0.0; n[p]];
+                leaf::values(slow, &leaf::Leaves::new(slow), &slow.payoffs[0], p, &opp, &mut want);
+                for (g, w) in got.iter().zip(&want) {
+                    assert!((g - w).abs() < 1e-12, "case {case}, player {p}, fused: {got:?} against {want:?}");
+                }
+            }
         }
     }
 }
