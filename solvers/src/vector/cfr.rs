@@ -323,7 +323,7 @@ impl<'g> VectorCfr<'g> {
         let n = self.game.states[player].len();
         let k = self.game.children(node).len();
         let off = self.slab[node as usize];
-        let mut denom = vec![0.0; n];
+        let mut denom = vec![0.0; 2 * n];
         with_sums!(&self.arrays, |sums| {
             let sums = &sums[off..off + k * n];
             for (i, r) in reached.iter_mut().enumerate() {

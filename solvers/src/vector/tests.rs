@@ -240,7 +240,7 @@ fn sixteen_bit_codes_round_trip_within_a_step() {
     let mut zeros = vec![7u16; 4];
     assert_eq!(encode_unsigned(&[0.0; 4], &mut zeros, 1), 0.0);
     assert_eq!((zeros, decode_unsigned(0, 0.0)), (vec![0; 4], 0.0));
-    let (mut sigma, mut denom) = (vec![0.0f64; 4], vec![0.0f64; 1]);
+    let (mut sigma, mut denom) = (vec![0.0f64; 4], vec![0.0f64; 2]);
     regret_matching(&codes, 1, &mut sigma, &mut denom);
     assert_eq!(sigma, [0.25; 4], "no positive regret: uniform");
     // One huge entry among small ones; infinities; NaN (codes 0).
