@@ -174,7 +174,8 @@ fn fold<T: Real>(cards: &Cards, p: usize, v: f64, sums: &mut [f64; SLOTS], opp: 
         }
     }
     for ((x, &s), &same) in out.iter_mut().zip(&cards.sub[p]).zip(&cards.same[p]) {
-        let back = if same == NO_SAME { 0.0 } else { opp[same as usize].wide() };
+        // `NO_SAME` is past the end: one comparison for both.
+        let back = opp.get(same as usize).map_or(0.0, |r| r.wide());
         *x = T::of(v * (all.apart(s) + back));
     }
 }
@@ -401,7 +402,7 @@ fn down<T: Real, const TIE: bool, const CONSTANT: bool>(
     let mut v = win * lo + lose * hi;
     if TIE || CONSTANT {
         // The compatible total: `apart` took the same hand out twice.
-        let back = if m.same == NO_SAME { 0.0 } else { opp[m.same as usize].wide() };
+        let back = opp.get(m.same as usize).map_or(0.0, |r| r.wide());
         let total = below.apart(m.sub) + back;
         if TIE {
             v += tie * (total - lo - hi);
