@@ -47,9 +47,15 @@ impl Leaves {
             PublicNode::Terminal { payoff } => Some((payoff, game.payoffs[payoff as usize])),
             _ => None,
         };
+        // Not at the root, whose children two threads may share one by
+        // one (`walk::splits`): the fold's sums, added in another order
+        // there, would make the answer depend on the threads.
         let fused = (0..game.nodes.len() as u32)
             .map(|v| {
                 let PublicNode::Decision { player, .. } = game.nodes[v as usize] else { return None };
+                if v == 0 {
+                    return None;
+                }
                 let kids = game.children(v);
                 let fold = kids.iter().position(|&c| matches!(leaf(c), Some((_, Payoff::Constant(_)))))?;
                 let call = kids.iter().position(|&c| {
