@@ -174,7 +174,8 @@ fn fold<T: Real>(cards: &Cards, p: usize, v: f64, sums: &mut [f64; SLOTS], opp: 
         }
     }
     for ((x, &s), &same) in out.iter_mut().zip(&cards.sub[p]).zip(&cards.same[p]) {
-        let back = if same == NO_SAME { 0.0 } else { opp[same as usize].wide() };
+        // `NO_SAME` is past the end: one comparison for both.
+        let back = opp.get(same as usize).map_or(0.0, |r| r.wide());
         *x = T::of(v * (all.apart(s) + back));
     }
 }
@@ -198,12 +199,25 @@ pub struct Ranked {
     side: std::cmp::Ordering,
 }
 
+/// One player's states at a showdown in rank order ([`Ranked`]), and the
+/// runs of them of equal rank, so that the passes compare the other
+/// player's ranks with a run's, not with each state's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Order {
+    pub states: Vec<Ranked>,
+    /// `(rank, start, end)`: `states[start..end]` have that rank, in order.
+    runs: Vec<(u32, u32, u32)>,
+}
+
+/// The most bytes an [`Order`] takes per state (a run per state at most).
+pub const ORDER_BYTES: usize = size_of::<Ranked>() + size_of::<(u32, u32, u32)>();
+
 impl Cards {
     /// Each player's states in the rank order of a showdown's ranking
     /// (`rank` and `sorted`: a `game::Ranking`'s), as [`showdown`] reads them.
-    pub fn ranked(&self, rank: &[Vec<u32>; 2], sorted: &[Vec<(u32, u32)>; 2]) -> [Vec<Ranked>; 2] {
+    pub fn ranked(&self, rank: &[Vec<u32>; 2], sorted: &[Vec<(u32, u32)>; 2]) -> [Order; 2] {
         [0, 1].map(|p| {
-            sorted[p]
+            let states: Vec<Ranked> = sorted[p]
                 .iter()
                 .map(|&(r, i)| {
                     let i = i as usize;
@@ -212,7 +226,14 @@ impl Cards {
                         if same == NO_SAME { std::cmp::Ordering::Equal } else { rank[1 - p][same as usize].cmp(&r) };
                     Ranked { rank: r, state: i as u32, add: self.add[p][i], sub: self.sub[p][i], same, side }
                 })
-                .collect()
+                .collect();
+            let mut runs = Vec::new();
+            let mut start = 0;
+            for run in states.chunk_by(|a, b| a.rank == b.rank) {
+                runs.push((run[0].rank, start as u32, (start + run.len()) as u32));
+                start += run.len();
+            }
+            Order { states, runs }
         })
     }
 }
@@ -247,18 +268,39 @@ thread_local! {
 /// higher ones going down; the equal ranks are the rest. The other
 /// player's states of zero reach (most of them deep in the tree, where
 /// its strategy has settled) are left out once, before both passes.
-pub fn showdown<T: Real>(ranked: &[Vec<Ranked>; 2], p: usize, stakes: [f64; 3], opp: &[T], out: &mut [T]) {
+pub fn showdown<T: Real>(ranked: &[Order; 2], p: usize, stakes: [f64; 3], opp: &[T], out: &mut [T]) {
+    showdown_and_constant::<T, false>(ranked, p, stakes, 0.0, opp, out, &mut [])
+}
+
+/// A showdown into `out` and, when `CONSTANT`, a leaf where every
+/// compatible pair pays `v` to player `p` ([`constant`]) into `constant`,
+/// against the same reach `opp`: a fold beside the call of the same
+/// player (both children of that player's decision, which leaves the
+/// other's reach as it is). The fold's sums over the other player's
+/// states are the showdown's over the lower ranks carried on to the top,
+/// so it costs a product per state. `ranked[p]` must hold each of `p`'s
+/// states once (see [`super::leaf::Leaves`]) when `CONSTANT`.
+pub fn showdown_and_constant<T: Real, const CONSTANT: bool>(
+    ranked: &[Order; 2],
+    p: usize,
+    stakes: [f64; 3],
+    v: f64,
+    opp: &[T],
+    out: &mut [T],
+    constant: &mut [T],
+) {
     SCRATCH.with_borrow_mut(|Scratch { live, sums: [below, above] }| {
-        let theirs = &ranked[1 - p];
+        let theirs = &ranked[1 - p].states;
         if live.len() < theirs.len() {
             live.resize(theirs.len(), Live { rank: 0, add: [SINK; 2], reach: 0.0 });
         }
         let live = live_states(theirs, opp, live);
+        let scratch = [below, above];
         // A tie that pays nothing needs no sum over every state.
         if stakes[2] == 0.0 {
-            passes::<T, false>(&ranked[p], live, [below, above], stakes, opp, out)
+            passes::<T, false, CONSTANT>(&ranked[p], live, scratch, stakes, v, opp, out, constant)
         } else {
-            passes::<T, true>(&ranked[p], live, [below, above], stakes, opp, out)
+            passes::<T, true, CONSTANT>(&ranked[p], live, scratch, stakes, v, opp, out, constant)
         }
     })
 }
@@ -281,62 +323,93 @@ fn live_states<'a, T: Real>(theirs: &[Ranked], opp: &[T], live: &'a mut [Live]) 
 /// with two sets of sums to zero and fill; `TIE` when a tie pays
 /// something. A state's value is `win * lo + lose * hi + tie * (total - lo
 /// - hi)` over the compatible reach below (`lo`), above (`hi`) and in
-/// total: `lo` is written going up, and the value going down.
-fn passes<T: Real, const TIE: bool>(
-    mine: &[Ranked],
+/// total: `lo` is written going up, and the value going down. With
+/// `CONSTANT`, `constant` gets `v * total` ([`showdown_and_constant`]).
+#[allow(clippy::too_many_arguments)]
+fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
+    mine: &Order,
     live: &[Live],
     [below, above]: [&mut [f64; SLOTS]; 2],
     [win, lose, tie]: [f64; 3],
+    v_constant: f64,
     opp: &[T],
     out: &mut [T],
+    constant: &mut [T],
 ) {
     // Going up: the reach below each rank, into `out` (the other
     // player's same hand is added back going down).
     let mut below = Sums::zeroed(below);
     let mut theirs = live;
-    for m in mine {
+    for &(rank, start, end) in &mine.runs {
         while let [t, rest @ ..] = theirs {
-            if t.rank >= m.rank {
+            if t.rank >= rank {
                 break;
             }
             below.add(t.add, t.reach);
             theirs = rest;
         }
-        out[m.state as usize] = T::of(below.apart(m.sub));
+        for m in &mine.states[start as usize..end as usize] {
+            out[m.state as usize] = T::of(below.apart(m.sub));
+        }
     }
-    // With ties, `below` goes on to sum every live state.
-    if TIE {
+    // With ties or a constant, `below` goes on to sum every live state.
+    if TIE || CONSTANT {
         theirs.iter().for_each(|t| below.add(t.add, t.reach));
     }
     // Going down: the reach above, and the values.
     let mut above = Sums::zeroed(above);
     let mut theirs = live;
-    for m in mine.iter().rev() {
+    for &(rank, start, end) in mine.runs.iter().rev() {
         while let [rest @ .., t] = theirs {
-            if t.rank <= m.rank {
+            if t.rank <= rank {
                 break;
             }
             above.add(t.add, t.reach);
             theirs = rest;
         }
-        let i = m.state as usize;
-        let (mut lo, mut hi) = (out[i].wide(), above.apart(m.sub));
-        // The other player's same hand, taken out twice (once per card):
-        // back into the sum of its side (`side` is `Equal` without one).
-        if m.side != std::cmp::Ordering::Equal {
-            let back = opp[m.same as usize].wide();
-            if m.side == std::cmp::Ordering::Less {
-                lo += back;
-            } else {
-                hi += back;
-            }
+        for m in mine.states[start as usize..end as usize].iter().rev() {
+            down::<T, TIE, CONSTANT>(m, &below, &above, [win, lose, tie], v_constant, opp, out, constant);
         }
-        let mut v = win * lo + lose * hi;
-        if TIE {
-            // The compatible total: `apart` took the same hand out twice.
-            let back = if m.same == NO_SAME { 0.0 } else { opp[m.same as usize].wide() };
-            v += tie * (below.apart(m.sub) + back - lo - hi);
-        }
-        out[i] = T::of(v);
     }
+}
+
+/// A state's value going down (see [`passes`]): `below` sums every live
+/// state with `TIE` or `CONSTANT`, `above` those of a higher rank.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn down<T: Real, const TIE: bool, const CONSTANT: bool>(
+    m: &Ranked,
+    below: &Sums,
+    above: &Sums,
+    [win, lose, tie]: [f64; 3],
+    v_constant: f64,
+    opp: &[T],
+    out: &mut [T],
+    constant: &mut [T],
+) {
+    let i = m.state as usize;
+    let (mut lo, mut hi) = (out[i].wide(), above.apart(m.sub));
+    // The other player's same hand, taken out twice (once per card):
+    // back into the sum of its side (`side` is `Equal` without one).
+    if m.side != std::cmp::Ordering::Equal {
+        let back = opp[m.same as usize].wide();
+        if m.side == std::cmp::Ordering::Less {
+            lo += back;
+        } else {
+            hi += back;
+        }
+    }
+    let mut v = win * lo + lose * hi;
+    if TIE || CONSTANT {
+        // The compatible total: `apart` took the same hand out twice.
+        let back = opp.get(m.same as usize).map_or(0.0, |r| r.wide());
+        let total = below.apart(m.sub) + back;
+        if TIE {
+            v += tie * (total - lo - hi);
+        }
+        if CONSTANT {
+            constant[i] = T::of(v_constant * total);
+        }
+    }
+    out[i] = T::of(v);
 }

@@ -185,9 +185,7 @@ impl<'g> VectorCfr<'g> {
         let ranked = match &game.removal {
             // The leaves' states in rank order (`Leaves`).
             super::game::Removal::Cards(_) => {
-                game.rankings.len()
-                    * game.states.iter().map(|s| s.len()).sum::<usize>()
-                    * size_of::<super::cards::Ranked>()
+                game.rankings.len() * game.states.iter().map(|s| s.len()).sum::<usize>() * super::cards::ORDER_BYTES
             }
             super::game::Removal::Lists(_) => 0,
         };
@@ -325,7 +323,7 @@ impl<'g> VectorCfr<'g> {
         let n = self.game.states[player].len();
         let k = self.game.children(node).len();
         let off = self.slab[node as usize];
-        let mut denom = vec![0.0; n];
+        let mut denom = vec![0.0; 2 * n];
         with_sums!(&self.arrays, |sums| {
             let sums = &sums[off..off + k * n];
             for (i, r) in reached.iter_mut().enumerate() {

@@ -8,23 +8,105 @@
 //! inclusion-exclusion over the cards of each hand ([`super::cards`]).
 
 use super::cards;
-use super::game::{Conflicts, Payoff, PublicGame, Ranking, Removal};
+use super::game::{Conflicts, Payoff, PublicGame, PublicNode, Ranking, Removal};
 use super::real::Real;
 
 /// What a game's leaves read besides the game, worked out once for a run:
 /// with card removal, each showdown ranking's states in rank order with
-/// their cards' slots ([`cards::Ranked`]; empty otherwise).
+/// their cards' slots ([`cards::Ranked`]; empty otherwise), and per node
+/// the fold and showdown among its children valued in one go
+/// ([`Leaves::fused`]).
 pub struct Leaves {
-    ranked: Vec<[Vec<cards::Ranked>; 2]>,
+    ranked: Vec<[cards::Order; 2]>,
+    /// Per node (empty without card removal): the positions among its
+    /// children of a leaf of constant payoff and of a showdown whose
+    /// ranking holds each state of the deciding player once, and their
+    /// payoffs.
+    fused: Vec<Option<([u32; 2], [u32; 2])>>,
 }
 
 impl Leaves {
     pub fn new(game: &PublicGame) -> Leaves {
-        let ranked = match &game.removal {
-            Removal::Cards(hands) => game.rankings.iter().map(|r| hands.ranked(&r.rank, &r.sorted)).collect(),
-            Removal::Lists(_) => Vec::new(),
+        let Removal::Cards(hands) = &game.removal else { return Leaves { ranked: Vec::new(), fused: Vec::new() } };
+        let ranked = game.rankings.iter().map(|r| hands.ranked(&r.rank, &r.sorted)).collect();
+        // Per ranking and player, whether its states in rank order are
+        // each state once (a ranking made by `Ranking::new` always is).
+        let whole: Vec<[bool; 2]> = game
+            .rankings
+            .iter()
+            .map(|r| {
+                [0, 1].map(|p| {
+                    let mut seen = vec![false; r.sorted[p].len()];
+                    r.sorted[p]
+                        .iter()
+                        .all(|&(_, i)| seen.get_mut(i as usize).is_some_and(|s| !std::mem::replace(s, true)))
+                })
+            })
+            .collect();
+        let leaf = |c: u32| match game.nodes[c as usize] {
+            PublicNode::Terminal { payoff } => Some((payoff, game.payoffs[payoff as usize])),
+            _ => None,
         };
-        Leaves { ranked }
+        // Not at the root, whose children two threads may share one by
+        // one (`walk::splits`): the fold's sums, added in another order
+        // there, would make the answer depend on the threads.
+        let fused = (0..game.nodes.len() as u32)
+            .map(|v| {
+                let PublicNode::Decision { player, .. } = game.nodes[v as usize] else { return None };
+                if v == 0 {
+                    return None;
+                }
+                let kids = game.children(v);
+                let fold = kids.iter().position(|&c| matches!(leaf(c), Some((_, Payoff::Constant(_)))))?;
+                let call = kids.iter().position(|&c| {
+                    matches!(leaf(c), Some((_, Payoff::Showdown { ranking, .. })) if whole[ranking as usize][player as usize])
+                })?;
+                let payoff = |a: usize| leaf(kids[a]).map_or(0, |(p, _)| p);
+                Some(([fold as u32, call as u32], [payoff(fold), payoff(call)]))
+            })
+            .collect();
+        Leaves { ranked, fused }
+    }
+
+    /// The positions among decision `node`'s children of a leaf of
+    /// constant payoff (a fold) and of a showdown (the call) that
+    /// [`fused_values`] values in one go when the traverser decides at
+    /// `node` (both then see the other player's same reach).
+    /// Their payoffs come second.
+    #[inline]
+    pub fn fused(&self, node: u32) -> Option<([usize; 2], [u32; 2])> {
+        self.fused.get(node as usize).copied().flatten().map(|([f, c], payoffs)| ([f as usize, c as usize], payoffs))
+    }
+}
+
+/// Player `p`'s values at the two leaves [`Leaves::fused`] names among
+/// the children of a decision of `p` (`fold` and `call`: their payoffs),
+/// against the other player's reach `opp` (the same at both), into
+/// `fold_out` and `call_out`: what [`values`] gives for each, up to the
+/// order of the fold's sums over the other player's states.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub fn fused_values<T: Real>(
+    game: &PublicGame,
+    leaves: &Leaves,
+    [fold, call]: [&Payoff; 2],
+    p: usize,
+    opp: &[T],
+    fold_out: &mut [T],
+    call_out: &mut [T],
+) {
+    match (*fold, *call) {
+        (Payoff::Constant(v), Payoff::Showdown { ranking, win, lose, tie }) => {
+            let sign = if p == 0 { 1.0 } else { -1.0 };
+            let stakes = if p == 0 { [win, lose, tie] } else { [-lose, -win, -tie] };
+            let ranked = &leaves.ranked[ranking as usize];
+            cards::showdown_and_constant::<T, true>(ranked, p, stakes, v * sign, opp, call_out, fold_out)
+        }
+        // Not what `Leaves::fused` names: one by one.
+        _ => {
+            values(game, leaves, fold, p, opp, fold_out);
+            values(game, leaves, call, p, opp, call_out);
+        }
     }
 }
 

@@ -113,6 +113,19 @@ fn constants_and_showdowns_equal_their_matrices() {
                     assert!((g - w).abs() < 1e-12, "case {case}, player {p}: {got:?} against {want:?}");
                 }
             }
+            // A fold and a showdown valued in one go, as at a decision of
+            // `p` with both among its children, against the same reach.
+            let game = &fast[1].0;
+            let payoffs = [&Payoff::Constant(constant), &showdown];
+            let (mut fold, mut call) = (vec![f64::NAN; n[p]], vec![f64::NAN; n[p]]);
+            leaf::fused_values(game, &leaf::Leaves::new(game), payoffs, p, &opp, &mut fold, &mut call);
+            for (got, slow) in [(fold, &slow[1]), (call, &slow[0])] {
+                let mut want = vec![0.0; n[p]];
+                leaf::values(slow, &leaf::Leaves::new(slow), &slow.payoffs[0], p, &opp, &mut want);
+                for (g, w) in got.iter().zip(&want) {
+                    assert!((g - w).abs() < 1e-12, "case {case}, player {p}, fused: {got:?} against {want:?}");
+                }
+            }
         }
     }
 }
@@ -227,7 +240,7 @@ fn sixteen_bit_codes_round_trip_within_a_step() {
     let mut zeros = vec![7u16; 4];
     assert_eq!(encode_unsigned(&[0.0; 4], &mut zeros, 1), 0.0);
     assert_eq!((zeros, decode_unsigned(0, 0.0)), (vec![0; 4], 0.0));
-    let (mut sigma, mut denom) = (vec![0.0f64; 4], vec![0.0f64; 1]);
+    let (mut sigma, mut denom) = (vec![0.0f64; 4], vec![0.0f64; 2]);
     regret_matching(&codes, 1, &mut sigma, &mut denom);
     assert_eq!(sigma, [0.25; 4], "no positive regret: uniform");
     // One huge entry among small ones; infinities; NaN (codes 0).

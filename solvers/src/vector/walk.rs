@@ -106,7 +106,7 @@ pub fn arena_len(game: &PublicGame) -> usize {
 
 /// The current strategy of a decision from its regrets (`n_actions` rows
 /// of `n` states): regret matching, uniform where no regret is positive.
-/// `denom` is scratch of `n`.
+/// `denom` is scratch of `2 * n`.
 #[inline]
 pub fn regret_matching<T: Real, C: Cell>(regrets: &[C], n: usize, sigma: &mut [T], denom: &mut [T]) {
     regret_matching_times(regrets, n, None, sigma, denom)
@@ -139,18 +139,23 @@ fn regret_matching_times<T: Real, C: Cell>(
             *d += *s;
         }
     }
-    // One division per state, not per entry.
+    // One division per state, not per entry, and what to add to each of
+    // its entries times that inverse: the uniform strategy where the
+    // inverse is 0 (no regret is positive, so its entries are all 0; or
+    // their sum overflowed), else 0 (`x * inv + 0` is `x * inv`, which is
+    // not negative), so that the rows take no select.
     let zero = T::zero();
-    denom.iter_mut().for_each(|d| *d = if *d > zero { d.recip() } else { zero });
     let uniform = T::of(1.0 / (sigma.len() / n.max(1)) as f64);
+    let (denom, fill) = denom.split_at_mut(n);
+    for (d, f) in denom.iter_mut().zip(fill.iter_mut()) {
+        *d = if *d > zero { d.recip() } else { zero };
+        *f = if *d > zero { zero } else { uniform };
+    }
     for s_row in sigma.chunks_exact_mut(n) {
+        let rows = s_row.iter_mut().zip(denom.iter().zip(fill.iter()));
         match scale {
-            None => s_row.iter_mut().zip(denom.iter()).for_each(|(s, &inv)| {
-                *s = if inv > zero { *s * inv } else { uniform };
-            }),
-            Some(scale) => s_row.iter_mut().zip(denom.iter()).zip(scale).for_each(|((s, &inv), &x)| {
-                *s = if inv > zero { *s * inv } else { uniform } * x;
-            }),
+            None => rows.for_each(|(s, (&inv, &f))| *s = *s * inv + f),
+            Some(scale) => rows.zip(scale).for_each(|((s, (&inv, &f)), &x)| *s = (*s * inv + f) * x),
         }
     }
 }
@@ -166,6 +171,17 @@ pub fn average<T: Real, C: Cell>(sums: &[C], n: usize, sigma: &mut [T], denom: &
 #[inline]
 fn product<T: Real>(out: &mut [T], a: &[T], b: &[T]) {
     out.iter_mut().zip(a).zip(b).for_each(|((o, &x), &y)| *o = x * y);
+}
+
+/// Rows `i` and `j` (different) of `rows`, `n` entries a row.
+fn two_rows<T>(rows: &mut [T], [i, j]: [usize; 2], n: usize) -> [&mut [T]; 2] {
+    let (lo, hi) = rows.split_at_mut(i.max(j) * n);
+    let (first, second) = (&mut lo[i.min(j) * n..][..n], &mut hi[..n]);
+    if i < j {
+        [first, second]
+    } else {
+        [second, first]
+    }
 }
 
 /// Zeroes the entries `states` of `v`.
@@ -261,7 +277,7 @@ impl Walk<'_> {
         let (rows, rest) = rest.split_at_mut(k * n_me);
         if n > 0 {
             let off = self.slab[node as usize] - base;
-            let (denom, _) = rest.split_at_mut(n);
+            let (denom, _) = rest.split_at_mut(2 * n);
             regret_matching_times(&regrets[off..off + k * n], n, scale, sigma, denom);
         }
         (sigma, rows, rest)
@@ -302,10 +318,21 @@ impl Walk<'_> {
                 }
             }
             PublicNode::Decision { player, .. } if *player as usize == self.me => {
+                // A fold and a call beside it see the other player's
+                // reach as it is here: both valued in one go, first.
+                let fused = self.leaves.fused(node).filter(|(fc, _)| fc.iter().all(|a| range.contains(a)));
+                if let Some(([f, c], payoffs)) = fused {
+                    let payoffs = payoffs.map(|p| &game.payoffs[p as usize]);
+                    let [fold_row, call_row] = two_rows(rows, [f - range.start, c - range.start], n_me);
+                    leaf::fused_values(game, self.leaves, payoffs, self.me, opp, fold_row, call_row);
+                }
+                let done = |a: usize| fused.is_some_and(|(fc, _)| fc.contains(&a));
                 let reach = &mut reach[..n_me];
                 for ((a, &child), row) in range.zip(kids).zip(rows.chunks_exact_mut(n_me)) {
-                    product(reach, own, &sigma[a * n_me..(a + 1) * n_me]);
-                    self.update(child, store, reach, opp, row, rest, spare.as_deref_mut());
+                    if !done(a) {
+                        product(reach, own, &sigma[a * n_me..(a + 1) * n_me]);
+                        self.update(child, store, reach, opp, row, rest, spare.as_deref_mut());
+                    }
                 }
             }
             _ => {
@@ -388,7 +415,7 @@ impl Walk<'_> {
         let (sigma, rest) = arena.split_at_mut(k * n);
         if n > 0 {
             let off = self.slab[node as usize];
-            let (denom, _) = rest.split_at_mut(n);
+            let (denom, _) = rest.split_at_mut(2 * n);
             average(&sums[off..off + k * n], n, sigma, denom);
         }
         let sigma = &*sigma;
