@@ -210,6 +210,14 @@ def test_solving_releases_the_gil():
     assert ticks > 2 * seconds / 0.05, (ticks, seconds)
 
 
+def default_sigint():
+    """In a child about to run Python: SIGINT's default disposition. A
+    shell runs a background job with SIGINT ignored, which its children
+    inherit, and Python then installs no handler: Ctrl-C would never
+    reach the script (pytest run under `nohup ... &`)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_long_solve():
     script = textwrap.dedent(f"""
         import sys, time, galac
@@ -224,7 +232,9 @@ def test_ctrl_c_stops_a_long_solve():
             game.solve("cfr", iterations=10)
             print("solves again", flush=True)
     """)
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, preexec_fn=default_sigint
+    )
     assert proc.stdout.readline().strip() == "solving"
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
@@ -239,7 +249,9 @@ def run_script(body: str, timeout: float = 120) -> list[str]:
     """Runs `body` in a fresh interpreter (a signal or a memory limit
     there cannot hurt pytest's); its printed lines, after it exits with 0."""
     script = textwrap.dedent(body)
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout, preexec_fn=default_sigint
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout.splitlines()
 
