@@ -142,8 +142,9 @@ fn regret_matching_times<T: Real, C: Cell>(
     // One division per state, not per entry, and what to add to each of
     // its entries times that inverse: the uniform strategy where the
     // inverse is 0 (no regret is positive, so its entries are all 0; or
-    // their sum overflowed), else 0 (`x * inv + 0` is `x * inv`, which is
-    // not negative), so that the rows take no select.
+    // their finite sum overflowed: an infinite entry itself gives NaN),
+    // else 0 (`x * inv + 0` is `x * inv`, which is not negative), so that
+    // the rows take no select.
     let zero = T::zero();
     let uniform = T::of(1.0 / (sigma.len() / n.max(1)) as f64);
     let (denom, fill) = denom.split_at_mut(n);
