@@ -40,9 +40,16 @@
 //! the listed chance choices (whose outcomes the derivation works out per
 //! deal).
 
+mod flow;
+mod strengths;
+
 use crate::ir::{BlockId, Program, Term};
 use crate::span::Span;
-use crate::typeck::tast::{ChooseDomain, Domain, DomainKind, Expr, ExprKind, Pattern, Place};
+use crate::typeck::tast::Expr;
+use flow::{
+    domain_exprs, first_private, inst_flow, pattern_slots, payoff_code, player_choice, reachable, reads_private,
+    shown_after, slots_named,
+};
 
 /// A proof that the game's public course does not depend on its private
 /// values (see the module comment).
@@ -71,6 +78,12 @@ pub struct PublicCourse {
     pub keys: Vec<Vec<u32>>,
     /// Per block of `keys`: whether that code reads a private slot.
     pub reads_private: Vec<bool>,
+    /// When the payoff's code is a showdown (`public/strengths.rs`): the
+    /// two int locals it compares, player 0's then player 1's. What the
+    /// play pays then follows from the public values and how the first
+    /// compares with the second, and both hold their compared values when
+    /// the play ends.
+    pub strengths: Option<[u32; 2]>,
 }
 
 /// Why a game's course may depend on a private value: the message and the
@@ -86,9 +99,19 @@ impl PublicCourse {
     pub fn describe(&self, ir: &Program) -> String {
         let names: Vec<String> = self.private.iter().map(|&s| format!("`{}`", slot_name(ir, s))).collect();
         let blocks = self.payoff_code.iter().filter(|&&t| t).count();
+        let showdown = match self.strengths {
+            Some([a, b]) => format!(
+                "; the payoff is a showdown of `{}` ({}) against `{}` ({})",
+                slot_name(ir, a),
+                ir.players[0],
+                slot_name(ir, b),
+                ir.players[1]
+            ),
+            None => String::new(),
+        };
         format!(
             "private values {} steer only the payoff ({blocks} blocks) and the outcomes of {} later chance choices \
-             (card removal)",
+             (card removal){showdown}",
             if names.is_empty() { "(none)".to_string() } else { names.join(", ") },
             self.removal.len()
         )
@@ -118,9 +141,9 @@ pub fn public_course(ir: &Program) -> Result<PublicCourse, NotPublic> {
             if c.chooser.is_none() {
                 let mut bound = Vec::new();
                 pattern_slots(&c.pattern, &mut bound);
-                let shown = shown_to_all(ir, c.next);
+                let shown = shown_after(ir, c.next);
                 for s in bound {
-                    if !shown.contains(&s) {
+                    if !shown.iter().any(|&(to, shown)| to.is_none() && shown == s) {
                         private[s as usize] = true;
                     }
                 }
@@ -213,8 +236,9 @@ pub fn public_course(ir: &Program) -> Result<PublicCourse, NotPublic> {
         }
     }
     let (keys, reads_private) = keys(ir, &payoff_code, &private);
+    let strengths = strengths::strengths(ir, &deal, &payoff_code, &private);
     let private = (0..ir.slots.len() as u32).filter(|&s| private[s as usize]).collect();
-    Ok(PublicCourse { private, payoff_code, removal, keys, reads_private })
+    Ok(PublicCourse { private, payoff_code, removal, keys, reads_private, strengths })
 }
 
 /// [`public_course`], a refusal as one line located in `locator` (the
@@ -269,16 +293,6 @@ fn keys(ir: &Program, payoff_code: &[bool], private: &[bool]) -> (Vec<Vec<u32>>,
         keys[b] = named;
     }
     (keys, reads)
-}
-
-/// The slots `e` reads, into `out` (a fn call's arguments only, as in
-/// [`first_private`]).
-fn slots_named(e: &Expr, out: &mut Vec<u32>) {
-    match &e.kind {
-        ExprKind::Local(l) => out.push(l.0),
-        ExprKind::Var(v) => out.push(v.0),
-        kind => kind.children().for_each(|x| slots_named(x, out)),
-    }
 }
 
 /// For a branch of the deal on a private value, going to `ways`: the slots
@@ -352,172 +366,6 @@ impl Check<'_> {
             }
         }
         Ok(())
-    }
-}
-
-/// The block a player's choice goes on to.
-fn player_choice(term: &Term) -> Option<BlockId> {
-    match term {
-        Term::Choose(c) if c.chooser.is_some() => Some(c.next),
-        _ => None,
-    }
-}
-
-/// The blocks a terminator goes to (a choice's `next` included).
-fn successors(term: &Term) -> Vec<BlockId> {
-    match term {
-        Term::Jump(to) => vec![*to],
-        Term::Branch { then_to, else_to, .. } => vec![*then_to, *else_to],
-        Term::Choose(c) => vec![c.next],
-        Term::Reveal { next, .. } | Term::Payoff { next, .. } => vec![*next],
-        Term::Outcome(_) | Term::End => Vec::new(),
-    }
-}
-
-/// The blocks reachable from `from` (included); with `stop_at_moves`, not
-/// through a player's choice.
-fn reachable(ir: &Program, from: Vec<BlockId>, stop_at_moves: bool) -> Vec<bool> {
-    let mut seen = vec![false; ir.blocks.len()];
-    let mut stack = from;
-    while let Some(b) = stack.pop() {
-        if std::mem::replace(&mut seen[b.0 as usize], true) {
-            continue;
-        }
-        let term = &ir.blocks[b.0 as usize].term;
-        if stop_at_moves && player_choice(term).is_some() {
-            continue;
-        }
-        stack.extend(successors(term));
-    }
-    seen
-}
-
-/// Per block: whether no choice (a player's or chance's) is reachable
-/// from it, itself included.
-fn payoff_code(ir: &Program) -> Vec<bool> {
-    let n = ir.blocks.len();
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (b, block) in ir.blocks.iter().enumerate() {
-        for s in successors(&block.term) {
-            preds[s.0 as usize].push(b);
-        }
-    }
-    let mut to_choice = vec![false; n];
-    let mut stack: Vec<usize> = (0..n).filter(|&b| matches!(ir.blocks[b].term, Term::Choose(_))).collect();
-    while let Some(b) = stack.pop() {
-        if std::mem::replace(&mut to_choice[b], true) {
-            continue;
-        }
-        stack.extend(preds[b].iter().copied());
-    }
-    to_choice.into_iter().map(|c| !c).collect()
-}
-
-/// The slots a chance choice at `next` shows to every player before
-/// anything else happens (blocks with no instructions, jumps and reveals).
-fn shown_to_all(ir: &Program, mut next: BlockId) -> Vec<u32> {
-    let mut shown = Vec::new();
-    for _ in 0..ir.blocks.len() {
-        let block = &ir.blocks[next.0 as usize];
-        if !block.insts.is_empty() {
-            break;
-        }
-        match &block.term {
-            Term::Jump(to) => next = *to,
-            Term::Reveal { to, args, next: after, .. } => {
-                if to.is_none() {
-                    shown.extend(args.iter().filter_map(slot_of));
-                }
-                next = *after;
-            }
-            _ => break,
-        }
-    }
-    shown
-}
-
-/// The slot an expression is exactly, if it is one.
-fn slot_of(e: &Expr) -> Option<u32> {
-    match &e.kind {
-        ExprKind::Local(l) => Some(l.0),
-        ExprKind::Var(v) => Some(v.0),
-        _ => None,
-    }
-}
-
-/// The slots a pattern binds, into `out`.
-fn pattern_slots(p: &Pattern, out: &mut Vec<u32>) {
-    match p {
-        Pattern::Bind(l) => out.push(l.0),
-        Pattern::Wildcard => {}
-        Pattern::Tuple(ps) => ps.iter().for_each(|p| pattern_slots(p, out)),
-    }
-}
-
-/// An instruction's written slots and the expressions it reads.
-fn inst_flow(inst: &crate::ir::Inst) -> (Vec<u32>, Vec<&Expr>) {
-    use crate::ir::Inst;
-    let mut targets = Vec::new();
-    let mut from = Vec::new();
-    match inst {
-        Inst::Assign { place, value, .. } => {
-            place_flow(place, &mut targets, &mut from);
-            from.push(value);
-        }
-        Inst::Bind { pattern, value } => {
-            pattern_slots(pattern, &mut targets);
-            from.push(value);
-        }
-        Inst::Enumerate { slot, domain } => {
-            targets.push(*slot);
-            domain_kind_exprs(domain, &mut from);
-        }
-    }
-    (targets, from)
-}
-
-/// A place's slot, and its index expressions (read).
-fn place_flow<'a>(place: &'a Place, targets: &mut Vec<u32>, from: &mut Vec<&'a Expr>) {
-    match place {
-        Place::Var(v) => targets.push(v.0),
-        Place::Local(l) => targets.push(l.0),
-        Place::Index(p, i) => {
-            from.push(i);
-            place_flow(p, targets, from);
-        }
-    }
-}
-
-/// The expressions a choice's domain reads, into `out`.
-fn domain_exprs<'a>(d: &'a ChooseDomain, out: &mut Vec<&'a Expr>) {
-    match d {
-        ChooseDomain::Domain(d) => domain_kind_exprs(d, out),
-        ChooseDomain::Table(rows) => out.extend(rows.iter().map(|(e, _)| e)),
-    }
-}
-
-/// The expressions a domain reads, into `out`.
-fn domain_kind_exprs<'a>(d: &'a Domain, out: &mut Vec<&'a Expr>) {
-    match &d.kind {
-        DomainKind::Values(e) => out.push(e),
-        DomainKind::Enum(_) | DomainKind::Bool => {}
-        DomainKind::Product(parts) => parts.iter().for_each(|p| domain_kind_exprs(p, out)),
-    }
-}
-
-/// Whether `e` reads a private slot.
-fn reads_private(e: &Expr, private: &[bool]) -> bool {
-    first_private(e, private).is_some()
-}
-
-/// The first private slot `e` reads. A fn call reads its arguments only:
-/// fns are pure and read params, constants and their arguments
-/// (docs/language.md), so their bodies need no look.
-fn first_private(e: &Expr, private: &[bool]) -> Option<u32> {
-    match &e.kind {
-        ExprKind::Local(l) if private[l.0 as usize] => Some(l.0),
-        ExprKind::Var(v) if private[v.0 as usize] => Some(v.0),
-        kind => kind.children().find_map(|x| first_private(x, private)),
     }
 }
 

@@ -151,3 +151,64 @@ fn a_private_value_that_steers_the_course_is_refused_where_it_is_read() {
         Ok(vec!["c".to_string()])
     );
 }
+
+/// The names of the slots `src`'s showdown compares (player 0's, player
+/// 1's), if its payoff's code is one.
+fn showdown(src: &str) -> Option<[String; 2]> {
+    let c = compiled(src);
+    let course = public_course(&c.ir).unwrap_or_else(|e| panic!("{}", e.message));
+    course.strengths.map(|pair| pair.map(|s| super::slot_name(&c.ir, s).to_string()))
+}
+
+#[test]
+fn a_payoff_that_compares_one_value_of_each_player_is_a_showdown() {
+    let river = include_str!("../../examples/holdem_river.gala");
+    let named = Some(["a".to_string(), "b".to_string()]);
+    assert_eq!(showdown(river), named);
+    assert_eq!(showdown(include_str!("../../examples/holdem_turn.gala")), named);
+    assert_eq!(showdown(include_str!("../../examples/leduc.gala")), Some(["s1".into(), "s2".into()]));
+    // `galac ir` says so.
+    let c = compiled(river);
+    let course = public_course(&c.ir).expect("proved");
+    assert!(course.describe(&c.ir).ends_with("; the payoff is a showdown of `a` (oop) against `b` (ip)"));
+    // Kuhn's winner is an `if` expression of both cards: mixed.
+    assert_eq!(showdown(include_str!("../../examples/kuhn.gala")), None);
+    let edited = |from: &str, to: &str| {
+        assert!(river.contains(from), "{from}");
+        showdown(&river.replace(from, to))
+    };
+    // The payoff reads a private value elsewhere: its amount, a test.
+    assert_eq!(edited("outcome [stake, -stake];", "outcome [stake + a, -stake - a];"), None);
+    assert_eq!(edited("if b > a {", "if b > a || len(mine) > 1 {"), None);
+    assert_eq!(edited("if b > a {", "if b > 7 {"), None);
+    // Two of one player's values compared, or a strength from both hands.
+    let b = "let b = hand_rank(push(push(cards, theirs[0]), theirs[1]));";
+    assert_eq!(edited(b, "let b = hand_rank(push(push(cards, mine[1]), mine[0]));"), None);
+    assert_eq!(edited(b, "let b = hand_rank(push(push(cards, theirs[0]), mine[1]));"), None);
+    // A strength changed after the comparison no longer holds its value.
+    assert_eq!(edited("if b > a {", "a = 0;\n if b > a {"), None);
+    // The payoff's code compares two pairs of values.
+    assert_eq!(edited("if b > a {", "let c = a + 1;\n if b > c {"), None);
+    // Dealt values compared as they are; revealed to both, they are no one's.
+    let dealt = |reveal: &str| {
+        showdown(&format!(
+            "game g {{
+                players a, b;
+                flow {{
+                    choose nature c in 0..3;
+                    reveal a card(c);
+                    choose nature d in 0..3;
+                    {reveal}
+                    choose a x in [0, 1];
+                    reveal b moved(x);
+                    if c > d {{ outcome [1 + x, -1 - x]; }}
+                    if c == d {{ outcome [0, 0]; }}
+                    outcome [-1, 1];
+                }}
+            }}"
+        ))
+    };
+    assert_eq!(dealt("reveal b card(d);"), Some(["c".into(), "d".into()]));
+    assert_eq!(dealt("reveal b card(d); reveal a card(d);"), None);
+    assert_eq!(dealt("reveal a card(d);"), None);
+}
