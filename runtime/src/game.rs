@@ -202,6 +202,20 @@ pub trait Game {
     fn transplant(&self, into: &mut Self::State, from: &Self::State) {
         let _ = (into, from);
     }
+
+    /// For a state whose payoff's code ran to its end ([`Game::advance_payoff`]
+    /// returned [`Node::Terminal`]): when that code is a showdown, the two
+    /// strengths it compared, player 0's then player 1's; `None` otherwise
+    /// (the default). A showdown (the compiler's `public` proof) pays what
+    /// follows from the public values and how the first strength compares
+    /// with the second, and each strength follows from its player's private
+    /// values and the public ones, so a derivation runs the payoff's code
+    /// once per private state rather than once per deal. Only where
+    /// [`Game::representative`] is `Ok`.
+    fn strengths(&self, state: &Self::State) -> Option<[i64; 2]> {
+        let _ = state;
+        None
+    }
 }
 
 /// Default number of evaluation steps allowed between two nodes of the tree.

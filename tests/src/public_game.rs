@@ -9,7 +9,9 @@
 //! only the payoff agrees with the walk over every deal.
 
 use galac_runtime::tree::{build, BuildOptions};
-use galac_solvers::vector::{from_game, from_game_by_deal, from_tree, VectorCfr, POSTFLOP_DCFR};
+use galac_solvers::vector::{
+    from_game, from_game_by_deal, from_game_per_deal_showdowns, from_tree, VectorCfr, POSTFLOP_DCFR,
+};
 
 use crate::compiled::{holdem_river, holdem_turn, kuhn, leduc, liars_dice, poker};
 use crate::games::{instantiate, load_interp};
@@ -23,15 +25,17 @@ const TURN: &[&str] = &["oop_range=AsAh,9s8s,QdQs", "ip_range=JsJh,7s8h,AdKd:0.5
 /// `from_game_by_deal` and `from_tree` give the same public game for
 /// `file` at `params`, and so does `from_game` on the compiled game
 /// (`family`), which takes the representative walk too and advances as
-/// many states as the interpreter.
+/// many states as the interpreter; both give the game their showdowns'
+/// payoff code run per deal gives ([`same_showdowns`]).
 fn same_public_game<F: Family>(family: &F, file: &str, params: &[&str]) {
     let compiled = instantiate(family, params).unwrap_or_else(|e| panic!("{e}"));
+    same_showdowns(&compiled, &format!("{file} compiled"));
     let compiled = from_game(&compiled).unwrap_or_else(|e| panic!("{file} compiled: {e}"));
     assert!(compiled.representative.is_ok(), "{file} compiled: {:?}", compiled.representative);
     let game = load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
     let tree = build(&game, &BuildOptions { labels: true, ..BuildOptions::default() }).expect("builds").0;
     let from_tree = from_tree(&tree).unwrap_or_else(|e| panic!("{file}: {e}")).game;
-    let derived = from_game(&game).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let derived = same_showdowns(&game, file);
     assert!(derived.representative.is_ok(), "{file}: {:?}", derived.representative);
     let by_deal = from_game_by_deal(&game).unwrap_or_else(|e| panic!("{file}: {e}"));
     assert!(by_deal.representative.is_err());
@@ -42,6 +46,35 @@ fn same_public_game<F: Family>(family: &F, file: &str, params: &[&str]) {
     assert!(compiled.game == from_tree, "{file} {params:?}: the compiled game's public game differs");
     assert_eq!(compiled.representative, derived.representative, "{file}");
     assert_eq!(compiled.advanced, derived.advanced, "{file} {params:?}: states advanced");
+}
+
+/// `from_game` of `game` (`what` in messages), which pays a showdown's
+/// leaves from the players' strengths where the game gives them, and
+/// `from_game_per_deal_showdowns`, which runs the payoff's code for every
+/// deal, give the same public game; the first advances fewer states where
+/// the game has a showdown (the proof says so), as many otherwise.
+fn same_showdowns<G: galac_runtime::game::Game>(game: &G, what: &str) -> galac_solvers::vector::FromGame {
+    let derived = from_game(game).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let per_deal = from_game_per_deal_showdowns(game).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(derived.game == per_deal.game, "{what}: the showdowns from strengths pay otherwise");
+    let showdown = derived.representative.as_ref().is_ok_and(|proof| proof.contains("the payoff is a showdown"));
+    match showdown {
+        true => assert!(derived.advanced < per_deal.advanced, "{what}: {} states", derived.advanced),
+        false => assert_eq!(derived.advanced, per_deal.advanced, "{what}"),
+    }
+    derived
+}
+
+/// The full river spot (36,664 deals), interpreted and compiled: the
+/// showdowns paid from the players' strengths give the public game the
+/// payoff's code run per deal gives, with far fewer states advanced.
+#[test]
+fn the_rivers_showdowns_from_strengths_pay_as_per_deal() {
+    let game = load_interp("holdem_river.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let derived = same_showdowns(&game, "the river");
+    let compiled = instantiate(&holdem_river::Family, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let b = same_showdowns(&compiled, "the compiled river");
+    assert!(derived.game == b.game && derived.advanced == b.advanced);
 }
 
 /// On a small turn spot (about 200 deals) the representative walk advances a small part of

@@ -42,8 +42,15 @@ impl Layout {
     }
 
     /// Shares fields between non-interfering slots whose Rust types
-    /// (`type_key`) are equal; `owns_heap` says which slots hold lists.
-    pub fn new(ir: &ir::Program, type_key: impl Fn(u32) -> String, owns_heap: impl Fn(u32) -> bool) -> Layout {
+    /// (`type_key`) are equal; `owns_heap` says which slots hold lists;
+    /// the slots `pinned` keep their own field, read when the play has
+    /// ended (the showdown's strengths: `Game::strengths`).
+    pub fn new(
+        ir: &ir::Program,
+        type_key: impl Fn(u32) -> String,
+        owns_heap: impl Fn(u32) -> bool,
+        pinned: &[u32],
+    ) -> Layout {
         let n = ir.slots.len();
         if n > MAX_SHARED_SLOTS {
             return Layout::identity(n, ir.blocks.len());
@@ -55,12 +62,15 @@ impl Layout {
         let mut fields: Vec<u32> = Vec::new();
         let mut members: Vec<Vec<usize>> = Vec::new();
         for s in 0..n {
-            let reuse = if s < n_vars {
+            let reuse = if s < n_vars || pinned.contains(&(s as u32)) {
                 None
             } else {
                 (0..fields.len()).find(|&f| {
                     let first = fields[f] as usize;
-                    first >= n_vars && keys[first] == keys[s] && members[f].iter().all(|&m| !g.get(m, s))
+                    first >= n_vars
+                        && !pinned.contains(&fields[f])
+                        && keys[first] == keys[s]
+                        && members[f].iter().all(|&m| !g.get(m, s))
                 })
             };
             match reuse {

@@ -54,9 +54,8 @@ pub struct Interp {
     pub step_limit: u64,
     /// A reused buffer for fact and choice words (no allocation per node).
     words: std::cell::RefCell<Vec<u64>>,
-    /// Fn call frames given back, reused by the next calls (a frame was
-    /// two allocations and a reallocation a call: liar's dice counts its
-    /// dice by a fn at each leaf).
+    /// Fn call frames given back, reused by the next calls (a frame was two
+    /// allocations and a reallocation a call; liar's dice calls one a leaf).
     frames: std::cell::RefCell<Vec<Vec<Value>>>,
     labeler: galac_runtime::labels::Labeler,
     /// Per block, the locals live at its start (for [`Game::position_key`]).
@@ -379,8 +378,7 @@ impl Game for Interp {
         into.apply_delta(delta);
     }
 
-    /// The private slots' values alone, in `course.private`'s order (a
-    /// full state is 49 slots on hold'em, the private ones a few).
+    /// The private slots' values alone, in `course.private`'s order.
     fn donor(&self, state: &State) -> State {
         let slots = match &self.course {
             Ok(course) => course.private.iter().map(|&slot| state.slots[slot as usize].clone()).collect(),
@@ -395,6 +393,12 @@ impl Game for Interp {
                 into.slots[slot as usize] = v.clone();
             }
         }
+    }
+
+    /// The showdown's slots (none shared in the interpreter: each holds its last value).
+    fn strengths(&self, s: &State) -> Option<[i64; 2]> {
+        let slots = self.course.as_ref().ok()?.strengths?;
+        Some(slots.map(|slot| galac_runtime::value::Scalar::int(&s.slots[slot as usize])))
     }
 
     fn apply(&self, s: &mut State, action: u32, info: &mut InfoInterner) -> Result<(), GameError> {

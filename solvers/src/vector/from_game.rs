@@ -33,26 +33,34 @@ use galac_runtime::info::InfoInterner;
 use galac_runtime::rational::Ratio;
 use rustc_hash::FxHashMap;
 
-use super::draft::{Allowed, Draft, NONE};
+use super::draft::{Draft, NONE};
 pub use super::from_game_parts::FromGame;
-use super::from_game_parts::{deals, Entries, GameSets, Item, Outcomes, Step};
+use super::from_game_parts::{allowed, by_label, deals, interned, Entries, GameSets, Item, Lists, Outcomes, Step};
 use super::infer::refuse;
+use super::showdown;
 use crate::solver::SolveError;
 
 /// Works out the public game of `game` (see the module comment), or says
 /// why the game is outside the class, or the game's own error.
 pub fn from_game<G: Game>(game: &G) -> Result<FromGame, SolveError> {
-    derive(game, game.representative())
+    derive(game, game.representative(), true)
 }
 
 /// [`from_game`] walking every deal's state through every public node,
 /// even where one representative deal would do: the reference the
 /// representative walk is tested against.
 pub fn from_game_by_deal<G: Game>(game: &G) -> Result<FromGame, SolveError> {
-    derive(game, Err("asked to walk every deal".into()))
+    derive(game, Err("asked to walk every deal".into()), false)
 }
 
-fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<FromGame, SolveError> {
+/// [`from_game`] running a showdown's payoff code for every deal, not per
+/// player's strength ([`super::showdown`]): the reference that is tested
+/// against.
+pub fn from_game_per_deal_showdowns<G: Game>(game: &G) -> Result<FromGame, SolveError> {
+    derive(game, game.representative(), false)
+}
+
+fn derive<G: Game>(game: &G, representative: Result<String, String>, strengths: bool) -> Result<FromGame, SolveError> {
     let players = &game.info().players;
     if players.len() != 2 {
         return Err(refuse(format!(
@@ -78,6 +86,8 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>) -> Result<F
         sets: Default::default(),
         walked: false,
         advanced: 0,
+        firsts: [usize::MAX; 2],
+        strengths,
     };
     b.build(Entries::Dealt(deals), String::new(), NONE, [false; 2])?;
     let representative = match representative {
@@ -120,6 +130,11 @@ struct Builder<'g, G: Game> {
     walked: bool,
     /// States advanced so far (the deals' enumeration aside).
     advanced: u64,
+    /// Per player, its latest decision on the path being built (an index
+    /// of the draft's decisions), whose sets tell its private values apart.
+    firsts: [usize; 2],
+    /// Whether a showdown's leaf is paid from the players' strengths.
+    strengths: bool,
 }
 
 impl<G: Game> Builder<'_, G> {
@@ -161,10 +176,12 @@ impl<G: Game> Builder<'_, G> {
                 decided[player] = true;
                 let walk = decided == [true, true] && self.one;
                 // Every deal here is at every child.
-                let present = if walk { self.interned(sets.iter().map(|s| s.0).collect()) } else { Rc::default() };
+                let present =
+                    if walk { interned(&mut self.sets, sets.iter().map(|s| s.0).collect()) } else { Rc::default() };
                 let names = GameSets { game: self.game, info: &self.info };
                 self.draft.decision(id, player, n_actions, sets.into_iter(), &names)?;
                 self.draft.share_deals(&present);
+                let above = std::mem::replace(&mut self.firsts[player], self.draft.decisions.len() - 1);
                 let mut ids = Vec::with_capacity(labels.len());
                 for (a, label) in labels.into_iter().enumerate() {
                     debug_assert!(a < n_actions as usize);
@@ -181,25 +198,11 @@ impl<G: Game> Builder<'_, G> {
                         child => self.build(child, label, id, decided)?,
                     });
                 }
+                self.firsts[player] = above;
                 self.draft.children(id, &ids);
             }
             Step::Chance(items) => {
-                let mut group_of: FxHashMap<&str, usize> = FxHashMap::default();
-                let mut groups: Vec<Vec<usize>> = Vec::new();
-                for (i, item) in items.iter().enumerate() {
-                    let g = *group_of.entry(item.3.as_str()).or_insert_with(|| {
-                        groups.push(Vec::new());
-                        groups.len() - 1
-                    });
-                    groups[g].push(i);
-                }
-                drop(group_of);
-                let mut deals: Vec<u32> = items.iter().map(|item| item.0).collect();
-                deals.dedup();
-                let outcomes = groups
-                    .iter()
-                    .map(|g| Allowed::Each(g.iter().map(|&i| (items[i].0, items[i].2)).collect()))
-                    .collect();
+                let (groups, deals, outcomes) = by_label(&items);
                 self.draft.chance(id, Rc::new(deals), Rc::new(outcomes))?;
                 let mut slots: Vec<Option<Item<G::State>>> = items.into_iter().map(Some).collect();
                 let mut ids = Vec::with_capacity(groups.len());
@@ -307,15 +310,7 @@ impl<G: Game> Builder<'_, G> {
                     match self.tables.get(&memo) {
                         Some(&t) => t,
                         None => {
-                            let mut pays = Vec::with_capacity(present.len());
-                            let mut s = at.clone();
-                            for &d in present.iter() {
-                                // A copy of `at` in `s`'s memory (no allocation per deal).
-                                s.clone_from(&at);
-                                game.transplant(&mut s, &self.donors[d as usize]);
-                                pays.push(self.pays(id, &mut s)?);
-                            }
-                            let t = self.draft.deals_table(id, present.clone(), pays.into_iter())?;
+                            let t = self.deals_table(id, &at, present)?;
                             self.tables.insert(memo, t);
                             t
                         }
@@ -344,16 +339,39 @@ impl<G: Game> Builder<'_, G> {
         Ok(id)
     }
 
-    /// The one shared list of these deals (the memos know lists by address).
-    fn interned(&mut self, deals: Vec<u32>) -> Rc<Vec<u32>> {
-        match self.sets.get(&deals) {
-            Some(set) => set.clone(),
-            None => {
-                let set = Rc::new(deals);
-                self.sets.insert(set.clone());
-                set
+    /// The table of a leaf `id` stopped at the payoff's code (`at`) whose
+    /// code reads private values: each deal `present` transplanted and run
+    /// to the end, or, where that code is a showdown, as many as its
+    /// players' strengths need ([`super::showdown`]).
+    fn deals_table(&mut self, id: u32, at: &G::State, present: &Rc<Vec<u32>>) -> Result<u32, SolveError> {
+        // A copy of `at` in `s`'s memory (no allocation per deal).
+        let mut s = at.clone();
+        let mut run = |b: &mut Self, d: u32| {
+            s.clone_from(at);
+            b.game.transplant(&mut s, &b.donors[d as usize]);
+            Ok::<_, SolveError>((b.pays(id, &mut s)?, b.game.strengths(&s)))
+        };
+        let first = run(self, present[0])?;
+        // A game gives strengths at every showdown or at none.
+        self.strengths &= first.1.is_some();
+        let sets = match self.firsts {
+            [a, b] if self.strengths && a != usize::MAX && b != usize::MAX => {
+                let [a, b] = [a, b].map(|f| &self.draft.decisions[f]);
+                showdown::sets_of(present, [(&a.1, &a.2), (&b.1, &b.2)])
             }
+            _ => None,
+        };
+        if let Some(sets) = sets {
+            let leaf = self.draft.history(id);
+            let (outcomes, pays) = showdown::showdown(&sets, first, |i| run(self, present[i]), &leaf)?;
+            return self.draft.deals_table(id, present.clone(), outcomes.into_iter().map(|o| pays[o as usize]));
         }
+        let mut pays = Vec::with_capacity(present.len());
+        pays.push(first.0);
+        for &d in &present[1..] {
+            pays.push(run(self, d)?.0);
+        }
+        self.draft.deals_table(id, present.clone(), pays.into_iter())
     }
 
     /// The payoffs of `state`, stopped at the payoff's code, run to its end.
@@ -387,7 +405,6 @@ impl<G: Game> Builder<'_, G> {
         let mut group_of: FxHashMap<String, usize> = FxHashMap::default();
         // Per outcome: its deals, the first's probability, and each
         // deal's once one differs from it.
-        type Lists = Vec<(Vec<u32>, f64, Option<Vec<(u32, f64)>>)>;
         let (mut labels, mut lists, mut first, mut deals) = (Vec::new(), Lists::new(), Vec::new(), Vec::new());
         // An outcome allows at most every deal present: sized once, not
         // grown by doubling (the turn's river: 48 lists of 37,313 deals).
@@ -441,24 +458,7 @@ impl<G: Game> Builder<'_, G> {
             // Every deal allows every outcome: the representative goes on.
             first.iter_mut().for_each(|f: &mut (u32, u32)| f.0 = deal);
         }
-        // An outcome whose deals have one probability is that and the one
-        // shared list of its deals (the deals present below it).
-        let (mut allowed, mut present) = (Vec::with_capacity(lists.len()), Vec::with_capacity(lists.len()));
-        for (listed, prob, each) in lists {
-            match each {
-                None => {
-                    let set = self.interned(listed);
-                    allowed.push(Allowed::Same(prob, set.clone()));
-                    present.push(set);
-                }
-                Some(mut each) => {
-                    // Kept for the whole walk, so without the slack.
-                    each.shrink_to_fit();
-                    present.push(self.interned(each.iter().map(|&(d, _)| d).collect()));
-                    allowed.push(Allowed::Each(each));
-                }
-            }
-        }
+        let (allowed, present) = allowed(lists, &mut self.sets);
         Ok(Outcomes { deals: Rc::new(deals), labels, allowed: Rc::new(allowed), present, first })
     }
 

@@ -3,12 +3,15 @@
 //! [`deals`]), what they do there ([`Step`]), a chance node's public
 //! outcomes in a representative walk ([`Outcomes`]), the game's
 //! information sets' names for the draft ([`GameSets`]) and the result
-//! ([`FromGame`]). A leaf, so that the walk's file holds the walk.
+//! ([`FromGame`]), with the helpers that group a chance node's outcomes
+//! ([`by_label`], [`allowed`]) and share lists of deals ([`interned`]). A
+//! leaf, so that the walk's file holds the walk.
 
 use std::rc::Rc;
 
 use galac_runtime::game::{advance_out_of_line, Game, Node};
 use galac_runtime::info::InfoInterner;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::draft::{Allowed, Sets};
 use super::game::PublicGame;
@@ -188,6 +191,68 @@ impl<'p, S> Entries<'p, S> {
             Entries::Held(held) => (held, Vec::new(), &[], None),
             Entries::Dealt(dealt) => (Vec::new(), dealt, &[], None),
             Entries::Children(from, action) => (Vec::new(), Vec::new(), from, Some(action)),
+        }
+    }
+}
+
+/// A chance node's outcomes over its deals (`items`) grouped into public
+/// outcomes by label, in order of first appearance: each group's items,
+/// the deals there, and per group the deals it allows with their
+/// probability.
+pub(super) fn by_label<S>(items: &[Item<S>]) -> (Vec<Vec<usize>>, Vec<u32>, Vec<Allowed>) {
+    let mut group_of: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let g = *group_of.entry(item.3.as_str()).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(i);
+    }
+    let mut deals: Vec<u32> = items.iter().map(|item| item.0).collect();
+    deals.dedup();
+    let outcomes =
+        groups.iter().map(|g| Allowed::Each(g.iter().map(|&i| (items[i].0, items[i].2)).collect())).collect();
+    (groups, deals, outcomes)
+}
+
+/// Per public outcome of a chance node in a representative walk, as it is
+/// met: its deals, the first's probability, and each deal's once one
+/// differs from it.
+pub(super) type Lists = Vec<(Vec<u32>, f64, Option<Vec<(u32, f64)>>)>;
+
+/// The outcomes of `lists` as the draft keeps them, and per outcome the
+/// deals present below it: an outcome whose deals have one probability is
+/// that and the one shared list of its deals.
+pub(super) fn allowed(lists: Lists, sets: &mut FxHashSet<Rc<Vec<u32>>>) -> (Vec<Allowed>, Vec<Rc<Vec<u32>>>) {
+    let (mut allowed, mut present) = (Vec::with_capacity(lists.len()), Vec::with_capacity(lists.len()));
+    for (listed, prob, each) in lists {
+        match each {
+            None => {
+                let set = interned(sets, listed);
+                allowed.push(Allowed::Same(prob, set.clone()));
+                present.push(set);
+            }
+            Some(mut each) => {
+                // Kept for the whole walk, so without the slack.
+                each.shrink_to_fit();
+                present.push(interned(sets, each.iter().map(|&(d, _)| d).collect()));
+                allowed.push(Allowed::Each(each));
+            }
+        }
+    }
+    (allowed, present)
+}
+
+/// The one shared list of these deals among `sets` (a walk's memos know
+/// lists by address, so each is kept once and alive).
+pub(super) fn interned(sets: &mut FxHashSet<Rc<Vec<u32>>>, deals: Vec<u32>) -> Rc<Vec<u32>> {
+    match sets.get(&deals) {
+        Some(set) => set.clone(),
+        None => {
+            let set = Rc::new(deals);
+            sets.insert(set.clone());
+            set
         }
     }
 }

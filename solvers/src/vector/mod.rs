@@ -21,6 +21,7 @@ pub mod game;
 pub mod infer;
 pub mod leaf;
 pub mod real;
+mod showdown;
 pub mod store;
 pub mod walk;
 
@@ -33,7 +34,7 @@ use crate::cfr::schedule::Schedule;
 use crate::cfr::{Checks, Variant};
 use crate::solver::{Control, Observer, Progress, Solution, SolveError, Solver};
 pub use cfr::{VectorCfr, POSTFLOP_DCFR};
-pub use from_game::{from_game, from_game_by_deal, FromGame};
+pub use from_game::{from_game, from_game_by_deal, from_game_per_deal_showdowns, FromGame};
 pub use from_tree::{from_tree, FromTree};
 pub use game::{PerStreet, PublicGame};
 pub use store::Storage;

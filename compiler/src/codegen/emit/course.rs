@@ -1,5 +1,5 @@
 //! The representative walk's hooks (issue 45: `Game::representative`,
-//! `advance_public`, `course_key`, `transplant`), from the same
+//! `advance_public`, `course_key`, `transplant`, `strengths`), from the same
 //! [`PublicCourse`](crate::public::PublicCourse) the interpreter uses,
 //! worked out here and baked in: which blocks are the payoff's code, the
 //! public slots each keyed block reads, whether it reads a private one,
@@ -83,6 +83,15 @@ impl Emitter<'_> {
             self.inlined_blocks().iter().zip(&course.payoff_code).map(|(&i, &p)| i && !p).collect();
         let payoff_arms = self.arms(&inlined, |i| course.payoff_code[i]);
         let key_arms = self.course_key_arms(course);
+        // The showdown's slots keep their own fields (`Layout::new`'s `pinned`).
+        let strengths = course.strengths.map(|[a, b]| {
+            let (a, b) = (self.slot(a), self.slot(b));
+            quote! {
+                fn strengths(&self, s: &State) -> Option<[i64; 2]> {
+                    Some([s.#a, s.#b])
+                }
+            }
+        });
         let transplant_arms = self.transplant_arms(course);
         quote! {
             fn representative(&self) -> ::std::result::Result<String, String> {
@@ -146,6 +155,8 @@ impl Emitter<'_> {
                     _ => {}
                 }
             }
+
+            #strengths
         }
     }
 

@@ -76,7 +76,9 @@ impl<'a> Emitter<'a> {
             stopping: Default::default(),
         };
         let keys: Vec<String> = ir.slots.iter().map(|(_, t)| e.ty(t).to_string()).collect();
-        e.layout = Layout::new(ir, |i| keys[i as usize].clone(), |i| owns_heap(&ir.slots[i as usize].1, fixed_arrays));
+        let pinned = e.course.as_ref().ok().and_then(|c| c.strengths).map_or(Vec::new(), Vec::from);
+        let owns = |i: u32| owns_heap(&ir.slots[i as usize].1, fixed_arrays);
+        e.layout = Layout::new(ir, |i| keys[i as usize].clone(), owns, &pinned);
         e.deferred = deferred::deferred_records(ir, &e.layout, &e.remembered);
         e
     }
