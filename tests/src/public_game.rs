@@ -282,7 +282,7 @@ fn the_proof_agrees_with_the_walk_on_random_programs() {
     use galac_compiler::public::public_course;
     use galac_runtime::game::Game;
     let n: u64 = std::env::var("GALAC_PUBLIC_PROGRAMS").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
-    let (mut proved, mut walked_with_private) = (0, 0);
+    let (mut proved, mut walked_with_private, mut showdowns) = (0, 0, 0);
     for seed in 0..n {
         let generated = crate::progen::program(seed);
         let name = format!("g{seed}.gala");
@@ -296,6 +296,7 @@ fn the_proof_agrees_with_the_walk_on_random_programs() {
         }
         let Ok(course) = public_course(game.ir()) else { continue };
         proved += 1;
+        showdowns += usize::from(course.strengths.is_some());
         // The representative walk gives the walk over every deal's answer.
         let representative = from_game(&game).map(|d| d.game).map_err(|e| e.to_string());
         match from_game_by_deal(&game) {
@@ -326,7 +327,8 @@ fn the_proof_agrees_with_the_walk_on_random_programs() {
         }
     }
     crate::announce(&format!(
-        "public course: {proved} of {n} programs proved, {walked_with_private} with private values walked"
+        "public course: {proved} of {n} programs proved, {walked_with_private} with private values walked, \
+         {showdowns} with a showdown"
     ));
     assert!(proved > 0, "no program of {n} was proved");
 }

@@ -16,16 +16,18 @@
 //! in ([`Game::transplant`]), and each public outcome goes on with the
 //! first deal that allows it; a leaf stops at the payoff's code
 //! ([`Game::advance_public`]) and pays one amount for all when that code
-//! reads no private value, else is evaluated per deal once per
-//! [`Game::course_key`] (the public values it reads) and deals present.
+//! reads no private value, else is evaluated once per [`Game::course_key`]
+//! (the public values it reads) and deals present: per deal, or per
+//! player's private state where it is a showdown ([`super::showdown`]).
 //! Otherwise every deal's state is advanced at every public node, so the
-//! work is the scalar tree's node count. Chance outcomes are
-//! grouped into public outcomes by their labels, as `from_tree` also does
-//! (it has the subtrees to look into as well; here an outcome that some
-//! player tells apart under one label, or confuses under two, is refused by
-//! the draft's checks, never merged wrongly). The draft ([`super::draft`])
-//! is `from_tree`'s, so both give the same [`PublicGame`].
+//! work is the scalar tree's node count. Chance outcomes are grouped into
+//! public outcomes by their labels, as `from_tree` also does (it has the
+//! subtrees to look into as well; here an outcome that some player tells
+//! apart under one label, or confuses under two, is refused by the draft's
+//! checks, never merged wrongly). The draft ([`super::draft`]) is
+//! `from_tree`'s, so both give the same [`PublicGame`].
 
+use std::mem::take;
 use std::rc::Rc;
 
 use galac_runtime::game::{advance_out_of_line, Game, Node};
@@ -130,8 +132,7 @@ struct Builder<'g, G: Game> {
     walked: bool,
     /// States advanced so far (the deals' enumeration aside).
     advanced: u64,
-    /// Per player, its latest decision on the path being built (an index
-    /// of the draft's decisions), whose sets tell its private values apart.
+    /// Per player, its latest decision on the path built (a draft decision's index).
     firsts: [usize; 2],
     /// Whether a showdown's leaf is paid from the players' strengths.
     strengths: bool,
@@ -354,22 +355,21 @@ impl<G: Game> Builder<'_, G> {
         let first = run(self, present[0])?;
         // A game gives strengths at every showdown or at none.
         self.strengths &= first.1.is_some();
-        let sets = match self.firsts {
-            [a, b] if self.strengths && a != usize::MAX && b != usize::MAX => {
-                let [a, b] = [a, b].map(|f| &self.draft.decisions[f]);
-                showdown::sets_of(present, [(&a.1, &a.2), (&b.1, &b.2)])
-            }
-            _ => None,
-        };
-        if let Some(sets) = sets {
+        if self.strengths && !self.firsts.contains(&usize::MAX) {
+            // Each player's sets above, out of the draft while runs borrow the builder.
+            let taken = self.firsts.map(|f| (self.draft.decisions[f].1.clone(), take(&mut self.draft.decisions[f].2)));
             let leaf = self.draft.history(id);
-            let (outcomes, pays) = showdown::showdown(&sets, first, |i| run(self, present[i]), &leaf)?;
-            return self.draft.deals_table(id, present.clone(), outcomes.into_iter().map(|o| pays[o as usize]));
+            if let Some(sets) = showdown::Sets::new(present, taken.each_ref().map(|(d, s)| (&d[..], &s[..]))) {
+                let met = showdown::showdown(&sets, first, |i| run(self, present[i]), &leaf)?;
+                let table = self.draft.deals_table(id, present.clone(), met.pays(&sets));
+                self.firsts.into_iter().zip(taken).for_each(|(f, (_, sets))| self.draft.decisions[f].2 = sets);
+                return table;
+            }
+            self.firsts.into_iter().zip(taken).for_each(|(f, (_, sets))| self.draft.decisions[f].2 = sets);
         }
         let mut pays = Vec::with_capacity(present.len());
-        pays.push(first.0);
-        for &d in &present[1..] {
-            pays.push(run(self, d)?.0);
+        for (i, &d) in present.iter().enumerate() {
+            pays.push(if i == 0 { first.0 } else { run(self, d)?.0 });
         }
         self.draft.deals_table(id, present.clone(), pays.into_iter())
     }
