@@ -66,6 +66,9 @@ struct PublicJson {
     private: Vec<String>,
     /// The chance choices whose outcomes depend on the deal (blocks), when proved.
     removal: Vec<String>,
+    /// When the payoff's code is a showdown: the slots it compares, the
+    /// first player's then the second's (`["s24", "s25"]`).
+    strengths: Option<[String; 2]>,
     /// The proof in words, or why it fails.
     detail: String,
     /// Where a private value may steer the course (`file:line:column: `).
@@ -80,6 +83,7 @@ fn public(compiled: &galac_compiler::Compiled) -> PublicJson {
             proved: true,
             private: course.private.iter().map(|s| format!("s{s}")).collect(),
             removal: course.removal.iter().map(|b| format!("b{}", b.0)).collect(),
+            strengths: course.strengths.map(|pair| pair.map(|s| format!("s{s}"))),
             detail: course.describe(ir),
             at: None,
         },
@@ -87,6 +91,7 @@ fn public(compiled: &galac_compiler::Compiled) -> PublicJson {
             proved: false,
             private: Vec::new(),
             removal: Vec::new(),
+            strengths: None,
             detail: e.message,
             at: Some(compiled.source.at(e.span)),
         },

@@ -143,7 +143,7 @@ fn long_steps_are_announced_and_show_progress_off_a_terminal() {
 }
 
 /// `ir` ends with the public-course proof: the turn's hands are private
-/// and steer only the payoff; a game that branches on a dealt card after
+/// and steer only the payoff, a showdown; a game that branches on a dealt card after
 /// a move is not proved, at the branch.
 #[test]
 fn ir_says_whether_private_values_steer_the_course() {
@@ -154,6 +154,10 @@ fn ir_says_whether_private_values_steer_the_course() {
     assert_eq!(public["proved"], true, "{public}");
     assert_eq!(public["private"], serde_json::json!(["s2", "s3", "s4"]), "{public}");
     assert_eq!(public["removal"].as_array().map(Vec::len), Some(1), "{public}");
+    // Its payoff compares the two hands' ranks: a showdown, named in words too.
+    assert!(public["strengths"].as_array().is_some_and(|pair| pair.len() == 2), "{public}");
+    let detail = public["detail"].as_str().unwrap_or_default();
+    assert!(detail.ends_with("the payoff is a showdown of `a` (oop) against `b` (ip)"), "{detail}");
     let steered = "game g {\n  players a, b;\n  flow {\n    choose nature c in 0..3;\n    reveal a card(c);\n    \
                    choose a x in [0, 1];\n    reveal b moved(x);\n    if c > 1 { choose b y in [0, 1]; reveal a moved(y); }\n    \
                    outcome [x, -x];\n  }\n}\n";
