@@ -122,7 +122,7 @@ fn run_saving<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>, path: &
     };
     // A small tree is read back for the matrix view.
     let small = (saved.stats.nodes <= MATRIX_MAX_NODES as u64)
-        .then(|| crate::load_tree(game, path, &args.limits.build_options(true)).ok().map(|(t, _)| t))
+        .then(|| crate::load_tree(game.info(), path, &args.limits.build_options(true)).ok().map(|(t, _)| t))
         .flatten();
     let Some(timing) = repeat(game, args, make, saved.seconds) else { return 1 };
     report(game, args, make, &saved.stats, saved.build_bytes, &timing, small.as_ref())
@@ -257,6 +257,7 @@ pub struct TreeJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matrix: Option<crate::matrix::MatrixJson<'a>>,
 }
+crate::json_answers!(TreeJson<'_>);
 
 impl<'a> TreeJson<'a> {
     pub fn new(

@@ -449,6 +449,7 @@ fn summary_text(sol: &DoSolution) -> String {
 pub struct Findings<'a> {
     pub double_oracle: Summary<'a>,
 }
+crate::json_answers!(Findings<'_>);
 
 /// The oracle's bounds, gap and per-iteration curve.
 #[derive(serde::Serialize)]
@@ -586,6 +587,6 @@ fn untreed_report<G: Game>(
         exact: None,
         note: None,
     };
-    let json = serde_json::to_string(&answer).map_err(|e| format!("the answer cannot be written as JSON: {e}"))?;
+    let json = crate::answer::json_line(&answer).map_err(|e| format!("the answer cannot be written as JSON: {e}"))?;
     Ok((text, json))
 }

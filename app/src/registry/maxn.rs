@@ -62,6 +62,7 @@ pub struct Findings {
     pub pv_ends_at_chance: bool,
     pub max_n_ties: u64,
 }
+crate::json_answers!(Findings);
 
 /// The search over states' own fields of the `solve` JSON answer.
 #[derive(serde::Serialize)]
@@ -70,6 +71,7 @@ pub struct StateFindings {
     pub pv_ends_at_chance: bool,
     pub search: Counts,
 }
+crate::json_answers!(StateFindings);
 
 /// The search over states' counts.
 #[derive(serde::Serialize)]
@@ -241,7 +243,7 @@ pub fn state_search<G: Game>(game: &G, ties: Ties, options: StateOptions) -> Res
         exact: None,
         note: None,
     };
-    let json = serde_json::to_value(&answer).map_err(|e| SolveError::Unsupported {
+    let json = crate::answer::Json::json_value(&answer).map_err(|e| SolveError::Unsupported {
         solver: "max^n over states",
         reason: format!("the answer does not serialize: {e}"),
     })?;
