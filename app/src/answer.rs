@@ -1,8 +1,6 @@
 //! Answers to the user: the output format, standard output, titles and
 //! the game's params as JSON.
 
-use galac_runtime::game::Game;
-
 /// Output format of `tree` and `solve`.
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum Format {
@@ -20,8 +18,7 @@ pub fn emit(text: &str) {
 }
 
 /// "name (k=v, ...)" for titles.
-pub fn title<G: Game>(game: &G) -> String {
-    let info = game.info();
+pub fn title(info: &galac_runtime::game::GameInfo) -> String {
     if info.params.is_empty() {
         info.name.clone()
     } else {

@@ -97,7 +97,6 @@ pub fn run_with<G: Game>(
         );
         return 2;
     }
-    let json = args.format == Format::Json;
     if !args.limits.quiet {
         eprintln!(
             "note: the game's tree is too large to build: it is played on its public game, derived from the rules"
@@ -124,6 +123,34 @@ pub fn run_with<G: Game>(
             return 1;
         }
     };
+    let sides = Sides { seat, all_human, source: &source, solver };
+    play_games(info, public, &strategy, &sides, args, input, scripted, played)
+}
+
+/// Who plays which seat in [`run_with`]: the person's `seat`, or every
+/// seat; the others play `source` (made by the solver named).
+struct Sides<'a> {
+    seat: usize,
+    all_human: bool,
+    source: &'a Source,
+    solver: Option<String>,
+}
+
+/// [`run_with`]'s games on the public game, the others playing `strategy`;
+/// the exit status.
+#[allow(clippy::too_many_arguments)]
+fn play_games(
+    info: &galac_runtime::game::GameInfo,
+    public: &PublicGame,
+    strategy: &Strategy,
+    sides: &Sides<'_>,
+    args: &PlayArgs,
+    mut input: &mut dyn BufRead,
+    scripted: bool,
+    played: &mut Vec<Played>,
+) -> i32 {
+    let Sides { seat, all_human, source, ref solver } = *sides;
+    let json = args.format == Format::Json;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let opponents = match (all_human, &solver) {
         (true, _) => "every seat played here".to_string(),
@@ -135,18 +162,18 @@ pub fn run_with<G: Game>(
         json,
         &format!(
             "{}: {you}{opponents}; seed {seed}\nChoose an action by its label or its number (`quit` stops).\n",
-            crate::title(game)
+            crate::title(info)
         ),
     );
     let deal = Deal::new(public);
-    let mut table = Table { public, strategy: &strategy, style: args.cards.style(false), json, scripted };
+    let mut table = Table { public, strategy, style: args.cards.style(false), json, scripted };
     let mut scores = Scores::new(&info.players, args, (!all_human).then_some(seat), seed);
     for g in 0..args.games {
         say(json, &format!("\ngame {} of {}\n", g + 1, args.games));
         let mut rng = SplitMix64::stream(seed, u64::from(g));
         let human = |p: usize| all_human || p == seat;
         let game = deal.draw(&mut rng).ok_or(Stop::Error("the deal gives no pair of private states".into()));
-        let game = game.and_then(|pair| table.play(pair, &mut rng, input, &human));
+        let game = game.and_then(|pair| table.play(pair, &mut rng, &mut input, &human));
         let (trail, payoffs) = match game {
             Ok(done) => done,
             Err(Stop::Quit) => return 0,

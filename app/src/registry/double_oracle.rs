@@ -324,6 +324,36 @@ fn solve_with<G: Game, T>(
         tree.adopt_labels(labelled?)?;
     }
     harness.finish();
+    // The report is made once, here, for any game: `show` is called
+    // through `&mut dyn FnMut`, once.
+    let mut show = Some(show);
+    let mut shown = None;
+    let run = Run { result, tree: tree.as_ref(), options: &options, variant, tree_seconds, warm_seconds };
+    report(game.info(), run, req, &mut |answer| shown = show.take().map(|show| show(answer)))?;
+    Ok(shown.expect("report shows the answer once it is made"))
+}
+
+/// What a run of the oracle gives its report.
+struct Run<'a> {
+    result: Result<DoSolution, SolveError>,
+    /// The full tree, when it was built.
+    tree: Option<&'a galac_runtime::tree::Tree>,
+    options: &'a DoOptions,
+    variant: Variant,
+    tree_seconds: f64,
+    warm_seconds: f64,
+}
+
+/// The report of a run (writing `--curve`), handed to `show`; else why
+/// the run failed, with the flag that raises a limit it hit.
+fn report(
+    info: &galac_runtime::game::GameInfo,
+    run: Run<'_>,
+    req: &Request,
+    show: &mut dyn FnMut(Shown<'_, '_>),
+) -> Result<(), String> {
+    let Run { result, tree, options, variant, tree_seconds, warm_seconds } = run;
+    let d = req.args;
     let interrupted = options.cancel.as_ref().and_then(|c| c.reason()) == Some(&Reason::Interrupted);
     let sol = result.map_err(|e| match e {
         SolveError::Cancelled | SolveError::Lp(LpError::Cancelled) if interrupted => INTERRUPTED.to_string(),
@@ -344,9 +374,10 @@ fn solve_with<G: Game, T>(
         used.push(options.lp_backend().name());
     }
     let solver = format!("double oracle (do-{}, lp {})", variant.name(), used.join("+"));
-    let Some(tree) = &tree else {
-        let (text, json) = untreed_report(game, &sol, &solver, req)?;
-        return Ok(show(Shown::Untreed { text: &text, json: &json }));
+    let Some(tree) = tree else {
+        let (text, json) = untreed_report(info, &sol, &solver, req)?;
+        show(Shown::Untreed { text: &text, json: &json });
+        return Ok(());
     };
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let findings = fields(&Findings { double_oracle: summary(&sol) })?;
@@ -356,7 +387,7 @@ fn solve_with<G: Game, T>(
         phases.insert(0, ("warm start (cfr+)", warm_seconds));
     }
     let report = Report {
-        info: game.info(),
+        info,
         tree,
         labels: &labels,
         profile: &profile,
@@ -372,7 +403,8 @@ fn solve_with<G: Game, T>(
         exact: None,
         whole_nodes: None,
     };
-    Ok(show(Shown::Report(&report)))
+    show(Shown::Report(&report));
+    Ok(())
 }
 
 /// The answer on `tree`: its sets' unique labels, its profile and the
@@ -539,15 +571,14 @@ fn curve_csv(sol: &DoSolution) -> String {
 /// The report without a tree: the oracle's bounds (its gap is the exact
 /// NashConv) and the strategy at the sets the restricted game defines, as
 /// text and as the `solve` JSON answer (one line).
-fn untreed_report<G: Game>(
-    game: &G,
+fn untreed_report(
+    info: &galac_runtime::game::GameInfo,
     sol: &DoSolution,
     solver: &str,
     req: &Request,
 ) -> Result<(String, String), String> {
-    let info = game.info();
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
-    let mut text = format!("game: {}\nsolver: {solver}\n", crate::title(game));
+    let mut text = format!("game: {}\nsolver: {solver}\n", crate::title(info));
     for note in &notes {
         text += &format!("note: {note}\n");
     }
