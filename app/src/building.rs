@@ -192,11 +192,10 @@ pub fn build_saving<G: Game>(
     file: &std::fs::File,
     path: &std::path::Path,
 ) -> Result<galac_runtime::tree::Saved, galac_runtime::tree::BuildError> {
-    use galac_runtime::tree::Scratch;
     let start = std::time::Instant::now();
     let estimate = announce(game, limits);
     let threads = threads_for(make, limits, estimate);
-    let scratch = || -> std::io::Result<Box<dyn Scratch>> { Ok(Box::new(crate::output::scratch_beside(path)?)) };
+    let scratch = || scratch_beside(path);
     let build = |opts: &BuildOptions| match make {
         Some(make) if threads > 1 => galac_runtime::tree::build_parallel_saving(make, opts, threads, file, &scratch),
         _ => galac_runtime::tree::build_saving(game, opts, file),
@@ -204,6 +203,12 @@ pub fn build_saving<G: Game>(
     let mut saved = with_progress(limits, limits.build_options(true), estimate, build)?;
     saved.seconds = start.elapsed().as_secs_f64();
     Ok(saved)
+}
+
+/// A scratch file beside `path` for a part of a parallel build (made here,
+/// once, not in each game's crate: its `Scratch` methods with it).
+fn scratch_beside(path: &std::path::Path) -> std::io::Result<Box<dyn galac_runtime::tree::Scratch>> {
+    Ok(Box::new(crate::output::scratch_beside(path)?))
 }
 
 /// The threads to build on: `--threads`, or with 0 all cores unless the

@@ -386,7 +386,17 @@ fn run_without_tree<G: Game>(game: &G, args: &ExplainArgs, player: Option<Player
             return 1;
         }
     };
-    let public = &derived.game;
+    explain_public(info, &derived.game, args, player)
+}
+
+/// `explain` on the public game derived from the rules: the chosen public
+/// decisions' hands, solved by vector CFR's default run; the exit status.
+fn explain_public(
+    info: &GameInfo,
+    public: &galac_solvers::vector::PublicGame,
+    args: &ExplainArgs,
+    player: Option<PlayerId>,
+) -> i32 {
     let pattern = args.select.filter.as_deref().unwrap_or("");
     let chosen: Vec<_> = crate::hands_public::decisions(public)
         .into_iter()
@@ -403,7 +413,7 @@ fn run_without_tree<G: Game>(game: &G, args: &ExplainArgs, player: Option<Player
     let source = format!("solved by {source}");
     match args.format {
         Format::Text => {
-            let mut out = format!("game: {}\nprofile: {source}\n", crate::title(game.info()));
+            let mut out = format!("game: {}\nprofile: {source}\n", crate::title(info));
             out += &format!("public decisions shown: {} (`--filter` matches their public lines)\n", grids.len());
             for grid in &grids {
                 out += "\n";

@@ -104,8 +104,13 @@ fn write_files(info: &GameInfo, tree: &Tree, args: &ExportArgs, source: &str) ->
         files.push(FileJson { kind: "dot", path: path.display().to_string() });
     }
     if args.format == Format::Json {
-        let json =
-            ExportJson { schema: SCHEMA, game: &info.name, nodes: tree.n_nodes(), infosets: tree.infosets.len(), files };
+        let json = ExportJson {
+            schema: SCHEMA,
+            game: &info.name,
+            nodes: tree.n_nodes(),
+            infosets: tree.infosets.len(),
+            files,
+        };
         return crate::emit_json(&json);
     }
     0
