@@ -294,7 +294,7 @@ struct ExplainJson<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     grids: Vec<crate::hands::GridJson<'a>>,
 }
-crate::json_answers!(ExplainJson<'_>);
+json_answers!(ExplainJson<'_>);
 
 /// One information set of the `explain` answer.
 #[derive(serde::Serialize)]

@@ -125,7 +125,7 @@ struct ExportJson<'a> {
     infosets: usize,
     files: Vec<FileJson>,
 }
-crate::json_answers!(ExportJson<'_>);
+json_answers!(ExportJson<'_>);
 
 /// A file `export` wrote.
 #[derive(serde::Serialize)]

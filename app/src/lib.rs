@@ -6,6 +6,7 @@
 //! Exit status: 0 on success, 1 when the game cannot be built or solved,
 //! 2 when the program was called wrongly.
 
+#[macro_use]
 pub mod answer;
 pub mod building;
 pub mod cards;

@@ -476,4 +476,4 @@ pub(crate) struct PlayJson<'a> {
     pub play: &'a [String],
     pub payoffs: crate::report::Keyed<'a, i64>,
 }
-crate::json_answers!(PlayJson<'_>);
+json_answers!(PlayJson<'_>);

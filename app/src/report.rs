@@ -120,7 +120,7 @@ pub(crate) struct SolveJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
 }
-crate::json_answers!(SolveJson<'_>);
+json_answers!(SolveJson<'_>);
 
 /// A game's program checksum (`GameInfo::program`) as JSON gives it:
 /// 16 hex digits (a JSON number would lose digits past 2^53).

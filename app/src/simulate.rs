@@ -203,7 +203,7 @@ struct SimulateJson<'a> {
     solver: Option<&'a str>,
     players: Vec<SeatJson<'a>>,
 }
-crate::json_answers!(SimulateJson<'_>);
+json_answers!(SimulateJson<'_>);
 
 /// One seat of the `simulate` answer.
 #[derive(serde::Serialize)]

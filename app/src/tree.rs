@@ -265,7 +265,7 @@ pub struct TreeJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matrix: Option<crate::matrix::MatrixJson<'a>>,
 }
-crate::json_answers!(TreeJson<'_>);
+json_answers!(TreeJson<'_>);
 
 impl<'a> TreeJson<'a> {
     pub fn new(

@@ -482,7 +482,7 @@ fn summary_text(sol: &DoSolution) -> String {
 pub struct Findings<'a> {
     pub double_oracle: Summary<'a>,
 }
-crate::json_answers!(Findings<'_>);
+json_answers!(Findings<'_>);
 
 /// The oracle's bounds, gap and per-iteration curve.
 #[derive(serde::Serialize)]

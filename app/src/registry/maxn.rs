@@ -62,7 +62,7 @@ pub struct Findings {
     pub pv_ends_at_chance: bool,
     pub max_n_ties: u64,
 }
-crate::json_answers!(Findings);
+json_answers!(Findings);
 
 /// The search over states' own fields of the `solve` JSON answer.
 #[derive(serde::Serialize)]
@@ -71,7 +71,7 @@ pub struct StateFindings {
     pub pv_ends_at_chance: bool,
     pub search: Counts,
 }
-crate::json_answers!(StateFindings);
+json_answers!(StateFindings);
 
 /// The search over states' counts.
 #[derive(serde::Serialize)]

@@ -19,7 +19,7 @@ use super::solved::{fields, with_hint, Context, Solved};
 struct Findings {
     public_game: galac_solvers::vector::PerStreet,
 }
-crate::json_answers!(Findings);
+json_answers!(Findings);
 
 /// Runs vector CFR (`variant`: CFR+ or DCFR) on `tree`.
 pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &Context) -> Result<Solved, String> {
