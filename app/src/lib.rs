@@ -6,6 +6,8 @@
 //! Exit status: 0 on success, 1 when the game cannot be built or solved,
 //! 2 when the program was called wrongly.
 
+// `json_answers!` reaches the modules below by its textual scope: named
+// through the crate root it would make each of them depend on lib.rs.
 #[macro_use]
 pub mod answer;
 pub mod building;
