@@ -98,3 +98,32 @@ pub fn emit_json(answer: &dyn Json) -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// An answer written through `&dyn Json` has `serde_json::to_string`'s
+    /// bytes (what the answers were written with when generic), escapes
+    /// and non-ASCII text included.
+    #[test]
+    fn json_line_writes_serde_jsons_bytes() {
+        #[derive(serde::Serialize)]
+        struct Answer<'a> {
+            schema: &'a str,
+            label: String,
+            values: Vec<f64>,
+            missing: Option<u32>,
+        }
+        json_answers!(Answer<'_>);
+        let answer = Answer {
+            schema: "galac.test/1",
+            label: "♠A \"quoted\"\n\\ é".into(),
+            values: vec![0.5, -1e-12],
+            missing: None,
+        };
+        let line = super::json_line(&answer).expect("serialises");
+        assert_eq!(line, serde_json::to_string(&answer).expect("serialises"));
+        let value = super::Json::json_value(&answer).expect("serialises");
+        assert_eq!(value, serde_json::to_value(&answer).expect("serialises"));
+        assert_eq!(super::json_line(&value).expect("serialises"), line);
+    }
+}
