@@ -113,7 +113,10 @@ pub fn run_with<G: Game>(
     let made = match &source {
         _ if all_human => Ok((Strategy::uniform(public), None)),
         Source::Uniform => Ok((Strategy::uniform(public), None)),
-        Source::File(path) => Strategy::from_file(game, &derived, path).map(|s| (s, None)),
+        Source::File(path) => {
+            let sets = crate::registry::vcfr::public_sets(game, &derived);
+            Strategy::from_file(info, public, &sets, path).map(|s| (s, None))
+        }
         _ => Strategy::solved(public, &args.limits).map(|(s, name)| (s, Some(name))),
     };
     let (strategy, solver) = match made {
@@ -222,20 +225,19 @@ impl Strategy {
     /// The strategy a file written by `solve --out` gives (sets keyed as
     /// `registry::vcfr::public_sets` keys them; a state the file leaves
     /// out, which never reaches its decision, plays uniformly).
-    fn from_file<G: Game>(
-        game: &G,
-        derived: &galac_solvers::vector::FromGame,
+    fn from_file(
+        info: &galac_runtime::game::GameInfo,
+        public: &PublicGame,
+        sets: &[crate::registry::vcfr::PublicSet],
         path: &std::path::Path,
     ) -> Result<Strategy, String> {
         use galac_runtime::ids::{IdVec, InfosetId};
-        let public = &derived.game;
-        let sets = crate::registry::vcfr::public_sets(game, derived);
         let labels: IdVec<InfosetId, String> = IdVec::from(sets.iter().map(|s| s.label.clone()).collect::<Vec<_>>());
         let actions: Vec<Vec<String>> = (0..public.nodes.len() as u32)
             .map(|node| public.children(node).iter().map(|&c| public.labels[c as usize].clone()).collect())
             .collect();
         let target = PublicSets { actions, set_node: sets.iter().map(|s| s.node).collect() };
-        let loaded = crate::strategy_file::read_into(path, game.info(), &target, &labels, true)?;
+        let loaded = crate::strategy_file::read_into(path, info, &target, &labels, true)?;
         let mut strategy = Strategy::uniform(public);
         for (k, set) in sets.iter().enumerate() {
             let PublicNode::Decision { player, .. } = &public.nodes[set.node as usize] else { continue };

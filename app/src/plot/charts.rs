@@ -253,16 +253,26 @@ pub fn hands_without_tree<G: Game>(
     }
     let player = chosen_player(game.info(), select)?;
     let derived = galac_solvers::vector::from_game(game).map_err(|e| e.to_string())?;
-    let players = &game.info().players;
-    let firsts = crate::hands_public::firsts(&derived.game);
+    public_hands(game.info(), &derived.game, player, limits)
+}
+
+/// [`hands_without_tree`] on the public game derived from the rules.
+fn public_hands(
+    info: &GameInfo,
+    public: &galac_solvers::vector::PublicGame,
+    player: PlayerId,
+    limits: &crate::LimitArgs,
+) -> Result<String, String> {
+    let players = &info.players;
+    let firsts = crate::hands_public::firsts(public);
     let first = firsts.into_iter().filter(|d| d.player == player.index()).collect::<Vec<_>>();
     if first.is_empty() {
         return Err(format!("{} has no decision in this game", players[player.index()]));
     }
-    let (mut run, source) = crate::registry::vcfr::run_default(&derived.game, limits)?;
-    let grids = crate::hands_public::grids(&derived.game, &mut run.cfr, &first);
+    let (mut run, source) = crate::registry::vcfr::run_default(public, limits)?;
+    let grids = crate::hands_public::grids(public, &mut run.cfr, &first);
     let grid = grids.first().ok_or("the private states are not hands of two cards")?;
-    Ok(hands_svg(&crate::title(game.info()), &players[player.index()], grid, &format!("solved by {source}")))
+    Ok(hands_svg(&crate::title(info), &players[player.index()], grid, &format!("solved by {source}")))
 }
 
 /// The 13x13 chart of `grid`, the hands of `player` (a name) at one public
