@@ -2,7 +2,7 @@
 //! (`LimitArgs`), on one thread or several, with a progress counter, or
 //! read from a saved file; and flag groups at their defaults.
 
-use galac_runtime::game::{Game, DEFAULT_STEP_LIMIT};
+use galac_runtime::game::{Game, GameInfo, DEFAULT_STEP_LIMIT};
 use galac_runtime::memory::MemoryLimit;
 use galac_runtime::tree::{BuildError, BuildOptions};
 
@@ -101,24 +101,35 @@ pub fn build_tree<G: Game>(
     labels: bool,
 ) -> Option<(galac_runtime::tree::Tree, f64)> {
     if let Some(path) = &limits.tree {
-        return match load_tree(game, path, &limits.build_options(labels)) {
-            Ok(loaded) => Some(loaded),
-            Err(galac_runtime::tree::LoadError::Limit(e)) => {
-                eprintln!("error: cannot read the tree in `{}`: {e}", path.display());
-                print_limit_hint(&e);
-                None
-            }
-            Err(e) => {
-                eprintln!("error: cannot read the tree in `{}`: {e}", path.display());
-                None
-            }
-        };
+        return read_tree(game.info(), path, limits, labels);
     }
     match try_build_tree(game, make, limits, labels) {
         Ok(built) => Some(built),
         Err(e) => {
             eprintln!("error: {e}");
             print_limit_hint(&e);
+            None
+        }
+    }
+}
+
+/// [`build_tree`]'s tree read from `path` (`--tree`), or `None` after the
+/// message.
+fn read_tree(
+    info: &GameInfo,
+    path: &std::path::Path,
+    limits: &LimitArgs,
+    labels: bool,
+) -> Option<(galac_runtime::tree::Tree, f64)> {
+    match load_tree(info, path, &limits.build_options(labels)) {
+        Ok(loaded) => Some(loaded),
+        Err(galac_runtime::tree::LoadError::Limit(e)) => {
+            eprintln!("error: cannot read the tree in `{}`: {e}", path.display());
+            print_limit_hint(&e);
+            None
+        }
+        Err(e) => {
+            eprintln!("error: cannot read the tree in `{}`: {e}", path.display());
             None
         }
     }
@@ -135,14 +146,14 @@ pub(crate) fn print_limit_hint(e: &BuildError) {
 
 /// Reads a tree that `tree --save` wrote, within the node and memory limits
 /// of `opts`, with the seconds it took.
-pub fn load_tree<G: Game>(
-    game: &G,
+pub fn load_tree(
+    info: &GameInfo,
     path: &std::path::Path,
     opts: &BuildOptions,
 ) -> Result<(galac_runtime::tree::Tree, f64), galac_runtime::tree::LoadError> {
     let start = std::time::Instant::now();
     let file = std::fs::File::open(path)?;
-    let tree = galac_runtime::tree::load(file, game.info(), opts)?;
+    let tree = galac_runtime::tree::load(file, info, opts)?;
     Ok((tree, start.elapsed().as_secs_f64()))
 }
 
@@ -181,11 +192,10 @@ pub fn build_saving<G: Game>(
     file: &std::fs::File,
     path: &std::path::Path,
 ) -> Result<galac_runtime::tree::Saved, galac_runtime::tree::BuildError> {
-    use galac_runtime::tree::Scratch;
     let start = std::time::Instant::now();
     let estimate = announce(game, limits);
     let threads = threads_for(make, limits, estimate);
-    let scratch = || -> std::io::Result<Box<dyn Scratch>> { Ok(Box::new(crate::output::scratch_beside(path)?)) };
+    let scratch = || scratch_beside(path);
     let build = |opts: &BuildOptions| match make {
         Some(make) if threads > 1 => galac_runtime::tree::build_parallel_saving(make, opts, threads, file, &scratch),
         _ => galac_runtime::tree::build_saving(game, opts, file),
@@ -193,6 +203,12 @@ pub fn build_saving<G: Game>(
     let mut saved = with_progress(limits, limits.build_options(true), estimate, build)?;
     saved.seconds = start.elapsed().as_secs_f64();
     Ok(saved)
+}
+
+/// A scratch file beside `path` for a part of a parallel build (made here,
+/// once, not in each game's crate: its `Scratch` methods with it).
+fn scratch_beside(path: &std::path::Path) -> std::io::Result<Box<dyn galac_runtime::tree::Scratch>> {
+    Ok(Box::new(crate::output::scratch_beside(path)?))
 }
 
 /// The threads to build on: `--threads`, or with 0 all cores unless the
@@ -254,6 +270,21 @@ fn with_progress<T>(
     estimate: Option<f64>,
     build: impl FnOnce(&BuildOptions) -> T,
 ) -> T {
+    // The progress is compiled once, not in each game's crate: `build`
+    // runs through `&mut dyn FnMut`, which `progress_around` calls once.
+    let mut build = Some(build);
+    let mut result = None;
+    progress_around(limits, opts, estimate, &mut |opts| result = build.take().map(|build| build(opts)));
+    result.expect("progress_around runs the build")
+}
+
+/// [`with_progress`] for a build that keeps its own result.
+fn progress_around(
+    limits: &LimitArgs,
+    opts: BuildOptions,
+    estimate: Option<f64>,
+    build: &mut dyn FnMut(&BuildOptions),
+) {
     let bar = match estimate.filter(|n| *n >= ANNOUNCED_NODES) {
         Some(n) => crate::progress::estimated(n as u64, "nodes", limits.quiet),
         None => crate::progress::counter("nodes", limits.quiet),
@@ -267,11 +298,11 @@ fn with_progress<T>(
 
 /// Runs `build` while a ticker thread shows, on `bar`, the node count the
 /// builder posts (every 65,536 nodes); clears the bar when done.
-fn build_showing<T>(bar: &indicatif::ProgressBar, mut opts: BuildOptions, build: impl FnOnce(&BuildOptions) -> T) -> T {
+fn build_showing(bar: &indicatif::ProgressBar, mut opts: BuildOptions, build: &mut dyn FnMut(&BuildOptions)) {
     let made = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     opts.progress = Some(made.clone());
     let done = std::sync::atomic::AtomicBool::new(false);
-    let result = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let ticker = s.spawn(|| {
             while !done.load(std::sync::atomic::Ordering::Relaxed) {
                 crate::progress::advance_to(bar, made.load(std::sync::atomic::Ordering::Relaxed));
@@ -279,13 +310,11 @@ fn build_showing<T>(bar: &indicatif::ProgressBar, mut opts: BuildOptions, build:
                 std::thread::park_timeout(std::time::Duration::from_millis(100));
             }
         });
-        let result = build(&opts);
+        build(&opts);
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         ticker.thread().unpark();
-        result
     });
     bar.finish_and_clear();
-    result
 }
 
 /// Below about this many nodes, the default thread count builds on one

@@ -12,7 +12,7 @@
 
 use std::path::PathBuf;
 
-use galac_runtime::game::Game;
+use galac_runtime::game::{Game, GameInfo};
 use galac_runtime::ids::{IdSlice, InfosetId, NodeId, PlayerId};
 use galac_runtime::tree::{NodeView, Tree};
 use galac_solvers::beliefs::{explain, SetView};
@@ -80,8 +80,13 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
         return run_without_tree(game, args, player);
     }
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
-    let labels = crate::report::unique_labels(&tree);
-    let (profile, source) = match profile_for(game, &tree, &labels, args.select.strategy.as_deref(), &args.limits) {
+    explain_tree(info, &tree, args, player)
+}
+
+/// `explain` on the built tree; the exit status.
+fn explain_tree(info: &GameInfo, tree: &Tree, args: &ExplainArgs, player: Option<PlayerId>) -> i32 {
+    let labels = crate::report::unique_labels(tree);
+    let (profile, source) = match profile_for(info, tree, &labels, args.select.strategy.as_deref(), &args.limits) {
         Ok(x) => x,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -89,10 +94,10 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
         }
     };
     let style = args.select.cards.style(args.format == Format::Json);
-    let views = explain(&tree, &profile);
-    let parents = parents(&tree);
+    let views = explain(tree, &profile);
+    let parents = parents(tree);
     let letters = CardStyle { symbols: false, ..style.clone() };
-    let public = crate::private_info::public_view(&tree);
+    let public = crate::private_info::public_view(tree);
     let private = &public.private;
     let selected = |set: InfosetId| {
         let pattern = args.select.filter.as_deref().unwrap_or("");
@@ -101,8 +106,8 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
             && [label.clone(), style.rewrite(label), letters.rewrite(label)].iter().any(|l| matches(pattern, l))
     };
     // Hands of two cards: the selected sets of each public state as a grid.
-    let grids = if crate::hands::may_have_hands(&tree) {
-        crate::hands::grids(&tree, &profile, &views, &public, selected)
+    let grids = if crate::hands::may_have_hands(tree) {
+        crate::hands::grids(tree, &profile, &views, &public, selected)
     } else {
         Vec::new()
     };
@@ -115,7 +120,7 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
                 [] => "no private information".to_string(),
                 facts => style.rewrite(&facts.join(", ")),
             };
-            let histories = histories(&tree, &parents, &view, &style);
+            let histories = histories(tree, &parents, &view, &style);
             Shown { set, group, label, view, histories }
         })
         .collect();
@@ -130,14 +135,14 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
     });
     match args.format {
         Format::Text => {
-            let mut out = text(&tree, &profile, &shown, &source, &crate::title(game));
+            let mut out = text(tree, &profile, &shown, &source, &crate::title(info));
             for grid in &grids {
                 out += &crate::hands::text(grid, &info.players);
             }
             crate::emit(&out)
         }
         Format::Json => {
-            let mut answer = json(&tree, &profile, &shown, &source, game);
+            let mut answer = json(tree, &profile, &shown, &source, info);
             answer.grids = grids.iter().map(|g| crate::hands::GridJson::new(g, &info.players)).collect();
             return crate::emit_json(&answer);
         }
@@ -147,15 +152,15 @@ pub fn run<G: Game>(game: &G, args: &ExplainArgs, make: crate::Maker<G>) -> i32 
 
 /// The profile in `strategy` (a `solve --out` file), or the answer of the
 /// solver `solve` would choose; and where it came from.
-pub(crate) fn profile_for<G: Game>(
-    game: &G,
+pub(crate) fn profile_for(
+    info: &GameInfo,
     tree: &Tree,
     labels: &IdSlice<InfosetId, String>,
     strategy: Option<&std::path::Path>,
     limits: &LimitArgs,
 ) -> Result<(Profile, String), String> {
     if let Some(path) = strategy {
-        let loaded = crate::strategy_file::read(path, game.info(), tree, labels, false)?;
+        let loaded = crate::strategy_file::read(path, info, tree, labels, false)?;
         return Ok((loaded.profile, format!("strategy file {}", path.display())));
     }
     let solved = crate::registry::solve_by_default(tree, limits)?;
@@ -289,6 +294,7 @@ struct ExplainJson<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     grids: Vec<crate::hands::GridJson<'a>>,
 }
+json_answers!(ExplainJson<'_>);
 
 /// One information set of the `explain` answer.
 #[derive(serde::Serialize)]
@@ -316,14 +322,13 @@ struct BeliefJson<'a> {
     probability: f64,
 }
 
-fn json<'a, G: Game>(
+fn json<'a>(
     tree: &'a Tree,
     profile: &'a Profile,
     shown: &'a [Shown],
     source: &'a str,
-    game: &'a G,
+    info: &'a GameInfo,
 ) -> ExplainJson<'a> {
-    let info = game.info();
     let sets = shown
         .iter()
         .map(|s| SetJson {
@@ -381,7 +386,17 @@ fn run_without_tree<G: Game>(game: &G, args: &ExplainArgs, player: Option<Player
             return 1;
         }
     };
-    let public = &derived.game;
+    explain_public(info, &derived.game, args, player)
+}
+
+/// `explain` on the public game derived from the rules: the chosen public
+/// decisions' hands, solved by vector CFR's default run; the exit status.
+fn explain_public(
+    info: &GameInfo,
+    public: &galac_solvers::vector::PublicGame,
+    args: &ExplainArgs,
+    player: Option<PlayerId>,
+) -> i32 {
     let pattern = args.select.filter.as_deref().unwrap_or("");
     let chosen: Vec<_> = crate::hands_public::decisions(public)
         .into_iter()
@@ -398,7 +413,7 @@ fn run_without_tree<G: Game>(game: &G, args: &ExplainArgs, player: Option<Player
     let source = format!("solved by {source}");
     match args.format {
         Format::Text => {
-            let mut out = format!("game: {}\nprofile: {source}\n", crate::title(game));
+            let mut out = format!("game: {}\nprofile: {source}\n", crate::title(info));
             out += &format!("public decisions shown: {} (`--filter` matches their public lines)\n", grids.len());
             for grid in &grids {
                 out += "\n";

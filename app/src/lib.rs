@@ -6,6 +6,9 @@
 //! Exit status: 0 on success, 1 when the game cannot be built or solved,
 //! 2 when the program was called wrongly.
 
+// `json_answers!` reaches the modules below by its textual scope: named
+// through the crate root it would make each of them depend on lib.rs.
+#[macro_use]
 pub mod answer;
 pub mod building;
 pub mod cards;
@@ -61,27 +64,9 @@ struct ParamArgs {
 /// The `main` of a compiled solver: parses the process arguments and runs
 /// the command; returns the exit status.
 pub fn main<F: Family>(family: &F) -> i32 {
-    use clap::{CommandFactory, FromArgMatches};
-    memory::return_large_blocks();
-    building::mark_compiled_solver();
-    let about =
-        format!("Solver for the game `{}`, compiled by galac.\n\nParams: {}", family.name(), family.param_help());
-    // `kuhn --version`: "kuhn compiled by galac 0.1.0".
-    let version = format!("compiled by galac {}", env!("CARGO_PKG_VERSION"));
-    let command = SolverCli::command().name(family.name().to_string()).about(about).version(version);
-    let matches = match command.clone().try_get_matches() {
-        Ok(m) => m,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
-        }
-    };
-    let cli = match SolverCli::from_arg_matches(&matches) {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = e.print();
-            return 2;
-        }
+    let (cli, command) = match parse_args(family.name(), &family.param_help()) {
+        Ok(parsed) => parsed,
+        Err(code) => return code,
     };
     let source = format!("{} (compiled)", family.name());
     cli.cmd.run(
@@ -99,4 +84,31 @@ pub fn main<F: Family>(family: &F) -> i32 {
             run(&g, Some(&make), &source)
         },
     )
+}
+
+/// [`main`]'s command line for the game `name` (its params described by
+/// `param_help`), and the program's description for `completions` and
+/// `man`; `Err` holds the exit status after clap's message (or `--help`).
+fn parse_args(name: &str, param_help: &str) -> Result<(SolverCli, clap::Command), i32> {
+    use clap::{CommandFactory, FromArgMatches};
+    memory::return_large_blocks();
+    building::mark_compiled_solver();
+    let about = format!("Solver for the game `{name}`, compiled by galac.\n\nParams: {param_help}");
+    // `kuhn --version`: "kuhn compiled by galac 0.1.0".
+    let version = format!("compiled by galac {}", env!("CARGO_PKG_VERSION"));
+    let command = SolverCli::command().name(name.to_string()).about(about).version(version);
+    let matches = match command.clone().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            return Err(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match SolverCli::from_arg_matches(&matches) {
+        Ok(cli) => Ok((cli, command)),
+        Err(e) => {
+            let _ = e.print();
+            Err(2)
+        }
+    }
 }

@@ -52,11 +52,21 @@ fn refuse_protected(path: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// What writes a file's contents through its handle.
+type Writer<'a> = Box<dyn FnOnce(&File) -> io::Result<()> + 'a>;
+
 /// Writes `path` through `write` (which buffers its output itself); `-` is
 /// standard output. On any error a regular file is left as it was and no
 /// temporary file remains; a write error on a device (such as ENOSPC on
 /// `/dev/full`) is returned.
 pub fn write_atomically(path: &Path, write: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
+    // Boxed: the work below is compiled once, not for each caller's closure
+    // (callers generic over the game are compiled in each game's crate).
+    write_boxed(path, Box::new(write))
+}
+
+/// [`write_atomically`] for any writer.
+fn write_boxed(path: &Path, write: Writer<'_>) -> io::Result<()> {
     if path == Path::new("-") {
         return write_stdout(write);
     }
@@ -77,7 +87,7 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&File) -> io::Result<()>
 /// Writes standard output through a `File` on its descriptor, after what
 /// was printed before.
 #[cfg(unix)]
-fn write_stdout(write: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
+fn write_stdout(write: Writer<'_>) -> io::Result<()> {
     use io::Write;
     use std::os::fd::AsFd;
     io::stdout().flush()?;
@@ -87,7 +97,7 @@ fn write_stdout(write: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
 
 /// Elsewhere: the console device.
 #[cfg(not(unix))]
-fn write_stdout(write: impl FnOnce(&File) -> io::Result<()>) -> io::Result<()> {
+fn write_stdout(write: Writer<'_>) -> io::Result<()> {
     use io::Write;
     io::stdout().flush()?;
     write(&OpenOptions::new().write(true).open("CONOUT$")?)
@@ -140,11 +150,7 @@ fn follow_symlinks(path: &Path) -> io::Result<PathBuf> {
 
 /// Writes a temporary file beside `path`, gives it `permissions`, then
 /// renames it over `path`.
-fn replace(
-    path: &Path,
-    permissions: Option<fs::Permissions>,
-    write: impl FnOnce(&File) -> io::Result<()>,
-) -> io::Result<()> {
+fn replace(path: &Path, permissions: Option<fs::Permissions>, write: Writer<'_>) -> io::Result<()> {
     let name = path.file_name().ok_or_else(|| io::Error::other("not a file name"))?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,

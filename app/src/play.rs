@@ -17,7 +17,7 @@
 
 use std::io::{BufRead, IsTerminal};
 
-use galac_runtime::game::Game;
+use galac_runtime::game::{Game, GameInfo};
 use galac_runtime::ids::{InfosetId, NodeId, PlayerId};
 use galac_runtime::rng::SplitMix64;
 use galac_runtime::tree::{NodeView, Tree};
@@ -97,15 +97,21 @@ pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
             return 2;
         }
     };
-    let all_human = args.against == "human";
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else {
         return 1;
     };
-    let labels = crate::report::unique_labels(&tree);
-    let mut resolver = Resolver::new(&tree, info, &labels).with_limits(&args.limits);
+    play_tree(info, &tree, args, seat)
+}
+
+/// `play` on the built tree, the person at `seat` (unless every seat is a
+/// person's); the exit status.
+fn play_tree(info: &GameInfo, tree: &Tree, args: &PlayArgs, seat: u32) -> i32 {
+    let all_human = args.against == "human";
+    let labels = crate::report::unique_labels(tree);
+    let mut resolver = Resolver::new(tree, info, &labels).with_limits(&args.limits);
     let against = Source::parse(&args.against);
     let sources: Vec<Source> = (0..info.players.len()).map(|_| against.clone()).collect();
-    let profile = if all_human { Ok(galac_solvers::Profile::uniform(&tree)) } else { resolver.combine(&sources) };
+    let profile = if all_human { Ok(galac_solvers::Profile::uniform(tree)) } else { resolver.combine(&sources) };
     let profile = match profile {
         Ok(p) => p,
         Err(msg) => {
@@ -125,13 +131,13 @@ pub fn run<G: Game>(game: &G, args: &PlayArgs, make: crate::Maker<G>) -> i32 {
         json,
         &format!(
             "{}: {you}{opponents}; seed {seed}\nChoose an action by its label or its number (`quit` stops).\n",
-            crate::title(game)
+            crate::title(info)
         ),
     );
-    let sampler = Sampler::new(&tree, &profile);
+    let sampler = Sampler::new(tree, &profile);
     let stdin = std::io::stdin();
     let mut session = Session {
-        tree: &tree,
+        tree,
         input: stdin.lock(),
         scripted: !std::io::stdin().is_terminal(),
         trail: Vec::new(),
@@ -470,3 +476,4 @@ pub(crate) struct PlayJson<'a> {
     pub play: &'a [String],
     pub payoffs: crate::report::Keyed<'a, i64>,
 }
+json_answers!(PlayJson<'_>);

@@ -97,7 +97,6 @@ pub fn run_with<G: Game>(
         );
         return 2;
     }
-    let json = args.format == Format::Json;
     if !args.limits.quiet {
         eprintln!(
             "note: the game's tree is too large to build: it is played on its public game, derived from the rules"
@@ -114,7 +113,10 @@ pub fn run_with<G: Game>(
     let made = match &source {
         _ if all_human => Ok((Strategy::uniform(public), None)),
         Source::Uniform => Ok((Strategy::uniform(public), None)),
-        Source::File(path) => Strategy::from_file(game, &derived, path).map(|s| (s, None)),
+        Source::File(path) => {
+            let sets = crate::registry::vcfr::public_sets(game, &derived);
+            Strategy::from_file(info, public, &sets, path).map(|s| (s, None))
+        }
         _ => Strategy::solved(public, &args.limits).map(|(s, name)| (s, Some(name))),
     };
     let (strategy, solver) = match made {
@@ -124,6 +126,34 @@ pub fn run_with<G: Game>(
             return 1;
         }
     };
+    let sides = Sides { seat, all_human, source: &source, solver };
+    play_games(info, public, &strategy, &sides, args, input, scripted, played)
+}
+
+/// Who plays which seat in [`run_with`]: the person's `seat`, or every
+/// seat; the others play `source` (made by the solver named).
+struct Sides<'a> {
+    seat: usize,
+    all_human: bool,
+    source: &'a Source,
+    solver: Option<String>,
+}
+
+/// [`run_with`]'s games on the public game, the others playing `strategy`;
+/// the exit status.
+#[allow(clippy::too_many_arguments)]
+fn play_games(
+    info: &galac_runtime::game::GameInfo,
+    public: &PublicGame,
+    strategy: &Strategy,
+    sides: &Sides<'_>,
+    args: &PlayArgs,
+    mut input: &mut dyn BufRead,
+    scripted: bool,
+    played: &mut Vec<Played>,
+) -> i32 {
+    let Sides { seat, all_human, source, ref solver } = *sides;
+    let json = args.format == Format::Json;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let opponents = match (all_human, &solver) {
         (true, _) => "every seat played here".to_string(),
@@ -135,18 +165,18 @@ pub fn run_with<G: Game>(
         json,
         &format!(
             "{}: {you}{opponents}; seed {seed}\nChoose an action by its label or its number (`quit` stops).\n",
-            crate::title(game)
+            crate::title(info)
         ),
     );
     let deal = Deal::new(public);
-    let mut table = Table { public, strategy: &strategy, style: args.cards.style(false), json, scripted };
+    let mut table = Table { public, strategy, style: args.cards.style(false), json, scripted };
     let mut scores = Scores::new(&info.players, args, (!all_human).then_some(seat), seed);
     for g in 0..args.games {
         say(json, &format!("\ngame {} of {}\n", g + 1, args.games));
         let mut rng = SplitMix64::stream(seed, u64::from(g));
         let human = |p: usize| all_human || p == seat;
         let game = deal.draw(&mut rng).ok_or(Stop::Error("the deal gives no pair of private states".into()));
-        let game = game.and_then(|pair| table.play(pair, &mut rng, input, &human));
+        let game = game.and_then(|pair| table.play(pair, &mut rng, &mut input, &human));
         let (trail, payoffs) = match game {
             Ok(done) => done,
             Err(Stop::Quit) => return 0,
@@ -195,20 +225,19 @@ impl Strategy {
     /// The strategy a file written by `solve --out` gives (sets keyed as
     /// `registry::vcfr::public_sets` keys them; a state the file leaves
     /// out, which never reaches its decision, plays uniformly).
-    fn from_file<G: Game>(
-        game: &G,
-        derived: &galac_solvers::vector::FromGame,
+    fn from_file(
+        info: &galac_runtime::game::GameInfo,
+        public: &PublicGame,
+        sets: &[crate::registry::vcfr::PublicSet],
         path: &std::path::Path,
     ) -> Result<Strategy, String> {
         use galac_runtime::ids::{IdVec, InfosetId};
-        let public = &derived.game;
-        let sets = crate::registry::vcfr::public_sets(game, derived);
         let labels: IdVec<InfosetId, String> = IdVec::from(sets.iter().map(|s| s.label.clone()).collect::<Vec<_>>());
         let actions: Vec<Vec<String>> = (0..public.nodes.len() as u32)
             .map(|node| public.children(node).iter().map(|&c| public.labels[c as usize].clone()).collect())
             .collect();
         let target = PublicSets { actions, set_node: sets.iter().map(|s| s.node).collect() };
-        let loaded = crate::strategy_file::read_into(path, game.info(), &target, &labels, true)?;
+        let loaded = crate::strategy_file::read_into(path, info, &target, &labels, true)?;
         let mut strategy = Strategy::uniform(public);
         for (k, set) in sets.iter().enumerate() {
             let PublicNode::Decision { player, .. } = &public.nodes[set.node as usize] else { continue };

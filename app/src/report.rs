@@ -120,6 +120,7 @@ pub(crate) struct SolveJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
 }
+json_answers!(SolveJson<'_>);
 
 /// A game's program checksum (`GameInfo::program`) as JSON gives it:
 /// 16 hex digits (a JSON number would lose digits past 2^53).
@@ -130,8 +131,8 @@ pub(crate) fn program_hex(info: &galac_runtime::game::GameInfo) -> String {
 /// A small report (built whole): its JSON to `out` when given, then the
 /// report in `format`; the exit status (1 after the message when `out`
 /// cannot be written).
-pub(crate) fn emit_small(format: Format, out: Option<&Path>, text: &str, json: &impl serde::Serialize) -> i32 {
-    match serde_json::to_string(json) {
+pub(crate) fn emit_small(format: Format, out: Option<&Path>, text: &str, json: &dyn crate::answer::Json) -> i32 {
+    match crate::answer::json_line(json) {
         Ok(line) => emit_lines(format, out, text, &line),
         Err(e) => {
             eprintln!("error: the answer cannot be written as JSON: {e}");
@@ -146,9 +147,9 @@ pub(crate) fn emit_small(format: Format, out: Option<&Path>, text: &str, json: &
 /// as it was on an error), then the answer in `format`; the exit status
 /// (1 after the message when it cannot be written). The same bytes as
 /// [`emit_small`].
-pub(crate) fn emit_streamed(format: Format, out: Option<&Path>, text: &str, json: &impl serde::Serialize) -> i32 {
+pub(crate) fn emit_streamed(format: Format, out: Option<&Path>, text: &str, json: &dyn crate::answer::Json) -> i32 {
     let write = |w: &mut dyn Write| -> io::Result<()> {
-        serde_json::to_writer(&mut *w, json)?;
+        json.write_json(&mut *w)?;
         w.write_all(b"\n")?;
         w.flush()
     };

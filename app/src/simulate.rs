@@ -4,7 +4,8 @@
 //! plays run on the flat tree ([`galac_solvers::sample`]) on every core;
 //! a seed gives the same totals whatever the thread count.
 
-use galac_runtime::game::Game;
+use galac_runtime::game::{Game, GameInfo};
+use galac_runtime::tree::Tree;
 use galac_solvers::best_response::expected_values;
 use galac_solvers::sample::{Sampler, Totals};
 
@@ -85,9 +86,15 @@ pub fn run<G: Game>(game: &G, args: &SimulateArgs, make: crate::Maker<G>) -> i32
     let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else {
         return 1;
     };
-    let labels = crate::report::unique_labels(&tree);
-    let mut resolver = Resolver::new(&tree, info, &labels).with_limits(&args.limits);
-    let profile = match resolver.combine(&sources) {
+    simulate_tree(info, &tree, &sources, args)
+}
+
+/// `simulate` on the built tree, each seat playing its source; the exit
+/// status.
+fn simulate_tree(info: &GameInfo, tree: &Tree, sources: &[Source], args: &SimulateArgs) -> i32 {
+    let labels = crate::report::unique_labels(tree);
+    let mut resolver = Resolver::new(tree, info, &labels).with_limits(&args.limits);
+    let profile = match resolver.combine(sources) {
         Ok(p) => p,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -97,11 +104,11 @@ pub fn run<G: Game>(game: &G, args: &SimulateArgs, make: crate::Maker<G>) -> i32
     let threads = args.limits.threads_or_all();
     let start = std::time::Instant::now();
     let bar = crate::progress::bar(args.plays, "plays", args.limits.quiet);
-    let totals = Sampler::new(&tree, &profile).run(args.seed, args.plays, threads, &|n| bar.inc(n));
+    let totals = Sampler::new(tree, &profile).run(args.seed, args.plays, threads, &|n| bar.inc(n));
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
-    let expected = expected_values(&tree, &profile, &tree.preorder());
-    let report = Report { info, sources: &sources, totals: &totals, expected: &expected, seconds, threads, args };
+    let expected = expected_values(tree, &profile, &tree.preorder());
+    let report = Report { info, sources, totals: &totals, expected: &expected, seconds, threads, args };
     match args.format {
         Format::Text => crate::emit(&report.text(resolver.solver_name())),
         Format::Json => return crate::emit_json(&report.json(resolver.solver_name())),
@@ -196,6 +203,7 @@ struct SimulateJson<'a> {
     solver: Option<&'a str>,
     players: Vec<SeatJson<'a>>,
 }
+json_answers!(SimulateJson<'_>);
 
 /// One seat of the `simulate` answer.
 #[derive(serde::Serialize)]

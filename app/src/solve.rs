@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use galac_runtime::game::Game;
+use galac_runtime::game::{Game, GameInfo};
 use galac_runtime::ids::{IdSlice, InfosetId};
 use galac_runtime::tree::Tree;
 use galac_solvers::best_response::evaluate_on;
@@ -63,14 +63,14 @@ impl SolveArgs {
 }
 
 /// A strategy file read for `--strategy`, as the answer the report shows.
-fn given_strategy<G: Game>(
-    game: &G,
+fn given_strategy(
+    info: &GameInfo,
     path: &std::path::Path,
     tree: &Tree,
     labels: &IdSlice<InfosetId, String>,
     partial: bool,
 ) -> Result<registry::Solved, String> {
-    let loaded = crate::strategy_file::read(path, game.info(), tree, labels, partial)?;
+    let loaded = crate::strategy_file::read(path, info, tree, labels, partial)?;
     let name = if loaded.filled.is_empty() {
         "given strategy".to_string()
     } else {
@@ -160,13 +160,26 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     let Some((tree, gen_seconds)) = built else {
         return 1;
     };
+    solve_tree(game.info(), &tree, gen_seconds, args, job.as_deref())
+}
+
+/// `solve` on the built tree (in `gen_seconds`; with a distributed run's
+/// `job`, the rank's shard): the answer, checked and reported; the exit
+/// status.
+fn solve_tree(
+    info: &GameInfo,
+    tree: &Tree,
+    gen_seconds: f64,
+    args: &SolveArgs,
+    job: Option<&dyn galac_solvers::cfr::distributed::Collective>,
+) -> i32 {
     // Before any collective whose size depends on the game or the flags.
-    if let Some(Err(e)) = job.as_ref().map(|job| crate::distributed::check_same_job(&**job, game.info(), &tree)) {
+    if let Some(Err(e)) = job.map(|job| crate::distributed::check_same_job(job, info, tree)) {
         eprintln!("error: {e}");
         return 1;
     }
-    let labels = unique_labels(&tree);
-    let (solved, why) = match answer(game, args, &tree, &labels, job.as_deref()) {
+    let labels = unique_labels(tree);
+    let (solved, why) = match answer(info, args, tree, &labels, job) {
         Ok(answer) => answer,
         Err(code) => return code,
     };
@@ -181,16 +194,16 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
     // hold only its shard).
     let eval = match &solved.distributed {
         Some(run) => run.evaluation.clone(),
-        None => evaluate_on(&tree, profile, args.limits.threads_or_all()),
+        None => evaluate_on(tree, profile, args.limits.threads_or_all()),
     };
     let exact = args.exact.then(|| {
         let retry = args.strategy.is_none() && args.flags.lp.backend().ok() != Some(Some(Backend::Microlp));
-        crate::exact::section(&tree, profile, &labels, game.info(), retry)
+        crate::exact::section(tree, profile, &labels, info, retry)
     });
     let (sections, exact) = exact.map_or((String::new(), None), |(text, json)| (text, Some(json)));
     let report = Report {
-        info: game.info(),
-        tree: &tree,
+        info,
+        tree,
         labels: &labels,
         profile,
         unreached: &solved.solution.unreached,
@@ -216,15 +229,15 @@ pub fn run<G: Game>(game: &G, args: &SolveArgs, make: crate::Maker<G>) -> i32 {
 /// the `--strategy` file's, else the named solver's or the default's (the
 /// registry's choice on the tree's shape). `Err` holds the exit code, the
 /// error already printed.
-fn answer<G: Game>(
-    game: &G,
+fn answer(
+    info: &GameInfo,
     args: &SolveArgs,
     tree: &Tree,
     labels: &IdSlice<InfosetId, String>,
     job: Option<&dyn galac_solvers::cfr::distributed::Collective>,
 ) -> Result<(registry::Solved, Option<String>), i32> {
     if let Some(path) = &args.strategy {
-        return given_strategy(game, path, tree, labels, args.partial_strategy).map(|solved| (solved, None)).map_err(
+        return given_strategy(info, path, tree, labels, args.partial_strategy).map(|solved| (solved, None)).map_err(
             |msg| {
                 eprintln!("error: {msg}");
                 1

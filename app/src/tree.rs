@@ -80,16 +80,24 @@ fn run_in_memory<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>) -> i
         return 1;
     };
     if let Some(path) = &args.save {
-        let written = crate::write_atomically(path, |file| {
-            galac_runtime::tree::save(&tree, game.info(), std::io::BufWriter::with_capacity(1 << 20, file))
-        });
-        if let Err(e) = written {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
+        if !save(&tree, game.info(), path) {
             return 1;
         }
     }
     let Some(timing) = repeat(game, args, make, first) else { return 1 };
     report(game, args, make, &tree.stats(), tree.build_bytes(), &timing, Some(&tree))
+}
+
+/// Writes `tree` to `path` (`--save`); false after the message.
+fn save(tree: &galac_runtime::tree::Tree, info: &galac_runtime::game::GameInfo, path: &std::path::Path) -> bool {
+    let written = crate::write_atomically(path, |file| {
+        galac_runtime::tree::save(tree, info, std::io::BufWriter::with_capacity(1 << 20, file))
+    });
+    if let Err(e) = written {
+        eprintln!("error: cannot write `{}`: {e}", path.display());
+        return false;
+    }
+    true
 }
 
 /// `tree --save FILE`: the tree written to FILE as it is built (see
@@ -122,7 +130,7 @@ fn run_saving<G: Game>(game: &G, args: &TreeArgs, make: crate::Maker<G>, path: &
     };
     // A small tree is read back for the matrix view.
     let small = (saved.stats.nodes <= MATRIX_MAX_NODES as u64)
-        .then(|| crate::load_tree(game, path, &args.limits.build_options(true)).ok().map(|(t, _)| t))
+        .then(|| crate::load_tree(game.info(), path, &args.limits.build_options(true)).ok().map(|(t, _)| t))
         .flatten();
     let Some(timing) = repeat(game, args, make, saved.seconds) else { return 1 };
     report(game, args, make, &saved.stats, saved.build_bytes, &timing, small.as_ref())
@@ -257,6 +265,7 @@ pub struct TreeJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matrix: Option<crate::matrix::MatrixJson<'a>>,
 }
+json_answers!(TreeJson<'_>);
 
 impl<'a> TreeJson<'a> {
     pub fn new(

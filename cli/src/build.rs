@@ -254,3 +254,4 @@ struct BuildJson<'a> {
     binary: String,
     seconds: f64,
 }
+galac_app::json_answers!(BuildJson<'_>);

@@ -78,6 +78,7 @@ struct CheckJson<'a> {
     summary: Option<String>,
     diagnostics: Vec<DiagnosticJson<'a>>,
 }
+galac_app::json_answers!(CheckJson<'_>);
 
 /// One diagnostic: severity, message, the place of its primary label, every
 /// label, notes and help.

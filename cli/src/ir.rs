@@ -56,6 +56,7 @@ struct IrJson<'a> {
     blocks: Vec<BlockJson>,
     public: PublicJson,
 }
+galac_app::json_answers!(IrJson<'_>);
 
 /// Whether the game's course outside its payoff's code is proved the same
 /// for every deal (`galac_compiler::public`).

@@ -333,7 +333,7 @@ impl Game {
             select.filter = filter;
             let style = galac_app::cards::CardStyle { symbols: true, ..select.cards.style(false) };
             let game = compiled.interp(&values);
-            galac_app::plot::charts::strategy(&game, &built.tree, &select, &limits, &style)
+            galac_app::plot::charts::strategy(game.info(), &built.tree, &select, &limits, &style)
         })?;
         svg.map_err(SolveError::new_err)
     }

@@ -107,7 +107,9 @@ fn the_hands_chart_without_the_tree_is_the_trees() {
     let style = galac_app::cards::CardStyle { symbols: false, ..select.cards.style(true) };
     let opts = galac_runtime::tree::BuildOptions { labels: true, ..Default::default() };
     let tree = galac_runtime::tree::build(&game, &opts).unwrap_or_else(|e| panic!("{e}")).0;
-    let on_tree = galac_app::plot::charts::hands(&game, &tree, &select, &limits, &style).expect("a chart");
+    let on_tree =
+        galac_app::plot::charts::hands(galac_runtime::game::Game::info(&game), &tree, &select, &limits, &style)
+            .expect("a chart");
     let without = galac_app::plot::charts::hands_without_tree(&game, &select, &limits).expect("a chart");
     let tips = |svg: &str| -> Vec<String> {
         svg.split("<title>").skip(2).map(|t| t.split('<').next().unwrap_or("").to_string()).collect()

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use galac_runtime::game::Game;
+use galac_runtime::game::{Game, GameInfo};
 use galac_runtime::ids::{InfosetId, PlayerId};
 use galac_runtime::tree::Tree;
 
@@ -24,17 +24,16 @@ fn chosen_player(info: &galac_runtime::game::GameInfo, select: &crate::explain::
 }
 
 /// One stacked bar per chosen set of the player: the share of each action.
-pub fn strategy<G: Game>(
-    game: &G,
+pub fn strategy(
+    info: &GameInfo,
     tree: &Tree,
     select: &crate::explain::Selection,
     limits: &crate::LimitArgs,
     style: &CardStyle,
 ) -> Result<String, String> {
-    let info = game.info();
     let player = chosen_player(info, select)?;
     let labels = crate::report::unique_labels(tree);
-    let (profile, source) = crate::explain::profile_for(game, tree, &labels, select.strategy.as_deref(), limits)?;
+    let (profile, source) = crate::explain::profile_for(info, tree, &labels, select.strategy.as_deref(), limits)?;
     let facts_of = |s: InfosetId| facts(&labels[s]).len();
     let fewest = tree.infosets.keys().filter(|&s| tree.infosets[s].player == player).map(facts_of).min().unwrap_or(0);
     let sets: Vec<InfosetId> = tree
@@ -79,7 +78,7 @@ pub fn strategy<G: Game>(
     let bar = 36.0f64;
     let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(1) as f64;
     let step = (bar * 1.5).max(longest * 6.5 + 8.0);
-    let title = format!("{}: strategy of {} ({source})", crate::title(game), info.players[player.index()]);
+    let title = format!("{}: strategy of {} ({source})", crate::title(info), info.players[player.index()]);
     let width = (left + right + step * sets.len() as f64).max(title.chars().count() as f64 * 8.5 + 20.0);
     let height = 420.0;
     let plot_h = height - top - bottom;
@@ -210,20 +209,19 @@ pub fn curves(title: &str, files: &[PathBuf]) -> Result<String, String> {
 /// public state among the selected sets: in each cell, a bar per action as
 /// wide as its frequency, the cell's hands and value in its tooltip; cells
 /// the player holds no reaching hand of are grey.
-pub fn hands<G: Game>(
-    game: &G,
+pub fn hands(
+    info: &GameInfo,
     tree: &Tree,
     select: &crate::explain::Selection,
     limits: &crate::LimitArgs,
     style: &CardStyle,
 ) -> Result<String, String> {
-    let info = game.info();
     let player = chosen_player(info, select)?;
     if !crate::hands::may_have_hands(tree) {
         return Err("the hands chart needs a two-player game whose private information is hands of two cards".into());
     }
     let labels = crate::report::unique_labels(tree);
-    let (profile, source) = crate::explain::profile_for(game, tree, &labels, select.strategy.as_deref(), limits)?;
+    let (profile, source) = crate::explain::profile_for(info, tree, &labels, select.strategy.as_deref(), limits)?;
     let public = crate::private_info::public_view(tree);
     let views = galac_solvers::beliefs::explain(tree, &profile);
     let chosen = |s: InfosetId| {
@@ -237,7 +235,7 @@ pub fn hands<G: Game>(
         .into_iter()
         .next()
         .ok_or("no information set of the player that matches holds a hand of two cards")?;
-    Ok(hands_svg(&crate::title(game), &info.players[player.index()], grid, &source))
+    Ok(hands_svg(&crate::title(info), &info.players[player.index()], grid, &source))
 }
 
 /// The hands chart of a game whose tree is too large to build (the turn):
@@ -255,16 +253,26 @@ pub fn hands_without_tree<G: Game>(
     }
     let player = chosen_player(game.info(), select)?;
     let derived = galac_solvers::vector::from_game(game).map_err(|e| e.to_string())?;
-    let players = &game.info().players;
-    let firsts = crate::hands_public::firsts(&derived.game);
+    public_hands(game.info(), &derived.game, player, limits)
+}
+
+/// [`hands_without_tree`] on the public game derived from the rules.
+fn public_hands(
+    info: &GameInfo,
+    public: &galac_solvers::vector::PublicGame,
+    player: PlayerId,
+    limits: &crate::LimitArgs,
+) -> Result<String, String> {
+    let players = &info.players;
+    let firsts = crate::hands_public::firsts(public);
     let first = firsts.into_iter().filter(|d| d.player == player.index()).collect::<Vec<_>>();
     if first.is_empty() {
         return Err(format!("{} has no decision in this game", players[player.index()]));
     }
-    let (mut run, source) = crate::registry::vcfr::run_default(&derived.game, limits)?;
-    let grids = crate::hands_public::grids(&derived.game, &mut run.cfr, &first);
+    let (mut run, source) = crate::registry::vcfr::run_default(public, limits)?;
+    let grids = crate::hands_public::grids(public, &mut run.cfr, &first);
     let grid = grids.first().ok_or("the private states are not hands of two cards")?;
-    Ok(hands_svg(&crate::title(game), &players[player.index()], grid, &format!("solved by {source}")))
+    Ok(hands_svg(&crate::title(info), &players[player.index()], grid, &format!("solved by {source}")))
 }
 
 /// The 13x13 chart of `grid`, the hands of `player` (a name) at one public

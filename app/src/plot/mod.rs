@@ -57,7 +57,7 @@ pub struct PlotArgs {
 pub fn run<G: Game>(game: &G, args: &PlotArgs, make: crate::Maker<G>) -> i32 {
     let style = CardStyle { symbols: !args.select.cards.ascii, ..args.select.cards.style(false) };
     let svg = match args.chart {
-        Chart::Curve => charts::curves(&crate::title(game), &args.curve),
+        Chart::Curve => charts::curves(&crate::title(game.info()), &args.curve),
         Chart::Hands if crate::play_public::beyond_tree(game, &args.limits).is_some() => {
             charts::hands_without_tree(game, &args.select, &args.limits)
         }
@@ -68,13 +68,13 @@ pub fn run<G: Game>(game: &G, args: &PlotArgs, make: crate::Maker<G>) -> i32 {
             }
             let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
             match args.chart {
-                Chart::Tree => tree::draw(&tree, &crate::title(game), args.max_drawn, &style),
-                _ => charts::strategy(game, &tree, &args.select, &args.limits, &style),
+                Chart::Tree => tree::draw(&tree, &crate::title(game.info()), args.max_drawn, &style),
+                _ => charts::strategy(game.info(), &tree, &args.select, &args.limits, &style),
             }
         }
         Chart::Hands => {
             let Some((tree, _)) = crate::build_tree(game, make, &args.limits, true) else { return 1 };
-            charts::hands(game, &tree, &args.select, &args.limits, &style)
+            charts::hands(game.info(), &tree, &args.select, &args.limits, &style)
         }
     };
     write(args, svg)

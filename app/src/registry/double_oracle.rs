@@ -13,6 +13,7 @@ use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSol
 use galac_solvers::lp::LpError;
 use galac_solvers::solver::{Control, Progress, SolveError};
 
+use super::do_curve::{curve_as_it_goes, curve_csv};
 use super::harness::{Harness, StopArgs};
 use super::lp::LpArgs;
 use super::solved::{fields, with_hint};
@@ -324,6 +325,36 @@ fn solve_with<G: Game, T>(
         tree.adopt_labels(labelled?)?;
     }
     harness.finish();
+    // The report is made once, here, for any game: `show` is called
+    // through `&mut dyn FnMut`, once.
+    let mut show = Some(show);
+    let mut shown = None;
+    let run = Run { result, tree: tree.as_ref(), options: &options, variant, tree_seconds, warm_seconds };
+    report(game.info(), run, req, &mut |answer| shown = show.take().map(|show| show(answer)))?;
+    Ok(shown.expect("report shows the answer once it is made"))
+}
+
+/// What a run of the oracle gives its report.
+struct Run<'a> {
+    result: Result<DoSolution, SolveError>,
+    /// The full tree, when it was built.
+    tree: Option<&'a galac_runtime::tree::Tree>,
+    options: &'a DoOptions,
+    variant: Variant,
+    tree_seconds: f64,
+    warm_seconds: f64,
+}
+
+/// The report of a run (writing `--curve`), handed to `show`; else why
+/// the run failed, with the flag that raises a limit it hit.
+fn report(
+    info: &galac_runtime::game::GameInfo,
+    run: Run<'_>,
+    req: &Request,
+    show: &mut dyn FnMut(Shown<'_, '_>),
+) -> Result<(), String> {
+    let Run { result, tree, options, variant, tree_seconds, warm_seconds } = run;
+    let d = req.args;
     let interrupted = options.cancel.as_ref().and_then(|c| c.reason()) == Some(&Reason::Interrupted);
     let sol = result.map_err(|e| match e {
         SolveError::Cancelled | SolveError::Lp(LpError::Cancelled) if interrupted => INTERRUPTED.to_string(),
@@ -344,9 +375,10 @@ fn solve_with<G: Game, T>(
         used.push(options.lp_backend().name());
     }
     let solver = format!("double oracle (do-{}, lp {})", variant.name(), used.join("+"));
-    let Some(tree) = &tree else {
-        let (text, json) = untreed_report(game, &sol, &solver, req)?;
-        return Ok(show(Shown::Untreed { text: &text, json: &json }));
+    let Some(tree) = tree else {
+        let (text, json) = untreed_report(info, &sol, &solver, req)?;
+        show(Shown::Untreed { text: &text, json: &json });
+        return Ok(());
     };
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let findings = fields(&Findings { double_oracle: summary(&sol) })?;
@@ -356,7 +388,7 @@ fn solve_with<G: Game, T>(
         phases.insert(0, ("warm start (cfr+)", warm_seconds));
     }
     let report = Report {
-        info: game.info(),
+        info,
         tree,
         labels: &labels,
         profile: &profile,
@@ -372,7 +404,8 @@ fn solve_with<G: Game, T>(
         exact: None,
         whole_nodes: None,
     };
-    Ok(show(Shown::Report(&report)))
+    show(Shown::Report(&report));
+    Ok(())
 }
 
 /// The answer on `tree`: its sets' unique labels, its profile and the
@@ -449,6 +482,7 @@ fn summary_text(sol: &DoSolution) -> String {
 pub struct Findings<'a> {
     pub double_oracle: Summary<'a>,
 }
+json_answers!(Findings<'_>);
 
 /// The oracle's bounds, gap and per-iteration curve.
 #[derive(serde::Serialize)]
@@ -477,76 +511,17 @@ fn summary(sol: &DoSolution) -> Summary<'_> {
     }
 }
 
-/// The curve file's columns.
-const CURVE_HEADER: &str = "iteration,seconds,lower,upper,gap,lp_value,sequences1,sequences2,nodes,temp_leaves,explored,lp_seconds,br_seconds,expand_seconds\n";
-
-/// How often the curve file is rewritten during a run, in seconds.
-const CURVE_SECONDS: f64 = 10.0;
-
-/// `--curve` to a file rewritten during the run (every [`CURVE_SECONDS`],
-/// with the columns the progress tells), so that a run stopped from
-/// outside still leaves its bounds over time.
-fn curve_as_it_goes(path: &std::path::Path) -> Box<dyn FnMut(&Progress) + '_> {
-    let mut partial = String::new();
-    let mut written = std::time::Instant::now();
-    Box::new(move |p: &Progress| {
-        partial += &partial_row(p);
-        if written.elapsed().as_secs_f64() >= CURVE_SECONDS {
-            written = std::time::Instant::now();
-            let csv = format!("{CURVE_HEADER}{partial}");
-            // An error here is reported by the final write.
-            let _ = crate::write_atomically(path, |mut f| std::io::Write::write_all(&mut f, csv.as_bytes()));
-        }
-    })
-}
-
-/// A curve row during the run: what the progress tells (iteration,
-/// seconds, bounds, gap), the other columns empty until the final write.
-fn partial_row(p: &Progress) -> String {
-    let (lo, hi) = p.bounds.map_or((String::new(), String::new()), |(l, h)| (l.to_string(), h.to_string()));
-    let gap = p.bounds.map_or(String::new(), |(l, h)| (h - l).to_string());
-    format!("{},{},{lo},{hi},{gap},,,,,,,,,\n", p.iteration, p.seconds)
-}
-
-/// The curve file: one CSV row per iteration.
-fn curve_csv(sol: &DoSolution) -> String {
-    let mut out = String::from(CURVE_HEADER);
-    let num = |x: Option<f64>| x.map_or(String::new(), |x| x.to_string());
-    for i in &sol.iterations {
-        let gap = i.upper.zip(i.lower).map(|(u, l)| u - l);
-        out += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-            i.iteration,
-            i.seconds,
-            num(i.lower),
-            num(i.upper),
-            num(gap),
-            i.lp_value,
-            i.sequences[0],
-            i.sequences[1],
-            i.nodes,
-            i.temp_leaves,
-            i.explored,
-            i.lp_seconds,
-            i.br_seconds,
-            i.expand_seconds
-        );
-    }
-    out
-}
-
 /// The report without a tree: the oracle's bounds (its gap is the exact
 /// NashConv) and the strategy at the sets the restricted game defines, as
 /// text and as the `solve` JSON answer (one line).
-fn untreed_report<G: Game>(
-    game: &G,
+fn untreed_report(
+    info: &galac_runtime::game::GameInfo,
     sol: &DoSolution,
     solver: &str,
     req: &Request,
 ) -> Result<(String, String), String> {
-    let info = game.info();
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
-    let mut text = format!("game: {}\nsolver: {solver}\n", crate::title(game));
+    let mut text = format!("game: {}\nsolver: {solver}\n", crate::title(info));
     for note in &notes {
         text += &format!("note: {note}\n");
     }
@@ -586,6 +561,6 @@ fn untreed_report<G: Game>(
         exact: None,
         note: None,
     };
-    let json = serde_json::to_string(&answer).map_err(|e| format!("the answer cannot be written as JSON: {e}"))?;
+    let json = crate::answer::json_line(&answer).map_err(|e| format!("the answer cannot be written as JSON: {e}"))?;
     Ok((text, json))
 }

@@ -17,6 +17,7 @@ pub struct Findings {
     pub regret: [f64; 2],
     pub pivots: u64,
 }
+json_answers!(Findings);
 
 /// The registry's `lemke` row.
 pub fn run(tree: &Tree, cx: &Context) -> Result<Solved, String> {

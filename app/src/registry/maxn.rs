@@ -62,6 +62,7 @@ pub struct Findings {
     pub pv_ends_at_chance: bool,
     pub max_n_ties: u64,
 }
+json_answers!(Findings);
 
 /// The search over states' own fields of the `solve` JSON answer.
 #[derive(serde::Serialize)]
@@ -70,6 +71,7 @@ pub struct StateFindings {
     pub pv_ends_at_chance: bool,
     pub search: Counts,
 }
+json_answers!(StateFindings);
 
 /// The search over states' counts.
 #[derive(serde::Serialize)]
@@ -171,7 +173,7 @@ fn state_pv<G: Game>(game: &G, actions: &[u32]) -> Result<Vec<Move>, SolveError>
 /// once with `transpositions`, within `max_bytes`. No tree, so no profile:
 /// the report has the root vector, the principal variation and the counts.
 pub fn state_search<G: Game>(game: &G, ties: Ties, options: StateOptions) -> Result<StateReport, SolveError> {
-    let StateOptions { transpositions, depth, .. } = options;
+    let depth = options.depth;
     if depth.is_some_and(|d| d > maxn::search::MAX_SEARCH_DEPTH) {
         return Err(SolveError::Unsupported {
             solver: "max^n over states",
@@ -181,9 +183,22 @@ pub fn state_search<G: Game>(game: &G, ties: Ties, options: StateOptions) -> Res
     let start = std::time::Instant::now();
     let r = maxn::states::search(game, ties, options)?;
     let seconds = start.elapsed().as_secs_f64();
-    let info = game.info();
-    let value: Vec<String> = info.players.iter().zip(&r.value).map(|(p, v)| format!("{p} {v:.9}")).collect();
     let pv = state_pv(game, &r.principal_variation)?;
+    state_report(game.info(), &r, pv, seconds, ties, options)
+}
+
+/// [`state_search`]'s report of the search's result `r` (its principal
+/// variation `pv`, found in `seconds`).
+fn state_report(
+    info: &galac_runtime::game::GameInfo,
+    r: &maxn::states::StateResult,
+    pv: Vec<Move>,
+    seconds: f64,
+    ties: Ties,
+    options: StateOptions,
+) -> Result<StateReport, SolveError> {
+    let StateOptions { transpositions, depth, .. } = options;
+    let value: Vec<String> = info.players.iter().zip(&r.value).map(|(p, v)| format!("{p} {v:.9}")).collect();
     let choice = match (r.choice, pv.first()) {
         (Some(_), Some(m)) => m.action.clone(),
         _ => "(the root is not a decision)".into(),
@@ -241,7 +256,7 @@ pub fn state_search<G: Game>(game: &G, ties: Ties, options: StateOptions) -> Res
         exact: None,
         note: None,
     };
-    let json = serde_json::to_value(&answer).map_err(|e| SolveError::Unsupported {
+    let json = crate::answer::Json::json_value(&answer).map_err(|e| SolveError::Unsupported {
         solver: "max^n over states",
         reason: format!("the answer does not serialize: {e}"),
     })?;

@@ -52,8 +52,8 @@ pub struct DistributedRun {
 pub type Fields = serde_json::Map<String, serde_json::Value>;
 
 /// A solver's own serde struct as the fields of the `solve` answer.
-pub fn fields(findings: &impl serde::Serialize) -> Result<Fields, String> {
-    match serde_json::to_value(findings) {
+pub fn fields(findings: &dyn crate::answer::Json) -> Result<Fields, String> {
+    match findings.json_value() {
         Ok(serde_json::Value::Object(map)) => Ok(map),
         Ok(other) => Err(format!("a solver's findings are not a JSON object: {other}")),
         Err(e) => Err(format!("a solver's findings cannot be written as JSON: {e}")),

@@ -19,6 +19,7 @@ use super::solved::{fields, with_hint, Context, Solved};
 struct Findings {
     public_game: galac_solvers::vector::PerStreet,
 }
+json_answers!(Findings);
 
 /// Runs vector CFR (`variant`: CFR+ or DCFR) on `tree`.
 pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &Context) -> Result<Solved, String> {
@@ -81,7 +82,7 @@ pub fn run_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> i3
 
 /// Solves and writes the answer; its exit status.
 fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Result<i32, String> {
-    use galac_solvers::vector::{from_game, FromGame};
+    use galac_solvers::vector::from_game;
     let start = std::time::Instant::now();
     // What came before (the estimate of the tree, which enumerates the
     // deals too) and then the derivation's states are freed: their pages
@@ -93,8 +94,21 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
     // interner, which only they read, is freed before the solve.
     let full = req.format == crate::Format::Json || req.out.is_some();
     let names = full.then(|| PublicNames::new(game, &derived));
-    let FromGame { game: public, decisions, info, representative, advanced } = derived;
-    drop((decisions, info));
+    solve_public(game.info(), derived, names, req, start)
+}
+
+/// [`solve_game`] from the public game derived from the rules (`start`:
+/// when the derivation started); `names` when the JSON answer is written.
+fn solve_public(
+    info: &galac_runtime::game::GameInfo,
+    derived: galac_solvers::vector::FromGame,
+    names: Option<PublicNames>,
+    req: &GameRequest,
+    start: std::time::Instant,
+) -> Result<i32, String> {
+    use galac_solvers::vector::FromGame;
+    let FromGame { game: public, decisions, info: interner, representative, advanced } = derived;
+    drop((decisions, interner));
     crate::memory::give_back_freed();
     let public = &public;
     let built = start.elapsed().as_secs_f64();
@@ -113,7 +127,6 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
     let eval = run.cfr.evaluate();
     let phases = run.phases(built, start);
     let streets = public.per_street();
-    let info = game.info();
     let stopped = if run.stopped { ", stopped" } else { "" };
     let name =
         format!("{} ({} iterations{stopped}), on the public game without the tree", solver.name(), run.cfr.iteration);
@@ -125,7 +138,7 @@ fn solve_game<G: galac_runtime::game::Game>(game: &G, req: &GameRequest) -> Resu
     notes.push(format!("public game: decisions {:?}, leaves {:?} per street", streets.decisions, streets.leaves));
     let firsts = crate::hands_public::firsts(public);
     let grids = crate::hands_public::grids(public, &mut run.cfr, &firsts);
-    let mut text = format!("game: {}\nsolver: {name}\n", crate::title(game));
+    let mut text = format!("game: {}\nsolver: {name}\n", crate::title(info));
     for note in &notes {
         text += &format!("note: {note}\n");
     }

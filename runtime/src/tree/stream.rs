@@ -27,18 +27,26 @@ use crate::info::InfoInterner;
 /// A saved tree being written: the header (counts left at zero), the
 /// blocks at their offsets in any order, the late nodes patched in, then
 /// the header again with the counts, the tables and the checksum.
-pub(super) struct TreeFile<W> {
-    out: W,
+pub(super) struct TreeFile<'a> {
+    /// Behind `dyn`: the writing is compiled once, here, not again in each
+    /// crate that builds a game's tree (the writer is used per block).
+    out: &'a mut dyn Storage,
     header_len: u64,
     /// Per block written: the CRC-32 of its bytes and its node count.
     blocks: Vec<Option<(crc32fast::Hasher, usize)>>,
     buf: Vec<u8>,
 }
 
-impl<W: Read + Write + Seek> TreeFile<W> {
+/// Where a tree is saved as it is built: written, sought, and read back for
+/// the patches (a file; a cursor in the tests).
+pub trait Storage: Read + Write + Seek {}
+
+impl<T: Read + Write + Seek> Storage for T {}
+
+impl<'a> TreeFile<'a> {
     /// Starts the file `out` of a tree of the game `info` describes: its
     /// header, with the counts to come.
-    pub(super) fn new(mut out: W, info: &GameInfo) -> io::Result<TreeFile<W>> {
+    pub(super) fn new(out: &'a mut dyn Storage, info: &GameInfo) -> io::Result<TreeFile<'a>> {
         let head = header(info, &info.players, 0, 0, 0);
         out.seek(SeekFrom::Start(0))?;
         out.write_all(&head)?;
@@ -103,7 +111,7 @@ impl<W: Read + Write + Seek> TreeFile<W> {
     }
 }
 
-impl<W: Read + Write + Seek> BlockSink for TreeFile<W> {
+impl BlockSink for TreeFile<'_> {
     fn put_block(&mut self, index: u64, data: &[u32], first_child: &[u32]) -> io::Result<()> {
         block_bytes(data, first_child, &mut self.buf);
         let at = self.offset(index);
@@ -133,20 +141,25 @@ pub struct Saved {
 /// Builds the tree of `game` on this thread and writes it to `out` as
 /// [`super::save`] would (the same bytes), without holding its nodes:
 /// blocks go out as the build finishes them.
-pub fn build_saving<G: Game, W: Read + Write + Seek>(
+pub fn build_saving<G: Game, W: Storage>(game: &G, opts: &BuildOptions, mut out: W) -> Result<Saved, BuildError> {
+    build_saving_into(game, opts, &mut out)
+}
+
+/// [`build_saving`] into a borrowed file.
+pub(crate) fn build_saving_into<G: Game>(
     game: &G,
     opts: &BuildOptions,
-    out: W,
+    out: &mut dyn Storage,
 ) -> Result<Saved, BuildError> {
     build_saving_keeping(game, opts, out, KEEP).map(|(saved, _)| saved)
 }
 
 /// [`build_saving`] keeping `keep` nodes in memory; also says how many
 /// nodes came after their block.
-fn build_saving_keeping<G: Game, W: Read + Write + Seek>(
+fn build_saving_keeping<G: Game>(
     game: &G,
     opts: &BuildOptions,
-    out: W,
+    out: &mut dyn Storage,
     keep: usize,
 ) -> Result<(Saved, usize), BuildError> {
     let start = Instant::now();
@@ -169,7 +182,12 @@ fn build_saving_keeping<G: Game, W: Read + Write + Seek>(
 /// Writes `tree` to `out` as [`super::save`] does, its last block first,
 /// cutting its node arrays as their blocks go out (so that writing holds
 /// no more than the tree); returns its stats.
-pub fn save_consuming<W: Read + Write + Seek>(mut tree: Tree, info: &GameInfo, out: W) -> io::Result<Stats> {
+pub fn save_consuming<W: Storage>(tree: Tree, info: &GameInfo, mut out: W) -> io::Result<Stats> {
+    save_consuming_into(tree, info, &mut out)
+}
+
+/// [`save_consuming`] into a borrowed file.
+fn save_consuming_into(mut tree: Tree, info: &GameInfo, out: &mut dyn Storage) -> io::Result<Stats> {
     let stats = tree.stats();
     let n_nodes = tree.n_nodes();
     let mut file = TreeFile::new(out, info)?;

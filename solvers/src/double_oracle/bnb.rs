@@ -36,6 +36,18 @@ struct Met {
     reach: f64,
 }
 
+/// Sorts `met` by set, then node. Not generic: the sort is compiled once,
+/// here, not again in each game's crate with the search.
+fn sort_met(met: &mut [Met]) {
+    met.sort_unstable_by_key(|m| (m.set, m.node));
+}
+
+/// Sorts groups `(first, end, reach)` by decreasing reach (stable); not
+/// generic, as [`sort_met`].
+fn sort_groups(groups: &mut [(usize, usize, f64)]) {
+    groups.sort_by(|x, y| y.2.total_cmp(&x.2));
+}
+
 /// The search's state: the player, the opponent's strategy, scratch
 /// buffers reused across the recursion's levels.
 struct Search<'s, 'a, 'g, G: Game> {
@@ -162,7 +174,7 @@ impl<G: Game> Search<'_, '_, '_, G> {
     /// `None` once the total cannot exceed `lambda`.
     fn sets_below(&mut self, leaves: f64, met: &mut [Met], lambda: f64) -> Result<Option<f64>, SolveError> {
         // A set's nodes together, then sets by decreasing reach.
-        met.sort_unstable_by_key(|m| (m.set, m.node));
+        sort_met(met);
         let mut groups = self.group_pool.pop().unwrap_or_default();
         groups.clear();
         let mut i = 0;
@@ -171,7 +183,7 @@ impl<G: Game> Search<'_, '_, '_, G> {
             groups.push((i, j, met[i..j].iter().map(|m| m.reach).sum()));
             i = j;
         }
-        groups.sort_by(|x, y| y.2.total_cmp(&x.2));
+        sort_groups(&mut groups);
         let mut rest: f64 = groups.iter().map(|g| g.2 * self.max_payoff).sum();
         let mut total = Some(leaves);
         for &(lo, hi, reach) in &groups {

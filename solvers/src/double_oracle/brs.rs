@@ -69,7 +69,7 @@ pub(super) fn best_response<G: Game>(ex: &mut Explorer<G>, me: u32, opp: &Extend
         }
     }
     // Deepest sets first; a set's nodes together.
-    mine.sort_unstable_by_key(|&(d, set, node)| (std::cmp::Reverse(d), set, node));
+    deepest_first(&mut mine);
     let view = View { arena, me, opp };
     // The arena's nodes and sets are the explored game's: the walk shared
     // with the tree's best response sees them as its ids.
@@ -144,4 +144,11 @@ impl Responding for View<'_> {
             Kind::Terminal => 0.0,
         }
     }
+}
+
+/// Sorts `(depth, set, node)` deepest first, then by set and node. Not
+/// generic: the sort is compiled once, here, not again in each game's crate
+/// with the best response.
+fn deepest_first(mine: &mut [(u32, u32, u32)]) {
+    mine.sort_unstable_by_key(|&(d, set, node)| (std::cmp::Reverse(d), set, node));
 }

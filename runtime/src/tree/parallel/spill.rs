@@ -13,7 +13,7 @@
 //! interners) and a few blocks, and the file is byte for byte the one
 //! [`crate::tree::save`] writes for the tree built in memory.
 
-use std::io::{self, Read, Seek, Write};
+use std::io;
 use std::time::Instant;
 
 use super::merge::{prepare, Merging, Shift};
@@ -28,26 +28,37 @@ use crate::tree::options::{BuildError, BuildOptions};
 use crate::tree::outflow::{streamed_stats, BlockSink, Kinds};
 use crate::tree::saved::BLOCK;
 use crate::tree::set_labels::KeptLabels;
-use crate::tree::stream::{build_saving, Saved, TreeFile};
+use crate::tree::stream::{build_saving_into, Saved, Storage, TreeFile};
 
 /// Builds the tree of the game `make` creates on up to `threads` threads
 /// and writes it to `out` as [`crate::tree::save`] would (the same bytes),
 /// without holding its nodes: each part writes them to a scratch file that
 /// `scratch` makes, and the merge copies them, renumbered, into `out`. As
 /// [`crate::tree::build_parallel`] falls back to a build on one thread, this
-/// falls back to [`build_saving`], and also when a scratch file cannot be
+/// falls back to [`crate::tree::build_saving`], and also when a scratch file cannot be
 /// made, written or read back.
-pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
+pub fn build_parallel_saving<G: Game, W: Storage>(
     make: &(dyn Fn() -> Option<G> + Sync),
     opts: &BuildOptions,
     threads: usize,
     mut out: W,
     scratch: &MakeScratch<'_>,
 ) -> Result<Saved, BuildError> {
+    parallel_saving_into(make, opts, threads, &mut out, scratch)
+}
+
+/// [`build_parallel_saving`] into a borrowed file.
+fn parallel_saving_into<G: Game>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+    opts: &BuildOptions,
+    threads: usize,
+    out: &mut dyn Storage,
+    scratch: &MakeScratch<'_>,
+) -> Result<Saved, BuildError> {
     let start = Instant::now();
     let Split { game, mut global, state, root, bounds } = split(make, threads, opts)?;
     if bounds.is_empty() {
-        return build_saving(&game, opts, out);
+        return build_saving_into(&game, opts, out);
     }
     let budget = Budget::default();
     let parts = match build_parts(make, &bounds, opts, threads, &budget, Some(scratch)) {
@@ -56,23 +67,23 @@ pub fn build_parallel_saving<G: Game, W: Read + Write + Seek>(
         Err(BuildError::Write(_)) => None,
         parts => parts?,
     };
-    let Some(parts) = parts else { return build_saving(&game, opts, out) };
-    let merged = match merge_saving(&game, &mut global, &state, root, parts, &bounds, opts, &budget, &mut out) {
+    let Some(parts) = parts else { return build_saving_into(&game, opts, out) };
+    let merged = match merge_saving(&game, &mut global, &state, root, parts, &bounds, opts, &budget, out) {
         Err(BuildError::TooMuchMemory { .. }) => None,
         merged => merged?,
     };
     // Too large to merge, parts that disagree on perfect recall, or a
     // scratch file that could not be read back: on one thread (which
     // writes every byte of the file again).
-    let Some(mut saved) = merged else { return build_saving(&game, opts, out) };
+    let Some(mut saved) = merged else { return build_saving_into(&game, opts, out) };
     saved.seconds = start.elapsed().as_secs_f64();
     Ok(saved)
 }
 
 /// The saved file's blocks written in order as the merge makes its nodes;
 /// the root's children, made last, patched in.
-struct Ordered<W> {
-    file: TreeFile<W>,
+struct Ordered<'a> {
+    file: TreeFile<'a>,
     data: Vec<u32>,
     first: Vec<u32>,
     /// Nodes pushed.
@@ -81,11 +92,11 @@ struct Ordered<W> {
     head: Vec<[u32; 3]>,
 }
 
-impl<W: Read + Write + Seek> Ordered<W> {
+impl<'a> Ordered<'a> {
     /// The bytes it holds: a block's two arrays and its bytes.
     const BYTES: u64 = 16 * BLOCK as u64;
 
-    fn new(file: TreeFile<W>) -> Ordered<W> {
+    fn new(file: TreeFile<'a>) -> Ordered<'a> {
         Ordered {
             file,
             data: Vec::with_capacity(BLOCK),
@@ -131,7 +142,7 @@ impl<W: Read + Write + Seek> Ordered<W> {
 /// `out`; `None` if the parts disagree on perfect recall or a part's
 /// scratch file cannot be read back.
 #[allow(clippy::too_many_arguments)]
-fn merge_saving<G: Game, W: Read + Write + Seek>(
+fn merge_saving<G: Game>(
     game: &G,
     global: &mut InfoInterner,
     root_state: &G::State,
@@ -140,12 +151,12 @@ fn merge_saving<G: Game, W: Read + Write + Seek>(
     bounds: &[u32],
     opts: &BuildOptions,
     budget: &Budget,
-    out: W,
+    out: &mut dyn Storage,
 ) -> Result<Option<Saved>, BuildError> {
     let write_error = |e: io::Error| BuildError::Write(e.to_string());
     let n = *bounds.last().unwrap_or(&0);
     let (total, held) = prepare(&mut parts, budget, opts)?;
-    let held = held + Ordered::<W>::BYTES;
+    let held = held + Ordered::BYTES;
     let (mut merging, root_data) = Merging::start(game, global, root_state, root, n, opts, held)?;
     // The parts' labels go to the file from where they are.
     merging.keep_labels();
