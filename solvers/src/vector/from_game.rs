@@ -10,9 +10,10 @@
 //! choices and in the payoff's code), every deal's state is advanced only
 //! until both players have moved (each player's private state is its
 //! information there; where the other player's first decision follows
-//! each move of a decision, its sets after the second move on are learnt
-//! from one deal per class it had after the first: `step::Follow`), and
-//! below that ONE representative deal walks the
+//! each move of a decision, its sets after the first move are made as
+//! the root is, and after the others learnt from one deal per class it had
+//! after the first: `step::Follow`), and below that ONE representative
+//! deal walks the
 //! public tree: decisions are the same for every deal; at a chance node
 //! whose outcomes read a private value each deal's outcomes are worked out
 //! from a copy of the representative with the deal's private values put
@@ -96,6 +97,7 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>, strengths: 
         advanced: 0,
         firsts: [usize::MAX; 2],
         strengths,
+        ahead: Vec::new(),
     };
     b.build(Entries::Dealt(deals), String::new(), NONE, [false; 2], None)?;
     let representative = match representative {
@@ -142,6 +144,11 @@ struct Builder<'g, G: Game> {
     firsts: [usize; 2],
     /// Whether a showdown's leaf is paid from the players' strengths.
     strengths: bool,
+    /// Per deal as enumerated, (deal, set, moves offered) at the first
+    /// child of the root's decision where that is the other player's:
+    /// made by the root's step from each deal's state there, read by the
+    /// first child's step (empty otherwise; see `step::push_known`).
+    ahead: Vec<(u32, u32, u32)>,
 }
 
 impl<G: Game> Builder<'_, G> {

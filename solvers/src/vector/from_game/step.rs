@@ -1,7 +1,8 @@
 //! [`Builder::step`]: a public node's deals advanced (each deal's state
 //! before the first moves, or the representative's below them), and, at
-//! the first moves, each player's set per class of deals it cannot tell
-//! apart where its sibling told the classes ([`Follow`]).
+//! the first moves, the other player's sets at the root's first child
+//! made as the root is ([`Builder::look_ahead`]) and at its other children
+//! per class of deals that player cannot tell apart ([`Follow`]).
 
 use std::mem::take;
 
@@ -19,9 +20,10 @@ use crate::solver::SolveError;
 /// so between the sibling and here only the public action differs, and
 /// deals the player could not tell apart there it cannot tell apart here.
 /// So each class's set here is learnt from its first deal, advanced, and
-/// the other deals of the class take it without being advanced (the
-/// river with every hand: a deal advanced twice per first move but the
-/// first, now only for the first).
+/// the other deals of the class take it without being advanced. The
+/// first child's sets are made by the root's step, which takes the first
+/// move on each deal's state there (`Builder::look_ahead`): a deal's state
+/// is advanced twice at the first moves (the root, then its first child).
 pub(super) struct Follow {
     /// The sibling's deals, in the order of the parents it was made from
     /// (those of this node's, too).
@@ -43,19 +45,6 @@ impl Follow {
         self.here.get(self.sets[i] as usize).copied().filter(|h| h.0 != NONE)
     }
 
-    /// Where `step` is a decision of a player `walks` says needs only its
-    /// sets (but the first deal's, which is advanced), pushes the set here
-    /// of the `i`th parent (`deal`) if its class was met; whether it did.
-    fn push_known<S>(&self, step: &mut Option<Step<S>>, i: usize, deal: u32, walks: impl Fn(u32) -> bool) -> bool {
-        match (step, self.known(i, deal)) {
-            (Some(Step::Decision { player, sets, .. }), Some((set, n))) if walks(*player as u32) => {
-                sets.push((deal, set, n));
-                true
-            }
-            _ => false,
-        }
-    }
-
     /// The `i`th parent (`deal`) is at `set` here, offered `n` moves.
     fn learn(&mut self, i: usize, deal: u32, set: u32, n: u32) {
         if self.deals.get(i) != Some(&deal) {
@@ -67,6 +56,29 @@ impl Follow {
         }
         self.here[class] = (set, n);
     }
+}
+
+/// Where `step` is a decision of a player `walks` says needs only its sets
+/// (but the first deal's, which is advanced), pushes the set here of the
+/// `i`th parent (`deal`) if it is known: made `ahead` by the root's step
+/// (at the root's first child), or learnt from its class at the sibling
+/// (`follow`); whether it was.
+fn push_known<S>(
+    ahead: &[(u32, u32, u32)],
+    follow: Option<&Follow>,
+    step: &mut Option<Step<S>>,
+    (i, deal): (usize, u32),
+    walks: impl Fn(u32) -> bool,
+) -> bool {
+    let Some(Step::Decision { player, sets, .. }) = step else { return false };
+    if !walks(*player as u32) {
+        return false;
+    }
+    let known = match ahead.get(i) {
+        Some(&(d, set, n)) if d == deal => Some((set, n)),
+        _ => follow.and_then(|f| f.known(i, deal)),
+    };
+    known.map(|(set, n)| sets.push((deal, set, n))).is_some()
 }
 
 impl<G: Game> Builder<'_, G> {
@@ -119,6 +131,8 @@ impl<G: Game> Builder<'_, G> {
         let mut step: Option<Step<G::State>> = None;
         let mut same = true;
         let (held, dealt, from, action) = entries.split();
+        // The root's look ahead, for its first child only.
+        let ahead = Some(take(&mut self.ahead)).filter(|_| action == Some(0)).unwrap_or_default();
         // Where the deals as enumerated keep their states before the `advance`
         // (the root's decision), they are its `parents` as they are.
         let reuse = lazy && !dealt.is_empty();
@@ -142,7 +156,7 @@ impl<G: Game> Builder<'_, G> {
                     let Some((i, (deal, parent))) = from.next() else { break };
                     index = Some(i);
                     // A deal whose class at the sibling was met here: its set, unadvanced.
-                    if follow.as_ref().is_some_and(|f| f.push_known(&mut step, i, *deal, walks)) {
+                    if push_known(&ahead, follow.as_ref(), &mut step, (i, *deal), walks) {
                         continue;
                     }
                     // `parent` is what differs from the first's (see `step`).
@@ -195,6 +209,9 @@ impl<G: Game> Builder<'_, G> {
                         // differs from it (or the deals: `reuse`).
                         if reuse {
                             kept += 1;
+                            self.look_ahead(deal, player, state, kept == 1)?;
+                            self.info.truncate(advanced);
+                            continue;
                         } else {
                             let before = match parents.first() {
                                 Some((_, base)) => game.delta(base, &before),
@@ -222,6 +239,29 @@ impl<G: Game> Builder<'_, G> {
             _ => {}
         }
         Ok((step.unwrap_or(Step::Leaf(Vec::new())), same))
+    }
+
+    /// At the root's decision of `player` (`state`, `deal`'s, just
+    /// advanced; `first`: the first deal), the set of `deal` at the first
+    /// child, where that is the other player's first decision, onto
+    /// `ahead`, so that the first child's step need not advance the deal's
+    /// state from the root again (emptied for good where it is not).
+    fn look_ahead(&mut self, deal: u32, player: u32, mut state: G::State, first: bool) -> Result<(), SolveError> {
+        if !first && self.ahead.is_empty() {
+            return Ok(());
+        }
+        self.game.apply(&mut state, 0, &mut self.info)?;
+        self.advanced += 1;
+        match advance_out_of_line(self.game, &mut state, &mut self.info)? {
+            Node::Decision { player: other, infoset, n_actions } if other != player => {
+                if self.ahead.is_empty() {
+                    self.ahead.reserve_exact(self.donors.capacity());
+                }
+                self.ahead.push((deal, infoset, n_actions));
+            }
+            _ => self.ahead = Vec::new(),
+        }
+        Ok(())
     }
 
     /// The children of `deal`'s decision (`state`, just advanced), one
