@@ -77,6 +77,33 @@ fn the_rivers_showdowns_from_strengths_pay_as_per_deal() {
     assert!(derived.game == b.game && derived.advanced == b.advanced);
 }
 
+/// The first moves advance a deal's state along the first action's line
+/// only, once: the root's step takes the first move on each deal's state
+/// there, and the other player's sets at the root's other children are
+/// learnt from one deal per class (its set at the first child), so the
+/// full river (36,664 deals, each dealt by the root's one chance node; four
+/// moves at the root) advances fewer than three states a deal (it was
+/// nine: the root, then each child's parent again and the child),
+/// interpreted and compiled, and gives the public game of the walk over
+/// every deal ([`same_public_game`] on the cut-down spots).
+#[test]
+fn the_first_moves_advance_a_deal_along_one_line() {
+    use galac_runtime::game::{Game, Node};
+    use galac_runtime::info::InfoInterner;
+    let game = load_interp("holdem_river.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let mut root = game.root().expect("a root");
+    let deals = match game.advance(&mut root, &mut InfoInterner::new()).expect("advances") {
+        Node::Chance { n_outcomes } => u64::from(n_outcomes),
+        other => panic!("the river starts with {other:?}"),
+    };
+    assert_eq!(deals, 36_664);
+    let derived = from_game(&game).unwrap_or_else(|e| panic!("{e}"));
+    assert!(derived.advanced < 3 * deals, "{} states for {deals} deals", derived.advanced);
+    let compiled = instantiate(&holdem_river::Family, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let compiled = from_game(&compiled).unwrap_or_else(|e| panic!("{e}"));
+    assert!(compiled.game == derived.game && compiled.advanced == derived.advanced);
+}
+
 /// On a small turn spot (about 200 deals) the representative walk advances a small part of
 /// the states the walk over every deal does (its showdowns are evaluated
 /// per deal once per river card and stack, not per leaf).

@@ -244,7 +244,7 @@ impl Draft {
         names: &dyn Sets,
     ) -> Result<(), SolveError> {
         self.nodes[id as usize] = PublicNode::Decision { player: player as u8, children: 0..0 };
-        let (mut deals, mut out) = (Vec::new(), Vec::new());
+        let (mut deals, mut out) = (Vec::with_capacity(sets.size_hint().0), Vec::with_capacity(sets.size_hint().0));
         for (deal, set, n) in sets {
             if self.first_set[id as usize] == NONE {
                 self.first_set[id as usize] = set;

@@ -9,7 +9,11 @@
 //! ([`Game::representative`]: read only in the deal, by later chance
 //! choices and in the payoff's code), every deal's state is advanced only
 //! until both players have moved (each player's private state is its
-//! information there), and below that ONE representative deal walks the
+//! information there; where the other player's first decision follows
+//! each move of a decision, its sets after the first move are made as
+//! the root is, and after the others learnt from one deal per class it had
+//! after the first: `step::Follow`), and below that ONE representative
+//! deal walks the
 //! public tree: decisions are the same for every deal; at a chance node
 //! whose outcomes read a private value each deal's outcomes are worked out
 //! from a copy of the representative with the deal's private values put
@@ -38,8 +42,11 @@ use rustc_hash::FxHashMap;
 use super::draft::{Draft, NONE};
 pub use super::from_game_parts::FromGame;
 use super::from_game_parts::{allowed, by_label, deals, interned, Entries, GameSets, Item, Lists, Outcomes, Step};
+use super::game::PublicNode;
 use super::infer::refuse;
 use super::showdown;
+
+mod step;
 use crate::solver::SolveError;
 
 /// Works out the public game of `game` (see the module comment), or says
@@ -90,8 +97,9 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>, strengths: 
         advanced: 0,
         firsts: [usize::MAX; 2],
         strengths,
+        ahead: Vec::new(),
     };
-    b.build(Entries::Dealt(deals), String::new(), NONE, [false; 2])?;
+    b.build(Entries::Dealt(deals), String::new(), NONE, [false; 2], None)?;
     let representative = match representative {
         Ok(_) if !b.walked => Err("no public node follows both players' first moves".into()),
         r => r,
@@ -136,6 +144,11 @@ struct Builder<'g, G: Game> {
     firsts: [usize; 2],
     /// Whether a showdown's leaf is paid from the players' strengths.
     strengths: bool,
+    /// Per deal as enumerated, (deal, set, moves offered) at the first
+    /// child of the root's decision where that is the other player's:
+    /// made by the root's step from each deal's state there, read by the
+    /// first child's step (empty otherwise; see `step::push_known`).
+    ahead: Vec<(u32, u32, u32)>,
 }
 
 impl<G: Game> Builder<'_, G> {
@@ -149,25 +162,30 @@ impl<G: Game> Builder<'_, G> {
         label: String,
         parent: u32,
         decided: [bool; 2],
+        sibling: Option<usize>,
     ) -> Result<u32, SolveError> {
         // Every state made below is gone when the subtree is built (the
         // draft and the memos keep information sets, never states), so
         // the facts they pushed are forgotten: the interner holds one
         // path's, not every state's the derivation made.
         let mark = self.info.mark();
-        let id = self.build_node(entries, label, parent, decided)?;
+        let id = self.build_node(entries, label, parent, decided, sibling)?;
         self.info.truncate(mark);
         Ok(id)
     }
 
+    /// `sibling`: where `entries` are an action's children before a
+    /// representative walks, the draft's decision at the first action's
+    /// child if that is the other player's (see [`Builder::step`]).
     fn build_node(
         &mut self,
         entries: Entries<'_, G::State>,
         label: String,
         parent: u32,
         decided: [bool; 2],
+        sibling: Option<usize>,
     ) -> Result<u32, SolveError> {
-        let (step, same) = self.step(entries, decided)?;
+        let (step, same) = self.step(entries, decided, sibling)?;
         let id = self.draft.open(label, parent, same)?;
         match step {
             Step::Leaf(pays) => self.draft.leaf(id, pays.into_iter())?,
@@ -184,20 +202,34 @@ impl<G: Game> Builder<'_, G> {
                 self.draft.share_deals(&present);
                 let above = std::mem::replace(&mut self.firsts[player], self.draft.decisions.len() - 1);
                 let mut ids = Vec::with_capacity(labels.len());
+                // The draft's decision at the first action's child, where
+                // that is the other player's first (it has not moved: else
+                // a representative would walk from here).
+                let mut sibling = None;
                 for (a, label) in labels.into_iter().enumerate() {
                     debug_assert!(a < n_actions as usize);
                     let child = match kids.get_mut(a) {
                         Some(child) => Entries::Held(std::mem::take(child)),
                         None => Entries::Children(&parents, a as u32),
                     };
+                    let first = self.draft.decisions.len();
+                    let is_children = matches!(child, Entries::Children(..));
                     ids.push(match child {
                         Entries::Held(mut child) if walk && !child.is_empty() => {
                             let (deal, state) = child.swap_remove(0);
                             drop(child);
                             self.walk(deal, state, &present, label, id)?
                         }
-                        child => self.build(child, label, id, decided)?,
+                        child => self.build(child, label, id, decided, sibling)?,
                     });
+                    if a == 0 && is_children && self.one {
+                        sibling = self.draft.decisions.get(first).filter(|d| d.0 == ids[0]).and_then(|_| {
+                            match self.draft.nodes[ids[0] as usize] {
+                                PublicNode::Decision { player: q, .. } if q as usize != player => Some(first),
+                                _ => None,
+                            }
+                        });
+                    }
                 }
                 self.firsts[player] = above;
                 self.draft.children(id, &ids);
@@ -219,7 +251,7 @@ impl<G: Game> Builder<'_, G> {
                             (deal, state)
                         })
                         .collect();
-                    ids.push(self.build(Entries::Held(child), label, id, decided)?);
+                    ids.push(self.build(Entries::Held(child), label, id, decided, None)?);
                 }
                 self.draft.children(id, &ids);
             }
@@ -460,141 +492,5 @@ impl<G: Game> Builder<'_, G> {
         }
         let (allowed, present) = allowed(lists, &mut self.sets);
         Ok(Outcomes { deals: Rc::new(deals), labels, allowed: Rc::new(allowed), present, first })
-    }
-
-    /// Advances every deal's state and makes its children; whether every
-    /// deal is at the same kind of node (and the same player's move).
-    /// Where a representative walks on after a decision (both players
-    /// then having moved: `decided`), only the first deal's children are
-    /// made.
-    ///
-    /// Before a representative walks (the deal's first moves), a
-    /// decision's children are not made here: the deals' states are kept
-    /// (in `parents`, the first whole and the others as what differs from
-    /// it, [`Game::delta`]) and each action's children
-    /// made one at a time as its subtree is built ([`Entries::Children`]),
-    /// each dropped once advanced unless it is kept in turn. So the first
-    /// moves hold a delta per deal (the deals as enumerated), not also a
-    /// list of one action's children (on the river with every hand, a
-    /// whole state per deal is about 600 MB).
-    fn step(
-        &mut self,
-        entries: Entries<'_, G::State>,
-        decided: [bool; 2],
-    ) -> Result<(Step<G::State>, bool), SolveError> {
-        let game = self.game;
-        let lazy = self.one;
-        // At the root (the deals as enumerated, in order), each deal's
-        // private values are kept as its state reaches its first node.
-        let donate = lazy && self.donors.is_empty();
-        let walks = |player: u32| lazy && decided[1 - player as usize];
-        let mut step: Option<Step<G::State>> = None;
-        let mut same = true;
-        let (held, dealt, from, action) = entries.split();
-        // Where the deals as enumerated keep their states before the `advance`
-        // (the root's decision), they are its `parents` as they are.
-        let reuse = lazy && !dealt.is_empty();
-        let mut kept = 0;
-        let from = if dealt.is_empty() { from } else { &dealt[..] };
-        // What the deltas were taken against: the first entry's state.
-        let base = from.first().map(|(_, first)| first.clone());
-        let (mut held, mut from) = (held.into_iter(), from.iter());
-        loop {
-            // The facts this deal's states push from here are forgotten
-            // when none of them is kept (below, `truncate`).
-            let mark = self.info.mark();
-            // One of the two is empty.
-            let (deal, state) = match held.next() {
-                Some(entry) => entry,
-                None => {
-                    let Some((deal, parent)) = from.next() else { break };
-                    // `parent` is what differs from the first's (see `step`).
-                    let Some(mut child) = base.clone() else { break };
-                    game.undelta(&mut child, parent);
-                    if let Some(action) = action {
-                        advance_out_of_line(game, &mut child, &mut self.info)?;
-                        self.advanced += 1;
-                        game.apply(&mut child, action, &mut self.info)?;
-                    }
-                    (*deal, child)
-                }
-            };
-            // Where the children are made later, `state` is kept as it is
-            // (before its `advance`) and a copy advanced.
-            let (mut state, before) = if lazy { (state.clone(), Some(state)) } else { (state, None) };
-            // The copy's facts, forgotten when only `before` is kept.
-            let advanced = self.info.mark();
-            let node = advance_out_of_line(game, &mut state, &mut self.info)?;
-            self.advanced += 1;
-            if donate {
-                debug_assert_eq!(deal as usize, self.donors.len());
-                self.donors.push(game.donor(&state));
-            }
-            match (node, step.get_or_insert_with(|| Step::first(game, &state, node))) {
-                (Node::Terminal, Step::Leaf(pays)) => {
-                    let p = game.payoffs(&state, &mut self.pay);
-                    pays.push((deal, [p[0], p[1]]));
-                    drop((state, before));
-                    self.info.truncate(mark);
-                }
-                (
-                    Node::Decision { player, infoset, n_actions },
-                    Step::Decision { player: first, sets, kids, parents, .. },
-                ) if player as usize == *first => {
-                    let first = sets.is_empty();
-                    sets.push((deal, infoset, n_actions));
-                    if walks(player) && !first {
-                        drop((state, before));
-                        self.info.truncate(mark);
-                        continue;
-                    }
-                    // The children later from `parents` (only the
-                    // representative's where it walks on: made now).
-                    if let Some(before) = before.filter(|_| !walks(player)) {
-                        // The first deal's whole, the others' as what
-                        // differs from it (or the deals: `reuse`).
-                        if reuse {
-                            kept += 1;
-                        } else {
-                            let before = match parents.first() {
-                                Some((_, base)) => game.delta(base, &before),
-                                None => before,
-                            };
-                            parents.push((deal, before));
-                        }
-                        drop(state);
-                        self.info.truncate(advanced);
-                        continue;
-                    }
-                    let made = n_actions as usize;
-                    if kids.len() < made {
-                        kids.resize_with(made, Vec::new);
-                    }
-                    for (a, list) in kids.iter_mut().enumerate().take(made) {
-                        let mut child = state.clone();
-                        game.apply(&mut child, a as u32, &mut self.info)?;
-                        list.push((deal, child));
-                    }
-                }
-                (Node::Chance { n_outcomes }, Step::Chance(items)) => {
-                    game.chance_probs(&state, &mut self.probs);
-                    for (k, p) in self.probs.iter().enumerate().take(n_outcomes as usize) {
-                        let label = game.action_label(&state, k as u32);
-                        let mut child = state.clone();
-                        game.apply(&mut child, k as u32, &mut self.info)?;
-                        items.push((deal, child, p.to_f64(), label));
-                    }
-                }
-                _ => {
-                    same = false;
-                    break;
-                }
-            }
-        }
-        match &mut step {
-            Some(Step::Decision { parents, .. }) if reuse && kept == dealt.len() => *parents = dealt,
-            _ => {}
-        }
-        Ok((step.unwrap_or(Step::Leaf(Vec::new())), same))
     }
 }

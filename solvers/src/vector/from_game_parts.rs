@@ -100,13 +100,13 @@ pub(super) struct Outcomes {
 
 impl<S> Step<S> {
     /// The empty step of a node of `node`'s kind (labels from `state`, the
-    /// first deal's, just advanced).
-    pub fn first<G: Game<State = S>>(game: &G, state: &S, node: Node) -> Step<S> {
+    /// first deal's, just advanced) for `deals` deals.
+    pub fn first<G: Game<State = S>>(game: &G, state: &S, node: Node, deals: usize) -> Step<S> {
         match node {
             Node::Terminal => Step::Leaf(Vec::new()),
             Node::Decision { player, n_actions, .. } => Step::Decision {
                 player: player as usize,
-                sets: Vec::new(),
+                sets: Vec::with_capacity(deals),
                 kids: Vec::new(),
                 parents: Vec::new(),
                 labels: (0..n_actions).map(|a| game.action_label(state, a)).collect(),
@@ -163,6 +163,10 @@ pub(super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Result<Dealt<
             deal_prob.push(prob);
         }
     }
+    // The lists grew by doubling: their slack given back (a large block
+    // shrinks in place), a deal's state kept for the first moves.
+    deals.shrink_to_fit();
+    deal_prob.shrink_to_fit();
     Ok((deals, deal_prob))
 }
 
