@@ -205,12 +205,23 @@ pub struct Ranked {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Order {
     pub states: Vec<Ranked>,
-    /// `(rank, start, end)`: `states[start..end]` have that rank, in order.
-    runs: Vec<(u32, u32, u32)>,
+    /// The runs of equal rank, in order.
+    runs: Vec<Run>,
+}
+
+/// `states[start..end]` of an [`Order`] have rank `rank`; `apart` when
+/// some of them have the other player's same hand at another rank (`side`
+/// not `Equal`), so that only such runs take the test of it going down.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Run {
+    rank: u32,
+    start: u32,
+    end: u32,
+    apart: bool,
 }
 
 /// The most bytes an [`Order`] takes per state (a run per state at most).
-pub const ORDER_BYTES: usize = size_of::<Ranked>() + size_of::<(u32, u32, u32)>();
+pub const ORDER_BYTES: usize = size_of::<Ranked>() + size_of::<Run>();
 
 impl Cards {
     /// Each player's states in the rank order of a showdown's ranking
@@ -230,8 +241,10 @@ impl Cards {
             let mut runs = Vec::new();
             let mut start = 0;
             for run in states.chunk_by(|a, b| a.rank == b.rank) {
-                runs.push((run[0].rank, start as u32, (start + run.len()) as u32));
-                start += run.len();
+                let apart = run.iter().any(|s| s.side != std::cmp::Ordering::Equal);
+                let end = start + run.len();
+                runs.push(Run { rank: run[0].rank, start: start as u32, end: end as u32, apart });
+                start = end;
             }
             Order { states, runs }
         })
@@ -340,7 +353,7 @@ fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
     // player's same hand is added back going down).
     let mut below = Sums::zeroed(below);
     let mut theirs = live;
-    for &(rank, start, end) in &mine.runs {
+    for &Run { rank, start, end, .. } in &mine.runs {
         while let [t, rest @ ..] = theirs {
             if t.rank >= rank {
                 break;
@@ -359,7 +372,7 @@ fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
     // Going down: the reach above, and the values.
     let mut above = Sums::zeroed(above);
     let mut theirs = live;
-    for &(rank, start, end) in mine.runs.iter().rev() {
+    for &Run { rank, start, end, apart } in mine.runs.iter().rev() {
         while let [rest @ .., t] = theirs {
             if t.rank <= rank {
                 break;
@@ -367,17 +380,22 @@ fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
             above.add(t.add, t.reach);
             theirs = rest;
         }
-        for m in mine.states[start as usize..end as usize].iter().rev() {
-            down::<T, TIE, CONSTANT>(m, &below, &above, [win, lose, tie], v_constant, opp, out, constant);
+        let (run, stakes) = (mine.states[start as usize..end as usize].iter().rev(), [win, lose, tie]);
+        if apart {
+            run.for_each(|m| down::<T, TIE, CONSTANT, true>(m, &below, &above, stakes, v_constant, opp, out, constant));
+        } else {
+            run.for_each(|m| down::<T, TIE, CONSTANT, false>(m, &below, &above, stakes, v_constant, opp, out, constant));
         }
     }
 }
 
 /// A state's value going down (see [`passes`]): `below` sums every live
-/// state with `TIE` or `CONSTANT`, `above` those of a higher rank.
+/// state with `TIE` or `CONSTANT`, `above` those of a higher rank;
+/// `APART` when the other player's same hand may be ranked apart from it
+/// (else `side` is `Equal`: the run holds none such).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn down<T: Real, const TIE: bool, const CONSTANT: bool>(
+fn down<T: Real, const TIE: bool, const CONSTANT: bool, const APART: bool>(
     m: &Ranked,
     below: &Sums,
     above: &Sums,
@@ -391,7 +409,7 @@ fn down<T: Real, const TIE: bool, const CONSTANT: bool>(
     let (mut lo, mut hi) = (out[i].wide(), above.apart(m.sub));
     // The other player's same hand, taken out twice (once per card):
     // back into the sum of its side (`side` is `Equal` without one).
-    if m.side != std::cmp::Ordering::Equal {
+    if APART && m.side != std::cmp::Ordering::Equal {
         let back = opp[m.same as usize].wide();
         if m.side == std::cmp::Ordering::Less {
             lo += back;
