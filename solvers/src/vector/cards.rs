@@ -384,7 +384,9 @@ fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
         if apart {
             run.for_each(|m| down::<T, TIE, CONSTANT, true>(m, &below, &above, stakes, v_constant, opp, out, constant));
         } else {
-            run.for_each(|m| down::<T, TIE, CONSTANT, false>(m, &below, &above, stakes, v_constant, opp, out, constant));
+            run.for_each(|m| {
+                down::<T, TIE, CONSTANT, false>(m, &below, &above, stakes, v_constant, opp, out, constant)
+            });
         }
     }
 }
