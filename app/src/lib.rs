@@ -45,7 +45,7 @@ mod saving_tests;
 pub use answer::{emit, emit_json, params_json, title, Format};
 pub use building::{build_saving, build_tree, defaults, load_tree, LimitArgs, Maker, PARALLEL_MIN_NODES};
 pub use galac_runtime::game::{Family, DEFAULT_STEP_LIMIT};
-pub use input::read_bounded;
+pub use input::{param_files, read_bounded};
 pub use output::{check_writable, process_alive, protect, write_atomically};
 
 #[derive(clap::Parser, Debug)]
@@ -56,7 +56,8 @@ struct SolverCli {
 
 #[derive(clap::Args, Debug)]
 struct ParamArgs {
-    /// Set a param of the game: `--param cards=13` (repeatable).
+    /// Set a param of the game: `--param cards=13` (repeatable);
+    /// `--param oop_range=@oop.txt` reads the value from a file.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
 }
@@ -72,7 +73,13 @@ pub fn main<F: Family>(family: &F) -> i32 {
     cli.cmd.run(
         || command,
         |game, limits, run| {
-            let params = &game.params;
+            let params = &match param_files(&game.params) {
+                Ok(params) => params,
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    return 2;
+                }
+            };
             let g = match family.instantiate(params, limits.step_limit) {
                 Ok(g) => g,
                 Err(msg) => {

@@ -47,7 +47,7 @@ fn run_json(game: &crate::game_args::GameArgs) -> i32 {
     let name = game.file().display().to_string();
     let (code, summary_line, diagnostics) = match compile(&mut sources, &name, &bytes) {
         Err(diagnostics) => (1, None, diagnostics),
-        Ok(compiled) => match compiled.param_values(&game.params) {
+        Ok(compiled) => match galac_app::param_files(&game.params).and_then(|p| compiled.param_values(&p)) {
             Ok(values) => (0, Some(compiled.summary(&values)), compiled.warnings),
             Err(msg) => {
                 eprintln!("error: {msg}");

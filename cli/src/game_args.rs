@@ -12,7 +12,8 @@ pub struct GameArgs {
     /// The .gala file.
     #[arg(required = true)]
     file: Option<PathBuf>,
-    /// Set a param: `--param cards=13` (repeatable).
+    /// Set a param: `--param cards=13` (repeatable); `--param oop_range=@oop.txt`
+    /// reads the value from a file.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
     /// Treat the game's warnings (unused names, unreachable statements,
@@ -65,7 +66,7 @@ pub fn check(args: &GameArgs, max_memory: u64, color: bool) -> Result<Loaded, i3
         eprintln!("error: `{name}` has {n} warning{} and --deny-warnings is set", if n == 1 { "" } else { "s" });
         return Err(1);
     }
-    let values = compiled.param_values(&args.params).map_err(|msg| {
+    let values = galac_app::param_files(&args.params).and_then(|p| compiled.param_values(&p)).map_err(|msg| {
         eprintln!("error: {msg}");
         2
     })?;

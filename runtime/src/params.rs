@@ -75,6 +75,9 @@ pub fn parse_value(kind: ParamKind, text: &str) -> Result<ParamValue, NotationEr
     }
 }
 
+/// The most characters of an override that a message shows.
+const SHOWN_CHARS: usize = 60;
+
 /// Parses `name=value` overrides; the result holds, per param, the value
 /// given for it or `None`. A param given twice is an error: silently
 /// keeping one of two values would solve a game the user did not ask for.
@@ -103,16 +106,24 @@ pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Res
             return Err(format!("param override `{arg}`: `{name}` is set twice"));
         }
         let kind = params[idx].kind;
+        // A long value (a range read from a file) is shown by its start.
+        let arg = match arg.char_indices().nth(SHOWN_CHARS) {
+            Some((end, _)) => format!("{}…", &arg[..end]),
+            None => arg.clone(),
+        };
         out[idx] = Some(parse_value(kind, value).map_err(|e| match kind {
             ParamKind::Bool => format!("param override `{arg}`: `{name}` is {}", kind.expected()),
             ParamKind::Int => format!("param override `{arg}`: `{name}` is {}; {}", kind.expected(), e.message),
             ParamKind::Cards | ParamKind::Range => {
-                let column = value[..e.start.min(value.len())].chars().count() + 1;
-                format!(
-                    "param override `{arg}`: `{name}` is {}; {} (at character {column} of the value)",
-                    kind.expected(),
-                    e.message
-                )
+                let before = &value[..e.start.min(value.len())];
+                let at = match before.rfind('\n') {
+                    Some(nl) => {
+                        let (line, column) = (before.matches('\n').count() + 1, before[nl + 1..].chars().count() + 1);
+                        format!("line {line}, character {column}")
+                    }
+                    None => format!("character {}", before.chars().count() + 1),
+                };
+                format!("param override `{arg}`: `{name}` is {}; {} (at {at} of the value)", kind.expected(), e.message)
             }
         })?);
     }
@@ -142,6 +153,14 @@ mod tests {
              item: after the two ranks comes `s`, `o`, `+` or nothing (at character 5 of the value)"
         );
         assert!(parse(ParamKind::Cards, "x=Td9x").unwrap_err().contains("`9x` is not a card"));
+        // A value of several lines (read from a file) is located by line,
+        // and a long one shown by its start.
+        let lines = parse(ParamKind::Range, "x=QQ+,\n  AKs,AQx").unwrap_err();
+        assert!(lines.ends_with("(at line 2, character 7 of the value)"), "{lines}");
+        let long = format!("x={}AQx", "AKs,".repeat(20));
+        let err = parse(ParamKind::Range, &long).unwrap_err();
+        assert!(err.starts_with(&format!("param override `{}…`: ", &long[..60])), "{err}");
+        assert!(err.ends_with("(at character 81 of the value)"), "{err}");
         assert_eq!(
             parse(ParamKind::Bool, "x=yes").unwrap_err(),
             "param override `x=yes`: `x` is a bool; give `true` or `false`"

@@ -254,3 +254,42 @@ fn compress_runs_vector_cfr_in_16_bits_and_is_refused_elsewhere() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("`--compress` is read by vcfr and vcfr+, not by the solver chosen for this game"), "{err}");
 }
+
+/// A range written `@path` is read from that file (as a range exported by
+/// another tool): the same answer as the range given inline; a bad item
+/// in the file is located by line, and a missing file is named, each with
+/// exit 2.
+#[test]
+fn ranges_are_read_from_files() {
+    let river = example("holdem_river.gala");
+    let dir = std::env::temp_dir().join(format!("galac-range-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (oop, ip, bad) = (dir.join("oop.txt"), dir.join("ip.txt"), dir.join("bad.txt"));
+    std::fs::write(&oop, "AA,KK,QQ,JJ,TT,\nAKs,AQs,KQs,ATs,AJs\n").expect("written");
+    std::fs::write(&ip, "99,88,77,AJs,KJs,QJs,JTs,A5s,A4s").expect("written");
+    std::fs::write(&bad, "99,88,\n77,AJx").expect("written");
+    let solve = ["solve", &river, "--iterations", "10", "--format", "json"];
+    let inline = [
+        "--param",
+        "oop_range=AA,KK,QQ,JJ,TT,AKs,AQs,KQs,ATs,AJs",
+        "--param",
+        "ip_range=99,88,77,AJs,KJs,QJs,JTs,A5s,A4s",
+    ];
+    let (oop_arg, ip_arg) = (format!("oop_range=@{}", oop.display()), format!("ip_range=@{}", ip.display()));
+    let files = ["--param", &oop_arg, "--param", &ip_arg];
+    let (a, b) = (json(&[&solve[..], &inline].concat()), json(&[&solve[..], &files].concat()));
+    assert_eq!(a["strategy"], b["strategy"]);
+    assert_eq!(a["params"], b["params"]);
+    let bad_arg = format!("ip_range=@{}", bad.display());
+    let (code, _, err) = galac(&[&solve[..], &["--param", &bad_arg]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("`AJx` is not a range item") && err.contains("(at line 2, character 4 of the value)"),
+        "{err}"
+    );
+    let missing = format!("ip_range=@{}", dir.join("none.txt").display());
+    let (code, _, err) = galac(&[&solve[..], &["--param", &missing]].concat());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("none.txt`: no such file"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
