@@ -199,6 +199,16 @@ fn the_built_solver_works(kuhn: &Path, bin: &Path, cache: &Path) {
     assert!(String::from_utf8_lossy(&out.stdout).contains("game: kuhn (cards=4)"));
     let out = Command::new(bin).args(["tree", "--param", "decks=4"]).output().expect("run");
     assert_eq!(out.status.code(), Some(2));
+    // A value written `@path` is read from the file, as galac reads it.
+    let cards = dir.join("cards.txt");
+    std::fs::write(&cards, "4\n").expect("write the param's file");
+    let at = format!("cards=@{}", cards.display());
+    let out = Command::new(bin).args(["tree", "--param", &at]).output().expect("run");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("game: kuhn (cards=4)"));
+    let at = format!("cards=@{}", dir.join("none.txt").display());
+    let out = Command::new(bin).args(["tree", "--param", &at]).output().expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("none.txt`: no such file"));
     // A damaged cache is repaired: a deleted manifest and an edited source
     // of the embedded crates are put back before the next build.
     let libs: Vec<PathBuf> = std::fs::read_dir(cache)
