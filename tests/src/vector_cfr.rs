@@ -152,6 +152,25 @@ fn the_solver_stops_at_its_iterations_and_answers_on_the_tree() {
     assert!(e.nash_conv < 5e-3, "{e:?}");
 }
 
+/// A run's evaluation is its last check when that came after the last
+/// iteration, else a new one: both equal a check made now, and the
+/// scalar best response of the mapped profile.
+#[test]
+fn a_runs_evaluation_is_its_last_check_or_a_new_one() {
+    let leduc = tree_of("leduc.gala", &[], false);
+    let derived = from_tree(&leduc).unwrap_or_else(|e| panic!("{e}"));
+    for checks in [Checks::Every(50), Checks::Never] {
+        let config = VcfrConfig { checks, ..VcfrConfig::new(POSTFLOP_DCFR, 100) };
+        let solver = VcfrSolver { config };
+        let mut run = solver.run(&derived.game, 0, std::time::Instant::now(), &mut RunToEnd).expect("runs");
+        let (reused, fresh) = (run.evaluation(), run.cfr.evaluate());
+        assert_eq!(reused, fresh, "{checks:?}");
+        let (profile, _) = derived.profile(&leduc, &run.cfr);
+        let scalar = evaluate(&leduc, &profile);
+        assert!((reused.nash_conv - scalar.nash_conv).abs() <= 1e-6 * (1.0 + scalar.nash_conv), "{reused:?}");
+    }
+}
+
 /// Goofspiel's bids are simultaneous: `second` does not see `first`'s bid.
 #[test]
 fn a_hidden_move_is_refused_with_its_name() {

@@ -124,7 +124,7 @@ fn solve_public(
     drop(watch);
     harness.finish();
     let mut run = run.map_err(|e| with_hint(&e))?;
-    let eval = run.cfr.evaluate();
+    let eval = run.evaluation();
     let phases = run.phases(built, start);
     let streets = public.per_street();
     let stopped = if run.stopped { ", stopped" } else { "" };

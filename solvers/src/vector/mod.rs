@@ -120,7 +120,7 @@ impl VcfrSolver {
         let mut cfr = VectorCfr::with_storage(game, config.variant, config.threads, config.storage)?;
         let mut schedule = Schedule::new(config.checks, 0);
         let (mut checks, mut since, mut since_iteration) = (0.0, Instant::now(), 0u64);
-        let mut stopped = false;
+        let (mut stopped, mut last) = (false, None);
         while cfr.iteration < config.iterations {
             cfr.iterate();
             let t = cfr.iteration;
@@ -132,6 +132,7 @@ impl VcfrSolver {
                 checks += secs;
                 schedule.checked(t, e.nash_conv, per_iteration, secs);
                 (since, since_iteration) = (Instant::now(), t);
+                last = Some((t, e.clone()));
                 Some(e)
             } else {
                 None
@@ -142,19 +143,31 @@ impl VcfrSolver {
                 break;
             }
         }
-        Ok(Run { cfr, checks, stopped })
+        Ok(Run { cfr, checks, stopped, last })
     }
 }
 
-/// A finished run: the solver's arrays, the seconds its checks took, and
-/// whether the observer stopped it.
+/// A finished run: the solver's arrays, the seconds its checks took,
+/// whether the observer stopped it, and its last check with the
+/// iteration it was made after.
 pub struct Run<'g> {
     pub cfr: VectorCfr<'g>,
     pub checks: f64,
     pub stopped: bool,
+    last: Option<(u64, crate::best_response::Evaluation)>,
 }
 
 impl Run<'_> {
+    /// The values and exploitability of the average strategies now: the
+    /// last check's when it was made after the last iteration (a run to a
+    /// target stops right after one), else a new check's.
+    pub fn evaluation(&mut self) -> crate::best_response::Evaluation {
+        match &self.last {
+            Some((t, e)) if *t == self.cfr.iteration => e.clone(),
+            _ => self.cfr.evaluate(),
+        }
+    }
+
     /// Seconds per phase: the public game (`built`), the iterations, the checks.
     pub fn phases(&self, built: f64, start: Instant) -> Vec<(&'static str, f64)> {
         let total = start.elapsed().as_secs_f64();
