@@ -382,7 +382,10 @@ fn report(
     };
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let findings = fields(&Findings { double_oracle: summary(&sol) })?;
-    let (labels, profile, eval) = checked_with_labels(&sol, tree, req.limits.threads_or_all())?;
+    // A text answer prints a few thousand sets: their labels are made as
+    // it is written ([`Report::labels`]); JSON holds every set's.
+    let whole = req.format == Format::Json || req.out.is_some();
+    let (labels, profile, eval) = checked_with_labels(&sol, tree, whole, req.limits.threads_or_all())?;
     let mut phases = phases(&sol);
     if d.warm_start_cfr.is_some() {
         phases.insert(0, ("warm start (cfr+)", warm_seconds));
@@ -390,7 +393,7 @@ fn report(
     let report = Report {
         info,
         tree,
-        labels: &labels,
+        labels: labels.as_deref(),
         profile: &profile,
         unreached: &[],
         eval: &eval,
@@ -408,28 +411,32 @@ fn report(
     Ok(())
 }
 
-/// The answer on `tree`: its sets' unique labels, its profile and the
-/// profile's exact check. With two threads the labels are made while the
-/// profile is made and checked: neither reads the other.
+/// The answer on `tree`: its sets' unique labels when `whole` asks for
+/// them, its profile and the profile's exact check. With two threads the
+/// labels are made while the profile is made and checked: neither reads
+/// the other.
 #[allow(clippy::type_complexity)]
 fn checked_with_labels(
     sol: &DoSolution,
     tree: &galac_runtime::tree::Tree,
+    whole: bool,
     threads: usize,
-) -> Result<(IdVec<InfosetId, String>, galac_solvers::Profile, galac_solvers::best_response::Evaluation), String> {
+) -> Result<(Option<IdVec<InfosetId, String>>, galac_solvers::Profile, galac_solvers::best_response::Evaluation), String>
+{
     let checked = || {
         let profile = sol.profile(tree).map_err(|e| e.to_string())?;
         let eval = evaluate_on(tree, &profile, threads);
         Ok::<_, String>((profile, eval))
     };
-    let (labels, checked) = if threads > 1 {
+    let labels = || whole.then(|| unique_labels(tree));
+    let (labels, checked) = if threads > 1 && whole {
         std::thread::scope(|s| {
-            let labels = s.spawn(|| unique_labels(tree));
+            let labels = s.spawn(labels);
             let checked = checked();
             (labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), checked)
         })
     } else {
-        (unique_labels(tree), checked())
+        (labels(), checked())
     };
     let (profile, eval) = checked?;
     Ok((labels, profile, eval))
