@@ -74,8 +74,8 @@ pub fn unique_labels(tree: &Tree) -> IdVec<InfosetId, String> {
 }
 
 /// The labels [`unique_labels`] gives `sets`, in their order, without
-/// making every set's: a text answer prints a few thousand of blind
-/// tic-tac-toe's 6.65M. Two passes over the tree's labels, borrowed,
+/// making every set's: a text answer prints a few thousand sets of a
+/// game's millions. Two passes over the tree's labels, borrowed,
 /// looked up in a map of the keys these sets' labels can meet: their own
 /// labels, those extended by their actions, and every part before a ` {`
 /// that another set's extended label could have been made from.
