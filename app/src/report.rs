@@ -8,7 +8,7 @@
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use galac_runtime::game::GameInfo;
 use galac_runtime::ids::{IdSlice, IdVec, InfosetId};
@@ -42,7 +42,7 @@ pub fn unique_labels(tree: &Tree) -> IdVec<InfosetId, String> {
             let l = tree.infoset_label(set);
             if counts[l] > 1 {
                 extended = true;
-                format!("{l} {{{}}}", tree.action_labels(set).join(", "))
+                extend(tree, set)
             } else {
                 l.to_string()
             }
@@ -71,6 +71,98 @@ pub fn unique_labels(tree: &Tree) -> IdVec<InfosetId, String> {
         labels[i] = format!("{} #{k}", labels[i]);
     }
     labels
+}
+
+/// The labels [`unique_labels`] gives `sets`, in their order, without
+/// making every set's: a text answer prints a few thousand sets of a
+/// game's millions. Two passes over the tree's labels, borrowed,
+/// looked up in a map of the keys these sets' labels can meet: their own
+/// labels, those extended by their actions, and every part before a ` {`
+/// that another set's extended label could have been made from.
+pub fn unique_labels_of(tree: &Tree, sets: &[InfosetId]) -> Vec<String> {
+    let extended: Vec<String> = sets.iter().map(|&set| extend(tree, set)).collect();
+    // Each key's count among the tree's labels as built.
+    let mut counts: FxHashMap<&str, u32> = FxHashMap::default();
+    for (&set, ext) in sets.iter().zip(&extended) {
+        for l in [tree.infoset_label(set), ext.as_str()] {
+            counts.insert(l, 0);
+            if l.ends_with('}') {
+                for (i, _) in l.match_indices(" {") {
+                    counts.insert(&l[..i], 0);
+                }
+            }
+        }
+    }
+    for set in tree.infosets.keys() {
+        if let Some(n) = counts.get_mut(tree.infoset_label(set)) {
+            *n += 1;
+        }
+    }
+    let unnumbered: Vec<&str> = sets
+        .iter()
+        .zip(&extended)
+        .map(|(&set, ext)| {
+            let l = tree.infoset_label(set);
+            if counts[l] > 1 {
+                ext.as_str()
+            } else {
+                l
+            }
+        })
+        .collect();
+    // How many sets up to each one (in the tree's order) have its label
+    // before numbering: a set's label meets one of these only if its own
+    // label is a key (it is one of them, or the part its extension was
+    // made from).
+    let mut met: FxHashMap<&str, u32> = unnumbered.iter().map(|&l| (l, 0)).collect();
+    let wanted: FxHashSet<InfosetId> = sets.iter().copied().collect();
+    let mut number: FxHashMap<InfosetId, u32> = FxHashMap::default();
+    let mut buf = String::new();
+    for set in tree.infosets.keys() {
+        let l = tree.infoset_label(set);
+        let Some(&n) = counts.get(l) else { continue };
+        let label = if n > 1 {
+            buf.clear();
+            push_extended(&mut buf, tree, set);
+            buf.as_str()
+        } else {
+            l
+        };
+        if let Some(k) = met.get_mut(label) {
+            *k += 1;
+            if wanted.contains(&set) {
+                number.insert(set, *k);
+            }
+        }
+    }
+    sets.iter()
+        .zip(unnumbered)
+        .map(|(set, l)| match number.get(set) {
+            Some(&k) if k > 1 => format!("{l} #{k}"),
+            _ => l.to_string(),
+        })
+        .collect()
+}
+
+/// A set's label with its actions appended, as [`unique_labels`] makes
+/// it where two sets share a label.
+fn extend(tree: &Tree, set: InfosetId) -> String {
+    let mut s = String::new();
+    push_extended(&mut s, tree, set);
+    s
+}
+
+/// Appends [`extend`]'s label to `out`.
+fn push_extended(out: &mut String, tree: &Tree, set: InfosetId) {
+    out.push_str(tree.infoset_label(set));
+    out.push_str(" {");
+    for (i, a) in tree.action_labels(set).iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(a);
+    }
+    out.push('}');
 }
 
 /// The `solve` answer as JSON (schema `galac.solve/1`), in every form:
@@ -302,7 +394,10 @@ pub const TEXT_SETS_PER_PLAYER: usize = 1000;
 pub struct Report<'a> {
     pub info: &'a GameInfo,
     pub tree: &'a Tree,
-    pub labels: &'a IdSlice<InfosetId, String>,
+    /// Every set's unique label ([`unique_labels`]); `None` to have them
+    /// made as the report is written, only for the sets it writes (a text
+    /// answer's few thousand: [`unique_labels_of`]).
+    pub labels: Option<&'a IdSlice<InfosetId, String>>,
     pub profile: &'a Profile,
     pub unreached: &'a [InfosetId],
     pub eval: &'a Evaluation,
@@ -385,20 +480,31 @@ impl Report<'_> {
         times.extend(self.phases.iter().map(|(phase, t)| format!("{phase} {t:.4} s")));
         writeln!(w, "time: {}", times.join(", "))?;
         w.write_all(self.sections.as_bytes())?;
+        // Each player's sets in the tree's order, the first
+        // TEXT_SETS_PER_PLAYER printed, and how many there are.
+        let mut printed: Vec<Vec<InfosetId>> = vec![Vec::new(); players.len()];
+        let mut of_player = vec![0usize; players.len()];
+        for (set, info) in self.tree.infosets.iter_enumerated() {
+            let p = info.player.index();
+            of_player[p] += 1;
+            if printed[p].len() < TEXT_SETS_PER_PLAYER {
+                printed[p].push(set);
+            }
+        }
+        let all: Vec<InfosetId> = printed.concat();
+        let made;
+        let labels: Vec<&str> = match self.labels {
+            Some(labels) => all.iter().map(|&set| labels[set].as_str()).collect(),
+            None => {
+                made = unique_labels_of(self.tree, &all);
+                made.iter().map(String::as_str).collect()
+            }
+        };
+        let mut labels = labels.into_iter();
         for (p, name) in players.iter().enumerate() {
             write!(w, "\nstrategy of {name}:\n")?;
-            let mut printed = 0usize;
-            let mut skipped = 0usize;
-            for (set, info) in self.tree.infosets.iter_enumerated() {
-                if info.player.index() != p {
-                    continue;
-                }
-                if printed == TEXT_SETS_PER_PLAYER {
-                    skipped += 1;
-                    continue;
-                }
-                printed += 1;
-                write!(w, "  {}: ", standard(&self.labels[set]))?;
+            for (&set, label) in printed[p].iter().zip(&mut labels) {
+                write!(w, "  {}: ", standard(label))?;
                 let probs = self.profile.probs(set);
                 for (i, (a, x)) in self.tree.action_labels(set).iter().zip(probs).enumerate() {
                     write!(w, "{}{a} {x:.3}", if i > 0 { ", " } else { "" })?;
@@ -406,12 +512,13 @@ impl Report<'_> {
                 let mark = if self.unreached.contains(&set) { " *" } else { "" };
                 writeln!(w, "{mark}")?;
             }
+            let (shown, skipped) = (printed[p].len(), of_player[p] - printed[p].len());
             if skipped > 0 {
                 writeln!(
                     w,
-                    "  ... {skipped} more sets of {name} not printed (the first {printed} of {} are above); `--out \
+                    "  ... {skipped} more sets of {name} not printed (the first {shown} of {} are above); `--out \
                      FILE` or `--format json` writes every set",
-                    printed + skipped
+                    of_player[p]
                 )?;
             }
         }
@@ -434,6 +541,14 @@ impl Report<'_> {
         let info = self.info;
         let stats = self.tree.stats();
         let grids = self.grids();
+        let made;
+        let labels: &IdSlice<InfosetId, String> = match self.labels {
+            Some(labels) => labels,
+            None => {
+                made = unique_labels(self.tree);
+                &made
+            }
+        };
         let answer = SolveJson {
             schema: SOLVE_SCHEMA,
             game: &info.name,
@@ -448,8 +563,8 @@ impl Report<'_> {
             nodes: Some(self.whole_nodes.unwrap_or(stats.nodes)),
             infosets: Some(stats.infosets),
             seconds: seconds_json(Some(self.generate_seconds), self.phases),
-            unreached: Some(self.unreached.iter().map(|s| standard(&self.labels[*s])).collect()),
-            strategy: Strategy::Tree { tree: self.tree, profile: self.profile, labels: self.labels },
+            unreached: Some(self.unreached.iter().map(|s| standard(&labels[*s])).collect()),
+            strategy: Strategy::Tree { tree: self.tree, profile: self.profile, labels },
             hands: (!grids.is_empty())
                 .then(|| grids.iter().map(|g| crate::hands::GridJson::new(g, &info.players)).collect()),
             curve: self.curve,

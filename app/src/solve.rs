@@ -204,7 +204,7 @@ fn solve_tree(
     let report = Report {
         info,
         tree,
-        labels: &labels,
+        labels: Some(&labels),
         profile,
         unreached: &solved.solution.unreached,
         eval: &eval,

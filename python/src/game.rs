@@ -233,7 +233,7 @@ impl Game {
             let report = Report {
                 info: &info,
                 tree,
-                labels: &built.labels,
+                labels: Some(&built.labels),
                 profile,
                 unreached: &solved.solution.unreached,
                 eval: &eval,

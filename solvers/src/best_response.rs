@@ -113,16 +113,19 @@ pub(crate) struct OwnSets {
 }
 
 impl OwnSets {
-    /// Player `me`'s sets of `tree`, visited in preorder `order`.
-    pub(crate) fn new(tree: &Tree, order: &[NodeId], me: PlayerId, own_depth: &mut [u32]) -> OwnSets {
+    /// Player `me`'s sets of `tree`, visited in preorder `order`
+    /// ([`Tree::preorder`]). Each set's own depth comes from a walk of its
+    /// own in that order, a stack of (node, own moves above it), with no
+    /// per-node buffer: two players' sets are made on two threads at once.
+    pub(crate) fn new(tree: &Tree, order: &[NodeId], me: PlayerId) -> OwnSets {
         let n_sets = tree.infosets.len();
         let mut count: IdVec<InfosetId, u32> = IdVec::from(vec![0u32; n_sets]);
         let mut set_depth: IdVec<InfosetId, u32> = IdVec::from(vec![0u32; n_sets]);
-        if let Some(d) = own_depth.first_mut() {
-            *d = 0;
+        let mut stack: Vec<(NodeId, u32)> = Vec::new();
+        if !order.is_empty() {
+            stack.push((NodeId::ROOT, 0));
         }
-        for &node in order {
-            let d = own_depth[node.index()];
+        while let Some((node, d)) = stack.pop() {
             let mine = match tree.node(node) {
                 NodeView::Decision { player, infoset } if player == me => {
                     count[infoset] += 1;
@@ -131,7 +134,8 @@ impl OwnSets {
                 }
                 _ => false,
             };
-            tree.children(node).for_each(|c| own_depth[c.index()] = d + u32::from(mine));
+            let below = d + u32::from(mine);
+            stack.extend(tree.children(node).rev().map(|c| (c, below)));
         }
         let mut sets: Vec<InfosetId> = count.keys().filter(|&s| count[s] > 0).collect();
         sets.sort_by_key(|&s| std::cmp::Reverse(set_depth[s]));
@@ -191,8 +195,10 @@ impl Responder {
     fn new(tree: &Tree) -> Responder {
         let max_actions = tree.infosets.iter().map(|i| i.n_actions as usize).max().unwrap_or(0);
         Responder {
+            // Zeroed pages, touched first by the thread that responds
+            // (`respond` sets every value to NaN before it starts).
             reach: vec![0.0; tree.n_nodes()],
-            val: vec![f64::NAN; tree.n_nodes()],
+            val: vec![0.0; tree.n_nodes()],
             stack: Vec::new(),
             choice: IdVec::from(vec![UNDECIDED; tree.infosets.len()]),
             q: vec![0.0; max_actions],
@@ -250,9 +256,19 @@ impl Evaluator {
     /// computed whole by one thread.
     pub fn with_threads(tree: &Tree, threads: usize) -> Evaluator {
         let order = tree.preorder();
-        let mut own_depth = vec![0u32; tree.n_nodes()];
-        let own = tree.players().map(|p| OwnSets::new(tree, &order, p, &mut own_depth)).collect();
-        let responders = (0..Self::threads_for(tree, threads)).map(|_| Responder::new(tree)).collect();
+        let threads = Self::threads_for(tree, threads);
+        let own = if threads > 1 {
+            // Player 0's sets on this thread, the others' on a second one.
+            std::thread::scope(|s| {
+                let others = s.spawn(|| tree.players().skip(1).map(|p| OwnSets::new(tree, &order, p)).collect());
+                let first = OwnSets::new(tree, &order, PlayerId(0));
+                let others: Vec<OwnSets> = others.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                std::iter::once(first).chain(others).collect()
+            })
+        } else {
+            tree.players().map(|p| OwnSets::new(tree, &order, p)).collect()
+        };
+        let responders = (0..threads).map(|_| Responder::new(tree)).collect();
         Evaluator { order, own, responders }
     }
 
@@ -270,19 +286,19 @@ impl Evaluator {
     pub fn estimate_bytes(tree: &Tree, threads: usize) -> u64 {
         let (n, p, sets) = (tree.n_nodes() as u64, u64::from(tree.n_players), tree.infosets.len() as u64);
         let responders = Self::threads_for(tree, threads) as u64;
-        // order, own depth, own nodes, own sets' entries; per responder
-        // reach, val and stack per node, a choice per set.
-        n * (4 + 4 + 4) + sets * (4 + 4 + 4 + 4) * p.max(1) + responders * (n * (8 + 8 + 8) + 4 * sets)
+        // order, own nodes, own sets' entries; per responder reach, val
+        // and stack per node, a choice per set.
+        n * (4 + 4) + sets * (4 + 4 + 4 + 4) * p.max(1) + responders * (n * (8 + 8 + 8) + 4 * sets)
     }
 
     /// Every player's value and best response to `profile`.
     pub fn evaluate(&mut self, tree: &Tree, profile: &Profile) -> Evaluation {
-        let values = expected_values_forward(tree, profile, &self.order, &mut self.responders[0].reach);
         let (order, own) = (&self.order[..], &self.own);
         let mut best_response = vec![0.0; tree.n_players as usize];
-        match &mut self.responders[..] {
+        let values = match &mut self.responders[..] {
             [first, second] => {
-                // Player 0 on this thread, the others on a second one.
+                // The expected payoffs, then player 0's best response, on
+                // this thread; the others' on a second one.
                 let (head, tail) = best_response.split_at_mut(1);
                 std::thread::scope(|s| {
                     s.spawn(|| {
@@ -290,16 +306,20 @@ impl Evaluator {
                             *b = second.respond(tree, profile, (order, &own[p]), p, |_, _| {});
                         }
                     });
+                    let values = expected_values_forward(tree, profile, order, &mut first.reach);
                     head[0] = first.respond(tree, profile, (order, &own[PlayerId(0)]), PlayerId(0), |_, _| {});
-                });
+                    values
+                })
             }
             [only, ..] => {
+                let values = expected_values_forward(tree, profile, order, &mut only.reach);
                 for (p, b) in tree.players().zip(best_response.iter_mut()) {
                     *b = only.respond(tree, profile, (order, &own[p]), p, |_, _| {});
                 }
+                values
             }
             [] => unreachable!("an evaluator has at least one responder"),
-        }
+        };
         let nash_conv = best_response.iter().zip(&values).map(|(b, v)| b - v).sum();
         Evaluation { values, best_response, nash_conv }
     }

@@ -320,3 +320,156 @@ fn a_tree_built_without_labels_adopts_a_second_builds() {
     }
     assert!(tree.adopt_labels(labelled(&game)).unwrap_err().contains("already"));
 }
+
+/// A one-player game whose sets carry the labels and actions given:
+/// nature picks a row, and the player decides once in that row's set
+/// (its own, told apart by the row, whatever its label).
+struct Named {
+    info: galac_runtime::game::GameInfo,
+    rows: Vec<(&'static str, Vec<&'static str>)>,
+}
+
+impl galac_runtime::game::Game for Named {
+    /// (row picked, or none yet; whether the player has decided; its information)
+    type State = (Option<u32>, bool, galac_runtime::info::InfoState);
+    type Specialised = Self;
+    fn info(&self) -> &galac_runtime::game::GameInfo {
+        &self.info
+    }
+    fn root(&self) -> Result<Self::State, galac_runtime::game::GameError> {
+        Ok((None, false, galac_runtime::info::InfoState::EMPTY))
+    }
+    fn advance(
+        &self,
+        s: &mut Self::State,
+        info: &mut galac_runtime::info::InfoInterner,
+    ) -> Result<galac_runtime::game::Node, galac_runtime::game::GameError> {
+        use galac_runtime::game::Node;
+        Ok(match *s {
+            (None, _, _) => Node::Chance { n_outcomes: self.rows.len() as u32 },
+            (Some(row), false, state) => {
+                let n_actions = self.rows[row as usize].1.len() as u32;
+                let (infoset, _) = info.infoset(0, state, &[u64::from(n_actions)]);
+                Node::Decision { player: 0, infoset, n_actions }
+            }
+            _ => Node::Terminal,
+        })
+    }
+    fn apply(
+        &self,
+        s: &mut Self::State,
+        action: u32,
+        info: &mut galac_runtime::info::InfoInterner,
+    ) -> Result<(), galac_runtime::game::GameError> {
+        match s.0 {
+            None => *s = (Some(action), false, info.push(s.2, &[u64::from(action)])),
+            Some(_) => s.1 = true,
+        }
+        Ok(())
+    }
+    fn chance_probs(&self, _: &Self::State, out: &mut Vec<galac_runtime::rational::Ratio>) {
+        let p = galac_runtime::rational::Ratio::new(1, self.rows.len() as u64).expect("a probability");
+        out.clear();
+        out.resize(self.rows.len(), p);
+    }
+    fn payoffs<'a>(&self, _: &'a Self::State, out: &'a mut Vec<i64>) -> &'a [i64] {
+        out.clear();
+        out.push(0);
+        out
+    }
+    fn action_label(&self, s: &Self::State, action: u32) -> String {
+        match s.0 {
+            None => action.to_string(),
+            Some(row) => self.rows[row as usize].1[action as usize].to_string(),
+        }
+    }
+    fn infoset_label(&self, info: &galac_runtime::info::InfoInterner, infoset: u32) -> String {
+        let row = info.facts(info.infoset_key(infoset).state)[0][0];
+        self.rows[row as usize].0.to_string()
+    }
+}
+
+/// The labels of some sets alone (`unique_labels_of`, what a text answer
+/// prints) are those of the full list (`unique_labels`), in every case
+/// the full list meets: sets sharing a label (their actions appended),
+/// extended labels met again (numbered in the tree's order), a set whose
+/// own label is another's extended one, and sets alone; for every set
+/// alone, all sets in reverse order, and every second set. The text
+/// report made with the labels of its printed sets only is the one made
+/// with the full list.
+#[test]
+fn the_labels_of_some_sets_are_those_of_the_full_list() {
+    use galac_runtime::game::Game;
+    let rows = vec![
+        ("x", vec!["a", "b"]),
+        ("y", vec!["a"]),
+        ("x", vec!["a", "b"]),
+        ("x {a, b}", vec!["d"]),
+        ("x", vec!["c"]),
+        ("x {c} #2", vec!["e"]),
+        ("z {q}", vec!["e"]),
+    ];
+    let info = galac_runtime::game::GameInfo {
+        name: "named".into(),
+        players: vec!["p".into()],
+        params: Vec::new(),
+        program: 0,
+    };
+    let game = Named { info, rows };
+    let options = BuildOptions { labels: true, ..BuildOptions::default() };
+    let tree = build(&game, &options).unwrap_or_else(|e| panic!("{e}")).0;
+    let full = galac_app::report::unique_labels(&tree);
+    let full: Vec<&str> = full.iter().map(String::as_str).collect();
+    assert_eq!(
+        full,
+        ["x {a, b}", "y", "x {a, b} #2", "x {a, b} #3", "x {c}", "x {c} #2", "z {q}"],
+        "the full list's own rules"
+    );
+    let sets: Vec<InfosetId> = tree.infosets.keys().collect();
+    let of = |sets: &[InfosetId]| galac_app::report::unique_labels_of(&tree, sets);
+    for &set in &sets {
+        assert_eq!(of(&[set]), [full[set.index()]], "set {} alone", set.index());
+    }
+    let reversed: Vec<InfosetId> = sets.iter().rev().copied().collect();
+    assert_eq!(of(&reversed), reversed.iter().map(|s| full[s.index()]).collect::<Vec<_>>());
+    let every_second: Vec<InfosetId> = sets.iter().step_by(2).copied().collect();
+    assert_eq!(of(&every_second), every_second.iter().map(|s| full[s.index()]).collect::<Vec<_>>());
+    let text = |labels| {
+        let profile = galac_solvers::Profile::uniform(&tree);
+        let eval = galac_solvers::best_response::evaluate_on(&tree, &profile, 1);
+        let report = galac_app::report::Report {
+            info: game.info(),
+            tree: &tree,
+            labels,
+            profile: &profile,
+            unreached: &[],
+            eval: &eval,
+            solver: "uniform",
+            generate_seconds: 0.0,
+            phases: &[],
+            notes: &[],
+            curve: None,
+            findings: None,
+            sections: String::new(),
+            exact: None,
+            whole_nodes: None,
+        };
+        let mut out = Vec::new();
+        report.write_text(&mut out).expect("written to memory");
+        String::from_utf8(out).expect("UTF-8")
+    };
+    let whole = galac_app::report::unique_labels(&tree);
+    let printed = text(None);
+    assert!(printed.contains("  x {a, b} #3: d 1.000\n"), "{printed}");
+    assert_eq!(printed, text(Some(&whole)));
+    for (file, params) in [("leduc.gala", &[][..]), ("phantom_ttt.gala", &["marks=4"][..])] {
+        let tree = tree_of(&example(file, params));
+        let full = galac_app::report::unique_labels(&tree);
+        let sets: Vec<InfosetId> = tree.infosets.keys().collect();
+        assert_eq!(
+            galac_app::report::unique_labels_of(&tree, &sets),
+            full.iter().cloned().collect::<Vec<_>>(),
+            "{file}"
+        );
+    }
+}

@@ -8,7 +8,7 @@ use galac_runtime::cancel::Reason;
 use galac_runtime::game::Game;
 use galac_runtime::ids::{IdVec, InfosetId};
 use galac_runtime::info::InfoInterner;
-use galac_solvers::best_response::evaluate_on;
+use galac_solvers::best_response::Evaluator;
 use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Iteration, Variant};
 use galac_solvers::lp::LpError;
 use galac_solvers::solver::{Control, Progress, SolveError};
@@ -160,27 +160,35 @@ fn start<G: Game>(game: &G, req: &Request, labels: bool) -> Result<Start, String
 /// with labels (from a copy `make` makes, numbering its sets as the first
 /// build did), for [`galac_runtime::tree::Tree::adopt_labels`]: the labels
 /// of a large tree are much of its build, and the oracle leaves the second
-/// core idle (docs/perf/double-oracle.md, "Two cores"). The second
-/// build is stopped if the oracle fails; `None` if `make` makes no game.
+/// core idle (docs/perf/double-oracle.md, "Two cores"). That thread then
+/// makes the check's evaluator of `tree` (its preorder and each player's
+/// sets: a function of the tree alone), which the answer's check would
+/// otherwise make after the oracle. The second build is stopped if the
+/// oracle fails; no labelled tree if `make` makes no game.
 #[allow(clippy::type_complexity)]
 fn labels_meanwhile<G: Game, R>(
     make: &(dyn Fn() -> Option<G> + Sync),
     req: &Request,
+    tree: &galac_runtime::tree::Tree,
     oracle: impl FnOnce() -> Result<R, SolveError>,
-) -> (Result<R, SolveError>, Option<Result<galac_runtime::tree::Tree, String>>) {
+) -> (Result<R, SolveError>, Option<Result<galac_runtime::tree::Tree, String>>, Option<Evaluator>) {
     let cancel = galac_runtime::cancel::Cancel::new();
     let opts = galac_runtime::tree::BuildOptions { cancel: Some(cancel.clone()), ..req.limits.build_options(true) };
+    let threads = req.limits.threads_or_all();
     std::thread::scope(|s| {
         let labels = s.spawn(|| {
-            let game = make()?;
-            Some(galac_runtime::tree::build_own(&game, &opts).map(|(tree, _, _)| tree).map_err(|e| e.to_string()))
+            let labelled = make().map(|game| {
+                galac_runtime::tree::build_own(&game, &opts).map(|(tree, _, _)| tree).map_err(|e| e.to_string())
+            });
+            let evaluator = (!cancel.is_cancelled()).then(|| Evaluator::with_threads(tree, threads));
+            (labelled, evaluator)
         });
         let result = oracle();
         if result.is_err() {
             cancel.cancel(Reason::Interrupted);
         }
-        let labelled = labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (result, labelled)
+        let (labelled, evaluator) = labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (result, labelled, evaluator)
     })
 }
 
@@ -315,11 +323,11 @@ fn solve_with<G: Game, T>(
     if let Some(path) = req.curve.filter(|p| *p != std::path::Path::new("-")) {
         harness.each = Some(curve_as_it_goes(path));
     }
-    let (result, labelled) = match (later, &tree) {
-        (Some(make), Some(_)) => {
-            labels_meanwhile(make, req, || solve_game(game, &mut interner, &options, &mut harness))
+    let (result, labelled, evaluator) = match (later, &tree) {
+        (Some(make), Some(tree)) => {
+            labels_meanwhile(make, req, tree, || solve_game(game, &mut interner, &options, &mut harness))
         }
-        _ => (solve_game(game, &mut interner, &options, &mut harness), None),
+        _ => (solve_game(game, &mut interner, &options, &mut harness), None, None),
     };
     if let (Ok(_), Some(tree), Some(labelled)) = (&result, &mut tree, labelled) {
         tree.adopt_labels(labelled?)?;
@@ -329,7 +337,7 @@ fn solve_with<G: Game, T>(
     // through `&mut dyn FnMut`, once.
     let mut show = Some(show);
     let mut shown = None;
-    let run = Run { result, tree: tree.as_ref(), options: &options, variant, tree_seconds, warm_seconds };
+    let run = Run { result, tree: tree.as_ref(), evaluator, options: &options, variant, tree_seconds, warm_seconds };
     report(game.info(), run, req, &mut |answer| shown = show.take().map(|show| show(answer)))?;
     Ok(shown.expect("report shows the answer once it is made"))
 }
@@ -339,6 +347,8 @@ struct Run<'a> {
     result: Result<DoSolution, SolveError>,
     /// The full tree, when it was built.
     tree: Option<&'a galac_runtime::tree::Tree>,
+    /// The check's evaluator of `tree`, when it was made beside the oracle.
+    evaluator: Option<Evaluator>,
     options: &'a DoOptions,
     variant: Variant,
     tree_seconds: f64,
@@ -353,7 +363,7 @@ fn report(
     req: &Request,
     show: &mut dyn FnMut(Shown<'_, '_>),
 ) -> Result<(), String> {
-    let Run { result, tree, options, variant, tree_seconds, warm_seconds } = run;
+    let Run { result, tree, evaluator, options, variant, tree_seconds, warm_seconds } = run;
     let d = req.args;
     let interrupted = options.cancel.as_ref().and_then(|c| c.reason()) == Some(&Reason::Interrupted);
     let sol = result.map_err(|e| match e {
@@ -382,7 +392,12 @@ fn report(
     };
     let notes: Vec<String> = req.why.iter().map(|why| format!("chosen because: {why}")).collect();
     let findings = fields(&Findings { double_oracle: summary(&sol) })?;
-    let (labels, profile, eval) = checked_with_labels(&sol, tree, req.limits.threads_or_all())?;
+    // A text answer prints a few thousand sets: their labels are made as
+    // it is written ([`Report::labels`]); JSON holds every set's.
+    let whole = req.format == Format::Json || req.out.is_some();
+    let threads = req.limits.threads_or_all();
+    let evaluator = evaluator.unwrap_or_else(|| Evaluator::with_threads(tree, threads));
+    let (labels, profile, eval) = checked_with_labels(&sol, tree, whole, evaluator, threads)?;
     let mut phases = phases(&sol);
     if d.warm_start_cfr.is_some() {
         phases.insert(0, ("warm start (cfr+)", warm_seconds));
@@ -390,7 +405,7 @@ fn report(
     let report = Report {
         info,
         tree,
-        labels: &labels,
+        labels: labels.as_deref(),
         profile: &profile,
         unreached: &[],
         eval: &eval,
@@ -408,28 +423,33 @@ fn report(
     Ok(())
 }
 
-/// The answer on `tree`: its sets' unique labels, its profile and the
-/// profile's exact check. With two threads the labels are made while the
-/// profile is made and checked: neither reads the other.
+/// The answer on `tree`: its sets' unique labels when `whole` asks for
+/// them, its profile and the profile's exact check by `evaluator` (of
+/// `tree`). With two threads the labels are made while the profile is
+/// made and checked: neither reads the other.
 #[allow(clippy::type_complexity)]
 fn checked_with_labels(
     sol: &DoSolution,
     tree: &galac_runtime::tree::Tree,
+    whole: bool,
+    mut evaluator: Evaluator,
     threads: usize,
-) -> Result<(IdVec<InfosetId, String>, galac_solvers::Profile, galac_solvers::best_response::Evaluation), String> {
-    let checked = || {
+) -> Result<(Option<IdVec<InfosetId, String>>, galac_solvers::Profile, galac_solvers::best_response::Evaluation), String>
+{
+    let mut checked = || {
         let profile = sol.profile(tree).map_err(|e| e.to_string())?;
-        let eval = evaluate_on(tree, &profile, threads);
+        let eval = evaluator.evaluate(tree, &profile);
         Ok::<_, String>((profile, eval))
     };
-    let (labels, checked) = if threads > 1 {
+    let labels = || whole.then(|| unique_labels(tree));
+    let (labels, checked) = if threads > 1 && whole {
         std::thread::scope(|s| {
-            let labels = s.spawn(|| unique_labels(tree));
+            let labels = s.spawn(labels);
             let checked = checked();
             (labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), checked)
         })
     } else {
-        (unique_labels(tree), checked())
+        (labels(), checked())
     };
     let (profile, eval) = checked?;
     Ok((labels, profile, eval))

@@ -89,6 +89,35 @@ fn the_seeded_oracles_labels_built_meanwhile_are_the_first_builds() {
     assert!(one.iter().filter(|l| l.contains(": ") && l.contains(" 0.")).count() > 100, "{one:?}");
 }
 
+/// The seeded oracle's text answer makes labels only for the sets it
+/// prints (`report::unique_labels_of`), its JSON every set's
+/// (`unique_labels`): each printed set's label and probabilities are the
+/// JSON's, on Leduc.
+#[test]
+fn the_seeded_oracles_printed_labels_are_the_json_answers() {
+    let leduc = common::example("leduc.gala");
+    let run = |format: &str| {
+        let (code, out, err) =
+            galac(&["solve", &leduc, "--solver", "do", "--warm-start-cfr", "10", "--format", format]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+    let strategy = json["strategy"].as_object().expect("a strategy per set");
+    let text = run("text");
+    let mut printed = 0;
+    for line in text.lines().filter(|l| l.starts_with("  ") && !l.starts_with("  ...")) {
+        let Some((label, probs)) = line.trim_start().rsplit_once(": ") else { continue };
+        let Some(want) = strategy.get(label) else { panic!("`{label}` is not a set of the JSON answer") };
+        for (a, x) in probs.split(", ").map(|p| p.rsplit_once(' ').expect("action and probability")) {
+            let want = want[a].as_f64().expect("a probability");
+            assert_eq!(format!("{want:.3}"), x, "{label}: {a}");
+        }
+        printed += 1;
+    }
+    assert_eq!(printed, strategy.len(), "every set printed (fewer than 1,000 a player)");
+}
+
 /// `solve --solver do`: bounds, gap and curve in the answer and its file,
 /// with and without the full tree, from a CFR+ warm start; wrong variants
 /// and the node limit.

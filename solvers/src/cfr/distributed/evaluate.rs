@@ -77,10 +77,7 @@ impl ShardEvaluator {
         let order = tree.preorder();
         let n = tree.n_nodes();
         let n_sets = tree.infosets.len();
-        let mut own_depth = vec![0u32; n];
-        let own: IdVec<PlayerId, OwnSets> =
-            tree.players().map(|p| OwnSets::new(tree, &order, p, &mut own_depth)).collect();
-        drop(own_depth);
+        let own: IdVec<PlayerId, OwnSets> = tree.players().map(|p| OwnSets::new(tree, &order, p)).collect();
         // Every set's level, from the ranks that hold it (they agree: it
         // is its player's moves before it), plus 1 (0: held by none).
         let mut depth = vec![0u64; n_sets];
