@@ -2,31 +2,23 @@
 //! reads of each deal, kept for a whole derivation of the public game (a
 //! deal each: over a million on hold'em's river with every hand). A game
 //! keeps either its whole state per deal ([`Donors::push_state`], the
-//! default and generated code's) or its private values flat, each distinct
-//! value once and a `u32` per deal and value ([`Donors::push_values`], the
-//! interpreter's: a hold'em deal is two hands and a weight, each shared by
-//! many deals), not a state per deal.
+//! default and generated code's) or its private values as [`Rows`], each
+//! distinct value once and a `u32` per deal and value
+//! ([`Donors::push_values`], the interpreter's: a hold'em deal is two
+//! hands and a weight, each shared by many deals), not a state per deal.
 
-use rustc_hash::FxHashMap;
-
-use crate::value::Dyn;
+use crate::value::{Dyn, Rows};
 
 /// Per deal, in the order pushed, what a game keeps to transplant its
-/// private values: a whole state, or `width` interned values. One game
-/// pushes one kind for every deal.
+/// private values: a whole state, or a row of values. One game pushes one
+/// kind for every deal.
 pub struct Donors<S> {
     /// How many deals will be pushed (the first push sizes the store once).
     expected: usize,
     /// Per deal, its state (a game keeping whole states).
     states: Vec<S>,
-    /// Values per deal (a game keeping values).
-    width: usize,
-    /// The distinct values met, each once.
-    values: Vec<Dyn>,
-    /// Each distinct value's index in `values`.
-    index: FxHashMap<Dyn, u32>,
-    /// Per deal, its `width` values' indices in `values`.
-    cells: Vec<u32>,
+    /// Per deal, its values (a game keeping values; made by the first push).
+    rows: Option<Rows>,
     /// Deals pushed so far.
     len: usize,
 }
@@ -34,15 +26,7 @@ pub struct Donors<S> {
 impl<S> Donors<S> {
     /// An empty store for `deals` deals.
     pub fn new(deals: usize) -> Self {
-        Donors {
-            expected: deals,
-            states: Vec::new(),
-            width: 0,
-            values: Vec::new(),
-            index: FxHashMap::default(),
-            cells: Vec::new(),
-            len: 0,
-        }
+        Donors { expected: deals, states: Vec::new(), rows: None, len: 0 }
     }
 
     /// The number of deals pushed.
@@ -52,7 +36,7 @@ impl<S> Donors<S> {
 
     /// Whether no deal was pushed.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.len == 0
     }
 
     /// Keeps `state` whole as the next deal's.
@@ -72,32 +56,15 @@ impl<S> Donors<S> {
         &self.states[deal as usize]
     }
 
-    /// Keeps `values` (the same number for every deal) as the next deal's,
-    /// each distinct value once.
+    /// Keeps `values` (the same number for every deal) as the next deal's.
     pub fn push_values<'v>(&mut self, values: impl ExactSizeIterator<Item = &'v Dyn>) {
-        if self.len == 0 {
-            self.width = values.len();
-            self.cells.reserve_exact(self.expected * self.width);
-        }
-        debug_assert_eq!(values.len(), self.width);
-        for v in values {
-            let i = match self.index.get(v) {
-                Some(&i) => i,
-                None => {
-                    let i = self.values.len() as u32;
-                    self.values.push(v.clone());
-                    self.index.insert(v.clone(), i);
-                    i
-                }
-            };
-            self.cells.push(i);
-        }
+        let expected = self.expected;
+        self.rows.get_or_insert_with(|| Rows::new(values.len(), expected)).push(values);
         self.len += 1;
     }
 
     /// The values kept for `deal` by [`Donors::push_values`], in the order pushed.
     pub fn values(&self, deal: u32) -> impl Iterator<Item = &Dyn> {
-        let at = deal as usize * self.width;
-        self.cells[at..at + self.width].iter().map(|&i| &self.values[i as usize])
+        self.rows.iter().flat_map(move |rows| rows.row(deal as usize))
     }
 }

@@ -1,59 +1,48 @@
-//! A choice's candidates in the interpreter ([`Pending`]): evaluated with
+//! A choice's candidates in the interpreter ([`Pending`]'s): evaluated with
 //! `where` and `weight` ([`Interp::candidates`]), and kept until the
-//! choice is applied. A chance over `deal_hands` keeps its candidates
-//! flat, each deal's items in a row, not a tuple per deal.
+//! choice is applied. A chance over `deal_hands` keeps its candidates as
+//! rows of interned values, not a tuple per deal.
 
 use galac_runtime::game::GameError;
 use galac_runtime::ops::Odds;
-use galac_runtime::value::Encode;
+use galac_runtime::value::{Encode, Rows};
 
 use super::env::{bind, Budget, Env};
-use super::{ir, Interp, Value};
+use super::eval::hand;
+use super::{ir, Interp, Pending, Value};
 use crate::span::Span;
 use crate::typeck::tast::{self, ChooseDomain, Pattern};
-
-/// The candidates of the choice a state waits at, and their odds.
-pub(super) struct Pending {
-    pub chooser: Option<u32>,
-    /// The candidates; or, where `width` is not 0, each candidate's
-    /// `width` items in a row (a tuple laid flat).
-    pub values: Vec<Value>,
-    pub width: usize,
-    pub odds: Odds,
-}
 
 impl Pending {
     /// The number of candidates.
     pub fn len(&self) -> usize {
-        self.values.len().checked_div(self.width).unwrap_or(self.values.len())
+        self.rows.as_ref().map_or(self.values.len(), Rows::len)
     }
 
     /// Binds candidate `k` to `pattern`'s slots.
     pub fn bind(&self, k: usize, pattern: &Pattern, slots: &mut [Value]) {
-        match (self.width, pattern) {
-            (0, _) => bind(pattern, self.values[k].clone(), slots),
-            (w, Pattern::Tuple(ps)) => {
-                for (p, x) in ps.iter().zip(&self.values[k * w..(k + 1) * w]) {
+        match (&self.rows, pattern) {
+            (None, _) => bind(pattern, self.values[k].clone(), slots),
+            (Some(rows), Pattern::Tuple(ps)) => {
+                for (p, x) in ps.iter().zip(rows.row(k)) {
                     bind(p, x.clone(), slots);
                 }
             }
-            (w, _) => bind(pattern, Value::seq(self.values[k * w..(k + 1) * w].to_vec()), slots),
+            (Some(rows), _) => bind(pattern, Value::seq(rows.row(k).cloned().collect()), slots),
         }
     }
 
     /// Candidate `k`'s words (a tuple's: its length, then its items), if
     /// there is one.
     pub fn encode(&self, k: usize, out: &mut Vec<u64>) -> bool {
-        match self.width {
-            0 => self.values.get(k).map(|v| v.encode(out)).is_some(),
-            w => match self.values.get(k * w..(k + 1) * w) {
-                Some(items) => {
-                    out.push(w as u64);
-                    items.iter().for_each(|x| x.encode(out));
-                    true
-                }
-                None => false,
-            },
+        match &self.rows {
+            None => self.values.get(k).map(|v| v.encode(out)).is_some(),
+            Some(rows) if k < rows.len() => {
+                out.push(rows.width() as u64);
+                rows.row(k).for_each(|x| x.encode(out));
+                true
+            }
+            Some(_) => false,
         }
     }
 }
@@ -70,22 +59,76 @@ impl Interp {
         b: &mut Budget,
         span: Span,
     ) -> Result<Pending, GameError> {
-        let (values, width, mut odds) = self.candidate_values(c, chooser, slots, b, span)?;
+        let mut odds = Odds::default();
+        let mut rows = None;
+        let values = match self.deal_rows(c, chooser, slots, &mut odds, b, span)? {
+            Some(deals) => {
+                rows = Some(deals);
+                Vec::new()
+            }
+            None => self.candidate_values(c, slots, &mut odds, b, span)?,
+        };
+        // A table's odds are its own; a domain's follow from the weights.
+        let n = rows.as_ref().map_or(values.len(), Rows::len);
+        if matches!(c.domain, ChooseDomain::Domain(_)) && c.chooser.is_none() && n > 0 {
+            odds.finish_domain(n, self.loc(span))?;
+        }
         odds.forget_weights();
-        Ok(Pending { chooser, values, width, odds })
+        Ok(Pending { chooser, values, rows, odds })
     }
 
-    #[allow(clippy::type_complexity)]
-    fn candidate_values(
+    /// Where the choice is nature's over `deal_hands` destructured: its
+    /// deals kept (with `where` and `weight`), each as a row of its two
+    /// hands and weight (the ranges' hands interned once, not per deal).
+    fn deal_rows(
         &self,
         c: &ir::Choose,
         chooser: Option<u32>,
         slots: &mut [Value],
+        odds: &mut Odds,
         b: &mut Budget,
         span: Span,
-    ) -> Result<(Vec<Value>, usize, Odds), GameError> {
+    ) -> Result<Option<Rows>, GameError> {
+        let (ChooseDomain::Domain(d), Pattern::Tuple(pats), None) = (&c.domain, &c.pattern, chooser) else {
+            return Ok(None);
+        };
+        let tast::DomainKind::Values(e) = &d.kind else { return Ok(None) };
+        if pats.len() != 3 {
+            return Ok(None);
+        }
+        let Some(dealt) = self.deal_hands(e, &Env { vars: slots, locals: slots }, b) else { return Ok(None) };
+        let (first, second, pairs) = dealt?;
+        let mut rows = Rows::new(3, pairs.len());
+        let hands =
+            |rows: &mut Rows, range: &[Value]| -> Vec<u32> { range.iter().map(|h| rows.intern(&hand(h))).collect() };
+        let (firsts, seconds) = (hands(&mut rows, &first), hands(&mut rows, &second));
+        let tested = c.filter.is_some() || c.weight.is_some();
+        for (i, j, w) in pairs {
+            let w = Value::Int(w);
+            if tested {
+                let deal = [hand(&first[i]), hand(&second[j]), w.clone()];
+                pats.iter().zip(deal).for_each(|(p, x)| bind(p, x, slots));
+                if !self.keep(c, slots, odds, b, span)? {
+                    continue;
+                }
+            }
+            let w = rows.intern(&w);
+            rows.push_cells(&[firsts[i], seconds[j], w]);
+        }
+        rows.shrink_to_fit();
+        Ok(Some(rows))
+    }
+
+    /// The candidates of a choice other than [`Interp::deal_rows`]'.
+    fn candidate_values(
+        &self,
+        c: &ir::Choose,
+        slots: &mut [Value],
+        odds: &mut Odds,
+        b: &mut Budget,
+        span: Span,
+    ) -> Result<Vec<Value>, GameError> {
         let mut values = Vec::new();
-        let mut odds = Odds::default();
         let d = match &c.domain {
             ChooseDomain::Domain(d) => d,
             ChooseDomain::Table(entries) => {
@@ -93,37 +136,10 @@ impl Interp {
                     values.push(self.eval(e, &Env { vars: slots, locals: slots }, b)?);
                     odds.table(*p);
                 }
-                return Ok((values, 0, odds));
+                return Ok(values);
             }
         };
         let tested = c.filter.is_some() || c.weight.is_some();
-        // Nature's deals of `deal_hands` destructured: kept flat.
-        if let (tast::DomainKind::Values(e), Pattern::Tuple(pats), None) = (&d.kind, &c.pattern, chooser) {
-            let flat =
-                if pats.len() == 3 { self.deal_hands_flat(e, &Env { vars: slots, locals: slots }, b) } else { None };
-            if let Some(flat) = flat {
-                let (mut flat, width) = (flat?, 3);
-                // The candidates kept, moved to the front in order.
-                let mut kept = 0;
-                for k in 0..flat.len() / width {
-                    if tested {
-                        pats.iter().zip(&flat[k * width..]).for_each(|(p, x)| bind(p, x.clone(), slots));
-                        if !self.keep(c, slots, &mut odds, b, span)? {
-                            continue;
-                        }
-                    }
-                    for i in 0..width {
-                        flat.swap(kept * width + i, k * width + i);
-                    }
-                    kept += 1;
-                }
-                flat.truncate(kept * width);
-                if kept > 0 {
-                    odds.finish_domain(kept, self.loc(span))?;
-                }
-                return Ok((flat, width, odds));
-            }
-        }
         match (&d.kind, &c.pattern) {
             // A product domain destructured by a tuple pattern is walked
             // component by component: a tuple value is built only for the
@@ -138,7 +154,7 @@ impl Interp {
                     for ((pat, list), i) in pats.iter().zip(&lists).zip(&odometer) {
                         bind(pat, list[*i].clone(), slots);
                     }
-                    if self.keep(c, slots, &mut odds, b, span)? {
+                    if self.keep(c, slots, odds, b, span)? {
                         values.push(Value::seq(lists.iter().zip(&odometer).map(|(l, i)| l[*i].clone()).collect()));
                     }
                     if !next_position(&mut odometer, &lists) {
@@ -150,7 +166,7 @@ impl Interp {
                 for v in self.enumerate(d, &Env { vars: slots, locals: slots }, b)? {
                     if tested {
                         bind(&c.pattern, v.clone(), slots);
-                        if !self.keep(c, slots, &mut odds, b, span)? {
+                        if !self.keep(c, slots, odds, b, span)? {
                             continue;
                         }
                     }
@@ -158,10 +174,7 @@ impl Interp {
                 }
             }
         }
-        if c.chooser.is_none() && !values.is_empty() {
-            odds.finish_domain(values.len(), self.loc(span))?;
-        }
-        Ok((values, 0, odds))
+        Ok(values)
     }
 
     /// Whether the candidate bound in `slots` passes the choice's `where`

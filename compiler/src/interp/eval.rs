@@ -241,19 +241,18 @@ impl Interp {
         Ok((first, second, pairs))
     }
 
-    /// Where `e` is a call of `deal_hands`: its deals laid flat, each its
-    /// two hands and weight in a row (a chance's candidates over it, with
-    /// no tuple per deal: over a million on hold'em's river with every
-    /// hand); else `None`.
-    pub fn deal_hands_flat(&self, e: &Expr, env: &Env, b: &mut Budget) -> Option<Result<Vec<Value>, GameError>> {
+    /// Where `e` is a call of `deal_hands`: its two ranges and the pairs
+    /// of their entries dealt with their weights ([`Interp::deal_pairs`]),
+    /// so that a chance over it makes no tuple per deal; else `None`.
+    #[allow(clippy::type_complexity)]
+    pub fn deal_hands(
+        &self,
+        e: &Expr,
+        env: &Env,
+        b: &mut Budget,
+    ) -> Option<Result<(std::rc::Rc<Vec<Value>>, std::rc::Rc<Vec<Value>>, Vec<(usize, usize, i64)>), GameError>> {
         let ExprKind::Builtin(Builtin::DealHands, args) = &e.kind else { return None };
-        Some(self.deal_pairs(args, env, b, e.span).map(|(first, second, pairs)| {
-            let mut flat = Vec::with_capacity(3 * pairs.len());
-            for (i, j, w) in pairs {
-                flat.extend([hand(&first[i]), hand(&second[j]), Value::Int(w)]);
-            }
-            flat
-        }))
+        Some(self.deal_pairs(args, env, b, e.span))
     }
 
     fn builtin(&self, bi: Builtin, args: &[Expr], env: &Env, b: &mut Budget, span: Span) -> Result<Value, GameError> {
@@ -521,7 +520,7 @@ impl Interp {
 }
 
 /// A range entry's hand (a range is a list of (hand, weight)).
-fn hand(entry: &Value) -> Value {
+pub(super) fn hand(entry: &Value) -> Value {
     match entry {
         Value::Seq(parts) => parts[0].clone(),
         Value::Int(_) => Value::Int(0),

@@ -12,9 +12,9 @@ use std::sync::Arc;
 
 use galac_runtime::game::{Donors, Game, GameError, GameInfo, Node};
 use galac_runtime::info::{InfoInterner, InfoState, CHOSE_TAG};
-use galac_runtime::ops::{self, At};
+use galac_runtime::ops::{self, At, Odds};
 use galac_runtime::rational::Ratio;
-use galac_runtime::value::Encode;
+use galac_runtime::value::{Encode, Rows};
 
 use crate::ir::{self, Term};
 use crate::source::SourceFile;
@@ -97,7 +97,15 @@ impl Clone for State {
     }
 }
 
-use candidates::Pending;
+/// The candidates of the choice a state waits at, and their odds.
+struct Pending {
+    chooser: Option<u32>,
+    /// The candidates (empty where they are `rows`).
+    values: Vec<Value>,
+    /// Nature's deals of `deal_hands`: each deal's items as a row.
+    rows: Option<Rows>,
+    odds: Odds,
+}
 
 impl Interp {
     /// The interpreter of `ir` for these param values, locating run-time

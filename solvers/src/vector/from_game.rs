@@ -235,7 +235,8 @@ impl<G: Game> Builder<'_, G> {
                         });
                         if let Some(s) = sibling {
                             let (deals, sets) = (&self.draft.decisions[s].1, &self.draft.decisions[s].2);
-                            parents = parents.thin(self.game, deals, sets, &mut self.info)?;
+                            let sets = deals.iter().copied().zip(sets.iter().copied());
+                            parents = parents.thin(self.game, sets, &mut self.info)?;
                         }
                     }
                 }

@@ -245,9 +245,9 @@ impl<S> Parents<S> {
         }
     }
 
-    /// The deals as enumerated, once their first action's child is built
-    /// where that is the other player's first decision (`deals` there, in
-    /// order, each at its set of `sets`): a later action's step advances
+    /// The deals as enumerated, once their sets at their first action's
+    /// child are known where that is the other player's first decision
+    /// (`sets`: its deals in order, each with its set): a later action's step advances
     /// only the first deal and the first of each set there, and gives the
     /// others their class's set (`step::Follow`), so only those deals'
     /// states are kept, made now, and the rest let go (the chance nodes'
@@ -256,8 +256,7 @@ impl<S> Parents<S> {
     pub fn thin<G: Game<State = S>>(
         self,
         game: &G,
-        deals: &[u32],
-        sets: &[u32],
+        sets: impl ExactSizeIterator<Item = (u32, u32)> + Clone,
         info: &mut InfoInterner,
     ) -> Result<Parents<S>, GameError>
     where
@@ -268,15 +267,14 @@ impl<S> Parents<S> {
         // enumerated): else `Follow` tells none apart.
         let in_order = |i: usize, d: u32| d as usize == i && self.deal(i) == d;
         if matches!(self, Parents::Thin { .. })
-            || deals.len() != n
             || sets.len() != n
-            || !deals.iter().enumerate().all(|(i, &d)| in_order(i, d))
+            || !sets.clone().enumerate().all(|(i, (d, _))| in_order(i, d))
         {
             return Ok(self);
         }
         let mut seen = rustc_hash::FxHashSet::default();
         let mut kept = Vec::new();
-        for (i, &set) in sets.iter().enumerate() {
+        for (i, (_, set)) in sets.enumerate() {
             if seen.insert(set) {
                 if let Some(state) = self.state(game, i, info)? {
                     kept.push((i as u32, state));

@@ -233,11 +233,23 @@ impl<G: Game> Builder<'_, G> {
                 }
             }
         }
-        match (&mut step, dealt) {
-            (Some(Step::Decision { parents, .. }), Some(dealt)) if reuse && kept == n_from => *parents = dealt,
-            _ => {}
+        if let (Some(Step::Decision { parents, .. }), Some(dealt)) = (&mut step, dealt) {
+            if reuse && kept == n_from {
+                *parents = self.thinned(dealt)?;
+            }
         }
         Ok((step.unwrap_or(Step::Leaf(Vec::new())), same))
+    }
+
+    /// The root's parents, the deals as enumerated: where the first
+    /// child's sets are known (`ahead`), all but the states the later
+    /// children's steps advance let go ([`Parents::thin`]).
+    fn thinned(&mut self, dealt: Parents<G::State>) -> Result<Parents<G::State>, SolveError> {
+        if self.ahead.is_empty() {
+            return Ok(dealt);
+        }
+        let sets = self.ahead.iter().map(|&(deal, set, _)| (deal, set));
+        Ok(dealt.thin(self.game, sets, &mut self.info)?)
     }
 
     /// At the root's decision of `player` (`state`, `deal`'s, just
