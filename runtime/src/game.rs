@@ -6,6 +6,7 @@
 //! node or a leaf. Information states are interned in the caller's
 //! [`InfoInterner`], so information sets are exact.
 
+pub use crate::donors::Donors;
 pub use crate::error::GameError;
 use crate::info::InfoInterner;
 use crate::rational::Ratio;
@@ -180,27 +181,36 @@ pub trait Game {
         into.clone_from(delta);
     }
 
-    /// What [`Game::transplant`] needs of `state`, a deal's state at its
-    /// first move: its private values, kept per deal for the whole
-    /// derivation, so a game whose states are large keeps only those (the
-    /// interpreter: a state holding the private slots alone, about a tenth
-    /// of a full one on hold'em). The default keeps the whole state. A
-    /// donor is only read by `transplant` (the pending facts its
-    /// information states name may be forgotten by the interner). Only
-    /// where [`Game::representative`] is `Ok`.
-    fn donor(&self, state: &Self::State) -> Self::State {
-        state.clone()
+    /// Whether a state waiting at a choice holds that choice's candidates,
+    /// so that a copy of it may take any of them by [`Game::apply`] after
+    /// other states were advanced (the interpreter's does). The default:
+    /// no, as generated code keeps a node's candidates only until the next
+    /// `advance` of any state.
+    fn keeps_candidates(&self) -> bool {
+        false
     }
 
-    /// Copies the private values of `from` (what [`Game::donor`] kept of a
-    /// deal's state at its first move) into `into` (a state of another
-    /// deal, later in the same public course): `into` is then the state of
-    /// `from`'s deal there, its information states aside. Only where
+    /// Keeps in `donors` what [`Game::transplant`] needs of `state`, the
+    /// next deal's state at its first move: its private values, kept per
+    /// deal for the whole derivation, so a game whose states are large
+    /// keeps only those (the interpreter: the private slots' values,
+    /// interned, [`Donors::push_values`]). The default keeps the whole
+    /// state. A donor is only read by `transplant` (the pending facts its
+    /// information states name may be forgotten by the interner). Only
+    /// where [`Game::representative`] is `Ok`.
+    fn donor(&self, state: &Self::State, donors: &mut Donors<Self::State>) {
+        donors.push_state(state.clone());
+    }
+
+    /// Copies the private values of `deal` (what [`Game::donor`] kept in
+    /// `donors` of its state at its first move) into `into` (a state of
+    /// another deal, later in the same public course): `into` is then the
+    /// state of `deal` there, its information states aside. Only where
     /// [`Game::representative`] is `Ok` (private values are set only in the
     /// deal and the payoff's code, so between them they hold the deal's
     /// values).
-    fn transplant(&self, into: &mut Self::State, from: &Self::State) {
-        let _ = (into, from);
+    fn transplant(&self, into: &mut Self::State, donors: &Donors<Self::State>, deal: u32) {
+        let _ = (into, donors, deal);
     }
 
     /// For a state whose payoff's code ran to its end ([`Game::advance_payoff`]

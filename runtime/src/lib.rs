@@ -9,6 +9,7 @@
 //! depends on the compiler, the solvers or the command line.
 
 pub mod cancel;
+pub mod donors;
 mod error;
 pub mod game;
 pub mod ids;

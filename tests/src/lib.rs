@@ -59,6 +59,8 @@ mod playthrough;
 #[cfg(test)]
 mod public_game;
 #[cfg(test)]
+mod public_game_states;
+#[cfg(test)]
 mod saved;
 #[cfg(test)]
 mod seeded_oracle;

@@ -214,6 +214,47 @@ impl Interp {
         }
     }
 
+    /// `deal_hands(args)`'s two ranges (each a list of (hand, weight)) and
+    /// the pairs of their indices dealt, with the pairs' weights.
+    #[allow(clippy::type_complexity)]
+    fn deal_pairs(
+        &self,
+        args: &[Expr],
+        env: &Env,
+        b: &mut Budget,
+        span: Span,
+    ) -> Result<(std::rc::Rc<Vec<Value>>, std::rc::Rc<Vec<Value>>, Vec<(usize, usize, i64)>), GameError> {
+        let (first, second) = (self.seq(&args[0], env, b)?, self.seq(&args[1], env, b)?);
+        let board: Vec<i64> = self.seq(&args[2], env, b)?.iter().map(Scalar::int).collect();
+        // Each range as (cards, weight) pairs, the form `deal_pairs` reads.
+        let hands = |r: &[Value]| -> Vec<(Vec<i64>, i64)> {
+            r.iter()
+                .map(|h| match h {
+                    Value::Seq(parts) if parts.len() == 2 => {
+                        (parts[0].items().iter().map(Scalar::int).collect(), parts[1].int())
+                    }
+                    _ => (Vec::new(), 0),
+                })
+                .collect()
+        };
+        let pairs = ops::deal_pairs(&hands(&first), &hands(&second), &board, &mut b.left, b.limit, self.loc(span))?;
+        Ok((first, second, pairs))
+    }
+
+    /// Where `e` is a call of `deal_hands`: its two ranges and the pairs
+    /// of their entries dealt with their weights ([`Interp::deal_pairs`]),
+    /// so that a chance over it makes no tuple per deal; else `None`.
+    #[allow(clippy::type_complexity)]
+    pub fn deal_hands(
+        &self,
+        e: &Expr,
+        env: &Env,
+        b: &mut Budget,
+    ) -> Option<Result<(std::rc::Rc<Vec<Value>>, std::rc::Rc<Vec<Value>>, Vec<(usize, usize, i64)>), GameError>> {
+        let ExprKind::Builtin(Builtin::DealHands, args) = &e.kind else { return None };
+        Some(self.deal_pairs(args, env, b, e.span))
+    }
+
     fn builtin(&self, bi: Builtin, args: &[Expr], env: &Env, b: &mut Budget, span: Span) -> Result<Value, GameError> {
         use Builtin::*;
         let at = self.loc(span);
@@ -275,24 +316,7 @@ impl Interp {
             Deck52 => ints(ops::deck52(&mut b.left, b.limit, at)?.as_slice().to_vec()),
             HandRank => Value::Int(ops::hand_rank(&self.seq(&args[0], env, b)?, at)?),
             DealHands => {
-                let (first, second) = (self.seq(&args[0], env, b)?, self.seq(&args[1], env, b)?);
-                let board: Vec<i64> = self.seq(&args[2], env, b)?.iter().map(Scalar::int).collect();
-                // Each range as (cards, weight) pairs, the form `deal_pairs` reads.
-                let hands = |r: &[Value]| -> Vec<(Vec<i64>, i64)> {
-                    r.iter()
-                        .map(|h| match h {
-                            Value::Seq(parts) if parts.len() == 2 => {
-                                (parts[0].items().iter().map(Scalar::int).collect(), parts[1].int())
-                            }
-                            _ => (Vec::new(), 0),
-                        })
-                        .collect()
-                };
-                let pairs = ops::deal_pairs(&hands(&first), &hands(&second), &board, &mut b.left, b.limit, at)?;
-                let hand = |h: &Value| match h {
-                    Value::Seq(parts) => parts[0].clone(),
-                    Value::Int(_) => Value::Int(0),
-                };
+                let (first, second, pairs) = self.deal_pairs(args, env, b, span)?;
                 Value::seq(
                     pairs
                         .into_iter()
@@ -492,5 +516,13 @@ impl Interp {
             }
         };
         Ok(())
+    }
+}
+
+/// A range entry's hand (a range is a list of (hand, weight)).
+pub(super) fn hand(entry: &Value) -> Value {
+    match entry {
+        Value::Seq(parts) => parts[0].clone(),
+        Value::Int(_) => Value::Int(0),
     }
 }

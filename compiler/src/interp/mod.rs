@@ -2,6 +2,7 @@
 //! [`Game`] trait, so the runtime can build its tree. It is the reference
 //! the compiled code is tested against.
 
+mod candidates;
 mod delta;
 mod env;
 mod eval;
@@ -9,17 +10,17 @@ mod eval;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use galac_runtime::game::{Game, GameError, GameInfo, Node};
+use galac_runtime::game::{Donors, Game, GameError, GameInfo, Node};
 use galac_runtime::info::{InfoInterner, InfoState, CHOSE_TAG};
 use galac_runtime::ops::{self, At, Odds};
 use galac_runtime::rational::Ratio;
-use galac_runtime::value::Encode;
+use galac_runtime::value::{Encode, Rows};
 
 use crate::ir::{self, Term};
 use crate::source::SourceFile;
 use crate::span::Span;
 use crate::typeck::consts::ParamValue;
-use crate::typeck::tast::{self, ArithOp, ChooseDomain};
+use crate::typeck::tast::{self, ArithOp};
 use env::{bind, Budget, Env};
 /// The interpreter's values: the runtime's dynamic values.
 pub use galac_runtime::value::Dyn as Value;
@@ -96,9 +97,13 @@ impl Clone for State {
     }
 }
 
+/// The candidates of the choice a state waits at, and their odds.
 struct Pending {
     chooser: Option<u32>,
+    /// The candidates (empty where they are `rows`).
     values: Vec<Value>,
+    /// Nature's deals of `deal_hands`: each deal's items as a row.
+    rows: Option<Rows>,
     odds: Odds,
 }
 
@@ -224,103 +229,6 @@ impl Interp {
             None => 0..self.n_players as usize,
         })
     }
-
-    /// Evaluates the candidates of a choice, with `where` and `weight`
-    /// (their odds through the runtime's [`Odds`], as compiled games do).
-    fn candidates(
-        &self,
-        c: &ir::Choose,
-        slots: &mut [Value],
-        b: &mut Budget,
-        span: Span,
-    ) -> Result<(Vec<Value>, Odds), GameError> {
-        let mut values = Vec::new();
-        let mut odds = Odds::default();
-        let d = match &c.domain {
-            ChooseDomain::Domain(d) => d,
-            ChooseDomain::Table(entries) => {
-                for (e, p) in entries {
-                    values.push(self.eval(e, &Env { vars: slots, locals: slots }, b)?);
-                    odds.table(*p);
-                }
-                return Ok((values, odds));
-            }
-        };
-        let tested = c.filter.is_some() || c.weight.is_some();
-        match (&d.kind, &c.pattern) {
-            // A product domain destructured by a tuple pattern is walked
-            // component by component: a tuple value is built only for the
-            // candidates that pass the filter.
-            (tast::DomainKind::Product(parts), tast::Pattern::Tuple(pats)) if tested && parts.len() == pats.len() => {
-                let lists = parts
-                    .iter()
-                    .map(|p| self.enumerate(p, &Env { vars: slots, locals: slots }, b))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let mut odometer = vec![0usize; lists.len()];
-                while lists.iter().all(|l| !l.is_empty()) {
-                    for ((pat, list), i) in pats.iter().zip(&lists).zip(&odometer) {
-                        bind(pat, list[*i].clone(), slots);
-                    }
-                    if self.keep(c, slots, &mut odds, b, span)? {
-                        values.push(Value::seq(lists.iter().zip(&odometer).map(|(l, i)| l[*i].clone()).collect()));
-                    }
-                    if !next_position(&mut odometer, &lists) {
-                        break;
-                    }
-                }
-            }
-            _ => {
-                for v in self.enumerate(d, &Env { vars: slots, locals: slots }, b)? {
-                    if tested {
-                        bind(&c.pattern, v.clone(), slots);
-                        if !self.keep(c, slots, &mut odds, b, span)? {
-                            continue;
-                        }
-                    }
-                    values.push(v);
-                }
-            }
-        }
-        if c.chooser.is_none() && !values.is_empty() {
-            odds.finish_domain(values.len(), self.loc(span))?;
-        }
-        Ok((values, odds))
-    }
-
-    /// Whether the candidate bound in `slots` passes the choice's `where`
-    /// (a step, as in compiled games), and its `weight`.
-    fn keep(
-        &self,
-        c: &ir::Choose,
-        slots: &[Value],
-        odds: &mut Odds,
-        b: &mut Budget,
-        span: Span,
-    ) -> Result<bool, GameError> {
-        if let Some(f) = &c.filter {
-            b.step(self.loc(span))?;
-            if self.int(f, &Env { vars: slots, locals: slots }, b)? == 0 {
-                return Ok(false);
-            }
-        }
-        if let Some(w) = &c.weight {
-            odds.weigh(self.int(w, &Env { vars: slots, locals: slots }, b)?, self.loc(span))?;
-        }
-        Ok(true)
-    }
-}
-
-/// Moves a row-major position over `lists` to the next (the last component
-/// fastest); false after the last one.
-fn next_position(odometer: &mut [usize], lists: &[Vec<Value>]) -> bool {
-    for k in (0..lists.len()).rev() {
-        odometer[k] += 1;
-        if odometer[k] < lists[k].len() {
-            return true;
-        }
-        odometer[k] = 0;
-    }
-    false
 }
 
 impl Game for Interp {
@@ -378,19 +286,21 @@ impl Game for Interp {
         into.apply_delta(delta);
     }
 
-    /// The private slots' values alone, in `course.private`'s order.
-    fn donor(&self, state: &State) -> State {
-        let slots = match &self.course {
-            Ok(course) => course.private.iter().map(|&slot| state.slots[slot as usize].clone()).collect(),
-            Err(_) => Vec::new(),
-        };
-        State { slots, block: state.block, pending: None }
+    /// A state's [`Pending`] holds its candidates.
+    fn keeps_candidates(&self) -> bool {
+        true
     }
 
-    fn transplant(&self, into: &mut State, from: &State) {
+    /// The private slots' values alone, in `course.private`'s order, interned.
+    fn donor(&self, state: &State, donors: &mut Donors<State>) {
+        let private = self.course.as_ref().map_or(&[][..], |course| &course.private[..]);
+        donors.push_values(private.iter().map(|&slot| &state.slots[slot as usize]));
+    }
+
+    fn transplant(&self, into: &mut State, donors: &Donors<State>, deal: u32) {
         if let Ok(course) = &self.course {
-            for (&slot, v) in course.private.iter().zip(&from.slots) {
-                into.slots[slot as usize] = v.clone();
+            for (&slot, v) in course.private.iter().zip(donors.values(deal)) {
+                into.slots[slot as usize].clone_from(v);
             }
         }
     }
@@ -408,8 +318,9 @@ impl Game for Interp {
         let Term::Choose(c) = &self.ir.blocks[s.block as usize].term else {
             return Err(GameError::Other { message: "apply outside a choice".into(), at: String::new() });
         };
-        let v = pending.values[action as usize].clone();
         if let Some(p) = pending.chooser {
+            // A player's candidates are never flat.
+            let v = &pending.values[action as usize];
             let mut bufs = self.words.borrow_mut();
             let words = &mut *bufs;
             words.clear();
@@ -428,7 +339,7 @@ impl Game for Interp {
             };
             self.set_info(s, p as usize, st);
         }
-        bind(&c.pattern, v, &mut s.slots);
+        pending.bind(action as usize, &c.pattern, &mut s.slots);
         s.block = c.next.0;
         Ok(())
     }
@@ -451,9 +362,8 @@ impl Game for Interp {
             return action.to_string();
         };
         let mut words = Vec::new();
-        match p.values.get(action as usize) {
-            Some(v) => v.encode(&mut words),
-            None => return action.to_string(),
+        if !p.encode(action as usize, &mut words) {
+            return action.to_string();
         }
         self.labeler.value(&words, c.choice_ty)
     }
@@ -575,23 +485,23 @@ impl Interp {
                         Some(e) => Some(self.player_index(self.int(e, &env, &mut b)?, span)?),
                         None => None,
                     };
-                    let (values, odds) = self.candidates(c, &mut s.slots, &mut b, span)?;
-                    if values.is_empty() {
+                    let pending = self.candidates(c, chooser, &mut s.slots, &mut b, span)?;
+                    if pending.len() == 0 {
                         let who = chooser.and_then(|p| self.ir.players.get(p as usize));
                         return Err(ops::no_choices(who.map(String::as_str), self.loc(span)));
                     }
-                    let n = values.len() as u32;
+                    let n = pending.len() as u32;
                     let node = match chooser {
                         Some(p) => {
                             let state = self.info_of(s, p as usize);
                             let mut short = [0u64; 2];
-                            let key = galac_runtime::info::choice_key(c.choice_ty, &values, &mut short, words);
+                            let key = galac_runtime::info::choice_key(c.choice_ty, &pending.values, &mut short, words);
                             let (infoset, _) = info.infoset(p, state, key);
                             Node::Decision { player: p, infoset, n_actions: n }
                         }
                         None => Node::Chance { n_outcomes: n },
                     };
-                    s.pending = Some(Rc::new(Pending { chooser, values, odds }));
+                    s.pending = Some(Rc::new(pending));
                     return Ok(Some(node));
                 }
             }

@@ -54,6 +54,12 @@ impl Odds {
             .ok_or_else(|| other("chance weights are too large to add up".into(), at))
     }
 
+    /// Lets the weights go once [`Odds::finish_domain`] has read them, for
+    /// odds kept with their node (the interpreter's: a weight a deal).
+    pub fn forget_weights(&mut self) {
+        self.weights = Vec::new();
+    }
+
     /// The chance node's probabilities (empty at a decision).
     #[inline]
     pub fn probs(&self) -> &[Ratio] {

@@ -15,8 +15,10 @@ mod dynamic;
 mod encode;
 mod fixed;
 mod list;
+mod rows;
 
 pub use dynamic::{Dyn, Items, ItemsMut, Scalar};
 pub use encode::{fold_seq, Encode};
 pub use fixed::Fixed;
 pub use list::{Bytes, Elem, List};
+pub use rows::Rows;

@@ -190,16 +190,27 @@ impl Draft {
         deals: Rc<Vec<u32>>,
         pays: impl Iterator<Item = [i64; 2]>,
     ) -> Result<u32, SolveError> {
-        let entries = pays.map(|pay| self.zero_sum(id, pay)).collect::<Result<Vec<i64>, _>>()?;
-        debug_assert_eq!(entries.len(), deals.len());
-        let mut values = entries.clone();
+        // Per deal its amount's index among the distinct amounts in the
+        // order met (a `u32` a deal, sized once: no `i64` per deal, nor a
+        // sorted copy), then renumbered in the amounts' order.
+        let (mut values, mut seen) = (Vec::new(), FxHashMap::default());
+        let mut met = Vec::with_capacity(deals.len());
+        for pay in pays {
+            let a = self.zero_sum(id, pay)?;
+            met.push(*seen.entry(a).or_insert_with(|| {
+                values.push(a);
+                values.len() as u32 - 1
+            }));
+        }
+        debug_assert_eq!(met.len(), deals.len());
+        let mut order: Vec<u32> = (0..values.len() as u32).collect();
+        order.sort_unstable_by_key(|&i| values[i as usize]);
+        let mut rank = vec![0u32; values.len()];
+        order.iter().enumerate().for_each(|(r, &i)| rank[i as usize] = r as u32);
         values.sort_unstable();
-        values.dedup();
-        // `entries`' length until now: a table's values are a few.
-        values.shrink_to_fit();
-        let at = |pay: &i64| values.binary_search(pay).unwrap_or_default();
         let index = if values.len() <= 1 << 8 {
-            let bytes: Vec<u8> = entries.iter().map(|pay| at(pay) as u8).collect();
+            let bytes: Vec<u8> = met.iter().map(|&i| rank[i as usize] as u8).collect();
+            drop(met);
             Index::Bytes(match self.patterns.get(bytes.as_slice()) {
                 Some(shared) => shared.clone(),
                 None => {
@@ -209,7 +220,8 @@ impl Draft {
                 }
             })
         } else {
-            Index::Words(entries.iter().map(|pay| at(pay) as u32).collect())
+            met.iter_mut().for_each(|i| *i = rank[*i as usize]);
+            Index::Words(met)
         };
         self.tables.push(Pays::Deals { deals, values, index });
         Ok(self.tables.len() as u32 - 1)
@@ -435,8 +447,10 @@ impl Draft {
                 Removal::Lists(Conflicts::from_pairs(n, &incompatible))
             }
         };
+        // Read only above: let go before the payoffs' arrays.
+        drop(joint);
         let (outcomes, excluded, nodes) = self.outcomes(&class_of, n)?;
-        let (payoffs, rankings, matrix) = self.payoffs(&class_of, n, &joint);
+        let (payoffs, rankings, matrix) = self.payoffs(&class_of, n);
         let [w0, w1] = weights;
         let [l0, l1] = labels;
         let game = PublicGame {
@@ -509,7 +523,7 @@ impl Draft {
 
     /// Each leaf's payoff to player 0 per pair (the deals' average), in its
     /// cheapest form.
-    fn payoffs(&self, class_of: &[Vec<u32>; 2], n: [usize; 2], joint: &[f64]) -> (Vec<Payoff>, Vec<Ranking>, Vec<f64>) {
+    fn payoffs(&self, class_of: &[Vec<u32>; 2], n: [usize; 2]) -> (Vec<Payoff>, Vec<Ranking>, Vec<f64>) {
         let (mut payoffs, mut rankings, mut matrix) = (Vec::new(), Vec::new(), Vec::new());
         let mut interned: FxHashMap<[Vec<u32>; 2], u32> = FxHashMap::default();
         let mut sum = vec![0.0f64; n[0] * n[1]];
@@ -531,21 +545,24 @@ impl Draft {
                 }
                 None => {}
             }
-            let mut touched = Vec::new();
-            for (deal, pay) in self.tables[table as usize].each() {
+            // The pairs the table's deals touch, in order met, then their
+            // averages (sized once: a pair a deal at most).
+            let each = self.tables[table as usize].each();
+            let mut pairs: Vec<(usize, f64)> = Vec::with_capacity(each.size_hint().0.min(n[0] * n[1]));
+            for (deal, pay) in each {
                 let k = class_of[0][deal as usize] as usize * n[1] + class_of[1][deal as usize] as usize;
                 if mass[k] == 0.0 {
-                    touched.push(k);
+                    pairs.push((k, 0.0));
                 }
                 let w = self.deal_prob[deal as usize];
                 sum[k] += w * pay as f64;
                 mass[k] += w;
             }
-            let pairs: Vec<(usize, f64)> = touched.iter().map(|&k| (k, sum[k] / mass[k])).collect();
-            for &k in &touched {
-                (sum[k], mass[k]) = (0.0, 0.0);
+            for (k, v) in &mut pairs {
+                *v = sum[*k] / mass[*k];
+                (sum[*k], mass[*k]) = (0.0, 0.0);
             }
-            debug_assert!(pairs.iter().all(|&(k, _)| joint[k] > 0.0));
+            debug_assert!(pairs.iter().all(|&(_, v)| v.is_finite()));
             let first = pairs[0].1;
             let payoff = if pairs.iter().all(|&(_, v)| v == first) {
                 Payoff::Constant(first)

@@ -34,7 +34,7 @@
 use std::mem::take;
 use std::rc::Rc;
 
-use galac_runtime::game::{advance_out_of_line, Game, Node};
+use galac_runtime::game::{advance_out_of_line, Donors, Game, Node};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::rational::Ratio;
 use rustc_hash::FxHashMap;
@@ -46,6 +46,7 @@ use super::game::PublicNode;
 use super::infer::refuse;
 use super::showdown;
 
+pub(super) mod dealt;
 mod step;
 use crate::solver::SolveError;
 
@@ -87,7 +88,8 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>, strengths: 
         probs: Vec::new(),
         pay: Vec::new(),
         one: representative.is_ok(),
-        donors: Vec::with_capacity(if representative.is_ok() { deals.len() } else { 0 }),
+        donors: Donors::new(if representative.is_ok() { deals.len() } else { 0 }),
+        n_deals: deals.len(),
         key: Vec::new(),
         chances: FxHashMap::default(),
         tables: FxHashMap::default(),
@@ -124,7 +126,9 @@ struct Builder<'g, G: Game> {
     /// (empty unless the game walks one representative deal): its private
     /// values, to transplant. Made by the root's [`Builder::step`], which
     /// advances every deal's state to its first node.
-    donors: Vec<G::State>,
+    donors: Donors<G::State>,
+    /// How many deals the enumeration gave.
+    n_deals: usize,
     /// A reused buffer for [`Game::course_key`].
     key: Vec<u64>,
     /// Per (course key, deals present): a chance node's public outcomes.
@@ -189,7 +193,7 @@ impl<G: Game> Builder<'_, G> {
         let id = self.draft.open(label, parent, same)?;
         match step {
             Step::Leaf(pays) => self.draft.leaf(id, pays.into_iter())?,
-            Step::Decision { player, sets, mut kids, parents, labels } => {
+            Step::Decision { player, sets, mut kids, mut parents, labels } => {
                 let n_actions = sets.first().map_or(0, |s| s.2);
                 let mut decided = decided;
                 decided[player] = true;
@@ -229,6 +233,11 @@ impl<G: Game> Builder<'_, G> {
                                 _ => None,
                             }
                         });
+                        if let Some(s) = sibling {
+                            let (deals, sets) = (&self.draft.decisions[s].1, &self.draft.decisions[s].2);
+                            let sets = deals.iter().copied().zip(sets.iter().copied());
+                            parents = parents.thin(self.game, sets, &mut self.info)?;
+                        }
                     }
                 }
                 self.firsts[player] = above;
@@ -327,7 +336,7 @@ impl<G: Game> Builder<'_, G> {
                 {
                     let mut child = state.clone();
                     if first != deal {
-                        game.transplant(&mut child, &self.donors[first as usize]);
+                        game.transplant(&mut child, &self.donors, first);
                     }
                     advance_out_of_line(game, &mut child, &mut self.info)?;
                     self.advanced += 1;
@@ -381,7 +390,7 @@ impl<G: Game> Builder<'_, G> {
         let mut s = at.clone();
         let mut run = |b: &mut Self, d: u32| {
             s.clone_from(at);
-            b.game.transplant(&mut s, &b.donors[d as usize]);
+            b.game.transplant(&mut s, &b.donors, d);
             Ok::<_, SolveError>((b.pays(id, &mut s)?, b.game.strengths(&s)))
         };
         let first = run(self, present[0])?;
@@ -463,7 +472,7 @@ impl<G: Game> Builder<'_, G> {
             let mut s = state.clone();
             for &d in present.iter() {
                 s.clone_from(state);
-                game.transplant(&mut s, &self.donors[d as usize]);
+                game.transplant(&mut s, &self.donors, d);
                 self.advanced += 1;
                 if !matches!(advance_out_of_line(game, &mut s, &mut self.info)?, Node::Chance { .. }) {
                     return Err(refuse(

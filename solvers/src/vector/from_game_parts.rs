@@ -9,13 +9,13 @@
 
 use std::rc::Rc;
 
-use galac_runtime::game::{advance_out_of_line, Game, Node};
+use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::draft::{Allowed, Sets};
+pub(super) use super::from_game::dealt::{deals, Parents};
 use super::game::PublicGame;
-use crate::solver::SolveError;
 
 /// A public game made from the game's rules, with the interner whose
 /// information sets its decisions name.
@@ -68,16 +68,14 @@ pub(super) enum Step<S> {
     Leaf(Vec<(u32, [i64; 2])>),
     /// Per deal (deal, set, moves offered); per action its children (or
     /// the first action's only, and in `parents` each deal's state before
-    /// its `advance`, the first whole and the others as
-    /// [`Game::delta`]s against it, from which another action's children
-    /// are made when its subtree is built, advanced again for the
-    /// candidates); the
+    /// its `advance`, from which another action's children are made when
+    /// its subtree is built, advanced again for the candidates); the
     /// player and the first deal's action labels.
     Decision {
         player: usize,
         sets: Vec<(u32, u32, u32)>,
         kids: Vec<Vec<(u32, S)>>,
-        parents: Vec<(u32, S)>,
+        parents: Parents<S>,
         labels: Vec<String>,
     },
     Chance(Vec<Item<S>>),
@@ -108,7 +106,7 @@ impl<S> Step<S> {
                 player: player as usize,
                 sets: Vec::with_capacity(deals),
                 kids: Vec::new(),
-                parents: Vec::new(),
+                parents: Parents::Deltas(Vec::new()),
                 labels: (0..n_actions).map(|a| game.action_label(state, a)).collect(),
             },
             Node::Chance { .. } => Step::Chance(Vec::new()),
@@ -116,85 +114,26 @@ impl<S> Step<S> {
     }
 }
 
-/// The deals: the paths through the chance nodes above the first
-/// decision, each as its state before that node's `advance` (the first
-/// whole, the others as what differs from it, [`Game::delta`]), with
-/// their probabilities. A chance node's children wait on the stack as
-/// deltas too (the hold'em spots deal both hands in one chance node: a
-/// state per deal).
-pub(super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Result<Dealt<G::State>, SolveError> {
-    let (mut deals, mut deal_prob) = (Vec::<(u32, G::State)>::new(), Vec::new());
-    let mut probs = Vec::new();
-    let root = game.root()?;
-    let mut stack = vec![(Rc::new(root.clone()), root, 1.0f64)];
-    while let Some((base, delta, prob)) = stack.pop() {
-        let mut state = (*base).clone();
-        game.undelta(&mut state, &delta);
-        drop((base, delta));
-        let mut at = state.clone();
-        // The facts `at`'s advance pushes: kept for a chance node's
-        // children, which hold them; forgotten for a deal, which is kept
-        // as it was before that advance (else the interner would hold
-        // facts per deal for the whole derivation).
-        let mark = info.mark();
-        if let Node::Chance { n_outcomes } = advance_out_of_line(game, &mut at, info)? {
-            game.chance_probs(&at, &mut probs);
-            // Pushed in order, then turned around in place (the stack pops
-            // the first outcome first): no second list of the children.
-            let start = stack.len();
-            stack.reserve(n_outcomes as usize);
-            let mut first: Option<Rc<G::State>> = None;
-            for (k, p) in probs.iter().enumerate() {
-                let mut child = at.clone();
-                game.apply(&mut child, k as u32, info)?;
-                let base = first.get_or_insert_with(|| Rc::new(child.clone())).clone();
-                let child = game.delta(&base, &child);
-                stack.push((base, child, prob * p.to_f64()));
-            }
-            stack[start..].reverse();
-        } else {
-            drop(at);
-            info.truncate(mark);
-            let state = match deals.first() {
-                Some((_, first)) => game.delta(first, &state),
-                None => state,
-            };
-            deals.push((deals.len() as u32, state));
-            deal_prob.push(prob);
-        }
-    }
-    // The lists grew by doubling: their slack given back (a large block
-    // shrinks in place), a deal's state kept for the first moves.
-    deals.shrink_to_fit();
-    deal_prob.shrink_to_fit();
-    Ok((deals, deal_prob))
-}
-
 /// The deals' states at a public node, each before its `advance`: held,
-/// or made from their parents' (a decision's states, kept by
-/// `from_game`'s `Builder::step` as deltas against the first's) by advancing each
-/// again and taking `action`.
-/// The deals as enumerated and their probabilities ([`deals`]).
-pub(super) type Dealt<S> = (Vec<(u32, S)>, Vec<f64>);
-
+/// the deals as enumerated, or made from their parents' (a decision's
+/// states, kept by `from_game`'s `Builder::step`) by advancing each again
+/// and taking the action.
 pub(super) enum Entries<'p, S> {
     Held(Vec<(u32, S)>),
-    /// The deals as enumerated: the first's state whole, the others' as
-    /// [`Game::delta`]s against it.
-    Dealt(Vec<(u32, S)>),
-    Children(&'p [(u32, S)], u32),
+    Dealt(Parents<S>),
+    Children(&'p Parents<S>, u32),
 }
 
 impl<'p, S> Entries<'p, S> {
     /// The states held, the deals as enumerated, the parents the states
-    /// are made from and the action taken from them (one of the three
-    /// lists is not empty; the deals are made without an action).
+    /// are made from and the action taken from them (one of the three is
+    /// not empty; the deals are made without an action).
     #[allow(clippy::type_complexity)]
-    pub fn split(self) -> (Vec<(u32, S)>, Vec<(u32, S)>, &'p [(u32, S)], Option<u32>) {
+    pub fn split(self) -> (Vec<(u32, S)>, Option<Parents<S>>, Option<&'p Parents<S>>, Option<u32>) {
         match self {
-            Entries::Held(held) => (held, Vec::new(), &[], None),
-            Entries::Dealt(dealt) => (Vec::new(), dealt, &[], None),
-            Entries::Children(from, action) => (Vec::new(), Vec::new(), from, Some(action)),
+            Entries::Held(held) => (held, None, None, None),
+            Entries::Dealt(dealt) => (Vec::new(), Some(dealt), None, None),
+            Entries::Children(from, action) => (Vec::new(), None, Some(from), Some(action)),
         }
     }
 }

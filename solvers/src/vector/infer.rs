@@ -66,10 +66,18 @@ pub(super) fn factor(joint: &[f64], n: [usize; 2]) -> Result<[Vec<f64>; 2], Solv
 /// tie; ties are merged, wins and losses are edges, and the ranks are the
 /// longest paths of the topological order. `None` when no ranking fits.
 pub(super) fn showdown(pairs: &[(usize, f64)], n: [usize; 2]) -> Option<([Vec<u32>; 2], [f64; 3])> {
-    let mut values: Vec<f64> = pairs.iter().map(|p| p.1).collect();
+    // The distinct values, at most three (no sorted copy of a value a pair).
+    let mut values: Vec<f64> = Vec::with_capacity(3);
+    for &(_, v) in pairs {
+        if !values.contains(&v) {
+            if values.len() == 3 {
+                return None;
+            }
+            values.push(v);
+        }
+    }
     values.sort_by(f64::total_cmp);
-    values.dedup();
-    let (lose, win) = (values[0], *values.last()?);
+    let (lose, win) = (*values.first()?, *values.last()?);
     let tie = match values.len() {
         2 => f64::NAN,
         3 => values[1],
@@ -83,30 +91,36 @@ pub(super) fn showdown(pairs: &[(usize, f64)], n: [usize; 2]) -> Option<([Vec<u3
             ties.union((k / n[1]) as u32, (n[0] + k % n[1]) as u32);
         }
     }
-    // Edges from the weaker to the stronger class.
-    let mut edges: Vec<(u32, u32)> = Vec::with_capacity(pairs.len());
-    for &(k, v) in pairs {
+    // Edges from the weaker to the stronger class, as lists per class
+    // (counted, then filled: no list of the edges beside them).
+    let edge = |k: usize, v: f64, ties: &mut Classes| {
         let (i, j) = (ties.find((k / n[1]) as u32), ties.find((n[0] + k % n[1]) as u32));
         if v == win {
-            edges.push((j, i));
+            Some((j, i))
         } else if v == lose {
-            edges.push((i, j));
+            Some((i, j))
+        } else {
+            None
         }
-    }
+    };
     let mut indegree = vec![0u32; total];
     let mut starts = vec![0u32; total + 1];
-    for &(a, b) in &edges {
-        indegree[b as usize] += 1;
-        starts[a as usize + 1] += 1;
+    for &(k, v) in pairs {
+        if let Some((a, b)) = edge(k, v, &mut ties) {
+            indegree[b as usize] += 1;
+            starts[a as usize + 1] += 1;
+        }
     }
     for x in 0..total {
         starts[x + 1] += starts[x];
     }
     let mut next = starts.clone();
-    let mut out = vec![0u32; edges.len()];
-    for &(a, b) in &edges {
-        out[next[a as usize] as usize] = b;
-        next[a as usize] += 1;
+    let mut out = vec![0u32; starts[total] as usize];
+    for &(k, v) in pairs {
+        if let Some((a, b)) = edge(k, v, &mut ties) {
+            out[next[a as usize] as usize] = b;
+            next[a as usize] += 1;
+        }
     }
     let mut level = vec![0u32; total];
     let mut ready: Vec<u32> = (0..total as u32).filter(|&x| indegree[x as usize] == 0).collect();

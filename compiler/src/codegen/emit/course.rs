@@ -149,7 +149,10 @@ impl Emitter<'_> {
                 }
             }
 
-            fn transplant(&self, into: &mut State, from: &State) {
+            // The whole state is the donor (the default `donor`).
+            #[allow(unused_variables)]
+            fn transplant(&self, into: &mut State, donors: &::galac_runtime::game::Donors<State>, deal: u32) {
+                let from = donors.state(deal);
                 match into.block {
                     #transplant_arms
                     _ => {}

@@ -9,7 +9,8 @@ use std::mem::take;
 use galac_runtime::game::{advance_out_of_line, Game, Node};
 
 use super::super::draft::NONE;
-use super::super::from_game_parts::{Entries, Item, Step};
+use super::super::from_game_parts::{Entries, Item, Parents, Step};
+use super::super::infer::refuse;
 use super::Builder;
 use crate::solver::SolveError;
 
@@ -133,16 +134,15 @@ impl<G: Game> Builder<'_, G> {
         let (held, dealt, from, action) = entries.split();
         // The root's look ahead, for its first child only.
         let ahead = Some(take(&mut self.ahead)).filter(|_| action == Some(0)).unwrap_or_default();
-        // Where the deals as enumerated keep their states before the `advance`
-        // (the root's decision), they are its `parents` as they are.
-        let reuse = lazy && !dealt.is_empty();
+        // Where the deals as enumerated are made again for the root's
+        // decision, they are its `parents` as they are.
+        let reuse = lazy && dealt.is_some();
         let mut kept = 0;
-        let from = if dealt.is_empty() { from } else { &dealt[..] };
-        // What the deltas were taken against: the first entry's state.
-        let base = from.first().map(|(_, first)| first.clone());
+        let from = dealt.as_ref().or(from);
+        let n_from = from.map_or(0, Parents::len);
         // A decision's sets sized once (a set per deal), not grown by doubling.
-        let n_entries = held.len() + from.len();
-        let (mut held, mut from) = (held.into_iter(), from.iter().enumerate());
+        let n_entries = held.len() + n_from;
+        let (mut held, mut next) = (held.into_iter(), 0..n_from);
         loop {
             // The facts this deal's states push from here are forgotten
             // when none of them is kept (below, `truncate`).
@@ -153,21 +153,24 @@ impl<G: Game> Builder<'_, G> {
             let (deal, state) = match held.next() {
                 Some(entry) => entry,
                 None => {
-                    let Some((i, (deal, parent))) = from.next() else { break };
+                    let (Some(i), Some(from)) = (next.next(), from) else { break };
                     index = Some(i);
+                    let deal = from.deal(i);
                     // A deal whose class at the sibling was met here: its set, unadvanced.
-                    if push_known(&ahead, follow.as_ref(), &mut step, (i, *deal), walks) {
+                    if push_known(&ahead, follow.as_ref(), &mut step, (i, deal), walks) {
                         continue;
                     }
-                    // `parent` is what differs from the first's (see `step`).
-                    let Some(mut child) = base.clone() else { break };
-                    game.undelta(&mut child, parent);
+                    let Some(mut child) = from.state(game, i, &mut self.info)? else {
+                        return Err(refuse(format!(
+                            "internal error, please report: deal {deal}'s state was let go before its class's set was met"
+                        )));
+                    };
                     if let Some(action) = action {
                         advance_out_of_line(game, &mut child, &mut self.info)?;
                         self.advanced += 1;
                         game.apply(&mut child, action, &mut self.info)?;
                     }
-                    (*deal, child)
+                    (deal, child)
                 }
             };
             // Where the children are made later, `state` is kept as it is
@@ -179,7 +182,7 @@ impl<G: Game> Builder<'_, G> {
             self.advanced += 1;
             if donate {
                 debug_assert_eq!(deal as usize, self.donors.len());
-                self.donors.push(game.donor(&state));
+                game.donor(&state, &mut self.donors);
             }
             match (node, step.get_or_insert_with(|| Step::first(game, &state, node, n_entries))) {
                 (Node::Terminal, Step::Leaf(pays)) => {
@@ -213,11 +216,7 @@ impl<G: Game> Builder<'_, G> {
                             self.info.truncate(advanced);
                             continue;
                         } else {
-                            let before = match parents.first() {
-                                Some((_, base)) => game.delta(base, &before),
-                                None => before,
-                            };
-                            parents.push((deal, before));
+                            parents.push(game, deal, before);
                         }
                         drop(state);
                         self.info.truncate(advanced);
@@ -234,11 +233,23 @@ impl<G: Game> Builder<'_, G> {
                 }
             }
         }
-        match &mut step {
-            Some(Step::Decision { parents, .. }) if reuse && kept == dealt.len() => *parents = dealt,
-            _ => {}
+        if let (Some(Step::Decision { parents, .. }), Some(dealt)) = (&mut step, dealt) {
+            if reuse && kept == n_from {
+                *parents = self.thinned(dealt)?;
+            }
         }
         Ok((step.unwrap_or(Step::Leaf(Vec::new())), same))
+    }
+
+    /// The root's parents, the deals as enumerated: where the first
+    /// child's sets are known (`ahead`), all but the states the later
+    /// children's steps advance let go ([`Parents::thin`]).
+    fn thinned(&mut self, dealt: Parents<G::State>) -> Result<Parents<G::State>, SolveError> {
+        if self.ahead.is_empty() {
+            return Ok(dealt);
+        }
+        let sets = self.ahead.iter().map(|&(deal, set, _)| (deal, set));
+        Ok(dealt.thin(self.game, sets, &mut self.info)?)
     }
 
     /// At the root's decision of `player` (`state`, `deal`'s, just
@@ -255,7 +266,7 @@ impl<G: Game> Builder<'_, G> {
         match advance_out_of_line(self.game, &mut state, &mut self.info)? {
             Node::Decision { player: other, infoset, n_actions } if other != player => {
                 if self.ahead.is_empty() {
-                    self.ahead.reserve_exact(self.donors.capacity());
+                    self.ahead.reserve_exact(self.n_deals);
                 }
                 self.ahead.push((deal, infoset, n_actions));
             }

@@ -1,0 +1,214 @@
+//! A choice's candidates in the interpreter ([`Pending`]'s): evaluated with
+//! `where` and `weight` ([`Interp::candidates`]), and kept until the
+//! choice is applied. A chance over `deal_hands` keeps its candidates as
+//! rows of interned values, not a tuple per deal.
+
+use galac_runtime::game::GameError;
+use galac_runtime::ops::Odds;
+use galac_runtime::value::{Encode, Rows};
+
+use super::env::{bind, Budget, Env};
+use super::eval::hand;
+use super::{ir, Interp, Pending, Value};
+use crate::span::Span;
+use crate::typeck::tast::{self, ChooseDomain, Pattern};
+
+impl Pending {
+    /// The number of candidates.
+    pub fn len(&self) -> usize {
+        self.rows.as_ref().map_or(self.values.len(), Rows::len)
+    }
+
+    /// Binds candidate `k` to `pattern`'s slots.
+    pub fn bind(&self, k: usize, pattern: &Pattern, slots: &mut [Value]) {
+        match (&self.rows, pattern) {
+            (None, _) => bind(pattern, self.values[k].clone(), slots),
+            (Some(rows), Pattern::Tuple(ps)) => {
+                for (p, x) in ps.iter().zip(rows.row(k)) {
+                    bind(p, x.clone(), slots);
+                }
+            }
+            (Some(rows), _) => bind(pattern, Value::seq(rows.row(k).cloned().collect()), slots),
+        }
+    }
+
+    /// Candidate `k`'s words (a tuple's: its length, then its items), if
+    /// there is one.
+    pub fn encode(&self, k: usize, out: &mut Vec<u64>) -> bool {
+        match &self.rows {
+            None => self.values.get(k).map(|v| v.encode(out)).is_some(),
+            Some(rows) if k < rows.len() => {
+                out.push(rows.width() as u64);
+                rows.row(k).for_each(|x| x.encode(out));
+                true
+            }
+            Some(_) => false,
+        }
+    }
+}
+
+impl Interp {
+    /// Evaluates the candidates of a choice, with `where` and `weight`
+    /// (their odds through the runtime's [`Odds`], as compiled games do),
+    /// for `chooser` (`None`: nature).
+    pub(super) fn candidates(
+        &self,
+        c: &ir::Choose,
+        chooser: Option<u32>,
+        slots: &mut [Value],
+        b: &mut Budget,
+        span: Span,
+    ) -> Result<Pending, GameError> {
+        let mut odds = Odds::default();
+        let mut rows = None;
+        let values = match self.deal_rows(c, chooser, slots, &mut odds, b, span)? {
+            Some(deals) => {
+                rows = Some(deals);
+                Vec::new()
+            }
+            None => self.candidate_values(c, slots, &mut odds, b, span)?,
+        };
+        // A table's odds are its own; a domain's follow from the weights.
+        let n = rows.as_ref().map_or(values.len(), Rows::len);
+        if matches!(c.domain, ChooseDomain::Domain(_)) && c.chooser.is_none() && n > 0 {
+            odds.finish_domain(n, self.loc(span))?;
+        }
+        odds.forget_weights();
+        Ok(Pending { chooser, values, rows, odds })
+    }
+
+    /// Where the choice is nature's over `deal_hands` destructured: its
+    /// deals kept (with `where` and `weight`), each as a row of its two
+    /// hands and weight (the ranges' hands interned once, not per deal).
+    fn deal_rows(
+        &self,
+        c: &ir::Choose,
+        chooser: Option<u32>,
+        slots: &mut [Value],
+        odds: &mut Odds,
+        b: &mut Budget,
+        span: Span,
+    ) -> Result<Option<Rows>, GameError> {
+        let (ChooseDomain::Domain(d), Pattern::Tuple(pats), None) = (&c.domain, &c.pattern, chooser) else {
+            return Ok(None);
+        };
+        let tast::DomainKind::Values(e) = &d.kind else { return Ok(None) };
+        if pats.len() != 3 {
+            return Ok(None);
+        }
+        let Some(dealt) = self.deal_hands(e, &Env { vars: slots, locals: slots }, b) else { return Ok(None) };
+        let (first, second, pairs) = dealt?;
+        let mut rows = Rows::new(3, pairs.len());
+        let hands =
+            |rows: &mut Rows, range: &[Value]| -> Vec<u32> { range.iter().map(|h| rows.intern(&hand(h))).collect() };
+        let (firsts, seconds) = (hands(&mut rows, &first), hands(&mut rows, &second));
+        let tested = c.filter.is_some() || c.weight.is_some();
+        for (i, j, w) in pairs {
+            let w = Value::Int(w);
+            if tested {
+                let deal = [hand(&first[i]), hand(&second[j]), w.clone()];
+                pats.iter().zip(deal).for_each(|(p, x)| bind(p, x, slots));
+                if !self.keep(c, slots, odds, b, span)? {
+                    continue;
+                }
+            }
+            let w = rows.intern(&w);
+            rows.push_cells(&[firsts[i], seconds[j], w]);
+        }
+        rows.shrink_to_fit();
+        Ok(Some(rows))
+    }
+
+    /// The candidates of a choice other than [`Interp::deal_rows`]'.
+    fn candidate_values(
+        &self,
+        c: &ir::Choose,
+        slots: &mut [Value],
+        odds: &mut Odds,
+        b: &mut Budget,
+        span: Span,
+    ) -> Result<Vec<Value>, GameError> {
+        let mut values = Vec::new();
+        let d = match &c.domain {
+            ChooseDomain::Domain(d) => d,
+            ChooseDomain::Table(entries) => {
+                for (e, p) in entries {
+                    values.push(self.eval(e, &Env { vars: slots, locals: slots }, b)?);
+                    odds.table(*p);
+                }
+                return Ok(values);
+            }
+        };
+        let tested = c.filter.is_some() || c.weight.is_some();
+        match (&d.kind, &c.pattern) {
+            // A product domain destructured by a tuple pattern is walked
+            // component by component: a tuple value is built only for the
+            // candidates that pass the filter.
+            (tast::DomainKind::Product(parts), tast::Pattern::Tuple(pats)) if tested && parts.len() == pats.len() => {
+                let lists = parts
+                    .iter()
+                    .map(|p| self.enumerate(p, &Env { vars: slots, locals: slots }, b))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut odometer = vec![0usize; lists.len()];
+                while lists.iter().all(|l| !l.is_empty()) {
+                    for ((pat, list), i) in pats.iter().zip(&lists).zip(&odometer) {
+                        bind(pat, list[*i].clone(), slots);
+                    }
+                    if self.keep(c, slots, odds, b, span)? {
+                        values.push(Value::seq(lists.iter().zip(&odometer).map(|(l, i)| l[*i].clone()).collect()));
+                    }
+                    if !next_position(&mut odometer, &lists) {
+                        break;
+                    }
+                }
+            }
+            _ => {
+                for v in self.enumerate(d, &Env { vars: slots, locals: slots }, b)? {
+                    if tested {
+                        bind(&c.pattern, v.clone(), slots);
+                        if !self.keep(c, slots, odds, b, span)? {
+                            continue;
+                        }
+                    }
+                    values.push(v);
+                }
+            }
+        }
+        Ok(values)
+    }
+
+    /// Whether the candidate bound in `slots` passes the choice's `where`
+    /// (a step, as in compiled games), and its `weight`.
+    fn keep(
+        &self,
+        c: &ir::Choose,
+        slots: &[Value],
+        odds: &mut Odds,
+        b: &mut Budget,
+        span: Span,
+    ) -> Result<bool, GameError> {
+        if let Some(f) = &c.filter {
+            b.step(self.loc(span))?;
+            if self.int(f, &Env { vars: slots, locals: slots }, b)? == 0 {
+                return Ok(false);
+            }
+        }
+        if let Some(w) = &c.weight {
+            odds.weigh(self.int(w, &Env { vars: slots, locals: slots }, b)?, self.loc(span))?;
+        }
+        Ok(true)
+    }
+}
+
+/// Moves a row-major position over `lists` to the next (the last component
+/// fastest); false after the last one.
+fn next_position(odometer: &mut [usize], lists: &[Vec<Value>]) -> bool {
+    for k in (0..lists.len()).rev() {
+        odometer[k] += 1;
+        if odometer[k] < lists[k].len() {
+            return true;
+        }
+        odometer[k] = 0;
+    }
+    false
+}

@@ -1,0 +1,287 @@
+//! The deals and the states a public node's children are made from before
+//! a representative walks ([`Parents`]). A deal is kept as the chance node
+//! it comes out of and its outcome there ([`Dealt`]), not as a state: the
+//! chance node's state (advanced, its candidates held) is kept once, and a
+//! deal's state is made again from it by [`Game::apply`] when it is
+//! advanced (the hold'em spots deal both hands in one chance node, whose
+//! children, kept as states, were most of the derivation's peak).
+
+use std::rc::Rc;
+
+use galac_runtime::game::{advance_out_of_line, Game, GameError, Node};
+use galac_runtime::info::InfoInterner;
+use galac_runtime::rational::Ratio;
+
+use super::super::draft::NONE;
+use crate::solver::SolveError;
+
+/// The deals, in the order of their paths through the chance nodes above
+/// the first decision (depth first, each node's outcomes in order).
+pub(in super::super) struct Dealt<S> {
+    /// The states the deals are made from: each chance node above the
+    /// first decision with a deal among its outcomes, advanced to it (its
+    /// candidates held); or the root, not advanced, where it is no chance
+    /// node (the one deal).
+    chances: Vec<S>,
+    /// Per deal: its chance node's index in `chances` and the outcome taken
+    /// there (`NONE`: the state as it is).
+    deals: Vec<(u32, u32)>,
+}
+
+impl<S> Dealt<S> {
+    /// The number of deals.
+    pub fn len(&self) -> usize {
+        self.deals.len()
+    }
+
+    /// Deal `d`'s state before its first `advance`, made from its chance
+    /// node's (the facts [`Game::apply`] pushes are the caller's to forget).
+    fn state<G: Game<State = S>>(&self, game: &G, d: usize, info: &mut InfoInterner) -> Result<S, GameError>
+    where
+        S: Clone,
+    {
+        let (c, k) = self.deals[d];
+        let mut state = self.chances[c as usize].clone();
+        if k != NONE {
+            game.apply(&mut state, k, info)?;
+        }
+        Ok(state)
+    }
+}
+
+/// The deals with their probabilities ([`deals`]).
+pub(in super::super) type Deals<S> = (Parents<S>, Vec<f64>);
+
+/// A chance node being enumerated: its state (advanced to it), its index
+/// in [`Dealt`]'s `chances` once a deal comes out of it, its outcomes'
+/// probabilities, the next outcome and the path's probability to it.
+struct Frame<S> {
+    at: S,
+    kept: Option<u32>,
+    probs: Vec<f64>,
+    next: usize,
+    prob: f64,
+}
+
+/// The deals: the paths through the chance nodes above the first
+/// decision (depth first, each node's outcomes in order), with their
+/// probabilities. Each outcome's state is made and advanced once, to tell
+/// a deal (not at a chance node) from a chance node further down.
+pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Result<Deals<G::State>, SolveError> {
+    if !game.keeps_candidates() {
+        return deals_as_states(game, info);
+    }
+    let (mut chances, mut deals, mut deal_prob) = (Vec::<Option<G::State>>::new(), Vec::new(), Vec::new());
+    let root = game.root()?;
+    let mut at = root.clone();
+    let mark = info.mark();
+    if !matches!(advance_out_of_line(game, &mut at, info)?, Node::Chance { .. }) {
+        info.truncate(mark);
+        return Ok((Parents::Dealt(Dealt { chances: vec![root], deals: vec![(0, NONE)] }), vec![1.0]));
+    }
+    // The facts of a chance node's advance are kept (its state may be);
+    // a deal's are forgotten (its state is made again from its node's).
+    // The outcomes' probabilities as the draft keeps them (the game's
+    // exact ones let go: a deal each where one node deals them all).
+    let frame = |at: G::State, prob: f64| {
+        let mut probs: Vec<Ratio> = Vec::new();
+        game.chance_probs(&at, &mut probs);
+        Frame { at, kept: None, probs: probs.iter().map(|p| p.to_f64()).collect(), next: 0, prob }
+    };
+    let mut stack = vec![frame(at, 1.0)];
+    while let Some(top) = stack.last_mut() {
+        let Some(&p) = top.probs.get(top.next) else {
+            let done = stack.pop().expect("a frame on top");
+            if let Some(c) = done.kept {
+                chances[c as usize] = Some(done.at);
+            }
+            continue;
+        };
+        let k = top.next as u32;
+        top.next += 1;
+        let prob = top.prob * p;
+        let mut child = top.at.clone();
+        game.apply(&mut child, k, info)?;
+        let mark = info.mark();
+        if let Node::Chance { .. } = advance_out_of_line(game, &mut child, info)? {
+            let below = frame(child, prob);
+            stack.push(below);
+        } else {
+            drop(child);
+            info.truncate(mark);
+            let c = *top.kept.get_or_insert_with(|| {
+                // Room for every outcome of the node at once (most are
+                // deals where one node deals them all), not grown by doubling.
+                deals.reserve(top.probs.len());
+                deal_prob.reserve(top.probs.len());
+                chances.push(None);
+                chances.len() as u32 - 1
+            });
+            deals.push((c, k));
+            deal_prob.push(prob);
+        }
+    }
+    deals.shrink_to_fit();
+    deal_prob.shrink_to_fit();
+    let chances =
+        chances.into_iter().map(|c| c.expect("each kept chance node's state, put back when it is done")).collect();
+    Ok((Parents::Dealt(Dealt { chances, deals }), deal_prob))
+}
+
+/// [`deals`] for a game whose states do not keep their candidates
+/// ([`Game::keeps_candidates`]): each deal's state before its first
+/// `advance`, the first whole and the others as what differs from it
+/// ([`Game::delta`]). A chance node's children are made at once, right
+/// after its `advance`, and wait on the stack as deltas too (the hold'em
+/// spots deal both hands in one chance node: a state per deal).
+fn deals_as_states<G: Game>(game: &G, info: &mut InfoInterner) -> Result<Deals<G::State>, SolveError> {
+    let (mut deals, mut deal_prob) = (Vec::<(u32, G::State)>::new(), Vec::new());
+    let mut probs = Vec::new();
+    let root = game.root()?;
+    let mut stack = vec![(Rc::new(root.clone()), root, 1.0f64)];
+    while let Some((base, delta, prob)) = stack.pop() {
+        let mut state = (*base).clone();
+        game.undelta(&mut state, &delta);
+        drop((base, delta));
+        let mut at = state.clone();
+        // The facts `at`'s advance pushes: kept for a chance node's
+        // children, which hold them; forgotten for a deal, which is kept
+        // as it was before that advance (else the interner would hold
+        // facts per deal for the whole derivation).
+        let mark = info.mark();
+        if let Node::Chance { n_outcomes } = advance_out_of_line(game, &mut at, info)? {
+            game.chance_probs(&at, &mut probs);
+            // Pushed in order, then turned around in place (the stack pops
+            // the first outcome first): no second list of the children.
+            let start = stack.len();
+            stack.reserve(n_outcomes as usize);
+            let mut first: Option<Rc<G::State>> = None;
+            for (k, p) in probs.iter().enumerate() {
+                let mut child = at.clone();
+                game.apply(&mut child, k as u32, info)?;
+                let base = first.get_or_insert_with(|| Rc::new(child.clone())).clone();
+                let child = game.delta(&base, &child);
+                stack.push((base, child, prob * p.to_f64()));
+            }
+            stack[start..].reverse();
+        } else {
+            drop(at);
+            info.truncate(mark);
+            let state = match deals.first() {
+                Some((_, first)) => game.delta(first, &state),
+                None => state,
+            };
+            deals.push((deals.len() as u32, state));
+            deal_prob.push(prob);
+        }
+    }
+    // The lists grew by doubling: their slack given back (a large block
+    // shrinks in place), a deal's state kept for the first moves.
+    deals.shrink_to_fit();
+    deal_prob.shrink_to_fit();
+    Ok((Parents::Deltas(deals), deal_prob))
+}
+
+/// The states a decision's children are made from before a representative
+/// walks: the deals as enumerated (the root's), or each deal's state before
+/// its `advance`, the first whole and the others as what differs from it
+/// ([`Game::delta`]), or of the deals as enumerated only those a step
+/// still advances ([`Parents::thin`]).
+pub(in super::super) enum Parents<S> {
+    Dealt(Dealt<S>),
+    Deltas(Vec<(u32, S)>),
+    /// Of `n` deals (numbered as enumerated), the states kept, by deal.
+    Thin {
+        n: usize,
+        kept: Vec<(u32, S)>,
+    },
+}
+
+impl<S> Parents<S> {
+    pub fn len(&self) -> usize {
+        match self {
+            Parents::Dealt(d) => d.len(),
+            Parents::Deltas(list) => list.len(),
+            Parents::Thin { n, .. } => *n,
+        }
+    }
+
+    /// The deal of the `i`th parent.
+    pub fn deal(&self, i: usize) -> u32 {
+        match self {
+            Parents::Dealt(_) | Parents::Thin { .. } => i as u32,
+            Parents::Deltas(list) => list[i].0,
+        }
+    }
+
+    /// The state of the `i`th parent, before its `advance` (`None` where
+    /// it was not kept: [`Parents::thin`]).
+    pub fn state<G: Game<State = S>>(&self, game: &G, i: usize, info: &mut InfoInterner) -> Result<Option<S>, GameError>
+    where
+        S: Clone,
+    {
+        Ok(Some(match self {
+            Parents::Dealt(d) => d.state(game, i, info)?,
+            Parents::Deltas(list) => {
+                let mut state = list[0].1.clone();
+                game.undelta(&mut state, &list[i].1);
+                state
+            }
+            Parents::Thin { kept, .. } => match kept.binary_search_by_key(&(i as u32), |(d, _)| *d) {
+                Ok(at) => kept[at].1.clone(),
+                Err(_) => return Ok(None),
+            },
+        }))
+    }
+
+    /// Keeps `state` (before its `advance`) as the next parent's, `deal`'s.
+    pub fn push<G: Game<State = S>>(&mut self, game: &G, deal: u32, state: S) {
+        if let Parents::Deltas(list) = self {
+            let state = match list.first() {
+                Some((_, base)) => game.delta(base, &state),
+                None => state,
+            };
+            list.push((deal, state));
+        }
+    }
+
+    /// The deals as enumerated, once their sets at their first action's
+    /// child are known where that is the other player's first decision
+    /// (`sets`: its deals in order, each with its set): a later action's step advances
+    /// only the first deal and the first of each set there, and gives the
+    /// others their class's set (`step::Follow`), so only those deals'
+    /// states are kept, made now, and the rest let go (the chance nodes'
+    /// states with their candidates, or the deals' deltas: a deal each).
+    /// Other parents are kept as they are.
+    pub fn thin<G: Game<State = S>>(
+        self,
+        game: &G,
+        sets: impl ExactSizeIterator<Item = (u32, u32)> + Clone,
+        info: &mut InfoInterner,
+    ) -> Result<Parents<S>, GameError>
+    where
+        S: Clone,
+    {
+        let n = self.len();
+        // Every deal at the sibling, in order (numbered so: the deals as
+        // enumerated): else `Follow` tells none apart.
+        let in_order = |i: usize, d: u32| d as usize == i && self.deal(i) == d;
+        if matches!(self, Parents::Thin { .. })
+            || sets.len() != n
+            || !sets.clone().enumerate().all(|(i, (d, _))| in_order(i, d))
+        {
+            return Ok(self);
+        }
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut kept = Vec::new();
+        for (i, (_, set)) in sets.enumerate() {
+            if seen.insert(set) {
+                if let Some(state) = self.state(game, i, info)? {
+                    kept.push((i as u32, state));
+                }
+            }
+        }
+        kept.shrink_to_fit();
+        Ok(Parents::Thin { n, kept })
+    }
+}

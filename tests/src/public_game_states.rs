@@ -1,0 +1,134 @@
+//! How many game states the derivation of the public game holds at once
+//! (`galac_solvers::vector::from_game`), counted by a wrapper whose states
+//! count themselves: the deals before the first moves are kept as their
+//! chance node and outcome where the game's states keep their candidates
+//! (the interpreter), and once the root's first child is known only the
+//! first deal of each of its sets keeps a state, so the states held at
+//! once are far fewer than the deals (they were a delta and a donor each).
+
+use std::cell::Cell;
+
+use galac_runtime::game::{Donors, Game, GameError, GameInfo, Node};
+use galac_runtime::info::InfoInterner;
+use galac_runtime::rational::Ratio;
+use galac_solvers::vector::from_game;
+
+use crate::games::load_interp;
+
+thread_local! {
+    /// The wrapper's states alive on this thread, and the most at once.
+    static LIVE: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+}
+
+/// A state that counts itself in [`LIVE`].
+struct Live<S>(S);
+
+impl<S> Live<S> {
+    fn new(s: S) -> Self {
+        LIVE.with(|l| {
+            let (now, most) = l.get();
+            l.set((now + 1, most.max(now + 1)));
+        });
+        Live(s)
+    }
+}
+
+impl<S: Clone> Clone for Live<S> {
+    fn clone(&self) -> Self {
+        Live::new(self.0.clone())
+    }
+}
+
+impl<S> Drop for Live<S> {
+    fn drop(&mut self) {
+        LIVE.with(|l| l.set((l.get().0 - 1, l.get().1)));
+    }
+}
+
+/// A game forwarding every hook to `game`, its states counted; its donors
+/// kept by `game` in `donors` (one pushed into the walk's store per deal,
+/// empty, so that it counts the deals).
+struct Counted<G: Game> {
+    game: G,
+    donors: std::cell::RefCell<Donors<G::State>>,
+}
+
+impl<G: Game> Game for Counted<G> {
+    type State = Live<G::State>;
+    type Specialised = Self;
+
+    fn info(&self) -> &GameInfo {
+        self.game.info()
+    }
+    fn root(&self) -> Result<Self::State, GameError> {
+        self.game.root().map(Live::new)
+    }
+    fn advance(&self, s: &mut Self::State, info: &mut InfoInterner) -> Result<Node, GameError> {
+        self.game.advance(&mut s.0, info)
+    }
+    fn apply(&self, s: &mut Self::State, action: u32, info: &mut InfoInterner) -> Result<(), GameError> {
+        self.game.apply(&mut s.0, action, info)
+    }
+    fn chance_probs(&self, s: &Self::State, out: &mut Vec<Ratio>) {
+        self.game.chance_probs(&s.0, out)
+    }
+    fn payoffs<'a>(&self, s: &'a Self::State, buf: &'a mut Vec<i64>) -> &'a [i64] {
+        self.game.payoffs(&s.0, buf)
+    }
+    fn action_label(&self, s: &Self::State, action: u32) -> String {
+        self.game.action_label(&s.0, action)
+    }
+    fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String {
+        self.game.infoset_label(info, infoset)
+    }
+    fn representative(&self) -> Result<String, String> {
+        self.game.representative()
+    }
+    fn advance_public(&self, s: &mut Self::State, info: &mut InfoInterner) -> Result<Option<Node>, GameError> {
+        self.game.advance_public(&mut s.0, info)
+    }
+    fn advance_payoff(&self, s: &mut Self::State, info: &mut InfoInterner) -> Result<Node, GameError> {
+        self.game.advance_payoff(&mut s.0, info)
+    }
+    fn course_key(&self, s: &Self::State, out: &mut Vec<u64>) -> bool {
+        self.game.course_key(&s.0, out)
+    }
+    fn delta(&self, base: &Self::State, s: &Self::State) -> Self::State {
+        Live::new(self.game.delta(&base.0, &s.0))
+    }
+    fn undelta(&self, into: &mut Self::State, delta: &Self::State) {
+        self.game.undelta(&mut into.0, &delta.0)
+    }
+    fn keeps_candidates(&self) -> bool {
+        self.game.keeps_candidates()
+    }
+    fn donor(&self, s: &Self::State, donors: &mut Donors<Self::State>) {
+        self.game.donor(&s.0, &mut self.donors.borrow_mut());
+        donors.push_values(std::iter::empty());
+    }
+    fn transplant(&self, into: &mut Self::State, _: &Donors<Self::State>, deal: u32) {
+        self.game.transplant(&mut into.0, &self.donors.borrow(), deal)
+    }
+    fn strengths(&self, s: &Self::State) -> Option<[i64; 2]> {
+        self.game.strengths(&s.0)
+    }
+}
+
+/// On a river of a few hundred deals, interpreted, the derivation holds
+/// at most a tenth of a state a deal at once (it held two a deal: each
+/// deal's delta and its donor), and gives the public game of the game
+/// itself.
+#[test]
+fn the_derivation_holds_few_states_a_deal() {
+    let params = ["oop_range=AA,KK,QQ,AKs,KQs", "ip_range=JJ,TT,99,AQs,AJs,KJs"];
+    let game = load_interp("holdem_river.gala", &params).unwrap_or_else(|e| panic!("{e}"));
+    let plain = from_game(&game).unwrap_or_else(|e| panic!("{e}"));
+    let deals = plain.game.states.iter().map(|s| s.labels.len()).product::<usize>();
+    let counted = Counted { game, donors: std::cell::RefCell::new(Donors::new(0)) };
+    LIVE.with(|l| l.set((0, 0)));
+    let derived = from_game(&counted).unwrap_or_else(|e| panic!("{e}"));
+    let most = LIVE.with(|l| l.get().1);
+    assert!(derived.game == plain.game && derived.advanced == plain.advanced);
+    assert!(deals > 300, "{deals} pairs of hands");
+    assert!(10 * most < deals, "{most} states held at once for about {deals} deals");
+}
