@@ -104,7 +104,8 @@ pub fn show_cards(cards: &[i64]) -> String {
     cards.iter().map(|&c| show_card(c)).collect()
 }
 
-/// A range in players' notation. Items, separated by commas: a pair `QQ`,
+/// A range in players' notation. Items, separated by commas or line
+/// breaks (a blank line is no item; two commas in a row are an error): a pair `QQ`,
 /// suited `AKs`, offsuit `AKo` or both `AK`; with `+` the better hands of
 /// the same kind up to the first rank (`QQ+`, `ATo+` is ATo to AKo); a
 /// span with `-` (`QQ-22`, `AQs-A2s`: the same first rank); two cards
@@ -113,14 +114,16 @@ pub fn show_cards(cards: &[i64]) -> String {
 /// weight, and a hand of weight 0 is left out.
 pub fn parse_range(text: &str) -> Result<Range, NotationError> {
     let mut weights = vec![0i64; 52 * 52];
-    let mut start = 0;
-    for item in text.split(',') {
+    let (mut start, mut after_line) = (0, false);
+    for item in text.split([',', '\n']) {
         let lead = item.len() - item.trim_start().len();
         let trimmed = item.trim();
         let at = start + lead;
+        let before_line = text.as_bytes().get(start + item.len()) == Some(&b'\n');
         start += item.len() + 1;
+        let line = std::mem::replace(&mut after_line, before_line) || before_line;
         if trimmed.is_empty() {
-            if text.trim().is_empty() {
+            if line || text.trim().is_empty() {
                 continue;
             }
             return Err(NotationError::new(at, at, "an empty item in the range (two commas in a row?)"));
@@ -475,6 +478,9 @@ mod tests {
         assert!(parse_range("AKs:2").unwrap_err().message.contains("at most 1"));
         assert!(parse_range("AQs-KTs").unwrap_err().message.contains("span"));
         assert!(parse_range("AA,,KK").unwrap_err().message.contains("empty item"));
+        // Line breaks separate items too, and blank lines are none.
+        assert_eq!(parse_range("AA,KK,\n\nQQ\r\nJJ:0.5\n"), parse_range("AA,KK,QQ,JJ:0.5"));
+        assert!(parse_range("AA,\nKK,,QQ").unwrap_err().message.contains("empty item"));
         assert!(parse_range("AsAs").unwrap_err().message.contains("twice"));
     }
 

@@ -106,10 +106,12 @@ pub fn parse_overrides(game: &str, params: &[ParamSpec], args: &[String]) -> Res
             return Err(format!("param override `{arg}`: `{name}` is set twice"));
         }
         let kind = params[idx].kind;
-        // A long value (a range read from a file) is shown by its start.
+        // A long value (a range read from a file) is shown by its start,
+        // on one line.
+        let arg = arg.replace('\n', "\\n");
         let arg = match arg.char_indices().nth(SHOWN_CHARS) {
             Some((end, _)) => format!("{}…", &arg[..end]),
-            None => arg.clone(),
+            None => arg,
         };
         out[idx] = Some(parse_value(kind, value).map_err(|e| match kind {
             ParamKind::Bool => format!("param override `{arg}`: `{name}` is {}", kind.expected()),
@@ -156,6 +158,7 @@ mod tests {
         // A value of several lines (read from a file) is located by line,
         // and a long one shown by its start.
         let lines = parse(ParamKind::Range, "x=QQ+,\n  AKs,AQx").unwrap_err();
+        assert!(lines.starts_with("param override `x=QQ+,\\n  AKs,AQx`: "), "{lines}");
         assert!(lines.ends_with("(at line 2, character 7 of the value)"), "{lines}");
         let long = format!("x={}AQx", "AKs,".repeat(20));
         let err = parse(ParamKind::Range, &long).unwrap_err();
