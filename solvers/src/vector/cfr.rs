@@ -263,6 +263,9 @@ impl<'g> VectorCfr<'g> {
     /// Every player's value under the average strategies, its best
     /// response's value, and NashConv, from one vector walk per player, on
     /// two threads where the CFR walk uses two (the same answer bit for bit).
+    /// The game is zero-sum (a leaf pays player 1 what player 0 loses), so
+    /// player 1's value is player 0's negated, and its walk values its
+    /// best response alone.
     pub fn evaluate(&mut self) -> Evaluation {
         self.in_pool(|cfr| cfr.evaluate_here())
     }
@@ -270,9 +273,9 @@ impl<'g> VectorCfr<'g> {
     /// [`Self::evaluate`] on the calling thread (the pool's, if any).
     fn evaluate_here(&mut self) -> Evaluation {
         let game = self.game;
-        let mut values = vec![0.0; 2];
+        let mut value = 0.0;
         let mut best = vec![0.0; 2];
-        for me in 0..2 {
+        for (me, best) in best.iter_mut().enumerate() {
             let walk = Walk { game, slab: &self.slab, me, u: self.rule(1), leaves: &self.leaves, split: &self.split };
             let n_me = game.states[me].len();
             let opp = &game.states[1 - me].weights;
@@ -280,11 +283,18 @@ impl<'g> VectorCfr<'g> {
             let best_out = &mut rest[..n_me];
             let [arena, arena2] = &mut self.eval_arenas;
             let spare = if self.split.is_empty() { None } else { Some(&mut arena2[..]) };
-            with_sums!(&self.arrays, |sums| walk.evaluate(0, &sums[..], opp, avg, best_out, arena, spare));
             let weights = &game.states[me].weights;
-            values[me] = avg.iter().zip(weights).map(|(v, w)| v * w).sum();
-            best[me] = best_out.iter().zip(weights).map(|(v, w)| v * w).sum();
+            with_sums!(&self.arrays, |sums| if me == 0 {
+                walk.evaluate::<_, true>(0, &sums[..], opp, avg, best_out, arena, spare)
+            } else {
+                walk.evaluate::<_, false>(0, &sums[..], opp, avg, best_out, arena, spare)
+            });
+            if me == 0 {
+                value = avg.iter().zip(weights).map(|(v, w)| v * w).sum();
+            }
+            *best = best_out.iter().zip(weights).map(|(v, w)| v * w).sum();
         }
+        let values = vec![value, -value];
         let nash_conv = (best[0] - values[0]) + (best[1] - values[1]);
         Evaluation { values, best_response: best, nash_conv }
     }
@@ -311,7 +321,15 @@ impl<'g> VectorCfr<'g> {
         let mut best = vec![0.0; n];
         for (row, &child) in values.chunks_exact_mut(n).zip(kids) {
             let arena = &mut self.eval_arenas[0];
-            with_sums!(&self.arrays, |sums| walk.evaluate(child, &sums[..], opp, row, &mut best, arena, None));
+            with_sums!(&self.arrays, |sums| walk.evaluate::<_, true>(
+                child,
+                &sums[..],
+                opp,
+                row,
+                &mut best,
+                arena,
+                None
+            ));
         }
         Some(values)
     }

@@ -390,8 +390,10 @@ impl Walk<'_> {
     /// shared between two threads, each child's two vectors kept in its
     /// own rows and gathered in child order after both, as one thread
     /// gathers them one by one, so the answer is the same bit for bit.
+    /// Without `AVG`, `best` alone: `avg` is left as it was, and the
+    /// traverser's average strategy is not worked out (the other's is).
     #[allow(clippy::too_many_arguments)]
-    pub fn evaluate<C: Cell>(
+    pub fn evaluate<C: Cell, const AVG: bool>(
         &self,
         node: u32,
         sums: &[C],
@@ -405,11 +407,18 @@ impl Walk<'_> {
         let n_me = game.states[self.me].len();
         let n = match &game.nodes[node as usize] {
             PublicNode::Terminal { payoff } => {
-                leaf::values(game, self.leaves, &game.payoffs[*payoff as usize], self.me, opp, avg);
-                best.copy_from_slice(avg);
+                let payoff = &game.payoffs[*payoff as usize];
+                if AVG {
+                    leaf::values(game, self.leaves, payoff, self.me, opp, avg);
+                    best.copy_from_slice(avg);
+                } else {
+                    leaf::values(game, self.leaves, payoff, self.me, opp, best);
+                }
                 return;
             }
             PublicNode::Chance { .. } => 0,
+            // The best response needs no average strategy of its own.
+            PublicNode::Decision { player, .. } if !AVG && *player as usize == self.me => 0,
             PublicNode::Decision { player, .. } => game.states[*player as usize].len(),
         };
         let k = game.children(node).len();
@@ -426,19 +435,41 @@ impl Walk<'_> {
                 let (best_rows, rest) = rest.split_at_mut(k * n_me);
                 let parts = avg_rows.chunks_exact_mut(n_me).zip(best_rows.chunks_exact_mut(n_me)).enumerate();
                 share(parts, [rest, spare], |(a, (avg_row, best_row)), arena| {
-                    self.evaluate_child(node, a, sums, opp, sigma, avg_row, best_row, arena, None)
+                    self.evaluate_child::<C, AVG>(node, a, sums, opp, sigma, avg_row, best_row, arena, None)
                 });
                 let rows = avg_rows.chunks_exact(n_me).zip(best_rows.chunks_exact(n_me));
                 for (a, (avg_row, best_row)) in rows.enumerate() {
-                    self.gather(node, a, sigma, avg_row, best_row, avg, best);
+                    self.gather::<AVG>(node, a, sigma, avg_row, best_row, avg, best);
                 }
             }
             (mut spare, _) => {
                 let (tmp_avg, rest) = rest.split_at_mut(n_me);
                 let (tmp_best, rest) = rest.split_at_mut(n_me);
+                // A fold and a call beside it at the traverser's decision
+                // see the other player's reach as it is here: both valued
+                // in one go, first, into two rows of their own (the
+                // arena's level has room: its children's rows are not
+                // kept here). A leaf's two vectors are one.
+                let mine = matches!(&game.nodes[node as usize], PublicNode::Decision { player, .. } if *player as usize == self.me);
+                let fused = self.leaves.fused(node).filter(|_| mine);
+                let (leaf_rows, rest) = rest.split_at_mut(if fused.is_some() { 2 * n_me } else { 0 });
+                if let Some((_, payoffs)) = fused {
+                    let payoffs = payoffs.map(|p| &game.payoffs[p as usize]);
+                    let (fold_row, call_row) = leaf_rows.split_at_mut(n_me);
+                    leaf::fused_values(game, self.leaves, payoffs, self.me, opp, fold_row, call_row);
+                }
                 for a in 0..k {
-                    self.evaluate_child(node, a, sums, opp, sigma, tmp_avg, tmp_best, rest, spare.as_deref_mut());
-                    self.gather(node, a, sigma, tmp_avg, tmp_best, avg, best);
+                    match fused.and_then(|(fc, _)| fc.iter().position(|&x| x == a)) {
+                        Some(i) => {
+                            let row = &leaf_rows[i * n_me..(i + 1) * n_me];
+                            self.gather::<AVG>(node, a, sigma, row, row, avg, best);
+                        }
+                        None => {
+                            let spare = spare.as_deref_mut();
+                            self.evaluate_child::<C, AVG>(node, a, sums, opp, sigma, tmp_avg, tmp_best, rest, spare);
+                            self.gather::<AVG>(node, a, sigma, tmp_avg, tmp_best, avg, best);
+                        }
+                    }
                 }
             }
         }
@@ -448,7 +479,7 @@ impl Walk<'_> {
     /// decision), its two vectors into `avg` and `best`, the states the
     /// child's outcome excludes zeroed.
     #[allow(clippy::too_many_arguments)]
-    fn evaluate_child<C: Cell>(
+    fn evaluate_child<C: Cell, const AVG: bool>(
         &self,
         node: u32,
         a: usize,
@@ -470,16 +501,18 @@ impl Walk<'_> {
                 let prob = game.outcomes[o as usize].prob;
                 reach.iter_mut().zip(opp).for_each(|(r, x)| *r = x * prob);
                 exclude(reach, game.excluded(o, 1 - self.me));
-                self.evaluate(child, sums, reach, avg, best, rest, spare);
-                exclude(avg, game.excluded(o, self.me));
+                self.evaluate::<C, AVG>(child, sums, reach, avg, best, rest, spare);
+                if AVG {
+                    exclude(avg, game.excluded(o, self.me));
+                }
                 exclude(best, game.excluded(o, self.me));
             }
             PublicNode::Decision { player, .. } if *player as usize == self.me => {
-                self.evaluate(child, sums, opp, avg, best, rest, spare)
+                self.evaluate::<C, AVG>(child, sums, opp, avg, best, rest, spare)
             }
             _ => {
                 product(reach, opp, &sigma[a * n_opp..(a + 1) * n_opp]);
-                self.evaluate(child, sums, reach, avg, best, rest, spare);
+                self.evaluate::<C, AVG>(child, sums, reach, avg, best, rest, spare);
             }
         }
     }
@@ -487,9 +520,9 @@ impl Walk<'_> {
     /// Adds child `a`'s vectors (`tmp_avg`, `tmp_best`) into `node`'s
     /// (`avg`, `best`; child 0's set them): at the traverser's decisions
     /// the average weighs them by `sigma` and the best response takes the
-    /// highest, elsewhere they add up.
+    /// highest, elsewhere they add up; `best` alone without `AVG`.
     #[allow(clippy::too_many_arguments)]
-    fn gather(
+    fn gather<const AVG: bool>(
         &self,
         node: u32,
         a: usize,
@@ -505,20 +538,28 @@ impl Walk<'_> {
             matches!(&game.nodes[node as usize], PublicNode::Decision { player, .. } if *player as usize == self.me);
         match (a, mine) {
             (0, true) => {
-                product(avg, &sigma[..n_me], tmp_avg);
+                if AVG {
+                    product(avg, &sigma[..n_me], tmp_avg);
+                }
                 best.copy_from_slice(tmp_best);
             }
             (_, true) => {
-                let row = &sigma[a * n_me..(a + 1) * n_me];
-                avg.iter_mut().zip(row).zip(tmp_avg).for_each(|((o, s), t)| *o += s * t);
+                if AVG {
+                    let row = &sigma[a * n_me..(a + 1) * n_me];
+                    avg.iter_mut().zip(row).zip(tmp_avg).for_each(|((o, s), t)| *o += s * t);
+                }
                 best.iter_mut().zip(tmp_best).for_each(|(o, t)| *o = o.max(*t));
             }
             (0, false) => {
-                avg.copy_from_slice(tmp_avg);
+                if AVG {
+                    avg.copy_from_slice(tmp_avg);
+                }
                 best.copy_from_slice(tmp_best);
             }
             (_, false) => {
-                avg.iter_mut().zip(tmp_avg).for_each(|(o, t)| *o += t);
+                if AVG {
+                    avg.iter_mut().zip(tmp_avg).for_each(|(o, t)| *o += t);
+                }
                 best.iter_mut().zip(tmp_best).for_each(|(o, t)| *o += t);
             }
         }
