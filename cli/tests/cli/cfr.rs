@@ -293,3 +293,42 @@ fn ranges_are_read_from_files() {
     assert!(err.contains("none.txt`: no such file"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// On the turn, the answer lists no hand at a public line whose river
+/// card it holds (the deal never gives it there), and lists the others:
+/// the cut-down turn's strategy, set by set.
+#[test]
+fn the_turns_answer_lists_no_hand_the_river_card_blocks() {
+    let turn = example("holdem_turn.gala");
+    let args = [
+        "solve",
+        &turn,
+        "--param",
+        "oop_range=AsAh,9s8s",
+        "--param",
+        "ip_range=JsJh,7s8h",
+        "--solver",
+        "vcfr",
+        "--iterations",
+        "20",
+        "--format",
+        "json",
+    ];
+    let answer = json(&args);
+    let strategy = answer["strategy"].as_object().expect("a strategy by set");
+    let card = |t: &str| t.len() == 2 && "23456789TJQKA".contains(&t[..1]) && "shdc".contains(&t[1..]);
+    let (mut river_lines, mut blocked) = (0, Vec::new());
+    for key in strategy.keys() {
+        // `oop: hand([As, Ah]), moved(Check), Check Check 2d Check`
+        let (hand, line) = key.split_once("])").expect("a hand, then its line");
+        let hand: Vec<&str> = hand.split(|c: char| !c.is_ascii_alphanumeric()).filter(|t| card(t)).collect();
+        let board: Vec<&str> = line.split(|c: char| !c.is_ascii_alphanumeric()).filter(|t| card(t)).collect();
+        assert_eq!(hand.len(), 2, "{key}");
+        river_lines += usize::from(!board.is_empty());
+        if board.iter().any(|c| hand.contains(c)) {
+            blocked.push(key.clone());
+        }
+    }
+    assert!(river_lines > 0, "{answer}");
+    assert!(blocked.is_empty(), "{} sets hold their river card, e.g. {:?}", blocked.len(), blocked.first());
+}

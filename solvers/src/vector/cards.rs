@@ -207,6 +207,12 @@ pub struct Order {
     pub states: Vec<Ranked>,
     /// The runs of equal rank, in order.
     runs: Vec<Run>,
+    /// The states left out of `states`: the deal never gives them at a
+    /// showdown of this ranking (a card of the board holds a card of
+    /// theirs). As the other player's, their reach there is zero; as the
+    /// player's valued, their values are zero (the chance node above
+    /// zeroes them anyway).
+    dropped: Vec<u32>,
 }
 
 /// `states[start..end]` of an [`Order`] have rank `rank`; `apart` when
@@ -225,11 +231,16 @@ pub const ORDER_BYTES: usize = size_of::<Ranked>() + size_of::<Run>();
 
 impl Cards {
     /// Each player's states in the rank order of a showdown's ranking
-    /// (`rank` and `sorted`: a `game::Ranking`'s), as [`showdown`] reads them.
-    pub fn ranked(&self, rank: &[Vec<u32>; 2], sorted: &[Vec<(u32, u32)>; 2]) -> [Order; 2] {
+    /// (`rank` and `sorted`: a `game::Ranking`'s), as [`showdown`] reads
+    /// them, but those `never` marks (per player and state: never dealt
+    /// at a showdown of this ranking; see [`Order`]'s `dropped`).
+    pub fn ranked(&self, rank: &[Vec<u32>; 2], sorted: &[Vec<(u32, u32)>; 2], never: &[Vec<bool>; 2]) -> [Order; 2] {
         [0, 1].map(|p| {
+            let dealt = |i: u32| !never[p].get(i as usize).copied().unwrap_or(false);
+            let dropped = sorted[p].iter().map(|&(_, i)| i).filter(|&i| !dealt(i)).collect();
             let states: Vec<Ranked> = sorted[p]
                 .iter()
+                .filter(|&&(_, i)| dealt(i))
                 .map(|&(r, i)| {
                     let i = i as usize;
                     let same = self.same[p][i];
@@ -246,7 +257,7 @@ impl Cards {
                 runs.push(Run { rank: run[0].rank, start: start as u32, end: end as u32, apart });
                 start = end;
             }
-            Order { states, runs }
+            Order { states, runs, dropped }
         })
     }
 }
@@ -314,6 +325,12 @@ pub fn showdown_and_constant<T: Real, const CONSTANT: bool>(
             passes::<T, false, CONSTANT>(&ranked[p], live, scratch, stakes, v, opp, out, constant)
         } else {
             passes::<T, true, CONSTANT>(&ranked[p], live, scratch, stakes, v, opp, out, constant)
+        }
+        for &i in &ranked[p].dropped {
+            out[i as usize] = T::zero();
+            if CONSTANT {
+                constant[i as usize] = T::zero();
+            }
         }
     })
 }

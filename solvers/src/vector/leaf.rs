@@ -28,7 +28,9 @@ pub struct Leaves {
 impl Leaves {
     pub fn new(game: &PublicGame) -> Leaves {
         let Removal::Cards(hands) = &game.removal else { return Leaves { ranked: Vec::new(), fused: Vec::new() } };
-        let ranked = game.rankings.iter().map(|r| hands.ranked(&r.rank, &r.sorted)).collect();
+        let never = never_dealt(game);
+        let ranked =
+            game.rankings.iter().zip(&never).map(|(r, never)| hands.ranked(&r.rank, &r.sorted, never)).collect();
         // Per ranking and player, whether its states in rank order are
         // each state once (a ranking made by `Ranking::new` always is).
         let whole: Vec<[bool; 2]> = game
@@ -77,6 +79,64 @@ impl Leaves {
     pub fn fused(&self, node: u32) -> Option<([usize; 2], [u32; 2])> {
         self.fused.get(node as usize).copied().flatten().map(|([f, c], payoffs)| ([f as usize, c as usize], payoffs))
     }
+}
+
+/// Per ranking and player, per state: whether every path to a showdown
+/// of that ranking passes a chance outcome that excludes the state (a
+/// turn's river card holding a card of the hand), so that no deal gives
+/// it there. False throughout for a ranking no showdown reads.
+fn never_dealt(game: &PublicGame) -> Vec<[Vec<bool>; 2]> {
+    let n = [game.states[0].len(), game.states[1].len()];
+    let mut never: Vec<Option<[Vec<bool>; 2]>> = vec![None; game.rankings.len()];
+    // Per player and state, how many outcomes on the path exclude it.
+    let mut excluded = n.map(|n| vec![0u32; n]);
+    // Depth first: (node, outcome entered to reach it); an outcome's
+    // exclusions are taken back once its subtree is done (`Leave`).
+    enum Step {
+        Enter(u32, Option<u32>),
+        Leave(u32),
+    }
+    let mut stack = vec![Step::Enter(0, None)];
+    while let Some(step) = stack.pop() {
+        let (v, outcome) = match step {
+            Step::Leave(o) => {
+                for (p, counts) in excluded.iter_mut().enumerate() {
+                    game.excluded(o, p).iter().for_each(|&i| counts[i as usize] -= 1);
+                }
+                continue;
+            }
+            Step::Enter(v, outcome) => (v, outcome),
+        };
+        if let Some(o) = outcome {
+            for (p, counts) in excluded.iter_mut().enumerate() {
+                game.excluded(o, p).iter().for_each(|&i| counts[i as usize] += 1);
+            }
+            stack.push(Step::Leave(o));
+        }
+        match &game.nodes[v as usize] {
+            PublicNode::Terminal { payoff } => {
+                if let Payoff::Showdown { ranking, .. } = game.payoffs[*payoff as usize] {
+                    let here = [0, 1].map(|p| excluded[p].iter().map(|&c| c > 0).collect::<Vec<bool>>());
+                    let slot = &mut never[ranking as usize];
+                    match slot {
+                        None => *slot = Some(here),
+                        Some(seen) => {
+                            for (s, h) in seen.iter_mut().zip(&here) {
+                                s.iter_mut().zip(h).for_each(|(s, &h)| *s &= h);
+                            }
+                        }
+                    }
+                }
+            }
+            PublicNode::Chance { outcomes, .. } => {
+                for (k, &c) in game.children(v).iter().enumerate() {
+                    stack.push(Step::Enter(c, Some(outcomes.start + k as u32)));
+                }
+            }
+            PublicNode::Decision { .. } => game.children(v).iter().for_each(|&c| stack.push(Step::Enter(c, None))),
+        }
+    }
+    never.into_iter().map(|seen| seen.unwrap_or_else(|| n.map(|n| vec![false; n]))).collect()
 }
 
 /// Player `p`'s values at the two leaves [`Leaves::fused`] names among

@@ -309,13 +309,26 @@ impl Walk<'_> {
         match &game.nodes[node as usize] {
             PublicNode::Chance { outcomes, .. } => {
                 let reach = &mut reach[..n_opp];
+                // The traverser's own reach without the states the outcome
+                // excludes, so that their average sums below stay zero: a
+                // hand the deal never gives there is never listed as
+                // reaching a decision (nor is its strategy answered).
+                let (own_here, rest) = rest.split_at_mut(n_me);
                 for ((a, &child), row) in range.zip(kids).zip(rows.chunks_exact_mut(n_me)) {
                     let o = outcomes.start + a as u32;
                     let prob = game.outcomes[o as usize].prob as f32;
                     reach.iter_mut().zip(opp).for_each(|(r, x)| *r = x * prob);
                     exclude(reach, game.excluded(o, 1 - self.me));
+                    let mine = game.excluded(o, self.me);
+                    let own = if mine.is_empty() {
+                        own
+                    } else {
+                        own_here.copy_from_slice(own);
+                        exclude(own_here, mine);
+                        &*own_here
+                    };
                     self.update(child, store, own, reach, row, rest, spare.as_deref_mut());
-                    exclude(row, game.excluded(o, self.me));
+                    exclude(row, mine);
                 }
             }
             PublicNode::Decision { player, .. } if *player as usize == self.me => {
