@@ -526,8 +526,13 @@ impl Draft {
     fn payoffs(&self, class_of: &[Vec<u32>; 2], n: [usize; 2]) -> (Vec<Payoff>, Vec<Ranking>, Vec<f64>) {
         let (mut payoffs, mut rankings, mut matrix) = (Vec::new(), Vec::new(), Vec::new());
         let mut interned: FxHashMap<[Vec<u32>; 2], u32> = FxHashMap::default();
-        let mut sum = vec![0.0f64; n[0] * n[1]];
+        // Per pair: the weighted sum of a table's payoffs, then (divided by
+        // its mass) their average, in place; and the pairs the table's
+        // deals touch, in order met, each once (a `u32` a pair, reused
+        // from table to table; both arrays zero again between tables).
+        let mut avg = vec![0.0f64; n[0] * n[1]];
         let mut mass = vec![0.0f64; n[0] * n[1]];
+        let mut pairs: Vec<u32> = Vec::new();
         // Per table: its form, worked out at its first leaf (a matrix is
         // copied for each further leaf, as one is made per leaf).
         let mut form: Vec<Option<Payoff>> = vec![None; self.tables.len()];
@@ -545,28 +550,23 @@ impl Draft {
                 }
                 None => {}
             }
-            // The pairs the table's deals touch, in order met, then their
-            // averages (sized once: a pair a deal at most).
-            let each = self.tables[table as usize].each();
-            let mut pairs: Vec<(usize, f64)> = Vec::with_capacity(each.size_hint().0.min(n[0] * n[1]));
-            for (deal, pay) in each {
+            for (deal, pay) in self.tables[table as usize].each() {
                 let k = class_of[0][deal as usize] as usize * n[1] + class_of[1][deal as usize] as usize;
                 if mass[k] == 0.0 {
-                    pairs.push((k, 0.0));
+                    pairs.push(k as u32);
                 }
                 let w = self.deal_prob[deal as usize];
-                sum[k] += w * pay as f64;
+                avg[k] += w * pay as f64;
                 mass[k] += w;
             }
-            for (k, v) in &mut pairs {
-                *v = sum[*k] / mass[*k];
-                (sum[*k], mass[*k]) = (0.0, 0.0);
+            for &k in &pairs {
+                avg[k as usize] /= mass[k as usize];
             }
-            debug_assert!(pairs.iter().all(|&(_, v)| v.is_finite()));
-            let first = pairs[0].1;
-            let payoff = if pairs.iter().all(|&(_, v)| v == first) {
+            debug_assert!(pairs.iter().all(|&k| avg[k as usize].is_finite()));
+            let first = avg[pairs[0] as usize];
+            let payoff = if pairs.iter().all(|&k| avg[k as usize] == first) {
                 Payoff::Constant(first)
-            } else if let Some((rank, [win, lose, tie])) = showdown(&pairs, n) {
+            } else if let Some((rank, [win, lose, tie])) = showdown(&pairs, &avg, n) {
                 let next = interned.len() as u32;
                 let ranking = *interned.entry(rank.clone()).or_insert_with(|| {
                     rankings.push(Ranking::new(rank));
@@ -576,11 +576,15 @@ impl Draft {
             } else {
                 let start = matrix.len() as u32;
                 matrix.resize(matrix.len() + n[0] * n[1], 0.0);
-                for &(k, v) in &pairs {
-                    matrix[start as usize + k] = v;
+                for &k in &pairs {
+                    matrix[start as usize + k as usize] = avg[k as usize];
                 }
                 Payoff::Matrix { start }
             };
+            for &k in &pairs {
+                (avg[k as usize], mass[k as usize]) = (0.0, 0.0);
+            }
+            pairs.clear();
             form[table as usize] = Some(payoff);
             payoffs.push(payoff);
         }

@@ -106,7 +106,11 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>, strengths: 
         Ok(_) if !b.walked => Err("no public node follows both players' first moves".into()),
         r => r,
     };
-    let Builder { mut info, draft, advanced, .. } = b;
+    // The donors, the memos and the lists of deals present they keep are
+    // let go before the draft is finished (a deal each: the donors' rows
+    // were 12 MB of its peak on the river with every hand).
+    let Builder { mut info, draft, advanced, donors, chances, tables, constants, sets, ahead, .. } = b;
+    drop((donors, chances, tables, constants, sets, ahead));
     // The memo only sped lookups up: given back (sets are named by the trie).
     info.forget_memo();
     let (game_out, decisions) = draft.finish(&GameSets { game, info: &info })?;
