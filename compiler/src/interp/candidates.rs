@@ -73,7 +73,7 @@ impl Interp {
         if matches!(c.domain, ChooseDomain::Domain(_)) && c.chooser.is_none() && n > 0 {
             odds.finish_domain(n, self.loc(span))?;
         }
-        odds.forget_weights();
+        odds.keep();
         Ok(Pending { chooser, values, rows, odds })
     }
 

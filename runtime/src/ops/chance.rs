@@ -12,6 +12,18 @@ use crate::rational::{normalize, Ratio};
 pub struct Odds {
     weights: Vec<u64>,
     probs: Vec<Ratio>,
+    /// Set by [`Odds::keep`]: a domain's probabilities let go, made again
+    /// by [`Odds::probs_into`].
+    kept: Option<Kept>,
+}
+
+/// A domain's probabilities as [`Odds::keep`] keeps them.
+#[derive(Clone, Copy, Debug)]
+enum Kept {
+    /// Each candidate's weight over the weights' total.
+    Weights(u64),
+    /// This many candidates, each of this probability (equal weights).
+    Same(Ratio, usize),
 }
 
 #[cold]
@@ -25,6 +37,7 @@ impl Odds {
     pub fn clear(&mut self) {
         self.weights.clear();
         self.probs.clear();
+        self.kept = None;
     }
 
     /// A kept candidate's `weight`, which must be positive.
@@ -54,16 +67,48 @@ impl Odds {
             .ok_or_else(|| other("chance weights are too large to add up".into(), at))
     }
 
-    /// Lets the weights go once [`Odds::finish_domain`] has read them, for
-    /// odds kept with their node (the interpreter's: a weight a deal).
-    pub fn forget_weights(&mut self) {
-        self.weights = Vec::new();
+    /// For odds kept with their node (the interpreter's, a candidate each
+    /// where one chance node deals every hand): once [`Odds::finish_domain`]
+    /// has made a domain's probabilities, they are let go and only what
+    /// makes them again is kept: nothing a candidate where the weights are
+    /// equal, else the weights and their total (8 bytes a candidate, not a
+    /// 16-byte `Ratio`). A table's probabilities are kept as they are.
+    pub fn keep(&mut self) {
+        let weights = std::mem::take(&mut self.weights);
+        let Some(&first) = self.probs.first() else { return };
+        if weights.len() != self.probs.len() {
+            return;
+        }
+        self.kept = Some(if self.probs.iter().all(|&p| p == first) {
+            Kept::Same(first, self.probs.len())
+        } else {
+            // `finish_domain` added them up without overflow.
+            let total = weights.iter().sum();
+            self.weights = weights;
+            Kept::Weights(total)
+        });
+        self.probs = Vec::new();
     }
 
-    /// The chance node's probabilities (empty at a decision).
+    /// The chance node's probabilities (empty at a decision), where they
+    /// are not [`Odds::keep`]'s.
     #[inline]
     pub fn probs(&self) -> &[Ratio] {
+        debug_assert!(self.kept.is_none(), "odds kept: read them by `probs_into`");
         &self.probs
+    }
+
+    /// Appends the chance node's probabilities to `out` (none at a
+    /// decision), kept ([`Odds::keep`]) or not: the same as
+    /// [`Odds::finish_domain`] made.
+    pub fn probs_into(&self, out: &mut Vec<Ratio>) {
+        match self.kept {
+            None => out.extend_from_slice(&self.probs),
+            Some(Kept::Same(p, n)) => out.resize(out.len() + n, p),
+            Some(Kept::Weights(total)) => {
+                out.extend(self.weights.iter().map(|&w| Ratio::new(w, total).unwrap_or(Ratio::ZERO)))
+            }
+        }
     }
 }
 

@@ -12,11 +12,12 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 mod allowed;
+mod payoffs;
 pub use allowed::Allowed;
 
 use super::cards::Cards;
-use super::game::{Conflicts, Outcome, Payoff, PrivateStates, PublicGame, PublicNode, Ranking, Removal};
-use super::infer::{factor, refuse, showdown, Classes};
+use super::game::{Conflicts, Outcome, PrivateStates, PublicGame, PublicNode, Removal};
+use super::infer::{factor, refuse, Classes};
 use crate::solver::SolveError;
 
 /// No entry.
@@ -95,7 +96,7 @@ pub(super) struct Draft {
     /// Per information set: its public node (grown as sets are met).
     set_node: Vec<u32>,
     /// Per public decision: (node, its deals, each one's information set);
-    /// a representative walk's share the deals present ([`Draft::share_deals`]).
+    /// `from_game` keeps each list of deals once, shared by the decisions.
     pub decisions: Vec<(u32, Rc<Vec<u32>>, Vec<u32>)>,
     pub chances: Vec<ChanceDraft>,
     /// Per public leaf: (node, its entry in `tables`). Leaves that pay
@@ -283,14 +284,6 @@ impl Draft {
         Ok(())
     }
 
-    /// The last decision keeps `shared` for its deals if they are those.
-    pub fn share_deals(&mut self, shared: &Rc<Vec<u32>>) {
-        match self.decisions.last_mut() {
-            Some((_, deals, _)) if deals == shared => *deals = shared.clone(),
-            _ => {}
-        }
-    }
-
     /// Public node `id` is a chance node: the deals there, and per public
     /// outcome the deals it allows with their probability (each deal at
     /// most once an outcome).
@@ -431,9 +424,15 @@ impl Draft {
             return Err(refuse(format!("{} x {} private states are more pairs than vector CFR takes", n[0], n[1])));
         }
         let mut joint = vec![0.0f64; n[0] * n[1]];
+        // Whether a pair is dealt by one deal at most (a bit per pair).
+        let (mut dealt, mut single) = (vec![0u64; (n[0] * n[1]).div_ceil(64)], true);
         for d in 0..n_deals {
-            joint[pair(d)] += self.deal_prob[d];
+            let k = pair(d);
+            joint[k] += self.deal_prob[d];
+            single &= dealt[k / 64] & (1 << (k % 64)) == 0;
+            dealt[k / 64] |= 1 << (k % 64);
         }
+        drop(dealt);
         let weights = factor(&joint, n)?;
         // Hands of cards that explain the conflicts exactly remove them in
         // O(n) per leaf; else the lists, O(conflicts).
@@ -450,7 +449,7 @@ impl Draft {
         // Read only above: let go before the payoffs' arrays.
         drop(joint);
         let (outcomes, excluded, nodes) = self.outcomes(&class_of, n)?;
-        let (payoffs, rankings, matrix) = self.payoffs(&class_of, n);
+        let (payoffs, rankings, matrix) = self.payoffs(&class_of, n, single);
         let [w0, w1] = weights;
         let [l0, l1] = labels;
         let game = PublicGame {
@@ -519,76 +518,6 @@ impl Draft {
             }
         }
         Ok((outcomes, excluded, nodes))
-    }
-
-    /// Each leaf's payoff to player 0 per pair (the deals' average), in its
-    /// cheapest form.
-    fn payoffs(&self, class_of: &[Vec<u32>; 2], n: [usize; 2]) -> (Vec<Payoff>, Vec<Ranking>, Vec<f64>) {
-        let (mut payoffs, mut rankings, mut matrix) = (Vec::new(), Vec::new(), Vec::new());
-        let mut interned: FxHashMap<[Vec<u32>; 2], u32> = FxHashMap::default();
-        // Per pair: the weighted sum of a table's payoffs, then (divided by
-        // its mass) their average, in place; and the pairs the table's
-        // deals touch, in order met, each once (a `u32` a pair, reused
-        // from table to table; both arrays zero again between tables).
-        let mut avg = vec![0.0f64; n[0] * n[1]];
-        let mut mass = vec![0.0f64; n[0] * n[1]];
-        let mut pairs: Vec<u32> = Vec::new();
-        // Per table: its form, worked out at its first leaf (a matrix is
-        // copied for each further leaf, as one is made per leaf).
-        let mut form: Vec<Option<Payoff>> = vec![None; self.tables.len()];
-        for &(_, table) in &self.leaves {
-            match form[table as usize] {
-                Some(Payoff::Matrix { start }) => {
-                    let at = matrix.len() as u32;
-                    matrix.extend_from_within(start as usize..start as usize + n[0] * n[1]);
-                    payoffs.push(Payoff::Matrix { start: at });
-                    continue;
-                }
-                Some(payoff) => {
-                    payoffs.push(payoff);
-                    continue;
-                }
-                None => {}
-            }
-            for (deal, pay) in self.tables[table as usize].each() {
-                let k = class_of[0][deal as usize] as usize * n[1] + class_of[1][deal as usize] as usize;
-                if mass[k] == 0.0 {
-                    pairs.push(k as u32);
-                }
-                let w = self.deal_prob[deal as usize];
-                avg[k] += w * pay as f64;
-                mass[k] += w;
-            }
-            for &k in &pairs {
-                avg[k as usize] /= mass[k as usize];
-            }
-            debug_assert!(pairs.iter().all(|&k| avg[k as usize].is_finite()));
-            let first = avg[pairs[0] as usize];
-            let payoff = if pairs.iter().all(|&k| avg[k as usize] == first) {
-                Payoff::Constant(first)
-            } else if let Some((rank, [win, lose, tie])) = showdown(&pairs, &avg, n) {
-                let next = interned.len() as u32;
-                let ranking = *interned.entry(rank.clone()).or_insert_with(|| {
-                    rankings.push(Ranking::new(rank));
-                    next
-                });
-                Payoff::Showdown { ranking, win, lose, tie }
-            } else {
-                let start = matrix.len() as u32;
-                matrix.resize(matrix.len() + n[0] * n[1], 0.0);
-                for &k in &pairs {
-                    matrix[start as usize + k as usize] = avg[k as usize];
-                }
-                Payoff::Matrix { start }
-            };
-            for &k in &pairs {
-                (avg[k as usize], mass[k as usize]) = (0.0, 0.0);
-            }
-            pairs.clear();
-            form[table as usize] = Some(payoff);
-            payoffs.push(payoff);
-        }
-        (payoffs, rankings, matrix)
     }
 }
 

@@ -99,7 +99,7 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>, strengths: 
         advanced: 0,
         firsts: [usize::MAX; 2],
         strengths,
-        ahead: Vec::new(),
+        ahead: Default::default(),
     };
     b.build(Entries::Dealt(deals), String::new(), NONE, [false; 2], None)?;
     let representative = match representative {
@@ -152,11 +152,11 @@ struct Builder<'g, G: Game> {
     firsts: [usize; 2],
     /// Whether a showdown's leaf is paid from the players' strengths.
     strengths: bool,
-    /// Per deal as enumerated, (deal, set, moves offered) at the first
-    /// child of the root's decision where that is the other player's:
-    /// made by the root's step from each deal's state there, read by the
-    /// first child's step (empty otherwise; see `step::push_known`).
-    ahead: Vec<(u32, u32, u32)>,
+    /// Per deal as enumerated, its set at the first child of the root's
+    /// decision where that is the other player's: made by the root's step
+    /// from each deal's state there, read by the first child's step (empty
+    /// otherwise; see `step::push_known`).
+    ahead: step::Ahead,
 }
 
 impl<G: Game> Builder<'_, G> {
@@ -202,12 +202,15 @@ impl<G: Game> Builder<'_, G> {
                 let mut decided = decided;
                 decided[player] = true;
                 let walk = decided == [true, true] && self.one;
-                // Every deal here is at every child.
-                let present =
-                    if walk { interned(&mut self.sets, sets.iter().map(|s| s.0).collect()) } else { Rc::default() };
                 let names = GameSets { game: self.game, info: &self.info };
                 self.draft.decision(id, player, n_actions, sets.into_iter(), &names)?;
-                self.draft.share_deals(&present);
+                // The decision's deals as the one list of them kept (the
+                // first moves' are every deal, alike at each decision);
+                // where a representative walks on, every deal here is at
+                // every child.
+                let last = self.draft.decisions.last_mut().expect("the decision just added");
+                last.1 = interned(&mut self.sets, Rc::unwrap_or_clone(take(&mut last.1)));
+                let present = if walk { last.1.clone() } else { Rc::default() };
                 let above = std::mem::replace(&mut self.firsts[player], self.draft.decisions.len() - 1);
                 let mut ids = Vec::with_capacity(labels.len());
                 // The draft's decision at the first action's child, where

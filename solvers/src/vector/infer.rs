@@ -61,13 +61,15 @@ pub(super) fn factor(joint: &[f64], n: [usize; 2]) -> Result<[Vec<f64>; 2], Solv
 }
 
 /// A ranking of both players' states that explains a leaf's payoffs
-/// (`keys`: the pairs' indices, each once; `value`: player 0's payoff per
-/// pair index, read at `keys` only), with the win, lose and tie
+/// (`pairs`: each pair's index, once, with player 0's payoff; read in a
+/// few passes), with the win, lose and tie
 /// payoffs: the highest value is a win, the lowest a loss, a third one a
 /// tie; ties are merged, wins and losses are edges, and the ranks are the
 /// longest paths of the topological order. `None` when no ranking fits.
-pub(super) fn showdown(keys: &[u32], value: &[f64], n: [usize; 2]) -> Option<([Vec<u32>; 2], [f64; 3])> {
-    let pairs = || keys.iter().map(|&k| (k as usize, value[k as usize]));
+pub(super) fn showdown<I: Iterator<Item = (usize, f64)>>(
+    pairs: &impl Fn() -> I,
+    n: [usize; 2],
+) -> Option<([Vec<u32>; 2], [f64; 3])> {
     // The distinct values, at most three (no sorted copy of a value a pair).
     let mut values: Vec<f64> = Vec::with_capacity(3);
     for (_, v) in pairs() {

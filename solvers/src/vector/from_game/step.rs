@@ -59,13 +59,54 @@ impl Follow {
     }
 }
 
+/// The root's look ahead: per deal as enumerated (its index here), its
+/// set at the root's first child where that is the other player's first
+/// decision, and the moves offered there, the same for every deal (else
+/// the look ahead is given up and the first child's step advances the
+/// deals, whose draft decision then refuses the game): a `u32` a deal.
+#[derive(Default)]
+pub(super) struct Ahead {
+    sets: Vec<u32>,
+    moves: u32,
+}
+
+impl Ahead {
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+    }
+
+    /// The set and moves offered of `deal`, the `i`th parent, if known.
+    fn get(&self, i: usize, deal: u32) -> Option<(u32, u32)> {
+        self.sets.get(i).filter(|_| deal as usize == i).map(|&set| (set, self.moves))
+    }
+
+    /// Each deal and its set, in order.
+    fn pairs(&self) -> impl ExactSizeIterator<Item = (u32, u32)> + Clone + '_ {
+        self.sets.iter().enumerate().map(|(d, &set)| (d as u32, set))
+    }
+
+    /// `deal` is at `set` there, offered `moves`: kept if it is the next
+    /// deal and offered the first's moves, else the look ahead given up.
+    fn push(&mut self, deal: u32, set: u32, moves: u32, deals: usize) {
+        if self.sets.is_empty() {
+            self.sets.reserve_exact(deals);
+            self.moves = moves;
+        }
+        if deal as usize == self.sets.len() && moves == self.moves {
+            self.sets.push(set);
+        } else {
+            *self = Ahead::default();
+        }
+    }
+}
+
 /// Where `step` is a decision of a player `walks` says needs only its sets
 /// (but the first deal's, which is advanced), pushes the set here of the
 /// `i`th parent (`deal`) if it is known: made `ahead` by the root's step
 /// (at the root's first child), or learnt from its class at the sibling
 /// (`follow`); whether it was.
 fn push_known<S>(
-    ahead: &[(u32, u32, u32)],
+    ahead: &Ahead,
     follow: Option<&Follow>,
     step: &mut Option<Step<S>>,
     (i, deal): (usize, u32),
@@ -75,10 +116,7 @@ fn push_known<S>(
     if !walks(*player as u32) {
         return false;
     }
-    let known = match ahead.get(i) {
-        Some(&(d, set, n)) if d == deal => Some((set, n)),
-        _ => follow.and_then(|f| f.known(i, deal)),
-    };
+    let known = ahead.get(i, deal).or_else(|| follow.and_then(|f| f.known(i, deal)));
     known.map(|(set, n)| sets.push((deal, set, n))).is_some()
 }
 
@@ -248,8 +286,7 @@ impl<G: Game> Builder<'_, G> {
         if self.ahead.is_empty() {
             return Ok(dealt);
         }
-        let sets = self.ahead.iter().map(|&(deal, set, _)| (deal, set));
-        Ok(dealt.thin(self.game, sets, &mut self.info)?)
+        Ok(dealt.thin(self.game, self.ahead.pairs(), &mut self.info)?)
     }
 
     /// At the root's decision of `player` (`state`, `deal`'s, just
@@ -265,12 +302,9 @@ impl<G: Game> Builder<'_, G> {
         self.advanced += 1;
         match advance_out_of_line(self.game, &mut state, &mut self.info)? {
             Node::Decision { player: other, infoset, n_actions } if other != player => {
-                if self.ahead.is_empty() {
-                    self.ahead.reserve_exact(self.n_deals);
-                }
-                self.ahead.push((deal, infoset, n_actions));
+                self.ahead.push(deal, infoset, n_actions, self.n_deals);
             }
-            _ => self.ahead = Vec::new(),
+            _ => self.ahead = Ahead::default(),
         }
         Ok(())
     }
