@@ -82,6 +82,44 @@ impl Pays {
     }
 }
 
+/// The deals at a public decision and each one's information set, a list
+/// each (a `u32` a deal each, which the draft keeps as they are), and the
+/// moves offered: the first deal's, and the first deal offered others.
+#[derive(Default)]
+pub(super) struct DealSets {
+    pub deals: Vec<u32>,
+    pub sets: Vec<u32>,
+    moves: u32,
+    odd: Option<usize>,
+}
+
+impl DealSets {
+    /// No deals yet, with room for `n`.
+    pub fn with_capacity(n: usize) -> DealSets {
+        DealSets { deals: Vec::with_capacity(n), sets: Vec::with_capacity(n), ..Default::default() }
+    }
+
+    /// `deal` is at `set`, offered `moves` moves.
+    pub fn push(&mut self, deal: u32, set: u32, moves: u32) {
+        if self.deals.is_empty() {
+            self.moves = moves;
+        } else if moves != self.moves && self.odd.is_none() {
+            self.odd = Some(self.deals.len());
+        }
+        self.deals.push(deal);
+        self.sets.push(set);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.deals.is_empty()
+    }
+
+    /// The moves offered to the first deal (0 without deals).
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+}
+
 /// The public game so far and, per public node, what each deal does there.
 pub(super) struct Draft {
     pub player_names: [String; 2],
@@ -256,13 +294,32 @@ impl Draft {
         sets: impl Iterator<Item = (u32, u32, u32)>,
         names: &dyn Sets,
     ) -> Result<(), SolveError> {
+        let mut listed = DealSets::with_capacity(sets.size_hint().0);
+        sets.for_each(|(deal, set, n)| listed.push(deal, set, n));
+        self.decision_sets(id, player, n_actions, listed, names)
+    }
+
+    /// [`Draft::decision`] of deals and sets listed apart, kept as they are.
+    pub fn decision_sets(
+        &mut self,
+        id: u32,
+        player: usize,
+        n_actions: u32,
+        listed: DealSets,
+        names: &dyn Sets,
+    ) -> Result<(), SolveError> {
         self.nodes[id as usize] = PublicNode::Decision { player: player as u8, children: 0..0 };
-        let (mut deals, mut out) = (Vec::with_capacity(sets.size_hint().0), Vec::with_capacity(sets.size_hint().0));
-        for (deal, set, n) in sets {
+        // The first deal offered other moves than `n_actions`.
+        let odd = match listed.deals.is_empty() {
+            true => None,
+            false if listed.moves != n_actions => Some(0),
+            false => listed.odd,
+        };
+        for (i, &set) in listed.sets.iter().enumerate() {
             if self.first_set[id as usize] == NONE {
                 self.first_set[id as usize] = set;
             }
-            if n != n_actions {
+            if odd == Some(i) {
                 return Err(refuse(format!(
                     "the moves offered to {} after {} depend on private information",
                     self.player_names[player],
@@ -277,10 +334,8 @@ impl Draft {
                 other if other != id => return Err(self.unseen(other, id, set, names)),
                 _ => {}
             }
-            deals.push(deal);
-            out.push(set);
         }
-        self.decisions.push((id, Rc::new(deals), out));
+        self.decisions.push((id, Rc::new(listed.deals), listed.sets));
         Ok(())
     }
 

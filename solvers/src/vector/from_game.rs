@@ -198,12 +198,12 @@ impl<G: Game> Builder<'_, G> {
         match step {
             Step::Leaf(pays) => self.draft.leaf(id, pays.into_iter())?,
             Step::Decision { player, sets, mut kids, mut parents, labels } => {
-                let n_actions = sets.first().map_or(0, |s| s.2);
+                let n_actions = sets.moves();
                 let mut decided = decided;
                 decided[player] = true;
                 let walk = decided == [true, true] && self.one;
                 let names = GameSets { game: self.game, info: &self.info };
-                self.draft.decision(id, player, n_actions, sets.into_iter(), &names)?;
+                self.draft.decision_sets(id, player, n_actions, sets, &names)?;
                 // The decision's deals as the one list of them kept (the
                 // first moves' are every deal, alike at each decision);
                 // where a representative walks on, every deal here is at

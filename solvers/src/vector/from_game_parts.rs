@@ -13,7 +13,7 @@ use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::draft::{Allowed, Sets};
+use super::draft::{Allowed, DealSets, Sets};
 pub(super) use super::from_game::dealt::{deals, Parents};
 use super::game::PublicGame;
 
@@ -66,14 +66,14 @@ impl<G: Game> Sets for GameSets<'_, G> {
 /// candidates only until its next `advance`).
 pub(super) enum Step<S> {
     Leaf(Vec<(u32, [i64; 2])>),
-    /// Per deal (deal, set, moves offered); per action its children (or
+    /// Per deal its set and the moves offered; per action its children (or
     /// the first action's only, and in `parents` each deal's state before
     /// its `advance`, from which another action's children are made when
     /// its subtree is built, advanced again for the candidates); the
     /// player and the first deal's action labels.
     Decision {
         player: usize,
-        sets: Vec<(u32, u32, u32)>,
+        sets: DealSets,
         kids: Vec<Vec<(u32, S)>>,
         parents: Parents<S>,
         labels: Vec<String>,
@@ -104,7 +104,7 @@ impl<S> Step<S> {
             Node::Terminal => Step::Leaf(Vec::new()),
             Node::Decision { player, n_actions, .. } => Step::Decision {
                 player: player as usize,
-                sets: Vec::with_capacity(deals),
+                sets: DealSets::with_capacity(deals),
                 kids: Vec::new(),
                 parents: Parents::Deltas(Vec::new()),
                 labels: (0..n_actions).map(|a| game.action_label(state, a)).collect(),

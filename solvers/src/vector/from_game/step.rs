@@ -117,7 +117,7 @@ fn push_known<S>(
         return false;
     }
     let known = ahead.get(i, deal).or_else(|| follow.and_then(|f| f.known(i, deal)));
-    known.map(|(set, n)| sets.push((deal, set, n))).is_some()
+    known.map(|(set, n)| sets.push(deal, set, n)).is_some()
 }
 
 impl<G: Game> Builder<'_, G> {
@@ -234,7 +234,7 @@ impl<G: Game> Builder<'_, G> {
                     Step::Decision { player: first, sets, kids, parents, .. },
                 ) if player as usize == *first => {
                     let first = sets.is_empty();
-                    sets.push((deal, infoset, n_actions));
+                    sets.push(deal, infoset, n_actions);
                     if let (Some(f), Some(i)) = (follow.as_mut(), index) {
                         f.learn(i, deal, infoset, n_actions);
                     }
