@@ -12,8 +12,10 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 mod allowed;
+mod deal_sets;
 mod payoffs;
 pub use allowed::Allowed;
+pub(super) use deal_sets::DealSets;
 
 use super::cards::Cards;
 use super::game::{Conflicts, Outcome, PrivateStates, PublicGame, PublicNode, Removal};
@@ -79,44 +81,6 @@ impl Pays {
             }
             Pays::Constant(pay, deals) => Box::new(deals.iter().map(move |&d| (d, *pay))),
         }
-    }
-}
-
-/// The deals at a public decision and each one's information set, a list
-/// each (a `u32` a deal each, which the draft keeps as they are), and the
-/// moves offered: the first deal's, and the first deal offered others.
-#[derive(Default)]
-pub(super) struct DealSets {
-    pub deals: Vec<u32>,
-    pub sets: Vec<u32>,
-    moves: u32,
-    odd: Option<usize>,
-}
-
-impl DealSets {
-    /// No deals yet, with room for `n`.
-    pub fn with_capacity(n: usize) -> DealSets {
-        DealSets { deals: Vec::with_capacity(n), sets: Vec::with_capacity(n), ..Default::default() }
-    }
-
-    /// `deal` is at `set`, offered `moves` moves.
-    pub fn push(&mut self, deal: u32, set: u32, moves: u32) {
-        if self.deals.is_empty() {
-            self.moves = moves;
-        } else if moves != self.moves && self.odd.is_none() {
-            self.odd = Some(self.deals.len());
-        }
-        self.deals.push(deal);
-        self.sets.push(set);
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.deals.is_empty()
-    }
-
-    /// The moves offered to the first deal (0 without deals).
-    pub fn moves(&self) -> u32 {
-        self.moves
     }
 }
 
@@ -310,12 +274,13 @@ impl Draft {
     ) -> Result<(), SolveError> {
         self.nodes[id as usize] = PublicNode::Decision { player: player as u8, children: 0..0 };
         // The first deal offered other moves than `n_actions`.
-        let odd = match listed.deals.is_empty() {
+        let odd = match listed.is_empty() {
             true => None,
             false if listed.moves != n_actions => Some(0),
             false => listed.odd,
         };
-        for (i, &set) in listed.sets.iter().enumerate() {
+        let (deals, sets) = listed.into_lists();
+        for (i, &set) in sets.iter().enumerate() {
             if self.first_set[id as usize] == NONE {
                 self.first_set[id as usize] = set;
             }
@@ -335,7 +300,7 @@ impl Draft {
                 _ => {}
             }
         }
-        self.decisions.push((id, Rc::new(listed.deals), listed.sets));
+        self.decisions.push((id, Rc::new(deals), sets));
         Ok(())
     }
 

@@ -73,7 +73,8 @@ impl Draft {
                 for &k in &pairs {
                     avg[k as usize] /= mass[k as usize];
                 }
-                let payoff = form_of(|| pairs.iter().map(|&k| (k as usize, avg[k as usize])), n, &mut out, &mut interned);
+                let payoff =
+                    form_of(|| pairs.iter().map(|&k| (k as usize, avg[k as usize])), n, &mut out, &mut interned);
                 for &k in &pairs {
                     (avg[k as usize], mass[k as usize]) = (0.0, 0.0);
                 }

@@ -305,3 +305,24 @@ impl<S> Parents<S> {
         Ok(Parents::Thin { n, kept })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Dealt, NONE};
+
+    /// Deals kept as runs of a chance node's consecutive outcomes give back
+    /// each deal's node and outcome, across nodes and broken runs.
+    #[test]
+    fn runs_give_back_each_deals_node_and_outcome() {
+        let listed = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (0, 5), (0, 6), (2, 3)];
+        let mut dealt = Dealt::<()> { chances: Vec::new(), runs: Vec::new(), len: 0 };
+        listed.iter().for_each(|&(c, k)| dealt.push(c, k));
+        assert_eq!((dealt.len(), dealt.runs.len()), (8, 4));
+        for (d, &expected) in listed.iter().enumerate() {
+            assert_eq!(dealt.deal(d), expected);
+        }
+        let mut one = Dealt::<()> { chances: Vec::new(), runs: Vec::new(), len: 0 };
+        one.push(0, NONE);
+        assert_eq!(one.deal(0), (0, NONE));
+    }
+}
