@@ -41,7 +41,9 @@ use rustc_hash::FxHashMap;
 
 use super::draft::{Draft, NONE};
 pub use super::from_game_parts::FromGame;
-use super::from_game_parts::{allowed, by_label, deals, interned, Entries, GameSets, Item, Lists, Outcomes, Step};
+use super::from_game_parts::{
+    allowed, by_label, deals, interned, Ahead, Entries, GameSets, Item, Lists, Outcomes, Step,
+};
 use super::game::PublicNode;
 use super::infer::refuse;
 use super::showdown;
@@ -156,7 +158,7 @@ struct Builder<'g, G: Game> {
     /// decision where that is the other player's: made by the root's step
     /// from each deal's state there, read by the first child's step (empty
     /// otherwise; see `step::push_known`).
-    ahead: step::Ahead,
+    ahead: Ahead,
 }
 
 impl<G: Game> Builder<'_, G> {

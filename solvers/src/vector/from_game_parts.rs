@@ -2,10 +2,11 @@
 //! states at a public node ([`Entries`], the deals as enumerated by
 //! [`deals`]), what they do there ([`Step`]), a chance node's public
 //! outcomes in a representative walk ([`Outcomes`]), the game's
-//! information sets' names for the draft ([`GameSets`]) and the result
-//! ([`FromGame`]), with the helpers that group a chance node's outcomes
-//! ([`by_label`], [`allowed`]) and share lists of deals ([`interned`]). A
-//! leaf, so that the walk's file holds the walk.
+//! information sets' names for the draft ([`GameSets`]), the root's look
+//! ahead ([`Ahead`]) and the result ([`FromGame`]), with the helpers that
+//! group a chance node's outcomes ([`by_label`], [`allowed`]) and share
+//! lists of deals ([`interned`]). A leaf, so that the walk's file holds
+//! the walk.
 
 use std::rc::Rc;
 
@@ -196,6 +197,47 @@ pub(super) fn interned(sets: &mut FxHashSet<Rc<Vec<u32>>>, deals: Vec<u32>) -> R
             let set = Rc::new(deals);
             sets.insert(set.clone());
             set
+        }
+    }
+}
+
+/// The root's look ahead: per deal as enumerated (its index here), its
+/// set at the root's first child where that is the other player's first
+/// decision, and the moves offered there, the same for every deal (else
+/// the look ahead is given up and the first child's step advances the
+/// deals, whose draft decision then refuses the game): a `u32` a deal.
+#[derive(Default)]
+pub(super) struct Ahead {
+    sets: Vec<u32>,
+    moves: u32,
+}
+
+impl Ahead {
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+    }
+
+    /// The set and moves offered of `deal`, the `i`th parent, if known.
+    pub fn get(&self, i: usize, deal: u32) -> Option<(u32, u32)> {
+        self.sets.get(i).filter(|_| deal as usize == i).map(|&set| (set, self.moves))
+    }
+
+    /// Each deal and its set, in order.
+    pub fn pairs(&self) -> impl ExactSizeIterator<Item = (u32, u32)> + Clone + '_ {
+        self.sets.iter().enumerate().map(|(d, &set)| (d as u32, set))
+    }
+
+    /// `deal` is at `set` there, offered `moves`: kept if it is the next
+    /// deal and offered the first's moves, else the look ahead given up.
+    pub fn push(&mut self, deal: u32, set: u32, moves: u32, deals: usize) {
+        if self.sets.is_empty() {
+            self.sets.reserve_exact(deals);
+            self.moves = moves;
+        }
+        if deal as usize == self.sets.len() && moves == self.moves {
+            self.sets.push(set);
+        } else {
+            *self = Ahead::default();
         }
     }
 }

@@ -9,7 +9,7 @@ use std::mem::take;
 use galac_runtime::game::{advance_out_of_line, Game, Node};
 
 use super::super::draft::NONE;
-use super::super::from_game_parts::{Entries, Item, Parents, Step};
+use super::super::from_game_parts::{Ahead, Entries, Item, Parents, Step};
 use super::super::infer::refuse;
 use super::Builder;
 use crate::solver::SolveError;
@@ -56,47 +56,6 @@ impl Follow {
             self.here.resize(class + 1, (NONE, 0));
         }
         self.here[class] = (set, n);
-    }
-}
-
-/// The root's look ahead: per deal as enumerated (its index here), its
-/// set at the root's first child where that is the other player's first
-/// decision, and the moves offered there, the same for every deal (else
-/// the look ahead is given up and the first child's step advances the
-/// deals, whose draft decision then refuses the game): a `u32` a deal.
-#[derive(Default)]
-pub(super) struct Ahead {
-    sets: Vec<u32>,
-    moves: u32,
-}
-
-impl Ahead {
-    pub fn is_empty(&self) -> bool {
-        self.sets.is_empty()
-    }
-
-    /// The set and moves offered of `deal`, the `i`th parent, if known.
-    fn get(&self, i: usize, deal: u32) -> Option<(u32, u32)> {
-        self.sets.get(i).filter(|_| deal as usize == i).map(|&set| (set, self.moves))
-    }
-
-    /// Each deal and its set, in order.
-    fn pairs(&self) -> impl ExactSizeIterator<Item = (u32, u32)> + Clone + '_ {
-        self.sets.iter().enumerate().map(|(d, &set)| (d as u32, set))
-    }
-
-    /// `deal` is at `set` there, offered `moves`: kept if it is the next
-    /// deal and offered the first's moves, else the look ahead given up.
-    fn push(&mut self, deal: u32, set: u32, moves: u32, deals: usize) {
-        if self.sets.is_empty() {
-            self.sets.reserve_exact(deals);
-            self.moves = moves;
-        }
-        if deal as usize == self.sets.len() && moves == self.moves {
-            self.sets.push(set);
-        } else {
-            *self = Ahead::default();
-        }
     }
 }
 
