@@ -108,6 +108,8 @@ pub(super) struct Draft {
     pub tables: Vec<Pays>,
     /// The byte indices of the tables so far, each kept once.
     patterns: rustc_hash::FxHashSet<Rc<[u8]>>,
+    /// The deals `0..n` of the decision of most deals in order so far.
+    in_order: Rc<Vec<u32>>,
 }
 
 /// A public game and, per public decision, its node and the information
@@ -130,6 +132,7 @@ impl Draft {
             leaves: Vec::new(),
             tables: Vec::new(),
             patterns: Default::default(),
+            in_order: Rc::default(),
         }
     }
 
@@ -300,7 +303,20 @@ impl Draft {
                 _ => {}
             }
         }
-        self.decisions.push((id, Rc::new(deals), sets));
+        // Deals in order share the one list of them (every deal, at the
+        // first moves), not made again for each decision.
+        let deals = match deals {
+            Some(deals) => Rc::new(deals),
+            None if self.in_order.len() == sets.len() => self.in_order.clone(),
+            None => {
+                let deals = Rc::new((0..sets.len() as u32).collect());
+                if sets.len() > self.in_order.len() {
+                    self.in_order = Rc::clone(&deals);
+                }
+                deals
+            }
+        };
+        self.decisions.push((id, deals, sets));
         Ok(())
     }
 

@@ -42,7 +42,7 @@ use rustc_hash::FxHashMap;
 use super::draft::{Draft, NONE};
 pub use super::from_game_parts::FromGame;
 use super::from_game_parts::{
-    allowed, by_label, deals, interned, Ahead, Entries, GameSets, Item, Lists, Outcomes, Step,
+    allowed, by_label, deals, interned_rc, Ahead, Entries, GameSets, Item, Lists, Outcomes, Step,
 };
 use super::game::PublicNode;
 use super::infer::refuse;
@@ -211,7 +211,7 @@ impl<G: Game> Builder<'_, G> {
                 // where a representative walks on, every deal here is at
                 // every child.
                 let last = self.draft.decisions.last_mut().expect("the decision just added");
-                last.1 = interned(&mut self.sets, Rc::unwrap_or_clone(take(&mut last.1)));
+                last.1 = interned_rc(&mut self.sets, take(&mut last.1));
                 let present = if walk { last.1.clone() } else { Rc::default() };
                 let above = std::mem::replace(&mut self.firsts[player], self.draft.decisions.len() - 1);
                 let mut ids = Vec::with_capacity(labels.len());

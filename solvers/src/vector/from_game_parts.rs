@@ -191,12 +191,16 @@ pub(super) fn allowed(lists: Lists, sets: &mut FxHashSet<Rc<Vec<u32>>>) -> (Vec<
 /// The one shared list of these deals among `sets` (a walk's memos know
 /// lists by address, so each is kept once and alive).
 pub(super) fn interned(sets: &mut FxHashSet<Rc<Vec<u32>>>, deals: Vec<u32>) -> Rc<Vec<u32>> {
-    match sets.get(&deals) {
+    interned_rc(sets, Rc::new(deals))
+}
+
+/// [`interned`] of a list already shared.
+pub(super) fn interned_rc(sets: &mut FxHashSet<Rc<Vec<u32>>>, deals: Rc<Vec<u32>>) -> Rc<Vec<u32>> {
+    match sets.get(&*deals) {
         Some(set) => set.clone(),
         None => {
-            let set = Rc::new(deals);
-            sets.insert(set.clone());
-            set
+            sets.insert(deals.clone());
+            deals
         }
     }
 }

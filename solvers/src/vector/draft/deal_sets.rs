@@ -49,11 +49,9 @@ impl DealSets {
         self.moves
     }
 
-    /// The deals and their sets.
-    pub(super) fn into_lists(mut self) -> (Vec<u32>, Vec<u32>) {
-        if self.deals.is_empty() {
-            self.deals = (0..self.sets.len() as u32).collect();
-        }
-        (self.deals, self.sets)
+    /// The deals (`None` where they are `0..` the sets' number, in order)
+    /// and their sets.
+    pub(super) fn into_lists(self) -> (Option<Vec<u32>>, Vec<u32>) {
+        ((!self.deals.is_empty()).then_some(self.deals), self.sets)
     }
 }
