@@ -70,10 +70,12 @@ impl Interp {
         };
         // A table's odds are its own; a domain's follow from the weights.
         let n = rows.as_ref().map_or(values.len(), Rows::len);
+        // Kept with the state: the probabilities made when they are read.
         if matches!(c.domain, ChooseDomain::Domain(_)) && c.chooser.is_none() && n > 0 {
-            odds.finish_domain(n, self.loc(span))?;
+            odds.finish_domain_kept(n, self.loc(span))?;
+        } else {
+            odds.forget_weights();
         }
-        odds.forget_weights();
         Ok(Pending { chooser, values, rows, odds })
     }
 

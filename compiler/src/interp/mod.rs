@@ -347,7 +347,7 @@ impl Game for Interp {
     fn chance_probs(&self, s: &State, out: &mut Vec<Ratio>) {
         out.clear();
         if let Some(p) = &s.pending {
-            out.extend_from_slice(p.odds.probs());
+            p.odds.probs_into(out);
         }
     }
 

@@ -12,6 +12,18 @@ use crate::rational::{normalize, Ratio};
 pub struct Odds {
     weights: Vec<u64>,
     probs: Vec<Ratio>,
+    /// Set by [`Odds::finish_domain_kept`]: a domain's probabilities not
+    /// made, made by [`Odds::probs_into`].
+    kept: Option<Kept>,
+}
+
+/// A domain's probabilities as [`Odds::finish_domain_kept`] keeps them.
+#[derive(Clone, Copy, Debug)]
+enum Kept {
+    /// Each candidate's weight over the weights' total.
+    Weights(u64),
+    /// This many candidates, each of this probability (equal weights).
+    Same(Ratio, usize),
 }
 
 #[cold]
@@ -25,6 +37,7 @@ impl Odds {
     pub fn clear(&mut self) {
         self.weights.clear();
         self.probs.clear();
+        self.kept = None;
     }
 
     /// A kept candidate's `weight`, which must be positive.
@@ -54,16 +67,56 @@ impl Odds {
             .ok_or_else(|| other("chance weights are too large to add up".into(), at))
     }
 
-    /// Lets the weights go once [`Odds::finish_domain`] has read them, for
-    /// odds kept with their node (the interpreter's: a weight a deal).
+    /// [`Odds::finish_domain`] for odds kept with their node (the
+    /// interpreter's, a candidate each where one chance node deals every
+    /// hand): the probabilities are not made, only what makes them again
+    /// in [`Odds::probs_into`], the same values: nothing a candidate where
+    /// the weights are equal (or absent), else the weights and their total
+    /// (8 bytes a candidate, not a 16-byte `Ratio`). The same errors.
+    pub fn finish_domain_kept(&mut self, n: usize, at: impl At) -> Result<(), GameError> {
+        let too_large = || other("chance weights are too large to add up".into(), at);
+        self.probs = Vec::new();
+        let Some(&first) = self.weights.first() else {
+            let p = Ratio::new(1, n as u64).ok_or_else(too_large)?;
+            self.kept = Some(Kept::Same(p, n));
+            return Ok(());
+        };
+        let total = self.weights.iter().try_fold(0u64, |acc, w| acc.checked_add(*w)).ok_or_else(too_large)?;
+        self.kept = Some(if self.weights.iter().all(|&w| w == first) {
+            let n = self.weights.len();
+            self.weights = Vec::new();
+            Kept::Same(Ratio::new(first, total).ok_or_else(too_large)?, n)
+        } else {
+            self.weights.shrink_to_fit();
+            Kept::Weights(total)
+        });
+        Ok(())
+    }
+
+    /// Lets the weights go where no probabilities are made from them (a
+    /// table's, a decision's), for odds kept with their node.
     pub fn forget_weights(&mut self) {
         self.weights = Vec::new();
     }
 
-    /// The chance node's probabilities (empty at a decision).
+    /// The chance node's probabilities (empty at a decision), where they
+    /// are not kept ([`Odds::finish_domain_kept`]).
     #[inline]
     pub fn probs(&self) -> &[Ratio] {
+        debug_assert!(self.kept.is_none(), "odds kept: read by `probs_into`");
         &self.probs
+    }
+
+    /// Appends the chance node's probabilities to `out` (none at a
+    /// decision), kept or not: the same as [`Odds::finish_domain`] makes.
+    pub fn probs_into(&self, out: &mut Vec<Ratio>) {
+        match self.kept {
+            None => out.extend_from_slice(&self.probs),
+            Some(Kept::Same(p, n)) => out.resize(out.len() + n, p),
+            Some(Kept::Weights(total)) => {
+                out.extend(self.weights.iter().map(|&w| Ratio::new(w, total).unwrap_or(Ratio::ZERO)))
+            }
+        }
     }
 }
 
@@ -73,4 +126,38 @@ impl Odds {
 #[inline(never)]
 pub fn no_choices(who: Option<&str>, at: impl At) -> GameError {
     GameError::NoChoices { who: who.unwrap_or("nature").to_string(), at: at.at() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Odds, Ratio};
+
+    /// Odds kept with their node give back, by `probs_into`, the
+    /// probabilities `finish_domain` makes: uniform, equal weights and
+    /// unequal ones; and weights too large to add up fail alike.
+    #[test]
+    fn kept_odds_give_the_probabilities_finish_domain_makes() {
+        for weights in [vec![], vec![3, 3, 3], vec![1, 2, 3, 6]] {
+            let n = if weights.is_empty() { 4 } else { weights.len() };
+            let (mut made, mut kept) = (Odds::default(), Odds::default());
+            for &w in &weights {
+                made.weigh(w, "here").unwrap();
+                kept.weigh(w, "here").unwrap();
+            }
+            made.finish_domain(n, "here").unwrap();
+            kept.finish_domain_kept(n, "here").unwrap();
+            let mut out = vec![Ratio::ONE];
+            kept.probs_into(&mut out);
+            assert_eq!(out[1..], *made.probs(), "{weights:?}");
+            assert_eq!(out[0], Ratio::ONE);
+        }
+        let (mut made, mut kept) = (Odds::default(), Odds::default());
+        for odds in [&mut made, &mut kept] {
+            odds.weigh(i64::MAX, "here").unwrap();
+            odds.weigh(i64::MAX, "here").unwrap();
+            odds.weigh(i64::MAX, "here").unwrap();
+        }
+        let (a, b) = (made.finish_domain(3, "here").unwrap_err(), kept.finish_domain_kept(3, "here").unwrap_err());
+        assert_eq!(a.to_string(), b.to_string());
+    }
 }

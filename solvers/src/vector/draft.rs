@@ -12,11 +12,14 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 mod allowed;
+mod deal_sets;
+mod payoffs;
 pub use allowed::Allowed;
+pub(super) use deal_sets::DealSets;
 
 use super::cards::Cards;
-use super::game::{Conflicts, Outcome, Payoff, PrivateStates, PublicGame, PublicNode, Ranking, Removal};
-use super::infer::{factor, refuse, showdown, Classes};
+use super::game::{Conflicts, Outcome, PrivateStates, PublicGame, PublicNode, Removal};
+use super::infer::{factor, refuse, Classes};
 use crate::solver::SolveError;
 
 /// No entry.
@@ -95,7 +98,7 @@ pub(super) struct Draft {
     /// Per information set: its public node (grown as sets are met).
     set_node: Vec<u32>,
     /// Per public decision: (node, its deals, each one's information set);
-    /// a representative walk's share the deals present ([`Draft::share_deals`]).
+    /// `from_game` keeps each list of deals once, shared by the decisions.
     pub decisions: Vec<(u32, Rc<Vec<u32>>, Vec<u32>)>,
     pub chances: Vec<ChanceDraft>,
     /// Per public leaf: (node, its entry in `tables`). Leaves that pay
@@ -105,6 +108,8 @@ pub(super) struct Draft {
     pub tables: Vec<Pays>,
     /// The byte indices of the tables so far, each kept once.
     patterns: rustc_hash::FxHashSet<Rc<[u8]>>,
+    /// The deals `0..n` of the decision of most deals in order so far.
+    in_order: Rc<Vec<u32>>,
 }
 
 /// A public game and, per public decision, its node and the information
@@ -127,6 +132,7 @@ impl Draft {
             leaves: Vec::new(),
             tables: Vec::new(),
             patterns: Default::default(),
+            in_order: Rc::default(),
         }
     }
 
@@ -255,13 +261,33 @@ impl Draft {
         sets: impl Iterator<Item = (u32, u32, u32)>,
         names: &dyn Sets,
     ) -> Result<(), SolveError> {
+        let mut listed = DealSets::with_capacity(sets.size_hint().0);
+        sets.for_each(|(deal, set, n)| listed.push(deal, set, n));
+        self.decision_sets(id, player, n_actions, listed, names)
+    }
+
+    /// [`Draft::decision`] of deals and sets listed apart, kept as they are.
+    pub fn decision_sets(
+        &mut self,
+        id: u32,
+        player: usize,
+        n_actions: u32,
+        listed: DealSets,
+        names: &dyn Sets,
+    ) -> Result<(), SolveError> {
         self.nodes[id as usize] = PublicNode::Decision { player: player as u8, children: 0..0 };
-        let (mut deals, mut out) = (Vec::with_capacity(sets.size_hint().0), Vec::with_capacity(sets.size_hint().0));
-        for (deal, set, n) in sets {
+        // The first deal offered other moves than `n_actions`.
+        let odd = match listed.is_empty() {
+            true => None,
+            false if listed.moves != n_actions => Some(0),
+            false => listed.odd,
+        };
+        let (deals, sets) = listed.into_lists();
+        for (i, &set) in sets.iter().enumerate() {
             if self.first_set[id as usize] == NONE {
                 self.first_set[id as usize] = set;
             }
-            if n != n_actions {
+            if odd == Some(i) {
                 return Err(refuse(format!(
                     "the moves offered to {} after {} depend on private information",
                     self.player_names[player],
@@ -276,19 +302,22 @@ impl Draft {
                 other if other != id => return Err(self.unseen(other, id, set, names)),
                 _ => {}
             }
-            deals.push(deal);
-            out.push(set);
         }
-        self.decisions.push((id, Rc::new(deals), out));
+        // Deals in order share the one list of them (every deal, at the
+        // first moves), not made again for each decision.
+        let deals = match deals {
+            Some(deals) => Rc::new(deals),
+            None if self.in_order.len() == sets.len() => self.in_order.clone(),
+            None => {
+                let deals = Rc::new((0..sets.len() as u32).collect());
+                if sets.len() > self.in_order.len() {
+                    self.in_order = Rc::clone(&deals);
+                }
+                deals
+            }
+        };
+        self.decisions.push((id, deals, sets));
         Ok(())
-    }
-
-    /// The last decision keeps `shared` for its deals if they are those.
-    pub fn share_deals(&mut self, shared: &Rc<Vec<u32>>) {
-        match self.decisions.last_mut() {
-            Some((_, deals, _)) if deals == shared => *deals = shared.clone(),
-            _ => {}
-        }
     }
 
     /// Public node `id` is a chance node: the deals there, and per public
@@ -431,9 +460,15 @@ impl Draft {
             return Err(refuse(format!("{} x {} private states are more pairs than vector CFR takes", n[0], n[1])));
         }
         let mut joint = vec![0.0f64; n[0] * n[1]];
+        // Whether a pair is dealt by one deal at most (a bit per pair).
+        let (mut dealt, mut single) = (vec![0u64; (n[0] * n[1]).div_ceil(64)], true);
         for d in 0..n_deals {
-            joint[pair(d)] += self.deal_prob[d];
+            let k = pair(d);
+            joint[k] += self.deal_prob[d];
+            single &= dealt[k / 64] & (1 << (k % 64)) == 0;
+            dealt[k / 64] |= 1 << (k % 64);
         }
+        drop(dealt);
         let weights = factor(&joint, n)?;
         // Hands of cards that explain the conflicts exactly remove them in
         // O(n) per leaf; else the lists, O(conflicts).
@@ -450,7 +485,7 @@ impl Draft {
         // Read only above: let go before the payoffs' arrays.
         drop(joint);
         let (outcomes, excluded, nodes) = self.outcomes(&class_of, n)?;
-        let (payoffs, rankings, matrix) = self.payoffs(&class_of, n);
+        let (payoffs, rankings, matrix) = self.payoffs(&class_of, n, single);
         let [w0, w1] = weights;
         let [l0, l1] = labels;
         let game = PublicGame {
@@ -519,72 +554,6 @@ impl Draft {
             }
         }
         Ok((outcomes, excluded, nodes))
-    }
-
-    /// Each leaf's payoff to player 0 per pair (the deals' average), in its
-    /// cheapest form.
-    fn payoffs(&self, class_of: &[Vec<u32>; 2], n: [usize; 2]) -> (Vec<Payoff>, Vec<Ranking>, Vec<f64>) {
-        let (mut payoffs, mut rankings, mut matrix) = (Vec::new(), Vec::new(), Vec::new());
-        let mut interned: FxHashMap<[Vec<u32>; 2], u32> = FxHashMap::default();
-        let mut sum = vec![0.0f64; n[0] * n[1]];
-        let mut mass = vec![0.0f64; n[0] * n[1]];
-        // Per table: its form, worked out at its first leaf (a matrix is
-        // copied for each further leaf, as one is made per leaf).
-        let mut form: Vec<Option<Payoff>> = vec![None; self.tables.len()];
-        for &(_, table) in &self.leaves {
-            match form[table as usize] {
-                Some(Payoff::Matrix { start }) => {
-                    let at = matrix.len() as u32;
-                    matrix.extend_from_within(start as usize..start as usize + n[0] * n[1]);
-                    payoffs.push(Payoff::Matrix { start: at });
-                    continue;
-                }
-                Some(payoff) => {
-                    payoffs.push(payoff);
-                    continue;
-                }
-                None => {}
-            }
-            // The pairs the table's deals touch, in order met, then their
-            // averages (sized once: a pair a deal at most).
-            let each = self.tables[table as usize].each();
-            let mut pairs: Vec<(usize, f64)> = Vec::with_capacity(each.size_hint().0.min(n[0] * n[1]));
-            for (deal, pay) in each {
-                let k = class_of[0][deal as usize] as usize * n[1] + class_of[1][deal as usize] as usize;
-                if mass[k] == 0.0 {
-                    pairs.push((k, 0.0));
-                }
-                let w = self.deal_prob[deal as usize];
-                sum[k] += w * pay as f64;
-                mass[k] += w;
-            }
-            for (k, v) in &mut pairs {
-                *v = sum[*k] / mass[*k];
-                (sum[*k], mass[*k]) = (0.0, 0.0);
-            }
-            debug_assert!(pairs.iter().all(|&(_, v)| v.is_finite()));
-            let first = pairs[0].1;
-            let payoff = if pairs.iter().all(|&(_, v)| v == first) {
-                Payoff::Constant(first)
-            } else if let Some((rank, [win, lose, tie])) = showdown(&pairs, n) {
-                let next = interned.len() as u32;
-                let ranking = *interned.entry(rank.clone()).or_insert_with(|| {
-                    rankings.push(Ranking::new(rank));
-                    next
-                });
-                Payoff::Showdown { ranking, win, lose, tie }
-            } else {
-                let start = matrix.len() as u32;
-                matrix.resize(matrix.len() + n[0] * n[1], 0.0);
-                for &(k, v) in &pairs {
-                    matrix[start as usize + k] = v;
-                }
-                Payoff::Matrix { start }
-            };
-            form[table as usize] = Some(payoff);
-            payoffs.push(payoff);
-        }
-        (payoffs, rankings, matrix)
     }
 }
 

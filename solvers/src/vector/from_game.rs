@@ -41,7 +41,9 @@ use rustc_hash::FxHashMap;
 
 use super::draft::{Draft, NONE};
 pub use super::from_game_parts::FromGame;
-use super::from_game_parts::{allowed, by_label, deals, interned, Entries, GameSets, Item, Lists, Outcomes, Step};
+use super::from_game_parts::{
+    allowed, by_label, deals, interned_rc, Ahead, Entries, GameSets, Item, Lists, Outcomes, Step,
+};
 use super::game::PublicNode;
 use super::infer::refuse;
 use super::showdown;
@@ -99,14 +101,18 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>, strengths: 
         advanced: 0,
         firsts: [usize::MAX; 2],
         strengths,
-        ahead: Vec::new(),
+        ahead: Default::default(),
     };
     b.build(Entries::Dealt(deals), String::new(), NONE, [false; 2], None)?;
     let representative = match representative {
         Ok(_) if !b.walked => Err("no public node follows both players' first moves".into()),
         r => r,
     };
-    let Builder { mut info, draft, advanced, .. } = b;
+    // The donors, the memos and the lists of deals present they keep are
+    // let go before the draft is finished (a deal each: the donors' rows
+    // were 12 MB of its peak on the river with every hand).
+    let Builder { mut info, draft, advanced, donors, chances, tables, constants, sets, ahead, .. } = b;
+    drop((donors, chances, tables, constants, sets, ahead));
     // The memo only sped lookups up: given back (sets are named by the trie).
     info.forget_memo();
     let (game_out, decisions) = draft.finish(&GameSets { game, info: &info })?;
@@ -148,11 +154,11 @@ struct Builder<'g, G: Game> {
     firsts: [usize; 2],
     /// Whether a showdown's leaf is paid from the players' strengths.
     strengths: bool,
-    /// Per deal as enumerated, (deal, set, moves offered) at the first
-    /// child of the root's decision where that is the other player's:
-    /// made by the root's step from each deal's state there, read by the
-    /// first child's step (empty otherwise; see `step::push_known`).
-    ahead: Vec<(u32, u32, u32)>,
+    /// Per deal as enumerated, its set at the first child of the root's
+    /// decision where that is the other player's: made by the root's step
+    /// from each deal's state there, read by the first child's step (empty
+    /// otherwise; see `step::push_known`).
+    ahead: Ahead,
 }
 
 impl<G: Game> Builder<'_, G> {
@@ -194,16 +200,19 @@ impl<G: Game> Builder<'_, G> {
         match step {
             Step::Leaf(pays) => self.draft.leaf(id, pays.into_iter())?,
             Step::Decision { player, sets, mut kids, mut parents, labels } => {
-                let n_actions = sets.first().map_or(0, |s| s.2);
+                let n_actions = sets.moves();
                 let mut decided = decided;
                 decided[player] = true;
                 let walk = decided == [true, true] && self.one;
-                // Every deal here is at every child.
-                let present =
-                    if walk { interned(&mut self.sets, sets.iter().map(|s| s.0).collect()) } else { Rc::default() };
                 let names = GameSets { game: self.game, info: &self.info };
-                self.draft.decision(id, player, n_actions, sets.into_iter(), &names)?;
-                self.draft.share_deals(&present);
+                self.draft.decision_sets(id, player, n_actions, sets, &names)?;
+                // The decision's deals as the one list of them kept (the
+                // first moves' are every deal, alike at each decision);
+                // where a representative walks on, every deal here is at
+                // every child.
+                let last = self.draft.decisions.last_mut().expect("the decision just added");
+                last.1 = interned_rc(&mut self.sets, take(&mut last.1));
+                let present = if walk { last.1.clone() } else { Rc::default() };
                 let above = std::mem::replace(&mut self.firsts[player], self.draft.decisions.len() - 1);
                 let mut ids = Vec::with_capacity(labels.len());
                 // The draft's decision at the first action's child, where

@@ -2,10 +2,11 @@
 //! states at a public node ([`Entries`], the deals as enumerated by
 //! [`deals`]), what they do there ([`Step`]), a chance node's public
 //! outcomes in a representative walk ([`Outcomes`]), the game's
-//! information sets' names for the draft ([`GameSets`]) and the result
-//! ([`FromGame`]), with the helpers that group a chance node's outcomes
-//! ([`by_label`], [`allowed`]) and share lists of deals ([`interned`]). A
-//! leaf, so that the walk's file holds the walk.
+//! information sets' names for the draft ([`GameSets`]), the root's look
+//! ahead ([`Ahead`]) and the result ([`FromGame`]), with the helpers that
+//! group a chance node's outcomes ([`by_label`], [`allowed`]) and share
+//! lists of deals ([`interned`]). A leaf, so that the walk's file holds
+//! the walk.
 
 use std::rc::Rc;
 
@@ -13,7 +14,7 @@ use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::draft::{Allowed, Sets};
+use super::draft::{Allowed, DealSets, Sets};
 pub(super) use super::from_game::dealt::{deals, Parents};
 use super::game::PublicGame;
 
@@ -66,14 +67,14 @@ impl<G: Game> Sets for GameSets<'_, G> {
 /// candidates only until its next `advance`).
 pub(super) enum Step<S> {
     Leaf(Vec<(u32, [i64; 2])>),
-    /// Per deal (deal, set, moves offered); per action its children (or
+    /// Per deal its set and the moves offered; per action its children (or
     /// the first action's only, and in `parents` each deal's state before
     /// its `advance`, from which another action's children are made when
     /// its subtree is built, advanced again for the candidates); the
     /// player and the first deal's action labels.
     Decision {
         player: usize,
-        sets: Vec<(u32, u32, u32)>,
+        sets: DealSets,
         kids: Vec<Vec<(u32, S)>>,
         parents: Parents<S>,
         labels: Vec<String>,
@@ -104,7 +105,7 @@ impl<S> Step<S> {
             Node::Terminal => Step::Leaf(Vec::new()),
             Node::Decision { player, n_actions, .. } => Step::Decision {
                 player: player as usize,
-                sets: Vec::with_capacity(deals),
+                sets: DealSets::with_capacity(deals),
                 kids: Vec::new(),
                 parents: Parents::Deltas(Vec::new()),
                 labels: (0..n_actions).map(|a| game.action_label(state, a)).collect(),
@@ -190,12 +191,57 @@ pub(super) fn allowed(lists: Lists, sets: &mut FxHashSet<Rc<Vec<u32>>>) -> (Vec<
 /// The one shared list of these deals among `sets` (a walk's memos know
 /// lists by address, so each is kept once and alive).
 pub(super) fn interned(sets: &mut FxHashSet<Rc<Vec<u32>>>, deals: Vec<u32>) -> Rc<Vec<u32>> {
-    match sets.get(&deals) {
+    interned_rc(sets, Rc::new(deals))
+}
+
+/// [`interned`] of a list already shared.
+pub(super) fn interned_rc(sets: &mut FxHashSet<Rc<Vec<u32>>>, deals: Rc<Vec<u32>>) -> Rc<Vec<u32>> {
+    match sets.get(&*deals) {
         Some(set) => set.clone(),
         None => {
-            let set = Rc::new(deals);
-            sets.insert(set.clone());
-            set
+            sets.insert(deals.clone());
+            deals
+        }
+    }
+}
+
+/// The root's look ahead: per deal as enumerated (its index here), its
+/// set at the root's first child where that is the other player's first
+/// decision, and the moves offered there, the same for every deal (else
+/// the look ahead is given up and the first child's step advances the
+/// deals, whose draft decision then refuses the game): a `u32` a deal.
+#[derive(Default)]
+pub(super) struct Ahead {
+    sets: Vec<u32>,
+    moves: u32,
+}
+
+impl Ahead {
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+    }
+
+    /// The set and moves offered of `deal`, the `i`th parent, if known.
+    pub fn get(&self, i: usize, deal: u32) -> Option<(u32, u32)> {
+        self.sets.get(i).filter(|_| deal as usize == i).map(|&set| (set, self.moves))
+    }
+
+    /// Each deal and its set, in order.
+    pub fn pairs(&self) -> impl ExactSizeIterator<Item = (u32, u32)> + Clone + '_ {
+        self.sets.iter().enumerate().map(|(d, &set)| (d as u32, set))
+    }
+
+    /// `deal` is at `set` there, offered `moves`: kept if it is the next
+    /// deal and offered the first's moves, else the look ahead given up.
+    pub fn push(&mut self, deal: u32, set: u32, moves: u32, deals: usize) {
+        if self.sets.is_empty() {
+            self.sets.reserve_exact(deals);
+            self.moves = moves;
+        }
+        if deal as usize == self.sets.len() && moves == self.moves {
+            self.sets.push(set);
+        } else {
+            *self = Ahead::default();
         }
     }
 }

@@ -61,14 +61,18 @@ pub(super) fn factor(joint: &[f64], n: [usize; 2]) -> Result<[Vec<f64>; 2], Solv
 }
 
 /// A ranking of both players' states that explains a leaf's payoffs
-/// (`pairs`: pair index and player 0's payoff), with the win, lose and tie
+/// (`pairs`: each pair's index, once, with player 0's payoff; read in a
+/// few passes), with the win, lose and tie
 /// payoffs: the highest value is a win, the lowest a loss, a third one a
 /// tie; ties are merged, wins and losses are edges, and the ranks are the
 /// longest paths of the topological order. `None` when no ranking fits.
-pub(super) fn showdown(pairs: &[(usize, f64)], n: [usize; 2]) -> Option<([Vec<u32>; 2], [f64; 3])> {
+pub(super) fn showdown<I: Iterator<Item = (usize, f64)>>(
+    pairs: &impl Fn() -> I,
+    n: [usize; 2],
+) -> Option<([Vec<u32>; 2], [f64; 3])> {
     // The distinct values, at most three (no sorted copy of a value a pair).
     let mut values: Vec<f64> = Vec::with_capacity(3);
-    for &(_, v) in pairs {
+    for (_, v) in pairs() {
         if !values.contains(&v) {
             if values.len() == 3 {
                 return None;
@@ -86,7 +90,7 @@ pub(super) fn showdown(pairs: &[(usize, f64)], n: [usize; 2]) -> Option<([Vec<u3
     // Nodes: player 0's states, then player 1's.
     let total = n[0] + n[1];
     let mut ties = Classes::new(total);
-    for &(k, v) in pairs {
+    for (k, v) in pairs() {
         if v == tie {
             ties.union((k / n[1]) as u32, (n[0] + k % n[1]) as u32);
         }
@@ -105,7 +109,7 @@ pub(super) fn showdown(pairs: &[(usize, f64)], n: [usize; 2]) -> Option<([Vec<u3
     };
     let mut indegree = vec![0u32; total];
     let mut starts = vec![0u32; total + 1];
-    for &(k, v) in pairs {
+    for (k, v) in pairs() {
         if let Some((a, b)) = edge(k, v, &mut ties) {
             indegree[b as usize] += 1;
             starts[a as usize + 1] += 1;
@@ -116,7 +120,7 @@ pub(super) fn showdown(pairs: &[(usize, f64)], n: [usize; 2]) -> Option<([Vec<u3
     }
     let mut next = starts.clone();
     let mut out = vec![0u32; starts[total] as usize];
-    for &(k, v) in pairs {
+    for (k, v) in pairs() {
         if let Some((a, b)) = edge(k, v, &mut ties) {
             out[next[a as usize] as usize] = b;
             next[a as usize] += 1;
@@ -140,7 +144,7 @@ pub(super) fn showdown(pairs: &[(usize, f64)], n: [usize; 2]) -> Option<([Vec<u3
     }
     let rank0: Vec<u32> = (0..n[0]).map(|i| level[ties.find(i as u32) as usize]).collect();
     let rank1: Vec<u32> = (0..n[1]).map(|j| level[ties.find((n[0] + j) as u32) as usize]).collect();
-    let explained = pairs.iter().all(|&(k, v)| {
+    let explained = pairs().all(|(k, v)| {
         let (a, b) = (rank0[k / n[1]], rank1[k % n[1]]);
         v == if a > b {
             win

@@ -23,15 +23,35 @@ pub(in super::super) struct Dealt<S> {
     /// candidates held); or the root, not advanced, where it is no chance
     /// node (the one deal).
     chances: Vec<S>,
-    /// Per deal: its chance node's index in `chances` and the outcome taken
-    /// there (`NONE`: the state as it is).
-    deals: Vec<(u32, u32)>,
+    /// The deals as runs of consecutive outcomes of one chance node: per
+    /// run (by its first deal, increasing), its first deal, its chance
+    /// node's index in `chances` and the first deal's outcome there
+    /// (`NONE`: the state as it is, a run of one). A chance node that deals
+    /// them all is one run, not a pair of `u32`s a deal.
+    runs: Vec<[u32; 3]>,
+    /// The number of deals.
+    len: usize,
 }
 
 impl<S> Dealt<S> {
     /// The number of deals.
     pub fn len(&self) -> usize {
-        self.deals.len()
+        self.len
+    }
+
+    /// Deal `d`'s chance node (its index in `chances`) and outcome there.
+    fn deal(&self, d: usize) -> (u32, u32) {
+        let [start, c, k] = self.runs[self.runs.partition_point(|r| r[0] as usize <= d) - 1];
+        (c, if k == NONE { NONE } else { k + (d as u32 - start) })
+    }
+
+    /// The next deal: outcome `k` of chance node `c`.
+    fn push(&mut self, c: u32, k: u32) {
+        match self.runs.last() {
+            Some(&[start, rc, rk]) if rc == c && rk != NONE && k != NONE && rk + (self.len as u32 - start) == k => {}
+            _ => self.runs.push([self.len as u32, c, k]),
+        }
+        self.len += 1;
     }
 
     /// Deal `d`'s state before its first `advance`, made from its chance
@@ -40,7 +60,7 @@ impl<S> Dealt<S> {
     where
         S: Clone,
     {
-        let (c, k) = self.deals[d];
+        let (c, k) = self.deal(d);
         let mut state = self.chances[c as usize].clone();
         if k != NONE {
             game.apply(&mut state, k, info)?;
@@ -71,13 +91,14 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
     if !game.keeps_candidates() {
         return deals_as_states(game, info);
     }
-    let (mut chances, mut deals, mut deal_prob) = (Vec::<Option<G::State>>::new(), Vec::new(), Vec::new());
+    let (mut chances, mut deal_prob) = (Vec::<Option<G::State>>::new(), Vec::new());
+    let mut dealt = Dealt { chances: Vec::new(), runs: Vec::new(), len: 0 };
     let root = game.root()?;
     let mut at = root.clone();
     let mark = info.mark();
     if !matches!(advance_out_of_line(game, &mut at, info)?, Node::Chance { .. }) {
         info.truncate(mark);
-        return Ok((Parents::Dealt(Dealt { chances: vec![root], deals: vec![(0, NONE)] }), vec![1.0]));
+        return Ok((Parents::Dealt(Dealt { chances: vec![root], runs: vec![[0, 0, NONE]], len: 1 }), vec![1.0]));
     }
     // The facts of a chance node's advance are kept (its state may be);
     // a deal's are forgotten (its state is made again from its node's).
@@ -112,20 +133,19 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
             let c = *top.kept.get_or_insert_with(|| {
                 // Room for every outcome of the node at once (most are
                 // deals where one node deals them all), not grown by doubling.
-                deals.reserve(top.probs.len());
                 deal_prob.reserve(top.probs.len());
                 chances.push(None);
                 chances.len() as u32 - 1
             });
-            deals.push((c, k));
+            dealt.push(c, k);
             deal_prob.push(prob);
         }
     }
-    deals.shrink_to_fit();
+    dealt.runs.shrink_to_fit();
     deal_prob.shrink_to_fit();
-    let chances =
+    dealt.chances =
         chances.into_iter().map(|c| c.expect("each kept chance node's state, put back when it is done")).collect();
-    Ok((Parents::Dealt(Dealt { chances, deals }), deal_prob))
+    Ok((Parents::Dealt(dealt), deal_prob))
 }
 
 /// [`deals`] for a game whose states do not keep their candidates
@@ -283,5 +303,26 @@ impl<S> Parents<S> {
         }
         kept.shrink_to_fit();
         Ok(Parents::Thin { n, kept })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Dealt, NONE};
+
+    /// Deals kept as runs of a chance node's consecutive outcomes give back
+    /// each deal's node and outcome, across nodes and broken runs.
+    #[test]
+    fn runs_give_back_each_deals_node_and_outcome() {
+        let listed = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (0, 5), (0, 6), (2, 3)];
+        let mut dealt = Dealt::<()> { chances: Vec::new(), runs: Vec::new(), len: 0 };
+        listed.iter().for_each(|&(c, k)| dealt.push(c, k));
+        assert_eq!((dealt.len(), dealt.runs.len()), (8, 4));
+        for (d, &expected) in listed.iter().enumerate() {
+            assert_eq!(dealt.deal(d), expected);
+        }
+        let mut one = Dealt::<()> { chances: Vec::new(), runs: Vec::new(), len: 0 };
+        one.push(0, NONE);
+        assert_eq!(one.deal(0), (0, NONE));
     }
 }

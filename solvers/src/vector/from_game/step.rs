@@ -9,7 +9,7 @@ use std::mem::take;
 use galac_runtime::game::{advance_out_of_line, Game, Node};
 
 use super::super::draft::NONE;
-use super::super::from_game_parts::{Entries, Item, Parents, Step};
+use super::super::from_game_parts::{Ahead, Entries, Item, Parents, Step};
 use super::super::infer::refuse;
 use super::Builder;
 use crate::solver::SolveError;
@@ -65,7 +65,7 @@ impl Follow {
 /// (at the root's first child), or learnt from its class at the sibling
 /// (`follow`); whether it was.
 fn push_known<S>(
-    ahead: &[(u32, u32, u32)],
+    ahead: &Ahead,
     follow: Option<&Follow>,
     step: &mut Option<Step<S>>,
     (i, deal): (usize, u32),
@@ -75,11 +75,8 @@ fn push_known<S>(
     if !walks(*player as u32) {
         return false;
     }
-    let known = match ahead.get(i) {
-        Some(&(d, set, n)) if d == deal => Some((set, n)),
-        _ => follow.and_then(|f| f.known(i, deal)),
-    };
-    known.map(|(set, n)| sets.push((deal, set, n))).is_some()
+    let known = ahead.get(i, deal).or_else(|| follow.and_then(|f| f.known(i, deal)));
+    known.map(|(set, n)| sets.push(deal, set, n)).is_some()
 }
 
 impl<G: Game> Builder<'_, G> {
@@ -196,7 +193,7 @@ impl<G: Game> Builder<'_, G> {
                     Step::Decision { player: first, sets, kids, parents, .. },
                 ) if player as usize == *first => {
                     let first = sets.is_empty();
-                    sets.push((deal, infoset, n_actions));
+                    sets.push(deal, infoset, n_actions);
                     if let (Some(f), Some(i)) = (follow.as_mut(), index) {
                         f.learn(i, deal, infoset, n_actions);
                     }
@@ -248,8 +245,7 @@ impl<G: Game> Builder<'_, G> {
         if self.ahead.is_empty() {
             return Ok(dealt);
         }
-        let sets = self.ahead.iter().map(|&(deal, set, _)| (deal, set));
-        Ok(dealt.thin(self.game, sets, &mut self.info)?)
+        Ok(dealt.thin(self.game, self.ahead.pairs(), &mut self.info)?)
     }
 
     /// At the root's decision of `player` (`state`, `deal`'s, just
@@ -265,12 +261,9 @@ impl<G: Game> Builder<'_, G> {
         self.advanced += 1;
         match advance_out_of_line(self.game, &mut state, &mut self.info)? {
             Node::Decision { player: other, infoset, n_actions } if other != player => {
-                if self.ahead.is_empty() {
-                    self.ahead.reserve_exact(self.n_deals);
-                }
-                self.ahead.push((deal, infoset, n_actions));
+                self.ahead.push(deal, infoset, n_actions, self.n_deals);
             }
-            _ => self.ahead = Vec::new(),
+            _ => self.ahead = Ahead::default(),
         }
         Ok(())
     }
