@@ -88,6 +88,8 @@ pub struct Cfr<'t> {
     config: CfrConfig,
     state: CfrState,
     layout: layout::Layout,
+    /// The root's two chunks ([`walk::split`]).
+    chunks: Chunks,
 }
 
 impl<'t> Cfr<'t> {
@@ -101,7 +103,7 @@ impl<'t> Cfr<'t> {
     /// [`Self::new`] for a run whose own arrays take `bytes`.
     fn set_up(tree: &'t Tree, bytes: u64, config: CfrConfig, resume: Option<CfrState>) -> Result<Cfr<'t>, SolveError> {
         config.memory.check(tree.bytes() + bytes)?;
-        let (plex, layout) = plex_and_layout(tree, config.threads > 1);
+        let (plex, layout, chunks) = plex_and_layout(tree, config.threads > 1);
         let predictive = config.variant.predictive();
         let n = plex.slots.len();
         let state = match resume {
@@ -116,7 +118,7 @@ impl<'t> Cfr<'t> {
             }
             None => CfrState::new(tree, &plex, predictive),
         };
-        Ok(Cfr { layout, tree, plex, config, state })
+        Ok(Cfr { layout, chunks, tree, plex, config, state })
     }
 
     /// Bytes of the solver's arrays (the tree's own not counted), estimated
@@ -180,16 +182,18 @@ impl<'t> Cfr<'t> {
     /// treeplex, the phases' seconds and whether the observer stopped it.
     fn iterate(self, observer: &mut dyn Observer, mut pace: pace::Pace) -> (CfrState, Treeplex, Phases, bool) {
         let threads = if self.two_threads() { 2 } else { 1 };
-        let Cfr { tree, plex, config, mut state, layout } = self;
+        let Cfr { tree, plex, config, mut state, layout, chunks } = self;
         let start = Instant::now();
         let base = state.seconds;
         let mut iteration = state.iteration;
         let take = std::mem::take;
         let arrays = (take(&mut state.regrets), take(&mut state.prediction), take(&mut state.current));
-        let mut p0 = crew::Part::main(tree, &plex, arrays.0, arrays.1, arrays.2, take(&mut state.average));
-        let team = crew::Team::new(tree, &plex, &layout, config.variant, config.alternating, threads);
+        let mut p0 = crew::Part::main(tree, &plex, arrays.0, arrays.1, arrays.2);
+        let rules = (config.variant, config.alternating);
+        let team = crew::Team::new(tree, &plex, &layout, chunks, rules, threads, take(&mut state.average));
         let mut checker = Checker::new(tree, &plex, config.checks, iteration, config.threads);
-        let p1 = std::sync::Mutex::new(if threads > 1 { crew::Part::worker(&p0) } else { crew::Part::empty() });
+        let p1 = if threads > 1 { crew::Part::worker(tree, &plex, &p0) } else { crew::Part::empty() };
+        let p1 = std::sync::Mutex::new(p1);
         let stopped = std::thread::scope(|s| {
             if threads > 1 {
                 let (team, p1) = (&team, &p1);
@@ -202,7 +206,7 @@ impl<'t> Cfr<'t> {
                 iteration += 1;
                 pace.iterate(&team, iteration, &mut p0, &p1);
                 let last = iteration == config.iterations;
-                let evaluation = checker.check(iteration, last, p0.average_sums());
+                let evaluation = checker.check(iteration, last, team.average());
                 let progress = Progress::checked(iteration, base + start.elapsed().as_secs_f64(), evaluation);
                 if observer.progress(&progress) == Control::Stop {
                     stopped = true;
@@ -215,13 +219,13 @@ impl<'t> Cfr<'t> {
         drop(p1);
         (state.regrets, state.prediction, state.current) =
             (take(&mut p0.regrets), take(&mut p0.prediction), take(&mut p0.current));
-        state.average = p0.into_average();
         state.iteration = iteration;
         state.seconds = base + start.elapsed().as_secs_f64();
         let check_total = checker.total;
         let phases = vec![("cfr", start.elapsed().as_secs_f64() - check_total), ("exploitability checks", check_total)];
         // The borrows of the treeplex end before it is handed back.
-        drop((checker, team));
+        drop(checker);
+        state.average = team.into_average();
         (state, plex, phases, stopped)
     }
 }
@@ -246,23 +250,28 @@ impl AverageSums {
     }
 }
 
-/// The tree's treeplex and its layout for the walks: with `two` threads
-/// side by side, the layout on a second thread (it needs only the slots;
-/// on blind tic-tac-toe each is a walk over 87M nodes). The same either way.
-fn plex_and_layout(tree: &Tree, two: bool) -> (Treeplex, layout::Layout) {
+/// The tree's treeplex, its layout for the walks and the root's two chunks
+/// ([`walk::split`]): with `two` threads side by side, the layout and the
+/// chunks on a second thread (they need only the slots; on blind
+/// tic-tac-toe each is a walk over 87M nodes). The same either way.
+fn plex_and_layout(tree: &Tree, two: bool) -> (Treeplex, layout::Layout, Chunks) {
     if !two || tree.n_nodes() < crew::PARALLEL_MIN_NODES {
         let plex = Treeplex::new(tree);
         let layout = layout::Layout::new(tree, &plex.slots.first_slot);
-        return (plex, layout);
+        return (plex, layout, walk::split(tree));
     }
     let slots = crate::treeplex::Slots::new(tree);
     let first_slot = slots.first_slot.clone();
     std::thread::scope(|s| {
-        let layout = s.spawn(|| layout::Layout::new(tree, &first_slot));
+        let other = s.spawn(|| (layout::Layout::new(tree, &first_slot), walk::split(tree)));
         let plex = Treeplex::with_slots(tree, slots);
-        (plex, layout.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+        let (layout, chunks) = other.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (plex, layout, chunks)
     })
 }
+
+/// The root's children of each of the two chunks of a walk.
+type Chunks = [galac_runtime::ids::IdRange<galac_runtime::ids::NodeId>; 2];
 
 /// The action slots of a tree: in all, and the most of one player.
 fn slot_counts(tree: &Tree) -> (u64, u64) {
@@ -302,7 +311,7 @@ impl<'t> Checker<'t> {
     }
 
     /// The evaluation of the average strategy after iteration `t`, if due.
-    fn check(&mut self, t: u64, last: bool, average: &[f64]) -> Option<Evaluation> {
+    fn check(&mut self, t: u64, last: bool, average: &sync::Floats) -> Option<Evaluation> {
         if !self.schedule.due(t, last) {
             return None;
         }
@@ -312,7 +321,7 @@ impl<'t> Checker<'t> {
         let threads = self.threads;
         let make = || (Evaluator::with_threads(tree, threads), Profile::uniform(tree));
         let (evaluator, profile) = self.buffers.get_or_insert_with(make);
-        state::average_into(tree, self.plex, average, profile);
+        state::average_into(tree, self.plex, |s| average.get(s), profile);
         let e = evaluator.evaluate(tree, profile);
         let secs = at.elapsed().as_secs_f64();
         self.total += secs;

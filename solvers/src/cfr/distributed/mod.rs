@@ -136,13 +136,8 @@ impl<'a> Rank<'a> {
     /// rank's units, and the sum over all ranks into `inst[p]`.
     fn walk(&mut self, p: usize, t: u64, state: &mut CfrState) {
         let sets = &self.sets[p];
-        average::accumulate(
-            sets,
-            &state.current,
-            self.variant.average_weight(t),
-            &mut state.average,
-            &mut self.seq_reach,
-        );
+        let (weight, average) = (self.variant.average_weight(t), &mut state.average);
+        average::accumulate(sets, &state.current, &mut self.seq_reach, |slot, x| average[slot] += weight * x);
         let slots = sets.slots();
         let inputs = walk::Inputs {
             tree: self.tree,
@@ -239,7 +234,7 @@ impl super::Cfr<'_> {
     /// to stop and when to check (the others are told); every rank takes
     /// part in the checks, and every rank's observer sees their results.
     pub fn run_distributed(self, observer: &mut dyn Observer, comm: &dyn Collective) -> (Solution, CfrState, Traffic) {
-        let super::Cfr { tree, mut plex, config, mut state, layout } = self;
+        let super::Cfr { tree, mut plex, config, mut state, layout, chunks: _ } = self;
         let start = Instant::now();
         let base = state.seconds;
         let mut iteration = state.iteration;
@@ -299,7 +294,7 @@ impl super::Cfr<'_> {
         let evaluation = match last_checked {
             Some((t, e)) if t == iteration => e,
             _ => {
-                state::average_into(tree, &plex, &state.average, &mut checks.profile);
+                state::average_into(tree, &plex, |s| state.average[s], &mut checks.profile);
                 checks.evaluator.evaluate(tree, &checks.profile, comm)
             }
         };
@@ -344,7 +339,7 @@ impl Checking {
     fn check(&mut self, tree: &Tree, plex: &Treeplex, comm: &dyn Collective, t: u64, average: &[f64]) -> Evaluation {
         let at = Instant::now();
         let iteration_secs = (at - self.since).as_secs_f64() / (t - self.since_iteration).max(1) as f64;
-        state::average_into(tree, plex, average, &mut self.profile);
+        state::average_into(tree, plex, |s| average[s], &mut self.profile);
         let e = self.evaluator.evaluate(tree, &self.profile, comm);
         let secs = at.elapsed().as_secs_f64();
         self.total += secs;
