@@ -6,14 +6,10 @@
 
 use super::sets::Sets;
 
-/// Hands each slot of the player of `sets` its reach-weighted current
-/// strategy `x` (the player's own reach of the set times the slot's
-/// probability) through `add(slot, x)`, which adds the iteration's weight
-/// times `x` into the average's sums (a plain array, or one shared between
-/// a run's threads, each adding its own players). `seq_reach` is scratch of
-/// at least the player's sequence count.
-#[inline(always)]
-pub fn accumulate(sets: &Sets, current: &[f64], seq_reach: &mut [f64], mut add: impl FnMut(usize, f64)) {
+/// Adds `weight` times the reach-weighted current strategy of the player
+/// of `sets` into `average` (per slot). `seq_reach` is scratch of at least
+/// the player's sequence count.
+pub fn accumulate(sets: &Sets, current: &[f64], weight: f64, average: &mut [f64], seq_reach: &mut [f64]) {
     let offset = sets.starts.first().map_or(0, |s| s.index());
     seq_reach[0] = 1.0;
     for (w, &parent) in sets.starts.windows(2).zip(&sets.parents) {
@@ -21,7 +17,7 @@ pub fn accumulate(sets: &Sets, current: &[f64], seq_reach: &mut [f64], mut add: 
         for slot in w[0].index()..w[1].index() {
             let x = reach * current[slot];
             seq_reach[slot - offset + 1] = x;
-            add(slot, x);
+            average[slot] += weight * x;
         }
     }
 }

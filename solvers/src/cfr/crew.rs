@@ -29,7 +29,7 @@ use galac_runtime::tree::Tree;
 use super::layout::Layout;
 use super::rules::Variant;
 use super::sets::Sets;
-use super::sync::{load, store, Floats, SpinBarrier};
+use super::sync::{load, Floats, SpinBarrier};
 use super::{average, walk};
 use crate::treeplex::Treeplex;
 
@@ -51,11 +51,6 @@ pub struct Team<'a> {
     /// Per chunk: the instantaneous regrets of the walk, per slot (zeroed
     /// by the walk that writes them, before it starts).
     inst: [Floats; 2],
-    /// The average-strategy sums, per slot: at the first walk of an
-    /// iteration the main thread adds the even players' shares and the
-    /// worker the odd players' (each a slab of its own), or the main
-    /// thread all of them when alone ([`Team::walk`]).
-    average: Floats,
     /// Per player, the player's value at each child of the root (kept per
     /// player for simultaneous updates).
     values: Vec<Floats>,
@@ -79,34 +74,40 @@ pub struct Part {
     scratch: Vec<f64>,
     /// The root set's own instantaneous regrets.
     set_root: Vec<f64>,
-    /// The player's own reach per sequence, scratch of the average's
-    /// accumulation (sized for the players this part averages).
-    seq_reach: Vec<f64>,
+    /// Part 0 only: the average-strategy sums and the reach per sequence.
+    average: Option<(Vec<f64>, Vec<f64>)>,
 }
 
 impl Part {
     /// Part 0 of a run from these arrays (taken from the run's state).
-    pub fn main(tree: &Tree, plex: &Treeplex, regrets: Vec<f64>, prediction: Vec<f64>, current: Vec<f64>) -> Part {
+    pub fn main(
+        tree: &Tree,
+        plex: &Treeplex,
+        regrets: Vec<f64>,
+        prediction: Vec<f64>,
+        current: Vec<f64>,
+        average: Vec<f64>,
+    ) -> Part {
+        let max_seqs = tree.players().map(|p| plex.n_seqs(p)).max().unwrap_or(1);
         Part {
             regrets,
             prediction,
             current,
             scratch: vec![0.0; walk::scratch_len(tree)],
             set_root: vec![0.0; walk::max_actions(tree)],
-            seq_reach: vec![0.0; max_seqs(tree, plex, 1)],
+            average: Some((average, vec![0.0; max_seqs])),
         }
     }
 
-    /// The worker's part: a copy of `main`'s state, with scratch for the
-    /// averages of the odd players (see [`Team::walk`]).
-    pub fn worker(tree: &Tree, plex: &Treeplex, main: &Part) -> Part {
+    /// The worker's part: a copy of `main`'s state, without the average.
+    pub fn worker(main: &Part) -> Part {
         Part {
             regrets: main.regrets.clone(),
             prediction: main.prediction.clone(),
             current: main.current.clone(),
             scratch: main.scratch.clone(),
             set_root: main.set_root.clone(),
-            seq_reach: vec![0.0; max_seqs(tree, plex, 2)],
+            average: None,
         }
     }
 
@@ -118,7 +119,7 @@ impl Part {
             current: Vec::new(),
             scratch: Vec::new(),
             set_root: Vec::new(),
-            seq_reach: Vec::new(),
+            average: None,
         }
     }
 
@@ -129,13 +130,16 @@ impl Part {
         self.prediction.copy_from_slice(&main.prediction);
         self.current.copy_from_slice(&main.current);
     }
-}
 
-/// The most sequences of a player whose index is a multiple of `stride`
-/// plus `stride - 1` (every player's for 1, the odd players' for 2), at
-/// least 1: the averages a part accumulates.
-fn max_seqs(tree: &Tree, plex: &Treeplex, stride: usize) -> usize {
-    tree.players().skip(stride - 1).step_by(stride).map(|p| plex.n_seqs(p)).max().unwrap_or(1).max(1)
+    /// The average-strategy sums (part 0 only; empty otherwise).
+    pub fn average_sums(&self) -> &[f64] {
+        self.average.as_ref().map_or(&[][..], |(a, _)| &**a)
+    }
+
+    /// The average-strategy sums, given back (part 0 only).
+    pub fn into_average(self) -> Vec<f64> {
+        self.average.map(|(a, _)| a).unwrap_or_default()
+    }
 }
 
 /// Bytes a run's team and parts hold besides the state (for the memory
@@ -144,8 +148,7 @@ fn max_seqs(tree: &Tree, plex: &Treeplex, stride: usize) -> usize {
 pub fn estimate_bytes(tree: &Tree, slots: u64, max_player_slots: u64, two: bool) -> u64 {
     let kids = if tree.n_nodes() > 0 { tree.children(NodeId::ROOT).len() as u64 } else { 0 };
     let sets = tree.infosets.len() as u64;
-    // The worker's copies, and its scratch for the odd players' averages.
-    let copies = if two { 3 * slots + max_player_slots + 1 } else { 0 };
+    let copies = if two { 3 * slots } else { 0 };
     8 * (2 * slots + copies + kids * u64::from(tree.n_players) + max_player_slots + 1)
         + 8 * sets
         + 2 * 8 * (walk::scratch_len(tree) + 2 * walk::max_actions(tree)) as u64
@@ -213,7 +216,6 @@ impl<'a> Team<'a> {
         chunks: [IdRange<NodeId>; 2],
         (variant, alternating): (Variant, bool),
         threads: usize,
-        average: Vec<f64>,
     ) -> Team<'a> {
         let sets: Vec<Sets> = tree.players().map(|p| Sets::new(tree, plex, p)).collect();
         let n = plex.slots.len();
@@ -227,22 +229,11 @@ impl<'a> Team<'a> {
             sets,
             chunks,
             inst: [Floats::zeros(n), Floats::zeros(n)],
-            average: Floats::from_vec(average),
             values: (0..tree.n_players).map(|_| Floats::zeros(kids)).collect(),
             barrier: SpinBarrier::new(threads.clamp(1, 2)),
             iteration: AtomicU64::new(0),
             threads: threads.clamp(1, 2),
         }
-    }
-
-    /// The average-strategy sums, per slot (read between iterations).
-    pub fn average(&self) -> &Floats {
-        &self.average
-    }
-
-    /// The average-strategy sums, given back at the end of the run.
-    pub fn into_average(self) -> Vec<f64> {
-        self.average.into_vec()
     }
 
     /// The number of steps of an iteration.
@@ -273,21 +264,10 @@ impl<'a> Team<'a> {
         }
     }
 
-    /// Player `p`'s walk of `chunks`; before the first walk of an
-    /// iteration (`p` 0), this part's share of the average: every player's
-    /// when alone (`chunks` both), else the even players' on the main
-    /// thread and the odd ones' on the worker, side by side. Each player's
-    /// share reads only its own current strategy, which no update changes
-    /// before its walk, so the sums are the same either way.
+    /// Player `p`'s walk of `chunks` (and, in part 0, its average).
     fn walk(&self, p: usize, t: u64, part: &mut Part, chunks: Range<usize>) {
-        if p == 0 {
-            let (first, stride) = if chunks.len() > 1 { (0, 1) } else { (chunks.start, 2) };
-            let weight = self.variant.average_weight(t);
-            let sums = self.average.cells();
-            let add = |slot: usize, x: f64| store(sums, slot, load(sums, slot) + weight * x);
-            for q in (first..self.sets.len()).step_by(stride) {
-                average::accumulate(&self.sets[q], &part.current, &mut part.seq_reach, add);
-            }
+        if let Some((avg, seq_reach)) = &mut part.average {
+            average::accumulate(&self.sets[p], &part.current, self.variant.average_weight(t), avg, seq_reach);
         }
         let inputs = self.inputs(p, &part.current);
         for k in chunks {

@@ -188,12 +188,11 @@ impl<'t> Cfr<'t> {
         let mut iteration = state.iteration;
         let take = std::mem::take;
         let arrays = (take(&mut state.regrets), take(&mut state.prediction), take(&mut state.current));
-        let mut p0 = crew::Part::main(tree, &plex, arrays.0, arrays.1, arrays.2);
+        let mut p0 = crew::Part::main(tree, &plex, arrays.0, arrays.1, arrays.2, take(&mut state.average));
         let rules = (config.variant, config.alternating);
-        let team = crew::Team::new(tree, &plex, &layout, chunks, rules, threads, take(&mut state.average));
+        let team = crew::Team::new(tree, &plex, &layout, chunks, rules, threads);
         let mut checker = Checker::new(tree, &plex, config.checks, iteration, config.threads);
-        let p1 = if threads > 1 { crew::Part::worker(tree, &plex, &p0) } else { crew::Part::empty() };
-        let p1 = std::sync::Mutex::new(p1);
+        let p1 = std::sync::Mutex::new(if threads > 1 { crew::Part::worker(&p0) } else { crew::Part::empty() });
         let stopped = std::thread::scope(|s| {
             if threads > 1 {
                 let (team, p1) = (&team, &p1);
@@ -206,7 +205,7 @@ impl<'t> Cfr<'t> {
                 iteration += 1;
                 pace.iterate(&team, iteration, &mut p0, &p1);
                 let last = iteration == config.iterations;
-                let evaluation = checker.check(iteration, last, team.average());
+                let evaluation = checker.check(iteration, last, p0.average_sums());
                 let progress = Progress::checked(iteration, base + start.elapsed().as_secs_f64(), evaluation);
                 if observer.progress(&progress) == Control::Stop {
                     stopped = true;
@@ -224,8 +223,8 @@ impl<'t> Cfr<'t> {
         let check_total = checker.total;
         let phases = vec![("cfr", start.elapsed().as_secs_f64() - check_total), ("exploitability checks", check_total)];
         // The borrows of the treeplex end before it is handed back.
-        drop(checker);
-        state.average = team.into_average();
+        state.average = p0.into_average();
+        drop((checker, team));
         (state, plex, phases, stopped)
     }
 }
@@ -311,7 +310,7 @@ impl<'t> Checker<'t> {
     }
 
     /// The evaluation of the average strategy after iteration `t`, if due.
-    fn check(&mut self, t: u64, last: bool, average: &sync::Floats) -> Option<Evaluation> {
+    fn check(&mut self, t: u64, last: bool, average: &[f64]) -> Option<Evaluation> {
         if !self.schedule.due(t, last) {
             return None;
         }
@@ -321,7 +320,7 @@ impl<'t> Checker<'t> {
         let threads = self.threads;
         let make = || (Evaluator::with_threads(tree, threads), Profile::uniform(tree));
         let (evaluator, profile) = self.buffers.get_or_insert_with(make);
-        state::average_into(tree, self.plex, |s| average.get(s), profile);
+        state::average_into(tree, self.plex, average, profile);
         let e = evaluator.evaluate(tree, profile);
         let secs = at.elapsed().as_secs_f64();
         self.total += secs;

@@ -48,18 +48,18 @@ impl Fingerprint {
     }
 }
 
-/// Normalises the average-strategy sums `average(slot)` into `profile`,
-/// uniform where a set's sums are 0 (no allocation: checks reuse the
-/// profile).
-pub fn average_into(tree: &Tree, plex: &Treeplex, average: impl Fn(usize) -> f64, profile: &mut Profile) {
+/// Normalises the average-strategy sums `average` (per slot) into
+/// `profile`, uniform where a set's sums are 0 (no allocation: checks
+/// reuse the profile).
+pub fn average_into(tree: &Tree, plex: &Treeplex, average: &[f64], profile: &mut Profile) {
     for (set, info) in tree.infosets.iter_enumerated() {
         let s = plex.slots.first_slot[set].index();
-        let sums = s..s + info.n_actions as usize;
-        let total: f64 = sums.clone().map(&average).sum();
+        let sums = &average[s..s + info.n_actions as usize];
+        let total: f64 = sums.iter().sum();
         let probs = profile.probs_mut(set);
         if total > 0.0 {
-            for (p, slot) in probs.iter_mut().zip(sums) {
-                *p = average(slot) / total;
+            for (p, x) in probs.iter_mut().zip(sums) {
+                *p = x / total;
             }
         } else {
             probs.fill(1.0 / info.n_actions as f64);
@@ -92,7 +92,7 @@ impl CfrState {
     /// The average strategy, and the sets it never reaches (uniform there).
     pub fn average_profile(&self, tree: &Tree, plex: &Treeplex) -> (Profile, Vec<galac_runtime::ids::InfosetId>) {
         let mut profile = Profile::uniform(tree);
-        average_into(tree, plex, |s| self.average[s], &mut profile);
+        average_into(tree, plex, &self.average, &mut profile);
         let unreached = tree
             .infosets
             .keys()

@@ -20,16 +20,6 @@ impl Floats {
         Floats((0..n).map(|_| AtomicU64::new(0)).collect())
     }
 
-    /// The entries of `v`, in place where the allocator allows.
-    pub fn from_vec(v: Vec<f64>) -> Floats {
-        Floats(v.into_iter().map(|x| AtomicU64::new(x.to_bits())).collect())
-    }
-
-    /// The entries as plain floats.
-    pub fn into_vec(self) -> Vec<f64> {
-        self.0.into_vec().into_iter().map(|x| f64::from_bits(x.into_inner())).collect()
-    }
-
     /// Entry `i`.
     #[inline(always)]
     pub fn get(&self, i: usize) -> f64 {

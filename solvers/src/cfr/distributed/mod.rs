@@ -136,8 +136,13 @@ impl<'a> Rank<'a> {
     /// rank's units, and the sum over all ranks into `inst[p]`.
     fn walk(&mut self, p: usize, t: u64, state: &mut CfrState) {
         let sets = &self.sets[p];
-        let (weight, average) = (self.variant.average_weight(t), &mut state.average);
-        average::accumulate(sets, &state.current, &mut self.seq_reach, |slot, x| average[slot] += weight * x);
+        average::accumulate(
+            sets,
+            &state.current,
+            self.variant.average_weight(t),
+            &mut state.average,
+            &mut self.seq_reach,
+        );
         let slots = sets.slots();
         let inputs = walk::Inputs {
             tree: self.tree,
@@ -294,7 +299,7 @@ impl super::Cfr<'_> {
         let evaluation = match last_checked {
             Some((t, e)) if t == iteration => e,
             _ => {
-                state::average_into(tree, &plex, |s| state.average[s], &mut checks.profile);
+                state::average_into(tree, &plex, &state.average, &mut checks.profile);
                 checks.evaluator.evaluate(tree, &checks.profile, comm)
             }
         };
@@ -339,7 +344,7 @@ impl Checking {
     fn check(&mut self, tree: &Tree, plex: &Treeplex, comm: &dyn Collective, t: u64, average: &[f64]) -> Evaluation {
         let at = Instant::now();
         let iteration_secs = (at - self.since).as_secs_f64() / (t - self.since_iteration).max(1) as f64;
-        state::average_into(tree, plex, |s| average[s], &mut self.profile);
+        state::average_into(tree, plex, average, &mut self.profile);
         let e = self.evaluator.evaluate(tree, &self.profile, comm);
         let secs = at.elapsed().as_secs_f64();
         self.total += secs;
