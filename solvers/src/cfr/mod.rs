@@ -170,8 +170,8 @@ impl<'t> Cfr<'t> {
 
     /// Iterates as [`Self::run`] does and returns the average strategy's
     /// sums only, per slot, with each set's first slot: what a warm start
-    /// reads, without the normalised profile (on blind tic-tac-toe an array
-    /// of 53M slots made, filled and read once more on one thread).
+    /// reads, without the normalised profile (an array over every slot,
+    /// made, filled and read once more on one thread).
     pub fn run_sums(self, observer: &mut dyn Observer) -> AverageSums {
         let pace = pace::Pace::new(self.two_threads());
         let (state, plex, _, _) = self.iterate(observer, pace);
@@ -251,8 +251,8 @@ impl AverageSums {
 
 /// The tree's treeplex, its layout for the walks and the root's two chunks
 /// ([`walk::split`]): with `two` threads side by side, the layout and the
-/// chunks on a second thread (they need only the slots; on blind
-/// tic-tac-toe each is a walk over 87M nodes). The same either way.
+/// chunks on a second thread (they need only the slots, and each is a walk
+/// over every node). The same either way.
 fn plex_and_layout(tree: &Tree, two: bool) -> (Treeplex, layout::Layout, Chunks) {
     if !two || tree.n_nodes() < crew::PARALLEL_MIN_NODES {
         let plex = Treeplex::new(tree);
