@@ -33,7 +33,13 @@ impl Treeplex {
     /// One walk over the tree. With perfect recall (checked when the tree is
     /// built) every node of a set has the same parent sequence.
     pub fn new(tree: &Tree) -> Treeplex {
-        let slots = Slots::new(tree);
+        Treeplex::with_slots(tree, Slots::new(tree))
+    }
+
+    /// [`Treeplex::new`] from the tree's slot layout, made beforehand
+    /// (`Slots::new(tree)`: CFR lays its tree out from the slots on
+    /// another thread meanwhile).
+    pub fn with_slots(tree: &Tree, slots: Slots) -> Treeplex {
         let n_players = tree.n_players as usize;
         let mut infosets_of: IdVec<PlayerId, Vec<InfosetId>> = IdVec::from(vec![Vec::new(); n_players]);
         let mut order: Vec<InfosetId> = tree.infosets.keys().collect();

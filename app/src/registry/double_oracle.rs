@@ -100,18 +100,23 @@ pub fn cfr_average(
     config.threads = threads;
     let solver = CfrSolver { config, resume: None };
     let mut quiet = |_: &Progress| Control::Continue;
-    let (solution, _) = solver.run(tree, &mut quiet).map_err(|e| e.to_string())?;
-    let mut average: IdVec<InfosetId, Vec<(u32, f64)>> = tree
+    // Read from the sums, as the average profile normalises them (each sum
+    // over the set's total), without making that profile; an unreached set
+    // (total not positive) keeps no action.
+    let sums = solver.run_sums(tree, &mut quiet).map_err(|e| e.to_string())?;
+    let average: IdVec<InfosetId, Vec<(u32, f64)>> = tree
         .infosets
         .keys()
         .map(|set| {
-            let probs = solution.profile.probs(set);
-            (0..probs.len() as u32).map(|a| (a, probs[a as usize])).filter(|&(_, x)| x >= WARM_SUPPORT).collect()
+            let sums = sums.of(tree, set);
+            let total: f64 = sums.iter().sum();
+            if total <= 0.0 {
+                return Vec::new();
+            }
+            let probs = sums.iter().map(|x| x / total);
+            (0..).zip(probs).filter(|&(_, x)| x >= WARM_SUPPORT).collect()
         })
         .collect();
-    for &set in &solution.unreached {
-        average[set].clear();
-    }
     Ok(average)
 }
 

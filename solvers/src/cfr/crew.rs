@@ -154,25 +154,51 @@ pub fn estimate_bytes(tree: &Tree, slots: u64, max_player_slots: u64, two: bool)
         + 2 * 8 * (walk::scratch_len(tree) + 2 * walk::max_actions(tree)) as u64
 }
 
-/// One player's update from the iteration's instantaneous regrets
-/// (`inst(i)` for the player's `i`-th slot), in two passes over the
-/// player's slab (set by set is slower, and the update is on the critical
-/// path of both threads; docs/perf/cfr.md): [`Variant::slot_rule`] over
-/// the slab, then [`Variant::strategy`] per set. The arrays are per slot
-/// of every player (`prediction` empty unless the variant is predictive).
+/// One player's instantaneous regrets of an iteration: `slot(i)` for the
+/// player's `i`-th slot, plus `root_extra` on the slots `root` (the root's
+/// set when it is the player's, whose regrets come from the root's
+/// children's values rather than from a walk; empty otherwise).
+pub struct InstRegrets<'a, F: Fn(usize) -> f64> {
+    pub slot: F,
+    pub root: Range<usize>,
+    pub root_extra: &'a [f64],
+}
+
+/// One player's update from the iteration's instantaneous regrets, in two
+/// passes over the player's slab (set by set is slower, and the update is
+/// on the critical path of both threads; docs/perf/cfr.md):
+/// [`Variant::slot_rule`] over the slab, then [`Variant::strategy`] per
+/// set. The root's slots are a piece of their own, so the rule's loop over
+/// the rest tests nothing per slot. The arrays are per slot of every
+/// player (`prediction` empty unless the variant is predictive).
 #[inline(always)]
-pub fn update_player(
+pub fn update_player<F: Fn(usize) -> f64>(
     variant: Variant,
     t: u64,
     sets: &Sets,
     regrets: &mut [f64],
     prediction: &mut [f64],
     current: &mut [f64],
-    inst: impl Fn(usize) -> f64,
+    inst: InstRegrets<F>,
 ) {
     let slots = sets.slots();
-    let pred = if variant.predictive() { &mut prediction[slots.clone()] } else { &mut [][..] };
-    variant.slot_rule(t).apply(&mut regrets[slots.clone()], pred, &mut current[slots], inst);
+    let rule = variant.slot_rule(t);
+    let (lo, slot, extra) = (slots.start, &inst.slot, inst.root_extra);
+    let r = if inst.root.is_empty() { slots.end..slots.end } else { inst.root };
+    // The slab in pieces: before the root's set, the root's set, after it.
+    for (piece, at_root) in [(lo..r.start, false), (r.clone(), true), (r.end..slots.end, false)] {
+        if piece.is_empty() {
+            continue;
+        }
+        let (a, b) = (piece.start, piece.end);
+        let pred = if variant.predictive() { &mut prediction[a..b] } else { &mut [][..] };
+        let (regrets, current) = (&mut regrets[a..b], &mut current[a..b]);
+        if at_root {
+            rule.apply(regrets, pred, current, |i| slot(a - lo + i) + extra[a - r.start + i]);
+        } else {
+            rule.apply(regrets, pred, current, |i| slot(a - lo + i));
+        }
+    }
     for w in sets.starts.windows(2) {
         let (s, e) = (w[0].index(), w[1].index());
         variant.strategy(&regrets[s..e], &mut current[s..e]);
@@ -180,13 +206,15 @@ pub fn update_player(
 }
 
 impl<'a> Team<'a> {
-    /// The team for a run.
+    /// The team for a run whose walks cut the root into `chunks`
+    /// ([`walk::split`]), with the variant and whether its updates
+    /// alternate.
     pub fn new(
         tree: &'a Tree,
         plex: &'a Treeplex,
         layout: &'a Layout,
-        variant: Variant,
-        alternating: bool,
+        chunks: [IdRange<NodeId>; 2],
+        (variant, alternating): (Variant, bool),
         threads: usize,
     ) -> Team<'a> {
         let sets: Vec<Sets> = tree.players().map(|p| Sets::new(tree, plex, p)).collect();
@@ -199,7 +227,7 @@ impl<'a> Team<'a> {
             variant,
             alternating,
             sets,
-            chunks: walk::split(tree),
+            chunks,
             inst: [Floats::zeros(n), Floats::zeros(n)],
             values: (0..tree.n_players).map(|_| Floats::zeros(kids)).collect(),
             barrier: SpinBarrier::new(threads.clamp(1, 2)),
@@ -274,15 +302,8 @@ impl<'a> Team<'a> {
         };
         let (i0, i1) = (self.inst[0].cells(), self.inst[1].cells());
         let start = sets.slots().start;
-        let inst = |i: usize| {
-            let s = start + i;
-            let x = load(i0, s) + load(i1, s);
-            if root.contains(&s) {
-                x + set_root[s - root.start]
-            } else {
-                x
-            }
-        };
+        let slot = |i: usize| load(i0, start + i) + load(i1, start + i);
+        let inst = InstRegrets { slot, root, root_extra: set_root };
         update_player(self.variant, t, sets, regrets, prediction, current, inst);
     }
 

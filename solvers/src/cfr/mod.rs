@@ -88,6 +88,8 @@ pub struct Cfr<'t> {
     config: CfrConfig,
     state: CfrState,
     layout: layout::Layout,
+    /// The root's two chunks ([`walk::split`]).
+    chunks: Chunks,
 }
 
 impl<'t> Cfr<'t> {
@@ -101,7 +103,7 @@ impl<'t> Cfr<'t> {
     /// [`Self::new`] for a run whose own arrays take `bytes`.
     fn set_up(tree: &'t Tree, bytes: u64, config: CfrConfig, resume: Option<CfrState>) -> Result<Cfr<'t>, SolveError> {
         config.memory.check(tree.bytes() + bytes)?;
-        let plex = Treeplex::new(tree);
+        let (plex, layout, chunks) = plex_and_layout(tree, config.threads > 1);
         let predictive = config.variant.predictive();
         let n = plex.slots.len();
         let state = match resume {
@@ -116,7 +118,7 @@ impl<'t> Cfr<'t> {
             }
             None => CfrState::new(tree, &plex, predictive),
         };
-        Ok(Cfr { layout: layout::Layout::new(tree, &plex.slots.first_slot), tree, plex, config, state })
+        Ok(Cfr { layout, chunks, tree, plex, config, state })
     }
 
     /// Bytes of the solver's arrays (the tree's own not counted), estimated
@@ -159,16 +161,36 @@ impl<'t> Cfr<'t> {
 
     /// [`Self::run`] with the thread count of each iteration chosen by
     /// `pace` (tests script it).
-    pub fn run_paced(self, observer: &mut dyn Observer, mut pace: pace::Pace) -> (Solution, CfrState) {
+    pub fn run_paced(self, observer: &mut dyn Observer, pace: pace::Pace) -> (Solution, CfrState) {
+        let tree = self.tree;
+        let (state, plex, phases, stopped) = self.iterate(observer, pace);
+        let (profile, unreached) = state.average_profile(tree, &plex);
+        (Solution { profile, unreached, phases, stopped }, state)
+    }
+
+    /// Iterates as [`Self::run`] does and returns the average strategy's
+    /// sums only, per slot, with each set's first slot: what a warm start
+    /// reads, without the normalised profile (an array over every slot,
+    /// made, filled and read once more on one thread).
+    pub fn run_sums(self, observer: &mut dyn Observer) -> AverageSums {
+        let pace = pace::Pace::new(self.two_threads());
+        let (state, plex, _, _) = self.iterate(observer, pace);
+        AverageSums { sums: state.average, first_slot: plex.slots.first_slot }
+    }
+
+    /// The iterations of [`Self::run_paced`]: the final state, the
+    /// treeplex, the phases' seconds and whether the observer stopped it.
+    fn iterate(self, observer: &mut dyn Observer, mut pace: pace::Pace) -> (CfrState, Treeplex, Phases, bool) {
         let threads = if self.two_threads() { 2 } else { 1 };
-        let Cfr { tree, plex, config, mut state, layout } = self;
+        let Cfr { tree, plex, config, mut state, layout, chunks } = self;
         let start = Instant::now();
         let base = state.seconds;
         let mut iteration = state.iteration;
         let take = std::mem::take;
         let arrays = (take(&mut state.regrets), take(&mut state.prediction), take(&mut state.current));
         let mut p0 = crew::Part::main(tree, &plex, arrays.0, arrays.1, arrays.2, take(&mut state.average));
-        let team = crew::Team::new(tree, &plex, &layout, config.variant, config.alternating, threads);
+        let rules = (config.variant, config.alternating);
+        let team = crew::Team::new(tree, &plex, &layout, chunks, rules, threads);
         let mut checker = Checker::new(tree, &plex, config.checks, iteration, config.threads);
         let p1 = std::sync::Mutex::new(if threads > 1 { crew::Part::worker(&p0) } else { crew::Part::empty() });
         let stopped = std::thread::scope(|s| {
@@ -196,15 +218,59 @@ impl<'t> Cfr<'t> {
         drop(p1);
         (state.regrets, state.prediction, state.current) =
             (take(&mut p0.regrets), take(&mut p0.prediction), take(&mut p0.current));
-        state.average = p0.into_average();
         state.iteration = iteration;
         state.seconds = base + start.elapsed().as_secs_f64();
-        let (profile, unreached) = state.average_profile(tree, &plex);
         let check_total = checker.total;
         let phases = vec![("cfr", start.elapsed().as_secs_f64() - check_total), ("exploitability checks", check_total)];
-        (Solution { profile, unreached, phases, stopped }, state)
+        // The borrows of the treeplex end before it is handed back.
+        state.average = p0.into_average();
+        drop((checker, team));
+        (state, plex, phases, stopped)
     }
 }
+
+/// A run's phases and their seconds, as [`Solution::phases`].
+type Phases = Vec<(&'static str, f64)>;
+
+/// The average strategy's sums of a run, per action slot (not normalised:
+/// a set's probabilities are its sums over their total; a set whose total
+/// is not positive was never reached).
+pub struct AverageSums {
+    pub sums: Vec<f64>,
+    /// Per information set: its first slot.
+    pub first_slot: galac_runtime::ids::IdVec<galac_runtime::ids::InfosetId, galac_runtime::ids::SlotId>,
+}
+
+impl AverageSums {
+    /// The sums of `set`'s actions.
+    pub fn of(&self, tree: &Tree, set: galac_runtime::ids::InfosetId) -> &[f64] {
+        let s = self.first_slot[set].index();
+        &self.sums[s..s + tree.infosets[set].n_actions as usize]
+    }
+}
+
+/// The tree's treeplex, its layout for the walks and the root's two chunks
+/// ([`walk::split`]): with `two` threads side by side, the layout and the
+/// chunks on a second thread (they need only the slots, and each is a walk
+/// over every node). The same either way.
+fn plex_and_layout(tree: &Tree, two: bool) -> (Treeplex, layout::Layout, Chunks) {
+    if !two || tree.n_nodes() < crew::PARALLEL_MIN_NODES {
+        let plex = Treeplex::new(tree);
+        let layout = layout::Layout::new(tree, &plex.slots.first_slot);
+        return (plex, layout, walk::split(tree));
+    }
+    let slots = crate::treeplex::Slots::new(tree);
+    let first_slot = slots.first_slot.clone();
+    std::thread::scope(|s| {
+        let other = s.spawn(|| (layout::Layout::new(tree, &first_slot), walk::split(tree)));
+        let plex = Treeplex::with_slots(tree, slots);
+        let (layout, chunks) = other.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (plex, layout, chunks)
+    })
+}
+
+/// The root's children of each of the two chunks of a walk.
+type Chunks = [galac_runtime::ids::IdRange<galac_runtime::ids::NodeId>; 2];
 
 /// The action slots of a tree: in all, and the most of one player.
 fn slot_counts(tree: &Tree) -> (u64, u64) {
@@ -265,6 +331,13 @@ impl<'t> Checker<'t> {
 }
 
 impl CfrSolver {
+    /// Runs the solver and returns the average strategy's sums only
+    /// ([`Cfr::run_sums`]).
+    pub fn run_sums(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<AverageSums, SolveError> {
+        let cfr = Cfr::new(tree, self.config.clone(), self.resume.clone())?;
+        Ok(cfr.run_sums(observer))
+    }
+
     /// Runs the solver and returns its final state as well.
     pub fn run(&self, tree: &Tree, observer: &mut dyn Observer) -> Result<(Solution, CfrState), SolveError> {
         let cfr = Cfr::new(tree, self.config.clone(), self.resume.clone())?;

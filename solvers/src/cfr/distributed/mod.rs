@@ -31,7 +31,7 @@ use std::time::Instant;
 use galac_runtime::ids::{IdRange, InfosetId, NodeId, PlayerId, SeqId};
 use galac_runtime::tree::{NodeView, Tree};
 
-use super::crew::update_player;
+use super::crew::{update_player, InstRegrets};
 use super::layout::Layout;
 use super::rules::Variant;
 use super::schedule::Schedule;
@@ -196,16 +196,8 @@ impl<'a> Rank<'a> {
             }
             _ => 0..0,
         };
-        let start = sets.slots().start;
         let (inst, set_root) = (&self.inst[p], &self.set_root);
-        let inst = |i: usize| {
-            let s = start + i;
-            if root.contains(&s) {
-                inst[i] + set_root[s - root.start]
-            } else {
-                inst[i]
-            }
-        };
+        let inst = InstRegrets { slot: |i: usize| inst[i], root, root_extra: set_root };
         let CfrState { regrets, prediction, current, .. } = state;
         update_player(self.variant, t, sets, regrets, prediction, current, inst);
     }
@@ -247,7 +239,7 @@ impl super::Cfr<'_> {
     /// to stop and when to check (the others are told); every rank takes
     /// part in the checks, and every rank's observer sees their results.
     pub fn run_distributed(self, observer: &mut dyn Observer, comm: &dyn Collective) -> (Solution, CfrState, Traffic) {
-        let super::Cfr { tree, mut plex, config, mut state, layout } = self;
+        let super::Cfr { tree, mut plex, config, mut state, layout, chunks: _ } = self;
         let start = Instant::now();
         let base = state.seconds;
         let mut iteration = state.iteration;
