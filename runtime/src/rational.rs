@@ -66,9 +66,15 @@ pub fn gcd(mut a: u64, mut b: u64) -> u64 {
     a.max(1)
 }
 
+/// The weights' exact sum, or `None` on overflow: the denominator of
+/// [`normalize`]'s probabilities.
+pub fn total(weights: &[u64]) -> Option<u64> {
+    weights.iter().try_fold(0u64, |acc, w| acc.checked_add(*w))
+}
+
 /// Exact probabilities proportional to positive integer weights.
 pub fn normalize(weights: &[u64], out: &mut Vec<Ratio>) -> Option<()> {
-    let total = weights.iter().try_fold(0u64, |acc, w| acc.checked_add(*w))?;
+    let total = total(weights)?;
     out.clear();
     // Equal weights (a deal from a deck): one reduction serves every outcome.
     if let Some(&w) = weights.first() {

@@ -100,21 +100,15 @@ pub fn cfr_average(
     config.threads = threads;
     let solver = CfrSolver { config, resume: None };
     let mut quiet = |_: &Progress| Control::Continue;
-    // Read from the sums, as the average profile normalises them (each sum
-    // over the set's total), without making that profile; an unreached set
-    // (total not positive) keeps no action.
+    // Read from the sums as the average profile normalises them, without
+    // making that profile; an unreached set keeps no action.
     let sums = solver.run_sums(tree, &mut quiet).map_err(|e| e.to_string())?;
     let average: IdVec<InfosetId, Vec<(u32, f64)>> = tree
         .infosets
         .keys()
-        .map(|set| {
-            let sums = sums.of(tree, set);
-            let total: f64 = sums.iter().sum();
-            if total <= 0.0 {
-                return Vec::new();
-            }
-            let probs = sums.iter().map(|x| x / total);
-            (0..).zip(probs).filter(|&(_, x)| x >= WARM_SUPPORT).collect()
+        .map(|set| match galac_solvers::cfr::state::normalised(sums.of(tree, set)) {
+            Some(probs) => (0..).zip(probs).filter(|&(_, x)| x >= WARM_SUPPORT).collect(),
+            None => Vec::new(),
         })
         .collect();
     Ok(average)

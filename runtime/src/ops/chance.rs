@@ -81,7 +81,7 @@ impl Odds {
             self.kept = Some(Kept::Same(p, n));
             return Ok(());
         };
-        let total = self.weights.iter().try_fold(0u64, |acc, w| acc.checked_add(*w)).ok_or_else(too_large)?;
+        let total = crate::rational::total(&self.weights).ok_or_else(too_large)?;
         self.kept = Some(if self.weights.iter().all(|&w| w == first) {
             let n = self.weights.len();
             self.weights = Vec::new();

@@ -48,21 +48,24 @@ impl Fingerprint {
     }
 }
 
+/// A set's average strategy from its sums (each over their total), or
+/// `None` where the total is not positive (the set was never reached).
+/// What every reader of the sums normalises by.
+pub fn normalised(sums: &[f64]) -> Option<impl Iterator<Item = f64> + '_> {
+    let total: f64 = sums.iter().sum();
+    (total > 0.0).then(|| sums.iter().map(move |x| x / total))
+}
+
 /// Normalises the average-strategy sums `average` (per slot) into
 /// `profile`, uniform where a set's sums are 0 (no allocation: checks
 /// reuse the profile).
 pub fn average_into(tree: &Tree, plex: &Treeplex, average: &[f64], profile: &mut Profile) {
     for (set, info) in tree.infosets.iter_enumerated() {
         let s = plex.slots.first_slot[set].index();
-        let sums = &average[s..s + info.n_actions as usize];
-        let total: f64 = sums.iter().sum();
         let probs = profile.probs_mut(set);
-        if total > 0.0 {
-            for (p, x) in probs.iter_mut().zip(sums) {
-                *p = x / total;
-            }
-        } else {
-            probs.fill(1.0 / info.n_actions as f64);
+        match normalised(&average[s..s + info.n_actions as usize]) {
+            Some(avg) => probs.iter_mut().zip(avg).for_each(|(p, x)| *p = x),
+            None => probs.fill(1.0 / info.n_actions as f64),
         }
     }
 }
@@ -99,7 +102,7 @@ impl CfrState {
             .filter(|&set| {
                 let s = plex.slots.first_slot[set].index();
                 let n = tree.infosets[set].n_actions as usize;
-                self.average[s..s + n].iter().sum::<f64>() <= 0.0
+                normalised(&self.average[s..s + n]).is_none()
             })
             .collect();
         (profile, unreached)
