@@ -131,17 +131,27 @@ struct Start {
 }
 
 /// Builds the tree when it is small enough for the check or the warm start
-/// needs it (with the interner the run uses; with its labels unless
-/// `labels` is false), and runs the warm start.
-fn start<G: Game>(game: &G, req: &Request, labels: bool) -> Result<Start, String> {
+/// needs it (with the interner the run uses), and runs the warm start.
+/// With `later` (a maker of copies of `game`, when the labels are made by a
+/// second build meanwhile: [`labels_meanwhile`]) the tree is built without
+/// labels, on the run's threads when it is not small; else with its labels,
+/// on this thread.
+fn start<G: Game>(game: &G, req: &Request, later: crate::Maker<G>) -> Result<Start, String> {
     let d = req.args;
     let clock = std::time::Instant::now();
     let small = galac_runtime::tree::looks_smaller_than(game, CHECK_TREE_NODES);
     let (tree, interner) = if d.warm_start_cfr.is_none() && (d.no_tree || !small) {
         (None, InfoInterner::new())
     } else {
-        let (tree, interner, _) =
-            galac_runtime::tree::build_own(game, &req.limits.build_options(labels)).map_err(|e| e.to_string())?;
+        let opts = req.limits.build_options(later.is_none());
+        let threads = req.limits.threads_or_all();
+        let built = match later {
+            Some(make) if threads > 1 && !galac_runtime::tree::looks_smaller_than(game, crate::PARALLEL_MIN_NODES) => {
+                galac_runtime::tree::build_parallel_own(make, &opts, threads)
+            }
+            _ => galac_runtime::tree::build_own(game, &opts),
+        };
+        let (tree, interner, _) = built.map_err(|e| e.to_string())?;
         (Some(tree), interner)
     };
     let tree_seconds = clock.elapsed().as_secs_f64();
@@ -281,8 +291,7 @@ fn solve_with<G: Game, T>(
     let d = req.args;
     let (variant, backend) = checked_flags(req)?;
     let later = make.filter(|_| d.warm_start_cfr.is_some() && req.limits.threads_or_all() > 1);
-    let Start { mut tree, mut interner, tree_seconds, seed, default, warm_seconds } =
-        start(game, req, later.is_none())?;
+    let Start { mut tree, mut interner, tree_seconds, seed, default, warm_seconds } = start(game, req, later)?;
     // Seeded by CFR+ on the built tree, the restricted games hold much of
     // it: their LPs go to the engine the full LP would (HiGHS from the last
     // basis on a sparse one: liar's dice 1.0 s against clarabel's 1.6 s;

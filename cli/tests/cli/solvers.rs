@@ -89,6 +89,29 @@ fn the_seeded_oracles_labels_built_meanwhile_are_the_first_builds() {
     assert!(one.iter().filter(|l| l.contains(": ") && l.contains(" 0.")).count() > 100, "{one:?}");
 }
 
+/// A seeded oracle on two threads builds a tree of over
+/// `PARALLEL_MIN_NODES` on both, keeping the interner the oracle goes on
+/// asking for sets in (`tree::build_parallel_own`): its answer on 6-rank
+/// Leduc (100,993 nodes) is the one thread's (`tree::build_own`), line for
+/// line but the times, and its value the full LP's.
+#[test]
+fn the_seeded_oracle_on_a_tree_built_on_two_threads_answers_as_on_one() {
+    let leduc = common::example("leduc.gala");
+    let answer = |solver: &str, threads: &str| {
+        let mut args = vec!["solve", &leduc, "--param", "ranks=6", "--solver", solver, "--threads", threads];
+        if solver == "do" {
+            args.extend(["--warm-start-cfr", "10"]);
+        }
+        let (code, out, err) = galac(&args);
+        assert_eq!(code, 0, "{err}");
+        out.lines().filter(|l| !l.starts_with("time:")).map(str::to_owned).collect::<Vec<_>>()
+    };
+    let (one, two) = (answer("do", "1"), answer("do", "2"));
+    assert_eq!(one, two);
+    let value = |lines: &[String]| lines.iter().find(|l| l.starts_with("value: ")).cloned().expect("a value");
+    assert_eq!(value(&one), value(&answer("lp", "1")));
+}
+
 /// The seeded oracle's text answer makes labels only for the sets it
 /// prints (`report::unique_labels_of`), its JSON every set's
 /// (`unique_labels`): each printed set's label and probabilities are the

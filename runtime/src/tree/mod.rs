@@ -24,7 +24,9 @@ pub use nodes::{Infoset, NodeView, Stats, Tree, CHANCE, DECISION, TERMINAL};
 pub use options::{BuildError, BuildOptions};
 pub use parallel::{MakeScratch, Scratch};
 pub use saved::{load, save, LoadError, FORMAT_VERSION};
-pub use specialised::{build, build_own, build_parallel, build_parallel_saving, build_saving, build_shard};
+pub use specialised::{
+    build, build_own, build_parallel, build_parallel_own, build_parallel_saving, build_saving, build_shard,
+};
 pub use stream::{save_consuming, Saved};
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! when it has one, else with the game itself. Only the builders are
 //! compiled twice; labels, play and the solvers keep the game they got
 //! (the double oracle, which asks its game for information sets in the
-//! build's interner, builds with [`build_own`]).
+//! build's interner, builds with [`build_own`] or [`build_parallel_own`]).
 
 use std::io::{Read, Seek, Write};
 
@@ -43,6 +43,18 @@ pub fn build_shard<G: Game>(
 /// share a type while `n` is unknown, not once it is 3).
 pub fn build_own<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
     super::build::build(game, opts)
+}
+
+/// [`build_own`] on up to `threads` threads: the tree built by the games
+/// `make` makes (never their specialised copies), with an interner that
+/// numbers its sets as [`build_own`]'s does
+/// ([`parallel::build_parallel_own`]).
+pub fn build_parallel_own<G: Game>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+    opts: &BuildOptions,
+    threads: usize,
+) -> Result<(Tree, InfoInterner, f64), BuildError> {
+    parallel::build_parallel_own(make, opts, threads)
 }
 
 /// [`parallel::build_parallel`] with the specialised copies of `make`'s games, if they have them.

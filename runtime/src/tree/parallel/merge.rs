@@ -217,8 +217,13 @@ impl<'g> Merging<'g> {
 /// Of two parts, matches their sets (see [`match_two_parts`]), its cache
 /// counted in `budget` with what the parts hold; then checks the merge
 /// against the limits (see [`check_merge_limits`]).
-pub(super) fn prepare(parts: &mut [Part], budget: &Budget, opts: &BuildOptions) -> Result<(usize, u64), BuildError> {
-    let cache_bytes = match_two_parts(parts);
+pub(super) fn prepare(
+    parts: &mut [Part],
+    budget: &Budget,
+    opts: &BuildOptions,
+    keep: bool,
+) -> Result<(usize, u64), BuildError> {
+    let cache_bytes = if keep { 0 } else { match_two_parts(parts) };
     let with_cache = budget.change(0, cache_bytes);
     budget.change(cache_bytes, 0);
     opts.memory.check(with_cache)?;
@@ -238,10 +243,11 @@ pub(super) fn merge<G: Game>(
     bounds: &[u32],
     opts: &BuildOptions,
     budget: &Budget,
+    keep: bool,
 ) -> Result<Option<Tree>, BuildError> {
     let n = *bounds.last().unwrap_or(&0);
     debug_assert_eq!(parts.len() + 1, bounds.len());
-    let (total, held) = prepare(&mut parts, budget, opts)?;
+    let (total, held) = prepare(&mut parts, budget, opts, keep)?;
     // Zeroed by the allocator (fresh pages, not touched until written):
     // the parts' nodes move into them chunk by chunk (see `move_nodes`).
     let mut data = vec![0u32; total];
@@ -268,7 +274,10 @@ pub(super) fn merge<G: Game>(
             let (df, tf) = std::mem::take(&mut rest_first).split_at_mut(len);
             (rest_data, rest_first) = (td, tf);
             base += len as u32;
-            let Some(remap) = merging.add(&mut part, info, &before, i + 2 == bounds.len())? else {
+            // With `keep` the global interner is used after the merge: the
+            // last part's new sets are interned like the others'.
+            let last = !keep && i + 2 == bounds.len();
+            let Some(remap) = merging.add(&mut part, info, &before, last)? else {
                 return Ok(false);
             };
             for j in 0..k {

@@ -31,4 +31,4 @@ mod threads;
 
 pub use scratch::{MakeScratch, Scratch};
 pub(super) use spill::build_parallel_saving;
-pub(super) use threads::build_parallel;
+pub(super) use threads::{build_parallel, build_parallel_own};

@@ -222,8 +222,9 @@ pub(super) fn agree_on_moves_before(map: &[u32], local_before: &MovesBefore, bef
 
 #[cfg(test)]
 mod tests {
+    use crate::game::{Game, Node};
     use crate::tree::test_games::sides;
-    use crate::tree::{build, build_parallel, BuildOptions};
+    use crate::tree::{build, build_parallel, build_parallel_own, BuildOptions, NodeView};
 
     /// The first part done is matched against the other, whichever it is
     /// (a small first side is nearly always done first; a small second side
@@ -241,6 +242,43 @@ mod tests {
                 |t: &crate::tree::Tree| t.infosets.iter().map(|s| (s.player, s.index_in_player)).collect::<Vec<_>>();
             let same = two.preorder() == one.preorder() && nodes(&two) == nodes(&one) && sets(&two) == sets(&one);
             assert!(same, "depths {depths:?}: another tree");
+        }
+    }
+
+    /// The interner a parallel build keeps numbers every set as the build
+    /// on one thread does, the sets the last part meets first included: a
+    /// game asked again, in it, for the set of every decision of the tree
+    /// gives the tree's set and interns none, whichever part ends first.
+    #[test]
+    fn the_interner_a_parallel_build_keeps_names_its_sets() {
+        for depths in [[2, 13], [13, 2], [9, 9]] {
+            let game = sides(depths);
+            let (one, _, _) = build(&game, &BuildOptions::default()).unwrap();
+            let make = || Some(sides(depths));
+            let (two, mut interner, _) = build_parallel_own(&make, &BuildOptions::default(), 2).unwrap();
+            let nodes = |t: &crate::tree::Tree| t.nodes().map(|n| t.node(n)).collect::<Vec<_>>();
+            assert!(two.preorder() == one.preorder() && nodes(&two) == nodes(&one), "depths {depths:?}: another tree");
+            let n_sets = interner.n_infosets();
+            assert_eq!(n_sets, two.infosets.len(), "depths {depths:?}");
+            // Every node, with its state, from the root down.
+            let mut stack = vec![(game.root().unwrap(), two.nodes().next().unwrap())];
+            let mut decisions = 0;
+            while let Some((mut state, node)) = stack.pop() {
+                let kind = game.advance(&mut state, &mut interner).unwrap();
+                if let (Node::Decision { infoset, .. }, NodeView::Decision { infoset: want, .. }) =
+                    (kind, two.node(node))
+                {
+                    assert_eq!(infoset, want.0, "depths {depths:?}: node {node:?}");
+                    decisions += 1;
+                }
+                for (a, child) in two.children(node).enumerate() {
+                    let mut next = state.clone();
+                    game.apply(&mut next, a as u32, &mut interner).unwrap();
+                    stack.push((next, child));
+                }
+            }
+            assert!(decisions > 100, "depths {depths:?}: {decisions} decisions");
+            assert_eq!(interner.n_infosets(), n_sets, "depths {depths:?}: sets interned again");
         }
     }
 }

@@ -61,7 +61,7 @@ fn parallel_saving_into<G: Game>(
         return build_saving_into(&game, opts, out);
     }
     let budget = Budget::default();
-    let parts = match build_parts(make, &bounds, opts, threads, &budget, Some(scratch)) {
+    let parts = match build_parts(make, &bounds, opts, threads, &budget, Some(scratch), false) {
         // A scratch file that could not be made or written (the parts
         // write nothing else): on one thread, which needs none.
         Err(BuildError::Write(_)) => None,
@@ -155,7 +155,7 @@ fn merge_saving<G: Game>(
 ) -> Result<Option<Saved>, BuildError> {
     let write_error = |e: io::Error| BuildError::Write(e.to_string());
     let n = *bounds.last().unwrap_or(&0);
-    let (total, held) = prepare(&mut parts, budget, opts)?;
+    let (total, held) = prepare(&mut parts, budget, opts, false)?;
     let held = held + Ordered::BYTES;
     let (mut merging, root_data) = Merging::start(game, global, root_state, root, n, opts, held)?;
     // The parts' labels go to the file from where they are.

@@ -37,6 +37,32 @@ pub fn build_parallel<G: Game>(
     opts: &BuildOptions,
     threads: usize,
 ) -> Result<(Tree, f64), BuildError> {
+    build_on_threads(make, opts, threads, false).map(|(tree, _, seconds)| (tree, seconds))
+}
+
+/// [`build_parallel`] that also returns the interner, with every set of
+/// the tree in it under the number [`crate::tree::build`] gives it, for a
+/// caller that goes on asking a game `make` makes for sets in it (the
+/// double oracle on the tree its warm start was run on). Its merge
+/// interns the last part's new sets too, and keeps the first part's
+/// interner whole throughout (the parts' sets are not matched with each
+/// other beforehand to give both back): it holds more than
+/// [`build_parallel`] does.
+pub fn build_parallel_own<G: Game>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+    opts: &BuildOptions,
+    threads: usize,
+) -> Result<(Tree, InfoInterner, f64), BuildError> {
+    build_on_threads(make, opts, threads, true)
+}
+
+/// [`build_parallel`], or with `keep` [`build_parallel_own`].
+fn build_on_threads<G: Game>(
+    make: &(dyn Fn() -> Option<G> + Sync),
+    opts: &BuildOptions,
+    threads: usize,
+    keep: bool,
+) -> Result<(Tree, InfoInterner, f64), BuildError> {
     let start = Instant::now();
     let Split { game, mut global, state, root, bounds } = split(make, threads, opts)?;
     if bounds.is_empty() {
@@ -44,10 +70,10 @@ pub fn build_parallel<G: Game>(
     }
     // The parts share the node and memory limits.
     let budget = Budget::default();
-    let Some(parts) = build_parts(make, &bounds, opts, threads, &budget, None)? else {
+    let Some(parts) = build_parts(make, &bounds, opts, threads, &budget, None, keep)? else {
         return on_one_thread(&game, opts);
     };
-    let merged = match merge(&game, &mut global, &state, root, parts, &bounds, opts, &budget) {
+    let merged = match merge(&game, &mut global, &state, root, parts, &bounds, opts, &budget, keep) {
         Err(BuildError::TooMuchMemory { .. }) => None,
         merged => merged?,
     };
@@ -58,7 +84,7 @@ pub fn build_parallel<G: Game>(
     // interners whole, on two threads), or the merge did.
     tree.build_bytes = tree.build_bytes.max(budget.peak());
     finish(&mut tree, &global, opts)?;
-    Ok((tree, start.elapsed().as_secs_f64()))
+    Ok((tree, global, start.elapsed().as_secs_f64()))
 }
 
 /// A parallel build's root, expanded on the calling thread.
@@ -112,7 +138,9 @@ pub(super) fn split<G: Game>(
 /// `budget`; each part's nodes go to a scratch file of its own if
 /// `scratch` makes them. `None` if the tree is better built on one thread:
 /// parts hold more memory at once than one thread does, so over the budget
-/// one thread may still fit (as when a part is missing).
+/// one thread may still fit (as when a part is missing). With `keep` the
+/// first part keeps its interner and the others their keys, whatever the
+/// order they end in (see [`build_parallel_own`]).
 pub(super) fn build_parts<G: Game>(
     make: &(dyn Fn() -> Option<G> + Sync),
     bounds: &[u32],
@@ -120,6 +148,7 @@ pub(super) fn build_parts<G: Game>(
     threads: usize,
     budget: &Budget,
     scratch: Option<&MakeScratch<'_>>,
+    keep: bool,
 ) -> Result<Option<Vec<Part>>, BuildError> {
     let n_parts = bounds.len() - 1;
     let parts: Vec<Mutex<Option<Result<Part, BuildError>>>> = (0..n_parts).map(|_| Mutex::new(None)).collect();
@@ -141,7 +170,8 @@ pub(super) fn build_parts<G: Game>(
             // first.
             let held = tree.build_bytes;
             let first_done = finished.fetch_add(1, Ordering::Relaxed) == 0;
-            let info = if (n_parts == 2 && !first_done) || (n_parts > 2 && i == 0) {
+            let global = if keep { i == 0 } else { (n_parts == 2 && !first_done) || (n_parts > 2 && i == 0) };
+            let info = if global {
                 let mut interner = interner;
                 interner.forget_memo();
                 PartInfo::Global(Box::new(interner))
@@ -238,8 +268,8 @@ fn build_part<G: Game>(
 /// The tree built on this thread by the builder on one thread. `game` is
 /// already the specialised copy when the game has one (see
 /// `tree/specialised.rs`), as [`crate::tree::build`] would pick.
-fn on_one_thread<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, f64), BuildError> {
-    crate::tree::build::build(game, opts).map(|(tree, _, seconds)| (tree, seconds))
+fn on_one_thread<G: Game>(game: &G, opts: &BuildOptions) -> Result<(Tree, InfoInterner, f64), BuildError> {
+    crate::tree::build::build(game, opts)
 }
 
 #[cfg(test)]
@@ -360,7 +390,7 @@ mod tests {
         let budget = Budget::default();
         let held: u64 = parts.iter().map(Part::bytes).sum();
         budget.change(0, held);
-        prepare(&mut parts, &budget, &opts).unwrap();
+        prepare(&mut parts, &budget, &opts, false).unwrap();
         assert!(matches!(parts[1].info, PartInfo::Matched(_)));
         // The first part's states (2^11 of them), a word each, and its facts.
         assert!(budget.peak() >= held + 4 * 2048, "peak {} for {held} held", budget.peak());
