@@ -272,7 +272,7 @@ mod tests {
                     decisions += 1;
                 }
                 for (a, child) in two.children(node).enumerate() {
-                    let mut next = state.clone();
+                    let mut next = state;
                     game.apply(&mut next, a as u32, &mut interner).unwrap();
                     stack.push((next, child));
                 }
