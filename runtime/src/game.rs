@@ -212,12 +212,23 @@ pub trait Game {
     /// `state` was just advanced to (the last `advance` of any state),
     /// taken out of the game's buffers and held apart, so that a copy of
     /// `state` may take any of them by [`Game::apply_held`] after other
-    /// states were advanced. `None` (the default) where the game cannot;
-    /// the node's odds ([`Game::chance_probs`]) stay where they were.
+    /// states were advanced. `None` (the default) where the game cannot.
+    /// The node's odds may be let go with them: [`Game::chance_probs`] is
+    /// read before.
     fn hold_candidates(&self, state: &Self::State) -> Option<Held> {
         let _ = state;
         None
     }
+
+    /// Lets go of what the game keeps from node to node (generated code's
+    /// scratch: the last choice's candidates and odds, in buffers as large
+    /// as the largest node met: a deal each where one chance node deals
+    /// every hand), so that a caller about to hold much does not keep the
+    /// buffers of a node long gone (the tree's size estimate's deal, before
+    /// the public game's derivation). The next `advance` makes them again;
+    /// a state advanced before may not be applied after. The default does
+    /// nothing.
+    fn release_buffers(&self) {}
 
     /// [`Game::apply`] on a copy of a state whose candidates `held` are
     /// ([`Game::hold_candidates`]).

@@ -105,6 +105,9 @@ impl<G: Game> Game for Counted<G> {
     fn keeps_candidates(&self) -> bool {
         self.game.keeps_candidates()
     }
+    fn release_buffers(&self) {
+        self.game.release_buffers()
+    }
     fn hold_candidates(&self, s: &Self::State) -> Option<Held> {
         self.game.hold_candidates(&s.0)
     }

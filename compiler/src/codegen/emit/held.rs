@@ -1,11 +1,14 @@
 //! A chance node's candidates held apart from the scratch
-//! (`Game::hold_candidates`, `Game::apply_held`): generated code keeps a
+//! (`Game::hold_candidates`, `Game::apply_held`), and the scratch let go
+//! (`Game::release_buffers`): generated code keeps a
 //! choice's candidates in the game's scratch only until the next
 //! `advance`, so a derivation of the public game that keeps a chance node
 //! to make its outcomes' states later (the deals, `from_game/dealt.rs`)
 //! takes the node's list out of the scratch (moved, not copied) and binds
-//! an outcome from it as `apply` binds one from the scratch. Only chance
-//! choices: a player's move records what it was offered from the scratch.
+//! an outcome from it as `apply` binds one from the scratch; the node's
+//! odds, read before, are let go (a candidate's worth of buffers each
+//! where one node deals every hand). Only chance choices: a player's move
+//! records what it was offered from the scratch.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -23,15 +26,25 @@ impl Emitter<'_> {
         })
     }
 
-    /// `hold_candidates` and `apply_held`, or nothing (the trait's
-    /// defaults: no candidates held) for a game without chance.
+    /// `release_buffers` (the scratch made anew), and `hold_candidates`
+    /// and `apply_held`, or not those (the trait's defaults: no
+    /// candidates held) for a game without chance.
     pub fn held_hooks(&self) -> TokenStream {
+        let release = quote! {
+            fn release_buffers(&self) {
+                *self.scratch.borrow_mut() = ::std::default::Default::default();
+            }
+        };
         if self.chance_choices().next().is_none() {
-            return quote!();
+            return release;
         }
         let holds = self.chance_choices().map(|(id, c)| {
             let field = self.choice_field(c.choice_ty);
-            quote!(#id => Some(::galac_runtime::game::Held::new(::std::mem::take(&mut self.scratch.borrow_mut().#field))),)
+            quote!(#id => {
+                let mut sc = self.scratch.borrow_mut();
+                sc.odds = ::std::default::Default::default();
+                Some(::galac_runtime::game::Held::new(::std::mem::take(&mut sc.#field)))
+            })
         });
         let applies = self.chance_choices().map(|(id, c)| {
             let ty = self.ty(&self.ir.choice_tys[c.choice_ty as usize]);
@@ -52,6 +65,8 @@ impl Emitter<'_> {
             }
         });
         quote! {
+            #release
+
             fn hold_candidates(&self, s: &State) -> Option<::galac_runtime::game::Held> {
                 match s.block {
                     #(#holds)*

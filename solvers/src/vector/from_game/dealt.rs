@@ -121,10 +121,19 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
             vec![1.0],
         ));
     }
+    // The outcomes' probabilities as the draft keeps them (the game's
+    // exact ones let go: a deal each where one node deals them all), read
+    // before the candidates are held, which may let the odds go.
+    let chance_probs = |at: &G::State| {
+        let mut probs: Vec<Ratio> = Vec::new();
+        game.chance_probs(at, &mut probs);
+        probs.iter().map(|p| p.to_f64()).collect::<Vec<f64>>()
+    };
     // A game whose states neither keep their candidates nor let them be
     // held apart keeps its deals as states (and so where some chance node
     // below cannot hold them).
     let keeps = game.keeps_candidates();
+    let root_probs = chance_probs(&at);
     let held = game.hold_candidates(&at);
     if !keeps && held.is_none() {
         info.truncate(start);
@@ -132,14 +141,7 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
     }
     // The facts of a chance node's advance are kept (its state may be);
     // a deal's are forgotten (its state is made again from its node's).
-    // The outcomes' probabilities as the draft keeps them (the game's
-    // exact ones let go: a deal each where one node deals them all).
-    let frame = |at: G::State, held: Option<Held>, prob: f64| {
-        let mut probs: Vec<Ratio> = Vec::new();
-        game.chance_probs(&at, &mut probs);
-        Frame { at, held, kept: None, probs: probs.iter().map(|p| p.to_f64()).collect(), next: 0, prob }
-    };
-    let mut stack = vec![frame(at, held, 1.0)];
+    let mut stack = vec![Frame { at, held, kept: None, probs: root_probs, next: 0, prob: 1.0 }];
     while let Some(top) = stack.last_mut() {
         let Some(&p) = top.probs.get(top.next) else {
             let done = stack.pop().expect("a frame on top");
@@ -155,14 +157,14 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
         apply(game, &mut child, top.held.as_ref(), k, info)?;
         let mark = info.mark();
         if let Node::Chance { .. } = advance_out_of_line(game, &mut child, info)? {
+            let probs = chance_probs(&child);
             let held = game.hold_candidates(&child);
             if !keeps && held.is_none() {
                 drop((stack, child, chances, dealt));
                 info.truncate(start);
                 return deals_as_states(game, info);
             }
-            let below = frame(child, held, prob);
-            stack.push(below);
+            stack.push(Frame { at: child, held, kept: None, probs, next: 0, prob });
         } else {
             drop(child);
             info.truncate(mark);
