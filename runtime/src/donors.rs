@@ -135,3 +135,29 @@ struct Exemplars<S> {
     /// Per deal, per value, its state in `states`.
     cells: Vec<u32>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Donors;
+
+    /// Exemplars give back each deal's values, each read from a state that
+    /// holds it, and keep a state only for a deal with a value not met
+    /// before: a few states for many deals.
+    #[test]
+    fn exemplars_give_back_each_deals_values() {
+        // A deal: two values, as a state (a, b) would hold them.
+        let deals: Vec<(i64, i64)> = (0..60).map(|d| (d % 6, (d / 6) % 10)).collect();
+        let mut donors = Donors::new(deals.len());
+        for &(a, b) in &deals {
+            donors.push_exemplar(&(a, b), &[a as u64, b as u64], &[1, 2]);
+        }
+        assert_eq!(donors.len(), deals.len());
+        for (d, &(a, b)) in deals.iter().enumerate() {
+            assert_eq!(donors.exemplar(d as u32, 0).0, a, "deal {d}'s first value");
+            assert_eq!(donors.exemplar(d as u32, 1).1, b, "deal {d}'s second value");
+        }
+        // Deals 0-5 bring the first values 0-5 (and deal 0 the second's 0),
+        // every sixth from 6 on a new second value.
+        assert_eq!(donors.states_kept(), 6 + 9);
+    }
+}
