@@ -2,11 +2,12 @@
 //! (`galac_solvers::vector::from_game`), counted by a wrapper whose states
 //! count themselves: the deals before the first moves are kept as their
 //! chance node and outcome where the game's states keep their candidates
-//! (the interpreter), and once the root's first child is known only the
+//! (the interpreter) or the game holds them apart from its buffers
+//! (generated code), and once the root's first child is known only the
 //! first deal of each of its sets keeps a state, so the states held at
 //! once are far fewer than the deals (they were a delta and a donor each),
-//! interpreted or compiled (whose candidates are held apart from its
-//! buffers, and whose donors keep a state per distinct private value).
+//! interpreted or compiled (whose donors keep a state per distinct
+//! private value, not one a deal).
 
 use std::cell::Cell;
 
