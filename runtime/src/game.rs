@@ -50,6 +50,23 @@ pub fn advance_out_of_line<G: Game>(
     game.advance(state, info)
 }
 
+/// A chance node's candidates held apart from the game's buffers
+/// ([`Game::hold_candidates`]; generated code's list of the node's
+/// values), read by [`Game::apply_held`].
+pub struct Held(Box<dyn std::any::Any>);
+
+impl Held {
+    /// Holds `candidates`.
+    pub fn new<T: 'static>(candidates: T) -> Held {
+        Held(Box::new(candidates))
+    }
+
+    /// The candidates held, if they are a `T`.
+    pub fn get<T: 'static>(&self) -> Option<&T> {
+        self.0.downcast_ref()
+    }
+}
+
 /// A game: a rule book that produces states and moves them along.
 pub trait Game {
     type State: Clone;
@@ -190,12 +207,49 @@ pub trait Game {
         false
     }
 
+    /// For a game whose states do not keep their candidates
+    /// ([`Game::keeps_candidates`]): the candidates of the chance node
+    /// `state` was just advanced to (the last `advance` of any state),
+    /// taken out of the game's buffers and held apart, so that a copy of
+    /// `state` may take any of them by [`Game::apply_held`] after other
+    /// states were advanced. `None` (the default) where the game cannot.
+    /// The node's odds may be let go with them: [`Game::chance_probs`] is
+    /// read before.
+    fn hold_candidates(&self, state: &Self::State) -> Option<Held> {
+        let _ = state;
+        None
+    }
+
+    /// Lets go of what the game keeps from node to node (generated code's
+    /// scratch: the last choice's candidates and odds, in buffers as large
+    /// as the largest node met: a deal each where one chance node deals
+    /// every hand), so that a caller about to hold much does not keep the
+    /// buffers of a node long gone (the tree's size estimate's deal, before
+    /// the public game's derivation). The next `advance` makes them again;
+    /// a state advanced before may not be applied after. The default does
+    /// nothing.
+    fn release_buffers(&self) {}
+
+    /// [`Game::apply`] on a copy of a state whose candidates `held` are
+    /// ([`Game::hold_candidates`]).
+    fn apply_held(
+        &self,
+        state: &mut Self::State,
+        held: &Held,
+        action: u32,
+        info: &mut InfoInterner,
+    ) -> Result<(), GameError> {
+        let _ = held;
+        self.apply(state, action, info)
+    }
+
     /// Keeps in `donors` what [`Game::transplant`] needs of `state`, the
     /// next deal's state at its first move: its private values, kept per
     /// deal for the whole derivation, so a game whose states are large
     /// keeps only those (the interpreter: the private slots' values,
-    /// interned, [`Donors::push_values`]). The default keeps the whole
-    /// state. A donor is only read by `transplant` (the pending facts its
+    /// interned, [`Donors::push_values`]; generated code: a state per
+    /// distinct value, [`Donors::push_exemplar`]). The default keeps the
+    /// whole state. A donor is only read by `transplant` (the pending facts its
     /// information states name may be forgotten by the interner). Only
     /// where [`Game::representative`] is `Ok`.
     fn donor(&self, state: &Self::State, donors: &mut Donors<Self::State>) {

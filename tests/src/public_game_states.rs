@@ -2,18 +2,22 @@
 //! (`galac_solvers::vector::from_game`), counted by a wrapper whose states
 //! count themselves: the deals before the first moves are kept as their
 //! chance node and outcome where the game's states keep their candidates
-//! (the interpreter), and once the root's first child is known only the
+//! (the interpreter) or the game holds them apart from its buffers
+//! (generated code), and once the root's first child is known only the
 //! first deal of each of its sets keeps a state, so the states held at
-//! once are far fewer than the deals (they were a delta and a donor each).
+//! once are far fewer than the deals (they were a delta and a donor each),
+//! interpreted or compiled (whose donors keep a state per distinct
+//! private value, not one a deal).
 
 use std::cell::Cell;
 
-use galac_runtime::game::{Donors, Game, GameError, GameInfo, Node};
+use galac_runtime::game::{Donors, Game, GameError, GameInfo, Held, Node};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::rational::Ratio;
 use galac_solvers::vector::from_game;
 
-use crate::games::load_interp;
+use crate::compiled::holdem_river;
+use crate::games::{instantiate, load_interp};
 
 thread_local! {
     /// The wrapper's states alive on this thread, and the most at once.
@@ -102,6 +106,15 @@ impl<G: Game> Game for Counted<G> {
     fn keeps_candidates(&self) -> bool {
         self.game.keeps_candidates()
     }
+    fn release_buffers(&self) {
+        self.game.release_buffers()
+    }
+    fn hold_candidates(&self, s: &Self::State) -> Option<Held> {
+        self.game.hold_candidates(&s.0)
+    }
+    fn apply_held(&self, s: &mut Self::State, held: &Held, a: u32, info: &mut InfoInterner) -> Result<(), GameError> {
+        self.game.apply_held(&mut s.0, held, a, info)
+    }
     fn donor(&self, s: &Self::State, donors: &mut Donors<Self::State>) {
         self.game.donor(&s.0, &mut self.donors.borrow_mut());
         donors.push_values(std::iter::empty());
@@ -120,15 +133,40 @@ impl<G: Game> Game for Counted<G> {
 /// itself.
 #[test]
 fn the_derivation_holds_few_states_a_deal() {
-    let params = ["oop_range=AA,KK,QQ,AKs,KQs", "ip_range=JJ,TT,99,AQs,AJs,KJs"];
-    let game = load_interp("holdem_river.gala", &params).unwrap_or_else(|e| panic!("{e}"));
-    let plain = from_game(&game).unwrap_or_else(|e| panic!("{e}"));
+    let game = load_interp("holdem_river.gala", &RIVER).unwrap_or_else(|e| panic!("{e}"));
+    holds_few_states_a_deal(game, "interpreted");
+}
+
+/// The same compiled: the deals are kept as their chance node and outcome
+/// there too, the node's candidates held apart from the game's buffers
+/// ([`Game::hold_candidates`]), and the donors as a state per distinct
+/// private value ([`Donors::push_exemplar`]): it held a state a deal
+/// (the deals' deltas) and a whole state a deal as its donor.
+#[test]
+fn the_compiled_derivation_holds_few_states_a_deal() {
+    let game = instantiate(&holdem_river::Family, &RIVER).unwrap_or_else(|e| panic!("{e}"));
+    holds_few_states_a_deal(game, "compiled");
+}
+
+/// The ranges of [`holds_few_states_a_deal`]'s river: a few hundred deals.
+const RIVER: [&str; 2] = ["oop_range=AA,KK,QQ,AKs,KQs", "ip_range=JJ,TT,99,AQs,AJs,KJs"];
+
+/// `game`'s derivation holds at most a tenth of a state a deal at once,
+/// its donors keep under a tenth of a state a deal, and it gives the
+/// public game of `game` itself.
+fn holds_few_states_a_deal<G: Game>(game: G, what: &str) {
+    let plain = from_game(&game).unwrap_or_else(|e| panic!("{what}: {e}"));
     let deals = plain.game.states.iter().map(|s| s.labels.len()).product::<usize>();
     let counted = Counted { game, donors: std::cell::RefCell::new(Donors::new(0)) };
     LIVE.with(|l| l.set((0, 0)));
-    let derived = from_game(&counted).unwrap_or_else(|e| panic!("{e}"));
+    let derived = from_game(&counted).unwrap_or_else(|e| panic!("{what}: {e}"));
     let most = LIVE.with(|l| l.get().1);
-    assert!(derived.game == plain.game && derived.advanced == plain.advanced);
-    assert!(deals > 300, "{deals} pairs of hands");
-    assert!(10 * most < deals, "{most} states held at once for about {deals} deals");
+    assert!(derived.game == plain.game && derived.advanced == plain.advanced, "{what}");
+    assert!(deals > 300, "{what}: {deals} pairs of hands");
+    assert!(10 * most < deals, "{what}: {most} states held at once for about {deals} deals");
+    // A donor a deal (the pairs of hands above include those sharing a card).
+    let (donors, pairs) = (counted.donors.borrow(), deals);
+    let (deals, kept) = (donors.len(), donors.states_kept());
+    assert!(deals > 300 && deals <= pairs, "{what}: {deals} donors for {pairs} pairs of hands");
+    assert!(10 * kept < deals, "{what}: the donors keep {kept} states for {deals} deals");
 }

@@ -377,6 +377,7 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
     let evaluate = e.evaluate_body();
     let sunk_locals = e.sunk_locals();
     let course_hooks = e.course_hooks();
+    let held_hooks = e.held_hooks();
 
     quote! {
         impl ::galac_runtime::game::Game for Game {
@@ -479,6 +480,7 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
             }
 
             #course_hooks
+            #held_hooks
         }
     }
 }

@@ -402,7 +402,9 @@ pub fn deal_pairs(
 /// One dealt pair of hands and its weight, as generated code holds it.
 pub type Deal = (List<i64>, List<i64>, i64);
 
-/// [`deal_pairs`] on typed ranges, as generated code holds them.
+/// [`deal_pairs`] on typed ranges, as generated code holds them: the
+/// pairs made into the list in place (one allocation, no `Vec` of the
+/// deals copied into it: a list a deal's size more at the peak).
 pub fn deal_hands(
     first: &[(List<i64>, i64)],
     second: &[(List<i64>, i64)],
@@ -415,7 +417,8 @@ pub fn deal_hands(
         r.iter().map(|(h, w)| (h.as_slice().to_vec(), *w)).collect()
     };
     let pairs = deal_pairs(&cards(first), &cards(second), board, left, limit, at)?;
-    Ok(List::from_vec(pairs.into_iter().map(|(i, j, w)| (first[i].0.clone(), second[j].0.clone(), w)).collect()))
+    let deals = pairs.into_iter().map(|(i, j, w)| (first[i].0.clone(), second[j].0.clone(), w));
+    Ok(List::from_exact(deals.len(), deals))
 }
 
 #[cfg(test)]

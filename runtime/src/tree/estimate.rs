@@ -66,6 +66,9 @@ pub fn estimate<G: Game>(game: &G, cap: f64) -> Option<Estimate> {
         game.apply(&mut child, action, &mut interner).ok()?;
         starts.push(child);
     }
+    // The root's candidates and odds (a deal each where the root deals
+    // every hand) let go: each estimate made them again beside the last's.
+    game.release_buffers();
     let mut total = 0.0;
     let mut sums = LeafSums::default();
     for start in starts {

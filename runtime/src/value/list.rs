@@ -346,7 +346,7 @@ impl<T: Elem> List<T> {
     /// The list of these `len` items, built in place: inline, or else the
     /// standard library collects an iterator of known length (slices,
     /// chained or cloned) into an `Rc<[T]>` with one allocation and no `Vec`.
-    fn from_exact(len: usize, mut items: impl Iterator<Item = T>) -> List<T> {
+    pub(crate) fn from_exact(len: usize, mut items: impl Iterator<Item = T>) -> List<T> {
         if len == 0 {
             return List(Repr::Empty);
         }

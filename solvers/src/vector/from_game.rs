@@ -81,6 +81,10 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>, strengths: 
         )));
     }
     let mut info = InfoInterner::new();
+    // The buffers of nodes met before (the size estimate's deal: a
+    // candidate and its odds a deal, as large again as the deals made
+    // below) are let go before the deals are made.
+    game.release_buffers();
     let (deals, deal_prob) = deals(game, &mut info)?;
     let names = [players[0].clone(), players[1].clone()];
     let mut b = Builder {

@@ -17,7 +17,7 @@
 //! or a default arm that goes on, cost the tree builder about 2% of its
 //! instructions on 13-rank Leduc).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
@@ -92,7 +92,7 @@ impl Emitter<'_> {
                 }
             }
         });
-        let transplant_arms = self.transplant_arms(course);
+        let (donor, transplant_arms) = self.transplant_arms(course);
         quote! {
             fn representative(&self) -> ::std::result::Result<String, String> {
                 Ok(#proof.to_string())
@@ -149,10 +149,10 @@ impl Emitter<'_> {
                 }
             }
 
-            // The whole state is the donor (the default `donor`).
+            #donor
+
             #[allow(unused_variables)]
             fn transplant(&self, into: &mut State, donors: &::galac_runtime::game::Donors<State>, deal: u32) {
-                let from = donors.state(deal);
                 match into.block {
                     #transplant_arms
                     _ => {}
@@ -180,11 +180,15 @@ impl Emitter<'_> {
         quote!(#(#arms)*)
     }
 
-    /// `transplant`'s arms: per block, the fields holding the private
-    /// values there (the private variables, and the private locals live at
-    /// the block: a field may hold another slot where its private one is
-    /// dead), blocks with the same fields in one arm.
-    fn transplant_arms(&self, course: &crate::public::PublicCourse) -> TokenStream {
+    /// `donor`, which keeps every field that some block's arm of
+    /// `transplant` reads as exemplars (`Donors::push_exemplar`: a state
+    /// per distinct value of a field, not a state per deal), each encoded
+    /// to tell values apart; and `transplant`'s arms: per block, the fields
+    /// holding the private values there (the private variables, and the
+    /// private locals live at the block: a field may hold another slot
+    /// where its private one is dead), blocks with the same fields in one
+    /// arm, each read from the state its donor kept for it.
+    fn transplant_arms(&self, course: &crate::public::PublicCourse) -> (TokenStream, TokenStream) {
         let live = super::super::layout::live_locals(self.ir);
         let mut by_fields: BTreeMap<Vec<u32>, Vec<u32>> = BTreeMap::new();
         for (b, live) in live.iter().enumerate() {
@@ -200,14 +204,33 @@ impl Emitter<'_> {
                 by_fields.entry(fields).or_default().push(b as u32);
             }
         }
+        // Every field some arm reads, by its place in a donor's values.
+        let kept: Vec<u32> = by_fields.keys().flatten().copied().collect::<BTreeSet<u32>>().into_iter().collect();
+        let place = |f: u32| kept.iter().position(|&k| k == f).expect("a field some arm reads");
         let arms = by_fields.iter().map(|(fields, blocks)| {
+            let places = fields.iter().map(|&f| place(f));
             let fields: Vec<Ident> = fields.iter().map(|&f| self.field(f)).collect();
             quote! {
                 #(#blocks)|* => {
-                    #(::std::clone::Clone::clone_from(&mut into.#fields, &from.#fields);)*
+                    #(::std::clone::Clone::clone_from(&mut into.#fields, &donors.exemplar(deal, #places).#fields);)*
                 }
             }
         });
-        quote!(#(#arms)*)
+        let (n, places) = (kept.len(), 0..kept.len());
+        let kept = kept.iter().map(|&f| self.field(f));
+        let donor = quote! {
+            fn donor(&self, s: &State, donors: &mut ::galac_runtime::game::Donors<State>) {
+                let mut sc = self.scratch.borrow_mut();
+                let __w = &mut sc.words;
+                __w.clear();
+                let mut __ends = [0usize; #n];
+                #(
+                    ::galac_runtime::value::Encode::encode(&s.#kept, __w);
+                    __ends[#places] = __w.len();
+                )*
+                donors.push_exemplar(s, __w, &__ends);
+            }
+        };
+        (donor, quote!(#(#arms)*))
     }
 }

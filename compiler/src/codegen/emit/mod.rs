@@ -17,6 +17,8 @@ mod deferred;
 mod emitter;
 mod expr;
 mod fns;
+/// A chance node's candidates held apart from the scratch.
+mod held;
 mod hoist;
 mod scan;
 /// Reveals made at the next choice instead of where they run.

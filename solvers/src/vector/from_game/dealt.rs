@@ -1,14 +1,16 @@
 //! The deals and the states a public node's children are made from before
 //! a representative walks ([`Parents`]). A deal is kept as the chance node
 //! it comes out of and its outcome there ([`Dealt`]), not as a state: the
-//! chance node's state (advanced, its candidates held) is kept once, and a
-//! deal's state is made again from it by [`Game::apply`] when it is
+//! chance node's state (advanced, its candidates held: in the state where
+//! it keeps them, [`Game::keeps_candidates`], else taken out of the game's
+//! buffers, [`Game::hold_candidates`]) is kept once, and a deal's state is
+//! made again from it by [`Game::apply`] ([`Game::apply_held`]) when it is
 //! advanced (the hold'em spots deal both hands in one chance node, whose
 //! children, kept as states, were most of the derivation's peak).
 
 use std::rc::Rc;
 
-use galac_runtime::game::{advance_out_of_line, Game, GameError, Node};
+use galac_runtime::game::{advance_out_of_line, Game, GameError, Held, Node};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::rational::Ratio;
 
@@ -19,10 +21,11 @@ use crate::solver::SolveError;
 /// the first decision (depth first, each node's outcomes in order).
 pub(in super::super) struct Dealt<S> {
     /// The states the deals are made from: each chance node above the
-    /// first decision with a deal among its outcomes, advanced to it (its
-    /// candidates held); or the root, not advanced, where it is no chance
-    /// node (the one deal).
-    chances: Vec<S>,
+    /// first decision with a deal among its outcomes, advanced to it, with
+    /// its candidates where the game held them apart (else the state holds
+    /// them); or the root, not advanced, where it is no chance node (the
+    /// one deal).
+    chances: Vec<(S, Option<Held>)>,
     /// The deals as runs of consecutive outcomes of one chance node: per
     /// run (by its first deal, increasing), its first deal, its chance
     /// node's index in `chances` and the first deal's outcome there
@@ -61,9 +64,10 @@ impl<S> Dealt<S> {
         S: Clone,
     {
         let (c, k) = self.deal(d);
-        let mut state = self.chances[c as usize].clone();
+        let (at, held) = &self.chances[c as usize];
+        let mut state = at.clone();
         if k != NONE {
-            game.apply(&mut state, k, info)?;
+            apply(game, &mut state, held.as_ref(), k, info)?;
         }
         Ok(state)
     }
@@ -72,11 +76,28 @@ impl<S> Dealt<S> {
 /// The deals with their probabilities ([`deals`]).
 pub(in super::super) type Deals<S> = (Parents<S>, Vec<f64>);
 
-/// A chance node being enumerated: its state (advanced to it), its index
-/// in [`Dealt`]'s `chances` once a deal comes out of it, its outcomes'
-/// probabilities, the next outcome and the path's probability to it.
+/// [`Game::apply`] of outcome `k` to a copy of a chance node's state,
+/// from its candidates `held` apart if the game held them.
+fn apply<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    held: Option<&Held>,
+    k: u32,
+    info: &mut InfoInterner,
+) -> Result<(), GameError> {
+    match held {
+        Some(held) => game.apply_held(state, held, k, info),
+        None => game.apply(state, k, info),
+    }
+}
+
+/// A chance node being enumerated: its state (advanced to it) and its
+/// candidates where the game held them apart, its index in [`Dealt`]'s
+/// `chances` once a deal comes out of it, its outcomes' probabilities,
+/// the next outcome and the path's probability to it.
 struct Frame<S> {
     at: S,
+    held: Option<Held>,
     kept: Option<u32>,
     probs: Vec<f64>,
     next: usize,
@@ -88,33 +109,44 @@ struct Frame<S> {
 /// probabilities. Each outcome's state is made and advanced once, to tell
 /// a deal (not at a chance node) from a chance node further down.
 pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Result<Deals<G::State>, SolveError> {
-    if !game.keeps_candidates() {
-        return deals_as_states(game, info);
-    }
-    let (mut chances, mut deal_prob) = (Vec::<Option<G::State>>::new(), Vec::new());
+    let (mut chances, mut deal_prob) = (Vec::<Option<(G::State, Option<Held>)>>::new(), Vec::new());
     let mut dealt = Dealt { chances: Vec::new(), runs: Vec::new(), len: 0 };
     let root = game.root()?;
     let mut at = root.clone();
-    let mark = info.mark();
+    let start = info.mark();
     if !matches!(advance_out_of_line(game, &mut at, info)?, Node::Chance { .. }) {
-        info.truncate(mark);
-        return Ok((Parents::Dealt(Dealt { chances: vec![root], runs: vec![[0, 0, NONE]], len: 1 }), vec![1.0]));
+        info.truncate(start);
+        return Ok((
+            Parents::Dealt(Dealt { chances: vec![(root, None)], runs: vec![[0, 0, NONE]], len: 1 }),
+            vec![1.0],
+        ));
+    }
+    // The outcomes' probabilities as the draft keeps them (the game's
+    // exact ones let go: a deal each where one node deals them all), read
+    // before the candidates are held, which may let the odds go.
+    let chance_probs = |at: &G::State| {
+        let mut probs: Vec<Ratio> = Vec::new();
+        game.chance_probs(at, &mut probs);
+        probs.iter().map(|p| p.to_f64()).collect::<Vec<f64>>()
+    };
+    // A game whose states neither keep their candidates nor let them be
+    // held apart keeps its deals as states (and so where some chance node
+    // below cannot hold them).
+    let keeps = game.keeps_candidates();
+    let root_probs = chance_probs(&at);
+    let held = game.hold_candidates(&at);
+    if !keeps && held.is_none() {
+        info.truncate(start);
+        return deals_as_states(game, info);
     }
     // The facts of a chance node's advance are kept (its state may be);
     // a deal's are forgotten (its state is made again from its node's).
-    // The outcomes' probabilities as the draft keeps them (the game's
-    // exact ones let go: a deal each where one node deals them all).
-    let frame = |at: G::State, prob: f64| {
-        let mut probs: Vec<Ratio> = Vec::new();
-        game.chance_probs(&at, &mut probs);
-        Frame { at, kept: None, probs: probs.iter().map(|p| p.to_f64()).collect(), next: 0, prob }
-    };
-    let mut stack = vec![frame(at, 1.0)];
+    let mut stack = vec![Frame { at, held, kept: None, probs: root_probs, next: 0, prob: 1.0 }];
     while let Some(top) = stack.last_mut() {
         let Some(&p) = top.probs.get(top.next) else {
             let done = stack.pop().expect("a frame on top");
             if let Some(c) = done.kept {
-                chances[c as usize] = Some(done.at);
+                chances[c as usize] = Some((done.at, done.held));
             }
             continue;
         };
@@ -122,11 +154,17 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
         top.next += 1;
         let prob = top.prob * p;
         let mut child = top.at.clone();
-        game.apply(&mut child, k, info)?;
+        apply(game, &mut child, top.held.as_ref(), k, info)?;
         let mark = info.mark();
         if let Node::Chance { .. } = advance_out_of_line(game, &mut child, info)? {
-            let below = frame(child, prob);
-            stack.push(below);
+            let probs = chance_probs(&child);
+            let held = game.hold_candidates(&child);
+            if !keeps && held.is_none() {
+                drop((stack, child, chances, dealt));
+                info.truncate(start);
+                return deals_as_states(game, info);
+            }
+            stack.push(Frame { at: child, held, kept: None, probs, next: 0, prob });
         } else {
             drop(child);
             info.truncate(mark);
@@ -149,7 +187,8 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
 }
 
 /// [`deals`] for a game whose states do not keep their candidates
-/// ([`Game::keeps_candidates`]): each deal's state before its first
+/// ([`Game::keeps_candidates`]) nor let them be held apart
+/// ([`Game::hold_candidates`]): each deal's state before its first
 /// `advance`, the first whole and the others as what differs from it
 /// ([`Game::delta`]). A chance node's children are made at once, right
 /// after its `advance`, and wait on the stack as deltas too (the hold'em
