@@ -58,7 +58,12 @@ impl Emitter<'_> {
                             at: String::new(),
                         });
                     };
-                    let __x = __held[action as usize].clone();
+                    let Some(__x) = __held.get(action as usize) else {
+                        return Err(::galac_runtime::game::GameError::Other {
+                            message: "internal error, please report: an outcome past the held candidates".into(),
+                            at: String::new(),
+                        });
+                    };
                     #bind
                     s.block = #next;
                 }
