@@ -23,6 +23,45 @@ fn scalar_operator(op: BinOp, x: &Expr) -> bool {
 /// calls usually nest, not a deep recursion's worth.
 const MAX_SPARE_FRAMES: usize = 16;
 
+/// A fn's last call: its arguments, its result and the steps it took.
+/// Fns are pure (they read their arguments and the params, which are
+/// fixed), so the same arguments give the same result in the same steps;
+/// the steps are taken again (or the body run, where they do not fit) so
+/// that a step limit stops a play where it would without the memory.
+#[derive(Default)]
+pub(super) struct LastCall {
+    args: Vec<Value>,
+    /// The result of a call on `args` that ended without error.
+    result: Option<Value>,
+    steps: u64,
+    /// A call of the fn is running (its `args` recorded, its result not yet).
+    running: bool,
+}
+
+impl LastCall {
+    /// The result of the last call if it had these `args` and its steps fit
+    /// in `left` (then taken from it).
+    fn recall(&self, args: &[Value], left: &mut u64) -> Option<Value> {
+        let v = self.result.as_ref()?;
+        (self.args == args && ops::steps_fit(left, self.steps)).then(|| v.clone())
+    }
+
+    /// A call on `args` begins (its result forgotten until it ends).
+    fn start(&mut self, args: &[Value]) {
+        self.result = None;
+        self.running = true;
+        self.args.clear();
+        self.args.extend_from_slice(args);
+    }
+
+    /// The call begun ends with `result` (`None`: an error) after `steps`.
+    fn end(&mut self, result: Option<&Value>, steps: u64) {
+        self.running = false;
+        self.result = result.cloned();
+        self.steps = steps;
+    }
+}
+
 enum Flow {
     Normal,
     Return(Value),
@@ -339,24 +378,55 @@ impl Interp {
     }
 
     /// Calls a pure fn with evaluated arguments (in a frame from
-    /// `Interp::frames`, or a new one).
+    /// `Interp::frames`, or a new one). The same call as the fn's last
+    /// (`Interp::last_calls`) gives that call's result and takes its steps
+    /// without running the body, where they fit in the budget; else the
+    /// body runs (and fails where it would have).
     pub fn call_fn(&self, f: tast::FnId, args: Vec<Value>, b: &mut Budget, span: Span) -> Result<Value, GameError> {
+        let mut last_calls = self.last_calls.borrow_mut();
+        let last = &mut last_calls[f.0 as usize];
+        // A call inside the fn's own call (recursion) neither reads nor
+        // records: the outer call records its own arguments when it ends.
+        let outer = !last.running;
+        if outer {
+            if let Some(v) = last.recall(&args, &mut b.left) {
+                drop(last_calls);
+                self.give_back_frame(args);
+                return Ok(v);
+            }
+            last.start(&args);
+        }
+        drop(last_calls);
+        let left = b.left;
+        let result = self.run_fn(f, args, b, span);
+        if outer {
+            let mut last_calls = self.last_calls.borrow_mut();
+            last_calls[f.0 as usize].end(result.as_ref().ok(), left - b.left);
+        }
+        result
+    }
+
+    /// Runs a fn's body on `args` (`call_fn` without its memory).
+    fn run_fn(&self, f: tast::FnId, args: Vec<Value>, b: &mut Budget, span: Span) -> Result<Value, GameError> {
         b.step(self.loc(span))?;
         let func = &self.fns[f.0 as usize];
         let mut frame = args;
         frame.resize(func.locals.len().max(frame.len()), Value::Int(0));
         let flow = self.exec_fn_block(&func.body, &mut frame, b);
-        // The frame goes back for the next call (its values dropped now;
-        // a deep recursion's frames are not all kept).
+        self.give_back_frame(frame);
+        match flow? {
+            Flow::Return(v) => Ok(v),
+            Flow::Normal => Err(self.internal(func.span, "fn ended without return")),
+        }
+    }
+
+    /// A call's frame goes back for the next call (its values dropped now;
+    /// a deep recursion's frames are not all kept).
+    fn give_back_frame(&self, mut frame: Vec<Value>) {
         frame.clear();
         let mut frames = self.frames.borrow_mut();
         if frames.len() < MAX_SPARE_FRAMES {
             frames.push(frame);
-        }
-        drop(frames);
-        match flow? {
-            Flow::Return(v) => Ok(v),
-            Flow::Normal => Err(self.internal(func.span, "fn ended without return")),
         }
     }
 

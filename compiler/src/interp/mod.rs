@@ -58,6 +58,9 @@ pub struct Interp {
     /// Fn call frames given back, reused by the next calls (a frame was two
     /// allocations and a reallocation a call; liar's dice calls one a leaf).
     frames: std::cell::RefCell<Vec<Vec<Value>>>,
+    /// Per fn, its last call and result ([`eval::LastCall`]): a decision's
+    /// moves are one call with the same arguments at every deal.
+    last_calls: std::cell::RefCell<Vec<eval::LastCall>>,
     labeler: galac_runtime::labels::Labeler,
     /// Per block, the locals live at its start (for [`Game::position_key`]).
     live: Vec<Vec<u32>>,
@@ -141,6 +144,7 @@ impl Interp {
         let remembered = crate::offers::remembered(&ir);
         let locator: Arc<SourceFile> = source.into();
         let course = crate::public::public_course_at(&ir, &locator);
+        let last_calls = std::cell::RefCell::new(ir.fns.iter().map(|_| eval::LastCall::default()).collect());
         Interp {
             course,
             live,
@@ -156,6 +160,7 @@ impl Interp {
             step_limit: DEFAULT_STEP_LIMIT,
             words: Default::default(),
             frames: Default::default(),
+            last_calls,
             labeler,
         }
     }
