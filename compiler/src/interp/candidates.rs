@@ -1,7 +1,11 @@
 //! A choice's candidates in the interpreter ([`Pending`]'s): evaluated with
 //! `where` and `weight` ([`Interp::candidates`]), and kept until the
 //! choice is applied. A chance over `deal_hands` keeps its candidates as
-//! rows of interned values, not a tuple per deal.
+//! rows of interned values, not a tuple per deal. A player's choice over
+//! a list value remembers its last candidates and keys
+//! ([`super::recent::RecentChoices`]).
+
+use std::rc::Rc;
 
 use galac_runtime::game::GameError;
 use galac_runtime::ops::Odds;
@@ -77,6 +81,55 @@ impl Interp {
             odds.forget_weights();
         }
         Ok(Pending { chooser, values, rows, odds })
+    }
+
+    /// A player's choice's candidates and, into `key`, their choice key.
+    /// Where the domain is a list value with no `where` or `weight`, the
+    /// same list as one of the block's last (`Interp::recent_choices`) gives
+    /// its candidates and key; the domain is evaluated either way (its
+    /// steps taken). The candidates are not empty.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn player_candidates(
+        &self,
+        c: &ir::Choose,
+        block: u32,
+        chooser: u32,
+        slots: &mut [Value],
+        b: &mut Budget,
+        span: Span,
+        key: &mut Vec<u64>,
+    ) -> Result<Rc<Pending>, GameError> {
+        let list = match &c.domain {
+            ChooseDomain::Domain(tast::Domain { kind: tast::DomainKind::Values(e), .. })
+                if c.filter.is_none() && c.weight.is_none() && !matches!(e.kind, tast::ExprKind::Range { .. }) =>
+            {
+                let list = self.seq(e, &Env { vars: slots, locals: slots }, b)?;
+                if let Some(pending) = self.recent_choices.borrow()[block as usize].recall(&list, chooser, key) {
+                    return Ok(pending);
+                }
+                Some(list)
+            }
+            _ => None,
+        };
+        let pending = match &list {
+            Some(list) => {
+                let mut odds = Odds::default();
+                odds.forget_weights();
+                Pending { chooser: Some(chooser), values: (**list).clone(), rows: None, odds }
+            }
+            None => self.candidates(c, Some(chooser), slots, b, span)?,
+        };
+        if pending.len() == 0 {
+            let who = self.ir.players.get(chooser as usize);
+            return Err(galac_runtime::ops::no_choices(who.map(String::as_str), self.loc(span)));
+        }
+        key.clear();
+        galac_runtime::info::append_choice_key(c.choice_ty, &pending.values, key);
+        let pending = Rc::new(pending);
+        if let Some(list) = list {
+            self.recent_choices.borrow_mut()[block as usize].remember(list, chooser, &pending, key);
+        }
+        Ok(pending)
     }
 
     /// Where the choice is nature's over `deal_hands` destructured: its

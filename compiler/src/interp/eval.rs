@@ -23,45 +23,6 @@ fn scalar_operator(op: BinOp, x: &Expr) -> bool {
 /// calls usually nest, not a deep recursion's worth.
 const MAX_SPARE_FRAMES: usize = 16;
 
-/// A fn's last call: its arguments, its result and the steps it took.
-/// Fns are pure (they read their arguments and the params, which are
-/// fixed), so the same arguments give the same result in the same steps;
-/// the steps are taken again (or the body run, where they do not fit) so
-/// that a step limit stops a play where it would without the memory.
-#[derive(Default)]
-pub(super) struct LastCall {
-    args: Vec<Value>,
-    /// The result of a call on `args` that ended without error.
-    result: Option<Value>,
-    steps: u64,
-    /// A call of the fn is running (its `args` recorded, its result not yet).
-    running: bool,
-}
-
-impl LastCall {
-    /// The result of the last call if it had these `args` and its steps fit
-    /// in `left` (then taken from it).
-    fn recall(&self, args: &[Value], left: &mut u64) -> Option<Value> {
-        let v = self.result.as_ref()?;
-        (self.args == args && ops::steps_fit(left, self.steps)).then(|| v.clone())
-    }
-
-    /// A call on `args` begins (its result forgotten until it ends).
-    fn start(&mut self, args: &[Value]) {
-        self.result = None;
-        self.running = true;
-        self.args.clear();
-        self.args.extend_from_slice(args);
-    }
-
-    /// The call begun ends with `result` (`None`: an error) after `steps`.
-    fn end(&mut self, result: Option<&Value>, steps: u64) {
-        self.running = false;
-        self.result = result.cloned();
-        self.steps = steps;
-    }
-}
-
 enum Flow {
     Normal,
     Return(Value),
@@ -246,7 +207,7 @@ impl Interp {
         })
     }
 
-    fn seq(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<std::rc::Rc<Vec<Value>>, GameError> {
+    pub(super) fn seq(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<std::rc::Rc<Vec<Value>>, GameError> {
         match self.eval(e, env, b)? {
             Value::Seq(xs) => Ok(xs),
             Value::Int(_) => Err(self.internal(e.span, "expected a sequence")),
@@ -378,30 +339,29 @@ impl Interp {
     }
 
     /// Calls a pure fn with evaluated arguments (in a frame from
-    /// `Interp::frames`, or a new one). The same call as the fn's last
-    /// (`Interp::last_calls`) gives that call's result and takes its steps
-    /// without running the body, where they fit in the budget; else the
-    /// body runs (and fails where it would have).
+    /// `Interp::frames`, or a new one). The same call as one of the fn's
+    /// last (`Interp::recent_calls`) gives that call's result and takes its
+    /// steps without running the body, where they fit in the budget; else
+    /// the body runs (and fails where it would have).
     pub fn call_fn(&self, f: tast::FnId, args: Vec<Value>, b: &mut Budget, span: Span) -> Result<Value, GameError> {
-        let mut last_calls = self.last_calls.borrow_mut();
-        let last = &mut last_calls[f.0 as usize];
+        let mut recent = self.recent_calls.borrow_mut();
+        let calls = &mut recent[f.0 as usize];
         // A call inside the fn's own call (recursion) neither reads nor
         // records: the outer call records its own arguments when it ends.
-        let outer = !last.running;
+        let outer = !calls.running();
         if outer {
-            if let Some(v) = last.recall(&args, &mut b.left) {
-                drop(last_calls);
+            if let Some(v) = calls.recall(&args, &mut b.left) {
+                drop(recent);
                 self.give_back_frame(args);
                 return Ok(v);
             }
-            last.start(&args);
+            calls.start(&args);
         }
-        drop(last_calls);
+        drop(recent);
         let left = b.left;
         let result = self.run_fn(f, args, b, span);
         if outer {
-            let mut last_calls = self.last_calls.borrow_mut();
-            last_calls[f.0 as usize].end(result.as_ref().ok(), left - b.left);
+            self.recent_calls.borrow_mut()[f.0 as usize].end(result.as_ref().ok(), left - b.left);
         }
         result
     }

@@ -6,6 +6,7 @@ mod candidates;
 mod delta;
 mod env;
 mod eval;
+mod recent;
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -58,9 +59,12 @@ pub struct Interp {
     /// Fn call frames given back, reused by the next calls (a frame was two
     /// allocations and a reallocation a call; liar's dice calls one a leaf).
     frames: std::cell::RefCell<Vec<Vec<Value>>>,
-    /// Per fn, its last call and result ([`eval::LastCall`]): a decision's
-    /// moves are one call with the same arguments at every deal.
-    last_calls: std::cell::RefCell<Vec<eval::LastCall>>,
+    /// Per fn, its last calls and results ([`recent::RecentCalls`]): a
+    /// decision's moves are one call with the same arguments at every deal.
+    recent_calls: std::cell::RefCell<Vec<recent::RecentCalls>>,
+    /// Per block, its player's choice's last candidates
+    /// ([`recent::RecentChoices`]).
+    recent_choices: std::cell::RefCell<Vec<recent::RecentChoices>>,
     labeler: galac_runtime::labels::Labeler,
     /// Per block, the locals live at its start (for [`Game::position_key`]).
     live: Vec<Vec<u32>>,
@@ -144,9 +148,12 @@ impl Interp {
         let remembered = crate::offers::remembered(&ir);
         let locator: Arc<SourceFile> = source.into();
         let course = crate::public::public_course_at(&ir, &locator);
-        let last_calls = std::cell::RefCell::new(ir.fns.iter().map(|_| eval::LastCall::default()).collect());
+        let recent_calls = std::cell::RefCell::new(ir.fns.iter().map(|_| Default::default()).collect());
+        let recent_choices = std::cell::RefCell::new(ir.blocks.iter().map(|_| Default::default()).collect());
         Interp {
             course,
+            recent_choices,
+            recent_calls,
             live,
             remembered,
             evaluate,
@@ -160,7 +167,6 @@ impl Interp {
             step_limit: DEFAULT_STEP_LIMIT,
             words: Default::default(),
             frames: Default::default(),
-            last_calls,
             labeler,
         }
     }
@@ -490,24 +496,21 @@ impl Interp {
                         Some(e) => Some(self.player_index(self.int(e, &env, &mut b)?, span)?),
                         None => None,
                     };
-                    let pending = self.candidates(c, chooser, &mut s.slots, &mut b, span)?;
-                    if pending.len() == 0 {
-                        let who = chooser.and_then(|p| self.ir.players.get(p as usize));
-                        return Err(ops::no_choices(who.map(String::as_str), self.loc(span)));
-                    }
-                    let n = pending.len() as u32;
-                    let node = match chooser {
-                        Some(p) => {
-                            let state = self.info_of(s, p as usize);
-                            let mut short = [0u64; 2];
-                            let key = galac_runtime::info::choice_key(c.choice_ty, &pending.values, &mut short, words);
-                            let (infoset, _) = info.infoset(p, state, key);
-                            Node::Decision { player: p, infoset, n_actions: n }
+                    let Some(p) = chooser else {
+                        let pending = self.candidates(c, chooser, &mut s.slots, &mut b, span)?;
+                        if pending.len() == 0 {
+                            return Err(ops::no_choices(None, self.loc(span)));
                         }
-                        None => Node::Chance { n_outcomes: n },
+                        let n_outcomes = pending.len() as u32;
+                        s.pending = Some(Rc::new(pending));
+                        return Ok(Some(Node::Chance { n_outcomes }));
                     };
-                    s.pending = Some(Rc::new(pending));
-                    return Ok(Some(node));
+                    let pending = self.player_candidates(c, s.block, p, &mut s.slots, &mut b, span, words)?;
+                    let state = self.info_of(s, p as usize);
+                    let (infoset, _) = info.infoset(p, state, words);
+                    let n_actions = pending.len() as u32;
+                    s.pending = Some(pending);
+                    return Ok(Some(Node::Decision { player: p, infoset, n_actions }));
                 }
             }
         }

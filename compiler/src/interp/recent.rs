@@ -1,0 +1,130 @@
+//! What the interpreter remembers of its last few evaluations that are
+//! functions of their inputs: a fn's calls ([`RecentCalls`]; fns are pure)
+//! and a player's choice's candidates made from a list ([`RecentChoices`]).
+//! A derivation advances every deal of a public node the same way, so a
+//! decision's moves are the same few calls and lists at every deal: made
+//! once, then found by comparing a few values (no hashing).
+
+use std::rc::Rc;
+
+use galac_runtime::ops;
+
+use super::{Pending, Value};
+
+/// How many calls of a fn, or lists of a choice, are remembered: a
+/// derivation's first moves alternate between a few (a deal's state at the
+/// root made again, then advanced to the other player's decision).
+const RECENT: usize = 4;
+
+/// A fn's last calls: each one's arguments, result and the steps it took.
+/// The same arguments give the same result in the same steps (the params
+/// are fixed); the steps are taken again, or the body run where they do
+/// not fit, so that a step limit stops a play where it would without this.
+#[derive(Default)]
+pub(super) struct RecentCalls {
+    calls: Vec<Call>,
+    /// The entry written after the last one once all `RECENT` are in use.
+    next: usize,
+    /// The entry of the call running (its arguments recorded, its result
+    /// not yet), if one is: a call inside it (recursion) is not remembered.
+    running: Option<usize>,
+}
+
+struct Call {
+    args: Vec<Value>,
+    /// The result of a call on `args` that ended without error.
+    result: Option<Value>,
+    steps: u64,
+}
+
+impl RecentCalls {
+    /// Whether a call of the fn is running.
+    pub fn running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The result of a remembered call on these `args`, if its steps fit in
+    /// `left` (then taken from it).
+    pub fn recall(&self, args: &[Value], left: &mut u64) -> Option<Value> {
+        let call = self.calls.iter().find(|c| c.result.is_some() && c.args == args)?;
+        if ops::steps_fit(left, call.steps) {
+            call.result.clone()
+        } else {
+            None
+        }
+    }
+
+    /// A call on `args` begins (written over the oldest entry, whose
+    /// buffer is reused, once all are in use).
+    pub fn start(&mut self, args: &[Value]) {
+        let i = entry(&mut self.calls, &mut self.next, || Call { args: Vec::new(), result: None, steps: 0 });
+        let call = &mut self.calls[i];
+        call.result = None;
+        call.args.clear();
+        call.args.extend_from_slice(args);
+        self.running = Some(i);
+    }
+
+    /// The call begun ends with `result` (`None`: an error) after `steps`.
+    pub fn end(&mut self, result: Option<&Value>, steps: u64) {
+        if let Some(i) = self.running.take() {
+            self.calls[i].result = result.cloned();
+            self.calls[i].steps = steps;
+        }
+    }
+}
+
+/// A choice block's last candidates made from a list value: the list, the
+/// player, the pending choice and its key
+/// ([`galac_runtime::info::choice_key`]).
+#[derive(Default)]
+pub(super) struct RecentChoices {
+    choices: Vec<Choice>,
+    next: usize,
+}
+
+struct Choice {
+    list: Rc<Vec<Value>>,
+    chooser: u32,
+    pending: Rc<Pending>,
+    key: Vec<u64>,
+}
+
+impl RecentChoices {
+    /// The pending choice remembered for `list` and `chooser`, its key
+    /// written into `key`.
+    pub fn recall(&self, list: &Rc<Vec<Value>>, chooser: u32, key: &mut Vec<u64>) -> Option<Rc<Pending>> {
+        let c = self.choices.iter().find(|c| c.chooser == chooser && c.list == *list)?;
+        key.clear();
+        key.extend_from_slice(&c.key);
+        Some(c.pending.clone())
+    }
+
+    /// Remembers `pending`, made from `list` for `chooser`, and its `key`.
+    pub fn remember(&mut self, list: Rc<Vec<Value>>, chooser: u32, pending: &Rc<Pending>, key: &[u64]) {
+        let i = entry(&mut self.choices, &mut self.next, || Choice {
+            list: Rc::default(),
+            chooser,
+            pending: pending.clone(),
+            key: Vec::new(),
+        });
+        let c = &mut self.choices[i];
+        c.list = list;
+        c.chooser = chooser;
+        c.pending = pending.clone();
+        c.key.clear();
+        c.key.extend_from_slice(key);
+    }
+}
+
+/// The entry to write: a new one while fewer than [`RECENT`] are in use,
+/// else the one written longest ago.
+fn entry<T>(items: &mut Vec<T>, next: &mut usize, new: impl FnOnce() -> T) -> usize {
+    if items.len() < RECENT {
+        items.push(new());
+        return items.len() - 1;
+    }
+    let i = *next;
+    *next = (i + 1) % RECENT;
+    i
+}
