@@ -80,7 +80,7 @@ impl Interp {
         } else {
             odds.forget_weights();
         }
-        Ok(Pending { chooser, values, rows, odds })
+        Ok(Pending { chooser, values, rows, odds, key: None })
     }
 
     /// A player's choice's candidates and, into `key`, their choice key.
@@ -111,11 +111,11 @@ impl Interp {
             }
             _ => None,
         };
-        let pending = match &list {
+        let mut pending = match &list {
             Some(list) => {
                 let mut odds = Odds::default();
                 odds.forget_weights();
-                Pending { chooser: Some(chooser), values: (**list).clone(), rows: None, odds }
+                Pending { chooser: Some(chooser), values: (**list).clone(), rows: None, odds, key: None }
             }
             None => self.candidates(c, Some(chooser), slots, b, span)?,
         };
@@ -125,10 +125,10 @@ impl Interp {
         }
         key.clear();
         galac_runtime::info::append_choice_key(c.choice_ty, &pending.values, key);
+        let Some(list) = list else { return Ok(Rc::new(pending)) };
+        pending.key = Some(key.clone());
         let pending = Rc::new(pending);
-        if let Some(list) = list {
-            self.recent_choices.borrow_mut()[block as usize].remember(list, chooser, &pending, key);
-        }
+        self.recent_choices.borrow_mut()[block as usize].remember(list, chooser, &pending);
         Ok(pending)
     }
 

@@ -71,6 +71,9 @@ pub struct Interp {
     /// Per block, whether its choice's own-move record carries the offered
     /// list ([`crate::offers`]).
     remembered: Vec<bool>,
+    /// Per block, whether a run from its start may stop at a chance node
+    /// before any decision or the end ([`chance_ahead`]).
+    chance_ahead: Vec<bool>,
     /// The `evaluate` fn and the variables it takes (for [`Game::evaluate`]).
     evaluate: Option<(tast::FnId, Vec<u32>)>,
     /// The proof that one representative deal may walk the public tree
@@ -112,6 +115,10 @@ struct Pending {
     /// Nature's deals of `deal_hands`: each deal's items as a row.
     rows: Option<Rows>,
     odds: Odds,
+    /// A player's candidates' choice key ([`galac_runtime::info::choice_key`]),
+    /// where they are remembered ([`recent::RecentChoices`]): made once for
+    /// every state that offers them.
+    key: Option<Vec<u64>>,
 }
 
 impl Interp {
@@ -150,7 +157,9 @@ impl Interp {
         let course = crate::public::public_course_at(&ir, &locator);
         let recent_calls = std::cell::RefCell::new(ir.fns.iter().map(|_| Default::default()).collect());
         let recent_choices = std::cell::RefCell::new(ir.blocks.iter().map(|_| Default::default()).collect());
+        let chance_ahead = chance_ahead(&ir);
         Interp {
+            chance_ahead,
             course,
             recent_choices,
             recent_calls,
@@ -302,6 +311,14 @@ impl Game for Interp {
         true
     }
 
+    /// From the chance's next block, by the flow ([`chance_ahead`]).
+    fn chance_may_follow(&self, s: &State) -> bool {
+        match &self.ir.blocks[s.block as usize].term {
+            Term::Choose(c) if c.chooser.is_none() => self.chance_ahead[c.next.0 as usize],
+            _ => true,
+        }
+    }
+
     /// The private slots' values alone, in `course.private`'s order, interned.
     fn donor(&self, state: &State, donors: &mut Donors<State>) {
         let private = self.course.as_ref().map_or(&[][..], |course| &course.private[..]);
@@ -342,7 +359,10 @@ impl Game for Interp {
             let st = if self.remembered[s.block as usize] {
                 // The record, then the offered list's key, in one buffer.
                 let record = words.len();
-                galac_runtime::info::append_choice_key(c.choice_ty, &pending.values, words);
+                match &pending.key {
+                    Some(key) => words.extend_from_slice(key),
+                    None => galac_runtime::info::append_choice_key(c.choice_ty, &pending.values, words),
+                }
                 let (chose, offered) = words.split_at(record);
                 info.push_offered(at, p, chose, offered)
             } else {
@@ -515,4 +535,30 @@ impl Interp {
             }
         }
     }
+}
+
+/// Per block, whether a run from its start may stop at a chance node
+/// before any decision or the end: whether a nature's choice is reachable
+/// through jumps, branches, reveals and payoffs alone (the least fixed
+/// point, so a loop with no choice in it reaches none).
+fn chance_ahead(ir: &ir::Program) -> Vec<bool> {
+    let mut ahead = vec![false; ir.blocks.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (b, block) in ir.blocks.iter().enumerate() {
+            let next = |to: &ir::BlockId| ahead[to.0 as usize];
+            let reaches = match &block.term {
+                Term::Choose(c) => c.chooser.is_none(),
+                Term::Jump(to) | Term::Reveal { next: to, .. } | Term::Payoff { next: to, .. } => next(to),
+                Term::Branch { then_to, else_to, .. } => next(then_to) || next(else_to),
+                Term::Outcome(_) | Term::End => false,
+            };
+            if reaches && !ahead[b] {
+                ahead[b] = true;
+                changed = true;
+            }
+        }
+    }
+    ahead
 }

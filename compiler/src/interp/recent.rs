@@ -57,7 +57,7 @@ impl RecentCalls {
     /// A call on `args` begins (written over the oldest entry, whose
     /// buffer is reused, once all are in use).
     pub fn start(&mut self, args: &[Value]) {
-        let i = entry(&mut self.calls, &mut self.next, || Call { args: Vec::new(), result: None, steps: 0 });
+        let i = entry(&mut self.calls, &mut self.next);
         let call = &mut self.calls[i];
         call.result = None;
         call.args.clear();
@@ -75,8 +75,7 @@ impl RecentCalls {
 }
 
 /// A choice block's last candidates made from a list value: the list, the
-/// player, the pending choice and its key
-/// ([`galac_runtime::info::choice_key`]).
+/// player and the pending choice (with its key).
 #[derive(Default)]
 pub(super) struct RecentChoices {
     choices: Vec<Choice>,
@@ -87,7 +86,6 @@ struct Choice {
     list: Rc<Vec<Value>>,
     chooser: u32,
     pending: Rc<Pending>,
-    key: Vec<u64>,
 }
 
 impl RecentChoices {
@@ -96,33 +94,28 @@ impl RecentChoices {
     pub fn recall(&self, list: &Rc<Vec<Value>>, chooser: u32, key: &mut Vec<u64>) -> Option<Rc<Pending>> {
         let c = self.choices.iter().find(|c| c.chooser == chooser && c.list == *list)?;
         key.clear();
-        key.extend_from_slice(&c.key);
+        key.extend_from_slice(c.pending.key.as_deref().unwrap_or_default());
         Some(c.pending.clone())
     }
 
-    /// Remembers `pending`, made from `list` for `chooser`, and its `key`.
-    pub fn remember(&mut self, list: Rc<Vec<Value>>, chooser: u32, pending: &Rc<Pending>, key: &[u64]) {
-        let i = entry(&mut self.choices, &mut self.next, || Choice {
-            list: Rc::default(),
-            chooser,
-            pending: pending.clone(),
-            key: Vec::new(),
-        });
-        let c = &mut self.choices[i];
-        c.list = list;
-        c.chooser = chooser;
-        c.pending = pending.clone();
-        c.key.clear();
-        c.key.extend_from_slice(key);
+    /// Remembers `pending` (its key made), made from `list` for `chooser`.
+    pub fn remember(&mut self, list: Rc<Vec<Value>>, chooser: u32, pending: &Rc<Pending>) {
+        let choice = Choice { list, chooser, pending: pending.clone() };
+        if self.choices.len() < RECENT {
+            self.choices.push(choice);
+        } else {
+            self.choices[self.next] = choice;
+            self.next = (self.next + 1) % RECENT;
+        }
     }
 }
 
-/// The entry to write: a new one while fewer than [`RECENT`] are in use,
-/// else the one written longest ago.
-fn entry<T>(items: &mut Vec<T>, next: &mut usize, new: impl FnOnce() -> T) -> usize {
-    if items.len() < RECENT {
-        items.push(new());
-        return items.len() - 1;
+/// The entry to write a call into: a new one while fewer than [`RECENT`]
+/// are in use, else the one written longest ago (its buffer reused).
+fn entry(calls: &mut Vec<Call>, next: &mut usize) -> usize {
+    if calls.len() < RECENT {
+        calls.push(Call { args: Vec::new(), result: None, steps: 0 });
+        return calls.len() - 1;
     }
     let i = *next;
     *next = (i + 1) % RECENT;

@@ -81,12 +81,16 @@ struct Frame<S> {
     probs: Vec<f64>,
     next: usize,
     prob: f64,
+    /// Whether an outcome may lead to another chance node
+    /// ([`Game::chance_may_follow`]): else each is a deal, not advanced.
+    chance_may_follow: bool,
 }
 
 /// The deals: the paths through the chance nodes above the first
 /// decision (depth first, each node's outcomes in order), with their
 /// probabilities. Each outcome's state is made and advanced once, to tell
-/// a deal (not at a chance node) from a chance node further down.
+/// a deal (not at a chance node) from a chance node further down, unless
+/// the game tells that none follows ([`Game::chance_may_follow`]).
 pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Result<Deals<G::State>, SolveError> {
     if !game.keeps_candidates() {
         return deals_as_states(game, info);
@@ -107,7 +111,8 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
     let frame = |at: G::State, prob: f64| {
         let mut probs: Vec<Ratio> = Vec::new();
         game.chance_probs(&at, &mut probs);
-        Frame { at, kept: None, probs: probs.iter().map(|p| p.to_f64()).collect(), next: 0, prob }
+        let chance_may_follow = game.chance_may_follow(&at);
+        Frame { at, kept: None, probs: probs.iter().map(|p| p.to_f64()).collect(), next: 0, prob, chance_may_follow }
     };
     let mut stack = vec![frame(at, 1.0)];
     while let Some(top) = stack.last_mut() {
@@ -121,15 +126,22 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
         let k = top.next as u32;
         top.next += 1;
         let prob = top.prob * p;
-        let mut child = top.at.clone();
-        game.apply(&mut child, k, info)?;
-        let mark = info.mark();
-        if let Node::Chance { .. } = advance_out_of_line(game, &mut child, info)? {
+        // The outcome advanced to tell a deal from a chance node below,
+        // unless none may follow (then it is a deal).
+        let mut below = None;
+        if top.chance_may_follow {
+            let mut child = top.at.clone();
+            game.apply(&mut child, k, info)?;
+            let mark = info.mark();
+            match advance_out_of_line(game, &mut child, info)? {
+                Node::Chance { .. } => below = Some(child),
+                _ => info.truncate(mark),
+            }
+        }
+        if let Some(child) = below {
             let below = frame(child, prob);
             stack.push(below);
         } else {
-            drop(child);
-            info.truncate(mark);
             let c = *top.kept.get_or_insert_with(|| {
                 // Room for every outcome of the node at once (most are
                 // deals where one node deals them all), not grown by doubling.
