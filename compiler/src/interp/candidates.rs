@@ -2,8 +2,8 @@
 //! `where` and `weight` ([`Interp::candidates`]), and kept until the
 //! choice is applied. A chance over `deal_hands` keeps its candidates as
 //! rows of interned values, not a tuple per deal. A player's choice over
-//! a list value remembers its last candidates and keys
-//! ([`super::recent::RecentChoices`]).
+//! a list value remembers its last candidates and keys by the values of
+//! the slots its domain reads ([`super::recent::RecentChoices`]).
 
 use std::rc::Rc;
 
@@ -84,10 +84,12 @@ impl Interp {
     }
 
     /// A player's choice's candidates and, into `key`, their choice key.
-    /// Where the domain is a list value with no `where` or `weight`, the
-    /// same list as one of the block's last (`Interp::recent_choices`) gives
-    /// its candidates and key; the domain is evaluated either way (its
-    /// steps taken). The candidates are not empty.
+    /// Where the domain is a list value with no `where` or `weight`
+    /// ([`listed_domain`]), the same player and the same values in the slots
+    /// it reads as one of the block's last (`Interp::recent_choices`) give
+    /// its candidates and key, and take the steps its evaluation took (the
+    /// domain is evaluated where they do not fit). The candidates are not
+    /// empty.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn player_candidates(
         &self,
@@ -99,36 +101,35 @@ impl Interp {
         span: Span,
         key: &mut Vec<u64>,
     ) -> Result<Rc<Pending>, GameError> {
-        let list = match &c.domain {
-            ChooseDomain::Domain(tast::Domain { kind: tast::DomainKind::Values(e), .. })
-                if c.filter.is_none() && c.weight.is_none() && !matches!(e.kind, tast::ExprKind::Range { .. }) =>
-            {
-                let list = self.seq(e, &Env { vars: slots, locals: slots }, b)?;
-                if let Some(pending) = self.recent_choices.borrow()[block as usize].recall(&list, chooser, key) {
-                    return Ok(pending);
-                }
-                Some(list)
+        let reads = &self.domain_reads[block as usize];
+        let listed = listed_domain(c).zip(reads.as_deref());
+        if let Some((_, reads)) = listed {
+            let recent = self.recent_choices.borrow();
+            if let Some(pending) = recent[block as usize].recall(slots, reads, chooser, &mut b.left, key) {
+                return Ok(pending);
             }
-            _ => None,
-        };
-        let mut pending = match &list {
-            Some(list) => {
+        }
+        let left = b.left;
+        let mut pending = match listed {
+            Some((e, _)) => {
+                let list = self.seq(e, &Env { vars: slots, locals: slots }, b)?;
                 let mut odds = Odds::default();
                 odds.forget_weights();
-                Pending { chooser: Some(chooser), values: (**list).clone(), rows: None, odds, key: None }
+                Pending { chooser: Some(chooser), values: (*list).clone(), rows: None, odds, key: None }
             }
             None => self.candidates(c, Some(chooser), slots, b, span)?,
         };
+        let steps = left - b.left;
         if pending.len() == 0 {
             let who = self.ir.players.get(chooser as usize);
             return Err(galac_runtime::ops::no_choices(who.map(String::as_str), self.loc(span)));
         }
         key.clear();
         galac_runtime::info::append_choice_key(c.choice_ty, &pending.values, key);
-        let Some(list) = list else { return Ok(Rc::new(pending)) };
+        let Some((_, reads)) = listed else { return Ok(Rc::new(pending)) };
         pending.key = Some(key.clone());
         let pending = Rc::new(pending);
-        self.recent_choices.borrow_mut()[block as usize].remember(list, chooser, &pending);
+        self.recent_choices.borrow_mut()[block as usize].remember(slots, reads, chooser, steps, &pending);
         Ok(pending)
     }
 
@@ -266,4 +267,46 @@ fn next_position(odometer: &mut [usize], lists: &[Vec<Value>]) -> bool {
         odometer[k] = 0;
     }
     false
+}
+
+/// A choice's domain where it is a list value (not a range) with no
+/// `where` or `weight`: its candidates are the list's items, a function of
+/// the slots the expression reads (fns are pure).
+fn listed_domain(c: &ir::Choose) -> Option<&tast::Expr> {
+    match &c.domain {
+        ChooseDomain::Domain(tast::Domain { kind: tast::DomainKind::Values(e), .. })
+            if c.filter.is_none() && c.weight.is_none() && !matches!(e.kind, tast::ExprKind::Range { .. }) =>
+        {
+            Some(e)
+        }
+        _ => None,
+    }
+}
+
+/// Per block, where it ends in a player's choice over a [`listed_domain`],
+/// the slots the domain reads (each once, in order met).
+pub(super) fn domain_reads(ir: &ir::Program) -> Vec<Option<Vec<u32>>> {
+    fn reads(e: &tast::Expr, out: &mut Vec<u32>) {
+        match &e.kind {
+            tast::ExprKind::Var(v) if !out.contains(&v.0) => out.push(v.0),
+            tast::ExprKind::Local(l) if !out.contains(&l.0) => out.push(l.0),
+            kind => kind.children().for_each(|x| reads(x, out)),
+        }
+    }
+    fn domain(block: &ir::Block) -> Option<&tast::Expr> {
+        match &block.term {
+            ir::Term::Choose(c) if c.chooser.is_some() => listed_domain(c),
+            _ => None,
+        }
+    }
+    ir.blocks
+        .iter()
+        .map(|block| {
+            domain(block).map(|e| {
+                let mut out = Vec::new();
+                reads(e, &mut out);
+                out
+            })
+        })
+        .collect()
 }

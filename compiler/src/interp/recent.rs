@@ -74,8 +74,11 @@ impl RecentCalls {
     }
 }
 
-/// A choice block's last candidates made from a list value: the list, the
-/// player and the pending choice (with its key).
+/// A choice block's last candidates made from a list value: per choice,
+/// the values of the slots its domain reads, the player, the steps the
+/// domain's evaluation took and the pending choice (with its key). The
+/// domain is a function of those slots (fns are pure, the params fixed),
+/// so the same values give the same candidates in the same steps.
 #[derive(Default)]
 pub(super) struct RecentChoices {
     choices: Vec<Choice>,
@@ -83,24 +86,40 @@ pub(super) struct RecentChoices {
 }
 
 struct Choice {
-    list: Rc<Vec<Value>>,
+    inputs: Vec<Value>,
     chooser: u32,
+    steps: u64,
     pending: Rc<Pending>,
 }
 
 impl RecentChoices {
-    /// The pending choice remembered for `list` and `chooser`, its key
-    /// written into `key`.
-    pub fn recall(&self, list: &Rc<Vec<Value>>, chooser: u32, key: &mut Vec<u64>) -> Option<Rc<Pending>> {
-        let c = self.choices.iter().find(|c| c.chooser == chooser && c.list == *list)?;
+    /// The pending choice remembered for `chooser` and the values of the
+    /// slots `reads` in `slots`, if its steps fit in `left` (then taken
+    /// from it); its key written into `key`.
+    pub fn recall(
+        &self,
+        slots: &[Value],
+        reads: &[u32],
+        chooser: u32,
+        left: &mut u64,
+        key: &mut Vec<u64>,
+    ) -> Option<Rc<Pending>> {
+        let same =
+            |c: &&Choice| c.chooser == chooser && reads.iter().zip(&c.inputs).all(|(&r, v)| slots[r as usize] == *v);
+        let c = self.choices.iter().find(same)?;
+        if !ops::steps_fit(left, c.steps) {
+            return None;
+        }
         key.clear();
         key.extend_from_slice(c.pending.key.as_deref().unwrap_or_default());
         Some(c.pending.clone())
     }
 
-    /// Remembers `pending` (its key made), made from `list` for `chooser`.
-    pub fn remember(&mut self, list: Rc<Vec<Value>>, chooser: u32, pending: &Rc<Pending>) {
-        let choice = Choice { list, chooser, pending: pending.clone() };
+    /// Remembers `pending` (its key made), made for `chooser` from the
+    /// values of the slots `reads` in `slots`, in `steps`.
+    pub fn remember(&mut self, slots: &[Value], reads: &[u32], chooser: u32, steps: u64, pending: &Rc<Pending>) {
+        let inputs = reads.iter().map(|&r| slots[r as usize].clone()).collect();
+        let choice = Choice { inputs, chooser, steps, pending: pending.clone() };
         if self.choices.len() < RECENT {
             self.choices.push(choice);
         } else {
