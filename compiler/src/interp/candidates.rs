@@ -13,6 +13,7 @@ use galac_runtime::value::{Encode, Rows};
 
 use super::env::{bind, Budget, Env};
 use super::eval::hand;
+use super::recent::listed_domain;
 use super::{ir, Interp, Pending, Value};
 use crate::span::Span;
 use crate::typeck::tast::{self, ChooseDomain, Pattern};
@@ -105,8 +106,10 @@ impl Interp {
         let listed = listed_domain(c).zip(reads.as_deref());
         if let Some((_, reads)) = listed {
             let recent = self.recent_choices.borrow();
-            if let Some(pending) = recent[block as usize].recall(slots, reads, chooser, &mut b.left, key) {
-                return Ok(pending);
+            if let Some(pending) = recent[block as usize].recall(slots, reads, chooser, &mut b.left) {
+                key.clear();
+                key.extend_from_slice(pending.key.as_deref().unwrap_or_default());
+                return Ok(pending.clone());
             }
         }
         let left = b.left;
@@ -267,46 +270,4 @@ fn next_position(odometer: &mut [usize], lists: &[Vec<Value>]) -> bool {
         odometer[k] = 0;
     }
     false
-}
-
-/// A choice's domain where it is a list value (not a range) with no
-/// `where` or `weight`: its candidates are the list's items, a function of
-/// the slots the expression reads (fns are pure).
-fn listed_domain(c: &ir::Choose) -> Option<&tast::Expr> {
-    match &c.domain {
-        ChooseDomain::Domain(tast::Domain { kind: tast::DomainKind::Values(e), .. })
-            if c.filter.is_none() && c.weight.is_none() && !matches!(e.kind, tast::ExprKind::Range { .. }) =>
-        {
-            Some(e)
-        }
-        _ => None,
-    }
-}
-
-/// Per block, where it ends in a player's choice over a [`listed_domain`],
-/// the slots the domain reads (each once, in order met).
-pub(super) fn domain_reads(ir: &ir::Program) -> Vec<Option<Vec<u32>>> {
-    fn reads(e: &tast::Expr, out: &mut Vec<u32>) {
-        match &e.kind {
-            tast::ExprKind::Var(v) if !out.contains(&v.0) => out.push(v.0),
-            tast::ExprKind::Local(l) if !out.contains(&l.0) => out.push(l.0),
-            kind => kind.children().for_each(|x| reads(x, out)),
-        }
-    }
-    fn domain(block: &ir::Block) -> Option<&tast::Expr> {
-        match &block.term {
-            ir::Term::Choose(c) if c.chooser.is_some() => listed_domain(c),
-            _ => None,
-        }
-    }
-    ir.blocks
-        .iter()
-        .map(|block| {
-            domain(block).map(|e| {
-                let mut out = Vec::new();
-                reads(e, &mut out);
-                out
-            })
-        })
-        .collect()
 }

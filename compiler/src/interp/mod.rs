@@ -64,9 +64,9 @@ pub struct Interp {
     recent_calls: std::cell::RefCell<Vec<recent::RecentCalls>>,
     /// Per block, its player's choice's last candidates
     /// ([`recent::RecentChoices`]).
-    recent_choices: std::cell::RefCell<Vec<recent::RecentChoices>>,
+    recent_choices: std::cell::RefCell<Vec<recent::RecentChoices<Pending>>>,
     /// Per block ending in a player's choice over a list value, the slots
-    /// its domain reads ([`candidates::domain_reads`]).
+    /// its domain reads ([`recent::domain_reads`]).
     domain_reads: Vec<Option<Vec<u32>>>,
     labeler: galac_runtime::labels::Labeler,
     /// Per block, the locals live at its start (for [`Game::position_key`]).
@@ -161,7 +161,7 @@ impl Interp {
         let recent_calls = std::cell::RefCell::new(ir.fns.iter().map(|_| Default::default()).collect());
         let recent_choices = std::cell::RefCell::new(ir.blocks.iter().map(|_| Default::default()).collect());
         let chance_ahead = chance_ahead(&ir);
-        let domain_reads = candidates::domain_reads(&ir);
+        let domain_reads = recent::domain_reads(&ir);
         Interp {
             domain_reads,
             chance_ahead,

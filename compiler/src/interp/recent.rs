@@ -1,15 +1,19 @@
 //! What the interpreter remembers of its last few evaluations that are
 //! functions of their inputs: a fn's calls ([`RecentCalls`]; fns are pure)
-//! and a player's choice's candidates made from a list ([`RecentChoices`]).
-//! A derivation advances every deal of a public node the same way, so a
+//! and a player's choice's candidates made from a list, by the values of
+//! the slots its domain reads ([`RecentChoices`], [`domain_reads`]). A
+//! derivation advances every deal of a public node the same way, so a
 //! decision's moves are the same few calls and lists at every deal: made
-//! once, then found by comparing a few values (no hashing).
+//! once, then found by comparing a few values (no hashing). A leaf of
+//! `interp`, as `env` is.
 
 use std::rc::Rc;
 
 use galac_runtime::ops;
+use galac_runtime::value::Dyn as Value;
 
-use super::{Pending, Value};
+use crate::ir;
+use crate::typeck::tast::{self, ChooseDomain};
 
 /// How many calls of a fn, or lists of a choice, are remembered: a
 /// derivation's first moves alternate between a few (a deal's state at the
@@ -75,49 +79,43 @@ impl RecentCalls {
 }
 
 /// A choice block's last candidates made from a list value: per choice,
-/// the values of the slots its domain reads, the player, the steps the
-/// domain's evaluation took and the pending choice (with its key). The
-/// domain is a function of those slots (fns are pure, the params fixed),
-/// so the same values give the same candidates in the same steps.
-#[derive(Default)]
-pub(super) struct RecentChoices {
-    choices: Vec<Choice>,
+/// the values of the slots its domain reads ([`domain_reads`]), the
+/// player, the steps the domain's evaluation took and the pending choice
+/// `P` made of them. The domain is a function of those slots (fns are
+/// pure, the params fixed), so the same values give the same candidates
+/// in the same steps.
+pub(super) struct RecentChoices<P> {
+    choices: Vec<Choice<P>>,
     next: usize,
 }
 
-struct Choice {
+impl<P> Default for RecentChoices<P> {
+    fn default() -> Self {
+        RecentChoices { choices: Vec::new(), next: 0 }
+    }
+}
+
+struct Choice<P> {
     inputs: Vec<Value>,
     chooser: u32,
     steps: u64,
-    pending: Rc<Pending>,
+    pending: Rc<P>,
 }
 
-impl RecentChoices {
+impl<P> RecentChoices<P> {
     /// The pending choice remembered for `chooser` and the values of the
     /// slots `reads` in `slots`, if its steps fit in `left` (then taken
-    /// from it); its key written into `key`.
-    pub fn recall(
-        &self,
-        slots: &[Value],
-        reads: &[u32],
-        chooser: u32,
-        left: &mut u64,
-        key: &mut Vec<u64>,
-    ) -> Option<Rc<Pending>> {
+    /// from it).
+    pub fn recall(&self, slots: &[Value], reads: &[u32], chooser: u32, left: &mut u64) -> Option<&Rc<P>> {
         let same =
-            |c: &&Choice| c.chooser == chooser && reads.iter().zip(&c.inputs).all(|(&r, v)| slots[r as usize] == *v);
+            |c: &&Choice<P>| c.chooser == chooser && reads.iter().zip(&c.inputs).all(|(&r, v)| slots[r as usize] == *v);
         let c = self.choices.iter().find(same)?;
-        if !ops::steps_fit(left, c.steps) {
-            return None;
-        }
-        key.clear();
-        key.extend_from_slice(c.pending.key.as_deref().unwrap_or_default());
-        Some(c.pending.clone())
+        ops::steps_fit(left, c.steps).then_some(&c.pending)
     }
 
-    /// Remembers `pending` (its key made), made for `chooser` from the
-    /// values of the slots `reads` in `slots`, in `steps`.
-    pub fn remember(&mut self, slots: &[Value], reads: &[u32], chooser: u32, steps: u64, pending: &Rc<Pending>) {
+    /// Remembers `pending`, made for `chooser` from the values of the
+    /// slots `reads` in `slots`, in `steps`.
+    pub fn remember(&mut self, slots: &[Value], reads: &[u32], chooser: u32, steps: u64, pending: &Rc<P>) {
         let inputs = reads.iter().map(|&r| slots[r as usize].clone()).collect();
         let choice = Choice { inputs, chooser, steps, pending: pending.clone() };
         if self.choices.len() < RECENT {
@@ -139,4 +137,46 @@ fn entry(calls: &mut Vec<Call>, next: &mut usize) -> usize {
     let i = *next;
     *next = (i + 1) % RECENT;
     i
+}
+
+/// A choice's domain where it is a list value (not a range) with no
+/// `where` or `weight`: its candidates are the list's items, a function of
+/// the slots the expression reads (fns are pure).
+pub(super) fn listed_domain(c: &ir::Choose) -> Option<&tast::Expr> {
+    match &c.domain {
+        ChooseDomain::Domain(tast::Domain { kind: tast::DomainKind::Values(e), .. })
+            if c.filter.is_none() && c.weight.is_none() && !matches!(e.kind, tast::ExprKind::Range { .. }) =>
+        {
+            Some(e)
+        }
+        _ => None,
+    }
+}
+
+/// Per block, where it ends in a player's choice over a [`listed_domain`],
+/// the slots the domain reads (each once, in order met).
+pub(super) fn domain_reads(ir: &ir::Program) -> Vec<Option<Vec<u32>>> {
+    fn reads(e: &tast::Expr, out: &mut Vec<u32>) {
+        match &e.kind {
+            tast::ExprKind::Var(v) if !out.contains(&v.0) => out.push(v.0),
+            tast::ExprKind::Local(l) if !out.contains(&l.0) => out.push(l.0),
+            kind => kind.children().for_each(|x| reads(x, out)),
+        }
+    }
+    fn domain(block: &ir::Block) -> Option<&tast::Expr> {
+        match &block.term {
+            ir::Term::Choose(c) if c.chooser.is_some() => listed_domain(c),
+            _ => None,
+        }
+    }
+    ir.blocks
+        .iter()
+        .map(|block| {
+            domain(block).map(|e| {
+                let mut out = Vec::new();
+                reads(e, &mut out);
+                out
+            })
+        })
+        .collect()
 }
