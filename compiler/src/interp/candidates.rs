@@ -162,8 +162,11 @@ impl Interp {
             |rows: &mut Rows, range: &[Value]| -> Vec<u32> { range.iter().map(|h| rows.intern(&hand(h))).collect() };
         let (firsts, seconds) = (hands(&mut rows, &first), hands(&mut rows, &second));
         let tested = c.filter.is_some() || c.weight.is_some();
-        for (i, j, w) in pairs {
-            let w = Value::Int(w);
+        // The last weight interned and its id: the ranges' weights repeat
+        // (equal weights give one), so most deals need no lookup.
+        let mut last_weight: Option<(i64, u32)> = None;
+        for (i, j, weight) in pairs {
+            let w = Value::Int(weight);
             if tested {
                 let deal = [hand(&first[i]), hand(&second[j]), w.clone()];
                 pats.iter().zip(deal).for_each(|(p, x)| bind(p, x, slots));
@@ -171,7 +174,10 @@ impl Interp {
                     continue;
                 }
             }
-            let w = rows.intern(&w);
+            let w = match last_weight {
+                Some((last, id)) if last == weight => id,
+                _ => last_weight.insert((weight, rows.intern(&w))).1,
+            };
             rows.push_cells(&[firsts[i], seconds[j], w]);
         }
         rows.shrink_to_fit();
