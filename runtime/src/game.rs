@@ -243,6 +243,15 @@ pub trait Game {
         self.apply(state, action, info)
     }
 
+    /// Whether an outcome of the chance node `state` waits at (advanced to
+    /// it), once taken and advanced, may stop at another chance node
+    /// before any decision or the end: the enumeration of the deals
+    /// advances each outcome to tell. The default: it may (the game cannot
+    /// tell without advancing).
+    fn chance_may_follow(&self, _state: &Self::State) -> bool {
+        true
+    }
+
     /// Keeps in `donors` what [`Game::transplant`] needs of `state`, the
     /// next deal's state at its first move: its private values, kept per
     /// deal for the whole derivation, so a game whose states are large

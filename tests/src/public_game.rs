@@ -359,3 +359,59 @@ fn the_proof_agrees_with_the_walk_on_random_programs() {
     ));
     assert!(proved > 0, "no program of {n} was proved");
 }
+
+/// Where the interpreter says that no chance node follows a chance node's
+/// outcomes (`Game::chance_may_follow`, from its flow: the deals'
+/// enumeration then takes each outcome as a deal without advancing it),
+/// none does, on every path through the chance nodes above the first
+/// decision: Kuhn's and Leduc's first card is followed by the second, whose
+/// outcomes and hold'em's deal are followed by a decision, and a deal in a
+/// branch is one that may follow.
+#[test]
+fn no_chance_follows_where_the_interpreter_says_none_may() {
+    use galac_runtime::game::{Game, Node};
+    use galac_runtime::info::InfoInterner;
+    // What each chance node met says, depth first, each checked on its outcomes.
+    fn said<G: Game>(game: &G) -> Vec<bool> {
+        let mut info = InfoInterner::new();
+        let mut stack = Vec::new();
+        let mut root = game.root().expect("a root");
+        if let Node::Chance { n_outcomes } = game.advance(&mut root, &mut info).expect("advances") {
+            stack.push((root, n_outcomes));
+        }
+        let mut out = Vec::new();
+        while let Some((at, n)) = stack.pop() {
+            let may = game.chance_may_follow(&at);
+            out.push(may);
+            for k in (0..n).rev() {
+                let mut child = at.clone();
+                game.apply(&mut child, k, &mut info).expect("applies");
+                if let Node::Chance { n_outcomes } = game.advance(&mut child, &mut info).expect("advances") {
+                    assert!(may, "a chance node follows one that said none may");
+                    stack.push((child, n_outcomes));
+                }
+            }
+        }
+        out
+    }
+    let load = |file: &str, params: &[&str]| load_interp(file, params).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(said(&load("kuhn.gala", &[])), [true, false, false, false]);
+    assert_eq!(said(&load("leduc.gala", &[])), [[true].as_slice(), &[false; 6]].concat());
+    assert!(said(&load("liars_dice.gala", &[])).len() > 1);
+    let river = crate::games::cut_down("examples/holdem_river.gala");
+    assert_eq!(said(&load("holdem_river.gala", river)), [false]);
+    let branch = "game branch {
+        players a, b;
+        flow {
+            choose nature x in 0..2;
+            if x == 0 {
+                choose nature y in 0..2;
+            }
+            choose a m in 0..2;
+            outcome [m, -m];
+        }
+    }";
+    let game =
+        galac_compiler::driver::load_interp("branch.gala", branch.as_bytes(), &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(said(&game), [true, false]);
+}

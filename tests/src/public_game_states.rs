@@ -22,6 +22,8 @@ use crate::games::{instantiate, load_interp};
 thread_local! {
     /// The wrapper's states alive on this thread, and the most at once.
     static LIVE: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    /// The wrapper's `advance` calls on this thread.
+    static ADVANCES: Cell<u64> = const { Cell::new(0) };
 }
 
 /// A state that counts itself in [`LIVE`].
@@ -49,12 +51,14 @@ impl<S> Drop for Live<S> {
     }
 }
 
-/// A game forwarding every hook to `game`, its states counted; its donors
-/// kept by `game` in `donors` (one pushed into the walk's store per deal,
-/// empty, so that it counts the deals).
+/// A game forwarding every hook to `game`, its states and its `advance`
+/// calls counted; its donors kept by `game` in `donors` (one pushed into
+/// the walk's store per deal, empty, so that it counts the deals).
+/// [`Game::chance_may_follow`] is `game`'s where `tells`, else the default.
 struct Counted<G: Game> {
     game: G,
     donors: std::cell::RefCell<Donors<G::State>>,
+    tells: bool,
 }
 
 impl<G: Game> Game for Counted<G> {
@@ -68,7 +72,11 @@ impl<G: Game> Game for Counted<G> {
         self.game.root().map(Live::new)
     }
     fn advance(&self, s: &mut Self::State, info: &mut InfoInterner) -> Result<Node, GameError> {
+        ADVANCES.with(|a| a.set(a.get() + 1));
         self.game.advance(&mut s.0, info)
+    }
+    fn chance_may_follow(&self, s: &Self::State) -> bool {
+        !self.tells || self.game.chance_may_follow(&s.0)
     }
     fn apply(&self, s: &mut Self::State, action: u32, info: &mut InfoInterner) -> Result<(), GameError> {
         self.game.apply(&mut s.0, action, info)
@@ -157,7 +165,7 @@ const RIVER: [&str; 2] = ["oop_range=AA,KK,QQ,AKs,KQs", "ip_range=JJ,TT,99,AQs,A
 fn holds_few_states_a_deal<G: Game>(game: G, what: &str) {
     let plain = from_game(&game).unwrap_or_else(|e| panic!("{what}: {e}"));
     let deals = plain.game.states.iter().map(|s| s.labels.len()).product::<usize>();
-    let counted = Counted { game, donors: std::cell::RefCell::new(Donors::new(0)) };
+    let counted = Counted { game, donors: std::cell::RefCell::new(Donors::new(0)), tells: true };
     LIVE.with(|l| l.set((0, 0)));
     let derived = from_game(&counted).unwrap_or_else(|e| panic!("{what}: {e}"));
     let most = LIVE.with(|l| l.get().1);
@@ -169,4 +177,30 @@ fn holds_few_states_a_deal<G: Game>(game: G, what: &str) {
     let (deals, kept) = (donors.len(), donors.states_kept());
     assert!(deals > 300 && deals <= pairs, "{what}: {deals} donors for {pairs} pairs of hands");
     assert!(10 * kept < deals, "{what}: the donors keep {kept} states for {deals} deals");
+}
+
+/// The deals' enumeration advances a chance node's outcome only where
+/// another chance node may follow it ([`Game::chance_may_follow`]): on a
+/// river whose one chance node deals every pair of hands, the interpreter
+/// says none follows, and the derivation advances one state a deal fewer
+/// than where every outcome is advanced to tell, to the same public game.
+#[test]
+fn the_deals_are_not_advanced_where_no_chance_follows() {
+    let params = ["oop_range=AA,KK,AKs", "ip_range=JJ,TT,AQs"];
+    let run = |tells: bool| {
+        let game = load_interp("holdem_river.gala", &params).unwrap_or_else(|e| panic!("{e}"));
+        let mut root = game.root().expect("a root");
+        let deals = match game.advance(&mut root, &mut InfoInterner::new()).expect("advances") {
+            Node::Chance { n_outcomes } => u64::from(n_outcomes),
+            other => panic!("the river starts with {other:?}"),
+        };
+        let counted = Counted { game, donors: std::cell::RefCell::new(Donors::new(0)), tells };
+        ADVANCES.with(|a| a.set(0));
+        let derived = from_game(&counted).unwrap_or_else(|e| panic!("{e}"));
+        (derived, ADVANCES.with(Cell::get), deals)
+    };
+    let ((told, fewer, deals), (default, more, _)) = (run(true), run(false));
+    assert!(told.game == default.game && told.advanced == default.advanced);
+    assert!(deals > 50, "{deals} deals");
+    assert_eq!(more - fewer, deals, "{fewer} against {more} advances");
 }

@@ -8,7 +8,7 @@ use galac_runtime::game::Family;
 use galac_runtime::tree::{build, BuildOptions};
 
 use crate::compiled::{
-    endless, endless_calls, equal_cells, filter_steps, line_count, outcomes_at_every_limit, repeated_test,
+    endless, endless_calls, equal_cells, filter_steps, line_count, listed_moves, outcomes_at_every_limit, repeated_test,
 };
 use crate::repo_root;
 
@@ -59,6 +59,23 @@ fn step_limits_through_calls_and_builtins_equal_the_interpreters() {
     let places = step_limit_places("endless_calls", &endless_calls::Family, 1..120);
     // The limits fall on every statement of the fn, the call and the builtin.
     assert!(places.len() >= 12, "{places:?}");
+}
+
+/// A player's choice over a list a fn makes, remembered by the interpreter
+/// with the steps its evaluation took, is offered again after more work
+/// (a longer loop for a later deal): at every limit both executions stop at
+/// the same step with the same message (a remembered list whose steps no
+/// longer fit is evaluated again, and stops where it did), the fn's body
+/// among the places.
+#[test]
+fn step_limits_at_a_remembered_choice_equal_the_interpreters() {
+    let bytes = std::fs::read(repo_root().join("tests/codegen/listed_moves.gala")).expect("game file");
+    let outcomes = outcomes_at_every_limit("listed_moves.gala", &bytes, &listed_moves::Family, &[], 1..80);
+    let body = String::from_utf8_lossy(&bytes).lines().position(|l| l.contains("xs = push(xs, i);")).expect("the fn");
+    let at = format!("listed_moves.gala:{}:", body + 1);
+    let in_body = outcomes.iter().filter(|(_, e)| e.as_deref().is_some_and(|e| e.starts_with(&at))).count();
+    assert!(in_body >= 3, "{outcomes:?}");
+    assert!(outcomes.last().is_some_and(|(_, e)| e.is_none()), "the default limit builds the tree");
 }
 
 /// A loop's exit test asked again by the `if` after it is skipped in the

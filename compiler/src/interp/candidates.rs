@@ -1,7 +1,11 @@
 //! A choice's candidates in the interpreter ([`Pending`]'s): evaluated with
 //! `where` and `weight` ([`Interp::candidates`]), and kept until the
 //! choice is applied. A chance over `deal_hands` keeps its candidates as
-//! rows of interned values, not a tuple per deal.
+//! rows of interned values, not a tuple per deal. A player's choice over
+//! a list value remembers its last candidates and keys by the values of
+//! the slots its domain reads ([`super::recent::RecentChoices`]).
+
+use std::rc::Rc;
 
 use galac_runtime::game::GameError;
 use galac_runtime::ops::Odds;
@@ -9,6 +13,7 @@ use galac_runtime::value::{Encode, Rows};
 
 use super::env::{bind, Budget, Env};
 use super::eval::hand;
+use super::recent::listed_domain;
 use super::{ir, Interp, Pending, Value};
 use crate::span::Span;
 use crate::typeck::tast::{self, ChooseDomain, Pattern};
@@ -76,7 +81,59 @@ impl Interp {
         } else {
             odds.forget_weights();
         }
-        Ok(Pending { chooser, values, rows, odds })
+        Ok(Pending { chooser, values, rows, odds, key: None })
+    }
+
+    /// A player's choice's candidates and, into `key`, their choice key.
+    /// Where the domain is a list value with no `where` or `weight`
+    /// ([`listed_domain`]), the same player and the same values in the slots
+    /// it reads as one of the block's last (`Interp::recent_choices`) give
+    /// its candidates and key, and take the steps its evaluation took (the
+    /// domain is evaluated where they do not fit). The candidates are not
+    /// empty.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn player_candidates(
+        &self,
+        c: &ir::Choose,
+        block: u32,
+        chooser: u32,
+        slots: &mut [Value],
+        b: &mut Budget,
+        span: Span,
+        key: &mut Vec<u64>,
+    ) -> Result<Rc<Pending>, GameError> {
+        let reads = &self.domain_reads[block as usize];
+        let listed = listed_domain(c).zip(reads.as_deref());
+        if let Some((_, reads)) = listed {
+            let recent = self.recent_choices.borrow();
+            if let Some(pending) = recent[block as usize].recall(slots, reads, chooser, &mut b.left) {
+                key.clear();
+                key.extend_from_slice(pending.key.as_deref().unwrap_or_default());
+                return Ok(pending.clone());
+            }
+        }
+        let left = b.left;
+        let mut pending = match listed {
+            Some((e, _)) => {
+                let list = self.seq(e, &Env { vars: slots, locals: slots }, b)?;
+                let mut odds = Odds::default();
+                odds.forget_weights();
+                Pending { chooser: Some(chooser), values: (*list).clone(), rows: None, odds, key: None }
+            }
+            None => self.candidates(c, Some(chooser), slots, b, span)?,
+        };
+        let steps = left - b.left;
+        if pending.len() == 0 {
+            let who = self.ir.players.get(chooser as usize);
+            return Err(galac_runtime::ops::no_choices(who.map(String::as_str), self.loc(span)));
+        }
+        key.clear();
+        galac_runtime::info::append_choice_key(c.choice_ty, &pending.values, key);
+        let Some((_, reads)) = listed else { return Ok(Rc::new(pending)) };
+        pending.key = Some(key.clone());
+        let pending = Rc::new(pending);
+        self.recent_choices.borrow_mut()[block as usize].remember(slots, reads, chooser, steps, &pending);
+        Ok(pending)
     }
 
     /// Where the choice is nature's over `deal_hands` destructured: its
@@ -105,8 +162,11 @@ impl Interp {
             |rows: &mut Rows, range: &[Value]| -> Vec<u32> { range.iter().map(|h| rows.intern(&hand(h))).collect() };
         let (firsts, seconds) = (hands(&mut rows, &first), hands(&mut rows, &second));
         let tested = c.filter.is_some() || c.weight.is_some();
-        for (i, j, w) in pairs {
-            let w = Value::Int(w);
+        // The last weight interned and its id: the ranges' weights repeat
+        // (equal weights give one), so most deals need no lookup.
+        let mut last_weight: Option<(i64, u32)> = None;
+        for (i, j, weight) in pairs {
+            let w = Value::Int(weight);
             if tested {
                 let deal = [hand(&first[i]), hand(&second[j]), w.clone()];
                 pats.iter().zip(deal).for_each(|(p, x)| bind(p, x, slots));
@@ -114,7 +174,10 @@ impl Interp {
                     continue;
                 }
             }
-            let w = rows.intern(&w);
+            let w = match last_weight {
+                Some((last, id)) if last == weight => id,
+                _ => last_weight.insert((weight, rows.intern(&w))).1,
+            };
             rows.push_cells(&[firsts[i], seconds[j], w]);
         }
         rows.shrink_to_fit();

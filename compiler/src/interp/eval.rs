@@ -207,7 +207,7 @@ impl Interp {
         })
     }
 
-    fn seq(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<std::rc::Rc<Vec<Value>>, GameError> {
+    pub(super) fn seq(&self, e: &Expr, env: &Env, b: &mut Budget) -> Result<std::rc::Rc<Vec<Value>>, GameError> {
         match self.eval(e, env, b)? {
             Value::Seq(xs) => Ok(xs),
             Value::Int(_) => Err(self.internal(e.span, "expected a sequence")),
@@ -339,24 +339,54 @@ impl Interp {
     }
 
     /// Calls a pure fn with evaluated arguments (in a frame from
-    /// `Interp::frames`, or a new one).
+    /// `Interp::frames`, or a new one). The same call as one of the fn's
+    /// last (`Interp::recent_calls`) gives that call's result and takes its
+    /// steps without running the body, where they fit in the budget; else
+    /// the body runs (and fails where it would have).
     pub fn call_fn(&self, f: tast::FnId, args: Vec<Value>, b: &mut Budget, span: Span) -> Result<Value, GameError> {
+        let mut recent = self.recent_calls.borrow_mut();
+        let calls = &mut recent[f.0 as usize];
+        // A call inside the fn's own call (recursion) neither reads nor
+        // records: the outer call records its own arguments when it ends.
+        let outer = !calls.running();
+        if outer {
+            if let Some(v) = calls.recall(&args, &mut b.left) {
+                drop(recent);
+                self.give_back_frame(args);
+                return Ok(v);
+            }
+            calls.start(&args);
+        }
+        drop(recent);
+        let left = b.left;
+        let result = self.run_fn(f, args, b, span);
+        if outer {
+            self.recent_calls.borrow_mut()[f.0 as usize].end(result.as_ref().ok(), left - b.left);
+        }
+        result
+    }
+
+    /// Runs a fn's body on `args` (`call_fn` without its memory).
+    fn run_fn(&self, f: tast::FnId, args: Vec<Value>, b: &mut Budget, span: Span) -> Result<Value, GameError> {
         b.step(self.loc(span))?;
         let func = &self.fns[f.0 as usize];
         let mut frame = args;
         frame.resize(func.locals.len().max(frame.len()), Value::Int(0));
         let flow = self.exec_fn_block(&func.body, &mut frame, b);
-        // The frame goes back for the next call (its values dropped now;
-        // a deep recursion's frames are not all kept).
+        self.give_back_frame(frame);
+        match flow? {
+            Flow::Return(v) => Ok(v),
+            Flow::Normal => Err(self.internal(func.span, "fn ended without return")),
+        }
+    }
+
+    /// A call's frame goes back for the next call (its values dropped now;
+    /// a deep recursion's frames are not all kept).
+    fn give_back_frame(&self, mut frame: Vec<Value>) {
         frame.clear();
         let mut frames = self.frames.borrow_mut();
         if frames.len() < MAX_SPARE_FRAMES {
             frames.push(frame);
-        }
-        drop(frames);
-        match flow? {
-            Flow::Return(v) => Ok(v),
-            Flow::Normal => Err(self.internal(func.span, "fn ended without return")),
         }
     }
 

@@ -6,6 +6,7 @@ mod candidates;
 mod delta;
 mod env;
 mod eval;
+mod recent;
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -58,12 +59,24 @@ pub struct Interp {
     /// Fn call frames given back, reused by the next calls (a frame was two
     /// allocations and a reallocation a call; liar's dice calls one a leaf).
     frames: std::cell::RefCell<Vec<Vec<Value>>>,
+    /// Per fn, its last calls and results ([`recent::RecentCalls`]): a
+    /// decision's moves are one call with the same arguments at every deal.
+    recent_calls: std::cell::RefCell<Vec<recent::RecentCalls>>,
+    /// Per block, its player's choice's last candidates
+    /// ([`recent::RecentChoices`]).
+    recent_choices: std::cell::RefCell<Vec<recent::RecentChoices<Pending>>>,
+    /// Per block ending in a player's choice over a list value, the slots
+    /// its domain reads ([`recent::domain_reads`]).
+    domain_reads: Vec<Option<Vec<u32>>>,
     labeler: galac_runtime::labels::Labeler,
     /// Per block, the locals live at its start (for [`Game::position_key`]).
     live: Vec<Vec<u32>>,
     /// Per block, whether its choice's own-move record carries the offered
     /// list ([`crate::offers`]).
     remembered: Vec<bool>,
+    /// Per block, whether a run from its start may stop at a chance node
+    /// before any decision or the end ([`chance_ahead`]).
+    chance_ahead: Vec<bool>,
     /// The `evaluate` fn and the variables it takes (for [`Game::evaluate`]).
     evaluate: Option<(tast::FnId, Vec<u32>)>,
     /// The proof that one representative deal may walk the public tree
@@ -105,6 +118,10 @@ struct Pending {
     /// Nature's deals of `deal_hands`: each deal's items as a row.
     rows: Option<Rows>,
     odds: Odds,
+    /// A player's candidates' choice key ([`galac_runtime::info::choice_key`]),
+    /// where they are remembered ([`recent::RecentChoices`]): made once for
+    /// every state that offers them.
+    key: Option<Vec<u64>>,
 }
 
 impl Interp {
@@ -141,8 +158,16 @@ impl Interp {
         let remembered = crate::offers::remembered(&ir);
         let locator: Arc<SourceFile> = source.into();
         let course = crate::public::public_course_at(&ir, &locator);
+        let recent_calls = std::cell::RefCell::new(ir.fns.iter().map(|_| Default::default()).collect());
+        let recent_choices = std::cell::RefCell::new(ir.blocks.iter().map(|_| Default::default()).collect());
+        let chance_ahead = chance_ahead(&ir);
+        let domain_reads = recent::domain_reads(&ir);
         Interp {
+            domain_reads,
+            chance_ahead,
             course,
+            recent_choices,
+            recent_calls,
             live,
             remembered,
             evaluate,
@@ -291,6 +316,14 @@ impl Game for Interp {
         true
     }
 
+    /// From the chance's next block, by the flow ([`chance_ahead`]).
+    fn chance_may_follow(&self, s: &State) -> bool {
+        match &self.ir.blocks[s.block as usize].term {
+            Term::Choose(c) if c.chooser.is_none() => self.chance_ahead[c.next.0 as usize],
+            _ => true,
+        }
+    }
+
     /// The private slots' values alone, in `course.private`'s order, interned.
     fn donor(&self, state: &State, donors: &mut Donors<State>) {
         let private = self.course.as_ref().map_or(&[][..], |course| &course.private[..]);
@@ -331,7 +364,10 @@ impl Game for Interp {
             let st = if self.remembered[s.block as usize] {
                 // The record, then the offered list's key, in one buffer.
                 let record = words.len();
-                galac_runtime::info::append_choice_key(c.choice_ty, &pending.values, words);
+                match &pending.key {
+                    Some(key) => words.extend_from_slice(key),
+                    None => galac_runtime::info::append_choice_key(c.choice_ty, &pending.values, words),
+                }
                 let (chose, offered) = words.split_at(record);
                 info.push_offered(at, p, chose, offered)
             } else {
@@ -485,26 +521,49 @@ impl Interp {
                         Some(e) => Some(self.player_index(self.int(e, &env, &mut b)?, span)?),
                         None => None,
                     };
-                    let pending = self.candidates(c, chooser, &mut s.slots, &mut b, span)?;
-                    if pending.len() == 0 {
-                        let who = chooser.and_then(|p| self.ir.players.get(p as usize));
-                        return Err(ops::no_choices(who.map(String::as_str), self.loc(span)));
-                    }
-                    let n = pending.len() as u32;
-                    let node = match chooser {
-                        Some(p) => {
-                            let state = self.info_of(s, p as usize);
-                            let mut short = [0u64; 2];
-                            let key = galac_runtime::info::choice_key(c.choice_ty, &pending.values, &mut short, words);
-                            let (infoset, _) = info.infoset(p, state, key);
-                            Node::Decision { player: p, infoset, n_actions: n }
+                    let Some(p) = chooser else {
+                        let pending = self.candidates(c, chooser, &mut s.slots, &mut b, span)?;
+                        if pending.len() == 0 {
+                            return Err(ops::no_choices(None, self.loc(span)));
                         }
-                        None => Node::Chance { n_outcomes: n },
+                        let n_outcomes = pending.len() as u32;
+                        s.pending = Some(Rc::new(pending));
+                        return Ok(Some(Node::Chance { n_outcomes }));
                     };
-                    s.pending = Some(Rc::new(pending));
-                    return Ok(Some(node));
+                    let pending = self.player_candidates(c, s.block, p, &mut s.slots, &mut b, span, words)?;
+                    let state = self.info_of(s, p as usize);
+                    let (infoset, _) = info.infoset(p, state, words);
+                    let n_actions = pending.len() as u32;
+                    s.pending = Some(pending);
+                    return Ok(Some(Node::Decision { player: p, infoset, n_actions }));
                 }
             }
         }
     }
+}
+
+/// Per block, whether a run from its start may stop at a chance node
+/// before any decision or the end: whether a nature's choice is reachable
+/// through jumps, branches, reveals and payoffs alone (the least fixed
+/// point, so a loop with no choice in it reaches none).
+fn chance_ahead(ir: &ir::Program) -> Vec<bool> {
+    let mut ahead = vec![false; ir.blocks.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (b, block) in ir.blocks.iter().enumerate() {
+            let next = |to: &ir::BlockId| ahead[to.0 as usize];
+            let reaches = match &block.term {
+                Term::Choose(c) => c.chooser.is_none(),
+                Term::Jump(to) | Term::Reveal { next: to, .. } | Term::Payoff { next: to, .. } => next(to),
+                Term::Branch { then_to, else_to, .. } => next(then_to) || next(else_to),
+                Term::Outcome(_) | Term::End => false,
+            };
+            if reaches && !ahead[b] {
+                ahead[b] = true;
+                changed = true;
+            }
+        }
+    }
+    ahead
 }

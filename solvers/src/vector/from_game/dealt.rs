@@ -102,12 +102,16 @@ struct Frame<S> {
     probs: Vec<f64>,
     next: usize,
     prob: f64,
+    /// Whether an outcome may lead to another chance node
+    /// ([`Game::chance_may_follow`]): else each is a deal, not advanced.
+    chance_may_follow: bool,
 }
 
 /// The deals: the paths through the chance nodes above the first
 /// decision (depth first, each node's outcomes in order), with their
 /// probabilities. Each outcome's state is made and advanced once, to tell
-/// a deal (not at a chance node) from a chance node further down.
+/// a deal (not at a chance node) from a chance node further down, unless
+/// the game tells that none follows ([`Game::chance_may_follow`]).
 pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Result<Deals<G::State>, SolveError> {
     let (mut chances, mut deal_prob) = (Vec::<Option<(G::State, Option<Held>)>>::new(), Vec::new());
     let mut dealt = Dealt { chances: Vec::new(), runs: Vec::new(), len: 0 };
@@ -141,7 +145,8 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
     }
     // The facts of a chance node's advance are kept (its state may be);
     // a deal's are forgotten (its state is made again from its node's).
-    let mut stack = vec![Frame { at, held, kept: None, probs: root_probs, next: 0, prob: 1.0 }];
+    let chance_may_follow = game.chance_may_follow(&at);
+    let mut stack = vec![Frame { at, held, kept: None, probs: root_probs, next: 0, prob: 1.0, chance_may_follow }];
     while let Some(top) = stack.last_mut() {
         let Some(&p) = top.probs.get(top.next) else {
             let done = stack.pop().expect("a frame on top");
@@ -153,10 +158,19 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
         let k = top.next as u32;
         top.next += 1;
         let prob = top.prob * p;
-        let mut child = top.at.clone();
-        apply(game, &mut child, top.held.as_ref(), k, info)?;
-        let mark = info.mark();
-        if let Node::Chance { .. } = advance_out_of_line(game, &mut child, info)? {
+        // The outcome advanced to tell a deal from a chance node below,
+        // unless none may follow (then it is a deal).
+        let mut below = None;
+        if top.chance_may_follow {
+            let mut child = top.at.clone();
+            apply(game, &mut child, top.held.as_ref(), k, info)?;
+            let mark = info.mark();
+            match advance_out_of_line(game, &mut child, info)? {
+                Node::Chance { .. } => below = Some(child),
+                _ => info.truncate(mark),
+            }
+        }
+        if let Some(child) = below {
             let probs = chance_probs(&child);
             let held = game.hold_candidates(&child);
             if !keeps && held.is_none() {
@@ -164,10 +178,9 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
                 info.truncate(start);
                 return deals_as_states(game, info);
             }
-            stack.push(Frame { at: child, held, kept: None, probs, next: 0, prob });
+            let chance_may_follow = game.chance_may_follow(&child);
+            stack.push(Frame { at: child, held, kept: None, probs, next: 0, prob, chance_may_follow });
         } else {
-            drop(child);
-            info.truncate(mark);
             let c = *top.kept.get_or_insert_with(|| {
                 // Room for every outcome of the node at once (most are
                 // deals where one node deals them all), not grown by doubling.

@@ -171,8 +171,9 @@ impl<G: Game> Builder<'_, G> {
                 }
             };
             // Where the children are made later, `state` is kept as it is
-            // (before its `advance`) and a copy advanced.
-            let (mut state, before) = if lazy { (state.clone(), Some(state)) } else { (state, None) };
+            // (before its `advance`) and a copy advanced (not where the
+            // deals as enumerated are the parents: `reuse`).
+            let (mut state, before) = if lazy && !reuse { (state.clone(), Some(state)) } else { (state, None) };
             // The copy's facts, forgotten when only `before` is kept.
             let advanced = self.info.mark();
             let node = advance_out_of_line(game, &mut state, &mut self.info)?;
@@ -204,18 +205,15 @@ impl<G: Game> Builder<'_, G> {
                     }
                     // The children later from `parents` (only the
                     // representative's where it walks on: made now).
-                    if let Some(before) = before.filter(|_| !walks(player)) {
+                    if lazy && !walks(player) {
                         // The first deal's whole, the others' as what
                         // differs from it (or the deals: `reuse`).
                         if reuse {
                             kept += 1;
                             self.look_ahead(deal, player, state, kept == 1)?;
-                            self.info.truncate(advanced);
-                            continue;
-                        } else {
+                        } else if let Some(before) = before {
                             parents.push(game, deal, before);
                         }
-                        drop(state);
                         self.info.truncate(advanced);
                         continue;
                     }
