@@ -294,6 +294,25 @@ fn ranges_are_read_from_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Ranges that leave no deal (an empty one, one the board blocks) are a
+/// located error in the ranges' terms, exit 1, not a chance with nothing
+/// to choose.
+#[test]
+fn ranges_that_deal_nothing_say_why() {
+    let river = example("holdem_river.gala");
+    for (param, why) in [
+        ("oop_range=", "its first range has no hand"),
+        ("ip_range=2s2h,2s3s", "each of its second range's 2 hands shares a card with the board"),
+    ] {
+        let (code, _, err) = galac(&["solve", &river, "--param", param, "--iterations", "10"]);
+        assert_eq!(code, 1, "{param}: {err}");
+        assert!(
+            err.contains("holdem_river.gala:141:38: deal_hands deals no pair of hands: ") && err.contains(why),
+            "{err}"
+        );
+    }
+}
+
 /// On the turn, the answer lists no hand at a public line whose river
 /// card it holds (the deal never gives it there), and lists the others:
 /// the cut-down turn's strategy, set by set.

@@ -387,6 +387,9 @@ pub fn deal_pairs(
     let (ones, twos) = (live(first), live(second));
     // Counted before the list is made, so a deal too large fails at once.
     let n = ones.iter().map(|&i| twos.iter().filter(|&&j| !meets(&first[i].0, &second[j].0)).count()).sum();
+    if n == 0 {
+        return Err(no_deal([(first.len(), ones.len()), (second.len(), twos.len())], at));
+    }
     make_items(left, n, limit, at)?;
     let mut out = Vec::with_capacity(n);
     for &i in &ones {
@@ -397,6 +400,27 @@ pub fn deal_pairs(
         }
     }
     Ok(out)
+}
+
+/// Why [`deal_pairs`] deals no pair, from each range's hands and those of
+/// them that share no card with the board: a range is empty, or every hand
+/// of one meets the board, or every pair shares a card. A deal of nothing
+/// would leave the game no first move; said here, in the ranges' terms.
+#[cold]
+#[inline(never)]
+fn no_deal(ranges: [(usize, usize); 2], at: impl At) -> GameError {
+    let hands = |which: &str, n: usize| match n {
+        1 => format!("its {which} range's one hand"),
+        n => format!("each of its {which} range's {n} hands"),
+    };
+    let why = match ranges {
+        [(0, _), _] => "its first range has no hand".to_string(),
+        [_, (0, _)] => "its second range has no hand".to_string(),
+        [(n, 0), _] => format!("{} shares a card with the board", hands("first", n)),
+        [_, (n, 0)] => format!("{} shares a card with the board", hands("second", n)),
+        _ => "each hand of its first range shares a card with each hand of its second".to_string(),
+    };
+    other(format!("deal_hands deals no pair of hands: {why}"), at)
 }
 
 /// One dealt pair of hands and its weight, as generated code holds it.

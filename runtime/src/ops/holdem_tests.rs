@@ -158,6 +158,25 @@ fn hands_are_dealt_jointly_with_card_removal() {
     assert!(deal_pairs(&first, &second, &board, &mut few, 3, AT).is_err());
 }
 
+/// A deal of no pair is an error that says why, in the ranges' terms: an
+/// empty range, a range the board blocks, or two ranges that block each
+/// other.
+#[test]
+fn a_deal_of_no_pair_says_why() {
+    let h = |a: usize, b: usize| (vec![card(a), card(b)], 1);
+    let why = |first: &[(Vec<i64>, i64)], second: &[(Vec<i64>, i64)]| {
+        let mut left = 100;
+        deal_pairs(first, second, &[card(5)], &mut left, 100, AT).unwrap_err().to_string()
+    };
+    assert!(why(&[], &[h(0, 1)]).contains("first range has no hand"));
+    assert!(why(&[h(0, 1)], &[]).contains("second range has no hand"));
+    assert!(
+        why(&[h(5, 1), h(2, 5)], &[h(0, 1)]).contains("each of its first range's 2 hands shares a card with the board")
+    );
+    assert!(why(&[h(0, 1)], &[h(4, 5)]).contains("its second range's one hand shares a card with the board"));
+    assert!(why(&[h(0, 1)], &[h(1, 2), h(0, 3)]).contains("each hand of its first range shares a card"));
+}
+
 /// The evaluator's tables are rs_poker's values re-keyed by the deck's card
 /// numbers: on hands of 5, 6 and 7 cards drawn by a fixed sequence (every
 /// flush and straight flush of a suit besides), `hand_rank` equals rs_poker's
