@@ -146,7 +146,12 @@ fn start<G: Game>(game: &G, req: &Request, later: crate::Maker<G>) -> Result<Sta
         let opts = req.limits.build_options(later.is_none());
         let threads = req.limits.threads_or_all();
         let built = match later {
-            Some(make) if threads > 1 && !galac_runtime::tree::looks_smaller_than(game, crate::PARALLEL_MIN_NODES) => {
+            // A tree not small for the check is not small for two threads
+            // either (`PARALLEL_MIN_NODES` is below `CHECK_TREE_NODES`).
+            Some(make)
+                if threads > 1
+                    && (!small || !galac_runtime::tree::looks_smaller_than(game, crate::PARALLEL_MIN_NODES)) =>
+            {
                 galac_runtime::tree::build_parallel_own(make, &opts, threads)
             }
             _ => galac_runtime::tree::build_own(game, &opts),
