@@ -13,10 +13,12 @@ use galac_runtime::ids::{IdVec, InfosetId, NodeId, PlayerId};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::tree::{build, build_own, BuildOptions, NodeView, Tree};
 use galac_solvers::best_response::evaluate;
-use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Variant};
+use galac_solvers::double_oracle::{
+    solve_game, solve_game_certified, Candidate, DefaultStrategy, DoOptions, DoSolution, Variant,
+};
 use galac_solvers::lp::{self, Backend};
 use galac_solvers::sequence_form::SequenceForm;
-use galac_solvers::solver::RunToEnd;
+use galac_solvers::solver::{RunToEnd, SolveError};
 use galac_solvers::Profile;
 
 use crate::repo_root;
@@ -48,6 +50,11 @@ pub(crate) fn check_game<G: Game>(game: &G, what: &str) -> Option<Vec<Checked>> 
         let sol = solve_game(game, &mut interner, &options, &mut RunToEnd)
             .unwrap_or_else(|e| panic!("{what} (do-{}): {e}", variant.name()));
         check_answer(&tree, &sol, lp_value, &format!("{what} (do-{})", variant.name()));
+        // Certified on the tree instead, the run answers as exactly.
+        let mut certify = certifier(&tree);
+        let certified = solve_game_certified(game, &mut interner, &options, &mut RunToEnd, Some(&mut certify))
+            .unwrap_or_else(|e| panic!("{what} (do-{}, certified on the tree): {e}", variant.name()));
+        check_answer(&tree, &certified, lp_value, &format!("{what} (do-{}, certified on the tree)", variant.name()));
         let last = sol.iterations.last().expect("an iteration");
         out.push(Checked {
             sequences: last.sequences,
@@ -71,6 +78,16 @@ pub(crate) fn check_answer(tree: &Tree, sol: &DoSolution, lp_value: f64, what: &
     assert!((eval.values[0] - lp_value).abs() <= tol.max(1e-9), "{what}: value {} != LP {lp_value}", eval.values[0]);
     assert!((sol.upper - eval.best_response[0]).abs() <= tol, "{what}: upper bound");
     assert!((sol.lower - (c - eval.best_response[1])).abs() <= tol, "{what}: lower bound");
+}
+
+/// A certifier on `tree` ([`galac_solvers::double_oracle::Certifier`]):
+/// each player's best-response value to the candidate's profile, by the
+/// tree's evaluator.
+fn certifier(tree: &Tree) -> impl FnMut(&Candidate<'_>) -> Result<[f64; 2], SolveError> + '_ {
+    |candidate| {
+        let eval = evaluate(tree, &candidate.profile(tree)?);
+        Ok([eval.best_response[0], eval.best_response[1]])
+    }
 }
 
 fn first_leaf(tree: &Tree) -> NodeId {
@@ -327,6 +344,53 @@ fn pruning_with_the_payoffs_met_is_certified() {
     assert_eq!((sol.lower, sol.upper), (5.0, 5.0));
     let caught = sol.iterations.iter().any(|it| it.certified && it.added[0] > 0);
     assert!(caught, "a certifying search added the pruned sequence: {:?}", sol.iterations);
+    // Certified on the tree, the pruned bounds are found open there: the
+    // run's own unpruned searches then certify (the certifier is not
+    // asked again), find the sequence and go on to the same answer.
+    let (tree, mut interner, _) = build_own(&game, &BuildOptions::default()).expect("builds");
+    let (mut asked, mut certify) = (0, certifier(&tree));
+    let mut counted = |c: &Candidate<'_>| {
+        asked += 1;
+        certify(c)
+    };
+    let on_tree = solve_game_certified(&game, &mut interner, &DoOptions::default(), &mut RunToEnd, Some(&mut counted))
+        .expect("solves");
+    assert_eq!(asked, 1, "asked once, and found the gap open");
+    assert!(!on_tree.tree_certified);
+    assert_eq!(curve(&on_tree), curve(&sol));
+}
+
+/// Each iteration's bounds, sizes, additions and kind, without timings.
+#[allow(clippy::type_complexity)]
+fn curve(sol: &DoSolution) -> Vec<(Option<f64>, Option<f64>, [usize; 2], [usize; 2], bool)> {
+    sol.iterations.iter().map(|it| (it.lower, it.upper, it.sequences, it.added, it.certified)).collect()
+}
+
+/// On Leduc (seeded as `solve` seeds it, and from the paper's start) the
+/// run's pruned bounds are certified by the tree's evaluation: it ends
+/// there, after as many iterations as its own unpruned searches would
+/// take, with the same bounds, having explored no more of the game.
+#[test]
+fn a_certifier_on_the_tree_ends_the_run() {
+    let game = crate::trees::example("leduc.gala", &[]);
+    for seeded in [false, true] {
+        let (tree, mut interner, _) = build_own(&game, &BuildOptions::default()).expect("builds");
+        let mut options = DoOptions::default();
+        if seeded {
+            options.seed = galac_app::registry::double_oracle::cfr_support(&tree, 100).expect("runs");
+        }
+        let own = solve_game(&game, &mut interner, &options, &mut RunToEnd).expect("solves");
+        let mut certify = certifier(&tree);
+        let on_tree =
+            solve_game_certified(&game, &mut interner, &options, &mut RunToEnd, Some(&mut certify)).expect("solves");
+        assert!(on_tree.tree_certified && !own.tree_certified, "seeded: {seeded}");
+        assert_eq!(on_tree.iterations.len(), own.iterations.len(), "seeded: {seeded}");
+        assert!((on_tree.lower - own.lower).abs() < 1e-12 && (on_tree.upper - own.upper).abs() < 1e-12);
+        assert!(on_tree.explored <= own.explored);
+        // Leduc's value (OpenSpiel's, docs/language.md): -0.0856064.
+        assert!((on_tree.lower + 0.0856064).abs() < 1e-6, "value {}", on_tree.lower);
+        check_answer(&tree, &on_tree, on_tree.lower, &format!("leduc, seeded: {seeded}"));
+    }
 }
 
 /// Seeded starts (`DoOptions::seed`). With every action seeded the first

@@ -304,9 +304,12 @@ fn a_tree_built_without_labels_adopts_a_second_builds() {
     assert!(tree.infoset_label(InfosetId(0)).is_empty());
     let smaller = example("leduc.gala", &["ranks=4"]);
     let other = labelled(&smaller);
-    assert!(tree.adopt_labels(other).unwrap_err().contains("differs"));
+    assert!(tree.labels_of(other).err().expect("another game's").contains("differs"));
+    // Labels checked against another tree are refused.
+    let other_labels = tree_of(&smaller).labels_of(labelled(&smaller)).expect("its own");
+    assert!(tree.adopt_labels(other_labels).unwrap_err().contains("another tree's"));
     assert!(tree.infoset_label(InfosetId(0)).is_empty());
-    tree.adopt_labels(labelled(&game)).expect("the same tree");
+    tree.adopt_labels(tree.labels_of(labelled(&game)).expect("the same tree")).expect("no labels yet");
     for set in tree.infosets.keys() {
         assert!(!tree.infoset_label(set).is_empty());
         assert_eq!(tree.infoset_label(set), want.infoset_label(set));
@@ -318,7 +321,8 @@ fn a_tree_built_without_labels_adopts_a_second_builds() {
         assert!(!tree.chance_outcome_labels(n).is_empty());
         assert_eq!(tree.chance_outcome_labels(n), want.chance_outcome_labels(n));
     }
-    assert!(tree.adopt_labels(labelled(&game)).unwrap_err().contains("already"));
+    let again = tree.labels_of(labelled(&game)).expect("the same tree");
+    assert!(tree.adopt_labels(again).unwrap_err().contains("already"));
 }
 
 /// A one-player game whose sets carry the labels and actions given:

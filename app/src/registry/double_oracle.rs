@@ -9,15 +9,18 @@ use galac_runtime::game::Game;
 use galac_runtime::ids::{IdVec, InfosetId};
 use galac_runtime::info::InfoInterner;
 use galac_solvers::best_response::Evaluator;
-use galac_solvers::double_oracle::{solve_game, DefaultStrategy, DoOptions, DoSolution, Iteration, Variant};
+use galac_solvers::double_oracle::{
+    solve_game_certified, Certifier, DefaultStrategy, DoOptions, DoSolution, Iteration, Variant,
+};
 use galac_solvers::lp::LpError;
 use galac_solvers::solver::{Control, Progress, SolveError};
 
+use super::do_check::{self, checked_with_labels, labels_meanwhile, Checked, EvaluatorSlot};
 use super::do_curve::{curve_as_it_goes, curve_csv};
 use super::harness::{Harness, StopArgs};
 use super::lp::LpArgs;
 use super::solved::{fields, with_hint};
-use crate::report::{unique_labels, Report, SolveJson, Strategy, SOLVE_SCHEMA};
+use crate::report::{Report, SolveJson, Strategy, SOLVE_SCHEMA};
 use crate::{Format, LimitArgs};
 
 /// What an interrupted run says (it ends with status 130).
@@ -170,42 +173,6 @@ fn start<G: Game>(game: &G, req: &Request, later: crate::Maker<G>) -> Result<Sta
     Ok(Start { tree, interner, tree_seconds, seed, default, warm_seconds: clock.elapsed().as_secs_f64() })
 }
 
-/// Runs `oracle` on this thread while another builds the game's tree again
-/// with labels (from a copy `make` makes, numbering its sets as the first
-/// build did), for [`galac_runtime::tree::Tree::adopt_labels`]: the labels
-/// of a large tree are much of its build, and the oracle leaves the second
-/// core idle (docs/perf/double-oracle.md, "Two cores"). That thread then
-/// makes the check's evaluator of `tree` (its preorder and each player's
-/// sets: a function of the tree alone), which the answer's check would
-/// otherwise make after the oracle. The second build is stopped if the
-/// oracle fails; no labelled tree if `make` makes no game.
-#[allow(clippy::type_complexity)]
-fn labels_meanwhile<G: Game, R>(
-    make: &(dyn Fn() -> Option<G> + Sync),
-    req: &Request,
-    tree: &galac_runtime::tree::Tree,
-    oracle: impl FnOnce() -> Result<R, SolveError>,
-) -> (Result<R, SolveError>, Option<Result<galac_runtime::tree::Tree, String>>, Option<Evaluator>) {
-    let cancel = galac_runtime::cancel::Cancel::new();
-    let opts = galac_runtime::tree::BuildOptions { cancel: Some(cancel.clone()), ..req.limits.build_options(true) };
-    let threads = req.limits.threads_or_all();
-    std::thread::scope(|s| {
-        let labels = s.spawn(|| {
-            let labelled = make().map(|game| {
-                galac_runtime::tree::build_own(&game, &opts).map(|(tree, _, _)| tree).map_err(|e| e.to_string())
-            });
-            let evaluator = (!cancel.is_cancelled()).then(|| Evaluator::with_threads(tree, threads));
-            (labelled, evaluator)
-        });
-        let result = oracle();
-        if result.is_err() {
-            cancel.cancel(Reason::Interrupted);
-        }
-        let (labelled, evaluator) = labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (result, labelled, evaluator)
-    })
-}
-
 /// Whether the default strategy is the warm start's CFR+ average
 /// (`--do-default`, by default with `--warm-start-cfr`).
 fn default_is_cfr(d: &DoArgs) -> bool {
@@ -336,12 +303,21 @@ fn solve_with<G: Game, T>(
     if let Some(path) = req.curve.filter(|p| *p != std::path::Path::new("-")) {
         harness.each = Some(curve_as_it_goes(path));
     }
-    let (result, labelled, evaluator) = match (later, &tree) {
-        (Some(make), Some(tree)) => {
-            labels_meanwhile(make, req, tree, || solve_game(game, &mut interner, &options, &mut harness))
+    // With the tree, the oracle's bounds are certified by the answer's
+    // check on it (`do_check::certifier`), made once.
+    let slot = EvaluatorSlot::default();
+    let mut certified = None;
+    let (result, labelled) = {
+        let threads = req.limits.threads_or_all();
+        let mut certify = tree.as_ref().map(|tree| do_check::certifier(tree, &slot, threads, &mut certified));
+        let certifier = certify.as_mut().map(|c| c as Certifier<'_>);
+        let oracle = || solve_game_certified(game, &mut interner, &options, &mut harness, certifier);
+        match (later, &tree) {
+            (Some(make), Some(tree)) => labels_meanwhile(make, req, tree, &slot, oracle),
+            _ => (oracle(), None),
         }
-        _ => (solve_game(game, &mut interner, &options, &mut harness), None, None),
     };
+    let evaluator = slot.into_inner().unwrap_or_else(|e| e.into_inner());
     if let (Ok(_), Some(tree), Some(labelled)) = (&result, &mut tree, labelled) {
         tree.adopt_labels(labelled?)?;
     }
@@ -350,7 +326,8 @@ fn solve_with<G: Game, T>(
     // through `&mut dyn FnMut`, once.
     let mut show = Some(show);
     let mut shown = None;
-    let run = Run { result, tree: tree.as_ref(), evaluator, options: &options, variant, tree_seconds, warm_seconds };
+    let check = (evaluator, certified);
+    let run = Run { result, tree: tree.as_ref(), check, options: &options, variant, tree_seconds, warm_seconds };
     report(game.info(), run, req, &mut |answer| shown = show.take().map(|show| show(answer)))?;
     Ok(shown.expect("report shows the answer once it is made"))
 }
@@ -360,8 +337,9 @@ struct Run<'a> {
     result: Result<DoSolution, SolveError>,
     /// The full tree, when it was built.
     tree: Option<&'a galac_runtime::tree::Tree>,
-    /// The check's evaluator of `tree`, when it was made beside the oracle.
-    evaluator: Option<Evaluator>,
+    /// The check's evaluator of `tree`, when it was made beside the oracle,
+    /// and the check the oracle's certifier made last.
+    check: (Option<Evaluator>, Option<Checked>),
     options: &'a DoOptions,
     variant: Variant,
     tree_seconds: f64,
@@ -376,7 +354,7 @@ fn report(
     req: &Request,
     show: &mut dyn FnMut(Shown<'_, '_>),
 ) -> Result<(), String> {
-    let Run { result, tree, evaluator, options, variant, tree_seconds, warm_seconds } = run;
+    let Run { result, tree, check, options, variant, tree_seconds, warm_seconds } = run;
     let d = req.args;
     let interrupted = options.cancel.as_ref().and_then(|c| c.reason()) == Some(&Reason::Interrupted);
     let sol = result.map_err(|e| match e {
@@ -409,8 +387,7 @@ fn report(
     // it is written ([`Report::labels`]); JSON holds every set's.
     let whole = req.format == Format::Json || req.out.is_some();
     let threads = req.limits.threads_or_all();
-    let evaluator = evaluator.unwrap_or_else(|| Evaluator::with_threads(tree, threads));
-    let (labels, profile, eval) = checked_with_labels(&sol, tree, whole, evaluator, threads)?;
+    let (labels, profile, eval) = checked_with_labels(&sol, tree, whole, check, threads)?;
     let mut phases = phases(&sol);
     if d.warm_start_cfr.is_some() {
         phases.insert(0, ("warm start (cfr+)", warm_seconds));
@@ -434,38 +411,6 @@ fn report(
     };
     show(Shown::Report(&report));
     Ok(())
-}
-
-/// The answer on `tree`: its sets' unique labels when `whole` asks for
-/// them, its profile and the profile's exact check by `evaluator` (of
-/// `tree`). With two threads the labels are made while the profile is
-/// made and checked: neither reads the other.
-#[allow(clippy::type_complexity)]
-fn checked_with_labels(
-    sol: &DoSolution,
-    tree: &galac_runtime::tree::Tree,
-    whole: bool,
-    mut evaluator: Evaluator,
-    threads: usize,
-) -> Result<(Option<IdVec<InfosetId, String>>, galac_solvers::Profile, galac_solvers::best_response::Evaluation), String>
-{
-    let mut checked = || {
-        let profile = sol.profile(tree).map_err(|e| e.to_string())?;
-        let eval = evaluator.evaluate(tree, &profile);
-        Ok::<_, String>((profile, eval))
-    };
-    let labels = || whole.then(|| unique_labels(tree));
-    let (labels, checked) = if threads > 1 && whole {
-        std::thread::scope(|s| {
-            let labels = s.spawn(labels);
-            let checked = checked();
-            (labels.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), checked)
-        })
-    } else {
-        (labels(), checked())
-    };
-    let (profile, eval) = checked?;
-    Ok((labels, profile, eval))
 }
 
 /// Seconds in each phase over the whole run.

@@ -9,6 +9,7 @@
 //! row (plus, with flags of its own, a field of [`Flags`]) in this file.
 
 pub mod cfr;
+mod do_check;
 mod do_curve;
 pub mod double_oracle;
 pub mod harness;

@@ -20,7 +20,7 @@ mod validate;
 
 pub use build::Shard;
 pub use estimate::{estimate, looks_smaller_than, Estimate};
-pub use nodes::{Infoset, NodeView, Stats, Tree, CHANCE, DECISION, TERMINAL};
+pub use nodes::{Infoset, NodeView, Stats, Tree, TreeLabels, CHANCE, DECISION, TERMINAL};
 pub use options::{BuildError, BuildOptions};
 pub use parallel::{MakeScratch, Scratch};
 pub use saved::{load, save, LoadError, FORMAT_VERSION};

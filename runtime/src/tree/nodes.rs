@@ -84,6 +84,16 @@ pub struct Tree {
     pub(super) build_bytes: u64,
 }
 
+/// A tree's labels, taken from a second build of it ([`Tree::labels_of`])
+/// for [`Tree::adopt_labels`], without that build's nodes.
+pub struct TreeLabels {
+    set_labels: SetLabels,
+    chance_labels: Vec<String>,
+    /// The chance nodes, with where their outcomes' labels start.
+    chances: Vec<ChanceNode>,
+    label_bytes: u64,
+}
+
 /// A node as [`Tree::node`] sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeView {
@@ -204,31 +214,54 @@ impl Tree {
         self.set_labels.actions(set.0)
     }
 
-    /// Takes the labels of `donor` into this tree, built without labels:
-    /// `donor` is the same game's tree built again with them (the same
-    /// nodes, sets and chance nodes in the same order, as one game's
-    /// builds on one thread are), so that a caller who needs the tree early
-    /// builds the labels on another thread meanwhile (the double oracle's
-    /// seeded run: docs/perf/double-oracle.md). An error, leaving this tree
-    /// as it was, if the two differ in shape or this one has labels.
-    pub fn adopt_labels(&mut self, donor: Tree) -> Result<(), String> {
+    /// The labels of `donor`, the same game's tree built again with them
+    /// (the same nodes, sets and chance nodes in the same order, as one
+    /// game's builds on one thread are), for [`Tree::adopt_labels`]: a
+    /// caller who needs this tree early builds the labels on another thread
+    /// meanwhile (the double oracle's seeded run: docs/perf/double-oracle.md)
+    /// and lets go of `donor`'s nodes as soon as they are checked. An error
+    /// if the two differ in shape.
+    pub fn labels_of(&self, donor: Tree) -> Result<TreeLabels, String> {
         let same_sets =
             self.infosets.len() == donor.infosets.len()
                 && self.infosets.iter().zip(donor.infosets.iter()).all(|(a, b)| {
                     (a.player, a.index_in_player, a.n_actions) == (b.player, b.index_in_player, b.n_actions)
                 });
-        let same_chances = self.chances.len() == donor.chances.len()
-            && self.chances.iter().zip(&donor.chances).all(|(a, b)| (a.start, a.n) == (b.start, b.n));
-        if !(same_sets && same_chances && self.data == donor.data && self.first_child == donor.first_child) {
+        if !(same_sets
+            && self.same_chances(&donor.chances)
+            && self.data == donor.data
+            && self.first_child == donor.first_child)
+        {
             return Err("the tree built again for its labels differs from the first build".into());
         }
+        Ok(TreeLabels {
+            set_labels: donor.set_labels,
+            chance_labels: donor.chance_labels,
+            chances: donor.chances,
+            label_bytes: donor.label_bytes,
+        })
+    }
+
+    /// Whether `chances` are this tree's chance nodes, outcome for outcome.
+    fn same_chances(&self, chances: &[ChanceNode]) -> bool {
+        self.chances.len() == chances.len()
+            && self.chances.iter().zip(chances).all(|(a, b)| (a.start, a.n) == (b.start, b.n))
+    }
+
+    /// Takes `labels` ([`Tree::labels_of`] this tree) into this tree, built
+    /// without labels. An error, leaving this tree as it was, if it has
+    /// labels or `labels` are another tree's.
+    pub fn adopt_labels(&mut self, labels: TreeLabels) -> Result<(), String> {
         if !self.set_labels.is_empty() || !self.chance_labels.is_empty() {
             return Err("the tree already has labels".into());
         }
-        self.set_labels = donor.set_labels;
-        self.chance_labels = donor.chance_labels;
-        self.chances = donor.chances;
-        self.label_bytes = donor.label_bytes;
+        if labels.set_labels.len() != self.infosets.len() || !self.same_chances(&labels.chances) {
+            return Err("the labels are another tree's".into());
+        }
+        self.set_labels = labels.set_labels;
+        self.chance_labels = labels.chance_labels;
+        self.chances = labels.chances;
+        self.label_bytes = labels.label_bytes;
         Ok(())
     }
 

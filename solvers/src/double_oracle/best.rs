@@ -71,6 +71,21 @@ impl Bests {
         }
     }
 
+    /// Both bests' responses are worth `responses` (per player `p`: the
+    /// opponent's response to `p`'s best), found unpruned.
+    pub(super) fn certified(&mut self, responses: [f64; 2]) {
+        for (b, r) in self.best.iter_mut().zip(responses) {
+            if let Some(b) = b {
+                (b.response, b.exact) = (r, true);
+            }
+        }
+    }
+
+    /// The answer's strategies, as [`Self::into_strategies`] would give them.
+    pub(super) fn answer<'a>(&'a self, current: &'a [Extended; 2]) -> [&'a Extended; 2] {
+        [0, 1].map(|p| self.best[p].as_ref().map_or(&current[p], |b| &b.strategy))
+    }
+
     /// Whether both players have a best and both values are exact.
     pub(super) fn exact(&self) -> bool {
         self.best.iter().all(|b| b.as_ref().is_some_and(|b| b.exact))

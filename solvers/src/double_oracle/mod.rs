@@ -35,7 +35,8 @@
 //! bound is the largest payoff met so far, as the game declares none, so
 //! a run that would stop on pruned bounds first recomputes both with the
 //! unpruned search ([`brs`]), and the bests' too, and stops only if those
-//! agree; the returned bounds are always unpruned ones.
+//! agree; the returned bounds are always unpruned ones. A caller holding
+//! the full tree may certify them there instead ([`certify`]).
 //!
 //! Variants (the paper's player selection): both players every iteration
 //! (DO-B), alternating (DO-SA), or the player whose bound is further from
@@ -48,6 +49,8 @@ mod best;
 mod bnb;
 /// Best responses on the full game.
 mod brs;
+/// The answer on a full tree, and its certification there.
+mod certify;
 /// Play where the restricted game defines nothing.
 mod default_strategy;
 /// The explored nodes.
@@ -73,8 +76,9 @@ use crate::lp::{self, Backend, WarmBasis};
 use crate::solver::{Control, Observer, Progress, SolveError};
 use crate::Profile;
 use best::Bests;
+pub use certify::{Candidate, Certifier};
 pub use default_strategy::DefaultStrategy;
-use lazy::{Arena, Explorer, Kind, NONE};
+use lazy::{Arena, Explorer, Kind};
 pub use options::{DoOptions, Variant};
 pub use restricted::Extended;
 use restricted::Restricted;
@@ -148,6 +152,9 @@ pub struct DoSolution {
     pub simplex_iterations: i64,
     /// The LP backends the restricted games used, in the order first used.
     pub lp_backends: Vec<Backend>,
+    /// The run ended on its certifier's evaluation of these strategies
+    /// ([`solve_game_certified`]), not on its own unpruned searches.
+    pub tree_certified: bool,
 }
 
 impl DoSolution {
@@ -160,31 +167,8 @@ impl DoSolution {
     /// the interner the run used (so that set ids agree); the default
     /// strategy where the restricted game defines nothing.
     pub fn profile(&self, tree: &Tree) -> Result<Profile, SolveError> {
-        let mut profile = Profile::uniform(tree);
-        for (set, info) in tree.infosets.iter_enumerated() {
-            let probs = profile.probs_mut(set);
-            probs.fill(0.0);
-            let p = info.player.index();
-            match self.set_slots.get(set.index()) {
-                Some(&(first, n)) if first != NONE && p < 2 => {
-                    if n != info.n_actions {
-                        return Err(SolveError::Unsupported {
-                            solver: "the double oracle",
-                            reason: "the tree was not built with the run's information sets".into(),
-                        });
-                    }
-                    for (a, x) in probs.iter_mut().enumerate() {
-                        *x = self.strategies[p].prob(set.0, first, a as u32);
-                    }
-                }
-                // A two-player game: `p` is 0 or 1.
-                _ => {
-                    let default = &self.strategies[p.min(1)];
-                    probs.iter_mut().enumerate().for_each(|(a, x)| *x = default.default_prob(set.0, a as u32));
-                }
-            }
-        }
-        Ok(profile)
+        let [s0, s1] = &self.strategies;
+        Candidate { strategies: [s0, s1], set_slots: &self.set_slots }.profile(tree)
     }
 }
 
@@ -197,6 +181,20 @@ pub fn solve_game<G: Game>(
     interner: &mut InfoInterner,
     options: &DoOptions,
     observer: &mut dyn Observer,
+) -> Result<DoSolution, SolveError> {
+    solve_game_certified(game, interner, options, observer, None)
+}
+
+/// [`solve_game`], whose pruned bounds, when they say the run may stop,
+/// are certified by `certifier` (see [`certify`]): the run stops if the
+/// exact values it gives for the answer still close the gap, and else
+/// certifies them by its own unpruned searches, as without one.
+pub fn solve_game_certified<G: Game>(
+    game: &G,
+    interner: &mut InfoInterner,
+    options: &DoOptions,
+    observer: &mut dyn Observer,
+    mut certifier: Option<Certifier<'_>>,
 ) -> Result<DoSolution, SolveError> {
     let start = Instant::now();
     let default = Arc::new(options.default.clone());
@@ -229,11 +227,28 @@ pub fn solve_game<G: Game>(
     // a certifying iteration answers strategies already answered, so adding
     // nothing then means a stall only if it did before too.
     let mut was_quiet = false;
+    // Whether the bounds to certify close the gap (the certifier is asked
+    // only then), and whether its values ended the run.
+    let (mut closes, mut tree_certified) = (false, false);
     loop {
         if galac_runtime::cancel::requested(options.cancel.as_ref()) {
             return Err(SolveError::Cancelled);
         }
-        let mut it = run.iteration(iterations.len() as u64 + 1, certify)?;
+        let number = iterations.len() as u64 + 1;
+        let mut on_tree = None;
+        if let (true, Some(c)) = (certify && closes, certifier.as_deref_mut()) {
+            on_tree = run.certified_by(c, number)?;
+            // The exact values leave a gap: the run's own unpruned
+            // searches certify from now on, and find what to add.
+            if on_tree.is_none() {
+                certifier = None;
+            }
+        }
+        let tree = on_tree.is_some();
+        let mut it = match on_tree {
+            Some(it) => it,
+            None => run.iteration(number, certify)?,
+        };
         it.seconds = start.elapsed().as_secs_f64();
         if let (true, Some(prev)) = (it.nodes == 0, iterations.last()) {
             // A certifying iteration after sequences were added has no
@@ -255,8 +270,12 @@ pub fn solve_game<G: Game>(
         let converged = gap.is_some_and(|g| g <= run.tolerance());
         stop |= control == Control::Stop || iterations.len() as u64 >= options.max_iterations;
         let quiet = run.quiet == [true, true] && (!certify || was_quiet);
+        if tree {
+            tree_certified = true;
+            break;
+        }
         if (converged || quiet || stop) && !exact {
-            (certify, was_quiet) = (true, quiet);
+            (certify, was_quiet, closes) = (true, quiet, converged);
             continue;
         }
         certify = false;
@@ -272,7 +291,9 @@ pub fn solve_game<G: Game>(
             break;
         }
     }
-    run.finish(iterations, stopped, stalled)
+    let mut sol = run.finish(iterations, stopped, stalled)?;
+    sol.tree_certified = tree_certified;
+    Ok(sol)
 }
 
 /// The state of a run between iterations.
@@ -540,7 +561,7 @@ impl<G: Game> Run<'_, '_, G> {
         let current = std::mem::take(&mut self.strategies);
         self.strategies = std::mem::take(&mut self.bests).into_strategies(current);
         let arena = &self.ex.arena;
-        let set_slots = arena.sets.iter().map(|s| s.map_or((NONE, 0), |s| (s.first_slot, s.n_actions))).collect();
+        let set_slots = certify::set_slots(arena);
         let mut labelled = Vec::new();
         if self.options.labels {
             for set in 0..self.ex.arena.sets.len() as u32 {
@@ -569,6 +590,7 @@ impl<G: Game> Run<'_, '_, G> {
             lp_starts: [self.warm.warm, self.warm.cold],
             simplex_iterations: self.warm.iterations,
             lp_backends: self.backends,
+            tree_certified: false,
         })
     }
 }
