@@ -101,6 +101,9 @@ pub(super) struct Draft {
     /// `from_game` keeps each list of deals once, shared by the decisions.
     pub decisions: Vec<(u32, Rc<Vec<u32>>, Vec<u32>)>,
     pub chances: Vec<ChanceDraft>,
+    /// The outcomes of `chances` checked so far, by address (each kept
+    /// alive there).
+    checked: rustc_hash::FxHashSet<*const Vec<Allowed>>,
     /// Per public leaf: (node, its entry in `tables`). Leaves that pay
     /// the same per deal (a representative walk's memo) share an entry, so
     /// memory grows with the distinct payoffs, not the leaves.
@@ -129,6 +132,7 @@ impl Draft {
             set_node: Vec::new(),
             decisions: Vec::new(),
             chances: Vec::new(),
+            checked: Default::default(),
             leaves: Vec::new(),
             tables: Vec::new(),
             patterns: Default::default(),
@@ -217,20 +221,54 @@ impl Draft {
         let index = if values.len() <= 1 << 8 {
             let bytes: Vec<u8> = met.iter().map(|&i| rank[i as usize] as u8).collect();
             drop(met);
-            Index::Bytes(match self.patterns.get(bytes.as_slice()) {
-                Some(shared) => shared.clone(),
-                None => {
-                    let new: Rc<[u8]> = bytes.into();
-                    self.patterns.insert(new.clone());
-                    new
-                }
-            })
+            Index::Bytes(self.pattern(bytes))
         } else {
             met.iter_mut().for_each(|i| *i = rank[*i as usize]);
             Index::Words(met)
         };
         self.tables.push(Pays::Deals { deals, values, index });
         Ok(self.tables.len() as u32 - 1)
+    }
+
+    /// [`Draft::deals_table`] of deals whose payoffs are one of three
+    /// (a showdown's comparison outcomes): per deal its outcome's index
+    /// into `pays` (`outcomes`, made the table's bytes in place). The same
+    /// table as listing each deal's payoffs, at a byte's cost a deal.
+    pub fn outcome_table(
+        &mut self,
+        id: u32,
+        deals: Rc<Vec<u32>>,
+        mut outcomes: Vec<u8>,
+        pays: [Option<[i64; 2]>; 3],
+    ) -> Result<u32, SolveError> {
+        debug_assert_eq!(outcomes.len(), deals.len());
+        // Player 0's amounts, checked zero-sum, then each outcome's rank
+        // among the distinct ones.
+        let mut amount = [None; 3];
+        for (a, pay) in amount.iter_mut().zip(pays) {
+            *a = pay.map(|pay| self.zero_sum(id, pay)).transpose()?;
+        }
+        let mut values: Vec<i64> = amount.iter().flatten().copied().collect();
+        values.sort_unstable();
+        values.dedup();
+        let rank = amount.map(|a| a.map_or(u8::MAX, |a| values.partition_point(|&v| v < a) as u8));
+        outcomes.iter_mut().for_each(|o| *o = rank[*o as usize]);
+        debug_assert!(!outcomes.contains(&u8::MAX));
+        let index = Index::Bytes(self.pattern(outcomes));
+        self.tables.push(Pays::Deals { deals, values, index });
+        Ok(self.tables.len() as u32 - 1)
+    }
+
+    /// The one shared copy of a table's bytes.
+    fn pattern(&mut self, bytes: Vec<u8>) -> Rc<[u8]> {
+        match self.patterns.get(bytes.as_slice()) {
+            Some(shared) => shared.clone(),
+            None => {
+                let new: Rc<[u8]> = bytes.into();
+                self.patterns.insert(new.clone());
+                new
+            }
+        }
     }
 
     /// A new entry of `tables`: `pay` for each of `deals` at leaf `id`.
@@ -324,9 +362,14 @@ impl Draft {
     /// outcome the deals it allows with their probability (each deal at
     /// most once an outcome).
     pub fn chance(&mut self, id: u32, deals: Rc<Vec<u32>>, outcomes: Rc<Vec<Allowed>>) -> Result<(), SolveError> {
-        for allowed in outcomes.iter() {
+        // Outcomes shared with a chance node drafted before (a
+        // representative walk's memo) were checked there.
+        let checked = self.checked.contains(&Rc::as_ptr(&outcomes));
+        for allowed in outcomes.iter().filter(|_| !checked) {
             let mut seen: Vec<u32> = allowed.deals().collect();
-            seen.sort_unstable();
+            if !seen.windows(2).all(|w| w[0] < w[1]) {
+                seen.sort_unstable();
+            }
             if seen.windows(2).any(|w| w[0] == w[1]) {
                 return Err(refuse(format!(
                     "a chance outcome after {} is not seen by every player (two outcomes of one deal reach the same \
@@ -336,6 +379,7 @@ impl Draft {
             }
         }
         self.nodes[id as usize] = PublicNode::Chance { children: 0..0, outcomes: 0..0 };
+        self.checked.insert(Rc::as_ptr(&outcomes));
         self.chances.push(ChanceDraft { node: id, deals, outcomes });
         Ok(())
     }
@@ -514,10 +558,26 @@ impl Draft {
         n: [usize; 2],
     ) -> Result<(Vec<Outcome>, Vec<u32>, Vec<PublicNode>), SolveError> {
         let mut nodes = self.nodes.clone();
-        let (mut outcomes, mut excluded) = (Vec::new(), Vec::new());
+        let (mut outcomes, mut excluded): (Vec<Outcome>, Vec<u32>) = (Vec::new(), Vec::new());
+        // Per (deals, outcomes) shared by chance nodes (a representative
+        // walk's memo: the turn's river after each line), the outcomes
+        // worked out at the first: the others' are copies.
+        let mut done: FxHashMap<(*const Vec<u32>, *const Vec<Allowed>), std::ops::Range<usize>> = FxHashMap::default();
         for draft in &self.chances {
             let start = outcomes.len() as u32;
-            for allowed in draft.outcomes.iter() {
+            let key = (Rc::as_ptr(&draft.deals), Rc::as_ptr(&draft.outcomes));
+            if let Some(first) = done.get(&key) {
+                for o in first.clone() {
+                    let Outcome { prob, excluded: ranges } = outcomes[o].clone();
+                    let ranges = ranges.map(|r| {
+                        let from = excluded.len() as u32;
+                        excluded.extend_from_within(r.start as usize..r.end as usize);
+                        from..excluded.len() as u32
+                    });
+                    outcomes.push(Outcome { prob, excluded: ranges });
+                }
+            }
+            for allowed in draft.outcomes.iter().filter(|_| !done.contains_key(&key)) {
                 let mut ok = [vec![false; n[0]], vec![false; n[1]]];
                 for deal in allowed.deals() {
                     (0..2).for_each(|p| ok[p][class_of[p][deal as usize] as usize] = true);
@@ -549,6 +609,7 @@ impl Draft {
                 }
                 outcomes.push(Outcome { prob, excluded: ranges });
             }
+            done.entry(key).or_insert(start as usize..outcomes.len());
             if let PublicNode::Chance { outcomes: o, .. } = &mut nodes[draft.node as usize] {
                 *o = start..outcomes.len() as u32;
             }

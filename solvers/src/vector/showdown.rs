@@ -10,8 +10,9 @@
 //! payoff's code runs only for enough deals to meet every such set of
 //! both players (a deal meets one of each), plus one per comparison
 //! outcome (below, equal, above) not met yet; each deal then pays its
-//! outcome's amount. No list per deal is made: the deals' sets are read
-//! from the decisions above as the deals are met. Runs that disagree (a set with two strengths, an
+//! outcome's amount, a byte per deal (`Draft::outcome_table`). Each
+//! deal's sets are read once from the decisions above into a list reused
+//! from leaf to leaf. Runs that disagree (a set with two strengths, an
 //! outcome with two amounts) are an internal error, never a wrong table.
 
 use std::cmp::Ordering;
@@ -20,59 +21,51 @@ use super::infer::refuse;
 use crate::solver::SolveError;
 
 /// Per deal present at a leaf, each player's information set at its
-/// latest decision above: read from that decision's deals (in order) and
-/// their sets, as the deals are met (no list per deal).
-pub(super) struct Sets<'a> {
-    present: &'a [u32],
-    decisions: [(&'a [u32], &'a [u32]); 2],
-    /// Per player, the least set of a deal present.
-    least: [u32; 2],
-    /// Per player, the number of sets from the least to the most.
+/// latest decision above, as a class (the set less the least of the deals
+/// present): read from that decision's deals (in order) and their sets,
+/// in one pass, into a list kept from leaf to leaf (a `u32` per deal and
+/// player, with no allocation once it has grown).
+#[derive(Default)]
+pub(super) struct Sets {
+    classes: Vec<[u32; 2]>,
+    /// Per player, the number of classes (from the least set to the most).
     span: [usize; 2],
 }
 
-impl<'a> Sets<'a> {
-    /// The sets of the deals `present` from each player's decision above
-    /// (its deals and their sets); `None` when a deal present is not
+impl Sets {
+    /// The classes of the deals `present` from each player's decision above
+    /// (its deals and their sets); `false` when a deal present is not
     /// among a decision's.
-    pub fn new(present: &'a [u32], decisions: [(&'a [u32], &'a [u32]); 2]) -> Option<Sets<'a>> {
-        let mut sets = Sets { present, decisions, least: [u32::MAX; 2], span: [0; 2] };
-        let (mut least, mut most) = ([u32::MAX; 2], [0; 2]);
-        for found in sets.each() {
-            let found = found?;
-            for p in 0..2 {
-                least[p] = least[p].min(found[p]);
-                most[p] = most[p].max(found[p]);
-            }
-        }
-        sets.least = least;
-        sets.span = [0, 1].map(|p| most[p].saturating_sub(least[p]) as usize + 1);
-        Some(sets)
-    }
-
-    /// Per deal present, in order, each player's set, if found.
-    fn each(&self) -> impl Iterator<Item = Option<[u32; 2]>> + '_ {
-        // Both lists are in the deals' order: one pass.
+    pub fn fill(&mut self, present: &[u32], decisions: [(&[u32], &[u32]); 2]) -> bool {
+        self.classes.clear();
+        self.classes.reserve(present.len());
+        // Both lists are in the deals' order: one pass. A decision's
+        // deals `0..n` (every deal: the first moves') are its sets' indices.
+        let every = decisions.map(|(deals, _)| deals.last().is_some_and(|&d| d as usize + 1 == deals.len()));
         let mut at = [0usize; 2];
-        self.present.iter().map(move |&d| {
+        let (mut least, mut most) = ([u32::MAX; 2], [0; 2]);
+        for &d in present {
             let mut found = [0; 2];
-            for (p, (deals, sets)) in self.decisions.iter().enumerate() {
-                while deals.get(at[p]).is_some_and(|&e| e != d) {
-                    at[p] += 1;
+            for (p, (deals, sets)) in decisions.iter().enumerate() {
+                if every[p] {
+                    at[p] = d as usize;
+                } else {
+                    while deals.get(at[p]).is_some_and(|&e| e != d) {
+                        at[p] += 1;
+                    }
                 }
-                found[p] = *sets.get(at[p])?;
+                let Some(&set) = sets.get(at[p]) else { return false };
+                found[p] = set;
+                least[p] = least[p].min(set);
+                most[p] = most[p].max(set);
             }
-            Some(found)
-        })
-    }
-
-    /// Per deal present, in order, each player's class: its set less the
-    /// least (every deal's found: [`Sets::new`]).
-    fn classes(&self) -> impl Iterator<Item = [usize; 2]> + '_ {
-        self.each().map(|found| {
-            let found = found.unwrap_or(self.least);
-            [0, 1].map(|p| (found[p] - self.least[p]) as usize)
-        })
+            self.classes.push(found);
+        }
+        for c in &mut self.classes {
+            *c = [c[0] - least[0], c[1] - least[1]];
+        }
+        self.span = [0, 1].map(|p| most[p].saturating_sub(least[p]) as usize + 1);
+        true
     }
 }
 
@@ -83,7 +76,8 @@ pub(super) type Run = ([i64; 2], Option<[i64; 2]>);
 /// Each player's strength per class and each comparison outcome's pay,
 /// from the runs the deals `sets` need: `first` is the first deal's run,
 /// `run` runs the payoff's code for the deal at an index of the deals;
-/// `leaf` names the leaf in errors. [`Showdown::pays`] then pays each deal.
+/// `leaf` names the leaf in errors. [`Showdown::outcomes`] then gives each
+/// deal's outcome, and [`Showdown::pays`] what each outcome pays.
 pub(super) fn showdown<'s>(
     sets: &Sets,
     first: Run,
@@ -91,18 +85,20 @@ pub(super) fn showdown<'s>(
     leaf: &'s str,
 ) -> Result<Showdown<'s>, SolveError> {
     let mut met = Showdown { strength: sets.span.map(|n| vec![None; n]), pays: [None; 3], leaf };
-    for (i, classes) in sets.classes().enumerate() {
+    for (i, &classes) in sets.classes.iter().enumerate() {
         match i {
             0 => met.record(classes, first)?,
-            _ if met.strength[0][classes[0]].is_none() || met.strength[1][classes[1]].is_none() => {
+            _ if met.strength[0][classes[0] as usize].is_none() || met.strength[1][classes[1] as usize].is_none() => {
                 met.record(classes, run(i)?)?
             }
             _ => {}
         }
     }
-    for (i, classes) in sets.classes().enumerate() {
-        if met.pays[met.outcome(classes)].is_none() {
-            met.record(classes, run(i)?)?;
+    // Every strength is met: an outcome not met yet is run once.
+    let strength = met.strength.each_ref().map(|s| s.iter().map(|s| s.unwrap_or_default()).collect::<Vec<_>>());
+    for (i, &[a, b]) in sets.classes.iter().enumerate() {
+        if met.pays[outcome(strength[0][a as usize].cmp(&strength[1][b as usize]))].is_none() {
+            met.record([a, b], run(i)?)?;
         }
     }
     Ok(met)
@@ -119,10 +115,10 @@ pub(super) struct Showdown<'s> {
 
 impl Showdown<'_> {
     /// Records a run of a deal of these classes.
-    fn record(&mut self, classes: [usize; 2], (pay, strengths): Run) -> Result<(), SolveError> {
+    fn record(&mut self, classes: [u32; 2], (pay, strengths): Run) -> Result<(), SolveError> {
         let Some(st) = strengths else { return Err(internal(self.leaf, "a run gives no strengths")) };
         for p in 0..2 {
-            match self.strength[p][classes[p]].replace(st[p]) {
+            match self.strength[p][classes[p] as usize].replace(st[p]) {
                 Some(was) if was != st[p] => return Err(internal(self.leaf, "one private state has two strengths")),
                 _ => {}
             }
@@ -133,15 +129,19 @@ impl Showdown<'_> {
         }
     }
 
-    /// The comparison outcome of a deal of these classes (both met).
-    fn outcome(&self, classes: [usize; 2]) -> usize {
-        let [a, b] = [0, 1].map(|p| self.strength[p][classes[p]].unwrap_or_default());
-        outcome(a.cmp(&b))
+    /// Each deal's comparison outcome (an index of [`Showdown::pays`]), in
+    /// order, into `out` (every strength met: [`showdown`]).
+    pub fn outcomes(&self, sets: &Sets, out: &mut Vec<u8>) {
+        let strength = self.strength.each_ref().map(|s| s.iter().map(|s| s.unwrap_or_default()).collect::<Vec<_>>());
+        out.clear();
+        out.extend(
+            sets.classes.iter().map(|&[a, b]| outcome(strength[0][a as usize].cmp(&strength[1][b as usize])) as u8),
+        );
     }
 
-    /// What each deal of `sets` pays, in order (every outcome met: [`showdown`]).
-    pub fn pays<'a>(&'a self, sets: &'a Sets) -> impl Iterator<Item = [i64; 2]> + 'a {
-        sets.classes().map(|classes| self.pays[self.outcome(classes)].unwrap_or_default())
+    /// What each comparison outcome pays, where a deal has it.
+    pub fn pays(&self) -> [Option<[i64; 2]>; 3] {
+        self.pays
     }
 }
 
