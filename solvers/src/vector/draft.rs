@@ -232,13 +232,13 @@ impl Draft {
 
     /// [`Draft::deals_table`] of deals whose payoffs are one of three
     /// (a showdown's comparison outcomes): per deal its outcome's index
-    /// into `pays` (`outcomes`, made the table's bytes in place). The same
-    /// table as listing each deal's payoffs, at a byte's cost a deal.
+    /// into `pays` (`outcomes`). The same table as listing each deal's
+    /// payoffs, at a byte's cost a deal.
     pub fn outcome_table(
         &mut self,
         id: u32,
         deals: Rc<Vec<u32>>,
-        mut outcomes: Vec<u8>,
+        outcomes: &[u8],
         pays: [Option<[i64; 2]>; 3],
     ) -> Result<u32, SolveError> {
         debug_assert_eq!(outcomes.len(), deals.len());
@@ -252,9 +252,9 @@ impl Draft {
         values.sort_unstable();
         values.dedup();
         let rank = amount.map(|a| a.map_or(u8::MAX, |a| values.partition_point(|&v| v < a) as u8));
-        outcomes.iter_mut().for_each(|o| *o = rank[*o as usize]);
-        debug_assert!(!outcomes.contains(&u8::MAX));
-        let index = Index::Bytes(self.pattern(outcomes));
+        let bytes: Vec<u8> = outcomes.iter().map(|&o| rank[o as usize]).collect();
+        debug_assert!(!bytes.contains(&u8::MAX));
+        let index = Index::Bytes(self.pattern(bytes));
         self.tables.push(Pays::Deals { deals, values, index });
         Ok(self.tables.len() as u32 - 1)
     }

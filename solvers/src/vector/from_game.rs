@@ -417,14 +417,13 @@ impl<G: Game> Builder<'_, G> {
             let taken = self.firsts.map(|f| (self.draft.decisions[f].1.clone(), take(&mut self.draft.decisions[f].2)));
             let leaf = self.draft.history(id);
             let mut sets = take(&mut self.showdown_sets);
-            if sets.fill(present, taken.each_ref().map(|(d, s)| (&d[..], &s[..]))) {
-                let met = showdown::showdown(&sets, first, |i| run(self, present[i]), &leaf);
+            let key = (Rc::as_ptr(present), self.firsts);
+            if sets.fill(key, present, taken.each_ref().map(|(d, s)| (&d[..], &s[..]))) {
+                let pays = showdown::showdown(&mut sets, first, |i| run(self, present[i]), &leaf);
                 self.firsts.into_iter().zip(taken).for_each(|(f, (_, sets))| self.draft.decisions[f].2 = sets);
-                let met = met?;
-                let mut outcomes = Vec::new();
-                met.outcomes(&sets, &mut outcomes);
+                let table = pays.and_then(|pays| self.draft.outcome_table(id, present.clone(), sets.outcomes(), pays));
                 self.showdown_sets = sets;
-                return self.draft.outcome_table(id, present.clone(), outcomes, met.pays());
+                return table;
             }
             self.showdown_sets = sets;
             self.firsts.into_iter().zip(taken).for_each(|(f, (_, sets))| self.draft.decisions[f].2 = sets);

@@ -23,20 +23,43 @@ use crate::solver::SolveError;
 /// Per deal present at a leaf, each player's information set at its
 /// latest decision above, as a class (the set less the least of the deals
 /// present): read from that decision's deals (in order) and their sets,
-/// in one pass, into a list kept from leaf to leaf (a `u32` per deal and
-/// player, with no allocation once it has grown).
+/// in one pass, into lists kept from leaf to leaf (no allocation once
+/// they have grown). The showdowns below one chance outcome on one line of
+/// first moves (the turn's river lines at each stake) have the same deals
+/// and sets: the caller fills them once for all ([`Sets::fill`]'s key),
+/// with the deals to run for the strengths, and the last leaf's outcomes
+/// per deal are kept for the next whose strengths are the same.
 #[derive(Default)]
 pub(super) struct Sets {
+    /// What the lists were filled for (the caller's key), if filled.
+    key: Option<(*const Vec<u32>, [usize; 2])>,
     classes: Vec<[u32; 2]>,
     /// Per player, the number of classes (from the least set to the most).
     span: [usize; 2],
+    /// The deals (indices) whose runs meet every class: each deal where a
+    /// class of either player is met first, in order.
+    runs: Vec<u32>,
+    /// The strengths the outcomes below were found with (per player and
+    /// class), each deal's comparison outcome, and the first deal of each.
+    strength: [Vec<i64>; 2],
+    outcomes: Vec<u8>,
+    first: [Option<u32>; 3],
 }
 
 impl Sets {
     /// The classes of the deals `present` from each player's decision above
-    /// (its deals and their sets); `false` when a deal present is not
-    /// among a decision's.
-    pub fn fill(&mut self, present: &[u32], decisions: [(&[u32], &[u32]); 2]) -> bool {
+    /// (its deals and their sets), unless they were filled last for `key`;
+    /// `false` when a deal present is not among a decision's.
+    pub fn fill(
+        &mut self,
+        key: (*const Vec<u32>, [usize; 2]),
+        present: &[u32],
+        decisions: [(&[u32], &[u32]); 2],
+    ) -> bool {
+        if self.key == Some(key) {
+            return true;
+        }
+        self.key = None;
         self.classes.clear();
         self.classes.reserve(present.len());
         // Both lists are in the deals' order: one pass. A decision's
@@ -65,7 +88,33 @@ impl Sets {
             *c = [c[0] - least[0], c[1] - least[1]];
         }
         self.span = [0, 1].map(|p| most[p].saturating_sub(least[p]) as usize + 1);
+        let mut met = self.span.map(|n| vec![false; n]);
+        self.runs.clear();
+        for (i, &[a, b]) in self.classes.iter().enumerate() {
+            if !met[0][a as usize] || !met[1][b as usize] {
+                (met[0][a as usize], met[1][b as usize]) = (true, true);
+                self.runs.push(i as u32);
+            }
+        }
+        self.strength = [Vec::new(), Vec::new()];
+        self.key = Some(key);
         true
+    }
+
+    /// Each deal's comparison outcome under `strength` (per player and
+    /// class) and the first deal of each, kept for the next leaf.
+    fn find_outcomes(&mut self, strength: [Vec<i64>; 2]) {
+        if self.strength == strength {
+            return;
+        }
+        self.outcomes.clear();
+        self.first = [None; 3];
+        for (i, &[a, b]) in self.classes.iter().enumerate() {
+            let o = outcome(strength[0][a as usize].cmp(&strength[1][b as usize]));
+            self.first[o].get_or_insert(i as u32);
+            self.outcomes.push(o as u8);
+        }
+        self.strength = strength;
     }
 }
 
@@ -73,41 +122,46 @@ impl Sets {
 /// strengths ([`galac_runtime::game::Game::strengths`]).
 pub(super) type Run = ([i64; 2], Option<[i64; 2]>);
 
-/// Each player's strength per class and each comparison outcome's pay,
-/// from the runs the deals `sets` need: `first` is the first deal's run,
-/// `run` runs the payoff's code for the deal at an index of the deals;
-/// `leaf` names the leaf in errors. [`Showdown::outcomes`] then gives each
-/// deal's outcome, and [`Showdown::pays`] what each outcome pays.
-pub(super) fn showdown<'s>(
-    sets: &Sets,
+/// Each comparison outcome's pay, from the runs the deals `sets` need:
+/// one per class of either player met first (`first` is the first deal's
+/// run), then one per comparison outcome not met yet; `run` runs the
+/// payoff's code for the deal at an index of the deals; `leaf` names the
+/// leaf in errors. The deals' outcomes (an index of the pays each) are
+/// then [`Sets::outcomes`].
+pub(super) fn showdown(
+    sets: &mut Sets,
     first: Run,
     mut run: impl FnMut(usize) -> Result<Run, SolveError>,
-    leaf: &'s str,
-) -> Result<Showdown<'s>, SolveError> {
+    leaf: &str,
+) -> Result<[Option<[i64; 2]>; 3], SolveError> {
     let mut met = Showdown { strength: sets.span.map(|n| vec![None; n]), pays: [None; 3], leaf };
-    for (i, &classes) in sets.classes.iter().enumerate() {
-        match i {
-            0 => met.record(classes, first)?,
-            _ if met.strength[0][classes[0] as usize].is_none() || met.strength[1][classes[1] as usize].is_none() => {
-                met.record(classes, run(i)?)?
-            }
-            _ => {}
-        }
+    for &i in &sets.runs {
+        let classes = sets.classes[i as usize];
+        met.record(classes, if i == 0 { first } else { run(i as usize)? })?;
     }
-    // Every strength is met: an outcome not met yet is run once.
-    let strength = met.strength.each_ref().map(|s| s.iter().map(|s| s.unwrap_or_default()).collect::<Vec<_>>());
-    for (i, &[a, b]) in sets.classes.iter().enumerate() {
-        if met.pays[outcome(strength[0][a as usize].cmp(&strength[1][b as usize]))].is_none() {
-            met.record([a, b], run(i)?)?;
-        }
+    // Every class present is met: an outcome not met yet is run once, at
+    // its first deal, in the deals' order.
+    sets.find_outcomes(met.strength.each_ref().map(|s| s.iter().map(|s| s.unwrap_or_default()).collect()));
+    let mut firsts: Vec<u32> = (0..3).filter(|&o| met.pays[o].is_none()).filter_map(|o| sets.first[o]).collect();
+    firsts.sort_unstable();
+    for i in firsts {
+        met.record(sets.classes[i as usize], run(i as usize)?)?;
     }
-    Ok(met)
+    Ok(met.pays)
+}
+
+impl Sets {
+    /// Each deal's comparison outcome, in order (an index of the pays
+    /// [`showdown`] gave).
+    pub fn outcomes(&self) -> &[u8] {
+        &self.outcomes
+    }
 }
 
 /// What the runs gave: per player, a strength per class, and per
 /// comparison outcome (player 0's strength below, equal to or above
 /// player 1's) its pay.
-pub(super) struct Showdown<'s> {
+struct Showdown<'s> {
     strength: [Vec<Option<i64>>; 2],
     pays: [Option<[i64; 2]>; 3],
     leaf: &'s str,
@@ -127,21 +181,6 @@ impl Showdown<'_> {
             Some(was) if was != pay => Err(internal(self.leaf, "one comparison outcome pays two amounts")),
             _ => Ok(()),
         }
-    }
-
-    /// Each deal's comparison outcome (an index of [`Showdown::pays`]), in
-    /// order, into `out` (every strength met: [`showdown`]).
-    pub fn outcomes(&self, sets: &Sets, out: &mut Vec<u8>) {
-        let strength = self.strength.each_ref().map(|s| s.iter().map(|s| s.unwrap_or_default()).collect::<Vec<_>>());
-        out.clear();
-        out.extend(
-            sets.classes.iter().map(|&[a, b]| outcome(strength[0][a as usize].cmp(&strength[1][b as usize])) as u8),
-        );
-    }
-
-    /// What each comparison outcome pays, where a deal has it.
-    pub fn pays(&self) -> [Option<[i64; 2]>; 3] {
-        self.pays
     }
 }
 
