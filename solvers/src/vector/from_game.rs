@@ -164,7 +164,7 @@ struct Builder<'g, G: Game> {
     /// from each deal's state there, read by the first child's step (empty
     /// otherwise; see `step::push_known`).
     ahead: Ahead,
-    /// The classes of a showdown's deals, a list kept from leaf to leaf.
+    /// What a showdown's deals need, kept from leaf to leaf.
     showdown_sets: showdown::Sets,
 }
 
@@ -418,8 +418,9 @@ impl<G: Game> Builder<'_, G> {
             let leaf = self.draft.history(id);
             let mut sets = take(&mut self.showdown_sets);
             let key = (Rc::as_ptr(present), self.firsts);
-            if sets.fill(key, present, taken.each_ref().map(|(d, s)| (&d[..], &s[..]))) {
-                let pays = showdown::showdown(&mut sets, first, |i| run(self, present[i]), &leaf);
+            let deals = (&present[..], taken.each_ref().map(|(d, s)| (&d[..], &s[..])));
+            if sets.fill(key, deals) {
+                let pays = showdown::showdown(&mut sets, deals, first, |i| run(self, present[i]), &leaf);
                 self.firsts.into_iter().zip(taken).for_each(|(f, (_, sets))| self.draft.decisions[f].2 = sets);
                 let table = pays.and_then(|pays| self.draft.outcome_table(id, present.clone(), sets.outcomes(), pays));
                 self.showdown_sets = sets;
