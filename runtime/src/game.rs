@@ -112,6 +112,16 @@ pub trait Game {
     /// A label of action `action` at the current node, in the game's terms.
     fn action_label(&self, state: &Self::State, action: u32) -> String;
 
+    /// Writes into `out` words naming action `action`'s label at the node
+    /// `state` waits at: two actions with equal words, at this node or
+    /// another, have equal [`Game::action_label`]s, so that a caller
+    /// labelling many (a chance node's outcomes per deal) makes each label
+    /// once. Returns false when the game cannot say (the default).
+    fn action_key(&self, state: &Self::State, action: u32, out: &mut Vec<u64>) -> bool {
+        let _ = (state, action, out);
+        false
+    }
+
     /// A readable description of an information set (the player's facts).
     fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String;
 

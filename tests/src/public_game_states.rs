@@ -24,6 +24,8 @@ thread_local! {
     static LIVE: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
     /// The wrapper's `advance` calls on this thread.
     static ADVANCES: Cell<u64> = const { Cell::new(0) };
+    /// The wrapper's `action_label` calls on this thread.
+    static LABELS: Cell<u64> = const { Cell::new(0) };
 }
 
 /// A state that counts itself in [`LIVE`].
@@ -54,11 +56,14 @@ impl<S> Drop for Live<S> {
 /// A game forwarding every hook to `game`, its states and its `advance`
 /// calls counted; its donors kept by `game` in `donors` (one pushed into
 /// the walk's store per deal, empty, so that it counts the deals).
-/// [`Game::chance_may_follow`] is `game`'s where `tells`, else the default.
+/// [`Game::chance_may_follow`] is `game`'s where `tells`, else the
+/// default; [`Game::action_key`] `game`'s where `keys`, else the default
+/// (none), its `action_label` calls counted.
 struct Counted<G: Game> {
     game: G,
     donors: std::cell::RefCell<Donors<G::State>>,
     tells: bool,
+    keys: bool,
 }
 
 impl<G: Game> Game for Counted<G> {
@@ -88,7 +93,11 @@ impl<G: Game> Game for Counted<G> {
         self.game.payoffs(&s.0, buf)
     }
     fn action_label(&self, s: &Self::State, action: u32) -> String {
+        LABELS.with(|l| l.set(l.get() + 1));
         self.game.action_label(&s.0, action)
+    }
+    fn action_key(&self, s: &Self::State, action: u32, out: &mut Vec<u64>) -> bool {
+        self.keys && self.game.action_key(&s.0, action, out)
     }
     fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String {
         self.game.infoset_label(info, infoset)
@@ -165,7 +174,7 @@ const RIVER: [&str; 2] = ["oop_range=AA,KK,QQ,AKs,KQs", "ip_range=JJ,TT,99,AQs,A
 fn holds_few_states_a_deal<G: Game>(game: G, what: &str) {
     let plain = from_game(&game).unwrap_or_else(|e| panic!("{what}: {e}"));
     let deals = plain.game.states.iter().map(|s| s.labels.len()).product::<usize>();
-    let counted = Counted { game, donors: std::cell::RefCell::new(Donors::new(0)), tells: true };
+    let counted = Counted { game, donors: std::cell::RefCell::new(Donors::new(0)), tells: true, keys: true };
     LIVE.with(|l| l.set((0, 0)));
     let derived = from_game(&counted).unwrap_or_else(|e| panic!("{what}: {e}"));
     let most = LIVE.with(|l| l.get().1);
@@ -194,7 +203,7 @@ fn the_deals_are_not_advanced_where_no_chance_follows() {
             Node::Chance { n_outcomes } => u64::from(n_outcomes),
             other => panic!("the river starts with {other:?}"),
         };
-        let counted = Counted { game, donors: std::cell::RefCell::new(Donors::new(0)), tells };
+        let counted = Counted { game, donors: std::cell::RefCell::new(Donors::new(0)), tells, keys: true };
         ADVANCES.with(|a| a.set(0));
         let derived = from_game(&counted).unwrap_or_else(|e| panic!("{e}"));
         (derived, ADVANCES.with(Cell::get), deals)
@@ -203,4 +212,34 @@ fn the_deals_are_not_advanced_where_no_chance_follows() {
     assert!(told.game == default.game && told.advanced == default.advanced);
     assert!(deals > 50, "{deals} deals");
     assert_eq!(more - fewer, deals, "{fewer} against {more} advances");
+}
+
+/// A chance node whose outcomes read private values (the turn's river:
+/// not a card of either hand) is worked out per deal present, and its
+/// outcomes grouped by label: where the game names each outcome's label
+/// by words ([`Game::action_key`], the interpreter's candidate values),
+/// a label is made once per distinct outcome, not per deal and outcome,
+/// to the same public game as labelling each (the default).
+#[test]
+fn the_rivers_outcomes_are_labelled_once_per_card() {
+    let params = ["oop_range=AA,KK,AKs", "ip_range=JJ,TT,AQs", "stack=300"];
+    let run = |keys: bool| {
+        let game = load_interp("holdem_turn.gala", &params).unwrap_or_else(|e| panic!("{e}"));
+        let counted = Counted { game, donors: std::cell::RefCell::new(Donors::new(0)), tells: true, keys };
+        LABELS.with(|l| l.set(0));
+        let derived = from_game(&counted).unwrap_or_else(|e| panic!("{e}"));
+        (derived, LABELS.with(Cell::get))
+    };
+    let ((keyed, few), (labelled, many)) = (run(true), run(false));
+    assert!(keyed.game == labelled.game && keyed.advanced == labelled.advanced);
+    let game = load_interp("holdem_turn.gala", &params).unwrap_or_else(|e| panic!("{e}"));
+    let mut root = game.root().expect("a root");
+    let deals = match game.advance(&mut root, &mut InfoInterner::new()).expect("advances") {
+        Node::Chance { n_outcomes } => u64::from(n_outcomes),
+        other => panic!("the turn starts with {other:?}"),
+    };
+    // Each deal sees 44 river cards: labelled each without keys, and
+    // with them each card once (the decisions' moves are labelled alike).
+    assert!(deals > 100, "{deals} deals");
+    assert!(many - few >= 40 * deals, "{few} labels with keys against {many}, {deals} deals");
 }

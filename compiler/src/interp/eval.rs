@@ -60,7 +60,41 @@ impl Interp {
                     _ => scalar(&self.eval(e, env, b)?),
                 }
             }
+            // Card removal's `contains(h1, river)` in a chance's `where`,
+            // a deal a candidate.
+            K::Builtin(Builtin::Contains, _) => match self.leaf_contains(e, env, b) {
+                Some(found) => Ok(i64::from(found?)),
+                None => scalar(&self.eval(e, env, b)?),
+            },
             _ => scalar(&self.eval(e, env, b)?),
+        }
+    }
+
+    /// `contains(xs, x)` where `xs` is a list a param or slot holds and
+    /// `x` a scalar leaf ([`Self::leaf_seq`], [`Self::leaf_int`]): read in
+    /// place, not cloned through `builtin`, with the same steps and
+    /// errors; `None` for any other expression.
+    #[inline(always)]
+    fn leaf_contains(&self, e: &Expr, env: &Env, b: &mut Budget) -> Option<Result<bool, GameError>> {
+        let ExprKind::Builtin(Builtin::Contains, args) = &e.kind else { return None };
+        let (xs, x) = (self.leaf_seq(&args[0], env)?, self.leaf_int(&args[1], env)?);
+        Some(ops::contains(xs, &Value::Int(x), &mut b.left, b.limit, self.loc(e.span)))
+    }
+
+    /// The list a param or slot holds, read in place; `None` for any
+    /// other expression (or a scalar).
+    #[inline(always)]
+    fn leaf_seq<'a>(&'a self, e: &Expr, env: &Env<'a>) -> Option<&'a [Value]> {
+        use ExprKind as K;
+        let v = match &e.kind {
+            K::Local(l) => env.locals.get(l.0 as usize),
+            K::Var(v) => env.vars.get(v.0 as usize),
+            K::Param(p) => self.params.get(p.0 as usize),
+            _ => None,
+        };
+        match v? {
+            Value::Seq(xs) => Some(xs),
+            Value::Int(_) => None,
         }
     }
 
@@ -96,6 +130,11 @@ impl Interp {
         }
         match &e.kind {
             ExprKind::Binary(op, x, y) if scalar_operator(*op, x) => self.int_binary(*op, x, y, env, b, e.span),
+            // `!contains(..)` (card removal's), without `int`'s frames.
+            ExprKind::Not(a) => match self.leaf_contains(a, env, b) {
+                Some(found) => Ok(i64::from(!found?)),
+                None => self.int(e, env, b),
+            },
             _ => self.int(e, env, b),
         }
     }

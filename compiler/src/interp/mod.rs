@@ -404,6 +404,16 @@ impl Game for Interp {
         self.labeler.value(&words, c.choice_ty)
     }
 
+    fn action_key(&self, s: &State, action: u32, out: &mut Vec<u64>) -> bool {
+        out.clear();
+        // The label is the candidate's value shown as the block's choice's type.
+        let (Some(p), Term::Choose(_)) = (&s.pending, &self.ir.blocks[s.block as usize].term) else {
+            return false;
+        };
+        out.push(u64::from(s.block));
+        p.encode(action as usize, out)
+    }
+
     fn infoset_label(&self, info: &InfoInterner, infoset: u32) -> String {
         self.labeler.infoset(info, infoset)
     }

@@ -13,12 +13,13 @@ use rustc_hash::FxHashMap;
 
 mod allowed;
 mod deal_sets;
+mod outcomes;
 mod payoffs;
 pub use allowed::Allowed;
 pub(super) use deal_sets::DealSets;
 
 use super::cards::Cards;
-use super::game::{Conflicts, Outcome, PrivateStates, PublicGame, PublicNode, Removal};
+use super::game::{Conflicts, PrivateStates, PublicGame, PublicNode, Removal};
 use super::infer::{factor, refuse, Classes};
 use crate::solver::SolveError;
 
@@ -101,6 +102,9 @@ pub(super) struct Draft {
     /// `from_game` keeps each list of deals once, shared by the decisions.
     pub decisions: Vec<(u32, Rc<Vec<u32>>, Vec<u32>)>,
     pub chances: Vec<ChanceDraft>,
+    /// The outcomes of `chances` checked so far, by address (each kept
+    /// alive there).
+    checked: rustc_hash::FxHashSet<*const Vec<Allowed>>,
     /// Per public leaf: (node, its entry in `tables`). Leaves that pay
     /// the same per deal (a representative walk's memo) share an entry, so
     /// memory grows with the distinct payoffs, not the leaves.
@@ -129,6 +133,7 @@ impl Draft {
             set_node: Vec::new(),
             decisions: Vec::new(),
             chances: Vec::new(),
+            checked: Default::default(),
             leaves: Vec::new(),
             tables: Vec::new(),
             patterns: Default::default(),
@@ -217,20 +222,54 @@ impl Draft {
         let index = if values.len() <= 1 << 8 {
             let bytes: Vec<u8> = met.iter().map(|&i| rank[i as usize] as u8).collect();
             drop(met);
-            Index::Bytes(match self.patterns.get(bytes.as_slice()) {
-                Some(shared) => shared.clone(),
-                None => {
-                    let new: Rc<[u8]> = bytes.into();
-                    self.patterns.insert(new.clone());
-                    new
-                }
-            })
+            Index::Bytes(self.pattern(bytes))
         } else {
             met.iter_mut().for_each(|i| *i = rank[*i as usize]);
             Index::Words(met)
         };
         self.tables.push(Pays::Deals { deals, values, index });
         Ok(self.tables.len() as u32 - 1)
+    }
+
+    /// [`Draft::deals_table`] of deals whose payoffs are one of three
+    /// (a showdown's comparison outcomes): per deal its outcome's index
+    /// into `pays` (`outcomes`). The same table as listing each deal's
+    /// payoffs, at a byte's cost a deal.
+    pub fn outcome_table(
+        &mut self,
+        id: u32,
+        deals: Rc<Vec<u32>>,
+        outcomes: &[u8],
+        pays: [Option<[i64; 2]>; 3],
+    ) -> Result<u32, SolveError> {
+        debug_assert_eq!(outcomes.len(), deals.len());
+        // Player 0's amounts, checked zero-sum, then each outcome's rank
+        // among the distinct ones.
+        let mut amount = [None; 3];
+        for (a, pay) in amount.iter_mut().zip(pays) {
+            *a = pay.map(|pay| self.zero_sum(id, pay)).transpose()?;
+        }
+        let mut values: Vec<i64> = amount.iter().flatten().copied().collect();
+        values.sort_unstable();
+        values.dedup();
+        let rank = amount.map(|a| a.map_or(u8::MAX, |a| values.partition_point(|&v| v < a) as u8));
+        let bytes: Vec<u8> = outcomes.iter().map(|&o| rank[o as usize]).collect();
+        debug_assert!(!bytes.contains(&u8::MAX));
+        let index = Index::Bytes(self.pattern(bytes));
+        self.tables.push(Pays::Deals { deals, values, index });
+        Ok(self.tables.len() as u32 - 1)
+    }
+
+    /// The one shared copy of a table's bytes.
+    fn pattern(&mut self, bytes: Vec<u8>) -> Rc<[u8]> {
+        match self.patterns.get(bytes.as_slice()) {
+            Some(shared) => shared.clone(),
+            None => {
+                let new: Rc<[u8]> = bytes.into();
+                self.patterns.insert(new.clone());
+                new
+            }
+        }
     }
 
     /// A new entry of `tables`: `pay` for each of `deals` at leaf `id`.
@@ -324,9 +363,14 @@ impl Draft {
     /// outcome the deals it allows with their probability (each deal at
     /// most once an outcome).
     pub fn chance(&mut self, id: u32, deals: Rc<Vec<u32>>, outcomes: Rc<Vec<Allowed>>) -> Result<(), SolveError> {
-        for allowed in outcomes.iter() {
+        // Outcomes shared with a chance node drafted before (a
+        // representative walk's memo) were checked there.
+        let checked = self.checked.contains(&Rc::as_ptr(&outcomes));
+        for allowed in outcomes.iter().filter(|_| !checked) {
             let mut seen: Vec<u32> = allowed.deals().collect();
-            seen.sort_unstable();
+            if !seen.windows(2).all(|w| w[0] < w[1]) {
+                seen.sort_unstable();
+            }
             if seen.windows(2).any(|w| w[0] == w[1]) {
                 return Err(refuse(format!(
                     "a chance outcome after {} is not seen by every player (two outcomes of one deal reach the same \
@@ -336,6 +380,7 @@ impl Draft {
             }
         }
         self.nodes[id as usize] = PublicNode::Chance { children: 0..0, outcomes: 0..0 };
+        self.checked.insert(Rc::as_ptr(&outcomes));
         self.chances.push(ChanceDraft { node: id, deals, outcomes });
         Ok(())
     }
@@ -503,57 +548,6 @@ impl Draft {
         };
         game.validate().map_err(|e| refuse(format!("internal error, please report: {e}")))?;
         Ok((game, decisions))
-    }
-
-    /// The public outcomes: each one's probability and excluded states,
-    /// checked to be the same for every pair it allows.
-    #[allow(clippy::type_complexity)]
-    fn outcomes(
-        &self,
-        class_of: &[Vec<u32>; 2],
-        n: [usize; 2],
-    ) -> Result<(Vec<Outcome>, Vec<u32>, Vec<PublicNode>), SolveError> {
-        let mut nodes = self.nodes.clone();
-        let (mut outcomes, mut excluded) = (Vec::new(), Vec::new());
-        for draft in &self.chances {
-            let start = outcomes.len() as u32;
-            for allowed in draft.outcomes.iter() {
-                let mut ok = [vec![false; n[0]], vec![false; n[1]]];
-                for deal in allowed.deals() {
-                    (0..2).for_each(|p| ok[p][class_of[p][deal as usize] as usize] = true);
-                }
-                let (prob, same) = match allowed {
-                    Allowed::Each(each) => {
-                        (each[0].1, each.iter().all(|&(_, p)| (p - each[0].1).abs() <= 1e-12 * each[0].1))
-                    }
-                    Allowed::Same(prob, _) => (*prob, true),
-                };
-                let mut present = vec![false; self.deal_prob.len()];
-                allowed.deals().for_each(|d| present[d as usize] = true);
-                let fits = same
-                    && draft.deals.iter().all(|&d| {
-                        let expected = (0..2).all(|p| ok[p][class_of[p][d as usize] as usize]);
-                        expected == present[d as usize]
-                    });
-                if !fits {
-                    return Err(refuse(format!(
-                        "a chance outcome after {} has other odds for different deals than card removal explains",
-                        self.history(draft.node)
-                    )));
-                }
-                let mut ranges = [0..0, 0..0];
-                for p in 0..2 {
-                    let from = excluded.len() as u32;
-                    excluded.extend((0..n[p] as u32).filter(|&s| !ok[p][s as usize]));
-                    ranges[p] = from..excluded.len() as u32;
-                }
-                outcomes.push(Outcome { prob, excluded: ranges });
-            }
-            if let PublicNode::Chance { outcomes: o, .. } = &mut nodes[draft.node as usize] {
-                *o = start..outcomes.len() as u32;
-            }
-        }
-        Ok((outcomes, excluded, nodes))
     }
 }
 

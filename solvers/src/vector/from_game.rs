@@ -106,6 +106,7 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>, strengths: 
         firsts: [usize::MAX; 2],
         strengths,
         ahead: Default::default(),
+        showdown_sets: Default::default(),
     };
     b.build(Entries::Dealt(deals), String::new(), NONE, [false; 2], None)?;
     let representative = match representative {
@@ -115,8 +116,8 @@ fn derive<G: Game>(game: &G, representative: Result<String, String>, strengths: 
     // The donors, the memos and the lists of deals present they keep are
     // let go before the draft is finished (a deal each: the donors' rows
     // were 12 MB of its peak on the river with every hand).
-    let Builder { mut info, draft, advanced, donors, chances, tables, constants, sets, ahead, .. } = b;
-    drop((donors, chances, tables, constants, sets, ahead));
+    let Builder { mut info, draft, advanced, donors, chances, tables, constants, sets, ahead, showdown_sets, .. } = b;
+    drop((donors, chances, tables, constants, sets, ahead, showdown_sets));
     // The memo only sped lookups up: given back (sets are named by the trie).
     info.forget_memo();
     let (game_out, decisions) = draft.finish(&GameSets { game, info: &info })?;
@@ -163,6 +164,8 @@ struct Builder<'g, G: Game> {
     /// from each deal's state there, read by the first child's step (empty
     /// otherwise; see `step::push_known`).
     ahead: Ahead,
+    /// What a showdown's deals need, kept from leaf to leaf.
+    showdown_sets: showdown::Sets,
 }
 
 impl<G: Game> Builder<'_, G> {
@@ -413,12 +416,17 @@ impl<G: Game> Builder<'_, G> {
             // Each player's sets above, out of the draft while runs borrow the builder.
             let taken = self.firsts.map(|f| (self.draft.decisions[f].1.clone(), take(&mut self.draft.decisions[f].2)));
             let leaf = self.draft.history(id);
-            if let Some(sets) = showdown::Sets::new(present, taken.each_ref().map(|(d, s)| (&d[..], &s[..]))) {
-                let met = showdown::showdown(&sets, first, |i| run(self, present[i]), &leaf)?;
-                let table = self.draft.deals_table(id, present.clone(), met.pays(&sets));
+            let mut sets = take(&mut self.showdown_sets);
+            let key = (Rc::as_ptr(present), self.firsts);
+            let deals = (&present[..], taken.each_ref().map(|(d, s)| (&d[..], &s[..])));
+            if sets.fill(key, deals) {
+                let pays = showdown::showdown(&mut sets, deals, first, |i| run(self, present[i]), &leaf);
                 self.firsts.into_iter().zip(taken).for_each(|(f, (_, sets))| self.draft.decisions[f].2 = sets);
+                let table = pays.and_then(|pays| self.draft.outcome_table(id, present.clone(), sets.outcomes(), pays));
+                self.showdown_sets = sets;
                 return table;
             }
+            self.showdown_sets = sets;
             self.firsts.into_iter().zip(taken).for_each(|(f, (_, sets))| self.draft.decisions[f].2 = sets);
         }
         let mut pays = Vec::with_capacity(present.len());
@@ -463,13 +471,28 @@ impl<G: Game> Builder<'_, G> {
         // An outcome allows at most every deal present: sized once, not
         // grown by doubling (the turn's river: 48 lists of 37,313 deals).
         let most = present.len();
-        let mut add = |d: u32, k: u32, label: String, p: f64| {
-            let g = *group_of.entry(label).or_insert_with_key(|label| {
+        // An outcome's group, by its label (made once per label key where
+        // the game gives one: the river's 44 outcomes a deal were a label
+        // each).
+        let mut by_key: FxHashMap<Vec<u64>, usize> = FxHashMap::default();
+        let mut words = Vec::new();
+        let mut group = |s: &G::State, d: u32, k: u32, p: f64, lists: &mut Lists| {
+            let key = game.action_key(s, k, &mut words);
+            if let Some(&g) = by_key.get(&words[..]).filter(|_| key) {
+                return g;
+            }
+            let g = *group_of.entry(game.action_label(s, k)).or_insert_with_key(|label| {
                 labels.push(label.clone());
                 lists.push((Vec::with_capacity(most), p, None));
                 first.push((d, k));
                 labels.len() - 1
             });
+            if key {
+                by_key.insert(words.clone(), g);
+            }
+            g
+        };
+        let add = |d: u32, g: usize, p: f64, lists: &mut Lists| {
             let (listed, prob, each) = &mut lists[g];
             match each {
                 Some(each) => each.push((d, p)),
@@ -494,7 +517,8 @@ impl<G: Game> Builder<'_, G> {
                 }
                 game.chance_probs(&s, &mut self.probs);
                 for (k, p) in self.probs.iter().enumerate() {
-                    add(d, k as u32, game.action_label(&s, k as u32), p.to_f64());
+                    let g = group(&s, d, k as u32, p.to_f64(), &mut lists);
+                    add(d, g, p.to_f64(), &mut lists);
                 }
                 if !self.probs.is_empty() {
                     deals.push(d);
@@ -502,10 +526,16 @@ impl<G: Game> Builder<'_, G> {
             }
         } else {
             game.chance_probs(at, &mut self.probs);
-            let names: Vec<String> = (0..self.probs.len()).map(|k| game.action_label(at, k as u32)).collect();
+            // Each outcome's group, labelled once (made by the first deal's).
+            let groups: Vec<usize> = match present.first() {
+                Some(&d) => {
+                    (0..self.probs.len()).map(|k| group(at, d, k as u32, self.probs[k].to_f64(), &mut lists)).collect()
+                }
+                None => Vec::new(),
+            };
             for &d in present.iter() {
-                for (k, (p, label)) in self.probs.iter().zip(&names).enumerate() {
-                    add(d, k as u32, label.clone(), p.to_f64());
+                for (p, &g) in self.probs.iter().zip(&groups) {
+                    add(d, g, p.to_f64(), &mut lists);
                 }
                 deals.push(d);
             }

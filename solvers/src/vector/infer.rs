@@ -95,10 +95,12 @@ pub(super) fn showdown<I: Iterator<Item = (usize, f64)>>(
             ties.union((k / n[1]) as u32, (n[0] + k % n[1]) as u32);
         }
     }
+    // Each state's class, found once (not twice per pair and pass).
+    let class: Vec<u32> = (0..total as u32).map(|x| ties.find(x)).collect();
     // Edges from the weaker to the stronger class, as lists per class
     // (counted, then filled: no list of the edges beside them).
-    let edge = |k: usize, v: f64, ties: &mut Classes| {
-        let (i, j) = (ties.find((k / n[1]) as u32), ties.find((n[0] + k % n[1]) as u32));
+    let edge = |k: usize, v: f64| {
+        let (i, j) = (class[k / n[1]], class[n[0] + k % n[1]]);
         if v == win {
             Some((j, i))
         } else if v == lose {
@@ -110,7 +112,7 @@ pub(super) fn showdown<I: Iterator<Item = (usize, f64)>>(
     let mut indegree = vec![0u32; total];
     let mut starts = vec![0u32; total + 1];
     for (k, v) in pairs() {
-        if let Some((a, b)) = edge(k, v, &mut ties) {
+        if let Some((a, b)) = edge(k, v) {
             indegree[b as usize] += 1;
             starts[a as usize + 1] += 1;
         }
@@ -121,7 +123,7 @@ pub(super) fn showdown<I: Iterator<Item = (usize, f64)>>(
     let mut next = starts.clone();
     let mut out = vec![0u32; starts[total] as usize];
     for (k, v) in pairs() {
-        if let Some((a, b)) = edge(k, v, &mut ties) {
+        if let Some((a, b)) = edge(k, v) {
             out[next[a as usize] as usize] = b;
             next[a as usize] += 1;
         }
@@ -142,8 +144,8 @@ pub(super) fn showdown<I: Iterator<Item = (usize, f64)>>(
     if done < total {
         return None; // a cycle: no ranking
     }
-    let rank0: Vec<u32> = (0..n[0]).map(|i| level[ties.find(i as u32) as usize]).collect();
-    let rank1: Vec<u32> = (0..n[1]).map(|j| level[ties.find((n[0] + j) as u32) as usize]).collect();
+    let rank0: Vec<u32> = (0..n[0]).map(|i| level[class[i] as usize]).collect();
+    let rank1: Vec<u32> = (0..n[1]).map(|j| level[class[n[0] + j] as usize]).collect();
     let explained = pairs().all(|(k, v)| {
         let (a, b) = (rank0[k / n[1]], rank1[k % n[1]]);
         v == if a > b {

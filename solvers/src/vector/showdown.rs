@@ -10,8 +10,9 @@
 //! payoff's code runs only for enough deals to meet every such set of
 //! both players (a deal meets one of each), plus one per comparison
 //! outcome (below, equal, above) not met yet; each deal then pays its
-//! outcome's amount. No list per deal is made: the deals' sets are read
-//! from the decisions above as the deals are met. Runs that disagree (a set with two strengths, an
+//! outcome's amount, a byte per deal (`Draft::outcome_table`). The
+//! deals' sets are read from the decisions above as the deals are met (no
+//! list per deal). Runs that disagree (a set with two strengths, an
 //! outcome with two amounts) are an internal error, never a wrong table.
 
 use std::cmp::Ordering;
@@ -20,59 +21,111 @@ use super::infer::refuse;
 use crate::solver::SolveError;
 
 /// Per deal present at a leaf, each player's information set at its
-/// latest decision above: read from that decision's deals (in order) and
-/// their sets, as the deals are met (no list per deal).
-pub(super) struct Sets<'a> {
-    present: &'a [u32],
-    decisions: [(&'a [u32], &'a [u32]); 2],
-    /// Per player, the least set of a deal present.
+/// latest decision above, as a class (the set less the least of the deals
+/// present): read from that decision's deals (in order) and their sets as
+/// the deals are met (no list of classes per deal). The showdowns below
+/// one chance outcome on one line of first moves (the turn's river lines
+/// at each stake) have the same deals and sets: the caller's key says so
+/// ([`Sets::fill`]), and the deals to run for the strengths are found once
+/// for them, and the last leaf's outcomes per deal (a byte each) kept for
+/// the next whose strengths are the same.
+#[derive(Default)]
+pub(super) struct Sets {
+    /// What the lists were filled for (the caller's key), if filled.
+    key: Option<(*const Vec<u32>, [usize; 2])>,
+    /// Per player, the least set of the deals present and the number of
+    /// classes (from the least set to the most).
     least: [u32; 2],
-    /// Per player, the number of sets from the least to the most.
     span: [usize; 2],
+    /// The deals (indices, with their classes) whose runs meet every
+    /// class: each deal where a class of either player is met first.
+    runs: Vec<(u32, [u32; 2])>,
+    /// The strengths the outcomes below were found with (per player and
+    /// class), each deal's comparison outcome, and the first deal of each.
+    strength: [Vec<i64>; 2],
+    outcomes: Vec<u8>,
+    first: [Option<(u32, [u32; 2])>; 3],
 }
 
-impl<'a> Sets<'a> {
-    /// The sets of the deals `present` from each player's decision above
-    /// (its deals and their sets); `None` when a deal present is not
-    /// among a decision's.
-    pub fn new(present: &'a [u32], decisions: [(&'a [u32], &'a [u32]); 2]) -> Option<Sets<'a>> {
-        let mut sets = Sets { present, decisions, least: [u32::MAX; 2], span: [0; 2] };
-        let (mut least, mut most) = ([u32::MAX; 2], [0; 2]);
-        for found in sets.each() {
-            let found = found?;
-            for p in 0..2 {
-                least[p] = least[p].min(found[p]);
-                most[p] = most[p].max(found[p]);
-            }
-        }
-        sets.least = least;
-        sets.span = [0, 1].map(|p| most[p].saturating_sub(least[p]) as usize + 1);
-        Some(sets)
-    }
+/// The deals present and, per player, its decision's deals and their sets.
+pub(super) type Decisions<'a> = (&'a [u32], [(&'a [u32], &'a [u32]); 2]);
 
-    /// Per deal present, in order, each player's set, if found.
-    fn each(&self) -> impl Iterator<Item = Option<[u32; 2]>> + '_ {
-        // Both lists are in the deals' order: one pass.
-        let mut at = [0usize; 2];
-        self.present.iter().map(move |&d| {
-            let mut found = [0; 2];
-            for (p, (deals, sets)) in self.decisions.iter().enumerate() {
+/// Calls `f` with each deal present's index and sets, in order; `false`
+/// when a deal present is not among a decision's.
+fn each_set((present, decisions): Decisions, mut f: impl FnMut(usize, [u32; 2])) -> bool {
+    // Both lists are in the deals' order: one pass. A decision's deals
+    // `0..n` (every deal: the first moves') are its sets' indices.
+    let every = decisions.map(|(deals, _)| deals.last().is_some_and(|&d| d as usize + 1 == deals.len()));
+    let mut at = [0usize; 2];
+    for (i, &d) in present.iter().enumerate() {
+        let mut found = [0; 2];
+        for (p, (deals, sets)) in decisions.iter().enumerate() {
+            if every[p] {
+                at[p] = d as usize;
+            } else {
                 while deals.get(at[p]).is_some_and(|&e| e != d) {
                     at[p] += 1;
                 }
-                found[p] = *sets.get(at[p])?;
             }
-            Some(found)
-        })
+            let Some(&set) = sets.get(at[p]) else { return false };
+            found[p] = set;
+        }
+        f(i, found);
+    }
+    true
+}
+
+impl Sets {
+    /// The classes' span and the deals to run of `deals`, unless they were
+    /// found last for `key`; `false` when a deal present is not among a
+    /// decision's.
+    pub fn fill(&mut self, key: (*const Vec<u32>, [usize; 2]), deals: Decisions) -> bool {
+        if self.key == Some(key) {
+            return true;
+        }
+        self.key = None;
+        let (mut least, mut most) = ([u32::MAX; 2], [0; 2]);
+        let found = each_set(deals, |_, sets| {
+            for p in 0..2 {
+                least[p] = least[p].min(sets[p]);
+                most[p] = most[p].max(sets[p]);
+            }
+        });
+        if !found {
+            return false;
+        }
+        self.least = least;
+        self.span = [0, 1].map(|p| most[p].saturating_sub(least[p]) as usize + 1);
+        let mut met = self.span.map(|n| vec![false; n]);
+        self.runs.clear();
+        each_set(deals, |i, sets| {
+            let [a, b] = [0, 1].map(|p| (sets[p] - least[p]) as usize);
+            if !met[0][a] || !met[1][b] {
+                (met[0][a], met[1][b]) = (true, true);
+                self.runs.push((i as u32, [a as u32, b as u32]));
+            }
+        });
+        self.strength = [Vec::new(), Vec::new()];
+        self.key = Some(key);
+        true
     }
 
-    /// Per deal present, in order, each player's class: its set less the
-    /// least (every deal's found: [`Sets::new`]).
-    fn classes(&self) -> impl Iterator<Item = [usize; 2]> + '_ {
-        self.each().map(|found| {
-            let found = found.unwrap_or(self.least);
-            [0, 1].map(|p| (found[p] - self.least[p]) as usize)
-        })
+    /// Each deal's comparison outcome under `strength` (per player and
+    /// class) and the first deal of each, kept for the next leaf.
+    fn find_outcomes(&mut self, deals: Decisions, strength: [Vec<i64>; 2]) {
+        if self.strength == strength {
+            return;
+        }
+        self.outcomes.clear();
+        self.first = [None; 3];
+        let least = self.least;
+        each_set(deals, |i, sets| {
+            let [a, b] = [0, 1].map(|p| sets[p] - least[p]);
+            let o = outcome(strength[0][a as usize].cmp(&strength[1][b as usize]));
+            self.first[o].get_or_insert((i as u32, [a, b]));
+            self.outcomes.push(o as u8);
+        });
+        self.strength = strength;
     }
 }
 
@@ -80,38 +133,48 @@ impl<'a> Sets<'a> {
 /// strengths ([`galac_runtime::game::Game::strengths`]).
 pub(super) type Run = ([i64; 2], Option<[i64; 2]>);
 
-/// Each player's strength per class and each comparison outcome's pay,
-/// from the runs the deals `sets` need: `first` is the first deal's run,
+/// Each comparison outcome's pay, from the runs the deals `sets` (filled
+/// for `deals`) need: one per class of either player met first (`first`
+/// is the first deal's run), then one per comparison outcome not met yet;
 /// `run` runs the payoff's code for the deal at an index of the deals;
-/// `leaf` names the leaf in errors. [`Showdown::pays`] then pays each deal.
-pub(super) fn showdown<'s>(
-    sets: &Sets,
+/// `leaf` names the leaf in errors. The deals' outcomes (an index of the
+/// pays each) are then [`Sets::outcomes`].
+pub(super) fn showdown(
+    sets: &mut Sets,
+    deals: Decisions,
     first: Run,
     mut run: impl FnMut(usize) -> Result<Run, SolveError>,
-    leaf: &'s str,
-) -> Result<Showdown<'s>, SolveError> {
+    leaf: &str,
+) -> Result<[Option<[i64; 2]>; 3], SolveError> {
     let mut met = Showdown { strength: sets.span.map(|n| vec![None; n]), pays: [None; 3], leaf };
-    for (i, classes) in sets.classes().enumerate() {
-        match i {
-            0 => met.record(classes, first)?,
-            _ if met.strength[0][classes[0]].is_none() || met.strength[1][classes[1]].is_none() => {
-                met.record(classes, run(i)?)?
-            }
-            _ => {}
-        }
+    for &(i, classes) in &sets.runs {
+        met.record(classes, if i == 0 { first } else { run(i as usize)? })?;
     }
-    for (i, classes) in sets.classes().enumerate() {
-        if met.pays[met.outcome(classes)].is_none() {
-            met.record(classes, run(i)?)?;
-        }
+    // Every class present is met: an outcome not met yet is run once, at
+    // its first deal, in the deals' order.
+    let strength = met.strength.each_ref().map(|s| s.iter().map(|s| s.unwrap_or_default()).collect());
+    sets.find_outcomes(deals, strength);
+    let mut firsts: Vec<(u32, [u32; 2])> =
+        (0..3).filter(|&o| met.pays[o].is_none()).filter_map(|o| sets.first[o]).collect();
+    firsts.sort_unstable();
+    for (i, classes) in firsts {
+        met.record(classes, run(i as usize)?)?;
     }
-    Ok(met)
+    Ok(met.pays)
+}
+
+impl Sets {
+    /// Each deal's comparison outcome, in order (an index of the pays
+    /// [`showdown`] gave).
+    pub fn outcomes(&self) -> &[u8] {
+        &self.outcomes
+    }
 }
 
 /// What the runs gave: per player, a strength per class, and per
 /// comparison outcome (player 0's strength below, equal to or above
 /// player 1's) its pay.
-pub(super) struct Showdown<'s> {
+struct Showdown<'s> {
     strength: [Vec<Option<i64>>; 2],
     pays: [Option<[i64; 2]>; 3],
     leaf: &'s str,
@@ -119,10 +182,10 @@ pub(super) struct Showdown<'s> {
 
 impl Showdown<'_> {
     /// Records a run of a deal of these classes.
-    fn record(&mut self, classes: [usize; 2], (pay, strengths): Run) -> Result<(), SolveError> {
+    fn record(&mut self, classes: [u32; 2], (pay, strengths): Run) -> Result<(), SolveError> {
         let Some(st) = strengths else { return Err(internal(self.leaf, "a run gives no strengths")) };
         for p in 0..2 {
-            match self.strength[p][classes[p]].replace(st[p]) {
+            match self.strength[p][classes[p] as usize].replace(st[p]) {
                 Some(was) if was != st[p] => return Err(internal(self.leaf, "one private state has two strengths")),
                 _ => {}
             }
@@ -131,17 +194,6 @@ impl Showdown<'_> {
             Some(was) if was != pay => Err(internal(self.leaf, "one comparison outcome pays two amounts")),
             _ => Ok(()),
         }
-    }
-
-    /// The comparison outcome of a deal of these classes (both met).
-    fn outcome(&self, classes: [usize; 2]) -> usize {
-        let [a, b] = [0, 1].map(|p| self.strength[p][classes[p]].unwrap_or_default());
-        outcome(a.cmp(&b))
-    }
-
-    /// What each deal of `sets` pays, in order (every outcome met: [`showdown`]).
-    pub fn pays<'a>(&'a self, sets: &'a Sets) -> impl Iterator<Item = [i64; 2]> + 'a {
-        sets.classes().map(|classes| self.pays[self.outcome(classes)].unwrap_or_default())
     }
 }
 

@@ -2,11 +2,13 @@
 //! average over the pair's deals of its table's amounts, in its cheapest
 //! form (a constant, a showdown's ranking, or a matrix).
 
+use std::rc::Rc;
+
 use rustc_hash::FxHashMap;
 
 use super::super::game::{Payoff, Ranking};
 use super::super::infer::showdown;
-use super::Draft;
+use super::{Draft, Index, Pays};
 
 /// What [`Draft::payoffs`] makes: per leaf its payoff, the showdowns'
 /// rankings, and the matrices' entries.
@@ -32,6 +34,15 @@ impl Draft {
         // Per table: its form, worked out at its first leaf (a matrix is
         // copied for each further leaf, as one is made per leaf).
         let mut form: Vec<Option<Payoff>> = vec![None; self.tables.len()];
+        // Per (deals, byte pattern, number of amounts) of a table whose
+        // deals' averages are its amounts' own (`per_index`), strictly
+        // increasing: the ranking its showdown form found. The form reads
+        // only which pairs win, tie and lose, which those three give, so a
+        // table of other stakes with them has the same ranking (the turn's
+        // showdowns on one river card: 11 stakes a pattern).
+        let mut shapes: FxHashMap<(*const Vec<u32>, *const u8, usize), u32> = FxHashMap::default();
+        // The deals' one probability, where they share it.
+        let uniform = self.deal_prob.split_first().filter(|(w, rest)| rest.iter().all(|x| x == *w)).map(|(w, _)| *w);
         for &(_, table) in &self.leaves {
             let (payoffs, _, matrix) = &mut out;
             match form[table as usize] {
@@ -50,13 +61,42 @@ impl Draft {
             let t = table as usize;
             let table = &self.tables[t];
             let payoff = if single {
-                let each = || {
-                    table.each().map(|(deal, pay)| {
-                        let w = self.deal_prob[deal as usize];
-                        (pair(deal), (w * pay as f64) / w)
-                    })
-                };
-                form_of(each, n, &mut out, &mut interned)
+                match (per_index(table, &self.deal_prob, uniform), table) {
+                    // One amount, one probability: every pair's average is the same.
+                    (_, Pays::Constant(pay, deals)) if uniform.is_some() => {
+                        let w = uniform.unwrap_or_default();
+                        Payoff::Constant(if deals.is_empty() { 0.0 } else { (w * *pay as f64) / w })
+                    }
+                    (Some((deals, bytes, avg)), _) => {
+                        let key = (Rc::as_ptr(deals), Rc::as_ptr(bytes) as *const u8, avg.len());
+                        let increasing = avg.windows(2).all(|w| w[0] < w[1]);
+                        match shapes.get(&key) {
+                            Some(&ranking) if increasing => Payoff::Showdown {
+                                ranking,
+                                win: avg[avg.len() - 1],
+                                lose: avg[0],
+                                tie: if avg.len() == 3 { avg[1] } else { 0.0 },
+                            },
+                            _ => {
+                                let each = || deals.iter().zip(bytes.iter()).map(|(&d, &k)| (pair(d), avg[k as usize]));
+                                let payoff = form_of(each, n, &mut out, &mut interned);
+                                if let (Payoff::Showdown { ranking, .. }, true) = (payoff, increasing) {
+                                    shapes.insert(key, ranking);
+                                }
+                                payoff
+                            }
+                        }
+                    }
+                    (None, _) => {
+                        let each = || {
+                            table.each().map(|(deal, pay)| {
+                                let w = self.deal_prob[deal as usize];
+                                (pair(deal), (w * pay as f64) / w)
+                            })
+                        };
+                        form_of(each, n, &mut out, &mut interned)
+                    }
+                }
             } else {
                 if avg.is_empty() {
                     (avg, mass) = (vec![0.0f64; n[0] * n[1]], vec![0.0f64; n[0] * n[1]]);
@@ -86,6 +126,34 @@ impl Draft {
         }
         out
     }
+}
+
+/// Where a table's payoffs are a byte per deal: its deals, bytes and, per
+/// amount, the average each of its deals has (`(w * pay) / w`, as
+/// [`Draft::payoffs`] computes it per deal), found to be the same for every
+/// deal of the amount (always so where the deals have one probability,
+/// `uniform`); `None` otherwise.
+#[allow(clippy::type_complexity)]
+fn per_index<'t>(
+    table: &'t Pays,
+    deal_prob: &[f64],
+    uniform: Option<f64>,
+) -> Option<(&'t Rc<Vec<u32>>, &'t Rc<[u8]>, Vec<f64>)> {
+    let Pays::Deals { deals, values, index: Index::Bytes(bytes) } = table else { return None };
+    let avg = |w: f64, pay: i64| (w * pay as f64) / w;
+    if let Some(w) = uniform {
+        return Some((deals, bytes, values.iter().map(|&pay| avg(w, pay)).collect()));
+    }
+    let mut each: Vec<Option<f64>> = vec![None; values.len()];
+    for (&d, &k) in deals.iter().zip(bytes.iter()) {
+        let v = avg(deal_prob[d as usize], values[k as usize]);
+        match each[k as usize] {
+            None => each[k as usize] = Some(v),
+            Some(was) if was.to_bits() == v.to_bits() => {}
+            Some(_) => return None,
+        }
+    }
+    Some((deals, bytes, each.into_iter().collect::<Option<Vec<f64>>>()?))
 }
 
 /// The cheapest form of a table's payoffs per pair (`pairs`: each pair

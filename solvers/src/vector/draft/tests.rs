@@ -108,3 +108,103 @@ fn decision_sets_list_the_deals_and_refuse_other_moves() {
     let err = draft.decision(id, 0, 2, [(0, 30, 2), (1, 31, 3)].into_iter(), &Named).unwrap_err();
     assert!(err.to_string().contains("moves offered to a"), "{err}");
 }
+
+/// A showdown's table made from each deal's comparison outcome
+/// (`outcome_table`, a byte a deal) is the table listing each deal's
+/// payoffs makes, and shares its bytes; with a tie that pays what a win
+/// pays (two amounts, not three) too.
+#[test]
+fn outcome_tables_equal_listed_payoffs() {
+    let mut draft = Draft::new(["a".into(), "b".into()], vec![0.2; 5]);
+    let deals = Rc::new(vec![0, 1, 2, 3, 4]);
+    let outcomes = [2u8, 1, 0, 2, 0];
+    for pays in [[[-7, 7], [0, 0], [7, -7]], [[-3, 3], [3, -3], [3, -3]]] {
+        let listed = draft.deals_table(0, deals.clone(), outcomes.iter().map(|&o| pays[o as usize])).unwrap();
+        let made = draft.outcome_table(0, deals.clone(), &outcomes, pays.map(Some)).unwrap();
+        let [listed, made] = [listed, made].map(|t| &draft.tables[t as usize]);
+        assert_eq!(listed.each().collect::<Vec<_>>(), made.each().collect::<Vec<_>>());
+        match (listed, made) {
+            (
+                Pays::Deals { values: a, index: Index::Bytes(x), .. },
+                Pays::Deals { values: b, index: Index::Bytes(y), .. },
+            ) => {
+                assert_eq!(a, b);
+                assert!(Rc::ptr_eq(x, y));
+            }
+            _ => panic!("not byte tables"),
+        }
+    }
+    let err = draft.outcome_table(0, deals, &outcomes, [Some([-1, 2]), None, Some([1, -1])]).unwrap_err();
+    assert!(err.to_string().contains("zero-sum"), "{err}");
+}
+
+/// The showdown form found once per (deals, byte pattern) and given to
+/// the tables of other stakes that share them is each table's own: the
+/// payoffs of a draft holding all its tables equal those of drafts
+/// holding each alone (where nothing is shared), rankings compared by
+/// content; with one probability for every deal and with several (where
+/// each deal's average is checked against its amount's), and with
+/// constants beside them.
+#[test]
+fn showdown_forms_shared_by_pattern_are_each_tables_own() {
+    use super::super::game::Payoff;
+    // Three states each, every pair but the equal ones dealt once; the
+    // strengths 0, 1, 2 against 0, 1, 1 (a tie at (1, 2)).
+    let mut deals = Vec::new();
+    for i in 0..3u32 {
+        for j in (0..3u32).filter(|&j| j != i) {
+            deals.push((i, j));
+        }
+    }
+    let outcome = |&(i, j): &(u32, u32)| match i.cmp(&j.min(1)) {
+        std::cmp::Ordering::Less => 0u8,
+        std::cmp::Ordering::Equal => 1,
+        std::cmp::Ordering::Greater => 2,
+    };
+    let outcomes: Vec<u8> = deals.iter().map(outcome).collect();
+    let class_of = [deals.iter().map(|d| d.0).collect(), deals.iter().map(|d| d.1).collect()];
+    let all = Rc::new((0..deals.len() as u32).collect::<Vec<u32>>());
+    let uniform = vec![1.0 / deals.len() as f64; deals.len()];
+    let uneven: Vec<f64> = deals.iter().map(|&(i, j)| (1.0 + i as f64) / (7.0 + 3.0 * j as f64)).collect();
+    // The third leaf pays a constant.
+    let stakes = [50i64, 900, 3, 50];
+    let leaves = |draft: &mut Draft, stakes: &[(usize, i64)]| {
+        for &(k, stake) in stakes {
+            let id = draft.open(String::new(), super::NONE, true).unwrap();
+            let table = match k {
+                2 => draft.constant_table(id, [stake, -stake], all.clone()).unwrap(),
+                _ => {
+                    let pays = [[-stake, stake], [0, 0], [stake, -stake]].map(Some);
+                    draft.outcome_table(id, all.clone(), &outcomes, pays).unwrap()
+                }
+            };
+            draft.leaf_table(id, table);
+        }
+    };
+    for prob in [uniform, uneven] {
+        let mut shared = Draft::new(["a".into(), "b".into()], prob.clone());
+        leaves(&mut shared, &stakes.into_iter().enumerate().collect::<Vec<_>>());
+        let (payoffs, rankings, _) = shared.payoffs(&class_of, [3, 3], true);
+        // With several probabilities, (w * pay) / w is not always pay: some
+        // tables are matrices, and a constant's pairs differ in the last bit.
+        let several = prob.iter().any(|&w| w != prob[0]);
+        assert!(several || rankings.len() == 1, "one ranking for the tables of one pattern");
+        for (k, &stake) in stakes.iter().enumerate() {
+            let mut alone = Draft::new(["a".into(), "b".into()], prob.clone());
+            leaves(&mut alone, &[(k, stake)]);
+            let (own, own_rankings, _) = alone.payoffs(&class_of, [3, 3], true);
+            match (payoffs[k], own[0]) {
+                (
+                    Payoff::Showdown { ranking: r, win, lose, tie },
+                    Payoff::Showdown { ranking: s, win: w, lose: l, tie: t },
+                ) => {
+                    assert_eq!([win, lose, tie].map(f64::to_bits), [w, l, t].map(f64::to_bits), "stake {stake}");
+                    assert_eq!(rankings[r as usize].rank, own_rankings[s as usize].rank);
+                }
+                (Payoff::Matrix { .. }, Payoff::Matrix { .. }) if several => {}
+                (a, b) if k == 2 => assert!(b == a && (several || a == Payoff::Constant(stake as f64)), "{a:?}, {b:?}"),
+                (a, b) => panic!("stake {stake}: {a:?} against {b:?}"),
+            }
+        }
+    }
+}
