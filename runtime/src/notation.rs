@@ -60,10 +60,17 @@ pub fn parse_card(text: &str) -> Option<i64> {
 /// standard deck.
 pub fn show_card(c: i64) -> String {
     let (rank, suit) = (c >> SUIT_BITS, c & ((1 << SUIT_BITS) - 1));
-    match (RANK_CHARS.get(rank as usize), SUIT_CHARS.get(suit as usize)) {
-        (Some(&r), Some(&s)) => format!("{}{}", r as char, s as char),
-        _ => format!("card({rank}, {suit})"),
+    match card_chars(rank, suit) {
+        Some([r, s]) => format!("{r}{s}"),
+        None => format!("card({rank}, {suit})"),
     }
+}
+
+/// The rank's and the suit's letters of the card of rank `rank` and suit
+/// `suit` (`Q`, `c`), if it is one of the standard deck's.
+pub fn card_chars(rank: i64, suit: i64) -> Option<[char; 2]> {
+    let (r, s) = (usize::try_from(rank).ok()?, usize::try_from(suit).ok()?);
+    Some([char::from(*RANK_CHARS.get(r)?), char::from(*SUIT_CHARS.get(s)?)])
 }
 
 /// Cards one after another (`Td9d6hQc`; spaces and commas between cards
