@@ -371,16 +371,29 @@ impl Walk<'_> {
     ) {
         let game = self.game;
         let n_me = game.states[self.me].len();
-        out.fill(0.0);
         let mine =
             matches!(&game.nodes[node as usize], PublicNode::Decision { player, .. } if *player as usize == self.me);
+        // The first child's row is written, not added to zeros: the same
+        // sums but for the sign of a zero (`-0` stays `-0`), which nothing
+        // reads (regret matching takes the positive regrets; `x >= 0` holds
+        // for both zeros).
+        let mut rows_in = rows.chunks_exact(n_me);
         if !mine {
-            for row in rows.chunks_exact(n_me) {
+            match rows_in.next() {
+                Some(row) => out.copy_from_slice(row),
+                None => out.fill(0.0),
+            }
+            for row in rows_in {
                 out.iter_mut().zip(row).for_each(|(x, t)| *x += t);
             }
             return;
         }
-        for (s_row, v_row) in sigma.chunks_exact(n_me).zip(rows.chunks_exact(n_me)) {
+        let mut pairs = sigma.chunks_exact(n_me).zip(rows_in);
+        match pairs.next() {
+            Some((s_row, v_row)) => out.iter_mut().zip(s_row).zip(v_row).for_each(|((o, s), v)| *o = s * v),
+            None => out.fill(0.0),
+        }
+        for (s_row, v_row) in pairs {
             out.iter_mut().zip(s_row).zip(v_row).for_each(|((o, s), v)| *o += s * v);
         }
         let off = self.slab[node as usize] - store.base;
