@@ -169,8 +169,9 @@ pub fn constant<T: Real>(cards: &Cards, p: usize, v: f64, opp: &[T], out: &mut [
 fn fold<T: Real>(cards: &Cards, p: usize, v: f64, sums: &mut [f64; SLOTS], opp: &[T], out: &mut [T]) {
     let mut all = Sums::zeroed(sums);
     // A reach is never negative (weights, probabilities and strategies
-    // multiplied), nor NaN (regret matching gives none), so `> 0` tells the
-    // live states in one branch where `!= 0` takes a second for NaN.
+    // multiplied), so `> 0` tells the live states in one branch where
+    // `!= 0` takes a second for NaN (a NaN reach, which only regrets that
+    // overflowed give, counts as none).
     for (&a, &r) in cards.add[1 - p].iter().zip(opp) {
         if r > T::zero() {
             all.add(a, r.wide());
