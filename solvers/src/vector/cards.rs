@@ -368,7 +368,9 @@ pub fn showdown_and_constant<T: Real, const CONSTANT: bool>(
 
 /// The states of `theirs` whose reach in `opp` is not zero, written into
 /// the front of `live` (as long as `theirs`), which is returned.
+#[inline(never)]
 fn live_states<'a, T: Real>(theirs: &[Ranked], opp: &[T], live: &'a mut [Live]) -> &'a [Live] {
+    let live = &mut live[..theirs.len()];
     let mut len = 0;
     for t in theirs {
         let reach = opp[t.state as usize];
