@@ -168,10 +168,22 @@ pub fn constant<T: Real>(cards: &Cards, p: usize, v: f64, opp: &[T], out: &mut [
 /// slices are its arguments, which the stores to `out` cannot alias).
 fn fold<T: Real>(cards: &Cards, p: usize, v: f64, sums: &mut [f64; SLOTS], opp: &[T], out: &mut [T]) {
     let mut all = Sums::zeroed(sums);
+    // A reach is never negative (weights, probabilities and strategies
+    // multiplied), so `> 0` tells the live states in one branch where
+    // `!= 0` takes a second for NaN (a NaN reach, which only regrets that
+    // overflowed give, counts as none).
     for (&a, &r) in cards.add[1 - p].iter().zip(opp) {
-        if r != T::zero() {
+        if r > T::zero() {
             all.add(a, r.wide());
         }
+    }
+    // No reach at all (a line the other player no longer takes: positive
+    // reaches never sum to 0): every state's sum is `+0` however the zeros
+    // are signed, so the value is `v * 0` throughout, as the loop would
+    // write it.
+    if all.all == 0.0 {
+        out.fill(T::of(v * 0.0));
+        return;
     }
     for ((x, &s), &same) in out.iter_mut().zip(&cards.sub[p]).zip(&cards.same[p]) {
         // `NO_SAME` is past the end: one comparison for both.
@@ -205,7 +217,11 @@ pub struct Ranked {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Order {
     pub states: Vec<Ranked>,
-    /// The runs of equal rank, in order.
+    /// Each of `states`' `sub` slots, in the same order: what the pass
+    /// going up reads, one after the other.
+    subs: Vec<[u8; 2]>,
+    /// The runs of equal rank, in order: consecutive, their lengths
+    /// adding up to `states`' (no run is empty).
     runs: Vec<Run>,
     /// The states left out of `states`: the deal never gives them at a
     /// showdown of this ranking (a card of the board holds a card of
@@ -215,19 +231,21 @@ pub struct Order {
     dropped: Vec<u32>,
 }
 
-/// `states[start..end]` of an [`Order`] have rank `rank`; `apart` when
-/// some of them have the other player's same hand at another rank (`side`
-/// not `Equal`), so that only such runs take the test of it going down.
+/// The next `len` states of an [`Order`] (after the runs before) have
+/// rank `rank`; `apart` when some of them have the other player's same
+/// hand at another rank (`side` not `Equal`), so that only such runs take
+/// the test of it going down. The passes take a run's states off the
+/// front (or the back) of what is left, so a run costs one length's
+/// check, not a range's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Run {
     rank: u32,
-    start: u32,
-    end: u32,
+    len: u32,
     apart: bool,
 }
 
 /// The most bytes an [`Order`] takes per state (a run per state at most).
-pub const ORDER_BYTES: usize = size_of::<Ranked>() + size_of::<Run>();
+pub const ORDER_BYTES: usize = size_of::<Ranked>() + size_of::<[u8; 2]>() + size_of::<Run>();
 
 impl Cards {
     /// Each player's states in the rank order of a showdown's ranking
@@ -249,15 +267,16 @@ impl Cards {
                     Ranked { rank: r, state: i as u32, add: self.add[p][i], sub: self.sub[p][i], same, side }
                 })
                 .collect();
-            let mut runs = Vec::new();
-            let mut start = 0;
-            for run in states.chunk_by(|a, b| a.rank == b.rank) {
-                let apart = run.iter().any(|s| s.side != std::cmp::Ordering::Equal);
-                let end = start + run.len();
-                runs.push(Run { rank: run[0].rank, start: start as u32, end: end as u32, apart });
-                start = end;
-            }
-            Order { states, runs, dropped }
+            let runs = states
+                .chunk_by(|a, b| a.rank == b.rank)
+                .map(|run| Run {
+                    rank: run[0].rank,
+                    len: run.len() as u32,
+                    apart: run.iter().any(|s| s.side != std::cmp::Ordering::Equal),
+                })
+                .collect();
+            let subs = states.iter().map(|s| s.sub).collect();
+            Order { states, subs, runs, dropped }
         })
     }
 }
@@ -277,13 +296,17 @@ struct Scratch {
     /// evaluated, in rank order: grown once to the larger player's
     /// states, then reused by every showdown.
     live: Vec<Live>,
+    /// The pass going up's sums over the lower ranks, per state of the
+    /// player valued in rank order (each rounded to the walk's `Real`, as
+    /// stored in the values before), read back going down; grown as `live`.
+    lo: Vec<f64>,
     /// Two sets of per-card sums ([`Sums`]), zeroed by each leaf that uses them.
     sums: [[f64; SLOTS]; 2],
 }
 
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> =
-        const { std::cell::RefCell::new(Scratch { live: Vec::new(), sums: [[0.0; SLOTS]; 2] }) };
+        const { std::cell::RefCell::new(Scratch { live: Vec::new(), lo: Vec::new(), sums: [[0.0; SLOTS]; 2] }) };
 }
 
 /// A showdown (see [`super::leaf`]): player `p`'s states in rank order
@@ -313,18 +336,26 @@ pub fn showdown_and_constant<T: Real, const CONSTANT: bool>(
     out: &mut [T],
     constant: &mut [T],
 ) {
-    SCRATCH.with_borrow_mut(|Scratch { live, sums: [below, above] }| {
+    SCRATCH.with_borrow_mut(|Scratch { live, lo, sums: [below, above] }| {
         let theirs = &ranked[1 - p].states;
         if live.len() < theirs.len() {
             live.resize(theirs.len(), Live { rank: 0, add: [SINK; 2], reach: 0.0 });
         }
+        if lo.len() < ranked[p].states.len() {
+            lo.resize(ranked[p].states.len(), 0.0);
+        }
         let live = live_states(theirs, opp, live);
         let scratch = [below, above];
-        // A tie that pays nothing needs no sum over every state.
-        if stakes[2] == 0.0 {
-            passes::<T, false, CONSTANT>(&ranked[p], live, scratch, stakes, v, opp, out, constant)
+        // No live state: the other player's reach is zero throughout (the
+        // states left out of the ranking's are never dealt here, and so
+        // zeroed by the chance node above).
+        if live.is_empty() {
+            no_reach::<T, CONSTANT>(&ranked[p], stakes, v, out, constant)
+        } else if stakes[2] == 0.0 {
+            // A tie that pays nothing needs no sum over every state.
+            passes::<T, false, CONSTANT>(&ranked[p], live, lo, scratch, stakes, v, opp, out, constant)
         } else {
-            passes::<T, true, CONSTANT>(&ranked[p], live, scratch, stakes, v, opp, out, constant)
+            passes::<T, true, CONSTANT>(&ranked[p], live, lo, scratch, stakes, v, opp, out, constant)
         }
         for &i in &ranked[p].dropped {
             out[i as usize] = T::zero();
@@ -337,28 +368,59 @@ pub fn showdown_and_constant<T: Real, const CONSTANT: bool>(
 
 /// The states of `theirs` whose reach in `opp` is not zero, written into
 /// the front of `live` (as long as `theirs`), which is returned.
+#[inline(never)]
 fn live_states<'a, T: Real>(theirs: &[Ranked], opp: &[T], live: &'a mut [Live]) -> &'a [Live] {
+    let live = &mut live[..theirs.len()];
     let mut len = 0;
     for t in theirs {
-        let reach = opp[t.state as usize].wide();
-        if reach != 0.0 {
-            live[len] = Live { rank: t.rank, add: t.add, reach };
+        let reach = opp[t.state as usize];
+        // Never negative: `> 0` is one branch (see [`fold`]).
+        if reach > T::zero() {
+            live[len] = Live { rank: t.rank, add: t.add, reach: reach.wide() };
             len += 1;
         }
     }
     &live[..len]
 }
 
+/// A showdown's values where the other player's reach is zero throughout
+/// (a line it no longer takes): what [`passes`] writes then, the sums
+/// all `+0` (a zero reach's sign is lost in the sums), once for every state.
+fn no_reach<T: Real, const CONSTANT: bool>(
+    mine: &Order,
+    [win, lose, tie]: [f64; 3],
+    v_constant: f64,
+    out: &mut [T],
+    constant: &mut [T],
+) {
+    let (lo, hi, total) = (0.0, 0.0, 0.0);
+    let mut v = win * lo + lose * hi;
+    // As `passes` does: a tie that pays nothing adds no term.
+    if tie != 0.0 {
+        v += tie * (total - lo - hi);
+    }
+    let v = T::of(v);
+    let c = T::of(v_constant * total);
+    for m in &mine.states {
+        out[m.state as usize] = v;
+        if CONSTANT {
+            constant[m.state as usize] = c;
+        }
+    }
+}
+
 /// [`showdown`]'s two passes over `mine` in rank order against `live`,
-/// with two sets of sums to zero and fill; `TIE` when a tie pays
-/// something. A state's value is `win * lo + lose * hi + tie * (total - lo
-/// - hi)` over the compatible reach below (`lo`), above (`hi`) and in
-/// total: `lo` is written going up, and the value going down. With
-/// `CONSTANT`, `constant` gets `v * total` ([`showdown_and_constant`]).
+/// with two sets of sums to zero and fill and `lo` (as long as `mine`'s
+/// states) for the sums going up; `TIE` when a tie pays something. A
+/// state's value is `win * lo + lose * hi + tie * (total - lo - hi)` over
+/// the compatible reach below (`lo`), above (`hi`) and in total: `lo` is
+/// kept going up (rounded to `T`), and the value written going down.
+/// With `CONSTANT`, `constant` gets `v * total` ([`showdown_and_constant`]).
 #[allow(clippy::too_many_arguments)]
 fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
     mine: &Order,
     live: &[Live],
+    lo: &mut [f64],
     [below, above]: [&mut [f64; SLOTS]; 2],
     [win, lose, tie]: [f64; 3],
     v_constant: f64,
@@ -366,11 +428,15 @@ fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
     out: &mut [T],
     constant: &mut [T],
 ) {
-    // Going up: the reach below each rank, into `out` (the other
+    // As long as `out` (with `CONSTANT`), so that one bounds check of a
+    // state serves both.
+    let constant = if CONSTANT { &mut constant[..out.len()] } else { constant };
+    // Going up: the reach below each rank, in rank order (the other
     // player's same hand is added back going down).
     let mut below = Sums::zeroed(below);
     let mut theirs = live;
-    for &Run { rank, start, end, .. } in &mine.runs {
+    let (mut subs, mut los) = (&mine.subs[..], &mut lo[..mine.subs.len()]);
+    for &Run { rank, len, .. } in &mine.runs {
         while let [t, rest @ ..] = theirs {
             if t.rank >= rank {
                 break;
@@ -378,9 +444,12 @@ fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
             below.add(t.add, t.reach);
             theirs = rest;
         }
-        for m in &mine.states[start as usize..end as usize] {
-            out[m.state as usize] = T::of(below.apart(m.sub));
+        let (run_subs, subs_rest) = subs.split_at(len as usize);
+        let (run_los, los_rest) = std::mem::take(&mut los).split_at_mut(len as usize);
+        for (x, &sub) in run_los.iter_mut().zip(run_subs) {
+            *x = T::of(below.apart(sub)).wide();
         }
+        (subs, los) = (subs_rest, los_rest);
     }
     // With ties or a constant, `below` goes on to sum every live state.
     if TIE || CONSTANT {
@@ -389,7 +458,8 @@ fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
     // Going down: the reach above, and the values.
     let mut above = Sums::zeroed(above);
     let mut theirs = live;
-    for &Run { rank, start, end, apart } in mine.runs.iter().rev() {
+    let (mut states, mut los) = (&mine.states[..], &lo[..mine.states.len()]);
+    for &Run { rank, len, apart } in mine.runs.iter().rev() {
         while let [rest @ .., t] = theirs {
             if t.rank <= rank {
                 break;
@@ -397,18 +467,24 @@ fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
             above.add(t.add, t.reach);
             theirs = rest;
         }
-        let (run, stakes) = (mine.states[start as usize..end as usize].iter().rev(), [win, lose, tie]);
+        let (states_rest, run) = states.split_at(states.len() - len as usize);
+        let (los_rest, run_los) = los.split_at(los.len() - len as usize);
+        let (run, stakes) = (run.iter().zip(run_los).rev(), [win, lose, tie]);
         if apart {
-            run.for_each(|m| down::<T, TIE, CONSTANT, true>(m, &below, &above, stakes, v_constant, opp, out, constant));
+            run.for_each(|(m, &lo)| {
+                down::<T, TIE, CONSTANT, true>(m, lo, &below, &above, stakes, v_constant, opp, out, constant)
+            });
         } else {
-            run.for_each(|m| {
-                down::<T, TIE, CONSTANT, false>(m, &below, &above, stakes, v_constant, opp, out, constant)
+            run.for_each(|(m, &lo)| {
+                down::<T, TIE, CONSTANT, false>(m, lo, &below, &above, stakes, v_constant, opp, out, constant)
             });
         }
+        (states, los) = (states_rest, los_rest);
     }
 }
 
-/// A state's value going down (see [`passes`]): `below` sums every live
+/// A state's value going down (see [`passes`]), `lo` its sum going up:
+/// `below` sums every live
 /// state with `TIE` or `CONSTANT`, `above` those of a higher rank;
 /// `APART` when the other player's same hand may be ranked apart from it
 /// (else `side` is `Equal`: the run holds none such).
@@ -416,6 +492,7 @@ fn passes<T: Real, const TIE: bool, const CONSTANT: bool>(
 #[inline(always)]
 fn down<T: Real, const TIE: bool, const CONSTANT: bool, const APART: bool>(
     m: &Ranked,
+    lo: f64,
     below: &Sums,
     above: &Sums,
     [win, lose, tie]: [f64; 3],
@@ -425,7 +502,7 @@ fn down<T: Real, const TIE: bool, const CONSTANT: bool, const APART: bool>(
     constant: &mut [T],
 ) {
     let i = m.state as usize;
-    let (mut lo, mut hi) = (out[i].wide(), above.apart(m.sub));
+    let (mut lo, mut hi) = (lo, above.apart(m.sub));
     // The other player's same hand, taken out twice (once per card):
     // back into the sum of its side (`side` is `Equal` without one).
     if APART && m.side != std::cmp::Ordering::Equal {

@@ -194,6 +194,11 @@ fn exclude<T: Real>(v: &mut [T], states: &[u32]) {
 }
 
 impl Walk<'_> {
+    /// Whether `node` is a decision of the traverser.
+    fn decides(&self, node: u32) -> bool {
+        matches!(&self.game.nodes[node as usize], PublicNode::Decision { player, .. } if *player as usize == self.me)
+    }
+
     /// The CFR walk of `node`'s subtree: `out` gets the traverser's
     /// counterfactual values; its regrets and average sums are updated.
     /// `spare` is a second thread's arena (as long as `arena`), given
@@ -369,18 +374,17 @@ impl Walk<'_> {
         rows: &mut [f32],
         out: &mut [f32],
     ) {
-        let game = self.game;
-        let n_me = game.states[self.me].len();
-        out.fill(0.0);
-        let mine =
-            matches!(&game.nodes[node as usize], PublicNode::Decision { player, .. } if *player as usize == self.me);
+        let (n_me, mine) = (self.game.states[self.me].len(), self.decides(node));
+        // The first row written, not added to zeros (only a zero's sign differs).
         if !mine {
-            for row in rows.chunks_exact(n_me) {
+            out.copy_from_slice(&rows[..n_me]);
+            for row in rows.chunks_exact(n_me).skip(1) {
                 out.iter_mut().zip(row).for_each(|(x, t)| *x += t);
             }
             return;
         }
-        for (s_row, v_row) in sigma.chunks_exact(n_me).zip(rows.chunks_exact(n_me)) {
+        out.iter_mut().zip(&sigma[..n_me]).zip(&rows[..n_me]).for_each(|((o, s), v)| *o = s * v);
+        for (s_row, v_row) in sigma.chunks_exact(n_me).zip(rows.chunks_exact(n_me)).skip(1) {
             out.iter_mut().zip(s_row).zip(v_row).for_each(|((o, s), v)| *o += s * v);
         }
         let off = self.slab[node as usize] - store.base;
@@ -463,7 +467,7 @@ impl Walk<'_> {
                 // in one go, first, into two rows of their own (the
                 // arena's level has room: its children's rows are not
                 // kept here). A leaf's two vectors are one.
-                let mine = matches!(&game.nodes[node as usize], PublicNode::Decision { player, .. } if *player as usize == self.me);
+                let mine = self.decides(node);
                 let fused = self.leaves.fused(node).filter(|_| mine);
                 let (leaf_rows, rest) = rest.split_at_mut(if fused.is_some() { 2 * n_me } else { 0 });
                 if let Some((_, payoffs)) = fused {
@@ -545,10 +549,7 @@ impl Walk<'_> {
         avg: &mut [f64],
         best: &mut [f64],
     ) {
-        let game = self.game;
-        let n_me = game.states[self.me].len();
-        let mine =
-            matches!(&game.nodes[node as usize], PublicNode::Decision { player, .. } if *player as usize == self.me);
+        let (n_me, mine) = (self.game.states[self.me].len(), self.decides(node));
         match (a, mine) {
             (0, true) => {
                 if AVG {
