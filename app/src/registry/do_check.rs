@@ -15,8 +15,8 @@ use galac_solvers::double_oracle::{Candidate, DoSolution};
 use galac_solvers::solver::SolveError;
 use galac_solvers::Profile;
 
-use super::double_oracle::Request;
 use crate::report::unique_labels;
+use crate::LimitArgs;
 
 /// The check's evaluator of a tree, made once, by whichever thread needs
 /// it first: the labels' ([`labels_meanwhile`]) or the oracle's certifier.
@@ -65,14 +65,14 @@ pub(super) fn certifier<'a>(
 /// fails; no labelled tree if `make` makes no game.
 pub(super) fn labels_meanwhile<G: Game, R>(
     make: &(dyn Fn() -> Option<G> + Sync),
-    req: &Request,
+    limits: &LimitArgs,
     tree: &Tree,
     slot: &EvaluatorSlot,
     oracle: impl FnOnce() -> Result<R, SolveError>,
 ) -> (Result<R, SolveError>, Option<Result<TreeLabels, String>>) {
     let cancel = galac_runtime::cancel::Cancel::new();
-    let opts = galac_runtime::tree::BuildOptions { cancel: Some(cancel.clone()), ..req.limits.build_options(true) };
-    let threads = req.limits.threads_or_all();
+    let opts = galac_runtime::tree::BuildOptions { cancel: Some(cancel.clone()), ..limits.build_options(true) };
+    let threads = limits.threads_or_all();
     std::thread::scope(|s| {
         let labels = s.spawn(|| {
             // The labels alone are kept: the second build's nodes are let

@@ -313,7 +313,7 @@ fn solve_with<G: Game, T>(
         let certifier = certify.as_mut().map(|c| c as Certifier<'_>);
         let oracle = || solve_game_certified(game, &mut interner, &options, &mut harness, certifier);
         match (later, &tree) {
-            (Some(make), Some(tree)) => labels_meanwhile(make, req, tree, &slot, oracle),
+            (Some(make), Some(tree)) => labels_meanwhile(make, req.limits, tree, &slot, oracle),
             _ => (oracle(), None),
         }
     };

@@ -10,14 +10,11 @@
 //! caller keeps as the answer's check, so that the tree is walked once
 //! where the run's certification and the check walked twice.
 
-use std::time::Instant;
-
-use galac_runtime::game::Game;
 use galac_runtime::tree::Tree;
 
+use super::best::Bests;
 use super::lazy::{Arena, NONE};
 use super::restricted::Extended;
-use super::{Iteration, Run};
 use crate::solver::SolveError;
 use crate::Profile;
 
@@ -73,37 +70,30 @@ impl Candidate<'_> {
     }
 }
 
-impl<G: Game> Run<'_, '_, G> {
-    /// A certifying iteration by `certifier`, numbered `number`: the exact
-    /// values of the responses to the answer's strategies (each player's
-    /// best) become their bests' values; `None`, and the bests left as they
-    /// were, when those values leave a gap above the tolerance.
-    pub(super) fn certified_by(
-        &mut self,
-        certifier: Certifier<'_>,
-        number: u64,
-    ) -> Result<Option<Iteration>, SolveError> {
-        let t = Instant::now();
-        let set_slots = set_slots(&self.ex.arena);
-        let values = certifier(&Candidate { strategies: self.bests.answer(&self.strategies), set_slots: &set_slots })?;
-        // Player `p`'s best is answered by the other player's response.
-        let responses = [values[1], values[0]];
-        let gap = responses[0] + responses[1] - self.constant();
-        // A NaN leaves the gap open.
-        if gap.is_nan() || gap > self.tolerance() {
-            return Ok(None);
-        }
-        self.bests.certified(responses);
-        let mut it = Iteration {
-            iteration: number,
-            certified: true,
-            responded: [true, true],
-            lp_value: self.lp_value,
-            explored: self.ex.arena.len(),
-            ..Iteration::default()
-        };
-        (it.lower, it.upper) = self.bests.bounds(self.constant());
-        it.br_seconds = t.elapsed().as_secs_f64();
-        Ok(Some(it))
+/// (lower, upper) on the first player's value, as [`Bests::bounds`] gives them.
+type Bounds = (Option<f64>, Option<f64>);
+
+/// Asks `certifier` for the exact values of the responses to the answer
+/// that `bests` and the `current` strategies make (each player's best);
+/// where they close the gap (at most `tolerance`, payoffs summing to
+/// `constant`) they become the bests' values and the bounds are returned,
+/// else `None`, the bests left as they were.
+pub(super) fn certified_by(
+    certifier: Certifier<'_>,
+    bests: &mut Bests,
+    current: &[Extended; 2],
+    arena: &Arena,
+    (constant, tolerance): (f64, f64),
+) -> Result<Option<Bounds>, SolveError> {
+    let set_slots = set_slots(arena);
+    let values = certifier(&Candidate { strategies: bests.answer(current), set_slots: &set_slots })?;
+    // Player `p`'s best is answered by the other player's response.
+    let responses = [values[1], values[0]];
+    let gap = responses[0] + responses[1] - constant;
+    // A NaN leaves the gap open.
+    if gap.is_nan() || gap > tolerance {
+        return Ok(None);
     }
+    bests.certified(responses);
+    Ok(Some(bests.bounds(constant)))
 }

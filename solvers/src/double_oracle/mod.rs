@@ -53,6 +53,8 @@ mod brs;
 mod certify;
 /// Play where the restricted game defines nothing.
 mod default_strategy;
+/// One iteration's numbers.
+mod iteration;
 /// The explored nodes.
 mod lazy;
 /// Temporary leaves' values.
@@ -78,39 +80,11 @@ use crate::Profile;
 use best::Bests;
 pub use certify::{Candidate, Certifier};
 pub use default_strategy::DefaultStrategy;
+pub use iteration::Iteration;
 use lazy::{Arena, Explorer, Kind};
 pub use options::{DoOptions, Variant};
 pub use restricted::Extended;
 use restricted::Restricted;
-
-/// One iteration's numbers (the convergence curve; serialized as the
-/// `solve` JSON answer lists them).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-pub struct Iteration {
-    pub iteration: u64,
-    /// Seconds since the start, at the end of the iteration.
-    pub seconds: f64,
-    /// Bounds on the first player's value (`None` until known).
-    pub lower: Option<f64>,
-    pub upper: Option<f64>,
-    /// The restricted game's value for the first player.
-    pub lp_value: f64,
-    /// Sequences per player in the restricted game (with the empty one).
-    pub sequences: [usize; 2],
-    /// Nodes of the restricted game, of them temporary leaves.
-    pub nodes: usize,
-    pub temp_leaves: usize,
-    /// Nodes explored so far (restricted game and best-response searches).
-    pub explored: usize,
-    /// Which players computed a best response, and the sequences each added.
-    pub responded: [bool; 2],
-    pub added: [usize; 2],
-    pub lp_seconds: f64,
-    pub br_seconds: f64,
-    /// Whether the best responses were unpruned ones certifying the bounds.
-    pub certified: bool,
-    pub expand_seconds: f64,
-}
 
 /// A set the answer's restricted game defines, with labels.
 #[derive(Clone, Debug, PartialEq)]
@@ -237,7 +211,9 @@ pub fn solve_game_certified<G: Game>(
         let number = iterations.len() as u64 + 1;
         let mut on_tree = None;
         if let (true, Some(c)) = (certify && closes, certifier.as_deref_mut()) {
-            on_tree = run.certified_by(c, number)?;
+            let (t, limits) = (Instant::now(), (run.constant(), run.tolerance()));
+            let bounds = certify::certified_by(c, &mut run.bests, &run.strategies, &run.ex.arena, limits)?;
+            on_tree = bounds.map(|bounds| Iteration::on_tree(number, bounds, run.lp_value, run.ex.arena.len(), t));
             // The exact values leave a gap: the run's own unpruned
             // searches certify from now on, and find what to add.
             if on_tree.is_none() {
