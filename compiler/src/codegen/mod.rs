@@ -373,6 +373,7 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
     let advance_arms = e.advance_arms();
     let apply_arms = e.apply_arms();
     let label_arms = e.label_arms();
+    let action_key = e.action_key_fn();
     let position_key = e.position_key_arms();
     let evaluate = e.evaluate_body();
     let sunk_locals = e.sunk_locals();
@@ -462,6 +463,8 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
                     _ => action.to_string(),
                 }
             }
+
+            #action_key
 
             fn infoset_label(&self, info: &::galac_runtime::info::InfoInterner, infoset: u32) -> String {
                 self.labeler.infoset(info, infoset)

@@ -395,6 +395,36 @@ impl Emitter<'_> {
         });
         quote!(#(#arms)*)
     }
+
+    /// `Game::action_key`: a choice's block and its candidate's words, from
+    /// which [`Self::label_arms`] makes the label (the block's choice type
+    /// and the words), so that equal keys have equal labels.
+    pub fn action_key_fn(&self) -> TokenStream {
+        let arms = self.ir.blocks.iter().enumerate().filter_map(|(i, b)| {
+            let Term::Choose(c) = &b.term else { return None };
+            let id = i as u32;
+            let field = self.choice_field(c.choice_ty);
+            Some(quote! {
+                #id => match self.scratch.borrow().#field.get(action as usize) {
+                    Some(v) => {
+                        out.push(u64::from(#id));
+                        ::galac_runtime::value::Encode::encode(v, out);
+                        true
+                    }
+                    None => false,
+                },
+            })
+        });
+        quote! {
+            fn action_key(&self, s: &State, action: u32, out: &mut Vec<u64>) -> bool {
+                out.clear();
+                match s.block {
+                    #(#arms)*
+                    _ => false,
+                }
+            }
+        }
+    }
 }
 
 /// Whether a choice's `where` or `weight` counts steps of its own.
