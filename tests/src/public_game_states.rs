@@ -243,3 +243,40 @@ fn the_rivers_outcomes_are_labelled_once_per_card() {
     assert!(deals > 100, "{deals} deals");
     assert!(many - few >= 40 * deals, "{few} labels with keys against {many}, {deals} deals");
 }
+
+/// Generated code names each action's label by words as the interpreter
+/// does ([`Game::action_key`]): at the river spot's deal (a chance node of
+/// a few hundred outcomes) and at the first decision, every action has a
+/// key, and two actions have equal keys exactly when their labels are
+/// equal, in both executions.
+#[test]
+fn both_executions_key_the_labels_of_actions() {
+    let compiled = instantiate(&holdem_river::Family, &RIVER).unwrap_or_else(|e| panic!("{e}"));
+    let interpreted = load_interp("holdem_river.gala", &RIVER).unwrap_or_else(|e| panic!("{e}"));
+    keys_name_labels(&compiled, "compiled");
+    keys_name_labels(&interpreted, "interpreted");
+}
+
+/// [`both_executions_key_the_labels_of_actions`] on `game`.
+fn keys_name_labels<G: Game>(game: &G, what: &str) {
+    let mut info = InfoInterner::new();
+    let mut state = game.root().unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut words = Vec::new();
+    for node in ["the deal", "the first decision"] {
+        let n = match game.advance(&mut state, &mut info).unwrap_or_else(|e| panic!("{what}: {e}")) {
+            Node::Chance { n_outcomes } => n_outcomes,
+            Node::Decision { n_actions, .. } => n_actions,
+            Node::Terminal => panic!("{what}: {node} is a leaf"),
+        };
+        assert!(n > 1, "{what}: {node} has {n} actions");
+        let mut by_key = std::collections::HashMap::new();
+        let mut by_label = std::collections::HashMap::new();
+        for a in 0..n {
+            assert!(game.action_key(&state, a, &mut words), "{what}: {node}'s action {a} has no key");
+            let label = game.action_label(&state, a);
+            assert_eq!(by_key.entry(words.clone()).or_insert_with(|| label.clone()), &label, "{what}: {node}");
+            assert_eq!(by_label.entry(label).or_insert_with(|| words.clone()), &words, "{what}: {node}");
+        }
+        game.apply(&mut state, 0, &mut info).unwrap_or_else(|e| panic!("{what}: {e}"));
+    }
+}
