@@ -73,11 +73,10 @@ impl CardStyle {
 pub fn standard(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     rewrite_into(text, &mut out, |r, s, out| {
-        let standard = i64::try_from(r)
-            .ok()
-            .zip(i64::try_from(s).ok())
-            .and_then(|(r, s)| (r < 13 && s < 4).then(|| galac_runtime::notation::card_chars(r, s)).flatten());
-        standard.map(|[r, s]| (out.push(r), out.push(s))).is_some()
+        // `card_chars` names the standard deck's cards only.
+        let standard = i64::try_from(r).ok().zip(i64::try_from(s).ok());
+        let chars = standard.and_then(|(r, s)| galac_runtime::notation::card_chars(r, s));
+        chars.map(|[r, s]| (out.push(r), out.push(s))).is_some()
     });
     out
 }
