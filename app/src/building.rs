@@ -3,6 +3,7 @@
 //! read from a saved file; and flag groups at their defaults.
 
 use galac_runtime::game::{Game, GameInfo, DEFAULT_STEP_LIMIT};
+use galac_runtime::info::InfoInterner;
 use galac_runtime::memory::MemoryLimit;
 use galac_runtime::tree::{BuildError, BuildOptions};
 
@@ -137,10 +138,17 @@ fn read_tree(
 
 /// The flag that raises the limit `e` is about, if any.
 pub(crate) fn print_limit_hint(e: &BuildError) {
+    if let Some(hint) = limit_hint(e) {
+        eprintln!("{hint}");
+    }
+}
+
+/// The line that names the flag raising the limit `e` is about, if any.
+pub(crate) fn limit_hint(e: &BuildError) -> Option<&'static str> {
     match e {
-        BuildError::TooManyNodes { .. } => eprintln!("hint: raise the limit with --max-nodes"),
-        BuildError::TooMuchMemory { .. } => eprintln!("hint: raise the limit with --max-memory"),
-        _ => {}
+        BuildError::TooManyNodes { .. } => Some("hint: raise the limit with --max-nodes"),
+        BuildError::TooMuchMemory { .. } => Some("hint: raise the limit with --max-memory"),
+        _ => None,
     }
 }
 
@@ -168,7 +176,7 @@ pub fn try_build_tree<G: Game>(
     let opts = limits.build_options(labels);
     // The guess counts as generation time.
     let start = std::time::Instant::now();
-    let estimate = announce(game, limits);
+    let estimate = announce(game, limits, EXPLORE_LESS);
     let threads = threads_for(make, limits, estimate);
     let guess = start.elapsed().as_secs_f64();
     let build = |opts: &BuildOptions| match make {
@@ -177,6 +185,28 @@ pub fn try_build_tree<G: Game>(
     };
     let (tree, seconds) = with_progress(limits, opts, estimate, build)?;
     Ok((tree, guess + seconds))
+}
+
+/// [`try_build_tree`] keeping the build's interner, for a caller that goes
+/// on interning in it (the double oracle's warm start): on several threads
+/// when `parallel` says so of the estimate (`None`: a random play failed)
+/// and the game can be instantiated again.
+pub fn try_build_tree_own<G: Game>(
+    game: &G,
+    make: Maker<G>,
+    limits: &LimitArgs,
+    labels: bool,
+    parallel: impl FnOnce(Option<f64>) -> bool,
+) -> Result<(galac_runtime::tree::Tree, InfoInterner), galac_runtime::tree::BuildError> {
+    let less = "the double oracle without --warm-start-cfr explores only the part of the game it needs";
+    let estimate = announce(game, limits, less);
+    let make = make.filter(|_| limits.threads_or_all() > 1 && parallel(estimate));
+    let build = |opts: &BuildOptions| match make {
+        Some(make) => galac_runtime::tree::build_parallel_own(make, opts, limits.threads_or_all()),
+        None => galac_runtime::tree::build_own(game, opts),
+    };
+    let (tree, interner, _) = with_progress(limits, limits.build_options(labels), estimate, build)?;
+    Ok((tree, interner))
 }
 
 /// Builds the tree with its labels and writes it to `file` (which will be
@@ -193,7 +223,7 @@ pub fn build_saving<G: Game>(
     path: &std::path::Path,
 ) -> Result<galac_runtime::tree::Saved, galac_runtime::tree::BuildError> {
     let start = std::time::Instant::now();
-    let estimate = announce(game, limits);
+    let estimate = announce(game, limits, EXPLORE_LESS);
     let threads = threads_for(make, limits, estimate);
     let scratch = || scratch_beside(path);
     let build = |opts: &BuildOptions| match make {
@@ -236,10 +266,15 @@ pub(crate) fn mark_compiled_solver() {
 /// its size and the faster ways.
 pub const ANNOUNCED_NODES: f64 = 5e6;
 
+/// What [`announce`] says of a tree's build: the ways that need less of it.
+const EXPLORE_LESS: &str =
+    "`solve --solver do` (two-player zero-sum games) explores only the part of the game it needs";
+
 /// Knuth's estimate of the tree's size (`None`: a random play failed; the
 /// build will say why). A large tree is announced on standard error
-/// before its build starts, unless `--quiet`, with the faster ways.
-fn announce<G: Game>(game: &G, limits: &LimitArgs) -> Option<f64> {
+/// before its build starts, unless `--quiet`, with `less`, the ways that
+/// need less of it, and the faster ways.
+fn announce<G: Game>(game: &G, limits: &LimitArgs, less: &str) -> Option<f64> {
     let estimate = galac_runtime::tree::estimate(game, 1e15)?.nodes;
     if estimate >= ANNOUNCED_NODES && !limits.quiet {
         let over = if estimate > limits.max_nodes as f64 {
@@ -253,8 +288,7 @@ fn announce<G: Game>(game: &G, limits: &LimitArgs) -> Option<f64> {
             "; a solver compiled from the game (galac FILE.gala -o SOLVER) builds it several times faster"
         };
         eprintln!(
-            "note: the tree is estimated at about {} nodes (from random plays){over}; `solve --solver do` \
-             (two-player zero-sum games) explores only the part of the game it needs{compile}",
+            "note: the tree is estimated at about {} nodes (from random plays){over}; {less}{compile}",
             indicatif::HumanCount(estimate as u64)
         );
     }

@@ -146,20 +146,11 @@ fn start<G: Game>(game: &G, req: &Request, later: crate::Maker<G>) -> Result<Sta
     let (tree, interner) = if d.warm_start_cfr.is_none() && (d.no_tree || !small) {
         (None, InfoInterner::new())
     } else {
-        let opts = req.limits.build_options(later.is_none());
-        let threads = req.limits.threads_or_all();
-        let built = match later {
-            // A tree not small for the check is not small for two threads
-            // either (`PARALLEL_MIN_NODES` is below `CHECK_TREE_NODES`).
-            Some(make)
-                if threads > 1
-                    && (!small || !galac_runtime::tree::looks_smaller_than(game, crate::PARALLEL_MIN_NODES)) =>
-            {
-                galac_runtime::tree::build_parallel_own(make, &opts, threads)
-            }
-            _ => galac_runtime::tree::build_own(game, &opts),
-        };
-        let (tree, interner, _) = built.map_err(|e| e.to_string())?;
+        // A tree not small for the check is not small for two threads
+        // either (`PARALLEL_MIN_NODES` is below `CHECK_TREE_NODES`).
+        let parallel = |estimate: Option<f64>| !small || estimate.is_none_or(|n| n >= crate::PARALLEL_MIN_NODES);
+        let (tree, interner) = crate::building::try_build_tree_own(game, later, req.limits, later.is_none(), parallel)
+            .map_err(|e| build_error(&e, req))?;
         (Some(tree), interner)
     };
     let tree_seconds = clock.elapsed().as_secs_f64();
@@ -171,6 +162,19 @@ fn start<G: Game>(game: &G, req: &Request, later: crate::Maker<G>) -> Result<Sta
     let seed = average.iter().map(|set| set.iter().map(|&(a, _)| a).collect()).collect();
     let default = if default_is_cfr(d) { DefaultStrategy::from_weights(&average) } else { DefaultStrategy::default() };
     Ok(Start { tree, interner, tree_seconds, seed, default, warm_seconds: clock.elapsed().as_secs_f64() })
+}
+
+/// The message of the tree's build failing: the memory watch's when it
+/// cancelled the build ([`crate::memory::watch`]), else the build's own,
+/// with the flag that raises the limit it hit.
+fn build_error(e: &galac_runtime::tree::BuildError, req: &Request) -> String {
+    match req.limits.cancel.as_ref().and_then(|c| c.reason()) {
+        Some(Reason::MemoryLimit(message)) => message.clone(),
+        _ => match crate::building::limit_hint(e) {
+            Some(hint) => format!("{e}\n{hint}"),
+            None => e.to_string(),
+        },
+    }
 }
 
 /// Whether the default strategy is the warm start's CFR+ average
@@ -263,6 +267,10 @@ fn solve_with<G: Game, T>(
     let d = req.args;
     let (variant, backend) = checked_flags(req)?;
     let later = make.filter(|_| d.warm_start_cfr.is_some() && req.limits.threads_or_all() > 1);
+    // Its own count covers the restricted game's tree, not the LPs' working
+    // memory, nor the game states its warm start's build holds: the watch
+    // bounds the whole.
+    let _watch = crate::memory::watch(req.limits, "the double oracle");
     let Start { mut tree, mut interner, tree_seconds, seed, default, warm_seconds } = start(game, req, later)?;
     // Seeded by CFR+ on the built tree, the restricted games hold much of
     // it: their LPs go to the engine the full LP would (HiGHS from the last
@@ -297,9 +305,6 @@ fn solve_with<G: Game, T>(
     if let Some(cancel) = &options.cancel {
         crate::signals::cancel_on_signal(cancel);
     }
-    // Its own count covers the restricted game's tree, not the LPs' working
-    // memory: the watch bounds the whole.
-    let _watch = crate::memory::watch(req.limits, "the double oracle");
     if let Some(path) = req.curve.filter(|p| *p != std::path::Path::new("-")) {
         harness.each = Some(curve_as_it_goes(path));
     }

@@ -140,6 +140,16 @@ fn long_steps_are_announced_and_show_progress_off_a_terminal() {
     assert!(note.starts_with("note: the tree is estimated at about "), "{err}");
     assert!(note.contains("more than --max-nodes (1000)") && note.contains("--solver do"), "{note}");
     assert!(note.contains("galac FILE.gala -o SOLVER"), "{note}");
+    // The double oracle's warm start builds the whole tree too: announced
+    // as any build, with the way that needs none of it.
+    let args =
+        ["solve", &leduc, "--param", "ranks=1000", "--solver", "do", "--warm-start-cfr", "10", "--max-nodes", "1000"];
+    let (code, _, err) = galac(&args, "");
+    assert_eq!(code, 1, "{err}");
+    let note = err.lines().next().unwrap_or_default();
+    assert!(note.starts_with("note: the tree is estimated at about "), "{err}");
+    assert!(note.contains("more than --max-nodes (1000)") && note.contains("without --warm-start-cfr"), "{note}");
+    assert!(err.contains("hint: raise the limit with --max-nodes"), "{err}");
 }
 
 /// `ir` ends with the public-course proof: the turn's hands are private

@@ -3,6 +3,14 @@
 //! `u32` slots, at most four fifths full, each key homed near an id it
 //! names (see [`CompactIndex::home`]).
 //!
+//! Keys homed near one id lie in a run after its home, so a `near` id with
+//! many keys (a state dealt one of 100,000 cards: as many trie edges)
+//! would make a run as long, probed by every lookup under it: a build
+//! quadratic in the deal's width. A lookup therefore probes at most a
+//! window of slots from a key's home ([`CompactIndex::window`]); a key whose
+//! window was full when it was placed goes to an overflow index homed by
+//! its whole hash, where a lookup whose window is full looks next.
+//!
 //! Ids stay below the slot count (an index holds at most that many ids), so
 //! a slot holds its id plus one in its low `bits` bits and, above them,
 //! bits of the key's hash that tell most other keys apart without reading
@@ -11,6 +19,8 @@
 //! slot, rather than a child table per state, is what lets a game of
 //! millions of states and sets keep its interner small next to its tree
 //! (docs/perf/tree-build.md, "The interner").
+
+use super::id_index::IdIndex;
 
 /// Multiplier of the interner's hashes (odd, well mixed).
 pub(super) const K: u64 = 0xf135_7aea_2e62_a9c5;
@@ -26,6 +36,11 @@ pub(super) fn pair_hash(a: u32, b: u32) -> u64 {
 /// How many slots the children of one `near` id spread over.
 const SPREAD_BITS: u32 = 5;
 
+/// The most slots a lookup probes from a key's home before it looks in the
+/// overflow (in an index at most 8/11 full, a run this long is rare by
+/// chance: the window fills where a `near` id has more keys than that).
+const WINDOW: usize = 256;
+
 /// Homes per `near` id, in 256ths, of an index with one id per `near` id
 /// (the trie's edges, homed near their parents): 11/8, so that the table
 /// is at most about 8/11 full where it is written: fuller (5/4), lookups
@@ -38,9 +53,9 @@ const EDGE_SCALE: u64 = 352;
 const FULL_SCALE: u64 = 320;
 /// The least scale of a [`CompactIndex::scaled`] index.
 const MIN_SCALE: u64 = 16;
-/// A key placed this many slots past its home in a scaled index means its
-/// ids are denser there than its scale says: it is homed at
-/// [`FULL_SCALE`] again.
+/// The window of a scaled index below [`FULL_SCALE`]: a key that does not
+/// fit within this many slots of its home means its ids are denser there
+/// than its scale says, and they are homed at [`FULL_SCALE`] again.
 const CROWDED: usize = 1024;
 
 pub(super) struct CompactIndex {
@@ -53,6 +68,7 @@ pub(super) struct CompactIndex {
     slots: Vec<u32>,
     /// log2 of the slot count (at most 31: ids stay below 2^31).
     bits: u32,
+    /// The ids held, in the slots and the overflow.
     len: usize,
     /// Homes per `near` id, in 256ths ([`FULL_SCALE`] unless scaled).
     scale: u64,
@@ -61,6 +77,18 @@ pub(super) struct CompactIndex {
     /// [`CompactIndex::reach`].
     scaled: bool,
     max_near: u32,
+    /// The keys whose window was full when they were placed, by their
+    /// whole hash. No key is removed from the slots, so a window once full
+    /// stays full until the slots are placed again, which places these
+    /// keys again too ([`CompactIndex::settle`]).
+    overflow: IdIndex,
+}
+
+/// Where a key not found goes: a slot, or the overflow's slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Vacant {
+    Slot(usize),
+    Overflow(usize),
 }
 
 impl CompactIndex {
@@ -76,7 +104,15 @@ impl CompactIndex {
         while (ids as u64 * scale) >> 8 >= 1 << bits {
             bits += 1;
         }
-        CompactIndex { slots: Vec::with_capacity(1 << bits), bits, len: 0, scale, scaled, max_near: 0 }
+        CompactIndex {
+            slots: Vec::with_capacity(1 << bits),
+            bits,
+            len: 0,
+            scale,
+            scaled,
+            max_near: 0,
+            overflow: IdIndex::new(),
+        }
     }
 
     /// As [`CompactIndex::with_capacity`], for keys homed near ids of
@@ -137,56 +173,74 @@ impl CompactIndex {
         ((u64::from(near) * self.scale) >> 8) as usize
     }
 
-    /// The id of hash `h` and `near` id whose key
-    /// `is_key` accepts, or the empty slot where such an id goes (for
-    /// [`CompactIndex::insert`]).
+    /// The id of hash `h` and `near` id whose key `is_key` accepts, or
+    /// where such an id goes (for [`CompactIndex::insert`]).
     #[inline]
-    pub(super) fn find(&self, h: u64, near: u32, mut is_key: impl FnMut(u32) -> bool) -> Result<u32, usize> {
+    pub(super) fn find(&self, h: u64, near: u32, mut is_key: impl FnMut(u32) -> bool) -> Result<u32, Vacant> {
         let check = self.check(h);
         let low = (1u32 << self.bits).wrapping_sub(1);
         let mask = self.size() - 1;
         let mut i = self.home(h, near);
-        loop {
+        for _ in 0..self.window() {
             let s = self.slot(i);
             if s == 0 {
-                return Err(i);
+                return Err(Vacant::Slot(i));
             }
             if s & !low == check && is_key((s & low) - 1) {
                 return Ok((s & low) - 1);
             }
             i = (i + 1) & mask;
         }
+        self.overflow.find(h, is_key).map_err(Vacant::Overflow)
     }
 
-    /// Puts `id`, of hash `h` and `near` id `near`, in `slot`, which a
-    /// [`CompactIndex::find`] of `h` has just returned (nothing added
-    /// since). `hash` gives the hash and the `near` id of any id held, to
-    /// place them again when the table grows.
+    /// The most slots a lookup probes from a key's home: [`WINDOW`], or
+    /// [`CROWDED`] in a scaled index below full scale, where a key placed
+    /// that far from its home means the ids are denser than the scale
+    /// says ([`CompactIndex::insert`] homes them at full scale again).
     #[inline]
-    pub(super) fn insert(&mut self, slot: usize, h: u64, near: u32, id: u32, hash: impl Fn(u32) -> (u64, u32)) {
-        debug_assert!((id as usize) < self.size() - 1);
-        self.set(slot, self.check(h) | (id + 1));
-        self.len += 1;
-        self.max_near = self.max_near.max(near);
-        // The edges' homes reach past four fifths of the table (11/8 slots
-        // an id): it grows before they wrap around its end.
-        if self.len * 5 > self.size() * 4 || self.base(self.max_near) >= self.size() {
-            self.grow(hash);
-        } else if self.scale < FULL_SCALE && self.crowded(slot, &hash(id)) {
-            (self.scale, self.scaled) = (FULL_SCALE, false);
-            let mut bits = self.bits;
-            while (u64::from(self.max_near) * FULL_SCALE) >> 8 >= 1 << bits {
-                bits += 1;
-            }
-            self.place(bits, hash);
+    fn window(&self) -> usize {
+        if self.scale < FULL_SCALE {
+            CROWDED
+        } else {
+            WINDOW
         }
     }
 
-    /// Whether `slot`, where a key of hash and `near` id `key` was placed,
-    /// lies [`CROWDED`] slots or more past its home.
+    /// Puts `id`, of hash `h` and `near` id `near`, where a
+    /// [`CompactIndex::find`] of `h` has just said it goes (nothing added
+    /// since). `hash` gives the hash and the `near` id of any id held, to
+    /// place them again when the table grows.
+    #[inline]
+    pub(super) fn insert(&mut self, at: Vacant, h: u64, near: u32, id: u32, hash: impl Fn(u32) -> (u64, u32)) {
+        debug_assert!((id as usize) < self.size() - 1);
+        self.max_near = self.max_near.max(near);
+        self.len += 1;
+        match at {
+            Vacant::Slot(slot) => self.set(slot, self.check(h) | (id + 1)),
+            Vacant::Overflow(slot) => self.overflow.insert(slot, h, id),
+        }
+        // The edges' homes reach past four fifths of the table (11/8 slots
+        // an id): it grows before they wrap around its end. The overflow's
+        // ids count too: every id must fit in a slot's id bits.
+        if self.len * 5 > self.size() * 4 || self.base(self.max_near) >= self.size() {
+            self.grow(hash);
+        } else if matches!(at, Vacant::Overflow(_)) && self.scale < FULL_SCALE {
+            self.scale_up(hash);
+        }
+    }
+
+    /// Homes the keys at [`FULL_SCALE`] again: a scaled index whose window
+    /// filled holds ids denser than its scale says.
     #[cold]
-    fn crowded(&self, slot: usize, &(h, near): &(u64, u32)) -> bool {
-        slot.wrapping_sub(self.home(h, near)) & (self.size() - 1) >= CROWDED
+    #[inline(never)]
+    fn scale_up(&mut self, hash: impl Fn(u32) -> (u64, u32)) {
+        (self.scale, self.scaled) = (FULL_SCALE, false);
+        let mut bits = self.bits;
+        while (u64::from(self.max_near) * FULL_SCALE) >> 8 >= 1 << bits {
+            bits += 1;
+        }
+        self.place(bits, hash);
     }
 
     /// Grows the table until the home of `near` lies in its lower four
@@ -254,15 +308,7 @@ impl CompactIndex {
             *s = (*s & !low) << 1 | (*s & low);
         }
         self.bits += 1;
-        let mask = self.size() - 1;
-        for id in again {
-            let (h, near) = hash(id);
-            let mut i = self.home(h, near);
-            while self.slot(i) != 0 {
-                i = (i + 1) & mask;
-            }
-            self.set(i, self.check(h) | (id + 1));
-        }
+        self.settle(again, hash);
     }
 
     /// Places the keys again in a table of `1 << bits` slots.
@@ -276,22 +322,35 @@ impl CompactIndex {
         // The keys keep their homes (those that wrapped around move up)
         // unless the scale changed: the new table is written about as far
         // as the old one was, or as the new homes need.
-        let mask = self.size() - 1;
-        for s in old.into_iter().filter(|&s| s != 0) {
-            let id = (s & low) - 1;
+        self.settle(old.into_iter().filter(|&s| s != 0).map(|s| (s & low) - 1), hash);
+    }
+
+    /// Places `ids` (taken out of the slots) and then the overflow's keys:
+    /// the slots moved, so a key's window may have room now, and a window
+    /// that was full may not be (its home wrapped around the end before).
+    fn settle(&mut self, ids: impl IntoIterator<Item = u32>, hash: impl Fn(u32) -> (u64, u32)) {
+        let overflow = std::mem::replace(&mut self.overflow, IdIndex::new());
+        for id in ids.into_iter().chain(overflow.ids()) {
             let (h, near) = hash(id);
+            let mask = self.size() - 1;
             let mut i = self.home(h, near);
-            while self.slot(i) != 0 {
-                i = (i + 1) & mask;
+            let mut probes = 0;
+            while self.slot(i) != 0 && probes < self.window() {
+                (i, probes) = ((i + 1) & mask, probes + 1);
             }
-            self.set(i, self.check(h) | (id + 1));
+            if probes < self.window() {
+                self.set(i, self.check(h) | (id + 1));
+            } else {
+                let slot = self.overflow.find(h, |_| false).expect_err("no key is accepted");
+                self.overflow.insert(slot, h, id);
+            }
         }
     }
 
     /// Bytes in use: the written slots (the reserved rest is never
-    /// touched, so it takes no memory).
+    /// touched, so it takes no memory) and the overflow.
     pub(super) fn bytes(&self) -> usize {
-        self.slots.len() * 4
+        self.slots.len() * 4 + self.overflow.bytes()
     }
 }
 
@@ -390,6 +449,48 @@ mod tests {
         let mut index = CompactIndex::scaled(0);
         add_and_find(&mut index, 80_000, key);
         assert_eq!(index.scale, super::FULL_SCALE);
+    }
+
+    /// Many keys under one `near` id (a deal of thousands of cards: as many
+    /// trie edges under one state) and keys under their own: each is found
+    /// after every growth, and no lookup probes past its window (every key
+    /// in the slots lies within it of its home; the rest are in the
+    /// overflow). The wide `near` ids lie near the table's end as well, so
+    /// that their homes wrap around it when the table doubles.
+    #[test]
+    fn a_near_id_with_many_keys_keeps_lookups_within_the_window() {
+        for wide in [0, 7, 20_000, 39_999] {
+            let key = move |k: u32| (pair_hash(k, 9), if k.is_multiple_of(4) { wide } else { k / 2 });
+            let mut index = CompactIndex::with_capacity(0);
+            let n = 80_000;
+            for k in 0..n {
+                let (h, near) = key(k);
+                let slot = index.find(h, near, |i| i == k).expect_err("not added yet");
+                let bits = index.bits;
+                index.insert(slot, h, near, k, key);
+                if index.bits != bits {
+                    for j in (0..=k).step_by(97) {
+                        assert_eq!(index.find(key(j).0, key(j).1, |i| i == j), Ok(j), "{j} of {k}");
+                    }
+                }
+            }
+            let low = (1u32 << index.bits) - 1;
+            let mask = index.size() - 1;
+            let mut held = 0;
+            for (at, &s) in index.slots.iter().enumerate() {
+                if s != 0 {
+                    let (h, near) = key((s & low) - 1);
+                    assert!(at.wrapping_sub(index.home(h, near)) & mask < super::WINDOW, "{at}");
+                    held += 1;
+                }
+            }
+            let overflow = n as usize - held;
+            assert!(overflow >= n as usize / 4 - super::WINDOW, "{wide}: {overflow} keys in the overflow");
+            for k in 0..n {
+                assert_eq!(index.find(key(k).0, key(k).1, |i| i == k), Ok(k), "{k}");
+            }
+            assert!(index.find(pair_hash(n, 9), wide, |i| i == n).is_err());
+        }
     }
 
     #[test]

@@ -78,6 +78,11 @@ impl IdIndex {
         }
     }
 
+    /// The ids held, in slot order.
+    pub(super) fn ids(self) -> impl Iterator<Item = u32> {
+        self.slots.into_iter().filter_map(|(_, id)| (id != NONE).then_some(id))
+    }
+
     /// Forgets every id, keeping the table's size.
     pub(super) fn clear(&mut self) {
         self.slots.fill((0, NONE));
