@@ -18,8 +18,9 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N", default_value_t = 200_000_000)]
     pub max_nodes: u64,
     /// Stop with an error when the work would need more memory (MiB): the
-    /// game's source, the tree and each solver's own data; while a solver
-    /// runs (all but max^n over states), the whole process is held to it
+    /// game's source, the tree and each solver's own data; while a tree is
+    /// built or a solver runs (all but max^n over states), the whole
+    /// process is held to it
     /// (its resident memory, read every millisecond near the limit: a run
     /// may pass it by what it touches until the next read).
     #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MAX_MEMORY_MIB)]
@@ -297,7 +298,10 @@ fn announce<G: Game>(game: &G, limits: &LimitArgs, less: &str) -> Option<f64> {
 
 /// Runs `build` with a progress line (none with `--quiet`): a counter of
 /// nodes, or with an estimate of a large tree's size, a bar with the time
-/// left.
+/// left; and under the memory watch ([`crate::memory::watch`]): a build
+/// counts its tree and interner against `--max-memory`, not the game
+/// states it holds (a deal's outcomes, made all at once), which can
+/// hold as much again.
 fn with_progress<T>(
     limits: &LimitArgs,
     opts: BuildOptions,
@@ -306,6 +310,7 @@ fn with_progress<T>(
 ) -> T {
     // The progress is compiled once, not in each game's crate: `build`
     // runs through `&mut dyn FnMut`, which `progress_around` calls once.
+    let _watch = crate::memory::watch(limits, "the tree's build");
     let mut build = Some(build);
     let mut result = None;
     progress_around(limits, opts, estimate, &mut |opts| result = build.take().map(|build| build(opts)));

@@ -74,10 +74,19 @@ fn watch_wait(rss: u64, limit: u64) -> std::time::Duration {
 /// library caller, whose limits carry a [`galac_runtime::cancel::Cancel`]
 /// (the Python module), the watch cancels the work with that error as the
 /// reason ([`Reason::MemoryLimit`]) and the process lives on. The watch
-/// ends when the guard drops.
+/// ends when the guard drops. A watch started on a thread within another
+/// (a solver's tree build) is the outer one's: one error, naming the
+/// outer work.
 pub struct Watch {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
+    /// Whether this is the thread's outermost watch.
+    outer: bool,
+}
+
+thread_local! {
+    /// Whether a watch started on this thread is running.
+    static WATCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Watches the resident memory against `limits`' `--max-memory` (nothing
@@ -86,9 +95,12 @@ pub fn watch(limits: &crate::LimitArgs, what: &'static str) -> Watch {
     use std::sync::atomic::{AtomicBool, Ordering};
     let (limit, cancel) = (limits.memory(), limits.cancel.clone());
     let stop = std::sync::Arc::new(AtomicBool::new(false));
+    if WATCHED.with(|w| w.replace(true)) {
+        return Watch { stop, thread: None, outer: false };
+    }
     let page = match page_bytes() {
         Some(page) if !limit.is_none() && resident_pages().is_some() => page,
-        _ => return Watch { stop, thread: None },
+        _ => return Watch { stop, thread: None, outer: true },
     };
     let stopped = stop.clone();
     let thread = std::thread::spawn(move || {
@@ -113,7 +125,7 @@ pub fn watch(limits: &crate::LimitArgs, what: &'static str) -> Watch {
             }
         }
     });
-    Watch { stop, thread: Some(thread) }
+    Watch { stop, thread: Some(thread), outer: true }
 }
 
 impl Drop for Watch {
@@ -122,6 +134,9 @@ impl Drop for Watch {
         if let Some(thread) = self.thread.take() {
             thread.thread().unpark();
             let _ = thread.join();
+        }
+        if self.outer {
+            WATCHED.with(|w| w.set(false));
         }
     }
 }
@@ -159,5 +174,24 @@ mod tests {
         // 100 MB of headroom last 25 ms at 4 GB/s.
         let mid = watch_wait(20 * gb - 100_000_000, 20 * gb);
         assert!(mid > WATCH_EVERY && mid < WATCH_MOST, "{mid:?}");
+    }
+
+    /// A solver's watch holds over its tree's build, which starts one of
+    /// its own: the inner one watches nothing, until the outer one ends.
+    #[test]
+    fn a_watch_within_another_on_its_thread_is_the_outer_ones() {
+        let mut limits: crate::LimitArgs = crate::building::defaults();
+        limits.max_memory = 1 << 20;
+        let outer = watch(&limits, "outer");
+        assert!(outer.outer && outer.thread.is_some());
+        let inner = watch(&limits, "inner");
+        assert!(!inner.outer && inner.thread.is_none());
+        drop(inner);
+        assert!(!watch(&limits, "again").outer);
+        drop(outer);
+        let next = watch(&limits, "next");
+        assert!(next.outer && next.thread.is_some());
+        let elsewhere = std::thread::spawn(move || watch(&limits, "elsewhere").outer);
+        assert!(elsewhere.join().expect("the other thread's watch"));
     }
 }
