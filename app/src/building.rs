@@ -71,6 +71,12 @@ impl LimitArgs {
         MemoryLimit::from_mib(self.max_memory)
     }
 
+    /// A watch of the process's resident memory against `--max-memory`
+    /// while `what` runs ([`crate::memory::watch`]).
+    pub fn watch(&self, what: &'static str) -> crate::memory::Watch {
+        crate::memory::watch(self.memory(), self.cancel.clone(), what)
+    }
+
     pub fn build_options(&self, labels: bool) -> BuildOptions {
         BuildOptions {
             max_nodes: self.max_nodes,
@@ -174,6 +180,7 @@ pub fn try_build_tree<G: Game>(
     limits: &LimitArgs,
     labels: bool,
 ) -> Result<(galac_runtime::tree::Tree, f64), galac_runtime::tree::BuildError> {
+    let _watch = watch_build(limits);
     let opts = limits.build_options(labels);
     // The guess counts as generation time.
     let start = std::time::Instant::now();
@@ -199,6 +206,7 @@ pub fn try_build_tree_own<G: Game>(
     labels: bool,
     parallel: impl FnOnce(Option<f64>) -> bool,
 ) -> Result<(galac_runtime::tree::Tree, InfoInterner), galac_runtime::tree::BuildError> {
+    let _watch = watch_build(limits);
     let less = "the double oracle without --warm-start-cfr explores only the part of the game it needs";
     let estimate = announce(game, limits, less);
     let make = make.filter(|_| limits.threads_or_all() > 1 && parallel(estimate));
@@ -208,6 +216,15 @@ pub fn try_build_tree_own<G: Game>(
     };
     let (tree, interner, _) = with_progress(limits, limits.build_options(labels), estimate, build)?;
     Ok((tree, interner))
+}
+
+/// The memory watch over a build held in memory ([`crate::memory::watch`]):
+/// a build counts its tree and interner against `--max-memory`, not the
+/// game states it holds (a deal's outcomes, made all at once), which can
+/// hold as much again. A build that saves as it goes keeps its own parts
+/// within the limit, falling back to one thread ([`build_saving`]).
+fn watch_build(limits: &LimitArgs) -> crate::memory::Watch {
+    limits.watch("the tree's build")
 }
 
 /// Builds the tree with its labels and writes it to `file` (which will be
@@ -298,10 +315,7 @@ fn announce<G: Game>(game: &G, limits: &LimitArgs, less: &str) -> Option<f64> {
 
 /// Runs `build` with a progress line (none with `--quiet`): a counter of
 /// nodes, or with an estimate of a large tree's size, a bar with the time
-/// left; and under the memory watch ([`crate::memory::watch`]): a build
-/// counts its tree and interner against `--max-memory`, not the game
-/// states it holds (a deal's outcomes, made all at once), which can
-/// hold as much again.
+/// left.
 fn with_progress<T>(
     limits: &LimitArgs,
     opts: BuildOptions,
@@ -310,7 +324,6 @@ fn with_progress<T>(
 ) -> T {
     // The progress is compiled once, not in each game's crate: `build`
     // runs through `&mut dyn FnMut`, which `progress_around` calls once.
-    let _watch = crate::memory::watch(limits, "the tree's build");
     let mut build = Some(build);
     let mut result = None;
     progress_around(limits, opts, estimate, &mut |opts| result = build.take().map(|build| build(opts)));

@@ -89,11 +89,15 @@ thread_local! {
     static WATCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Watches the resident memory against `limits`' `--max-memory` (nothing
-/// for no limit, or where `/proc/self/statm` cannot be read).
-pub fn watch(limits: &crate::LimitArgs, what: &'static str) -> Watch {
+/// Watches the resident memory against `limit` (`--max-memory`; nothing
+/// for no limit, or where `/proc/self/statm` cannot be read), cancelling
+/// `cancel` past it if there is one (what `LimitArgs::watch` starts).
+pub fn watch(
+    limit: galac_runtime::memory::MemoryLimit,
+    cancel: Option<galac_runtime::cancel::Cancel>,
+    what: &'static str,
+) -> Watch {
     use std::sync::atomic::{AtomicBool, Ordering};
-    let (limit, cancel) = (limits.memory(), limits.cancel.clone());
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     if WATCHED.with(|w| w.replace(true)) {
         return Watch { stop, thread: None, outer: false };
@@ -180,18 +184,18 @@ mod tests {
     /// its own: the inner one watches nothing, until the outer one ends.
     #[test]
     fn a_watch_within_another_on_its_thread_is_the_outer_ones() {
-        let mut limits: crate::LimitArgs = crate::building::defaults();
-        limits.max_memory = 1 << 20;
-        let outer = watch(&limits, "outer");
+        let limit = galac_runtime::memory::MemoryLimit::from_mib(1 << 20);
+        let watch = |what| watch(limit, None, what);
+        let outer = watch("outer");
         assert!(outer.outer && outer.thread.is_some());
-        let inner = watch(&limits, "inner");
+        let inner = watch("inner");
         assert!(!inner.outer && inner.thread.is_none());
         drop(inner);
-        assert!(!watch(&limits, "again").outer);
+        assert!(!watch("again").outer);
         drop(outer);
-        let next = watch(&limits, "next");
+        let next = watch("next");
         assert!(next.outer && next.thread.is_some());
-        let elsewhere = std::thread::spawn(move || watch(&limits, "elsewhere").outer);
+        let elsewhere = std::thread::spawn(move || super::watch(limit, None, "elsewhere").outer);
         assert!(elsewhere.join().expect("the other thread's watch"));
     }
 }

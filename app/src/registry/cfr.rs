@@ -153,7 +153,7 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     harness.cancel = cx.limits.cancel.clone();
     // Its arrays are estimated before they are made; the watch holds the
     // whole process (the tree's check, the evaluator) to the limit too.
-    let watch = crate::memory::watch(cx.limits, "the CFR solver");
+    let watch = cx.limits.watch("the CFR solver");
     let mut distributed = None;
     let result = match job {
         Some(job) => {

@@ -270,7 +270,7 @@ fn solve_with<G: Game, T>(
     // Its own count covers the restricted game's tree, not the LPs' working
     // memory, nor the game states its warm start's build holds: the watch
     // bounds the whole.
-    let _watch = crate::memory::watch(req.limits, "the double oracle");
+    let _watch = req.limits.watch("the double oracle");
     let Start { mut tree, mut interner, tree_seconds, seed, default, warm_seconds } = start(game, req, later)?;
     // Seeded by CFR+ on the built tree, the restricted games hold much of
     // it: their LPs go to the engine the full LP would (HiGHS from the last

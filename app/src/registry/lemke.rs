@@ -22,7 +22,7 @@ json_answers!(Findings);
 /// The registry's `lemke` row.
 pub fn run(tree: &Tree, cx: &Context) -> Result<Solved, String> {
     let sol = {
-        let _watch = crate::memory::watch(cx.limits, "Lemke's algorithm");
+        let _watch = cx.limits.watch("Lemke's algorithm");
         // Asked every 64 pivots: stops at the caller's cancel.
         let cancel = cx.limits.cancel.clone();
         let mut until_cancelled = |_: &Progress| {

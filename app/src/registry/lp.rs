@@ -85,7 +85,7 @@ pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
     if named != Some(Backend::Microlp) {
         // The public game's derivation counts against the memory limit too.
         let public = {
-            let _watch = crate::memory::watch(cx.limits, "the sequence-form LP");
+            let _watch = cx.limits.watch("the sequence-form LP");
             public_form(tree)
         };
         if let Some((derived, seconds)) = public {
@@ -93,7 +93,7 @@ pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
             let solution = {
                 let _spinner =
                     crate::progress::spinner("solving the sequence-form LP on the public tree", cx.limits.quiet);
-                let _watch = crate::memory::watch(cx.limits, "the sequence-form LP");
+                let _watch = cx.limits.watch("the sequence-form LP");
                 solver.solve_derived(tree, &derived, seconds, &mut RunToEnd)
             }
             .map_err(|e| with_hint(&e))?;
@@ -116,7 +116,7 @@ pub fn run(args: &LpArgs, tree: &Tree, cx: &Context) -> Result<Solved, String> {
     let solver = LpSolver { backend, cancel: cx.limits.cancel.clone() };
     let solution = {
         let _spinner = crate::progress::spinner("solving the sequence-form LP", cx.limits.quiet);
-        let _watch = crate::memory::watch(cx.limits, "the sequence-form LP");
+        let _watch = cx.limits.watch("the sequence-form LP");
         solver.solve(tree, &mut RunToEnd)
     }
     .map_err(|e| with_hint(&e))?;

@@ -112,7 +112,7 @@ fn counts(what: &str, s: &SearchStats) -> String {
 pub fn run(args: &MaxnArgs, tree: &Tree, limits: &crate::LimitArgs) -> Result<Solved, String> {
     let ties = args.ties();
     let start = std::time::Instant::now();
-    let watch = crate::memory::watch(limits, "max^n");
+    let watch = limits.watch("max^n");
     let (profile, report) = maxn::solve(tree, ties).map_err(|e| with_hint(&e))?;
     drop(watch);
     let seconds = start.elapsed().as_secs_f64();

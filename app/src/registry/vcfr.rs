@@ -34,7 +34,7 @@ pub fn run(args: &CfrArgs, stop: &StopArgs, variant: Variant, tree: &Tree, cx: &
     harness.cancel = cx.limits.cancel.clone();
     harness.each = Some(Box::new(|p| done.set(p.iteration)));
     // As the CFR family's: the arrays estimated first, then the process watched.
-    let watch = crate::memory::watch(cx.limits, "vector CFR");
+    let watch = cx.limits.watch("vector CFR");
     let result = solver.solve_public(tree, &mut harness);
     drop(watch);
     harness.finish();
@@ -119,7 +119,7 @@ fn solve_public(
     let solver = VcfrSolver { config };
     let mut harness = Harness::new("iterations", Some(iterations), req.stop, req.limits.quiet);
     harness.cancel = req.limits.cancel.clone();
-    let watch = crate::memory::watch(req.limits, "vector CFR");
+    let watch = req.limits.watch("vector CFR");
     let run = solver.run(public, names.as_ref().map_or(0, PublicNames::bytes) as u64, start, &mut harness);
     drop(watch);
     harness.finish();
