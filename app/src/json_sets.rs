@@ -34,7 +34,7 @@ impl Escaped {
 }
 
 /// Bytes gathered before they go to the writer in one call.
-const FLUSH_AT: usize = 1 << 16;
+const FLUSH_AT: usize = 1 << 13;
 
 /// Writes a strategy map, `{"label":{"action":p,...},...}`, a set at a
 /// time ([`SetWriter::set`]), to `out`; [`SetWriter::finish`] closes it.
@@ -49,7 +49,7 @@ pub struct SetWriter<'w> {
 impl<'w> SetWriter<'w> {
     /// Opens the map on `out`.
     pub fn new(out: &'w mut dyn Write) -> SetWriter<'w> {
-        let mut buf = Vec::with_capacity(FLUSH_AT + 4096);
+        let mut buf = Vec::with_capacity(2 * FLUSH_AT);
         buf.push(b'{');
         SetWriter { out, buf, any: false }
     }
@@ -99,19 +99,56 @@ impl crate::answer::Json for SolveJson<'_> {
     /// entries joined by commas, `}`).
     fn write_json(&self, w: &mut dyn Write) -> serde_json::Result<()> {
         let Strategy::Sets(sets) = self.strategy else { return serde_json::to_writer(w, self) };
-        // `{` and the head's entries, then the tail's entries and `}`, each
-        // with the comma that joins it to the strategy when there are any.
-        let (head, tail) = (serde_json::to_vec(&self.head)?, serde_json::to_vec(&self.tail)?);
+        // `{` and the head's entries (a few keys) with the comma that joins
+        // them to the strategy, then the tail's, written as serialised (its
+        // hands' grids are the larger part).
+        let head = serde_json::to_vec(&self.head)?;
         let head = if head.len() > 2 { [&head[..head.len() - 1], b","].concat() } else { b"{".to_vec() };
-        let tail = if tail.len() > 2 { [b",", &tail[1..]].concat() } else { b"}".to_vec() };
         w.write_all(&head).map_err(serde_json::Error::io)?;
         w.write_all(b"\"strategy\":").map_err(serde_json::Error::io)?;
         sets(w).map_err(serde_json::Error::io)?;
-        w.write_all(&tail).map_err(serde_json::Error::io)
+        serde_json::to_writer(Following { out: w, opened: false, joined: false }, &self.tail)
     }
 
     fn json_value(&self) -> serde_json::Result<serde_json::Value> {
         serde_json::to_value(self)
+    }
+}
+
+/// An object's JSON written as the entries after others in an object
+/// being written: its `{` dropped, a comma before its first entry (none
+/// when it has none: `}` follows the `{` at once).
+struct Following<'w> {
+    out: &'w mut dyn Write,
+    /// Whether the `{` was seen.
+    opened: bool,
+    /// Whether what follows the `{` was seen (and the comma written when
+    /// it is an entry).
+    joined: bool,
+}
+
+impl Write for Following<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        if !self.opened && !rest.is_empty() {
+            if rest[0] != b'{' {
+                return Err(io::Error::new(io::ErrorKind::InvalidData, "the keys after the strategy are no object"));
+            }
+            self.opened = true;
+            rest = &rest[1..];
+        }
+        if self.opened && !self.joined && !rest.is_empty() {
+            self.joined = true;
+            if rest[0] != b'}' {
+                self.out.write_all(b",")?;
+            }
+        }
+        self.out.write_all(rest)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 }
 
