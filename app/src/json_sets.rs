@@ -1,6 +1,6 @@
 //! A JSON answer's strategy map written set by set straight to the
 //! answer's writer ([`crate::report::Strategy::Sets`]: vector CFR's, a set
-//! per public decision and private state, about a million on the turn).
+//! per public decision and private state, too many to hold).
 //! A set's label is written from pieces escaped once each (a private
 //! state's, a public line's), never joined into one string, and its
 //! actions' keys once per decision; the bytes are those serde_json writes
@@ -25,11 +25,6 @@ impl Escaped {
         // last bytes.
         let quoted = serde_json::Value::from(text).to_string();
         Escaped(quoted[1..quoted.len() - 1].to_string())
-    }
-
-    /// The escaped contents.
-    pub fn as_str(&self) -> &str {
-        &self.0
     }
 }
 
