@@ -81,6 +81,17 @@ pub fn standard(text: &str) -> String {
     out
 }
 
+/// Whether every `card(` in `text` is closed by a `)` within it, so that
+/// [`standard`] of `text` joined to any `rest` by `", "` is `standard(text)`
+/// joined to `standard(rest)`: no card of `text` is read past its end, no
+/// `card(` spans the separator (whose characters are not in `card(`), and
+/// the separator's space before `rest` is no word before a card of it.
+/// Lets a label made of a private state and a public line be rewritten
+/// piece by piece, each piece once.
+pub fn standard_closed(text: &str) -> bool {
+    text.rfind("card(").is_none_or(|at| text[at..].contains(')'))
+}
+
 /// Where `card(` first starts in `text`: a search for its first byte, on
 /// labels of a few dozen bytes cheaper than a substring searcher's set-up.
 fn find_card(text: &str) -> Option<usize> {
@@ -151,5 +162,34 @@ mod tests {
         assert_eq!(standard("card(1, 2"), "card(1, 2");
         assert_eq!(standard("card(x, 2) card( 12 ,1 )"), "card(x, 2) Ah");
         assert_eq!(standard("card(13, 0)card(0, 0), écard(0, 0), c card"), "card(13, 0)2s, écard(0, 0), c card");
+    }
+
+    #[test]
+    fn closed_texts_are_rewritten_piece_by_piece() {
+        let texts = [
+            "oop: hand([card(10, 3), card(0, 0)])",
+            "no cards",
+            "card(x, 2)",
+            "my_card(3)",
+            "card(1, 2",
+            "a card(",
+            "card(1",
+        ];
+        let rests = ["Check card(0, 0)", "card(1, 2) Bet", ")", "0) card(3, 3)", " 2)", "", "card(12, 1)"];
+        let mut split = 0;
+        for text in texts {
+            let closed = standard_closed(text);
+            for rest in rests {
+                let whole = standard(&format!("{text}, {rest}"));
+                if closed {
+                    assert_eq!(whole, format!("{}, {}", standard(text), standard(rest)), "{text:?} {rest:?}");
+                } else if whole != format!("{}, {}", standard(text), standard(rest)) {
+                    split += 1;
+                }
+            }
+        }
+        assert_eq!(texts.map(standard_closed), [true, true, true, true, false, false, false]);
+        // The unclosed ones do differ where the rest closes their card.
+        assert!(split > 0);
     }
 }

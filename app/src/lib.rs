@@ -21,6 +21,7 @@ pub mod formats;
 pub mod hands;
 pub mod hands_public;
 mod input;
+pub mod json_sets;
 pub mod matrix;
 pub mod memory;
 mod output;

@@ -167,9 +167,21 @@ fn push_extended(out: &mut String, tree: &Tree, set: InfosetId) {
 
 /// The `solve` answer as JSON (schema `galac.solve/1`), in every form:
 /// of a built tree, of the double oracle without one, of max^n over
-/// states. Keys in this order; the strategies are written set by set.
+/// states, of vector CFR. Keys in this order (the head's, `strategy`, the
+/// tail's: one object); the strategies are written set by set (written by
+/// serde, or for [`Strategy::Sets`] by [`crate::json_sets`]).
 #[derive(serde::Serialize)]
 pub(crate) struct SolveJson<'a> {
+    #[serde(flatten)]
+    pub head: SolveHead<'a>,
+    pub strategy: Strategy<'a>,
+    #[serde(flatten)]
+    pub tail: SolveTail<'a>,
+}
+
+/// The keys of a [`SolveJson`] before its strategy.
+#[derive(serde::Serialize)]
+pub(crate) struct SolveHead<'a> {
     pub schema: &'static str,
     pub game: &'a str,
     pub params: serde_json::Value,
@@ -198,7 +210,11 @@ pub(crate) struct SolveJson<'a> {
     pub seconds: serde_json::Map<String, serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unreached: Option<Vec<String>>,
-    pub strategy: Strategy<'a>,
+}
+
+/// The keys of a [`SolveJson`] after its strategy.
+#[derive(serde::Serialize)]
+pub(crate) struct SolveTail<'a> {
     /// Where the sets are hands of two cards: each player's first
     /// decision, hand by hand and as the 13x13 grid ([`crate::hands`]).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -212,7 +228,6 @@ pub(crate) struct SolveJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
 }
-json_answers!(SolveJson<'_>);
 
 /// A game's program checksum (`GameInfo::program`) as JSON gives it:
 /// 16 hex digits (a JSON number would lose digits past 2^53).
@@ -310,14 +325,11 @@ pub(crate) enum Strategy<'a> {
     Labelled(&'a [LabelledSet]),
     /// Sets made one at a time as they are written (vector CFR's, a set
     /// per public decision and hand, about a million on the turn, never
-    /// held all at once): the function calls its argument with each set's
-    /// label, actions and probabilities, in the answer's order.
-    Sets(&'a dyn Fn(&mut SetSink)),
+    /// held all at once): the function writes the whole map's JSON to its
+    /// argument ([`crate::json_sets::SetWriter`]). Only
+    /// [`SolveJson`]'s writer writes it; serde refuses it.
+    Sets(&'a dyn Fn(&mut dyn Write) -> io::Result<()>),
 }
-
-/// What [`Strategy::Sets`] gives each set to: its label, actions and
-/// probabilities.
-pub(crate) type SetSink<'s> = dyn FnMut(&str, &[String], &[f64]) + 's;
 
 /// One set's actions to their probabilities.
 struct Probs<'a>(&'a [String], &'a [f64]);
@@ -340,19 +352,8 @@ impl serde::Serialize for Strategy<'_> {
             Strategy::Labelled(sets) => {
                 s.collect_map(sets.iter().map(|set| (standard(&set.label), Probs(&set.actions, &set.probs))))
             }
-            Strategy::Sets(each) => {
-                use serde::ser::SerializeMap;
-                let mut map = s.serialize_map(None)?;
-                let mut failed = None;
-                each(&mut |label, actions, probs| {
-                    if failed.is_none() {
-                        failed = map.serialize_entry(&standard(label), &Probs(actions, probs)).err();
-                    }
-                });
-                match failed {
-                    Some(e) => Err(e),
-                    None => map.end(),
-                }
+            Strategy::Sets(_) => {
+                Err(serde::ser::Error::custom("a strategy written set by set is written by the answer's own writer"))
             }
         }
     }
@@ -550,27 +551,31 @@ impl Report<'_> {
             }
         };
         let answer = SolveJson {
-            schema: SOLVE_SCHEMA,
-            game: &info.name,
-            params: crate::params_json(info),
-            program: crate::report::program_hex(info),
-            solver: self.solver,
-            notes: self.notes,
-            value: Some(Keyed(&info.players, &self.eval.values)),
-            value_bounds: None,
-            exploitability: Some(self.eval.nash_conv),
-            best_response: Some(&self.eval.best_response),
-            nodes: Some(self.whole_nodes.unwrap_or(stats.nodes)),
-            infosets: Some(stats.infosets),
-            seconds: seconds_json(Some(self.generate_seconds), self.phases),
-            unreached: Some(self.unreached.iter().map(|s| standard(&labels[*s])).collect()),
+            head: SolveHead {
+                schema: SOLVE_SCHEMA,
+                game: &info.name,
+                params: crate::params_json(info),
+                program: crate::report::program_hex(info),
+                solver: self.solver,
+                notes: self.notes,
+                value: Some(Keyed(&info.players, &self.eval.values)),
+                value_bounds: None,
+                exploitability: Some(self.eval.nash_conv),
+                best_response: Some(&self.eval.best_response),
+                nodes: Some(self.whole_nodes.unwrap_or(stats.nodes)),
+                infosets: Some(stats.infosets),
+                seconds: seconds_json(Some(self.generate_seconds), self.phases),
+                unreached: Some(self.unreached.iter().map(|s| standard(&labels[*s])).collect()),
+            },
             strategy: Strategy::Tree { tree: self.tree, profile: self.profile, labels },
-            hands: (!grids.is_empty())
-                .then(|| grids.iter().map(|g| crate::hands::GridJson::new(g, &info.players)).collect()),
-            curve: self.curve,
-            findings: self.findings,
-            exact: self.exact.as_ref(),
-            note: many_players_note(info.players.len()).map(|(_, json)| json),
+            tail: SolveTail {
+                hands: (!grids.is_empty())
+                    .then(|| grids.iter().map(|g| crate::hands::GridJson::new(g, &info.players)).collect()),
+                curve: self.curve,
+                findings: self.findings,
+                exact: self.exact.as_ref(),
+                note: many_players_note(info.players.len()).map(|(_, json)| json),
+            },
         };
         serde_json::to_writer(w, &answer).map_err(io::Error::from)
     }

@@ -266,3 +266,51 @@ fn the_arena_sums_each_paths_own_levels() {
     assert!(widths.iter().any(|&k| k > 0 && k < widest), "levels of different widths: {widths:?}");
     assert_eq!(arena_len(&leduc), deepest(&leduc, 0, n) + widest * n);
 }
+
+/// The river spot's strategy as the answer writes it (a set's label from
+/// its private state's and public line's pieces, each rewritten and
+/// escaped once) is serde's JSON of the sets' whole labels (`public_sets`,
+/// each label's cards rewritten whole) with the average strategy after a
+/// few iterations, listing a set named by its line only where its state
+/// reaches the decision: a piece dropped or doubled, a set left out or
+/// added, a probability moved would differ.
+#[test]
+fn the_river_strategy_written_from_pieces_is_serdes_of_whole_labels() {
+    use galac_app::registry::vcfr::{public_sets, write_strategy, PublicNames};
+    let game = crate::games::load_interp("holdem_river.gala", &[]).unwrap_or_else(|e| panic!("{e}"));
+    let derived = galac_solvers::vector::from_game(&game).unwrap_or_else(|e| panic!("{e}"));
+    let public = &derived.game;
+    let mut cfr = VectorCfr::new(public, POSTFLOP_DCFR, 1).expect("runs");
+    for _ in 0..5 {
+        cfr.iterate();
+    }
+    let mut written = Vec::new();
+    write_strategy(public, &PublicNames::new(&game, &derived), &cfr, &mut written).expect("written");
+    let sets = public_sets(&game, &derived);
+    assert!(sets.iter().any(|s| s.by_line) && sets.iter().any(|s| !s.by_line), "both kinds of sets");
+    let mut expected = serde_json::Map::new();
+    let (mut sigma, mut reached) = (Vec::new(), Vec::new());
+    let (mut at, mut left_out) = (u32::MAX, 0);
+    for set in &sets {
+        let PublicNode::Decision { player, .. } = &public.nodes[set.node as usize] else { panic!("a decision") };
+        let (p, s, children) = (usize::from(*player), set.state as usize, public.children(set.node));
+        let n = public.states[p].len();
+        if set.node != at {
+            sigma.resize(children.len() * n, 0.0);
+            reached.resize(n, false);
+            cfr.average(set.node, p, &mut sigma, &mut reached);
+            at = set.node;
+        }
+        if set.by_line && !reached[s] {
+            left_out += 1;
+            continue;
+        }
+        let probs =
+            children.iter().enumerate().map(|(a, &c)| (public.labels[c as usize].clone(), sigma[a * n + s].into()));
+        let label = galac_app::cards::standard(&set.label);
+        assert!(expected.insert(label, serde_json::Value::Object(probs.collect())).is_none(), "labels are unique");
+    }
+    assert!(left_out > 0, "some states do not reach some decisions");
+    let expected = serde_json::Value::Object(expected).to_string();
+    assert_eq!(String::from_utf8(written).expect("UTF-8"), expected);
+}

@@ -20,7 +20,7 @@ use super::do_curve::{curve_as_it_goes, curve_csv};
 use super::harness::{Harness, StopArgs};
 use super::lp::LpArgs;
 use super::solved::{fields, with_hint};
-use crate::report::{Report, SolveJson, Strategy, SOLVE_SCHEMA};
+use crate::report::{Report, SolveHead, SolveJson, SolveTail, Strategy, SOLVE_SCHEMA};
 use crate::{Format, LimitArgs};
 
 /// What an interrupted run says (it ends with status 130).
@@ -523,26 +523,24 @@ fn untreed_report(
     }
     let findings = fields(&Findings { double_oracle: summary(sol) })?;
     let answer = SolveJson {
-        schema: SOLVE_SCHEMA,
-        game: &info.name,
-        params: crate::params_json(info),
-        program: crate::report::program_hex(info),
-        solver,
-        notes: &notes,
-        value: None,
-        value_bounds: Some([sol.lower, sol.upper]),
-        exploitability: Some(sol.gap()),
-        best_response: None,
-        nodes: None,
-        infosets: None,
-        seconds: crate::report::seconds_json(None, &phases),
-        unreached: None,
+        head: SolveHead {
+            schema: SOLVE_SCHEMA,
+            game: &info.name,
+            params: crate::params_json(info),
+            program: crate::report::program_hex(info),
+            solver,
+            notes: &notes,
+            value: None,
+            value_bounds: Some([sol.lower, sol.upper]),
+            exploitability: Some(sol.gap()),
+            best_response: None,
+            nodes: None,
+            infosets: None,
+            seconds: crate::report::seconds_json(None, &phases),
+            unreached: None,
+        },
         strategy: Strategy::Labelled(&sol.labelled),
-        hands: None,
-        curve: None,
-        findings: Some(&findings),
-        exact: None,
-        note: None,
+        tail: SolveTail { hands: None, curve: None, findings: Some(&findings), exact: None, note: None },
     };
     let json = crate::answer::json_line(&answer).map_err(|e| format!("the answer cannot be written as JSON: {e}"))?;
     Ok((text, json))

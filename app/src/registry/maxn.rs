@@ -11,7 +11,7 @@ use galac_solvers::maxn::{self, search::SearchStats, states::StateOptions, Ties}
 use galac_solvers::solver::{Solution, SolveError, Solver};
 
 use super::solved::{fields, with_hint, Solved};
-use crate::report::{Keyed, SolveJson, Strategy, SOLVE_SCHEMA};
+use crate::report::{Keyed, SolveHead, SolveJson, SolveTail, Strategy, SOLVE_SCHEMA};
 
 /// Flags of max^n.
 #[derive(clap::Args, Debug, Clone)]
@@ -235,26 +235,24 @@ fn state_report(
     let findings =
         fields(&findings).map_err(|reason| SolveError::Unsupported { solver: "max^n over states", reason })?;
     let answer = SolveJson {
-        schema: SOLVE_SCHEMA,
-        game: &info.name,
-        params: crate::params_json(info),
-        program: crate::report::program_hex(info),
-        solver: &solver,
-        notes: &[],
-        value: Some(Keyed(&info.players, &r.value)),
-        value_bounds: None,
-        exploitability: None,
-        best_response: None,
-        nodes: None,
-        infosets: None,
-        seconds: crate::report::seconds_json(None, &[("search", seconds)]),
-        unreached: None,
+        head: SolveHead {
+            schema: SOLVE_SCHEMA,
+            game: &info.name,
+            params: crate::params_json(info),
+            program: crate::report::program_hex(info),
+            solver: &solver,
+            notes: &[],
+            value: Some(Keyed(&info.players, &r.value)),
+            value_bounds: None,
+            exploitability: None,
+            best_response: None,
+            nodes: None,
+            infosets: None,
+            seconds: crate::report::seconds_json(None, &[("search", seconds)]),
+            unreached: None,
+        },
         strategy: Strategy::None,
-        hands: None,
-        curve: None,
-        findings: Some(&findings),
-        exact: None,
-        note: None,
+        tail: SolveTail { hands: None, curve: None, findings: Some(&findings), exact: None, note: None },
     };
     let json = crate::answer::Json::json_value(&answer).map_err(|e| SolveError::Unsupported {
         solver: "max^n over states",

@@ -158,29 +158,33 @@ fn solve_public(
         return Ok(0);
     };
     let cfr = &run.cfr;
-    let sets = |emit: &mut crate::report::SetSink| strategy_sets(public, &names, cfr, emit);
+    let sets = |w: &mut dyn std::io::Write| write_strategy(public, &names, cfr, w);
     let findings = fields(&Findings { public_game: streets })?;
     let answer = crate::report::SolveJson {
-        schema: crate::report::SOLVE_SCHEMA,
-        game: &info.name,
-        params: crate::params_json(info),
-        program: crate::report::program_hex(info),
-        solver: &name,
-        notes: &notes,
-        value: Some(crate::report::Keyed(&info.players, &eval.values)),
-        value_bounds: None,
-        exploitability: Some(eval.nash_conv),
-        best_response: None,
-        nodes: None,
-        infosets: None,
-        seconds: crate::report::seconds_json(None, &phases),
-        unreached: None,
+        head: crate::report::SolveHead {
+            schema: crate::report::SOLVE_SCHEMA,
+            game: &info.name,
+            params: crate::params_json(info),
+            program: crate::report::program_hex(info),
+            solver: &name,
+            notes: &notes,
+            value: Some(crate::report::Keyed(&info.players, &eval.values)),
+            value_bounds: None,
+            exploitability: Some(eval.nash_conv),
+            best_response: None,
+            nodes: None,
+            infosets: None,
+            seconds: crate::report::seconds_json(None, &phases),
+            unreached: None,
+        },
         strategy: crate::report::Strategy::Sets(&sets),
-        hands: Some(grids.iter().map(|g| crate::hands::GridJson::new(g, &info.players)).collect()),
-        curve: None,
-        findings: Some(&findings),
-        exact: None,
-        note: None,
+        tail: crate::report::SolveTail {
+            hands: Some(grids.iter().map(|g| crate::hands::GridJson::new(g, &info.players)).collect()),
+            curve: None,
+            findings: Some(&findings),
+            exact: None,
+            note: None,
+        },
     };
     Ok(crate::report::emit_streamed(req.format, req.out, &text, &answer))
 }
@@ -308,36 +312,62 @@ fn each_public_set(public: &galac_solvers::vector::PublicGame, names: &PublicNam
 
 /// The average strategy per public decision and private state, labelled by
 /// the game's information sets (a state named by its line only where it
-/// reaches the decision): each set's label, actions and probabilities
-/// given to `emit` as it is made (the answer's `strategy`, written as it
-/// is serialised).
-fn strategy_sets(
+/// reaches the decision), written to `w` as the answer's `strategy` map
+/// (as it is made, never held): the label of a set named by its line is
+/// its state's label, `", "` and the line, each piece rewritten
+/// ([`crate::cards::standard`]) and escaped once, not per set.
+pub fn write_strategy(
     public: &galac_solvers::vector::PublicGame,
     names: &PublicNames,
     cfr: &galac_solvers::vector::VectorCfr,
-    emit: &mut crate::report::SetSink,
-) {
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    use crate::cards::{standard, standard_closed};
+    use crate::json_sets::{Escaped, SetWriter};
     use galac_solvers::vector::game::PublicNode;
+    let parent = crate::hands_public::parents(public);
+    // Each private state's piece, where its labels can be rewritten piece
+    // by piece (`None`: each such label is rewritten whole).
+    let piece = |l: &String| standard_closed(l).then(|| Escaped::new(&standard(l)));
+    let states: Vec<Vec<Option<Escaped>>> =
+        public.states.iter().map(|st| st.labels.iter().map(piece).collect()).collect();
+    let comma = Escaped::new(", ");
+    let mut out = SetWriter::new(w);
     let (mut sigma, mut reached, mut probs) = (Vec::new(), Vec::new(), Vec::new());
-    let mut actions: Vec<String> = Vec::new();
-    let mut at = u32::MAX;
-    each_public_set(public, names, |set| {
-        let PublicNode::Decision { player, children } = &public.nodes[set.node as usize] else { return };
-        let n = public.states[*player as usize].len();
-        if set.node != at {
-            sigma.resize(children.len() * n, 0.0);
-            reached.resize(n, false);
-            cfr.average(set.node, *player as usize, &mut sigma, &mut reached);
-            actions.clear();
-            actions.extend(public.children(set.node).iter().map(|&c| public.labels[c as usize].clone()));
-            at = set.node;
+    let mut actions: Vec<Escaped> = Vec::new();
+    for (node, named) in &names.decisions {
+        let PublicNode::Decision { player, children } = &public.nodes[*node as usize] else { continue };
+        let p = *player as usize;
+        let n = public.states[p].len();
+        sigma.resize(children.len() * n, 0.0);
+        reached.resize(n, false);
+        cfr.average(*node, p, &mut sigma, &mut reached);
+        actions.clear();
+        actions.extend(public.children(*node).iter().map(|&c| Escaped::new(&public.labels[c as usize])));
+        let mut set = |s: usize, label: &[&Escaped]| {
+            probs.clear();
+            probs.extend((0..actions.len()).map(|a| sigma[a * n + s]));
+            out.set(label, &actions, &probs)
+        };
+        match named {
+            None => {
+                let line = crate::hands_public::path(public, &parent, *node).join(" ");
+                let at = Escaped::new(&standard(&line));
+                for s in (0..n).filter(|&s| reached[s]) {
+                    match &states[p][s] {
+                        Some(state) => set(s, &[state, &comma, &at])?,
+                        None => {
+                            set(s, &[&Escaped::new(&standard(&format!("{}, {line}", public.states[p].labels[s])))])?
+                        }
+                    }
+                }
+            }
+            Some(sets) => {
+                for (s, label) in sets {
+                    set(*s as usize, &[&Escaped::new(&standard(label))])?;
+                }
+            }
         }
-        let s = set.state as usize;
-        if set.by_line && !reached[s] {
-            return;
-        }
-        probs.clear();
-        probs.extend((0..actions.len()).map(|a| sigma[a * n + s]));
-        emit(&set.label, &actions, &probs);
-    });
+    }
+    out.finish()
 }
