@@ -35,7 +35,8 @@ pub struct Selection {
     #[arg(long, value_name = "NAME")]
     pub player: Option<String>,
     /// Only the sets whose label holds this text (`*` stands for any text;
-    /// cards may be written either way, `card(1, 0)` or `Qs`).
+    /// cards may be written either way, `card(1, 0)` or `Qs`; a hand of two
+    /// cards as `AsAh`, in either order).
     #[arg(long, value_name = "PATTERN")]
     pub filter: Option<String>,
     #[command(flatten)]
@@ -96,15 +97,11 @@ fn explain_tree(info: &GameInfo, tree: &Tree, args: &ExplainArgs, player: Option
     let style = args.select.cards.style(args.format == Format::Json);
     let views = explain(tree, &profile);
     let parents = parents(tree);
-    let letters = CardStyle { symbols: false, ..style.clone() };
     let public = crate::private_info::public_view(tree);
     let private = &public.private;
-    let selected = |set: InfosetId| {
-        let pattern = args.select.filter.as_deref().unwrap_or("");
-        let label = &labels[set];
-        player.is_none_or(|p| tree.infosets[set].player == p)
-            && [label.clone(), style.rewrite(label), letters.rewrite(label)].iter().any(|l| matches(pattern, l))
-    };
+    let filter = SetFilter::new(args.select.filter.as_deref().unwrap_or(""), &style);
+    let selected =
+        |set: InfosetId| player.is_none_or(|p| tree.infosets[set].player == p) && filter.accepts(&labels[set]);
     // Hands of two cards: the selected sets of each public state as a grid.
     let grids = if crate::hands::may_have_hands(tree) {
         crate::hands::grids(tree, &profile, &views, &public, selected)
@@ -165,6 +162,34 @@ pub(crate) fn profile_for(
     }
     let solved = crate::registry::solve_by_default(tree, limits)?;
     Ok((solved.solution.profile, format!("solved by {}", solved.name)))
+}
+
+/// `--filter` over information sets' labels: its pattern matches a label
+/// as the game writes it, in the answer's card style (`Q♠`) or in letters
+/// (`Qs`); and a hand of two cards as players write it (`AsAh`, either
+/// order) matches the hand as a label lists it (`[A♥, A♠]`, in the deal's
+/// order).
+pub(crate) struct SetFilter {
+    patterns: Vec<String>,
+    style: CardStyle,
+    letters: CardStyle,
+}
+
+impl SetFilter {
+    pub(crate) fn new(pattern: &str, style: &CardStyle) -> SetFilter {
+        let mut patterns = vec![pattern.to_string()];
+        if let Ok([a, b]) = galac_runtime::notation::parse_cards(pattern).as_deref() {
+            let (a, b) = (galac_runtime::notation::show_card(*a), galac_runtime::notation::show_card(*b));
+            patterns.extend([format!("{a}, {b}"), format!("{b}, {a}")]);
+        }
+        SetFilter { patterns, style: style.clone(), letters: CardStyle { symbols: false, ..style.clone() } }
+    }
+
+    /// Whether the set labelled `label` is selected.
+    pub(crate) fn accepts(&self, label: &str) -> bool {
+        let forms = [label.to_string(), self.style.rewrite(label), self.letters.rewrite(label)];
+        forms.iter().any(|l| self.patterns.iter().any(|p| matches(p, l)))
+    }
 }
 
 /// `text` holds `pattern`'s pieces between its `*`s, in order.

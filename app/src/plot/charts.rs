@@ -36,12 +36,13 @@ pub fn strategy(
     let (profile, source) = crate::explain::profile_for(info, tree, &labels, select.strategy.as_deref(), limits)?;
     let facts_of = |s: InfosetId| facts(&labels[s]).len();
     let fewest = tree.infosets.keys().filter(|&s| tree.infosets[s].player == player).map(facts_of).min().unwrap_or(0);
+    let filter = select.filter.as_deref().map(|p| crate::explain::SetFilter::new(p, style));
     let sets: Vec<InfosetId> = tree
         .infosets
         .keys()
         .filter(|&s| tree.infosets[s].player == player)
-        .filter(|&s| match &select.filter {
-            Some(p) => crate::explain::matches(p, &labels[s]) || crate::explain::matches(p, &style.rewrite(&labels[s])),
+        .filter(|&s| match &filter {
+            Some(filter) => filter.accepts(&labels[s]),
             None => facts_of(s) == fewest,
         })
         .collect();
@@ -224,11 +225,9 @@ pub fn hands(
     let (profile, source) = crate::explain::profile_for(info, tree, &labels, select.strategy.as_deref(), limits)?;
     let public = crate::private_info::public_view(tree);
     let views = galac_solvers::beliefs::explain(tree, &profile);
+    let filter = select.filter.as_deref().map(|p| crate::explain::SetFilter::new(p, style));
     let chosen = |s: InfosetId| {
-        tree.infosets[s].player == player
-            && select.filter.as_deref().is_none_or(|p| {
-                crate::explain::matches(p, &labels[s]) || crate::explain::matches(p, &style.rewrite(&labels[s]))
-            })
+        tree.infosets[s].player == player && filter.as_ref().is_none_or(|filter| filter.accepts(&labels[s]))
     };
     let grids = crate::hands::grids(tree, &profile, &views, &public, chosen);
     let grid = crate::hands::first_of_each_player(&grids)

@@ -201,7 +201,8 @@ fn every_plot_is_an_svg_of_the_game() {
 /// The cut-down river spot (a few hands each, so the LP solves it at once)
 /// as players read it: `solve` labels its sets with cards (`oop: hand([Ah,
 /// As])`) and gives each player's first decision as a grid in text and
-/// JSON; `explain` gives the grid of the node `--filter` picks; `plot
+/// JSON; `explain` gives the grid of the node `--filter` picks, and the
+/// sets of a hand written as players write it (`AsAh`); `plot
 /// hands` draws one cell per hand class, each cell's bars summing to its
 /// width.
 #[test]
@@ -237,6 +238,14 @@ fn holdem_answers_read_hand_by_hand_and_as_the_grid() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("hands of ip at Bet(100) ("), "{out}");
     assert!(!out.contains("hands of oop") && !out.contains("card("), "{out}");
+    // A hand as players write it, in either order, picks the sets of that
+    // hand (labels list it in the deal's order, `[Ah, As]`), and no other.
+    for hand in ["AsAh", "AhAs", "As Ah"] {
+        let (code, out, err) = run(with(&["explain", &river, "--player", "oop", "--filter", hand, "--ascii"]));
+        assert_eq!(code, 0, "{err}");
+        let sets: Vec<&str> = out.lines().filter(|l| l.starts_with('[')).collect();
+        assert!(!sets.is_empty() && sets.iter().all(|l| l.contains("hand([Ah, As])")), "{hand}: {out}");
+    }
 
     let (code, svg, err) = run(with(&["plot", &river, "hands", "-o", "-"]));
     assert_eq!(code, 0, "{err}");
