@@ -25,8 +25,9 @@
 
 use super::game::{PublicGame, PublicNode};
 use super::leaf::Leaves;
-use super::store::{Cell, Compressed, Storage, Store, Update, F32};
-use super::walk::{arena_len, splits, Walk};
+use super::split::{splits, Plan, Tops};
+use super::store::{Cell, Compressed, Layout, Storage, Store, Update, F32};
+use super::walk::{arena_len, Walk};
 use crate::best_response::Evaluation;
 use crate::cfr::Variant;
 use crate::solver::SolveError;
@@ -95,8 +96,10 @@ pub struct VectorCfr<'g> {
     ones: [Vec<f32>; 2],
     weights: [Vec<f32>; 2],
     /// Per node, whether its children are shared between the threads
-    /// ([`super::walk::splits`]; empty: one thread).
+    /// ([`splits`]; empty: one thread).
     split: Vec<bool>,
+    /// With two threads, the CFR walk's one split and its top's vectors.
+    shared: Option<(Plan, Tops)>,
     /// With two threads, the pool the walks run in: its two threads live
     /// as long as the run, so a split costs a hand-over to a waiting
     /// thread, not a thread's start (what kept small games on one).
@@ -174,6 +177,11 @@ impl<'g> VectorCfr<'g> {
             eval_out: vec![0.0; 2 * n_max],
             ones: [vec![1.0; game.states[0].len()], vec![1.0; game.states[1].len()]],
             weights: [0, 1].map(|p| game.states[p].weights.iter().map(|&w| w as f32).collect()),
+            shared: (!split.is_empty()).then(|| {
+                let plan = Plan::new(game, &split);
+                let tops = plan.tops();
+                (plan, tops)
+            }),
             split,
             pool,
         })
@@ -238,24 +246,23 @@ impl<'g> VectorCfr<'g> {
         }
     }
 
-    /// Player `me`'s CFR walk, on two threads where [`Self::split`] says.
+    /// Player `me`'s CFR walk, on two threads if the run has them.
     fn walk(&mut self, me: usize, u: Update) {
         let game = self.game;
         let walk = Walk { game, slab: &self.slab, me, u, leaves: &self.leaves, split: &self.split };
         let n_me = game.states[me].len();
-        let own = &self.ones[me];
-        let opp = &self.weights[1 - me];
+        let reach = [&self.ones[me][..], &self.weights[1 - me][..]];
         let out = &mut self.out[..n_me];
         let [arena, arena2] = &mut self.arenas;
-        let spare = if self.split.is_empty() { None } else { Some(&mut arena2[..]) };
+        let shared = self.shared.as_mut();
         match &mut self.arrays {
             Arrays::F32 { regrets, sums } => {
                 let mut store = Store::<F32> { regrets, sums, scales: &mut [], base: 0, first_node: 0 };
-                walk.update(0, &mut store, own, opp, out, arena, spare)
+                walk_in(&walk, &mut store, shared, reach, out, [arena, arena2])
             }
             Arrays::Compressed { regrets, sums, scales } => {
                 let mut store = Store::<Compressed> { regrets, sums, scales, base: 0, first_node: 0 };
-                walk.update(0, &mut store, own, opp, out, arena, spare)
+                walk_in(&walk, &mut store, shared, reach, out, [arena, arena2])
             }
         }
     }
@@ -349,5 +356,21 @@ impl<'g> VectorCfr<'g> {
             }
             super::walk::average(sums, n, sigma, &mut denom);
         });
+    }
+}
+
+/// `walk`'s CFR walk of the whole game in `store`: split once by `shared`
+/// on two threads (each with its arena), else on this one.
+fn walk_in<L: Layout>(
+    walk: &Walk,
+    store: &mut Store<L>,
+    shared: Option<&mut (Plan, Tops)>,
+    [own, opp]: [&[f32]; 2],
+    out: &mut [f32],
+    [arena, spare]: [&mut [f32]; 2],
+) {
+    match shared {
+        Some((plan, tops)) => plan.update(walk, store, tops, [own, opp], out, [arena, spare]),
+        None => walk.update(0, store, own, opp, out, arena),
     }
 }
