@@ -7,14 +7,16 @@
 //!
 //! An iteration walks the public tree once per player ([`super::walk`]):
 //! player 0 against player 1's current strategy, then player 1 against
-//! player 0's updated one. With two threads the children of the topmost
-//! chance nodes (or, in a game without them, of the root) are handed out
-//! one at a time to the two threads ([`super::walk::splits`]); each walks
-//! a child with its part of the arrays (a subtree's slabs are contiguous)
-//! and its own arena, and the node is combined after both; the checks'
-//! evaluation walk is shared the same way. The arithmetic is the same
-//! whatever the thread count, so the result is too. The two threads are a
-//! pool kept for the run.
+//! player 0's updated one. With two threads a walk is split once
+//! ([`super::split::Plan`]): the nodes above the topmost chance nodes of
+//! enough work (or, in a game without them, the root) first, top-down,
+//! then every child of those chance nodes (a turn's river subtrees, under
+//! every turn line) handed out one at a time to the two threads, each with
+//! its part of the arrays (a subtree's slabs are contiguous) and its own
+//! arena, then the nodes above combined bottom-up; the checks' evaluation
+//! walk shares each of those chance nodes' children ([`super::split`]).
+//! The arithmetic is the same whatever the thread count, so the result is
+//! too. The two threads are a pool kept for the run.
 //!
 //! DCFR uses postflop-solver's schedule: regrets discounted by
 //! t^alpha/(t^alpha+1) when positive and t^beta/(t^beta+1) when negative
@@ -141,12 +143,7 @@ impl<'g> VectorCfr<'g> {
         let (slab, total) = game.slabs();
         let arena = arena_len(game);
         let n_max = game.states[0].len().max(game.states[1].len());
-        let work = game.nodes.len() * n_max;
-        let split = if threads > 1 && work >= min_work {
-            splits(game, min_work.min(PARALLEL_MIN_CHANCE_WORK))
-        } else {
-            Vec::new()
-        };
+        let split = split_of(game, threads, min_work);
         let pool = if split.is_empty() {
             None
         } else {
@@ -198,7 +195,9 @@ impl<'g> VectorCfr<'g> {
             super::game::Removal::Lists(_) => 0,
         };
         let arrays = storage.bytes(total, game.nodes.len());
-        (arrays + 8 * game.nodes.len() + 12 * arena_len(game) * threads.clamp(1, 2) + ranked) as u64
+        let split = split_of(game, threads, PARALLEL_MIN_WORK);
+        let tops = if split.is_empty() { 0 } else { Plan::new(game, &split).bytes() };
+        (arrays + 8 * game.nodes.len() + 12 * arena_len(game) * threads.clamp(1, 2) + ranked + tops) as u64
     }
 
     /// Whether the run uses two threads.
@@ -356,6 +355,18 @@ impl<'g> VectorCfr<'g> {
             }
             super::walk::average(sums, n, sigma, &mut denom);
         });
+    }
+}
+
+/// Where a run of `game` on `threads` threads splits its walks
+/// ([`splits`]), taking two threads from `min_work` (nodes times private
+/// states) on; empty: one thread.
+fn split_of(game: &PublicGame, threads: usize, min_work: usize) -> Vec<bool> {
+    let work = game.nodes.len() * game.states[0].len().max(game.states[1].len());
+    if threads > 1 && work >= min_work {
+        splits(game, min_work.min(PARALLEL_MIN_CHANCE_WORK))
+    } else {
+        Vec::new()
     }
 }
 

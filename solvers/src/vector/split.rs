@@ -147,9 +147,21 @@ impl Plan {
 
     /// The vectors a walk of this plan needs.
     pub fn tops(&self) -> Tops {
+        let [reach, sigma, rows] = self.top_lens();
+        Tops { reach: vec![0.0; reach], sigma: vec![0.0; sigma], rows: vec![0.0; rows] }
+    }
+
+    /// The lengths of [`Tops`]' three vectors.
+    fn top_lens(&self) -> [usize; 3] {
         let rows = self.row_at.last().copied().unwrap_or(0) * self.n;
-        let sigma = self.sigma_at.last().copied().unwrap_or(0);
-        Tops { reach: vec![0.0; 2 * self.n * self.top.len()], sigma: vec![0.0; sigma], rows: vec![0.0; rows] }
+        [2 * self.n * self.top.len(), self.sigma_at.last().copied().unwrap_or(0), rows]
+    }
+
+    /// Bytes of the plan and of its [`Tops`].
+    pub fn bytes(&self) -> usize {
+        let vectors = self.top_lens().iter().sum::<usize>() * size_of::<f32>();
+        let lists = self.top.len() * (4 + 2 * 8 + 2 * 8) + self.units.len() * (4 + 4 + 8 + 8 + 8);
+        vectors + lists
     }
 
     /// `walk`'s CFR walk of the whole game on two threads, as

@@ -1,18 +1,17 @@
 //! One traversal of the public tree for one player (the traverser), with a
 //! vector per node: the traverser's own reach and counterfactual values
 //! per private state, the other player's reach per state (chance and
-//! priors included). The CFR walk ([`update`]) updates the traverser's
-//! regrets and average at its decisions; the evaluation walk
-//! ([`evaluate`]) plays the average strategies, or a best response for the
-//! traverser, and changes nothing.
+//! priors included). The CFR walk ([`Walk::update`]) updates the
+//! traverser's regrets and average at its decisions; the evaluation walk
+//! ([`super::evaluate`]) plays the average strategies, or a best response
+//! for the traverser, and changes nothing.
 //!
 //! No allocation per node: every level of the recursion takes its vectors
 //! from the front of an arena ([`arena_len`]) and passes the rest down.
 //! Storage is addressed by absolute slab offsets minus the `base` of the
 //! slice a walk holds, so two threads can walk disjoint subtrees, each
-//! with its own part of the arrays: both walks split a node's children
-//! between two threads where [`Walk::split`] says (see [`splits`]). The
-//! walks are generic over the storage's layout ([`super::store`]).
+//! with its own part of the arrays ([`super::split`]). The walks are
+//! generic over the storage's layout ([`super::store`]).
 
 use super::game::{PublicGame, PublicNode};
 use super::leaf::{self, Leaves};
@@ -30,8 +29,9 @@ pub struct Walk<'a> {
     pub u: Update,
     /// The game's [`Leaves`].
     pub leaves: &'a Leaves,
-    /// Per node, whether the walks share its children between two
-    /// threads ([`splits`]; empty: one thread).
+    /// Per node, whether the evaluation walk shares its children between
+    /// two threads ([`super::split::splits`]; empty: one thread). The CFR
+    /// walk is shared above these nodes ([`super::split::Plan`]).
     pub split: &'a [bool],
 }
 
