@@ -10,7 +10,8 @@ use galac_solvers::lp::{self, Backend};
 use galac_solvers::sequence_form::SequenceForm;
 use galac_solvers::solver::{RunToEnd, Solver};
 use galac_solvers::vector::game::{Payoff, PublicNode};
-use galac_solvers::vector::walk::{arena_len, splits};
+use galac_solvers::vector::split::splits;
+use galac_solvers::vector::walk::arena_len;
 use galac_solvers::vector::{from_tree, Storage, VcfrConfig, VcfrSolver, VectorCfr, POSTFLOP_DCFR};
 
 use crate::repo_root;

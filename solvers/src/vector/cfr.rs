@@ -7,14 +7,16 @@
 //!
 //! An iteration walks the public tree once per player ([`super::walk`]):
 //! player 0 against player 1's current strategy, then player 1 against
-//! player 0's updated one. With two threads the children of the topmost
-//! chance nodes (or, in a game without them, of the root) are handed out
-//! one at a time to the two threads ([`super::walk::splits`]); each walks
-//! a child with its part of the arrays (a subtree's slabs are contiguous)
-//! and its own arena, and the node is combined after both; the checks'
-//! evaluation walk is shared the same way. The arithmetic is the same
-//! whatever the thread count, so the result is too. The two threads are a
-//! pool kept for the run.
+//! player 0's updated one. With two threads a walk is split once
+//! ([`super::split::Plan`]): the nodes above the topmost chance nodes of
+//! enough work (or, in a game without them, the root) first, top-down,
+//! then every child of those chance nodes (a turn's river subtrees, under
+//! every turn line) handed out one at a time to the two threads, each with
+//! its part of the arrays (a subtree's slabs are contiguous) and its own
+//! arena, then the nodes above combined bottom-up; the checks' evaluation
+//! walk shares each of those chance nodes' children ([`super::split`]).
+//! The arithmetic is the same whatever the thread count, so the result is
+//! too. The two threads are a pool kept for the run.
 //!
 //! DCFR uses postflop-solver's schedule: regrets discounted by
 //! t^alpha/(t^alpha+1) when positive and t^beta/(t^beta+1) when negative
@@ -25,8 +27,9 @@
 
 use super::game::{PublicGame, PublicNode};
 use super::leaf::Leaves;
-use super::store::{Cell, Compressed, Storage, Store, Update, F32};
-use super::walk::{arena_len, splits, Walk};
+use super::split::{splits, Plan, Tops};
+use super::store::{Cell, Compressed, Layout, Storage, Store, Update, F32};
+use super::walk::{arena_len, Walk};
 use crate::best_response::Evaluation;
 use crate::cfr::Variant;
 use crate::solver::SolveError;
@@ -95,8 +98,10 @@ pub struct VectorCfr<'g> {
     ones: [Vec<f32>; 2],
     weights: [Vec<f32>; 2],
     /// Per node, whether its children are shared between the threads
-    /// ([`super::walk::splits`]; empty: one thread).
+    /// ([`splits`]; empty: one thread).
     split: Vec<bool>,
+    /// With two threads, the CFR walk's one split and its top's vectors.
+    shared: Option<(Plan, Tops)>,
     /// With two threads, the pool the walks run in: its two threads live
     /// as long as the run, so a split costs a hand-over to a waiting
     /// thread, not a thread's start (what kept small games on one).
@@ -138,12 +143,7 @@ impl<'g> VectorCfr<'g> {
         let (slab, total) = game.slabs();
         let arena = arena_len(game);
         let n_max = game.states[0].len().max(game.states[1].len());
-        let work = game.nodes.len() * n_max;
-        let split = if threads > 1 && work >= min_work {
-            splits(game, min_work.min(PARALLEL_MIN_CHANCE_WORK))
-        } else {
-            Vec::new()
-        };
+        let split = split_of(game, threads, min_work);
         let pool = if split.is_empty() {
             None
         } else {
@@ -174,6 +174,11 @@ impl<'g> VectorCfr<'g> {
             eval_out: vec![0.0; 2 * n_max],
             ones: [vec![1.0; game.states[0].len()], vec![1.0; game.states[1].len()]],
             weights: [0, 1].map(|p| game.states[p].weights.iter().map(|&w| w as f32).collect()),
+            shared: (!split.is_empty()).then(|| {
+                let plan = Plan::new(game, &split);
+                let tops = plan.tops();
+                (plan, tops)
+            }),
             split,
             pool,
         })
@@ -190,7 +195,9 @@ impl<'g> VectorCfr<'g> {
             super::game::Removal::Lists(_) => 0,
         };
         let arrays = storage.bytes(total, game.nodes.len());
-        (arrays + 8 * game.nodes.len() + 12 * arena_len(game) * threads.clamp(1, 2) + ranked) as u64
+        let split = split_of(game, threads, PARALLEL_MIN_WORK);
+        let tops = if split.is_empty() { 0 } else { Plan::new(game, &split).bytes() };
+        (arrays + 8 * game.nodes.len() + 12 * arena_len(game) * threads.clamp(1, 2) + ranked + tops) as u64
     }
 
     /// Whether the run uses two threads.
@@ -238,24 +245,23 @@ impl<'g> VectorCfr<'g> {
         }
     }
 
-    /// Player `me`'s CFR walk, on two threads where [`Self::split`] says.
+    /// Player `me`'s CFR walk, on two threads if the run has them.
     fn walk(&mut self, me: usize, u: Update) {
         let game = self.game;
         let walk = Walk { game, slab: &self.slab, me, u, leaves: &self.leaves, split: &self.split };
         let n_me = game.states[me].len();
-        let own = &self.ones[me];
-        let opp = &self.weights[1 - me];
+        let reach = [&self.ones[me][..], &self.weights[1 - me][..]];
         let out = &mut self.out[..n_me];
         let [arena, arena2] = &mut self.arenas;
-        let spare = if self.split.is_empty() { None } else { Some(&mut arena2[..]) };
+        let shared = self.shared.as_mut();
         match &mut self.arrays {
             Arrays::F32 { regrets, sums } => {
                 let mut store = Store::<F32> { regrets, sums, scales: &mut [], base: 0, first_node: 0 };
-                walk.update(0, &mut store, own, opp, out, arena, spare)
+                walk_in(&walk, &mut store, shared, reach, out, [arena, arena2])
             }
             Arrays::Compressed { regrets, sums, scales } => {
                 let mut store = Store::<Compressed> { regrets, sums, scales, base: 0, first_node: 0 };
-                walk.update(0, &mut store, own, opp, out, arena, spare)
+                walk_in(&walk, &mut store, shared, reach, out, [arena, arena2])
             }
         }
     }
@@ -349,5 +355,33 @@ impl<'g> VectorCfr<'g> {
             }
             super::walk::average(sums, n, sigma, &mut denom);
         });
+    }
+}
+
+/// Where a run of `game` on `threads` threads splits its walks
+/// ([`splits`]), taking two threads from `min_work` (nodes times private
+/// states) on; empty: one thread.
+fn split_of(game: &PublicGame, threads: usize, min_work: usize) -> Vec<bool> {
+    let work = game.nodes.len() * game.states[0].len().max(game.states[1].len());
+    if threads > 1 && work >= min_work {
+        splits(game, min_work.min(PARALLEL_MIN_CHANCE_WORK))
+    } else {
+        Vec::new()
+    }
+}
+
+/// `walk`'s CFR walk of the whole game in `store`: split once by `shared`
+/// on two threads (each with its arena), else on this one.
+fn walk_in<L: Layout>(
+    walk: &Walk,
+    store: &mut Store<L>,
+    shared: Option<&mut (Plan, Tops)>,
+    [own, opp]: [&[f32]; 2],
+    out: &mut [f32],
+    [arena, spare]: [&mut [f32]; 2],
+) {
+    match shared {
+        Some((plan, tops)) => plan.update(walk, store, tops, [own, opp], out, [arena, spare]),
+        None => walk.update(0, store, own, opp, out, arena),
     }
 }

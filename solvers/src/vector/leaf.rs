@@ -49,9 +49,12 @@ impl Leaves {
             PublicNode::Terminal { payoff } => Some((payoff, game.payoffs[payoff as usize])),
             _ => None,
         };
-        // Not at the root, whose children two threads may share one by
-        // one (`walk::splits`): the fold's sums, added in another order
-        // there, would make the answer depend on the threads.
+        // Not at the root, whose children two threads shared one by one
+        // when a split was a node's children. The CFR walk's one split
+        // (`split::Plan`) values a fold and call of the top in one go on
+        // any thread count, but the evaluation walk still shares a split
+        // root's children one by one, where the fold's sums, added in
+        // another order, would make a check depend on the threads.
         let fused = (0..game.nodes.len() as u32)
             .map(|v| {
                 let PublicNode::Decision { player, .. } = game.nodes[v as usize] else { return None };

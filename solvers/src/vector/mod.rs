@@ -14,6 +14,7 @@
 pub mod cards;
 pub mod cfr;
 mod draft;
+mod evaluate;
 pub mod from_game;
 mod from_game_parts;
 pub mod from_tree;
@@ -22,6 +23,7 @@ pub mod infer;
 pub mod leaf;
 pub mod real;
 mod showdown;
+pub mod split;
 pub mod store;
 pub mod walk;
 

@@ -268,3 +268,106 @@ fn sixteen_bit_codes_round_trip_within_a_step() {
     assert_eq!(encode_unsigned(&[f32::INFINITY, 1.0, f32::NAN, -2.0], &mut sums, 5), f32::MAX / 2.0);
     assert_eq!(sums, [u16::MAX, 0, 0, 0]);
 }
+
+/// A split below a decision of the traverser whose fold and call (a
+/// showdown) are valued in one go: two threads walk the decisions above
+/// the split top-down first, that fold and call included
+/// (`split::Plan`), and give one thread's answer bit for bit, with both
+/// variants and storages. Cards 0 to 7; player 0 chooses between a fold,
+/// a call to a showdown and a bet to a board card (5, 6 or 7, which
+/// excludes the hands holding it), after which player 1 folds or calls.
+#[test]
+fn a_split_below_a_fused_fold_and_call_changes_no_bit() {
+    use super::cfr::{VectorCfr, POSTFLOP_DCFR};
+    use super::game::Outcome;
+    use super::split::splits;
+    use super::store::Storage;
+    use crate::cfr::Variant;
+    let hands = [vec![0b11, 0b101, 0b1_0010, 0b110_0000], vec![0b1100, 0b1001, 0b1010_0000, 0b1_1000]];
+    let states =
+        |p: usize| PrivateStates { labels: vec![String::new(); 4], weights: vec![1.0, 0.5, 2.0, 1.0 + p as f64] };
+    let mut rng = Rng(11);
+    let rankings =
+        (0..4).map(|_| Ranking::new([0, 1].map(|_| (0..4).map(|_| rng.below(3) as u32).collect()))).collect();
+    let showdown = |ranking: u32, stake: f64| Payoff::Showdown { ranking, win: stake, lose: -stake, tie: 0.0 };
+    let payoffs = vec![
+        Payoff::Constant(-1.0),
+        showdown(0, 2.0),
+        Payoff::Constant(2.0),
+        showdown(1, 4.0),
+        showdown(2, 4.0),
+        showdown(3, 4.0),
+        Payoff::Constant(1.0),
+    ];
+    let decision = |player: u8, children: std::ops::Range<u32>| PublicNode::Decision { player, children };
+    // Preorder: 0 player 1 (1 or a give-up, 14); 1 player 0 (fold 2, call
+    // 3, bet 4); 4 the board card (5, 8, 11), each player 1's fold or call.
+    let mut nodes = vec![
+        decision(1, 0..2),
+        decision(0, 2..5),
+        PublicNode::Terminal { payoff: 0 },
+        PublicNode::Terminal { payoff: 1 },
+        PublicNode::Chance { children: 5..8, outcomes: 0..3 },
+    ];
+    let mut child_ids = vec![1, 14, 2, 3, 4, 5, 8, 11];
+    let (mut outcomes, mut excluded) = (Vec::new(), Vec::new());
+    for (k, card) in [5u32, 6, 7].into_iter().enumerate() {
+        let v = nodes.len() as u32;
+        nodes.push(decision(1, child_ids.len() as u32..child_ids.len() as u32 + 2));
+        child_ids.extend([v + 1, v + 2]);
+        nodes.push(PublicNode::Terminal { payoff: 2 });
+        nodes.push(PublicNode::Terminal { payoff: 3 + k as u32 });
+        let excluded_of = |p: usize, excluded: &mut Vec<u32>| {
+            let start = excluded.len() as u32;
+            excluded.extend((0..4u32).filter(|&i| hands[p][i as usize] >> card & 1 == 1));
+            start..excluded.len() as u32
+        };
+        let range = [excluded_of(0, &mut excluded), excluded_of(1, &mut excluded)];
+        outcomes.push(Outcome { prob: 1.0 / 3.0, excluded: range });
+    }
+    nodes.push(PublicNode::Terminal { payoff: 6 });
+    let game = PublicGame {
+        player_names: ["a".into(), "b".into()],
+        states: [states(0), states(1)],
+        removal: Removal::Cards(Cards::new(hands.clone()).expect("two cards at most")),
+        labels: vec![String::new(); nodes.len()],
+        nodes,
+        child_ids,
+        outcomes,
+        excluded,
+        payoffs,
+        rankings,
+        matrix: Vec::new(),
+    };
+    game.validate().expect("a valid game");
+    assert!(leaf::Leaves::new(&game).fused(1).is_some(), "player 0's fold and call are fused");
+    let split = splits(&game, 0);
+    assert!(split[4] && split.iter().filter(|&&s| s).count() == 1, "split at the board card alone: {split:?}");
+    let runs =
+        [Variant::CfrPlus, POSTFLOP_DCFR].into_iter().flat_map(|v| [(v, Storage::F32), (v, Storage::Compressed)]);
+    for (variant, storage) in runs {
+        let answers: Vec<Vec<u64>> = [1, 2]
+            .iter()
+            .map(|&threads| {
+                let mut cfr = VectorCfr::with_min_work(&game, variant, threads, 0, storage).expect("runs");
+                assert_eq!(cfr.two_threads(), threads == 2);
+                let mut bits = Vec::new();
+                for _ in 0..30 {
+                    cfr.iterate();
+                    let e = cfr.evaluate();
+                    bits.extend(e.values.iter().chain(&e.best_response).map(|x| x.to_bits()));
+                }
+                for (v, node) in game.nodes.iter().enumerate() {
+                    if let PublicNode::Decision { player, children } = node {
+                        let (p, k) = (*player as usize, children.len());
+                        let (mut sigma, mut reached) = (vec![0.0; k * 4], vec![false; 4]);
+                        cfr.average(v as u32, p, &mut sigma, &mut reached);
+                        bits.extend(sigma.iter().map(|x| x.to_bits()));
+                    }
+                }
+                bits
+            })
+            .collect();
+        assert_eq!(answers[0], answers[1], "{} {storage:?}", variant.name());
+    }
+}
