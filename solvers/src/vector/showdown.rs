@@ -246,3 +246,40 @@ fn outcome(o: Ordering) -> usize {
 fn internal(leaf: &str, what: &str) -> SolveError {
     refuse(format!("internal error, please report: at the showdown after {leaf}, {what}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Sets;
+
+    /// The runs meet every class of both players, in the deals' order from
+    /// the first: on every pair of 4 x 4 classes dealt in order (player
+    /// 0's slowest), one run per class of each player at once (4, where
+    /// running each deal that meets a class of either would take 7); with
+    /// a pair missing, the class it leaves unmet alone is run at its first
+    /// deal.
+    #[test]
+    fn runs_meet_every_class_pairing_both_players() {
+        for missing in [None, Some((3, 3))] {
+            let pairs: Vec<(u32, u32)> =
+                (0..4).flat_map(|i| (0..4).map(move |j| (i, j))).filter(|&p| Some(p) != missing).collect();
+            let all: Vec<u32> = (0..pairs.len() as u32).collect();
+            let sets = [pairs.iter().map(|p| 10 + p.0).collect::<Vec<u32>>(), pairs.iter().map(|p| 20 + p.1).collect()];
+            let deals = (&all[..], [(&all[..], &sets[0][..]), (&all[..], &sets[1][..])]);
+            let mut s = Sets::default();
+            assert!(s.fill((&all as *const Vec<u32>, [0, 1]), deals));
+            let runs: Vec<u32> = s.runs.iter().map(|r| r.0).collect();
+            assert_eq!(runs[0], 0);
+            assert!(runs.windows(2).all(|w| w[0] < w[1]), "{runs:?}");
+            for p in 0..2 {
+                let mut met: Vec<u32> = runs.iter().map(|&i| sets[p][i as usize] - [10, 20][p]).collect();
+                met.sort_unstable();
+                met.dedup();
+                assert_eq!(met, [0, 1, 2, 3], "player {p}");
+            }
+            for &(i, classes) in &s.runs {
+                assert_eq!(classes, [sets[0][i as usize] - 10, sets[1][i as usize] - 20]);
+            }
+            assert_eq!(runs.len(), if missing.is_none() { 4 } else { 5 }, "{runs:?}");
+        }
+    }
+}
