@@ -33,6 +33,11 @@ use crate::solver::SolveError;
 pub(super) struct Sets {
     /// What the lists were filled for (the caller's key), if filled.
     key: Option<(*const Vec<u32>, [usize; 2])>,
+    /// Per key filled so far, its least sets, span and runs (a few KB a
+    /// key): the turn's lines of first moves reach each river card's
+    /// showdowns again at new stakes, after other cards'.
+    #[allow(clippy::type_complexity)]
+    filled: rustc_hash::FxHashMap<(*const Vec<u32>, [usize; 2]), ([u32; 2], [usize; 2], Vec<(u32, [u32; 2])>)>,
     /// Per player, the least set of the deals present and the number of
     /// classes (from the least set to the most).
     least: [u32; 2],
@@ -101,6 +106,14 @@ impl Sets {
             return true;
         }
         self.key = None;
+        // The outcomes kept are another key's: found again at the next leaf.
+        self.strength = [Vec::new(), Vec::new()];
+        if let Some((least, span, runs)) = self.filled.get(&key) {
+            (self.least, self.span) = (*least, *span);
+            self.runs.clone_from(runs);
+            self.key = Some(key);
+            return true;
+        }
         // The classes span the decisions' sets (a flat pass over each,
         // not over the deals present: every deal present is a decision's).
         let span = deals.1.map(|(_, sets)| (sets.iter().min().copied(), sets.iter().max().copied()));
@@ -140,7 +153,7 @@ impl Sets {
         if self.runs.len() > before {
             self.runs.sort_unstable();
         }
-        self.strength = [Vec::new(), Vec::new()];
+        self.filled.insert(key, (self.least, self.span, self.runs.clone()));
         self.key = Some(key);
         true
     }
