@@ -295,4 +295,30 @@ mod tests {
             assert_eq!(runs.len(), if missing.is_none() { 4 } else { 5 }, "{runs:?}");
         }
     }
+
+    /// Keys filled in turn (two lists of deals present, as two river
+    /// cards' showdowns met again) give each the runs a fresh fill gives,
+    /// and the outcomes found after a key changes are that key's.
+    #[test]
+    fn runs_kept_per_key_are_each_keys_own() {
+        let pairs: Vec<(u32, u32)> = (0..3).flat_map(|i| (0..3).map(move |j| (i, j))).collect();
+        let all: Vec<u32> = (0..pairs.len() as u32).collect();
+        let sets = [pairs.iter().map(|p| p.0).collect::<Vec<u32>>(), pairs.iter().map(|p| p.1).collect()];
+        let decisions = [(&all[..], &sets[0][..]), (&all[..], &sets[1][..])];
+        let (a, b) = (vec![0, 4, 8], vec![1, 2, 5, 6]);
+        let fresh = |present: &Vec<u32>| {
+            let mut s = Sets::default();
+            assert!(s.fill((present as *const Vec<u32>, [0, 1]), (&present[..], decisions)));
+            s.runs.clone()
+        };
+        let mut s = Sets::default();
+        for present in [&a, &b, &a, &b] {
+            assert!(s.fill((present as *const Vec<u32>, [0, 1]), (&present[..], decisions)));
+            assert_eq!(s.runs, fresh(present));
+            s.find_outcomes((&present[..], decisions), [vec![0, 1, 2], vec![0, 1, 2]]);
+            let want: Vec<u8> =
+                present.iter().map(|&d| super::outcome(pairs[d as usize].0.cmp(&pairs[d as usize].1)) as u8).collect();
+            assert_eq!(s.outcomes().0, &want[..]);
+        }
+    }
 }
