@@ -112,6 +112,10 @@ pub(super) struct Draft {
     pub tables: Vec<Pays>,
     /// The byte indices of the tables so far, each kept once.
     patterns: rustc_hash::FxHashSet<Rc<[u8]>>,
+    /// The last [`Draft::outcome_table`]'s outcomes (their number), each
+    /// outcome's rank and the bytes they gave: the next table of the same
+    /// outcomes and ranks (a showdown at another stake) shares them.
+    last_outcomes: Option<(u64, [u8; 3], Rc<[u8]>)>,
     /// The deals `0..n` of the decision of most deals in order so far.
     in_order: Rc<Vec<u32>>,
 }
@@ -137,6 +141,7 @@ impl Draft {
             leaves: Vec::new(),
             tables: Vec::new(),
             patterns: Default::default(),
+            last_outcomes: None,
             in_order: Rc::default(),
         }
     }
@@ -233,13 +238,14 @@ impl Draft {
 
     /// [`Draft::deals_table`] of deals whose payoffs are one of three
     /// (a showdown's comparison outcomes): per deal its outcome's index
-    /// into `pays` (`outcomes`). The same table as listing each deal's
+    /// into `pays` (`outcomes`, with the number naming them: equal
+    /// numbers, equal outcomes). The same table as listing each deal's
     /// payoffs, at a byte's cost a deal.
     pub fn outcome_table(
         &mut self,
         id: u32,
         deals: Rc<Vec<u32>>,
-        outcomes: &[u8],
+        (outcomes, named): (&[u8], u64),
         pays: [Option<[i64; 2]>; 3],
     ) -> Result<u32, SolveError> {
         debug_assert_eq!(outcomes.len(), deals.len());
@@ -253,9 +259,18 @@ impl Draft {
         values.sort_unstable();
         values.dedup();
         let rank = amount.map(|a| a.map_or(u8::MAX, |a| values.partition_point(|&v| v < a) as u8));
-        let bytes: Vec<u8> = outcomes.iter().map(|&o| rank[o as usize]).collect();
-        debug_assert!(!bytes.contains(&u8::MAX));
-        let index = Index::Bytes(self.pattern(bytes));
+        let shared = match &self.last_outcomes {
+            Some((was, r, bytes)) if *was == named && *r == rank => bytes.clone(),
+            _ => {
+                let bytes: Vec<u8> = outcomes.iter().map(|&o| rank[o as usize]).collect();
+                debug_assert!(!bytes.contains(&u8::MAX));
+                let shared = self.pattern(bytes);
+                self.last_outcomes = Some((named, rank, shared.clone()));
+                shared
+            }
+        };
+        debug_assert_eq!(shared.len(), outcomes.len());
+        let index = Index::Bytes(shared);
         self.tables.push(Pays::Deals { deals, values, index });
         Ok(self.tables.len() as u32 - 1)
     }

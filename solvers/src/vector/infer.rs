@@ -61,12 +61,12 @@ pub(super) fn factor(joint: &[f64], n: [usize; 2]) -> Result<[Vec<f64>; 2], Solv
 }
 
 /// A ranking of both players' states that explains a leaf's payoffs
-/// (`pairs`: each pair's index, once, with player 0's payoff; read in a
+/// (`pairs`: each pair of states, once, with player 0's payoff; read in a
 /// few passes), with the win, lose and tie
 /// payoffs: the highest value is a win, the lowest a loss, a third one a
 /// tie; ties are merged, wins and losses are edges, and the ranks are the
 /// longest paths of the topological order. `None` when no ranking fits.
-pub(super) fn showdown<I: Iterator<Item = (usize, f64)>>(
+pub(super) fn showdown<I: Iterator<Item = ([u32; 2], f64)>>(
     pairs: &impl Fn() -> I,
     n: [usize; 2],
 ) -> Option<([Vec<u32>; 2], [f64; 3])> {
@@ -90,17 +90,17 @@ pub(super) fn showdown<I: Iterator<Item = (usize, f64)>>(
     // Nodes: player 0's states, then player 1's.
     let total = n[0] + n[1];
     let mut ties = Classes::new(total);
-    for (k, v) in pairs() {
+    for ([i, j], v) in pairs() {
         if v == tie {
-            ties.union((k / n[1]) as u32, (n[0] + k % n[1]) as u32);
+            ties.union(i, n[0] as u32 + j);
         }
     }
     // Each state's class, found once (not twice per pair and pass).
     let class: Vec<u32> = (0..total as u32).map(|x| ties.find(x)).collect();
     // Edges from the weaker to the stronger class, as lists per class
     // (counted, then filled: no list of the edges beside them).
-    let edge = |k: usize, v: f64| {
-        let (i, j) = (class[k / n[1]], class[n[0] + k % n[1]]);
+    let edge = |[i, j]: [u32; 2], v: f64| {
+        let (i, j) = (class[i as usize], class[n[0] + j as usize]);
         if v == win {
             Some((j, i))
         } else if v == lose {
@@ -146,8 +146,8 @@ pub(super) fn showdown<I: Iterator<Item = (usize, f64)>>(
     }
     let rank0: Vec<u32> = (0..n[0]).map(|i| level[class[i] as usize]).collect();
     let rank1: Vec<u32> = (0..n[1]).map(|j| level[class[n[0] + j] as usize]).collect();
-    let explained = pairs().all(|(k, v)| {
-        let (a, b) = (rank0[k / n[1]], rank1[k % n[1]]);
+    let explained = pairs().all(|([i, j], v)| {
+        let (a, b) = (rank0[i as usize], rank1[j as usize]);
         v == if a > b {
             win
         } else if a < b {

@@ -33,19 +33,32 @@ use crate::solver::SolveError;
 pub(super) struct Sets {
     /// What the lists were filled for (the caller's key), if filled.
     key: Option<(*const Vec<u32>, [usize; 2])>,
+    /// Per key filled so far, its least sets, span and runs (a few KB a
+    /// key): the turn's lines of first moves reach each river card's
+    /// showdowns again at new stakes, after other cards'.
+    #[allow(clippy::type_complexity)]
+    filled: rustc_hash::FxHashMap<(*const Vec<u32>, [usize; 2]), ([u32; 2], [usize; 2], Vec<(u32, [u32; 2])>)>,
     /// Per player, the least set of the deals present and the number of
     /// classes (from the least set to the most).
     least: [u32; 2],
     span: [usize; 2],
-    /// The deals (indices, with their classes) whose runs meet every
-    /// class: each deal where a class of either player is met first.
+    /// The deals (indices, with their classes, in order) whose runs meet
+    /// every class: each deal where a class of each player is met first,
+    /// then each where one of either player is.
     runs: Vec<(u32, [u32; 2])>,
     /// The strengths the outcomes below were found with (per player and
     /// class), each deal's comparison outcome, and the first deal of each.
     strength: [Vec<i64>; 2],
     outcomes: Vec<u8>,
     first: [Option<(u32, [u32; 2])>; 3],
+    /// Names `outcomes`' contents: a new number each time they are found
+    /// again (unique in the process), so that a table of the same
+    /// outcomes takes the last one's bytes without reading them.
+    outcomes_id: u64,
 }
+
+/// The next [`Sets::outcomes_id`] (0 names no outcomes).
+static NEXT_OUTCOMES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// The deals present and, per player, its decision's deals and their sets.
 pub(super) type Decisions<'a> = (&'a [u32], [(&'a [u32], &'a [u32]); 2]);
@@ -56,6 +69,15 @@ fn each_set((present, decisions): Decisions, mut f: impl FnMut(usize, [u32; 2]))
     // Both lists are in the deals' order: one pass. A decision's deals
     // `0..n` (every deal: the first moves') are its sets' indices.
     let every = decisions.map(|(deals, _)| deals.last().is_some_and(|&d| d as usize + 1 == deals.len()));
+    if every == [true, true] {
+        // Both read in place (the turn's showdowns below the first moves).
+        let [(_, s0), (_, s1)] = decisions;
+        for (i, &d) in present.iter().enumerate() {
+            let (Some(&a), Some(&b)) = (s0.get(d as usize), s1.get(d as usize)) else { return false };
+            f(i, [a, b]);
+        }
+        return true;
+    }
     let mut at = [0usize; 2];
     for (i, &d) in present.iter().enumerate() {
         let mut found = [0; 2];
@@ -84,28 +106,54 @@ impl Sets {
             return true;
         }
         self.key = None;
-        let (mut least, mut most) = ([u32::MAX; 2], [0; 2]);
-        let found = each_set(deals, |_, sets| {
-            for p in 0..2 {
-                least[p] = least[p].min(sets[p]);
-                most[p] = most[p].max(sets[p]);
+        // The outcomes kept are another key's: found again at the next leaf.
+        self.strength = [Vec::new(), Vec::new()];
+        if let Some((least, span, runs)) = self.filled.get(&key) {
+            (self.least, self.span) = (*least, *span);
+            self.runs.clone_from(runs);
+            self.key = Some(key);
+            return true;
+        }
+        // The classes span the decisions' sets (a flat pass over each,
+        // not over the deals present: every deal present is a decision's).
+        let span = deals.1.map(|(_, sets)| (sets.iter().min().copied(), sets.iter().max().copied()));
+        let [(Some(l0), Some(m0)), (Some(l1), Some(m1))] = span else { return false };
+        let least = [l0, l1];
+        self.least = least;
+        self.span = [(m0 - l0) as usize + 1, (m1 - l1) as usize + 1];
+        // In one pass: each deal whose classes are both unmet is run (each
+        // run meets two: the first deal, then about one a class of the
+        // player with more), and each class's first deal kept; after it,
+        // a class still unmet never met an unmet class of the other
+        // player, so its first deal is run alone.
+        let mut met = self.span.map(|n| vec![false; n]);
+        let mut first = self.span.map(|n| vec![(u32::MAX, [0; 2]); n]);
+        self.runs.clear();
+        let found = each_set(deals, |i, sets| {
+            let classes = [0, 1].map(|p| sets[p] - least[p]);
+            let [a, b] = classes.map(|c| c as usize);
+            if !met[0][a] && !met[1][b] {
+                (met[0][a], met[1][b]) = (true, true);
+                self.runs.push((i as u32, classes));
+            }
+            for (p, c) in [a, b].into_iter().enumerate() {
+                if first[p][c].0 == u32::MAX {
+                    first[p][c] = (i as u32, classes);
+                }
             }
         });
         if !found {
             return false;
         }
-        self.least = least;
-        self.span = [0, 1].map(|p| most[p].saturating_sub(least[p]) as usize + 1);
-        let mut met = self.span.map(|n| vec![false; n]);
-        self.runs.clear();
-        each_set(deals, |i, sets| {
-            let [a, b] = [0, 1].map(|p| (sets[p] - least[p]) as usize);
-            if !met[0][a] || !met[1][b] {
-                (met[0][a], met[1][b]) = (true, true);
-                self.runs.push((i as u32, [a as u32, b as u32]));
-            }
-        });
-        self.strength = [Vec::new(), Vec::new()];
+        let before = self.runs.len();
+        for p in 0..2 {
+            let unmet = (0..self.span[p]).filter(|&c| !met[p][c] && first[p][c].0 != u32::MAX);
+            self.runs.extend(unmet.map(|c| first[p][c]));
+        }
+        if self.runs.len() > before {
+            self.runs.sort_unstable();
+        }
+        self.filled.insert(key, (self.least, self.span, self.runs.clone()));
         self.key = Some(key);
         true
     }
@@ -117,6 +165,7 @@ impl Sets {
             return;
         }
         self.outcomes.clear();
+        self.outcomes_id = NEXT_OUTCOMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.first = [None; 3];
         let least = self.least;
         each_set(deals, |i, sets| {
@@ -165,9 +214,10 @@ pub(super) fn showdown(
 
 impl Sets {
     /// Each deal's comparison outcome, in order (an index of the pays
-    /// [`showdown`] gave).
-    pub fn outcomes(&self) -> &[u8] {
-        &self.outcomes
+    /// [`showdown`] gave), and the number naming them (equal numbers,
+    /// equal outcomes).
+    pub fn outcomes(&self) -> (&[u8], u64) {
+        (&self.outcomes, self.outcomes_id)
     }
 }
 
@@ -208,4 +258,67 @@ fn outcome(o: Ordering) -> usize {
 
 fn internal(leaf: &str, what: &str) -> SolveError {
     refuse(format!("internal error, please report: at the showdown after {leaf}, {what}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sets;
+
+    /// The runs meet every class of both players, in the deals' order from
+    /// the first: on every pair of 4 x 4 classes dealt in order (player
+    /// 0's slowest), one run per class of each player at once (4, where
+    /// running each deal that meets a class of either would take 7); with
+    /// a pair missing, the class it leaves unmet alone is run at its first
+    /// deal.
+    #[test]
+    fn runs_meet_every_class_pairing_both_players() {
+        for missing in [None, Some((3, 3))] {
+            let pairs: Vec<(u32, u32)> =
+                (0..4).flat_map(|i| (0..4).map(move |j| (i, j))).filter(|&p| Some(p) != missing).collect();
+            let all: Vec<u32> = (0..pairs.len() as u32).collect();
+            let sets = [pairs.iter().map(|p| 10 + p.0).collect::<Vec<u32>>(), pairs.iter().map(|p| 20 + p.1).collect()];
+            let deals = (&all[..], [(&all[..], &sets[0][..]), (&all[..], &sets[1][..])]);
+            let mut s = Sets::default();
+            assert!(s.fill((&all as *const Vec<u32>, [0, 1]), deals));
+            let runs: Vec<u32> = s.runs.iter().map(|r| r.0).collect();
+            assert_eq!(runs[0], 0);
+            assert!(runs.windows(2).all(|w| w[0] < w[1]), "{runs:?}");
+            for p in 0..2 {
+                let mut met: Vec<u32> = runs.iter().map(|&i| sets[p][i as usize] - [10, 20][p]).collect();
+                met.sort_unstable();
+                met.dedup();
+                assert_eq!(met, [0, 1, 2, 3], "player {p}");
+            }
+            for &(i, classes) in &s.runs {
+                assert_eq!(classes, [sets[0][i as usize] - 10, sets[1][i as usize] - 20]);
+            }
+            assert_eq!(runs.len(), if missing.is_none() { 4 } else { 5 }, "{runs:?}");
+        }
+    }
+
+    /// Keys filled in turn (two lists of deals present, as two river
+    /// cards' showdowns met again) give each the runs a fresh fill gives,
+    /// and the outcomes found after a key changes are that key's.
+    #[test]
+    fn runs_kept_per_key_are_each_keys_own() {
+        let pairs: Vec<(u32, u32)> = (0..3).flat_map(|i| (0..3).map(move |j| (i, j))).collect();
+        let all: Vec<u32> = (0..pairs.len() as u32).collect();
+        let sets = [pairs.iter().map(|p| p.0).collect::<Vec<u32>>(), pairs.iter().map(|p| p.1).collect()];
+        let decisions = [(&all[..], &sets[0][..]), (&all[..], &sets[1][..])];
+        let (a, b) = (vec![0, 4, 8], vec![1, 2, 5, 6]);
+        let fresh = |present: &Vec<u32>| {
+            let mut s = Sets::default();
+            assert!(s.fill((present as *const Vec<u32>, [0, 1]), (&present[..], decisions)));
+            s.runs.clone()
+        };
+        let mut s = Sets::default();
+        for present in [&a, &b, &a, &b] {
+            assert!(s.fill((present as *const Vec<u32>, [0, 1]), (&present[..], decisions)));
+            assert_eq!(s.runs, fresh(present));
+            s.find_outcomes((&present[..], decisions), [vec![0, 1, 2], vec![0, 1, 2]]);
+            let want: Vec<u8> =
+                present.iter().map(|&d| super::outcome(pairs[d as usize].0.cmp(&pairs[d as usize].1)) as u8).collect();
+            assert_eq!(s.outcomes().0, &want[..]);
+        }
+    }
 }

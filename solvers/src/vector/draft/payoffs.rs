@@ -23,7 +23,10 @@ impl Draft {
     pub(super) fn payoffs(&self, class_of: &[Vec<u32>; 2], n: [usize; 2], single: bool) -> Payoffs {
         let mut out: Payoffs = (Vec::new(), Vec::new(), Vec::new());
         let mut interned: FxHashMap<[Vec<u32>; 2], u32> = FxHashMap::default();
-        let pair = |deal: u32| class_of[0][deal as usize] as usize * n[1] + class_of[1][deal as usize] as usize;
+        // A deal's pair: each player's private state (no index to divide
+        // back per pass).
+        let pair = |deal: u32| [class_of[0][deal as usize], class_of[1][deal as usize]];
+        let at = |[i, j]: [u32; 2]| i as usize * n[1] + j as usize;
         // Per pair (where pairs share deals): the weighted sum of a table's
         // payoffs, then (divided by its mass) their average, in place; and
         // the pairs the table's deals touch, in order met, each once (a
@@ -102,7 +105,7 @@ impl Draft {
                     (avg, mass) = (vec![0.0f64; n[0] * n[1]], vec![0.0f64; n[0] * n[1]]);
                 }
                 for (deal, pay) in table.each() {
-                    let k = pair(deal);
+                    let k = at(pair(deal));
                     if mass[k] == 0.0 {
                         pairs.push(k as u32);
                     }
@@ -114,7 +117,7 @@ impl Draft {
                     avg[k as usize] /= mass[k as usize];
                 }
                 let payoff =
-                    form_of(|| pairs.iter().map(|&k| (k as usize, avg[k as usize])), n, &mut out, &mut interned);
+                    form_of(|| pairs.iter().map(|&k| (state_pair(k, n), avg[k as usize])), n, &mut out, &mut interned);
                 for &k in &pairs {
                     (avg[k as usize], mass[k as usize]) = (0.0, 0.0);
                 }
@@ -156,11 +159,16 @@ fn per_index<'t>(
     Some((deals, bytes, each.into_iter().collect::<Option<Vec<f64>>>()?))
 }
 
-/// The cheapest form of a table's payoffs per pair (`pairs`: each pair
-/// touched once, with its average, in the order met; read in a few
-/// passes): one amount, a showdown (its ranking interned among
+/// The pair of private states at index `k` of a matrix of `n` columns.
+fn state_pair(k: u32, n: [usize; 2]) -> [u32; 2] {
+    [k / n[1] as u32, k % n[1] as u32]
+}
+
+/// The cheapest form of a table's payoffs per pair (`pairs`: each pair of
+/// private states touched once, with its average, in the order met; read
+/// in a few passes): one amount, a showdown (its ranking interned among
 /// `out`'s), or a matrix (its entries added to `out`'s).
-fn form_of<I: Iterator<Item = (usize, f64)>>(
+fn form_of<I: Iterator<Item = ([u32; 2], f64)>>(
     pairs: impl Fn() -> I,
     n: [usize; 2],
     out: &mut Payoffs,
@@ -182,8 +190,8 @@ fn form_of<I: Iterator<Item = (usize, f64)>>(
     } else {
         let start = matrix.len() as u32;
         matrix.resize(matrix.len() + n[0] * n[1], 0.0);
-        for (k, v) in pairs() {
-            matrix[start as usize + k] = v;
+        for ([i, j], v) in pairs() {
+            matrix[start as usize + i as usize * n[1] + j as usize] = v;
         }
         Payoff::Matrix { start }
     }

@@ -112,15 +112,16 @@ fn decision_sets_list_the_deals_and_refuse_other_moves() {
 /// A showdown's table made from each deal's comparison outcome
 /// (`outcome_table`, a byte a deal) is the table listing each deal's
 /// payoffs makes, and shares its bytes; with a tie that pays what a win
-/// pays (two amounts, not three) too.
+/// pays (two amounts, not three) too, whose outcomes are named as the
+/// last table's but rank otherwise (the last bytes are not taken).
 #[test]
 fn outcome_tables_equal_listed_payoffs() {
     let mut draft = Draft::new(["a".into(), "b".into()], vec![0.2; 5]);
     let deals = Rc::new(vec![0, 1, 2, 3, 4]);
     let outcomes = [2u8, 1, 0, 2, 0];
-    for pays in [[[-7, 7], [0, 0], [7, -7]], [[-3, 3], [3, -3], [3, -3]]] {
+    for pays in [[[-7, 7], [0, 0], [7, -7]], [[-3, 3], [3, -3], [3, -3]], [[-9, 9], [0, 0], [9, -9]]] {
         let listed = draft.deals_table(0, deals.clone(), outcomes.iter().map(|&o| pays[o as usize])).unwrap();
-        let made = draft.outcome_table(0, deals.clone(), &outcomes, pays.map(Some)).unwrap();
+        let made = draft.outcome_table(0, deals.clone(), (&outcomes, 1), pays.map(Some)).unwrap();
         let [listed, made] = [listed, made].map(|t| &draft.tables[t as usize]);
         assert_eq!(listed.each().collect::<Vec<_>>(), made.each().collect::<Vec<_>>());
         match (listed, made) {
@@ -134,7 +135,7 @@ fn outcome_tables_equal_listed_payoffs() {
             _ => panic!("not byte tables"),
         }
     }
-    let err = draft.outcome_table(0, deals, &outcomes, [Some([-1, 2]), None, Some([1, -1])]).unwrap_err();
+    let err = draft.outcome_table(0, deals, (&outcomes, 2), [Some([-1, 2]), None, Some([1, -1])]).unwrap_err();
     assert!(err.to_string().contains("zero-sum"), "{err}");
 }
 
@@ -175,7 +176,7 @@ fn showdown_forms_shared_by_pattern_are_each_tables_own() {
                 2 => draft.constant_table(id, [stake, -stake], all.clone()).unwrap(),
                 _ => {
                     let pays = [[-stake, stake], [0, 0], [stake, -stake]].map(Some);
-                    draft.outcome_table(id, all.clone(), &outcomes, pays).unwrap()
+                    draft.outcome_table(id, all.clone(), (&outcomes, 1), pays).unwrap()
                 }
             };
             draft.leaf_table(id, table);
