@@ -216,10 +216,7 @@ impl CompactIndex {
         debug_assert!((id as usize) < self.size() - 1);
         self.max_near = self.max_near.max(near);
         self.len += 1;
-        match at {
-            Vacant::Slot(slot) => self.set(slot, self.check(h) | (id + 1)),
-            Vacant::Overflow(slot) => self.overflow.insert(slot, h, id),
-        }
+        self.put(at, h, id);
         // The edges' homes reach past four fifths of the table (11/8 slots
         // an id): it grows before they wrap around its end. The overflow's
         // ids count too: every id must fit in a slot's id bits.
@@ -227,6 +224,15 @@ impl CompactIndex {
             self.grow(hash);
         } else if matches!(at, Vacant::Overflow(_)) && self.scale < FULL_SCALE {
             self.scale_up(hash);
+        }
+    }
+
+    /// Writes `id`, of hash `h`, where a [`CompactIndex::find`] said it goes.
+    #[inline]
+    fn put(&mut self, at: Vacant, h: u64, id: u32) {
+        match at {
+            Vacant::Slot(slot) => self.set(slot, self.check(h) | (id + 1)),
+            Vacant::Overflow(slot) => self.overflow.insert(slot, h, id),
         }
     }
 
@@ -332,18 +338,8 @@ impl CompactIndex {
         let overflow = std::mem::replace(&mut self.overflow, IdIndex::new());
         for id in ids.into_iter().chain(overflow.ids()) {
             let (h, near) = hash(id);
-            let mask = self.size() - 1;
-            let mut i = self.home(h, near);
-            let mut probes = 0;
-            while self.slot(i) != 0 && probes < self.window() {
-                (i, probes) = ((i + 1) & mask, probes + 1);
-            }
-            if probes < self.window() {
-                self.set(i, self.check(h) | (id + 1));
-            } else {
-                let slot = self.overflow.find(h, |_| false).expect_err("no key is accepted");
-                self.overflow.insert(slot, h, id);
-            }
+            let at = self.find(h, near, |_| false).expect_err("no key is accepted");
+            self.put(at, h, id);
         }
     }
 
