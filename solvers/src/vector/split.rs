@@ -314,19 +314,27 @@ impl Plan {
 
 /// Runs `work` on every part on two threads, each with its own arena: the
 /// parts are handed out one at a time, so a thread that the machine's load
-/// holds back leaves its share to the other.
+/// holds back leaves its share to the other. One thread takes them from
+/// the front and the other from the back, so that a part goes to the same
+/// thread walk after walk (where the two meet aside), its arrays still in
+/// that thread's caches.
 pub fn share<P: Send, T: Send>(
-    parts: impl Iterator<Item = P> + Send,
+    parts: impl DoubleEndedIterator<Item = P> + Send,
     [a, b]: [&mut [T]; 2],
     work: impl Fn(P, &mut [T]) + Sync,
 ) {
     let queue = std::sync::Mutex::new(parts);
-    let run = |arena: &mut [T]| loop {
-        let next = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).next();
+    // By the pool's thread index where there is one: which of the pool's
+    // threads runs the join's first half differs from walk to walk.
+    let run = |arena: &mut [T], first: bool| loop {
+        let front = rayon_core::current_thread_index().map_or(first, |i| i % 2 == 0);
+        let mut parts = queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let next = if front { parts.next() } else { parts.next_back() };
+        drop(parts);
         let Some(part) = next else { break };
         work(part, arena);
     };
     // In the run's pool (`VectorCfr`'s) the other thread is alive and
     // takes the second half of the join (or finds the queue empty).
-    rayon_core::join(|| run(a), || run(b));
+    rayon_core::join(|| run(a, true), || run(b, false));
 }
