@@ -1,9 +1,9 @@
 //! A choice's candidates in the interpreter ([`Pending`]'s): evaluated with
 //! `where` and `weight` ([`Interp::candidates`]), and kept until the
 //! choice is applied. A chance over `deal_hands` keeps its candidates as
-//! rows of interned values, not a tuple per deal. A player's choice over
-//! a list value remembers its last candidates and keys by the values of
-//! the slots its domain reads ([`super::recent::RecentChoices`]).
+//! rows of interned values, not a tuple per deal. A player's choice
+//! remembers its candidates and key by the values of the slots its domain
+//! and `where` read ([`super::recent::ChoiceMemo`]).
 
 use std::rc::Rc;
 
@@ -85,12 +85,11 @@ impl Interp {
     }
 
     /// A player's choice's candidates and, into `key`, their choice key.
-    /// Where the domain is a list value with no `where` or `weight`
-    /// ([`listed_domain`]), the same player and the same values in the slots
-    /// it reads as one of the block's last (`Interp::recent_choices`) give
-    /// its candidates and key, and take the steps its evaluation took (the
-    /// domain is evaluated where they do not fit). The candidates are not
-    /// empty.
+    /// Where they are remembered ([`super::recent::memo_reads`]), the same
+    /// player and the same values in the slots the choice reads as before
+    /// give its candidates and key, take the steps its evaluation took
+    /// and leave the pattern's slots as it did (it is evaluated where the
+    /// steps do not fit). The candidates are not empty.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn player_candidates(
         &self,
@@ -102,19 +101,22 @@ impl Interp {
         span: Span,
         key: &mut Vec<u64>,
     ) -> Result<Rc<Pending>, GameError> {
-        let reads = &self.domain_reads[block as usize];
-        let listed = listed_domain(c).zip(reads.as_deref());
-        if let Some((_, reads)) = listed {
-            let recent = self.recent_choices.borrow();
-            if let Some(pending) = recent[block as usize].recall(slots, reads, chooser, &mut b.left) {
-                key.clear();
-                key.extend_from_slice(pending.key.as_deref().unwrap_or_default());
-                return Ok(pending.clone());
+        let reads = self.memo_reads[block as usize].as_ref();
+        let mut inputs = None;
+        if let Some(reads) = reads {
+            let mut memo = self.choice_memo.borrow_mut();
+            match memo[block as usize].recall(slots, reads, chooser, key, &mut b.left) {
+                Ok(pending) => {
+                    key.clear();
+                    key.extend_from_slice(pending.key.as_deref().unwrap_or_default());
+                    return Ok(pending);
+                }
+                Err(made_from) => inputs = Some(made_from),
             }
         }
         let left = b.left;
-        let mut pending = match listed {
-            Some((e, _)) => {
+        let mut pending = match listed_domain(c) {
+            Some(e) => {
                 let list = self.seq(e, &Env { vars: slots, locals: slots }, b)?;
                 let mut odds = Odds::default();
                 odds.forget_weights();
@@ -129,10 +131,10 @@ impl Interp {
         }
         key.clear();
         galac_runtime::info::append_choice_key(c.choice_ty, &pending.values, key);
-        let Some((_, reads)) = listed else { return Ok(Rc::new(pending)) };
+        let (Some(reads), Some(inputs)) = (reads, inputs) else { return Ok(Rc::new(pending)) };
         pending.key = Some(key.clone());
         let pending = Rc::new(pending);
-        self.recent_choices.borrow_mut()[block as usize].remember(slots, reads, chooser, steps, &pending);
+        self.choice_memo.borrow_mut()[block as usize].remember(inputs, reads, chooser, slots, steps, &pending);
         Ok(pending)
     }
 

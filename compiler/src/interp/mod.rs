@@ -62,12 +62,12 @@ pub struct Interp {
     /// Per fn, its last calls and results ([`recent::RecentCalls`]): a
     /// decision's moves are one call with the same arguments at every deal.
     recent_calls: std::cell::RefCell<Vec<recent::RecentCalls>>,
-    /// Per block, its player's choice's last candidates
-    /// ([`recent::RecentChoices`]).
-    recent_choices: std::cell::RefCell<Vec<recent::RecentChoices<Pending>>>,
-    /// Per block ending in a player's choice over a list value, the slots
-    /// its domain reads ([`recent::domain_reads`]).
-    domain_reads: Vec<Option<Vec<u32>>>,
+    /// Per block, its player's choice's remembered candidates
+    /// ([`recent::ChoiceMemo`]).
+    choice_memo: std::cell::RefCell<Vec<recent::ChoiceMemo<Pending>>>,
+    /// Per block ending in a player's choice that is remembered, what its
+    /// candidates are a function of ([`recent::memo_reads`]).
+    memo_reads: Vec<Option<recent::MemoReads>>,
     labeler: galac_runtime::labels::Labeler,
     /// Per block, the locals live at its start (for [`Game::position_key`]).
     live: Vec<Vec<u32>>,
@@ -119,7 +119,7 @@ struct Pending {
     rows: Option<Rows>,
     odds: Odds,
     /// A player's candidates' choice key ([`galac_runtime::info::choice_key`]),
-    /// where they are remembered ([`recent::RecentChoices`]): made once for
+    /// where they are remembered ([`recent::ChoiceMemo`]): made once for
     /// every state that offers them.
     key: Option<Vec<u64>>,
 }
@@ -159,14 +159,14 @@ impl Interp {
         let locator: Arc<SourceFile> = source.into();
         let course = crate::public::public_course_at(&ir, &locator);
         let recent_calls = std::cell::RefCell::new(ir.fns.iter().map(|_| Default::default()).collect());
-        let recent_choices = std::cell::RefCell::new(ir.blocks.iter().map(|_| Default::default()).collect());
+        let choice_memo = std::cell::RefCell::new(ir.blocks.iter().map(|_| Default::default()).collect());
         let chance_ahead = chance_ahead(&ir);
-        let domain_reads = recent::domain_reads(&ir);
+        let memo_reads = recent::memo_reads(&ir);
         Interp {
-            domain_reads,
+            memo_reads,
             chance_ahead,
             course,
-            recent_choices,
+            choice_memo,
             recent_calls,
             live,
             remembered,

@@ -1,23 +1,26 @@
-//! What the interpreter remembers of its last few evaluations that are
-//! functions of their inputs: a fn's calls ([`RecentCalls`]; fns are pure)
-//! and a player's choice's candidates made from a list, by the values of
-//! the slots its domain reads ([`RecentChoices`], [`domain_reads`]). A
-//! derivation advances every deal of a public node the same way, so a
-//! decision's moves are the same few calls and lists at every deal: made
-//! once, then found by comparing a few values (no hashing). A leaf of
-//! `interp`, as `env` is.
+//! What the interpreter remembers of evaluations that are functions of
+//! their inputs: a fn's last calls ([`RecentCalls`]; fns are pure) and a
+//! player's choice's candidates, by the values of the slots its domain
+//! and `where` read ([`ChoiceMemo`], [`memo_reads`]). A derivation
+//! advances every deal of a public node the same way, so a decision's
+//! moves are the same few calls and lists at every deal; a tree repeats
+//! its betting under every deal, so a decision's candidates are the same
+//! few lists throughout: each made once. A leaf of `interp`, as `env` is.
 
 use std::rc::Rc;
 
 use galac_runtime::ops;
 use galac_runtime::value::Dyn as Value;
+use galac_runtime::value::Encode;
+use rustc_hash::FxHashMap;
 
 use crate::ir;
 use crate::typeck::tast::{self, ChooseDomain};
 
-/// How many calls of a fn, or lists of a choice, are remembered: a
-/// derivation's first moves alternate between a few (a deal's state at the
-/// root made again, then advanced to the other player's decision).
+/// How many calls of a fn, or recent choices, are remembered by their
+/// values: a derivation's first moves alternate between a few (a deal's
+/// state at the root made again, then advanced to the other player's
+/// decision).
 const RECENT: usize = 4;
 
 /// A fn's last calls: each one's arguments, result and the steps it took.
@@ -78,53 +81,129 @@ impl RecentCalls {
     }
 }
 
-/// A choice block's last candidates made from a list value: per choice,
-/// the values of the slots its domain reads ([`domain_reads`]), the
-/// player, the steps the domain's evaluation took and the pending choice
-/// `P` made of them. The domain is a function of those slots (fns are
-/// pure, the params fixed), so the same values give the same candidates
-/// in the same steps.
-pub(super) struct RecentChoices<P> {
-    choices: Vec<Choice<P>>,
+/// A player's choice's candidates remembered per block: keyed by the
+/// chooser and the values of the slots the choice reads ([`memo_reads`]),
+/// each entry the steps its evaluation took, the pending choice `P` made,
+/// and the values it left in the pattern's slots. The candidates are a
+/// function of those slots (fns are pure, the params fixed), so the same
+/// values give the same candidates in the same steps.
+///
+/// The last [`RECENT`] entries found or made are found first by comparing
+/// values (a derivation offers each deal the same few), the others by the
+/// values' words ([`Encode`], one-to-one over the values of each slot's
+/// type) in a table (a tree repeats its betting under every deal); a block
+/// keeps at most [`MEMO_ENTRIES`] there, then evaluates what it has not
+/// kept.
+pub(super) struct ChoiceMemo<P> {
+    recent: Vec<(Vec<Value>, u32, Rc<Choice<P>>)>,
+    /// The recent entry written after the last one once all are in use.
     next: usize,
+    entries: FxHashMap<Box<[u64]>, Rc<Choice<P>>>,
 }
 
-impl<P> Default for RecentChoices<P> {
+impl<P> Default for ChoiceMemo<P> {
     fn default() -> Self {
-        RecentChoices { choices: Vec::new(), next: 0 }
+        ChoiceMemo { recent: Vec::new(), next: 0, entries: FxHashMap::default() }
     }
 }
+
+/// How many keys a block's table keeps: enough for every betting state of
+/// a game's deals (the tree repeats them under every deal), bounded where
+/// the states rarely repeat (a board read whole).
+const MEMO_ENTRIES: usize = 4096;
 
 struct Choice<P> {
-    inputs: Vec<Value>,
-    chooser: u32,
     steps: u64,
     pending: Rc<P>,
+    bound: Vec<Value>,
 }
 
-impl<P> RecentChoices<P> {
+/// What a choice was made from, kept while it is evaluated: the values
+/// of the slots it reads (the pattern may bind one of them) and their key.
+pub(super) struct Inputs {
+    values: Vec<Value>,
+    key: Vec<u64>,
+}
+
+impl<P> ChoiceMemo<P> {
     /// The pending choice remembered for `chooser` and the values of the
     /// slots `reads` in `slots`, if its steps fit in `left` (then taken
-    /// from it).
-    pub fn recall(&self, slots: &[Value], reads: &[u32], chooser: u32, left: &mut u64) -> Option<&Rc<P>> {
-        let same =
-            |c: &&Choice<P>| c.chooser == chooser && reads.iter().zip(&c.inputs).all(|(&r, v)| slots[r as usize] == *v);
-        let c = self.choices.iter().find(same)?;
-        ops::steps_fit(left, c.steps).then_some(&c.pending)
+    /// from it), with the pattern's slots set as its evaluation left them;
+    /// else what to [`Self::remember`] it by once made. `words` is scratch.
+    pub fn recall(
+        &mut self,
+        slots: &mut [Value],
+        reads: &MemoReads,
+        chooser: u32,
+        words: &mut Vec<u64>,
+        left: &mut u64,
+    ) -> Result<Rc<P>, Inputs> {
+        let same = |(inputs, c, _): &&(Vec<Value>, u32, Rc<Choice<P>>)| {
+            *c == chooser && reads.reads.iter().zip(inputs).all(|(&r, v)| slots[r as usize] == *v)
+        };
+        let mut hashed = false;
+        // The recent entry found, by its values or else by its words.
+        let at = match self.recent.iter().position(|r| same(&r)) {
+            Some(at) => Some(at),
+            None => {
+                key_words(slots, reads, chooser, words);
+                hashed = true;
+                let choice = self.entries.get(&words[..]).cloned();
+                choice.map(|choice| {
+                    let values = reads.reads.iter().map(|&r| slots[r as usize].clone()).collect();
+                    self.put_recent(values, chooser, &choice)
+                })
+            }
+        };
+        if let Some(c) = at.map(|at| &self.recent[at].2).filter(|c| ops::steps_fit(left, c.steps)) {
+            reads.bound.iter().zip(&c.bound).for_each(|(&r, v)| slots[r as usize] = v.clone());
+            return Ok(c.pending.clone());
+        }
+        if !hashed {
+            key_words(slots, reads, chooser, words);
+        }
+        Err(Inputs { values: reads.reads.iter().map(|&r| slots[r as usize].clone()).collect(), key: words.clone() })
     }
 
-    /// Remembers `pending`, made for `chooser` from the values of the
-    /// slots `reads` in `slots`, in `steps`.
-    pub fn remember(&mut self, slots: &[Value], reads: &[u32], chooser: u32, steps: u64, pending: &Rc<P>) {
-        let inputs = reads.iter().map(|&r| slots[r as usize].clone()).collect();
-        let choice = Choice { inputs, chooser, steps, pending: pending.clone() };
-        if self.choices.len() < RECENT {
-            self.choices.push(choice);
-        } else {
-            self.choices[self.next] = choice;
-            self.next = (self.next + 1) % RECENT;
+    /// Remembers `pending`, made from `inputs` in `steps`, with what its
+    /// evaluation left in the pattern's slots (`slots`).
+    pub fn remember(
+        &mut self,
+        inputs: Inputs,
+        reads: &MemoReads,
+        chooser: u32,
+        slots: &[Value],
+        steps: u64,
+        pending: &Rc<P>,
+    ) {
+        let bound = reads.bound.iter().map(|&r| slots[r as usize].clone()).collect();
+        let choice = Rc::new(Choice { steps, pending: pending.clone(), bound });
+        self.put_recent(inputs.values, chooser, &choice);
+        if self.entries.len() < MEMO_ENTRIES {
+            self.entries.insert(inputs.key.into(), choice);
         }
     }
+
+    /// Keeps `choice` among the recent entries; its position there.
+    fn put_recent(&mut self, values: Vec<Value>, chooser: u32, choice: &Rc<Choice<P>>) -> usize {
+        let entry = (values, chooser, choice.clone());
+        if self.recent.len() < RECENT {
+            self.recent.push(entry);
+            return self.recent.len() - 1;
+        }
+        let at = self.next;
+        self.recent[at] = entry;
+        self.next = (at + 1) % RECENT;
+        at
+    }
+}
+
+/// The table's key of `chooser` and the values of the slots `reads` in
+/// `slots`, into `words`.
+fn key_words(slots: &[Value], reads: &MemoReads, chooser: u32, words: &mut Vec<u64>) {
+    words.clear();
+    words.push(u64::from(chooser));
+    reads.reads.iter().for_each(|&r| slots[r as usize].encode(words));
 }
 
 /// The entry to write a call into: a new one while fewer than [`RECENT`]
@@ -153,30 +232,59 @@ pub(super) fn listed_domain(c: &ir::Choose) -> Option<&tast::Expr> {
     }
 }
 
-/// Per block, where it ends in a player's choice over a [`listed_domain`],
-/// the slots the domain reads (each once, in order met).
-pub(super) fn domain_reads(ir: &ir::Program) -> Vec<Option<Vec<u32>>> {
-    fn reads(e: &tast::Expr, out: &mut Vec<u32>) {
+/// What a player's choice's candidates are a function of ([`ChoiceMemo`]):
+/// the slots its domain and its `where` read, each once in order met (the
+/// pattern's own slots aside where only the `where` reads them: each
+/// candidate is bound to them before the test), and the pattern's slots
+/// where a `where` tests candidates, which the test leaves bound to the
+/// domain's last item.
+pub(super) struct MemoReads {
+    pub reads: Vec<u32>,
+    pub bound: Vec<u32>,
+}
+
+/// Per block, where it ends in a player's choice with no `weight` (its
+/// odds are its own), what its candidates are a function of.
+pub(super) fn memo_reads(ir: &ir::Program) -> Vec<Option<MemoReads>> {
+    fn reads(e: &tast::Expr, skip: &[u32], out: &mut Vec<u32>) {
         match &e.kind {
             tast::ExprKind::Var(v) if !out.contains(&v.0) => out.push(v.0),
-            tast::ExprKind::Local(l) if !out.contains(&l.0) => out.push(l.0),
-            kind => kind.children().for_each(|x| reads(x, out)),
+            tast::ExprKind::Local(l) if !out.contains(&l.0) && !skip.contains(&l.0) => out.push(l.0),
+            kind => kind.children().for_each(|x| reads(x, skip, out)),
         }
     }
-    fn domain(block: &ir::Block) -> Option<&tast::Expr> {
-        match &block.term {
-            ir::Term::Choose(c) if c.chooser.is_some() => listed_domain(c),
-            _ => None,
+    fn domain_reads(d: &tast::Domain, out: &mut Vec<u32>) {
+        match &d.kind {
+            tast::DomainKind::Values(e) => reads(e, &[], out),
+            tast::DomainKind::Product(parts) => parts.iter().for_each(|p| domain_reads(p, out)),
+            tast::DomainKind::Enum(_) | tast::DomainKind::Bool => {}
         }
     }
+    fn bound(p: &tast::Pattern, out: &mut Vec<u32>) {
+        match p {
+            tast::Pattern::Bind(l) => out.push(l.0),
+            tast::Pattern::Wildcard => {}
+            tast::Pattern::Tuple(ps) => ps.iter().for_each(|p| bound(p, out)),
+        }
+    }
+    let memo = |c: &ir::Choose| {
+        let ChooseDomain::Domain(d) = &c.domain else { return None };
+        if c.chooser.is_none() || c.weight.is_some() {
+            return None;
+        }
+        let mut out = MemoReads { reads: Vec::new(), bound: Vec::new() };
+        domain_reads(d, &mut out.reads);
+        if let Some(f) = &c.filter {
+            bound(&c.pattern, &mut out.bound);
+            reads(f, &out.bound, &mut out.reads);
+        }
+        Some(out)
+    };
     ir.blocks
         .iter()
-        .map(|block| {
-            domain(block).map(|e| {
-                let mut out = Vec::new();
-                reads(e, &mut out);
-                out
-            })
+        .map(|block| match &block.term {
+            ir::Term::Choose(c) => memo(c),
+            _ => None,
         })
         .collect()
 }

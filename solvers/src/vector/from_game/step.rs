@@ -63,7 +63,8 @@ impl Follow {
 /// (but the first deal's, which is advanced), pushes the set here of the
 /// `i`th parent (`deal`) if it is known: made `ahead` by the root's step
 /// (at the root's first child), or learnt from its class at the sibling
-/// (`follow`); whether it was.
+/// (`follow`); whether it was. Inlined into `step`'s loop over the deals.
+#[inline]
 fn push_known<S>(
     ahead: &Ahead,
     follow: Option<&Follow>,
