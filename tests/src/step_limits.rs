@@ -8,7 +8,8 @@ use galac_runtime::game::Family;
 use galac_runtime::tree::{build, BuildOptions};
 
 use crate::compiled::{
-    endless, endless_calls, equal_cells, filter_steps, line_count, listed_moves, outcomes_at_every_limit, repeated_test,
+    endless, endless_calls, equal_cells, filter_steps, line_count, listed_moves, outcomes_at_every_limit,
+    remembered_conjuncts, repeated_test,
 };
 use crate::repo_root;
 
@@ -76,6 +77,23 @@ fn step_limits_at_a_remembered_choice_equal_the_interpreters() {
     let in_body = outcomes.iter().filter(|(_, e)| e.as_deref().is_some_and(|e| e.starts_with(&at))).count();
     assert!(in_body >= 3, "{outcomes:?}");
     assert!(outcomes.last().is_some_and(|(_, e)| e.is_none()), "the default limit builds the tree");
+}
+
+/// A chance's `where` remembered conjunct by conjunct by the interpreter,
+/// its steps (a step per item, and each conjunct's where the ones before it
+/// held) taken at once where they fit: at every limit both executions stop
+/// at the same step with the same message, the remembered tests among the
+/// places, and from some limit on build the same tree.
+#[test]
+fn step_limits_at_remembered_conjuncts_equal_the_interpreters() {
+    let bytes = std::fs::read(repo_root().join("tests/codegen/remembered_conjuncts.gala")).expect("game file");
+    let outcomes =
+        outcomes_at_every_limit("remembered_conjuncts.gala", &bytes, &remembered_conjuncts::Family, &[], 1..40);
+    let line =
+        String::from_utf8_lossy(&bytes).lines().position(|l| l.contains("!contains(held, e)")).expect("the test");
+    let at = format!("remembered_conjuncts.gala:{}:", line + 1);
+    assert!(outcomes.iter().any(|(_, e)| e.as_deref().is_some_and(|e| e.starts_with(&at))), "{outcomes:?}");
+    assert!(outcomes.iter().any(|(_, e)| e.is_none()), "{outcomes:?}");
 }
 
 /// A loop's exit test asked again by the `if` after it is skipped in the

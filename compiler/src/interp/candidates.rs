@@ -8,12 +8,12 @@
 use std::rc::Rc;
 
 use galac_runtime::game::GameError;
-use galac_runtime::ops::Odds;
+use galac_runtime::ops::{self, Odds};
 use galac_runtime::value::{Encode, Rows};
 
 use super::env::{bind, Budget, Env};
 use super::eval::hand;
-use super::recent::listed_domain;
+use super::recent::{listed_domain, ConjunctMemo};
 use super::{ir, Interp, Pending, Value};
 use crate::span::Span;
 use crate::typeck::tast::{self, ChooseDomain, Pattern};
@@ -59,6 +59,7 @@ impl Interp {
     pub(super) fn candidates(
         &self,
         c: &ir::Choose,
+        block: u32,
         chooser: Option<u32>,
         slots: &mut [Value],
         b: &mut Budget,
@@ -71,7 +72,7 @@ impl Interp {
                 rows = Some(deals);
                 Vec::new()
             }
-            None => self.candidate_values(c, slots, &mut odds, b, span)?,
+            None => self.candidate_values(c, block, slots, &mut odds, b, span)?,
         };
         // A table's odds are its own; a domain's follow from the weights.
         let n = rows.as_ref().map_or(values.len(), Rows::len);
@@ -122,7 +123,7 @@ impl Interp {
                 odds.forget_weights();
                 Pending { chooser: Some(chooser), values: (*list).clone(), rows: None, odds, key: None }
             }
-            None => self.candidates(c, Some(chooser), slots, b, span)?,
+            None => self.candidates(c, block, Some(chooser), slots, b, span)?,
         };
         let steps = left - b.left;
         if pending.len() == 0 {
@@ -190,6 +191,7 @@ impl Interp {
     fn candidate_values(
         &self,
         c: &ir::Choose,
+        block: u32,
         slots: &mut [Value],
         odds: &mut Odds,
         b: &mut Budget,
@@ -230,7 +232,11 @@ impl Interp {
                 }
             }
             _ => {
-                for v in self.enumerate(d, &Env { vars: slots, locals: slots }, b)? {
+                let items = self.enumerate(d, &Env { vars: slots, locals: slots }, b)?;
+                if let Some(kept) = self.kept_by_conjuncts(c, block, &items, slots, b) {
+                    return Ok(kept);
+                }
+                for v in items {
                     if tested {
                         bind(&c.pattern, v.clone(), slots);
                         if !self.keep(c, slots, odds, b, span)? {
@@ -242,6 +248,75 @@ impl Interp {
             }
         }
         Ok(values)
+    }
+
+    /// The items of a `where` remembered conjunct by conjunct
+    /// ([`super::recent::ConjunctMemo`]) that pass it, with the steps the
+    /// test takes (a step per item, and each conjunct's where the ones
+    /// before it held) taken at once, and the pattern bound to the last
+    /// item as the test leaves it; `None` where a conjunct is left out or
+    /// the steps do not fit (the items are then tested one by one, and
+    /// stop where they would).
+    fn kept_by_conjuncts(
+        &self,
+        c: &ir::Choose,
+        block: u32,
+        items: &[Value],
+        slots: &mut [Value],
+        b: &mut Budget,
+    ) -> Option<Vec<Value>> {
+        let (reads, f) = (self.conjunct_reads[block as usize].as_ref()?, c.filter.as_ref()?);
+        let mut memo = self.conjunct_memo.borrow_mut();
+        let memo = &mut memo[block as usize];
+        let mut words = Vec::new();
+        let mut parts = Vec::with_capacity(reads.len());
+        let mut all = true;
+        super::recent::for_each_conjunct(f, &mut |e| {
+            let k = parts.len();
+            if !all || memo.off(k) {
+                all = false;
+                return;
+            }
+            ConjunctMemo::key(k, reads, slots, &mut words);
+            let test = |i: usize| {
+                bind(&c.pattern, items[i].clone(), slots);
+                let mut scratch = Budget::new(b.limit);
+                let passes = self.int(e, &Env { vars: slots, locals: slots }, &mut scratch).ok()? != 0;
+                Some((passes, u32::try_from(b.limit - scratch.left).ok()?))
+            };
+            match memo.results(k, reads.len(), &words, items.len(), test) {
+                Some(r) => parts.push(r),
+                None => all = false,
+            }
+        });
+        if !all {
+            return None;
+        }
+        // Each item's steps: one, then each conjunct's while they hold.
+        let mut steps = 0u64;
+        let mut kept = Vec::new();
+        for (i, v) in items.iter().enumerate() {
+            steps += ops::STEP;
+            let mut passes = true;
+            for part in &parts {
+                let (holds, taken) = part[i];
+                steps += u64::from(taken);
+                if !holds {
+                    passes = false;
+                    break;
+                }
+            }
+            if passes {
+                kept.push(v.clone());
+            }
+        }
+        if !ops::steps_fit(&mut b.left, steps) {
+            return None;
+        }
+        if let Some(last) = items.last() {
+            bind(&c.pattern, last.clone(), slots);
+        }
+        Some(kept)
     }
 
     /// Whether the candidate bound in `slots` passes the choice's `where`

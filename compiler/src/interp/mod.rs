@@ -68,6 +68,10 @@ pub struct Interp {
     /// Per block ending in a player's choice that is remembered, what its
     /// candidates are a function of ([`recent::memo_reads`]).
     memo_reads: Vec<Option<recent::MemoReads>>,
+    /// Per block ending in a choice with a `where`, its conjuncts' results
+    /// remembered ([`recent::ConjunctMemo`]) and what each reads.
+    conjunct_memo: std::cell::RefCell<Vec<recent::ConjunctMemo>>,
+    conjunct_reads: Vec<Option<recent::Conjuncts>>,
     labeler: galac_runtime::labels::Labeler,
     /// Per block, the locals live at its start (for [`Game::position_key`]).
     live: Vec<Vec<u32>>,
@@ -162,8 +166,12 @@ impl Interp {
         let choice_memo = std::cell::RefCell::new(ir.blocks.iter().map(|_| Default::default()).collect());
         let chance_ahead = chance_ahead(&ir);
         let memo_reads = recent::memo_reads(&ir);
+        let conjunct_reads = recent::conjunct_reads(&ir);
+        let conjunct_memo = std::cell::RefCell::new(ir.blocks.iter().map(|_| Default::default()).collect());
         Interp {
             memo_reads,
+            conjunct_reads,
+            conjunct_memo,
             chance_ahead,
             course,
             choice_memo,
@@ -532,7 +540,7 @@ impl Interp {
                         None => None,
                     };
                     let Some(p) = chooser else {
-                        let pending = self.candidates(c, chooser, &mut s.slots, &mut b, span)?;
+                        let pending = self.candidates(c, s.block, chooser, &mut s.slots, &mut b, span)?;
                         if pending.len() == 0 {
                             return Err(ops::no_choices(None, self.loc(span)));
                         }

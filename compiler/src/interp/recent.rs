@@ -246,27 +246,6 @@ pub(super) struct MemoReads {
 /// Per block, where it ends in a player's choice with no `weight` (its
 /// odds are its own), what its candidates are a function of.
 pub(super) fn memo_reads(ir: &ir::Program) -> Vec<Option<MemoReads>> {
-    fn reads(e: &tast::Expr, skip: &[u32], out: &mut Vec<u32>) {
-        match &e.kind {
-            tast::ExprKind::Var(v) if !out.contains(&v.0) => out.push(v.0),
-            tast::ExprKind::Local(l) if !out.contains(&l.0) && !skip.contains(&l.0) => out.push(l.0),
-            kind => kind.children().for_each(|x| reads(x, skip, out)),
-        }
-    }
-    fn domain_reads(d: &tast::Domain, out: &mut Vec<u32>) {
-        match &d.kind {
-            tast::DomainKind::Values(e) => reads(e, &[], out),
-            tast::DomainKind::Product(parts) => parts.iter().for_each(|p| domain_reads(p, out)),
-            tast::DomainKind::Enum(_) | tast::DomainKind::Bool => {}
-        }
-    }
-    fn bound(p: &tast::Pattern, out: &mut Vec<u32>) {
-        match p {
-            tast::Pattern::Bind(l) => out.push(l.0),
-            tast::Pattern::Wildcard => {}
-            tast::Pattern::Tuple(ps) => ps.iter().for_each(|p| bound(p, out)),
-        }
-    }
     let memo = |c: &ir::Choose| {
         let ChooseDomain::Domain(d) = &c.domain else { return None };
         if c.chooser.is_none() || c.weight.is_some() {
@@ -276,7 +255,7 @@ pub(super) fn memo_reads(ir: &ir::Program) -> Vec<Option<MemoReads>> {
         domain_reads(d, &mut out.reads);
         if let Some(f) = &c.filter {
             bound(&c.pattern, &mut out.bound);
-            reads(f, &out.bound, &mut out.reads);
+            expr_reads(f, &out.bound, &mut out.reads);
         }
         Some(out)
     };
@@ -287,4 +266,159 @@ pub(super) fn memo_reads(ir: &ir::Program) -> Vec<Option<MemoReads>> {
             _ => None,
         })
         .collect()
+}
+
+/// Adds to `out` the slots `e` reads, each once in order met, but `skip`'s.
+fn expr_reads(e: &tast::Expr, skip: &[u32], out: &mut Vec<u32>) {
+    match &e.kind {
+        tast::ExprKind::Var(v) if !out.contains(&v.0) => out.push(v.0),
+        tast::ExprKind::Local(l) if !out.contains(&l.0) && !skip.contains(&l.0) => out.push(l.0),
+        kind => kind.children().for_each(|x| expr_reads(x, skip, out)),
+    }
+}
+
+/// Adds to `out` the slots a domain reads.
+fn domain_reads(d: &tast::Domain, out: &mut Vec<u32>) {
+    match &d.kind {
+        tast::DomainKind::Values(e) => expr_reads(e, &[], out),
+        tast::DomainKind::Product(parts) => parts.iter().for_each(|p| domain_reads(p, out)),
+        tast::DomainKind::Enum(_) | tast::DomainKind::Bool => {}
+    }
+}
+
+/// Adds to `out` the slots a pattern binds.
+fn bound(p: &tast::Pattern, out: &mut Vec<u32>) {
+    match p {
+        tast::Pattern::Bind(l) => out.push(l.0),
+        tast::Pattern::Wildcard => {}
+        tast::Pattern::Tuple(ps) => ps.iter().for_each(|p| bound(p, out)),
+    }
+}
+
+/// A choice's `where` as its conjuncts ([`ConjunctMemo`]): the slots its
+/// domain reads, and per conjunct (its `&&` chain, left to right) the
+/// slots it reads, the pattern's own aside.
+pub(super) struct Conjuncts {
+    domain: Vec<u32>,
+    parts: Vec<Vec<u32>>,
+}
+
+impl Conjuncts {
+    /// The number of conjuncts.
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+}
+
+/// Per block ending in a choice with a `where` and no `weight` over a
+/// domain that is not a product, its [`Conjuncts`].
+pub(super) fn conjunct_reads(ir: &ir::Program) -> Vec<Option<Conjuncts>> {
+    let of = |c: &ir::Choose| {
+        let (ChooseDomain::Domain(d), Some(f), None) = (&c.domain, &c.filter, &c.weight) else { return None };
+        if matches!(d.kind, tast::DomainKind::Product(_)) {
+            return None;
+        }
+        let mut domain = Vec::new();
+        domain_reads(d, &mut domain);
+        let mut skip = Vec::new();
+        bound(&c.pattern, &mut skip);
+        let mut parts = Vec::new();
+        for_each_conjunct(f, &mut |e| {
+            let mut out = Vec::new();
+            expr_reads(e, &skip, &mut out);
+            parts.push(out);
+        });
+        Some(Conjuncts { domain, parts })
+    };
+    ir.blocks
+        .iter()
+        .map(|block| match &block.term {
+            ir::Term::Choose(c) => of(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Calls `f` on each conjunct of `e`, left to right (`a && b && c` is
+/// `(a && b) && c`).
+pub(super) fn for_each_conjunct<'e>(e: &'e tast::Expr, f: &mut impl FnMut(&'e tast::Expr)) {
+    match &e.kind {
+        tast::ExprKind::Binary(crate::ast::BinOp::And, a, b) => {
+            for_each_conjunct(a, f);
+            for_each_conjunct(b, f);
+        }
+        _ => f(e),
+    }
+}
+
+/// A block's `where` remembered conjunct by conjunct: per conjunct, its
+/// result and steps on each of the domain's items by the values of the
+/// slots the domain and the conjunct read ([`Conjuncts`]). A deal's test
+/// of each card (hold'em's river: `!contains(h1, river) &&
+/// !contains(h2, river)` and the board) is then a lookup by each hand,
+/// not a test per card. A conjunct is evaluated on every item, not only
+/// where the ones before it held, so its results are what the test gives
+/// wherever it asks; one that fails on an item is left out for good. At
+/// most [`CONJUNCT_KEYS`] keys a conjunct.
+#[derive(Default)]
+pub(super) struct ConjunctMemo {
+    parts: Vec<Part>,
+}
+
+/// A conjunct's result and steps on each item of its domain.
+pub(super) type Results = Rc<[(bool, u32)]>;
+
+#[derive(Default)]
+struct Part {
+    results: FxHashMap<Box<[u64]>, Results>,
+    off: bool,
+}
+
+/// How many keys a conjunct keeps: a hand per player of every range.
+const CONJUNCT_KEYS: usize = 1 << 16;
+
+impl ConjunctMemo {
+    /// Whether conjunct `k` of `reads` is left out (it failed on an item).
+    pub fn off(&self, k: usize) -> bool {
+        self.parts.get(k).is_some_and(|p| p.off)
+    }
+
+    /// The key of conjunct `k` of `reads`: the values in `slots` that the
+    /// domain and the conjunct read, into `words`.
+    pub fn key(k: usize, reads: &Conjuncts, slots: &[Value], words: &mut Vec<u64>) {
+        words.clear();
+        reads.domain.iter().chain(&reads.parts[k]).for_each(|&r| slots[r as usize].encode(words));
+    }
+
+    /// Conjunct `k`'s result and steps on each of `items` items under
+    /// `key` ([`Self::key`]), remembered or made by `test` (an item's, or
+    /// `None` where it failed); `None` where the conjunct is left out.
+    pub fn results(
+        &mut self,
+        k: usize,
+        n_parts: usize,
+        key: &[u64],
+        items: usize,
+        test: impl FnMut(usize) -> Option<(bool, u32)>,
+    ) -> Option<Results> {
+        if self.parts.len() < n_parts {
+            self.parts.resize_with(n_parts, Part::default);
+        }
+        let part = &mut self.parts[k];
+        if part.off {
+            return None;
+        }
+        if let Some(r) = part.results.get(key) {
+            return Some(r.clone());
+        }
+        let made: Option<Results> = (0..items).map(test).collect();
+        let Some(made) = made else {
+            part.off = true;
+            return None;
+        };
+        if part.results.len() < CONJUNCT_KEYS {
+            part.results.insert(key.into(), made.clone());
+        }
+        Some(made)
+    }
 }
