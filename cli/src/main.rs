@@ -83,11 +83,17 @@ fn main() {
 
 /// Runs galac with the process arguments; returns the exit status.
 fn run() -> i32 {
-    let argv = with_build_implied(std::env::args_os().collect());
-    let parsed = command()
-        .try_get_matches_from(argv)
-        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
-        .map_err(|e| e.format(&mut command()));
+    // One tree for every use: made once, built only as far as parsing goes
+    // (the subcommand given, not every one with `build`), and dropped
+    // before the command runs.
+    let parsed = {
+        let mut cli_command = command();
+        let argv = with_build_implied(&cli_command, std::env::args_os().collect());
+        cli_command
+            .try_get_matches_from_mut(argv)
+            .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches))
+            .map_err(|e| e.format(&mut cli_command))
+    };
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
@@ -147,13 +153,16 @@ fn command() -> clap::Command {
 }
 
 /// `galac FILE.gala -o BIN` is `galac build FILE.gala -o BIN`: without a
-/// subcommand (any argument named as one, or as an alias), `build` goes
-/// before the first `.gala` argument.
-fn with_build_implied(mut argv: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    let mut cli = <Cli as clap::CommandFactory>::command();
-    cli.build();
-    let commands: Vec<&str> =
-        cli.get_subcommands().flat_map(|c| std::iter::once(c.get_name()).chain(c.get_all_aliases())).collect();
+/// subcommand of `cli` (any argument named as one, or as an alias, or
+/// `help`, the subcommand clap adds as it builds the tree), `build` goes
+/// before the first `.gala` argument. `cli` need not be built.
+fn with_build_implied(cli: &clap::Command, mut argv: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let help = (!cli.is_disable_help_subcommand_set()).then_some("help");
+    let commands: Vec<&str> = cli
+        .get_subcommands()
+        .flat_map(|c| std::iter::once(c.get_name()).chain(c.get_all_aliases()))
+        .chain(help)
+        .collect();
     let has_command = argv.iter().skip(1).any(|a| commands.contains(&a.to_string_lossy().as_ref()));
     if !has_command {
         if let Some(at) = argv.iter().skip(1).position(|a| a.to_string_lossy().ends_with(".gala")) {
@@ -192,7 +201,7 @@ mod tests {
 
     fn implied(args: &[&str]) -> Vec<String> {
         let argv = std::iter::once("galac").chain(args.iter().copied()).map(Into::into).collect();
-        with_build_implied(argv).iter().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
+        with_build_implied(&command(), argv).iter().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
     }
 
     /// Every subcommand, galac's own and the shared ones, is taken as one:
