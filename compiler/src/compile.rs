@@ -54,8 +54,9 @@ const COMPILER_STACK: usize = 256 << 20;
 pub struct Compiled {
     /// The typed program.
     pub program: tast::Program,
-    /// The program lowered to one control-flow graph.
-    pub ir: ir::Program,
+    /// The program lowered to one control-flow graph, shared with every
+    /// interpreter made of it ([`Compiled::interp`]).
+    pub ir: Arc<ir::Program>,
     /// Every warning, sorted by place (an error fails [`compile`]).
     pub warnings: Vec<Diagnostic>,
     /// The source file, whose line index locates run-time errors.
@@ -114,7 +115,7 @@ pub fn compile(sources: &mut SourceMap, name: &str, bytes: &[u8]) -> Result<Comp
                 let ir = crate::lower::lower(&program);
                 diagnostics.extend(crate::lint::warnings(&program, &ir));
                 diagnostics.sort_by_key(|d| d.primary_span());
-                Ok(Compiled { program, ir, warnings: diagnostics, source: source.clone(), ast })
+                Ok(Compiled { program, ir: Arc::new(ir), warnings: diagnostics, source: source.clone(), ast })
             }
             // Names left unused by a statement in error are noise: errors only.
             _ => Err(first_errors(diagnostics.into_iter().filter(|d| d.severity == Severity::Error).collect())),
@@ -133,7 +134,7 @@ impl Compiled {
     /// A new interpreter of the game for these param values (one per thread
     /// that builds a tree).
     pub fn interp(&self, values: &[ParamValue]) -> interp::Interp {
-        interp::Interp::new(self.ir.clone(), values, self.source.clone())
+        interp::Interp::new(Arc::clone(&self.ir), values, self.source.clone())
     }
 
     /// The game checked and lowered again for its params' defaults (array

@@ -46,7 +46,8 @@ impl At for Loc<'_> {
 }
 
 pub struct Interp {
-    ir: ir::Program,
+    /// Shared by every instance of one compiled game (one per thread).
+    ir: Arc<ir::Program>,
     info: GameInfo,
     params: Vec<Value>,
     fns: Vec<tast::Fn>,
@@ -131,7 +132,8 @@ struct Pending {
 impl Interp {
     /// The interpreter of `ir` for these param values, locating run-time
     /// errors in `source`, the file `ir` was compiled from.
-    pub fn new(ir: ir::Program, params: &[ParamValue], source: impl Into<Arc<SourceFile>>) -> Interp {
+    pub fn new(ir: impl Into<Arc<ir::Program>>, params: &[ParamValue], source: impl Into<Arc<SourceFile>>) -> Interp {
+        let ir: Arc<ir::Program> = ir.into();
         let info = GameInfo {
             name: ir.name.clone(),
             players: ir.players.clone(),

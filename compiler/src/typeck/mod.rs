@@ -391,6 +391,7 @@ impl Checker {
                 values.push(consts::ParamValue::Int(0));
             }
             let check = d.check.as_ref().map(|c| self.check_param_condition(d, c, i, &values));
+            let default = default.into();
             out.push(tast::Param { name: d.name.name.clone(), ty, default, constant: d.constant, check, span: d.span });
         }
         out

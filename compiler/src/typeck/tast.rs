@@ -37,7 +37,9 @@ pub struct Program {
 pub struct Param {
     pub name: String,
     pub ty: Ty,
-    pub default: Expr,
+    /// Shared by the typed program and its IR (a range's default is an
+    /// expression of a few allocations per hand).
+    pub default: std::sync::Arc<Expr>,
     /// Declared with `const`: its value is its default, never overridden.
     pub constant: bool,
     /// The condition its values must meet (`where`).
