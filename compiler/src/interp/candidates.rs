@@ -135,7 +135,8 @@ impl Interp {
         let (Some(reads), Some(inputs)) = (reads, inputs) else { return Ok(Rc::new(pending)) };
         pending.key = Some(key.clone());
         let pending = Rc::new(pending);
-        self.choice_memo.borrow_mut()[block as usize].remember(inputs, reads, chooser, slots, steps, &pending);
+        let size = pending.len() * size_of::<Value>();
+        self.choice_memo.borrow_mut()[block as usize].remember(inputs, reads, slots, steps, &pending, size);
         Ok(pending)
     }
 

@@ -92,25 +92,27 @@ impl RecentCalls {
 /// values (a derivation offers each deal the same few), the others by the
 /// values' words ([`Encode`], one-to-one over the values of each slot's
 /// type) in a table (a tree repeats its betting under every deal); a block
-/// keeps at most [`MEMO_ENTRIES`] there, then evaluates what it has not
+/// keeps at most [`MEMO_BYTES`] there, then evaluates what it has not
 /// kept.
 pub(super) struct ChoiceMemo<P> {
     recent: Vec<(Vec<Value>, u32, Rc<Choice<P>>)>,
     /// The recent entry written after the last one once all are in use.
     next: usize,
     entries: FxHashMap<Box<[u64]>, Rc<Choice<P>>>,
+    /// The table's keys' and candidates' bytes, about.
+    bytes: usize,
 }
 
 impl<P> Default for ChoiceMemo<P> {
     fn default() -> Self {
-        ChoiceMemo { recent: Vec::new(), next: 0, entries: FxHashMap::default() }
+        ChoiceMemo { recent: Vec::new(), next: 0, entries: FxHashMap::default(), bytes: 0 }
     }
 }
 
-/// How many keys a block's table keeps: enough for every betting state of
-/// a game's deals (the tree repeats them under every deal), bounded where
-/// the states rarely repeat (a board read whole).
-const MEMO_ENTRIES: usize = 4096;
+/// How much a block's table keeps: every betting state of a game's deals
+/// (the tree repeats them under every deal), bounded where the states
+/// rarely repeat (a board read whole) or the lists are long.
+const MEMO_BYTES: usize = 8 << 20;
 
 struct Choice<P> {
     steps: u64,
@@ -122,6 +124,7 @@ struct Choice<P> {
 /// of the slots it reads (the pattern may bind one of them) and their key.
 pub(super) struct Inputs {
     values: Vec<Value>,
+    chooser: u32,
     key: Vec<u64>,
 }
 
@@ -162,24 +165,28 @@ impl<P> ChoiceMemo<P> {
         if !hashed {
             key_words(slots, reads, chooser, words);
         }
-        Err(Inputs { values: reads.reads.iter().map(|&r| slots[r as usize].clone()).collect(), key: words.clone() })
+        let values = reads.reads.iter().map(|&r| slots[r as usize].clone()).collect();
+        Err(Inputs { values, chooser, key: words.clone() })
     }
 
     /// Remembers `pending`, made from `inputs` in `steps`, with what its
-    /// evaluation left in the pattern's slots (`slots`).
+    /// evaluation left in the pattern's slots (`slots`); `size` is about
+    /// its bytes.
     pub fn remember(
         &mut self,
         inputs: Inputs,
         reads: &MemoReads,
-        chooser: u32,
         slots: &[Value],
         steps: u64,
         pending: &Rc<P>,
+        size: usize,
     ) {
         let bound = reads.bound.iter().map(|&r| slots[r as usize].clone()).collect();
         let choice = Rc::new(Choice { steps, pending: pending.clone(), bound });
-        self.put_recent(inputs.values, chooser, &choice);
-        if self.entries.len() < MEMO_ENTRIES {
+        self.put_recent(inputs.values, inputs.chooser, &choice);
+        let size = size + size_of_val(&inputs.key[..]);
+        if self.bytes + size <= MEMO_BYTES {
+            self.bytes += size;
             self.entries.insert(inputs.key.into(), choice);
         }
     }
@@ -359,7 +366,7 @@ pub(super) fn for_each_conjunct<'e>(e: &'e tast::Expr, f: &mut impl FnMut(&'e ta
 /// not a test per card. A conjunct is evaluated on every item, not only
 /// where the ones before it held, so its results are what the test gives
 /// wherever it asks; one that fails on an item is left out for good. At
-/// most [`CONJUNCT_KEYS`] keys a conjunct.
+/// most [`CONJUNCT_BYTES`] a conjunct.
 #[derive(Default)]
 pub(super) struct ConjunctMemo {
     parts: Vec<Part>,
@@ -371,11 +378,14 @@ pub(super) type Results = Rc<[(bool, u32)]>;
 #[derive(Default)]
 struct Part {
     results: FxHashMap<Box<[u64]>, Results>,
+    /// The keys' and results' bytes.
+    bytes: usize,
     off: bool,
 }
 
-/// How many keys a conjunct keeps: a hand per player of every range.
-const CONJUNCT_KEYS: usize = 1 << 16;
+/// How much a conjunct keeps: a river card's test for every hand of a
+/// range many times over, bounded where the keys rarely repeat.
+const CONJUNCT_BYTES: usize = 8 << 20;
 
 impl ConjunctMemo {
     /// Whether conjunct `k` of `reads` is left out (it failed on an item).
@@ -416,7 +426,9 @@ impl ConjunctMemo {
             part.off = true;
             return None;
         };
-        if part.results.len() < CONJUNCT_KEYS {
+        let size = size_of_val(key) + size_of_val(&made[..]);
+        if part.bytes + size <= CONJUNCT_BYTES {
+            part.bytes += size;
             part.results.insert(key.into(), made.clone());
         }
         Some(made)
