@@ -42,6 +42,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "prettyplease",
             "proc-macro2",
             "quote",
+            // FxHashMap: the interpreter's memos of choices and tests.
+            "rustc-hash",
             "syn",
         ],
     ),
