@@ -13,10 +13,12 @@ use rustc_hash::FxHashMap;
 
 mod allowed;
 mod deal_sets;
+mod deals;
 mod outcomes;
 mod payoffs;
 pub use allowed::Allowed;
 pub(super) use deal_sets::DealSets;
+pub(super) use deals::{Deals, Picked};
 
 use super::cards::Cards;
 use super::game::{Conflicts, PrivateStates, PublicGame, PublicNode, Removal};
@@ -43,7 +45,7 @@ pub(super) struct ChanceDraft {
     pub node: u32,
     /// Shared by the chance nodes of a representative walk with one course
     /// key (the turn's river after each line).
-    pub deals: Rc<Vec<u32>>,
+    pub deals: Rc<Deals>,
     pub outcomes: Rc<Vec<Allowed>>,
 }
 
@@ -56,11 +58,11 @@ pub(super) enum Pays {
     /// amount, and tables whose deals win, tie and lose alike (the turn's
     /// showdowns on one river card at every stake) share their indices.
     Deals {
-        deals: Rc<Vec<u32>>,
+        deals: Rc<Deals>,
         values: Vec<i64>,
         index: Index,
     },
-    Constant(i64, Rc<Vec<u32>>),
+    Constant(i64, Rc<Deals>),
 }
 
 /// Per deal of a table, the index of its payoff in the table's values:
@@ -75,12 +77,12 @@ impl Pays {
     fn each(&self) -> Box<dyn Iterator<Item = (u32, i64)> + '_> {
         match self {
             Pays::Deals { deals, values, index: Index::Bytes(index) } => {
-                Box::new(deals.iter().zip(index.iter()).map(|(&d, &k)| (d, values[k as usize])))
+                Box::new(deals.iter().zip(index.iter()).map(|(d, &k)| (d, values[k as usize])))
             }
             Pays::Deals { deals, values, index: Index::Words(index) } => {
-                Box::new(deals.iter().zip(index).map(|(&d, &k)| (d, values[k as usize])))
+                Box::new(deals.iter().zip(index).map(|(d, &k)| (d, values[k as usize])))
             }
-            Pays::Constant(pay, deals) => Box::new(deals.iter().map(move |&d| (d, *pay))),
+            Pays::Constant(pay, deals) => Box::new(deals.iter().map(move |d| (d, *pay))),
         }
     }
 }
@@ -196,14 +198,14 @@ impl Draft {
     /// in the message if they are not zero-sum).
     pub fn table(&mut self, id: u32, pays: impl Iterator<Item = (u32, [i64; 2])>) -> Result<u32, SolveError> {
         let (deals, pays): (Vec<u32>, Vec<[i64; 2]>) = pays.unzip();
-        self.deals_table(id, Rc::new(deals), pays.into_iter())
+        self.deals_table(id, Rc::new(deals.into()), pays.into_iter())
     }
 
     /// A new entry of `tables`: the payoffs at leaf `id` of each of `deals`.
     pub fn deals_table(
         &mut self,
         id: u32,
-        deals: Rc<Vec<u32>>,
+        deals: Rc<Deals>,
         pays: impl Iterator<Item = [i64; 2]>,
     ) -> Result<u32, SolveError> {
         // Per deal its amount's index among the distinct amounts in the
@@ -244,7 +246,7 @@ impl Draft {
     pub fn outcome_table(
         &mut self,
         id: u32,
-        deals: Rc<Vec<u32>>,
+        deals: Rc<Deals>,
         (outcomes, named): (&[u8], u64),
         pays: [Option<[i64; 2]>; 3],
     ) -> Result<u32, SolveError> {
@@ -288,7 +290,7 @@ impl Draft {
     }
 
     /// A new entry of `tables`: `pay` for each of `deals` at leaf `id`.
-    pub fn constant_table(&mut self, id: u32, pay: [i64; 2], deals: Rc<Vec<u32>>) -> Result<u32, SolveError> {
+    pub fn constant_table(&mut self, id: u32, pay: [i64; 2], deals: Rc<Deals>) -> Result<u32, SolveError> {
         let a = self.zero_sum(id, pay)?;
         self.tables.push(Pays::Constant(a, deals));
         Ok(self.tables.len() as u32 - 1)
@@ -377,7 +379,7 @@ impl Draft {
     /// Public node `id` is a chance node: the deals there, and per public
     /// outcome the deals it allows with their probability (each deal at
     /// most once an outcome).
-    pub fn chance(&mut self, id: u32, deals: Rc<Vec<u32>>, outcomes: Rc<Vec<Allowed>>) -> Result<(), SolveError> {
+    pub fn chance(&mut self, id: u32, deals: Rc<Deals>, outcomes: Rc<Vec<Allowed>>) -> Result<(), SolveError> {
         // Outcomes shared with a chance node drafted before (a
         // representative walk's memo) were checked there.
         let checked = self.checked.contains(&Rc::as_ptr(&outcomes));
