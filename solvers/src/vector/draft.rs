@@ -445,33 +445,43 @@ impl Draft {
 impl Draft {
     /// The private states, the deal's weights and conflicts, the public
     /// outcomes' probabilities and the leaves' payoffs.
-    pub fn finish(self, names: &dyn Sets) -> Result<Finished, SolveError> {
+    pub fn finish(mut self, names: &dyn Sets) -> Result<Finished, SolveError> {
         let n_deals = self.deal_prob.len();
-        // Per player: a private state per class of deals it cannot tell apart.
-        let mut class_of = [vec![0u32; n_deals], vec![0u32; n_deals]];
+        // Per player: a private state per class of deals it cannot tell
+        // apart, the deals joined by a set of its (deals at one set are one
+        // class, and so are the sets of one deal), numbered in the order of
+        // their least deal. Found over the sets: per deal its first set
+        // (in the class's own array), the sets of one deal joined.
+        let mut class_of = [vec![NONE; n_deals], vec![NONE; n_deals]];
         let mut labels: [Vec<String>; 2] = [Vec::new(), Vec::new()];
         for p in 0..2 {
-            let mut classes = Classes::new(n_deals);
-            let mut first = vec![NONE; self.set_node.len()];
+            let mut classes = Classes::new(self.set_node.len());
+            let first = &mut class_of[p];
             for (node, deals, sets) in &self.decisions {
                 if !matches!(self.nodes[*node as usize], PublicNode::Decision { player, .. } if player as usize == p) {
                     continue;
                 }
                 for (&deal, &set) in deals.iter().zip(sets) {
-                    match first[set as usize] {
-                        NONE => first[set as usize] = deal,
-                        other => classes.union(other, deal),
+                    match first[deal as usize] {
+                        NONE => first[deal as usize] = set,
+                        other => classes.union(other, set),
                     }
                 }
             }
-            let mut index = vec![NONE; n_deals];
-            for (d, class) in class_of[p].iter_mut().enumerate() {
-                let root = classes.find(d as u32) as usize;
-                if index[root] == NONE {
-                    index[root] = labels[p].len() as u32;
-                    labels[p].push(String::new());
+            let mut index = vec![NONE; self.set_node.len()];
+            for class in first.iter_mut() {
+                // A deal at no set of the player's is a class of its own.
+                let root = if *class == NONE { None } else { Some(classes.find(*class) as usize) };
+                match root.map(|r| (r, index[r])) {
+                    Some((_, i)) if i != NONE => *class = i,
+                    root => {
+                        *class = labels[p].len() as u32;
+                        labels[p].push(String::new());
+                        if let Some((r, _)) = root {
+                            index[r] = *class;
+                        }
+                    }
                 }
-                *class = index[root];
             }
         }
         // Each information set is one private state at its node, and each
@@ -509,6 +519,8 @@ impl Draft {
             }
             decisions.push((*node, out));
         }
+        // Read only above: let go before the joint weights and the payoffs.
+        (self.decisions, self.in_order) = (Vec::new(), Rc::default());
         for (p, l) in labels.iter_mut().enumerate() {
             for (s, label) in l.iter_mut().enumerate() {
                 if label.is_empty() {

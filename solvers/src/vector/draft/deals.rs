@@ -197,3 +197,63 @@ impl Picked {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::hash_map::DefaultHasher;
+    use std::hash::{Hash, Hasher};
+    use std::rc::Rc;
+
+    use super::{Deals, Picked};
+
+    fn hash(d: &Deals) -> u64 {
+        let mut h = DefaultHasher::new();
+        d.hash(&mut h);
+        h.finish()
+    }
+
+    /// A subset by position gives the parent's deals at those positions
+    /// (across words, the last one partial), equal to and hashed as the
+    /// same deals listed; every position gives the parent itself, and a
+    /// subset of a subset is listed.
+    #[test]
+    fn a_subset_is_its_parents_deals_at_the_positions_picked() {
+        let parent: Rc<Deals> = Rc::new((0..150u32).map(|d| 3 * d + 1).collect::<Vec<u32>>().into());
+        let keep = |i: usize| i % 7 == 2 || i == 63 || i == 64 || i == 149;
+        let mut picked = Picked::new(parent.len());
+        (0..parent.len()).filter(|&i| keep(i)).for_each(|i| picked.pick(i));
+        assert!(picked.positions().eq((0..150).filter(|&i| keep(i))));
+        let sub = picked.deals(&parent);
+        let want: Vec<u32> = (0..150).filter(|&i| keep(i)).map(|i| 3 * i as u32 + 1).collect();
+        assert!(matches!(*sub, Deals::Subset { .. }));
+        assert_eq!(sub.iter().collect::<Vec<u32>>(), want);
+        assert_eq!(
+            (sub.len(), sub.iter().len(), sub.first(), sub.last()),
+            (want.len(), want.len(), Some(7), Some(448))
+        );
+        let listed: Deals = want.clone().into();
+        assert!(*sub == listed && listed == *sub && hash(&sub) == hash(&listed));
+        let mut shorter = want.clone();
+        shorter.pop();
+        assert!(*sub != Deals::from(shorter));
+
+        let mut all = Picked::new(parent.len());
+        (0..parent.len()).for_each(|i| all.pick(i));
+        assert!(Rc::ptr_eq(&all.deals(&parent), &parent));
+
+        let mut again = Picked::new(sub.len());
+        (0..sub.len()).filter(|i| i % 2 == 0).for_each(|i| again.pick(i));
+        let subsub = again.deals(&sub);
+        assert!(matches!(*subsub, Deals::Listed(_)));
+        assert_eq!(subsub.iter().collect::<Vec<u32>>(), want.iter().step_by(2).copied().collect::<Vec<u32>>());
+    }
+
+    /// No deal picked: an empty subset, equal to an empty list.
+    #[test]
+    fn an_empty_subset_has_no_deals() {
+        let parent: Rc<Deals> = Rc::new(vec![4u32, 9].into());
+        let none = Picked::new(2).deals(&parent);
+        assert!(none.is_empty() && none.first().is_none() && none.last().is_none());
+        assert!(*none == Deals::from(Vec::new()));
+    }
+}
