@@ -17,7 +17,7 @@ mod deals;
 mod outcomes;
 mod payoffs;
 pub use allowed::Allowed;
-pub(super) use deal_sets::DealSets;
+pub(super) use deal_sets::{DealSets, SetIds};
 pub(super) use deals::{Deals, Picked};
 
 use super::cards::Cards;
@@ -102,7 +102,7 @@ pub(super) struct Draft {
     set_node: Vec<u32>,
     /// Per public decision: (node, its deals, each one's information set);
     /// `from_game` keeps each list of deals once, shared by the decisions.
-    pub decisions: Vec<(u32, Rc<Vec<u32>>, Vec<u32>)>,
+    pub decisions: Vec<(u32, Rc<Vec<u32>>, SetIds)>,
     pub chances: Vec<ChanceDraft>,
     /// The outcomes of `chances` checked so far, by address (each kept
     /// alive there).
@@ -339,7 +339,7 @@ impl Draft {
             false => listed.odd,
         };
         let (deals, sets) = listed.into_lists();
-        for (i, &set) in sets.iter().enumerate() {
+        for (i, set) in sets.iter().enumerate() {
             if self.first_set[id as usize] == NONE {
                 self.first_set[id as usize] = set;
             }
@@ -461,7 +461,7 @@ impl Draft {
                 if !matches!(self.nodes[*node as usize], PublicNode::Decision { player, .. } if player as usize == p) {
                     continue;
                 }
-                for (&deal, &set) in deals.iter().zip(sets) {
+                for (&deal, set) in deals.iter().zip(sets.iter()) {
                     match first[deal as usize] {
                         NONE => first[deal as usize] = set,
                         other => classes.union(other, set),
@@ -492,7 +492,7 @@ impl Draft {
             let p = player as usize;
             let mut set_of = vec![NONE; labels[p].len()];
             let mut out: Vec<(u32, u32)> = Vec::new();
-            for (&deal, &set) in deals.iter().zip(sets) {
+            for (&deal, set) in deals.iter().zip(sets.iter()) {
                 let s = class_of[p][deal as usize];
                 match set_of[s as usize] {
                     NONE => {

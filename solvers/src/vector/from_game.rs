@@ -255,7 +255,7 @@ impl<G: Game> Builder<'_, G> {
                         });
                         if let Some(s) = sibling {
                             let (deals, sets) = (&self.draft.decisions[s].1, &self.draft.decisions[s].2);
-                            let sets = deals.iter().copied().zip(sets.iter().copied());
+                            let sets = deals.iter().copied().zip(sets.iter());
                             parents = parents.thin(self.game, sets, &mut self.info)?;
                         }
                     }
@@ -428,7 +428,7 @@ impl<G: Game> Builder<'_, G> {
             let leaf = self.draft.history(id);
             let mut sets = take(&mut self.showdown_sets);
             let key = (Rc::as_ptr(present), self.firsts);
-            let deals = (&**present, taken.each_ref().map(|(d, s)| (&d[..], &s[..])));
+            let deals = (&**present, taken.each_ref().map(|(d, s)| (&d[..], s)));
             if sets.fill(key, deals) {
                 let pays = showdown::showdown(&mut sets, deals, (first_deal, first), |d| run(self, d), &leaf);
                 self.firsts.into_iter().zip(taken).for_each(|(f, (_, sets))| self.draft.decisions[f].2 = sets);

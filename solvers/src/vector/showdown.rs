@@ -17,7 +17,7 @@
 
 use std::cmp::Ordering;
 
-use super::draft::Deals;
+use super::draft::{Deals, SetIds};
 use super::infer::refuse;
 use crate::solver::SolveError;
 
@@ -62,7 +62,7 @@ pub(super) struct Sets {
 static NEXT_OUTCOMES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// The deals present and, per player, its decision's deals and their sets.
-pub(super) type Decisions<'a> = (&'a Deals, [(&'a [u32], &'a [u32]); 2]);
+pub(super) type Decisions<'a> = (&'a Deals, [(&'a [u32], &'a SetIds); 2]);
 
 /// Calls `f` with each deal present and its sets, in order; `false` when
 /// a deal present is not among a decision's.
@@ -74,7 +74,7 @@ fn each_set((present, decisions): Decisions, mut f: impl FnMut(u32, [u32; 2])) -
         // Both read in place (the turn's showdowns below the first moves).
         let [(_, s0), (_, s1)] = decisions;
         for d in present.iter() {
-            let (Some(&a), Some(&b)) = (s0.get(d as usize), s1.get(d as usize)) else { return false };
+            let (Some(a), Some(b)) = (s0.get(d as usize), s1.get(d as usize)) else { return false };
             f(d, [a, b]);
         }
         return true;
@@ -90,7 +90,7 @@ fn each_set((present, decisions): Decisions, mut f: impl FnMut(u32, [u32; 2])) -
                     at[p] += 1;
                 }
             }
-            let Some(&set) = sets.get(at[p]) else { return false };
+            let Some(set) = sets.get(at[p]) else { return false };
             found[p] = set;
         }
         f(d, found);
@@ -117,7 +117,7 @@ impl Sets {
         }
         // The classes span the decisions' sets (a flat pass over each,
         // not over the deals present: every deal present is a decision's).
-        let span = deals.1.map(|(_, sets)| (sets.iter().min().copied(), sets.iter().max().copied()));
+        let span = deals.1.map(|(_, sets)| (sets.iter().min(), sets.iter().max()));
         let [(Some(l0), Some(m0)), (Some(l1), Some(m1))] = span else { return false };
         let least = [l0, l1];
         self.least = least;
@@ -263,7 +263,7 @@ fn internal(leaf: &str, what: &str) -> SolveError {
 
 #[cfg(test)]
 mod tests {
-    use super::{Deals, Sets};
+    use super::{Deals, SetIds, Sets};
 
     /// The runs meet every class of both players, in the deals' order from
     /// the first: on every pair of 4 x 4 classes dealt in order (player
@@ -278,8 +278,9 @@ mod tests {
                 (0..4).flat_map(|i| (0..4).map(move |j| (i, j))).filter(|&p| Some(p) != missing).collect();
             let all: Vec<u32> = (0..pairs.len() as u32).collect();
             let sets = [pairs.iter().map(|p| 10 + p.0).collect::<Vec<u32>>(), pairs.iter().map(|p| 20 + p.1).collect()];
+            let ids: [SetIds; 2] = sets.each_ref().map(|s| s.iter().copied().collect());
             let present: Deals = all.clone().into();
-            let deals = (&present, [(&all[..], &sets[0][..]), (&all[..], &sets[1][..])]);
+            let deals = (&present, [(&all[..], &ids[0]), (&all[..], &ids[1])]);
             let mut s = Sets::default();
             assert!(s.fill((&present as *const Deals, [0, 1]), deals));
             let runs: Vec<u32> = s.runs.iter().map(|r| r.0).collect();
@@ -306,7 +307,8 @@ mod tests {
         let pairs: Vec<(u32, u32)> = (0..3).flat_map(|i| (0..3).map(move |j| (i, j))).collect();
         let all: Vec<u32> = (0..pairs.len() as u32).collect();
         let sets = [pairs.iter().map(|p| p.0).collect::<Vec<u32>>(), pairs.iter().map(|p| p.1).collect()];
-        let decisions = [(&all[..], &sets[0][..]), (&all[..], &sets[1][..])];
+        let ids: [SetIds; 2] = sets.each_ref().map(|s| s.iter().copied().collect());
+        let decisions = [(&all[..], &ids[0]), (&all[..], &ids[1])];
         let (a, b): (Deals, Deals) = (vec![0, 4, 8].into(), vec![1, 2, 5, 6].into());
         let fresh = |present: &Deals| {
             let mut s = Sets::default();
