@@ -232,7 +232,9 @@ mod tests {
             (want.len(), want.len(), Some(7), Some(448))
         );
         let listed: Deals = want.clone().into();
-        assert!(*sub == listed && listed == *sub && hash(&sub) == hash(&listed));
+        // Equal both ways round (a subset against a list, and back).
+        assert!(sub.as_ref().eq(&listed) && listed.eq(sub.as_ref()));
+        assert_eq!(hash(&sub), hash(&listed));
         let mut shorter = want.clone();
         shorter.pop();
         assert!(*sub != Deals::from(shorter));
