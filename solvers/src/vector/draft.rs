@@ -443,15 +443,14 @@ impl Draft {
     }
 }
 impl Draft {
-    /// The private states, the deal's weights and conflicts, the public
-    /// outcomes' probabilities and the leaves' payoffs.
-    pub fn finish(mut self, names: &dyn Sets) -> Result<Finished, SolveError> {
+    /// Per player and deal, its private state: a class of deals it cannot
+    /// tell apart, the deals joined by a set of its (deals at one set are
+    /// one class, and so are the sets of one deal), numbered in the order
+    /// of their least deal; and per player a label per state (empty here).
+    /// Found over the sets: per deal its first set (in the class's own
+    /// array), the sets of one deal joined.
+    fn classes(&self) -> ([Vec<u32>; 2], [Vec<String>; 2]) {
         let n_deals = self.deal_prob.len();
-        // Per player: a private state per class of deals it cannot tell
-        // apart, the deals joined by a set of its (deals at one set are one
-        // class, and so are the sets of one deal), numbered in the order of
-        // their least deal. Found over the sets: per deal its first set
-        // (in the class's own array), the sets of one deal joined.
         let mut class_of = [vec![NONE; n_deals], vec![NONE; n_deals]];
         let mut labels: [Vec<String>; 2] = [Vec::new(), Vec::new()];
         for p in 0..2 {
@@ -484,6 +483,14 @@ impl Draft {
                 }
             }
         }
+        (class_of, labels)
+    }
+
+    /// The private states, the deal's weights and conflicts, the public
+    /// outcomes' probabilities and the leaves' payoffs.
+    pub fn finish(mut self, names: &dyn Sets) -> Result<Finished, SolveError> {
+        let n_deals = self.deal_prob.len();
+        let (class_of, mut labels) = self.classes();
         // Each information set is one private state at its node, and each
         // private state one information set there.
         let mut decisions = Vec::with_capacity(self.decisions.len());
