@@ -43,19 +43,43 @@ impl Cells {
         }
     }
 
-    /// Adds `row`'s indices, widened first if one does not fit a `u16`.
-    fn extend(&mut self, row: &[u32]) {
-        if let Cells::Narrow(narrow) = self {
-            if row.iter().all(|&i| i <= u32::from(u16::MAX)) {
-                return narrow.extend(row.iter().map(|&i| i as u16));
+    /// Adds index `i`, widened first if it does not fit a `u16`.
+    #[inline]
+    fn push(&mut self, i: u32) {
+        match self {
+            Cells::Narrow(narrow) if i <= u32::from(u16::MAX) => narrow.push(i as u16),
+            Cells::Narrow(_) => {
+                self.widen();
+                self.push(i);
             }
+            Cells::Wide(wide) => wide.push(i),
+        }
+    }
+
+    /// Adds `row`'s indices, widened first if one does not fit a `u16`.
+    #[inline]
+    fn extend(&mut self, row: &[u32]) {
+        match self {
+            Cells::Narrow(narrow) if row.iter().all(|&i| i <= u32::from(u16::MAX)) => {
+                narrow.extend(row.iter().map(|&i| i as u16))
+            }
+            Cells::Narrow(_) => {
+                self.widen();
+                self.extend(row);
+            }
+            Cells::Wide(wide) => wide.extend_from_slice(row),
+        }
+    }
+
+    /// The indices as `u32`s, with the room reserved.
+    #[cold]
+    #[inline(never)]
+    fn widen(&mut self) {
+        if let Cells::Narrow(narrow) = self {
             let mut wide = Vec::new();
             wide.reserve_exact(narrow.capacity());
             wide.extend(narrow.iter().map(|&i| u32::from(i)));
             *self = Cells::Wide(wide);
-        }
-        if let Cells::Wide(wide) = self {
-            wide.extend_from_slice(row);
         }
     }
 
@@ -104,7 +128,7 @@ impl Rows {
     pub fn push<'v>(&mut self, row: impl Iterator<Item = &'v Dyn>) {
         for v in row {
             let i = self.intern(v);
-            self.cells.extend(&[i]);
+            self.cells.push(i);
         }
     }
 

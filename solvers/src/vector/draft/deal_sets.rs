@@ -84,17 +84,24 @@ impl SetIds {
     #[inline]
     pub fn push(&mut self, set: u32) {
         match self {
-            SetIds::Narrow(narrow) => match u16::try_from(set) {
-                Ok(set) => narrow.push(set),
-                Err(_) => {
-                    let mut wide = Vec::new();
-                    wide.reserve_exact(narrow.capacity().max(narrow.len() + 1));
-                    wide.extend(narrow.iter().map(|&s| u32::from(s)));
-                    wide.push(set);
-                    *self = SetIds::Wide(wide);
-                }
-            },
+            SetIds::Narrow(narrow) if set <= u32::from(u16::MAX) => narrow.push(set as u16),
+            SetIds::Narrow(_) => self.widen(set),
             SetIds::Wide(wide) => wide.push(set),
+        }
+    }
+
+    /// The sets as `u32`s, with the room reserved, then `set`.
+    #[cold]
+    #[inline(never)]
+    fn widen(&mut self, set: u32) {
+        if let SetIds::Narrow(narrow) = self {
+            let mut wide = Vec::new();
+            wide.reserve_exact(narrow.capacity().max(narrow.len() + 1));
+            wide.extend(narrow.iter().map(|&s| u32::from(s)));
+            *self = SetIds::Wide(wide);
+        }
+        if let SetIds::Wide(wide) = self {
+            wide.push(set);
         }
     }
 
@@ -127,13 +134,44 @@ impl SetIds {
     }
 
     /// The sets, in the deals' order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = u32> + Clone + '_ {
-        (0..self.len()).map(|i| match self {
-            SetIds::Narrow(s) => u32::from(s[i]),
-            SetIds::Wide(s) => s[i],
-        })
+    #[inline]
+    pub fn iter(&self) -> Iter<'_> {
+        match self {
+            SetIds::Narrow(s) => Iter::Narrow(s.iter()),
+            SetIds::Wide(s) => Iter::Wide(s.iter()),
+        }
     }
 }
+
+/// [`SetIds::iter`].
+#[derive(Clone)]
+pub enum Iter<'a> {
+    Narrow(std::slice::Iter<'a, u16>),
+    Wide(std::slice::Iter<'a, u32>),
+}
+
+impl Iterator for Iter<'_> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            Iter::Narrow(s) => s.next().map(|&s| u32::from(s)),
+            Iter::Wide(s) => s.next().copied(),
+        }
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = match self {
+            Iter::Narrow(s) => s.len(),
+            Iter::Wide(s) => s.len(),
+        };
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
 
 impl FromIterator<u32> for SetIds {
     fn from_iter<I: IntoIterator<Item = u32>>(sets: I) -> SetIds {

@@ -144,11 +144,7 @@ impl Iterator for Iter<'_> {
     fn next(&mut self) -> Option<u32> {
         match self {
             Iter::Listed(l) => l.next().copied(),
-            Iter::Subset { parent, at, left } => {
-                let i = at.next()?;
-                *left -= 1;
-                Some(parent[i])
-            }
+            sub => sub.next_of_subset(),
         }
     }
 
@@ -162,6 +158,18 @@ impl Iterator for Iter<'_> {
 }
 
 impl ExactSizeIterator for Iter<'_> {}
+
+impl Iter<'_> {
+    /// [`Iterator::next`] of a subset, apart so that a listed one's stays
+    /// small enough to inline into its callers' loops.
+    #[inline(never)]
+    fn next_of_subset(&mut self) -> Option<u32> {
+        let Iter::Subset { parent, at, left } = self else { return None };
+        let i = at.next()?;
+        *left -= 1;
+        Some(parent[i])
+    }
+}
 
 /// Builds a subset of a list of `n` deals by position, in order.
 pub struct Picked {

@@ -64,6 +64,7 @@ impl Follow {
 /// `i`th parent (`deal`) if it is known: made `ahead` by the root's step
 /// (at the root's first child), or learnt from its class at the sibling
 /// (`follow`); whether it was.
+#[inline]
 fn push_known<S>(
     ahead: &Ahead,
     follow: Option<&Follow>,
