@@ -119,7 +119,7 @@ impl<'a> Positions<'a> {
 impl Iterator for Positions<'_> {
     type Item = usize;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<usize> {
         while self.word == 0 {
             let (&w, rest) = self.bits.split_first()?;
@@ -140,11 +140,17 @@ pub enum Iter<'a> {
 impl Iterator for Iter<'_> {
     type Item = u32;
 
-    #[inline]
+    // Always inlined, both forms: the draft's passes over a table's deals
+    // (the showdowns' rankings, outcomes and forms) are loops of this.
+    #[inline(always)]
     fn next(&mut self) -> Option<u32> {
         match self {
             Iter::Listed(l) => l.next().copied(),
-            sub => sub.next_of_subset(),
+            Iter::Subset { parent, at, left } => {
+                let i = at.next()?;
+                *left -= 1;
+                parent.get(i).copied()
+            }
         }
     }
 
@@ -159,17 +165,6 @@ impl Iterator for Iter<'_> {
 
 impl ExactSizeIterator for Iter<'_> {}
 
-impl Iter<'_> {
-    /// [`Iterator::next`] of a subset, apart so that a listed one's stays
-    /// small enough to inline into its callers' loops.
-    #[inline(never)]
-    fn next_of_subset(&mut self) -> Option<u32> {
-        let Iter::Subset { parent, at, left } = self else { return None };
-        let i = at.next()?;
-        *left -= 1;
-        Some(parent[i])
-    }
-}
 
 /// Builds a subset of a list of `n` deals by position, in order.
 pub struct Picked {
