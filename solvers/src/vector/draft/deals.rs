@@ -165,7 +165,6 @@ impl Iterator for Iter<'_> {
 
 impl ExactSizeIterator for Iter<'_> {}
 
-
 /// Builds a subset of a list of `n` deals by position, in order.
 pub struct Picked {
     bits: Vec<u64>,
