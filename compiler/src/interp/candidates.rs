@@ -166,6 +166,9 @@ impl Interp {
             |rows: &mut Rows, range: &[Value]| -> Vec<u32> { range.iter().map(|h| rows.intern(&hand(h))).collect() };
         let (firsts, seconds) = (hands(&mut rows, &first), hands(&mut rows, &second));
         let tested = c.filter.is_some() || c.weight.is_some();
+        if c.weight.is_some() {
+            odds.reserve_weights(pairs.len());
+        }
         // The last weight interned and its id: the ranges' weights repeat
         // (equal weights give one), so most deals need no lookup.
         let mut last_weight: Option<(i64, u32)> = None;

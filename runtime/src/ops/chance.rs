@@ -50,6 +50,13 @@ impl Odds {
         Ok(())
     }
 
+    /// Room for `n` more weights, reserved exactly where a domain's size is
+    /// known before its candidates are weighed (a deal of every hand: a
+    /// million weights, grown by doubling twice the room).
+    pub fn reserve_weights(&mut self, n: usize) {
+        self.weights.reserve_exact(n);
+    }
+
     /// A chance table's entry.
     #[inline]
     pub fn table(&mut self, p: Ratio) {

@@ -13,10 +13,12 @@ use rustc_hash::FxHashMap;
 
 mod allowed;
 mod deal_sets;
+mod deals;
 mod outcomes;
 mod payoffs;
 pub use allowed::Allowed;
-pub(super) use deal_sets::DealSets;
+pub(super) use deal_sets::{DealSets, SetIds};
+pub(super) use deals::{Deals, Picked};
 
 use super::cards::Cards;
 use super::game::{Conflicts, PrivateStates, PublicGame, PublicNode, Removal};
@@ -43,7 +45,7 @@ pub(super) struct ChanceDraft {
     pub node: u32,
     /// Shared by the chance nodes of a representative walk with one course
     /// key (the turn's river after each line).
-    pub deals: Rc<Vec<u32>>,
+    pub deals: Rc<Deals>,
     pub outcomes: Rc<Vec<Allowed>>,
 }
 
@@ -56,11 +58,11 @@ pub(super) enum Pays {
     /// amount, and tables whose deals win, tie and lose alike (the turn's
     /// showdowns on one river card at every stake) share their indices.
     Deals {
-        deals: Rc<Vec<u32>>,
+        deals: Rc<Deals>,
         values: Vec<i64>,
         index: Index,
     },
-    Constant(i64, Rc<Vec<u32>>),
+    Constant(i64, Rc<Deals>),
 }
 
 /// Per deal of a table, the index of its payoff in the table's values:
@@ -75,12 +77,12 @@ impl Pays {
     fn each(&self) -> Box<dyn Iterator<Item = (u32, i64)> + '_> {
         match self {
             Pays::Deals { deals, values, index: Index::Bytes(index) } => {
-                Box::new(deals.iter().zip(index.iter()).map(|(&d, &k)| (d, values[k as usize])))
+                Box::new(deals.iter().zip(index.iter()).map(|(d, &k)| (d, values[k as usize])))
             }
             Pays::Deals { deals, values, index: Index::Words(index) } => {
-                Box::new(deals.iter().zip(index).map(|(&d, &k)| (d, values[k as usize])))
+                Box::new(deals.iter().zip(index).map(|(d, &k)| (d, values[k as usize])))
             }
-            Pays::Constant(pay, deals) => Box::new(deals.iter().map(move |&d| (d, *pay))),
+            Pays::Constant(pay, deals) => Box::new(deals.iter().map(move |d| (d, *pay))),
         }
     }
 }
@@ -100,7 +102,7 @@ pub(super) struct Draft {
     set_node: Vec<u32>,
     /// Per public decision: (node, its deals, each one's information set);
     /// `from_game` keeps each list of deals once, shared by the decisions.
-    pub decisions: Vec<(u32, Rc<Vec<u32>>, Vec<u32>)>,
+    pub decisions: Vec<(u32, Rc<Vec<u32>>, SetIds)>,
     pub chances: Vec<ChanceDraft>,
     /// The outcomes of `chances` checked so far, by address (each kept
     /// alive there).
@@ -196,14 +198,14 @@ impl Draft {
     /// in the message if they are not zero-sum).
     pub fn table(&mut self, id: u32, pays: impl Iterator<Item = (u32, [i64; 2])>) -> Result<u32, SolveError> {
         let (deals, pays): (Vec<u32>, Vec<[i64; 2]>) = pays.unzip();
-        self.deals_table(id, Rc::new(deals), pays.into_iter())
+        self.deals_table(id, Rc::new(deals.into()), pays.into_iter())
     }
 
     /// A new entry of `tables`: the payoffs at leaf `id` of each of `deals`.
     pub fn deals_table(
         &mut self,
         id: u32,
-        deals: Rc<Vec<u32>>,
+        deals: Rc<Deals>,
         pays: impl Iterator<Item = [i64; 2]>,
     ) -> Result<u32, SolveError> {
         // Per deal its amount's index among the distinct amounts in the
@@ -244,7 +246,7 @@ impl Draft {
     pub fn outcome_table(
         &mut self,
         id: u32,
-        deals: Rc<Vec<u32>>,
+        deals: Rc<Deals>,
         (outcomes, named): (&[u8], u64),
         pays: [Option<[i64; 2]>; 3],
     ) -> Result<u32, SolveError> {
@@ -288,7 +290,7 @@ impl Draft {
     }
 
     /// A new entry of `tables`: `pay` for each of `deals` at leaf `id`.
-    pub fn constant_table(&mut self, id: u32, pay: [i64; 2], deals: Rc<Vec<u32>>) -> Result<u32, SolveError> {
+    pub fn constant_table(&mut self, id: u32, pay: [i64; 2], deals: Rc<Deals>) -> Result<u32, SolveError> {
         let a = self.zero_sum(id, pay)?;
         self.tables.push(Pays::Constant(a, deals));
         Ok(self.tables.len() as u32 - 1)
@@ -337,7 +339,7 @@ impl Draft {
             false => listed.odd,
         };
         let (deals, sets) = listed.into_lists();
-        for (i, &set) in sets.iter().enumerate() {
+        for (i, set) in sets.iter().enumerate() {
             if self.first_set[id as usize] == NONE {
                 self.first_set[id as usize] = set;
             }
@@ -377,7 +379,7 @@ impl Draft {
     /// Public node `id` is a chance node: the deals there, and per public
     /// outcome the deals it allows with their probability (each deal at
     /// most once an outcome).
-    pub fn chance(&mut self, id: u32, deals: Rc<Vec<u32>>, outcomes: Rc<Vec<Allowed>>) -> Result<(), SolveError> {
+    pub fn chance(&mut self, id: u32, deals: Rc<Deals>, outcomes: Rc<Vec<Allowed>>) -> Result<(), SolveError> {
         // Outcomes shared with a chance node drafted before (a
         // representative walk's memo) were checked there.
         let checked = self.checked.contains(&Rc::as_ptr(&outcomes));
@@ -441,37 +443,54 @@ impl Draft {
     }
 }
 impl Draft {
-    /// The private states, the deal's weights and conflicts, the public
-    /// outcomes' probabilities and the leaves' payoffs.
-    pub fn finish(self, names: &dyn Sets) -> Result<Finished, SolveError> {
+    /// Per player and deal, its private state: a class of deals it cannot
+    /// tell apart, the deals joined by a set of its (deals at one set are
+    /// one class, and so are the sets of one deal), numbered in the order
+    /// of their least deal; and per player a label per state (empty here).
+    /// Found over the sets: per deal its first set (in the class's own
+    /// array), the sets of one deal joined.
+    fn classes(&self) -> ([Vec<u32>; 2], [Vec<String>; 2]) {
         let n_deals = self.deal_prob.len();
-        // Per player: a private state per class of deals it cannot tell apart.
-        let mut class_of = [vec![0u32; n_deals], vec![0u32; n_deals]];
+        let mut class_of = [vec![NONE; n_deals], vec![NONE; n_deals]];
         let mut labels: [Vec<String>; 2] = [Vec::new(), Vec::new()];
         for p in 0..2 {
-            let mut classes = Classes::new(n_deals);
-            let mut first = vec![NONE; self.set_node.len()];
+            let mut classes = Classes::new(self.set_node.len());
+            let first = &mut class_of[p];
             for (node, deals, sets) in &self.decisions {
                 if !matches!(self.nodes[*node as usize], PublicNode::Decision { player, .. } if player as usize == p) {
                     continue;
                 }
-                for (&deal, &set) in deals.iter().zip(sets) {
-                    match first[set as usize] {
-                        NONE => first[set as usize] = deal,
-                        other => classes.union(other, deal),
+                for (&deal, set) in deals.iter().zip(sets.iter()) {
+                    match first[deal as usize] {
+                        NONE => first[deal as usize] = set,
+                        other => classes.union(other, set),
                     }
                 }
             }
-            let mut index = vec![NONE; n_deals];
-            for (d, class) in class_of[p].iter_mut().enumerate() {
-                let root = classes.find(d as u32) as usize;
-                if index[root] == NONE {
-                    index[root] = labels[p].len() as u32;
-                    labels[p].push(String::new());
+            let mut index = vec![NONE; self.set_node.len()];
+            for class in first.iter_mut() {
+                // A deal at no set of the player's is a class of its own.
+                let root = if *class == NONE { None } else { Some(classes.find(*class) as usize) };
+                match root.map(|r| (r, index[r])) {
+                    Some((_, i)) if i != NONE => *class = i,
+                    root => {
+                        *class = labels[p].len() as u32;
+                        labels[p].push(String::new());
+                        if let Some((r, _)) = root {
+                            index[r] = *class;
+                        }
+                    }
                 }
-                *class = index[root];
             }
         }
+        (class_of, labels)
+    }
+
+    /// The private states, the deal's weights and conflicts, the public
+    /// outcomes' probabilities and the leaves' payoffs.
+    pub fn finish(mut self, names: &dyn Sets) -> Result<Finished, SolveError> {
+        let n_deals = self.deal_prob.len();
+        let (class_of, mut labels) = self.classes();
         // Each information set is one private state at its node, and each
         // private state one information set there.
         let mut decisions = Vec::with_capacity(self.decisions.len());
@@ -480,7 +499,7 @@ impl Draft {
             let p = player as usize;
             let mut set_of = vec![NONE; labels[p].len()];
             let mut out: Vec<(u32, u32)> = Vec::new();
-            for (&deal, &set) in deals.iter().zip(sets) {
+            for (&deal, set) in deals.iter().zip(sets.iter()) {
                 let s = class_of[p][deal as usize];
                 match set_of[s as usize] {
                     NONE => {
@@ -507,6 +526,8 @@ impl Draft {
             }
             decisions.push((*node, out));
         }
+        // Read only above: let go before the joint weights and the payoffs.
+        (self.decisions, self.in_order) = (Vec::new(), Rc::default());
         for (p, l) in labels.iter_mut().enumerate() {
             for (s, label) in l.iter_mut().enumerate() {
                 if label.is_empty() {

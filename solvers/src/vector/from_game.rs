@@ -39,10 +39,10 @@ use galac_runtime::info::InfoInterner;
 use galac_runtime::rational::Ratio;
 use rustc_hash::FxHashMap;
 
-use super::draft::{Draft, NONE};
+use super::draft::{Deals, Draft, Picked, NONE};
 pub use super::from_game_parts::FromGame;
 use super::from_game_parts::{
-    allowed, by_label, deals, interned_rc, Ahead, Entries, GameSets, Item, Lists, Outcomes, Step,
+    allowed, by_label, deals, interned, Ahead, Entries, GameSets, Item, Lists, Outcomes, Step,
 };
 use super::game::PublicNode;
 use super::infer::refuse;
@@ -143,14 +143,14 @@ struct Builder<'g, G: Game> {
     /// A reused buffer for [`Game::course_key`].
     key: Vec<u64>,
     /// Per (course key, deals present): a chance node's public outcomes.
-    chances: FxHashMap<(Vec<u64>, *const Vec<u32>), Rc<Outcomes>>,
+    chances: FxHashMap<(Vec<u64>, *const Deals), Rc<Outcomes>>,
     /// Per (course key, deals present): a leaf's per-deal payoffs (a table).
-    tables: FxHashMap<(Vec<u64>, *const Vec<u32>), u32>,
+    tables: FxHashMap<(Vec<u64>, *const Deals), u32>,
     /// Per (payoffs, deals present): a leaf's constant payoffs (a table).
-    constants: FxHashMap<([i64; 2], *const Vec<u32>), u32>,
+    constants: FxHashMap<([i64; 2], *const Deals), u32>,
     /// The lists of deals present met so far, each kept once (and alive,
     /// so that the memos' addresses name one list for the whole walk).
-    sets: rustc_hash::FxHashSet<Rc<Vec<u32>>>,
+    sets: rustc_hash::FxHashSet<Rc<Deals>>,
     /// Whether a representative deal walked some public node.
     walked: bool,
     /// States advanced so far (the deals' enumeration aside).
@@ -218,8 +218,12 @@ impl<G: Game> Builder<'_, G> {
                 // where a representative walks on, every deal here is at
                 // every child.
                 let last = self.draft.decisions.last_mut().expect("the decision just added");
-                last.1 = interned_rc(&mut self.sets, take(&mut last.1));
-                let present = if walk { last.1.clone() } else { Rc::default() };
+                let listed = interned(&mut self.sets, Rc::new(Deals::Listed(take(&mut last.1))));
+                last.1 = match &*listed {
+                    Deals::Listed(deals) => deals.clone(),
+                    sub => Rc::new(sub.iter().collect()),
+                };
+                let present = if walk { listed } else { Rc::new(Vec::new().into()) };
                 let above = std::mem::replace(&mut self.firsts[player], self.draft.decisions.len() - 1);
                 let mut ids = Vec::with_capacity(labels.len());
                 // The draft's decision at the first action's child, where
@@ -251,7 +255,7 @@ impl<G: Game> Builder<'_, G> {
                         });
                         if let Some(s) = sibling {
                             let (deals, sets) = (&self.draft.decisions[s].1, &self.draft.decisions[s].2);
-                            let sets = deals.iter().copied().zip(sets.iter().copied());
+                            let sets = deals.iter().copied().zip(sets.iter());
                             parents = parents.thin(self.game, sets, &mut self.info)?;
                         }
                     }
@@ -291,7 +295,7 @@ impl<G: Game> Builder<'_, G> {
         &mut self,
         deal: u32,
         state: G::State,
-        present: &Rc<Vec<u32>>,
+        present: &Rc<Deals>,
         label: String,
         parent: u32,
     ) -> Result<u32, SolveError> {
@@ -306,7 +310,7 @@ impl<G: Game> Builder<'_, G> {
         &mut self,
         deal: u32,
         state: G::State,
-        present: &Rc<Vec<u32>>,
+        present: &Rc<Deals>,
         label: String,
         parent: u32,
     ) -> Result<u32, SolveError> {
@@ -401,7 +405,7 @@ impl<G: Game> Builder<'_, G> {
     /// code reads private values: each deal `present` transplanted and run
     /// to the end, or, where that code is a showdown, as many as its
     /// players' strengths need ([`super::showdown`]).
-    fn deals_table(&mut self, id: u32, at: &G::State, present: &Rc<Vec<u32>>) -> Result<u32, SolveError> {
+    fn deals_table(&mut self, id: u32, at: &G::State, present: &Rc<Deals>) -> Result<u32, SolveError> {
         // A copy of `at` in `s`'s memory (no allocation per deal).
         let mut s = at.clone();
         let mut run = |b: &mut Self, d: u32| {
@@ -409,7 +413,13 @@ impl<G: Game> Builder<'_, G> {
             b.game.transplant(&mut s, &b.donors, d);
             Ok::<_, SolveError>((b.pays(id, &mut s)?, b.game.strengths(&s)))
         };
-        let first = run(self, present[0])?;
+        let Some(first_deal) = present.first() else {
+            return Err(refuse(format!(
+                "internal error, please report: no deal is present at {}",
+                self.draft.history(id)
+            )));
+        };
+        let first = run(self, first_deal)?;
         // A game gives strengths at every showdown or at none.
         self.strengths &= first.1.is_some();
         if self.strengths && !self.firsts.contains(&usize::MAX) {
@@ -418,9 +428,9 @@ impl<G: Game> Builder<'_, G> {
             let leaf = self.draft.history(id);
             let mut sets = take(&mut self.showdown_sets);
             let key = (Rc::as_ptr(present), self.firsts);
-            let deals = (&present[..], taken.each_ref().map(|(d, s)| (&d[..], &s[..])));
+            let deals = (&**present, taken.each_ref().map(|(d, s)| (&d[..], s)));
             if sets.fill(key, deals) {
-                let pays = showdown::showdown(&mut sets, deals, first, |i| run(self, present[i]), &leaf);
+                let pays = showdown::showdown(&mut sets, deals, (first_deal, first), |d| run(self, d), &leaf);
                 self.firsts.into_iter().zip(taken).for_each(|(f, (_, sets))| self.draft.decisions[f].2 = sets);
                 let table = pays.and_then(|pays| self.draft.outcome_table(id, present.clone(), sets.outcomes(), pays));
                 self.showdown_sets = sets;
@@ -430,7 +440,7 @@ impl<G: Game> Builder<'_, G> {
             self.firsts.into_iter().zip(taken).for_each(|(f, (_, sets))| self.draft.decisions[f].2 = sets);
         }
         let mut pays = Vec::with_capacity(present.len());
-        for (i, &d) in present.iter().enumerate() {
+        for (i, d) in present.iter().enumerate() {
             pays.push(if i == 0 { first.0 } else { run(self, d)?.0 });
         }
         self.draft.deals_table(id, present.clone(), pays.into_iter())
@@ -460,7 +470,7 @@ impl<G: Game> Builder<'_, G> {
         deal: u32,
         state: &G::State,
         at: &G::State,
-        present: &Rc<Vec<u32>>,
+        present: &Rc<Deals>,
         private: bool,
     ) -> Result<Outcomes, SolveError> {
         let game = self.game;
@@ -468,8 +478,8 @@ impl<G: Game> Builder<'_, G> {
         // Per outcome: its deals, the first's probability, and each
         // deal's once one differs from it.
         let (mut labels, mut lists, mut first, mut deals) = (Vec::new(), Lists::new(), Vec::new(), Vec::new());
-        // An outcome allows at most every deal present: sized once, not
-        // grown by doubling (the turn's river: 48 lists of 37,313 deals).
+        // An outcome's deals as a bit per deal present (the turn's river
+        // with every hand: 48 outcomes of 1.07M deals of 1.17M).
         let most = present.len();
         // An outcome's group, by its label (made once per label key where
         // the game gives one: the river's 44 outcomes a deal were a label
@@ -483,7 +493,7 @@ impl<G: Game> Builder<'_, G> {
             }
             let g = *group_of.entry(game.action_label(s, k)).or_insert_with_key(|label| {
                 labels.push(label.clone());
-                lists.push((Vec::with_capacity(most), p, None));
+                lists.push((Picked::new(most), p, None));
                 first.push((d, k));
                 labels.len() - 1
             });
@@ -492,13 +502,15 @@ impl<G: Game> Builder<'_, G> {
             }
             g
         };
-        let add = |d: u32, g: usize, p: f64, lists: &mut Lists| {
-            let (listed, prob, each) = &mut lists[g];
+        // Deal `d`, the `i`th present, allows outcome `g` with probability `p`.
+        let add = |i: usize, d: u32, g: usize, p: f64, lists: &mut Lists| {
+            let (picked, prob, each) = &mut lists[g];
             match each {
                 Some(each) => each.push((d, p)),
-                None if p == *prob => listed.push(d),
+                None if p == *prob => picked.pick(i),
                 None => {
-                    let mut all: Vec<(u32, f64)> = listed.iter().map(|&d| (d, *prob)).collect();
+                    let deals: Vec<u32> = present.iter().collect();
+                    let mut all: Vec<(u32, f64)> = picked.positions().map(|i| (deals[i], *prob)).collect();
                     all.push((d, p));
                     *each = Some(all);
                 }
@@ -506,7 +518,7 @@ impl<G: Game> Builder<'_, G> {
         };
         if private {
             let mut s = state.clone();
-            for &d in present.iter() {
+            for (i, d) in present.iter().enumerate() {
                 s.clone_from(state);
                 game.transplant(&mut s, &self.donors, d);
                 self.advanced += 1;
@@ -518,7 +530,7 @@ impl<G: Game> Builder<'_, G> {
                 game.chance_probs(&s, &mut self.probs);
                 for (k, p) in self.probs.iter().enumerate() {
                     let g = group(&s, d, k as u32, p.to_f64(), &mut lists);
-                    add(d, g, p.to_f64(), &mut lists);
+                    add(i, d, g, p.to_f64(), &mut lists);
                 }
                 if !self.probs.is_empty() {
                     deals.push(d);
@@ -528,21 +540,23 @@ impl<G: Game> Builder<'_, G> {
             game.chance_probs(at, &mut self.probs);
             // Each outcome's group, labelled once (made by the first deal's).
             let groups: Vec<usize> = match present.first() {
-                Some(&d) => {
+                Some(d) => {
                     (0..self.probs.len()).map(|k| group(at, d, k as u32, self.probs[k].to_f64(), &mut lists)).collect()
                 }
                 None => Vec::new(),
             };
-            for &d in present.iter() {
+            for (i, d) in present.iter().enumerate() {
                 for (p, &g) in self.probs.iter().zip(&groups) {
-                    add(d, g, p.to_f64(), &mut lists);
+                    add(i, d, g, p.to_f64(), &mut lists);
                 }
                 deals.push(d);
             }
             // Every deal allows every outcome: the representative goes on.
             first.iter_mut().for_each(|f: &mut (u32, u32)| f.0 = deal);
         }
-        let (allowed, present) = allowed(lists, &mut self.sets);
-        Ok(Outcomes { deals: Rc::new(deals), labels, allowed: Rc::new(allowed), present, first })
+        let (allowed, present_below) = allowed(lists, present, &mut self.sets);
+        // The deals at the node: those present, where each has an outcome.
+        let deals = if deals.len() == present.len() { present.clone() } else { Rc::new(deals.into()) };
+        Ok(Outcomes { deals, labels, allowed: Rc::new(allowed), present: present_below, first })
     }
 }

@@ -14,7 +14,7 @@ use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::draft::{Allowed, DealSets, Sets};
+use super::draft::{Allowed, DealSets, Deals, Picked, Sets};
 pub(super) use super::from_game::dealt::{deals, Parents};
 use super::game::PublicGame;
 
@@ -90,10 +90,10 @@ pub(super) type Item<S> = (u32, S, f64, String);
 /// it allows with their probability, and the first of them with the
 /// index of the outcome in that deal's list (the representative below).
 pub(super) struct Outcomes {
-    pub deals: Rc<Vec<u32>>,
+    pub deals: Rc<Deals>,
     pub labels: Vec<String>,
     pub allowed: Rc<Vec<Allowed>>,
-    pub present: Vec<Rc<Vec<u32>>>,
+    pub present: Vec<Rc<Deals>>,
     pub first: Vec<(u32, u32)>,
 }
 
@@ -143,7 +143,7 @@ impl<'p, S> Entries<'p, S> {
 /// outcomes by label, in order of first appearance: each group's items,
 /// the deals there, and per group the deals it allows with their
 /// probability.
-pub(super) fn by_label<S>(items: &[Item<S>]) -> (Vec<Vec<usize>>, Vec<u32>, Vec<Allowed>) {
+pub(super) fn by_label<S>(items: &[Item<S>]) -> (Vec<Vec<usize>>, Deals, Vec<Allowed>) {
     let mut group_of: FxHashMap<&str, usize> = FxHashMap::default();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -155,32 +155,38 @@ pub(super) fn by_label<S>(items: &[Item<S>]) -> (Vec<Vec<usize>>, Vec<u32>, Vec<
     }
     let mut deals: Vec<u32> = items.iter().map(|item| item.0).collect();
     deals.dedup();
+    let deals = deals.into();
     let outcomes =
         groups.iter().map(|g| Allowed::Each(g.iter().map(|&i| (items[i].0, items[i].2)).collect())).collect();
     (groups, deals, outcomes)
 }
 
 /// Per public outcome of a chance node in a representative walk, as it is
-/// met: its deals, the first's probability, and each deal's once one
-/// differs from it.
-pub(super) type Lists = Vec<(Vec<u32>, f64, Option<Vec<(u32, f64)>>)>;
+/// met: its deals (by position among the deals present), the first's
+/// probability, and each deal's once one differs from it.
+pub(super) type Lists = Vec<(Picked, f64, Option<Vec<(u32, f64)>>)>;
 
-/// The outcomes of `lists` as the draft keeps them, and per outcome the
-/// deals present below it: an outcome whose deals have one probability is
-/// that and the one shared list of its deals.
-pub(super) fn allowed(lists: Lists, sets: &mut FxHashSet<Rc<Vec<u32>>>) -> (Vec<Allowed>, Vec<Rc<Vec<u32>>>) {
+/// The outcomes of `lists` (of the deals `parent`) as the draft keeps
+/// them, and per outcome the deals present below it: an outcome whose
+/// deals have one probability is that and the one shared list of its
+/// deals.
+pub(super) fn allowed(
+    lists: Lists,
+    parent: &Rc<Deals>,
+    sets: &mut FxHashSet<Rc<Deals>>,
+) -> (Vec<Allowed>, Vec<Rc<Deals>>) {
     let (mut allowed, mut present) = (Vec::with_capacity(lists.len()), Vec::with_capacity(lists.len()));
-    for (listed, prob, each) in lists {
+    for (picked, prob, each) in lists {
         match each {
             None => {
-                let set = interned(sets, listed);
+                let set = interned(sets, picked.deals(parent));
                 allowed.push(Allowed::Same(prob, set.clone()));
                 present.push(set);
             }
             Some(mut each) => {
                 // Kept for the whole walk, so without the slack.
                 each.shrink_to_fit();
-                present.push(interned(sets, each.iter().map(|&(d, _)| d).collect()));
+                present.push(interned(sets, Rc::new(each.iter().map(|&(d, _)| d).collect::<Vec<u32>>().into())));
                 allowed.push(Allowed::Each(each));
             }
         }
@@ -190,12 +196,7 @@ pub(super) fn allowed(lists: Lists, sets: &mut FxHashSet<Rc<Vec<u32>>>) -> (Vec<
 
 /// The one shared list of these deals among `sets` (a walk's memos know
 /// lists by address, so each is kept once and alive).
-pub(super) fn interned(sets: &mut FxHashSet<Rc<Vec<u32>>>, deals: Vec<u32>) -> Rc<Vec<u32>> {
-    interned_rc(sets, Rc::new(deals))
-}
-
-/// [`interned`] of a list already shared.
-pub(super) fn interned_rc(sets: &mut FxHashSet<Rc<Vec<u32>>>, deals: Rc<Vec<u32>>) -> Rc<Vec<u32>> {
+pub(super) fn interned(sets: &mut FxHashSet<Rc<Deals>>, deals: Rc<Deals>) -> Rc<Deals> {
     match sets.get(&*deals) {
         Some(set) => set.clone(),
         None => {

@@ -219,7 +219,7 @@ impl Builder<'_> {
             .iter()
             .map(|group| Allowed::Each(group.iter().map(|&i| (items[i].0, items[i].2)).collect()))
             .collect();
-        self.draft.chance(id, Rc::new(entries.iter().map(|e| e.0).collect()), Rc::new(outcomes))?;
+        self.draft.chance(id, Rc::new(entries.iter().map(|e| e.0).collect::<Vec<u32>>().into()), Rc::new(outcomes))?;
         let mut kids = Vec::with_capacity(groups.len());
         for group in &groups {
             let (first_deal, first_node) = entries[entry_of[group[0]] as usize];

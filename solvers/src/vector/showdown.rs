@@ -17,6 +17,7 @@
 
 use std::cmp::Ordering;
 
+use super::draft::{Deals, SetIds};
 use super::infer::refuse;
 use crate::solver::SolveError;
 
@@ -32,17 +33,17 @@ use crate::solver::SolveError;
 #[derive(Default)]
 pub(super) struct Sets {
     /// What the lists were filled for (the caller's key), if filled.
-    key: Option<(*const Vec<u32>, [usize; 2])>,
+    key: Option<(*const Deals, [usize; 2])>,
     /// Per key filled so far, its least sets, span and runs (a few KB a
     /// key): the turn's lines of first moves reach each river card's
     /// showdowns again at new stakes, after other cards'.
     #[allow(clippy::type_complexity)]
-    filled: rustc_hash::FxHashMap<(*const Vec<u32>, [usize; 2]), ([u32; 2], [usize; 2], Vec<(u32, [u32; 2])>)>,
+    filled: rustc_hash::FxHashMap<(*const Deals, [usize; 2]), ([u32; 2], [usize; 2], Vec<(u32, [u32; 2])>)>,
     /// Per player, the least set of the deals present and the number of
     /// classes (from the least set to the most).
     least: [u32; 2],
     span: [usize; 2],
-    /// The deals (indices, with their classes, in order) whose runs meet
+    /// The deals (with their classes, in order) whose runs meet
     /// every class: each deal where a class of each player is met first,
     /// then each where one of either player is.
     runs: Vec<(u32, [u32; 2])>,
@@ -61,25 +62,25 @@ pub(super) struct Sets {
 static NEXT_OUTCOMES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// The deals present and, per player, its decision's deals and their sets.
-pub(super) type Decisions<'a> = (&'a [u32], [(&'a [u32], &'a [u32]); 2]);
+pub(super) type Decisions<'a> = (&'a Deals, [(&'a [u32], &'a SetIds); 2]);
 
-/// Calls `f` with each deal present's index and sets, in order; `false`
-/// when a deal present is not among a decision's.
-fn each_set((present, decisions): Decisions, mut f: impl FnMut(usize, [u32; 2])) -> bool {
+/// Calls `f` with each deal present and its sets, in order; `false` when
+/// a deal present is not among a decision's.
+fn each_set((present, decisions): Decisions, mut f: impl FnMut(u32, [u32; 2])) -> bool {
     // Both lists are in the deals' order: one pass. A decision's deals
     // `0..n` (every deal: the first moves') are its sets' indices.
     let every = decisions.map(|(deals, _)| deals.last().is_some_and(|&d| d as usize + 1 == deals.len()));
     if every == [true, true] {
         // Both read in place (the turn's showdowns below the first moves).
         let [(_, s0), (_, s1)] = decisions;
-        for (i, &d) in present.iter().enumerate() {
-            let (Some(&a), Some(&b)) = (s0.get(d as usize), s1.get(d as usize)) else { return false };
-            f(i, [a, b]);
+        for d in present.iter() {
+            let (Some(a), Some(b)) = (s0.get(d as usize), s1.get(d as usize)) else { return false };
+            f(d, [a, b]);
         }
         return true;
     }
     let mut at = [0usize; 2];
-    for (i, &d) in present.iter().enumerate() {
+    for d in present.iter() {
         let mut found = [0; 2];
         for (p, (deals, sets)) in decisions.iter().enumerate() {
             if every[p] {
@@ -89,10 +90,10 @@ fn each_set((present, decisions): Decisions, mut f: impl FnMut(usize, [u32; 2]))
                     at[p] += 1;
                 }
             }
-            let Some(&set) = sets.get(at[p]) else { return false };
+            let Some(set) = sets.get(at[p]) else { return false };
             found[p] = set;
         }
-        f(i, found);
+        f(d, found);
     }
     true
 }
@@ -101,7 +102,7 @@ impl Sets {
     /// The classes' span and the deals to run of `deals`, unless they were
     /// found last for `key`; `false` when a deal present is not among a
     /// decision's.
-    pub fn fill(&mut self, key: (*const Vec<u32>, [usize; 2]), deals: Decisions) -> bool {
+    pub fn fill(&mut self, key: (*const Deals, [usize; 2]), deals: Decisions) -> bool {
         if self.key == Some(key) {
             return true;
         }
@@ -116,7 +117,7 @@ impl Sets {
         }
         // The classes span the decisions' sets (a flat pass over each,
         // not over the deals present: every deal present is a decision's).
-        let span = deals.1.map(|(_, sets)| (sets.iter().min().copied(), sets.iter().max().copied()));
+        let span = deals.1.map(|(_, sets)| (sets.iter().min(), sets.iter().max()));
         let [(Some(l0), Some(m0)), (Some(l1), Some(m1))] = span else { return false };
         let least = [l0, l1];
         self.least = least;
@@ -129,16 +130,16 @@ impl Sets {
         let mut met = self.span.map(|n| vec![false; n]);
         let mut first = self.span.map(|n| vec![(u32::MAX, [0; 2]); n]);
         self.runs.clear();
-        let found = each_set(deals, |i, sets| {
+        let found = each_set(deals, |d, sets| {
             let classes = [0, 1].map(|p| sets[p] - least[p]);
             let [a, b] = classes.map(|c| c as usize);
             if !met[0][a] && !met[1][b] {
                 (met[0][a], met[1][b]) = (true, true);
-                self.runs.push((i as u32, classes));
+                self.runs.push((d, classes));
             }
             for (p, c) in [a, b].into_iter().enumerate() {
                 if first[p][c].0 == u32::MAX {
-                    first[p][c] = (i as u32, classes);
+                    first[p][c] = (d, classes);
                 }
             }
         });
@@ -168,10 +169,10 @@ impl Sets {
         self.outcomes_id = NEXT_OUTCOMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.first = [None; 3];
         let least = self.least;
-        each_set(deals, |i, sets| {
+        each_set(deals, |d, sets| {
             let [a, b] = [0, 1].map(|p| sets[p] - least[p]);
             let o = outcome(strength[0][a as usize].cmp(&strength[1][b as usize]));
-            self.first[o].get_or_insert((i as u32, [a, b]));
+            self.first[o].get_or_insert((d, [a, b]));
             self.outcomes.push(o as u8);
         });
         self.strength = strength;
@@ -184,20 +185,20 @@ pub(super) type Run = ([i64; 2], Option<[i64; 2]>);
 
 /// Each comparison outcome's pay, from the runs the deals `sets` (filled
 /// for `deals`) need: one per class of either player met first (`first`
-/// is the first deal's run), then one per comparison outcome not met yet;
-/// `run` runs the payoff's code for the deal at an index of the deals;
+/// is the first deal and its run), then one per comparison outcome not met
+/// yet; `run` runs the payoff's code for a deal;
 /// `leaf` names the leaf in errors. The deals' outcomes (an index of the
 /// pays each) are then [`Sets::outcomes`].
 pub(super) fn showdown(
     sets: &mut Sets,
     deals: Decisions,
-    first: Run,
-    mut run: impl FnMut(usize) -> Result<Run, SolveError>,
+    first: (u32, Run),
+    mut run: impl FnMut(u32) -> Result<Run, SolveError>,
     leaf: &str,
 ) -> Result<[Option<[i64; 2]>; 3], SolveError> {
     let mut met = Showdown { strength: sets.span.map(|n| vec![None; n]), pays: [None; 3], leaf };
-    for &(i, classes) in &sets.runs {
-        met.record(classes, if i == 0 { first } else { run(i as usize)? })?;
+    for &(d, classes) in &sets.runs {
+        met.record(classes, if d == first.0 { first.1 } else { run(d)? })?;
     }
     // Every class present is met: an outcome not met yet is run once, at
     // its first deal, in the deals' order.
@@ -206,8 +207,8 @@ pub(super) fn showdown(
     let mut firsts: Vec<(u32, [u32; 2])> =
         (0..3).filter(|&o| met.pays[o].is_none()).filter_map(|o| sets.first[o]).collect();
     firsts.sort_unstable();
-    for (i, classes) in firsts {
-        met.record(classes, run(i as usize)?)?;
+    for (d, classes) in firsts {
+        met.record(classes, run(d)?)?;
     }
     Ok(met.pays)
 }
@@ -262,7 +263,7 @@ fn internal(leaf: &str, what: &str) -> SolveError {
 
 #[cfg(test)]
 mod tests {
-    use super::Sets;
+    use super::{Deals, SetIds, Sets};
 
     /// The runs meet every class of both players, in the deals' order from
     /// the first: on every pair of 4 x 4 classes dealt in order (player
@@ -277,9 +278,11 @@ mod tests {
                 (0..4).flat_map(|i| (0..4).map(move |j| (i, j))).filter(|&p| Some(p) != missing).collect();
             let all: Vec<u32> = (0..pairs.len() as u32).collect();
             let sets = [pairs.iter().map(|p| 10 + p.0).collect::<Vec<u32>>(), pairs.iter().map(|p| 20 + p.1).collect()];
-            let deals = (&all[..], [(&all[..], &sets[0][..]), (&all[..], &sets[1][..])]);
+            let ids: [SetIds; 2] = sets.each_ref().map(|s| s.iter().copied().collect());
+            let present: Deals = all.clone().into();
+            let deals = (&present, [(&all[..], &ids[0]), (&all[..], &ids[1])]);
             let mut s = Sets::default();
-            assert!(s.fill((&all as *const Vec<u32>, [0, 1]), deals));
+            assert!(s.fill((&present as *const Deals, [0, 1]), deals));
             let runs: Vec<u32> = s.runs.iter().map(|r| r.0).collect();
             assert_eq!(runs[0], 0);
             assert!(runs.windows(2).all(|w| w[0] < w[1]), "{runs:?}");
@@ -304,20 +307,21 @@ mod tests {
         let pairs: Vec<(u32, u32)> = (0..3).flat_map(|i| (0..3).map(move |j| (i, j))).collect();
         let all: Vec<u32> = (0..pairs.len() as u32).collect();
         let sets = [pairs.iter().map(|p| p.0).collect::<Vec<u32>>(), pairs.iter().map(|p| p.1).collect()];
-        let decisions = [(&all[..], &sets[0][..]), (&all[..], &sets[1][..])];
-        let (a, b) = (vec![0, 4, 8], vec![1, 2, 5, 6]);
-        let fresh = |present: &Vec<u32>| {
+        let ids: [SetIds; 2] = sets.each_ref().map(|s| s.iter().copied().collect());
+        let decisions = [(&all[..], &ids[0]), (&all[..], &ids[1])];
+        let (a, b): (Deals, Deals) = (vec![0, 4, 8].into(), vec![1, 2, 5, 6].into());
+        let fresh = |present: &Deals| {
             let mut s = Sets::default();
-            assert!(s.fill((present as *const Vec<u32>, [0, 1]), (&present[..], decisions)));
+            assert!(s.fill((present as *const Deals, [0, 1]), (present, decisions)));
             s.runs.clone()
         };
         let mut s = Sets::default();
         for present in [&a, &b, &a, &b] {
-            assert!(s.fill((present as *const Vec<u32>, [0, 1]), (&present[..], decisions)));
+            assert!(s.fill((present as *const Deals, [0, 1]), (present, decisions)));
             assert_eq!(s.runs, fresh(present));
-            s.find_outcomes((&present[..], decisions), [vec![0, 1, 2], vec![0, 1, 2]]);
+            s.find_outcomes((present, decisions), [vec![0, 1, 2], vec![0, 1, 2]]);
             let want: Vec<u8> =
-                present.iter().map(|&d| super::outcome(pairs[d as usize].0.cmp(&pairs[d as usize].1)) as u8).collect();
+                present.iter().map(|d| super::outcome(pairs[d as usize].0.cmp(&pairs[d as usize].1)) as u8).collect();
             assert_eq!(s.outcomes().0, &want[..]);
         }
     }

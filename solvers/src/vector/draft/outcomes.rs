@@ -25,7 +25,8 @@ impl Draft {
         // Per (deals, outcomes) shared by chance nodes (a representative
         // walk's memo: the turn's river after each line), the outcomes
         // worked out at the first: the others' are copies.
-        let mut done: FxHashMap<(*const Vec<u32>, *const Vec<Allowed>), std::ops::Range<usize>> = FxHashMap::default();
+        let mut done: FxHashMap<(*const super::Deals, *const Vec<Allowed>), std::ops::Range<usize>> =
+            FxHashMap::default();
         for draft in &self.chances {
             let start = outcomes.len() as u32;
             let key = (Rc::as_ptr(&draft.deals), Rc::as_ptr(&draft.outcomes));
@@ -54,7 +55,7 @@ impl Draft {
                 let mut present = vec![false; self.deal_prob.len()];
                 allowed.deals().for_each(|d| present[d as usize] = true);
                 let fits = same
-                    && draft.deals.iter().all(|&d| {
+                    && draft.deals.iter().all(|d| {
                         let expected = (0..2).all(|p| ok[p][class_of[p][d as usize] as usize]);
                         expected == present[d as usize]
                     });

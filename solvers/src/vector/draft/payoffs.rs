@@ -43,7 +43,7 @@ impl Draft {
         // only which pairs win, tie and lose, which those three give, so a
         // table of other stakes with them has the same ranking (the turn's
         // showdowns on one river card: 11 stakes a pattern).
-        let mut shapes: FxHashMap<(*const Vec<u32>, *const u8, usize), u32> = FxHashMap::default();
+        let mut shapes: FxHashMap<(*const super::Deals, *const u8, usize), u32> = FxHashMap::default();
         // The deals' one probability, where they share it.
         let uniform = self.deal_prob.split_first().filter(|(w, rest)| rest.iter().all(|x| x == *w)).map(|(w, _)| *w);
         for &(_, table) in &self.leaves {
@@ -81,7 +81,7 @@ impl Draft {
                                 tie: if avg.len() == 3 { avg[1] } else { 0.0 },
                             },
                             _ => {
-                                let each = || deals.iter().zip(bytes.iter()).map(|(&d, &k)| (pair(d), avg[k as usize]));
+                                let each = || deals.iter().zip(bytes.iter()).map(|(d, &k)| (pair(d), avg[k as usize]));
                                 let payoff = form_of(each, n, &mut out, &mut interned);
                                 if let (Payoff::Showdown { ranking, .. }, true) = (payoff, increasing) {
                                     shapes.insert(key, ranking);
@@ -141,14 +141,14 @@ fn per_index<'t>(
     table: &'t Pays,
     deal_prob: &[f64],
     uniform: Option<f64>,
-) -> Option<(&'t Rc<Vec<u32>>, &'t Rc<[u8]>, Vec<f64>)> {
+) -> Option<(&'t Rc<super::Deals>, &'t Rc<[u8]>, Vec<f64>)> {
     let Pays::Deals { deals, values, index: Index::Bytes(bytes) } = table else { return None };
     let avg = |w: f64, pay: i64| (w * pay as f64) / w;
     if let Some(w) = uniform {
         return Some((deals, bytes, values.iter().map(|&pay| avg(w, pay)).collect()));
     }
     let mut each: Vec<Option<f64>> = vec![None; values.len()];
-    for (&d, &k) in deals.iter().zip(bytes.iter()) {
+    for (d, &k) in deals.iter().zip(bytes.iter()) {
         let v = avg(deal_prob[d as usize], values[k as usize]);
         match each[k as usize] {
             None => each[k as usize] = Some(v),

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use super::{Draft, Index, Pays};
+use super::{Deals, Draft, Index, Pays};
 
 /// Two showdown tables at different stakes whose deals win, tie and
 /// lose alike share one byte per deal, and each gives back its own
@@ -12,7 +12,7 @@ use super::{Draft, Index, Pays};
 #[test]
 fn tables_keep_a_byte_per_deal_and_share_alike_outcomes() {
     let mut draft = Draft::new(["a".into(), "b".into()], vec![0.25; 4]);
-    let deals = Rc::new(vec![0, 1, 2, 3]);
+    let deals = Rc::new(Deals::from(vec![0, 1, 2, 3]));
     let table = |draft: &mut Draft, stake: i64| {
         let pays = [stake, 0, -stake, stake].map(|p| [p, -p]);
         draft.deals_table(0, deals.clone(), pays.into_iter()).unwrap() as usize
@@ -25,7 +25,7 @@ fn tables_keep_a_byte_per_deal_and_share_alike_outcomes() {
     assert!(Rc::ptr_eq(&bytes(&draft.tables[small]), &bytes(&draft.tables[big])));
     assert_eq!(draft.tables[big].each().collect::<Vec<_>>(), [(0, 900), (1, 0), (2, -900), (3, 900)]);
     assert_eq!(draft.tables[small].each().collect::<Vec<_>>(), [(0, 50), (1, 0), (2, -50), (3, 50)]);
-    let many = Rc::new((0..300).collect::<Vec<u32>>());
+    let many = Rc::new(Deals::from((0..300).collect::<Vec<u32>>()));
     let wide = draft.deals_table(0, many, (0..300).map(|p| [p, -p])).unwrap() as usize;
     assert!(matches!(&draft.tables[wide], Pays::Deals { index: Index::Words(_), .. }));
     assert_eq!(draft.tables[wide].each().nth(299), Some((299, 299)));
@@ -50,7 +50,7 @@ fn payoffs_per_deal_equal_the_sums_per_pair_bit_for_bit() {
         }
     }
     let mut draft = Draft::new(["a".into(), "b".into()], prob);
-    let all = Rc::new((0..deals.len() as u32).collect::<Vec<u32>>());
+    let all = Rc::new(Deals::from((0..deals.len() as u32).collect::<Vec<u32>>()));
     let pay = |f: &dyn Fn(u32, u32) -> i64| deals.iter().map(|&(i, j)| f(i, j)).map(|p| [p, -p]).collect::<Vec<_>>();
     let tables =
         [pay(&|_, _| 0), pay(&|i, j| if i > j { 3 } else { -3 }), pay(&|i, j| 5 * i as i64 - 2 * j as i64 + 1)];
@@ -97,7 +97,8 @@ fn decision_sets_list_the_deals_and_refuse_other_moves() {
     [(0, 10), (1, 11), (3, 12)].into_iter().for_each(|(d, s)| listed.push(d, s, 2));
     assert_eq!(listed.deals, [0, 1, 3]);
     draft.decision_sets(id, 0, 2, listed, &Named).unwrap();
-    assert_eq!((draft.decisions[0].1.as_slice(), draft.decisions[0].2.as_slice()), (&[0, 1, 3][..], &[10, 11, 12][..]));
+    assert_eq!(draft.decisions[0].1.as_slice(), &[0, 1, 3]);
+    assert!(draft.decisions[0].2.iter().eq([10, 11, 12]));
     let id = draft.open(String::new(), super::NONE, true).unwrap();
     let mut in_order = DealSets::with_capacity(2);
     [(0, 20), (1, 21)].into_iter().for_each(|(d, s)| in_order.push(d, s, 2));
@@ -117,7 +118,7 @@ fn decision_sets_list_the_deals_and_refuse_other_moves() {
 #[test]
 fn outcome_tables_equal_listed_payoffs() {
     let mut draft = Draft::new(["a".into(), "b".into()], vec![0.2; 5]);
-    let deals = Rc::new(vec![0, 1, 2, 3, 4]);
+    let deals = Rc::new(Deals::from(vec![0, 1, 2, 3, 4]));
     let outcomes = [2u8, 1, 0, 2, 0];
     for pays in [[[-7, 7], [0, 0], [7, -7]], [[-3, 3], [3, -3], [3, -3]], [[-9, 9], [0, 0], [9, -9]]] {
         let listed = draft.deals_table(0, deals.clone(), outcomes.iter().map(|&o| pays[o as usize])).unwrap();
@@ -164,7 +165,7 @@ fn showdown_forms_shared_by_pattern_are_each_tables_own() {
     };
     let outcomes: Vec<u8> = deals.iter().map(outcome).collect();
     let class_of = [deals.iter().map(|d| d.0).collect(), deals.iter().map(|d| d.1).collect()];
-    let all = Rc::new((0..deals.len() as u32).collect::<Vec<u32>>());
+    let all = Rc::new(Deals::from((0..deals.len() as u32).collect::<Vec<u32>>()));
     let uniform = vec![1.0 / deals.len() as f64; deals.len()];
     let uneven: Vec<f64> = deals.iter().map(|&(i, j)| (1.0 + i as f64) / (7.0 + 3.0 * j as f64)).collect();
     // The third leaf pays a constant.

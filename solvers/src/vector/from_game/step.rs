@@ -8,7 +8,7 @@ use std::mem::take;
 
 use galac_runtime::game::{advance_out_of_line, Game, Node};
 
-use super::super::draft::NONE;
+use super::super::draft::{SetIds, NONE};
 use super::super::from_game_parts::{Ahead, Entries, Item, Parents, Step};
 use super::super::infer::refuse;
 use super::Builder;
@@ -30,7 +30,7 @@ pub(super) struct Follow {
     /// (those of this node's, too).
     pub deals: std::rc::Rc<Vec<u32>>,
     /// Per deal there, its set at the sibling.
-    pub sets: Vec<u32>,
+    pub sets: SetIds,
     /// Per set at the sibling: the set here and the moves offered (`NONE`
     /// until a deal of that set is advanced here).
     pub here: Vec<(u32, u32)>,
@@ -43,7 +43,7 @@ impl Follow {
         if self.deals.get(i) != Some(&deal) {
             return None;
         }
-        self.here.get(self.sets[i] as usize).copied().filter(|h| h.0 != NONE)
+        self.here.get(self.sets.get(i)? as usize).copied().filter(|h| h.0 != NONE)
     }
 
     /// The `i`th parent (`deal`) is at `set` here, offered `n` moves.
@@ -51,7 +51,7 @@ impl Follow {
         if self.deals.get(i) != Some(&deal) {
             return;
         }
-        let class = self.sets[i] as usize;
+        let Some(class) = self.sets.get(i).map(|s| s as usize) else { return };
         if self.here.len() <= class {
             self.here.resize(class + 1, (NONE, 0));
         }
