@@ -64,7 +64,7 @@ impl RecentCalls {
     /// A call on `args` begins (written over the oldest entry, whose
     /// buffer is reused, once all are in use).
     pub fn start(&mut self, args: &[Value]) {
-        let i = entry(&mut self.calls, &mut self.next);
+        let i = slot(&mut self.calls, &mut self.next, || Call { args: Vec::new(), result: None, steps: 0 });
         let call = &mut self.calls[i];
         call.result = None;
         call.args.clear();
@@ -193,14 +193,8 @@ impl<P> ChoiceMemo<P> {
 
     /// Keeps `choice` among the recent entries; its position there.
     fn put_recent(&mut self, values: Vec<Value>, chooser: u32, choice: &Rc<Choice<P>>) -> usize {
-        let entry = (values, chooser, choice.clone());
-        if self.recent.len() < RECENT {
-            self.recent.push(entry);
-            return self.recent.len() - 1;
-        }
-        let at = self.next;
-        self.recent[at] = entry;
-        self.next = (at + 1) % RECENT;
+        let at = slot(&mut self.recent, &mut self.next, || (Vec::new(), chooser, choice.clone()));
+        self.recent[at] = (values, chooser, choice.clone());
         at
     }
 }
@@ -213,12 +207,13 @@ fn key_words(slots: &[Value], reads: &MemoReads, chooser: u32, words: &mut Vec<u
     reads.reads.iter().for_each(|&r| slots[r as usize].encode(words));
 }
 
-/// The entry to write a call into: a new one while fewer than [`RECENT`]
-/// are in use, else the one written longest ago (its buffer reused).
-fn entry(calls: &mut Vec<Call>, next: &mut usize) -> usize {
-    if calls.len() < RECENT {
-        calls.push(Call { args: Vec::new(), result: None, steps: 0 });
-        return calls.len() - 1;
+/// The entry of `ring` to write into: a new one (`new()`) while fewer than
+/// [`RECENT`] are in use, else the one written longest ago (`next` then
+/// moves on), whose buffers the writer may reuse.
+fn slot<T>(ring: &mut Vec<T>, next: &mut usize, new: impl FnOnce() -> T) -> usize {
+    if ring.len() < RECENT {
+        ring.push(new());
+        return ring.len() - 1;
     }
     let i = *next;
     *next = (i + 1) % RECENT;
