@@ -20,6 +20,7 @@ pub mod notation;
 pub mod ops;
 pub mod params;
 pub mod rational;
+pub mod recent;
 pub mod rng;
 mod room;
 pub mod tree;

@@ -9,7 +9,7 @@ use galac_runtime::tree::{build, BuildOptions};
 
 use crate::compiled::{
     endless, endless_calls, equal_cells, filter_steps, line_count, listed_moves, outcomes_at_every_limit,
-    remembered_conjuncts, repeated_test,
+    remembered_calls, remembered_conjuncts, repeated_test,
 };
 use crate::repo_root;
 
@@ -93,6 +93,28 @@ fn step_limits_at_remembered_conjuncts_equal_the_interpreters() {
         String::from_utf8_lossy(&bytes).lines().position(|l| l.contains("!contains(held, e)")).expect("the test");
     let at = format!("remembered_conjuncts.gala:{}:", line + 1);
     assert!(outcomes.iter().any(|(_, e)| e.as_deref().is_some_and(|e| e.starts_with(&at))), "{outcomes:?}");
+    assert!(outcomes.iter().any(|(_, e)| e.is_none()), "{outcomes:?}");
+}
+
+/// Fns whose last calls generated code remembers (`galac_runtime::recent::Calls`),
+/// called again with the same arguments after more steps each time, so
+/// that at some limits a call recalled on one deal does not fit on a later
+/// one: at every limit both executions stop at the same step with the same
+/// message, some inside that fn on a later deal, and from some limit on
+/// build the same tree.
+#[test]
+fn step_limits_at_remembered_calls_equal_the_interpreters() {
+    let bytes = std::fs::read(repo_root().join("tests/codegen/remembered_calls.gala")).expect("game file");
+    let outcomes = outcomes_at_every_limit("remembered_calls.gala", &bytes, &remembered_calls::Family, &[], 1..80);
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    let first = lines.iter().position(|l| l.contains("fn upto(")).expect("upto") + 1;
+    let last = first + lines[first..].iter().position(|l| l.contains("fn ")).expect("the next fn");
+    let in_upto_later = |e: &str| {
+        let line: usize = e.split(':').nth(1).and_then(|l| l.parse().ok()).unwrap_or(0);
+        (first..=last).contains(&line) && !e.contains("in the play: nature: 0")
+    };
+    assert!(outcomes.iter().any(|(_, e)| e.as_deref().is_some_and(in_upto_later)), "{outcomes:?}");
     assert!(outcomes.iter().any(|(_, e)| e.is_none()), "{outcomes:?}");
 }
 

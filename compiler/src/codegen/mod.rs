@@ -258,6 +258,7 @@ fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
     let state_fields = e.state_fields();
     let state_defaults = e.state_defaults();
     let scratch_fields = e.scratch_fields();
+    let recent_fields = e.recent_fields();
     let deferred_impl = e.deferred_impl();
     let entry = ir.entry.0;
     quote! {
@@ -300,6 +301,13 @@ fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
             #scratch_fields
         }
 
+        /// The last calls of the fns whose calls are remembered
+        /// (`galac_runtime::recent::Calls`), one a fn.
+        #[derive(Default)]
+        struct Recent {
+            #recent_fields
+        }
+
         #deferred_impl
     }
 }
@@ -332,6 +340,7 @@ fn constructor(ir: &ir::Program) -> TokenStream {
             info: ::galac_runtime::game::GameInfo,
             labeler: ::galac_runtime::labels::Labeler,
             scratch: ::std::cell::RefCell<Scratch>,
+            recent: ::std::cell::RefCell<Recent>,
             step_limit: u64,
         }
 
@@ -354,6 +363,7 @@ fn constructor(ir: &ir::Program) -> TokenStream {
                     },
                     params,
                     scratch: ::std::default::Default::default(),
+                    recent: ::std::default::Default::default(),
                     step_limit,
                 }
             }

@@ -10,18 +10,13 @@
 use std::rc::Rc;
 
 use galac_runtime::ops;
+use galac_runtime::recent::slot;
 use galac_runtime::value::Dyn as Value;
 use galac_runtime::value::Encode;
 use rustc_hash::FxHashMap;
 
 use crate::ir;
 use crate::typeck::tast::{self, ChooseDomain};
-
-/// How many calls of a fn, or recent choices, are remembered by their
-/// values: a derivation's first moves alternate between a few (a deal's
-/// state at the root made again, then advanced to the other player's
-/// decision).
-const RECENT: usize = 4;
 
 /// A fn's last calls: each one's arguments, result and the steps it took.
 /// The same arguments give the same result in the same steps (the params
@@ -30,7 +25,7 @@ const RECENT: usize = 4;
 #[derive(Default)]
 pub(super) struct RecentCalls {
     calls: Vec<Call>,
-    /// The entry written after the last one once all `RECENT` are in use.
+    /// The entry written after the last one once all `galac_runtime::recent::RECENT` are in use.
     next: usize,
     /// The entry of the call running (its arguments recorded, its result
     /// not yet), if one is: a call inside it (recursion) is not remembered.
@@ -88,7 +83,7 @@ impl RecentCalls {
 /// function of those slots (fns are pure, the params fixed), so the same
 /// values give the same candidates in the same steps.
 ///
-/// The last [`RECENT`] entries found or made are found first by comparing
+/// The last [`RECENT`](galac_runtime::recent::RECENT) entries found or made are found first by comparing
 /// values (a derivation offers each deal the same few), the others by the
 /// values' words ([`Encode`], one-to-one over the values of each slot's
 /// type) in a table (a tree repeats its betting under every deal); a block
@@ -205,19 +200,6 @@ fn key_words(slots: &[Value], reads: &MemoReads, chooser: u32, words: &mut Vec<u
     words.clear();
     words.push(u64::from(chooser));
     reads.reads.iter().for_each(|&r| slots[r as usize].encode(words));
-}
-
-/// The entry of `ring` to write into: a new one (`new()`) while fewer than
-/// [`RECENT`] are in use, else the one written longest ago (`next` then
-/// moves on), whose buffers the writer may reuse.
-fn slot<T>(ring: &mut Vec<T>, next: &mut usize, new: impl FnOnce() -> T) -> usize {
-    if ring.len() < RECENT {
-        ring.push(new());
-        return ring.len() - 1;
-    }
-    let i = *next;
-    *next = (i + 1) % RECENT;
-    i
 }
 
 /// A choice's domain where it is a list value (not a range) with no

@@ -2,7 +2,7 @@
 //! each counting its steps as the interpreter does.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 use super::blocks::{check, may_fail, Carry};
 use super::emitter::{Ctx, Emitter};
@@ -96,7 +96,30 @@ fn inlines(f: &tast::Fn) -> bool {
     size(&f.body).is_some_and(|n| n <= INLINE_MAX_STMTS)
 }
 
+/// Whether a Gala fn's last calls are remembered ([`galac_runtime::recent::Calls`]):
+/// its arguments are plain values (compared as they are), its result a
+/// list (made again, it would be allocated again), and it is not inlined
+/// (so it loops or calls). A derivation's deals make the same calls of
+/// hold'em's `moves` at every deal of a public node (a million a node with
+/// every hand); the interpreter remembers every fn's (`interp::recent`).
+fn remembered(f: &tast::Fn) -> bool {
+    let plain = |t: &Ty| matches!(t, Ty::Int | Ty::Card | Ty::Bool | Ty::Player | Ty::Enum(..));
+    matches!(f.ret, Ty::List(_)) && f.locals[..f.n_params as usize].iter().all(|l| plain(&l.ty)) && !inlines(f)
+}
+
 impl Emitter<'_> {
+    /// The fields of the game's `Recent`: a fn's last calls for each fn
+    /// [`remembered`], named as the fn.
+    pub fn recent_fields(&self) -> TokenStream {
+        let fields = self.ir.fns.iter().enumerate().filter(|(_, f)| remembered(f)).map(|(i, f)| {
+            let name = self.fn_name(tast::FnId(i as u32));
+            let args = f.locals[..f.n_params as usize].iter().map(|l| self.ty(&l.ty));
+            let ret = self.ty(&f.ret);
+            quote!(#name: ::galac_runtime::recent::Calls<(#(#args,)*), #ret>,)
+        });
+        quote!(#(#fields)*)
+    }
+
     /// The body of a pure fn (structured statements over locals).
     pub(super) fn fn_block(&self, b: &tast::Block) -> TokenStream {
         self.fn_block_after(b, Vec::new())
@@ -213,13 +236,38 @@ impl Emitter<'_> {
             let body = self.fn_block(&f.body);
             let at = self.at(f.span);
             let inline = inlines(f).then(|| quote!(#[inline(always)]));
-            quote! {
+            let run = match remembered(f) {
+                true => format_ident!("{}_run", name),
+                false => name.clone(),
+            };
+            let fun = quote! {
                 #[allow(unused_mut, unused_variables, unreachable_code, clippy::all)]
                 #inline
-                fn #name(g: &Game, #(mut #params,)* steps: &mut u64) -> ::std::result::Result<#ret, ::galac_runtime::game::GameError> {
+                fn #run(g: &Game, #(mut #params,)* steps: &mut u64) -> ::std::result::Result<#ret, ::galac_runtime::game::GameError> {
                     #(#locals)*
                     #body
                     Err(::galac_runtime::game::GameError::Other { message: "a function ended without returning".into(), at: #at.into() })
+                }
+            };
+            if !remembered(f) {
+                return fun;
+            }
+            // A remembered call's steps taken again where they fit, else
+            // the body run (so it stops at the step limit where it would).
+            let args: Vec<proc_macro2::Ident> = (0..f.n_params).map(|k| self.local(k)).collect();
+            let types = f.locals[..f.n_params as usize].iter().map(|l| self.ty(&l.ty));
+            quote! {
+                #fun
+                #[allow(clippy::all)]
+                fn #name(g: &Game, #(#args: #types,)* steps: &mut u64) -> ::std::result::Result<#ret, ::galac_runtime::game::GameError> {
+                    let __args = (#(#args,)*);
+                    if let Some(r) = g.recent.borrow().#name.recall(&__args, steps) {
+                        return Ok(r);
+                    }
+                    let __before = *steps;
+                    let r = #run(g, #(#args,)* steps)?;
+                    g.recent.borrow_mut().#name.put(__args, r.clone(), __before - *steps);
+                    Ok(r)
                 }
             }
         });
