@@ -460,7 +460,7 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
 
             fn chance_probs(&self, _s: &State, out: &mut Vec<::galac_runtime::rational::Ratio>) {
                 out.clear();
-                out.extend_from_slice(self.scratch.borrow().odds.probs());
+                self.scratch.borrow().odds.probs_into(out);
             }
 
             fn payoffs<'a>(&self, s: &'a State, _: &'a mut Vec<i64>) -> &'a [i64] {

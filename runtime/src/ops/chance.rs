@@ -5,7 +5,7 @@
 
 use super::checked::{other, At};
 use crate::error::GameError;
-use crate::rational::{normalize, Ratio};
+use crate::rational::Ratio;
 
 /// The weights and probabilities of the current choice's candidates.
 #[derive(Clone, Debug, Default)]
@@ -63,26 +63,34 @@ impl Odds {
         self.probs.push(p);
     }
 
-    /// After the `n` candidates of a chance node over a domain: their
-    /// probabilities, proportional to the weights (uniform without).
-    #[inline]
-    pub fn finish_domain(&mut self, n: usize, at: impl At) -> Result<(), GameError> {
-        if self.weights.is_empty() {
-            self.weights.resize(n, 1);
-        }
-        normalize(&self.weights, &mut self.probs)
-            .ok_or_else(|| other("chance weights are too large to add up".into(), at))
-    }
-
-    /// [`Odds::finish_domain`] for odds kept with their node (the
-    /// interpreter's, a candidate each where one chance node deals every
-    /// hand): the probabilities are not made, only what makes them again
-    /// in [`Odds::probs_into`], the same values: nothing a candidate where
+    /// After the `n` candidates of a chance node over a domain, for odds
+    /// kept with their node (the interpreter's, a candidate each where one
+    /// chance node deals every hand): their probabilities, proportional to
+    /// the weights (uniform without), are not made, only what makes them
+    /// again in [`Odds::probs_into`] (`rational::normalize`'s values):
+    /// nothing a candidate where
     /// the weights are equal (or absent), else the weights and their total
     /// (8 bytes a candidate, not a 16-byte `Ratio`). The same errors.
     pub fn finish_domain_kept(&mut self, n: usize, at: impl At) -> Result<(), GameError> {
+        self.keep(n, true, at)
+    }
+
+    /// [`Odds::finish_domain_kept`] for odds used again at the next node
+    /// (generated code's scratch): the same, the buffers kept for it. A
+    /// chance node then holds no probability a candidate (with every hand
+    /// 16 bytes a deal, beside the candidates); [`Odds::probs_into`]
+    /// makes them when they are read.
+    pub fn finish_domain_reused(&mut self, n: usize, at: impl At) -> Result<(), GameError> {
+        self.keep(n, false, at)
+    }
+
+    /// [`Odds::finish_domain_kept`], letting the buffers go (`free`) or not.
+    fn keep(&mut self, n: usize, free: bool, at: impl At) -> Result<(), GameError> {
         let too_large = || other("chance weights are too large to add up".into(), at);
-        self.probs = Vec::new();
+        match free {
+            true => self.probs = Vec::new(),
+            false => self.probs.clear(),
+        }
         let Some(&first) = self.weights.first() else {
             let p = Ratio::new(1, n as u64).ok_or_else(too_large)?;
             self.kept = Some(Kept::Same(p, n));
@@ -91,10 +99,15 @@ impl Odds {
         let total = crate::rational::total(&self.weights).ok_or_else(too_large)?;
         self.kept = Some(if self.weights.iter().all(|&w| w == first) {
             let n = self.weights.len();
-            self.weights = Vec::new();
+            match free {
+                true => self.weights = Vec::new(),
+                false => self.weights.clear(),
+            }
             Kept::Same(Ratio::new(first, total).ok_or_else(too_large)?, n)
         } else {
-            self.weights.shrink_to_fit();
+            if free {
+                self.weights.shrink_to_fit();
+            }
             Kept::Weights(total)
         });
         Ok(())
@@ -115,7 +128,7 @@ impl Odds {
     }
 
     /// Appends the chance node's probabilities to `out` (none at a
-    /// decision), kept or not: the same as [`Odds::finish_domain`] makes.
+    /// decision): a table's, or a domain's as `rational::normalize` makes them.
     pub fn probs_into(&self, out: &mut Vec<Ratio>) {
         match self.kept {
             None => out.extend_from_slice(&self.probs),
@@ -139,32 +152,43 @@ pub fn no_choices(who: Option<&str>, at: impl At) -> GameError {
 mod tests {
     use super::{Odds, Ratio};
 
-    /// Odds kept with their node give back, by `probs_into`, the
-    /// probabilities `finish_domain` makes: uniform, equal weights and
-    /// unequal ones; and weights too large to add up fail alike.
+    /// Odds kept with their node, or reused from node to node, give back
+    /// by `probs_into` the probabilities `rational::normalize` makes of
+    /// their weights (uniform without): uniform, equal weights and unequal
+    /// ones, each node after the last on the reused odds; weights too
+    /// large to add up fail alike.
     #[test]
-    fn kept_odds_give_the_probabilities_finish_domain_makes() {
-        for weights in [vec![], vec![3, 3, 3], vec![1, 2, 3, 6]] {
+    fn kept_odds_give_the_normalized_probabilities() {
+        let mut reused = Odds::default();
+        for weights in [vec![], vec![3, 3, 3], vec![1, 2, 3, 6], vec![5, 5]] {
             let n = if weights.is_empty() { 4 } else { weights.len() };
-            let (mut made, mut kept) = (Odds::default(), Odds::default());
+            let mut want = Vec::new();
+            let all: Vec<u64> = if weights.is_empty() { vec![1; n] } else { weights.clone() };
+            crate::rational::normalize(&all, &mut want).unwrap();
+            let mut kept = Odds::default();
+            reused.clear();
             for &w in &weights {
-                made.weigh(w, "here").unwrap();
-                kept.weigh(w, "here").unwrap();
+                kept.weigh(w as i64, "here").unwrap();
+                reused.weigh(w as i64, "here").unwrap();
             }
-            made.finish_domain(n, "here").unwrap();
             kept.finish_domain_kept(n, "here").unwrap();
-            let mut out = vec![Ratio::ONE];
-            kept.probs_into(&mut out);
-            assert_eq!(out[1..], *made.probs(), "{weights:?}");
-            assert_eq!(out[0], Ratio::ONE);
+            reused.finish_domain_reused(n, "here").unwrap();
+            for odds in [&kept, &reused] {
+                let mut out = vec![Ratio::ONE];
+                odds.probs_into(&mut out);
+                assert_eq!(out[1..], *want, "{weights:?}");
+                assert_eq!(out[0], Ratio::ONE);
+            }
         }
-        let (mut made, mut kept) = (Odds::default(), Odds::default());
-        for odds in [&mut made, &mut kept] {
+        let (mut kept, mut reused) = (Odds::default(), Odds::default());
+        for odds in [&mut kept, &mut reused] {
             odds.weigh(i64::MAX, "here").unwrap();
             odds.weigh(i64::MAX, "here").unwrap();
             odds.weigh(i64::MAX, "here").unwrap();
         }
-        let (a, b) = (made.finish_domain(3, "here").unwrap_err(), kept.finish_domain_kept(3, "here").unwrap_err());
+        let (a, b) =
+            (kept.finish_domain_kept(3, "here").unwrap_err(), reused.finish_domain_reused(3, "here").unwrap_err());
         assert_eq!(a.to_string(), b.to_string());
+        assert!(a.to_string().ends_with("chance weights are too large to add up"), "{a}");
     }
 }

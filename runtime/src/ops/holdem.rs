@@ -371,7 +371,7 @@ fn bad_hand<T: Scalar>(cards: &[T], at: impl At) -> GameError {
 /// players' hands: probabilities proportional to those products are the
 /// distribution of (hand, hand) given the board, which dealing one hand by
 /// its weight and then the other from what is left is not. Both
-/// executions make their lists from these pairs.
+/// executions make their lists from these pairs ([`Pairs`]).
 pub fn deal_pairs(
     first: &[(Vec<i64>, i64)],
     second: &[(Vec<i64>, i64)],
@@ -380,26 +380,99 @@ pub fn deal_pairs(
     limit: u64,
     at: impl At,
 ) -> Result<Vec<(usize, usize, i64)>, GameError> {
-    let meets = |a: &[i64], b: &[i64]| a.iter().any(|c| b.contains(c));
-    let live = |hands: &[(Vec<i64>, i64)]| -> Vec<usize> {
-        (0..hands.len()).filter(|&i| !meets(&hands[i].0, board)).collect()
-    };
-    let (ones, twos) = (live(first), live(second));
-    // Counted before the list is made, so a deal too large fails at once.
-    let n = ones.iter().map(|&i| twos.iter().filter(|&&j| !meets(&first[i].0, &second[j].0)).count()).sum();
-    if n == 0 {
-        return Err(no_deal([(first.len(), ones.len()), (second.len(), twos.len())], at));
-    }
-    make_items(left, n, limit, at)?;
-    let mut out = Vec::with_capacity(n);
-    for &i in &ones {
-        for &j in &twos {
-            if !meets(&first[i].0, &second[j].0) {
-                out.push((i, j, mul(first[i].1, second[j].1, at)?));
+    let pairs = Pairs::new(first, second, board, left, limit, at)?;
+    let mut out = Vec::with_capacity(pairs.len());
+    out.extend(pairs.iter());
+    Ok(out)
+}
+
+/// The pairs [`deal_pairs`] lists, made one at a time: checked, counted
+/// and their steps taken at once when made (a weight's product that
+/// overflows fails then, as the list's making would), each made again by
+/// [`Pairs::iter`] without a list. Generated code's chance over
+/// `deal_hands` pushes each deal into its candidates
+/// ([`Pairs::deals`]), so that the deals are not also held as a list
+/// while they are copied (with every hand, 1.07M deals of 40 bytes).
+pub struct Pairs<'a, H> {
+    first: &'a [(H, i64)],
+    second: &'a [(H, i64)],
+    /// The hands of each range that share no card with the board.
+    live: [Vec<usize>; 2],
+    len: usize,
+}
+
+impl<'a, H: AsRef<[i64]>> Pairs<'a, H> {
+    pub fn new(
+        first: &'a [(H, i64)],
+        second: &'a [(H, i64)],
+        board: &[i64],
+        left: &mut u64,
+        limit: u64,
+        at: impl At,
+    ) -> Result<Self, GameError> {
+        let live = |hands: &[(H, i64)]| -> Vec<usize> {
+            (0..hands.len()).filter(|&i| !meets(hands[i].0.as_ref(), board)).collect()
+        };
+        let mut pairs = Pairs { first, second, live: [live(first), live(second)], len: 0 };
+        // Counted before any is made, so a deal too large fails at once;
+        // the first product that overflows fails after the steps, where
+        // the list's making met it.
+        let (mut len, mut overflow) = (0, None);
+        for (i, j) in pairs.indexes() {
+            len += 1;
+            if overflow.is_none() && first[i].1.checked_mul(second[j].1).is_none() {
+                overflow = Some((i, j));
             }
         }
+        pairs.len = len;
+        if pairs.len == 0 {
+            let [ones, twos] = &pairs.live;
+            return Err(no_deal([(first.len(), ones.len()), (second.len(), twos.len())], at));
+        }
+        make_items(left, pairs.len, limit, at)?;
+        if let Some((i, j)) = overflow {
+            mul(first[i].1, second[j].1, at)?;
+        }
+        Ok(pairs)
     }
-    Ok(out)
+
+    /// How many pairs.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Never: a deal of no pair fails in [`Pairs::new`].
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The indexes of the pairs, in order.
+    fn indexes(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let [ones, twos] = &self.live;
+        ones.iter().flat_map(move |&i| {
+            twos.iter()
+                .filter(move |&&j| !meets(self.first[i].0.as_ref(), self.second[j].0.as_ref()))
+                .map(move |&j| (i, j))
+        })
+    }
+
+    /// The pairs, in order: their indexes and the product of their
+    /// weights (none overflows: checked by [`Pairs::new`]).
+    pub fn iter(&self) -> impl Iterator<Item = (usize, usize, i64)> + '_ {
+        self.indexes().map(|(i, j)| (i, j, self.first[i].1.wrapping_mul(self.second[j].1)))
+    }
+}
+
+impl Pairs<'_, List<i64>> {
+    /// The deals as generated code holds them, in order.
+    pub fn deals(&self) -> impl Iterator<Item = Deal> + '_ {
+        self.iter().map(|(i, j, w)| (self.first[i].0.clone(), self.second[j].0.clone(), w))
+    }
+}
+
+/// Whether hands (or a hand and the board) share a card.
+fn meets(a: &[i64], b: &[i64]) -> bool {
+    a.iter().any(|c| b.contains(c))
 }
 
 /// Why [`deal_pairs`] deals no pair, from each range's hands and those of
@@ -428,7 +501,7 @@ pub type Deal = (List<i64>, List<i64>, i64);
 
 /// [`deal_pairs`] on typed ranges, as generated code holds them: the
 /// pairs made into the list in place (one allocation, no `Vec` of the
-/// deals copied into it: a list a deal's size more at the peak).
+/// pairs or the deals copied into it).
 pub fn deal_hands(
     first: &[(List<i64>, i64)],
     second: &[(List<i64>, i64)],
@@ -437,12 +510,8 @@ pub fn deal_hands(
     limit: u64,
     at: impl At,
 ) -> Result<List<Deal>, GameError> {
-    let cards = |r: &[(List<i64>, i64)]| -> Vec<(Vec<i64>, i64)> {
-        r.iter().map(|(h, w)| (h.as_slice().to_vec(), *w)).collect()
-    };
-    let pairs = deal_pairs(&cards(first), &cards(second), board, left, limit, at)?;
-    let deals = pairs.into_iter().map(|(i, j, w)| (first[i].0.clone(), second[j].0.clone(), w));
-    Ok(List::from_exact(deals.len(), deals))
+    let pairs = Pairs::new(first, second, board, left, limit, at)?;
+    Ok(List::from_exact(pairs.len(), pairs.deals()))
 }
 
 #[cfg(test)]

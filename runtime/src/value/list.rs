@@ -305,6 +305,13 @@ impl<T: Elem> PartialEq for List<T> {
 
 impl<T: Elem> Eq for List<T> {}
 
+/// A hand's cards as [`crate::ops::holdem::Pairs`] reads them, in either execution's form.
+impl<T: Elem> AsRef<[T]> for List<T> {
+    fn as_ref(&self) -> &[T] {
+        self.slice()
+    }
+}
+
 impl<T: Elem> PartialOrd for List<T> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))

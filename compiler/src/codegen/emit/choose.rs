@@ -53,6 +53,28 @@ impl Emitter<'_> {
                     prelude.extend(quote!(let #v = #xs;));
                     DomainPlan::Each(quote!(#v.clone()), quote!((#v.len() as u64)))
                 }
+                (ExprKind::Builtin(crate::typeck::builtins::Builtin::DealHands, args), _) => {
+                    // The deals made one at a time as the loop takes them,
+                    // not a list (`galac_runtime::ops::holdem::Pairs`): the
+                    // arguments in order, then the deal's checks and steps.
+                    let v = format_ident!("__xs{}", id);
+                    let a: Vec<proc_macro2::Ident> = (0..3u32).map(|k| format_ident!("__deal{}_{}", id, k)).collect();
+                    let (x0, x1, x2) = (self.expr(&args[0], ctx), self.expr(&args[1], ctx), self.expr(&args[2], ctx));
+                    let (a0, a1, a2) = (&a[0], &a[1], &a[2]);
+                    let at = self.at(e.span);
+                    prelude.extend(quote! {
+                        let (#a0, #a1, #a2) = (#x0, #x1, #x2);
+                        let #v = ::galac_runtime::ops::holdem::Pairs::new(
+                            ::galac_runtime::value::Items::items(&#a0),
+                            ::galac_runtime::value::Items::items(&#a1),
+                            ::galac_runtime::value::Items::items(&#a2),
+                            steps,
+                            g.step_limit,
+                            #at,
+                        )?;
+                    });
+                    DomainPlan::Each(quote!(#v.deals()), quote!((#v.len() as u64)))
+                }
                 _ => {
                     // An owned (shared, not copied) list: the body may change the state.
                     let (xs, v) = (self.expr(e, ctx), format_ident!("__xs{}", id));
@@ -143,7 +165,7 @@ impl Emitter<'_> {
         let ty = Literal::u32_suffixed(c.choice_ty);
         let collect = self.candidates(c, at);
         let finish_chance = match (&c.chooser, &c.domain) {
-            (None, ChooseDomain::Domain(_)) => quote!(sc.odds.finish_domain(__n, #at)?;),
+            (None, ChooseDomain::Domain(_)) => quote!(sc.odds.finish_domain_reused(__n, #at)?;),
             _ => quote!(),
         };
         // The chooser first, then the candidates (as the interpreter does).
@@ -247,8 +269,17 @@ impl Emitter<'_> {
         });
         let Some(f) = &c.filter else {
             self.bound.borrow_mut().clear();
+            // A list's candidates (and weights) are as many as its items,
+            // made already (or counted, `deal_hands`'s): room for them at
+            // once, not grown by doubling (with every hand, a million).
+            let listed = matches!(&d.kind, tast::DomainKind::Values(e) if matches!(e.ty, Ty::List(_)));
+            let reserve = listed.then(|| {
+                let size = Self::domain_size(&plan);
+                let weights = c.weight.is_some().then(|| quote!(sc.odds.reserve_weights((#size) as usize);));
+                quote!(sc.#field.reserve((#size) as usize); #weights)
+            });
             let looped = Self::domain_loop(&plan, quote!(#bind #weight sc.#field.push(__x.clone());));
-            return quote!({ #prelude #looped });
+            return quote!({ #prelude #reserve #looped });
         };
         // A candidate the filter rejects leaves the labelled block early,
         // after a step counted before its test. The filter's lookups that
