@@ -149,7 +149,7 @@ enum Role {
 fn module(ir: &ir::Program, locator: &SourceFile, arrays: Arrays, role: Role) -> Option<TokenStream> {
     let e = Emitter::new(ir, locator, arrays == Arrays::Fixed);
     let types = types(ir, &e);
-    let constructor = constructor(ir);
+    let constructor = constructor(ir, e.remembers_calls());
     let functions = e.functions();
     let (hook, family) = match role {
         Role::Whole(hook) => (hook, Some(family(ir, &e))),
@@ -258,7 +258,17 @@ fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
     let state_fields = e.state_fields();
     let state_defaults = e.state_defaults();
     let scratch_fields = e.scratch_fields();
-    let recent_fields = e.recent_fields();
+    let recent = e.remembers_calls().then(|| {
+        let fields = e.recent_fields();
+        quote! {
+            /// The last calls of the fns whose calls are remembered
+            /// (`galac_runtime::recent::Calls`), one a fn.
+            #[derive(Default)]
+            struct Recent {
+                #fields
+            }
+        }
+    });
     let deferred_impl = e.deferred_impl();
     let entry = ir.entry.0;
     quote! {
@@ -301,19 +311,14 @@ fn types(ir: &ir::Program, e: &Emitter) -> TokenStream {
             #scratch_fields
         }
 
-        /// The last calls of the fns whose calls are remembered
-        /// (`galac_runtime::recent::Calls`), one a fn.
-        #[derive(Default)]
-        struct Recent {
-            #recent_fields
-        }
+        #recent
 
         #deferred_impl
     }
 }
 
 /// `Game` and its constructor, with the labeler's names.
-fn constructor(ir: &ir::Program) -> TokenStream {
+fn constructor(ir: &ir::Program, remembers: bool) -> TokenStream {
     let name = Literal::string(&ir.name);
     let program = Literal::u64_suffixed(ir.fingerprint());
     let labeler = ir.labeler();
@@ -334,13 +339,17 @@ fn constructor(ir: &ir::Program) -> TokenStream {
         })
         .collect();
     let param_labels = settable().map(|(_, p)| Literal::string(&p.name));
+    let (recent, recent_init) = match remembers {
+        true => (quote!(recent: ::std::cell::RefCell<Recent>,), quote!(recent: ::std::default::Default::default(),)),
+        false => (quote!(), quote!()),
+    };
     quote! {
         pub struct Game {
             params: Params,
             info: ::galac_runtime::game::GameInfo,
             labeler: ::galac_runtime::labels::Labeler,
             scratch: ::std::cell::RefCell<Scratch>,
-            recent: ::std::cell::RefCell<Recent>,
+            #recent
             step_limit: u64,
         }
 
@@ -363,7 +372,7 @@ fn constructor(ir: &ir::Program) -> TokenStream {
                     },
                     params,
                     scratch: ::std::default::Default::default(),
-                    recent: ::std::default::Default::default(),
+                    #recent_init
                     step_limit,
                 }
             }

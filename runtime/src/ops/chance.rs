@@ -5,7 +5,7 @@
 
 use super::checked::{other, At};
 use crate::error::GameError;
-use crate::rational::Ratio;
+use crate::rational::{normalize, Ratio};
 
 /// The weights and probabilities of the current choice's candidates.
 #[derive(Clone, Debug, Default)]
@@ -16,6 +16,10 @@ pub struct Odds {
     /// made, made by [`Odds::probs_into`].
     kept: Option<Kept>,
 }
+
+/// The most candidates of a chance node whose probabilities
+/// [`Odds::finish_domain_reused`] makes at once.
+const MADE_UP_TO: usize = 4096;
 
 /// A domain's probabilities as [`Odds::finish_domain_kept`] keeps them.
 #[derive(Clone, Copy, Debug)]
@@ -76,12 +80,22 @@ impl Odds {
     }
 
     /// [`Odds::finish_domain_kept`] for odds used again at the next node
-    /// (generated code's scratch): the same, the buffers kept for it. A
-    /// chance node then holds no probability a candidate (with every hand
-    /// 16 bytes a deal, beside the candidates); [`Odds::probs_into`]
-    /// makes them when they are read.
+    /// (generated code's scratch), the buffers kept for it: over
+    /// [`MADE_UP_TO`] candidates a chance node holds no probability a
+    /// candidate (with every hand 16 bytes a deal, beside the candidates),
+    /// [`Odds::probs_into`] making them when they are read; up to it they
+    /// are made now, as reading them copies them (a fill made them again
+    /// at every read: Leduc's build took 0.7% more instructions).
+    #[inline]
     pub fn finish_domain_reused(&mut self, n: usize, at: impl At) -> Result<(), GameError> {
-        self.keep(n, false, at)
+        if n > MADE_UP_TO {
+            return self.keep(n, false, at);
+        }
+        if self.weights.is_empty() {
+            self.weights.resize(n, 1);
+        }
+        normalize(&self.weights, &mut self.probs)
+            .ok_or_else(|| other("chance weights are too large to add up".into(), at))
     }
 
     /// [`Odds::finish_domain_kept`], letting the buffers go (`free`) or not.
@@ -129,6 +143,7 @@ impl Odds {
 
     /// Appends the chance node's probabilities to `out` (none at a
     /// decision): a table's, or a domain's as `rational::normalize` makes them.
+    #[inline]
     pub fn probs_into(&self, out: &mut Vec<Ratio>) {
         match self.kept {
             None => out.extend_from_slice(&self.probs),
@@ -150,7 +165,7 @@ pub fn no_choices(who: Option<&str>, at: impl At) -> GameError {
 
 #[cfg(test)]
 mod tests {
-    use super::{Odds, Ratio};
+    use super::{Odds, Ratio, MADE_UP_TO};
 
     /// Odds kept with their node, or reused from node to node, give back
     /// by `probs_into` the probabilities `rational::normalize` makes of
@@ -160,7 +175,14 @@ mod tests {
     #[test]
     fn kept_odds_give_the_normalized_probabilities() {
         let mut reused = Odds::default();
-        for weights in [vec![], vec![3, 3, 3], vec![1, 2, 3, 6], vec![5, 5]] {
+        for weights in [
+            vec![],
+            vec![3, 3, 3],
+            vec![1, 2, 3, 6],
+            vec![5, 5],
+            vec![7; MADE_UP_TO + 1],
+            (1..=MADE_UP_TO as u64 + 2).collect(),
+        ] {
             let n = if weights.is_empty() { 4 } else { weights.len() };
             let mut want = Vec::new();
             let all: Vec<u64> = if weights.is_empty() { vec![1; n] } else { weights.clone() };

@@ -269,10 +269,14 @@ impl Emitter<'_> {
         });
         let Some(f) = &c.filter else {
             self.bound.borrow_mut().clear();
-            // A list's candidates (and weights) are as many as its items,
-            // made already (or counted, `deal_hands`'s): room for them at
-            // once, not grown by doubling (with every hand, a million).
-            let listed = matches!(&d.kind, tast::DomainKind::Values(e) if matches!(e.ty, Ty::List(_)));
+            // A chance over `deal_hands` has as many candidates (and
+            // weights) as deals, counted before they are made: room for
+            // them at once, not grown by doubling (with every hand, a
+            // million). Not over other lists: a few items, the same room
+            // from node to node.
+            let listed = c.chooser.is_none()
+                && matches!(&d.kind, tast::DomainKind::Values(e)
+                    if matches!(e.kind, ExprKind::Builtin(crate::typeck::builtins::Builtin::DealHands, _)));
             let reserve = listed.then(|| {
                 let size = Self::domain_size(&plan);
                 let weights = c.weight.is_some().then(|| quote!(sc.odds.reserve_weights((#size) as usize);));
