@@ -160,11 +160,13 @@ impl Interp {
             return Ok(None);
         }
         let Some(dealt) = self.deal_hands(e, &Env { vars: slots, locals: slots }, b) else { return Ok(None) };
-        let (first, second, pairs) = dealt?;
+        let dealt = dealt?;
+        let pairs = dealt.pairs(&mut b.left, b.limit, self.loc(e.span))?;
+        let [first, second] = &dealt.ranges;
         let mut rows = Rows::new(3, pairs.len());
         let hands =
             |rows: &mut Rows, range: &[Value]| -> Vec<u32> { range.iter().map(|h| rows.intern(&hand(h))).collect() };
-        let (firsts, seconds) = (hands(&mut rows, &first), hands(&mut rows, &second));
+        let (firsts, seconds) = (hands(&mut rows, first), hands(&mut rows, second));
         let tested = c.filter.is_some() || c.weight.is_some();
         if c.weight.is_some() {
             odds.reserve_weights(pairs.len());
@@ -172,7 +174,7 @@ impl Interp {
         // The last weight interned and its id: the ranges' weights repeat
         // (equal weights give one), so most deals need no lookup.
         let mut last_weight: Option<(i64, u32)> = None;
-        for (i, j, weight) in pairs {
+        for (i, j, weight) in pairs.iter() {
             let w = Value::Int(weight);
             if tested {
                 let deal = [hand(&first[i]), hand(&second[j]), w.clone()];

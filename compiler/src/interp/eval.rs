@@ -253,19 +253,12 @@ impl Interp {
         }
     }
 
-    /// `deal_hands(args)`'s two ranges (each a list of (hand, weight)) and
-    /// the pairs of their indices dealt, with the pairs' weights.
-    #[allow(clippy::type_complexity)]
-    fn deal_pairs(
-        &self,
-        args: &[Expr],
-        env: &Env,
-        b: &mut Budget,
-        span: Span,
-    ) -> Result<(std::rc::Rc<Vec<Value>>, std::rc::Rc<Vec<Value>>, Vec<(usize, usize, i64)>), GameError> {
+    /// `deal_hands(args)`'s two ranges (each a list of (hand, weight)),
+    /// each also as (cards, weight) pairs, the form
+    /// `ops::holdem::Pairs` reads, and the board.
+    fn deal_args(&self, args: &[Expr], env: &Env, b: &mut Budget) -> Result<DealArgs, GameError> {
         let (first, second) = (self.seq(&args[0], env, b)?, self.seq(&args[1], env, b)?);
         let board: Vec<i64> = self.seq(&args[2], env, b)?.iter().map(Scalar::int).collect();
-        // Each range as (cards, weight) pairs, the form `deal_pairs` reads.
         let hands = |r: &[Value]| -> Vec<(Vec<i64>, i64)> {
             r.iter()
                 .map(|h| match h {
@@ -276,22 +269,16 @@ impl Interp {
                 })
                 .collect()
         };
-        let pairs = ops::deal_pairs(&hands(&first), &hands(&second), &board, &mut b.left, b.limit, self.loc(span))?;
-        Ok((first, second, pairs))
+        let hands = [hands(&first), hands(&second)];
+        Ok(DealArgs { ranges: [first, second], hands, board })
     }
 
-    /// Where `e` is a call of `deal_hands`: its two ranges and the pairs
-    /// of their entries dealt with their weights ([`Interp::deal_pairs`]),
-    /// so that a chance over it makes no tuple per deal; else `None`.
-    #[allow(clippy::type_complexity)]
-    pub fn deal_hands(
-        &self,
-        e: &Expr,
-        env: &Env,
-        b: &mut Budget,
-    ) -> Option<Result<(std::rc::Rc<Vec<Value>>, std::rc::Rc<Vec<Value>>, Vec<(usize, usize, i64)>), GameError>> {
+    /// Where `e` is a call of `deal_hands`: its arguments ([`DealArgs`]),
+    /// so that a chance over it makes no tuple per deal (nor a list of
+    /// the pairs: they are made one at a time); else `None`.
+    pub fn deal_hands(&self, e: &Expr, env: &Env, b: &mut Budget) -> Option<Result<DealArgs, GameError>> {
         let ExprKind::Builtin(Builtin::DealHands, args) = &e.kind else { return None };
-        Some(self.deal_pairs(args, env, b, e.span))
+        Some(self.deal_args(args, env, b))
     }
 
     fn builtin(&self, bi: Builtin, args: &[Expr], env: &Env, b: &mut Budget, span: Span) -> Result<Value, GameError> {
@@ -355,10 +342,12 @@ impl Interp {
             Deck52 => ints(ops::deck52(&mut b.left, b.limit, at)?.as_slice().to_vec()),
             HandRank => Value::Int(ops::hand_rank(&self.seq(&args[0], env, b)?, at)?),
             DealHands => {
-                let (first, second, pairs) = self.deal_pairs(args, env, b, span)?;
+                let d = self.deal_args(args, env, b)?;
+                let pairs = d.pairs(&mut b.left, b.limit, at)?;
+                let [first, second] = &d.ranges;
                 Value::seq(
                     pairs
-                        .into_iter()
+                        .iter()
                         .map(|(i, j, w)| Value::seq(vec![hand(&first[i]), hand(&second[j]), Value::Int(w)]))
                         .collect(),
                 )
@@ -593,5 +582,27 @@ pub(super) fn hand(entry: &Value) -> Value {
     match entry {
         Value::Seq(parts) => parts[0].clone(),
         Value::Int(_) => Value::Int(0),
+    }
+}
+
+/// `deal_hands`' arguments as the interpreter reads them
+/// ([`Interp::deal_hands`]): the two ranges as values (each entry a
+/// (hand, weight)), each as (cards, weight) pairs, and the board.
+pub struct DealArgs {
+    pub ranges: [std::rc::Rc<Vec<Value>>; 2],
+    hands: [Vec<(Vec<i64>, i64)>; 2],
+    board: Vec<i64>,
+}
+
+impl DealArgs {
+    /// The pairs dealt (their indexes in the ranges and their weights),
+    /// checked, counted and their steps taken, made one at a time.
+    pub fn pairs(
+        &self,
+        left: &mut u64,
+        limit: u64,
+        at: impl ops::At,
+    ) -> Result<ops::holdem::Pairs<'_, Vec<i64>>, GameError> {
+        ops::holdem::Pairs::new(&self.hands[0], &self.hands[1], &self.board, left, limit, at)
     }
 }

@@ -370,29 +370,15 @@ fn bad_hand<T: Scalar>(cards: &[T], at: impl At) -> GameError {
 /// order of `first`, then of `second`. This is the joint deal of two
 /// players' hands: probabilities proportional to those products are the
 /// distribution of (hand, hand) given the board, which dealing one hand by
-/// its weight and then the other from what is left is not. Both
-/// executions make their lists from these pairs ([`Pairs`]).
-pub fn deal_pairs(
-    first: &[(Vec<i64>, i64)],
-    second: &[(Vec<i64>, i64)],
-    board: &[i64],
-    left: &mut u64,
-    limit: u64,
-    at: impl At,
-) -> Result<Vec<(usize, usize, i64)>, GameError> {
-    let pairs = Pairs::new(first, second, board, left, limit, at)?;
-    let mut out = Vec::with_capacity(pairs.len());
-    out.extend(pairs.iter());
-    Ok(out)
-}
-
-/// The pairs [`deal_pairs`] lists, made one at a time: checked, counted
-/// and their steps taken at once when made (a weight's product that
-/// overflows fails then, as the list's making would), each made again by
-/// [`Pairs::iter`] without a list. Generated code's chance over
-/// `deal_hands` pushes each deal into its candidates
-/// ([`Pairs::deals`]), so that the deals are not also held as a list
-/// while they are copied (with every hand, 1.07M deals of 40 bytes).
+/// its weight and then the other from what is left is not.
+///
+/// Checked, counted and their steps taken at once when made (the first
+/// weight's product that overflows fails after the steps), then made one
+/// at a time by [`Pairs::iter`], without a list: both executions' chance
+/// over `deal_hands` make their candidates from them (the interpreter's
+/// rows, generated code's tuples by [`Pairs::deals`]), so that the pairs
+/// are not also held as a list (with every hand, 1.07M pairs of 24 bytes;
+/// generated code's deals of 40).
 pub struct Pairs<'a, H> {
     first: &'a [(H, i64)],
     second: &'a [(H, i64)],
@@ -475,7 +461,7 @@ fn meets(a: &[i64], b: &[i64]) -> bool {
     a.iter().any(|c| b.contains(c))
 }
 
-/// Why [`deal_pairs`] deals no pair, from each range's hands and those of
+/// Why [`Pairs::new`] deals no pair, from each range's hands and those of
 /// them that share no card with the board: a range is empty, or every hand
 /// of one meets the board, or every pair shares a card. A deal of nothing
 /// would leave the game no first move; said here, in the ranges' terms.
@@ -499,7 +485,7 @@ fn no_deal(ranges: [(usize, usize); 2], at: impl At) -> GameError {
 /// One dealt pair of hands and its weight, as generated code holds it.
 pub type Deal = (List<i64>, List<i64>, i64);
 
-/// [`deal_pairs`] on typed ranges, as generated code holds them: the
+/// [`Pairs`] on typed ranges, as generated code holds them: the
 /// pairs made into the list in place (one allocation, no `Vec` of the
 /// pairs or the deals copied into it).
 pub fn deal_hands(

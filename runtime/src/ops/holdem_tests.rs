@@ -151,11 +151,18 @@ fn hands_are_dealt_jointly_with_card_removal() {
     let second = [h(1, 6, 5), h(2, 7, 1), h(8, 9, 4)];
     let board = [card(5)];
     let mut left = 100;
-    let pairs = deal_pairs(&first, &second, &board, &mut left, 100, AT).expect("deal");
+    let pairs: Vec<_> = Pairs::new(&first, &second, &board, &mut left, 100, AT).expect("deal").iter().collect();
     assert_eq!(pairs, [(0, 1, 2), (0, 2, 8), (1, 0, 5), (1, 2, 4)]);
     assert_eq!(left, 96);
     let mut few = 3;
-    assert!(deal_pairs(&first, &second, &board, &mut few, 3, AT).is_err());
+    assert!(Pairs::new(&first, &second, &board, &mut few, 3, AT).is_err());
+    // A product of weights that overflows fails after the steps are taken,
+    // as the list's making met it.
+    let (big, two) = ([h(0, 1, i64::MAX)], [h(2, 3, 1), h(4, 6, 2)]);
+    let mut left = 100;
+    let e = Pairs::new(&big, &two, &[], &mut left, 100, AT).err().expect("an overflow");
+    assert!(e.to_string().contains("overflow"), "{e}");
+    assert_eq!(left, 98);
 }
 
 /// A deal of no pair is an error that says why, in the ranges' terms: an
@@ -166,7 +173,7 @@ fn a_deal_of_no_pair_says_why() {
     let h = |a: usize, b: usize| (vec![card(a), card(b)], 1);
     let why = |first: &[(Vec<i64>, i64)], second: &[(Vec<i64>, i64)]| {
         let mut left = 100;
-        deal_pairs(first, second, &[card(5)], &mut left, 100, AT).unwrap_err().to_string()
+        Pairs::new(first, second, &[card(5)], &mut left, 100, AT).err().expect("no pair").to_string()
     };
     assert!(why(&[], &[h(0, 1)]).contains("first range has no hand"));
     assert!(why(&[h(0, 1)], &[]).contains("second range has no hand"));

@@ -17,7 +17,7 @@ pub use checked::{
     player_number, range_end, range_list_end, read_cells, rem, repeat_array, repeat_count, sorted, step, step_limit,
     steps, steps_fit, steps_of, sub, At, MAX_PLAYERS, STEP,
 };
-pub use holdem::{deal_hands, deal_pairs, deck52, hand_rank};
+pub use holdem::{deal_hands, deck52, hand_rank};
 pub use lists::{
     combination_size, combinations, combinations_list, contains, count, count2d, counted, equality_cells,
     for_each_combination, pushed, removed, sum,

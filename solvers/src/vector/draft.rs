@@ -12,11 +12,13 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 mod allowed;
+mod deal_probs;
 mod deal_sets;
 mod deals;
 mod outcomes;
 mod payoffs;
 pub use allowed::Allowed;
+pub(super) use deal_probs::DealProbs;
 pub(super) use deal_sets::{DealSets, SetIds};
 pub(super) use deals::{Deals, Picked};
 
@@ -91,7 +93,7 @@ impl Pays {
 pub(super) struct Draft {
     pub player_names: [String; 2],
     /// Per deal: its probability.
-    pub deal_prob: Vec<f64>,
+    pub deal_prob: DealProbs,
     pub nodes: Vec<PublicNode>,
     pub child_ids: Vec<u32>,
     pub labels: Vec<String>,
@@ -127,7 +129,7 @@ pub(super) struct Draft {
 pub(super) type Finished = (PublicGame, Vec<(u32, Vec<(u32, u32)>)>);
 
 impl Draft {
-    pub fn new(player_names: [String; 2], deal_prob: Vec<f64>) -> Draft {
+    pub fn new(player_names: [String; 2], deal_prob: DealProbs) -> Draft {
         Draft {
             player_names,
             deal_prob,
@@ -545,7 +547,7 @@ impl Draft {
         let (mut dealt, mut single) = (vec![0u64; (n[0] * n[1]).div_ceil(64)], true);
         for d in 0..n_deals {
             let k = pair(d);
-            joint[k] += self.deal_prob[d];
+            joint[k] += self.deal_prob.get(d);
             single &= dealt[k / 64] & (1 << (k % 64)) == 0;
             dealt[k / 64] |= 1 << (k % 64);
         }

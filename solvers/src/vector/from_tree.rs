@@ -84,7 +84,7 @@ pub fn from_tree(tree: &Tree) -> Result<FromTree, SolveError> {
         )));
     }
     // The deals: the paths through the chance nodes above the first decision.
-    let (mut deals, mut deal_prob) = (Vec::new(), Vec::new());
+    let (mut deals, mut deal_prob) = (Vec::new(), super::draft::DealProbs::default());
     let mut stack = vec![(0u32, 1.0f64)];
     while let Some((node, prob)) = stack.pop() {
         if tree.node(NodeId(node)) == NodeView::Chance {

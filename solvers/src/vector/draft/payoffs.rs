@@ -45,7 +45,7 @@ impl Draft {
         // showdowns on one river card: 11 stakes a pattern).
         let mut shapes: FxHashMap<(*const super::Deals, *const u8, usize), u32> = FxHashMap::default();
         // The deals' one probability, where they share it.
-        let uniform = self.deal_prob.split_first().filter(|(w, rest)| rest.iter().all(|x| x == *w)).map(|(w, _)| *w);
+        let uniform = self.deal_prob.uniform();
         for &(_, table) in &self.leaves {
             let (payoffs, _, matrix) = &mut out;
             match form[table as usize] {
@@ -93,7 +93,7 @@ impl Draft {
                     (None, _) => {
                         let each = || {
                             table.each().map(|(deal, pay)| {
-                                let w = self.deal_prob[deal as usize];
+                                let w = self.deal_prob.get(deal as usize);
                                 (pair(deal), (w * pay as f64) / w)
                             })
                         };
@@ -109,7 +109,7 @@ impl Draft {
                     if mass[k] == 0.0 {
                         pairs.push(k as u32);
                     }
-                    let w = self.deal_prob[deal as usize];
+                    let w = self.deal_prob.get(deal as usize);
                     avg[k] += w * pay as f64;
                     mass[k] += w;
                 }
@@ -139,7 +139,7 @@ impl Draft {
 #[allow(clippy::type_complexity)]
 fn per_index<'t>(
     table: &'t Pays,
-    deal_prob: &[f64],
+    deal_prob: &super::DealProbs,
     uniform: Option<f64>,
 ) -> Option<(&'t Rc<super::Deals>, &'t Rc<[u8]>, Vec<f64>)> {
     let Pays::Deals { deals, values, index: Index::Bytes(bytes) } = table else { return None };
@@ -149,7 +149,7 @@ fn per_index<'t>(
     }
     let mut each: Vec<Option<f64>> = vec![None; values.len()];
     for (d, &k) in deals.iter().zip(bytes.iter()) {
-        let v = avg(deal_prob[d as usize], values[k as usize]);
+        let v = avg(deal_prob.get(d as usize), values[k as usize]);
         match each[k as usize] {
             None => each[k as usize] = Some(v),
             Some(was) if was.to_bits() == v.to_bits() => {}

@@ -11,7 +11,7 @@ use super::{Deals, Draft, Index, Pays};
 /// payoffs; a table of more than 256 amounts keeps a word per deal.
 #[test]
 fn tables_keep_a_byte_per_deal_and_share_alike_outcomes() {
-    let mut draft = Draft::new(["a".into(), "b".into()], vec![0.25; 4]);
+    let mut draft = Draft::new(["a".into(), "b".into()], vec![0.25; 4].into());
     let deals = Rc::new(Deals::from(vec![0, 1, 2, 3]));
     let table = |draft: &mut Draft, stake: i64| {
         let pays = [stake, 0, -stake, stake].map(|p| [p, -p]);
@@ -49,7 +49,7 @@ fn payoffs_per_deal_equal_the_sums_per_pair_bit_for_bit() {
             }
         }
     }
-    let mut draft = Draft::new(["a".into(), "b".into()], prob);
+    let mut draft = Draft::new(["a".into(), "b".into()], prob.into());
     let all = Rc::new(Deals::from((0..deals.len() as u32).collect::<Vec<u32>>()));
     let pay = |f: &dyn Fn(u32, u32) -> i64| deals.iter().map(|&(i, j)| f(i, j)).map(|p| [p, -p]).collect::<Vec<_>>();
     let tables =
@@ -91,7 +91,7 @@ fn decision_sets_list_the_deals_and_refuse_other_moves() {
             0
         }
     }
-    let mut draft = Draft::new(["a".into(), "b".into()], vec![0.25; 4]);
+    let mut draft = Draft::new(["a".into(), "b".into()], vec![0.25; 4].into());
     let id = draft.open(String::new(), super::NONE, true).unwrap();
     let mut listed = DealSets::with_capacity(4);
     [(0, 10), (1, 11), (3, 12)].into_iter().for_each(|(d, s)| listed.push(d, s, 2));
@@ -117,7 +117,7 @@ fn decision_sets_list_the_deals_and_refuse_other_moves() {
 /// last table's but rank otherwise (the last bytes are not taken).
 #[test]
 fn outcome_tables_equal_listed_payoffs() {
-    let mut draft = Draft::new(["a".into(), "b".into()], vec![0.2; 5]);
+    let mut draft = Draft::new(["a".into(), "b".into()], vec![0.2; 5].into());
     let deals = Rc::new(Deals::from(vec![0, 1, 2, 3, 4]));
     let outcomes = [2u8, 1, 0, 2, 0];
     for pays in [[[-7, 7], [0, 0], [7, -7]], [[-3, 3], [3, -3], [3, -3]], [[-9, 9], [0, 0], [9, -9]]] {
@@ -184,7 +184,7 @@ fn showdown_forms_shared_by_pattern_are_each_tables_own() {
         }
     };
     for prob in [uniform, uneven] {
-        let mut shared = Draft::new(["a".into(), "b".into()], prob.clone());
+        let mut shared = Draft::new(["a".into(), "b".into()], prob.clone().into());
         leaves(&mut shared, &stakes.into_iter().enumerate().collect::<Vec<_>>());
         let (payoffs, rankings, _) = shared.payoffs(&class_of, [3, 3], true);
         // With several probabilities, (w * pay) / w is not always pay: some
@@ -192,7 +192,7 @@ fn showdown_forms_shared_by_pattern_are_each_tables_own() {
         let several = prob.iter().any(|&w| w != prob[0]);
         assert!(several || rankings.len() == 1, "one ranking for the tables of one pattern");
         for (k, &stake) in stakes.iter().enumerate() {
-            let mut alone = Draft::new(["a".into(), "b".into()], prob.clone());
+            let mut alone = Draft::new(["a".into(), "b".into()], prob.clone().into());
             leaves(&mut alone, &[(k, stake)]);
             let (own, own_rankings, _) = alone.payoffs(&class_of, [3, 3], true);
             match (payoffs[k], own[0]) {

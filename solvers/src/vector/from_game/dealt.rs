@@ -14,7 +14,7 @@ use galac_runtime::game::{advance_out_of_line, Game, GameError, Held, Node};
 use galac_runtime::info::InfoInterner;
 use galac_runtime::rational::Ratio;
 
-use super::super::draft::NONE;
+use super::super::draft::{DealProbs, NONE};
 use crate::solver::SolveError;
 
 /// The deals, in the order of their paths through the chance nodes above
@@ -74,7 +74,7 @@ impl<S> Dealt<S> {
 }
 
 /// The deals with their probabilities ([`deals`]).
-pub(in super::super) type Deals<S> = (Parents<S>, Vec<f64>);
+pub(in super::super) type Deals<S> = (Parents<S>, DealProbs);
 
 /// [`Game::apply`] of outcome `k` to a copy of a chance node's state,
 /// from its candidates `held` apart if the game held them.
@@ -113,7 +113,7 @@ struct Frame<S> {
 /// a deal (not at a chance node) from a chance node further down, unless
 /// the game tells that none follows ([`Game::chance_may_follow`]).
 pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Result<Deals<G::State>, SolveError> {
-    let (mut chances, mut deal_prob) = (Vec::<Option<(G::State, Option<Held>)>>::new(), Vec::new());
+    let (mut chances, mut deal_prob) = (Vec::<Option<(G::State, Option<Held>)>>::new(), DealProbs::default());
     let mut dealt = Dealt { chances: Vec::new(), runs: Vec::new(), len: 0 };
     let root = game.root()?;
     let mut at = root.clone();
@@ -122,7 +122,7 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
         info.truncate(start);
         return Ok((
             Parents::Dealt(Dealt { chances: vec![(root, None)], runs: vec![[0, 0, NONE]], len: 1 }),
-            vec![1.0],
+            DealProbs::Same(1.0, 1),
         ));
     }
     // The outcomes' probabilities as the draft keeps them (the game's
@@ -207,7 +207,7 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
 /// after its `advance`, and wait on the stack as deltas too (the hold'em
 /// spots deal both hands in one chance node: a state per deal).
 fn deals_as_states<G: Game>(game: &G, info: &mut InfoInterner) -> Result<Deals<G::State>, SolveError> {
-    let (mut deals, mut deal_prob) = (Vec::<(u32, G::State)>::new(), Vec::new());
+    let (mut deals, mut deal_prob) = (Vec::<(u32, G::State)>::new(), DealProbs::default());
     let mut probs = Vec::new();
     let root = game.root()?;
     let mut stack = vec![(Rc::new(root.clone()), root, 1.0f64)];
