@@ -3,6 +3,7 @@
 //! the compiled code is tested against.
 
 mod candidates;
+mod deal;
 mod delta;
 mod env;
 mod eval;
