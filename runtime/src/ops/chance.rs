@@ -30,6 +30,13 @@ enum Kept {
     Same(Ratio, usize),
 }
 
+/// The error of weights whose total does not fit.
+#[cold]
+#[inline(never)]
+fn too_large(at: impl At) -> GameError {
+    other("chance weights are too large to add up".into(), at)
+}
+
 #[cold]
 #[inline(never)]
 fn bad_weight(weight: i64, at: impl At) -> GameError {
@@ -72,9 +79,9 @@ impl Odds {
     /// chance node deals every hand): their probabilities, proportional to
     /// the weights (uniform without), are not made, only what makes them
     /// again in [`Odds::probs_into`] (`rational::normalize`'s values):
-    /// nothing a candidate where
-    /// the weights are equal (or absent), else the weights and their total
-    /// (8 bytes a candidate, not a 16-byte `Ratio`). The same errors.
+    /// nothing a candidate where the weights are equal (or absent), else
+    /// the weights and their total (8 bytes a candidate, not a 16-byte
+    /// `Ratio`). The same errors.
     pub fn finish_domain_kept(&mut self, n: usize, at: impl At) -> Result<(), GameError> {
         self.keep(n, true, at)
     }
@@ -84,8 +91,8 @@ impl Odds {
     /// [`MADE_UP_TO`] candidates a chance node holds no probability a
     /// candidate (with every hand 16 bytes a deal, beside the candidates),
     /// [`Odds::probs_into`] making them when they are read; up to it they
-    /// are made now, as reading them copies them (a fill made them again
-    /// at every read: Leduc's build took 0.7% more instructions).
+    /// are made now, as before, and a read copies them (a small node's
+    /// list costs little, and is read at once by a tree's builder).
     #[inline]
     pub fn finish_domain_reused(&mut self, n: usize, at: impl At) -> Result<(), GameError> {
         if n > MADE_UP_TO {
@@ -94,30 +101,28 @@ impl Odds {
         if self.weights.is_empty() {
             self.weights.resize(n, 1);
         }
-        normalize(&self.weights, &mut self.probs)
-            .ok_or_else(|| other("chance weights are too large to add up".into(), at))
+        normalize(&self.weights, &mut self.probs).ok_or_else(|| too_large(at))
     }
 
     /// [`Odds::finish_domain_kept`], letting the buffers go (`free`) or not.
     fn keep(&mut self, n: usize, free: bool, at: impl At) -> Result<(), GameError> {
-        let too_large = || other("chance weights are too large to add up".into(), at);
         match free {
             true => self.probs = Vec::new(),
             false => self.probs.clear(),
         }
         let Some(&first) = self.weights.first() else {
-            let p = Ratio::new(1, n as u64).ok_or_else(too_large)?;
+            let p = Ratio::new(1, n as u64).ok_or_else(|| too_large(at))?;
             self.kept = Some(Kept::Same(p, n));
             return Ok(());
         };
-        let total = crate::rational::total(&self.weights).ok_or_else(too_large)?;
+        let total = crate::rational::total(&self.weights).ok_or_else(|| too_large(at))?;
         self.kept = Some(if self.weights.iter().all(|&w| w == first) {
             let n = self.weights.len();
             match free {
                 true => self.weights = Vec::new(),
                 false => self.weights.clear(),
             }
-            Kept::Same(Ratio::new(first, total).ok_or_else(too_large)?, n)
+            Kept::Same(Ratio::new(first, total).ok_or_else(|| too_large(at))?, n)
         } else {
             if free {
                 self.weights.shrink_to_fit();

@@ -109,8 +109,7 @@ fn remembered(f: &tast::Fn) -> bool {
 
 impl Emitter<'_> {
     /// Whether a fn's calls are [`remembered`]: else the game has no
-    /// `Recent` (nor a field for it, which moved Leduc's build's code
-    /// about: 0.5% more instructions).
+    /// `Recent`, nor a field for it.
     pub fn remembers_calls(&self) -> bool {
         self.ir.fns.iter().any(remembered)
     }
