@@ -1,10 +1,12 @@
 //! Embeds the sources of the crates a generated solver links (runtime,
 //! solvers, app), each with a standalone Cargo.toml, and the workspace's
 //! Cargo.lock, so that galac can write a generated game's dependencies
-//! wherever it runs.
+//! wherever it runs; and has the linker lay galac's code out as
+//! `symbol-order.txt` lists it, where the linker can.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 /// The workspace crates a generated solver depends on, in dependency order.
 const EMBEDDED: &[&str] = &["runtime", "solvers", "app"];
@@ -36,6 +38,44 @@ fn main() {
     println!("cargo:rerun-if-changed={}", root.join("Cargo.toml").display());
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("embedded_crates.rs");
     std::fs::write(dest, out).expect("write embedded_crates.rs");
+    order_symbols(&manifest);
+}
+
+/// Has the linker put the functions `symbol-order.txt` lists first, in its
+/// order (bench/symbol_order.sh says why and makes it), where it takes
+/// `--symbol-ordering-file`: lld does, the linker of Rust's own x86-64
+/// Linux toolchain; GNU ld does not. Which linker links is the toolchain's
+/// and the user's choice, so an empty program is linked with the flags
+/// first, as galac would be, and only a link that succeeds gets them.
+fn order_symbols(manifest: &Path) {
+    let order = manifest.join("symbol-order.txt");
+    println!("cargo:rerun-if-changed={}", order.display());
+    let flags = [format!("-Wl,--symbol-ordering-file={}", order.display()), "-Wl,--no-warn-symbol-ordering".into()];
+    if links_with(&flags) {
+        for flag in flags {
+            println!("cargo:rustc-link-arg-bin=galac={flag}");
+        }
+    }
+}
+
+/// Whether an empty program links for the target with `flags` given to
+/// the linker, with the flags and linker cargo gives rustc for galac.
+fn links_with(flags: &[String]) -> bool {
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let (Some(out), Some(target)) = (env("OUT_DIR"), env("TARGET")) else { return false };
+    let out = PathBuf::from(out);
+    let source = out.join("link_probe.rs");
+    if std::fs::write(&source, "fn main() {}\n").is_err() {
+        return false;
+    }
+    let mut rustc = Command::new(env("RUSTC").unwrap_or_else(|| "rustc".into()));
+    rustc.arg(&source).arg("-o").arg(out.join("link_probe")).args(["--target", &target]);
+    rustc.args(env("CARGO_ENCODED_RUSTFLAGS").iter().flat_map(|f| f.split('\x1f')).filter(|f| !f.is_empty()));
+    if let Some(linker) = env("RUSTC_LINKER") {
+        rustc.arg(format!("-Clinker={linker}"));
+    }
+    rustc.args(flags.iter().map(|f| format!("-Clink-arg={f}")));
+    rustc.stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
