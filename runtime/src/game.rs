@@ -105,6 +105,19 @@ pub trait Game {
     /// Exact probabilities of the outcomes at a chance node.
     fn chance_probs(&self, state: &Self::State, out: &mut Vec<Ratio>);
 
+    /// [`Game::chance_probs`]' probabilities handed to `each` in order,
+    /// for a caller that keeps them in a form of its own (the vector
+    /// derivation's `DealProbs`: one where they are equal). A chance node
+    /// over every hand has a million, which a game whose odds keep them
+    /// compact ([`crate::ops::chance::Odds`], the interpreter's) gives
+    /// without listing them. By default, listed first. `each` must not
+    /// call the game (generated code lends it its scratch's odds).
+    fn each_chance_prob(&self, state: &Self::State, each: impl FnMut(Ratio)) {
+        let mut probs = Vec::new();
+        self.chance_probs(state, &mut probs);
+        probs.into_iter().for_each(each);
+    }
+
     /// The payoff vector at a terminal node (one entry per player): a slice
     /// of the state if it holds one, else written into `buf`.
     fn payoffs<'a>(&self, state: &'a Self::State, buf: &'a mut Vec<i64>) -> &'a [i64];

@@ -464,6 +464,10 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
                 self.scratch.borrow().odds.probs_into(out);
             }
 
+            fn each_chance_prob(&self, _s: &State, each: impl FnMut(::galac_runtime::rational::Ratio)) {
+                self.scratch.borrow().odds.each_prob(each);
+            }
+
             fn payoffs<'a>(&self, s: &'a State, _: &'a mut Vec<i64>) -> &'a [i64] {
                 &s.payoffs
             }

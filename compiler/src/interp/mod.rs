@@ -398,6 +398,12 @@ impl Game for Interp {
         }
     }
 
+    fn each_chance_prob(&self, s: &State, each: impl FnMut(Ratio)) {
+        if let Some(p) = &s.pending {
+            p.odds.each_prob(each);
+        }
+    }
+
     fn payoffs<'a>(&self, s: &'a State, buf: &'a mut Vec<i64>) -> &'a [i64] {
         buf.clear();
         buf.extend((0..self.n_players as usize).map(|p| self.payoff_of(s, p)));

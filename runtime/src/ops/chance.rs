@@ -153,8 +153,19 @@ impl Odds {
         match self.kept {
             None => out.extend_from_slice(&self.probs),
             Some(Kept::Same(p, n)) => out.resize(out.len() + n, p),
+            Some(Kept::Weights(_)) => self.each_prob(|p| out.push(p)),
+        }
+    }
+
+    /// The probabilities [`Odds::probs_into`] appends, handed to `each` in
+    /// order without a list of them.
+    #[inline]
+    pub fn each_prob(&self, mut each: impl FnMut(Ratio)) {
+        match self.kept {
+            None => self.probs.iter().for_each(|&p| each(p)),
+            Some(Kept::Same(p, n)) => (0..n).for_each(|_| each(p)),
             Some(Kept::Weights(total)) => {
-                out.extend(self.weights.iter().map(|&w| Ratio::new(w, total).unwrap_or(Ratio::ZERO)))
+                self.weights.iter().for_each(|&w| each(Ratio::new(w, total).unwrap_or(Ratio::ZERO)))
             }
         }
     }
@@ -173,7 +184,7 @@ mod tests {
     use super::{Odds, Ratio, MADE_UP_TO};
 
     /// Odds kept with their node, or reused from node to node, give back
-    /// by `probs_into` the probabilities `rational::normalize` makes of
+    /// by `probs_into` and `each_prob` the probabilities `rational::normalize` makes of
     /// their weights (uniform without): uniform, equal weights and unequal
     /// ones, each node after the last on the reused odds; weights too
     /// large to add up fail alike.
@@ -205,6 +216,9 @@ mod tests {
                 odds.probs_into(&mut out);
                 assert_eq!(out[1..], *want, "{weights:?}");
                 assert_eq!(out[0], Ratio::ONE);
+                let mut each = Vec::new();
+                odds.each_prob(|p| each.push(p));
+                assert_eq!(each, want, "{weights:?}");
             }
         }
         let (mut kept, mut reused) = (Odds::default(), Odds::default());

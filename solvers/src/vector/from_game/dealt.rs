@@ -12,7 +12,6 @@ use std::rc::Rc;
 
 use galac_runtime::game::{advance_out_of_line, Game, GameError, Held, Node};
 use galac_runtime::info::InfoInterner;
-use galac_runtime::rational::Ratio;
 
 use super::super::draft::{DealProbs, NONE};
 use crate::solver::SolveError;
@@ -99,7 +98,7 @@ struct Frame<S> {
     at: S,
     held: Option<Held>,
     kept: Option<u32>,
-    probs: Vec<f64>,
+    probs: DealProbs,
     next: usize,
     prob: f64,
     /// Whether an outcome may lead to another chance node
@@ -125,13 +124,13 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
             DealProbs::Same(1.0, 1),
         ));
     }
-    // The outcomes' probabilities as the draft keeps them (the game's
-    // exact ones let go: a deal each where one node deals them all), read
-    // before the candidates are held, which may let the odds go.
+    // The outcomes' probabilities as the draft keeps them (one where they
+    // are equal: a deal each where one node deals them all, not listed),
+    // read before the candidates are held, which may let the odds go.
     let chance_probs = |at: &G::State| {
-        let mut probs: Vec<Ratio> = Vec::new();
-        game.chance_probs(at, &mut probs);
-        probs.iter().map(|p| p.to_f64()).collect::<Vec<f64>>()
+        let mut probs = DealProbs::default();
+        game.each_chance_prob(at, |p| probs.push(p.to_f64()));
+        probs
     };
     // A game whose states neither keep their candidates nor let them be
     // held apart keeps its deals as states (and so where some chance node
@@ -148,7 +147,7 @@ pub(in super::super) fn deals<G: Game>(game: &G, info: &mut InfoInterner) -> Res
     let chance_may_follow = game.chance_may_follow(&at);
     let mut stack = vec![Frame { at, held, kept: None, probs: root_probs, next: 0, prob: 1.0, chance_may_follow }];
     while let Some(top) = stack.last_mut() {
-        let Some(&p) = top.probs.get(top.next) else {
+        let Some(p) = (top.next < top.probs.len()).then(|| top.probs.get(top.next)) else {
             let done = stack.pop().expect("a frame on top");
             if let Some(c) = done.kept {
                 chances[c as usize] = Some((done.at, done.held));

@@ -108,8 +108,14 @@ impl<G: Game> Builder<'_, G> {
             sets: take(&mut self.draft.decisions[i].2),
             here: Vec::new(),
         });
-        let step = self.step_with(entries, decided, &mut follow);
-        if let (Some(i), Some(follow)) = (sibling, follow) {
+        let mut step = self.step_with(entries, decided, &mut follow);
+        if let (Some(i), Some(mut follow)) = (sibling, follow) {
+            // Each deal's set here as its class's: the sibling's list,
+            // shared, and a set per class, not a list of a set per deal.
+            if let Ok((Step::Decision { sets, .. }, _)) = &mut step {
+                let to = follow.here.iter().map(|h| h.0).collect();
+                sets.follow(&follow.deals, &mut follow.sets, to);
+            }
             self.draft.decisions[i].2 = follow.sets;
         }
         step
