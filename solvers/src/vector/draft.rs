@@ -451,13 +451,16 @@ impl Draft {
     /// of their least deal; and per player a label per state (empty here).
     /// Found over the sets: per deal its first set (in the class's own
     /// array), the sets of one deal joined.
-    fn classes(&self) -> ([Vec<u32>; 2], [Vec<String>; 2]) {
+    fn classes(&self) -> ([SetIds; 2], [Vec<String>; 2]) {
         let n_deals = self.deal_prob.len();
-        let mut class_of = [vec![NONE; n_deals], vec![NONE; n_deals]];
+        // Per player and deal its class: a `u16` each while they fit (a
+        // million deals with every hand), made from a `u32` per deal (its
+        // first set) for one player at a time.
+        let mut class_of: [SetIds; 2] = Default::default();
         let mut labels: [Vec<String>; 2] = [Vec::new(), Vec::new()];
         for p in 0..2 {
             let mut classes = Classes::new(self.set_node.len());
-            let first = &mut class_of[p];
+            let mut first = vec![NONE; n_deals];
             for (node, deals, sets) in &self.decisions {
                 if !matches!(self.nodes[*node as usize], PublicNode::Decision { player, .. } if player as usize == p) {
                     continue;
@@ -470,19 +473,22 @@ impl Draft {
                 }
             }
             let mut index = vec![NONE; self.set_node.len()];
-            for class in first.iter_mut() {
+            let of = &mut class_of[p];
+            *of = SetIds::with_capacity(n_deals);
+            for set in first {
                 // A deal at no set of the player's is a class of its own.
-                let root = if *class == NONE { None } else { Some(classes.find(*class) as usize) };
-                match root.map(|r| (r, index[r])) {
-                    Some((_, i)) if i != NONE => *class = i,
+                let root = if set == NONE { None } else { Some(classes.find(set) as usize) };
+                of.push(match root.map(|r| (r, index[r])) {
+                    Some((_, i)) if i != NONE => i,
                     root => {
-                        *class = labels[p].len() as u32;
+                        let class = labels[p].len() as u32;
                         labels[p].push(String::new());
                         if let Some((r, _)) = root {
-                            index[r] = *class;
+                            index[r] = class;
                         }
+                        class
                     }
-                }
+                });
             }
         }
         (class_of, labels)
@@ -502,7 +508,7 @@ impl Draft {
             let mut set_of = vec![NONE; labels[p].len()];
             let mut out: Vec<(u32, u32)> = Vec::new();
             for (&deal, set) in deals.iter().zip(sets.iter()) {
-                let s = class_of[p][deal as usize];
+                let s = class_of[p].at(deal as usize);
                 match set_of[s as usize] {
                     NONE => {
                         set_of[s as usize] = set;
@@ -538,35 +544,48 @@ impl Draft {
             }
         }
         let n = [labels[0].len(), labels[1].len()];
-        let pair = |d: usize| class_of[0][d] as usize * n[1] + class_of[1][d] as usize;
+        let pair = |d: usize| class_of[0].at(d) as usize * n[1] + class_of[1].at(d) as usize;
         if n[0].saturating_mul(n[1]) > 1 << 26 {
             return Err(refuse(format!("{} x {} private states are more pairs than vector CFR takes", n[0], n[1])));
         }
-        let mut joint = vec![0.0f64; n[0] * n[1]];
-        // Whether a pair is dealt by one deal at most (a bit per pair).
+        // The pairs dealt (a bit each), and whether each by one deal at most.
         let (mut dealt, mut single) = (vec![0u64; (n[0] * n[1]).div_ceil(64)], true);
         for d in 0..n_deals {
             let k = pair(d);
-            joint[k] += self.deal_prob.get(d);
             single &= dealt[k / 64] & (1 << (k % 64)) == 0;
             dealt[k / 64] |= 1 << (k % 64);
         }
-        drop(dealt);
-        let weights = factor(&joint, n)?;
+        // Each pair's probability: where the deals have one and each pair
+        // is dealt once at most, that or 0 by its bit (with every hand a
+        // `f64` a pair was 9.3 MB of the derivation's peak); else summed.
+        let uniform = self.deal_prob.uniform().filter(|_| single);
+        let summed = match uniform {
+            Some(_) => Vec::new(),
+            None => {
+                let mut summed = vec![0.0f64; n[0] * n[1]];
+                (0..n_deals).for_each(|d| summed[pair(d)] += self.deal_prob.get(d));
+                summed
+            }
+        };
+        let joint = |k: usize| match uniform {
+            Some(p) => f64::from(u8::from(dealt[k / 64] >> (k % 64) & 1 == 1)) * p,
+            None => summed[k],
+        };
+        let weights = factor(joint, n)?;
         // Hands of cards that explain the conflicts exactly remove them in
         // O(n) per leaf; else the lists, O(conflicts).
-        let removal = match Cards::from_labels([&labels[0], &labels[1]], |i, j| joint[i * n[1] + j] == 0.0) {
+        let removal = match Cards::from_labels([&labels[0], &labels[1]], |i, j| joint(i * n[1] + j) == 0.0) {
             Some(cards) => Removal::Cards(cards),
             None => {
                 let incompatible: Vec<(u32, u32)> = (0..n[0] * n[1])
-                    .filter(|&k| joint[k] == 0.0)
+                    .filter(|&k| joint(k) == 0.0)
                     .map(|k| ((k / n[1]) as u32, (k % n[1]) as u32))
                     .collect();
                 Removal::Lists(Conflicts::from_pairs(n, &incompatible))
             }
         };
         // Read only above: let go before the payoffs' arrays.
-        drop(joint);
+        drop((dealt, summed));
         let (outcomes, excluded, nodes) = self.outcomes(&class_of, n)?;
         let (payoffs, rankings, matrix) = self.payoffs(&class_of, n, single);
         let [w0, w1] = weights;

@@ -13,14 +13,15 @@ use crate::solver::SolveError;
 /// every pair is checked. (The players' marginals would not do: with card
 /// removal each hand meets a different set of the other's hands, so a
 /// marginal is not proportional to the hand's own weight.) A connected part
-/// has its own scale; only products within it are ever used.
-pub(super) fn factor(joint: &[f64], n: [usize; 2]) -> Result<[Vec<f64>; 2], SolveError> {
+/// has its own scale; only products within it are ever used. `joint(k)`
+/// is pair `(k / n1, k % n1)`'s probability.
+pub(super) fn factor(joint: impl Fn(usize) -> f64, n: [usize; 2]) -> Result<[Vec<f64>; 2], SolveError> {
     let (n0, n1) = (n[0], n[1]);
     let mut w = [vec![0.0; n0], vec![0.0; n1]];
     let mut seen = [vec![false; n0], vec![false; n1]];
     let mut queue = std::collections::VecDeque::new();
     for start in 0..n0 {
-        if seen[0][start] || joint[start * n1..(start + 1) * n1].iter().all(|&x| x == 0.0) {
+        if seen[0][start] || (start * n1..(start + 1) * n1).all(|k| joint(k) == 0.0) {
             continue;
         }
         seen[0][start] = true;
@@ -29,7 +30,7 @@ pub(super) fn factor(joint: &[f64], n: [usize; 2]) -> Result<[Vec<f64>; 2], Solv
         while let Some((side, k)) = queue.pop_front() {
             if side == 0 {
                 for j in 0..n1 {
-                    let x = joint[k * n1 + j];
+                    let x = joint(k * n1 + j);
                     if x != 0.0 && !seen[1][j] {
                         seen[1][j] = true;
                         w[1][j] = x / w[0][k];
@@ -38,7 +39,7 @@ pub(super) fn factor(joint: &[f64], n: [usize; 2]) -> Result<[Vec<f64>; 2], Solv
                 }
             } else {
                 for i in 0..n0 {
-                    let x = joint[i * n1 + k];
+                    let x = joint(i * n1 + k);
                     if x != 0.0 && !seen[0][i] {
                         seen[0][i] = true;
                         w[0][i] = x / w[1][k];
@@ -48,7 +49,7 @@ pub(super) fn factor(joint: &[f64], n: [usize; 2]) -> Result<[Vec<f64>; 2], Solv
             }
         }
     }
-    for (k, &x) in joint.iter().enumerate() {
+    for (k, x) in (0..n0 * n1).map(|k| (k, joint(k))) {
         if x != 0.0 && (x - w[0][k / n1] * w[1][k % n1]).abs() > 1e-9 * x {
             return Err(refuse(
                 "the deal's probabilities are not each player's own odds times which pairs can be dealt together \
@@ -207,7 +208,7 @@ mod factor_tests {
         }
         let total: f64 = joint.iter().sum();
         joint.iter_mut().for_each(|x| *x /= total);
-        let w = factor(&joint, [3, 3]).unwrap();
+        let w = factor(|k| joint[k], [3, 3]).unwrap();
         for (k, &x) in joint.iter().enumerate() {
             if x != 0.0 {
                 assert!((w[0][k / 3] * w[1][k % 3] - x).abs() < 1e-15, "{w:?}");
@@ -215,6 +216,6 @@ mod factor_tests {
         }
         let mut correlated = joint.clone();
         correlated[1] *= 2.0;
-        assert!(factor(&correlated, [3, 3]).is_err());
+        assert!(factor(|k| correlated[k], [3, 3]).is_err());
     }
 }

@@ -166,6 +166,8 @@ impl Sets {
             return;
         }
         self.outcomes.clear();
+        // A byte a deal present (a million with every hand), not grown by doubling.
+        self.outcomes.reserve_exact(deals.0.len());
         self.outcomes_id = NEXT_OUTCOMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.first = [None; 3];
         let least = self.least;

@@ -179,6 +179,12 @@ impl SetIds {
         }
     }
 
+    /// The `i`th deal's set, `u32::MAX` (no set) past the end.
+    #[inline]
+    pub fn at(&self, i: usize) -> u32 {
+        self.get(i).unwrap_or(u32::MAX)
+    }
+
     /// The sets, in the deals' order.
     #[inline]
     pub fn iter(&self) -> Iter<'_> {

@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::super::game::{Outcome, PublicNode};
 use super::super::infer::refuse;
-use super::{Allowed, Draft};
+use super::{Allowed, Draft, SetIds};
 use crate::solver::SolveError;
 
 impl Draft {
@@ -17,7 +17,7 @@ impl Draft {
     #[allow(clippy::type_complexity)]
     pub(super) fn outcomes(
         &self,
-        class_of: &[Vec<u32>; 2],
+        class_of: &[SetIds; 2],
         n: [usize; 2],
     ) -> Result<(Vec<Outcome>, Vec<u32>, Vec<PublicNode>), SolveError> {
         let mut nodes = self.nodes.clone();
@@ -44,7 +44,7 @@ impl Draft {
             for allowed in draft.outcomes.iter().filter(|_| !done.contains_key(&key)) {
                 let mut ok = [vec![false; n[0]], vec![false; n[1]]];
                 for deal in allowed.deals() {
-                    (0..2).for_each(|p| ok[p][class_of[p][deal as usize] as usize] = true);
+                    (0..2).for_each(|p| ok[p][class_of[p].at(deal as usize) as usize] = true);
                 }
                 let (prob, same) = match allowed {
                     Allowed::Each(each) => {
@@ -56,7 +56,7 @@ impl Draft {
                 allowed.deals().for_each(|d| present[d as usize] = true);
                 let fits = same
                     && draft.deals.iter().all(|d| {
-                        let expected = (0..2).all(|p| ok[p][class_of[p][d as usize] as usize]);
+                        let expected = (0..2).all(|p| ok[p][class_of[p].at(d as usize) as usize]);
                         expected == present[d as usize]
                     });
                 if !fits {

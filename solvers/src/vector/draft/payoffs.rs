@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::super::game::{Payoff, Ranking};
 use super::super::infer::showdown;
-use super::{Draft, Index, Pays};
+use super::{Draft, Index, Pays, SetIds};
 
 /// What [`Draft::payoffs`] makes: per leaf its payoff, the showdowns'
 /// rankings, and the matrices' entries.
@@ -20,12 +20,12 @@ impl Draft {
     /// whose average is then its own amount, computed as the general
     /// case does (`(w * pay) / w`, the same bits) with no array per pair;
     /// else a table's weighted sums and masses are gathered per pair.
-    pub(super) fn payoffs(&self, class_of: &[Vec<u32>; 2], n: [usize; 2], single: bool) -> Payoffs {
+    pub(super) fn payoffs(&self, class_of: &[SetIds; 2], n: [usize; 2], single: bool) -> Payoffs {
         let mut out: Payoffs = (Vec::new(), Vec::new(), Vec::new());
         let mut interned: FxHashMap<[Vec<u32>; 2], u32> = FxHashMap::default();
         // A deal's pair: each player's private state (no index to divide
         // back per pass).
-        let pair = |deal: u32| [class_of[0][deal as usize], class_of[1][deal as usize]];
+        let pair = |deal: u32| [class_of[0].at(deal as usize), class_of[1].at(deal as usize)];
         let at = |[i, j]: [u32; 2]| i as usize * n[1] + j as usize;
         // Per pair (where pairs share deals): the weighted sum of a table's
         // payoffs, then (divided by its mass) their average, in place; and
