@@ -14,7 +14,7 @@ use galac_runtime::game::{Game, Node};
 use galac_runtime::info::InfoInterner;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::draft::{Allowed, DealSets, Deals, Picked, Sets};
+use super::draft::{Allowed, DealSets, Deals, Picked, SetIds, Sets};
 pub(super) use super::from_game::dealt::{deals, Parents};
 use super::game::PublicGame;
 
@@ -210,10 +210,11 @@ pub(super) fn interned(sets: &mut FxHashSet<Rc<Deals>>, deals: Rc<Deals>) -> Rc<
 /// set at the root's first child where that is the other player's first
 /// decision, and the moves offered there, the same for every deal (else
 /// the look ahead is given up and the first child's step advances the
-/// deals, whose draft decision then refuses the game): a `u32` a deal.
+/// deals, whose draft decision then refuses the game): a `u16` a deal
+/// while the sets fit ([`SetIds`]).
 #[derive(Default)]
 pub(super) struct Ahead {
-    sets: Vec<u32>,
+    sets: SetIds,
     moves: u32,
 }
 
@@ -224,19 +225,19 @@ impl Ahead {
 
     /// The set and moves offered of `deal`, the `i`th parent, if known.
     pub fn get(&self, i: usize, deal: u32) -> Option<(u32, u32)> {
-        self.sets.get(i).filter(|_| deal as usize == i).map(|&set| (set, self.moves))
+        self.sets.get(i).filter(|_| deal as usize == i).map(|set| (set, self.moves))
     }
 
     /// Each deal and its set, in order.
     pub fn pairs(&self) -> impl ExactSizeIterator<Item = (u32, u32)> + Clone + '_ {
-        self.sets.iter().enumerate().map(|(d, &set)| (d as u32, set))
+        self.sets.iter().enumerate().map(|(d, set)| (d as u32, set))
     }
 
     /// `deal` is at `set` there, offered `moves`: kept if it is the next
     /// deal and offered the first's moves, else the look ahead given up.
     pub fn push(&mut self, deal: u32, set: u32, moves: u32, deals: usize) {
         if self.sets.is_empty() {
-            self.sets.reserve_exact(deals);
+            self.sets = SetIds::with_capacity(deals);
             self.moves = moves;
         }
         if deal as usize == self.sets.len() && moves == self.moves {
