@@ -6,9 +6,12 @@
 # Three cases: river with the two example ranges, river with every hand for
 # both players, turn with the example ranges.
 #
-#   cargo build --release -p galac
+#   cargo build --release --locked -p galac --features png   # the README's build
 #   bash bench/holdem_side_by_side.sh [cases...]    # default: river river-all turn
 #
+# The README's build, as cli/symbol-order.txt names its functions: the
+# linker lays out together the code a run executes, which galac's peak
+# counts (bench/symbol_order.sh).
 # postflop-solver (AGPL-3.0) is built here as a bench-only crate outside the
 # workspace, from bench/holdem_peer/main.rs and the source snapshot in
 # $POSTFLOP_SOLVER (default ../shared/peers/postflop-solver); it is never
@@ -150,7 +153,7 @@ print("OOP's first action agrees within 2 points: {} (largest gap {:.2f} points:
 sys.exit(0 if same_tree and agree else 1)
 PY
     else
-        echo "galac: $GALAC is missing (cargo build --release -p galac)"
+        echo "galac: $GALAC is missing (cargo build --release --locked -p galac --features png)"
     fi
     echo
 done
