@@ -2,7 +2,8 @@
 //! value kept once and a row as a `u32` per value: a derivation's million
 //! deals (a chance's candidates, each deal's private values) are a few
 //! distinct hands and weights, shared: a `u16` per value while fewer
-//! than 65,536 are distinct, else a `u32`.
+//! than 65,536 are distinct, else a `u32`; and a column whose value is the
+//! same in every row (the deals' one weight) not per row at all.
 
 use rustc_hash::FxHashMap;
 
@@ -15,9 +16,21 @@ pub struct Rows {
     values: Vec<Dyn>,
     /// Each distinct value's index in `values`.
     index: FxHashMap<Dyn, u32>,
-    /// Per row, its `width` values' indices in `values`.
+    /// Per column, its one index while every row has it there (then the
+    /// column is not in `cells`), else `NONE`.
+    same: Vec<u32>,
+    /// Per row, the indices of its columns not in `same`, in order.
     cells: Cells,
+    /// The number of rows.
+    len: usize,
+    /// The room asked for, in rows (for the cells, once a column differs).
+    room: usize,
+    /// A row's indices as [`Rows::push`] interns them (reused).
+    row: Vec<u32>,
 }
+
+/// A column not kept once ([`Rows::same`]).
+const NONE: u32 = u32::MAX;
 
 /// The rows' indices into the distinct values: a `u16` each while every
 /// index fits (a derivation's rows: a few thousand distinct hands and
@@ -56,21 +69,6 @@ impl Cells {
         }
     }
 
-    /// Adds `row`'s indices, widened first if one does not fit a `u16`.
-    #[inline]
-    fn extend(&mut self, row: &[u32]) {
-        match self {
-            Cells::Narrow(narrow) if row.iter().all(|&i| i <= u32::from(u16::MAX)) => {
-                narrow.extend(row.iter().map(|&i| i as u16))
-            }
-            Cells::Narrow(_) => {
-                self.widen();
-                self.extend(row);
-            }
-            Cells::Wide(wide) => wide.extend_from_slice(row),
-        }
-    }
-
     /// The indices as `u32`s, with the room reserved.
     #[cold]
     #[inline(never)]
@@ -94,9 +92,16 @@ impl Cells {
 impl Rows {
     /// No rows of `width` values yet, with room for `rows` rows.
     pub fn new(width: usize, rows: usize) -> Rows {
-        let mut cells = Vec::new();
-        cells.reserve_exact(width * rows);
-        Rows { width, values: Vec::new(), index: FxHashMap::default(), cells: Cells::Narrow(cells) }
+        Rows {
+            width,
+            values: Vec::new(),
+            index: FxHashMap::default(),
+            same: Vec::new(),
+            cells: Cells::Narrow(Vec::new()),
+            len: 0,
+            room: rows,
+            row: Vec::new(),
+        }
     }
 
     /// Values per row.
@@ -106,11 +111,11 @@ impl Rows {
 
     /// The number of rows.
     pub fn len(&self) -> usize {
-        self.cells.len().checked_div(self.width).unwrap_or(0)
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.cells.len() == 0
+        self.len == 0
     }
 
     /// `v`'s index among the distinct values (added if new), for [`Rows::push_cells`].
@@ -126,16 +131,65 @@ impl Rows {
 
     /// A row of `width` values.
     pub fn push<'v>(&mut self, row: impl Iterator<Item = &'v Dyn>) {
+        let mut cells = std::mem::take(&mut self.row);
+        cells.clear();
         for v in row {
-            let i = self.intern(v);
-            self.cells.push(i);
+            cells.push(self.intern(v));
         }
+        self.push_cells(&cells);
+        self.row = cells;
     }
 
     /// A row of `width` values given by their [`Rows::intern`] indices.
     pub fn push_cells(&mut self, row: &[u32]) {
         debug_assert_eq!(row.len(), self.width);
-        self.cells.extend(row);
+        if self.len == 0 {
+            // Every column the same so far: the first row's.
+            self.same = row.to_vec();
+        } else if let Some(c) = (0..self.width).find(|&c| self.same[c] != NONE && self.same[c] != row[c]) {
+            self.differs(c, row);
+            return;
+        }
+        for (c, &i) in row.iter().enumerate() {
+            if self.same[c] == NONE {
+                self.cells.push(i);
+            }
+        }
+        self.len += 1;
+    }
+
+    /// `row` differs from the rows before in column `c` (and maybe
+    /// others kept once): those columns are written out for every row
+    /// before it, then `row` is pushed.
+    #[cold]
+    #[inline(never)]
+    fn differs(&mut self, c: usize, row: &[u32]) {
+        debug_assert!(self.same[c] != NONE);
+        let differ: Vec<bool> = (0..self.width).map(|k| self.same[k] != NONE && self.same[k] != row[k]).collect();
+        let old_stored = self.same.iter().filter(|&&i| i == NONE).count();
+        let mut cells = Cells::Narrow(Vec::new());
+        let stored = old_stored + differ.iter().filter(|&&d| d).count();
+        if let Cells::Narrow(narrow) = &mut cells {
+            narrow.reserve_exact(stored * self.room.max(self.len + 1));
+        }
+        for r in 0..self.len {
+            let mut at = r * old_stored;
+            for (&i, &d) in self.same.iter().zip(&differ) {
+                if i == NONE {
+                    cells.push(self.cells.get(at));
+                    at += 1;
+                } else if d {
+                    cells.push(i);
+                }
+            }
+        }
+        for (k, &d) in differ.iter().enumerate() {
+            if d {
+                self.same[k] = NONE;
+            }
+        }
+        self.cells = cells;
+        self.push_cells(row);
     }
 
     /// Row `k`'s values.
@@ -143,8 +197,19 @@ impl Rows {
     /// # Panics
     /// If there is no row `k` (a caller's bug).
     pub fn row(&self, k: usize) -> impl ExactSizeIterator<Item = &Dyn> {
-        assert!((k + 1) * self.width <= self.cells.len(), "no row {k}");
-        (k * self.width..(k + 1) * self.width).map(|c| &self.values[self.cells.get(c) as usize])
+        assert!(k < self.len, "no row {k}");
+        let stored = self.cells.len() / self.len;
+        let mut at = k * stored;
+        self.same.iter().map(move |&i| {
+            let i = match i {
+                NONE => {
+                    at += 1;
+                    self.cells.get(at - 1)
+                }
+                i => i,
+            };
+            &self.values[i as usize]
+        })
     }
 
     /// Gives back the room reserved and not used.
@@ -171,6 +236,34 @@ mod tests {
         assert_eq!(second, vec![hand(1, 2), hand(5, 6), Dyn::Int(1)]);
         let first: Vec<Dyn> = rows.row(0).cloned().collect();
         assert_eq!(first, vec![hand(1, 2), hand(3, 4), Dyn::Int(1)]);
+    }
+
+    /// A column with one value in every row is not kept per row; once a
+    /// row differs there (here two columns at once, late), it is written
+    /// out for the rows before, and every row gives back its values.
+    #[test]
+    fn a_column_of_one_value_is_kept_once_until_a_row_differs() {
+        let want = |k: i64| [Dyn::Int(k), Dyn::Int(if k < 100 { 7 } else { 8 }), Dyn::Int(if k < 100 { 5 } else { k })];
+        let mut rows = Rows::new(4, 200);
+        let check = |rows: &Rows, n: i64| {
+            for k in 0..n {
+                let got: Vec<Dyn> = rows.row(k as usize).cloned().collect();
+                assert_eq!(got, [want(k).to_vec(), vec![Dyn::Int(3)]].concat(), "row {k} of {n}");
+            }
+        };
+        for k in 0..200 {
+            rows.push(want(k).iter().chain([Dyn::Int(3)].iter()));
+            if k == 99 {
+                assert_eq!(rows.cells.len(), 100, "one column kept per row");
+                check(&rows, 100);
+            }
+        }
+        assert_eq!((rows.len(), rows.cells.len()), (200, 600));
+        check(&rows, 200);
+        let mut same = Rows::new(2, 3);
+        (0..3).for_each(|_| same.push([Dyn::Int(1), Dyn::Int(2)].iter()));
+        assert_eq!((same.len(), same.cells.len()), (3, 0));
+        assert!(same.row(2).cloned().eq([Dyn::Int(1), Dyn::Int(2)]));
     }
 
     /// Past 65,536 distinct values the rows' indices are widened, and
