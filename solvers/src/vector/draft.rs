@@ -104,7 +104,7 @@ pub(super) struct Draft {
     set_node: Vec<u32>,
     /// Per public decision: (node, its deals, each one's information set);
     /// `from_game` keeps each list of deals once, shared by the decisions.
-    pub decisions: Vec<(u32, Rc<Vec<u32>>, SetIds)>,
+    pub decisions: Vec<(u32, Rc<Deals>, SetIds)>,
     pub chances: Vec<ChanceDraft>,
     /// The outcomes of `chances` checked so far, by address (each kept
     /// alive there).
@@ -121,7 +121,7 @@ pub(super) struct Draft {
     /// outcomes and ranks (a showdown at another stake) shares them.
     last_outcomes: Option<(u64, [u8; 3], Rc<[u8]>)>,
     /// The deals `0..n` of the decision of most deals in order so far.
-    in_order: Rc<Vec<u32>>,
+    in_order: Rc<Deals>,
 }
 
 /// A public game and, per public decision, its node and the information
@@ -146,7 +146,7 @@ impl Draft {
             tables: Vec::new(),
             patterns: Default::default(),
             last_outcomes: None,
-            in_order: Rc::default(),
+            in_order: Rc::new(Deals::All(0)),
         }
     }
 
@@ -364,10 +364,10 @@ impl Draft {
         // Deals in order share the one list of them (every deal, at the
         // first moves), not made again for each decision.
         let deals = match deals {
-            Some(deals) => Rc::new(deals),
+            Some(deals) => Rc::new(deals.into()),
             None if self.in_order.len() == sets.len() => self.in_order.clone(),
             None => {
-                let deals = Rc::new((0..sets.len() as u32).collect());
+                let deals = Rc::new(Deals::All(sets.len()));
                 if sets.len() > self.in_order.len() {
                     self.in_order = Rc::clone(&deals);
                 }
@@ -465,7 +465,7 @@ impl Draft {
                 if !matches!(self.nodes[*node as usize], PublicNode::Decision { player, .. } if player as usize == p) {
                     continue;
                 }
-                for (&deal, set) in deals.iter().zip(sets.iter()) {
+                for (deal, set) in deals.iter().zip(sets.iter()) {
                     match first[deal as usize] {
                         NONE => first[deal as usize] = set,
                         other => classes.union(other, set),
@@ -507,7 +507,7 @@ impl Draft {
             let p = player as usize;
             let mut set_of = vec![NONE; labels[p].len()];
             let mut out: Vec<(u32, u32)> = Vec::new();
-            for (&deal, set) in deals.iter().zip(sets.iter()) {
+            for (deal, set) in deals.iter().zip(sets.iter()) {
                 let s = class_of[p].at(deal as usize);
                 match set_of[s as usize] {
                     NONE => {
@@ -535,7 +535,7 @@ impl Draft {
             decisions.push((*node, out));
         }
         // Read only above: let go before the joint weights and the payoffs.
-        (self.decisions, self.in_order) = (Vec::new(), Rc::default());
+        (self.decisions, self.in_order) = (Vec::new(), Rc::new(Deals::All(0)));
         for (p, l) in labels.iter_mut().enumerate() {
             for (s, label) in l.iter_mut().enumerate() {
                 if label.is_empty() {

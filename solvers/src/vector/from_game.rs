@@ -218,11 +218,8 @@ impl<G: Game> Builder<'_, G> {
                 // where a representative walks on, every deal here is at
                 // every child.
                 let last = self.draft.decisions.last_mut().expect("the decision just added");
-                let listed = interned(&mut self.sets, Rc::new(Deals::Listed(take(&mut last.1))));
-                last.1 = match &*listed {
-                    Deals::Listed(deals) => deals.clone(),
-                    sub => Rc::new(sub.iter().collect()),
-                };
+                let listed = interned(&mut self.sets, last.1.clone());
+                last.1 = listed.clone();
                 let present = if walk { listed } else { Rc::new(Vec::new().into()) };
                 let above = std::mem::replace(&mut self.firsts[player], self.draft.decisions.len() - 1);
                 let mut ids = Vec::with_capacity(labels.len());
@@ -255,7 +252,7 @@ impl<G: Game> Builder<'_, G> {
                         });
                         if let Some(s) = sibling {
                             let (deals, sets) = (&self.draft.decisions[s].1, &self.draft.decisions[s].2);
-                            let sets = deals.iter().copied().zip(sets.iter());
+                            let sets = deals.iter().zip(sets.iter());
                             parents = parents.thin(self.game, sets, &mut self.info)?;
                         }
                     }
@@ -428,7 +425,7 @@ impl<G: Game> Builder<'_, G> {
             let leaf = self.draft.history(id);
             let mut sets = take(&mut self.showdown_sets);
             let key = (Rc::as_ptr(present), self.firsts);
-            let deals = (&**present, taken.each_ref().map(|(d, s)| (&d[..], s)));
+            let deals = (&**present, taken.each_ref().map(|(d, s)| (&**d, s)));
             if sets.fill(key, deals) {
                 let pays = showdown::showdown(&mut sets, deals, (first_deal, first), |d| run(self, d), &leaf);
                 self.firsts.into_iter().zip(taken).for_each(|(f, (_, sets))| self.draft.decisions[f].2 = sets);

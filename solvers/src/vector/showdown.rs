@@ -62,14 +62,14 @@ pub(super) struct Sets {
 static NEXT_OUTCOMES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// The deals present and, per player, its decision's deals and their sets.
-pub(super) type Decisions<'a> = (&'a Deals, [(&'a [u32], &'a SetIds); 2]);
+pub(super) type Decisions<'a> = (&'a Deals, [(&'a Deals, &'a SetIds); 2]);
 
 /// Calls `f` with each deal present and its sets, in order; `false` when
 /// a deal present is not among a decision's.
 fn each_set((present, decisions): Decisions, mut f: impl FnMut(u32, [u32; 2])) -> bool {
     // Both lists are in the deals' order: one pass. A decision's deals
     // `0..n` (every deal: the first moves') are its sets' indices.
-    let every = decisions.map(|(deals, _)| deals.last().is_some_and(|&d| d as usize + 1 == deals.len()));
+    let every = decisions.map(|(deals, _)| !deals.is_empty() && deals.in_order());
     if every == [true, true] {
         // Both read in place (the turn's showdowns below the first moves).
         let [(_, s0), (_, s1)] = decisions;
@@ -86,7 +86,7 @@ fn each_set((present, decisions): Decisions, mut f: impl FnMut(u32, [u32; 2])) -
             if every[p] {
                 at[p] = d as usize;
             } else {
-                while deals.get(at[p]).is_some_and(|&e| e != d) {
+                while deals.get(at[p]).is_some_and(|e| e != d) {
                     at[p] += 1;
                 }
             }
@@ -282,7 +282,9 @@ mod tests {
             let sets = [pairs.iter().map(|p| 10 + p.0).collect::<Vec<u32>>(), pairs.iter().map(|p| 20 + p.1).collect()];
             let ids: [SetIds; 2] = sets.each_ref().map(|s| s.iter().copied().collect());
             let present: Deals = all.clone().into();
-            let deals = (&present, [(&all[..], &ids[0]), (&all[..], &ids[1])]);
+            // Player 0's deals listed, player 1's as every deal: the same.
+            let (listed, every): (Deals, Deals) = (all.clone().into(), Deals::All(all.len()));
+            let deals = (&present, [(&listed, &ids[0]), (&every, &ids[1])]);
             let mut s = Sets::default();
             assert!(s.fill((&present as *const Deals, [0, 1]), deals));
             let runs: Vec<u32> = s.runs.iter().map(|r| r.0).collect();
@@ -310,7 +312,8 @@ mod tests {
         let all: Vec<u32> = (0..pairs.len() as u32).collect();
         let sets = [pairs.iter().map(|p| p.0).collect::<Vec<u32>>(), pairs.iter().map(|p| p.1).collect()];
         let ids: [SetIds; 2] = sets.each_ref().map(|s| s.iter().copied().collect());
-        let decisions = [(&all[..], &ids[0]), (&all[..], &ids[1])];
+        let every = Deals::All(all.len());
+        let decisions = [(&every, &ids[0]), (&every, &ids[1])];
         let (a, b): (Deals, Deals) = (vec![0, 4, 8].into(), vec![1, 2, 5, 6].into());
         let fresh = |present: &Deals| {
             let mut s = Sets::default();

@@ -4,6 +4,8 @@
 
 use std::rc::Rc;
 
+use super::Deals;
+
 /// The deals at a public decision and each one's information set, a list
 /// each (a `u32` a deal and a [`SetIds`], which the draft keeps as they are; the deals
 /// made only once one is out of order, as the first moves' are every deal
@@ -56,10 +58,9 @@ impl DealSets {
     /// of the same deals in order at another decision (`by_deals`), keeps
     /// the sets as that: `by`, shared, and `to` (checked deal by deal);
     /// whether it did.
-    pub fn follow(&mut self, by_deals: &[u32], by: &mut SetIds, to: Box<[u32]>) -> bool {
+    pub fn follow(&mut self, by_deals: &Deals, by: &mut SetIds, to: Box<[u32]>) -> bool {
         let n = self.sets.len();
-        let in_order = |deals: &[u32]| deals.last().is_none_or(|&d| d as usize + 1 == deals.len());
-        let same_deals = self.deals.is_empty() && by_deals.len() == n && by.len() == n && in_order(by_deals);
+        let same_deals = self.deals.is_empty() && by_deals.len() == n && by.len() == n && by_deals.in_order();
         let mapped = |s: u32| to.get(s as usize).copied().unwrap_or(u32::MAX);
         if !same_deals || !matches!(self.sets, SetIds::Listed(_)) || !self.sets.iter().eq(by.iter().map(mapped)) {
             return false;
@@ -287,7 +288,7 @@ impl FromIterator<u32> for SetIds {
 
 #[cfg(test)]
 mod tests {
-    use super::{DealSets, Listed, SetIds};
+    use super::{DealSets, Deals, Listed, SetIds};
 
     /// Sets that follow another decision's by class are kept as its list
     /// and a table, read back deal by deal; a deal off its class's set, or
@@ -302,7 +303,7 @@ mod tests {
             listed
         };
         let mut by: SetIds = classes.into_iter().collect();
-        let deals: Vec<u32> = (0..5).collect();
+        let deals = Deals::All(5);
         let mut sets = here(&[9, 8, 9, 7, 8]);
         assert!(sets.follow(&deals, &mut by, to(&[7, 8, u32::MAX, 9])));
         assert!(matches!(sets.sets, SetIds::Mapped { .. }) && matches!(by, SetIds::Shared(_)));
@@ -317,7 +318,7 @@ mod tests {
         assert!(!off.follow(&deals, &mut by, to(&[7, 8, 0, 9])));
         assert!(matches!(off.sets, SetIds::Listed(_)) && off.sets.iter().eq([9, 8, 9, 7, 7]));
         let mut fewer = here(&[9, 8, 9, 7]);
-        assert!(!fewer.follow(&deals[..4], &mut by, to(&[7, 8, 0, 9])));
+        assert!(!fewer.follow(&Deals::All(4), &mut by, to(&[7, 8, 0, 9])));
         let (mut mapped, mut shared) = (sets.sets.clone(), by.clone());
         mapped.push(6);
         shared.push(2);

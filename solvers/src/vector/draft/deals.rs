@@ -12,9 +12,15 @@ use std::rc::Rc;
 /// bytes: the turn's 48 river cards with every hand, 1.07M deals each).
 /// Equal and hashed by the deals, whatever the form (the walk's lists of
 /// deals present are kept once each by their deals).
+///
+/// `All(n)` is every deal, `0..n` (the first moves' decisions and the
+/// walk below them with every hand: a `u32` a deal, listed), and `Bits`
+/// a subset of it by the positions' bits.
 pub enum Deals {
     Listed(Rc<Vec<u32>>),
     Subset { parent: Rc<Vec<u32>>, bits: Box<[u64]>, len: usize },
+    All(usize),
+    Bits { bits: Box<[u64]>, len: usize },
 }
 
 impl Deals {
@@ -28,6 +34,7 @@ impl Deals {
         }
         Some(match parent {
             Deals::Listed(parent) => Deals::Subset { parent: parent.clone(), bits: bits.into(), len },
+            Deals::All(_) => Deals::Bits { bits: bits.into(), len },
             sub => {
                 let kept = |i: usize| bits[i / 64] >> (i % 64) & 1 == 1;
                 let mut listed = Vec::with_capacity(len);
@@ -40,8 +47,23 @@ impl Deals {
     pub fn len(&self) -> usize {
         match self {
             Deals::Listed(l) => l.len(),
-            Deals::Subset { len, .. } => *len,
+            Deals::Subset { len, .. } | Deals::Bits { len, .. } | Deals::All(len) => *len,
         }
+    }
+
+    /// The `i`th deal (at once listed or all; a subset's by a walk).
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<u32> {
+        match self {
+            Deals::Listed(l) => l.get(i).copied(),
+            Deals::All(n) => (i < *n).then_some(i as u32),
+            sub => sub.iter().nth(i),
+        }
+    }
+
+    /// Whether these are `0..` their number (every deal, in order).
+    pub fn in_order(&self) -> bool {
+        self.last().is_none_or(|d| d as usize + 1 == self.len())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -54,13 +76,16 @@ impl Deals {
     }
 
     /// The greatest deal.
-    fn last(&self) -> Option<u32> {
+    pub fn last(&self) -> Option<u32> {
+        let last_bit = |bits: &[u64]| {
+            let (w, word) = bits.iter().enumerate().rev().find(|(_, &w)| w != 0)?;
+            Some(w * 64 + 63 - word.leading_zeros() as usize)
+        };
         match self {
             Deals::Listed(l) => l.last().copied(),
-            Deals::Subset { parent, bits, .. } => {
-                let (w, word) = bits.iter().enumerate().rev().find(|(_, &w)| w != 0)?;
-                Some(parent[w * 64 + 63 - word.leading_zeros() as usize])
-            }
+            Deals::Subset { parent, bits, .. } => Some(parent[last_bit(bits)?]),
+            Deals::All(n) => n.checked_sub(1).map(|d| d as u32),
+            Deals::Bits { bits, .. } => last_bit(bits).map(|d| d as u32),
         }
     }
 
@@ -69,6 +94,8 @@ impl Deals {
         match self {
             Deals::Listed(l) => Iter::Listed(l.iter()),
             Deals::Subset { parent, bits, len } => Iter::Subset { parent, at: Positions::new(bits), left: *len },
+            Deals::All(n) => Iter::All(0..*n as u32),
+            Deals::Bits { bits, len } => Iter::Bits { at: Positions::new(bits), left: *len },
         }
     }
 }
@@ -88,6 +115,8 @@ impl PartialEq for Deals {
             {
                 x == y
             }
+            (Deals::All(a), Deals::All(b)) => a == b,
+            (Deals::Bits { bits: x, .. }, Deals::Bits { bits: y, .. }) => x == y,
             _ => self.len() == other.len() && self.iter().eq(other.iter()),
         }
     }
@@ -104,6 +133,7 @@ impl Hash for Deals {
 }
 
 /// The positions of the set bits, in order.
+#[derive(Clone)]
 pub struct Positions<'a> {
     bits: &'a [u64],
     word: u64,
@@ -132,9 +162,20 @@ impl Iterator for Positions<'_> {
 }
 
 /// [`Deals::iter`].
+#[derive(Clone)]
 pub enum Iter<'a> {
     Listed(std::slice::Iter<'a, u32>),
-    Subset { parent: &'a [u32], at: Positions<'a>, left: usize },
+    Subset {
+        parent: &'a [u32],
+        at: Positions<'a>,
+        left: usize,
+    },
+    All(std::ops::Range<u32>),
+    /// A subset of every deal: its positions are its deals.
+    Bits {
+        at: Positions<'a>,
+        left: usize,
+    },
 }
 
 impl Iterator for Iter<'_> {
@@ -151,13 +192,20 @@ impl Iterator for Iter<'_> {
                 *left -= 1;
                 parent.get(i).copied()
             }
+            Iter::All(all) => all.next(),
+            Iter::Bits { at, left } => {
+                let i = at.next()?;
+                *left -= 1;
+                Some(i as u32)
+            }
         }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = match self {
             Iter::Listed(l) => l.len(),
-            Iter::Subset { left, .. } => *left,
+            Iter::Subset { left, .. } | Iter::Bits { left, .. } => *left,
+            Iter::All(all) => all.len(),
         };
         (n, Some(n))
     }
@@ -250,6 +298,36 @@ mod tests {
         let subsub = again.deals(&sub);
         assert!(matches!(*subsub, Deals::Listed(_)));
         assert_eq!(subsub.iter().collect::<Vec<u32>>(), want.iter().step_by(2).copied().collect::<Vec<u32>>());
+    }
+
+    /// Every deal, `0..n`, is the same deals as their list (equal, hashed
+    /// alike, each read back); a subset of it by position is its
+    /// positions, equal to them listed.
+    #[test]
+    fn every_deal_and_its_subsets_are_their_deals_listed() {
+        let all = Rc::new(Deals::All(130));
+        let listed: Deals = (0..130u32).collect::<Vec<u32>>().into();
+        // Equal both ways round (every deal against a list, and back).
+        assert!(all.as_ref().eq(&listed) && listed.eq(all.as_ref()) && hash(&all) == hash(&listed));
+        assert_eq!(
+            (all.len(), all.first(), all.last(), all.get(129), all.get(130)),
+            (130, Some(0), Some(129), Some(129), None)
+        );
+        assert!(all.in_order() && all.iter().eq(0..130) && !Deals::from(vec![0u32, 2]).in_order());
+        let keep = |i: usize| i % 5 == 1 || i == 64;
+        let mut picked = Picked::new(130);
+        (0..130).filter(|&i| keep(i)).for_each(|i| picked.pick(i));
+        let sub = picked.deals(&all);
+        let want: Vec<u32> = (0..130).filter(|&i| keep(i as usize)).collect();
+        assert!(matches!(*sub, Deals::Bits { .. }));
+        assert_eq!(sub.iter().collect::<Vec<u32>>(), want);
+        assert_eq!(
+            (sub.len(), sub.iter().len(), sub.last(), sub.get(2)),
+            (want.len(), want.len(), Some(126), Some(11))
+        );
+        let same: Deals = want.into();
+        assert!(sub.as_ref().eq(&same) && same.eq(sub.as_ref()) && hash(&sub) == hash(&same));
+        assert!(Deals::All(0).is_empty() && Deals::All(0).in_order() && Deals::All(0) == Deals::from(Vec::new()));
     }
 
     /// No deal picked: an empty subset, equal to an empty list.

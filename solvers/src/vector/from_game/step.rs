@@ -8,7 +8,7 @@ use std::mem::take;
 
 use galac_runtime::game::{advance_out_of_line, Game, Node};
 
-use super::super::draft::{SetIds, NONE};
+use super::super::draft::{Deals, SetIds, NONE};
 use super::super::from_game_parts::{Ahead, Entries, Item, Parents, Step};
 use super::super::infer::refuse;
 use super::Builder;
@@ -28,7 +28,7 @@ use crate::solver::SolveError;
 pub(super) struct Follow {
     /// The sibling's deals, in the order of the parents it was made from
     /// (those of this node's, too).
-    pub deals: std::rc::Rc<Vec<u32>>,
+    pub deals: std::rc::Rc<Deals>,
     /// Per deal there, its set at the sibling.
     pub sets: SetIds,
     /// Per set at the sibling: the set here and the moves offered (`NONE`
@@ -40,7 +40,7 @@ impl Follow {
     /// The set here and moves offered of the `i`th parent (`deal`), if
     /// its class was met.
     fn known(&self, i: usize, deal: u32) -> Option<(u32, u32)> {
-        if self.deals.get(i) != Some(&deal) {
+        if self.deals.get(i) != Some(deal) {
             return None;
         }
         self.here.get(self.sets.get(i)? as usize).copied().filter(|h| h.0 != NONE)
@@ -48,7 +48,7 @@ impl Follow {
 
     /// The `i`th parent (`deal`) is at `set` here, offered `n` moves.
     fn learn(&mut self, i: usize, deal: u32, set: u32, n: u32) {
-        if self.deals.get(i) != Some(&deal) {
+        if self.deals.get(i) != Some(deal) {
             return;
         }
         let Some(class) = self.sets.get(i).map(|s| s as usize) else { return };
