@@ -497,7 +497,6 @@ impl Draft {
     /// The private states, the deal's weights and conflicts, the public
     /// outcomes' probabilities and the leaves' payoffs.
     pub fn finish(mut self, names: &dyn Sets) -> Result<Finished, SolveError> {
-        let n_deals = self.deal_prob.len();
         let (class_of, mut labels) = self.classes();
         // Each information set is one private state at its node, and each
         // private state one information set there.
@@ -544,14 +543,14 @@ impl Draft {
             }
         }
         let n = [labels[0].len(), labels[1].len()];
-        let pair = |d: usize| class_of[0].at(d) as usize * n[1] + class_of[1].at(d) as usize;
+        // Each deal's pair, in the deals' order.
+        let pairs = || class_of[0].iter().zip(class_of[1].iter()).map(|(i, j)| i as usize * n[1] + j as usize);
         if n[0].saturating_mul(n[1]) > 1 << 26 {
             return Err(refuse(format!("{} x {} private states are more pairs than vector CFR takes", n[0], n[1])));
         }
         // The pairs dealt (a bit each), and whether each by one deal at most.
         let (mut dealt, mut single) = (vec![0u64; (n[0] * n[1]).div_ceil(64)], true);
-        for d in 0..n_deals {
-            let k = pair(d);
+        for k in pairs() {
             single &= dealt[k / 64] & (1 << (k % 64)) == 0;
             dealt[k / 64] |= 1 << (k % 64);
         }
@@ -563,7 +562,7 @@ impl Draft {
             Some(_) => Vec::new(),
             None => {
                 let mut summed = vec![0.0f64; n[0] * n[1]];
-                (0..n_deals).for_each(|d| summed[pair(d)] += self.deal_prob.get(d));
+                pairs().enumerate().for_each(|(d, k)| summed[k] += self.deal_prob.get(d));
                 summed
             }
         };

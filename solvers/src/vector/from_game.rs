@@ -219,7 +219,12 @@ impl<G: Game> Builder<'_, G> {
                 // every child.
                 let last = self.draft.decisions.last_mut().expect("the decision just added");
                 let listed = interned(&mut self.sets, last.1.clone());
-                last.1 = listed.clone();
+                // The decision's deals read by position (the showdowns'
+                // `each_set`, `Follow`): kept listed or all where the one
+                // kept is a subset of another list.
+                if matches!(*listed, Deals::Listed(_) | Deals::All(_)) {
+                    last.1 = listed.clone();
+                }
                 let present = if walk { listed } else { Rc::new(Vec::new().into()) };
                 let above = std::mem::replace(&mut self.firsts[player], self.draft.decisions.len() - 1);
                 let mut ids = Vec::with_capacity(labels.len());

@@ -73,6 +73,22 @@ fn each_set((present, decisions): Decisions, mut f: impl FnMut(u32, [u32; 2])) -
     if every == [true, true] {
         // Both read in place (the turn's showdowns below the first moves).
         let [(_, s0), (_, s1)] = decisions;
+        if let (Some(a), Some(b)) = (s0.narrow(), s1.narrow()) {
+            // Two `u16` lists (one mapped, maybe), read with no test of
+            // their form per deal.
+            let get = |(l, to): (&[u16], Option<&[u32]>), d: u32| {
+                let s = u32::from(*l.get(d as usize)?);
+                match to {
+                    None => Some(s),
+                    Some(to) => to.get(s as usize).copied(),
+                }
+            };
+            for d in present.iter() {
+                let (Some(x), Some(y)) = (get(a, d), get(b, d)) else { return false };
+                f(d, [x, y]);
+            }
+            return true;
+        }
         for d in present.iter() {
             let (Some(a), Some(b)) = (s0.get(d as usize), s1.get(d as usize)) else { return false };
             f(d, [a, b]);

@@ -171,7 +171,7 @@ impl SetIds {
     }
 
     /// The `i`th deal's set.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, i: usize) -> Option<u32> {
         match self {
             SetIds::Listed(s) => s.get(i),
@@ -180,8 +180,24 @@ impl SetIds {
         }
     }
 
-    /// The `i`th deal's set, `u32::MAX` (no set) past the end.
+    /// The sets as a `u16` list and, where they are mapped, the table:
+    /// for a pass that reads many by position without a test of the form
+    /// at each (`None` where they are `u32`s).
     #[inline]
+    pub fn narrow(&self) -> Option<(&[u16], Option<&[u32]>)> {
+        let (listed, to) = match self {
+            SetIds::Listed(s) => (s, None),
+            SetIds::Shared(s) => (&**s, None),
+            SetIds::Mapped { by, to } => (&**by, Some(&to[..])),
+        };
+        match listed {
+            Listed::Narrow(s) => Some((s, to)),
+            Listed::Wide(_) => None,
+        }
+    }
+
+    /// The `i`th deal's set, `u32::MAX` (no set) past the end.
+    #[inline(always)]
     pub fn at(&self, i: usize) -> u32 {
         self.get(i).unwrap_or(u32::MAX)
     }
@@ -234,7 +250,7 @@ impl Listed {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn get(&self, i: usize) -> Option<u32> {
         match self {
             Listed::Narrow(s) => s.get(i).map(|&s| u32::from(s)),

@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::super::game::{Payoff, Ranking};
 use super::super::infer::showdown;
+use super::deal_sets::Listed;
 use super::{Draft, Index, Pays, SetIds};
 
 /// What [`Draft::payoffs`] makes: per leaf its payoff, the showdowns'
@@ -21,11 +22,21 @@ impl Draft {
     /// case does (`(w * pay) / w`, the same bits) with no array per pair;
     /// else a table's weighted sums and masses are gathered per pair.
     pub(super) fn payoffs(&self, class_of: &[SetIds; 2], n: [usize; 2], single: bool) -> Payoffs {
+        // The passes read a deal's classes at every deal of every table:
+        // from two `u16` lists read directly where they are (a form each).
+        match class_of {
+            [SetIds::Listed(Listed::Narrow(a)), SetIds::Listed(Listed::Narrow(b))] => {
+                self.payoffs_by(|d| [u32::from(a[d as usize]), u32::from(b[d as usize])], n, single)
+            }
+            _ => self.payoffs_by(|d| [class_of[0].at(d as usize), class_of[1].at(d as usize)], n, single),
+        }
+    }
+
+    /// [`Draft::payoffs`], `pair(deal)` being a deal's pair: each player's
+    /// private state (no index to divide back per pass).
+    fn payoffs_by(&self, pair: impl Fn(u32) -> [u32; 2] + Copy, n: [usize; 2], single: bool) -> Payoffs {
         let mut out: Payoffs = (Vec::new(), Vec::new(), Vec::new());
         let mut interned: FxHashMap<[Vec<u32>; 2], u32> = FxHashMap::default();
-        // A deal's pair: each player's private state (no index to divide
-        // back per pass).
-        let pair = |deal: u32| [class_of[0].at(deal as usize), class_of[1].at(deal as usize)];
         let at = |[i, j]: [u32; 2]| i as usize * n[1] + j as usize;
         // Per pair (where pairs share deals): the weighted sum of a table's
         // payoffs, then (divided by its mass) their average, in place; and
