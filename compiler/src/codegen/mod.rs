@@ -374,6 +374,21 @@ fn constructor(ir: &ir::Program, remembers: bool) -> TokenStream {
 
 /// The `galac_runtime::game::Game` implementation, with `hook`, the
 /// general game's `Game::specialised` (default: none).
+/// The chance node's probabilities, from the odds the last `advance` left
+/// in the scratch.
+fn odds_hooks() -> TokenStream {
+    quote! {
+        fn chance_probs(&self, _s: &State, out: &mut Vec<::galac_runtime::rational::Ratio>) {
+            out.clear();
+            self.scratch.borrow().odds.probs_into(out);
+        }
+
+        fn each_chance_prob(&self, _s: &State, each: impl FnMut(::galac_runtime::rational::Ratio)) {
+            self.scratch.borrow().odds.each_prob(each);
+        }
+    }
+}
+
 fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
     let hook = hook.unwrap_or_else(|| {
         quote!(
@@ -390,6 +405,7 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
     let sunk_locals = e.sunk_locals();
     let course_hooks = e.course_hooks();
     let held_hooks = e.held_hooks();
+    let odds_hooks = odds_hooks();
 
     quote! {
         impl ::galac_runtime::game::Game for Game {
@@ -459,14 +475,7 @@ fn game_impl(e: &Emitter, hook: Option<TokenStream>) -> TokenStream {
                 Ok(())
             }
 
-            fn chance_probs(&self, _s: &State, out: &mut Vec<::galac_runtime::rational::Ratio>) {
-                out.clear();
-                self.scratch.borrow().odds.probs_into(out);
-            }
-
-            fn each_chance_prob(&self, _s: &State, each: impl FnMut(::galac_runtime::rational::Ratio)) {
-                self.scratch.borrow().odds.each_prob(each);
-            }
+            #odds_hooks
 
             fn payoffs<'a>(&self, s: &'a State, _: &'a mut Vec<i64>) -> &'a [i64] {
                 &s.payoffs

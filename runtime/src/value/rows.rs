@@ -87,6 +87,13 @@ impl Cells {
             Cells::Wide(c) => c.shrink_to_fit(),
         }
     }
+
+    fn truncate(&mut self, len: usize) {
+        match self {
+            Cells::Narrow(c) => c.truncate(len),
+            Cells::Wide(c) => c.truncate(len),
+        }
+    }
 }
 
 impl Rows {
@@ -141,31 +148,37 @@ impl Rows {
     }
 
     /// A row of `width` values given by their [`Rows::intern`] indices.
+    #[inline]
     pub fn push_cells(&mut self, row: &[u32]) {
         debug_assert_eq!(row.len(), self.width);
         if self.len == 0 {
             // Every column the same so far: the first row's.
             self.same = row.to_vec();
-        } else if let Some(c) = (0..self.width).find(|&c| self.same[c] != NONE && self.same[c] != row[c]) {
-            self.differs(c, row);
+            self.len = 1;
             return;
         }
-        for (c, &i) in row.iter().enumerate() {
-            if self.same[c] == NONE {
+        // One pass: a column kept once must have its value, the others
+        // are written (and taken back if a column kept once differs).
+        let start = self.cells.len();
+        for (&same, &i) in self.same.iter().zip(row) {
+            if same == NONE {
                 self.cells.push(i);
+            } else if same != i {
+                self.cells.truncate(start);
+                self.differs(row);
+                return;
             }
         }
         self.len += 1;
     }
 
-    /// `row` differs from the rows before in column `c` (and maybe
-    /// others kept once): those columns are written out for every row
-    /// before it, then `row` is pushed.
+    /// `row` differs from the rows before in a column kept once (or
+    /// several): those columns are written out for every row before it,
+    /// then `row` is pushed.
     #[cold]
     #[inline(never)]
-    fn differs(&mut self, c: usize, row: &[u32]) {
-        debug_assert!(self.same[c] != NONE);
-        let differ: Vec<bool> = (0..self.width).map(|k| self.same[k] != NONE && self.same[k] != row[k]).collect();
+    fn differs(&mut self, row: &[u32]) {
+        let differ: Vec<bool> = self.same.iter().zip(row).map(|(&same, &i)| same != NONE && same != i).collect();
         let old_stored = self.same.iter().filter(|&&i| i == NONE).count();
         let mut cells = Cells::Narrow(Vec::new());
         let stored = old_stored + differ.iter().filter(|&&d| d).count();

@@ -28,6 +28,7 @@ impl DealSets {
     }
 
     /// `deal` is at `set`, offered `moves` moves.
+    #[inline]
     pub fn push(&mut self, deal: u32, set: u32, moves: u32) {
         let i = self.sets.len();
         if i == 0 {
@@ -117,7 +118,7 @@ impl SetIds {
     }
 
     /// Adds `set` (to a shared or mapped list, listed apart first).
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, set: u32) {
         match self {
             SetIds::Listed(listed) => listed.push(set),
@@ -219,7 +220,7 @@ impl SetIds {
 
 impl Listed {
     /// Adds `set`, widening the list first if it does not fit a `u16`.
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, set: u32) {
         match self {
             Listed::Narrow(narrow) if set <= u32::from(u16::MAX) => narrow.push(set as u16),
