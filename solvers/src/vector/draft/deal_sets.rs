@@ -151,11 +151,18 @@ impl SetIds {
         listed
     }
 
-    pub fn len(&self) -> usize {
+    /// The list the sets are read from and, where they are mapped, the table.
+    #[inline(always)]
+    fn parts(&self) -> (&Listed, Option<&[u32]>) {
         match self {
-            SetIds::Listed(s) => s.len(),
-            SetIds::Shared(s) | SetIds::Mapped { by: s, .. } => s.len(),
+            SetIds::Listed(s) => (s, None),
+            SetIds::Shared(s) => (s, None),
+            SetIds::Mapped { by, to } => (by, Some(to)),
         }
+    }
+
+    pub fn len(&self) -> usize {
+        self.parts().0.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -174,10 +181,11 @@ impl SetIds {
     /// The `i`th deal's set.
     #[inline(always)]
     pub fn get(&self, i: usize) -> Option<u32> {
-        match self {
-            SetIds::Listed(s) => s.get(i),
-            SetIds::Shared(s) => s.get(i),
-            SetIds::Mapped { by, to } => by.get(i).and_then(|s| to.get(s as usize).copied()),
+        let (listed, to) = self.parts();
+        let s = listed.get(i)?;
+        match to {
+            None => Some(s),
+            Some(to) => to.get(s as usize).copied(),
         }
     }
 
@@ -186,11 +194,7 @@ impl SetIds {
     /// at each (`None` where they are `u32`s).
     #[inline]
     pub fn narrow(&self) -> Option<(&[u16], Option<&[u32]>)> {
-        let (listed, to) = match self {
-            SetIds::Listed(s) => (s, None),
-            SetIds::Shared(s) => (&**s, None),
-            SetIds::Mapped { by, to } => (&**by, Some(&to[..])),
-        };
+        let (listed, to) = self.parts();
         match listed {
             Listed::Narrow(s) => Some((s, to)),
             Listed::Wide(_) => None,
@@ -206,11 +210,7 @@ impl SetIds {
     /// The sets, in the deals' order.
     #[inline]
     pub fn iter(&self) -> Iter<'_> {
-        let (listed, to) = match self {
-            SetIds::Listed(s) => (s, None),
-            SetIds::Shared(s) => (&**s, None),
-            SetIds::Mapped { by, to } => (&**by, Some(&to[..])),
-        };
+        let (listed, to) = self.parts();
         match listed {
             Listed::Narrow(s) => Iter::Narrow(s.iter(), to),
             Listed::Wide(s) => Iter::Wide(s.iter(), to),
