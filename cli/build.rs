@@ -39,6 +39,34 @@ fn main() {
     let dest = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("embedded_crates.rs");
     std::fs::write(dest, out).expect("write embedded_crates.rs");
     order_symbols(&manifest);
+    pack_relocations();
+}
+
+/// Has the linker pack galac's relative relocations (`-z
+/// pack-relative-relocs`, ELF's RELR): the loader reads their table, and
+/// so has it in memory, whole at every start, at 24 bytes a pointer in
+/// the usual form and about a bit in this one (galac's peak memory counts
+/// it: BENCHMARKS.md, "Hold'em"). Only where an empty program linked so
+/// also runs: the loader of a C library older than glibc 2.36 refuses the
+/// packed form, and galac runs where it was built.
+fn pack_relocations() {
+    let flags = ["-Wl,-z,pack-relative-relocs".to_string()];
+    let same = std::env::var("TARGET").ok() == std::env::var("HOST").ok();
+    if same && links_with(&flags) && runs(&probe_path()) {
+        for flag in flags {
+            println!("cargo:rustc-link-arg-bin=galac={flag}");
+        }
+    }
+}
+
+/// Where [`links_with`] writes its program.
+fn probe_path() -> PathBuf {
+    PathBuf::from(std::env::var("OUT_DIR").unwrap_or_default()).join("link_probe")
+}
+
+/// Whether the program at `path` runs and exits with success.
+fn runs(path: &Path) -> bool {
+    Command::new(path).stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
 }
 
 /// Has the linker put the functions `symbol-order.txt` lists first, in its
@@ -69,7 +97,7 @@ fn links_with(flags: &[String]) -> bool {
         return false;
     }
     let mut rustc = Command::new(env("RUSTC").unwrap_or_else(|| "rustc".into()));
-    rustc.arg(&source).arg("-o").arg(out.join("link_probe")).args(["--target", &target]);
+    rustc.arg(&source).arg("-o").arg(probe_path()).args(["--target", &target]);
     rustc.args(env("CARGO_ENCODED_RUSTFLAGS").iter().flat_map(|f| f.split('\x1f')).filter(|f| !f.is_empty()));
     if let Some(linker) = env("RUSTC_LINKER") {
         rustc.arg(format!("-Clinker={linker}"));

@@ -210,8 +210,11 @@ impl Tables {
             mask[i] = 1 << (suit * SUIT_STRIDE + rank as u32);
         }
         // Every multiset of 5 to 7 ranks (each at most four times), its rank
-        // key and rs_poker's value of it with suits dealt in turn (no flush).
-        let mut hands: Vec<(u32, u16)> = Vec::new();
+        // key and rs_poker's value of it with suits dealt in turn (no flush),
+        // grouped by row: counted first, then placed at its row's start in
+        // one array of exactly their number (a counting sort). One array,
+        // not a growing one plus a vector a row: those, freed once the
+        // table was made, had been most of the process's memory at the time.
         let mut counts = [0u8; 13];
         fn each(counts: &mut [u8; 13], r: usize, left: u8, f: &mut impl FnMut(&[u8; 13])) {
             if r == 13 {
@@ -227,26 +230,37 @@ impl Tables {
             }
             counts[r] = 0;
         }
+        let rank_key = |counts: &[u8; 13]| {
+            let key = counts.iter().zip(RANK_KEYS).fold(0u32, |key, (&k, r)| key.wrapping_add(u32::from(k) * r));
+            let row = (key >> ROW_SHIFT) as usize;
+            assert!(row < ROWS, "internal error, please report: a rank key past the rows");
+            (key, row)
+        };
+        // `start[r]..start[r + 1]`: row `r`'s hands in `hands`.
+        let mut start = vec![0u32; ROWS + 1];
+        each(&mut counts, 0, 7, &mut |counts| start[rank_key(counts).1 + 1] += 1);
+        for r in 0..ROWS {
+            start[r + 1] += start[r];
+        }
+        let mut hands = vec![(0u32, 0u16); start[ROWS] as usize];
+        let mut next = start.clone();
         each(&mut counts, 0, 7, &mut |counts| {
             let mut acc = SevenCardAccum::new();
-            let (mut rank_key, mut n) = (0u32, 0usize);
+            let mut n = 0;
             for (r, &k) in counts.iter().enumerate() {
                 for _ in 0..k {
                     acc.add(RS_CARDS[r * 4 + n % 4]);
-                    rank_key = rank_key.wrapping_add(RANK_KEYS[r]);
                     n += 1;
                 }
             }
-            hands.push((rank_key, rs_value(acc.rank())));
+            let (key, row) = rank_key(counts);
+            hands[next[row] as usize] = (key, rs_value(acc.rank()));
+            next[row] += 1;
         });
-        let mut by_row: Vec<Vec<(u32, u16)>> = vec![Vec::new(); ROWS];
-        for &h in &hands {
-            let row = (h.0 >> ROW_SHIFT) as usize;
-            assert!(row < ROWS, "internal error, please report: a rank key past the rows");
-            by_row[row].push(h);
-        }
-        let mut order: Vec<usize> = (0..ROWS).filter(|&r| !by_row[r].is_empty()).collect();
-        order.sort_by_key(|&r| std::cmp::Reverse(by_row[r].len()));
+        drop(next);
+        let row_of = |r: usize| &hands[start[r] as usize..start[r + 1] as usize];
+        let mut order: Vec<usize> = (0..ROWS).filter(|&r| !row_of(r).is_empty()).collect();
+        order.sort_by_key(|&r| std::cmp::Reverse(row_of(r).len()));
         // First fit, densest rows first; a row's offset is tried only where
         // its first key lands on a free slot.
         let mut lookup: Box<[u16; LOOKUP_LEN]> = zeros();
@@ -257,7 +271,7 @@ impl Tables {
         // that fits is right; this only keeps the first use fast).
         let (mut first_free, mut from, mut last_len) = (0, 0, 0);
         for r in order {
-            let row = &by_row[r];
+            let row = row_of(r);
             while lookup[first_free] != 0 {
                 first_free += 1;
             }
