@@ -20,6 +20,11 @@ fn main() {
         let krate = root.join(dir);
         let mut files: Vec<PathBuf> = Vec::new();
         collect(&krate.join("src"), &mut files);
+        // A build script (the runtime's writes the hold'em tables).
+        if krate.join("build.rs").is_file() {
+            files.push(krate.join("build.rs"));
+            println!("cargo:rerun-if-changed={}", krate.join("build.rs").display());
+        }
         files.sort();
         let cargo_toml = standalone_manifest(&root.join("Cargo.toml"), &krate.join("Cargo.toml"));
         writeln!(out, "    EmbeddedCrate {{ dir: {dir:?}, manifest: {cargo_toml:?}, files: &[")

@@ -6,11 +6,12 @@ use crate::repo_root;
 
 /// (crate directory, the workspace crates and outside crates it may use).
 const LAYERS: &[(&str, &[&str])] = &[
-    // crc32fast: the checksum of saved trees (tree/saved.rs); rs_poker:
-    // `hand_rank`'s evaluator tables (ops/holdem.rs);
+    // crc32fast: the checksum of saved trees (tree/saved.rs);
     // typed-index-collections: vectors indexed by typed ids (ids.rs); wide:
     // `hand_rank`'s two-lane sums of a card's key and bit (ops/holdem.rs).
-    ("runtime", &["crc32fast", "rs_poker", "rustc-hash", "thiserror", "typed-index-collections", "wide"]),
+    // (rs_poker, whose values fill `hand_rank`'s tables, is a build
+    // dependency: build.rs.)
+    ("runtime", &["crc32fast", "rustc-hash", "thiserror", "typed-index-collections", "wide"]),
     // num-*: exact rationals for `exact.rs`'s certificates; serde: results
     // that serialize themselves (the double oracle's iterations);
     // libloading: HiGHS, the LP engine, loaded at run time (highs.rs);

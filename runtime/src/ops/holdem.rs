@@ -5,7 +5,7 @@
 //! suit 0 is spades, 1 hearts, 2 diamonds, 3 clubs (the order the labels
 //! print them in). `hand_rank` answers from perfect-hash tables (OMPEval's
 //! method, [`Tables`]) keyed by the deck's own card numbers and filled with
-//! rs_poker's values on first use: per card one table index and one 16-byte
+//! rs_poker's values by the crate's build script: per card one table index and one 16-byte
 //! read, no branch on the hand's class (the `hand_rank` bench measures the
 //! rate).
 //! Its value is rs_poker's: the hand's class (1 for high card up to 9 for a
@@ -13,9 +13,10 @@
 //! wins and equal values split.
 
 use super::checked::{make_items, mul, other, At};
+pub use super::holdem_keys::class;
+use super::holdem_keys::{CLASS_SHIFT, LOOKUP_LEN, RANK_KEYS, ROWS, ROW_SHIFT};
 use crate::error::GameError;
 use crate::value::{List, Scalar, SUIT_BITS};
-use rs_poker::core::{Card, CoreRank, Rank, SevenCardAccum, Suit, Value};
 use wide::u64x2;
 
 /// Ranks and suits of the standard deck.
@@ -27,22 +28,6 @@ pub const SUITS: i64 = 4;
 pub fn deck52(left: &mut u64, limit: u64, at: impl At) -> Result<List<i64>, GameError> {
     super::deck(RANKS, SUITS, left, limit, at)
 }
-
-/// The classes of hands, [`hand_class`] of a [`hand_rank`] value.
-pub mod class {
-    pub const HIGH_CARD: u32 = 1;
-    pub const PAIR: u32 = 2;
-    pub const TWO_PAIR: u32 = 3;
-    pub const TRIPS: u32 = 4;
-    pub const STRAIGHT: u32 = 5;
-    pub const FLUSH: u32 = 6;
-    pub const FULL_HOUSE: u32 = 7;
-    pub const QUADS: u32 = 8;
-    pub const STRAIGHT_FLUSH: u32 = 9;
-}
-
-/// Where the class starts in a [`hand_rank`] value.
-const CLASS_SHIFT: u32 = 12;
 
 /// The class of a [`hand_rank`] value.
 #[inline]
@@ -89,20 +74,6 @@ const SUIT_COUNTERS: u32 = 48;
 /// suit counters; [`Tables::rank`] reads them from the keys' union).
 const POISON_SHIFT: u32 = 40;
 const POISONED: u64 = 0xff << POISON_SHIFT;
-/// Each rank's part of a key (OMPEval's constants, Zekyll, MIT, as rs_poker
-/// uses them): sums of 5 to 7 of them, no rank more than four times, differ,
-/// which [`Tables::build`] checks.
-const RANK_KEYS: [u32; 13] = [
-    0x2000, 0x8001, 0x11000, 0x3a000, 0x91000, 0x176005, 0x366000, 0x41a013, 0x47802e, 0x479068, 0x48c0e4, 0x48f211,
-    0x494493,
-];
-/// The perfect hash of rank keys: a key's row (its bits from `ROW_SHIFT`)
-/// has an offset that puts the row's keys in distinct slots of `LOOKUP_LEN`.
-const ROW_SHIFT: u32 = 12;
-const LOOKUP_LEN: usize = 1 << 17;
-/// Rows of rank keys: above the largest key of seven cards (which
-/// [`Tables::build`] checks).
-const ROWS: usize = 1 << 13;
 /// The multiplier of a card's index ([`Tables::rank`]): `rank << SUIT_BITS
 /// | suit` times it, in 32 bits, has `rank * 4 + suit` in its top six, and
 /// below them the card's bit 13.
@@ -114,13 +85,16 @@ const SUIT_STRIDE: u32 = 16;
 /// `rank * 4 + suit` and by perfect hash (OMPEval's method: a hand is the
 /// sum of its cards' keys and the union of their bits; a flush is read from
 /// the flushing suit's ranks, any other hand from its rank key). Their
-/// values are rs_poker's, read from it once on first use, so the two agree
-/// on every hand (holdem_tests.rs checks it) while a hand costs a read and
-/// two vector operations a card and two table reads, without rs_poker's
-/// card conversions.
-/// Their memory: 305 KiB, of which the hot part (`rows` and `lookup`, read
-/// by every hand without a flush) is 288 KiB, which an L2 of 512 KiB or
-/// more holds.
+/// values are rs_poker's, which the crate's build script reads from it
+/// (`holdem_rs.rs`) and writes as statics (`ROW_OFFSETS`, `LOOKUP`,
+/// `FLUSH`), so the two agree on every hand (holdem_tests.rs checks it)
+/// while a hand costs a read and two vector operations a card and two
+/// table reads, without rs_poker's card conversions. Statics, not made on
+/// first use: no run makes them or reads rs_poker's own tables to do so,
+/// and only the pages a run reads are in its memory.
+/// Their size: 305 KiB, of which the hot part (`ROW_OFFSETS` and
+/// `LOOKUP`, read by every hand without a flush) is 288 KiB, which an L2
+/// of 512 KiB or more holds.
 struct Tables {
     /// Each card's key (at twice its number) and bit (next to it), one
     /// 16-byte read; the last entry only pads the reads of odd indexes,
@@ -128,20 +102,32 @@ struct Tables {
     /// plus one in its suit's counter, or past the deck's 52 cards a
     /// poisoned key. A bit: `suit * SUIT_STRIDE + rank`.
     cards: [u64; 129],
-    /// The offset of each row of rank keys.
-    rows: Box<[u32; ROWS]>,
-    /// The value of each non-flush hand, at its rank key's slot.
-    lookup: Box<[u16; LOOKUP_LEN]>,
-    /// The value of each flush, by its suit's 13 rank bits.
-    flush: Box<[u16; 1 << 13]>,
 }
 
-/// A table of zeros made on the heap (not copied from the stack).
-fn zeros<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
-    vec![T::default(); N].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!())
-}
+// `static ROW_OFFSETS: [u32; ROWS]` (the offset of each row of rank keys),
+// `static LOOKUP: [u16; LOOKUP_LEN]` (the value of each non-flush hand, at
+// its rank key's slot) and `static FLUSH: [u16; 1 << 13]` (the value of
+// each flush, by its suit's 13 rank bits), written by the build script.
+include!(concat!(env!("OUT_DIR"), "/holdem_tables.rs"));
 
-static TABLES: std::sync::LazyLock<Tables> = std::sync::LazyLock::new(Tables::build);
+static TABLES: Tables = Tables { cards: card_entries() };
+
+/// [`Tables::cards`].
+const fn card_entries() -> [u64; 129] {
+    let mut cards = [0u64; 129];
+    let mut i = 0;
+    while i < 64 {
+        let (rank, suit) = (i / 4, (i % 4) as u32);
+        if i < 52 {
+            cards[2 * i] = RANK_KEYS[rank] as u64 + (1 << (SUIT_COUNTERS + 4 * suit));
+            cards[2 * i + 1] = 1 << (suit * SUIT_STRIDE + rank as u32);
+        } else {
+            cards[2 * i] = 1 << POISON_SHIFT;
+        }
+        i += 1;
+    }
+    cards
+}
 
 impl Tables {
     /// The value of the hand of `cards`, or `None` if one is not a card of
@@ -195,166 +181,12 @@ impl Tables {
         if flush != 0 {
             // At most one suit has 5 of 7 cards: its counter's top bit.
             let suit = (flush.trailing_zeros() - SUIT_COUNTERS - 3) / 4;
-            return self.flush[(mask >> (suit * SUIT_STRIDE)) as usize & 0x1fff];
+            return FLUSH[(mask >> (suit * SUIT_STRIDE)) as usize & 0x1fff];
         }
         let rank_key = key as u32;
-        let offset = self.rows[(rank_key >> ROW_SHIFT) as usize & (ROWS - 1)];
-        self.lookup[rank_key.wrapping_add(offset) as usize & (LOOKUP_LEN - 1)]
+        let offset = ROW_OFFSETS[(rank_key >> ROW_SHIFT) as usize & (ROWS - 1)];
+        LOOKUP[rank_key.wrapping_add(offset) as usize & (LOOKUP_LEN - 1)]
     }
-
-    fn build() -> Tables {
-        let (mut key, mut mask) = ([1u64 << POISON_SHIFT; 64], [0u64; 64]);
-        for i in 0..52 {
-            let (rank, suit) = (i / 4, (i % 4) as u32);
-            key[i] = u64::from(RANK_KEYS[rank]) + (1 << (SUIT_COUNTERS + 4 * suit));
-            mask[i] = 1 << (suit * SUIT_STRIDE + rank as u32);
-        }
-        // Every multiset of 5 to 7 ranks (each at most four times), its rank
-        // key and rs_poker's value of it with suits dealt in turn (no flush),
-        // grouped by row: counted first, then placed at its row's start in
-        // one array of exactly their number (a counting sort). One array,
-        // not a growing one plus a vector a row: those, freed once the
-        // table was made, had been most of the process's memory at the time.
-        let mut counts = [0u8; 13];
-        fn each(counts: &mut [u8; 13], r: usize, left: u8, f: &mut impl FnMut(&[u8; 13])) {
-            if r == 13 {
-                let n: u8 = counts.iter().sum();
-                if n >= 5 {
-                    f(counts);
-                }
-                return;
-            }
-            for k in 0..=left.min(4) {
-                counts[r] = k;
-                each(counts, r + 1, left - k, f);
-            }
-            counts[r] = 0;
-        }
-        let rank_key = |counts: &[u8; 13]| {
-            let key = counts.iter().zip(RANK_KEYS).fold(0u32, |key, (&k, r)| key.wrapping_add(u32::from(k) * r));
-            let row = (key >> ROW_SHIFT) as usize;
-            assert!(row < ROWS, "internal error, please report: a rank key past the rows");
-            (key, row)
-        };
-        // `start[r]..start[r + 1]`: row `r`'s hands in `hands`.
-        let mut start = vec![0u32; ROWS + 1];
-        each(&mut counts, 0, 7, &mut |counts| start[rank_key(counts).1 + 1] += 1);
-        for r in 0..ROWS {
-            start[r + 1] += start[r];
-        }
-        let mut hands = vec![(0u32, 0u16); start[ROWS] as usize];
-        let mut next = start.clone();
-        each(&mut counts, 0, 7, &mut |counts| {
-            let mut acc = SevenCardAccum::new();
-            let mut n = 0;
-            for (r, &k) in counts.iter().enumerate() {
-                for _ in 0..k {
-                    acc.add(RS_CARDS[r * 4 + n % 4]);
-                    n += 1;
-                }
-            }
-            let (key, row) = rank_key(counts);
-            hands[next[row] as usize] = (key, rs_value(acc.rank()));
-            next[row] += 1;
-        });
-        drop(next);
-        let row_of = |r: usize| &hands[start[r] as usize..start[r + 1] as usize];
-        let mut order: Vec<usize> = (0..ROWS).filter(|&r| !row_of(r).is_empty()).collect();
-        order.sort_by_key(|&r| std::cmp::Reverse(row_of(r).len()));
-        // First fit, densest rows first; a row's offset is tried only where
-        // its first key lands on a free slot.
-        let mut lookup: Box<[u16; LOOKUP_LEN]> = zeros();
-        let mut rows: Box<[u32; ROWS]> = zeros();
-        let slot = |k: u32, offset: u32| k.wrapping_add(offset) as usize & (LOOKUP_LEN - 1);
-        // Rows of one size are tried from where the last one fitted, the
-        // free slots below it being mostly too scattered for them (any slot
-        // that fits is right; this only keeps the first use fast).
-        let (mut first_free, mut from, mut last_len) = (0, 0, 0);
-        for r in order {
-            let row = row_of(r);
-            while lookup[first_free] != 0 {
-                first_free += 1;
-            }
-            if row.len() != last_len {
-                (from, last_len) = (first_free, row.len());
-            }
-            let fits = |s: usize| {
-                let o = (s as u32).wrapping_sub(row[0].0);
-                (lookup[s] == 0 && row.iter().all(|&(k, _)| lookup[slot(k, o)] == 0)).then_some(o)
-            };
-            let (at, offset) = (from..LOOKUP_LEN)
-                .chain(first_free..from)
-                .find_map(|s| fits(s).map(|o| (s, o)))
-                .expect("internal error, please report: the hand table is too small");
-            for &(k, v) in row {
-                lookup[slot(k, offset)] = v;
-            }
-            rows[r] = offset;
-            from = at;
-        }
-        // Every rank key found its own slot: no two hands shared a key.
-        let placed = lookup.iter().filter(|&&v| v != 0).count();
-        assert_eq!(placed, hands.len(), "internal error, please report: rank keys collide");
-        let mut flush: Box<[u16; 1 << 13]> = zeros();
-        for (bits, v) in flush.iter_mut().enumerate() {
-            if (5..=7).contains(&bits.count_ones()) {
-                let mut acc = SevenCardAccum::new();
-                (0..13).filter(|r| bits >> r & 1 == 1).for_each(|r| acc.add(RS_CARDS[r * 4]));
-                *v = rs_value(acc.rank());
-            }
-        }
-        let mut cards = [0u64; 129];
-        for i in 0..64 {
-            cards[2 * i] = key[i];
-            cards[2 * i + 1] = mask[i];
-        }
-        Tables { cards, rows, lookup, flush }
-    }
-}
-
-/// rs_poker's card of each card of the standard deck, by its number
-/// `rank * 4 + suit`. Suits map one to one; which to which does not matter
-/// to a hand's strength.
-const RS_CARDS: [Card; 52] = {
-    const VALUES: [Value; 13] = [
-        Value::Two,
-        Value::Three,
-        Value::Four,
-        Value::Five,
-        Value::Six,
-        Value::Seven,
-        Value::Eight,
-        Value::Nine,
-        Value::Ten,
-        Value::Jack,
-        Value::Queen,
-        Value::King,
-        Value::Ace,
-    ];
-    const SUITS: [Suit; 4] = [Suit::Spade, Suit::Heart, Suit::Diamond, Suit::Club];
-    let mut cards = [Card { value: Value::Two, suit: Suit::Spade }; 52];
-    let mut i = 0;
-    while i < 52 {
-        cards[i] = Card { value: VALUES[i / 4], suit: SUITS[i % 4] };
-        i += 1;
-    }
-    cards
-};
-
-/// rs_poker's rank as one integer: its class (1 to 9) above its rank in the class.
-fn rs_value(r: Rank) -> u16 {
-    let class = match r.category() {
-        CoreRank::HighCard => class::HIGH_CARD,
-        CoreRank::OnePair => class::PAIR,
-        CoreRank::TwoPair => class::TWO_PAIR,
-        CoreRank::ThreeOfAKind => class::TRIPS,
-        CoreRank::Straight => class::STRAIGHT,
-        CoreRank::Flush => class::FLUSH,
-        CoreRank::FullHouse => class::FULL_HOUSE,
-        CoreRank::FourOfAKind => class::QUADS,
-        CoreRank::StraightFlush => class::STRAIGHT_FLUSH,
-    };
-    (class << CLASS_SHIFT) as u16 | r.value_bits()
 }
 
 /// The error of a hand with a card outside the standard deck or a card twice.

@@ -5,6 +5,14 @@
 use super::*;
 use crate::value::Dyn;
 
+// rs_poker's cards, values and the tables made from them, as the build
+// script has them.
+#[path = "holdem_rs.rs"]
+mod holdem_rs;
+use crate::ops::holdem_keys;
+use holdem_rs::{rs_value, tables, RS_CARDS};
+use rs_poker::core::SevenCardAccum;
+
 const AT: &str = "t: ";
 
 /// The card of the standard deck numbered `i` (0 to 51).
@@ -215,4 +223,11 @@ fn hand_rank_agrees_with_rs_poker() {
             assert_eq!(rank_of(&ids), rs(&ids), "{ids:?}");
         }
     }
+}
+
+/// The statics the evaluator reads are the tables the build script made.
+#[test]
+fn the_statics_are_the_build_scripts_tables() {
+    let (rows, lookup, flush) = tables();
+    assert!(ROW_OFFSETS[..] == rows[..] && LOOKUP[..] == lookup[..] && FLUSH[..] == flush[..]);
 }

@@ -8,6 +8,7 @@ mod board;
 mod chance;
 mod checked;
 pub mod holdem;
+mod holdem_keys;
 mod lists;
 
 pub use board::{card, cells, deck, has_line, line_and_count, rank, suit};
