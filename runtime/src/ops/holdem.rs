@@ -5,9 +5,9 @@
 //! suit 0 is spades, 1 hearts, 2 diamonds, 3 clubs (the order the labels
 //! print them in). `hand_rank` answers from perfect-hash tables (OMPEval's
 //! method, [`Tables`]) keyed by the deck's own card numbers and filled with
-//! rs_poker's values by the crate's build script: per card one table index and one 16-byte
-//! read, no branch on the hand's class (the `hand_rank` bench measures the
-//! rate).
+//! rs_poker's values by the crate's build script: per card one table index
+//! and one 16-byte read, no branch on the hand's class (the `hand_rank`
+//! bench measures the rate).
 //! Its value is rs_poker's: the hand's class (1 for high card up to 9 for a
 //! straight flush) times 4096 plus a rank within the class, so a higher value
 //! wins and equal values split.
