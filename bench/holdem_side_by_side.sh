@@ -81,6 +81,15 @@ echo "nproc: $(nproc), threads: $RAYON_NUM_THREADS"
 lscpu | grep 'Model name' || true
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+# How much of cli/symbol-order.txt the binary still defines: names change
+# with a crate's dependencies and paths, and a stale list lays out less
+# code together, which galac's peak shows (bench/symbol_order.sh remakes it).
+if [ -x "$GALAC" ] && command -v nm >/dev/null; then
+    found=$(nm --defined-only "$GALAC" | awk 'NR == FNR { want[$1] = 1; next } ($3 in want) && !seen[$3]++ { n++ } END { print n + 0 }' \
+        cli/symbol-order.txt -)
+    listed=$(grep -c . cli/symbol-order.txt)
+    echo "symbol order: $found of $listed names in galac$([ $((found * 10)) -lt $((listed * 9)) ] && echo ' (stale: run bench/symbol_order.sh)')"
+fi
 echo
 
 # Every two-card hand, as a range.
